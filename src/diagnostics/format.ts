@@ -1,0 +1,90 @@
+/** Printing diagnostics: `file:line:col - error GK1234: message`, a code frame and a caret, like `tsc --pretty`. */
+import type { Diagnostic } from "./diagnostic.js";
+import { lineColOf, lineText, type SourceMap, type Span } from "./source.js";
+
+export interface FormatOptions {
+  /** ANSI colours (for terminals). */
+  readonly color?: boolean;
+}
+
+const ansi = {
+  red: (s: string) => `\x1b[31m${s}\x1b[0m`,
+  yellow: (s: string) => `\x1b[33m${s}\x1b[0m`,
+  cyan: (s: string) => `\x1b[36m${s}\x1b[0m`,
+  grey: (s: string) => `\x1b[90m${s}\x1b[0m`,
+  bold: (s: string) => `\x1b[1m${s}\x1b[0m`,
+};
+const plain = { red: id, yellow: id, cyan: id, grey: id, bold: id };
+function id(s: string): string {
+  return s;
+}
+
+export function formatDiagnostic(d: Diagnostic, sources: SourceMap, opts: FormatOptions = {}): string {
+  const c = opts.color ? ansi : plain;
+  const sev = d.severity === "error" ? c.red("error") : d.severity === "warning" ? c.yellow("warning") : c.cyan("note");
+  const where = d.span ? `${c.cyan(sources.locate(d.span))} - ` : "";
+  const lines = [`${where}${sev} ${c.grey(d.code)}: ${d.message}`];
+  if (d.span) lines.push(...codeFrame(d.span, sources, opts));
+  for (const n of d.notes) {
+    const at = n.span ? ` (${sources.locate(n.span)})` : "";
+    lines.push(`  ${c.cyan("note")}: ${n.message}${at}`);
+    if (n.span) lines.push(...codeFrame(n.span, sources, opts).map((l) => "  " + l));
+  }
+  return lines.join("\n");
+}
+
+export function formatDiagnostics(diags: readonly Diagnostic[], sources: SourceMap, opts: FormatOptions = {}): string {
+  return diags.map((d) => formatDiagnostic(d, sources, opts)).join("\n\n");
+}
+
+/** The span's first line with its number in a gutter, and `~` under the span (`^` for an empty span). */
+export function codeFrame(s: Span, sources: SourceMap, opts: FormatOptions = {}): string[] {
+  const file = sources.get(s.file);
+  if (!file) return [];
+  const c = opts.color ? ansi : plain;
+  const start = lineColOf(file, Math.min(s.start, file.text.length));
+  const end = lineColOf(file, Math.min(Math.max(s.end, s.start), file.text.length));
+  const text = lineText(file, start.line).replace(/\t/g, " ");
+  const gutter = String(start.line);
+  const lastCol = end.line === start.line ? end.col : text.length + 1;
+  const width = Math.max(1, lastCol - start.col);
+  const marker = s.end > s.start ? "~".repeat(width) : "^";
+  return [
+    "",
+    `${c.grey(gutter)} ${text}`,
+    `${" ".repeat(gutter.length)} ${" ".repeat(start.col - 1)}${c.red(marker)}`,
+    "",
+  ];
+}
+
+/** The machine-readable form (`gkc check --json`). */
+export interface JsonDiagnostic {
+  code: string;
+  severity: string;
+  message: string;
+  file?: string;
+  line?: number;
+  col?: number;
+  endLine?: number;
+  endCol?: number;
+  notes: { message: string; file?: string; line?: number; col?: number }[];
+}
+
+export function diagnosticToJson(d: Diagnostic, sources: SourceMap): JsonDiagnostic {
+  const out: JsonDiagnostic = { code: d.code, severity: d.severity, message: d.message, notes: [] };
+  if (d.span) Object.assign(out, locationJson(d.span, sources, true));
+  for (const n of d.notes) {
+    out.notes.push({ message: n.message, ...(n.span ? locationJson(n.span, sources, false) : {}) });
+  }
+  return out;
+}
+
+function locationJson(s: Span, sources: SourceMap, withEnd: boolean) {
+  const f = sources.get(s.file);
+  if (!f) return { file: s.file };
+  const a = lineColOf(f, s.start);
+  const b = lineColOf(f, s.end);
+  return withEnd
+    ? { file: s.file, line: a.line, col: a.col, endLine: b.line, endCol: b.col }
+    : { file: s.file, line: a.line, col: a.col };
+}

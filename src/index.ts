@@ -1,0 +1,2 @@
+/** gk's public TypeScript API. */
+export * from "./diagnostics/index.js";

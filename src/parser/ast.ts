@@ -1,0 +1,341 @@
+/**
+ * The AST mirrors the source: every node is a readonly plain object with a string `kind`
+ * and a span. Nothing here is checked or typed; the checker (src/ir/check) is the only
+ * bridge from this tree to the typed IR.
+ */
+import type { Span } from "../diagnostics/source.js";
+
+export interface Ident {
+  readonly name: string;
+  readonly span: Span;
+}
+
+// ---------------------------------------------------------------- types as written
+
+/** `f32`, `i32`, `void`, ...: any identifier in type position; the checker resolves it. */
+export interface NamedTypeExpr {
+  readonly kind: "NamedType";
+  readonly name: Ident;
+  readonly span: Span;
+}
+
+/** `global<T>` or `readonly global<T>`. */
+export interface GlobalTypeExpr {
+  readonly kind: "GlobalType";
+  readonly readonly: boolean;
+  readonly elem: TypeExpr;
+  readonly span: Span;
+}
+
+/** `T[N]`, `T[N][M]`: sizes outermost first, each a constant expression. */
+export interface ArrayTypeExpr {
+  readonly kind: "ArrayType";
+  readonly elem: TypeExpr;
+  readonly sizes: readonly Expr[];
+  readonly span: Span;
+}
+
+export type TypeExpr = NamedTypeExpr | GlobalTypeExpr | ArrayTypeExpr;
+
+// ---------------------------------------------------------------- expressions
+
+/** A number as written. `isFloat` when it has a `.` or an exponent (decimal only). */
+export interface NumberLit {
+  readonly kind: "Number";
+  /** The literal's text with numeric separators (`_`) removed, e.g. `0xFF`, `1.5e-3`, `42`. */
+  readonly text: string;
+  readonly isFloat: boolean;
+  readonly span: Span;
+}
+
+export interface BoolLit {
+  readonly kind: "Bool";
+  readonly value: boolean;
+  readonly span: Span;
+}
+
+export interface NameExpr {
+  readonly kind: "Name";
+  readonly name: string;
+  readonly span: Span;
+}
+
+export type UnaryOp = "-" | "+" | "!" | "~";
+
+export interface UnaryExpr {
+  readonly kind: "Unary";
+  readonly op: UnaryOp;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+export type BinaryOp =
+  | "+" | "-" | "*" | "/" | "%"
+  | "<<" | ">>" | ">>>"
+  | "&" | "|" | "^"
+  | "==" | "!=" | "===" | "!=="
+  | "<" | "<=" | ">" | ">="
+  | "&&" | "||";
+
+export interface BinaryExpr {
+  readonly kind: "Binary";
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+  /** Span of the operator token, for messages about the operation itself. */
+  readonly opSpan: Span;
+  readonly span: Span;
+}
+
+export interface ConditionalExpr {
+  readonly kind: "Conditional";
+  readonly cond: Expr;
+  readonly then: Expr;
+  readonly else: Expr;
+  readonly span: Span;
+}
+
+/** `name(args)`: device functions, builtins, casts (`f32(x)`) and launch data helpers (`zeros(n)`). */
+export interface CallExpr {
+  readonly kind: "Call";
+  readonly callee: Ident;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+export interface IndexExpr {
+  readonly kind: "Index";
+  readonly object: Expr;
+  readonly index: Expr;
+  readonly span: Span;
+}
+
+/** `threadIdx.x` and the like. */
+export interface MemberExpr {
+  readonly kind: "Member";
+  readonly object: Expr;
+  readonly property: Ident;
+  readonly span: Span;
+}
+
+/** `[1, 2, 3]`: launch values and local array initializers. */
+export interface ArrayLit {
+  readonly kind: "ArrayLit";
+  readonly elements: readonly Expr[];
+  readonly span: Span;
+}
+
+/** `(e)`: kept so that spans and messages can point at what the user wrote. */
+export interface ParenExpr {
+  readonly kind: "Paren";
+  readonly expr: Expr;
+  readonly span: Span;
+}
+
+export type Expr =
+  | NumberLit
+  | BoolLit
+  | NameExpr
+  | UnaryExpr
+  | BinaryExpr
+  | ConditionalExpr
+  | CallExpr
+  | IndexExpr
+  | MemberExpr
+  | ArrayLit
+  | ParenExpr;
+
+// ---------------------------------------------------------------- statements
+
+/** `let x = e;`, `const x: T = e;`, `let a: f32[8];`, `let a: i32[3] = [1, 2, 3];` */
+export interface VarDecl {
+  readonly kind: "VarDecl";
+  readonly mutable: boolean;
+  readonly name: Ident;
+  readonly type?: TypeExpr;
+  readonly init?: Expr;
+  readonly span: Span;
+}
+
+/** `shared tile: f32[16][16];` (or a scalar: `shared total: f32;`). */
+export interface SharedDecl {
+  readonly kind: "SharedDecl";
+  readonly name: Ident;
+  readonly type: TypeExpr;
+  readonly span: Span;
+}
+
+export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
+
+export interface AssignStmt {
+  readonly kind: "Assign";
+  readonly op: AssignOp;
+  /** Any expression as parsed; the checker reports GK1012 if it is not a name or an index. */
+  readonly target: Expr;
+  readonly value: Expr;
+  readonly opSpan: Span;
+  readonly span: Span;
+}
+
+/** `i++;` / `i--;` (also `++i;`): statements only, never expressions. */
+export interface IncDecStmt {
+  readonly kind: "IncDec";
+  readonly op: "++" | "--";
+  readonly target: Expr;
+  readonly span: Span;
+}
+
+export interface ExprStmt {
+  readonly kind: "ExprStmt";
+  readonly expr: Expr;
+  readonly span: Span;
+}
+
+export interface IfStmt {
+  readonly kind: "If";
+  readonly cond: Expr;
+  readonly then: Stmt;
+  readonly else?: Stmt;
+  readonly span: Span;
+}
+
+export interface ForStmt {
+  readonly kind: "For";
+  /** A VarDecl, an assignment, an increment or an expression statement. */
+  readonly init?: Stmt;
+  readonly cond?: Expr;
+  /** An assignment, an increment or an expression statement. */
+  readonly step?: Stmt;
+  readonly body: Stmt;
+  readonly span: Span;
+}
+
+export interface WhileStmt {
+  readonly kind: "While";
+  readonly cond: Expr;
+  readonly body: Stmt;
+  readonly span: Span;
+}
+
+export interface DoWhileStmt {
+  readonly kind: "DoWhile";
+  readonly body: Stmt;
+  readonly cond: Expr;
+  readonly span: Span;
+}
+
+export interface BreakStmt {
+  readonly kind: "Break";
+  readonly span: Span;
+}
+
+export interface ContinueStmt {
+  readonly kind: "Continue";
+  readonly span: Span;
+}
+
+export interface ReturnStmt {
+  readonly kind: "Return";
+  readonly value?: Expr;
+  readonly span: Span;
+}
+
+export interface BlockStmt {
+  readonly kind: "Block";
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
+/** A lone `;`. */
+export interface EmptyStmt {
+  readonly kind: "Empty";
+  readonly span: Span;
+}
+
+export type Stmt =
+  | VarDecl
+  | SharedDecl
+  | AssignStmt
+  | IncDecStmt
+  | ExprStmt
+  | IfStmt
+  | ForStmt
+  | WhileStmt
+  | DoWhileStmt
+  | BreakStmt
+  | ContinueStmt
+  | ReturnStmt
+  | BlockStmt
+  | EmptyStmt;
+
+// ---------------------------------------------------------------- module items
+
+export interface Param {
+  readonly name: Ident;
+  readonly type: TypeExpr;
+  readonly span: Span;
+}
+
+export interface KernelDecl {
+  readonly kind: "Kernel";
+  readonly exported: boolean;
+  readonly name: Ident;
+  readonly params: readonly Param[];
+  readonly body: BlockStmt;
+  readonly span: Span;
+}
+
+export interface FunctionDecl {
+  readonly kind: "Function";
+  readonly exported: boolean;
+  readonly name: Ident;
+  readonly params: readonly Param[];
+  /** Absent means `void`. */
+  readonly returnType?: TypeExpr;
+  readonly body: BlockStmt;
+  readonly span: Span;
+}
+
+export interface ConstDecl {
+  readonly kind: "Const";
+  readonly exported: boolean;
+  readonly name: Ident;
+  readonly type?: TypeExpr;
+  readonly init: Expr;
+  readonly span: Span;
+}
+
+export interface ImportDecl {
+  readonly kind: "Import";
+  readonly names: readonly Ident[];
+  /** The path as written, quotes removed, escapes resolved. */
+  readonly path: string;
+  readonly pathSpan: Span;
+  readonly span: Span;
+}
+
+export interface LaunchArg {
+  readonly name: Ident;
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+/** `launch k(a = 1, x = zeros(8)) grid(1) block(256);` */
+export interface LaunchDecl {
+  readonly kind: "Launch";
+  readonly kernel: Ident;
+  readonly args: readonly LaunchArg[];
+  /** One to three constant expressions each. */
+  readonly grid: readonly Expr[];
+  readonly block: readonly Expr[];
+  readonly span: Span;
+}
+
+export type Item = KernelDecl | FunctionDecl | ConstDecl | ImportDecl | LaunchDecl;
+
+export interface Module {
+  readonly kind: "Module";
+  readonly file: string;
+  readonly items: readonly Item[];
+  readonly span: Span;
+}
