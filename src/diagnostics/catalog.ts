@@ -55,6 +55,8 @@ export const catalog = {
   GK4007: "invalid parameter type",
   GK4008: "shared memory too large",
   GK4009: "local array too large",
+  GK4010: "local arrays are declared with let",
+  GK4011: "expression has no effect",
   // launch statements
   GK5001: "launch of an unknown kernel",
   GK5002: "missing launch argument",
@@ -67,13 +69,15 @@ export const catalog = {
   // imports and modules
   GK6001: "cannot read imported file",
   GK6002: "imported name not found",
-  GK6003: "import cycle",
   GK6004: "import path must be relative",
   // building
   GK7001: "nvcc not found",
   GK7002: "nvcc failed",
   GK7003: "damaged cache entry rebuilt",
   GK7004: "cannot read source file",
+  GK7005: "nvcc warning",
+  GK7006: "cannot write the kernel cache",
+  GK7007: "not a gk cache folder",
   // running
   GK8001: "out-of-bounds access",
   GK8002: "barrier divergence",
@@ -84,6 +88,9 @@ export const catalog = {
   GK8007: "no usable GPU",
   GK8008: "launcher failed",
   GK8009: "unknown kernel",
+  GK8010: "invalid launch configuration",
+  GK8011: "cannot read kernel module",
+  GK8012: "kernel timed out",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -1,0 +1,231 @@
+/** Calls: casts (`f32(x)`), math builtins, atomics, and device functions. */
+import type * as ast from "../../parser/ast.js";
+import { atomicBuiltin, lookupBuiltin, operandTypes, type AtomicEntry, type MathEntry } from "../builtins.js";
+import { evalCast } from "../evalOp.js";
+import type { CallArg, Expr } from "../nodes.js";
+import { isFloat, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import type { ParamSig } from "./symbols.js";
+import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { checkAs, checkValue, materialize, untypedOf } from "./expr.js";
+import { arrayBase, checkIndices } from "./memory.js";
+import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
+import { didYouMean } from "./symbols.js";
+import { castSource, type Untyped } from "./untyped.js";
+
+export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): Expr | undefined {
+  const name = e.callee.name;
+  const local = ctx.scopes.lookup(name);
+  if (local) {
+    if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is a local ${local.kind === "array" ? "array" : "variable"}, not a function`);
+    return undefined;
+  }
+  const m = ctx.module.lookup(name);
+  if (m) {
+    switch (m.kind) {
+      case "function":
+        return checkUserCall(ctx, e, m.irName, m.sig.params, m.sig.returnType);
+      case "kernel":
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
+        return undefined;
+      case "poisoned":
+        return undefined;
+      default:
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a constant, not a function`);
+        return undefined;
+    }
+  }
+  if (isScalarName(name)) return checkCast(ctx, e, scalarType(name));
+  const b = lookupBuiltin(name);
+  if (b) {
+    switch (b.rule.kind) {
+      case "math":
+        return checkMath(ctx, e, b as MathEntry, expected);
+      case "atomic":
+        return checkAtomic(ctx, e, atomicBuiltin(b.rule.op));
+      case "sync":
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}();'`);
+        return undefined;
+      case "index":
+        break;
+    }
+  }
+  if (SPECIALS.has(name)) {
+    ctx.log.error("GK2004", e.callee.span, `'${name}' is not a function: use ${name}.x, ${name}.y or ${name}.z`);
+    return undefined;
+  }
+  if (DATA_HELPERS.has(name)) {
+    ctx.log.error("GK2004", e.span, `${name}() makes launch data; it can only be an argument of a 'launch' statement`);
+    return undefined;
+  }
+  if (name === "void") {
+    ctx.log.error("GK3010", e.span, "cannot convert to void");
+    return undefined;
+  }
+  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];
+  ctx.log.error("GK2004", e.callee.span, `unknown function '${name}'${didYouMean(name, candidates)}`);
+  return undefined;
+}
+
+function arityError(ctx: FnCtx, e: ast.CallExpr, want: string): undefined {
+  ctx.log.error("GK3004", e.span, `${e.callee.name}() takes ${want}, but ${e.args.length} ${e.args.length === 1 ? "was" : "were"} given`);
+  return undefined;
+}
+
+// ---------------------------------------------------------------- casts
+
+function checkCast(ctx: FnCtx, e: ast.CallExpr, to: ScalarType): Expr | undefined {
+  if (e.args.length !== 1) return arityError(ctx, e, "1 argument");
+  const arg = e.args[0]!;
+  const u = untypedOf(ctx, arg);
+  if (ctx.poisoned.has(arg)) return undefined;
+  if (u) return castConstant(ctx, u, to, e);
+  const v = checkValue(ctx, arg);
+  if (!v) return undefined;
+  if (v.type === to) return v;
+  return { kind: "cast", type: to, operand: v, span: e.span };
+}
+
+function castConstant(ctx: FnCtx, u: Untyped, to: ScalarType, e: ast.CallExpr): ValueExpr | undefined {
+  const src = castSource(u);
+  if (!src) {
+    ctx.log.error("GK3006", e.args[0]!.span, `the constant ${u.value} does not fit in any 64-bit integer type`);
+    return undefined;
+  }
+  return constExpr(to, evalCast(src.type, to, src.value), e.span);
+}
+
+// ---------------------------------------------------------------- math
+
+function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarType): Expr | undefined {
+  const rule = b.rule;
+  const sig = Array.from({ length: rule.arity }, (_, i) => "xyz"[i]).join(", ");
+  if (e.args.length !== rule.arity) return arityError(ctx, e, `${rule.arity} argument${rule.arity === 1 ? "" : "s"} (${b.name}(${sig}))`);
+  const allowed = operandTypes(rule).map((n) => scalarType(n));
+  // Typed arguments fix the operand type; untyped constants then take it.
+  const untyped = e.args.map((a) => untypedOf(ctx, a));
+  if (e.args.some((a) => ctx.poisoned.has(a))) return undefined;
+  const typed = new Map<number, ValueExpr>();
+  for (let i = 0; i < e.args.length; i++) {
+    if (untyped[i]) continue;
+    const v = checkValue(ctx, e.args[i]!);
+    if (!v) return undefined;
+    typed.set(i, v);
+  }
+  let t: ScalarType;
+  const first = [...typed.values()][0];
+  if (first) t = first.type;
+  else if (rule.result === "operand" && expected && allowed.includes(expected)) t = expected;
+  else t = rule.operands === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
+  if (!allowed.includes(t)) {
+    const arg = e.args[[...typed.keys()][0] ?? 0]!;
+    const text = textOf(ctx, arg.span);
+    const fix = isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
+    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, but '${text}' is ${t.name}${fix}`);
+    return undefined;
+  }
+  const args: ValueExpr[] = [];
+  for (let i = 0; i < e.args.length; i++) {
+    const u = untyped[i];
+    const v = u ? materialize(ctx, u, t, e.args[i]!.span) : typed.get(i)!;
+    if (!v) return undefined;
+    if (v.type !== t) {
+      ctx.log.error("GK3001", e.args[i]!.span, `mixed types in ${b.name}(): '${textOf(ctx, e.args[0]!.span)}' is ${t.name} but '${textOf(ctx, e.args[i]!.span)}' is ${v.type.name}; write ${t.name}(${textOf(ctx, e.args[i]!.span)})`);
+      return undefined;
+    }
+    args.push(v);
+  }
+  return { kind: "builtin", type: rule.result === "bool" ? T.bool : t, name: b.name, args, span: e.span };
+}
+
+// ---------------------------------------------------------------- atomics
+
+function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefined {
+  const values = b.rule.op === "cas" ? 2 : 1;
+  const shape = b.rule.op === "cas" ? `${b.name}(array, index, compare, value)` : `${b.name}(array, index, value)`;
+  if (e.args.length !== 2 + values) return arityError(ctx, e, `${2 + values} arguments: ${shape}`);
+  const target = arrayBase(ctx, e.args[0]!);
+  if (!target) return undefined;
+  const { array } = target;
+  if (array.type.kind === "array" && array.type.space === "local") {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a local array, private to its thread: update it directly`);
+    return undefined;
+  }
+  if (target.readonly) {
+    ctx.log.error("GK2007", e.args[0]!.span, `${b.name}() writes to '${array.name}', which is readonly (${tyName(array.type)})`);
+    return undefined;
+  }
+  const elem = array.type.elem;
+  if (!b.rule.types.includes(elem.name)) {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${elem.name}`);
+    return undefined;
+  }
+  const indices = checkIndices(ctx, array, [...target.indices, e.args[1]!], e);
+  if (!indices) return undefined;
+  const args: ValueExpr[] = [];
+  for (let i = 2; i < e.args.length; i++) {
+    const v = checkAs(ctx, e.args[i]!, elem, `the ${i === 2 && values === 2 ? "compare value" : "value"} of ${b.name}() on '${array.name}'`);
+    if (!v) return undefined;
+    args.push(v);
+  }
+  return { kind: "atomic", type: elem, op: b.rule.op, array, indices, args, span: e.span };
+}
+
+// ---------------------------------------------------------------- device functions
+
+function checkUserCall(
+  ctx: FnCtx,
+  e: ast.CallExpr,
+  irName: string,
+  params: readonly ParamSig[],
+  returnType: ScalarType | VoidType,
+): Expr | undefined {
+  const name = e.callee.name;
+  if (ctx.kind === "const") {
+    ctx.log.error("GK3014", e.span, `a call of '${name}' is not a constant`);
+    return undefined;
+  }
+  if (e.args.length !== params.length) {
+    const list = params.map((p) => `${p.name}: ${tyName(p.type)}`).join(", ");
+    return arityError(ctx, e, `${params.length} argument${params.length === 1 ? "" : "s"} (${name}(${list}))`);
+  }
+  const args: CallArg[] = [];
+  let ok = true;
+  params.forEach((p, i) => {
+    const a = e.args[i]!;
+    if (p.type.kind === "scalar") {
+      const v = checkAs(ctx, a, p.type, `parameter '${p.name}' of ${name}()`);
+      if (v) args.push(v);
+      else ok = false;
+      return;
+    }
+    const pt = p.type;
+    let inner = a;
+    while (inner.kind === "Paren") inner = inner.expr;
+    const base = inner.kind === "Name" ? arrayBase(ctx, inner) : undefined;
+    if (!base) {
+      if (inner.kind !== "Name") ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}: pass a global array by name`);
+      ok = false;
+      return;
+    }
+    const at = base.array.type;
+    if (at.kind !== "global") {
+      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; only global arrays can be passed`);
+      ok = false;
+      return;
+    }
+    if (at.elem !== pt.elem) {
+      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() holds ${pt.elem.name}, but '${base.array.name}' holds ${at.elem.name}`);
+      ok = false;
+      return;
+    }
+    if (at.readonly && !pt.readonly) {
+      ctx.log.error("GK2007", a.span, `'${base.array.name}' is readonly, but parameter '${p.name}' of ${name}() may write it: declare the parameter 'readonly global<${pt.elem.name}>'`);
+      ok = false;
+      return;
+    }
+    args.push({ kind: "arrayArg", array: base.array, span: a.span });
+  });
+  if (!ok) return undefined;
+  ctx.calls.push({ callee: irName, span: e.callee.span });
+  return { kind: "call", type: returnType, callee: irName, args, span: e.span };
+}

@@ -1,0 +1,162 @@
+/**
+ * The top level of one file: its declarations, resolved lazily and once (so constants may
+ * be declared in any order, and a constant defined in terms of itself is caught), and the
+ * names it imports from other files.
+ */
+import type * as ast from "../../parser/ast.js";
+import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
+import { foldExpr } from "../passes/fold.js";
+import { T, type GlobalType, type ScalarType } from "../types.js";
+import { newCtx, textOf, type ModuleScope } from "./context.js";
+import { checkAs, checkValue, untypedOf } from "./expr.js";
+import { isReservedName } from "./names.js";
+import type { ModuleSymbol, ParamSig, Signature } from "./symbols.js";
+import { resolveScalar, resolveType } from "./typeExpr.js";
+
+type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl;
+
+interface Entry {
+  readonly decl: Decl;
+  state: "pending" | "resolving" | "done";
+  symbol?: ModuleSymbol;
+}
+
+interface ImportedName {
+  readonly from: FileScope;
+  readonly name: string;
+  readonly span: ast.Ident["span"];
+}
+
+export class FileScope implements ModuleScope {
+  private readonly own = new Map<string, Entry>();
+  private readonly imported = new Map<string, ImportedName>();
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly items: readonly ast.Item[],
+    private readonly log: DiagnosticLog,
+    /** Unique IR names of every function and kernel of the program. */
+    private readonly irNames: ReadonlyMap<ast.KernelDecl | ast.FunctionDecl, string>,
+  ) {
+    for (const item of items) {
+      if (item.kind === "Import" || item.kind === "Launch") continue;
+      const name = item.name;
+      if (isReservedName(name.name)) {
+        log.error("GK2009", name.span, `'${name.name}' is a reserved name in gk and cannot be declared`);
+        continue;
+      }
+      const prev = this.own.get(name.name);
+      if (prev) {
+        log.error("GK2002", name.span, `'${name.name}' is already declared in this file`, [{ message: "first declared here", span: prev.decl.name.span }]);
+        continue;
+      }
+      this.own.set(name.name, { decl: item, state: "pending" });
+    }
+  }
+
+  /** Binds `import { a } from ...` names once the imported file's scope exists. */
+  addImport(local: ast.Ident, from: FileScope): void {
+    const prev = this.own.get(local.name);
+    if (prev) {
+      this.log.error("GK2002", local.span, `'${local.name}' is imported but also declared in this file`, [{ message: "declared here", span: prev.decl.name.span }]);
+      return;
+    }
+    if (this.imported.has(local.name)) {
+      this.log.error("GK2002", local.span, `'${local.name}' is imported twice`);
+      return;
+    }
+    if (!from.own.has(local.name)) {
+      const near = [...from.own.keys()].find((k) => k.toLowerCase() === local.name.toLowerCase());
+      this.log.error("GK6002", local.span, `'${from.file}' declares no '${local.name}'${near ? `; did you mean '${near}'?` : ""}`);
+      this.imported.set(local.name, { from, name: local.name, span: local.span });
+      return;
+    }
+    this.imported.set(local.name, { from, name: local.name, span: local.span });
+  }
+
+  names(): Iterable<string> {
+    return [...this.own.keys(), ...this.imported.keys()];
+  }
+
+  /** Declarations of this file, in source order. */
+  declarations(): Decl[] {
+    return [...this.own.values()].map((e) => e.decl);
+  }
+
+  lookup(name: string): ModuleSymbol | undefined {
+    const imp = this.imported.get(name);
+    if (imp) return imp.from.own.has(imp.name) ? imp.from.lookup(imp.name) : { kind: "poisoned", name, span: imp.span };
+    const entry = this.own.get(name);
+    if (!entry) return undefined;
+    if (entry.state === "done") return entry.symbol;
+    if (entry.state === "resolving") {
+      this.log.error("GK3014", entry.decl.name.span, `the constant '${name}' is defined in terms of itself`);
+      entry.symbol = { kind: "poisoned", name, span: entry.decl.name.span };
+      entry.state = "done";
+      return entry.symbol;
+    }
+    entry.state = "resolving";
+    const sym = this.resolve(entry.decl);
+    if (entry.state === "resolving") {
+      entry.symbol = sym;
+      entry.state = "done";
+    }
+    return entry.symbol;
+  }
+
+  private resolve(d: Decl): ModuleSymbol {
+    const span = d.name.span;
+    const name = d.name.name;
+    const ctx = newCtx(this.log, this, "const", name, T.void);
+    if (d.kind === "Const") {
+      let type: ScalarType | undefined;
+      if (d.type) {
+        const t = resolveScalar(ctx, d.type, "const");
+        if (!t || t === "void") return { kind: "poisoned", name, span };
+        type = t;
+      }
+      const u = untypedOf(ctx, d.init);
+      if (ctx.poisoned.has(d.init)) return { kind: "poisoned", name, span };
+      if (u && !type) return { kind: "untypedConst", name, value: u, span };
+      const v = type ? checkAs(ctx, d.init, type, `'${name}'`) : checkValue(ctx, d.init);
+      if (!v) return { kind: "poisoned", name, span };
+      const f = foldExpr(v);
+      if (f.kind !== "const") {
+        this.log.error("GK3014", d.init.span, `a module-level const must be a constant expression, but '${textOf(ctx, d.init.span)}' is computed at run time`);
+        return { kind: "poisoned", name, span };
+      }
+      return { kind: "typedConst", name, type: f.type, value: f.value, span };
+    }
+    const params: ParamSig[] = [];
+    let ok = true;
+    for (const p of d.params) {
+      const t = resolveType(ctx, p.type, "param");
+      if (!t) {
+        ok = false;
+        continue;
+      }
+      if (params.some((q) => q.name === p.name.name)) {
+        this.log.error("GK2002", p.name.span, `parameter '${p.name.name}' is declared twice`);
+        ok = false;
+        continue;
+      }
+      if (isReservedName(p.name.name)) {
+        this.log.error("GK2009", p.name.span, `'${p.name.name}' is a reserved name in gk and cannot be declared`);
+        ok = false;
+        continue;
+      }
+      params.push({ name: p.name.name, type: t as ScalarType | GlobalType, span: p.span });
+    }
+    let returnType: Signature["returnType"] = T.void;
+    if (d.kind === "Function" && d.returnType) {
+      const r = resolveScalar(ctx, d.returnType, "return");
+      if (!r) ok = false;
+      else returnType = r === "void" ? T.void : r;
+    }
+    if (!ok) return { kind: "poisoned", name, span };
+    const sig: Signature = { params, returnType };
+    const irName = this.irNames.get(d) ?? name;
+    return d.kind === "Kernel" ? { kind: "kernel", name, irName, decl: d, sig, span } : { kind: "function", name, irName, decl: d, sig, span };
+  }
+}

@@ -1,0 +1,215 @@
+/** Host-side `launch` statements: arguments matched to the kernel's parameters, data helpers, grid and block. */
+import type * as ast from "../../parser/ast.js";
+import { foldExpr } from "../passes/fold.js";
+import type { ArrayData, Launch, LaunchArg } from "../nodes.js";
+import { isFloat, isInt, type ScalarType, type ScalarValue } from "../types.js";
+import { textOf, type FnCtx } from "./context.js";
+import { checkValue, materialize, untypedOf } from "./expr.js";
+import { DATA_HELPERS } from "./names.js";
+import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
+import { constInteger } from "./typeExpr.js";
+
+const MAX_ELEMENTS = 0x7fffffffn;
+
+export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined, kernelName: string): Launch | undefined {
+  if (!kernel || kernel.kind !== "kernel") {
+    if (kernel?.kind === "poisoned") return undefined;
+    const what = kernel?.kind === "function" ? `'${l.kernel.name}' is a device_fn; only a device_kernel can be launched` : `unknown kernel '${l.kernel.name}'${didYouMean(l.kernel.name, ctx.module.names())}`;
+    ctx.log.error("GK5001", l.kernel.span, what);
+    return undefined;
+  }
+  const params = kernel.sig.params;
+  const given = new Map<string, ast.LaunchArg>();
+  let ok = true;
+  for (const a of l.args) {
+    const prev = given.get(a.name.name);
+    if (prev) {
+      ctx.log.error("GK5004", a.name.span, `'${a.name.name}' is given twice`, [{ message: "first given here", span: prev.name.span }]);
+      ok = false;
+      continue;
+    }
+    given.set(a.name.name, a);
+    if (!params.some((p) => p.name === a.name.name)) {
+      const list = params.map((p) => p.name).join(", ");
+      ctx.log.error("GK5003", a.name.span, `'${l.kernel.name}' has no parameter '${a.name.name}'${didYouMean(a.name.name, params.map((p) => p.name))} (its parameters: ${list})`);
+      ok = false;
+    }
+  }
+  const missing = params.filter((p) => !given.has(p.name));
+  if (missing.length) {
+    const names = missing.map((p) => `'${p.name}'`).join(", ");
+    ctx.log.error("GK5002", l.kernel.span, `launch of '${l.kernel.name}' is missing ${missing.length === 1 ? "the argument" : "arguments"} ${names}: write ${missing.map((p) => `${p.name} = ...`).join(", ")}`);
+    ok = false;
+  }
+  const args: LaunchArg[] = [];
+  for (const p of params) {
+    const a = given.get(p.name);
+    if (!a) continue;
+    const arg = checkArg(ctx, p, a);
+    if (arg) args.push(arg);
+    else ok = false;
+  }
+  const grid = dims(ctx, l.grid, "grid", l.span);
+  const block = dims(ctx, l.block, "block", l.span);
+  if (!ok || !grid || !block) return undefined;
+  return { kernel: kernelName, grid, block, args, span: l.span };
+}
+
+function checkArg(ctx: FnCtx, p: ParamSig, a: ast.LaunchArg): LaunchArg | undefined {
+  const v = a.value;
+  if (p.type.kind === "scalar") {
+    if (v.kind === "ArrayLit" || (v.kind === "Call" && DATA_HELPERS.has(v.callee.name))) {
+      ctx.log.error("GK5005", v.span, `'${p.name}' is a scalar (${p.type.name}); pass a single value`);
+      return undefined;
+    }
+    const value = constantOf(ctx, v, p.type, `'${p.name}'`);
+    return value === undefined ? undefined : { kind: "scalar", param: p.name, type: p.type, value, span: a.span };
+  }
+  const elem = p.type.elem;
+  const data = arrayData(ctx, v, elem, p.name);
+  return data && { kind: "array", param: p.name, elem, data, span: a.span };
+}
+
+/** A constant of type `t` for a launch value, or undefined after reporting why not. */
+function constantOf(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string): ScalarValue | undefined {
+  const u = untypedOf(ctx, e);
+  if (ctx.poisoned.has(e)) return undefined;
+  if (u) {
+    const c = materialize(ctx, u, t, e.span);
+    return c?.kind === "const" ? c.value : undefined;
+  }
+  const v = checkValue(ctx, e, t);
+  if (!v) return undefined;
+  const f = foldExpr(v);
+  if (f.kind !== "const") {
+    ctx.log.error("GK3014", e.span, `${what} must be a constant`);
+    return undefined;
+  }
+  if (f.type !== t) {
+    ctx.log.error("GK5008", e.span, `${what} is ${t.name}, but '${textOf(ctx, e.span)}' is ${f.type.name}: write ${t.name}(${textOf(ctx, e.span)})`);
+    return undefined;
+  }
+  return f.value;
+}
+
+function arrayData(ctx: FnCtx, v: ast.Expr, elem: ScalarType, param: string): ArrayData | undefined {
+  if (v.kind === "ArrayLit") {
+    const values: ScalarValue[] = [];
+    for (const el of v.elements) {
+      if (el.kind === "ArrayLit") {
+        ctx.log.error("GK5005", el.span, `'${param}' is a flat global<${elem.name}> array; nested array literals are not allowed here`);
+        return undefined;
+      }
+      const x = constantOf(ctx, el, elem, `an element of '${param}'`);
+      if (x === undefined) return undefined;
+      values.push(x);
+    }
+    return { kind: "values", values };
+  }
+  if (v.kind !== "Call") {
+    ctx.log.error("GK5005", v.span, `'${param}' is an array (global<${elem.name}>): pass an array literal [..] or zeros(n), fill(n, v), iota(n), rand(n, seed)`);
+    return undefined;
+  }
+  const name = v.callee.name;
+  const args = v.args;
+  const usage: Record<string, string> = {
+    zeros: "zeros(n)", fill: "fill(n, value)", iota: "iota(n)", rand: "rand(n, seed) or rand(n, seed, lo, hi)",
+  };
+  if (!DATA_HELPERS.has(name)) {
+    ctx.log.error("GK5007", v.callee.span, `unknown data helper '${name}'${didYouMean(name, DATA_HELPERS)}; the helpers are zeros(n), fill(n, value), iota(n), rand(n, seed[, lo, hi])`);
+    return undefined;
+  }
+  const counts: Record<string, number[]> = { zeros: [1], fill: [2], iota: [1], rand: [2, 4] };
+  if (!counts[name]!.includes(args.length)) {
+    ctx.log.error("GK5007", v.span, `${name}() takes ${counts[name]!.join(" or ")} argument${counts[name]![0] === 1 ? "" : "s"}: ${usage[name]}`);
+    return undefined;
+  }
+  const n = constInteger(ctx, args[0]!, `the length given to ${name}()`);
+  if (n === undefined) return undefined;
+  if (n < 0n || n > MAX_ELEMENTS) {
+    ctx.log.error("GK5007", args[0]!.span, `the length given to ${name}() must be between 0 and ${MAX_ELEMENTS}, but it is ${n}`);
+    return undefined;
+  }
+  const length = Number(n);
+  switch (name) {
+    case "zeros":
+      return { kind: "zeros", length };
+    case "iota":
+      if (elem.name === "bool") {
+        ctx.log.error("GK5007", v.span, `iota() counts 0, 1, 2, ...; '${param}' holds bool`);
+        return undefined;
+      }
+      return { kind: "iota", length };
+    case "fill": {
+      const value = constantOf(ctx, args[1]!, elem, `the value given to fill() for '${param}'`);
+      return value === undefined ? undefined : { kind: "fill", length, value };
+    }
+    case "rand":
+      return randData(ctx, v, elem, param, length);
+  }
+  return undefined;
+}
+
+function randData(ctx: FnCtx, v: ast.CallExpr, elem: ScalarType, param: string, length: number): ArrayData | undefined {
+  const seed = constInteger(ctx, v.args[1]!, "the seed given to rand()");
+  if (seed === undefined) return undefined;
+  if (seed < 0n || seed > 0xffffffffn) {
+    ctx.log.error("GK5007", v.args[1]!.span, `the seed given to rand() must be between 0 and 4294967295`);
+    return undefined;
+  }
+  let lo = 0;
+  let hi = 1;
+  if (v.args.length === 4) {
+    const bounds: number[] = [];
+    for (const b of [v.args[2]!, v.args[3]!]) {
+      const u = untypedOf(ctx, b);
+      if (ctx.poisoned.has(b)) return undefined;
+      if (!u || (isInt(elem) && u.kind !== "int")) {
+        ctx.log.error("GK5007", b.span, `the bounds of rand() must be ${isInt(elem) ? "integer" : "number"} constants`);
+        return undefined;
+      }
+      bounds.push(Number(u.value));
+    }
+    [lo, hi] = bounds as [number, number];
+    if (!(lo < hi)) {
+      ctx.log.error("GK5007", v.span, `rand(n, seed, lo, hi) needs lo < hi, but lo is ${lo} and hi is ${hi}`);
+      return undefined;
+    }
+  } else if (isInt(elem)) {
+    ctx.log.error("GK5007", v.span, `rand(n, seed) makes floats in [0, 1); '${param}' holds ${elem.name}: give a range, rand(n, seed, lo, hi)`);
+    return undefined;
+  }
+  if (!isFloat(elem) && !isInt(elem) && v.args.length === 4) {
+    ctx.log.error("GK5007", v.span, `rand() for bool takes no range: rand(n, seed)`);
+    return undefined;
+  }
+  return { kind: "rand", length, seed: Number(seed), lo, hi };
+}
+
+const LIMITS = {
+  grid: [0x7fffffff, 65535, 65535],
+  block: [1024, 1024, 64],
+} as const;
+
+function dims(ctx: FnCtx, es: readonly ast.Expr[], what: "grid" | "block", at: ast.LaunchDecl["span"]): [number, number, number] | undefined {
+  if (es.length < 1 || es.length > 3) {
+    ctx.log.error("GK5006", es[0]?.span ?? at, `${what}() takes 1 to 3 sizes (x, y, z), but ${es.length} were given`);
+    return undefined;
+  }
+  const out: [number, number, number] = [1, 1, 1];
+  for (let i = 0; i < es.length; i++) {
+    const n = constInteger(ctx, es[i]!, `a ${what} size`);
+    if (n === undefined) return undefined;
+    const max = LIMITS[what][i]!;
+    if (n < 1n || n > BigInt(max)) {
+      ctx.log.error("GK5006", es[i]!.span, `${what} size ${"xyz"[i]} must be between 1 and ${max}, but it is ${n}`);
+      return undefined;
+    }
+    out[i] = Number(n);
+  }
+  if (what === "block" && out[0] * out[1] * out[2] > 1024) {
+    ctx.log.error("GK5006", es[0]!.span, `a block has at most 1024 threads, but block(${out.join(", ")}) has ${out[0] * out[1] * out[2]}`);
+    return undefined;
+  }
+  return out;
+}

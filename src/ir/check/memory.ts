@@ -1,0 +1,110 @@
+/** Arrays: resolving an indexed expression to its array and checking one index per dimension. */
+import type * as ast from "../../parser/ast.js";
+import type { ArrayVar } from "../nodes.js";
+import { isInt, T } from "../types.js";
+import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { checkValue, untypedOf } from "./expr.js";
+import { didYouMean } from "./symbols.js";
+
+export interface ArrayBase {
+  readonly array: ArrayVar;
+  readonly readonly: boolean;
+  /** Index expressions applied to the array, outermost first. */
+  readonly indices: readonly ast.Expr[];
+}
+
+/** Unwinds `a[i][j]` to `a` and `[i, j]`; reports a base that is not an array. */
+export function arrayBase(ctx: FnCtx, e: ast.Expr): ArrayBase | undefined {
+  const indices: ast.Expr[] = [];
+  let base = e;
+  while (base.kind === "Index") {
+    indices.unshift(base.index);
+    base = base.object;
+  }
+  while (base.kind === "Paren") base = base.expr;
+  if (base.kind !== "Name") {
+    ctx.log.error("GK3008", base.span, `'${textOf(ctx, base.span)}' is not an array and cannot be indexed`);
+    return undefined;
+  }
+  const ref = arrayRef(ctx, base, indices.length > 0);
+  if (!ref) return undefined;
+  return { ...ref, indices };
+}
+
+/** The array a name refers to, or an error. `indexed` says whether the user wrote an index after it. */
+export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array: ArrayVar; readonly: boolean } | undefined {
+  const local = ctx.scopes.lookup(e.name);
+  if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
+  if (local?.kind === "poisoned") return undefined;
+  if (local) {
+    const t = local.kind === "scalar" ? local.var.type.name : "an untyped constant";
+    ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed` : `'${e.name}' is ${t}, not an array`);
+    return undefined;
+  }
+  const m = ctx.module.lookup(e.name);
+  if (m?.kind === "poisoned") return undefined;
+  if (m) {
+    ctx.log.error("GK3008", e.span, `'${e.name}' is not an array`);
+    return undefined;
+  }
+  ctx.log.error("GK2001", e.span, `unknown name '${e.name}'${didYouMean(e.name, [...ctx.scopes.names(), ...ctx.module.names()])}`);
+  return undefined;
+}
+
+export function dimsOf(a: ArrayVar): readonly (number | undefined)[] {
+  return a.type.kind === "global" ? [undefined] : a.type.dims;
+}
+
+/** Checks index expressions against an array's dimensions: integers, in bounds where both are constant. */
+export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.Expr[], whole: ast.Expr): ValueExpr[] | undefined {
+  const dims = dimsOf(array);
+  if (indices.length !== dims.length) {
+    const shape = dims.length === 1 ? `${array.name}[i]` : `${array.name}${dims.map((_, k) => `[${"ijk"[k] ?? "i"}]`).join("")}`;
+    ctx.log.error(
+      "GK3008",
+      whole.span,
+      `'${array.name}' (${tyName(array.type)}) has ${dims.length} dimension${dims.length === 1 ? "" : "s"} but is indexed with ${indices.length}: write ${shape}`,
+    );
+    return undefined;
+  }
+  const out: ValueExpr[] = [];
+  let ok = true;
+  indices.forEach((ix, k) => {
+    const v = checkValue(ctx, ix, T.i32);
+    if (!v) {
+      ok = false;
+      return;
+    }
+    if (!isInt(v.type)) {
+      ctx.log.error("GK3009", ix.span, `an index must be an integer, but '${textOf(ctx, ix.span)}' is ${v.type.name}: write i32(${textOf(ctx, ix.span)})`);
+      ok = false;
+      return;
+    }
+    const size = dims[k];
+    const u = untypedOf(ctx, ix);
+    if (size !== undefined && u?.kind === "int" && (u.value < 0n || u.value >= BigInt(size))) {
+      ctx.log.error("GK3008", ix.span, `index ${u.value} is out of bounds for '${array.name}', whose dimension ${k + 1} has size ${size}`);
+      ok = false;
+      return;
+    }
+    out.push(v);
+  });
+  return ok ? out : undefined;
+}
+
+/** `a[i]` / `t[i][j]` as an element: its array and checked indices. */
+export function checkIndexChain(
+  ctx: FnCtx,
+  e: ast.IndexExpr,
+  mode: "read" | "write",
+): { array: ArrayVar; indices: ValueExpr[] } | undefined {
+  const base = arrayBase(ctx, e);
+  if (!base) return undefined;
+  if (mode === "write" && base.readonly) {
+    ctx.log.error("GK2007", e.span, `'${base.array.name}' is readonly (${tyName(base.array.type)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`);
+    return undefined;
+  }
+  const indices = checkIndices(ctx, base.array, base.indices, e);
+  if (!indices) return undefined;
+  return { array: base.array, indices };
+}

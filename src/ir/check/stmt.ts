@@ -1,0 +1,453 @@
+/** Checking statements: from AST statements to IR statements, with scopes, loops and returns. */
+import type * as ast from "../../parser/ast.js";
+import type { Span } from "../../diagnostics/source.js";
+import type { ArrayVar, Expr, ScalarVar, Stmt } from "../nodes.js";
+import { byteSize, isBool, T, type ScalarType } from "../types.js";
+import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
+import { arrayBase, checkIndices } from "./memory.js";
+import { isReservedName } from "./names.js";
+import { symbolSpan, type LocalSymbol } from "./symbols.js";
+import { resolveType } from "./typeExpr.js";
+
+/** CUDA's static shared memory per block without opting in to more. */
+export const SHARED_LIMIT_BYTES = 48 * 1024;
+/** CUDA's local memory per thread. */
+export const LOCAL_ARRAY_LIMIT_BYTES = 512 * 1024;
+
+/** Checks a list of statements in the current scope. `topLevel`: directly in a kernel's body. */
+export function checkStmts(ctx: FnCtx, stmts: readonly ast.Stmt[], topLevel = false): Stmt[] {
+  const out: Stmt[] = [];
+  let jumpedAt: ast.Stmt | undefined;
+  let warned = false;
+  for (const s of stmts) {
+    if (jumpedAt && !warned && s.kind !== "Empty") {
+      ctx.log.warning("GK4006", s.span, `unreachable code: the ${jumpedAt.kind.toLowerCase()} before it always leaves this block`);
+      warned = true;
+    }
+    out.push(...checkStmt(ctx, s, topLevel));
+    if (s.kind === "Return" || s.kind === "Break" || s.kind === "Continue") jumpedAt ??= s;
+  }
+  return out;
+}
+
+/** A nested statement in its own scope (a branch or a loop body). */
+function checkScoped(ctx: FnCtx, s: ast.Stmt): Stmt[] {
+  ctx.scopes.push();
+  const body = s.kind === "Block" ? checkStmts(ctx, s.body) : checkStmt(ctx, s, false);
+  ctx.scopes.pop();
+  return body;
+}
+
+export function checkStmt(ctx: FnCtx, s: ast.Stmt, topLevel: boolean): Stmt[] {
+  switch (s.kind) {
+    case "VarDecl":
+      return checkVarDecl(ctx, s);
+    case "SharedDecl":
+      checkShared(ctx, s, topLevel);
+      return [];
+    case "Assign":
+      return checkAssign(ctx, s);
+    case "IncDec":
+      return checkUpdate(ctx, s.target, s.op === "++" ? "+" : "-", undefined, s.span, s.span);
+    case "ExprStmt":
+      return checkExprStmt(ctx, s);
+    case "If": {
+      const cond = checkCondition(ctx, s.cond, "an if condition");
+      const then = checkScoped(ctx, s.then);
+      const els = s.else ? checkScoped(ctx, s.else) : [];
+      return cond ? [{ kind: "if", cond, then, else: els, span: s.span }] : [];
+    }
+    case "For":
+      return checkFor(ctx, s);
+    case "While":
+    case "DoWhile": {
+      const cond = checkCondition(ctx, s.cond, s.kind === "While" ? "a while condition" : "a do-while condition");
+      ctx.loopDepth++;
+      const body = checkScoped(ctx, s.body);
+      ctx.loopDepth--;
+      if (!cond) return [];
+      return [{ kind: "loop", init: [], cond, step: [], body, testFirst: s.kind === "While", span: s.span }];
+    }
+    case "Break":
+    case "Continue": {
+      const word = s.kind === "Break" ? "break" : "continue";
+      if (ctx.loopDepth === 0) {
+        ctx.log.error("GK4004", s.span, `'${word}' is only allowed inside a loop (for, while, do-while)`);
+        return [];
+      }
+      return [{ kind: word, span: s.span }];
+    }
+    case "Return":
+      return checkReturn(ctx, s);
+    case "Block": {
+      ctx.scopes.push();
+      const body = checkStmts(ctx, s.body);
+      ctx.scopes.pop();
+      return [{ kind: "block", body, span: s.span }];
+    }
+    case "Empty":
+      return [];
+  }
+}
+
+// ---------------------------------------------------------------- declarations
+
+/** Declares a local name, reporting a clash in the same scope; returns false if it cannot be declared. */
+export function declare(ctx: FnCtx, name: ast.Ident, sym: LocalSymbol): boolean {
+  if (isReservedName(name.name)) {
+    ctx.log.error("GK2009", name.span, `'${name.name}' is a reserved name in gk and cannot be declared`);
+    return false;
+  }
+  const prev = ctx.scopes.declaredHere(name.name);
+  if (prev) {
+    ctx.log.error("GK2002", name.span, `'${name.name}' is already declared in this scope`, [{ message: "first declared here", span: symbolSpan(prev) }]);
+    return false;
+  }
+  ctx.scopes.declare(name.name, sym);
+  return true;
+}
+
+export function newScalarVar(ctx: FnCtx, name: ast.Ident, type: ScalarType, mutable: boolean): ScalarVar {
+  return { kind: "scalarVar", id: ctx.nextId++, name: name.name, type, mutable, span: name.span };
+}
+
+export function newArrayVar(ctx: FnCtx, name: ast.Ident, type: ArrayVar["type"]): ArrayVar {
+  return { kind: "arrayVar", id: ctx.nextId++, name: name.name, type, span: name.span };
+}
+
+function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
+  const word = s.mutable ? "let" : "const";
+  if (s.type) {
+    const t = resolveType(ctx, s.type, "local");
+    if (!t) return poisonDecl(ctx, s, s.init);
+    if (t.kind === "array") return checkLocalArray(ctx, s, t);
+    if (t.kind !== "scalar") return poisonDecl(ctx, s, s.init);
+    const init = s.init ? checkAs(ctx, s.init, t, `'${s.name.name}'`) : constExpr(t, zeroOf(t), s.span);
+    if (!init) return poisonDecl(ctx, s);
+    const v = newScalarVar(ctx, s.name, t, s.mutable);
+    if (!declare(ctx, s.name, { kind: "scalar", var: v })) return [];
+    return [{ kind: "let", var: v, init, span: s.span }];
+  }
+  if (!s.init) {
+    ctx.log.error("GK3012", s.span, `'${word} ${s.name.name};' needs a type or an initial value: write '${word} ${s.name.name}: f32;' or '${word} ${s.name.name} = 0;'`);
+    return poisonDecl(ctx, s);
+  }
+  if (s.init.kind === "ArrayLit") {
+    ctx.log.error("GK3012", s.init.span, `a local array needs its type: write 'let ${s.name.name}: f32[${s.init.elements.length}] = [...];'`);
+    return poisonDecl(ctx, s);
+  }
+  const u = untypedOf(ctx, s.init);
+  if (!s.mutable && u) {
+    // An untyped `const` stays untyped and takes its type where it is used.
+    declare(ctx, s.name, { kind: "untypedConst", value: u, span: s.name.span });
+    return [];
+  }
+  const init = checkValue(ctx, s.init);
+  if (!init) return poisonDecl(ctx, s);
+  const v = newScalarVar(ctx, s.name, init.type, s.mutable);
+  if (!declare(ctx, s.name, { kind: "scalar", var: v })) return [];
+  return [{ kind: "let", var: v, init, span: s.span }];
+}
+
+/** A declaration that failed: its name still exists, so later uses are not reported as unknown. */
+function poisonDecl(ctx: FnCtx, s: ast.VarDecl, init?: ast.Expr): Stmt[] {
+  if (init) checkExpr(ctx, init); // still report what is wrong inside the initializer
+  if (!ctx.scopes.declaredHere(s.name.name)) ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
+  return [];
+}
+
+function zeroOf(t: ScalarType): boolean | number | bigint {
+  return t.name === "bool" ? false : t.name === "i64" || t.name === "u64" ? 0n : 0;
+}
+
+function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kind: "array" }): Stmt[] {
+  if (!s.mutable) {
+    ctx.log.error("GK4010", s.span, `local arrays are declared with let: write 'let ${s.name.name}: ${tyName(t)}'`);
+    return poisonDecl(ctx, s);
+  }
+  const count = t.dims.reduce((a, b) => a * b, 1);
+  if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
+    ctx.log.error("GK4009", s.type!.span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
+    return poisonDecl(ctx, s);
+  }
+  let init: Expr[] | null = null;
+  if (s.init) {
+    if (s.init.kind !== "ArrayLit") {
+      ctx.log.error("GK3013", s.init.span, `a local array is initialized with an array literal, e.g. 'let ${s.name.name}: ${tyName(t)} = [${Array(Math.min(count, 3)).fill("0").join(", ")}${count > 3 ? ", ..." : ""}];'`);
+      return poisonDecl(ctx, s);
+    }
+    const flat = flatten(s.init);
+    if (flat.length !== count) {
+      ctx.log.error("GK3004", s.init.span, `'${s.name.name}' has ${count} elements but the initializer has ${flat.length}`);
+      return poisonDecl(ctx, s);
+    }
+    init = [];
+    for (const el of flat) {
+      const v = checkAs(ctx, el, t.elem, `an element of '${s.name.name}'`);
+      if (!v) return poisonDecl(ctx, s);
+      init.push(v);
+    }
+  }
+  const a = newArrayVar(ctx, s.name, { ...t, space: "local" });
+  if (!declare(ctx, s.name, { kind: "array", var: a, readonly: false })) return [];
+  return [{ kind: "localArray", array: a, init, span: s.span }];
+}
+
+/** `[[1, 2], [3, 4]]` or `[1, 2, 3, 4]`: elements in row-major order. */
+function flatten(lit: ast.ArrayLit): ast.Expr[] {
+  return lit.elements.flatMap((e) => (e.kind === "ArrayLit" ? flatten(e) : [e]));
+}
+
+function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
+  if (ctx.kind !== "kernel" || !topLevel) {
+    const where = ctx.kind === "kernel" ? "inside a nested block" : "in a device_fn";
+    ctx.log.error("GK4001", s.span, `'shared' memory is declared at the top level of a device_kernel's body, not ${where}`);
+    ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
+    return;
+  }
+  const t = resolveType(ctx, s.type, "shared");
+  if (!t || (t.kind !== "scalar" && t.kind !== "array")) {
+    ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
+    return;
+  }
+  const scalar = t.kind === "scalar";
+  const type = t.kind === "scalar" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
+  const bytes = type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem);
+  ctx.sharedBytes += bytes;
+  if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
+    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory`);
+  }
+  const a = newArrayVar(ctx, s.name, type);
+  if (declare(ctx, s.name, { kind: "array", var: a, readonly: false, scalar })) ctx.shared.push(a);
+}
+
+// ---------------------------------------------------------------- assignment
+
+/** Where an assignment writes: a scalar variable, or an array element with its indices. */
+type Place =
+  | { readonly kind: "var"; readonly var: ScalarVar; readonly span: Span }
+  | { readonly kind: "elem"; readonly array: ArrayVar; readonly indices: readonly ValueExpr[]; readonly span: Span };
+
+function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
+  let t = target;
+  while (t.kind === "Paren") t = t.expr;
+  if (t.kind === "Name") {
+    const local = ctx.scopes.lookup(t.name);
+    if (local?.kind === "scalar") {
+      if (!local.var.mutable) {
+        ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`, [{ message: "declared here", span: local.var.span }]);
+        return undefined;
+      }
+      return { kind: "var", var: local.var, span: t.span };
+    }
+    if (local?.kind === "array") {
+      if (local.scalar) return { kind: "elem", array: local.var, indices: [constExpr(T.i32, 0, t.span)], span: t.span };
+      ctx.log.error("GK3013", t.span, `cannot assign to the whole array '${t.name}': assign its elements, e.g. ${t.name}[i] = ...`);
+      return undefined;
+    }
+    if (local?.kind === "untypedConst") {
+      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
+      return undefined;
+    }
+    if (local?.kind === "poisoned") return undefined;
+    const m = ctx.module.lookup(t.name);
+    if (m && m.kind !== "poisoned") {
+      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a module-level ${m.kind === "function" || m.kind === "kernel" ? "function" : "constant"}`);
+      return undefined;
+    }
+    if (m) return undefined;
+    checkExpr(ctx, t); // reports the unknown name
+    return undefined;
+  }
+  if (t.kind === "Index") {
+    const base = arrayBase(ctx, t);
+    if (!base) return undefined;
+    if (base.readonly) {
+      ctx.log.error("GK2007", t.span, `'${base.array.name}' is readonly (${tyName(base.array.type)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`);
+      return undefined;
+    }
+    const indices = checkIndices(ctx, base.array, base.indices, t);
+    if (!indices) return undefined;
+    return { kind: "elem", array: base.array, indices, span: t.span };
+  }
+  const what = t.kind === "Member" ? `'${textOf(ctx, t.span)}' is read-only` : `'${textOf(ctx, t.span)}' is not a variable or an array element`;
+  ctx.log.error("GK1012", t.span, `cannot assign here: ${what}`);
+  return undefined;
+}
+
+function placeType(p: Place): ScalarType {
+  return p.kind === "var" ? p.var.type : p.array.type.elem;
+}
+
+function write(p: Place, value: ValueExpr, span: Span): Stmt {
+  return p.kind === "var"
+    ? { kind: "assign", var: p.var, value, span }
+    : { kind: "store", array: p.array, indices: p.indices, value, span };
+}
+
+function checkAssign(ctx: FnCtx, s: ast.AssignStmt): Stmt[] {
+  if (s.op === "=") {
+    const place = checkPlace(ctx, s.target);
+    if (!place) {
+      if (!isWholeArray(ctx, s.target)) checkExpr(ctx, s.value); // report what else is wrong
+      return [];
+    }
+    const value = checkAs(ctx, s.value, placeType(place), `'${textOf(ctx, s.target.span)}'`);
+    return value ? [write(place, value, s.span)] : [];
+  }
+  return checkUpdate(ctx, s.target, s.op.slice(0, -1) as ast.BinaryOp, s.value, s.span, s.opSpan);
+}
+
+function isWholeArray(ctx: FnCtx, target: ast.Expr): boolean {
+  return target.kind === "Name" && ctx.scopes.lookup(target.name)?.kind === "array";
+}
+
+/** Whether evaluating an expression twice could differ from once (calls and atomics have effects). */
+function hasEffects(e: Expr): boolean {
+  switch (e.kind) {
+    case "call":
+    case "atomic":
+      return true;
+    case "const":
+    case "var":
+    case "special":
+      return false;
+    case "unary":
+    case "cast":
+      return hasEffects(e.operand);
+    case "binary":
+    case "logical":
+      return hasEffects(e.left) || hasEffects(e.right);
+    case "select":
+      return hasEffects(e.cond) || hasEffects(e.ifTrue) || hasEffects(e.ifFalse);
+    case "load":
+      return e.indices.some(hasEffects);
+    case "builtin":
+      return e.args.some(hasEffects);
+  }
+}
+
+/** `x op= v`, `x++`, `x--`: read the place once, combine, write back; indices with effects are evaluated once. */
+function checkUpdate(ctx: FnCtx, target: ast.Expr, op: ast.BinaryOp, value: ast.Expr | undefined, span: Span, opSpan: Span): Stmt[] {
+  let place = checkPlace(ctx, target);
+  if (!place) {
+    if (value) checkExpr(ctx, value);
+    return [];
+  }
+  const t = placeType(place);
+  const pre: Stmt[] = [];
+  if (place.kind === "elem" && place.indices.some(hasEffects)) {
+    const indices = place.indices.map((ix, k) => {
+      if (!hasEffects(ix)) return ix;
+      const tmp: ScalarVar = { kind: "scalarVar", id: ctx.nextId++, name: `${place!.kind === "elem" ? place!.array.name : "t"}_i${k}`, type: ix.type, mutable: false, span: ix.span };
+      pre.push({ kind: "let", var: tmp, init: ix, span: ix.span });
+      return { kind: "var", type: ix.type, var: tmp, span: ix.span } as ValueExpr;
+    });
+    place = { ...place, indices };
+  }
+  const current: ValueExpr =
+    place.kind === "var"
+      ? { kind: "var", type: t, var: place.var, span: place.span }
+      : { kind: "load", type: t, array: place.array, indices: place.indices, span: place.span };
+  let next: ValueExpr | undefined;
+  if (value) next = checkCompound(ctx, op, current, target.span, value, span, opSpan);
+  else if (isBool(t)) {
+    ctx.log.error("GK3003", span, `'${op}${op}' needs a number, but '${textOf(ctx, target.span)}' is bool`);
+  } else {
+    const one = materialize(ctx, { kind: "int", value: 1n }, t, span);
+    if (one) next = { kind: "binary", type: t, op: op === "+" ? "add" : "sub", left: current, right: one, span };
+  }
+  if (!next) return [];
+  const stmt = write(place, next, span);
+  return pre.length ? [{ kind: "block", body: [...pre, stmt], span }] : [stmt];
+}
+
+// ---------------------------------------------------------------- other statements
+
+function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
+  let e = s.expr;
+  while (e.kind === "Paren") e = e.expr;
+  if (e.kind === "Call" && e.callee.name === "barrier" && !ctx.scopes.lookup("barrier") && !ctx.module.lookup("barrier")) {
+    if (e.args.length !== 0) {
+      ctx.log.error("GK3004", e.span, `barrier() takes no arguments, but ${e.args.length} ${e.args.length === 1 ? "was" : "were"} given`);
+      return [];
+    }
+    if (ctx.kind === "const") return [];
+    return [{ kind: "barrier", span: s.span }];
+  }
+  const r = checkExpr(ctx, e);
+  if (!r) return [];
+  if (r.kind !== "call" && r.kind !== "atomic") {
+    ctx.log.warning("GK4011", s.span, `this expression has no effect${r.kind === "binary" && r.op === "eq" ? "; did you mean '=' (assignment)?" : ""}`);
+    return [];
+  }
+  return [{ kind: "expr", expr: r, span: s.span }];
+}
+
+function checkFor(ctx: FnCtx, s: ast.ForStmt): Stmt[] {
+  ctx.scopes.push();
+  const init = s.init ? checkStmt(ctx, s.init, false) : [];
+  const cond = s.cond ? (checkCondition(ctx, s.cond, "a for condition") ?? null) : null;
+  const step = s.step ? checkStmt(ctx, s.step, false) : [];
+  ctx.loopDepth++;
+  const body = checkScoped(ctx, s.body);
+  ctx.loopDepth--;
+  ctx.scopes.pop();
+  if (s.cond && !cond) return [];
+  return [{ kind: "loop", init, cond, step, body, testFirst: true, span: s.span }];
+}
+
+function checkReturn(ctx: FnCtx, s: ast.ReturnStmt): Stmt[] {
+  const rt = ctx.returnType;
+  if (rt.kind === "void") {
+    if (s.value) {
+      const who = ctx.kind === "kernel" ? "a device_kernel returns nothing" : `'${ctx.name}' returns void`;
+      ctx.log.error("GK4005", s.value.span, `${who}; write 'return;' (kernels write their results to global arrays)`);
+      checkExpr(ctx, s.value);
+      return [];
+    }
+    return [{ kind: "return", value: null, span: s.span }];
+  }
+  if (!s.value) {
+    ctx.log.error("GK4005", s.span, `'${ctx.name}' returns ${rt.name}: write 'return <value>;'`);
+    return [];
+  }
+  const v = checkAs(ctx, s.value, rt, `the return type of '${ctx.name}'`);
+  return v ? [{ kind: "return", value: v, span: s.span }] : [];
+}
+
+/** Whether control can never fall off the end of these statements. */
+export function alwaysLeaves(stmts: readonly Stmt[]): boolean {
+  return stmts.some((s) => {
+    switch (s.kind) {
+      case "return":
+        return true;
+      case "if":
+        return alwaysLeaves(s.then) && alwaysLeaves(s.else);
+      case "block":
+        return alwaysLeaves(s.body);
+      case "loop":
+        return (s.cond === null || (s.cond.kind === "const" && s.cond.value === true)) && !breaksOut(s.body);
+      default:
+        return false;
+    }
+  });
+}
+
+/** Whether a `break` in these statements leaves the loop they belong to. */
+function breaksOut(stmts: readonly Stmt[]): boolean {
+  return stmts.some((s) => {
+    switch (s.kind) {
+      case "break":
+        return true;
+      case "if":
+        return breaksOut(s.then) || breaksOut(s.else);
+      case "block":
+        return breaksOut(s.body);
+      default:
+        return false; // a nested loop's breaks are its own
+    }
+  });
+}
+

@@ -1,0 +1,104 @@
+/** Types as written (`f32`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
+import type * as ast from "../../parser/ast.js";
+import type { ScalarType, Type } from "../types.js";
+import { isScalarName, scalarType, T } from "../types.js";
+import { foldExpr } from "../passes/fold.js";
+import { textOf, type FnCtx } from "./context.js";
+import { checkValue, untypedOf } from "./expr.js";
+import { isInt } from "../types.js";
+
+const TYPE_HINTS: Record<string, string> = {
+  float: "f32", double: "f64", int: "i32", uint: "u32", long: "i64", ulong: "u64", boolean: "bool",
+  number: "f32 or f64", bigint: "i64 or u64", int32: "i32", uint32: "u32", int64: "i64", uint64: "u64",
+  float32: "f32", float64: "f64", half: "f16 (not supported yet; use f32)",
+};
+
+export type Where = "param" | "local" | "shared" | "return" | "const";
+
+/** A named type: a scalar, or `void` where a return type is expected. */
+export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): ScalarType | "void" | undefined {
+  if (te.kind !== "NamedType") {
+    ctx.log.error("GK4007", te.span, where === "return" ? "a device_fn returns a scalar (bool, i32, u32, i64, u64, f32, f64) or void" : `expected a scalar type here, not '${textOf(ctx, te.span)}'`);
+    return undefined;
+  }
+  const name = te.name.name;
+  if (isScalarName(name)) return scalarType(name);
+  if (name === "void") {
+    if (where === "return") return "void";
+    ctx.log.error("GK2003", te.span, "'void' is only a return type");
+    return undefined;
+  }
+  const hint = TYPE_HINTS[name];
+  ctx.log.error("GK2003", te.span, `unknown type '${name}'${hint ? `; did you mean ${hint}?` : ": the types are bool, i32, u32, i64, u64, f32, f64, global<T> and arrays T[N]"}`);
+  return undefined;
+}
+
+/** Any type as written; array sizes must be positive integer constants. */
+export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | undefined {
+  switch (te.kind) {
+    case "NamedType": {
+      const s = resolveScalar(ctx, te, where);
+      return s === "void" ? T.void : s;
+    }
+    case "GlobalType": {
+      if (where !== "param") {
+        ctx.log.error("GK4007", te.span, "global<T> is the type of a kernel or device_fn parameter; inside a function declare a local array (let a: f32[8];) or shared memory");
+        return undefined;
+      }
+      const elem = resolveScalar(ctx, te.elem, "local");
+      if (!elem || elem === "void") return undefined;
+      return { kind: "global", elem, readonly: te.readonly };
+    }
+    case "ArrayType": {
+      if (where === "param" || where === "return" || where === "const") {
+        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>)" : "arrays cannot be returned or be constants");
+        return undefined;
+      }
+      const elem = resolveScalar(ctx, te.elem, "local");
+      if (!elem || elem === "void") return undefined;
+      const dims: number[] = [];
+      for (const size of te.sizes) {
+        const n = constSize(ctx, size);
+        if (n === undefined) return undefined;
+        dims.push(n);
+      }
+      return { kind: "array", elem, dims, space: where === "shared" ? "shared" : "local" };
+    }
+  }
+}
+
+/** An array size: a positive integer constant expression. */
+export function constSize(ctx: FnCtx, e: ast.Expr): number | undefined {
+  const n = constInteger(ctx, e, "an array size");
+  if (n === undefined) return undefined;
+  if (n < 1n || n > 0x7fffffffn) {
+    ctx.log.error("GK3015", e.span, `an array size must be between 1 and 2147483647, but '${textOf(ctx, e.span)}' is ${n}`);
+    return undefined;
+  }
+  return Number(n);
+}
+
+/** The value of an integer constant expression (untyped or typed), or a diagnostic saying why it is not one. */
+export function constInteger(ctx: FnCtx, e: ast.Expr, what: string): bigint | undefined {
+  const u = untypedOf(ctx, e);
+  if (ctx.poisoned.has(e)) return undefined;
+  if (u) {
+    if (u.kind !== "int") {
+      ctx.log.error("GK3014", e.span, `${what} must be an integer, but '${textOf(ctx, e.span)}' is a float constant`);
+      return undefined;
+    }
+    return u.value;
+  }
+  const v = checkValue(ctx, e);
+  if (!v) return undefined;
+  const f = foldExpr(v);
+  if (f.kind !== "const") {
+    ctx.log.error("GK3014", e.span, `${what} must be a constant, but '${textOf(ctx, e.span)}' is computed at run time; use a module-level const`);
+    return undefined;
+  }
+  if (!isInt(f.type)) {
+    ctx.log.error("GK3014", e.span, `${what} must be an integer, but '${textOf(ctx, e.span)}' is ${f.type.name}`);
+    return undefined;
+  }
+  return BigInt(f.value as number | bigint);
+}

@@ -1,0 +1,243 @@
+/**
+ * The meaning of every operator, once. Each (operator, type) has a JavaScript template; the
+ * simulator pastes these templates into the code it generates, and constant folding
+ * compiles the very same templates into functions. So the compiler never folds a constant
+ * differently from how the kernel would compute it ("the living definition").
+ *
+ * Templates take operand code that the caller guarantees is evaluated exactly once (a
+ * variable or a side-effect-free expression) and a `site` number that names the source
+ * location for runtime errors (integer division by zero).
+ */
+import { assertNever, invariant } from "../util.js";
+import type { BinOp, UnOp } from "./nodes.js";
+import { jsrt } from "./jsrt.js";
+import { isBigIntType, isFloat, isInt, type ScalarName, type ScalarType, type ScalarValue } from "./types.js";
+
+export type JsBinary = (a: string, b: string, site: string) => string;
+export type JsUnary = (a: string) => string;
+
+/** Operators whose result is bool whatever the operand type. */
+export function isComparison(op: BinOp): boolean {
+  return op === "eq" || op === "ne" || op === "lt" || op === "le" || op === "gt" || op === "ge";
+}
+
+const comparisons: Record<"eq" | "ne" | "lt" | "le" | "gt" | "ge", JsBinary> = {
+  eq: (a, b) => `(${a} === ${b})`,
+  ne: (a, b) => `(${a} !== ${b})`,
+  lt: (a, b) => `(${a} < ${b})`,
+  le: (a, b) => `(${a} <= ${b})`,
+  gt: (a, b) => `(${a} > ${b})`,
+  ge: (a, b) => `(${a} >= ${b})`,
+};
+
+type ArithOp = Exclude<BinOp, keyof typeof comparisons>;
+
+const i32: Record<ArithOp, JsBinary> = {
+  add: (a, b) => `((${a} + ${b}) | 0)`,
+  sub: (a, b) => `((${a} - ${b}) | 0)`,
+  mul: (a, b) => `Math.imul(${a}, ${b})`,
+  div: (a, b, s) => `$.divI32(${a}, ${b}, ${s})`,
+  rem: (a, b, s) => `$.remI32(${a}, ${b}, ${s})`,
+  shl: (a, b) => `(${a} << ${b})`,
+  shr: (a, b) => `(${a} >> ${b})`,
+  and: (a, b) => `(${a} & ${b})`,
+  or: (a, b) => `(${a} | ${b})`,
+  xor: (a, b) => `(${a} ^ ${b})`,
+};
+
+const u32: Record<ArithOp, JsBinary> = {
+  add: (a, b) => `((${a} + ${b}) >>> 0)`,
+  sub: (a, b) => `((${a} - ${b}) >>> 0)`,
+  mul: (a, b) => `(Math.imul(${a}, ${b}) >>> 0)`,
+  div: (a, b, s) => `$.divU32(${a}, ${b}, ${s})`,
+  rem: (a, b, s) => `$.remU32(${a}, ${b}, ${s})`,
+  shl: (a, b) => `((${a} << ${b}) >>> 0)`,
+  shr: (a, b) => `(${a} >>> ${b})`,
+  and: (a, b) => `((${a} & ${b}) >>> 0)`,
+  or: (a, b) => `((${a} | ${b}) >>> 0)`,
+  xor: (a, b) => `((${a} ^ ${b}) >>> 0)`,
+};
+
+function int64(wrap: "asIntN" | "asUintN", signed: boolean): Record<ArithOp, JsBinary> {
+  const w = (e: string) => `BigInt.${wrap}(64, ${e})`;
+  const sfx = signed ? "I64" : "U64";
+  return {
+    add: (a, b) => w(`${a} + ${b}`),
+    sub: (a, b) => w(`${a} - ${b}`),
+    mul: (a, b) => w(`${a} * ${b}`),
+    div: (a, b, s) => `$.div${sfx}(${a}, ${b}, ${s})`,
+    rem: (a, b, s) => `$.rem${sfx}(${a}, ${b}, ${s})`,
+    shl: (a, b) => w(`${a} << (${b} & 63n)`),
+    // BigInt >> is arithmetic; on the non-negative u64 values it is logical.
+    shr: (a, b) => `(${a} >> (${b} & 63n))`,
+    and: (a, b) => `(${a} & ${b})`,
+    or: (a, b) => `(${a} | ${b})`,
+    xor: (a, b) => `(${a} ^ ${b})`,
+  };
+}
+
+function float(round: (e: string) => string): Partial<Record<ArithOp, JsBinary>> {
+  return {
+    add: (a, b) => round(`${a} + ${b}`),
+    sub: (a, b) => round(`${a} - ${b}`),
+    mul: (a, b) => round(`${a} * ${b}`),
+    div: (a, b) => round(`${a} / ${b}`),
+    // fmod is exact, so no rounding is needed.
+    rem: (a, b) => `(${a} % ${b})`,
+  };
+}
+
+const bool: Partial<Record<ArithOp, JsBinary>> = {
+  and: (a, b) => `((${a} & ${b}) !== 0)`,
+  or: (a, b) => `((${a} | ${b}) !== 0)`,
+  xor: (a, b) => `(${a} !== ${b})`,
+};
+
+const binaryTable: Record<ScalarName, Partial<Record<ArithOp, JsBinary>>> = {
+  bool,
+  i32,
+  u32,
+  i64: int64("asIntN", true),
+  u64: int64("asUintN", false),
+  f32: float((e) => `Math.fround(${e})`),
+  f64: float((e) => `(${e})`),
+};
+
+/** The template of `op` on operands of type `t`, or undefined where the operator is not defined. */
+export function jsBinary(op: BinOp, t: ScalarType): JsBinary | undefined {
+  if (isComparison(op)) {
+    if (t.name === "bool" && op !== "eq" && op !== "ne") return undefined;
+    return comparisons[op as keyof typeof comparisons];
+  }
+  return binaryTable[t.name][op as ArithOp];
+}
+
+export function jsUnary(op: UnOp, t: ScalarType): JsUnary | undefined {
+  switch (op) {
+    case "not":
+      return t.name === "bool" ? (a) => `(!${a})` : undefined;
+    case "neg":
+      switch (t.name) {
+        case "i32": return (a) => `(-${a} | 0)`;
+        case "u32": return (a) => `(-${a} >>> 0)`;
+        case "i64": return (a) => `BigInt.asIntN(64, -${a})`;
+        case "u64": return (a) => `BigInt.asUintN(64, -${a})`;
+        case "f32":
+        case "f64": return (a) => `(-${a})`;
+        case "bool": return undefined;
+      }
+      return assertNever(t.name);
+    case "bitnot":
+      switch (t.name) {
+        case "i32": return (a) => `(~${a})`;
+        case "u32": return (a) => `(~${a} >>> 0)`;
+        case "i64": return (a) => `(~${a})`;
+        case "u64": return (a) => `BigInt.asUintN(64, ~${a})`;
+        default: return undefined;
+      }
+  }
+}
+
+/** Every scalar converts to every other: ints wrap, floats to ints truncate and saturate (NaN → 0), to bool is `!= 0`. */
+export function jsCast(from: ScalarType, to: ScalarType): JsUnary {
+  const f = from.name;
+  const t = to.name;
+  if (f === t) return (a) => a;
+  if (t === "bool") return isBigIntType(from) ? (a) => `(${a} !== 0n)` : (a) => `(${a} !== 0)`;
+  if (f === "bool") return isBigIntType(to) ? (a) => `(${a} ? 1n : 0n)` : (a) => `(${a} ? 1 : 0)`;
+  if (isFloat(from)) {
+    switch (t) {
+      case "i32": return (a) => `$.f2i32(${a})`;
+      case "u32": return (a) => `$.f2u32(${a})`;
+      case "i64": return (a) => `$.f2i64(${a})`;
+      case "u64": return (a) => `$.f2u64(${a})`;
+      case "f32": return (a) => `Math.fround(${a})`;
+      case "f64": return (a) => a;
+    }
+  }
+  invariant(isInt(from), `cast from ${f}`);
+  if (isBigIntType(from)) {
+    switch (t) {
+      case "i32": return (a) => `Number(BigInt.asIntN(32, ${a}))`;
+      case "u32": return (a) => `Number(BigInt.asUintN(32, ${a}))`;
+      case "i64": return (a) => `BigInt.asIntN(64, ${a})`;
+      case "u64": return (a) => `BigInt.asUintN(64, ${a})`;
+      case "f32": return (a) => `$.big2f32(${a})`;
+      case "f64": return (a) => `Number(${a})`;
+    }
+  }
+  switch (t) {
+    case "i32": return (a) => `(${a} | 0)`;
+    case "u32": return (a) => `(${a} >>> 0)`;
+    case "i64": return (a) => `BigInt(${a})`;
+    case "u64": return f === "i32" ? (a) => `BigInt.asUintN(64, BigInt(${a}))` : (a) => `BigInt(${a})`;
+    case "f32": return (a) => `Math.fround(${a})`;
+    case "f64": return (a) => a;
+  }
+  return invariant(false, `cast ${f} -> ${t}`) as never;
+}
+
+// ---------------------------------------------------------------- the runtime the templates call
+
+/** Called with the site of an integer division by zero; must throw. */
+export type DivZeroHandler = (site: number) => never;
+
+/** The `$` object templates refer to: the pure helpers plus division with the caller's zero check. */
+export function makeRuntime(onDivZero: DivZeroHandler) {
+  return {
+    ...jsrt,
+    divI32: (a: number, b: number, s: number) => (b === 0 ? onDivZero(s) : (a / b) | 0),
+    remI32: (a: number, b: number, s: number) => (b === 0 ? onDivZero(s) : (a % b) | 0),
+    divU32: (a: number, b: number, s: number) => (b === 0 ? onDivZero(s) : Math.trunc(a / b) >>> 0),
+    remU32: (a: number, b: number, s: number) => (b === 0 ? onDivZero(s) : (a % b) >>> 0),
+    divI64: (a: bigint, b: bigint, s: number) => (b === 0n ? onDivZero(s) : BigInt.asIntN(64, a / b)),
+    remI64: (a: bigint, b: bigint, s: number) => (b === 0n ? onDivZero(s) : a % b),
+    divU64: (a: bigint, b: bigint, s: number) => (b === 0n ? onDivZero(s) : a / b),
+    remU64: (a: bigint, b: bigint, s: number) => (b === 0n ? onDivZero(s) : a % b),
+  };
+}
+export type Runtime = ReturnType<typeof makeRuntime>;
+
+// ---------------------------------------------------------------- evaluation (constant folding)
+
+/** Thrown by folding when an operation would trap at run time; the folder leaves such code alone. */
+export class FoldTrap extends Error {}
+
+const foldRuntime = makeRuntime(() => {
+  throw new FoldTrap("integer division by zero");
+});
+
+// Compiled once per (op, type): a memo of a pure function of its key.
+const compiled = new Map<string, (...args: ScalarValue[]) => ScalarValue>();
+
+/** A JavaScript expression over `a`, `b`, `c` and `$`, compiled once per key and run with the folding runtime. */
+export function compileJs(key: string, arity: number, body: string): (...args: ScalarValue[]) => ScalarValue {
+  let fn = compiled.get(key);
+  if (!fn) {
+    const params = ["a", "b", "c"].slice(0, arity);
+    const raw = new Function("$", ...params, `"use strict"; return ${body};`) as (
+      $: Runtime,
+      ...args: ScalarValue[]
+    ) => ScalarValue;
+    fn = (...args) => raw(foldRuntime, ...args);
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+/** `a op b` with operands of type `t`, exactly as the kernel computes it. Throws FoldTrap on division by zero. */
+export function evalBinary(op: BinOp, t: ScalarType, a: ScalarValue, b: ScalarValue): ScalarValue {
+  const tpl = jsBinary(op, t);
+  invariant(tpl, `operator ${op} on ${t.name}`);
+  return compileJs(`b:${op}:${t.name}`, 2, tpl("a", "b", "-1"))(a, b);
+}
+
+export function evalUnary(op: UnOp, t: ScalarType, a: ScalarValue): ScalarValue {
+  const tpl = jsUnary(op, t);
+  invariant(tpl, `operator ${op} on ${t.name}`);
+  return compileJs(`u:${op}:${t.name}`, 1, tpl("a"))(a);
+}
+
+export function evalCast(from: ScalarType, to: ScalarType, a: ScalarValue): ScalarValue {
+  return compileJs(`c:${from.name}:${to.name}`, 1, jsCast(from, to)("a"))(a);
+}

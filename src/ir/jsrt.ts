@@ -1,0 +1,210 @@
+/**
+ * Pure helper functions that the JavaScript implementations of gk's operations call (the
+ * `$` object in generated simulator code and in constant folding). Each follows the spec's
+ * semantics exactly; where CUDA leaves a case undefined the spec defines it and both the
+ * CUDA backend and these helpers implement that definition.
+ */
+
+const f64buf = new Float64Array(1);
+const u64view = new BigUint64Array(f64buf.buffer);
+
+const I32_MAX = 2147483647;
+const I32_MIN = -2147483648;
+const U32_MAX = 4294967295;
+const TWO63 = 9223372036854775808; // 2^63 as a double
+const TWO64 = 18446744073709551616; // 2^64 as a double
+const I64_MAX = (1n << 63n) - 1n;
+const I64_MIN = -(1n << 63n);
+const U64_MAX = (1n << 64n) - 1n;
+
+// ---------------------------------------------------------------- float → integer
+// Truncate toward zero, saturate at the type's range, NaN → 0 (PTX cvt.rzi semantics).
+
+export function f2i32(x: number): number {
+  if (x !== x) return 0;
+  if (x >= I32_MAX) return I32_MAX;
+  if (x <= I32_MIN) return I32_MIN;
+  return Math.trunc(x) | 0;
+}
+
+export function f2u32(x: number): number {
+  if (x !== x || x <= 0) return 0;
+  if (x >= U32_MAX) return U32_MAX;
+  return Math.trunc(x) >>> 0;
+}
+
+export function f2i64(x: number): bigint {
+  if (x !== x) return 0n;
+  if (x >= TWO63) return I64_MAX;
+  if (x <= -TWO63) return I64_MIN;
+  return BigInt(Math.trunc(x));
+}
+
+export function f2u64(x: number): bigint {
+  if (x !== x || x <= 0) return 0n;
+  if (x >= TWO64) return U64_MAX;
+  return BigInt(Math.trunc(x));
+}
+
+// ---------------------------------------------------------------- integer → float
+
+function bitLength(x: bigint): number {
+  return x === 0n ? 0 : x.toString(2).length;
+}
+
+/** A 64-bit integer rounded once, to nearest-even, to f32 (Number() then fround would round twice). */
+export function big2f32(x: bigint): number {
+  const neg = x < 0n;
+  let a = neg ? -x : x;
+  if (a <= 9007199254740992n) return Math.fround(Number(x));
+  // Round to odd at 53 bits, then to f32: correct because 53 >= 24 + 2.
+  const shift = bitLength(a) - 53;
+  const low = a & ((1n << BigInt(shift)) - 1n);
+  a >>= BigInt(shift);
+  if (low !== 0n) a |= 1n;
+  const r = Math.fround(Number(a) * 2 ** shift);
+  return neg ? -r : r;
+}
+
+
+
+// ---------------------------------------------------------------- float helpers
+
+/** round(): halfway cases away from zero (C `roundf`), sign of zero kept. */
+export function roundHalfAway(x: number): number {
+  const t = Math.trunc(x);
+  const d = x - t;
+  if (d >= 0.5) return t + 1;
+  if (d <= -0.5) return t - 1;
+  return t;
+}
+
+/** min of floats: a NaN operand yields the other; -0 is below +0. */
+export function fmin(a: number, b: number): number {
+  if (a !== a) return b;
+  if (b !== b) return a;
+  if (a === b) return a === 0 && (Object.is(a, -0) || Object.is(b, -0)) ? -0 : a;
+  return a < b ? a : b;
+}
+
+/** max of floats: a NaN operand yields the other; +0 is above -0. */
+export function fmax(a: number, b: number): number {
+  if (a !== a) return b;
+  if (b !== b) return a;
+  if (a === b) return a === 0 && (Object.is(a, 0) || Object.is(b, 0)) ? 0 : a;
+  return a > b ? a : b;
+}
+
+/** The next double from `x` toward the sign of `dir` (x finite and non-zero). */
+function nextToward(x: number, dir: number): number {
+  f64buf[0] = x;
+  const up = (dir > 0) === (x > 0);
+  u64view[0] = up ? u64view[0]! + 1n : u64view[0]! - 1n;
+  return f64buf[0];
+}
+
+/** fma for f32 operands, rounded once: the f64 sum is rounded to odd, then to f32. */
+export function fmaF32(a: number, b: number, c: number): number {
+  const p = a * b; // exact: 24 x 24 bits fit in 53
+  const s = p + c;
+  // Not finite: an operand was Inf or NaN. Zero: an exact cancellation (gradual underflow).
+  if (!Number.isFinite(s) || s === 0) return Math.fround(s);
+  const bb = s - p;
+  const err = p - (s - bb) + (c - bb);
+  if (err === 0) return Math.fround(s);
+  f64buf[0] = s;
+  const odd = (u64view[0]! & 1n) === 1n;
+  return Math.fround(odd ? s : nextToward(s, err));
+}
+
+/** C pow: pow(1, y) and pow(-1, ±Infinity) are 1 even for NaN y (JavaScript's ** gives NaN). */
+export function pow(x: number, y: number): number {
+  if (x === 1) return 1;
+  if (x === -1 && (y === Infinity || y === -Infinity)) return 1;
+  return Math.pow(x, y);
+}
+
+interface Decomposed {
+  readonly m: bigint; // signed integer mantissa
+  readonly e: number; // value = m * 2^e
+}
+
+function decompose(x: number): Decomposed {
+  f64buf[0] = x;
+  const bits = u64view[0]!;
+  const sign = bits >> 63n ? -1n : 1n;
+  const exp = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  if (exp === 0) return { m: sign * frac, e: -1074 };
+  return { m: sign * (frac | (1n << 52n)), e: exp - 1075 };
+}
+
+/** m * 2^e rounded once to the nearest double (ties to even), m an exact integer. */
+function roundToDouble(m: bigint, e: number): number {
+  if (m === 0n) return 0;
+  const neg = m < 0n;
+  let a = neg ? -m : m;
+  // Keep 53 significant bits (fewer when the result is subnormal), rounding to nearest even.
+  const len = bitLength(a);
+  const drop = Math.max(len - 53, -1074 - e);
+  if (drop > 0) {
+    const bd = BigInt(drop);
+    const rem = a & ((1n << bd) - 1n);
+    const half = 1n << (bd - 1n);
+    a >>= bd;
+    if (rem > half || (rem === half && (a & 1n) === 1n)) a += 1n;
+    e += drop;
+  }
+  const r = Number(a) * 2 ** e; // exact unless it overflows, which is the right answer
+  return neg ? -r : r;
+}
+
+/** fma for f64, rounded once, through exact integer arithmetic. */
+export function fmaF64(a: number, b: number, c: number): number {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c)) return a * b + c;
+  if (a === 0 || b === 0) return a * b + c; // exact, and signs of zero follow IEEE addition
+  const da = decompose(a);
+  const db = decompose(b);
+  const dc = decompose(c);
+  const pm = da.m * db.m;
+  const pe = da.e + db.e;
+  const e = Math.min(pe, dc.e);
+  const sum = (pm << BigInt(pe - e)) + (dc.m << BigInt(dc.e - e));
+  if (sum === 0n) return 0; // exact cancellation gives +0 in round-to-nearest
+  return roundToDouble(sum, e);
+}
+
+// ---------------------------------------------------------------- 64-bit integer helpers
+
+export function asI64(x: bigint): bigint {
+  return BigInt.asIntN(64, x);
+}
+
+export function asU64(x: bigint): bigint {
+  return BigInt.asUintN(64, x);
+}
+
+/** abs that wraps: abs(INT_MIN) is INT_MIN. */
+export function absI32(x: number): number {
+  return x < 0 ? -x | 0 : x;
+}
+
+export function absI64(x: bigint): bigint {
+  return x < 0n ? BigInt.asIntN(64, -x) : x;
+}
+
+export function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+export function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
+/** The helpers as one object: the `$` that generated code and folded expressions see. */
+export const jsrt = {
+  f2i32, f2u32, f2i64, f2u64, big2f32,
+  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow,
+  asI64, asU64, absI32, absI64, minBig, maxBig,
+};
+export type JsRuntime = typeof jsrt;

@@ -1,0 +1,344 @@
+/**
+ * The device IR: typed and explicit. Every expression knows its type; every conversion is
+ * a `cast` node; every index is an explicit expression per dimension; there is no sugar
+ * (compound assignment, `++`, `>>>`, `globalId` arithmetic on the host side, untyped
+ * literals are all gone). Spans from the source ride along for `#line` and runtime errors.
+ * Nodes are readonly plain objects; passes return new trees.
+ */
+import type { Span } from "../diagnostics/source.js";
+import type { BuiltinName } from "./builtins.js";
+import type { MemoryType, ScalarType, ScalarValue, VoidType } from "./types.js";
+
+// ---------------------------------------------------------------- variables
+
+/** A scalar parameter or local. `id` is unique within its function; names need not be. */
+export interface ScalarVar {
+  readonly kind: "scalarVar";
+  readonly id: number;
+  readonly name: string;
+  readonly type: ScalarType;
+  readonly mutable: boolean;
+  readonly span: Span;
+}
+
+/** A `global<T>` parameter, a `shared` array or a local array. */
+export interface ArrayVar {
+  readonly kind: "arrayVar";
+  readonly id: number;
+  readonly name: string;
+  readonly type: MemoryType;
+  readonly span: Span;
+}
+
+export type Param = ScalarVar | ArrayVar;
+
+// ---------------------------------------------------------------- expressions
+
+export type BinOp =
+  | "add" | "sub" | "mul" | "div" | "rem"
+  | "shl" | "shr"
+  | "and" | "or" | "xor"
+  | "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+
+export type UnOp = "neg" | "not" | "bitnot";
+
+export type SpecialName = "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "globalId";
+export type Axis = 0 | 1 | 2;
+
+export type AtomicOp = "add" | "sub" | "min" | "max" | "exch" | "cas" | "and" | "or" | "xor";
+
+export interface ConstExpr {
+  readonly kind: "const";
+  readonly type: ScalarType;
+  /** boolean for bool, bigint for i64/u64, a number in range (f32 values already rounded) otherwise. */
+  readonly value: ScalarValue;
+  readonly span: Span;
+}
+
+export interface VarExpr {
+  readonly kind: "var";
+  readonly type: ScalarType;
+  readonly var: ScalarVar;
+  readonly span: Span;
+}
+
+/** `threadIdx.x` etc., type i32. `globalId` is `blockIdx * blockDim + threadIdx` on that axis, wrapping in i32. */
+export interface SpecialExpr {
+  readonly kind: "special";
+  readonly type: ScalarType;
+  readonly name: SpecialName;
+  readonly axis: Axis;
+  readonly span: Span;
+}
+
+export interface UnaryExpr {
+  readonly kind: "unary";
+  readonly type: ScalarType;
+  readonly op: UnOp;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+/**
+ * Arithmetic and bitwise ops: both operands and the result share `type`.
+ * Shifts: the count has the left operand's type too (the checker casts it); counts are taken modulo the bit width.
+ * Comparisons: operands share a type; the result is bool.
+ */
+export interface BinaryExpr {
+  readonly kind: "binary";
+  readonly type: ScalarType;
+  readonly op: BinOp;
+  readonly left: Expr;
+  readonly right: Expr;
+  readonly span: Span;
+}
+
+/** Short-circuit `&&` / `||` on bool. */
+export interface LogicalExpr {
+  readonly kind: "logical";
+  readonly type: ScalarType;
+  readonly op: "and" | "or";
+  readonly left: Expr;
+  readonly right: Expr;
+  readonly span: Span;
+}
+
+/** `cond ? ifTrue : ifFalse`; only the chosen branch is evaluated. */
+export interface SelectExpr {
+  readonly kind: "select";
+  readonly type: ScalarType;
+  readonly cond: Expr;
+  readonly ifTrue: Expr;
+  readonly ifFalse: Expr;
+  readonly span: Span;
+}
+
+export interface CastExpr {
+  readonly kind: "cast";
+  readonly type: ScalarType;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+/** An element of a global, shared or local array; one index per dimension (globals have one). */
+export interface LoadExpr {
+  readonly kind: "load";
+  readonly type: ScalarType;
+  readonly array: ArrayVar;
+  readonly indices: readonly Expr[];
+  readonly span: Span;
+}
+
+/** A whole array passed to a device function's `global<T>` parameter. */
+export interface ArrayArg {
+  readonly kind: "arrayArg";
+  readonly array: ArrayVar;
+  readonly span: Span;
+}
+
+export type CallArg = Expr | ArrayArg;
+
+export interface CallExpr {
+  readonly kind: "call";
+  readonly type: ScalarType | VoidType;
+  /** Name of an IR function of the same module. */
+  readonly callee: string;
+  readonly args: readonly CallArg[];
+  readonly span: Span;
+}
+
+/** A math builtin from the builtin table. */
+export interface BuiltinExpr {
+  readonly kind: "builtin";
+  readonly type: ScalarType;
+  readonly name: BuiltinName;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+/** An atomic read-modify-write of one array element; the value is the element's old value. */
+export interface AtomicExpr {
+  readonly kind: "atomic";
+  readonly type: ScalarType;
+  readonly op: AtomicOp;
+  readonly array: ArrayVar;
+  readonly indices: readonly Expr[];
+  /** `[value]`, or `[compare, value]` for cas. */
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+export type Expr =
+  | ConstExpr
+  | VarExpr
+  | SpecialExpr
+  | UnaryExpr
+  | BinaryExpr
+  | LogicalExpr
+  | SelectExpr
+  | CastExpr
+  | LoadExpr
+  | CallExpr
+  | BuiltinExpr
+  | AtomicExpr;
+
+// ---------------------------------------------------------------- statements
+
+/** Declares a scalar local; every local starts initialized. */
+export interface LetStmt {
+  readonly kind: "let";
+  readonly var: ScalarVar;
+  readonly init: Expr;
+  readonly span: Span;
+}
+
+/** Declares a local array: zero-filled, or filled row-major from `init`. */
+export interface LocalArrayStmt {
+  readonly kind: "localArray";
+  readonly array: ArrayVar;
+  readonly init: readonly Expr[] | null;
+  readonly span: Span;
+}
+
+export interface AssignStmt {
+  readonly kind: "assign";
+  readonly var: ScalarVar;
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface StoreStmt {
+  readonly kind: "store";
+  readonly array: ArrayVar;
+  readonly indices: readonly Expr[];
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+/** An expression evaluated for its effect: a call or an atomic. */
+export interface ExprStmt {
+  readonly kind: "expr";
+  readonly expr: Expr;
+  readonly span: Span;
+}
+
+export interface IfStmt {
+  readonly kind: "if";
+  readonly cond: Expr;
+  readonly then: readonly Stmt[];
+  readonly else: readonly Stmt[];
+  readonly span: Span;
+}
+
+/**
+ * Every loop. `init` runs once before; then, if `testFirst`, `cond` is tested before each
+ * iteration (for/while) or after it (do-while); `continue` jumps to `step`, then the test.
+ * A null `cond` is `true`. Locals declared in `init` are scoped to the loop.
+ */
+export interface LoopStmt {
+  readonly kind: "loop";
+  readonly init: readonly Stmt[];
+  readonly cond: Expr | null;
+  readonly step: readonly Stmt[];
+  readonly body: readonly Stmt[];
+  readonly testFirst: boolean;
+  readonly span: Span;
+}
+
+export interface BreakStmt {
+  readonly kind: "break";
+  readonly span: Span;
+}
+
+export interface ContinueStmt {
+  readonly kind: "continue";
+  readonly span: Span;
+}
+
+export interface ReturnStmt {
+  readonly kind: "return";
+  readonly value: Expr | null;
+  readonly span: Span;
+}
+
+/** `barrier()`: no thread of the block passes until all have arrived at this same barrier. */
+export interface BarrierStmt {
+  readonly kind: "barrier";
+  readonly span: Span;
+}
+
+/** A nested scope (a source block): locals declared inside end with it. */
+export interface BlockStmt {
+  readonly kind: "block";
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
+export type Stmt =
+  | LetStmt
+  | LocalArrayStmt
+  | AssignStmt
+  | StoreStmt
+  | ExprStmt
+  | IfStmt
+  | LoopStmt
+  | BreakStmt
+  | ContinueStmt
+  | ReturnStmt
+  | BarrierStmt
+  | BlockStmt;
+
+// ---------------------------------------------------------------- functions and modules
+
+export interface Function {
+  readonly kind: "kernel" | "device_fn";
+  readonly name: string;
+  readonly params: readonly Param[];
+  readonly returnType: ScalarType | VoidType;
+  /** Kernels only: `shared` arrays, declared at the kernel's top level. */
+  readonly shared: readonly ArrayVar[];
+  readonly body: readonly Stmt[];
+  /** The file that defines it (imports bring functions from other files). */
+  readonly file: string;
+  readonly span: Span;
+}
+
+/** Launch data, materialized only when a launch runs. */
+export type ArrayData =
+  | { readonly kind: "values"; readonly values: readonly ScalarValue[] }
+  | { readonly kind: "zeros"; readonly length: number }
+  | { readonly kind: "fill"; readonly length: number; readonly value: ScalarValue }
+  | { readonly kind: "iota"; readonly length: number }
+  /** Deterministic: floats in [lo, hi) (default [0, 1)), integers in [lo, hi), bools either. */
+  | { readonly kind: "rand"; readonly length: number; readonly seed: number; readonly lo: number; readonly hi: number };
+
+export type LaunchArg =
+  | { readonly kind: "scalar"; readonly param: string; readonly type: ScalarType; readonly value: ScalarValue; readonly span: Span }
+  | { readonly kind: "array"; readonly param: string; readonly elem: ScalarType; readonly data: ArrayData; readonly span: Span };
+
+/** A host-side example launch (`launch k(...) grid(...) block(...);`), arguments in parameter order. */
+export interface Launch {
+  readonly kernel: string;
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly args: readonly LaunchArg[];
+  readonly span: Span;
+}
+
+export interface ModuleConstant {
+  readonly name: string;
+  readonly type: ScalarType;
+  readonly value: ScalarValue;
+  readonly span: Span;
+}
+
+export interface Module {
+  /** The entry file. */
+  readonly file: string;
+  /** Device functions of the entry file and everything it imports, callees before callers. */
+  readonly functions: readonly Function[];
+  /** Kernels of the entry file, in source order. */
+  readonly kernels: readonly Function[];
+  readonly constants: readonly ModuleConstant[];
+  readonly launches: readonly Launch[];
+}

@@ -1,0 +1,147 @@
+/**
+ * Constant folding with the spec's exact semantics: every folded operation runs through
+ * evalOp, the same templates the simulator executes. Operations that would trap at run
+ * time (integer division by zero) are left for run time to report.
+ */
+import { assertNever } from "../../util.js";
+import { mathBuiltin } from "../builtins.js";
+import { compileJs, evalBinary, evalCast, evalUnary, FoldTrap } from "../evalOp.js";
+import type { ConstExpr, Expr, Function, Module, Stmt } from "../nodes.js";
+import type { ScalarType, ScalarValue } from "../types.js";
+import type { Span } from "../../diagnostics/source.js";
+
+export function foldModule(m: Module): Module {
+  return {
+    ...m,
+    functions: m.functions.map(foldFunction),
+    kernels: m.kernels.map(foldFunction),
+  };
+}
+
+export function foldFunction(f: Function): Function {
+  return { ...f, body: foldStmts(f.body) };
+}
+
+function isConst(e: Expr): e is ConstExpr {
+  return e.kind === "const";
+}
+
+function constLike(e: { readonly type: ScalarType; readonly span: Span }, value: ScalarValue): ConstExpr {
+  return { kind: "const", type: e.type, value, span: e.span };
+}
+
+export function foldExpr(e: Expr): Expr {
+  switch (e.kind) {
+    case "const":
+    case "var":
+    case "special":
+      return e;
+    case "unary": {
+      const operand = foldExpr(e.operand);
+      if (isConst(operand)) return constLike(e, evalUnary(e.op, operand.type, operand.value));
+      return { ...e, operand };
+    }
+    case "binary": {
+      const left = foldExpr(e.left);
+      const right = foldExpr(e.right);
+      if (isConst(left) && isConst(right)) {
+        try {
+          return constLike(e, evalBinary(e.op, left.type, left.value, right.value));
+        } catch (err) {
+          if (!(err instanceof FoldTrap)) throw err;
+        }
+      }
+      return { ...e, left, right };
+    }
+    case "logical": {
+      const left = foldExpr(e.left);
+      const right = foldExpr(e.right);
+      if (isConst(left)) {
+        // `false && x` is false without evaluating x; `true && x` is x (and the same for ||).
+        const decides = e.op === "and" ? left.value === false : left.value === true;
+        return decides ? constLike(e, left.value) : right;
+      }
+      return { ...e, left, right };
+    }
+    case "select": {
+      const cond = foldExpr(e.cond);
+      const ifTrue = foldExpr(e.ifTrue);
+      const ifFalse = foldExpr(e.ifFalse);
+      if (isConst(cond)) return cond.value === true ? ifTrue : ifFalse;
+      return { ...e, cond, ifTrue, ifFalse };
+    }
+    case "cast": {
+      const operand = foldExpr(e.operand);
+      if (isConst(operand)) return constLike(e, evalCast(operand.type, e.type, operand.value));
+      return { ...e, operand };
+    }
+    case "load":
+      return { ...e, indices: e.indices.map(foldExpr) };
+    case "call":
+      return { ...e, args: e.args.map((a) => (a.kind === "arrayArg" ? a : foldExpr(a))) };
+    case "builtin": {
+      const args = e.args.map(foldExpr);
+      if (args.every(isConst)) {
+        const entry = mathBuiltin(e.name);
+        const operandType = args[0]!.type;
+        const js = entry?.js[operandType.name];
+        if (js) {
+          const names = ["a", "b", "c"].slice(0, args.length);
+          const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, js(names));
+          return constLike(e, fn(...args.map((a) => a.value)));
+        }
+      }
+      return { ...e, args };
+    }
+    case "atomic":
+      return { ...e, indices: e.indices.map(foldExpr), args: e.args.map(foldExpr) };
+  }
+  return assertNever(e, "expression");
+}
+
+export function foldStmts(stmts: readonly Stmt[]): Stmt[] {
+  return stmts.flatMap(foldStmt);
+}
+
+function foldStmt(s: Stmt): Stmt[] {
+  switch (s.kind) {
+    case "let":
+      return [{ ...s, init: foldExpr(s.init) }];
+    case "localArray":
+      return [{ ...s, init: s.init ? s.init.map(foldExpr) : null }];
+    case "assign":
+      return [{ ...s, value: foldExpr(s.value) }];
+    case "store":
+      return [{ ...s, indices: s.indices.map(foldExpr), value: foldExpr(s.value) }];
+    case "expr":
+      return [{ ...s, expr: foldExpr(s.expr) }];
+    case "if": {
+      const cond = foldExpr(s.cond);
+      const then = foldStmts(s.then);
+      const els = foldStmts(s.else);
+      if (isConst(cond)) {
+        const taken = cond.value === true ? then : els;
+        return taken.length ? [{ kind: "block", body: taken, span: s.span }] : [];
+      }
+      return [{ ...s, cond, then, else: els }];
+    }
+    case "loop": {
+      const init = foldStmts(s.init);
+      const cond = s.cond ? foldExpr(s.cond) : null;
+      if (s.testFirst && cond && isConst(cond) && cond.value === false) {
+        return init.length ? [{ kind: "block", body: init, span: s.span }] : [];
+      }
+      const alwaysTrue = cond && isConst(cond) && cond.value === true;
+      return [{ ...s, init, cond: alwaysTrue ? null : cond, step: foldStmts(s.step), body: foldStmts(s.body) }];
+    }
+    case "return":
+      return [{ ...s, value: s.value ? foldExpr(s.value) : null }];
+    case "block":
+      return [{ ...s, body: foldStmts(s.body) }];
+    case "break":
+    case "continue":
+    case "barrier":
+      return [s];
+  }
+  return assertNever(s, "statement");
+}

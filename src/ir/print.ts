@@ -1,0 +1,175 @@
+/**
+ * The one printer for the IR (`gkc ir`, `gkc ir --after <pass>`, test goldens). Every
+ * operator carries its type (`+.f32`), constants carry theirs (`2.5:f32`), casts are
+ * explicit; a local whose name is declared more than once in a function prints as `name#id`.
+ */
+import { assertNever } from "../util.js";
+import type { ArrayData, CallArg, Expr, Function, Launch, Module, Param, Stmt } from "./nodes.js";
+import { typeToString, type ScalarValue } from "./types.js";
+
+const OPS: Record<string, string> = {
+  add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
+  eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
+};
+const AXES = ["x", "y", "z"];
+
+export function printModule(m: Module): string {
+  const parts: string[] = [];
+  for (const c of m.constants) parts.push(`const ${c.name}: ${c.type.name} = ${value(c.value)};`);
+  if (m.constants.length) parts.push("");
+  for (const f of [...m.functions, ...m.kernels]) parts.push(printFunction(f), "");
+  for (const l of m.launches) parts.push(printLaunch(l));
+  return parts.join("\n").trimEnd() + "\n";
+}
+
+export function value(v: ScalarValue): string {
+  if (typeof v === "number" && Object.is(v, -0)) return "-0";
+  return String(v);
+}
+
+/** Names that occur for more than one variable get their id appended. */
+function namer(f: Function): (v: { id: number; name: string }) => string {
+  const counts = new Map<string, Set<number>>();
+  const see = (v: { id: number; name: string }) => {
+    const s = counts.get(v.name) ?? new Set<number>();
+    s.add(v.id);
+    counts.set(v.name, s);
+  };
+  f.params.forEach(see);
+  f.shared.forEach(see);
+  const walk = (stmts: readonly Stmt[]): void => {
+    for (const s of stmts) {
+      switch (s.kind) {
+        case "let": see(s.var); break;
+        case "localArray": see(s.array); break;
+        case "if": walk(s.then); walk(s.else); break;
+        case "loop": walk(s.init); walk(s.step); walk(s.body); break;
+        case "block": walk(s.body); break;
+        default: break;
+      }
+    }
+  };
+  walk(f.body);
+  return (v) => ((counts.get(v.name)?.size ?? 1) > 1 ? `${v.name}#${v.id}` : v.name);
+}
+
+export function printFunction(f: Function): string {
+  const name = namer(f);
+  const param = (p: Param) => `${name(p)}: ${typeToString(p.type)}`;
+  const head =
+    f.kind === "kernel"
+      ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
+      : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
+  const lines = [`${head} {`];
+  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${s.type.elem.name}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : ""};`);
+  lines.push(...stmts(f.body, 1, name));
+  lines.push("}");
+  return lines.join("\n");
+}
+
+type Namer = (v: { id: number; name: string }) => string;
+
+function stmts(list: readonly Stmt[], depth: number, name: Namer): string[] {
+  return list.flatMap((s) => stmt(s, depth, name));
+}
+
+function stmt(s: Stmt, depth: number, name: Namer): string[] {
+  const pad = "  ".repeat(depth);
+  const e = (x: Expr) => bare(expr(x, name));
+  switch (s.kind) {
+    case "let":
+      return [`${pad}${s.var.mutable ? "let" : "const"} ${name(s.var)}: ${s.var.type.name} = ${e(s.init)};`];
+    case "localArray":
+      return [`${pad}let ${name(s.array)}: ${typeToString(s.array.type)}${s.init ? ` = [${s.init.map(e).join(", ")}]` : ""};`];
+    case "assign":
+      return [`${pad}${name(s.var)} = ${e(s.value)};`];
+    case "store":
+      return [`${pad}${name(s.array)}${s.indices.map((i) => `[${bare(e(i))}]`).join("")} = ${e(s.value)};`];
+    case "expr":
+      return [`${pad}${e(s.expr)};`];
+    case "if": {
+      const out = [`${pad}if (${e(s.cond)}) {`, ...stmts(s.then, depth + 1, name)];
+      if (s.else.length) out.push(`${pad}} else {`, ...stmts(s.else, depth + 1, name));
+      out.push(`${pad}}`);
+      return out;
+    }
+    case "loop": {
+      const out: string[] = [];
+      const cond = s.cond ? e(s.cond) : "true";
+      out.push(`${pad}loop {`);
+      if (s.init.length) out.push(`${pad}  init:`, ...stmts(s.init, depth + 2, name));
+      out.push(`${pad}  ${s.testFirst ? "while" : "do-while"} ${cond}`);
+      if (s.step.length) out.push(`${pad}  step:`, ...stmts(s.step, depth + 2, name));
+      out.push(`${pad}  body:`, ...stmts(s.body, depth + 2, name), `${pad}}`);
+      return out;
+    }
+    case "break":
+    case "continue":
+      return [`${pad}${s.kind};`];
+    case "return":
+      return [`${pad}return${s.value ? ` ${e(s.value)}` : ""};`];
+    case "barrier":
+      return [`${pad}barrier();`];
+    case "block":
+      return [`${pad}{`, ...stmts(s.body, depth + 1, name), `${pad}}`];
+  }
+  return assertNever(s, "statement");
+}
+
+export function expr(x: Expr, name: Namer = (v) => v.name): string {
+  const e = (y: Expr) => expr(y, name);
+  switch (x.kind) {
+    case "const":
+      return `${value(x.value)}:${x.type.name}`;
+    case "var":
+      return name(x.var);
+    case "special":
+      return `${x.name}.${AXES[x.axis]}`;
+    case "unary":
+      return `(${x.op === "neg" ? "-" : x.op === "not" ? "!" : "~"}.${x.type.name} ${e(x.operand)})`;
+    case "binary":
+      return `(${e(x.left)} ${OPS[x.op]}.${x.left.type.kind === "scalar" ? x.left.type.name : "?"} ${e(x.right)})`;
+    case "logical":
+      return `(${e(x.left)} ${x.op === "and" ? "&&" : "||"} ${e(x.right)})`;
+    case "select":
+      return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
+    case "cast":
+      return `${x.type.name}(${bare(e(x.operand))})`;
+    case "load":
+      return `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
+    case "call":
+      return `${x.callee}(${x.args.map((a: CallArg) => (a.kind === "arrayArg" ? name(a.array) : bare(e(a)))).join(", ")})`;
+    case "builtin":
+      return `${x.name}.${x.type.name}(${x.args.map((a) => bare(e(a))).join(", ")})`;
+    case "atomic":
+      return `atomic_${x.op}.${x.type.name}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
+  }
+  return assertNever(x, "expression");
+}
+
+/** An expression's text without the parentheses that surround it as a whole. */
+function bare(text: string): string {
+  if (!text.startsWith("(") || !text.endsWith(")")) return text;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")") depth--;
+    if (depth === 0 && i < text.length - 1) return text;
+  }
+  return text.slice(1, -1);
+}
+
+function data(d: ArrayData): string {
+  switch (d.kind) {
+    case "values": return `[${d.values.map(value).join(", ")}]`;
+    case "zeros": return `zeros(${d.length})`;
+    case "fill": return `fill(${d.length}, ${value(d.value)})`;
+    case "iota": return `iota(${d.length})`;
+    case "rand": return `rand(${d.length}, ${d.seed}, ${d.lo}, ${d.hi})`;
+  }
+}
+
+export function printLaunch(l: Launch): string {
+  const args = l.args.map((a) => (a.kind === "scalar" ? `${a.param} = ${value(a.value)}:${a.type.name}` : `${a.param} = ${data(a.data)}:${a.elem.name}[]`));
+  return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")});`;
+}

@@ -1,0 +1,244 @@
+/**
+ * The IR verifier: checks the invariants every pass may rely on (types agree, variables
+ * are declared before use and in scope, indices match dimensions, constants are
+ * canonical). It returns problems instead of throwing, so tests can show all of them.
+ */
+import { assertNever } from "../util.js";
+import { atomicBuiltin, mathBuiltin, operandTypes } from "./builtins.js";
+import { isComparison } from "./evalOp.js";
+import type { Expr, Function, Module, Stmt } from "./nodes.js";
+import { isBool, isInt, type ScalarType, type ScalarValue } from "./types.js";
+
+export function verifyModule(m: Module): string[] {
+  const problems: string[] = [];
+  const fns = new Map([...m.functions, ...m.kernels].map((f) => [f.name, f]));
+  for (const f of [...m.functions, ...m.kernels]) verifyFunction(f, fns, problems);
+  for (const l of m.launches) {
+    const k = m.kernels.find((x) => x.name === l.kernel);
+    if (!k) problems.push(`launch of unknown kernel ${l.kernel}`);
+    else if (k.params.length !== l.args.length) problems.push(`launch of ${l.kernel}: ${l.args.length} args for ${k.params.length} params`);
+  }
+  return problems;
+}
+
+export function canonical(t: ScalarType, v: ScalarValue): boolean {
+  switch (t.name) {
+    case "bool": return typeof v === "boolean";
+    case "i32": return typeof v === "number" && (v | 0) === v && !Object.is(v, -0);
+    case "u32": return typeof v === "number" && v >>> 0 === v;
+    case "i64": return typeof v === "bigint" && BigInt.asIntN(64, v) === v;
+    case "u64": return typeof v === "bigint" && BigInt.asUintN(64, v) === v;
+    case "f32": return typeof v === "number" && (Object.is(Math.fround(v), v) || Number.isNaN(v));
+    case "f64": return typeof v === "number";
+  }
+}
+
+function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problems: string[]): void {
+  const where = (what: string) => problems.push(`${f.name}: ${what}`);
+  const scopes: Set<number>[] = [new Set()];
+  const declared = new Set<number>();
+  const inScope = (id: number) => scopes.some((s) => s.has(id));
+  const declare = (id: number, name: string) => {
+    if (declared.has(id)) where(`variable ${name}#${id} declared twice`);
+    declared.add(id);
+    scopes[scopes.length - 1]!.add(id);
+  };
+  for (const p of f.params) declare(p.id, p.name);
+  for (const s of f.shared) {
+    declare(s.id, s.name);
+    if (f.kind !== "kernel") where(`shared ${s.name} in a device function`);
+  }
+
+  const expr = (e: Expr, allowVoid = false): void => {
+    const t = e.type;
+    if (t.kind !== "scalar" && !(allowVoid && e.kind === "call")) where(`${e.kind} has type ${t.kind}`);
+    const same = (a: Expr, b: ScalarType | Expr["type"], what: string) => {
+      if (a.type !== b) where(`${what}: ${a.type.kind === "scalar" ? a.type.name : a.type.kind} is not ${b.kind === "scalar" ? b.name : b.kind}`);
+    };
+    switch (e.kind) {
+      case "const":
+        if (!canonical(e.type, e.value)) where(`constant ${String(e.value)} is not a canonical ${e.type.name}`);
+        return;
+      case "var":
+        if (!inScope(e.var.id)) where(`${e.var.name}#${e.var.id} used outside its scope`);
+        same(e, e.var.type, `use of ${e.var.name}`);
+        return;
+      case "special":
+        if (e.type.name !== "i32") where(`${e.name} is not i32`);
+        return;
+      case "unary":
+        expr(e.operand);
+        same(e.operand, e.type, `operand of ${e.op}`);
+        if (e.op === "not" && !isBool(e.type)) where("! on non-bool");
+        return;
+      case "binary":
+        expr(e.left);
+        expr(e.right);
+        same(e.right, e.left.type, `right operand of ${e.op}`);
+        if (isComparison(e.op)) {
+          if (!isBool(e.type)) where(`comparison ${e.op} is not bool`);
+        } else same(e.left, e.type, `left operand of ${e.op}`);
+        if ((e.op === "shl" || e.op === "shr") && e.left.type.kind === "scalar" && !isInt(e.left.type)) where("shift of a non-integer");
+        return;
+      case "logical":
+        expr(e.left);
+        expr(e.right);
+        if (!isBool(e.type) || e.left.type.kind !== "scalar" || !isBool(e.left.type) || e.right.type.kind !== "scalar" || !isBool(e.right.type)) where("logical operator on non-bool");
+        return;
+      case "select":
+        expr(e.cond);
+        expr(e.ifTrue);
+        expr(e.ifFalse);
+        if (e.cond.type.kind !== "scalar" || !isBool(e.cond.type)) where("select condition is not bool");
+        same(e.ifTrue, e.type, "select branch");
+        same(e.ifFalse, e.type, "select branch");
+        return;
+      case "cast":
+        expr(e.operand);
+        if (e.operand.type === e.type) where(`redundant cast to ${e.type.name}`);
+        return;
+      case "load":
+        if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
+        indices(e.array.type.kind === "global" ? 1 : e.array.type.dims.length, e.indices, e.array.name);
+        same(e, e.array.type.elem, `load of ${e.array.name}`);
+        return;
+      case "call": {
+        const callee = fns.get(e.callee);
+        if (!callee || callee.kind !== "device_fn") {
+          where(`call of unknown device function ${e.callee}`);
+          return;
+        }
+        if (callee.params.length !== e.args.length) where(`call of ${e.callee} with ${e.args.length} args`);
+        e.args.forEach((a, i) => {
+          const p = callee.params[i];
+          if (!p) return;
+          if (a.kind === "arrayArg") {
+            if (p.kind !== "arrayVar") where(`array passed to scalar parameter ${p.name} of ${e.callee}`);
+            if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
+          } else {
+            expr(a);
+            if (p.kind !== "scalarVar") where(`scalar passed to array parameter ${p.name} of ${e.callee}`);
+            else same(a, p.type, `argument ${p.name} of ${e.callee}`);
+          }
+        });
+        if (e.type !== callee.returnType) where(`call of ${e.callee} has the wrong type`);
+        return;
+      }
+      case "builtin": {
+        const b = mathBuiltin(e.name);
+        if (!b) {
+          where(`unknown builtin ${e.name}`);
+          return;
+        }
+        e.args.forEach((a) => expr(a));
+        const t0 = e.args[0]?.type;
+        if (e.args.length !== b.rule.arity) where(`${e.name} with ${e.args.length} args`);
+        if (t0?.kind !== "scalar" || !operandTypes(b.rule).includes(t0.name)) where(`${e.name} on a bad operand type`);
+        else {
+          e.args.forEach((a) => same(a, t0, `argument of ${e.name}`));
+          if (b.rule.result === "bool" ? !isBool(e.type) : e.type !== t0) where(`${e.name} has the wrong result type`);
+        }
+        return;
+      }
+      case "atomic": {
+        const b = atomicBuiltin(e.op);
+        const at = e.array.type;
+        if ((at.kind === "global" && at.readonly) || (at.kind === "array" && at.space === "local")) where(`atomic on ${e.array.name}`);
+        if (!b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${at.elem.name}`);
+        indices(at.kind === "global" ? 1 : at.dims.length, e.indices, e.array.name);
+        e.args.forEach((a) => {
+          expr(a);
+          same(a, at.elem, `operand of atomic ${e.op}`);
+        });
+        if (e.args.length !== (e.op === "cas" ? 2 : 1)) where(`atomic ${e.op} with ${e.args.length} operands`);
+        same(e, at.elem, `atomic ${e.op}`);
+        return;
+      }
+    }
+    assertNever(e, "expression");
+  };
+
+  const indices = (dims: number, ix: readonly Expr[], name: string) => {
+    if (ix.length !== dims) where(`${name} indexed with ${ix.length} indices for ${dims} dimensions`);
+    for (const i of ix) {
+      expr(i);
+      if (i.type.kind !== "scalar" || !isInt(i.type)) where(`non-integer index of ${name}`);
+    }
+  };
+
+  const block = (list: readonly Stmt[], loops: number) => {
+    scopes.push(new Set());
+    list.forEach((s) => stmt(s, loops));
+    scopes.pop();
+  };
+
+  const stmt = (s: Stmt, loops: number): void => {
+    switch (s.kind) {
+      case "let":
+        expr(s.init);
+        if (s.init.type !== s.var.type) where(`let ${s.var.name} initialized with the wrong type`);
+        declare(s.var.id, s.var.name);
+        return;
+      case "localArray":
+        if (s.array.type.kind !== "array" || s.array.type.space !== "local") where(`local array ${s.array.name} has type ${s.array.type.kind}`);
+        s.init?.forEach((x) => {
+          expr(x);
+          if (x.type !== s.array.type.elem) where(`element of ${s.array.name} has the wrong type`);
+        });
+        if (s.init && s.array.type.kind === "array" && s.init.length !== s.array.type.dims.reduce((a, b) => a * b, 1)) where(`initializer of ${s.array.name} has the wrong length`);
+        declare(s.array.id, s.array.name);
+        return;
+      case "assign":
+        expr(s.value);
+        if (!inScope(s.var.id)) where(`assignment to ${s.var.name} outside its scope`);
+        if (!s.var.mutable) where(`assignment to const ${s.var.name}`);
+        if (s.value.type !== s.var.type) where(`assignment to ${s.var.name} with the wrong type`);
+        return;
+      case "store":
+        if (!inScope(s.array.id)) where(`store to ${s.array.name} outside its scope`);
+        if (s.array.type.kind === "global" && s.array.type.readonly) where(`store to readonly ${s.array.name}`);
+        indices(s.array.type.kind === "global" ? 1 : s.array.type.dims.length, s.indices, s.array.name);
+        expr(s.value);
+        if (s.value.type !== s.array.type.elem) where(`store to ${s.array.name} with the wrong type`);
+        return;
+      case "expr":
+        expr(s.expr, true);
+        return;
+      case "if":
+        expr(s.cond);
+        if (s.cond.type.kind !== "scalar" || !isBool(s.cond.type)) where("if condition is not bool");
+        block(s.then, loops);
+        block(s.else, loops);
+        return;
+      case "loop":
+        scopes.push(new Set());
+        s.init.forEach((x) => stmt(x, loops));
+        if (s.cond) {
+          expr(s.cond);
+          if (s.cond.type.kind !== "scalar" || !isBool(s.cond.type)) where("loop condition is not bool");
+        }
+        block(s.body, loops + 1);
+        block(s.step, loops + 1);
+        scopes.pop();
+        return;
+      case "break":
+      case "continue":
+        if (loops === 0) where(`${s.kind} outside a loop`);
+        return;
+      case "return":
+        if (s.value) {
+          expr(s.value);
+          if (s.value.type !== f.returnType) where("return value of the wrong type");
+        } else if (f.returnType.kind !== "void") where("return without a value");
+        return;
+      case "barrier":
+        return;
+      case "block":
+        block(s.body, loops);
+        return;
+    }
+    assertNever(s, "statement");
+  };
+
+  block(f.body, 0);
+}

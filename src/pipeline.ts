@@ -1,0 +1,71 @@
+/**
+ * The compiler, one named step after another:
+ *   load (read + parse every file)  →  check (AST → typed IR)  →  passes (fold)
+ *   →  CUDA C++ (src/codegen)  →  cache + nvcc (src/runtime)  →  run (launcher or simulator)
+ * Each step reports diagnostics into one log; a crash of the compiler itself becomes a
+ * GK9001 diagnostic, never a stack trace.
+ */
+import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { SourceMap } from "./diagnostics/source.js";
+import { checkProgram } from "./ir/check/program.js";
+import type { Module } from "./ir/nodes.js";
+import { foldModule } from "./ir/passes/fold.js";
+import { loadProgram, nodeHost, type SourceHost } from "./parser/load.js";
+
+export interface Pass {
+  readonly name: string;
+  readonly run: (m: Module) => Module;
+}
+
+/** The IR passes, in order. `gkc ir --after <name>` prints the IR after one of them. */
+export const PASSES: readonly Pass[] = [{ name: "fold", run: foldModule }];
+
+export interface FrontEndOptions {
+  readonly host?: SourceHost;
+  /** Stop after this pass ("check" stops before any pass). */
+  readonly after?: string;
+}
+
+export interface FrontEndResult {
+  /** The IR, when the program has no errors. */
+  readonly ir?: Module;
+  readonly sources: SourceMap;
+  /** Sorted by file and position. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndResult {
+  const sources = new SourceMap();
+  const log = new DiagnosticLog();
+  let ir: Module | undefined;
+  try {
+    const program = loadProgram(entry, opts.host ?? nodeHost, sources, log);
+    const checked = program && checkProgram(program, log);
+    ir = checked && runPasses(checked, opts.after);
+  } catch (e) {
+    log.add(internalError(e));
+    ir = undefined;
+  }
+  return { ir, sources, diagnostics: sortDiagnostics(log.all) };
+}
+
+export function runPasses(m: Module, after?: string): Module {
+  if (after === "check") return m;
+  let ir = m;
+  for (const p of PASSES) {
+    ir = p.run(ir);
+    if (p.name === after) break;
+  }
+  return ir;
+}
+
+/** A crash of the compiler as a diagnostic: it is always a bug in gk. */
+export function internalError(e: unknown): Diagnostic {
+  const detail = e instanceof Error ? `${e.message}${e.stack ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : ""}` : String(e);
+  return {
+    code: "GK9001",
+    severity: "error",
+    message: `internal compiler error (a bug in gk; please report it with the input that caused it): ${detail}`,
+    notes: [],
+  };
+}

@@ -1,0 +1,500 @@
+/**
+ * Running nvcc: finding it, asking its version, and compiling generated CUDA to PTX and a
+ * cubin. nvcc always runs without a shell, arguments as an array. Its messages come back as
+ * diagnostics, mapped to `.gk` lines through the `#line` directives that codegen writes.
+ * Whatever goes wrong (no nvcc, a compile error, a timeout, a killed process) surfaces as one
+ * `BuildError` carrying diagnostics, never as a raw spawn failure.
+ */
+import { accessSync, constants as fsConstants, statSync } from "node:fs";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { execa, ExecaError } from "execa";
+import {
+  error,
+  formatDiagnostics,
+  lineText,
+  SourceMap,
+  type Diagnostic,
+  type RelatedNote,
+  type Span,
+} from "../diagnostics/index.js";
+
+/** The one error type that building throws: everything the user needs is in `diagnostics`. */
+export class BuildError extends Error {
+  override readonly name = "BuildError";
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(diagnostics: readonly Diagnostic[], sources: SourceMap = new SourceMap()) {
+    super(formatDiagnostics(diagnostics, sources));
+    this.diagnostics = diagnostics;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding nvcc
+
+export interface NvccLocation {
+  readonly path: string;
+  /** Where it was found: the override, PATH, a toolkit variable, or a default install folder. */
+  readonly via: "GK_NVCC" | "PATH" | "CUDA_HOME" | "CUDA_PATH" | "default";
+}
+
+/** Install folders tried after PATH and the toolkit variables. */
+export const DEFAULT_NVCC_PATHS: readonly string[] = ["/usr/local/cuda/bin/nvcc", "/opt/cuda/bin/nvcc"];
+
+const INSTALL_HINT =
+  "install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads) and put its bin folder on PATH, " +
+  "or set GK_NVCC to the nvcc executable";
+
+/**
+ * `$GK_NVCC` if set (and then only it: a wrong override is an error, not a reason to pick
+ * another nvcc), else `nvcc` on `PATH`, else `$CUDA_HOME/bin/nvcc`, `$CUDA_PATH/bin/nvcc`, and
+ * the default install folders. Throws a `BuildError` with GK7001 naming everything it tried.
+ */
+export function findNvcc(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: readonly string[] = DEFAULT_NVCC_PATHS,
+): NvccLocation {
+  const exe = process.platform === "win32" ? "nvcc.exe" : "nvcc";
+  const override = nonEmpty(env.GK_NVCC);
+  if (override !== undefined) {
+    const resolved = /[\\/]/.test(override) ? path.resolve(override) : searchPath(override, env.PATH);
+    if (resolved !== undefined && isExecutable(resolved)) return { path: resolved, via: "GK_NVCC" };
+    throw new BuildError([
+      error("GK7001", undefined, `nvcc not found: GK_NVCC is set to '${override}', which is not an executable file`, [
+        { message: "point GK_NVCC at the nvcc executable (for example /usr/local/cuda/bin/nvcc), or unset it to search PATH" },
+      ]),
+    ]);
+  }
+  const looked: string[] = [];
+  const onPath = searchPath(exe, env.PATH);
+  if (onPath !== undefined) return { path: onPath, via: "PATH" };
+  const pathDirs = (env.PATH ?? "").split(path.delimiter).filter((d) => d !== "").length;
+  looked.push(`'${exe}' on PATH (${pathDirs} folders)`);
+  for (const via of ["CUDA_HOME", "CUDA_PATH"] as const) {
+    const home = nonEmpty(env[via]);
+    if (home === undefined) {
+      looked.push(`$${via}/bin/${exe} ($${via} is not set)`);
+      continue;
+    }
+    const candidate = path.join(home, "bin", exe);
+    if (isExecutable(candidate)) return { path: candidate, via };
+    looked.push(`$${via}/bin/${exe} (${candidate}: not there)`);
+  }
+  for (const candidate of defaults) {
+    if (isExecutable(candidate)) return { path: candidate, via: "default" };
+    looked.push(`${candidate} (not there)`);
+  }
+  throw new BuildError([
+    error("GK7001", undefined, `nvcc not found; looked for ${looked.join(", ")}`, [{ message: INSTALL_HINT }]),
+  ]);
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s === undefined || s.trim() === "" ? undefined : s;
+}
+
+function searchPath(name: string, pathVar: string | undefined): string | undefined {
+  for (const dir of (pathVar ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    const candidate = path.resolve(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running it
+
+type RunOutcome =
+  | { readonly kind: "ok"; readonly stdout: string; readonly stderr: string; readonly ms: number }
+  | { readonly kind: "spawn"; readonly code: string; readonly detail: string }
+  | { readonly kind: "exit"; readonly exitCode: number; readonly output: string; readonly ms: number }
+  | { readonly kind: "timeout"; readonly output: string; readonly ms: number }
+  | { readonly kind: "signal"; readonly signal: string; readonly output: string; readonly ms: number }
+  | { readonly kind: "canceled" };
+
+interface RunOptions {
+  readonly cwd?: string;
+  readonly timeoutMs: number;
+  readonly cancel?: AbortSignal;
+}
+
+/** Runs nvcc (no shell) and turns every way it can end into a value; never rejects. */
+async function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
+  const t0 = performance.now();
+  try {
+    const r = await execa(nvcc, args, {
+      cwd: opts.cwd,
+      timeout: opts.timeoutMs,
+      cancelSignal: opts.cancel,
+      forceKillAfterDelay: 2000,
+      stdin: "ignore",
+      stripFinalNewline: false,
+    });
+    return { kind: "ok", stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
+  } catch (e) {
+    if (!(e instanceof ExecaError)) throw e;
+    const ms = performance.now() - t0;
+    const output = `${e.stderr ?? ""}${e.stdout ?? ""}`;
+    if (e.isCanceled) return { kind: "canceled" };
+    if (e.timedOut) return { kind: "timeout", output, ms };
+    if (e.exitCode !== undefined) return { kind: "exit", exitCode: e.exitCode, output, ms };
+    if (e.signal !== undefined) return { kind: "signal", signal: e.signal, output, ms };
+    return { kind: "spawn", code: e.code ?? "unknown error", detail: e.originalMessage ?? e.shortMessage };
+  }
+}
+
+function spawnFailure(nvcc: string, o: { code: string; detail: string }): BuildError {
+  return new BuildError([
+    error("GK7001", undefined, `nvcc not found: could not run '${nvcc}' (${o.code}: ${o.detail})`, [
+      { message: INSTALL_HINT },
+    ]),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version
+
+export interface NvccVersion {
+  /** `13.0` */
+  readonly release: string;
+  /** `13.0.88` */
+  readonly version: string;
+  /** The whole `nvcc --version` text, trimmed; this is what cache keys hash. */
+  readonly text: string;
+}
+
+/** Memoized per process and per nvcc path; a failed query is not remembered. */
+const versionMemo = new Map<string, Promise<NvccVersion>>();
+
+/** `nvcc --version`, parsed. Throws a `BuildError` (GK7001 or GK7002) when nvcc cannot answer. */
+export function nvccVersion(nvcc: string = findNvcc().path): Promise<NvccVersion> {
+  let pending = versionMemo.get(nvcc);
+  if (pending === undefined) {
+    pending = queryVersion(nvcc);
+    versionMemo.set(nvcc, pending);
+    pending.catch(() => versionMemo.delete(nvcc));
+  }
+  return pending;
+}
+
+async function queryVersion(nvcc: string): Promise<NvccVersion> {
+  const args = ["--version"];
+  const o = await runNvcc(nvcc, args, { timeoutMs: 60_000 });
+  if (o.kind === "spawn") throw spawnFailure(nvcc, o);
+  const command = quoteCommand([nvcc, ...args]);
+  if (o.kind !== "ok") {
+    const why = o.kind === "exit" ? `exit code ${o.exitCode}` : o.kind === "signal" ? `killed by ${o.signal}` : o.kind;
+    throw new BuildError([error("GK7002", undefined, `nvcc failed (${why}) answering '${command}'`, outputNotes(o))]);
+  }
+  const text = o.stdout.replace(/\r\n/g, "\n").trim();
+  const m = /release (\d+\.\d+), V(\d+\.\d+\.\d+)/.exec(text);
+  if (!m) {
+    throw new BuildError([
+      error("GK7002", undefined, `'${command}' printed no version that gk recognises`, [
+        { message: `it printed: ${text.slice(0, 300) || "(nothing)"}` },
+        { message: "check that GK_NVCC or PATH points at NVIDIA's nvcc" },
+      ]),
+    ]);
+  }
+  return { release: m[1]!, version: m[2]!, text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiling
+
+export interface CompileCudaOptions {
+  /** The generated CUDA C++ (with `#line` directives naming `.gk` files). */
+  readonly source: string;
+  /** A real GPU architecture, e.g. `sm_90`. */
+  readonly arch: string;
+  /** Extra nvcc flags, after `-O3 -lineinfo -arch=<arch>`; e.g. `--fmad=false`. */
+  readonly flags?: readonly string[];
+  /**
+   * Folder that receives `<baseName>.cu`, `.ptx` and `.cubin`; nvcc runs in it. nvcc records
+   * this folder in the line info: the `.cu` and any relative `#line` file name are made
+   * absolute against it, so only absolute `#line` paths point tools at the real `.gk` files.
+   */
+  readonly outDir: string;
+  readonly baseName: string;
+  /** How messages name the generated CUDA outside `#line` regions; default `<baseName>.cu`. */
+  readonly sourceName?: string;
+  /** The `.gk` sources, so that `file.gk(12): error` becomes a diagnostic with a span. */
+  readonly sourceMap?: SourceMap;
+  /** The nvcc to run; default `findNvcc()`. */
+  readonly nvcc?: string;
+  /** Time limit for each nvcc run; default 5 minutes. */
+  readonly timeoutMs?: number;
+  /**
+   * The folder that the reported command `cd`s into; default `outDir`. The cache passes the
+   * folder where it keeps a failed build's `.cu`, so that the command can still be pasted.
+   */
+  readonly commandDir?: string;
+}
+
+export interface CompileCudaResult {
+  readonly cu: string;
+  readonly ptx: string;
+  readonly cubin: string;
+  /** The nvcc that ran. */
+  readonly nvcc: string;
+  /** Each run's arguments (after the nvcc path), run with `outDir` as the working folder. */
+  readonly commands: { readonly ptx: readonly string[]; readonly cubin: readonly string[] };
+  /** nvcc's warnings (GK7005), mapped like errors. */
+  readonly warnings: readonly Diagnostic[];
+  /** Milliseconds: each run, and the whole call (the two runs overlap). */
+  readonly timings: { readonly ptxMs: number; readonly cubinMs: number; readonly totalMs: number };
+}
+
+type Mode = "ptx" | "cubin";
+
+export const DEFAULT_NVCC_TIMEOUT_MS = 5 * 60_000;
+
+/** The arguments of one nvcc run, relative to the folder holding the `.cu`. */
+export function nvccArgs(arch: string, flags: readonly string[], mode: Mode, baseName: string): string[] {
+  return ["-O3", "-lineinfo", `-arch=${arch}`, ...flags, `-${mode}`, `${baseName}.cu`, "-o", `${baseName}.${mode}`];
+}
+
+/**
+ * Writes `<outDir>/<baseName>.cu` and runs nvcc twice in parallel, once for PTX and once for a
+ * cubin. When one run fails the other is stopped. Throws a `BuildError`: GK7001 when nvcc
+ * cannot be run, GK7002 when it fails (with the command and nvcc's messages).
+ */
+export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCudaResult> {
+  const t0 = performance.now();
+  const nvcc = opts.nvcc ?? findNvcc().path;
+  const flags = opts.flags ?? [];
+  const cuName = `${opts.baseName}.cu`;
+  await mkdir(opts.outDir, { recursive: true });
+  await writeFile(path.join(opts.outDir, cuName), opts.source);
+
+  const stopOthers = new AbortController();
+  const run = async (mode: Mode) => {
+    const args = nvccArgs(opts.arch, flags, mode, opts.baseName);
+    const outcome = await runNvcc(nvcc, args, {
+      cwd: opts.outDir,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
+      cancel: stopOthers.signal,
+    });
+    if (outcome.kind !== "ok" && outcome.kind !== "canceled") stopOthers.abort();
+    return { mode, args, outcome };
+  };
+  const runs = await Promise.all([run("ptx"), run("cubin")]);
+
+  const ctx: MessageContext = {
+    sourceMap: opts.sourceMap,
+    cuName,
+    sourceName: opts.sourceName ?? cuName,
+  };
+  const failed = runs.filter((r) => r.outcome.kind !== "ok" && r.outcome.kind !== "canceled");
+  for (const r of failed) if (r.outcome.kind === "spawn") throw spawnFailure(nvcc, r.outcome);
+  if (failed.length > 0) {
+    const seen = new Set<string>();
+    const diags = failed.flatMap((r) =>
+      failureDiagnostics(r.outcome, {
+        ...ctx,
+        arch: opts.arch,
+        mode: r.mode,
+        command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...r.args])}`,
+        seen,
+      }),
+    );
+    throw new BuildError(diags, opts.sourceMap);
+  }
+
+  const [ptxRun, cubinRun] = runs as [(typeof runs)[number], (typeof runs)[number]];
+  const files = { ptx: path.join(opts.outDir, `${opts.baseName}.ptx`), cubin: path.join(opts.outDir, `${opts.baseName}.cubin`) };
+  for (const mode of ["ptx", "cubin"] as const) {
+    const size = await stat(files[mode]).then((s) => s.size, () => -1);
+    if (size <= 0) {
+      throw new BuildError([
+        error("GK7002", undefined, `nvcc reported success but wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`, [
+          { message: `command: ${quoteCommand([nvcc, ...runs.find((r) => r.mode === mode)!.args])}` },
+        ]),
+      ]);
+    }
+  }
+  const warnings = dedupe(
+    runs.flatMap((r) => (r.outcome.kind === "ok" ? parseNvccOutput(r.outcome.stderr + r.outcome.stdout).messages : [])),
+  ).map((m) => messageDiagnostic(m, ctx));
+  const ms = (o: RunOutcome) => (o.kind === "ok" ? o.ms : 0);
+  return {
+    cu: path.join(opts.outDir, cuName),
+    ...files,
+    nvcc,
+    commands: { ptx: ptxRun.args, cubin: cubinRun.args },
+    warnings,
+    timings: { ptxMs: ms(ptxRun.outcome), cubinMs: ms(cubinRun.outcome), totalMs: performance.now() - t0 },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// nvcc's messages
+
+export interface NvccMessage {
+  /** The file as nvcc names it: a `.gk` path from a `#line` directive, or the `.cu` itself. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly severity: "error" | "warning" | "note";
+  /** The message text, e.g. `identifier "x" is undefined`; tool messages keep the tool's name. */
+  readonly text: string;
+  /** The indented lines nvcc prints after it: the generated CUDA line and a caret. */
+  readonly context: readonly string[];
+}
+
+const EDG_MESSAGE = /^(.+)\((\d+)\): (catastrophic error|error|warning|remark)(?: #[\w-]+)?: (.*)$/;
+const GCC_MESSAGE = /^(.+?):(\d+):(?:\d+:)? (fatal error|error|warning|note): (.*)$/;
+const TOOL_MESSAGE = /^(nvcc|ptxas|nvlink|fatbinary|cicc|nvdisasm)\b[^:]*?\s(fatal|error|warning)\s*: (.*)$/;
+const NOISE = [/^\d+ errors? detected in the compilation of /, /^Remark: The warnings can be suppressed/, /^compilation terminated\.$/];
+
+/** Splits nvcc's output into located messages and the lines that are none (`other`). */
+export function parseNvccOutput(output: string): { messages: NvccMessage[]; other: string[] } {
+  const messages: { file?: string; line?: number; severity: NvccMessage["severity"]; text: string; context: string[] }[] = [];
+  const other: string[] = [];
+  let last: (typeof messages)[number] | undefined;
+  for (const raw of output.replace(/\r\n/g, "\n").split("\n")) {
+    const line = raw.trimEnd();
+    if (line === "") {
+      last = undefined;
+      continue;
+    }
+    if (last !== undefined && /^\s/.test(line)) {
+      last.context.push(line);
+      continue;
+    }
+    last = undefined;
+    if (NOISE.some((re) => re.test(line))) continue;
+    const edg = EDG_MESSAGE.exec(line);
+    const gcc = edg ? null : GCC_MESSAGE.exec(line);
+    const tool = edg || gcc ? null : TOOL_MESSAGE.exec(line);
+    if (edg || gcc) {
+      const m = (edg ?? gcc)!;
+      last = { file: m[1]!, line: Number(m[2]), severity: severityOf(m[3]!), text: m[4]!, context: [] };
+      messages.push(last);
+    } else if (tool) {
+      messages.push({ severity: severityOf(tool[2]!), text: `${tool[1]} ${tool[2]}: ${tool[3]!}`, context: [] });
+    } else {
+      other.push(line);
+    }
+  }
+  return { messages, other };
+}
+
+function severityOf(word: string): NvccMessage["severity"] {
+  if (word.includes("error") || word === "fatal") return "error";
+  return word === "warning" ? "warning" : "note";
+}
+
+interface MessageContext {
+  readonly sourceMap: SourceMap | undefined;
+  readonly cuName: string;
+  readonly sourceName: string;
+}
+
+/** One nvcc message as a diagnostic: a span on the `.gk` line when the source is known, else `file:line` text. */
+function messageDiagnostic(m: NvccMessage, ctx: MessageContext): Diagnostic {
+  const span = m.file !== undefined && m.line !== undefined ? lineSpan(ctx.sourceMap, m.file, m.line) : undefined;
+  const file = m.file === ctx.cuName ? ctx.sourceName : m.file;
+  const where = span === undefined && file !== undefined ? `${file}:${m.line}: ` : "";
+  const notes: RelatedNote[] = [];
+  const cudaLine = m.context.find((l) => !/^[\s^~|]*$/.test(l));
+  if (cudaLine !== undefined && file !== ctx.sourceName) {
+    notes.push({ message: `in the generated CUDA: ${cudaLine.trim().slice(0, 200)}` });
+  }
+  const message = `${where}${m.text}`;
+  if (m.severity === "error") return error("GK7002", span, message, notes);
+  return { code: "GK7005", severity: m.severity, message, span, notes };
+}
+
+/**
+ * A line of a loaded `.gk` file, from its first non-blank character to its end (nvcc's column
+ * is a column of the generated CUDA, so only the line carries over); nothing when the file or
+ * line is unknown.
+ */
+function lineSpan(sources: SourceMap | undefined, file: string, line: number): Span | undefined {
+  const f = sources?.get(file);
+  if (f === undefined || line < 1 || line > f.lineStarts.length) return undefined;
+  const text = lineText(f, line);
+  const lineStart = f.lineStarts[line - 1]!;
+  const indent = text.length - text.trimStart().length;
+  return { file, start: lineStart + (indent === text.length ? 0 : indent), end: lineStart + text.length };
+}
+
+function dedupe(messages: readonly NvccMessage[], seen = new Set<string>()): NvccMessage[] {
+  return messages.filter((m) => {
+    const k = `${m.file ?? ""}\0${m.line ?? ""}\0${m.severity}\0${m.text}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+interface FailureContext extends MessageContext {
+  readonly arch: string;
+  readonly mode: Mode;
+  /** The command, quoted for a POSIX shell, prefixed by `cd <folder> &&`. */
+  readonly command: string;
+  /** Messages already reported by the other run (both runs usually print the same errors). */
+  readonly seen: Set<string>;
+}
+
+/** A summary (what failed, the command, unrecognised output) followed by one diagnostic per message. */
+function failureDiagnostics(o: RunOutcome, ctx: FailureContext): Diagnostic[] {
+  if (o.kind === "ok" || o.kind === "canceled" || o.kind === "spawn") return [];
+  const { messages, other } = parseNvccOutput(o.output);
+  const fresh = dedupe(messages, ctx.seen);
+  // The other run failed first with the same messages: one summary is enough.
+  if (o.kind === "exit" && messages.length > 0 && fresh.length === 0 && other.length === 0) return [];
+  const errors = messages.filter((m) => m.severity === "error").length;
+  const what = `${ctx.sourceName} to ${ctx.mode === "ptx" ? "PTX" : "a cubin"} for ${ctx.arch}`;
+  const notes: RelatedNote[] = [{ message: `command: ${ctx.command}` }];
+  let summary: string;
+  switch (o.kind) {
+    case "exit":
+      summary = `nvcc failed with exit code ${o.exitCode} compiling ${what}` + (errors > 0 ? ` (${plural(errors, "error")})` : "");
+      break;
+    case "timeout":
+      summary = `nvcc timed out after ${(o.ms / 1000).toFixed(1)} s compiling ${what} and was stopped`;
+      notes.push({ message: "a very large kernel may need a longer time limit (the timeoutMs option)" });
+      break;
+    case "signal":
+      summary = `nvcc was killed by ${o.signal} while compiling ${what}`;
+      notes.push({ message: "something outside gk stopped it (for example the system, when memory ran out); try again" });
+      break;
+  }
+  const shown = messages.length === 0 ? other.slice(-40) : other.slice(0, 20);
+  for (const line of shown) notes.push({ message: `nvcc: ${line}` });
+  return [error("GK7002", undefined, summary, notes), ...fresh.map((m) => messageDiagnostic(m, ctx))];
+}
+
+function outputNotes(o: RunOutcome): RelatedNote[] {
+  const text = "output" in o ? o.output.trim() : "";
+  return text === "" ? [] : text.split("\n").slice(-20).map((l) => ({ message: `nvcc: ${l}` }));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quoting, for commands that a user can paste into a POSIX shell
+
+export function quoteArg(arg: string): string {
+  return /^[A-Za-z0-9_\-+=.,/:@%]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function quoteCommand(argv: readonly string[]): string {
+  return argv.map(quoteArg).join(" ");
+}

@@ -1,0 +1,262 @@
+import { describe, expect, it } from "vitest";
+import { checkSource, diagnosticLines, expectDiagnostics, expectError, irOf, kernel, printed } from "../helpers.js";
+
+describe("untyped constants take their type from context", () => {
+  it("defaults integer literals to i32 and float literals to f32", () => {
+    expect(printed(kernel("  let a = 5;\n  let c = 0.5;"), "check")).toContain("let a: i32 = 5:i32;\n  let c: f32 = 0.5:f32;");
+  });
+  it("gives a literal the other operand's type", () => {
+    const ir = printed(kernel("  let a = u * 2;\n  let c = 2 * d;\n  let e = l + 1;"), "check");
+    expect(ir).toContain("let a: u32 = u *.u32 2:u32;");
+    expect(ir).toContain("let c: f64 = 2:f64 *.f64 d;");
+    expect(ir).toContain("let e: i64 = l +.i64 1:i64;");
+  });
+  it("computes constant expressions exactly before typing them", () => {
+    expect(printed("const BIG = 1 << 40;\nconst HALF = BIG / 2;\n" + kernel("  let a = l + HALF;"), "check")).toContain("l +.i64 549755813888:i64");
+  });
+  it("lets an integer literal be a float but never a float literal an integer", () => {
+    expect(printed(kernel("  let a: f32 = 3;"), "check")).toContain("let a: f32 = 3:f32;");
+    expectError(kernel("  let a: i32 = 2.5;"), "GK3007 3:16 the float constant 2.5 is used where i32 is expected");
+  });
+  it("checks ranges", () => {
+    expectError(kernel("  let a: u32 = -1;"), "GK3006 3:16 the constant -1 does not fit in u32");
+    expectError(kernel("  let a = 3000000000;"), "GK3006 3:11 the constant 3000000000 does not fit in i32");
+    expectError(kernel("  let a = n + 3000000000;"), "GK3006 3:15 the constant 3000000000 does not fit in i32");
+  });
+  it("wraps explicitly converted constants", () => {
+    const ir = printed(kernel("  let a = u32(-1);\n  let c = i32(2.9);\n  let e = i32(-2.9);\n  let g = u32(1e20);"));
+    expect(ir).toContain("let a: u32 = 4294967295:u32;");
+    expect(ir).toContain("let c: i32 = 2:i32;");
+    expect(ir).toContain("let e: i32 = -2:i32;");
+    expect(ir).toContain("let g: u32 = 4294967295:u32;");
+  });
+  it("keeps local untyped consts untyped", () => {
+    expect(printed(kernel("  const K = 4;\n  let a = u + K;\n  let c = d * K;"), "check")).toContain("let c: f64 = d *.f64 4:f64;");
+  });
+  it("reports division by zero in constant expressions once", () => {
+    expectError(kernel("  let a = n + 1 / 0;"), "GK3016 3:17 division by zero in a constant expression");
+  });
+});
+
+describe("no implicit conversions", () => {
+  it("rejects mixed operand types with a fix", () => {
+    expectError(kernel("  let a = f + n;"), "GK3001 3:11 mixed types in '+': 'f' is f32 and 'n' is i32; gk never converts implicitly: write i32(f) or f32(n)");
+    expectError(kernel("  let a = n + u;"), "GK3001 3:11 mixed types in '+'");
+    expectError(kernel("  let a: f64 = f;"), "GK3001 3:16 'a' is f64, but 'f' is f32");
+  });
+  it("requires bool conditions", () => {
+    expectError(kernel("  if (n) { }"), "GK3002 3:7 an if condition must be bool, but 'n' is i32: write 'n != 0'");
+    expectError(kernel("  while (f) { }"), "GK3002 3:10 a while condition must be bool");
+    expectError(kernel("  let a = n && b;"), "GK3002 3:11 the left operand of '&&' must be bool");
+  });
+  it("allows casts between every pair of scalar types", () => {
+    const types = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
+    const vars: Record<string, string> = { bool: "b", i32: "n", u32: "u", i64: "l", u64: "u64(l)", f32: "f", f64: "d" };
+    const body = types.flatMap((from) => types.map((to) => `  let c_${from}_${to} = ${to}(${vars[from]});`)).join("\n");
+    irOf(kernel(body));
+  });
+});
+
+describe("operators", () => {
+  it("lowers >>> on signed integers through the unsigned type", () => {
+    expect(printed(kernel("  let a = n >>> 3;"), "check")).toContain("let a: i32 = i32(u32(n) >>.u32 u32(3:i32));");
+  });
+  it("converts a shift count to the shifted type", () => {
+    expect(printed(kernel("  let a = l << n;"), "check")).toContain("let a: i64 = l <<.i64 i64(n);");
+    expectError(kernel("  let a = n << 32;"), "GK3006 3:16 the shift count 32 is out of range for i32 (0 to 31)");
+  });
+  it("rejects operators on the wrong types", () => {
+    expectError(kernel("  let a = f & f;"), "GK3003 3:13 '&' needs integers or bool, but its operands are f32");
+    expectError(kernel("  let a = b + b;"), "GK3003 3:13 '+' needs numbers, but its operands are bool");
+    expectError(kernel("  let a = !n;"), "GK3003 3:11 '!' needs bool, but 'n' is i32: write 'n == 0'");
+    expectError(kernel("  let a = b < b;"), "GK3003 3:13 '<' does not order bool values");
+  });
+  it("treats === as == and compares untyped constants exactly", () => {
+    expect(printed(kernel("  let a = n === 3;\n  let c = 3000000000 > 1;"), "check")).toContain("let c: bool = true:bool;");
+  });
+});
+
+describe("assignments", () => {
+  it("lowers compound assignment and increments", () => {
+    const ir = printed(kernel("  let a = 0;\n  a += n;\n  a++;\n  out[n] *= 2.0;\n  a <<= 2;"), "check");
+    expect(ir).toContain("a = a +.i32 n;");
+    expect(ir).toContain("a = a +.i32 1:i32;");
+    expect(ir).toContain("out[n] = out[n] *.f32 2:f32;");
+    expect(ir).toContain("a = a <<.i32 2:i32;");
+  });
+  it("evaluates an index with effects once", () => {
+    const src = "device_fn pick(i: i32): i32 { return i; }\n" + kernel("  out[pick(n)] += 1.0;");
+    expect(printed(src, "check")).toContain("const out_i0: i32 = pick(n);\n    out[out_i0] = out[out_i0] +.f32 1:f32;");
+  });
+  it("rejects writes to constants and readonly arrays", () => {
+    expectError(kernel("  const c = n;\n  c = 2;"), "GK2006 4:3 cannot assign to 'c': it is a const");
+    expectError(kernel("  x[0] = 1.0;"), "GK2007 3:3 'x' is readonly");
+    expectError(kernel("  threadIdx.x = 1;"), "GK1012 3:3 cannot assign here: 'threadIdx.x' is read-only");
+    expectError(kernel("  out = x;"), "GK3013 3:3 cannot assign to the whole array 'out'");
+  });
+});
+
+describe("names and scopes", () => {
+  it("reports unknown names with a suggestion", () => {
+    expectError(kernel("  let count = 1;\n  let a = cuont + 1;"), "GK2001 4:11 unknown name 'cuont'; did you mean 'count'?");
+  });
+  it("reports redeclaration in one scope and allows shadowing in an inner one", () => {
+    expectError(kernel("  let a = 1;\n  let a = 2;"), "GK2002 4:7 'a' is already declared in this scope");
+    irOf(kernel("  let a = 1;\n  { let a = 2.0; out[0] = a; }"));
+  });
+  it("reserves type and thread-index names", () => {
+    expectError(kernel("  let f32 = 1;"), "GK2009 3:7 'f32' is a reserved name");
+    expectError(kernel("  let a = threadIdx;"), "GK2008 3:11 'threadIdx' is not a value by itself: use threadIdx.x");
+  });
+  it("lets a math builtin's name be shadowed by a variable", () => {
+    irOf(kernel("  let max = 3;\n  iout[0] = max;"));
+  });
+  it("resolves module constants in any order and catches cycles", () => {
+    irOf("const A = B + 1;\nconst B = 2;\n" + kernel("  iout[0] = A;"));
+    expectDiagnostics("const A = B + 1;\nconst B = A;\n" + kernel("  iout[0] = A;"), ["GK3014 1:7 the constant 'A' is defined in terms of itself"]);
+  });
+});
+
+describe("arrays", () => {
+  it("checks dimensions and constant indices", () => {
+    expectError(kernel("  shared t: f32[4][8];\n  out[0] = t[1];"), "GK3008 4:12 't' (shared f32[4][8]) has 2 dimensions but is indexed with 1: write t[i][j]");
+    expectError(kernel("  shared t: f32[4][8];\n  out[0] = t[1][8];"), "GK3008 4:17 index 8 is out of bounds for 't', whose dimension 2 has size 8");
+    expectError(kernel("  out[f] = 1.0;"), "GK3009 3:7 an index must be an integer, but 'f' is f32: write i32(f)");
+  });
+  it("declares local arrays, zeroed or initialized row-major", () => {
+    const ir = printed(kernel("  let a: f32[2][2] = [[1, 2], [3, 4]];\n  let c: i32[3];\n  out[0] = a[1][0] + f32(c[2]);"), "check");
+    expect(ir).toContain("let a: f32[2][2] = [1:f32, 2:f32, 3:f32, 4:f32];");
+    expect(ir).toContain("let c: i32[3];");
+  });
+  it("requires let and a matching initializer for local arrays", () => {
+    expectError(kernel("  const a: f32[2] = [1, 2];"), "GK4010 3:3 local arrays are declared with let");
+    expectError(kernel("  let a: f32[2] = [1, 2, 3];"), "GK3004 3:19 'a' has 2 elements but the initializer has 3");
+    expectError(kernel("  let a: f32[n];"), "GK3014 3:14 an array size must be a constant");
+  });
+  it("keeps shared memory at a kernel's top level and within the limit", () => {
+    expectError(kernel("  if (b) { shared t: f32[4]; }"), "GK4001 3:12 'shared' memory is declared at the top level of a device_kernel's body");
+    expectError("device_fn g(): void { shared t: f32[4]; }\n", "GK4001 1:23 'shared' memory is declared at the top level of a device_kernel's body, not in a device_fn");
+    expectError(kernel("  shared t: f32[8192][2];"), "GK4008 3:3 'k' now declares 65536 bytes of shared memory");
+  });
+  it("uses scalar shared variables by name", () => {
+    const ir = printed(kernel("  shared total: f32;\n  total = 0.0;\n  barrier();\n  atomicAdd(total, 0, f);\n  out[0] = total;"), "check");
+    expect(ir).toContain("total[0:i32] = 0:f32;");
+    expect(ir).toContain("out[0:i32] = total[0:i32];");
+  });
+});
+
+describe("builtins", () => {
+  it("types math builtins from their typed arguments", () => {
+    const ir = printed(kernel("  let a = min(n, 3);\n  let c = sqrt(2.0);\n  let e = max(d, 1);\n  let g = isnan(f);"), "check");
+    expect(ir).toContain("let a: i32 = min.i32(n, 3:i32);");
+    expect(ir).toContain("let c: f32 = sqrt.f32(2:f32);");
+    expect(ir).toContain("let e: f64 = max.f64(d, 1:f64);");
+    expect(ir).toContain("let g: bool = isnan.bool(f);");
+  });
+  it("reports wrong argument counts and types", () => {
+    expectError(kernel("  let a = sqrt(n);"), "GK3005 3:16 sqrt() takes f32 or f64, but 'n' is i32: write sqrt(f32(n))");
+    expectError(kernel("  let a = pow(f);"), "GK3004 3:11 pow() takes 2 arguments (pow(x, y)), but 1 was given");
+    expectError(kernel("  let a = min(f, d);"), "GK3001 3:18 mixed types in min(): 'f' is f32 but 'd' is f64");
+  });
+  it("checks atomics: targets, element types, operands", () => {
+    irOf(kernel("  let old = atomicAdd(iout, 0, 1);\n  atomicCAS(iout, 1, old, 5);\n  atomicMax(out, n, f);"));
+    expectError(kernel("  atomicAdd(x, 0, 1.0);"), "GK2007 3:13 atomicAdd() writes to 'x', which is readonly");
+    expectError(kernel("  let a: i32[4];\n  atomicAdd(a, 0, 1);"), "GK3017 4:13 atomicAdd() works on global and shared memory, but 'a' is a local array");
+    expectError(kernel("  atomicAdd(iout, 0, 1.0);"), "GK3007 3:22 the float constant 1.0 is used where i32 is expected");
+    expectError(kernel("  atomicAdd(iout, 0);"), "GK3004 3:3 atomicAdd() takes 3 arguments: atomicAdd(array, index, value)");
+  });
+  it("makes barrier() a statement", () => {
+    expect(printed(kernel("  barrier();"), "check")).toContain("barrier();");
+    expectError(kernel("  let a = barrier();"), "GK3018 3:11 barrier() has no value");
+  });
+  it("rejects launch data helpers in kernels", () => {
+    expectError(kernel("  let a = zeros(3);"), "GK2004 3:11 zeros() makes launch data; it can only be an argument of a 'launch' statement");
+  });
+});
+
+describe("functions", () => {
+  it("passes scalars and global arrays to device functions", () => {
+    const src = "device_fn get(a: readonly global<f32>, i: i32): f32 { return a[i]; }\n" + kernel("  out[0] = get(x, n) + get(out, 1);");
+    expect(printed(src, "check")).toContain("out[0:i32] = get(x, n) +.f32 get(out, 1:i32);");
+  });
+  it("refuses to pass a readonly array where the callee may write", () => {
+    const src = "device_fn put(a: global<f32>): void { a[0] = 1.0; }\n" + kernel("  put(x);");
+    expectError(src, "GK2007 4:7 'x' is readonly, but parameter 'a' of put() may write it");
+  });
+  it("requires a return on every path and matching return values", () => {
+    expectError("device_fn f(x: i32): i32 { if (x > 0) { return 1; } }\n", "GK4003 1:11 'f' must return i32 on every path");
+    irOf("device_fn f(x: i32): i32 { if (x > 0) { return 1; } else { return 2; } }\n");
+    irOf("device_fn f(x: i32): i32 { while (true) { if (x > 0) { return 1; } } }\n");
+    expectError("device_fn f(x: i32): i32 { return; }\n", "GK4005 1:28 'f' returns i32: write 'return <value>;'");
+    expectError(kernel("  return 1;"), "GK4005 3:10 a device_kernel returns nothing");
+  });
+  it("forbids recursion, direct and indirect", () => {
+    expectError("device_fn fact(x: i32): i32 { return fact(x); }\n" + kernel("  iout[0] = fact(1);"), "GK4002 1:38 recursion: 'fact' calls 'fact'");
+  });
+  it("reports kernels called like functions", () => {
+    expectError(kernel("  k(n, u, f, d, l, b, x, out, iout);"), "GK2004 3:3 'k' is a device_kernel: kernels are launched, not called");
+  });
+  it("warns about unreachable code and expressions without effect", () => {
+    expectDiagnostics(kernel("  return;\n  out[0] = 1.0;"), ["GK4006 4:3 unreachable code"]);
+    expectDiagnostics(kernel("  n == 1;"), ["GK4011 3:3 this expression has no effect; did you mean '=' (assignment)?"]);
+  });
+});
+
+describe("imports", () => {
+  const lib = "export const SCALE = 2.0;\nexport device_fn twice(x: f32): f32 { return x * SCALE; }\ndevice_fn helper(): i32 { return 1; }\n";
+  it("brings device functions and constants from relative paths", () => {
+    const ir = irOf(`import { twice, SCALE } from "./lib.gk";\n` + kernel("  out[0] = twice(f) + SCALE;"), { "lib.gk": lib });
+    expect(ir.functions.map((f) => f.name)).toEqual(["twice"]);
+  });
+  it("reports missing files, missing names and non-relative paths", () => {
+    expectError(`import { twice } from "./nope.gk";\n`, "GK6001 1:23 cannot import './nope.gk': nope.gk: no such file");
+    expectError(`import { thrice } from "./lib.gk";\n`, "GK6002 1:10 'lib.gk' declares no 'thrice'", { "lib.gk": lib });
+    expectError(`import { twice } from "lib.gk";\n`, "GK6004 1:23 import paths are relative to the importing file");
+  });
+  it("keeps the names of two files' functions apart", () => {
+    const a = "device_fn helper(): i32 { return 2; }\nexport device_fn useA(): i32 { return helper(); }\n";
+    const ir = irOf(`import { useA } from "./a.gk";\ndevice_fn helper(): i32 { return 1; }\n` + kernel("  iout[0] = useA() + helper();"), { "a.gk": a });
+    expect(ir.functions.map((f) => f.name).sort()).toEqual(["helper", "helper_1", "useA"]);
+  });
+});
+
+describe("launch statements", () => {
+  const k = "device_kernel k(n: i32, x: readonly global<f32>, out: global<u32>) { }\n";
+  it("orders arguments by parameter and keeps data helpers lazy", () => {
+    const ir = irOf(k + "launch k(out = zeros(4), x = rand(4, 7), n = 4) grid(1) block(4);");
+    expect(ir.launches[0]).toMatchObject({
+      kernel: "k", grid: [1, 1, 1], block: [4, 1, 1],
+      args: [{ param: "n", value: 4 }, { param: "x", data: { kind: "rand", length: 4, seed: 7, lo: 0, hi: 1 } }, { param: "out", data: { kind: "zeros", length: 4 } }],
+    });
+  });
+  it("reports missing, unknown and duplicate arguments", () => {
+    expectDiagnostics(k + "launch k(n = 1, n = 2, y = [1], out = [1]) grid(1) block(1);", [
+      "GK5002 2:8 launch of 'k' is missing the argument 'x'",
+      "GK5004 2:17 'n' is given twice",
+      "GK5003 2:24 'k' has no parameter 'y'",
+    ]);
+  });
+  it("checks values against parameter types", () => {
+    expectError(k + "launch k(n = 1.5, x = [1], out = [1]) grid(1) block(1);", "GK3007 2:14 the float constant 1.5 is used where i32 is expected");
+    expectError(k + "launch k(n = 1, x = 3, out = [1]) grid(1) block(1);", "GK5005 2:21 'x' is an array (global<f32>)");
+    expectError(k + "launch k(n = [1], x = [1], out = [1]) grid(1) block(1);", "GK5005 2:14 'n' is a scalar (i32)");
+    expectError(k + "launch k(n = 1, x = [1], out = [-1]) grid(1) block(1);", "GK3006 2:33 the constant -1 does not fit in u32");
+    expectError(k + "launch k(n = 1, x = ones(3), out = [1]) grid(1) block(1);", "GK5007 2:21 unknown data helper 'ones'");
+    expectError(k + "launch k(n = 1, x = [1], out = rand(4, 1)) grid(1) block(1);", "GK5007 2:32 rand(n, seed) makes floats in [0, 1); 'out' holds u32");
+  });
+  it("checks grid and block sizes", () => {
+    expectError(k + "launch k(n = 1, x = [1], out = [1]) grid(1) block(32, 64);", "GK5006 2:51 a block has at most 1024 threads, but block(32, 64, 1) has 2048");
+    expectError(k + "launch k(n = 1, x = [1], out = [1]) grid(0) block(1);", "GK5006 2:42 grid size x must be between 1 and 2147483647, but it is 0");
+    expectError(k + "device_fn g(): void { }\nlaunch g() grid(1) block(1);", "GK5001 3:8 'g' is a device_fn; only a device_kernel can be launched");
+  });
+});
+
+describe("robustness", () => {
+  it("reports all errors of a file in one run", () => {
+    const r = checkSource(kernel("  let a = zz;\n  let c = f + n;\n  out[0] = yy;"));
+    expect(diagnosticLines(r).map((l) => l.slice(0, 10))).toEqual(["GK2001 3:1", "GK3001 4:1", "GK2001 5:1"]);
+  });
+  it("does not cascade from a broken declaration", () => {
+    expectDiagnostics(kernel("  let a = zz + 1;\n  out[0] = f32(a);\n  let c: f32 = a;"), ["GK2001 3:11 unknown name 'zz'"]);
+  });
+});
