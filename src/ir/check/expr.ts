@@ -121,11 +121,11 @@ export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Valu
 }
 
 /** Checks `e` and requires exactly type `t` (no implicit conversion exists in gk). */
-export function checkAs(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string): ValueExpr | undefined {
+export function checkAs(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string, code: "GK3001" | "GK3011" = "GK3001"): ValueExpr | undefined {
   const r = checkValue(ctx, e, t);
   if (!r) return undefined;
   if (r.type !== t) {
-    ctx.log.error("GK3001", e.span, `${what} is ${t.name}, but '${textOf(ctx, e.span)}' is ${r.type.name}; gk never converts implicitly: write ${t.name}(${textOf(ctx, e.span)})`);
+    ctx.log.error(code, e.span, `${what} is ${t.name}, but '${textOf(ctx, e.span)}' is ${r.type.name}; gk never converts implicitly: write ${t.name}(${textOf(ctx, e.span)})`);
     return undefined;
   }
   return r;

@@ -10,7 +10,7 @@ import { T, type GlobalType, type ScalarType } from "../types.js";
 import { newCtx, textOf, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, untypedOf } from "./expr.js";
 import { isReservedName } from "./names.js";
-import type { ModuleSymbol, ParamSig, Signature } from "./symbols.js";
+import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
 import { resolveScalar, resolveType } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl;
@@ -67,8 +67,7 @@ export class FileScope implements ModuleScope {
       return;
     }
     if (!from.own.has(local.name)) {
-      const near = [...from.own.keys()].find((k) => k.toLowerCase() === local.name.toLowerCase());
-      this.log.error("GK6002", local.span, `'${from.file}' declares no '${local.name}'${near ? `; did you mean '${near}'?` : ""}`);
+      this.log.error("GK6002", local.span, `'${from.file}' declares no '${local.name}'${didYouMean(local.name, from.own.keys())}`);
       this.imported.set(local.name, { from, name: local.name, span: local.span });
       return;
     }

@@ -413,7 +413,7 @@ function checkReturn(ctx: FnCtx, s: ast.ReturnStmt): Stmt[] {
     ctx.log.error("GK4005", s.span, `'${ctx.name}' returns ${rt.name}: write 'return <value>;'`);
     return [];
   }
-  const v = checkAs(ctx, s.value, rt, `the return type of '${ctx.name}'`);
+  const v = checkAs(ctx, s.value, rt, `the return type of '${ctx.name}'`, "GK3011");
   return v ? [{ kind: "return", value: v, span: s.span }] : [];
 }
 

@@ -1,0 +1,29 @@
+/** `gkc check FILE...`: report every diagnostic; exit 1 if any is an error. */
+import { frontEnd } from "../../pipeline.js";
+import { diagnosticsJson, EXIT, report, UsageError, type Io } from "../io.js";
+import { parseArgs } from "node:util";
+import { flags } from "../flags.js";
+
+export const help = `gkc check FILE... [--json]
+
+Checks .gk files and prints every diagnostic: file:line:col, a stable code (GK1234),
+the message and a code frame. Exits 1 if any file has an error, 0 otherwise.
+
+  --json   print {"files":[{"file":..., "diagnostics":[{code, severity, message,
+           file, line, col, endLine, endCol, notes}]}]} on stdout instead`;
+
+export function check(args: string[], io: Io): number {
+  const { values, positionals } = flags(() => parseArgs({ args, allowPositionals: true, options: { json: { type: "boolean" } } }));
+  if (positionals.length === 0) throw new UsageError("gkc check needs at least one .gk file");
+  let failed = false;
+  const files = [];
+  for (const file of positionals) {
+    const r = frontEnd(file, { after: "check" });
+    if (r.diagnostics.some((d) => d.severity === "error")) failed = true;
+    if (values.json) files.push({ file, diagnostics: diagnosticsJson(r.diagnostics, r.sources) });
+    else report(io, r.diagnostics, r.sources);
+  }
+  if (values.json) io.out(JSON.stringify({ files }, null, 2));
+  else if (!failed && positionals.length) io.err(`${positionals.length === 1 ? positionals[0] : `${positionals.length} files`}: no errors`);
+  return failed ? EXIT.failed : EXIT.ok;
+}

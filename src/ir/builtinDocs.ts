@@ -1,0 +1,47 @@
+/** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
+import { builtins, operandTypes, type MathEntry } from "./builtins.js";
+
+export function renderBuiltinDocs(): string {
+  const out: string[] = [
+    "# gk builtins",
+    "",
+    "Generated from `src/ir/builtins.ts` (the table the checker, the CUDA backend and the",
+    "simulator all read); `npm test` fails when this file is out of date, and",
+    "`GK_UPDATE_SPEC=1 npx vitest run test/ir/builtinDocs.test.ts` rewrites it.",
+    "",
+    "## Thread indices",
+    "",
+    "| name | meaning |",
+    "| --- | --- |",
+  ];
+  for (const b of builtins) if (b.rule.kind === "index") out.push(`| \`${b.name}.x\` \`.y\` \`.z\` | ${b.doc} |`);
+  out.push("", "## Synchronization", "", "| call | meaning |", "| --- | --- |");
+  for (const b of builtins) if (b.rule.kind === "sync") out.push(`| \`${b.name}()\` | ${b.doc} |`);
+  out.push(
+    "",
+    "## Math",
+    "",
+    "All operands share one type; untyped constants take it. `ulp` is the largest error of the",
+    "GPU's implementation against the correctly rounded result (0: exact, so the simulator and",
+    "the GPU agree bit for bit); the simulator computes in f64 and rounds once, so GPU and",
+    "simulator results agree within that many ulp plus one.",
+    "",
+    "| function | types | result | f32 ulp | f64 ulp | meaning |",
+    "| --- | --- | --- | --- | --- | --- |",
+  );
+  for (const b of builtins) {
+    if (b.rule.kind !== "math") continue;
+    const m = b as MathEntry;
+    const args = ["x", "y", "z"].slice(0, m.rule.arity).join(", ");
+    const result = m.rule.result === "bool" ? "bool" : "operand type";
+    out.push(`| \`${m.name}(${args})\` | ${operandTypes(m.rule).join(" ")} | ${result} | ${m.ulp.f32} | ${m.ulp.f64} | ${m.doc} |`);
+  }
+  out.push("", "## Atomics", "", "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).", "", "| call | element types | meaning |", "| --- | --- | --- |");
+  for (const b of builtins) {
+    if (b.rule.kind !== "atomic") continue;
+    const args = b.rule.op === "cas" ? "arr, i, compare, v" : "arr, i, v";
+    out.push(`| \`${b.name}(${args})\` | ${b.rule.types.join(" ")} | ${b.doc} |`);
+  }
+  out.push("", "## Conversions", "", "`bool(x)`, `i32(x)`, `u32(x)`, `i64(x)`, `u64(x)`, `f32(x)`, `f64(x)` convert any scalar; see language.md, Conversions.", "");
+  return out.join("\n");
+}

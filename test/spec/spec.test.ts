@@ -1,0 +1,58 @@
+/**
+ * The spec's programs: every spec/errors/*.gk yields exactly the diagnostics in its
+ * .expected file (what `gkc check` prints), and every spec/ok/*.gk checks cleanly.
+ * GK_UPDATE_SPEC=1 rewrites the .expected files.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { catalog } from "../../src/diagnostics/catalog.js";
+import { formatDiagnostics } from "../../src/diagnostics/format.js";
+import { frontEnd } from "../../src/pipeline.js";
+
+const errorsDir = "spec/errors";
+const okDir = "spec/ok";
+const errorFiles = readdirSync(errorsDir).filter((f) => f.endsWith(".gk")).sort();
+
+describe("spec/errors", () => {
+  for (const f of errorFiles) {
+    it(f, () => {
+      const path = join(errorsDir, f);
+      const r = frontEnd(path);
+      const text = formatDiagnostics(r.diagnostics, r.sources) + "\n";
+      const expectedPath = path.replace(/\.gk$/, ".expected");
+      if (process.env.GK_UPDATE_SPEC) writeFileSync(expectedPath, text);
+      expect(existsSync(expectedPath), `${expectedPath} is missing`).toBe(true);
+      expect(text).toBe(readFileSync(expectedPath, "utf8"));
+      const code = f.slice(0, 6);
+      expect(r.diagnostics.map((d) => d.code), "the file's first diagnostic is the code it is named after").toContain(code);
+      expect(r.diagnostics[0]?.code).toBe(code);
+    });
+  }
+
+  it("has a program for every code a program can produce", () => {
+    const covered = new Set(errorFiles.map((f) => f.slice(0, 6)));
+    const producible = Object.keys(catalog).filter((c) => /^GK[1-6]/.test(c));
+    expect(producible.filter((c) => !covered.has(c))).toEqual([]);
+  });
+});
+
+describe("spec/ok", () => {
+  const files = readdirSync(okDir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".gk")).sort();
+  for (const f of files) {
+    it(f, () => {
+      const r = frontEnd(join(okDir, f));
+      expect(formatDiagnostics(r.diagnostics, r.sources)).toBe("");
+      expect(r.ir).toBeDefined();
+    });
+  }
+});
+
+describe("examples", () => {
+  for (const f of readdirSync("examples").filter((x) => x.endsWith(".gk"))) {
+    it(`${f} checks cleanly`, () => {
+      const r = frontEnd(join("examples", f));
+      expect(formatDiagnostics(r.diagnostics, r.sources)).toBe("");
+    });
+  }
+});
