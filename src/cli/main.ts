@@ -11,6 +11,7 @@ import * as devices from "./commands/devices.js";
 import * as ir from "./commands/ir.js";
 import * as run from "./commands/run.js";
 import { EXIT, processIo, UsageError, type Io } from "./io.js";
+import { printRuntimeError } from "./runtimeErrors.js";
 
 interface Command {
   readonly summary: string;
@@ -72,23 +73,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`gkc ${name}: ${e.message}\n\n${cmd.help}`);
       return EXIT.usage;
     }
-    const known = knownError(e);
-    if (known) {
-      io.err(known);
-      return EXIT.failed;
-    }
+    if (printRuntimeError(io, e, new SourceMap())) return EXIT.failed;
     io.err(formatDiagnostic(internalError(e), new SourceMap()));
     return EXIT.internal;
   }
-}
-
-/** Errors that carry diagnostics (build and runtime errors) print as those diagnostics. */
-function knownError(e: unknown): string | undefined {
-  if (e && typeof e === "object") {
-    const withDiags = e as { diagnostics?: unknown; diagnostic?: unknown; sources?: unknown; message?: unknown };
-    if (Array.isArray(withDiags.diagnostics) || (withDiags.diagnostic && typeof withDiags.diagnostic === "object")) {
-      return String(withDiags.message);
-    }
-  }
-  return undefined;
 }

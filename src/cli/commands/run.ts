@@ -1,0 +1,128 @@
+/** `gkc run FILE`: run the file's launch statements (or one launch given by flags) and print the outputs. */
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { lineColOf } from "../../diagnostics/source.js";
+import { memoryHost, nodeHost } from "../../parser/load.js";
+import { frontEnd } from "../../pipeline.js";
+import { formatArray, jsonArray } from "../../runtime/format.js";
+import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
+import { createRunner } from "../../runtime/runner.js";
+import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
+import { flags, parseDims } from "../flags.js";
+import { EXIT, report, UsageError, type Io } from "../io.js";
+import { printRuntimeError } from "../runtimeErrors.js";
+
+export const help = `gkc run FILE [options]
+
+Runs the launch statements of FILE in order, on a GPU when one and nvcc are usable,
+else on the CPU simulator (stderr says which), and prints every array each kernel may
+write (its non-readonly global parameters) by name:
+  out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]
+
+  --device auto|cuda|cpu  where to run (default auto); cuda fails if no GPU is usable
+  --json                  print {"launches":[{"kernel", "device", "outputs":{name:[...]},
+                          "kernel_ms"}]}; NaN, Infinity, -0 and 64-bit integers beyond
+                          2^53 are strings so values stay exact
+  --all                   print every element (default: the first 64 of each array)
+  --no-fma                build without FMA contraction, so float results equal the
+                          simulator's bit for bit
+  --kernel K              run kernel K instead of the file's launch statements, with:
+  --grid X[,Y[,Z]]        grid size (default 1)
+  --block X[,Y[,Z]]       block size (default 1)
+  --arg name=value        one per parameter; value as in a launch statement:
+                          --arg n=8 --arg x=iota(8) --arg y='[1, 2, 3]' --arg out='zeros(8)'
+  --gpu N                 use GPU N (default 0)`;
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = flags(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        device: { type: "string", default: "auto" },
+        json: { type: "boolean" },
+        all: { type: "boolean" },
+        "no-fma": { type: "boolean" },
+        kernel: { type: "string" },
+        grid: { type: "string" },
+        block: { type: "string" },
+        arg: { type: "string", multiple: true },
+        gpu: { type: "string" },
+      },
+    }),
+  );
+  if (positionals.length !== 1) throw new UsageError("gkc run takes one .gk file");
+  const file = positionals[0]!;
+  const device = values.device!;
+  if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda or cpu (got '${device}')`);
+  if (!values.kernel && (values.grid || values.block || values.arg)) throw new UsageError("--grid, --block and --arg go with --kernel K");
+  const gpu = values.gpu === undefined ? 0 : Number(values.gpu);
+  if (!Number.isInteger(gpu) || gpu < 0) throw new UsageError(`--gpu takes a GPU index (got '${values.gpu}')`);
+
+  const fe = values.kernel ? frontEndForFlags(file, values.kernel, values.grid, values.block, values.arg ?? []) : frontEnd(file);
+  if (report(io, fe.diagnostics, fe.sources) || !fe.ir) return EXIT.failed;
+  const ir = fe.ir;
+  if (ir.launches.length === 0) {
+    io.err(`${file} has no launch statements: add one (launch k(...) grid(...) block(...);) or run a kernel with --kernel K --arg ...`);
+    return EXIT.failed;
+  }
+
+  const target = await selectTarget(device, { device: gpu, processEnv: io.env });
+  io.err(`gkc: ${describeTarget(target)}`);
+  const runner = createRunner(ir, fe.sources, target, { fmad: !values["no-fma"], onWarning: (d) => report(io, [d], fe.sources) });
+  const outcomes: LaunchOutcome[] = [];
+  try {
+    for (const l of ir.launches) outcomes.push(await runLaunch(ir, l, runner));
+  } catch (e) {
+    if (printRuntimeError(io, e, fe.sources)) return EXIT.failed;
+    throw e;
+  } finally {
+    await runner.close();
+  }
+
+  if (values.json) {
+    const launches = outcomes.map((o) => ({
+      kernel: o.kernel,
+      device: o.device,
+      outputs: Object.fromEntries([...o.outputs].map(([k, v]) => [k, jsonArray(v.elem, v.data)])),
+      kernel_ms: o.kernelMs,
+    }));
+    io.out(JSON.stringify({ launches }));
+    return EXIT.ok;
+  }
+  const limit = values.all ? Infinity : 64;
+  for (const o of outcomes) {
+    if (outcomes.length > 1) {
+      const src = fe.sources.get(o.span.file);
+      const at = src ? `${o.span.file}:${lineColOf(src, o.span.start).line}` : o.span.file;
+      io.out(`# ${o.kernel} (${at})`);
+    }
+    for (const [name, v] of o.outputs) io.out(`${name} = ${formatArray(v.elem, v.data, limit)}`);
+  }
+  return EXIT.ok;
+}
+
+export function describeTarget(t: Target): string {
+  if (t.kind === "cuda") return `running on GPU ${t.device.index}: ${t.device.name} (${t.arch})`;
+  return t.reason ? `no GPU: ${t.reason}; running on the CPU simulator` : "running on the CPU simulator";
+}
+
+/**
+ * `--kernel K --arg ...`: a launch statement written from the flags, in a small in-memory
+ * file next to FILE that imports K, so the checker validates it like any launch and its
+ * diagnostics quote the flags.
+ */
+function frontEndForFlags(file: string, kernel: string, grid: string | undefined, block: string | undefined, argFlags: string[]) {
+  const g = grid ? parseDims(grid, "grid") : [1, 1, 1];
+  const b = block ? parseDims(block, "block") : [1, 1, 1];
+  const args = argFlags.map((a) => {
+    const eq = a.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--arg takes name=value (got '${a}')`);
+    return `${a.slice(0, eq).trim()} = ${a.slice(eq + 1).trim()}`;
+  });
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(kernel)) throw new UsageError(`--kernel takes a kernel name (got '${kernel}')`);
+  const dir = path.dirname(file);
+  const virtual = path.join(dir, "<command line>.gk");
+  const text = `import { ${kernel} } from "./${path.basename(file)}";\nlaunch ${kernel}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")});\n`;
+  return frontEnd(virtual, { host: memoryHost({ [virtual]: text }, nodeHost) });
+}

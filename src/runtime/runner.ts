@@ -1,0 +1,92 @@
+/**
+ * Running kernels of one module on a target: the CPU simulator, or a GPU through a
+ * persistent gpu_launcher session (modules built once, through the cache). Arguments are
+ * in parameter order; arrays a kernel may write are updated in place on both targets.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceMap } from "../diagnostics/source.js";
+import type { Function, Module } from "../ir/nodes.js";
+import type { AnyTypedArray, ScalarValue } from "../ir/types.js";
+import { invariant } from "../util.js";
+import { buildModule, type ModuleBuild } from "./build.js";
+import { LauncherSession, type KernelArg } from "./launcher.js";
+import { compileKernel, runKernel, type SimOptions } from "./sim/index.js";
+import type { Target } from "./target.js";
+
+export type ArgValue = ScalarValue | AnyTypedArray;
+export type Dims = readonly [number, number, number];
+
+export interface RunTiming {
+  /** Kernel time: CUDA events on a GPU, wall time of the simulation on the CPU. */
+  readonly kernelMs: number;
+  /** Everything the call took, as the caller saw it. */
+  readonly totalMs: number;
+}
+
+export interface RunnerOptions {
+  /** false: build without FMA contraction (bit-exact floats against the simulator). */
+  readonly fmad?: boolean;
+  readonly cacheRoot?: string;
+  readonly sim?: SimOptions;
+  readonly onWarning?: (d: Diagnostic) => void;
+}
+
+export interface Runner {
+  readonly target: Target;
+  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[]): Promise<RunTiming>;
+  close(): Promise<void>;
+}
+
+export function createRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions = {}): Runner {
+  return target.kind === "cpu" ? cpuRunner(ir, sources, target, opts) : gpuRunner(ir, sources, target, opts);
+}
+
+function kernelOf(ir: Module, name: string): Function {
+  const k = ir.kernels.find((f) => f.name === name);
+  invariant(k, `no kernel ${name}`);
+  return k;
+}
+
+function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions): Runner {
+  return {
+    target,
+    async run(kernel, grid, block, args) {
+      const t0 = performance.now();
+      const k = compileKernel(ir, kernel, sources, opts.sim);
+      const r = runKernel(k, { grid, block }, args);
+      return { kernelMs: r.ms, totalMs: performance.now() - t0 };
+    },
+    async close() {},
+  };
+}
+
+function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cuda" }, opts: RunnerOptions): Runner {
+  let built: Promise<ModuleBuild> | undefined;
+  const session = new LauncherSession({ device: target.device.index });
+  return {
+    target,
+    async run(kernel, grid, block, args) {
+      const t0 = performance.now();
+      built ??= buildModule(ir, sources, {
+        arch: target.arch,
+        ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
+        ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
+        ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+      });
+      const b = await built;
+      const fn = kernelOf(ir, kernel);
+      const symbol = b.symbols.get(kernel);
+      invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
+      const launchArgs: KernelArg[] = fn.params.map((p, i) => {
+        const v = args[i]!;
+        if (p.kind === "scalarVar") return { kind: "scalar", type: p.type.name, value: v as ScalarValue };
+        const writable = p.type.kind === "global" && !p.type.readonly;
+        return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
+      });
+      const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs });
+      for (const [i, out] of r.outputs) (args[i] as AnyTypedArray).set(out as never);
+      return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
+    },
+    close: () => session.close(),
+  };
+}
