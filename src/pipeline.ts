@@ -7,7 +7,7 @@
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { SourceMap } from "./diagnostics/source.js";
-import { checkProgram } from "./ir/check/program.js";
+import { checkProgram, type Program } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
 import { loadProgram, nodeHost, type SourceHost } from "./parser/load.js";
@@ -38,15 +38,45 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
   const sources = new SourceMap();
   const log = new DiagnosticLog();
   let ir: Module | undefined;
+  let diagnostics: readonly Diagnostic[];
   try {
     const program = loadProgram(entry, opts.host ?? nodeHost, sources, log);
+    const parsed = log.all.length;
     const checked = program && checkProgram(program, log);
     ir = checked && runPasses(checked, opts.after);
+    diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {
     log.add(internalError(e));
     ir = undefined;
+    diagnostics = log.all;
   }
-  return { ir, sources, diagnostics: sortDiagnostics(log.all) };
+  return { ir, sources, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** Checker diagnostics that a missing declaration can cause: after a parse error they are likely its echoes. */
+const ECHO_CODES = new Set(["GK2001", "GK2004", "GK5001", "GK6002"]);
+
+/**
+ * A syntax error drops what it broke from the AST, so checking a file with parse errors
+ * can report echoes of it (a name whose declaration was dropped is "unknown"). Keep
+ * checker diagnostics of such a file only where they stand in a declaration that parsed
+ * without error, and never the kinds a dropped declaration causes.
+ */
+function withoutCascades(parseDiags: readonly Diagnostic[], checkDiags: readonly Diagnostic[], program: Program): Diagnostic[] {
+  const broken = new Map<string, number[]>();
+  for (const d of parseDiags) {
+    if (d.severity !== "error" || !d.span) continue;
+    broken.set(d.span.file, [...(broken.get(d.span.file) ?? []), d.span.start]);
+  }
+  if (broken.size === 0) return [...parseDiags, ...checkDiags];
+  const kept = checkDiags.filter((d) => {
+    const errs = d.span && broken.get(d.span.file);
+    if (!errs) return true;
+    if (ECHO_CODES.has(d.code)) return false;
+    const item = program.files.get(d.span!.file)?.ast.items.find((it) => it.span.start <= d.span!.start && d.span!.end <= it.span.end);
+    return item !== undefined && !errs.some((at) => at >= item.span.start && at <= item.span.end);
+  });
+  return [...parseDiags, ...kept];
 }
 
 export function runPasses(m: Module, after?: string): Module {

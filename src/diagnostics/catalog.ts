@@ -91,6 +91,7 @@ export const catalog = {
   GK8010: "invalid launch configuration",
   GK8011: "cannot read kernel module",
   GK8012: "kernel timed out",
+  GK8013: "uninitialized shared memory read",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -28,7 +28,7 @@ export function formatDiagnostic(d: Diagnostic, sources: SourceMap, opts: Format
   for (const n of d.notes) {
     const at = n.span ? ` (${sources.locate(n.span)})` : "";
     lines.push(`  ${c.cyan("note")}: ${n.message}${at}`);
-    if (n.span) lines.push(...codeFrame(n.span, sources, opts).map((l) => "  " + l));
+    if (n.span) lines.push(...codeFrame(n.span, sources, opts).map((l) => (l ? "  " + l : l)));
   }
   return lines.join("\n");
 }

@@ -1,0 +1,217 @@
+/**
+ * The shapes of the CST that `grammar.ts` builds, written by hand so that `toAst.ts`
+ * is typed. Each node lists its children by key (a token type's name, a rule's name or
+ * a LABEL from the grammar) and what one child is. After error recovery any child may
+ * be missing, so every child list is optional: the AST builder must check each one.
+ */
+import type { IToken } from "chevrotain";
+
+interface Node<Name extends string, Children> {
+  readonly name: Name;
+  readonly children: { readonly [K in keyof Children]?: readonly Children[K][] };
+  /** Set by chevrotain when the node was cut short by re-sync recovery. */
+  readonly recoveredNode?: boolean;
+}
+
+type Tok = IToken;
+
+// ---------------------------------------------------------------- module items
+
+export interface ModuleCst extends Node<"module", { item: ItemCst }> {}
+
+export interface ItemCst extends Node<"item", {
+  Export: Tok;
+  kernelDecl: KernelDeclCst;
+  functionDecl: FunctionDeclCst;
+  constDecl: ConstDeclCst;
+  importDecl: ImportDeclCst;
+  launchDecl: LaunchDeclCst;
+}> {}
+
+export interface KernelDeclCst extends Node<"kernelDecl", { DeviceKernel: Tok; name: Tok; paramList: ParamListCst; body: BlockCst }> {}
+
+export interface FunctionDeclCst extends Node<"functionDecl", {
+  DeviceFn: Tok;
+  name: Tok;
+  paramList: ParamListCst;
+  Colon: Tok;
+  returnType: TypeCst;
+  body: BlockCst;
+}> {}
+
+export interface ParamListCst extends Node<"paramList", { LParen: Tok; param: ParamCst; Comma: Tok; RParen: Tok }> {}
+
+export interface ParamCst extends Node<"param", { name: Tok; Colon: Tok; type: TypeCst }> {}
+
+export interface ConstDeclCst extends Node<"constDecl", {
+  Const: Tok;
+  name: Tok;
+  Colon: Tok;
+  type: TypeCst;
+  Eq: Tok;
+  init: ExpressionCst;
+  Semi: Tok;
+}> {}
+
+export interface ImportDeclCst extends Node<"importDecl", {
+  Import: Tok;
+  LCurly: Tok;
+  names: Tok;
+  Comma: Tok;
+  RCurly: Tok;
+  CtxFrom: Tok;
+  path: Tok;
+  Semi: Tok;
+}> {}
+
+export interface LaunchDeclCst extends Node<"launchDecl", {
+  Launch: Tok;
+  kernel: Tok;
+  LParen: Tok;
+  launchArg: LaunchArgCst;
+  Comma: Tok;
+  RParen: Tok;
+  CtxGrid: Tok;
+  grid: ArgListCst;
+  CtxBlock: Tok;
+  block: ArgListCst;
+  Semi: Tok;
+}> {}
+
+export interface LaunchArgCst extends Node<"launchArg", { name: Tok; Eq: Tok; value: ExpressionCst }> {}
+
+// ---------------------------------------------------------------- types
+
+export interface TypeCst extends Node<"type", { typeAtom: TypeAtomCst; LBracket: Tok; sizes: ExpressionCst; RBracket: Tok }> {}
+
+export interface TypeAtomCst extends Node<"typeAtom", {
+  CtxReadonly: Tok;
+  qualified: TypeAtomCst;
+  CtxGlobal: Tok;
+  Less: Tok;
+  elem: TypeCst;
+  Greater: Tok;
+  name: Tok;
+}> {}
+
+// ---------------------------------------------------------------- statements
+
+export interface BlockCst extends Node<"block", { LCurly: Tok; statement: StatementCst; RCurly: Tok }> {}
+
+export interface StatementCst extends Node<"statement", {
+  block: BlockCst;
+  varStatement: VarStatementCst;
+  sharedDecl: SharedDeclCst;
+  ifStmt: IfStmtCst;
+  forStmt: ForStmtCst;
+  whileStmt: WhileStmtCst;
+  doWhileStmt: DoWhileStmtCst;
+  breakStmt: BreakStmtCst;
+  continueStmt: ContinueStmtCst;
+  returnStmt: ReturnStmtCst;
+  empty: Tok;
+  exprStmt: ExprStmtCst;
+}> {}
+
+export interface VarStatementCst extends Node<"varStatement", { varDecl: VarDeclCst; Semi: Tok }> {}
+
+export interface VarDeclCst extends Node<"varDecl", {
+  Let: Tok;
+  Const: Tok;
+  name: Tok;
+  Colon: Tok;
+  type: TypeCst;
+  Eq: Tok;
+  init: ExpressionCst;
+}> {}
+
+export interface SharedDeclCst extends Node<"sharedDecl", { Shared: Tok; name: Tok; Colon: Tok; type: TypeCst; Semi: Tok }> {}
+
+export interface IfStmtCst extends Node<"ifStmt", {
+  If: Tok;
+  LParen: Tok;
+  cond: ExpressionCst;
+  RParen: Tok;
+  then: StatementCst;
+  Else: Tok;
+  else: StatementCst;
+}> {}
+
+export interface ForStmtCst extends Node<"forStmt", {
+  For: Tok;
+  LParen: Tok;
+  initDecl: VarDeclCst;
+  init: ExpressionCst;
+  Semi: Tok;
+  cond: ExpressionCst;
+  step: ExpressionCst;
+  RParen: Tok;
+  body: StatementCst;
+}> {}
+
+export interface WhileStmtCst extends Node<"whileStmt", { While: Tok; LParen: Tok; cond: ExpressionCst; RParen: Tok; body: StatementCst }> {}
+
+export interface DoWhileStmtCst extends Node<"doWhileStmt", {
+  Do: Tok;
+  body: StatementCst;
+  While: Tok;
+  LParen: Tok;
+  cond: ExpressionCst;
+  RParen: Tok;
+  Semi: Tok;
+}> {}
+
+export interface BreakStmtCst extends Node<"breakStmt", { Break: Tok; Semi: Tok }> {}
+
+export interface ContinueStmtCst extends Node<"continueStmt", { Continue: Tok; Semi: Tok }> {}
+
+export interface ReturnStmtCst extends Node<"returnStmt", { Return: Tok; value: ExpressionCst; Semi: Tok }> {}
+
+export interface ExprStmtCst extends Node<"exprStmt", { expression: ExpressionCst; Semi: Tok }> {}
+
+// ---------------------------------------------------------------- expressions
+
+export interface ExpressionCst extends Node<"expression", { conditional: ConditionalCst; AssignOp: Tok; value: ExpressionCst }> {}
+
+export interface ConditionalCst extends Node<"conditional", {
+  binary: BinaryCst;
+  Question: Tok;
+  then: ExpressionCst;
+  Colon: Tok;
+  else: ExpressionCst;
+}> {}
+
+/** Operands and operators alternate: `unary[0] BinaryOp[0] unary[1] ...`. */
+export interface BinaryCst extends Node<"binary", { unary: UnaryCst; BinaryOp: Tok }> {}
+
+/** Prefix operators, outermost first, then the operand. */
+export interface UnaryCst extends Node<"unary", { PrefixOp: Tok; postfix: PostfixCst }> {}
+
+export interface PostfixCst extends Node<"postfix", { primary: PrimaryCst; postfixOp: PostfixOpCst }> {}
+
+/** One of: a call's arguments, `[index]`, `.member`, `++`, `--`. */
+export interface PostfixOpCst extends Node<"postfixOp", {
+  call: ArgListCst;
+  LBracket: Tok;
+  index: ExpressionCst;
+  RBracket: Tok;
+  Dot: Tok;
+  member: Tok;
+  PlusPlus: Tok;
+  MinusMinus: Tok;
+}> {}
+
+export interface PrimaryCst extends Node<"primary", {
+  NumberLit: Tok;
+  True: Tok;
+  False: Tok;
+  Identifier: Tok;
+  parenExpr: ParenExprCst;
+  arrayLit: ArrayLitCst;
+}> {}
+
+export interface ParenExprCst extends Node<"parenExpr", { LParen: Tok; expression: ExpressionCst; RParen: Tok }> {}
+
+export interface ArrayLitCst extends Node<"arrayLit", { LBracket: Tok; elements: ExpressionCst; Comma: Tok; RBracket: Tok }> {}
+
+export interface ArgListCst extends Node<"argList", { LParen: Tok; args: ExpressionCst; Comma: Tok; RParen: Tok }> {}

@@ -1,0 +1,469 @@
+/**
+ * gk's grammar as a chevrotain CstParser, with error recovery on. The CST it builds is
+ * described by `cst.ts` (child names here, LABELs included, are the keys there) and
+ * turned into the AST by `toAst.ts`.
+ *
+ * A few choices keep the grammar small and its errors clear:
+ * - Binary operators are one flat rule, `unary (BinaryOp unary)*`; precedence and
+ *   associativity are applied when building the AST.
+ * - An expression may end in `= e` (or `+= e`, ...) and postfix and prefix `++`/`--` are
+ *   accepted anywhere: the AST builder keeps them at statement level and says clearly
+ *   why they are wrong inside an expression, instead of a generic "expected ')'".
+ * - A missing `;` is not a recognition error: `endOfStatement` notes it and parsing goes
+ *   on as if it were there, which is what the user meant almost every time.
+ * - A declaration's name may be any word (`declaredName`), so that a reserved word there
+ *   is one clear error rather than a parse that goes astray.
+ * - Before a closing bracket, stray tokens are skipped up to the bracket that matches the
+ *   opening one (`closeWith`), so `if (a b) {` resumes at the `{` in step.
+ * Chevrotain's own recovery (single-token insertion and deletion, re-sync at rule
+ * boundaries) handles the rest.
+ */
+import { CstParser, tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import type { BracketMap } from "./cascade.js";
+import { ProblemRecorder, type StatementContext } from "./problems.js";
+import {
+  AnyName, AssignOp, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxFrom, CtxGlobal, CtxGrid,
+  CtxReadonly, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
+  Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, PlusPlus,
+  PrefixOp, Question, RBracket, RCurly, Return, RParen, Semi, Shared, StringLit, True, While,
+} from "./tokens.js";
+
+const reserved: ReadonlySet<TokenType> = new Set(keywords);
+
+export class GkParser extends CstParser {
+  /** Bracket structure of the current input, for skipping to a matching closer. */
+  private brackets: BracketMap | undefined;
+  /** Opening brackets of the groups in which stray tokens were skipped, in the current parse. */
+  strayGroups = new Set<IToken>();
+
+  /** `recorder` receives every problem met, chevrotain's and the grammar's own. */
+  constructor(readonly recorder: ProblemRecorder) {
+    super(parserVocabulary, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: recorder });
+    this.performSelfAnalysis();
+  }
+
+  /** Feeds a new token list (and its bracket map) and forgets everything about the previous parse. */
+  start(tokens: IToken[], brackets: BracketMap): void {
+    this.recorder.reset();
+    this.brackets = brackets;
+    this.strayGroups = new Set();
+    this.input = tokens;
+  }
+
+  /**
+   * Chevrotain repairs a missing token by pretending it is there (insertion) before it
+   * tries skipping one stray token (deletion). When the expected token comes right after
+   * the stray one, as in `f(a b)`, skipping is the better repair: it resumes in step.
+   */
+  protected override canTokenTypeBeInsertedInRecovery(tokType: TokenType): boolean {
+    return !tokenMatcher(this.LA(2), tokType);
+  }
+
+  // ------------------------------------------------------------------ module items
+
+  readonly module = this.RULE("module", () => {
+    this.MANY(() => this.SUBRULE(this.item));
+  });
+
+  readonly item = this.RULE("item", () => {
+    this.OPTION(() => this.CONSUME(Export));
+    this.OR([
+      { ALT: () => this.SUBRULE(this.kernelDecl) },
+      { ALT: () => this.SUBRULE(this.functionDecl) },
+      { ALT: () => this.SUBRULE(this.constDecl) },
+      { ALT: () => this.SUBRULE(this.importDecl) },
+      { ALT: () => this.SUBRULE(this.launchDecl) },
+    ]);
+  });
+
+  readonly kernelDecl = this.RULE("kernelDecl", () => {
+    this.CONSUME(DeviceKernel);
+    this.declaredName();
+    this.SUBRULE(this.paramList);
+    this.SUBRULE(this.block, { LABEL: "body" });
+  });
+
+  readonly functionDecl = this.RULE("functionDecl", () => {
+    this.CONSUME(DeviceFn);
+    this.declaredName();
+    this.SUBRULE(this.paramList);
+    this.OPTION(() => {
+      this.CONSUME(Colon);
+      this.SUBRULE(this.type, { LABEL: "returnType" });
+    });
+    this.SUBRULE(this.block, { LABEL: "body" });
+  });
+
+  readonly paramList = this.RULE("paramList", () => {
+    const open = this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.param);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.param);
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RParen, "paramList");
+  });
+
+  readonly param = this.RULE("param", () => {
+    this.declaredName();
+    this.CONSUME(Colon);
+    this.SUBRULE(this.type);
+  });
+
+  readonly constDecl = this.RULE("constDecl", () => {
+    this.CONSUME(Const);
+    this.declaredName();
+    this.OPTION(() => {
+      this.CONSUME(Colon);
+      this.SUBRULE(this.type);
+    });
+    this.CONSUME(Eq);
+    this.SUBRULE(this.expression, { LABEL: "init" });
+    this.endOfStatement("declaration");
+  });
+
+  readonly importDecl = this.RULE("importDecl", () => {
+    this.CONSUME(Import);
+    const open = this.CONSUME(LCurly);
+    this.OPTION(() => {
+      this.CONSUME(Identifier, { LABEL: "names" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.CONSUME2(Identifier, { LABEL: "names" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RCurly, "importDecl");
+    this.CONSUME(CtxFrom);
+    this.CONSUME(StringLit, { LABEL: "path" });
+    this.endOfStatement("import");
+  });
+
+  readonly launchDecl = this.RULE("launchDecl", () => {
+    this.CONSUME(Launch);
+    this.CONSUME(Identifier, { LABEL: "kernel" });
+    const open = this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.launchArg);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.launchArg);
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RParen, "launchDecl");
+    this.CONSUME(CtxGrid);
+    this.SUBRULE(this.argList, { LABEL: "grid" });
+    this.CONSUME(CtxBlock);
+    this.SUBRULE2(this.argList, { LABEL: "block" });
+    this.endOfStatement("launch");
+  });
+
+  readonly launchArg = this.RULE("launchArg", () => {
+    this.declaredName();
+    this.CONSUME(Eq);
+    this.SUBRULE(this.expression, { LABEL: "value" });
+  });
+
+  // ------------------------------------------------------------------ types
+
+  readonly type = this.RULE("type", () => {
+    this.SUBRULE(this.typeAtom);
+    this.MANY(() => {
+      const open = this.CONSUME(LBracket);
+      this.SUBRULE(this.expression, { LABEL: "sizes" });
+      this.closeWith(open, RBracket, "type");
+    });
+  });
+
+  readonly typeAtom = this.RULE("typeAtom", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(CtxReadonly);
+          this.SUBRULE(this.typeAtom, { LABEL: "qualified" });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(CtxGlobal);
+          this.CONSUME(Less);
+          this.SUBRULE(this.type, { LABEL: "elem" });
+          this.CONSUME(Greater);
+        },
+      },
+      { ALT: () => this.CONSUME(Identifier, { LABEL: "name" }) },
+    ]);
+  });
+
+  // ------------------------------------------------------------------ statements
+
+  readonly block = this.RULE("block", () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.statement));
+    this.CONSUME(RCurly);
+  });
+
+  readonly statement = this.RULE("statement", () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.block) },
+      { ALT: () => this.SUBRULE(this.varStatement) },
+      { ALT: () => this.SUBRULE(this.sharedDecl) },
+      { ALT: () => this.SUBRULE(this.ifStmt) },
+      { ALT: () => this.SUBRULE(this.forStmt) },
+      { ALT: () => this.SUBRULE(this.whileStmt) },
+      { ALT: () => this.SUBRULE(this.doWhileStmt) },
+      { ALT: () => this.SUBRULE(this.breakStmt) },
+      { ALT: () => this.SUBRULE(this.continueStmt) },
+      { ALT: () => this.SUBRULE(this.returnStmt) },
+      { ALT: () => this.CONSUME(Semi, { LABEL: "empty" }) },
+      { ALT: () => this.SUBRULE(this.exprStmt) },
+    ]);
+  });
+
+  readonly varStatement = this.RULE("varStatement", () => {
+    this.SUBRULE(this.varDecl);
+    this.endOfStatement("statement");
+  });
+
+  /** `let`/`const` without its `;`, shared by statements and `for` initializers. */
+  readonly varDecl = this.RULE("varDecl", () => {
+    this.OR([{ ALT: () => this.CONSUME(Let) }, { ALT: () => this.CONSUME(Const) }]);
+    this.declaredName();
+    this.OPTION(() => {
+      this.CONSUME(Colon);
+      this.SUBRULE(this.type);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(Eq);
+      this.SUBRULE(this.expression, { LABEL: "init" });
+    });
+  });
+
+  readonly sharedDecl = this.RULE("sharedDecl", () => {
+    this.CONSUME(Shared);
+    this.declaredName();
+    this.CONSUME(Colon);
+    this.SUBRULE(this.type);
+    this.endOfStatement("shared");
+  });
+
+  readonly ifStmt = this.RULE("ifStmt", () => {
+    this.CONSUME(If);
+    const open = this.CONSUME(LParen);
+    this.SUBRULE(this.expression, { LABEL: "cond" });
+    this.closeWith(open, RParen, "ifStmt");
+    this.SUBRULE(this.statement, { LABEL: "then" });
+    this.OPTION(() => {
+      this.CONSUME(Else);
+      this.SUBRULE2(this.statement, { LABEL: "else" });
+    });
+  });
+
+  readonly forStmt = this.RULE("forStmt", () => {
+    this.CONSUME(For);
+    const open = this.CONSUME(LParen);
+    this.OPTION(() =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.varDecl, { LABEL: "initDecl" }) },
+        { ALT: () => this.SUBRULE(this.expression, { LABEL: "init" }) },
+      ]),
+    );
+    this.CONSUME(Semi);
+    this.OPTION2(() => this.SUBRULE2(this.expression, { LABEL: "cond" }));
+    this.CONSUME2(Semi);
+    this.OPTION3(() => this.SUBRULE3(this.expression, { LABEL: "step" }));
+    this.closeWith(open, RParen, "forStmt");
+    this.SUBRULE(this.statement, { LABEL: "body" });
+  });
+
+  readonly whileStmt = this.RULE("whileStmt", () => {
+    this.CONSUME(While);
+    const open = this.CONSUME(LParen);
+    this.SUBRULE(this.expression, { LABEL: "cond" });
+    this.closeWith(open, RParen, "whileStmt");
+    this.SUBRULE(this.statement, { LABEL: "body" });
+  });
+
+  readonly doWhileStmt = this.RULE("doWhileStmt", () => {
+    this.CONSUME(Do);
+    this.SUBRULE(this.statement, { LABEL: "body" });
+    this.CONSUME(While);
+    const open = this.CONSUME(LParen);
+    this.SUBRULE(this.expression, { LABEL: "cond" });
+    this.closeWith(open, RParen, "doWhileStmt");
+    this.endOfStatement("statement");
+  });
+
+  readonly breakStmt = this.RULE("breakStmt", () => {
+    this.CONSUME(Break);
+    this.endOfStatement("statement");
+  });
+
+  readonly continueStmt = this.RULE("continueStmt", () => {
+    this.CONSUME(Continue);
+    this.endOfStatement("statement");
+  });
+
+  readonly returnStmt = this.RULE("returnStmt", () => {
+    this.CONSUME(Return);
+    this.OPTION(() => this.SUBRULE(this.expression, { LABEL: "value" }));
+    this.endOfStatement("statement");
+  });
+
+  /** An expression, assignment or increment used as a statement; `toAst` tells them apart. */
+  readonly exprStmt = this.RULE("exprStmt", () => {
+    this.SUBRULE(this.expression);
+    this.endOfStatement("statement");
+  });
+
+  // ------------------------------------------------------------------ expressions
+
+  readonly expression = this.RULE("expression", () => {
+    this.SUBRULE(this.conditional);
+    this.OPTION(() => {
+      this.CONSUME(AssignOp);
+      this.SUBRULE(this.expression, { LABEL: "value" });
+    });
+  });
+
+  readonly conditional = this.RULE("conditional", () => {
+    this.SUBRULE(this.binary);
+    this.OPTION(() => {
+      this.CONSUME(Question);
+      this.SUBRULE(this.expression, { LABEL: "then" });
+      this.CONSUME(Colon);
+      this.SUBRULE2(this.expression, { LABEL: "else" });
+    });
+  });
+
+  readonly binary = this.RULE("binary", () => {
+    this.SUBRULE(this.unary);
+    this.MANY(() => {
+      this.CONSUME(BinaryOp);
+      this.SUBRULE2(this.unary);
+    });
+  });
+
+  readonly unary = this.RULE("unary", () => {
+    this.MANY(() => this.CONSUME(PrefixOp));
+    this.SUBRULE(this.postfix);
+  });
+
+  readonly postfix = this.RULE("postfix", () => {
+    this.SUBRULE(this.primary);
+    this.MANY(() => this.SUBRULE(this.postfixOp));
+  });
+
+  readonly postfixOp = this.RULE("postfixOp", () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.argList, { LABEL: "call" }) },
+      {
+        ALT: () => {
+          const open = this.CONSUME(LBracket);
+          this.SUBRULE(this.expression, { LABEL: "index" });
+          this.closeWith(open, RBracket, "postfixOp");
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Dot);
+          this.CONSUME(Identifier, { LABEL: "member" });
+        },
+      },
+      { ALT: () => this.CONSUME(PlusPlus) },
+      { ALT: () => this.CONSUME(MinusMinus) },
+    ]);
+  });
+
+  readonly primary = this.RULE("primary", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(NumberLit) },
+      { ALT: () => this.CONSUME(True) },
+      { ALT: () => this.CONSUME(False) },
+      { ALT: () => this.CONSUME(Identifier) },
+      { ALT: () => this.SUBRULE(this.parenExpr) },
+      { ALT: () => this.SUBRULE(this.arrayLit) },
+    ]);
+  });
+
+  readonly parenExpr = this.RULE("parenExpr", () => {
+    const open = this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.closeWith(open, RParen, "parenExpr");
+  });
+
+  readonly arrayLit = this.RULE("arrayLit", () => {
+    const open = this.CONSUME(LBracket);
+    this.OPTION(() => {
+      this.SUBRULE(this.expression, { LABEL: "elements" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.expression, { LABEL: "elements" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RBracket, "arrayLit");
+  });
+
+  /** `(a, b, c)`: call arguments, and the sizes in `grid(...)` and `block(...)`. */
+  readonly argList = this.RULE("argList", () => {
+    const open = this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.expression, { LABEL: "args" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.expression, { LABEL: "args" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RParen, "argList");
+  });
+
+  // ------------------------------------------------------------------ helpers
+
+  /**
+   * The name a declaration introduces. Any word is taken, so that `let if = 1;` is one
+   * clear error ("'if' is a reserved word") and parsing goes on undisturbed.
+   * Uses occurrence index 7, which no rule uses for itself.
+   */
+  private declaredName(): void {
+    const name = this.CONSUME7(AnyName, { LABEL: "name" });
+    this.ACTION(() => {
+      if (reserved.has(name.tokenType)) this.recorder.report({ kind: "reservedName", actual: name, previous: name });
+    });
+  }
+
+  /**
+   * The closer of a bracket group. When stray tokens stand before the closer that matches
+   * `open` (`if (a b) {`, `f(x: i32 y: i32)`), they are reported once and skipped, `open`
+   * is noted in `strayGroups`, and parsing resumes after the group as if it were well
+   * formed. Otherwise this is a plain CONSUME, with chevrotain's recovery when the closer
+   * is missing. Uses occurrence index 8, which no rule uses for itself.
+   */
+  private closeWith(open: IToken, close: TokenType, rule: string): void {
+    this.ACTION(() => {
+      const target = this.brackets?.closerAhead(open, this.LA(1).startOffset);
+      if (target === undefined) return;
+      this.recorder.report({ kind: "mismatch", expected: close, rule, actual: this.LA(1), previous: this.LA(0) });
+      this.strayGroups.add(open);
+      while (this.LA(1).startOffset < target) this.SKIP_TOKEN();
+    });
+    this.CONSUME8(close);
+  }
+
+  /**
+   * The `;` that ends a statement or declaration. When it is missing, the problem is
+   * recorded and parsing goes on as if it were there (a `;` has no content to recover).
+   * Uses occurrence index 9 so that it never collides with a rule's own `;` or OPTION.
+   */
+  private endOfStatement(context: StatementContext): void {
+    const semi = this.OPTION9(() => this.CONSUME9(Semi));
+    this.ACTION(() => {
+      if (semi === undefined) this.recorder.report({ kind: "missingSemicolon", context, actual: this.LA(1), previous: this.LA(0) });
+    });
+  }
+}

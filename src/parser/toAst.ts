@@ -1,0 +1,315 @@
+/**
+ * CST → AST: module items, statements and types (expressions are in `expressions.ts`).
+ *
+ * The CST may be partial or patched after error recovery. A statement or declaration
+ * that recovery touched is left out without a word: its syntax error is reported, and
+ * what recovery made of it would only give misleading follow-on errors. Statements
+ * nested in it are still visited, for errors of their own. Blocks keep the statements
+ * that parsed, so a kernel whose closing `}` is missing still appears, with them.
+ */
+import type { IToken } from "chevrotain";
+import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
+import type { SourceFile } from "../diagnostics/source.js";
+import type {
+  BlockStmt, ConstDecl, Expr, FunctionDecl, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
+  TypeExpr, VarDecl,
+} from "./ast.js";
+import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
+import type {
+  ArgListCst, BlockCst, ConstDeclCst, ForStmtCst, FunctionDeclCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
+  ModuleCst, ParamListCst, StatementCst, TypeAtomCst, TypeCst, VarDeclCst,
+} from "./cst.js";
+import { argList, expression, statementExpression } from "./expressions.js";
+import { tokenSpan } from "./lexer.js";
+import { readString } from "./literals.js";
+import { Let } from "./tokens.js";
+
+/** How the parse went, as far as building the AST cares. */
+export interface ParseOutcome {
+  /** Whether the parser met any syntax error (and so may have left partial or patched nodes). */
+  readonly recovered: boolean;
+  /** Opening brackets of groups in which the parser skipped stray tokens (see `GkParser.strayGroups`). */
+  readonly strayGroups: ReadonlySet<IToken>;
+}
+
+export function toAst(cst: ModuleCst, file: SourceFile, log: DiagnosticLog, outcome: ParseOutcome): Module {
+  const cx: BuildContext = { file: file.path, log, strayGroups: outcome.strayGroups, recovered: outcome.recovered };
+  const items = (cst.children.item ?? []).map((i) => item(cx, i)).filter((i): i is Item => i !== undefined);
+  return { kind: "Module", file: file.path, items, span: { file: file.path, start: 0, end: file.text.length } };
+}
+
+// ---------------------------------------------------------------- module items
+
+function item(cx: BuildContext, cst: ItemCst): Item | undefined {
+  const c = cst.children;
+  const exported = real(one(c.Export));
+  const kernel = one(c.kernelDecl);
+  if (kernel) return kernelDecl(cx, kernel, exported);
+  const fn = one(c.functionDecl);
+  if (fn) return functionDecl(cx, fn, exported);
+  const constant = one(c.constDecl);
+  if (constant) return touchedByRecovery(cx, constant) ? undefined : constDecl(cx, constant, exported);
+  const imp = one(c.importDecl);
+  const launch = one(c.launchDecl);
+  if ((imp && touchedByRecovery(cx, imp)) || (launch && touchedByRecovery(cx, launch))) return undefined;
+  if (exported && (imp || launch)) {
+    const what = imp ? "an import" : "a launch";
+    cx.log.error("GK1010", tokenSpan(cx.file, exported), `${what} cannot be exported: only device_kernel, device_fn and const declarations can`);
+    return undefined;
+  }
+  if (imp) return importDecl(cx, imp);
+  return launch && launchDecl(cx, launch);
+}
+
+function kernelDecl(cx: BuildContext, cst: KernelDeclCst, exported: IToken | undefined): KernelDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.DeviceKernel));
+  const name = declaredName(cx, one(c.name));
+  const params = paramList(cx, untouched(cx, one(c.paramList)));
+  const body = block(cx, one(c.body));
+  if (!keyword || !name || !params || !body) return undefined;
+  return { kind: "Kernel", exported: exported !== undefined, name, params, body, span: cover(cx, exported, keyword, body.span) };
+}
+
+function functionDecl(cx: BuildContext, cst: FunctionDeclCst, exported: IToken | undefined): FunctionDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.DeviceFn));
+  const name = declaredName(cx, one(c.name));
+  const params = paramList(cx, untouched(cx, one(c.paramList)));
+  const returnType = c.Colon ? typeExpr(cx, untouched(cx, one(c.returnType))) : undefined;
+  const body = block(cx, one(c.body));
+  if (!keyword || !name || !params || !body || (c.Colon && !returnType)) return undefined;
+  return {
+    kind: "Function",
+    exported: exported !== undefined,
+    name,
+    params,
+    ...(returnType && { returnType }),
+    body,
+    span: cover(cx, exported, keyword, body.span),
+  };
+}
+
+function paramList(cx: BuildContext, cst: ParamListCst | undefined): Param[] | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  return all(cst.children.param, (p): Param | undefined => {
+    const name = declaredName(cx, one(p.children.name));
+    const type = typeExpr(cx, one(p.children.type));
+    return name && type && !p.recoveredNode ? { name, type, span: cover(cx, name.span, type.span) } : undefined;
+  });
+}
+
+function constDecl(cx: BuildContext, cst: ConstDeclCst, exported: IToken | undefined): ConstDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.Const));
+  const name = declaredName(cx, one(c.name));
+  const type = c.Colon ? typeExpr(cx, one(c.type)) : undefined;
+  const init = expression(cx, one(c.init));
+  if (!keyword || !name || !init || (c.Colon && !type)) return undefined;
+  return {
+    kind: "Const",
+    exported: exported !== undefined,
+    name,
+    ...(type && { type }),
+    init,
+    span: cover(cx, exported, keyword, init.span, one(c.Semi)),
+  };
+}
+
+function importDecl(cx: BuildContext, cst: ImportDeclCst): ImportDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.Import));
+  const names = all(c.names, (n) => ident(cx, n));
+  const path = real(one(c.path));
+  if (!keyword || !names || !path || !real(one(c.LCurly))) return undefined;
+  const pathSpan = tokenSpan(cx.file, path);
+  return { kind: "Import", names, path: readString(path.image).value, pathSpan, span: cover(cx, keyword, pathSpan, one(c.Semi)) };
+}
+
+function launchDecl(cx: BuildContext, cst: LaunchDeclCst): LaunchDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.Launch));
+  const kernel = ident(cx, one(c.kernel));
+  const args = all(c.launchArg, (a): LaunchArg | undefined => {
+    const name = declaredName(cx, one(a.children.name));
+    const value = expression(cx, one(a.children.value));
+    return name && value && !a.recoveredNode ? { name, value, span: cover(cx, name.span, value.span) } : undefined;
+  });
+  const grid = launchSizes(cx, "grid", one(c.CtxGrid), one(c.grid));
+  const blockSizes = launchSizes(cx, "block", one(c.CtxBlock), one(c.block));
+  if (!keyword || !kernel || !args || !grid || !blockSizes || !real(one(c.LParen))) return undefined;
+  return { kind: "Launch", kernel, args, grid, block: blockSizes, span: cover(cx, keyword, one(c.block)?.children.RParen?.[0], one(c.Semi)) };
+}
+
+function launchSizes(cx: BuildContext, what: string, keyword: IToken | undefined, cst: ArgListCst | undefined): Expr[] | undefined {
+  const list = argList(cx, cst);
+  if (!real(keyword) || list === undefined) return undefined;
+  if (list.args.length < 1 || list.args.length > 3) {
+    const found = list.args.length === 0 ? "none" : String(list.args.length);
+    cx.log.error("GK1010", cover(cx, keyword, list.span), `${what}(...) takes one to three sizes, as in ${what}(x), ${what}(x, y) or ${what}(x, y, z); found ${found}`);
+    return undefined;
+  }
+  return list.args;
+}
+
+// ---------------------------------------------------------------- types
+
+function typeExpr(cx: BuildContext, cst: TypeCst | undefined): TypeExpr | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  const elem = typeAtom(cx, one(cst.children.typeAtom));
+  const sizes = all(cst.children.sizes, (s) => expression(cx, s));
+  if (!elem || !sizes || sizes.length !== (cst.children.LBracket ?? []).length) return undefined;
+  if (sizes.length === 0) return elem;
+  return { kind: "ArrayType", elem, sizes, span: cover(cx, elem.span, last(sizes)?.span, last(cst.children.RBracket)) };
+}
+
+function typeAtom(cx: BuildContext, cst: TypeAtomCst | undefined): TypeExpr | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  const c = cst.children;
+  const readonlyTok = real(one(c.CtxReadonly));
+  if (readonlyTok) {
+    const inner = typeAtom(cx, one(c.qualified));
+    if (inner?.kind === "GlobalType" && !inner.readonly) return { ...inner, readonly: true, span: cover(cx, readonlyTok, inner.span) };
+    if (inner) cx.log.error("GK1010", tokenSpan(cx.file, readonlyTok), "'readonly' applies only to global memory, as in `readonly global<f32>`");
+    return undefined;
+  }
+  const global = real(one(c.CtxGlobal));
+  if (global) {
+    const elem = typeExpr(cx, one(c.elem));
+    return elem && { kind: "GlobalType", readonly: false, elem, span: cover(cx, global, elem.span, one(c.Greater)) };
+  }
+  const name = ident(cx, one(c.name));
+  return name && { kind: "NamedType", name, span: name.span };
+}
+
+// ---------------------------------------------------------------- statements
+
+function block(cx: BuildContext, cst: BlockCst | undefined): BlockStmt | undefined {
+  const open = real(one(cst?.children.LCurly));
+  if (!cst || !open) return undefined;
+  const body = (cst.children.statement ?? []).map((s) => statement(cx, s)).filter((s): s is Stmt => s !== undefined);
+  return { kind: "Block", body, span: cover(cx, open, last(body)?.span, one(cst.children.RCurly)) };
+}
+
+function statement(cx: BuildContext, cst: StatementCst | undefined): Stmt | undefined {
+  if (!cst) return undefined;
+  if (touchedByRecovery(cx, cst)) {
+    // Left out: its syntax error is reported. Statements nested in it may have errors of their own.
+    for (const nested of nestedStatements(cst)) statement(cx, nested);
+    return undefined;
+  }
+  const c = cst.children;
+  if (c.block) return block(cx, one(c.block));
+  if (c.varStatement) {
+    const s = one(c.varStatement);
+    return s && !s.recoveredNode ? varDecl(cx, one(s.children.varDecl), one(s.children.Semi)) : undefined;
+  }
+  if (c.sharedDecl) {
+    const s = one(c.sharedDecl)!;
+    const keyword = real(one(s.children.Shared));
+    const name = declaredName(cx, one(s.children.name));
+    const type = typeExpr(cx, one(s.children.type));
+    return keyword && name && type && { kind: "SharedDecl", name, type, span: cover(cx, keyword, type.span, one(s.children.Semi)) };
+  }
+  if (c.ifStmt) return ifStmt(cx, one(c.ifStmt));
+  if (c.forStmt) return forStmt(cx, one(c.forStmt));
+  if (c.whileStmt) {
+    const s = one(c.whileStmt)!;
+    const keyword = real(one(s.children.While));
+    const cond = expression(cx, one(s.children.cond));
+    const body = statement(cx, one(s.children.body));
+    return keyword && cond && body && { kind: "While", cond, body, span: cover(cx, keyword, body.span) };
+  }
+  if (c.doWhileStmt) {
+    const s = one(c.doWhileStmt)!;
+    const keyword = real(one(s.children.Do));
+    const body = statement(cx, one(s.children.body));
+    const cond = expression(cx, one(s.children.cond));
+    if (s.recoveredNode || !keyword || !body || !cond) return undefined;
+    return { kind: "DoWhile", body, cond, span: cover(cx, keyword, cond.span, one(s.children.RParen), one(s.children.Semi)) };
+  }
+  if (c.breakStmt) {
+    const s = one(c.breakStmt)!;
+    const keyword = real(one(s.children.Break));
+    return keyword && { kind: "Break", span: cover(cx, keyword, one(s.children.Semi)) };
+  }
+  if (c.continueStmt) {
+    const s = one(c.continueStmt)!;
+    const keyword = real(one(s.children.Continue));
+    return keyword && { kind: "Continue", span: cover(cx, keyword, one(s.children.Semi)) };
+  }
+  if (c.returnStmt) {
+    const s = one(c.returnStmt)!;
+    const keyword = real(one(s.children.Return));
+    const value = s.children.value ? expression(cx, one(s.children.value)) : undefined;
+    if (s.recoveredNode || !keyword || (s.children.value && !value)) return undefined;
+    return { kind: "Return", ...(value && { value }), span: cover(cx, keyword, value?.span, one(s.children.Semi)) };
+  }
+  const empty = real(one(c.empty));
+  if (empty) return { kind: "Empty", span: tokenSpan(cx.file, empty) };
+  const s = one(c.exprStmt);
+  return s && !s.recoveredNode ? statementExpression(cx, one(s.children.expression), one(s.children.Semi)) : undefined;
+}
+
+/** The statements directly inside a block, an `if` or a loop. */
+function nestedStatements(cst: StatementCst): readonly StatementCst[] {
+  const c = cst.children;
+  const branches = one(c.ifStmt)?.children;
+  const loop = one(c.forStmt) ?? one(c.whileStmt) ?? one(c.doWhileStmt);
+  return [
+    ...(one(c.block)?.children.statement ?? []),
+    ...(branches?.then ?? []),
+    ...(branches?.else ?? []),
+    ...(loop?.children.body ?? []),
+  ];
+}
+
+/** `let`/`const` declarations; `end` is the `;` when the declaration is a statement of its own. */
+function varDecl(cx: BuildContext, cst: VarDeclCst | undefined, end: IToken | undefined): VarDecl | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  const c = cst.children;
+  const keyword = real(one(c.Let) ?? one(c.Const));
+  const name = declaredName(cx, one(c.name));
+  const type = c.Colon ? typeExpr(cx, one(c.type)) : undefined;
+  const init = c.Eq ? expression(cx, one(c.init)) : undefined;
+  if (!keyword || !name || (c.Colon && !type) || (c.Eq && !init)) return undefined;
+  return {
+    kind: "VarDecl",
+    mutable: keyword.tokenType === Let,
+    name,
+    ...(type && { type }),
+    ...(init && { init }),
+    span: cover(cx, keyword, name.span, type?.span, init?.span, end),
+  };
+}
+
+function ifStmt(cx: BuildContext, cst: IfStmtCst | undefined): Stmt | undefined {
+  if (!cst) return undefined;
+  const c = cst.children;
+  const keyword = real(one(c.If));
+  const cond = expression(cx, one(c.cond));
+  const then = statement(cx, one(c.then));
+  const otherwise = c.Else ? statement(cx, one(c.else)) : undefined;
+  if (cst.recoveredNode || !keyword || !cond || !then || (c.Else && !otherwise)) return undefined;
+  return { kind: "If", cond, then, ...(otherwise && { else: otherwise }), span: cover(cx, keyword, (otherwise ?? then).span) };
+}
+
+function forStmt(cx: BuildContext, cst: ForStmtCst | undefined): Stmt | undefined {
+  if (!cst) return undefined;
+  const c = cst.children;
+  const keyword = real(one(c.For));
+  const initCst = one(c.initDecl) ?? one(c.init);
+  const init = c.initDecl ? varDecl(cx, one(c.initDecl), undefined) : statementExpression(cx, one(c.init), undefined);
+  const cond = c.cond ? expression(cx, one(c.cond)) : undefined;
+  const step = c.step ? statementExpression(cx, one(c.step), undefined) : undefined;
+  const body = statement(cx, one(c.body));
+  if (cst.recoveredNode || !keyword || !body || (initCst && !init) || (c.cond && !cond) || (c.step && !step)) return undefined;
+  return {
+    kind: "For",
+    ...(init && { init }),
+    ...(cond && { cond }),
+    ...(step && { step }),
+    body,
+    span: cover(cx, keyword, body.span),
+  };
+}
