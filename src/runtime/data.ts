@@ -1,0 +1,161 @@
+/**
+ * Launch data made real: the `ArrayData` of a host-side `launch` statement (`[..]`,
+ * `zeros`, `fill`, `iota`, `rand`) becomes the TypedArray of its element type (Uint8Array
+ * holding 0/1 for bool). The simulator and the GPU path both use this, so a launch sees the
+ * same inputs wherever it runs.
+ *
+ * `rand(n, seed, lo, hi)` is deterministic and defined here, bit for bit:
+ *
+ *   mix(x)  = the "lowbias32" hash on u32 x:
+ *               x ^= x >>> 16; x = x * 0x7feb352d (mod 2^32);
+ *               x ^= x >>> 15; x = x * 0x846ca68b (mod 2^32);
+ *               x ^= x >>> 16
+ *   u(k)    = mix((mix(seed) + k * 0x9e3779b9) mod 2^32)      for element k = 0, 1, 2, ...
+ *
+ *   f32, f64:  v = lo + (hi - lo) * (u(k) >>> 8) / 2^24, computed in f64, then rounded to the
+ *              element type; a result below lo becomes the smallest value of the type not
+ *              below lo, then a result not below hi becomes the largest value of the type
+ *              below hi. Default range [0, 1).
+ *   integers:  v = lo + floor(u(k) * (hi - lo) / 2^32), computed exactly, then wrapped to
+ *              the element type (so at most 2^32 distinct values however wide the range).
+ *   bool:      u(k) & 1.
+ *
+ * Each element depends only on (seed, k), so any element can be computed on its own.
+ */
+import type { ArrayData } from "../ir/nodes.js";
+import { newTypedArray, type AnyTypedArray, type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { invariant } from "../util.js";
+
+/** The TypedArray holding `data` as elements of type `elem`. */
+export function materialize(elem: ScalarType, data: ArrayData): AnyTypedArray {
+  switch (data.kind) {
+    case "values": {
+      const out = newTypedArray(elem.name, data.values.length);
+      data.values.forEach((v, i) => setElement(out, elem.name, i, v));
+      return out;
+    }
+    case "zeros":
+      return newTypedArray(elem.name, data.length);
+    case "fill": {
+      const out = newTypedArray(elem.name, data.length);
+      if (data.length > 0) {
+        setElement(out, elem.name, 0, data.value);
+        (out as { fill(v: number | bigint): unknown }).fill(out[0]!);
+      }
+      return out;
+    }
+    case "iota": {
+      invariant(elem.name !== "bool", "iota() of bool reached the materializer");
+      const out = newTypedArray(elem.name, data.length);
+      for (let i = 0; i < data.length; i++) setElement(out, elem.name, i, elem.name === "i64" || elem.name === "u64" ? BigInt(i) : i);
+      return out;
+    }
+    case "rand":
+      return randArray(elem.name, data.length, data.seed, data.lo, data.hi);
+  }
+}
+
+/** Stores a scalar value (boolean, bigint or number as the IR carries it) into element `i`. */
+function setElement(out: AnyTypedArray, elem: ScalarName, i: number, v: ScalarValue): void {
+  switch (elem) {
+    case "bool":
+      out[i] = v === true || v === 1 || v === 1n ? 1 : 0;
+      return;
+    case "i64":
+    case "u64":
+      (out as BigInt64Array | BigUint64Array)[i] = typeof v === "bigint" ? v : BigInt(Number(v));
+      return;
+    default:
+      (out as Float32Array)[i] = typeof v === "boolean" ? (v ? 1 : 0) : Number(v);
+  }
+}
+
+// ---------------------------------------------------------------- the generator behind rand()
+
+/** The lowbias32 integer hash (Chris Wellons' hash-prospector), a bijection on u32. */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** The k-th 32-bit draw of rand() for a seed (see the comment at the top of this file). */
+export function randU32(seed: number, k: number): number {
+  return mix32((mix32(seed >>> 0) + Math.imul(k, 0x9e3779b9)) >>> 0);
+}
+
+const TWO24 = 16777216;
+
+function randArray(elem: ScalarName, n: number, seed: number, lo: number, hi: number): AnyTypedArray {
+  const out = newTypedArray(elem, n);
+  switch (elem) {
+    case "bool":
+      for (let k = 0; k < n; k++) out[k] = randU32(seed, k) & 1;
+      return out;
+    case "f32":
+    case "f64": {
+      const round = elem === "f32" ? Math.fround : (x: number) => x;
+      const bottom = lowestNotBelow(lo, elem);
+      const top = highestBelow(hi, elem);
+      for (let k = 0; k < n; k++) {
+        let v = round(lo + ((hi - lo) * (randU32(seed, k) >>> 8)) / TWO24);
+        if (v < lo) v = bottom;
+        if (v >= hi) v = top;
+        out[k] = v;
+      }
+      return out;
+    }
+    default: {
+      // Exact either way: u * (hi - lo) < 2^53 fits an f64 when the range is at most 2^21 wide.
+      const exactInF64 = hi - lo <= 2 ** 21 && Number.isSafeInteger(lo) && Number.isSafeInteger(hi);
+      const base = BigInt(lo);
+      const span = BigInt(hi) - base;
+      const big = elem === "i64" || elem === "u64";
+      for (let k = 0; k < n; k++) {
+        const u = randU32(seed, k);
+        if (exactInF64 && !big) {
+          (out as Int32Array | Uint32Array)[k] = lo + Math.floor((u * (hi - lo)) / 4294967296);
+          continue;
+        }
+        const v = exactInF64 ? BigInt(lo + Math.floor((u * (hi - lo)) / 4294967296)) : base + ((BigInt(u) * span) >> 32n);
+        // Storing into the TypedArray wraps to the element type.
+        if (big) (out as BigInt64Array | BigUint64Array)[k] = v;
+        else (out as Int32Array | Uint32Array)[k] = Number(BigInt.asIntN(32, v));
+      }
+      return out;
+    }
+  }
+}
+
+const f64buf = new Float64Array(1);
+const f64bits = new BigInt64Array(f64buf.buffer);
+const f32buf = new Float32Array(1);
+const f32bits = new Int32Array(f32buf.buffer);
+
+/** The next representable value of the type below (dir -1) or above (dir +1) a finite x. */
+function step(x: number, elem: "f32" | "f64", dir: 1 | -1): number {
+  if (x === 0) return dir * (elem === "f32" ? 1.401298464324817e-45 : 5e-324);
+  if (elem === "f32") {
+    f32buf[0] = x;
+    f32bits[0] = f32bits[0]! + (x > 0 === dir > 0 ? 1 : -1);
+    return f32buf[0];
+  }
+  f64buf[0] = x;
+  f64bits[0] = f64bits[0]! + (x > 0 === dir > 0 ? 1n : -1n);
+  return f64buf[0];
+}
+
+/** The largest value of the type below hi. */
+function highestBelow(hi: number, elem: "f32" | "f64"): number {
+  const r = elem === "f32" ? Math.fround(hi) : hi;
+  return r < hi ? r : step(r, elem, -1);
+}
+
+/** The smallest value of the type not below lo. */
+function lowestNotBelow(lo: number, elem: "f32" | "f64"): number {
+  const r = elem === "f32" ? Math.fround(lo) : lo;
+  return r >= lo ? r : step(r, elem, 1);
+}

@@ -1,0 +1,159 @@
+/**
+ * What the code generator must know about a kernel before it writes any code: which device
+ * functions it reaches, which of them (and whether the kernel itself) reach a barrier —
+ * those run as generators on the barrier path — and which thread-index variables each
+ * function needs, so that device functions receive exactly those as parameters.
+ */
+import { indexBuiltin } from "../../ir/builtins.js";
+import type { CallArg, Expr, Function, Module, Stmt } from "../../ir/nodes.js";
+import { assertNever, invariant } from "../../util.js";
+
+export interface KernelAnalysis {
+  readonly kernel: Function;
+  /** Device functions the kernel calls, directly or not, callees before callers. */
+  readonly deviceFns: readonly Function[];
+  /** Names of the functions (the kernel included) that reach a barrier. */
+  readonly barrierFns: ReadonlySet<string>;
+  /** Names of the functions that run a loop, directly or through calls (they count steps). */
+  readonly loopFns: ReadonlySet<string>;
+  /** Per function, the JS names of the thread-index variables it reads, directly or through calls, sorted. */
+  readonly specials: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Calls every statement and expression of a body, depth first. */
+export function walk(body: readonly Stmt[], onStmt: (s: Stmt) => void, onExpr: (e: Expr) => void): void {
+  const expr = (e: Expr): void => {
+    onExpr(e);
+    switch (e.kind) {
+      case "const":
+      case "var":
+      case "special":
+        return;
+      case "unary":
+      case "cast":
+        return expr(e.operand);
+      case "binary":
+      case "logical":
+        expr(e.left);
+        return expr(e.right);
+      case "select":
+        expr(e.cond);
+        expr(e.ifTrue);
+        return expr(e.ifFalse);
+      case "load":
+        return e.indices.forEach(expr);
+      case "call":
+        return e.args.forEach((a: CallArg) => (a.kind === "arrayArg" ? undefined : expr(a)));
+      case "builtin":
+        return e.args.forEach(expr);
+      case "atomic":
+        e.indices.forEach(expr);
+        return e.args.forEach(expr);
+    }
+    assertNever(e, "expression");
+  };
+  const stmts = (list: readonly Stmt[]): void => list.forEach(stmt);
+  const stmt = (s: Stmt): void => {
+    onStmt(s);
+    switch (s.kind) {
+      case "let":
+        return expr(s.init);
+      case "localArray":
+        return s.init?.forEach(expr);
+      case "assign":
+        return expr(s.value);
+      case "store":
+        s.indices.forEach(expr);
+        return expr(s.value);
+      case "expr":
+        return expr(s.expr);
+      case "if":
+        expr(s.cond);
+        stmts(s.then);
+        return stmts(s.else);
+      case "loop":
+        stmts(s.init);
+        if (s.cond) expr(s.cond);
+        stmts(s.step);
+        return stmts(s.body);
+      case "return":
+        return s.value ? expr(s.value) : undefined;
+      case "break":
+      case "continue":
+      case "barrier":
+        return;
+      case "block":
+        return stmts(s.body);
+    }
+    assertNever(s, "statement");
+  };
+  stmts(body);
+}
+
+interface Direct {
+  readonly callees: Set<string>;
+  readonly barrier: boolean;
+  readonly loop: boolean;
+  readonly specials: Set<string>;
+}
+
+function direct(f: Function): Direct {
+  const callees = new Set<string>();
+  const specials = new Set<string>();
+  let barrier = false;
+  let loop = false;
+  walk(
+    f.body,
+    (s) => {
+      if (s.kind === "barrier") barrier = true;
+      if (s.kind === "loop") loop = true;
+    },
+    (e) => {
+      if (e.kind === "call") callees.add(e.callee);
+      if (e.kind === "special") specials.add(indexBuiltin(e.name).js(e.axis));
+    },
+  );
+  return { callees, barrier, loop, specials };
+}
+
+export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
+  const kernel = m.kernels.find((k) => k.name === kernelName);
+  invariant(kernel, `no kernel ${kernelName}`);
+  const fns = new Map(m.functions.map((f) => [f.name, f]));
+  const info = new Map<string, Direct>();
+  const visit = (f: Function): void => {
+    if (info.has(f.name)) return;
+    const d = direct(f);
+    info.set(f.name, d);
+    for (const c of d.callees) {
+      const callee = fns.get(c);
+      invariant(callee, `call of unknown device function ${c}`);
+      visit(callee);
+    }
+  };
+  visit(kernel);
+
+  // No recursion (GK4002), so a walk callees-first settles every function once.
+  const barrierFns = new Set<string>();
+  const loopFns = new Set<string>();
+  const specials = new Map<string, readonly string[]>();
+  const settle = (name: string): void => {
+    if (specials.has(name)) return;
+    const d = info.get(name)!;
+    const all = new Set(d.specials);
+    let barrier = d.barrier;
+    let loop = d.loop;
+    for (const c of d.callees) {
+      settle(c);
+      specials.get(c)!.forEach((s) => all.add(s));
+      if (barrierFns.has(c)) barrier = true;
+      if (loopFns.has(c)) loop = true;
+    }
+    if (barrier) barrierFns.add(name);
+    if (loop) loopFns.add(name);
+    specials.set(name, [...all].sort());
+  };
+  settle(kernel.name);
+  const deviceFns = m.functions.filter((f) => info.has(f.name));
+  return { kernel, deviceFns, barrierFns, loopFns, specials };
+}

@@ -1,0 +1,138 @@
+/**
+ * The state of generating one JavaScript function from one IR function: how IR variables
+ * are named in JavaScript, the temporaries the expressions need, the loops that `break`
+ * and `continue` leave, and how `return`, `barrier()` and local arrays are written in this
+ * function's mode.
+ */
+import type { ArrayVar, Function, ScalarVar } from "../../ir/nodes.js";
+import type { ScalarType, ScalarValue } from "../../ir/types.js";
+import { invariant } from "../../util.js";
+import type { KernelAnalysis } from "./analysis.js";
+import type { SiteTable } from "./sites.js";
+
+/**
+ * - `fastKernel`: the kernel body inlined in the loop over threads; `return` ends the thread.
+ * - `generator`: a `function*` (a kernel or device_fn that reaches a barrier); `barrier()` yields.
+ * - `plain`: a device_fn without barriers; it runs to completion, so its local arrays can be
+ *   allocated once per compiled kernel instead of once per call.
+ */
+export type FnMode = "fastKernel" | "generator" | "plain";
+
+export interface GenOptions {
+  readonly checkUninitializedShared: boolean;
+}
+
+export interface FnCtx {
+  readonly fn: Function;
+  readonly mode: FnMode;
+  readonly analysis: KernelAnalysis;
+  readonly sites: SiteTable;
+  readonly opts: GenOptions;
+  /** Temporaries declared with `let` at the top of the function. */
+  readonly temps: string[];
+  /** Declarations placed outside the function: storage of local arrays reused between calls. */
+  readonly hoisted: string[];
+  /** Ids of the loops enclosing the statement being generated, innermost last. */
+  readonly loops: number[];
+  /** Loops whose body needs a label for `continue`. */
+  readonly continued: Set<number>;
+  nextLoop: number;
+  /**
+   * The variable counting steps: `$steps`, shared by the functions of a kernel, or in the
+   * fast-path kernel a local `$s` (a register in the hot loop) that is copied to `$steps`
+   * around calls of device functions that count steps themselves.
+   */
+  readonly steps: "$steps" | "$s";
+}
+
+export function newFnCtx(fn: Function, mode: FnMode, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): FnCtx {
+  const steps = mode === "fastKernel" ? "$s" : "$steps";
+  return { fn, mode, analysis, sites, opts, temps: [], hoisted: [], loops: [], continued: new Set(), nextLoop: 0, steps };
+}
+
+const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
+
+/** The JavaScript name of a scalar variable. */
+export function varName(v: ScalarVar): string {
+  return `${safe(v.name)}_${v.id}`;
+}
+
+/** The JavaScript name of an array; `$n` (its length, for globals) and `$w` (written flags, shared) are suffixed to it. */
+export function arrayName(ctx: FnCtx, a: ArrayVar): string {
+  const base = `${safe(a.name)}_${a.id}`;
+  // Hoisted local arrays live outside the function, beside other functions' arrays.
+  return a.type.kind === "array" && a.type.space === "local" && ctx.mode === "plain" ? `${fnName(ctx.fn.name, ctx.analysis)}$${base}` : base;
+}
+
+/** The JavaScript name of a device function. */
+export function fnName(name: string, analysis: KernelAnalysis): string {
+  const i = analysis.deviceFns.findIndex((f) => f.name === name);
+  invariant(i >= 0, `device function ${name} not analyzed`);
+  return `$f${i}_${safe(name)}`;
+}
+
+export function newTemp(ctx: FnCtx): string {
+  const t = `$t${ctx.temps.length}`;
+  ctx.temps.push(t);
+  return t;
+}
+
+/** A JavaScript literal for a constant of type `t`. */
+export function literal(t: ScalarType, v: ScalarValue): string {
+  switch (t.name) {
+    case "bool":
+      return v ? "true" : "false";
+    case "i64":
+    case "u64": {
+      invariant(typeof v === "bigint", `${t.name} constant ${String(v)} is not a bigint`);
+      return v < 0n ? `(${v}n)` : `${v}n`;
+    }
+    default: {
+      invariant(typeof v === "number", `${t.name} constant ${String(v)} is not a number`);
+      if (Object.is(v, -0)) return "(-0)";
+      if (Number.isNaN(v)) return "NaN";
+      if (v === Infinity) return "Infinity";
+      if (v === -Infinity) return "(-Infinity)";
+      return v < 0 ? `(${v})` : String(v);
+    }
+  }
+}
+
+/** Code that can be pasted more than once without evaluating anything twice: a name or a literal. */
+export function isTrivial(code: string): boolean {
+  return /^(?:[A-Za-z_$][\w$]*|\d[\w.+]*|\(-[\w.+]+\)|\(-0\)|\(-Infinity\))$/.test(code);
+}
+
+/** A `typeof` zero for `fill()`: typed arrays of 64-bit integers take bigints. */
+export function zeroOf(t: ScalarType): string {
+  return t.name === "i64" || t.name === "u64" ? "0n" : "0";
+}
+
+const MARK = (i: number) => `\u0001${i}\u0001`;
+
+/**
+ * Applies a template of the evalOp or builtin tables to operand code. Templates may paste an
+ * operand more than once, or conditionally, or out of order; then every non-trivial operand
+ * is first bound to a temporary, in order, so that each is evaluated exactly once and left
+ * to right. Templates that paste each operand once, in order and unconditionally get the
+ * code directly.
+ */
+export function applyTemplate(ctx: FnCtx, template: (ops: readonly string[]) => string, operands: readonly string[]): string {
+  const probe = template(operands.map((_, i) => MARK(i)));
+  let last = -1;
+  let direct = !/\?|&&|\|\|/.test(probe.replace(/\u0001\d+\u0001/g, ""));
+  operands.forEach((_, i) => {
+    const at = probe.indexOf(MARK(i));
+    if (at < 0 || at <= last || probe.indexOf(MARK(i), at + 1) >= 0) direct = false;
+    last = at;
+  });
+  if (direct || operands.every(isTrivial)) return template(operands);
+  const binds: string[] = [];
+  const refs = operands.map((code) => {
+    if (isTrivial(code)) return code;
+    const t = newTemp(ctx);
+    binds.push(`${t} = ${code}`);
+    return t;
+  });
+  return `(${binds.join(", ")}, ${template(refs)})`;
+}

@@ -1,0 +1,177 @@
+/**
+ * Array accesses: loads, stores, atomics and local array declarations, each with its bounds
+ * check. Global arrays check against their length (hoisted into `name$n`), shared and local
+ * arrays check every index against its constant dimension and are stored flat, row-major.
+ * Shared arrays may carry `name$w`, one flag per element set by every store, so that a read
+ * of an element no thread of the block has written is reported (GK8013).
+ *
+ * Order of evaluation: indices left to right, then the stored value or atomic operands, then
+ * the check, then the access. bool elements are 0/1 bytes: converted on load and store.
+ */
+import { atomicBuiltin } from "../../ir/builtins.js";
+import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, StoreStmt } from "../../ir/nodes.js";
+import { TYPED_ARRAY, type ScalarType } from "../../ir/types.js";
+import { invariant } from "../../util.js";
+import { arrayName, isTrivial, newTemp, zeroOf, type FnCtx } from "./context.js";
+import { emitExpr } from "./emitExpr.js";
+import type { Site } from "./sites.js";
+
+/** An access's indices as code: assignments to temporaries, the test that they are in bounds, the flat offset. */
+interface Indexing {
+  readonly binds: string[];
+  readonly inBounds: string;
+  /** The flat element offset (a temporary or a trivial expression once `binds` ran). */
+  readonly offset: string;
+  /** The indices, for the message when they are out of bounds. */
+  readonly report: string;
+  /** The length to report, for a global array. */
+  readonly length: string;
+}
+
+function bindTo(ctx: FnCtx, code: string, binds: string[]): string {
+  if (isTrivial(code)) return code;
+  const t = newTemp(ctx);
+  binds.push(`${t} = ${code}`);
+  return t;
+}
+
+function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[]): Indexing {
+  const name = arrayName(ctx, array);
+  const t = array.type;
+  const bounds = t.kind === "global" ? [`${name}$n`] : t.dims.map(String);
+  invariant(bounds.length === indices.length, `${array.name} indexed with ${indices.length} indices`);
+  const binds: string[] = [];
+  const refs: string[] = [];
+  const tests: string[] = [];
+  const reports: string[] = [];
+  indices.forEach((ix, d) => {
+    invariant(ix.type.kind === "scalar", "index is not a scalar");
+    const bound = bounds[d]!;
+    const code = bindTo(ctx, emitExpr(ctx, ix), binds);
+    switch (ix.type.name) {
+      case "i32":
+        tests.push(`${code} >>> 0 < ${bound}`);
+        refs.push(code);
+        reports.push(code);
+        return;
+      case "u32":
+        tests.push(`${code} < ${bound}`);
+        refs.push(code);
+        reports.push(code);
+        return;
+      case "i64":
+      case "u64": {
+        // Number() keeps the order of bigints, so the test is exact even where it rounds.
+        const n = newTemp(ctx);
+        binds.push(`${n} = Number(${code})`);
+        tests.push(ix.type.name === "i64" ? `${n} >= 0 && ${n} < ${bound}` : `${n} < ${bound}`);
+        refs.push(n);
+        reports.push(code);
+        return;
+      }
+      default:
+        invariant(false, `index of type ${ix.type.name}`);
+    }
+  });
+  let offset = refs[0]!;
+  if (t.kind === "array") for (let d = 1; d < refs.length; d++) offset = `(${offset} * ${t.dims[d]} + ${refs[d]})`;
+  return {
+    binds,
+    inBounds: tests.join(" && "),
+    offset,
+    report: `[${reports.join(", ")}]`,
+    length: t.kind === "global" ? `${name}$n` : "0",
+  };
+}
+
+function flagged(ctx: FnCtx, array: ArrayVar): boolean {
+  return ctx.opts.checkUninitializedShared && array.type.kind === "array" && array.type.space === "shared";
+}
+
+const fromStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} !== 0)` : code);
+const toStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} ? 1 : 0)` : code);
+const seq = (parts: readonly string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(", ")})`);
+
+function accessSite(ctx: FnCtx, site: Site): number {
+  return ctx.sites.add(site);
+}
+
+export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
+  const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
+  const ix = indexing(ctx, e.array, e.indices);
+  const name = arrayName(ctx, e.array);
+  let read: string;
+  if (flagged(ctx, e.array)) {
+    const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
+    const at = o === ix.offset ? o : `${o} = ${ix.offset}`;
+    read = `(${name}$w[${at}] === 0 ? $sim.uninitialized(${site}, ${ix.report}) : ${name}[${o}])`;
+  } else {
+    read = `${name}[${ix.offset}]`;
+  }
+  const checked = `(${ix.inBounds} ? ${fromStored(e.type, read)} : $sim.bounds(${site}, ${ix.report}, ${ix.length}))`;
+  return seq([...ix.binds, checked]);
+}
+
+/** A store statement. */
+export function emitStore(ctx: FnCtx, s: StoreStmt): string {
+  const site = accessSite(ctx, { kind: "access", access: "write", array: s.array, fn: ctx.fn.name, span: s.span });
+  const ix = indexing(ctx, s.array, s.indices);
+  const value = bindTo(ctx, emitExpr(ctx, s.value), ix.binds);
+  const name = arrayName(ctx, s.array);
+  const elem = s.array.type.elem;
+  const lines = ix.binds.map((b) => `${b};`);
+  let write: string;
+  if (flagged(ctx, s.array)) {
+    const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
+    const at = o === ix.offset ? "" : `${o} = ${ix.offset}; `;
+    write = `{ ${at}${name}[${o}] = ${toStored(elem, value)}; ${name}$w[${o}] = 1; }`;
+  } else {
+    write = `${name}[${ix.offset}] = ${toStored(elem, value)};`;
+  }
+  lines.push(`if (${ix.inBounds}) ${write} else $sim.bounds(${site}, ${ix.report}, ${ix.length});`);
+  return lines.join(" ");
+}
+
+/** An atomic read-modify-write; threads run one at a time, so it is a plain read and write. The value is the old element. */
+export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
+  const entry = atomicBuiltin(e.op);
+  const elem = e.array.type.elem;
+  const tpl = entry.js[elem.name];
+  invariant(tpl, `${entry.name} has no JavaScript implementation for ${elem.name}`);
+  const site = accessSite(ctx, { kind: "atomic", op: e.op, builtin: entry.name, array: e.array, fn: ctx.fn.name, span: e.span });
+  const ix = indexing(ctx, e.array, e.indices);
+  const args = e.args.map((a) => bindTo(ctx, emitExpr(ctx, a), ix.binds));
+  const name = arrayName(ctx, e.array);
+  const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
+  const old = newTemp(ctx);
+  const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
+  if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
+  if (flagged(ctx, e.array)) parts.push(`${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`);
+  parts.push(`${old} = ${name}[${o}]`, `${name}[${o}] = ${tpl(old, args)}`, old);
+  return `(${parts.join(", ")})`;
+}
+
+/** The constructor of the TypedArray that holds elements of type `t`. */
+export function typedArrayOf(t: ScalarType): string {
+  return TYPED_ARRAY[t.name].name;
+}
+
+/** A local array declaration: fresh zeros or the initializer, every time it runs. */
+export function emitLocalArray(ctx: FnCtx, s: LocalArrayStmt): string {
+  const t = s.array.type;
+  invariant(t.kind === "array" && t.space === "local", `${s.array.name} is not a local array`);
+  const name = arrayName(ctx, s.array);
+  const size = t.dims.reduce((a, b) => a * b, 1);
+  const alloc = `new ${typedArrayOf(t.elem)}(${size})`;
+  const lines: string[] = [];
+  if (ctx.mode === "generator") {
+    // Threads of a block interleave at barriers: each needs its own storage.
+    lines.push(`const ${name} = ${alloc};`);
+  } else {
+    // A thread runs this function to completion before another starts: one storage will do.
+    ctx.hoisted.push(`const ${name} = ${alloc};`);
+    if (!s.init) lines.push(`${name}.fill(${zeroOf(t.elem)});`);
+  }
+  s.init?.forEach((v, i) => lines.push(`${name}[${i}] = ${toStored(t.elem, emitExpr(ctx, v))};`));
+  return lines.join(" ");
+}

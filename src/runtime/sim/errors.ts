@@ -1,0 +1,192 @@
+/**
+ * The simulator's errors. Generated code throws a `Fault` (a plain value: what went wrong at
+ * which site); the code that runs threads knows which thread was running and wraps it in a
+ * `LocatedFault`; `explainFault` turns that into a `SimError` carrying a Diagnostic whose
+ * span is the `.gk` expression and whose message names the kernel, thread and block.
+ * Anything else thrown while a kernel runs is a bug in the simulator and becomes GK9001.
+ */
+import type { DiagnosticCode } from "../../diagnostics/catalog.js";
+import { error, type Diagnostic, type RelatedNote } from "../../diagnostics/diagnostic.js";
+import { lineColOf, type SourceMap, type Span } from "../../diagnostics/source.js";
+import type { Function } from "../../ir/nodes.js";
+import { typeToString } from "../../ir/types.js";
+import type { Site, SiteTable } from "./sites.js";
+
+export type Dim3 = readonly [number, number, number];
+
+/** An error of a simulated kernel launch: `diagnostic` says what, where and in which thread. */
+export class SimError extends Error {
+  override readonly name = "SimError";
+  readonly diagnostic: Diagnostic;
+
+  constructor(diagnostic: Diagnostic, sources?: SourceMap, cause?: unknown) {
+    const at = diagnostic.span ? ` (${sources ? sources.locate(diagnostic.span) : diagnostic.span.file})` : "";
+    super(`${diagnostic.code}: ${diagnostic.message}${at}`, cause === undefined ? undefined : { cause });
+    this.diagnostic = diagnostic;
+  }
+
+  get code(): DiagnosticCode {
+    return this.diagnostic.code;
+  }
+}
+
+export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget";
+
+/** What generated code throws: a fault of a kind at a site, with the indices of an access. */
+export class Fault {
+  constructor(
+    readonly kind: FaultKind,
+    readonly site: number,
+    readonly indices: readonly (number | bigint)[] = [],
+    /** The length of a global array, for out-of-bounds accesses of one. */
+    readonly length = 0,
+  ) {}
+}
+
+/** A fault (or any other exception) with the thread that was running when it was thrown. */
+export class LocatedFault {
+  constructor(
+    readonly cause: unknown,
+    readonly thread: Dim3,
+    readonly block: Dim3,
+  ) {}
+}
+
+/** The `$sim` object generated code calls on its cold paths; each call throws. */
+export const faultHandlers = {
+  bounds(site: number, indices: readonly (number | bigint)[], length: number): never {
+    throw new Fault("bounds", site, indices, length);
+  },
+  uninitialized(site: number, indices: readonly (number | bigint)[]): never {
+    throw new Fault("uninitialized", site, indices);
+  },
+  budget(site: number): never {
+    throw new Fault("budget", site);
+  },
+  divisionByZero(site: number): never {
+    throw new Fault("divisionByZero", site);
+  },
+  located(cause: unknown, tx: number, ty: number, tz: number, bx: number, by: number, bz: number): LocatedFault {
+    return cause instanceof LocatedFault ? cause : new LocatedFault(cause, [tx, ty, tz], [bx, by, bz]);
+  },
+};
+export type FaultHandlers = typeof faultHandlers;
+
+/** What explaining a fault needs to know about the kernel. */
+export interface FaultContext {
+  readonly kernel: Function;
+  readonly sites: SiteTable;
+  readonly sources: SourceMap | undefined;
+  readonly stepBudget: number;
+}
+
+export function dim3(d: Dim3): string {
+  return `(${d[0]},${d[1]},${d[2]})`;
+}
+
+/** "line 12" (or "line 12 of util.gk" in another file); a byte offset when the source is not loaded. */
+export function lineOf(ctx: FaultContext, s: Span): string {
+  const f = ctx.sources?.get(s.file);
+  const other = s.file === ctx.kernel.file ? "" : ` of ${s.file}`;
+  if (!f) return `offset ${s.start}${other || ` of ${s.file}`}`;
+  return `line ${lineColOf(f, s.start).line}${other}`;
+}
+
+function sourceText(ctx: FaultContext, s: Span): string | undefined {
+  const f = ctx.sources?.get(s.file);
+  return f ? f.text.slice(s.start, s.end).replace(/\s+/g, " ") : undefined;
+}
+
+/** "kernel 'k', thread (1,0,0), block (0,0,0)", naming the device_fn when the site is in one. */
+function who(ctx: FaultContext, fn: string | undefined, thread: Dim3, block: Dim3): string {
+  const k = ctx.kernel.name;
+  const inFn = fn !== undefined && fn !== k ? `device_fn '${fn}' called by ` : "";
+  return `${inFn}kernel '${k}', thread ${dim3(thread)}, block ${dim3(block)}`;
+}
+
+function threadNote(ctx: FaultContext, thread: Dim3, block: Dim3): RelatedNote {
+  return { message: `in kernel '${ctx.kernel.name}', thread ${dim3(thread)} of block ${dim3(block)}`, span: ctx.kernel.span };
+}
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
+
+function accessText(site: Site & { kind: "access" | "atomic" }, indices: readonly (number | bigint)[]): string {
+  const target = `${site.array.name}${indices.map((i) => `[${i}]`).join("")}`;
+  if (site.kind === "atomic") return `${site.builtin} on ${target}`;
+  return `${site.access} ${target}`;
+}
+
+function boundsMessage(site: Site & { kind: "access" | "atomic" }, f: Fault): string {
+  const t = site.array.type;
+  const name = site.array.name;
+  if (t.kind === "global") {
+    return `out-of-bounds ${accessText(site, f.indices)}: ${name} has ${f.length} element${f.length === 1 ? "" : "s"}`;
+  }
+  const dim = Math.max(
+    0,
+    t.dims.findIndex((d, i) => {
+      const x = f.indices[i]!;
+      return x < 0 || x >= d;
+    }),
+  );
+  const which = t.dims.length === 1 ? "the index" : `the ${ORDINALS[dim] ?? `#${dim + 1}`} index`;
+  const space = t.space === "shared" ? "" : "local ";
+  return `out-of-bounds ${accessText(site, f.indices)}: ${name} is ${space}${typeToString(t)}, so ${which} must be in 0..${t.dims[dim]! - 1}`;
+}
+
+function divisionMessage(ctx: FaultContext, site: Site & { kind: "division" }): string {
+  const text = sourceText(ctx, site.span);
+  const what = site.op === "div" ? "division" : "remainder";
+  return text
+    ? `integer ${what} by zero in '${text}' (${site.type.name})`
+    : `integer ${what} by zero: an ${site.type.name} '${site.op === "div" ? "/" : "%"}' has divisor 0`;
+}
+
+/** The SimError for something thrown while a thread ran. */
+export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
+  const { cause, thread, block } = lf;
+  const site = cause instanceof Fault ? ctx.sites.get(cause.site) : undefined;
+  if (!(cause instanceof Fault) || !site) return internalSimError(ctx, cause, thread, block);
+  const where = who(ctx, site.fn, thread, block);
+  const notes = [threadNote(ctx, thread, block)];
+  const make = (code: DiagnosticCode, message: string) =>
+    new SimError(error(code, site.span, `${message} (${where})`, notes), ctx.sources);
+  switch (cause.kind) {
+    case "bounds":
+      if (site.kind !== "access" && site.kind !== "atomic") break;
+      return make("GK8001", boundsMessage(site, cause));
+    case "uninitialized":
+      if (site.kind !== "access" && site.kind !== "atomic") break;
+      {
+        const target = `shared ${site.array.name}${cause.indices.map((i) => `[${i}]`).join("")}`;
+        const what = site.kind === "atomic" ? `${site.builtin} on ${target}` : `read of ${target}`;
+        return make(
+          "GK8013",
+          `${what} before any thread of block ${dim3(block)} wrote it: store it first, and put a barrier() between the store and this ${site.kind === "atomic" ? site.builtin : "read"} when another thread stores it`,
+        );
+      }
+    case "divisionByZero":
+      if (site.kind !== "division") break;
+      return make("GK8003", divisionMessage(ctx, site));
+    case "budget":
+      if (site.kind !== "loop") break;
+      return make(
+        "GK8004",
+        `step budget exceeded: more than ${ctx.stepBudget} loop iterations in this launch; does this loop ever end? (raise SimOptions.stepBudget if it should run longer)`,
+      );
+  }
+  return internalSimError(ctx, cause, thread, block);
+}
+
+/** A bug in the simulator (never the user's): GK9001 with the original exception as its cause. */
+export function internalSimError(ctx: FaultContext, cause: unknown, thread?: Dim3, block?: Dim3): SimError {
+  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : cause instanceof Fault ? `fault ${cause.kind} at unknown site ${cause.site}` : String(cause);
+  const notes = thread && block ? [threadNote(ctx, thread, block)] : [];
+  const message = `internal error in the simulator (a bug in gk; please report it with the kernel that caused it): ${detail}`;
+  return new SimError(error("GK9001", ctx.kernel.span, message, notes), ctx.sources, cause);
+}
+
+/** A user error found outside generated code (arguments, launch shape, barriers). */
+export function simError(code: DiagnosticCode, span: Span | undefined, message: string, notes: RelatedNote[] = [], sources?: SourceMap): SimError {
+  return new SimError(error(code, span, message, notes), sources);
+}

@@ -1,0 +1,43 @@
+/**
+ * Sites: the places in a kernel where a run can fail or suspend (array accesses, integer
+ * divisions, loops, barriers, calls of functions that contain barriers). Generated code
+ * names a site by its number; the number leads back to the IR node, its `.gk` span and what
+ * the message needs to say.
+ */
+import type { Span } from "../../diagnostics/source.js";
+import type { ArrayVar, AtomicOp } from "../../ir/nodes.js";
+import type { ScalarType } from "../../ir/types.js";
+
+interface SiteBase {
+  /** The IR function the site is in (a kernel or a device_fn). */
+  readonly fn: string;
+  readonly span: Span;
+}
+
+export type Site = SiteBase &
+  (
+    | { readonly kind: "access"; readonly access: "read" | "write"; readonly array: ArrayVar }
+    | { readonly kind: "atomic"; readonly op: AtomicOp; readonly builtin: string; readonly array: ArrayVar }
+    | { readonly kind: "division"; readonly op: "div" | "rem"; readonly type: ScalarType }
+    | { readonly kind: "loop" }
+    | { readonly kind: "barrier" }
+    | { readonly kind: "call"; readonly callee: string }
+  );
+
+/** The sites of one compiled kernel, numbered in the order the code generator meets them. */
+export class SiteTable {
+  private readonly list: Site[] = [];
+
+  add(site: Site): number {
+    this.list.push(site);
+    return this.list.length - 1;
+  }
+
+  get(n: number): Site | undefined {
+    return this.list[n];
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+}
