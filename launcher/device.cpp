@@ -1,0 +1,345 @@
+#include "device.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "json.hpp"
+
+namespace gk {
+
+namespace {
+
+DeviceInfo queryDevice(const Driver& d, int ordinal) {
+  DeviceInfo info;
+  info.index = ordinal;
+  CUdevice dev;
+  d.check(d.cuDeviceGet(&dev, ordinal), "cuDeviceGet", phase::kInit);
+  char name[256] = {0};
+  d.check(d.cuDeviceGetName(name, int(sizeof name) - 1, dev), "cuDeviceGetName", phase::kInit);
+  info.name = std::string(name, strnlen(name, sizeof name));
+  size_t total = 0;
+  d.check(d.cuDeviceTotalMem(&total, dev), "cuDeviceTotalMem_v2", phase::kInit);
+  info.totalMemBytes = total;
+  struct {
+    int attr;
+    int* out;
+  } attrs[] = {
+      {cu::kAttrComputeCapabilityMajor, &info.major},
+      {cu::kAttrComputeCapabilityMinor, &info.minor},
+      {cu::kAttrMultiprocessorCount, &info.multiprocessorCount},
+      {cu::kAttrMaxThreadsPerBlock, &info.maxThreadsPerBlock},
+      {cu::kAttrMaxBlockDimX, &info.maxBlock[0]},
+      {cu::kAttrMaxBlockDimY, &info.maxBlock[1]},
+      {cu::kAttrMaxBlockDimZ, &info.maxBlock[2]},
+      {cu::kAttrMaxGridDimX, &info.maxGrid[0]},
+      {cu::kAttrMaxGridDimY, &info.maxGrid[1]},
+      {cu::kAttrMaxGridDimZ, &info.maxGrid[2]},
+      {cu::kAttrMaxSharedPerBlock, &info.maxSharedBytesPerBlock},
+      {cu::kAttrMaxSharedPerBlockOptin, &info.maxSharedBytesPerBlockOptin},
+  };
+  for (const auto& a : attrs) d.check(d.cuDeviceGetAttribute(a.out, a.attr, dev), "cuDeviceGetAttribute", phase::kInit);
+  return info;
+}
+
+LauncherError badConfig(const std::string& message) {
+  return makeError("BAD_LAUNCH_CONFIG", phase::kLaunch, message);
+}
+
+std::string sizeList(const std::vector<size_t>& sizes) {
+  std::string s;
+  for (size_t i = 0; i < sizes.size(); i++) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return sizes.empty() ? "none" : s + " bytes";
+}
+
+std::string plural(size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+double elapsedMs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> listDevices(const Driver& d) {
+  int count = 0;
+  d.check(d.cuDeviceGetCount(&count), "cuDeviceGetCount", phase::kInit);
+  if (count <= 0) throw makeError("NO_DEVICE", phase::kInit, "no usable GPU: the CUDA driver reports no devices");
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < count; i++) out.push_back(queryDevice(d, i));
+  return out;
+}
+
+void appendDeviceJson(std::string& out, const DeviceInfo& info, int driverVersion) {
+  out += '{';
+  appendKey(out, "index");
+  appendInt(out, info.index);
+  out += ',';
+  appendKey(out, "name");
+  appendJsonString(out, info.name);
+  out += ',';
+  appendKey(out, "computeCapability");
+  out += "{\"major\":" + std::to_string(info.major) + ",\"minor\":" + std::to_string(info.minor) + "}";
+  out += ',';
+  appendKey(out, "arch");
+  appendJsonString(out, "sm_" + std::to_string(info.major) + std::to_string(info.minor));
+  out += ',';
+  appendKey(out, "totalMemBytes");
+  appendUint(out, info.totalMemBytes);
+  out += ',';
+  appendKey(out, "multiprocessorCount");
+  appendInt(out, info.multiprocessorCount);
+  out += ',';
+  appendKey(out, "maxThreadsPerBlock");
+  appendInt(out, info.maxThreadsPerBlock);
+  out += ',';
+  appendKey(out, "maxSharedBytesPerBlock");
+  appendInt(out, info.maxSharedBytesPerBlock);
+  out += ',';
+  appendKey(out, "maxSharedBytesPerBlockOptin");
+  appendInt(out, info.maxSharedBytesPerBlockOptin);
+  out += ',';
+  appendKey(out, "driverVersion");
+  appendInt(out, driverVersion);
+  out += '}';
+}
+
+Gpu::Gpu(int ordinal) : d_(Driver::get()) {
+  int count = 0;
+  d_.check(d_.cuDeviceGetCount(&count), "cuDeviceGetCount", phase::kInit);
+  if (count <= 0) throw makeError("NO_DEVICE", phase::kInit, "no usable GPU: the CUDA driver reports no devices");
+  if (ordinal < 0 || ordinal >= count) {
+    throw makeError("NO_DEVICE", phase::kInit,
+                    "no GPU with index " + std::to_string(ordinal) + " (there are " + std::to_string(count) + ")");
+  }
+  info_ = queryDevice(d_, ordinal);
+  d_.check(d_.cuDeviceGet(&dev_, ordinal), "cuDeviceGet", phase::kInit);
+  CUcontext ctx = nullptr;
+  d_.check(d_.cuDevicePrimaryCtxRetain(&ctx, dev_), "cuDevicePrimaryCtxRetain", phase::kInit);
+  CUresult r = d_.cuCtxSetCurrent(ctx);
+  if (r != cu::kSuccess) {
+    (void)d_.cuDevicePrimaryCtxRelease(dev_);  // the constructor fails, so no destructor will
+    d_.check(r, "cuCtxSetCurrent", phase::kInit);
+  }
+  retained_ = true;
+}
+
+Gpu::~Gpu() {
+  // Already answering an error, or exiting: the result cannot be reported to anyone.
+  if (retained_ && !abandoned_) (void)d_.cuDevicePrimaryCtxRelease(dev_);
+}
+
+void Gpu::release() {
+  if (!retained_) return;
+  retained_ = false;
+  d_.check(d_.cuDevicePrimaryCtxRelease(dev_), "cuDevicePrimaryCtxRelease_v2", phase::kCleanup);
+}
+
+CUmodule Gpu::loadModule(const std::vector<char>& image, const std::string& path) {
+  char log[16384];
+  std::memset(log, 0, sizeof log);
+  int options[2] = {cu::kJitErrorLogBuffer, cu::kJitErrorLogBufferSizeBytes};
+  void* values[2] = {log, reinterpret_cast<void*>(uintptr_t(sizeof log - 1))};
+  CUmodule m = nullptr;
+  CUresult r = d_.cuModuleLoadDataEx(&m, image.data(), 2, options, values);
+  if (r != cu::kSuccess) {
+    LauncherError e = d_.error(r, "cuModuleLoadDataEx", phase::kModuleLoad);
+    e.message = "cannot load module " + path + ": " + e.message;
+    e.log = std::string(log, strnlen(log, sizeof log));
+    e.hint = "this driver supports CUDA " + std::to_string(d_.version / 1000) + "." +
+             std::to_string(d_.version % 1000 / 10) + " and GPU " + info_.name + " (sm_" + std::to_string(info_.major) +
+             std::to_string(info_.minor) + "); a module from a newer nvcc or for another architecture does not load";
+    throw e;
+  }
+  return m;
+}
+
+void Gpu::unloadModule(CUmodule m) {
+  d_.check(d_.cuModuleUnload(m), "cuModuleUnload", phase::kCleanup);
+}
+
+CUfunction Gpu::getFunction(CUmodule m, const std::string& kernel) {
+  CUfunction f = nullptr;
+  CUresult r = d_.cuModuleGetFunction(&f, m, kernel.c_str());
+  if (r != cu::kSuccess) {
+    LauncherError e = d_.error(r, "cuModuleGetFunction", phase::kModuleLoad);
+    std::string q;
+    appendJsonString(q, kernel);
+    e.message = "kernel " + q + ": " + e.message;
+    e.hint = "the kernel must be a __global__ function declared extern \"C\" in the module";
+    throw e;
+  }
+  return f;
+}
+
+void Gpu::checkParams(CUfunction f, const std::string& kernel, const std::vector<size_t>& argSizes) {
+  if (d_.cuFuncGetParamInfo == nullptr) return;
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i <= kMaxArgs; i++) {
+    size_t offset = 0, size = 0;
+    CUresult r = d_.cuFuncGetParamInfo(f, i, &offset, &size);
+    if (r == cu::kErrorInvalidValue) break;  // i is the parameter count
+    if (r != cu::kSuccess) return;           // the driver cannot describe this kernel: no check
+    sizes.push_back(size);
+  }
+  std::string q;
+  appendJsonString(q, kernel);
+  if (sizes.size() != argSizes.size()) {
+    LauncherError e = makeError("BAD_ARGS", phase::kLaunch,
+                                "kernel " + q + " takes " + plural(sizes.size(), "parameter") + " (" + sizeList(sizes) +
+                                    ") but the request gives " + plural(argSizes.size(), "argument") + " (" +
+                                    sizeList(argSizes) + ")");
+    throw e;
+  }
+  for (size_t i = 0; i < sizes.size(); i++) {
+    if (sizes[i] != argSizes[i]) {
+      LauncherError e = makeError("BAD_ARGS", phase::kLaunch,
+                                  "argument " + std::to_string(i) + " is " + std::to_string(argSizes[i]) +
+                                      " bytes but parameter " + std::to_string(i) + " of kernel " + q + " is " +
+                                      std::to_string(sizes[i]) + " bytes");
+      e.path = "args[" + std::to_string(i) + "]";
+      throw e;
+    }
+  }
+}
+
+void Gpu::prepareLaunch(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes) {
+  const char* axis[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; i++) {
+    if (int64_t(dims.block[i]) > info_.maxBlock[i]) {
+      throw badConfig(std::string("block ") + axis[i] + " = " + std::to_string(dims.block[i]) + " exceeds the device's limit of " +
+                      std::to_string(info_.maxBlock[i]));
+    }
+    if (int64_t(dims.grid[i]) > info_.maxGrid[i]) {
+      throw badConfig(std::string("grid ") + axis[i] + " = " + std::to_string(dims.grid[i]) + " exceeds the device's limit of " +
+                      std::to_string(info_.maxGrid[i]));
+    }
+  }
+  if (dims.blockThreads() > uint64_t(info_.maxThreadsPerBlock)) {
+    throw badConfig("a block of " + std::to_string(dims.blockThreads()) + " threads exceeds the device's limit of " +
+                    std::to_string(info_.maxThreadsPerBlock));
+  }
+  int staticShared = 0;
+  d_.check(d_.cuFuncGetAttribute(&staticShared, cu::kFuncAttrSharedSizeBytes, f), "cuFuncGetAttribute", phase::kLaunch);
+  uint64_t total = uint64_t(staticShared) + sharedBytes;
+  if (total > uint64_t(info_.maxSharedBytesPerBlockOptin)) {
+    throw badConfig(std::to_string(sharedBytes) + " bytes of dynamic shared memory plus the kernel's " +
+                    std::to_string(staticShared) + " bytes of static shared memory exceed the device's limit of " +
+                    std::to_string(info_.maxSharedBytesPerBlockOptin) + " bytes per block");
+  }
+  if (total > uint64_t(info_.maxSharedBytesPerBlock)) {
+    d_.check(d_.cuFuncSetAttribute(f, cu::kFuncAttrMaxDynamicSharedSizeBytes, int(sharedBytes)), "cuFuncSetAttribute",
+             phase::kLaunch);
+  }
+}
+
+std::string Gpu::launchHint(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes) {
+  int maxThreads = 0, regs = 0, staticShared = 0;
+  if (d_.cuFuncGetAttribute(&maxThreads, cu::kFuncAttrMaxThreadsPerBlock, f) != cu::kSuccess ||
+      d_.cuFuncGetAttribute(&regs, cu::kFuncAttrNumRegs, f) != cu::kSuccess ||
+      d_.cuFuncGetAttribute(&staticShared, cu::kFuncAttrSharedSizeBytes, f) != cu::kSuccess) {
+    return "";  // the context is unusable; the launch error says why
+  }
+  return "the kernel allows at most " + std::to_string(maxThreads) + " threads per block (it uses " +
+         std::to_string(regs) + " registers per thread and " + std::to_string(staticShared) +
+         " bytes of static shared memory); this launch asked for " + std::to_string(dims.blockThreads()) +
+         " threads per block and " + std::to_string(sharedBytes) + " bytes of dynamic shared memory";
+}
+
+void Gpu::waitFor(CUevent stop, uint64_t timeoutMs) {
+  if (timeoutMs == 0) {
+    d_.check(d_.cuEventSynchronize(stop), "cuEventSynchronize", phase::kKernel);
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto pause = std::chrono::microseconds(2);
+  for (;;) {
+    CUresult r = d_.cuEventQuery(stop);
+    if (r == cu::kSuccess) return;
+    if (r != cu::kErrorNotReady) d_.check(r, "cuEventQuery", phase::kKernel);
+    if (elapsedMs(start) > double(timeoutMs)) {
+      LauncherError e = makeError("KERNEL_TIMEOUT", phase::kKernel,
+                                  "the kernel did not finish within " + std::to_string(timeoutMs) + " ms");
+      e.sticky = true;  // it is still running: only ending the process stops it
+      abandoned_ = true;
+      throw e;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOptions& options, void** params) {
+  struct Events {
+    const Driver& d;
+    CUevent start = nullptr, stop = nullptr;
+    ~Events() {  // on every path; a failure here cannot change the answer
+      if (start) (void)d.cuEventDestroy(start);
+      if (stop) (void)d.cuEventDestroy(stop);
+    }
+  } ev{d_};
+  d_.check(d_.cuEventCreate(&ev.start, 0), "cuEventCreate", phase::kLaunch);
+  d_.check(d_.cuEventCreate(&ev.stop, 0), "cuEventCreate", phase::kLaunch);
+  std::vector<double> times;
+  for (uint32_t i = 0; i < options.repeat; i++) {
+    d_.check(d_.cuEventRecord(ev.start, nullptr), "cuEventRecord", phase::kLaunch);
+    CUresult r = d_.cuLaunchKernel(f, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0], dims.block[1],
+                                   dims.block[2], options.sharedBytes, nullptr, params, nullptr);
+    if (r != cu::kSuccess) {
+      LauncherError e = d_.error(r, "cuLaunchKernel", phase::kLaunch);
+      if (!e.sticky) e.hint = launchHint(f, dims, options.sharedBytes);
+      throw e;
+    }
+    d_.check(d_.cuEventRecord(ev.stop, nullptr), "cuEventRecord", phase::kKernel);
+    waitFor(ev.stop, options.timeoutMs);
+    float ms = 0;
+    d_.check(d_.cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime", phase::kKernel);
+    times.push_back(double(ms));
+  }
+  d_.check(d_.cuCtxSynchronize(), "cuCtxSynchronize", phase::kKernel);
+  CUevent start = ev.start;
+  ev.start = nullptr;
+  d_.check(d_.cuEventDestroy(start), "cuEventDestroy_v2", phase::kCleanup);
+  CUevent stop = ev.stop;
+  ev.stop = nullptr;
+  d_.check(d_.cuEventDestroy(stop), "cuEventDestroy_v2", phase::kCleanup);
+  std::sort(times.begin(), times.end());
+  KernelTimes t;
+  t.launches = options.repeat;
+  t.minMs = times.front();
+  size_t n = times.size();
+  t.medianMs = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  return t;
+}
+
+CUdeviceptr Gpu::alloc(uint64_t bytes, const std::string& what) {
+  if (bytes == 0) return 0;
+  CUdeviceptr p = 0;
+  CUresult r = d_.cuMemAlloc(&p, size_t(bytes));
+  if (r != cu::kSuccess) {
+    LauncherError e = d_.error(r, "cuMemAlloc_v2", phase::kAlloc);
+    e.message += " while allocating " + std::to_string(bytes) + " bytes for " + what;
+    throw e;
+  }
+  return p;
+}
+
+void Gpu::free(CUdeviceptr p) {
+  if (p != 0) d_.check(d_.cuMemFree(p), "cuMemFree_v2", phase::kCleanup);
+}
+
+void Gpu::upload(CUdeviceptr dst, const void* src, uint64_t bytes) {
+  if (bytes != 0) d_.check(d_.cuMemcpyHtoD(dst, src, size_t(bytes)), "cuMemcpyHtoD_v2", phase::kH2D);
+}
+
+void Gpu::zero(CUdeviceptr dst, uint64_t bytes) {
+  if (bytes != 0) d_.check(d_.cuMemsetD8(dst, 0, size_t(bytes)), "cuMemsetD8_v2", phase::kH2D);
+}
+
+void Gpu::download(void* dst, CUdeviceptr src, uint64_t bytes) {
+  if (bytes != 0) d_.check(d_.cuMemcpyDtoH(dst, src, size_t(bytes)), "cuMemcpyDtoH_v2", phase::kD2H);
+}
+
+}  // namespace gk

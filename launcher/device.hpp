@@ -1,0 +1,86 @@
+// One GPU through the CUDA Driver API: its description, its primary context, modules,
+// memory and timed launches. Every call is checked; failures throw LauncherError.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda_driver.hpp"
+#include "request.hpp"
+
+namespace gk {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int major = 0;
+  int minor = 0;
+  uint64_t totalMemBytes = 0;
+  int multiprocessorCount = 0;
+  int maxThreadsPerBlock = 0;
+  int maxBlock[3] = {0, 0, 0};
+  int maxGrid[3] = {0, 0, 0};
+  int maxSharedBytesPerBlock = 0;
+  int maxSharedBytesPerBlockOptin = 0;
+};
+
+// All devices (phase init). Throws NO_DEVICE when there are none.
+std::vector<DeviceInfo> listDevices(const Driver& d);
+void appendDeviceJson(std::string& out, const DeviceInfo& info, int driverVersion);
+
+struct KernelTimes {
+  double minMs = 0;
+  double medianMs = 0;
+  uint32_t launches = 0;
+};
+
+class Gpu {
+ public:
+  // Loads the driver and makes device `ordinal`'s primary context current (phase init).
+  explicit Gpu(int ordinal);
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  const Driver& driver() const { return d_; }
+  const DeviceInfo& info() const { return info_; }
+  // True after a kernel timed out: it still runs, so the context must be left alone.
+  bool abandoned() const { return abandoned_; }
+
+  // `image` is a PTX text (NUL-terminated) or a cubin/fatbin. Phase module_load.
+  CUmodule loadModule(const std::vector<char>& image, const std::string& path);
+  void unloadModule(CUmodule m);
+  CUfunction getFunction(CUmodule m, const std::string& kernel);
+
+  // With cuFuncGetParamInfo (CUDA 12.4+ drivers): the kernel's parameter count and sizes
+  // must match `argSizes` (BAD_ARGS). Without it, nothing is checked.
+  void checkParams(CUfunction f, const std::string& kernel, const std::vector<size_t>& argSizes);
+  // The device's own limits for this launch (BAD_LAUNCH_CONFIG, phase launch), and the
+  // opt-in that dynamic shared memory above the default 48 KB needs.
+  void prepareLaunch(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes);
+  // Launches options.repeat times, timing each launch with CUDA events (phases launch, kernel).
+  KernelTimes launch(CUfunction f, const LaunchDims& dims, const LaunchOptions& options, void** params);
+
+  CUdeviceptr alloc(uint64_t bytes, const std::string& what);  // 0 bytes: a null pointer
+  void free(CUdeviceptr p);
+  void upload(CUdeviceptr dst, const void* src, uint64_t bytes);
+  void zero(CUdeviceptr dst, uint64_t bytes);
+  void download(void* dst, CUdeviceptr src, uint64_t bytes);
+
+  // Releases the primary context, checked (phase cleanup). The destructor does the same
+  // without reporting, for paths that are already answering an error.
+  void release();
+
+ private:
+  const Driver& d_;
+  CUdevice dev_ = 0;
+  DeviceInfo info_;
+  bool retained_ = false;
+  bool abandoned_ = false;
+
+  void waitFor(CUevent stop, uint64_t timeoutMs);
+  std::string launchHint(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes);
+};
+
+}  // namespace gk

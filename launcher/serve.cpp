@@ -1,0 +1,465 @@
+// --serve: a persistent launcher. Requests and answers are binary frames (spec: "--serve
+// frames"): modules stay loaded and buffers stay on the GPU between launches. After an
+// error that leaves the CUDA context unusable the server answers it, marked
+// "contextLost", and exits; the client starts a new server.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+
+#include "device.hpp"
+#include "json.hpp"
+#include "modes.hpp"
+#include "request.hpp"
+
+namespace gk {
+
+namespace {
+
+constexpr uint32_t kMaxHeaderBytes = uint32_t(1) << 20;
+constexpr uint64_t kMaxPayloadBytes = uint64_t(1) << 40;
+constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
+constexpr size_t kUploadChunk = size_t(64) << 20;
+constexpr char kMagic[4] = {'G', 'K', 'F', '1'};
+
+struct ModuleEntry {
+  std::string path;
+  CUmodule module = nullptr;
+  int64_t mtimeNs = 0;
+  uint64_t size = 0;
+  std::map<std::string, CUfunction> functions;
+};
+
+struct BufferEntry {
+  CUdeviceptr ptr = 0;
+  uint64_t bytes = 0;
+};
+
+struct Reply {
+  std::string fields;            // extra members of the answer, each preceded by a comma
+  std::vector<uint8_t> payload;  // download only
+  bool close = false;
+};
+
+LauncherError badFrame(const std::string& message) {
+  return makeError("BAD_FRAME", phase::kServe, message);
+}
+
+LauncherError unknownHandle(const std::string& what, uint64_t id) {
+  return makeError("UNKNOWN_HANDLE", phase::kRequest, "no " + what + " with handle " + std::to_string(id));
+}
+
+uint64_t readLe(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+void putLe(uint8_t* p, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) p[i] = uint8_t(v >> (8 * i));
+}
+
+class Server {
+ public:
+  explicit Server(int device) : device_(device), out_(STDOUT_FILENO) {}
+  int run();
+
+ private:
+  int device_;
+  Output out_;
+  std::unique_ptr<Gpu> gpu_;
+  std::map<uint64_t, ModuleEntry> modules_;
+  std::map<std::string, uint64_t> moduleByPath_;
+  std::map<uint64_t, BufferEntry> buffers_;
+  uint64_t nextId_ = 1;
+  uint64_t payloadLeft_ = 0;  // bytes of the current request's payload not read yet
+
+  Gpu& gpu() {
+    if (!gpu_) gpu_ = std::make_unique<Gpu>(device_);
+    return *gpu_;
+  }
+
+  void send(const std::string& header, const std::vector<uint8_t>& payload);
+  void skipPayload();
+  int serveOne(std::string& idText);
+  int fatal(const LauncherError& e, const std::string& idText);
+  int shutdown();
+  Reply dispatch(const JsonValue& req);
+
+  Reply opDevices();
+  Reply opLoad(const JsonValue& req);
+  Reply opUnload(const JsonValue& req);
+  Reply opAlloc(const JsonValue& req);
+  Reply opFree(const JsonValue& req);
+  Reply opUpload(const JsonValue& req);
+  Reply opDownload(const JsonValue& req);
+  Reply opLaunch(const JsonValue& req);
+
+  ModuleEntry& module(const JsonValue& req);
+  BufferEntry& buffer(const JsonValue& handle, const std::string& path);
+};
+
+void Server::send(const std::string& header, const std::vector<uint8_t>& payload) {
+  uint8_t prefix[16];
+  std::memcpy(prefix, kMagic, 4);
+  putLe(prefix + 4, header.size(), 4);
+  putLe(prefix + 8, payload.size(), 8);
+  out_.write(reinterpret_cast<const char*>(prefix), sizeof prefix);
+  out_.write(header);
+  if (!payload.empty()) out_.writeDirect(payload.data(), payload.size());
+  out_.flush();
+}
+
+void Server::skipPayload() {
+  std::vector<uint8_t> sink(payloadLeft_ < (1u << 20) ? size_t(payloadLeft_) : size_t(1) << 20);
+  while (payloadLeft_ > 0) {
+    size_t n = payloadLeft_ < sink.size() ? size_t(payloadLeft_) : sink.size();
+    size_t got = readUpTo(STDIN_FILENO, sink.data(), n);
+    payloadLeft_ -= got;
+    if (got < n) throw badFrame("the input ended inside a frame's payload");
+  }
+}
+
+int Server::shutdown() {
+  int status = 0;
+  try {
+    if (gpu_) {
+      for (auto& b : buffers_) gpu_->free(b.second.ptr);
+      for (auto& m : modules_) gpu_->unloadModule(m.second.module);
+      gpu_->release();
+    }
+  } catch (const LauncherError& e) {
+    std::fprintf(stderr, "gpu_launcher --serve: while shutting down: %s\n", e.message.c_str());
+    status = e.exitStatus();
+  }
+  buffers_.clear();
+  modules_.clear();
+  return status;
+}
+
+// Answers one request. Returns the exit status when the server must stop, -1 to go on.
+// Throws (BAD_FRAME, IO_ERROR) when the stream itself cannot be trusted.
+int Server::serveOne(std::string& idText) {
+  uint8_t prefix[16];
+  size_t got = readUpTo(STDIN_FILENO, prefix, sizeof prefix);
+  if (got == 0) return shutdown();
+  if (got < sizeof prefix) throw badFrame("the input ended inside a frame prefix");
+  if (std::memcmp(prefix, kMagic, 4) != 0) throw badFrame("a frame must start with \"GKF1\"");
+  uint64_t headerBytes = readLe(prefix + 4, 4);
+  uint64_t payloadBytes = readLe(prefix + 8, 8);
+  if (headerBytes == 0 || headerBytes > kMaxHeaderBytes) {
+    throw badFrame("header length " + std::to_string(headerBytes) + " is not from 1 to " + std::to_string(kMaxHeaderBytes));
+  }
+  if (payloadBytes > kMaxPayloadBytes) {
+    throw badFrame("payload length " + std::to_string(payloadBytes) + " exceeds " + std::to_string(kMaxPayloadBytes));
+  }
+  std::string header(size_t(headerBytes), '\0');
+  if (readUpTo(STDIN_FILENO, &header[0], header.size()) < header.size()) {
+    throw badFrame("the input ended inside a frame header");
+  }
+  payloadLeft_ = payloadBytes;
+  Clock::time_point start = Clock::now();
+  auto begin = [&](bool ok) {
+    std::string h = ok ? "{\"ok\":true" : "{\"ok\":false";
+    if (!idText.empty()) h += ",\"id\":" + idText;
+    h += ",\"ms\":";
+    appendMs(h, msSince(start));
+    return h;
+  };
+  try {
+    JsonValue req = parseJson(header.data(), header.size());
+    if (req.kind != JsonValue::Kind::Object) throw badRequest("", "a frame header must be a JSON object");
+    if (const JsonValue* id = req.get("id")) idText = std::to_string(requireUint(*id, "id", uint64_t(1) << 53));
+    Reply reply;
+    try {
+      reply = dispatch(req);
+    } catch (const std::bad_alloc&) {
+      throw makeError("HOST_OUT_OF_MEMORY", phase::kServe, "the launcher ran out of host memory");
+    }
+    send(begin(true) + reply.fields + "}", reply.payload);
+    return reply.close ? shutdown() : -1;
+  } catch (const LauncherError& e) {
+    if (e.code == "IO_ERROR" || e.code == "BAD_FRAME") throw;
+    skipPayload();
+    std::string h = begin(false) + ",\"error\":";
+    appendErrorJson(h, e);
+    if (e.sticky) h += ",\"contextLost\":true";
+    send(h + "}", {});
+    if (e.code == "KERNEL_TIMEOUT") _exit(e.exitStatus());  // the kernel still runs
+    return e.sticky ? e.exitStatus() : -1;  // a lost context: the client starts a new server
+  }
+}
+
+// The stream cannot be trusted past this point: answer once if possible, then stop.
+int Server::fatal(const LauncherError& e, const std::string& idText) {
+  if (e.code != "IO_ERROR") {
+    std::string h = "{\"ok\":false";
+    if (!idText.empty()) h += ",\"id\":" + idText;
+    h += ",\"fatal\":true,\"error\":";
+    appendErrorJson(h, e);
+    try {
+      send(h + "}", {});
+    } catch (const LauncherError&) {
+      // stdout is gone as well; stderr below is all that is left
+    }
+  }
+  std::fprintf(stderr, "gpu_launcher --serve: %s\n", e.message.c_str());
+  shutdown();
+  return e.exitStatus();
+}
+
+int Server::run() {
+  for (;;) {
+    std::string idText;
+    try {
+      int status = serveOne(idText);
+      if (status >= 0) return status;
+    } catch (const LauncherError& e) {
+      return fatal(e, idText);
+    } catch (const std::exception& e) {
+      return fatal(makeError("INTERNAL", phase::kServe, std::string("internal error: ") + e.what()), idText);
+    }
+  }
+}
+
+Reply Server::dispatch(const JsonValue& req) {
+  std::string op = requireString(req, "frame", "op");
+  if (op != "upload" && payloadLeft_ != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
+  if (op == "hello") {
+    checkKeys(req, "frame", {"op", "id"});
+    Reply r;
+    r.fields = ",\"protocol\":" + std::to_string(kProtocolVersion) + ",\"version\":\"" + kLauncherVersion + "\"";
+    return r;
+  }
+  if (op == "init") {
+    checkKeys(req, "frame", {"op", "id"});
+    Reply r;
+    r.fields = ",\"device\":";
+    appendDeviceJson(r.fields, gpu().info(), gpu().driver().version);
+    return r;
+  }
+  if (op == "devices") {
+    checkKeys(req, "frame", {"op", "id"});
+    return opDevices();
+  }
+  if (op == "load") return opLoad(req);
+  if (op == "unload") return opUnload(req);
+  if (op == "alloc") return opAlloc(req);
+  if (op == "free") return opFree(req);
+  if (op == "upload") return opUpload(req);
+  if (op == "download") return opDownload(req);
+  if (op == "launch") return opLaunch(req);
+  if (op == "close") {
+    checkKeys(req, "frame", {"op", "id"});
+    Reply r;
+    r.close = true;
+    return r;
+  }
+  std::string q;
+  appendJsonString(q, op);
+  throw badRequest("op", "unknown op " + q);
+}
+
+Reply Server::opDevices() {
+  const Driver& d = Driver::get();
+  Reply r;
+  r.fields = ",\"driverVersion\":" + std::to_string(d.version) + ",\"devices\":[";
+  std::vector<DeviceInfo> devices = listDevices(d);
+  for (size_t i = 0; i < devices.size(); i++) {
+    if (i > 0) r.fields += ',';
+    appendDeviceJson(r.fields, devices[i], d.version);
+  }
+  r.fields += ']';
+  return r;
+}
+
+ModuleEntry& Server::module(const JsonValue& req) {
+  uint64_t id = requireUint(requireMember(req, "frame", "module"), "module", UINT64_MAX);
+  auto it = modules_.find(id);
+  if (it == modules_.end()) throw unknownHandle("module", id);
+  return it->second;
+}
+
+BufferEntry& Server::buffer(const JsonValue& handle, const std::string& path) {
+  uint64_t id = requireUint(handle, path, UINT64_MAX);
+  auto it = buffers_.find(id);
+  if (it == buffers_.end()) throw unknownHandle("buffer", id);
+  return it->second;
+}
+
+Reply Server::opLoad(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "path"});
+  std::string path = requireString(req, "frame", "path");
+  if (path.empty() || path.find('\0') != std::string::npos) throw badRequest("path", "expected a file path");
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    throw makeError("MODULE_UNREADABLE", phase::kRequest, "cannot read module " + path + ": " + std::strerror(errno));
+  }
+  int64_t mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  auto cached = moduleByPath_.find(path);
+  if (cached != moduleByPath_.end()) {
+    const ModuleEntry& m = modules_.at(cached->second);
+    if (m.mtimeNs == mtimeNs && m.size == uint64_t(st.st_size)) {
+      Reply r;
+      r.fields = ",\"module\":" + std::to_string(cached->second) + ",\"cached\":true";
+      return r;
+    }
+  }
+  std::vector<char> image = readModuleFile(path);
+  ModuleEntry entry;
+  entry.path = path;
+  entry.mtimeNs = mtimeNs;
+  entry.size = uint64_t(st.st_size);
+  entry.module = gpu().loadModule(image, path);
+  uint64_t id = nextId_++;
+  modules_[id] = std::move(entry);
+  moduleByPath_[path] = id;  // a changed file gets a new handle; the old one stays usable
+  Reply r;
+  r.fields = ",\"module\":" + std::to_string(id) + ",\"cached\":false";
+  return r;
+}
+
+Reply Server::opUnload(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "module"});
+  ModuleEntry& m = module(req);
+  uint64_t id = requireUint(*req.get("module"), "module", UINT64_MAX);
+  CUmodule handle = m.module;
+  auto byPath = moduleByPath_.find(m.path);
+  if (byPath != moduleByPath_.end() && byPath->second == id) moduleByPath_.erase(byPath);
+  modules_.erase(id);
+  gpu().unloadModule(handle);
+  return Reply{};
+}
+
+Reply Server::opAlloc(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "bytes"});
+  uint64_t bytes = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
+  BufferEntry b;
+  b.bytes = bytes;
+  b.ptr = gpu().alloc(bytes, "a buffer");
+  try {
+    gpu().zero(b.ptr, bytes);
+  } catch (const LauncherError&) {
+    if (b.ptr != 0) (void)gpu().driver().cuMemFree(b.ptr);  // answering the memset's error instead
+    throw;
+  }
+  uint64_t id = nextId_++;
+  buffers_[id] = b;
+  Reply r;
+  r.fields = ",\"buffer\":" + std::to_string(id) + ",\"bytes\":" + std::to_string(bytes);
+  return r;
+}
+
+Reply Server::opFree(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "buffer"});
+  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
+  uint64_t id = requireUint(*req.get("buffer"), "buffer", UINT64_MAX);
+  CUdeviceptr p = b.ptr;
+  buffers_.erase(id);
+  gpu().free(p);
+  return Reply{};
+}
+
+Reply Server::opUpload(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset"});
+  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
+  uint64_t offset = 0;
+  if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
+  uint64_t n = payloadLeft_;
+  if (offset > b.bytes || n > b.bytes - offset) {
+    throw badRequest("payload", std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                                    " do not fit a buffer of " + std::to_string(b.bytes) + " bytes");
+  }
+  Gpu& g = gpu();
+  std::vector<uint8_t> chunk(n < kUploadChunk ? size_t(n) : kUploadChunk);
+  uint64_t done = 0;
+  while (done < n) {
+    size_t len = n - done < chunk.size() ? size_t(n - done) : chunk.size();
+    size_t got = readUpTo(STDIN_FILENO, chunk.data(), len);
+    payloadLeft_ -= got;
+    if (got < len) throw badFrame("the input ended inside a frame's payload");
+    g.upload(b.ptr + offset + done, chunk.data(), len);
+    done += len;
+  }
+  Reply r;
+  r.fields = ",\"bytes\":" + std::to_string(n);
+  return r;
+}
+
+Reply Server::opDownload(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "bytes"});
+  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
+  uint64_t offset = 0;
+  if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
+  if (offset > b.bytes) throw badRequest("offset", "offset " + std::to_string(offset) + " is past the buffer's end");
+  uint64_t n = b.bytes - offset;
+  if (const JsonValue* v = req.get("bytes")) n = requireUint(*v, "bytes", b.bytes - offset);
+  Reply r;
+  r.payload.resize(size_t(n));
+  gpu().download(r.payload.data(), b.ptr + offset, n);
+  r.fields = ",\"bytes\":" + std::to_string(n);
+  return r;
+}
+
+Reply Server::opLaunch(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs"});
+  // Everything is checked before the driver is used.
+  ModuleEntry& m = module(req);
+  std::string kernel = requireString(req, "frame", "kernel");
+  if (kernel.empty() || kernel.find('\0') != std::string::npos) throw badRequest("kernel", "expected a kernel name");
+  LaunchDims dims = parseDimsJson(req.get("grid"), req.get("block"));
+  LaunchOptions options = parseLaunchOptions(req);
+  const JsonValue& args = requireMember(req, "frame", "args");
+  if (args.kind != JsonValue::Kind::Array) throw badRequest("args", "expected an array");
+  if (args.items.size() > kMaxArgs) {
+    throw makeError("TOO_LARGE", phase::kRequest, "a kernel takes at most " + std::to_string(kMaxArgs) + " arguments");
+  }
+  size_t n = args.items.size();
+  std::vector<uint64_t> slots(n, 0);  // scalar bits or a device pointer
+  std::vector<size_t> sizes(n, 0);
+  for (size_t i = 0; i < n; i++) {
+    const JsonValue& a = args.items[i];
+    std::string path = "args[" + std::to_string(i) + "]";
+    if (a.kind != JsonValue::Kind::Object) throw badRequest(path, "expected an object");
+    const JsonValue* type = a.get("type");
+    if (type != nullptr && type->isString() && type->text == "buffer") {
+      checkKeys(a, path, {"type", "buffer"});
+      slots[i] = buffer(requireMember(a, path, "buffer"), path + ".buffer").ptr;
+      sizes[i] = sizeof(CUdeviceptr);
+    } else {
+      Elem e;
+      slots[i] = parseScalarArg(a, path, e);
+      sizes[i] = elemSize(e);
+    }
+  }
+  Gpu& g = gpu();
+  auto fn = m.functions.find(kernel);
+  if (fn == m.functions.end()) fn = m.functions.emplace(kernel, g.getFunction(m.module, kernel)).first;
+  g.checkParams(fn->second, kernel, sizes);
+  g.prepareLaunch(fn->second, dims, options.sharedBytes);
+  std::vector<void*> params(n);
+  for (size_t i = 0; i < n; i++) params[i] = &slots[i];
+  KernelTimes t = g.launch(fn->second, dims, options, params.data());
+  Reply r;
+  r.fields = ",\"timing\":{\"kernelMs\":";
+  appendMs(r.fields, t.medianMs);
+  r.fields += ",\"kernelMinMs\":";
+  appendMs(r.fields, t.minMs);
+  r.fields += ",\"kernelMedianMs\":";
+  appendMs(r.fields, t.medianMs);
+  r.fields += ",\"launches\":" + std::to_string(t.launches) + "}";
+  return r;
+}
+
+}  // namespace
+
+int runServe(int device) {
+  Server server(device);
+  return server.run();
+}
+
+}  // namespace gk

@@ -1,0 +1,119 @@
+/** The launcher client's public types. The wire format they map to is spec/launcher-protocol.md. */
+import type { AnyTypedArray, ScalarName, ScalarValue } from "../../ir/types.js";
+
+export type { AnyTypedArray, ScalarName, ScalarValue };
+
+export type Dim3 = readonly [number, number, number];
+
+/** A scalar kernel argument: boolean for bool, bigint (or a safe integer) for 64-bit integers, number otherwise. */
+export interface ScalarArg {
+  readonly kind: "scalar";
+  readonly type: ScalarName;
+  readonly value: ScalarValue;
+}
+
+/** An array argument sent with its contents. `data` must be the TypedArray of `elem` (Uint8Array for bool). */
+export interface ArrayDataArg {
+  readonly kind: "array";
+  readonly elem: ScalarName;
+  readonly data: AnyTypedArray;
+  readonly copyBack: boolean;
+}
+
+/** An array argument of `length` zeros, allocated on the device without sending data. */
+export interface ArrayZerosArg {
+  readonly kind: "array";
+  readonly elem: ScalarName;
+  readonly length: number;
+  readonly copyBack: boolean;
+}
+
+export type ArrayArg = ArrayDataArg | ArrayZerosArg;
+export type KernelArg = ScalarArg | ArrayArg;
+
+/** Where the launcher is and how it runs; every field is optional. */
+export interface LauncherOptions {
+  /** The gpu_launcher binary; default `$GK_LAUNCHER`, else `<package root>/build/gpu_launcher`. */
+  readonly launcherPath?: string;
+  /** Extra environment variables for the launcher process. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** GPU index (`--device N`); default 0. */
+  readonly device?: number;
+}
+
+export interface LaunchOnceOptions extends LauncherOptions {
+  /** A `.ptx` or `.cubin` file. */
+  readonly module: string;
+  /** The kernel's extern "C" name. */
+  readonly kernel: string;
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  readonly args: readonly KernelArg[];
+  /** Dynamic shared memory in bytes. */
+  readonly sharedBytes?: number;
+  /** Launch this many times (on the same buffers) and report min and median kernel time. */
+  readonly repeat?: number;
+  /** Give up on a kernel that runs longer than this; the launcher process then ends (GK8012). */
+  readonly timeoutMs?: number;
+  /** Validate and echo without touching the driver (`--check`): outputs equal the inputs. */
+  readonly check?: boolean;
+}
+
+/** Milliseconds. kernelMs is the median of the launches, measured with CUDA events; the rest with a host clock. */
+export interface LaunchTiming {
+  readonly initMs: number;
+  readonly moduleLoadMs: number;
+  readonly allocMs: number;
+  readonly h2dMs: number;
+  readonly kernelMs: number;
+  readonly kernelMinMs: number;
+  readonly kernelMedianMs: number;
+  readonly launches: number;
+  readonly d2hMs: number;
+  readonly totalMs: number;
+}
+
+export interface LaunchResult {
+  /** The copied-back arrays by argument index, each the TypedArray of its element type. */
+  readonly outputs: Map<number, AnyTypedArray>;
+  readonly timing: LaunchTiming;
+  /** True for a `--check` answer, which never reached a GPU. */
+  readonly check: boolean;
+  /** `--check` only: the exact bits each scalar argument was read as, by argument index. */
+  readonly scalarBits?: Map<number, bigint>;
+}
+
+export interface DeviceInfo {
+  readonly index: number;
+  readonly name: string;
+  readonly computeCapability: { readonly major: number; readonly minor: number };
+  /** e.g. "sm_90", the nvcc `-arch` for this GPU. */
+  readonly arch: string;
+  readonly totalMemBytes: number;
+  readonly multiprocessorCount: number;
+  readonly maxThreadsPerBlock: number;
+  readonly maxSharedBytesPerBlock: number;
+  readonly maxSharedBytesPerBlockOptin: number;
+  readonly driverVersion: number;
+}
+
+export type NoGpuReason = "no-launcher" | "no-driver" | "no-devices" | "launcher-failed";
+
+export type DevicesResult =
+  | { readonly ok: true; readonly devices: readonly DeviceInfo[]; readonly driverVersion: number }
+  | { readonly ok: false; readonly reason: NoGpuReason; readonly message: string };
+
+/** The launcher's structured error, as it sent it (spec: "Errors"). */
+export interface LauncherErrorInfo {
+  readonly code: string;
+  readonly message: string;
+  readonly phase: string;
+  readonly call?: string;
+  readonly cudaError?: string;
+  readonly cudaErrorNumber?: number;
+  readonly path?: string;
+  readonly offset?: number;
+  readonly log?: string;
+  readonly hint?: string;
+  readonly sticky?: boolean;
+}

@@ -1,0 +1,446 @@
+// A fake libcuda.so.1 for testing gpu_launcher where there is no GPU (CI). It implements
+// the Driver API calls the launcher makes, with host memory standing in for device memory
+// and built-in "kernels" known by name (the same names and parameters as the kernels in
+// test/gpu/launcher-kernels.cu). Faults behave as on a GPU: they surface at the next
+// synchronizing call and then stick to every later call.
+//
+// A module is either a text file naming kernels:   // fake-cuda module
+//                                                  kernel saxpy
+// or a real cubin or PTX file, whose kernels are found by name in the image (so the GPU
+// tests' own modules load here too).
+// Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+using Ptr = unsigned long long;
+
+constexpr CUresult OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, NO_DEVICE = 100,
+                   INVALID_DEVICE = 101, INVALID_IMAGE = 200, INVALID_PTX = 218, INVALID_HANDLE = 400,
+                   NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700;
+constexpr uint64_t kMemory = uint64_t(1) << 30;
+
+struct Kernel {
+  const char* name;
+  std::vector<size_t> params;
+  int maxThreads;
+};
+
+const Kernel kKernels[] = {
+    {"saxpy", {4, 4, 8, 8, 8}, 1024},                                 // (n, a, x, y, out)
+    {"roundtrip", {1, 4, 4, 8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 8}, 1024},  // 7 scalars, then 7 outputs
+    {"copy_bool", {4, 8, 8}, 1024},                                   // (n, in, out)
+    {"copy_i32", {4, 8, 8}, 1024},
+    {"copy_u32", {4, 8, 8}, 1024},
+    {"copy_i64", {4, 8, 8}, 1024},
+    {"copy_u64", {4, 8, 8}, 1024},
+    {"copy_f32", {4, 8, 8}, 1024},
+    {"copy_f64", {4, 8, 8}, 1024},
+    {"add_one", {4, 8}, 1024},      // (n, p): p[i] += 1
+    {"oob", {8}, 1024},             // writes 256 GiB past p
+    {"bounded", {8}, 128},          // like __launch_bounds__(128)
+    {"use_shared", {4, 8}, 1024},   // (count, out): needs 4 * count bytes of dynamic shared memory
+    {"spin", {8, 8}, 1024},         // (cycles, done): never finishes here
+};
+
+size_t copyElemSize(const std::string& name) {
+  std::string t = name.substr(5);
+  return t == "bool" ? 1 : (t == "i32" || t == "u32" || t == "f32") ? 4 : 8;
+}
+
+struct Module {
+  std::set<std::string> kernels;
+};
+struct Function {
+  const Kernel* kernel;
+  int dynamicSharedLimit = 48 * 1024;
+};
+struct Event {
+  bool done = false;
+};
+
+bool initialized = false;
+CUresult sticky = OK;        // every call fails with this once set
+CUresult pendingFault = OK;  // a fault not yet observed by a synchronizing call
+bool busy = false;           // a kernel that never ends is running
+std::map<Ptr, std::vector<uint8_t>> allocations;
+uint64_t allocated = 0;
+// Handles stay owned here until the process ends (a driver keeps them after a fault too).
+std::vector<std::unique_ptr<Module>> modules;
+std::vector<std::unique_ptr<Function>> functions;
+std::vector<std::unique_ptr<Event>> events;
+
+template <class T>
+T* keep(std::vector<std::unique_ptr<T>>& owner, T* p) {
+  owner.emplace_back(p);
+  return p;
+}
+
+int deviceCount() {
+  const char* v = std::getenv("FAKE_CUDA_DEVICES");
+  return v != nullptr ? std::atoi(v) : 1;
+}
+
+// Bounds-checked address translation: nullptr means the access faults.
+uint8_t* translate(Ptr p, size_t bytes) {
+  auto it = allocations.upper_bound(p);
+  if (it == allocations.begin()) return nullptr;
+  --it;
+  Ptr base = it->first;
+  if (p < base || p - base + bytes > it->second.size()) return nullptr;
+  return it->second.data() + (p - base);
+}
+
+CUresult syncPoint() {
+  if (pendingFault != OK) {
+    sticky = pendingFault;
+    pendingFault = OK;
+  }
+  return sticky;
+}
+
+template <class T>
+T param(void** params, int i) {
+  T v;
+  std::memcpy(&v, params[i], sizeof v);
+  return v;
+}
+
+// Runs a kernel over the grid; returns false on a memory fault (any element out of bounds).
+bool runKernel(const Kernel& k, uint64_t threads, unsigned shared, void** params) {
+  std::string name = k.name;
+  if (name == "saxpy") {
+    uint64_t n = std::min<uint64_t>(threads, uint64_t(std::max(param<int>(params, 0), 0)));
+    float a = param<float>(params, 1);
+    uint8_t *x = translate(param<Ptr>(params, 2), 4 * n), *y = translate(param<Ptr>(params, 3), 4 * n),
+            *out = translate(param<Ptr>(params, 4), 4 * n);
+    if (n > 0 && (!x || !y || !out)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+      float fx, fy;
+      std::memcpy(&fx, x + 4 * i, 4);
+      std::memcpy(&fy, y + 4 * i, 4);
+      float r = a * fx + fy;
+      std::memcpy(out + 4 * i, &r, 4);
+    }
+  } else if (name == "roundtrip") {
+    for (int s = 0; s < 7; s++) {
+      uint8_t* dst = translate(param<Ptr>(params, 7 + s), k.params[size_t(s)]);
+      if (!dst) return false;
+      std::memcpy(dst, params[s], k.params[size_t(s)]);
+    }
+  } else if (name.rfind("copy_", 0) == 0) {
+    uint64_t bytes = std::min<uint64_t>(threads, uint64_t(std::max(param<int>(params, 0), 0))) * copyElemSize(name);
+    uint8_t *in = translate(param<Ptr>(params, 1), bytes), *out = translate(param<Ptr>(params, 2), bytes);
+    if (bytes > 0 && (!in || !out)) return false;
+    if (bytes > 0) std::memcpy(out, in, bytes);
+  } else if (name == "add_one") {
+    uint64_t n = std::min<uint64_t>(threads, uint64_t(std::max(param<int>(params, 0), 0)));
+    uint8_t* p = translate(param<Ptr>(params, 1), 4 * n);
+    if (n > 0 && !p) return false;
+    for (uint64_t i = 0; i < n; i++) {
+      int32_t v;
+      std::memcpy(&v, p + 4 * i, 4);
+      v += 1;
+      std::memcpy(p + 4 * i, &v, 4);
+    }
+  } else if (name == "oob") {
+    return translate(param<Ptr>(params, 0) + (uint64_t(1) << 38), 4) != nullptr;
+  } else if (name == "bounded") {
+    return translate(param<Ptr>(params, 0), 4 * threads) != nullptr;
+  } else if (name == "use_shared") {
+    int count = param<int>(params, 0);
+    uint8_t* out = translate(param<Ptr>(params, 1), 4);
+    if (!out || count < 1 || uint64_t(count) * 4 > shared) return false;
+    float last = float(count - 1);
+    std::memcpy(out, &last, 4);
+  } else if (name == "spin") {
+    busy = true;
+  }
+  return true;
+}
+
+// The kernels a module holds: listed in a fake module, or found by name in a cubin or PTX.
+CUresult kernelsOf(const char* image, size_t size, std::set<std::string>& out) {
+  std::string text(image, size);
+  if (text.rfind("// fake-cuda module", 0) == 0) {
+    std::istringstream lines(text);
+    std::string word, name;
+    while (lines >> word) {
+      if (word == "kernel" && lines >> name) out.insert(name);
+    }
+    return OK;
+  }
+  bool elf = text.rfind("\x7f" "ELF", 0) == 0;
+  bool ptx = !elf && text.find(".version") != std::string::npos;
+  if (!elf && !ptx) return INVALID_IMAGE;
+  if (ptx && text.find(".entry") == std::string::npos) return INVALID_PTX;
+  for (const Kernel& k : kKernels) {
+    std::string needle = elf ? std::string(1, '\0') + k.name + std::string(1, '\0') : std::string(".entry ") + k.name + "(";
+    if (text.find(needle) != std::string::npos) out.insert(k.name);
+  }
+  return OK;
+}
+
+const char* errorName(CUresult r) {
+  switch (r) {
+    case OK: return "CUDA_SUCCESS";
+    case INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
+    case NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
+    case INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+    case INVALID_IMAGE: return "CUDA_ERROR_INVALID_IMAGE";
+    case INVALID_PTX: return "CUDA_ERROR_INVALID_PTX";
+    case INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    case NOT_READY: return "CUDA_ERROR_NOT_READY";
+    case ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    default: return nullptr;
+  }
+}
+
+[[noreturn]] void hang() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+}  // namespace
+
+#define GUARD()                             \
+  do {                                      \
+    if (!initialized) return NOT_INITIALIZED; \
+    if (sticky != OK) return sticky;        \
+  } while (0)
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult r, const char** s) {
+  *s = errorName(r);
+  return *s ? OK : INVALID_VALUE;
+}
+CUresult cuGetErrorString(CUresult r, const char** s) {
+  *s = errorName(r) ? "fake driver error text" : nullptr;
+  return *s ? OK : INVALID_VALUE;
+}
+CUresult cuDriverGetVersion(int* v) {
+  *v = 12040;
+  return OK;
+}
+CUresult cuInit(unsigned) {
+  if (deviceCount() <= 0) return NO_DEVICE;
+  initialized = true;
+  return OK;
+}
+CUresult cuDeviceGetCount(int* n) {
+  GUARD();
+  *n = deviceCount();
+  return OK;
+}
+CUresult cuDeviceGet(int* d, int ordinal) {
+  GUARD();
+  if (ordinal < 0 || ordinal >= deviceCount()) return INVALID_DEVICE;
+  *d = ordinal;
+  return OK;
+}
+CUresult cuDeviceGetName(char* name, int len, int) {
+  GUARD();
+  std::snprintf(name, size_t(len), "%s", "Fake GPU (gk test driver)");
+  return OK;
+}
+CUresult cuDeviceGetAttribute(int* v, int attr, int) {
+  GUARD();
+  switch (attr) {
+    case 1: *v = 1024; break;
+    case 2: case 3: *v = 1024; break;
+    case 4: *v = 64; break;
+    case 5: *v = 2147483647; break;
+    case 6: case 7: *v = 65535; break;
+    case 8: *v = 48 * 1024; break;
+    case 16: *v = 132; break;
+    case 75: *v = 9; break;
+    case 76: *v = 0; break;
+    case 97: *v = 227 * 1024; break;
+    default: return INVALID_VALUE;
+  }
+  return OK;
+}
+CUresult cuDeviceTotalMem_v2(size_t* bytes, int) {
+  GUARD();
+  *bytes = kMemory;
+  return OK;
+}
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int) {
+  GUARD();
+  static int context;
+  *ctx = &context;
+  return OK;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return initialized ? OK : NOT_INITIALIZED; }
+CUresult cuCtxSetCurrent(void*) {
+  GUARD();
+  return OK;
+}
+CUresult cuCtxSynchronize() {
+  if (CUresult r = syncPoint()) return r;
+  if (busy) hang();
+  return OK;
+}
+CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* options, void** values) {
+  GUARD();
+  // The driver is not told an image's size: PTX ends at a NUL, and an ELF cubin's section
+  // headers end the file.
+  const char* p = static_cast<const char*>(image);
+  size_t size = 0;
+  if (std::memcmp(p, "\x7f" "ELF", 4) == 0) {
+    uint64_t shoff, shentsize, shnum;  // ELF64: the section headers end the file
+    std::memcpy(&shoff, p + 0x28, 8);
+    shentsize = uint16_t(p[0x3A] & 0xFF) | uint16_t((p[0x3B] & 0xFF) << 8);
+    shnum = uint16_t(p[0x3C] & 0xFF) | uint16_t((p[0x3D] & 0xFF) << 8);
+    size = size_t(shoff + shentsize * shnum);
+  } else {
+    size = std::strlen(p);
+  }
+  auto* m = keep(modules, new Module);
+  CUresult r = kernelsOf(p, size, m->kernels);
+  if (r != OK) {
+    for (unsigned i = 0; i < n; i++) {
+      if (options[i] == 5) std::snprintf(static_cast<char*>(values[i]), 64, "%s", "fake driver: not a module it can read");
+    }
+    return r;
+  }
+  *mod = m;
+  return OK;
+}
+CUresult cuModuleUnload(void* mod) {
+  GUARD();
+  static_cast<Module*>(mod)->kernels.clear();
+  return OK;
+}
+CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
+  GUARD();
+  if (!static_cast<Module*>(mod)->kernels.count(name)) return NOT_FOUND;
+  for (const Kernel& k : kKernels) {
+    if (std::strcmp(k.name, name) == 0) {
+      *fn = keep(functions, new Function{&k});
+      return OK;
+    }
+  }
+  return NOT_FOUND;
+}
+CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
+  GUARD();
+  auto* f = static_cast<Function*>(fn);
+  switch (attr) {
+    case 0: *v = f->kernel->maxThreads; return OK;
+    case 1: *v = 0; return OK;
+    case 4: *v = 32; return OK;
+    default: return INVALID_VALUE;
+  }
+}
+CUresult cuFuncSetAttribute(void* fn, int attr, int value) {
+  GUARD();
+  if (attr != 8 || value < 0 || value > 227 * 1024) return INVALID_VALUE;
+  static_cast<Function*>(fn)->dynamicSharedLimit = value;
+  return OK;
+}
+CUresult cuFuncGetParamInfo(void* fn, size_t i, size_t* offset, size_t* size) {
+  GUARD();
+  const auto& params = static_cast<Function*>(fn)->kernel->params;
+  if (i >= params.size()) return INVALID_VALUE;
+  size_t off = 0;
+  for (size_t k = 0; k <= i; k++) {
+    off = (off + params[k] - 1) / params[k] * params[k];
+    if (k < i) off += params[k];
+  }
+  *offset = off;
+  if (size) *size = params[i];
+  return OK;
+}
+CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
+  GUARD();
+  if (bytes == 0) return INVALID_VALUE;
+  if (bytes > kMemory - allocated) return OUT_OF_MEMORY;
+  std::vector<uint8_t> block(bytes, 0xCD);  // uninitialized device memory is garbage
+  Ptr base = Ptr(reinterpret_cast<uintptr_t>(block.data()));
+  allocated += bytes;
+  allocations.emplace(base, std::move(block));
+  *p = base;
+  return OK;
+}
+CUresult cuMemFree_v2(Ptr p) {
+  GUARD();
+  auto it = allocations.find(p);
+  if (it == allocations.end()) return INVALID_VALUE;
+  allocated -= it->second.size();
+  allocations.erase(it);
+  return OK;
+}
+CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
+  if (CUresult r = syncPoint()) return r;
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memcpy(d, src, n);
+  return OK;
+}
+CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
+  if (CUresult r = syncPoint()) return r;
+  if (busy) hang();
+  uint8_t* s = translate(src, n);
+  if (!s) return INVALID_VALUE;
+  std::memcpy(dst, s, n);
+  return OK;
+}
+CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
+  GUARD();
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memset(d, v, n);
+  return OK;
+}
+CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void*, void** params, void**) {
+  GUARD();
+  auto* f = static_cast<Function*>(fn);
+  uint64_t block = uint64_t(bx) * by * bz;
+  if (block == 0 || block > uint64_t(f->kernel->maxThreads) || int(shared) > f->dynamicSharedLimit) return INVALID_VALUE;
+  if (!runKernel(*f->kernel, block * gx * gy * gz, shared, params)) pendingFault = ILLEGAL_ADDRESS;
+  return OK;
+}
+CUresult cuEventCreate(void** e, unsigned) {
+  GUARD();
+  *e = keep(events, new Event);
+  return OK;
+}
+CUresult cuEventRecord(void* e, void*) {
+  GUARD();
+  static_cast<Event*>(e)->done = !busy;
+  return OK;
+}
+CUresult cuEventQuery(void* e) {
+  if (CUresult r = syncPoint()) return r;
+  return static_cast<Event*>(e)->done ? OK : NOT_READY;
+}
+CUresult cuEventSynchronize(void* e) {
+  if (CUresult r = syncPoint()) return r;
+  if (!static_cast<Event*>(e)->done) hang();
+  return OK;
+}
+CUresult cuEventElapsedTime_v2(float* ms, void*, void*) {
+  GUARD();
+  *ms = 0.015625f;
+  return OK;
+}
+CUresult cuEventDestroy_v2(void*) { return OK; }
+
+}  // extern "C"

@@ -1,0 +1,166 @@
+// Fuzzing the launcher's request readers with fast-check, against a build with AddressSanitizer
+// and UBSan that aborts on the first finding. Whatever the input, the launcher must answer
+// with JSON (or frames), exit with a documented status, and never crash.
+// GK_FUZZ_RUNS=5000 runs more cases than CI does.
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FrameReader, encodeFrame } from "../../src/runtime/launcher/frames.js";
+import { NO_DRIVER_ENV, dummyModule, ensureLauncher, ensureSanitizedLauncher, runRaw, tempDir, type RawResult, removeTempDirs } from "./launcher-helpers.js";
+
+const RUNS = Number(process.env.GK_FUZZ_RUNS ?? 150);
+const TIMEOUT = Math.max(60_000, RUNS * 50);
+const REQUEST_CODES = ["BAD_REQUEST", "TOO_LARGE", "BAD_LAUNCH_CONFIG"];
+
+let bin: string;
+let mod: string;
+
+beforeAll(async () => {
+  try {
+    bin = await ensureSanitizedLauncher();
+  } catch (e) {
+    // A machine whose g++ lacks the sanitizer runtimes still fuzzes the release build.
+    console.warn(`launcher-fuzz: no sanitized build (${String(e).split("\n")[1] ?? e}); fuzzing build/gpu_launcher`);
+    bin = await ensureLauncher();
+  }
+  mod = dummyModule(tempDir("fuzz"));
+}, 180_000);
+afterAll(removeTempDirs);
+
+/** No sanitizer report, no signal, a documented status, and one JSON answer that agrees with it. */
+function expectSound(r: RawResult): { ok: boolean; error?: { code: string } } {
+  expect(r.stderr, r.stderr).not.toMatch(/Sanitizer|runtime error/);
+  expect(r.signal).toBeNull();
+  const a = JSON.parse(r.stdout.toString("utf8"));
+  expect(typeof a.ok).toBe("boolean");
+  if (a.ok) expect(r.code).toBe(0);
+  else {
+    // A grid "number" that looks like an option ("--x") is a usage error (status 2).
+    expect(r.code).toBe(a.error.code === "USAGE" ? 2 : 3);
+    expect([...REQUEST_CODES, "USAGE"]).toContain(a.error.code);
+    expect(typeof a.error.message).toBe("string");
+  }
+  return a;
+}
+
+const ELEMS = { bool: 1, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8 } as const;
+type Elem = keyof typeof ELEMS;
+const elem = fc.constantFrom(...(Object.keys(ELEMS) as Elem[]));
+
+const special = (x: number) => (Number.isNaN(x) ? "NaN" : x === Infinity ? "Infinity" : x === -Infinity ? "-Infinity" : Object.is(x, -0) ? "-0" : x);
+const scalar = fc.oneof(
+  fc.record({ type: fc.constant("bool"), value: fc.boolean() }),
+  fc.record({ type: fc.constant("i32"), value: fc.integer() }),
+  fc.record({ type: fc.constant("u32"), value: fc.nat({ max: 0xffffffff }) }),
+  fc.record({ type: fc.constant("i64"), value: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String) }),
+  fc.record({ type: fc.constant("u64"), value: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((v) => `0x${v.toString(16)}`) }),
+  fc.record({ type: fc.constant("f32"), value: fc.float().map(special) }),
+  fc.record({ type: fc.constant("f64"), value: fc.double().map(special) }),
+);
+const array = elem.chain((e) =>
+  fc.oneof(
+    fc.uint8Array({ maxLength: 8 * ELEMS[e], max: e === "bool" ? 1 : 255 }).map((bytes) => ({
+      type: "array", elem: e, copyBack: true, b64: Buffer.from(bytes.subarray(0, bytes.length - (bytes.length % ELEMS[e]))).toString("base64"),
+    })),
+    fc.nat({ max: 64 }).map((length) => ({ type: "array", elem: e, copyBack: true, length })),
+  ),
+);
+const validRequest = fc.record({ args: fc.array(fc.oneof(scalar, array), { maxLength: 8 }) }, { requiredKeys: ["args"] });
+const anyRequest = fc.record({
+  args: fc.array(fc.oneof(scalar, array, fc.jsonValue({ maxDepth: 3 })), { maxLength: 8 }),
+  sharedBytes: fc.oneof(fc.nat(), fc.jsonValue({ maxDepth: 1 })),
+  repeat: fc.oneof(fc.nat({ max: 200_000 }), fc.double()),
+}, { requiredKeys: ["args"] });
+
+type Mutation = { at: number; kind: "truncate" | "flip" | "insert" | "delete"; byte: number; text: string };
+const mutation = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom("truncate", "flip", "insert", "delete"),
+  byte: fc.nat({ max: 255 }),
+  text: fc.constantFrom('"', "\\", "\\u", "{", "[", "]", "}", ",", ":", "-", "0x", "1e999", "\u0000", "\ud800", "é", "null", " "),
+}) as fc.Arbitrary<Mutation>;
+
+function mutate(text: string, ms: Mutation[]): Buffer {
+  let b = Buffer.from(text, "utf8");
+  for (const m of ms) {
+    const at = b.length === 0 ? 0 : m.at % (b.length + 1);
+    if (m.kind === "truncate") b = b.subarray(0, at);
+    else if (m.kind === "flip" && at < b.length) b[at] = m.byte;
+    else if (m.kind === "insert") b = Buffer.concat([b.subarray(0, at), Buffer.from(m.text, "utf8"), b.subarray(at)]);
+    else if (m.kind === "delete") b = Buffer.concat([b.subarray(0, at), b.subarray(at + 1 + (m.byte % 8))]);
+  }
+  return b;
+}
+
+const DIMS = ["1", "1", "1", "32", "1", "1"];
+
+describe("fuzzing --check (sanitized build)", () => {
+  it("echoes valid requests exactly", async () => {
+    await fc.assert(
+      fc.asyncProperty(validRequest, async (req) => {
+        const a = expectSound(await runRaw(bin, ["--check", mod, "k", ...DIMS], JSON.stringify(req))) as any;
+        expect(a.ok).toBe(true);
+        const arrays = req.args.map((x, i) => [x, i] as const).filter(([x]) => x.type === "array");
+        expect(a.outputs.map((o: { index: number }) => o.index)).toEqual(arrays.map(([, i]) => i));
+        arrays.forEach(([x], k) => {
+          const want = "b64" in x ? x.b64 : Buffer.alloc((x as { length: number }).length * ELEMS[x.elem as Elem]).toString("base64");
+          expect(a.outputs[k].b64).toBe(want);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+
+  it("answers mutated requests with JSON and never crashes", async () => {
+    await fc.assert(
+      fc.asyncProperty(anyRequest, fc.array(mutation, { maxLength: 4 }), async (req, ms) => {
+        expectSound(await runRaw(bin, ["--check", mod, "k", ...DIMS], mutate(JSON.stringify(req), ms)));
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+
+  it("answers random bytes and random grid numbers with JSON and never crashes", async () => {
+    const dim = fc.oneof(fc.nat({ max: 70_000 }).map(String), fc.string({ maxLength: 12 }), fc.constantFrom("4294967296", "-1", "1e3", ""));
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.array(dim, { minLength: 6, maxLength: 6 }), async (bytes, dims) => {
+        expectSound(await runRaw(bin, ["--check", mod, "k", ...dims], bytes));
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+});
+
+describe("fuzzing --serve (sanitized build, no driver)", () => {
+  it("answers any sequence of frames and bytes with frames, and never crashes", async () => {
+    const header = fc.record({
+      op: fc.constantFrom("hello", "devices", "init", "load", "unload", "alloc", "free", "upload", "download", "launch", "close", "x"),
+      id: fc.oneof(fc.nat(), fc.jsonValue({ maxDepth: 1 })),
+      buffer: fc.oneof(fc.nat({ max: 3 }), fc.jsonValue({ maxDepth: 1 })),
+      bytes: fc.oneof(fc.nat(), fc.constant(2 ** 60)),
+      path: fc.oneof(fc.constant(mod), fc.string()),
+      grid: fc.array(fc.nat({ max: 70_000 }), { maxLength: 4 }),
+      args: fc.array(fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })), { maxLength: 4 }),
+    }, { requiredKeys: ["op"] });
+    const piece = fc.oneof(
+      { weight: 5, arbitrary: fc.tuple(header, fc.uint8Array({ maxLength: 64 })).map(([h, p]) => Buffer.concat(encodeFrame(h, p))) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)) },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 6 }), async (pieces) => {
+        const r = await runRaw(bin, ["--serve"], Buffer.concat(pieces), NO_DRIVER_ENV);
+        expect(r.stderr).not.toMatch(/Sanitizer|runtime error/);
+        expect(r.signal).toBeNull();
+        expect([0, 3]).toContain(r.code);
+        const reader = new FrameReader();
+        reader.push(r.stdout);
+        reader.end(new Error("end"));
+        for (;;) {
+          const f = await reader.next().catch(() => undefined);
+          if (!f) break;
+          expect(typeof f.header.ok).toBe("boolean");
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+});

@@ -1,0 +1,101 @@
+/** Shared by the launcher tests: building the launcher (and a sanitized one and a fake driver), running it raw. */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+// @ts-expect-error: a plain .mjs script without type declarations
+import { SANITIZER_FLAGS, buildLauncher } from "../../scripts/build-launcher.mjs";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const LAUNCHER = join(ROOT, "build", "gpu_launcher");
+/** A driver library name that never exists: the launcher then reports NO_CUDA_DRIVER on any machine. */
+export const NO_DRIVER_ENV = { GK_LIBCUDA: "/nonexistent/gk-test/libcuda.so.1" } as const;
+
+type BuildResult = { status: "built" | "up-to-date" | "no-compiler"; path: string };
+
+let release: Promise<BuildResult> | undefined;
+/** build/gpu_launcher, rebuilt if its sources changed. Throws if g++ is missing (the launcher tests need it). */
+export async function ensureLauncher(): Promise<string> {
+  release ??= buildLauncher() as Promise<BuildResult>;
+  const r = await release;
+  if (r.status === "no-compiler") throw new Error("g++ is needed to build gpu_launcher for these tests");
+  return r.path;
+}
+
+let sanitized: Promise<BuildResult> | undefined;
+/** build/gpu_launcher-asan: AddressSanitizer and UBSan, aborting on the first finding. */
+export async function ensureSanitizedLauncher(): Promise<string> {
+  sanitized ??= buildLauncher({ out: join(ROOT, "build", "gpu_launcher-asan"), flags: SANITIZER_FLAGS }) as Promise<BuildResult>;
+  const r = await sanitized;
+  if (r.status === "no-compiler") throw new Error("g++ is needed to build gpu_launcher for these tests");
+  return r.path;
+}
+
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by `removeTempDirs()`. */
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), `gk-${prefix}-`));
+  made.push(d);
+  return d;
+}
+
+/** Removes the folders this test file made (call from afterAll). */
+export function removeTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** Compiles test/runtime/launcher-fake-driver/fake_libcuda.cpp into `dir` and returns the env that selects it. */
+export async function buildFakeDriver(dir: string): Promise<{ GK_LIBCUDA: string }> {
+  const out = join(dir, "libcuda.so.1");
+  const src = join(ROOT, "test", "runtime", "launcher-fake-driver", "fake_libcuda.cpp");
+  await execa("g++", ["-O1", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o", out, src]);
+  return { GK_LIBCUDA: out };
+}
+
+/** A module file the fake driver accepts, naming the kernels it holds. */
+export function fakeModule(dir: string, kernels: string[]): string {
+  const path = join(dir, "fake.ptx");
+  writeFileSync(path, ["// fake-cuda module", ...kernels.map((k) => `kernel ${k}`), ""].join("\n"));
+  return path;
+}
+
+/** Any readable file: --check reads the module file but never gives it to a driver. */
+export function dummyModule(dir: string): string {
+  const path = join(dir, "dummy.ptx");
+  writeFileSync(path, "// not loaded in --check mode\n");
+  return path;
+}
+
+export interface RawResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs the launcher with `stdin` and collects everything; never rejects. */
+export function runRaw(bin: string, args: string[], stdin: string | Uint8Array, env: Record<string, string> = {}): Promise<RawResult> {
+  return new Promise((done) => {
+    const child = spawn(bin, args, { env: { ...process.env, ...env } });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.stdin.on("error", () => undefined);
+    child.on("close", (code, signal) => done({ code, signal, stdout: Buffer.concat(out), stderr: err }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** The launcher's JSON answer (one line), or a test failure that shows what it printed. */
+export function answer(r: RawResult): any {
+  const text = r.stdout.toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`not JSON (status ${r.code}, signal ${r.signal}): ${text.slice(0, 300)}\nstderr: ${r.stderr.slice(0, 2000)}`);
+  }
+}
