@@ -1,0 +1,408 @@
+/**
+ * Expressions: IR → C++ text with the spec's meaning, never C++'s undefined behaviour.
+ *
+ * - Signed `+ - *`, unary `-` and `<<` wrap: a tree of them is computed in the unsigned type
+ *   of the same width and converted back once at its root:
+ *   `(int)((unsigned int)row * (unsigned int)K + threadIdx.x)`.
+ * - Shift counts are taken modulo the bit width (`a << (b & 31)`); `>>` of a signed value is
+ *   arithmetic (nvcc's, and C++20's, definition).
+ * - Integer `/` and `%` go through helpers (src/codegen/cuda/prelude.ts) unless the divisor is
+ *   a constant that can neither trap nor overflow.
+ * - Conversions follow src/ir/evalOp.ts `jsCast`, through the intrinsics in settings.ts.
+ * - Parentheses follow C++ precedence, plus some for clarity: operands of shifts and bitwise
+ *   operators, and `&&` inside `||`, are always parenthesized.
+ */
+import { atomicBuiltin, indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ScalarVar, UnaryExpr } from "../../ir/nodes.js";
+import { isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
+import { assertNever, invariant } from "../../util.js";
+import { memoryAccess, operandsToHoist } from "./effects.js";
+import { constLiteral, literal } from "./literals.js";
+import { builtinOperandType, divisionHelperFor } from "./prelude.js";
+import { CUDA, cType, shiftMask } from "./settings.js";
+
+/** C++ text and the precedence of its outermost operator (higher binds tighter). */
+export interface Emitted {
+  readonly text: string;
+  readonly prec: number;
+}
+
+export const PREC = {
+  cond: 2, lor: 3, land: 4, bor: 5, bxor: 6, band: 7, eq: 8, rel: 9, shift: 11, add: 12, mul: 13, unary: 15, primary: 16,
+} as const;
+
+/** What expression emission needs from the function being emitted. */
+export interface ExprContext {
+  /** The C++ name of a variable or array (temporaries included). */
+  readonly name: (v: { readonly id: number }) => string;
+  /** The C++ name of a module function, by IR name. */
+  readonly functionName: (irName: string) => string;
+  /** The module's functions by IR name (for the effects of calls). */
+  readonly functions: ReadonlyMap<string, Function>;
+  /** A fresh temporary of this type, declared before the statement being emitted. */
+  readonly temp: (t: ScalarType) => ScalarVar;
+}
+
+const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
+
+/** The type of a value expression (only a call of a void function has none, and it is never an operand). */
+export function scalarType(e: Expr): ScalarType {
+  invariant(e.type.kind === "scalar", "a void call used as a value");
+  return e.type;
+}
+
+/** `x.text`, parenthesized unless it binds at least as tightly as `min`. */
+export function operand(x: Emitted, min: number): string {
+  return x.prec >= min ? x.text : `(${x.text})`;
+}
+
+export function emitExpr(e: Expr, cx: ExprContext): Emitted {
+  switch (e.kind) {
+    case "const": {
+      const lit = constLiteral(e);
+      return { text: lit.text, prec: lit.negative ? PREC.unary : PREC.primary };
+    }
+    case "var":
+      return atom(cx.name(e.var));
+    case "special":
+      return fromTemplate(() => indexBuiltin(e.name).cuda(e.axis), []);
+    case "unary":
+      return unary(e, cx);
+    case "binary":
+      return inOrder([e.left, e.right], cx, ([left, right]) => binary({ ...e, left: left!, right: right! }, cx));
+    case "logical": {
+      // C++ sequences && and || left to right, as gk does.
+      const p = e.op === "and" ? PREC.land : PREC.lor;
+      const l = emitExpr(e.left, cx);
+      const r = emitExpr(e.right, cx);
+      return { text: `${operand(l, l.prec === p ? p : PREC.eq)} ${e.op === "and" ? "&&" : "||"} ${operand(r, PREC.eq)}`, prec: p };
+    }
+    case "select": {
+      const c = emitExpr(e.cond, cx);
+      const t = emitExpr(e.ifTrue, cx);
+      const f = emitExpr(e.ifFalse, cx);
+      return { text: `${operand(c, PREC.land)} ? ${operand(t, PREC.lor)} : ${operand(f, PREC.lor)}`, prec: PREC.cond };
+    }
+    case "cast":
+      return cast(e, cx);
+    case "load":
+      return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
+    case "call":
+      return call(e, cx);
+    case "builtin":
+      return builtin(e, cx);
+    case "atomic":
+      return atomic(e, cx);
+    default:
+      return assertNever(e, "expression");
+  }
+}
+
+/** `[i][j]`: C++17 sequences `a[i][j]` left to right, as gk does. */
+function indexText(indices: readonly Expr[], cx: ExprContext): string {
+  return indices.map((i) => `[${emitExpr(i, cx).text}]`).join("");
+}
+
+// ---------------------------------------------------------------- evaluation order
+
+/**
+ * Emits a node whose operands C++ evaluates in an unspecified order. Where that order could
+ * be observed (src/codegen/cuda/effects.ts), the earlier operands are evaluated into
+ * temporaries first: `(gk_t1 = f(out), gk_t1 + out[0])`.
+ */
+export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops: readonly Expr[]) => Emitted): Emitted {
+  const hoist = operandsToHoist(operands, cx.functions);
+  if (hoist.length === 0) return build(operands);
+  const ops = [...operands];
+  const assigns = hoist.map((k) => {
+    const o = operands[k]!;
+    const tmp = cx.temp(scalarType(o));
+    ops[k] = { kind: "var", type: tmp.type, var: tmp, span: o.span };
+    return `${cx.name(tmp)} = ${emitExpr(o, cx).text}`;
+  });
+  return atom(`(${assigns.join(", ")}, ${build(ops).text})`);
+}
+
+// ---------------------------------------------------------------- operators
+
+function unary(e: UnaryExpr, cx: ExprContext): Emitted {
+  switch (e.op) {
+    case "neg":
+      if (isSigned(e.type)) return wrapping(e, cx);
+      return prefix("-", emitExpr(e.operand, cx));
+    case "not":
+      return prefix("!", emitExpr(e.operand, cx));
+    case "bitnot":
+      return prefix("~", emitExpr(e.operand, cx));
+    default:
+      return assertNever(e.op, "unary operator");
+  }
+}
+
+function prefix(op: string, x: Emitted): Emitted {
+  const text = operand(x, PREC.unary);
+  // `- -x` and `--x` must not meet.
+  return { text: `${op}${op === "-" && text.startsWith("-") ? `(${text})` : text}`, prec: PREC.unary };
+}
+
+const SYMBOL = {
+  add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
+  eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
+} as const;
+
+const OP_PREC = {
+  add: PREC.add, sub: PREC.add, mul: PREC.mul, div: PREC.mul, rem: PREC.mul, shl: PREC.shift, shr: PREC.shift,
+  and: PREC.band, or: PREC.bor, xor: PREC.bxor, eq: PREC.eq, ne: PREC.eq, lt: PREC.rel, le: PREC.rel, gt: PREC.rel, ge: PREC.rel,
+} as const;
+
+/** `l op r` with left-associative parenthesization. */
+function infix(l: Emitted, op: keyof typeof SYMBOL, r: Emitted): Emitted {
+  const p = OP_PREC[op];
+  return { text: `${operand(l, p)} ${SYMBOL[op]} ${operand(r, p + 1)}`, prec: p };
+}
+
+function binary(e: BinaryExpr, cx: ExprContext): Emitted {
+  const t = scalarType(e.left);
+  const l = () => emitExpr(e.left, cx);
+  const r = () => emitExpr(e.right, cx);
+  switch (e.op) {
+    case "add":
+    case "sub":
+    case "mul":
+      return isSigned(t) ? wrapping(e, cx) : infix(l(), e.op, r());
+    case "div":
+    case "rem": {
+      if (isFloat(t)) {
+        if (e.op === "div") return infix(l(), "div", isZero(e.right) ? zeroFromBits(e.right) : r());
+        return atom(`${CUDA.floatRem[t.name as "f32" | "f64"]}(${l().text}, ${r().text})`);
+      }
+      const helper = divisionHelperFor(e);
+      return helper ? atom(`${helper}(${l().text}, ${r().text})`) : infix(l(), e.op, r());
+    }
+    case "shl":
+      if (isSigned(t)) return wrapping(e, cx);
+      return shift(l(), "shl", e.right, cx);
+    case "shr":
+      return shift(l(), "shr", e.right, cx);
+    case "and":
+    case "or":
+    case "xor": {
+      if (t.name === "bool" && e.op === "xor") return comparison(l(), "ne", r());
+      const p = OP_PREC[e.op];
+      const left = l();
+      return { text: `${operand(left, left.prec === p ? p : PREC.unary)} ${SYMBOL[e.op]} ${operand(r(), PREC.unary)}`, prec: p };
+    }
+    case "eq":
+    case "ne":
+    case "lt":
+    case "le":
+    case "gt":
+    case "ge":
+      return compare(e, cx);
+    default:
+      return assertNever(e.op, "binary operator");
+  }
+}
+
+function comparison(l: Emitted, op: "eq" | "ne" | "lt" | "le" | "gt" | "ge", r: Emitted): Emitted {
+  return { text: `${operand(l, PREC.add)} ${SYMBOL[op]} ${operand(r, PREC.add)}`, prec: OP_PREC[op] };
+}
+
+const isZero = (e: Expr) => e.kind === "const" && (e.value === 0 || e.value === 0n);
+
+/** A float zero divisor from its bits: IEEE defines x / 0, but nvcc warns about a literal `x / 0.0f`. */
+function zeroFromBits(zero: Expr): Emitted {
+  invariant(zero.kind === "const" && (zero.type.name === "f32" || zero.type.name === "f64"), "a float zero");
+  const bits = CUDA.floatFromBits[zero.type.name];
+  return atom(`${bits.fn}(${Object.is(zero.value, -0) ? bits.negZero : bits.zero})`);
+}
+
+function compare(e: BinaryExpr, cx: ExprContext): Emitted {
+  const op = e.op as "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+  const t = scalarType(e.left);
+  if (!isSigned(t) && (t.name === "u32" || t.name === "u64")) {
+    // An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
+    // about `u >= 0u`, so the known result is written instead.
+    const always =
+      (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
+      : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
+      : undefined;
+    if (always !== undefined) {
+      const other = isZero(e.right) ? e.left : e.right;
+      const value = always ? "true" : "false";
+      if (!memoryAccess(other, cx.functions).writes) return atom(value);
+      return atom(`((void)${operand(emitExpr(other, cx), PREC.unary)}, ${value})`);
+    }
+  }
+  return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));
+}
+
+/** `l << (count & 31)`; a constant count is reduced here. */
+function shift(l: Emitted, op: "shl" | "shr", count: Expr, cx: ExprContext): Emitted {
+  return { text: `${operand(l, PREC.unary)} ${SYMBOL[op]} ${shiftCount(count, cx)}`, prec: PREC.shift };
+}
+
+function shiftCount(count: Expr, cx: ExprContext): string {
+  const t = scalarType(count);
+  const mask = shiftMask(t);
+  if (count.kind === "const") return String(BigInt.asUintN(64, BigInt(count.value as number | bigint)) & BigInt(mask));
+  return `(${operand(emitExpr(count, cx), PREC.unary)} & ${literal(t, isBigIntType(t) ? BigInt(mask) : mask).text})`;
+}
+
+// ---------------------------------------------------------------- wrapping signed arithmetic
+
+/** Signed operations that wrap: + - * << and unary -. */
+function isWrapOp(e: Expr, t: ScalarType): e is BinaryExpr | UnaryExpr {
+  if (e.type !== t) return false;
+  if (e.kind === "binary") return e.op === "add" || e.op === "sub" || e.op === "mul" || e.op === "shl";
+  return e.kind === "unary" && e.op === "neg";
+}
+
+/** A signed wrapping operation: computed in the unsigned type, converted back once. */
+function wrapping(e: BinaryExpr | UnaryExpr, cx: ExprContext): Emitted {
+  return { text: `(${cType(e.type)})${operand(inUnsigned(e, e.type, cx), PREC.primary)}`, prec: PREC.unary };
+}
+
+/** `e` (of signed type `t`) as a value of the unsigned type of the same width, with the same bits. */
+function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
+  const u = unsignedOf(t);
+  if (isWrapOp(e, t)) {
+    if (e.kind === "unary") {
+      return { text: `${literal(u, 0).text} - ${operand(inUnsigned(e.operand, t, cx), PREC.mul)}`, prec: PREC.add };
+    }
+    return inOrder([e.left, e.right], cx, ([left, right]) => {
+      const l = inUnsigned(left!, t, cx);
+      if (e.op === "shl") return shift(l, "shl", right!, cx);
+      // x + -5 reads better as x - 5u (the same bits).
+      const r = right!;
+      if ((e.op === "add" || e.op === "sub") && r.kind === "const" && BigInt(r.value as number | bigint) < 0n) {
+        const magnitude = literal(u, -BigInt(r.value as number | bigint)).text;
+        return infix(l, e.op === "add" ? "sub" : "add", atom(magnitude));
+      }
+      return infix(l, e.op, inUnsigned(r, t, cx));
+    });
+  }
+  if (e.kind === "const") {
+    const v = BigInt(e.value as number | bigint);
+    if (v >= 0n || v === -(1n << BigInt(t.name === "i32" ? 31 : 63))) return atom(literal(u, BigInt.asUintN(t.name === "i32" ? 32 : 64, v)).text);
+    return { text: `(${cType(u)})${literal(t, v).text}`, prec: PREC.unary };
+  }
+  // CUDA's index variables are unsigned int; the table converts them with a leading (int).
+  if (e.kind === "special" && t.name === "i32") {
+    const text = indexBuiltin(e.name).cuda(e.axis);
+    const inner = text.startsWith("(int)") ? text.slice("(int)".length) : undefined;
+    if (inner !== undefined && templatePrec(inner) === PREC.primary) return atom(inner);
+  }
+  // An integer converted to t and then to u is the integer converted to u (both wrap).
+  if (e.kind === "cast" && isInt(scalarType(e.operand))) {
+    return e.operand.type === u ? emitExpr(e.operand, cx) : castTo(u, emitExpr(e.operand, cx));
+  }
+  return { text: `(${cType(u)})${operand(emitExpr(e, cx), PREC.unary)}`, prec: PREC.unary };
+}
+
+// ---------------------------------------------------------------- conversions
+
+function cast(e: CastExpr, cx: ExprContext): Emitted {
+  const from = scalarType(e.operand);
+  const to = e.type;
+  // A signed value's bits as the unsigned type of its width: computed there directly.
+  if (isSigned(from) && to === unsignedOf(from)) return inUnsigned(e.operand, from, cx);
+  const x = emitExpr(e.operand, cx);
+  if (from === to) return x;
+  const f = from.name;
+  const t = to.name;
+  if (t === "bool") return comparison(x, "ne", atom(literal(from, isBigIntType(from) ? 0n : 0).text));
+  if (f === "bool") {
+    const one = literal(to, isBigIntType(to) ? 1n : 1).text;
+    const zero = literal(to, isBigIntType(to) ? 0n : 0).text;
+    return { text: `${operand(x, PREC.land)} ? ${one} : ${zero}`, prec: PREC.cond };
+  }
+  if (f === "f32" || f === "f64") {
+    if (t === "f32") return atom(`${CUDA.f64ToF32}(${x.text})`);
+    if (t === "f64") return castTo(to, x);
+    return atom(`${CUDA.floatToInt[f][t]}(${x.text})`);
+  }
+  if (t === "f32" && (f === "i64" || f === "u64")) return atom(`${CUDA.int64ToF32[f]}(${x.text})`);
+  // int → float rounds to nearest (once); int → int wraps or extends.
+  return castTo(to, x);
+}
+
+function castTo(t: ScalarType, x: Emitted): Emitted {
+  return { text: `(${cType(t)})${operand(x, PREC.unary)}`, prec: PREC.unary };
+}
+
+// ---------------------------------------------------------------- calls, builtins, atomics
+
+function call(e: CallExpr, cx: ExprContext): Emitted {
+  const scalarAt = e.args.flatMap((a, i) => (a.kind === "arrayArg" ? [] : [i]));
+  const scalars = scalarAt.map((i) => e.args[i] as Expr);
+  return inOrder(scalars, cx, (ops) => {
+    const args = e.args.map((a, i) => {
+      if (a.kind === "arrayArg") return cx.name(a.array);
+      return emitExpr(ops[scalarAt.indexOf(i)]!, cx).text;
+    });
+    return atom(`${cx.functionName(e.callee)}(${args.join(", ")})`);
+  });
+}
+
+function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
+  const entry = mathBuiltin(e.name);
+  invariant(entry, `unknown math builtin ${e.name}`);
+  const impl = entry.cuda[builtinOperandType(e).name];
+  invariant(impl, `${e.name} has no CUDA implementation for ${builtinOperandType(e).name}`);
+  return inOrder(e.args, cx, (ops) => fromTemplate(impl.expr, ops.map((a) => emitExpr(a, cx))));
+}
+
+function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
+  const impl = atomicBuiltin(e.op).cuda[e.type.name];
+  invariant(impl, `atomic ${e.op} has no CUDA implementation for ${e.type.name}`);
+  const n = e.indices.length;
+  return inOrder([...e.indices, ...e.args], cx, (ops) => {
+    const address = { text: `&${cx.name(e.array)}${indexText(ops.slice(0, n), cx)}`, prec: PREC.unary };
+    const args = ops.slice(n).map((a) => emitExpr(a, cx));
+    return fromTemplate((a) => impl.expr(a[0]!, a.slice(1)), [address, ...args]);
+  });
+}
+
+// ---------------------------------------------------------------- builtin table templates
+
+/**
+ * Fills a builtin table template. An operand that lands in an argument slot (`f(x, y)`,
+ * `(x)`) goes in as it is; one that lands after a cast goes in if it binds like a unary
+ * expression; anywhere else it is parenthesized unless it is primary.
+ */
+export function fromTemplate(template: (args: readonly string[]) => string, args: readonly Emitted[]): Emitted {
+  const marks = args.map((_, i) => `\u0001${i}\u0002`);
+  const filled = template(marks);
+  const text = filled.replace(/\u0001(\d+)\u0002/g, (mark: string, i: string, at: number) => {
+    const before = filled.slice(0, at).trimEnd().slice(-1);
+    const after = filled.slice(at + mark.length).trimStart().slice(0, 1);
+    const arg = args[Number(i)]!;
+    if ((before === "(" || before === ",") && (after === ")" || after === ",")) return arg.text;
+    return operand(arg, before === ")" ? PREC.unary : PREC.primary);
+  });
+  return { text, prec: templatePrec(text) };
+}
+
+/** The precedence of a template's text: primary (a name, call or parenthesized whole), cast/unary, or unknown (0). */
+export function templatePrec(text: string): number {
+  if (/^[A-Za-z_][\w.]*$/.test(text)) return PREC.primary;
+  const callee = /^[A-Za-z_]\w*/.exec(text)?.[0] ?? "";
+  if (text[callee.length] === "(") {
+    const close = matchingParen(text, callee.length);
+    if (close === text.length - 1) return PREC.primary;
+    // `(type)rest` is a cast when the rest binds like a unary expression.
+    if (callee === "" && close > 0 && templatePrec(text.slice(close + 1)) >= PREC.unary) return PREC.unary;
+  }
+  if (/^[&!~-]/.test(text) && templatePrec(text.slice(1)) >= PREC.unary) return PREC.unary;
+  return 0;
+}
+
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,68 @@
+/**
+ * One kernel or device function:
+ *
+ *   extern "C" __global__ void saxpy(int n, float alpha, const float* __restrict__ x, float* out) {
+ *     __shared__ float tile[32][33];
+ *     ...
+ *   }
+ *   static __device__ float dot3(const float* a, int i) { ... }
+ *
+ * A kernel's `readonly global<T>` parameter is `const T* __restrict__` (gk never passes one
+ * buffer to two parameters of a launch); a device function's is `const T*`. A device function
+ * that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`, since
+ * nvcc warns about them.
+ */
+import type { Span } from "../../diagnostics/source.js";
+import type { Function, Param } from "../../ir/nodes.js";
+import { invariant } from "../../util.js";
+import { line, type Line, type Loc } from "./lines.js";
+import { variableNames } from "./names.js";
+import { FunctionScope } from "./scope.js";
+import { CUDA, cType } from "./settings.js";
+import { emitStmts, type StmtContext } from "./stmt.js";
+import { readVariables } from "./walk.js";
+
+/** What emitting one function needs to know about the module. */
+export interface ModuleContext {
+  /** C++ names of the module's functions, by IR name. */
+  readonly functionNames: ReadonlyMap<string, string>;
+  readonly functions: ReadonlyMap<string, Function>;
+  /** IR names of the functions some function of the module calls. */
+  readonly called: ReadonlySet<string>;
+  readonly loc: (span: Span) => Loc | undefined;
+}
+
+export function emitFunction(f: Function, mc: ModuleContext): Line[] {
+  const functionName = (irName: string) => {
+    const n = mc.functionNames.get(irName);
+    invariant(n !== undefined, `call of unknown function ${irName}`);
+    return n;
+  };
+  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions);
+  const read = readVariables(f.body);
+  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
+
+  const params = f.params.map((p) => paramText(p, f.kind, scope)).join(", ");
+  const name = functionName(f.name);
+  const head =
+    f.kind === "kernel"
+      ? `${CUDA.kernelQualifier} void ${name}(${params})`
+      : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier} ${f.returnType.kind === "void" ? "void" : cType(f.returnType)} ${name}(${params})`;
+
+  const shared = f.shared.map((a) => {
+    invariant(a.type.kind === "array", "a shared array of array type");
+    const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
+    const dims = a.type.dims.map((d) => `[${d}]`).join("");
+    return line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${cType(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span));
+  });
+  return [line(`${head} {`, mc.loc(f.span)), ...shared, ...emitStmts(f.body, cx, 1), line("}")];
+}
+
+function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): string {
+  const name = scope.name(p);
+  if (p.kind === "scalarVar") return `${cType(p.type)} ${name}`;
+  const t = p.type;
+  invariant(t.kind === "global", `parameter ${p.name} is ${t.kind} memory`);
+  if (!t.readonly) return `${cType(t.elem)}* ${name}`;
+  return kind === "kernel" ? `const ${cType(t.elem)}* ${CUDA.readonlyKernelPointer} ${name}` : `const ${cType(t.elem)}* ${name}`;
+}

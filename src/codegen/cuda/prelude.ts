@@ -1,0 +1,121 @@
+/**
+ * The prelude: small device functions that generated code calls, each emitted once and only
+ * when a module uses it, in one fixed order (a helper's dependencies first). Two sources:
+ * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
+ * own integer division helpers below.
+ */
+import { atomicBuiltin, cudaHelperDeps, cudaHelpers, mathBuiltin, type CudaHelperName } from "../../ir/builtins.js";
+import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
+import { isSigned, type IntName, type ScalarType } from "../../ir/types.js";
+import { invariant } from "../../util.js";
+import { CUDA } from "./settings.js";
+import { visitStmts } from "./walk.js";
+
+const INT_NAMES = ["i32", "u32", "i64", "u64"] as const satisfies readonly IntName[];
+
+export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName}`;
+export type HelperName = CudaHelperName | DivisionHelperName;
+
+interface HelperSource {
+  readonly code: string;
+  /** Printed once above a run of helpers that share it. */
+  readonly comment?: string;
+}
+
+const DIVISION_COMMENT = [
+  "// gk's integer division and remainder: they round toward zero; the most negative value divided",
+  "// by -1 wraps to itself, and its remainder is 0. Dividing by zero yields 0 here, on the GPU, where",
+  "// nothing can trap; the simulator reports it as an error instead.",
+].join("\n");
+
+function divisionHelper(op: "div" | "rem", t: IntName): HelperSource {
+  const T = CUDA.types[t];
+  const s = CUDA.intSuffix[t];
+  const head = `${CUDA.helperQualifier} ${T} gk_${op}_${t}(${T} a, ${T} b)`;
+  const signed = t === "i32" || t === "i64";
+  if (!signed) return { code: `${head} { return b == 0${s} ? 0${s} : a ${op === "div" ? "/" : "%"} b; }`, comment: DIVISION_COMMENT };
+  const U = CUDA.types[t === "i32" ? "u32" : "u64"];
+  const us = CUDA.intSuffix[t === "i32" ? "u32" : "u64"];
+  const body =
+    op === "div"
+      ? `return b == 0${s} ? 0${s} : b == -1${s} ? (${T})(0${us} - (${U})a) : a / b;`
+      : `return b == 0${s} || b == -1${s} ? 0${s} : a % b;`;
+  return { code: `${head} { ${body} }`, comment: DIVISION_COMMENT };
+}
+
+const OWN_HELPERS: ReadonlyMap<DivisionHelperName, HelperSource> = new Map(
+  INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
+);
+
+/** Every helper in emission order: the backend's own, then the table's in its order. */
+const ORDER: readonly HelperName[] = [...OWN_HELPERS.keys(), ...(Object.keys(cudaHelpers) as CudaHelperName[])];
+
+function source(name: HelperName): HelperSource {
+  const own = OWN_HELPERS.get(name as DivisionHelperName);
+  return own ?? { code: cudaHelpers[name as CudaHelperName] };
+}
+
+/**
+ * The helper that an integer `/` or `%` needs, or undefined when a plain C++ operator is
+ * exact: a constant divisor that is not 0 (and, for signed types, not -1) can neither trap
+ * nor overflow.
+ */
+export function divisionHelperFor(e: BinaryExpr): DivisionHelperName | undefined {
+  const t = e.left.type;
+  if (t.kind !== "scalar") return undefined;
+  if ((e.op !== "div" && e.op !== "rem") || t.name === "bool" || t.name === "f32" || t.name === "f64") return undefined;
+  const d = e.right;
+  if (d.kind === "const") {
+    const v = BigInt(d.value as number | bigint);
+    if (v !== 0n && !(isSigned(t) && v === -1n)) return undefined;
+  }
+  return `gk_${e.op}_${t.name}`;
+}
+
+/** The type a math builtin's CUDA implementation is chosen by: its operands' (isnan returns bool). */
+export function builtinOperandType(e: BuiltinExpr): ScalarType {
+  const t = e.args[0]?.type;
+  invariant(t?.kind === "scalar", `${e.name} needs a scalar operand`);
+  return t;
+}
+
+/** The helpers a module's code calls directly. */
+export function usedHelpers(m: Module): Set<HelperName> {
+  const used = new Set<HelperName>();
+  const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
+  for (const f of [...m.functions, ...m.kernels]) {
+    visitStmts(f.body, {
+      expr: (e) => {
+        if (e.kind === "binary") {
+          const h = divisionHelperFor(e);
+          if (h) used.add(h);
+        } else if (e.kind === "builtin") {
+          const entry = mathBuiltin(e.name);
+          invariant(entry, `unknown math builtin ${e.name}`);
+          add(entry.cuda[builtinOperandType(e).name]?.helpers);
+        } else if (e.kind === "atomic") {
+          add(atomicBuiltin(e.op).cuda[e.type.name]?.helpers);
+        }
+      },
+    });
+  }
+  return used;
+}
+
+/** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */
+export function preludeLines(used: ReadonlySet<HelperName>): string[] {
+  const emitted = new Set<HelperName>();
+  const lines: string[] = [];
+  let lastComment: string | undefined;
+  const emit = (name: HelperName): void => {
+    if (emitted.has(name)) return;
+    for (const dep of cudaHelperDeps[name as CudaHelperName] ?? []) emit(dep);
+    emitted.add(name);
+    const src = source(name);
+    if (src.comment !== undefined && src.comment !== lastComment) lines.push(...src.comment.split("\n"));
+    lastComment = src.comment;
+    lines.push(src.code);
+  };
+  for (const name of ORDER) if (used.has(name)) emit(name);
+  return lines;
+}

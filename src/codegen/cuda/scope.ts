@@ -1,0 +1,58 @@
+/**
+ * The per-function state of emission: C++ names of variables, and the temporaries and labels
+ * the backend invents, numbered in emission order so the output is deterministic. Internal
+ * names start with `gk_`, a prefix no user name keeps (src/codegen/cuda/names.ts).
+ */
+import type { Function, ScalarVar } from "../../ir/nodes.js";
+import type { ScalarType } from "../../ir/types.js";
+import { invariant } from "../../util.js";
+import type { ExprContext } from "./expr.js";
+import { CUDA } from "./settings.js";
+
+export class FunctionScope implements ExprContext {
+  private readonly names: Map<number, string>;
+  private readonly pending: ScalarVar[][] = [];
+  private temps = 0;
+  private labels = 0;
+
+  constructor(
+    names: ReadonlyMap<number, string>,
+    readonly functionName: (irName: string) => string,
+    readonly functions: ReadonlyMap<string, Function>,
+  ) {
+    this.names = new Map(names);
+  }
+
+  readonly name = (v: { readonly id: number }): string => {
+    const n = this.names.get(v.id);
+    invariant(n !== undefined, `no C++ name for variable #${v.id}`);
+    return n;
+  };
+
+  readonly temp = (type: ScalarType): ScalarVar => {
+    const open = this.pending[this.pending.length - 1];
+    invariant(open, "a temporary outside a statement");
+    this.temps++;
+    // Temporaries take negative ids, which the IR never uses.
+    const v: ScalarVar = { kind: "scalarVar", id: -this.temps, name: `${CUDA.internalPrefix}t${this.temps}`, type, mutable: true, span: { file: "", start: 0, end: 0 } };
+    this.names.set(v.id, v.name);
+    open.push(v);
+    return v;
+  };
+
+  /** A fresh label for `continue` in a loop that cannot use C++'s own. */
+  continueLabel(): string {
+    return `${CUDA.internalPrefix}continue_${++this.labels}`;
+  }
+
+  /** Runs `f`, returning what it made and the temporaries it asked for (to declare before it). */
+  collect<T>(f: () => T): { value: T; temps: ScalarVar[] } {
+    this.pending.push([]);
+    try {
+      const value = f();
+      return { value, temps: this.pending[this.pending.length - 1]! };
+    } finally {
+      this.pending.pop();
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Everything the CUDA backend knows about its target, in one record: type names, literal
+ * suffixes, qualifiers, and the intrinsics that give conversions the spec's exact meaning.
+ * The emitters read this record instead of spelling CUDA themselves.
+ */
+import type { FloatName, IntName, ScalarName } from "../../ir/types.js";
+
+export const CUDA = {
+  /** C++ spelling of each gk scalar type. */
+  types: {
+    bool: "bool",
+    i32: "int",
+    u32: "unsigned int",
+    i64: "long long",
+    u64: "unsigned long long",
+    f32: "float",
+    f64: "double",
+  } satisfies Record<ScalarName, string>,
+
+  /** Suffix of an integer literal of each type (an `int` literal has none). */
+  intSuffix: { i32: "", u32: "u", i64: "ll", u64: "ull" } satisfies Record<IntName, string>,
+
+  /** Suffix of a float literal of each type. */
+  floatSuffix: { f32: "f", f64: "" } satisfies Record<FloatName, string>,
+
+  /** The float with the given bit pattern, and the integer literal type those bits are written in. */
+  floatFromBits: {
+    f32: { fn: "__int_as_float", nan: "0x7fc00000", inf: "0x7f800000", negInf: "0xff800000", zero: "0", negZero: "0x80000000" },
+    f64: {
+      fn: "__longlong_as_double",
+      nan: "0x7ff8000000000000ll",
+      inf: "0x7ff0000000000000ll",
+      negInf: "0xfff0000000000000ll",
+      zero: "0ll",
+      negZero: "0x8000000000000000ll",
+    },
+  } satisfies Record<FloatName, { fn: string; nan: string; inf: string; negInf: string; zero: string; negZero: string }>,
+
+  /**
+   * Float to integer: truncate toward zero, saturate at the target's range, NaN to 0. These are
+   * PTX `cvt.rzi.sat`-style conversions; a C cast would be undefined for out-of-range values.
+   */
+  floatToInt: {
+    f32: { i32: "__float2int_rz", u32: "__float2uint_rz", i64: "__float2ll_rz", u64: "__float2ull_rz" },
+    f64: { i32: "__double2int_rz", u32: "__double2uint_rz", i64: "__double2ll_rz", u64: "__double2ull_rz" },
+  } satisfies Record<FloatName, Record<IntName, string>>,
+
+  /** 64-bit integer to f32 rounded once, to nearest even (a cast through double would round twice). */
+  int64ToF32: { i64: "__ll2float_rn", u64: "__ull2float_rn" },
+
+  /** f64 to f32, rounded to nearest even. */
+  f64ToF32: "__double2float_rn",
+
+  /** Float remainder (C fmod: exact, with the sign of the dividend). */
+  floatRem: { f32: "fmodf", f64: "fmod" } satisfies Record<FloatName, string>,
+
+  kernelQualifier: 'extern "C" __global__',
+  deviceFnQualifier: "static __device__",
+  helperQualifier: "static __device__ __forceinline__",
+  sharedQualifier: "__shared__",
+  /** Pointer qualifier of a kernel's `readonly global<T>` parameter (launches never alias buffers). */
+  readonlyKernelPointer: "__restrict__",
+  /** Marks a declaration that is never read, so nvcc does not warn about it. */
+  maybeUnused: "[[maybe_unused]]",
+
+  /** Headers the generated code includes: none, nvcc's device math and intrinsics are built in. */
+  headers: [] as readonly string[],
+
+  indent: "  ",
+  /** Prefix of every name the backend invents (helpers, temporaries, labels); user names never start with it. */
+  internalPrefix: "gk_",
+} as const;
+
+/** The C++ type of a scalar. */
+export function cType(t: { readonly name: ScalarName }): string {
+  return CUDA.types[t.name];
+}
+
+/** Bit mask applied to shift counts of a type: counts are taken modulo the bit width. */
+export function shiftMask(t: { readonly name: ScalarName }): number {
+  return t.name === "i64" || t.name === "u64" ? 63 : 31;
+}
