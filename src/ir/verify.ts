@@ -218,7 +218,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
           if (s.cond.type.kind !== "scalar" || !isBool(s.cond.type)) where("loop condition is not bool");
         }
         block(s.body, loops + 1);
-        block(s.step, loops + 1);
+        block(s.step, 0); // a step cannot break or continue its loop
         scopes.pop();
         return;
       case "break":

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { emitCuda } from "../codegen/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
-import { getOrBuild } from "./cache.js";
+import { getOrBuild, gkVersion } from "./cache.js";
 
 export interface BuildOptions {
   /** nvcc `-arch`, e.g. sm_90. */
@@ -33,7 +33,7 @@ export function nvccFlags(o: { fmad?: boolean }): string[] {
 
 export async function buildModule(ir: Module, sources: SourceMap, o: BuildOptions): Promise<ModuleBuild> {
   const t0 = performance.now();
-  const cuda = emitCuda(ir, { sources });
+  const cuda = emitCuda(ir, { sources, gkVersion: gkVersion() });
   const t1 = performance.now();
   const r = await getOrBuild({
     source: cuda.source,

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { emitCuda } from "../../codegen/cuda/index.js";
 import { frontEnd } from "../../pipeline.js";
+import { gkVersion } from "../../runtime/cache.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 
@@ -18,6 +19,6 @@ export function cuda(args: string[], io: Io): number {
   if (positionals.length !== 1) throw new UsageError("gkc cuda takes one .gk file");
   const r = frontEnd(positionals[0]!);
   if (report(io, r.diagnostics, r.sources) || !r.ir) return EXIT.failed;
-  io.out(emitCuda(r.ir, { sources: r.sources, lineDirectives: !values["no-line"] }).source);
+  io.out(emitCuda(r.ir, { sources: r.sources, lineDirectives: !values["no-line"], gkVersion: gkVersion() }).source);
   return EXIT.ok;
 }

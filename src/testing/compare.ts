@@ -1,0 +1,139 @@
+/**
+ * Comparing two runs' arrays element by element, under the rules of spec/differential.md:
+ * integers and bools bit for bit; floats bit for bit except that every NaN equals every
+ * NaN, or, with a tolerance, within `ulp` units in the last place or `abs` (and then -0
+ * equals +0).
+ */
+import type { AnyTypedArray, ScalarName } from "../ir/types.js";
+
+export interface Tolerance {
+  /** Largest distance in units in the last place (adjacent floats are 1 apart; so are MAX and Infinity). */
+  readonly ulp?: number;
+  /** Largest absolute difference. */
+  readonly abs?: number;
+}
+
+export interface ElementDiff {
+  readonly index: number;
+  readonly cpu: number | bigint;
+  readonly gpu: number | bigint;
+  /** Distance in ulp, for floats. */
+  readonly ulps?: bigint;
+}
+
+export interface ArrayComparison {
+  readonly name: string;
+  readonly elem: ScalarName;
+  readonly length: number;
+  readonly tolerance: Tolerance | undefined;
+  /** How many elements differ. */
+  readonly mismatches: number;
+  /** The first few that differ, in index order. */
+  readonly first: readonly ElementDiff[];
+}
+
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+const f64 = new Float64Array(1);
+const f64Bits = new BigUint64Array(f64.buffer);
+
+/** The raw bits of a value of type `elem`, as an unsigned bigint. */
+export function bitsOf(elem: ScalarName, v: number | bigint): bigint {
+  switch (elem) {
+    case "f32":
+      f32[0] = v as number;
+      return BigInt(f32Bits[0]!);
+    case "f64":
+      f64[0] = v as number;
+      return f64Bits[0]!;
+    case "bool":
+      return BigInt(v) & 0xffn;
+    case "i32":
+    case "u32":
+      return BigInt.asUintN(32, BigInt(v));
+    case "i64":
+    case "u64":
+      return BigInt.asUintN(64, BigInt(v));
+  }
+}
+
+/** `0x3fc00000`: the bits in hex, zero-padded to the type's width. */
+export function hexBits(elem: ScalarName, v: number | bigint): string {
+  const digits = elem === "bool" ? 2 : elem === "f64" || elem === "i64" || elem === "u64" ? 16 : 8;
+  return `0x${bitsOf(elem, v).toString(16).padStart(digits, "0")}`;
+}
+
+/** A value as text: `-0`, `NaN`, `1.5`, `-7`. */
+export function valueText(v: number | bigint | boolean): string {
+  if (typeof v === "number" && Object.is(v, -0)) return "-0";
+  return String(v);
+}
+
+/** Distance between two non-NaN floats in ulp: how many representable values lie between, +1 (±0 are 0 apart). */
+export function ulpDistance(elem: "f32" | "f64", a: number, b: number): bigint {
+  const ordered = (v: number) => {
+    const bits = bitsOf(elem, v);
+    const sign = elem === "f32" ? 1n << 31n : 1n << 63n;
+    return bits & sign ? -(bits & (sign - 1n)) : bits;
+  };
+  const d = ordered(a) - ordered(b);
+  return d < 0n ? -d : d;
+}
+
+/** Whether two elements count as the same under the rules above. */
+export function sameElement(elem: ScalarName, a: number | bigint, b: number | bigint, tol?: Tolerance): boolean {
+  if (elem !== "f32" && elem !== "f64") return a === b;
+  const x = a as number;
+  const y = b as number;
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
+  if (!tol) return Object.is(x, y);
+  if (x === y) return true;
+  if (tol.abs !== undefined && Math.abs(x - y) <= tol.abs) return true;
+  return tol.ulp !== undefined && ulpDistance(elem, x, y) <= BigInt(Math.floor(tol.ulp));
+}
+
+const SHOWN = 8;
+
+export function compareArrays(name: string, elem: ScalarName, cpu: AnyTypedArray, gpu: AnyTypedArray, tol?: Tolerance): ArrayComparison {
+  const first: ElementDiff[] = [];
+  let mismatches = Math.abs(cpu.length - gpu.length);
+  const n = Math.min(cpu.length, gpu.length);
+  for (let i = 0; i < n; i++) {
+    const a = cpu[i]!;
+    const b = gpu[i]!;
+    if (sameElement(elem, a, b, tol)) continue;
+    mismatches++;
+    if (first.length < SHOWN) {
+      const float = (elem === "f32" || elem === "f64") && !Number.isNaN(a) && !Number.isNaN(b);
+      first.push({ index: i, cpu: a, gpu: b, ...(float ? { ulps: ulpDistance(elem, a as number, b as number) } : {}) });
+    }
+  }
+  return { name, elem, length: cpu.length, tolerance: tol, mismatches, first };
+}
+
+/** `out[12]: cpu 1.5 (0x3fc00000), gpu 1.5000001 (0x3fc00001), 1 ulp` lines for one array. */
+export function describeMismatches(c: ArrayComparison): string[] {
+  if (c.mismatches === 0) return [];
+  const tol = c.tolerance ? ` (tolerance ${toleranceText(c.tolerance)})` : " (compared bit for bit)";
+  const lines = [`${c.name}: ${c.mismatches} of ${c.length} elements differ${tol}`];
+  for (const d of c.first) {
+    const ulps = d.ulps !== undefined ? `, ${d.ulps} ulp apart` : "";
+    lines.push(`  ${c.name}[${d.index}]: cpu ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), gpu ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
+  }
+  if (c.mismatches > c.first.length) lines.push(`  ... and ${c.mismatches - c.first.length} more`);
+  return lines;
+}
+
+export function toleranceText(t: Tolerance): string {
+  return [t.ulp !== undefined ? `${t.ulp} ulp` : "", t.abs !== undefined ? `abs ${t.abs}` : ""].filter(Boolean).join(" or ") || "-0 = +0";
+}
+
+/** An array as text for a report: values (with float bits where they matter), long arrays cut short. */
+export function arrayText(elem: ScalarName, a: AnyTypedArray, max = 16): string {
+  const shown = Array.from(a.slice(0, max) as ArrayLike<number | bigint>, (v) => {
+    const text = valueText(v);
+    const float = elem === "f32" || elem === "f64";
+    return float && (Number.isNaN(v) || !Number.isFinite(v as number) || Object.is(v, -0) || text.length > 10) ? `${text} (${hexBits(elem, v)})` : text;
+  });
+  return `[${shown.join(", ")}${a.length > max ? `, ... (${a.length} elements)` : ""}]`;
+}

@@ -1,0 +1,142 @@
+/**
+ * The generator's own small syntax tree of a gk program: close to the source text (it is
+ * printed, never checked here), so that a shrunk counterexample prints as readable `.gk`.
+ * Names of module-level things (the kernel, device functions, constants) are printed with
+ * a prefix, so that many generated programs fit in one module.
+ */
+import type { AnyTypedArray, ScalarName } from "../../ir/types.js";
+
+export type Ty = ScalarName;
+export type IntTy = "i32" | "u32" | "i64" | "u64";
+export type FloatTy = "f32" | "f64";
+export type NumTy = IntTy | FloatTy;
+
+export const INT_TYPES: readonly IntTy[] = ["i32", "u32", "i64", "u64"];
+export const FLOAT_TYPES: readonly FloatTy[] = ["f32", "f64"];
+export const NUM_TYPES: readonly NumTy[] = [...INT_TYPES, ...FLOAT_TYPES];
+export const ALL_TYPES: readonly Ty[] = ["bool", ...NUM_TYPES];
+
+export const isIntTy = (t: Ty): t is IntTy => t === "i32" || t === "u32" || t === "i64" || t === "u64";
+export const isFloatTy = (t: Ty): t is FloatTy => t === "f32" || t === "f64";
+export const isSignedTy = (t: Ty): boolean => t === "i32" || t === "i64";
+export const is64Ty = (t: Ty): boolean => t === "i64" || t === "u64" || t === "f64";
+export const widthOf = (t: IntTy): number => (t === "i64" || t === "u64" ? 64 : 32);
+
+/** A value of a scalar type: boolean for bool, bigint for i64/u64, number otherwise (f32 values already rounded). */
+export type Value = number | bigint | boolean;
+
+export type BinOp =
+  | "+" | "-" | "*" | "/" | "%"
+  | "&" | "|" | "^" | "<<" | ">>" | ">>>"
+  | "==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">="
+  | "&&" | "||";
+
+export type SpecialName = "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "globalId";
+
+export type Expr =
+  /** A literal, or (with `constant`) the module constant of that value. */
+  | { readonly k: "lit"; readonly t: Ty; readonly v: Value; readonly constant?: string }
+  /** A scalar local, parameter, loop counter or scalar shared variable. */
+  | { readonly k: "name"; readonly t: Ty; readonly name: string }
+  | { readonly k: "special"; readonly t: "i32"; readonly name: SpecialName; readonly axis: "x" | "y" | "z" }
+  | { readonly k: "unary"; readonly t: Ty; readonly op: "-" | "+" | "!" | "~"; readonly e: Expr }
+  | { readonly k: "binary"; readonly t: Ty; readonly op: BinOp; readonly l: Expr; readonly r: Expr }
+  | { readonly k: "select"; readonly t: Ty; readonly c: Expr; readonly a: Expr; readonly b: Expr }
+  | { readonly k: "cast"; readonly t: Ty; readonly e: Expr }
+  /** A math builtin, or an atomic when `array` is set (then `args` follow the array and index). */
+  | { readonly k: "builtin"; readonly t: Ty; readonly fn: string; readonly args: readonly Expr[] }
+  | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
+  /** A call of device function number `fn` of the program. */
+  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[] }
+  | { readonly k: "index"; readonly t: Ty; readonly array: string; readonly idx: readonly Expr[] };
+
+/** A global array passed by name to a device function. */
+export type CallArg = Expr | { readonly k: "arrayRef"; readonly name: string };
+
+export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
+
+/** A scalar variable (no indices) or an array element. */
+export interface LValue {
+  readonly name: string;
+  readonly t: Ty;
+  readonly idx: readonly Expr[];
+}
+
+export type Stmt =
+  | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: Ty; readonly init: Expr | null }
+  | { readonly k: "localArray"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly init: readonly Value[] | null }
+  /** `dims` empty: a scalar `shared x: T;`. */
+  | { readonly k: "shared"; readonly name: string; readonly t: Ty; readonly dims: readonly number[] }
+  | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
+  | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
+  | { readonly k: "do"; readonly e: Expr }
+  | { readonly k: "if"; readonly c: Expr; readonly then: readonly Stmt[]; readonly else: readonly Stmt[] | null }
+  | { readonly k: "for"; readonly init: Stmt | null; readonly cond: Expr | null; readonly step: Stmt | null; readonly body: readonly Stmt[] }
+  | { readonly k: "while"; readonly c: Expr; readonly body: readonly Stmt[] }
+  | { readonly k: "doWhile"; readonly body: readonly Stmt[]; readonly c: Expr }
+  | { readonly k: "jump"; readonly word: "break" | "continue" }
+  | { readonly k: "return"; readonly e: Expr | null }
+  | { readonly k: "barrier" }
+  | { readonly k: "block"; readonly body: readonly Stmt[] }
+  | { readonly k: "comment"; readonly text: string };
+
+export type ParamType = { readonly kind: "scalar"; readonly t: Ty } | { readonly kind: "global"; readonly t: Ty; readonly readonly: boolean };
+
+export interface Param {
+  readonly name: string;
+  readonly type: ParamType;
+}
+
+export interface FnDef {
+  readonly params: readonly Param[];
+  readonly ret: Ty | "void";
+  readonly body: readonly Stmt[];
+}
+
+/** A module-level constant: untyped (`const C = 3;`) when `t` is undefined. */
+export interface ConstDef {
+  readonly name: string;
+  readonly t: Ty | undefined;
+  readonly v: Value;
+}
+
+export type Dims = readonly [number, number, number];
+
+// ---------------------------------------------------------------- constructors
+
+export const lit = (t: Ty, v: Value): Expr => ({ k: "lit", t, v });
+export const nameRef = (t: Ty, name: string): Expr => ({ k: "name", t, name });
+export const bin = (t: Ty, op: BinOp, l: Expr, r: Expr): Expr => ({ k: "binary", t, op, l, r });
+export const cast = (t: Ty, e: Expr): Expr => (e.t === t ? e : { k: "cast", t, e });
+export const builtin = (t: Ty, fn: string, ...args: Expr[]): Expr => ({ k: "builtin", t, fn, args });
+export const index = (t: Ty, array: string, ...idx: Expr[]): Expr => ({ k: "index", t, array, idx });
+export const assign = (target: LValue, op: AssignOp, value: Expr): Stmt => ({ k: "assign", target, op, value });
+export const scalarTarget = (name: string, t: Ty): LValue => ({ name, t, idx: [] });
+
+/** The zero of a type, in the representation `Value` uses. */
+export function zeroOf(t: Ty): Value {
+  return t === "bool" ? false : t === "i64" || t === "u64" ? 0n : 0;
+}
+
+/** A small integer as a value of type t (t numeric; v must fit). */
+export function small(t: NumTy, v: number): Value {
+  return t === "i64" || t === "u64" ? BigInt(v) : v;
+}
+
+/**
+ * A generated program: one kernel, the device functions it calls and its module constants,
+ * with a launch shape and a value for every parameter. `params` lists every parameter the
+ * kernel may use; the printer keeps only those its body names.
+ */
+export interface Program {
+  readonly constants: readonly ConstDef[];
+  readonly fns: readonly FnDef[];
+  readonly params: readonly Param[];
+  readonly body: readonly Stmt[];
+  readonly grid: Dims;
+  readonly block: Dims;
+  /** Parameter name → its value: a scalar Value, or the TypedArray of an array parameter. */
+  readonly values: ReadonlyMap<string, Value | ArrayValue>;
+}
+
+export type ArrayValue = AnyTypedArray;

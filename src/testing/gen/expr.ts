@@ -1,0 +1,282 @@
+/**
+ * Well-typed, well-defined expressions over a scope, as fast-check arbitraries.
+ *
+ * Everything an expression does is defined identically on the GPU and in the simulator:
+ * - array indices are guarded into range (`e % n`, `abs(e % n)`, `u32(f) % n`);
+ * - integer division and remainder never divide by zero (`a / (b | 1)`,
+ *   `b != 0 ? a / b : 0`, or a constant divisor), while `MIN / -1` stays possible;
+ * - only math builtins that the GPU computes exactly appear inside expressions; the others
+ *   (exp, sin, ...) are used only as the whole value stored to an `approx_*` output
+ *   (see stmt.ts), so an ulp of difference never flows into further arithmetic;
+ * - expressions have no side effects (atomics are statements), so a guard may repeat one.
+ *
+ * Arbitraries are built lazily and memoized per (type, depth): a depth-d expression is a
+ * leaf or an operator over depth-(d-1) expressions, and the first alternatives are the
+ * simplest, so fast-check shrinks toward leaves and literals.
+ */
+import fc from "fast-check";
+import { builtins, type MathEntry } from "../../ir/builtins.js";
+import {
+  ALL_TYPES, bin, builtin, cast, FLOAT_TYPES, index, INT_TYPES, isFloatTy, isIntTy, isSignedTy, lit, nameRef, NUM_TYPES, small, widthOf,
+  type BinOp, type ConstDef, type Expr, type IntTy, type NumTy, type ParamType, type SpecialName, type Ty, type Value,
+} from "./ast.js";
+import { literalValue } from "./values.js";
+
+export interface ScalarVar {
+  readonly name: string;
+  readonly t: Ty;
+  /** Statements may assign it (loop counters and `const`s are read-only). */
+  readonly mutable: boolean;
+}
+
+/** A readable array: an input, a local array, readable shared memory, or this thread's own output slots. */
+export interface ArrayRef {
+  readonly name: string;
+  readonly t: Ty;
+  /** Sizes per dimension; empty for a scalar `shared` variable. */
+  readonly dims: readonly number[];
+  readonly kind: "input" | "local" | "shared" | "own";
+}
+
+export interface FnSig {
+  readonly index: number;
+  readonly params: readonly ParamType[];
+  readonly ret: Ty | "void";
+}
+
+/** What expressions may refer to. */
+export interface Env {
+  readonly vars: readonly ScalarVar[];
+  readonly arrays: readonly ArrayRef[];
+  /** Device functions with a value that may be called. */
+  readonly fns: readonly FnSig[];
+  readonly constants: readonly ConstDef[];
+  /** Output slots per thread, for reading own slots (`out_T[o + j]`). */
+  readonly slots: number;
+  /** Length of every `in_T` input array. */
+  readonly inputLength: number;
+}
+
+export const MATH: readonly MathEntry[] = builtins.filter((b): b is MathEntry => b.rule.kind === "math");
+/** Math builtins that the GPU computes exactly (0 ulp): usable anywhere in an expression. */
+export const EXACT_MATH = MATH.filter((b) => b.ulp.f32 === 0 && b.ulp.f64 === 0);
+/** Math builtins with a stated ulp error: used only at the root of an `approx_*` store. */
+export const APPROX_MATH = MATH.filter((b) => b.ulp.f32 > 0 || b.ulp.f64 > 0);
+
+const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" }[] = [
+  { name: "threadIdx", axis: "x" }, { name: "threadIdx", axis: "y" }, { name: "blockIdx", axis: "x" }, { name: "blockIdx", axis: "y" },
+  { name: "blockDim", axis: "x" }, { name: "gridDim", axis: "x" }, { name: "globalId", axis: "x" }, { name: "globalId", axis: "y" },
+];
+
+type Weighted = fc.WeightedArbitrary<Expr>;
+const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
+
+/** The own output slot `out_T[o + j]`. */
+export function ownSlot(t: Ty, j: number): Expr {
+  return index(t, `out_${t}`, bin("i32", "+", nameRef("i32", "o"), lit("i32", j)));
+}
+
+/** `e` (an integer of type u) guarded into 0..n-1. */
+export function guardIndex(e: Expr, n: number): Expr {
+  const u = e.t as IntTy;
+  const rem = bin(u, "%", e, lit(u, small(u, n)));
+  return isSignedTy(u) ? builtin(u, "abs", rem) : rem;
+}
+
+/** The value of a constant used as type t, or undefined when it does not fit. */
+function constantAs(c: ConstDef, t: Ty): Value | undefined {
+  if (c.t !== undefined) return c.t === t ? c.v : undefined;
+  if (typeof c.v === "bigint") {
+    if (isFloatTy(t)) return t === "f32" ? Math.fround(Number(c.v)) : Number(c.v);
+    if (!isIntTy(t) || c.v < INT_RANGE[t][0] || c.v > INT_RANGE[t][1]) return undefined;
+    return t === "i64" || t === "u64" ? c.v : Number(c.v);
+  }
+  if (typeof c.v === "number" && isFloatTy(t)) {
+    const v = t === "f32" ? Math.fround(c.v) : c.v;
+    return Number.isFinite(v) ? v : undefined;
+  }
+  return undefined;
+}
+
+const INT_RANGE: Record<IntTy, readonly [bigint, bigint]> = {
+  i32: [-(1n << 31n), (1n << 31n) - 1n],
+  u32: [0n, (1n << 32n) - 1n],
+  i64: [-(1n << 63n), (1n << 63n) - 1n],
+  u64: [0n, (1n << 64n) - 1n],
+};
+
+/** An arbitrary built when first used. */
+export class Lazy<T> extends fc.Arbitrary<T> {
+  private built: fc.Arbitrary<T> | undefined;
+
+  constructor(private readonly make: () => fc.Arbitrary<T>) {
+    super();
+  }
+
+  private get inner(): fc.Arbitrary<T> {
+    return (this.built ??= this.make());
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.inner.generate(mrng, biasFactor);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.inner.shrink(value, context);
+  }
+}
+
+export class ExprGen {
+  private readonly memo = new Map<string, fc.Arbitrary<Expr>>();
+
+  constructor(readonly env: Env) {}
+
+  /** The arbitrary for `key`, built on first use (most of them never are: a kernel draws a few paths). */
+  private cached(key: string, make: () => fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
+    let a = this.memo.get(key);
+    if (!a) this.memo.set(key, (a = new Lazy(make)));
+    return a;
+  }
+
+  /** An expression of type t, of any depth up to 3 (mostly 1 or 2). */
+  any(t: Ty): fc.Arbitrary<Expr> {
+    return this.cached(`any:${t}`, () => fc.oneof(w(this.expr(t, 0), 2), w(this.expr(t, 1), 3), w(this.expr(t, 2), 3), w(this.expr(t, 3), 1)));
+  }
+
+  /** A literal of type t, or a module constant that fits it. */
+  literal(t: Ty): fc.Arbitrary<Expr> {
+    return this.cached(`lit:${t}`, () => {
+      const consts = this.env.constants.flatMap((c) => {
+        const v = constantAs(c, t);
+        return v === undefined ? [] : [{ k: "lit", t, v, constant: c.name } as const];
+      });
+      const plain = literalValue(t).map((v) => lit(t, v));
+      return consts.length ? fc.oneof(w(plain, 4), w(fc.constantFrom(...consts), 1)) : plain;
+    });
+  }
+
+  /** Literals, variables and thread indices: no array reads (indices are built from these). */
+  atom(t: Ty): fc.Arbitrary<Expr> {
+    return this.cached(`atom:${t}`, () => {
+      const alts: Weighted[] = [w(this.literal(t), 3)];
+      const vars = this.env.vars.filter((v) => v.t === t);
+      if (vars.length) alts.push(w(fc.constantFrom(...vars).map((v) => nameRef(t, v.name)), 4));
+      if (t === "i32") alts.push(w(fc.constantFrom(...SPECIALS).map((s): Expr => ({ k: "special", t: "i32", ...s })), 2));
+      return fc.oneof(...alts);
+    });
+  }
+
+  /** An integer of any integer type, at most depth d. */
+  anyInt(d: number): fc.Arbitrary<Expr> {
+    return this.cached(`int:${d}`, () => fc.oneof(...INT_TYPES.map((u) => (d === 0 ? this.atom(u) : this.expr(u, d)))));
+  }
+
+  /** An index in 0..n-1 of some integer type, built from an expression of depth at most d. */
+  index(n: number, d: number): fc.Arbitrary<Expr> {
+    return this.cached(`index:${n}:${d}`, () => {
+      const fromInt = this.anyInt(d).map((e) => guardIndex(e, n));
+      if (d === 0) return fromInt;
+      const fromOther = fc.oneof(...(["f32", "f64", "bool"] as const).map((u) => this.expr(u, d - 1))).map((e) => guardIndex(cast("u32", e), n));
+      return fc.oneof(w(fromInt, 4), w(fromOther, 1));
+    });
+  }
+
+  /** Reads of arrays of element type t, with indices of depth at most d. */
+  private loads(t: Ty, d: number): Weighted[] {
+    const out: Weighted[] = [];
+    for (const a of this.env.arrays.filter((x) => x.t === t)) {
+      if (a.kind === "own") {
+        out.push(w(fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => ownSlot(t, j)), 1));
+      } else if (a.dims.length === 0) {
+        out.push(w(fc.constant(nameRef(t, a.name)), 2));
+      } else {
+        const idx = a.dims.map((n) => this.index(n, d));
+        out.push(w(fc.tuple(...idx).map((ix) => index(t, a.name, ...ix)), a.kind === "input" ? 3 : 2));
+      }
+    }
+    return out;
+  }
+
+  /** An expression of type t and depth exactly d (d = 0: a leaf). */
+  expr(t: Ty, d: number): fc.Arbitrary<Expr> {
+    return this.cached(`expr:${t}:${d}`, () => {
+      const leaves = fc.oneof(w(this.atom(t), 3), ...this.loads(t, 0));
+      if (d === 0) return leaves;
+      const alts: Weighted[] = [w(leaves, 3), ...this.loads(t, d - 1)];
+      const sub = (u: Ty) => this.expr(u, d - 1);
+      if (t === "bool") alts.push(...this.boolOps(sub));
+      else alts.push(...this.numericOps(t, sub));
+      alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
+      const others = ALL_TYPES.filter((u) => u !== t);
+      alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
+      alts.push(...this.calls(t, sub));
+      return fc.oneof(...alts);
+    });
+  }
+
+  private boolOps(sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+    const pair = (u: Ty) => fc.tuple(sub(u), sub(u));
+    const eq = fc.oneof(...ALL_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!=", "===", "!=="), pair(u))));
+    const order = fc.oneof(...NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), pair(u))));
+    const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin("bool", op, l, r));
+    const logic = fc.tuple(fc.constantFrom<BinOp>("&&", "||", "&", "|", "^"), pair("bool")).map(([op, [l, r]]) => bin("bool", op, l, r));
+    const not = sub("bool").map((e): Expr => ({ k: "unary", t: "bool", op: "!", e }));
+    const tests = fc.oneof(...FLOAT_TYPES.map(sub)).chain((e) => fc.constantFrom(builtin("bool", "isnan", e), builtin("bool", "isinf", e)));
+    return [w(compare, 4), w(logic, 2), w(not, 1), w(tests, 1)];
+  }
+
+  private numericOps(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+    const s = sub(t);
+    const arith = fc.tuple(fc.constantFrom<BinOp>("+", "-", "*"), s, s).map(([op, l, r]) => bin(t, op, l, r));
+    const neg = fc.tuple(fc.constantFrom("-", "-", "+"), s).map(([op, e]): Expr => ({ k: "unary", t, op: op as "-" | "+", e }));
+    const alts: Weighted[] = [w(arith, 4), w(neg, 1), w(this.division(t, s), 2), w(this.exactMath(t, sub), 2)];
+    if (isIntTy(t)) {
+      const bits = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), s, s).map(([op, l, r]) => bin(t, op, l, r));
+      const not = s.map((e): Expr => ({ k: "unary", t, op: "~", e }));
+      const count = fc.oneof(w(fc.integer({ min: 0, max: widthOf(t) - 1 }).map((c) => lit(t, small(t, c))), 1), w(fc.oneof(...INT_TYPES.map(sub)), 2));
+      const shift = fc.tuple(fc.constantFrom<BinOp>("<<", ">>", ">>>"), s, count).map(([op, l, r]) => bin(t, op, l, r));
+      alts.push(w(bits, 2), w(not, 1), w(shift, 2));
+    }
+    return alts;
+  }
+
+  /** `/` and `%`: floats as they are; integers with a divisor that cannot be 0. */
+  private division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
+    const op = fc.constantFrom<BinOp>("/", "%");
+    if (isFloatTy(t)) return fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, b));
+    const one = lit(t, small(t, 1));
+    const zero = lit(t, small(t, 0));
+    const orOne = fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, bin(t, "|", b, one)));
+    const checked = fc.tuple(op, s, s).map(([o, a, b]): Expr => ({ k: "select", t, c: bin("bool", "!=", b, zero), a: bin(t, o, a, b), b: zero }));
+    const constant = fc.tuple(op, s, literalValue(t).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(t, v)));
+    const minusOne = isSignedTy(t) ? [fc.tuple(op, s).map(([o, a]) => bin(t, o, a, lit(t, small(t, -1))))] : [];
+    return fc.oneof(orOne, checked, constant, ...minusOne);
+  }
+
+  /** Exact math builtins with operands of type t. */
+  private exactMath(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
+    const entries = EXACT_MATH.filter((b) => b.rule.result === "operand" && (b.rule.operands === "numeric" || isFloatTy(t)));
+    return fc.oneof(
+      ...entries.map((b) => fc.tuple(...Array.from({ length: b.rule.arity }, () => sub(t))).map((args) => builtin(t, b.name, ...args))),
+    );
+  }
+
+  /** Calls of device functions that return t. */
+  private calls(t: Ty, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+    return this.env.fns
+      .filter((f) => f.ret === t && f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t)))
+      .map((f) => {
+        const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
+        return w(fc.tuple(...args).map((a): Expr => ({ k: "call", t, fn: f.index, args: a })), 1);
+      });
+  }
+
+  /** An input array of element type t in scope (to pass to a device function's readonly parameter). */
+  private inputOf(t: Ty): ArrayRef | undefined {
+    return this.env.arrays.find((a) => a.kind === "input" && a.t === t);
+  }
+}

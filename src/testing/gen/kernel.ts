@@ -1,0 +1,410 @@
+/**
+ * A whole generated program, in two steps (a fast-check `chain`):
+ *
+ * 1. its shape: the launch, local variables and arrays, shared memory, accumulators, device
+ *    function signatures, module constants, and the plan of top-level segments;
+ * 2. everything else over that shape: the statements, device function bodies, and the
+ *    values of every parameter.
+ *
+ * The kernel body:
+ *
+ *   const tid = threadIdx.y * blockDim.x + threadIdx.x;      // thread in block
+ *   const gid = (blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + tid;
+ *   const o = gid * 4;                                       // this thread's output slots o..o+3
+ *   <locals, local arrays, shared declarations, shared accumulators set by thread 0; barrier>
+ *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count>
+ *   <barrier; shared accumulators read out>
+ *   <epilogue: statements that may also return early>
+ *
+ * Barriers sit only at the top level or in loops with a constant trip count, and no thread
+ * returns before the last one, so every thread reaches every barrier. A shared array is
+ * written only at `sh[tid]` in a phase (after a barrier, when it was readable before) and is
+ * readable after the phase's barrier, at every slot, until its next phase.
+ */
+import fc from "fast-check";
+import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
+import {
+  ALL_TYPES, assign, bin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
+} from "./ast.js";
+import type { ArrayRef, Env, FnSig, ScalarVar } from "./expr.js";
+import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
+import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
+
+/** Output slots per thread. */
+export const SLOTS = 4;
+/** Elements of every `in_T` input array. */
+export const INPUT_LENGTH = 8;
+/** Elements of every accumulator array. */
+export const ACC_LENGTH = 4;
+
+export interface GenOptions {
+  /** Most threads per block (default 128). */
+  readonly maxBlockThreads?: number;
+  /** Most blocks (default 6). */
+  readonly maxBlocks?: number;
+  /** Stores of inexact math builtins (exp, sin, ...) to `approx_*` outputs, compared within their ulp (default true). */
+  readonly approx?: boolean;
+  /** Atomics on floats (default true; contended float additions use small integers only, so they stay exact). */
+  readonly floatAtomics?: boolean;
+}
+
+type Segment = { readonly k: "plain" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
+
+type FnShape = { readonly kind: "value"; readonly params: readonly ParamType[]; readonly ret: Ty } | { readonly kind: "writer"; readonly t: Ty };
+
+interface Shape {
+  readonly grid: Dims;
+  readonly block: Dims;
+  readonly locals: readonly Ty[];
+  readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: boolean }[];
+  /** Shared data arrays: element types; the last may be a scalar `shared` variable. */
+  readonly shared: readonly { readonly t: Ty; readonly scalar: boolean }[];
+  readonly sharedAccs: readonly Accumulator[];
+  readonly globalAccs: readonly Accumulator[];
+  readonly fns: readonly FnShape[];
+  readonly constants: readonly ConstDef[];
+  readonly plan: readonly Segment[];
+  readonly approx: readonly FloatTy[];
+}
+
+const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
+
+function accumulator(name: (t: Ty, op: string) => string, scalarOk: boolean): fc.Arbitrary<Accumulator> {
+  return fc.constantFrom(...NUM_TYPES).chain((t) =>
+    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), scalarOk ? fc.boolean() : fc.constant(false)).map(
+      ([op, scalar]): Accumulator => ({ name: name(t, op), t, op, dims: scalar ? [] : [ACC_LENGTH] }),
+    ),
+  );
+}
+
+function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
+  return xs.filter((x, i) => xs.findIndex((y) => y.name === x.name) === i);
+}
+
+function shape(opts: GenOptions): fc.Arbitrary<Shape> {
+  const maxThreads = opts.maxBlockThreads ?? 128;
+  const maxBlocks = opts.maxBlocks ?? 6;
+  const launch = fc
+    .tuple(fc.integer({ min: 1, max: Math.min(64, maxThreads) }), fc.constantFrom(1, 1, 1, 2, 3), fc.integer({ min: 1, max: 3 }), fc.constantFrom(1, 1, 2))
+    .map(([bx, by, gx, gy]) => {
+      const y = Math.max(1, Math.min(by, Math.floor(maxThreads / bx)));
+      const gy2 = gx * gy <= maxBlocks ? gy : 1;
+      return { block: [bx, y, 1] as Dims, grid: [Math.min(gx, maxBlocks), gy2, 1] as Dims };
+    });
+  const types = fc.constantFrom(...ALL_TYPES);
+  const localArray = fc.record({
+    t: types,
+    dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
+    init: fc.boolean(),
+  });
+  const shared = fc.array(types, { maxLength: 2 }).chain((ts) =>
+    fc.option(types, { freq: 3 }).map((scalar) => [...ts.map((t) => ({ t, scalar: false })), ...(scalar ? [{ t: scalar, scalar: true }] : [])]),
+  );
+  const valueFn = fc
+    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), types)
+    .map(([ps, input, ret]): FnShape => ({
+      kind: "value",
+      params: [...ps.map((t): ParamType => ({ kind: "scalar", t })), ...(input ? [{ kind: "global", t: input, readonly: true } as const] : [])],
+      ret,
+    }));
+  const writerFn = types.map((t): FnShape => ({ kind: "writer", t }));
+  const constants = fc.tuple(
+    fc.option(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), { freq: 2 }),
+    fc.option(fc.integer({ min: -400, max: 400 }).map((n) => n / 16 + 1 / 1024)),
+    fc.option(types.chain((t) => literalValue(t).map((v) => ({ t, v })))),
+  ).map(([i, f, typed]) => {
+    const out: ConstDef[] = [];
+    if (i !== null) out.push({ name: "C0", t: undefined, v: i });
+    if (f !== null) out.push({ name: "C1", t: undefined, v: f });
+    if (typed) out.push({ name: "C2", t: typed.t, v: typed.v });
+    return out;
+  });
+  return fc
+    .record({
+      launch,
+      locals: fc.array(types, { maxLength: 5 }),
+      localArrays: fc.array(localArray, { maxLength: 2 }),
+      shared,
+      sharedAccs: fc.array(accumulator((t, op) => `sacc_${op}_${t}`, true), { maxLength: 2 }),
+      globalAccs: fc.array(accumulator((t, op) => `acc_${op}_${t}`, false), { maxLength: 3 }),
+      fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
+      constants,
+      segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
+      approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
+    })
+    .map((r): Shape => {
+      const plan = r.segments.map(([kind, target, trips]): Segment => {
+        if (r.shared.length === 0 || kind % 3 === 0) return { k: "plain" };
+        const t = target % r.shared.length;
+        return kind % 3 === 2 && !r.shared[t]!.scalar ? { k: "loop", target: t, trips } : { k: "phase", target: t };
+      });
+      return {
+        ...r.launch,
+        locals: r.locals,
+        localArrays: r.localArrays,
+        shared: r.shared,
+        sharedAccs: uniqueByName(r.sharedAccs).map((a) => (a.dims.length ? a : { ...a, name: a.name.replace("sacc_", "sacc1_") })),
+        globalAccs: uniqueByName(r.globalAccs),
+        fns: r.fns,
+        constants: r.constants,
+        plan,
+        approx: r.approx,
+      };
+    });
+}
+
+// ---------------------------------------------------------------- parameters
+
+function kernelParams(s: Shape): Param[] {
+  return [
+    ...ALL_TYPES.map((t): Param => ({ name: `s_${t}`, type: { kind: "scalar", t } })),
+    ...ALL_TYPES.map((t): Param => ({ name: `in_${t}`, type: { kind: "global", t, readonly: true } })),
+    ...ALL_TYPES.map((t): Param => ({ name: `out_${t}`, type: { kind: "global", t, readonly: false } })),
+    ...s.approx.map((t): Param => ({ name: `approx_${t}`, type: { kind: "global", t, readonly: false } })),
+    ...s.globalAccs.map((a): Param => ({ name: a.name, type: { kind: "global", t: a.t, readonly: false } })),
+  ];
+}
+
+function threads(s: Shape): number {
+  return s.grid[0] * s.grid[1] * s.block[0] * s.block[1];
+}
+
+/** A fresh array of n copies of v (made anew for every generated value: arrays are mutable). */
+function filled(t: Ty, n: number, v: Value): fc.Arbitrary<AnyTypedArray> {
+  return fc.constant(null).map(() => {
+    const a = newTypedArray(t, n);
+    (a as unknown as { fill(x: unknown): void }).fill(typeof v === "boolean" ? (v ? 1 : 0) : v);
+    return a;
+  });
+}
+
+/** Values of every parameter: random scalars and inputs, sentinel-filled outputs, accumulators by their operation. */
+function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, Value | AnyTypedArray>> {
+  const n = threads(s) * SLOTS;
+  const accs = new Map(s.globalAccs.map((a) => [a.name, a]));
+  const arbs = params.map((p) => {
+    const t = p.type.t;
+    if (p.type.kind === "scalar") return inputValue(t);
+    if (p.name.startsWith("in_")) return typedArray(t, INPUT_LENGTH);
+    const acc = accs.get(p.name);
+    if (acc) return typedArray(t, ACC_LENGTH, isFloatTy(t) && acc.op === "add" ? smallValue(t) : inputValue(t));
+    return filled(t, n, sentinel(t));
+  });
+  return fc.tuple(...arbs).map((vs) => new Map(params.map((p, i) => [p.name, vs[i]!])));
+}
+
+// ---------------------------------------------------------------- the kernel body
+
+const special = (name: "threadIdx" | "blockIdx" | "blockDim" | "gridDim", axis: "x" | "y"): Expr => ({ k: "special", t: "i32", name, axis });
+const i32 = (name: string): Expr => nameRef("i32", name);
+const BARRIER: Stmt = { k: "barrier" };
+
+function prologue(): Stmt[] {
+  const tid = bin("i32", "+", bin("i32", "*", special("threadIdx", "y"), special("blockDim", "x")), special("threadIdx", "x"));
+  const block = bin("i32", "+", bin("i32", "*", special("blockIdx", "y"), special("gridDim", "x")), special("blockIdx", "x"));
+  const gid = bin("i32", "+", bin("i32", "*", block, bin("i32", "*", special("blockDim", "x"), special("blockDim", "y"))), i32("tid"));
+  const decl = (name: string, init: Expr): Stmt => ({ k: "let", decl: "const", name, t: "i32", init });
+  return [decl("tid", tid), decl("gid", gid), decl("o", bin("i32", "*", i32("gid"), lit("i32", SLOTS)))];
+}
+
+interface SharedData {
+  readonly ref: ArrayRef;
+  /** Where this thread writes: `sh[tid]` or `sh[threadIdx.y][threadIdx.x]`; none for a scalar (thread 0 writes it). */
+  readonly own: readonly Expr[] | null;
+}
+
+function sharedData(s: Shape): SharedData[] {
+  const [bx, by] = s.block;
+  return s.shared.map(({ t, scalar }, k) => {
+    if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null };
+    const twoD = by > 1;
+    return {
+      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx], kind: "shared" },
+      own: twoD ? [special("threadIdx", "y"), special("threadIdx", "x")] : [i32("tid")],
+    };
+  });
+}
+
+const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
+
+function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
+  const base: Env = {
+    vars: [
+      ...ALL_TYPES.map((t): ScalarVar => ({ name: `s_${t}`, t, mutable: true })),
+      ...["tid", "gid", "o"].map((name): ScalarVar => ({ name, t: "i32", mutable: false })),
+    ],
+    arrays: [
+      ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
+      ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+    ],
+    fns,
+    constants,
+    slots: SLOTS,
+    inputLength: INPUT_LENGTH,
+  };
+  const writers = s.fns.flatMap((f, index) => (f.kind === "writer" ? [{ index, t: f.t }] : []));
+  const parts = (accs: readonly Accumulator[]): KernelParts => ({
+    outTypes: ALL_TYPES, approx: s.approx, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
+  });
+  const outer = new Scope(base, parts(s.globalAccs));
+  const locals = s.locals.map((t, i): ScalarVar => ({ name: `v${i}`, t, mutable: true }));
+  const localArrays = s.localArrays.map((a, i): ArrayRef => ({ name: `la${i}`, t: a.t, dims: a.dims, kind: "local" }));
+  const inner = new Scope({ ...base, vars: [...base.vars, ...locals], arrays: [...base.arrays, ...localArrays] }, parts(s.globalAccs));
+  const shared = sharedData(s);
+  const segmentParts = parts([...s.globalAccs, ...s.sharedAccs]);
+  const scopeWith = (readable: ReadonlySet<number>, extra: readonly ArrayRef[] = [], p = segmentParts) =>
+    inner.with(undefined, [...inner.env.arrays, ...shared.filter((_, k) => readable.has(k)).map((d) => d.ref), ...extra], p);
+  const ctx = (depth: number, ret: StmtCtx["ret"]): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
+
+  const pieces: fc.Arbitrary<Stmt[]>[] = [fc.constant(prologue())];
+  pieces.push(fc.tuple(...locals.map((v) => outer.gen.any(v.t))).map((inits) => locals.map((v, i): Stmt => ({ k: "let", decl: "let", name: v.name, t: v.t, init: inits[i]! }))));
+  pieces.push(
+    fc.tuple(...s.localArrays.map((a) => (a.init ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
+      s.localArrays.map((a, i): Stmt => ({ k: "localArray", name: `la${i}`, t: a.t, dims: a.dims, init: inits[i] ?? null })),
+    ),
+  );
+  const declarations: Stmt[] = [
+    ...shared.map((d): Stmt => ({ k: "shared", name: d.ref.name, t: d.ref.t, dims: d.ref.dims })),
+    ...s.sharedAccs.map((a): Stmt => ({ k: "shared", name: a.name, t: a.t, dims: a.dims })),
+  ];
+  pieces.push(fc.constant(declarations));
+  if (s.sharedAccs.length) pieces.push(sharedAccInit(s.sharedAccs, inner));
+
+  const readable = new Set<number>();
+  s.plan.forEach((seg, n) => {
+    if (seg.k === "plain") {
+      pieces.push(scopeWith(readable).stmts(ctx(2, "none"), 1, 3));
+      return;
+    }
+    const d = shared[seg.target]!;
+    const before = readable.has(seg.target) ? [BARRIER] : [];
+    const others = new Set([...readable].filter((k) => k !== seg.target));
+    if (seg.k === "phase") {
+      pieces.push(sharedWrite(d, scopeWith(others)).map((w) => [...before, ...w, BARRIER]));
+    } else {
+      const r: ScalarVar = { name: `r${n}`, t: "i32", mutable: false };
+      const write = sharedWrite(d, scopeWith(others).with(r));
+      const reads = scopeWith(new Set([...others, seg.target])).with(r).stmts(ctx(1, "none"), 1, 3);
+      pieces.push(
+        fc.tuple(write, reads).map(([w, rs]): Stmt[] => [
+          ...before,
+          {
+            k: "for",
+            init: { k: "let", decl: "let", name: r.name, t: "i32", init: lit("i32", 0) },
+            cond: bin("bool", "<", i32(r.name), lit("i32", seg.trips)),
+            step: { k: "step", target: scalarTarget(r.name, "i32"), op: "++", prefix: false },
+            body: [...w, BARRIER, ...rs, BARRIER],
+          },
+        ]),
+      );
+    }
+    readable.add(seg.target);
+  });
+
+  const accs = s.sharedAccs.map(accRef);
+  const epilogue = scopeWith(readable, accs, parts(s.globalAccs));
+  if (s.sharedAccs.length) {
+    const readout = fc.tuple(
+      ...s.sharedAccs.map((a, i) =>
+        fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), a.dims.length ? epilogue.gen.index(ACC_LENGTH, 1) : fc.constant(null)).map(([j, ix]) =>
+          assign({ name: `out_${a.t}`, t: a.t, idx: [bin("i32", "+", i32("o"), lit("i32", (j + i) % SLOTS))] }, "=", ix ? index(a.t, a.name, ix) : nameRef(a.t, a.name)),
+        ),
+      ),
+    );
+    pieces.push(readout.map((ss) => [BARRIER, ...ss]));
+  }
+  pieces.push(epilogue.stmts(ctx(2, "void"), 0, 3));
+  return fc.tuple(...pieces).map((ps) => ps.flat());
+}
+
+function count(dims: readonly number[]): number {
+  return dims.reduce((a, b) => a * b, 1);
+}
+
+/** `sh[tid] = e` (and maybe a compound update of the same slot), or thread 0 setting a scalar. */
+function sharedWrite(d: SharedData, scope: Scope): fc.Arbitrary<Stmt[]> {
+  const t = d.ref.t;
+  const value = scope.gen.any(t);
+  if (!d.own) {
+    return value.map((e): Stmt[] => [{ k: "if", c: bin("bool", "==", i32("tid"), lit("i32", 0)), then: [assign(scalarTarget(d.ref.name, t), "=", e)], else: null }]);
+  }
+  const target: LValue = { name: d.ref.name, t, idx: d.own };
+  const update = t === "bool" ? fc.constantFrom("^=", "|=") : fc.constantFrom("+=", "*=", "-=");
+  return fc.tuple(value, fc.option(fc.tuple(update, value), { freq: 3 })).map(([e, more]): Stmt[] => [
+    assign(target, "=", e),
+    ...(more ? [assign(target, more[0] as "+=", more[1])] : []),
+  ]);
+}
+
+/** Thread 0 sets every shared accumulator; then a barrier. Float sums start at small integers. */
+function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary<Stmt[]> {
+  const value = (a: Accumulator) => (isFloatTy(a.t) && a.op === "add" ? smallValue(a.t).map((v) => lit(a.t, v)) : scope.gen.any(a.t));
+  return fc.tuple(...accs.map(value)).map((inits): Stmt[] => {
+    const sets = accs.map((a, i): Stmt => {
+      if (a.dims.length === 0) return assign(scalarTarget(a.name, a.t), "=", inits[i]!);
+      return {
+        k: "for",
+        init: { k: "let", decl: "let", name: "c0", t: "i32", init: lit("i32", 0) },
+        cond: bin("bool", "<", i32("c0"), lit("i32", ACC_LENGTH)),
+        step: { k: "step", target: scalarTarget("c0", "i32"), op: "++", prefix: false },
+        body: [assign({ name: a.name, t: a.t, idx: [i32("c0")] }, "=", inits[i]!)],
+      };
+    });
+    return [{ k: "if", c: bin("bool", "==", i32("tid"), lit("i32", 0)), then: sets, else: null }, BARRIER];
+  });
+}
+
+// ---------------------------------------------------------------- device functions
+
+function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[]): fc.Arbitrary<FnDef> {
+  const callable: FnSig[] = shapes.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : []));
+  const env = (vars: ScalarVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
+  const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
+  if (f.kind === "writer") {
+    const params: Param[] = [
+      { name: "dst", type: { kind: "global", t: f.t, readonly: false } },
+      { name: "s", type: { kind: "scalar", t: "i32" } },
+      { name: "x", type: { kind: "scalar", t: f.t } },
+    ];
+    const scope = new Scope(env([{ name: "s", t: "i32", mutable: false }, { name: "x", t: f.t, mutable: true }], []), undefined);
+    return fc.tuple(scope.stmts(ctx("void", 0), 0, 2), fc.option(scope.gen.any("bool")), scope.gen.any(f.t)).map(([ss, c, e]): FnDef => ({
+      params,
+      ret: "void",
+      body: [
+        ...ss,
+        ...(c ? [{ k: "if", c, then: [{ k: "return", e: null }], else: null } as Stmt] : []),
+        assign({ name: "dst", t: f.t, idx: [i32("s")] }, "=", e),
+      ],
+    }));
+  }
+  const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? `p${j}` : "a", type: p }));
+  const vars = params.flatMap((p): ScalarVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
+  const arrays = params.flatMap((p): ArrayRef[] => (p.type.kind === "global" ? [{ name: p.name, t: p.type.t, dims: [INPUT_LENGTH], kind: "input" }] : []));
+  const scope = new Scope(env(vars, arrays), undefined);
+  const withLocal = fc.option(fc.constantFrom(...ALL_TYPES)).chain((t) => {
+    if (!t) return fc.tuple(fc.constant<Stmt[]>([]), fc.constant(scope));
+    const inner = scope.with({ name: "w0", t, mutable: true });
+    return fc.tuple(scope.gen.any(t).map((init): Stmt[] => [{ k: "let", decl: "let", name: "w0", t, init }]), fc.constant(inner));
+  });
+  return withLocal.chain(([decl, sc]) =>
+    fc.tuple(sc.stmts(ctx(f.ret, 1), 0, 3), sc.gen.any(f.ret)).map(([ss, r]): FnDef => ({ params, ret: f.ret, body: [...decl, ...ss, { k: "return", e: r }] })),
+  );
+}
+
+// ---------------------------------------------------------------- the program
+
+export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
+  return shape(opts).chain((s) => {
+    const params = kernelParams(s);
+    const sigs: FnSig[] = s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : []));
+    return fc
+      .record({
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants))),
+        body: kernelBody(s, sigs, s.constants, opts),
+        values: values(s, params),
+      })
+      .map(({ fns, body, values: vs }): Program => ({ constants: s.constants, fns, params, body, grid: s.grid, block: s.block, values: vs }));
+  });
+}
+

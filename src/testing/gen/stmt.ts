@@ -1,0 +1,277 @@
+/**
+ * Statements over a scope, as fast-check arbitraries: assignments (plain, compound, `++`),
+ * stores to local arrays and to this thread's own output slots, atomics, calls, and
+ * control flow (if/else, five kinds of loop, blocks, break, continue, early return).
+ *
+ * What keeps them well-defined:
+ * - every loop terminates: its counter is never assigned by the body and its bound is a
+ *   small constant, or an expression guarded below 5; `while` and `do` loops count first
+ *   thing in the body, so `continue` cannot skip the count;
+ * - a thread writes only its own output slots `out_T[o + j]` and its locals;
+ * - atomics on memory that threads share (`acc_*` globals, `sacc*` shared arrays) use one
+ *   operation family per array whose result does not depend on the order threads apply it
+ *   (integer add/sub, min, max, and, or, xor; float min/max; float add/sub of small
+ *   integers, which stay exact), and their old values are discarded; atomics whose old
+ *   value is used target the thread's own output slot;
+ * - `break`, `continue` and `return` only end an `if` branch, so nothing is unreachable;
+ * - no barriers here: kernel.ts places them in uniform control flow.
+ */
+import fc from "fast-check";
+import {
+  assign, bin, builtin, cast, isFloatTy, isIntTy, lit, nameRef, scalarTarget, small,
+  type AssignOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty,
+} from "./ast.js";
+import { APPROX_MATH, ExprGen, ownSlot, type ArrayRef, type Env, type ScalarVar } from "./expr.js";
+
+/** An array that threads update with one order-independent atomic family. */
+export interface Accumulator {
+  readonly name: string;
+  readonly t: Ty;
+  readonly op: "add" | "min" | "max" | "and" | "or" | "xor";
+  /** Empty for a scalar `shared` variable. */
+  readonly dims: readonly number[];
+}
+
+/** What kernel statements may do besides assigning locals. */
+export interface KernelParts {
+  /** Element types of the `out_T` arrays (own slots). */
+  readonly outTypes: readonly Ty[];
+  /** `approx_T` outputs for inexact math builtins. */
+  readonly approx: readonly FloatTy[];
+  /** Accumulators that atomics may update here (global ones, and shared ones between their barriers). */
+  readonly accumulators: readonly Accumulator[];
+  /** Void device functions `(o: global<T>, s: i32, x: T)` that store to one slot. */
+  readonly writers: readonly { readonly index: number; readonly t: Ty }[];
+  /** Atomics on float elements (own slots and accumulators). */
+  readonly floatAtomics: boolean;
+}
+
+export interface StmtCtx {
+  /** Nesting levels left for if, loops and blocks. */
+  readonly depth: number;
+  /** break and continue are allowed. */
+  readonly loop: boolean;
+  /** What `return` may return: nothing is allowed ("none"), `return;` ("void"), or a value of a type. */
+  readonly ret: "none" | "void" | Ty;
+  /** Loop counters and block locals around: new ones are named after these counts. */
+  readonly loops: number;
+  readonly blocks: number;
+}
+
+type Weighted = fc.WeightedArbitrary<Stmt>;
+const w = (arbitrary: fc.Arbitrary<Stmt>, weight: number): Weighted => ({ arbitrary, weight });
+
+/** A scope: the names in reach, and the arbitraries over them (memoized). */
+export class Scope {
+  readonly gen: ExprGen;
+  private readonly children = new Map<string, Scope>();
+  private readonly memo = new Map<string, fc.Arbitrary<Stmt[]>>();
+
+  constructor(
+    readonly env: Env,
+    readonly kernel: KernelParts | undefined,
+  ) {
+    this.gen = new ExprGen(env);
+  }
+
+  /** This scope with one more variable, or with other arrays readable. */
+  with(v: ScalarVar | undefined, arrays: readonly ArrayRef[] = this.env.arrays, kernel = this.kernel): Scope {
+    const key = `${v ? `${v.name}:${v.t}:${v.mutable}` : ""}|${arrays.map((a) => a.name).join(",")}|${kernel?.accumulators.map((a) => a.name).join(",")}`;
+    let s = this.children.get(key);
+    if (!s) {
+      const vars = v ? [...this.env.vars.filter((x) => x.name !== v.name), v] : this.env.vars;
+      this.children.set(key, (s = new Scope({ ...this.env, vars, arrays }, kernel)));
+    }
+    return s;
+  }
+
+  /** A list of min..max statements. */
+  stmts(ctx: StmtCtx, min: number, max: number): fc.Arbitrary<Stmt[]> {
+    const key = `${ctx.depth}:${ctx.loop}:${ctx.ret}:${ctx.loops}:${ctx.blocks}:${min}:${max}`;
+    let a = this.memo.get(key);
+    if (!a) this.memo.set(key, (a = fc.array(this.stmt(ctx), { minLength: min, maxLength: max })));
+    return a;
+  }
+
+  stmt(ctx: StmtCtx): fc.Arbitrary<Stmt> {
+    const simple = fc.oneof(...this.simple());
+    if (ctx.depth === 0) return simple;
+    const inner = { ...ctx, depth: ctx.depth - 1 };
+    return fc.oneof(w(simple, 6), w(this.ifStmt(inner), 2), w(this.loop(inner), 2), w(this.block(inner), 1));
+  }
+
+  // ---------------------------------------------------------------- simple statements
+
+  private simple(): Weighted[] {
+    const g = this.gen;
+    const out: Weighted[] = [];
+    for (const v of this.env.vars.filter((x) => x.mutable)) out.push(w(this.assignTo(fc.constant(scalarTarget(v.name, v.t)), v.t), 3));
+    for (const a of this.env.arrays.filter((x) => x.kind === "local")) {
+      const target = fc.tuple(...a.dims.map((n) => g.index(n, 1))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
+      out.push(w(this.assignTo(target, a.t), 2));
+    }
+    const k = this.kernel;
+    if (!k) return out;
+    for (const t of k.outTypes) {
+      const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
+      out.push(w(this.assignTo(slot, t), 3));
+      if (t !== "bool" && (k.floatAtomics || !isFloatTy(t))) out.push(w(this.ownAtomic(t), 1));
+    }
+    for (const t of k.approx) out.push(w(this.approxStore(t), 1));
+    for (const acc of k.accumulators) if (k.floatAtomics || !isFloatTy(acc.t)) out.push(w(this.accumulate(acc), 1));
+    for (const f of k.writers) {
+      const call = fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), g.any(f.t)).map(([j, x]): Stmt => ({
+        k: "do",
+        e: { k: "call", t: "void", fn: f.index, args: [{ k: "arrayRef", name: `out_${f.t}` }, slotIndex(j), x] },
+      }));
+      out.push(w(call, 1));
+    }
+    return out;
+  }
+
+  /** `target = e`, a compound assignment, or `++`/`--`. */
+  private assignTo(target: fc.Arbitrary<LValue>, t: Ty): fc.Arbitrary<Stmt> {
+    const g = this.gen;
+    const plain = fc.tuple(target, g.any(t)).map(([l, e]) => assign(l, "=", e));
+    const alts: Weighted[] = [w(plain, 4)];
+    const ops = compoundOps(t);
+    if (ops.length) {
+      const compound = fc.tuple(target, fc.constantFrom(...ops), g.any(t), g.anyInt(1)).map(([l, op, e, count]) => {
+        if (op === "<<=" || op === ">>=" || op === ">>>=") return assign(l, op, count);
+        if (isIntTy(t) && (op === "/=" || op === "%=")) return assign(l, op, bin(t, "|", e, lit(t, small(t, 1))));
+        return assign(l, op, e);
+      });
+      alts.push(w(compound, 3));
+    }
+    if (t !== "bool") {
+      const step = fc.tuple(target, fc.constantFrom<"++" | "--">("++", "--"), fc.boolean()).map(([l, op, prefix]): Stmt => ({ k: "step", target: l, op, prefix }));
+      alts.push(w(step, 1));
+    }
+    return fc.oneof(...alts);
+  }
+
+  /** `approx_T[o + j] = f(...)` for a math builtin that the GPU computes within a stated ulp. */
+  private approxStore(t: FloatTy): fc.Arbitrary<Stmt> {
+    const g = this.gen;
+    const call = fc.oneof(
+      ...APPROX_MATH.map((b) => fc.tuple(...Array.from({ length: b.rule.arity }, () => g.any(t))).map((args) => builtin(t, b.name, ...args))),
+    );
+    return fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), call).map(([j, e]) =>
+      assign({ name: `approx_${t}`, t, idx: [slotIndex(j)] }, "=", e),
+    );
+  }
+
+  /** An atomic on the thread's own output slot: any operation, its old value used or not. */
+  private ownAtomic(t: NumTy): fc.Arbitrary<Stmt> {
+    const g = this.gen;
+    const ops = isIntTy(t) ? ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"] : ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch", "atomicCAS"];
+    // A float CAS compares bits, and NaN payloads differ between GPU and simulator: compare with
+    // the slot's own value or a (never NaN) literal, never with a computed value.
+    const compare = (j: number) => (isFloatTy(t) ? fc.oneof(fc.constant(ownSlot(t, j)), g.literal(t)) : g.any(t));
+    const atomic = fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: this.env.slots - 1 })).chain(([fn, j]) =>
+      fc.tuple(fn === "atomicCAS" ? fc.tuple(compare(j), g.any(t)) : fc.tuple(g.any(t))).map(([args]): Expr => ({
+        k: "atomic", t, fn, array: `out_${t}`, idx: [slotIndex(j)], args,
+      })),
+    );
+    const vars = this.env.vars.filter((v) => v.mutable && v.t === t);
+    const into = fc.oneof(
+      fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j)),
+      ...(vars.length ? [fc.constantFrom(...vars).map((v) => scalarTarget(v.name, t))] : []),
+    );
+    return fc.oneof(
+      atomic.map((e): Stmt => ({ k: "do", e })),
+      fc.tuple(into, atomic).map(([l, e]) => assign(l, "=", e)),
+      fc.tuple(into, atomic, atomic).map(([l, a, b]) => assign(l, "=", bin(t, "+", a, b))),
+    );
+  }
+
+  /** A contended atomic on an accumulator; the old value is discarded. */
+  private accumulate(acc: Accumulator): fc.Arbitrary<Stmt> {
+    const g = this.gen;
+    const t = acc.t;
+    const fns = acc.op === "add" ? ["atomicAdd", "atomicSub"] : [`atomic${acc.op[0]!.toUpperCase()}${acc.op.slice(1)}`];
+    const value = isFloatTy(t) && acc.op === "add" ? g.expr("i32", 1).map((e) => cast(t, bin("i32", "%", e, lit("i32", 16)))) : g.any(t);
+    const idx = acc.dims.length === 0 ? fc.constant([lit("i32", 0)]) : fc.tuple(...acc.dims.map((n) => g.index(n, 1)));
+    return fc.tuple(fc.constantFrom(...fns), idx, value).map(([fn, ix, v]): Stmt => ({ k: "do", e: { k: "atomic", t, fn, array: acc.name, idx: ix, args: [v] } }));
+  }
+
+  // ---------------------------------------------------------------- control flow
+
+  private ifStmt(ctx: StmtCtx): fc.Arbitrary<Stmt> {
+    const jumps = this.jumps(ctx);
+    const then = jumps.length
+      ? fc.tuple(this.stmts(ctx, 0, 3), fc.option(fc.oneof(...jumps), { freq: 3 })).map(([ss, j]) => (j ? [...ss, j] : ss))
+      : this.stmts(ctx, 1, 3);
+    return fc.tuple(this.gen.any("bool"), then, fc.option(this.stmts(ctx, 1, 3), { freq: 2 })).map(([c, t, e]): Stmt => ({ k: "if", c, then: t, else: e }));
+  }
+
+  private jumps(ctx: StmtCtx): fc.Arbitrary<Stmt>[] {
+    const out: fc.Arbitrary<Stmt>[] = [];
+    if (ctx.loop) out.push(fc.constantFrom<Stmt>({ k: "jump", word: "break" }, { k: "jump", word: "continue" }));
+    if (ctx.ret === "void") out.push(fc.constant<Stmt>({ k: "return", e: null }));
+    else if (ctx.ret !== "none") out.push(this.gen.any(ctx.ret).map((e): Stmt => ({ k: "return", e })));
+    return out;
+  }
+
+  /** One of five loop forms, with a counter `c<n>` the body may read but not assign. */
+  private loop(ctx: StmtCtx): fc.Arbitrary<Stmt> {
+    const c = `c${ctx.loops}`;
+    const counter = nameRef("i32", c);
+    const body = this.with({ name: c, t: "i32", mutable: false }).stmts({ ...ctx, loop: true, loops: ctx.loops + 1 }, 1, 3);
+    const declare = (init: number): Stmt => ({ k: "let", decl: "let", name: c, t: "i32", init: lit("i32", init) });
+    const inc: Stmt = { k: "step", target: scalarTarget(c, "i32"), op: "++", prefix: false };
+    const lo = fc.integer({ min: -2, max: 3 });
+    const trips = fc.integer({ min: 0, max: 5 });
+    const cond = this.gen.any("bool");
+
+    const up = fc.tuple(lo, trips, fc.constantFrom(1, 1, 2), body).map(([a, n, by, b]): Stmt => ({
+      k: "for", init: declare(a), cond: bin("bool", "<", counter, lit("i32", a + n)),
+      step: by === 1 ? inc : assign(scalarTarget(c, "i32"), "+=", lit("i32", by)), body: b,
+    }));
+    const down = fc.tuple(lo, trips, body).map(([a, n, b]): Stmt => ({
+      k: "for", init: declare(a + n), cond: bin("bool", ">", counter, lit("i32", a)),
+      step: { k: "step", target: scalarTarget(c, "i32"), op: "--", prefix: true }, body: b,
+    }));
+    const dataBound = fc.tuple(this.gen.index(5, 1), body).map(([bound, b]): Stmt => ({
+      k: "for", init: declare(0), cond: bin("bool", "<", counter, cast("i32", bound)), step: inc, body: b,
+    }));
+    const limit = (n: number) => bin("bool", "<", counter, lit("i32", n));
+    const whileLoop = fc.tuple(trips, cond, body).map(([n, w2, b]): Stmt => ({
+      k: "block", body: [declare(0), { k: "while", c: bin("bool", "&&", limit(n), w2), body: [inc, ...b] }],
+    }));
+    const doLoop = fc.tuple(trips, cond, body).map(([n, w2, b]): Stmt => ({
+      k: "block", body: [declare(0), { k: "doWhile", body: [inc, ...b], c: bin("bool", "&&", limit(n), w2) }],
+    }));
+    const forever = fc.tuple(trips, body).map(([n, b]): Stmt => ({
+      k: "for", init: declare(0), cond: null, step: inc,
+      body: [{ k: "if", c: bin("bool", ">=", counter, lit("i32", n)), then: [{ k: "jump", word: "break" }], else: null }, ...b],
+    }));
+    return fc.oneof(up, down, dataBound, whileLoop, doLoop, forever);
+  }
+
+  /** `{ let b<n>: T = e; ... }`: a nested scope with a fresh local. */
+  private block(ctx: StmtCtx): fc.Arbitrary<Stmt> {
+    const name = `b${ctx.blocks}`;
+    const types = ["i32", "u32", "i64", "u64", "f32", "f64", "bool"] as const;
+    return fc.constantFrom(...types).chain((t) => {
+      const inner = this.with({ name, t, mutable: true }).stmts({ ...ctx, blocks: ctx.blocks + 1 }, 1, 3);
+      return fc.tuple(this.gen.any(t), inner).map(([init, body]): Stmt => ({ k: "block", body: [{ k: "let", decl: "let", name, t, init }, ...body] }));
+    });
+  }
+}
+
+/** `o + j`: the index of this thread's output slot j. */
+export function slotIndex(j: number): Expr {
+  return bin("i32", "+", nameRef("i32", "o"), lit("i32", j));
+}
+
+export function slotTarget(t: Ty, j: number): LValue {
+  return { name: `out_${t}`, t, idx: [slotIndex(j)] };
+}
+
+function compoundOps(t: Ty): AssignOp[] {
+  if (t === "bool") return ["&=", "|=", "^="];
+  if (isFloatTy(t)) return ["+=", "-=", "*=", "/=", "%="];
+  return ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="];
+}
+

@@ -1,0 +1,135 @@
+/**
+ * Values for generated programs: literals (finite, as source text can spell them) and
+ * inputs (anything, with the edge cases weighted up: 0, -0, NaN, ±Infinity, subnormals,
+ * the integer limits and the float values around them, where conversions saturate).
+ */
+import fc from "fast-check";
+import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
+import type { FloatTy, IntTy, Ty, Value } from "./ast.js";
+
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+const U32_MAX = 4294967295;
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
+
+const F32_MAX = 3.4028234663852886e38;
+const F32_MIN_NORMAL = 1.1754943508222875e-38;
+const F32_MIN_SUBNORMAL = 1.401298464324817e-45;
+
+const EDGE_INTS: Record<IntTy, readonly (number | bigint)[]> = {
+  i32: [0, 1, -1, 2, -2, 31, 32, 33, 255, I32_MIN, I32_MAX, I32_MIN + 1, 65536, -65536],
+  u32: [0, 1, 2, 31, 32, 33, 255, 0x7fffffff, 0x80000000, U32_MAX, U32_MAX - 1, 65536],
+  i64: [0n, 1n, -1n, 2n, 63n, 64n, 65n, I64_MIN, I64_MAX, I64_MIN + 1n, 1n << 32n, -(1n << 32n), 4294967295n, -2147483649n],
+  u64: [0n, 1n, 2n, 63n, 64n, 65n, U64_MAX, U64_MAX - 1n, 1n << 63n, I64_MAX, 1n << 32n, 4294967295n],
+};
+
+/** Floats where conversions and comparisons are interesting: the integer limits, around them, and the f32 limits. */
+const EDGE_FLOATS: readonly number[] = [
+  0, -0, 1, -1, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.1, 3,
+  2147483647, 2147483648, -2147483648, -2147483649, 2147483520, -2147483904, 4294967295, 4294967296, 4294967040,
+  9223372036854775807, -9223372036854775808, 9223371487098961920, 18446744073709551615, 18446742974197923840,
+  16777216, 16777217, 9007199254740992, 9007199254740993,
+  F32_MAX, -F32_MAX, F32_MIN_NORMAL, F32_MIN_SUBNORMAL, -F32_MIN_SUBNORMAL, 1e-40,
+  1e39, -1e39, 1.7976931348623157e308, 5e-324, 2.2250738585072014e-308,
+];
+
+const SPECIAL_FLOATS: readonly number[] = [NaN, Infinity, -Infinity, -0];
+
+function smallInt(t: IntTy): fc.Arbitrary<number | bigint> {
+  const signed = t === "i32" || t === "i64";
+  const a = fc.integer({ min: signed ? -20 : 0, max: 40 });
+  return t === "i64" || t === "u64" ? a.map((x) => BigInt(x)) : a;
+}
+
+function anyInt(t: IntTy): fc.Arbitrary<number | bigint> {
+  switch (t) {
+    case "i32":
+      return fc.integer({ min: I32_MIN, max: I32_MAX });
+    case "u32":
+      return fc.integer({ min: 0, max: U32_MAX });
+    case "i64":
+      return fc.bigInt({ min: I64_MIN, max: I64_MAX });
+    case "u64":
+      return fc.bigInt({ min: 0n, max: U64_MAX });
+  }
+}
+
+function intValue(t: IntTy): fc.Arbitrary<Value> {
+  return fc.oneof(
+    { arbitrary: smallInt(t), weight: 5 },
+    { arbitrary: fc.constantFrom(...EDGE_INTS[t]), weight: 3 },
+    { arbitrary: anyInt(t), weight: 2 },
+  );
+}
+
+const roundTo = (t: FloatTy) => (x: number) => (t === "f32" ? Math.fround(x) : x);
+
+/** Ordinary floats: small multiples of 1/8, and some with many digits. */
+function plainFloat(t: FloatTy): fc.Arbitrary<number> {
+  return fc.oneof(
+    fc.integer({ min: -64, max: 64 }).map((n) => n / 8),
+    fc.double({ min: -1000, max: 1000, noNaN: true }).map(roundTo(t)),
+  );
+}
+
+/** A finite float of type t, as a literal can spell it. */
+function finiteFloat(t: FloatTy): fc.Arbitrary<number> {
+  const edges = EDGE_FLOATS.map(roundTo(t)).filter((x) => Number.isFinite(x));
+  const full = t === "f32" ? fc.float({ noNaN: true, noDefaultInfinity: true }) : fc.double({ noNaN: true, noDefaultInfinity: true });
+  return fc.oneof({ arbitrary: plainFloat(t), weight: 6 }, { arbitrary: fc.constantFrom(...edges), weight: 3 }, { arbitrary: full, weight: 1 });
+}
+
+/** A value for a literal of type t: finite (there is no literal for NaN or Infinity). */
+export function literalValue(t: Ty): fc.Arbitrary<Value> {
+  if (t === "bool") return fc.boolean();
+  if (t === "f32" || t === "f64") return finiteFloat(t);
+  return intValue(t);
+}
+
+/** A value for an input of type t: anything, NaN and the infinities included. */
+export function inputValue(t: Ty): fc.Arbitrary<Value> {
+  if (t === "f32" || t === "f64") {
+    return fc.oneof({ arbitrary: finiteFloat(t), weight: 8 }, { arbitrary: fc.constantFrom(...SPECIAL_FLOATS), weight: 2 });
+  }
+  return literalValue(t);
+}
+
+/** A small integer-valued input of type t (float atomic sums stay exact with these). */
+export function smallValue(t: Ty): fc.Arbitrary<Value> {
+  if (t === "bool") return fc.boolean();
+  if (t === "f32" || t === "f64") return fc.integer({ min: -100, max: 100 });
+  return smallInt(t);
+}
+
+/** An array of `n` values as the TypedArray of its element type (bool as 0/1 bytes). */
+export function typedArray(t: Ty, n: number, values: fc.Arbitrary<Value> = inputValue(t)): fc.Arbitrary<AnyTypedArray> {
+  return fc.array(values, { minLength: n, maxLength: n }).map((vs) => toTypedArray(t, vs));
+}
+
+export function toTypedArray(t: Ty, vs: readonly Value[]): AnyTypedArray {
+  const a = newTypedArray(t, vs.length);
+  vs.forEach((v, i) => ((a as unknown as Value[])[i] = typeof v === "boolean" ? (v ? 1 : 0) : v));
+  return a;
+}
+
+/** A recognisable value that marks output slots no thread wrote. */
+export function sentinel(t: Ty): Value {
+  switch (t) {
+    case "bool":
+      return true;
+    case "i32":
+      return -559038737;
+    case "u32":
+      return 0xdeadbeef;
+    case "i64":
+      return -0x2152411021524111n;
+    case "u64":
+      return 0xdeadbeefdeadbeefn;
+    case "f32":
+      return -1234.5;
+    case "f64":
+      return -98765.4321;
+  }
+}
