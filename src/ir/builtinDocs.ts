@@ -21,10 +21,11 @@ export function renderBuiltinDocs(): string {
     "",
     "## Math",
     "",
-    "All operands share one type; untyped constants take it. `ulp` is the largest error of the",
-    "GPU's implementation against the correctly rounded result (0: exact, so the simulator and",
-    "the GPU agree bit for bit); the simulator computes in f64 and rounds once, so GPU and",
-    "simulator results agree within that many ulp plus one.",
+    "All operands share one type; untyped constants take it. `ulp` is how far the GPU's and the",
+    "simulator's results may differ, in units in the last place of the result type: the error",
+    "CUDA documents for its implementation, plus the simulator's (JavaScript's Math functions are",
+    "within 1 ulp in f64, and f32 results are computed in f64 and rounded once; gk's own erf and",
+    "erfc are within 1 ulp in f64 below |x| = 4, and erfc within 4 beyond). 0 means exact: both are correctly rounded, so they agree bit for bit.",
     "",
     "| function | types | result | f32 ulp | f64 ulp | meaning |",
     "| --- | --- | --- | --- | --- | --- |",
@@ -33,7 +34,7 @@ export function renderBuiltinDocs(): string {
     if (b.rule.kind !== "math") continue;
     const m = b as MathEntry;
     const args = ["x", "y", "z"].slice(0, m.rule.arity).join(", ");
-    const result = m.rule.result === "bool" ? "bool" : "operand type";
+    const result = m.rule.result === "operand" ? "operand type" : m.rule.result;
     out.push(`| \`${m.name}(${args})\` | ${operandTypes(m.rule).join(" ")} | ${result} | ${m.ulp.f32} | ${m.ulp.f64} | ${m.doc} |`);
   }
   out.push("", "## Atomics", "", "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).", "", "| call | element types | meaning |", "| --- | --- | --- |");

@@ -13,14 +13,14 @@ import type { AtomicOp, Axis, SpecialName } from "./nodes.js";
 import type { ScalarName } from "./types.js";
 
 /** Which operand types a math builtin takes: all operands share one type from the class. */
-export type OperandClass = "float" | "numeric";
+export type OperandClass = "float" | "numeric" | "int";
 
 export interface MathRule {
   readonly kind: "math";
   readonly arity: 1 | 2 | 3;
   readonly operands: OperandClass;
-  /** The result has the operands' type, or is bool. */
-  readonly result: "operand" | "bool";
+  /** The result has the operands' type, or is bool, or is i32 (bit counts). */
+  readonly result: "operand" | "bool" | "i32";
 }
 
 export interface AtomicRule {
@@ -59,7 +59,7 @@ export interface MathEntry {
   readonly rule: MathRule;
   readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
   readonly js: Partial<Record<ScalarName, (args: readonly string[]) => string>>;
-  /** Largest difference from the correctly rounded result, in ulp, on the GPU; 0 means exact. */
+  /** How far GPU and simulator results may differ, in ulp: CUDA's documented error plus the simulator's; 0 means exact. */
   readonly ulp: { readonly f32: number; readonly f64: number };
 }
 
@@ -157,6 +157,23 @@ const mathEntries: readonly MathEntry[] = [
   floatMath("tan", 1, "tanf", "tan", (a) => `Math.tan(${a[0]})`, { f32: 4, f64: 2 }, "Tangent of x radians."),
   floatMath("tanh", 1, "tanhf", "tanh", (a) => `Math.tanh(${a[0]})`, { f32: 2, f64: 2 }, "Hyperbolic tangent."),
   floatMath("pow", 2, "powf", "pow", (a) => `$.pow(${a[0]}, ${a[1]})`, { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
+  floatMath("atan", 1, "atanf", "atan", (a) => `Math.atan(${a[0]})`, { f32: 2, f64: 2 }, "Arc tangent, in radians."),
+  floatMath("atan2", 2, "atan2f", "atan2", (a) => `Math.atan2(${a[0]}, ${a[1]})`, { f32: 3, f64: 2 }, "atan2(y, x): the angle of the point (x, y), in radians."),
+  floatMath("asin", 1, "asinf", "asin", (a) => `Math.asin(${a[0]})`, { f32: 2, f64: 2 }, "Arc sine, in radians."),
+  floatMath("acos", 1, "acosf", "acos", (a) => `Math.acos(${a[0]})`, { f32: 2, f64: 2 }, "Arc cosine, in radians."),
+  floatMath("sinh", 1, "sinhf", "sinh", (a) => `Math.sinh(${a[0]})`, { f32: 3, f64: 2 }, "Hyperbolic sine."),
+  floatMath("cosh", 1, "coshf", "cosh", (a) => `Math.cosh(${a[0]})`, { f32: 2, f64: 2 }, "Hyperbolic cosine."),
+  floatMath("asinh", 1, "asinhf", "asinh", (a) => `Math.asinh(${a[0]})`, { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
+  floatMath("acosh", 1, "acoshf", "acosh", (a) => `Math.acosh(${a[0]})`, { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
+  floatMath("atanh", 1, "atanhf", "atanh", (a) => `Math.atanh(${a[0]})`, { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
+  floatMath("log10", 1, "log10f", "log10", (a) => `Math.log10(${a[0]})`, { f32: 2, f64: 2 }, "Base-10 logarithm."),
+  floatMath("log1p", 1, "log1pf", "log1p", (a) => `Math.log1p(${a[0]})`, { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
+  floatMath("expm1", 1, "expm1f", "expm1", (a) => `Math.expm1(${a[0]})`, { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
+  floatMath("cbrt", 1, "cbrtf", "cbrt", (a) => `Math.cbrt(${a[0]})`, { f32: 2, f64: 2 }, "The cube root of x."),
+  floatMath("hypot", 2, "hypotf", "hypot", (a) => `Math.hypot(${a[0]}, ${a[1]})`, { f32: 3, f64: 2 }, "sqrt(x*x + y*y) without overflow or underflow in between."),
+  floatMath("erf", 1, "erff", "erf", (a) => `$.erf(${a[0]})`, { f32: 2, f64: 3 }, "The error function."),
+  floatMath("erfc", 1, "erfcf", "erfc", (a) => `$.erfc(${a[0]})`, { f32: 4, f64: 8 }, "1 - erf(x), accurate where erf(x) is close to 1."),
+  floatMath("copysign", 2, "copysignf", "copysign", (a) => `$.copysign(${a[0]}, ${a[1]})`, exact, "The magnitude of x with the sign of y."),
   floatMath("floor", 1, "floorf", "floor", (a) => `Math.floor(${a[0]})`, exact, "Largest integer value not above x."),
   floatMath("ceil", 1, "ceilf", "ceil", (a) => `Math.ceil(${a[0]})`, exact, "Smallest integer value not below x."),
   floatMath("round", 1, "roundf", "round", (a) => `$.roundHalfAway(${a[0]})`, exact, "Nearest integer value, halfway cases away from zero."),
@@ -212,6 +229,42 @@ const mathEntries: readonly MathEntry[] = [
       u32: (a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`,
       i64: (a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`,
       u64: (a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`,
+    },
+    ulp: exact,
+  },
+  {
+    name: "popcount",
+    doc: "The number of one bits in x's binary representation, as i32.",
+    rule: { kind: "math", arity: 1, operands: "int", result: "i32" },
+    cuda: {
+      i32: { expr: (a) => `__popc((unsigned int)(${a[0]}))` },
+      u32: { expr: (a) => `__popc(${a[0]})` },
+      i64: { expr: (a) => `__popcll((unsigned long long)(${a[0]}))` },
+      u64: { expr: (a) => `__popcll(${a[0]})` },
+    },
+    js: {
+      i32: (a) => `$.popc32(${a[0]})`,
+      u32: (a) => `$.popc32(${a[0]})`,
+      i64: (a) => `$.popc64(${a[0]})`,
+      u64: (a) => `$.popc64(${a[0]})`,
+    },
+    ulp: exact,
+  },
+  {
+    name: "clz",
+    doc: "The number of leading zero bits of x (32 or 64 for zero), as i32.",
+    rule: { kind: "math", arity: 1, operands: "int", result: "i32" },
+    cuda: {
+      i32: { expr: (a) => `__clz(${a[0]})` },
+      u32: { expr: (a) => `__clz((int)(${a[0]}))` },
+      i64: { expr: (a) => `__clzll(${a[0]})` },
+      u64: { expr: (a) => `__clzll((long long)(${a[0]}))` },
+    },
+    js: {
+      i32: (a) => `Math.clz32(${a[0]})`,
+      u32: (a) => `Math.clz32(${a[0]})`,
+      i64: (a) => `$.clz64(${a[0]})`,
+      u64: (a) => `$.clz64(${a[0]})`,
     },
     ulp: exact,
   },
@@ -476,5 +529,5 @@ export function indexBuiltin(name: SpecialName): IndexEntry {
 
 /** The types a math rule accepts. */
 export function operandTypes(rule: MathRule): readonly ScalarName[] {
-  return rule.operands === "float" ? ["f32", "f64"] : NUMS;
+  return rule.operands === "float" ? ["f32", "f64"] : rule.operands === "int" ? INTS : NUMS;
 }

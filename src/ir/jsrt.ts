@@ -124,6 +124,140 @@ export function pow(x: number, y: number): number {
   return Math.pow(x, y);
 }
 
+/** copysign: the magnitude of `a` with the sign bit of `b` (the sign bit of a NaN counts). */
+export function copysign(a: number, b: number): number {
+  f64buf[0] = b;
+  const negative = (u64view[0]! >> 63n) === 1n;
+  const m = Math.abs(a);
+  return negative ? -m : m;
+}
+
+// ---------------------------------------------------------------- erf and erfc
+// No JavaScript builtin: gk's own, within 1 ulp below |x| = 4 (a Taylor series summed in
+// double-double) and within 4 ulp beyond (a continued fraction for erfc).
+
+/** A double-double: the unevaluated sum hi + lo, |lo| <= ulp(hi) / 2. */
+type DD = readonly [number, number];
+
+function twoSum(a: number, b: number): DD {
+  const s = a + b;
+  const bb = s - a;
+  return [s, a - (s - bb) + (b - bb)];
+}
+
+function twoProd(a: number, b: number): DD {
+  const p = a * b;
+  const ca = 134217729 * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = 134217729 * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
+}
+
+function ddAdd(x: DD, y: DD): DD {
+  const [s, e] = twoSum(x[0], y[0]);
+  return twoSum(s, e + x[1] + y[1]);
+}
+
+function ddMul(x: DD, y: DD): DD {
+  const [p, e] = twoProd(x[0], y[0]);
+  return twoSum(p, e + x[0] * y[1] + x[1] * y[0]);
+}
+
+function ddDiv(x: DD, d: number): DD {
+  const q1 = x[0] / d;
+  const [p, e] = twoProd(q1, d);
+  const q2 = (x[0] - p - e + x[1]) / d;
+  return twoSum(q1, q2);
+}
+
+/** 2 / sqrt(pi) as a double-double, from pi = Math.PI + 1.2246467991473532e-16. */
+const TWO_OVER_SQRT_PI_DD: DD = (() => {
+  const pi: DD = [Math.PI, 1.2246467991473532e-16];
+  const s = Math.sqrt(pi[0]);
+  const [sq, sqe] = twoProd(s, s);
+  const root = twoSum(s, (pi[0] - sq - sqe + pi[1]) / (2 * s));
+  const q1 = 2 / root[0];
+  const back = ddMul([q1, 0], root);
+  return twoSum(q1, (2 - back[0] - back[1]) / root[0]);
+})();
+const ONE_OVER_SQRT_PI = 0.5641895835477563;
+
+/** erf(a) for 0 <= a < 4 as a double-double: (2/sqrt(pi)) sum (-1)^n a^(2n+1) / (n! (2n+1)). */
+function erfDD(a: number): DD {
+  const a2 = twoProd(a, a);
+  let power: DD = [a, 0]; // a^(2n+1) / n!
+  let sum: DD = [a, 0];
+  for (let n = 1; n < 200; n++) {
+    power = ddDiv(ddMul(power, a2), n);
+    const t = ddDiv(power, 2 * n + 1);
+    sum = ddAdd(sum, n % 2 === 1 ? [-t[0], -t[1]] : t);
+    if (Math.abs(t[0]) < Math.abs(sum[0]) * 1e-34) break;
+  }
+  return ddMul(sum, TWO_OVER_SQRT_PI_DD);
+}
+
+/** exp(-a*a) with a*a carried exactly (hi + lo), so large a does not lose accuracy. */
+function expNegSquare(a: number): number {
+  const [hi, lo] = twoProd(a, a);
+  return Math.exp(-hi) * (1 - lo);
+}
+
+/** erfc(a) for a >= 4, by the continued fraction e^(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))) (Lentz). */
+function erfcFraction(a: number): number {
+  let f = a;
+  let c = a;
+  let d = 0;
+  for (let n = 1; n < 1000; n++) {
+    const an = n / 2;
+    d = 1 / (a + an * d);
+    c = a + an / c;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-17) break;
+  }
+  return (ONE_OVER_SQRT_PI * expNegSquare(a)) / f;
+}
+
+export function erf(x: number): number {
+  if (x !== x || x === 0) return x;
+  const a = Math.abs(x);
+  const r = a < 4 ? erfDD(a)[0] : a < 6 ? 1 - erfcFraction(a) : 1;
+  return x < 0 ? -r : r;
+}
+
+export function erfc(x: number): number {
+  if (x !== x) return x;
+  if (x > -4 && x < 4) {
+    const e = erfDD(Math.abs(x));
+    return (x < 0 ? ddAdd([1, 0], e) : ddAdd([1, 0], [-e[0], -e[1]]))[0];
+  }
+  if (x >= 4) return x > 27.3 ? 0 : erfcFraction(x);
+  return x < -6 ? 2 : 2 - erfcFraction(-x);
+}
+
+// ---------------------------------------------------------------- bit counting
+
+export function popc32(x: number): number {
+  let v = x >>> 0;
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+export function popc64(x: bigint): number {
+  const u = BigInt.asUintN(64, x);
+  return popc32(Number(u & 0xffffffffn)) + popc32(Number(u >> 32n));
+}
+
+export function clz64(x: bigint): number {
+  const u = BigInt.asUintN(64, x);
+  const hi = Number(u >> 32n);
+  return hi !== 0 ? Math.clz32(hi) : 32 + Math.clz32(Number(u & 0xffffffffn));
+}
+
 interface Decomposed {
   readonly m: bigint; // signed integer mantissa
   readonly e: number; // value = m * 2^e
@@ -204,7 +338,7 @@ export function maxBig(a: bigint, b: bigint): bigint {
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
   f2i32, f2u32, f2i64, f2u64, big2f32,
-  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow,
+  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow, copysign, erf, erfc, popc32, popc64, clz64,
   asI64, asU64, absI32, absI64, minBig, maxBig,
 };
 export type JsRuntime = typeof jsrt;

@@ -136,7 +136,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         if (t0?.kind !== "scalar" || !operandTypes(b.rule).includes(t0.name)) where(`${e.name} on a bad operand type`);
         else {
           e.args.forEach((a) => same(a, t0, `argument of ${e.name}`));
-          if (b.rule.result === "bool" ? !isBool(e.type) : e.type !== t0) where(`${e.name} has the wrong result type`);
+          const want = b.rule.result === "bool" ? "bool" : b.rule.result === "i32" ? "i32" : t0.name;
+          if (e.type.name !== want) where(`${e.name} has the wrong result type`);
         }
         return;
       }

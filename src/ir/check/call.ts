@@ -115,11 +115,11 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
   const first = [...typed.values()][0];
   if (first) t = first.type;
   else if (rule.result === "operand" && expected && allowed.includes(expected)) t = expected;
-  else t = rule.operands === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
+  else t = rule.operands === "int" ? T.i32 : rule.operands === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
   if (!allowed.includes(t)) {
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
-    const fix = isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
+    const fix = rule.operands === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
     ctx.log.error("GK3005", arg.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, but '${text}' is ${t.name}${fix}`);
     return undefined;
   }
@@ -134,7 +134,8 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
     }
     args.push(v);
   }
-  return { kind: "builtin", type: rule.result === "bool" ? T.bool : t, name: b.name, args, span: e.span };
+  const result = rule.result === "bool" ? T.bool : rule.result === "i32" ? T.i32 : t;
+  return { kind: "builtin", type: result, name: b.name, args, span: e.span };
 }
 
 // ---------------------------------------------------------------- atomics

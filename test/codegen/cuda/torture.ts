@@ -134,7 +134,7 @@ function builtinsModule(): Module {
       for (const tn of operandTypes(m.rule)) {
         const t = scalarType(tn);
         const args = Array.from({ length: m.rule.arity }, (_, k) => (k === 0 ? xs.get(tn)! : bin("add", xs.get(tn)!, c(t, tn === "i64" || tn === "u64" ? BigInt(k) : k))));
-        put({ kind: "builtin", type: m.rule.result === "bool" ? T.bool : t, name: m.name, args, span });
+        put({ kind: "builtin", type: m.rule.result === "bool" ? T.bool : m.rule.result === "i32" ? T.i32 : t, name: m.name, args, span });
       }
     } else if (b.rule.kind === "atomic") {
       const a = b as AtomicEntry;

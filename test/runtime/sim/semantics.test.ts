@@ -134,7 +134,7 @@ describe("math builtins agree with evalOp", () => {
     it(entry.name, () => {
       for (const name of Object.keys(entry.js) as ScalarName[]) {
         const t = T[name];
-        const result = entry.rule.result === "bool" ? T.bool : t;
+        const result = entry.rule.result === "bool" ? T.bool : entry.rule.result === "i32" ? T.i32 : t;
         const ops = Array<ScalarType>(entry.rule.arity).fill(t);
         agreesWithFolding(`${entry.name}.${name}`, ops, result, (args) => ({ kind: "builtin", type: result, name: entry.name, args, span: SPAN }), 25);
       }
@@ -234,10 +234,10 @@ function buildTree(choices: readonly number[], inputs: ReadonlyMap<ScalarName, R
         if (t === T.bool && pick(2) === 0) return { kind: "logical", type: T.bool, op: pick(2) ? "and" : "or", left: tree(T.bool, d), right: tree(T.bool, d), span: SPAN };
         return { kind: "select", type: t, cond: tree(T.bool, d), ifTrue: tree(t, d), ifFalse: tree(t, d), span: SPAN };
       case 5: {
-        const fits = math.filter((m) => (m.rule.result === "bool" ? t === T.bool : m.js[t.name] !== undefined));
+        const fits = math.filter((m) => (m.rule.result === "bool" ? t === T.bool : m.rule.result === "i32" ? t === T.i32 : m.js[t.name] !== undefined));
         if (!fits.length) break;
         const m = fits[pick(fits.length)]!;
-        const ot = m.rule.result === "bool" ? (pick(2) ? T.f32 : T.f64) : t;
+        const ot = m.rule.result === "bool" ? (pick(2) ? T.f32 : T.f64) : m.rule.result === "i32" ? [T.i32, T.u32, T.i64, T.u64][pick(4)]! : t;
         return { kind: "builtin", type: t, name: m.name, args: Array.from({ length: m.rule.arity }, () => tree(ot, d)), span: SPAN };
       }
     }
