@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each printing a table and writing bench/results/*.json.
-// The launch benchmark needs a GPU and says why it is skipped otherwise.
+// The launch and kernel benchmarks need a GPU and say why they are skipped otherwise.
 import { benchBuild } from "./build.mjs";
 import { benchFrontend } from "./frontend.mjs";
+import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
 import { benchSim } from "./sim.mjs";
 
@@ -10,3 +11,4 @@ if (!only || only === "frontend") await benchFrontend();
 if (!only || only === "build") await benchBuild(process.env.GK_BENCH_ARCH ?? "sm_90");
 if (!only || only === "sim") await benchSim();
 if (!only || only === "launch") await benchLaunch();
+if (!only || only === "kernels") await benchKernels();
