@@ -111,14 +111,14 @@ export function compareArrays(name: string, elem: ScalarName, cpu: AnyTypedArray
   return { name, elem, length: cpu.length, tolerance: tol, mismatches, first };
 }
 
-/** `out[12]: cpu 1.5 (0x3fc00000), gpu 1.5000001 (0x3fc00001), 1 ulp` lines for one array. */
-export function describeMismatches(c: ArrayComparison): string[] {
+/** `out[12]: cpu 1.5 (0x3fc00000), gpu 1.5000001 (0x3fc00001), 1 ulp apart` lines for one array. */
+export function describeMismatches(c: ArrayComparison, labels: readonly [string, string] = ["cpu", "gpu"]): string[] {
   if (c.mismatches === 0) return [];
   const tol = c.tolerance ? ` (tolerance ${toleranceText(c.tolerance)})` : " (compared bit for bit)";
   const lines = [`${c.name}: ${c.mismatches} of ${c.length} elements differ${tol}`];
   for (const d of c.first) {
     const ulps = d.ulps !== undefined ? `, ${d.ulps} ulp apart` : "";
-    lines.push(`  ${c.name}[${d.index}]: cpu ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), gpu ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
+    lines.push(`  ${c.name}[${d.index}]: ${labels[0]} ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
   }
   if (c.mismatches > c.first.length) lines.push(`  ... and ${c.mismatches - c.first.length} more`);
   return lines;

@@ -31,11 +31,24 @@ export type BinOp =
   | "==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">="
   | "&&" | "||";
 
+export type LitForm = "hex" | "bin" | "oct" | "sep" | "exp" | "dot";
+
+/** `a op b`, computed exactly (untyped constants have arbitrary precision). */
+export interface LitParts {
+  readonly op: "+" | "-" | "^";
+  readonly a: bigint;
+  readonly b: bigint;
+}
+
 export type SpecialName = "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "globalId";
 
 export type Expr =
-  /** A literal, or (with `constant`) the module constant of that value. */
-  | { readonly k: "lit"; readonly t: Ty; readonly v: Value; readonly constant?: string }
+  /**
+   * A literal, or (with `constant`) the module constant of that value. `form` spells it
+   * another way (`0x1F`, `1_000`, `2.5e+0`, `.5`, `5.`); `parts` as an untyped constant
+   * expression of that exact value (`(7 ^ 2)`).
+   */
+  | { readonly k: "lit"; readonly t: Ty; readonly v: Value; readonly constant?: string; readonly form?: LitForm; readonly parts?: LitParts }
   /** A scalar local, parameter, loop counter or scalar shared variable. */
   | { readonly k: "name"; readonly t: Ty; readonly name: string }
   | { readonly k: "special"; readonly t: "i32"; readonly name: SpecialName; readonly axis: "x" | "y" | "z" }
@@ -64,7 +77,8 @@ export interface LValue {
 
 export type Stmt =
   | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: Ty; readonly init: Expr | null }
-  | { readonly k: "localArray"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly init: readonly Value[] | null }
+  /** `flat`: a 2-D array's initializer written as one row-major list. */
+  | { readonly k: "localArray"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
   /** `dims` empty: a scalar `shared x: T;`. */
   | { readonly k: "shared"; readonly name: string; readonly t: Ty; readonly dims: readonly number[] }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }

@@ -15,10 +15,10 @@
  * simplest, so fast-check shrinks toward leaves and literals.
  */
 import fc from "fast-check";
-import { builtins, type MathEntry } from "../../ir/builtins.js";
+import { builtins, operandTypes, type MathEntry } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, bin, builtin, cast, FLOAT_TYPES, index, INT_TYPES, isFloatTy, isIntTy, isSignedTy, lit, nameRef, NUM_TYPES, small, widthOf,
-  type BinOp, type ConstDef, type Expr, type IntTy, type NumTy, type ParamType, type SpecialName, type Ty, type Value,
+  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isSignedTy, lit, nameRef, NUM_TYPES, small, widthOf,
+  type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type Ty, type Value,
 } from "./ast.js";
 import { literalValue } from "./values.js";
 
@@ -60,13 +60,41 @@ export interface Env {
 export const MATH: readonly MathEntry[] = builtins.filter((b): b is MathEntry => b.rule.kind === "math");
 /** Math builtins that the GPU computes exactly (0 ulp): usable anywhere in an expression. */
 export const EXACT_MATH = MATH.filter((b) => b.ulp.f32 === 0 && b.ulp.f64 === 0);
+
+/** One way to call a math builtin: its operand type and the type of its result. */
+export interface MathUse {
+  readonly entry: MathEntry;
+  readonly operand: Ty;
+  readonly result: Ty;
+}
+
+/** Every (builtin, operand type) the table allows, with the result type its rule gives. */
+export function mathUses(entries: readonly MathEntry[]): MathUse[] {
+  return entries.flatMap((b) => operandTypes(b.rule).map((u) => ({ entry: b, operand: u, result: b.rule.result === "operand" ? u : (b.rule.result as Ty) })));
+}
+
+const EXACT_USES = mathUses(EXACT_MATH);
+
+/**
+ * Builtins that read the sign bit of a NaN operand (the second one). The sign of a NaN made
+ * by arithmetic is the hardware's choice (set on x86, where the simulator runs; clear on the
+ * GPU), so such an operand is replaced by a number when it is a NaN.
+ */
+const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
+
+function mathCall(m: MathUse, t: Ty, args: readonly Expr[]): Expr {
+  const k = NAN_SIGN_OPERAND.get(m.entry.name);
+  if (k === undefined) return builtin(t, m.entry.name, ...args);
+  const a = args[k]!;
+  const safe: Expr = { k: "select", t: m.operand, c: builtin("bool", "isnan", a), b: a, a: lit(m.operand, 1) };
+  return builtin(t, m.entry.name, ...args.map((x, i) => (i === k ? safe : x)));
+}
 /** Math builtins with a stated ulp error: used only at the root of an `approx_*` store. */
 export const APPROX_MATH = MATH.filter((b) => b.ulp.f32 > 0 || b.ulp.f64 > 0);
 
-const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" }[] = [
-  { name: "threadIdx", axis: "x" }, { name: "threadIdx", axis: "y" }, { name: "blockIdx", axis: "x" }, { name: "blockIdx", axis: "y" },
-  { name: "blockDim", axis: "x" }, { name: "gridDim", axis: "x" }, { name: "globalId", axis: "x" }, { name: "globalId", axis: "y" },
-];
+const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" | "z" }[] = (["threadIdx", "blockIdx", "blockDim", "gridDim", "globalId"] as const).flatMap((name) =>
+  (["x", "y", "z"] as const).map((axis) => ({ name, axis })),
+);
 
 type Weighted = fc.WeightedArbitrary<Expr>;
 const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
@@ -81,6 +109,24 @@ export function guardIndex(e: Expr, n: number): Expr {
   const u = e.t as IntTy;
   const rem = bin(u, "%", e, lit(u, small(u, n)));
   return isSignedTy(u) ? builtin(u, "abs", rem) : rem;
+}
+
+type Spelling = LitForm | "parts" | undefined;
+
+/** How a literal of type t is spelled: mostly plainly. */
+function spelling(t: Ty): fc.Arbitrary<Spelling> {
+  const forms: Spelling[] = isIntTy(t) ? ["hex", "bin", "oct", "sep", "parts"] : isFloatTy(t) ? ["exp", "dot"] : [];
+  return forms.length ? fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.constantFrom(...forms), weight: 1 }) : fc.constant(undefined);
+}
+
+/** The literal `v` spelled as `s`; "parts" splits it into an exact untyped sum, difference or xor. */
+function spell(t: Ty, v: Value, s: Spelling): Expr {
+  if (s !== "parts") return s ? { k: "lit", t, v, form: s } : lit(t, v);
+  const n = BigInt(v as number | bigint);
+  const a = (n * 7n) / 3n + 1000003n;
+  const op = (["+", "-", "^"] as const)[Number((n < 0n ? -n : n) % 3n)]!;
+  const b = op === "+" ? n - a : op === "-" ? a - n : a ^ n;
+  return { k: "lit", t, v, parts: { op, a, b } };
 }
 
 /** The value of a constant used as type t, or undefined when it does not fit. */
@@ -142,9 +188,9 @@ export class ExprGen {
     return a;
   }
 
-  /** An expression of type t, of any depth up to 3 (mostly 1 or 2). */
+  /** An expression of type t, of any depth up to 4 (mostly 1 or 2). */
   any(t: Ty): fc.Arbitrary<Expr> {
-    return this.cached(`any:${t}`, () => fc.oneof(w(this.expr(t, 0), 2), w(this.expr(t, 1), 3), w(this.expr(t, 2), 3), w(this.expr(t, 3), 1)));
+    return this.cached(`any:${t}`, () => fc.oneof(w(this.expr(t, 0), 4), w(this.expr(t, 1), 6), w(this.expr(t, 2), 6), w(this.expr(t, 3), 2), w(this.expr(t, 4), 1)));
   }
 
   /** A literal of type t, or a module constant that fits it. */
@@ -154,7 +200,7 @@ export class ExprGen {
         const v = constantAs(c, t);
         return v === undefined ? [] : [{ k: "lit", t, v, constant: c.name } as const];
       });
-      const plain = literalValue(t).map((v) => lit(t, v));
+      const plain = fc.tuple(literalValue(t), spelling(t)).map(([v, s]) => spell(t, v, s));
       return consts.length ? fc.oneof(w(plain, 4), w(fc.constantFrom(...consts), 1)) : plain;
     });
   }
@@ -211,6 +257,11 @@ export class ExprGen {
       if (t === "bool") alts.push(...this.boolOps(sub));
       else alts.push(...this.numericOps(t, sub));
       alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
+      const uses = EXACT_USES.filter((m) => m.result === t);
+      if (uses.length) {
+        const call = (m: MathUse) => fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => sub(m.operand))).map((args) => mathCall(m, t, args));
+        alts.push(w(fc.oneof(...uses.map(call)), 2));
+      }
       const others = ALL_TYPES.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
       alts.push(...this.calls(t, sub));
@@ -225,15 +276,14 @@ export class ExprGen {
     const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin("bool", op, l, r));
     const logic = fc.tuple(fc.constantFrom<BinOp>("&&", "||", "&", "|", "^"), pair("bool")).map(([op, [l, r]]) => bin("bool", op, l, r));
     const not = sub("bool").map((e): Expr => ({ k: "unary", t: "bool", op: "!", e }));
-    const tests = fc.oneof(...FLOAT_TYPES.map(sub)).chain((e) => fc.constantFrom(builtin("bool", "isnan", e), builtin("bool", "isinf", e)));
-    return [w(compare, 4), w(logic, 2), w(not, 1), w(tests, 1)];
+    return [w(compare, 4), w(logic, 2), w(not, 1)];
   }
 
   private numericOps(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
     const s = sub(t);
     const arith = fc.tuple(fc.constantFrom<BinOp>("+", "-", "*"), s, s).map(([op, l, r]) => bin(t, op, l, r));
     const neg = fc.tuple(fc.constantFrom("-", "-", "+"), s).map(([op, e]): Expr => ({ k: "unary", t, op: op as "-" | "+", e }));
-    const alts: Weighted[] = [w(arith, 4), w(neg, 1), w(this.division(t, s), 2), w(this.exactMath(t, sub), 2)];
+    const alts: Weighted[] = [w(arith, 4), w(neg, 1), w(this.division(t, s), 2)];
     if (isIntTy(t)) {
       const bits = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), s, s).map(([op, l, r]) => bin(t, op, l, r));
       const not = s.map((e): Expr => ({ k: "unary", t, op: "~", e }));
@@ -257,22 +307,19 @@ export class ExprGen {
     return fc.oneof(orOne, checked, constant, ...minusOne);
   }
 
-  /** Exact math builtins with operands of type t. */
-  private exactMath(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
-    const entries = EXACT_MATH.filter((b) => b.rule.result === "operand" && (b.rule.operands === "numeric" || isFloatTy(t)));
-    return fc.oneof(
-      ...entries.map((b) => fc.tuple(...Array.from({ length: b.rule.arity }, () => sub(t))).map((args) => builtin(t, b.name, ...args))),
-    );
-  }
-
   /** Calls of device functions that return t. */
   private calls(t: Ty, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
-    return this.env.fns
-      .filter((f) => f.ret === t && f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t)))
-      .map((f) => {
-        const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
-        return w(fc.tuple(...args).map((a): Expr => ({ k: "call", t, fn: f.index, args: a })), 1);
-      });
+    return this.env.fns.filter((f) => f.ret === t).flatMap((f) => {
+      const call = this.call(f, sub);
+      return call ? [w(call, 1)] : [];
+    });
+  }
+
+  /** A call of `f` (undefined when no input array in scope fits its array parameter). */
+  call(f: FnSig, sub: (u: Ty) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
+    if (!f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t))) return undefined;
+    const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
+    return fc.tuple(...args).map((a): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a }));
   }
 
   /** An input array of element type t in scope (to pass to a device function's readonly parameter). */

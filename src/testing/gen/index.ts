@@ -98,18 +98,18 @@ export interface Batch {
   readonly kernels: readonly BatchEntry[];
 }
 
-/** Many programs in one module: program i's kernel is `<prefix><i>`. */
-export function printBatch(programs: readonly Program[], prefix = "k"): Batch {
+/** Many programs in one module, each kernel under its own name (device functions and constants are prefixed by it). */
+export function printBatch(entries: readonly { readonly name: string; readonly program: Program }[]): Batch {
   const parts: string[] = [];
   const kernels: BatchEntry[] = [];
   let line = 1;
-  programs.forEach((p, i) => {
-    const k = generatedKernel(p, `${prefix}${i}`);
+  for (const e of entries) {
+    const k = generatedKernel(e.program, e.name);
     const n = k.source.split("\n").length - 1;
     kernels.push({ ...k, lines: [line, line + n - 1] });
     parts.push(k.source);
     line += n + 1;
-  });
+  }
   return { source: parts.join("\n"), kernels };
 }
 
@@ -119,3 +119,4 @@ export function kernelAtLine(b: Batch, line: number): BatchEntry | undefined {
 }
 
 
+export { features } from "./coverage.js";

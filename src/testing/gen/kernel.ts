@@ -8,8 +8,8 @@
  *
  * The kernel body:
  *
- *   const tid = threadIdx.y * blockDim.x + threadIdx.x;      // thread in block
- *   const gid = (blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + tid;
+ *   const tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;    // thread in block
+ *   const gid = ((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + tid;
  *   const o = gid * 4;                                       // this thread's output slots o..o+3
  *   <locals, local arrays, shared declarations, shared accumulators set by thread 0; barrier>
  *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count>
@@ -22,6 +22,7 @@
  * readable after the phase's barrier, at every slot, until its next phase.
  */
 import fc from "fast-check";
+import { lookupBuiltin } from "../../ir/builtins.js";
 import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
 import {
   ALL_TYPES, assign, bin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
@@ -51,13 +52,15 @@ export interface GenOptions {
 
 type Segment = { readonly k: "plain" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
-type FnShape = { readonly kind: "value"; readonly params: readonly ParamType[]; readonly ret: Ty } | { readonly kind: "writer"; readonly t: Ty };
+type FnShape =
+  | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: Ty }
+  | { readonly kind: "writer"; readonly t: Ty };
 
 interface Shape {
   readonly grid: Dims;
   readonly block: Dims;
-  readonly locals: readonly Ty[];
-  readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: boolean }[];
+  readonly locals: readonly { readonly name: string; readonly t: Ty }[];
+  readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
   /** Shared data arrays: element types; the last may be a scalar `shared` variable. */
   readonly shared: readonly { readonly t: Ty; readonly scalar: boolean }[];
   readonly sharedAccs: readonly Accumulator[];
@@ -68,12 +71,38 @@ interface Shape {
   readonly approx: readonly FloatTy[];
 }
 
+/**
+ * Names that C++ or CUDA give a meaning (keywords, alternative tokens, types, math functions,
+ * intrinsics, macros, gk's own internal prefix, reserved `__` and `_X` spellings): legal gk
+ * identifiers that the CUDA backend must rename. Locals and parameters sometimes take them.
+ */
+export const TRICKY_NAMES: readonly string[] = [
+  "int", "float", "double", "char", "long", "short", "signed", "unsigned", "auto", "register", "volatile", "static", "extern",
+  "class", "struct", "union", "enum", "template", "typename", "namespace", "using", "new", "delete", "this", "operator",
+  "and", "or", "not", "xor", "bitand", "bitor", "compl", "not_eq", "and_eq", "sizeof", "decltype", "constexpr", "nullptr",
+  "goto", "switch", "case", "default", "asm", "inline", "virtual", "friend", "public", "private",
+  "sqrtf", "fminf", "fmaxf", "fabsf", "fmodf", "rsqrtf", "expf", "fmaf", "printf", "malloc", "main", "std", "size_t",
+  "__int_as_float", "__float2int_rz", "__ll2float_rn", "__syncthreads", "__shared__", "__device__", "warpSize", "dim3",
+  "float2", "uint", "NULL", "INFINITY", "NAN", "M_PI", "assert", "signbit", "fmin", "llabs",
+  "gk_t1", "gk_min_f32", "gk_div_i32", "gk_abs_i32", "__x", "_X", "x__y",
+].filter((n) => lookupBuiltin(n) === undefined); // a local named like a gk builtin would hide it
+
+/** Up to n distinct names, some from TRICKY_NAMES, the rest `<fallback><i>`. */
+function names(n: number, fallback: string): fc.Arbitrary<string[]> {
+  return fc.array(fc.option(fc.constantFrom(...TRICKY_NAMES), { freq: 3 }), { minLength: n, maxLength: n }).map((picked) =>
+    picked.map((x, i) => (x !== null && picked.indexOf(x) === i ? x : `${fallback}${i}`)),
+  );
+}
+
 const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
 
-function accumulator(name: (t: Ty, op: string) => string, scalarOk: boolean): fc.Arbitrary<Accumulator> {
+/** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
+const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
+
+function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
   return fc.constantFrom(...NUM_TYPES).chain((t) =>
-    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), scalarOk ? fc.boolean() : fc.constant(false)).map(
-      ([op, scalar]): Accumulator => ({ name: name(t, op), t, op, dims: scalar ? [] : [ACC_LENGTH] }),
+    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
+      ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
   );
 }
@@ -86,26 +115,37 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
   const maxThreads = opts.maxBlockThreads ?? 128;
   const maxBlocks = opts.maxBlocks ?? 6;
   const launch = fc
-    .tuple(fc.integer({ min: 1, max: Math.min(64, maxThreads) }), fc.constantFrom(1, 1, 1, 2, 3), fc.integer({ min: 1, max: 3 }), fc.constantFrom(1, 1, 2))
-    .map(([bx, by, gx, gy]) => {
+    .record({
+      bx: fc.integer({ min: 1, max: Math.min(64, maxThreads) }),
+      by: fc.constantFrom(1, 1, 1, 2, 3),
+      bz: fc.constantFrom(1, 1, 1, 1, 2),
+      gx: fc.integer({ min: 1, max: 3 }),
+      gy: fc.constantFrom(1, 1, 2),
+      gz: fc.constantFrom(1, 1, 1, 2),
+    })
+    .map(({ bx, by, bz, gx, gy, gz }) => {
       const y = Math.max(1, Math.min(by, Math.floor(maxThreads / bx)));
-      const gy2 = gx * gy <= maxBlocks ? gy : 1;
-      return { block: [bx, y, 1] as Dims, grid: [Math.min(gx, maxBlocks), gy2, 1] as Dims };
+      const z = bx * y * bz <= maxThreads ? bz : 1;
+      const x = Math.min(gx, maxBlocks);
+      const gy2 = x * gy <= maxBlocks ? gy : 1;
+      const gz2 = x * gy2 * gz <= maxBlocks ? gz : 1;
+      return { block: [bx, y, z] as Dims, grid: [x, gy2, gz2] as Dims };
     });
   const types = fc.constantFrom(...ALL_TYPES);
   const localArray = fc.record({
     t: types,
     dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
-    init: fc.boolean(),
+    init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
   });
   const shared = fc.array(types, { maxLength: 2 }).chain((ts) =>
     fc.option(types, { freq: 3 }).map((scalar) => [...ts.map((t) => ({ t, scalar: false })), ...(scalar ? [{ t: scalar, scalar: true }] : [])]),
   );
   const valueFn = fc
-    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), types)
-    .map(([ps, input, ret]): FnShape => ({
+    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), types, names(3, "p"))
+    .map(([ps, input, ret, pnames]): FnShape => ({
       kind: "value",
       params: [...ps.map((t): ParamType => ({ kind: "scalar", t })), ...(input ? [{ kind: "global", t: input, readonly: true } as const] : [])],
+      names: pnames,
       ret,
     }));
   const writerFn = types.map((t): FnShape => ({ kind: "writer", t }));
@@ -123,11 +163,11 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
   return fc
     .record({
       launch,
-      locals: fc.array(types, { maxLength: 5 }),
+      locals: fc.array(types, { maxLength: 5 }).chain((ts) => names(ts.length, "v").map((ns) => ts.map((t, i) => ({ name: ns[i]!, t })))),
       localArrays: fc.array(localArray, { maxLength: 2 }),
       shared,
-      sharedAccs: fc.array(accumulator((t, op) => `sacc_${op}_${t}`, true), { maxLength: 2 }),
-      globalAccs: fc.array(accumulator((t, op) => `acc_${op}_${t}`, false), { maxLength: 3 }),
+      sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"]), { maxLength: 2 }),
+      globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
       fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
@@ -144,7 +184,7 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         locals: r.locals,
         localArrays: r.localArrays,
         shared: r.shared,
-        sharedAccs: uniqueByName(r.sharedAccs).map((a) => (a.dims.length ? a : { ...a, name: a.name.replace("sacc_", "sacc1_") })),
+        sharedAccs: uniqueByName(r.sharedAccs),
         globalAccs: uniqueByName(r.globalAccs),
         fns: r.fns,
         constants: r.constants,
@@ -167,7 +207,7 @@ function kernelParams(s: Shape): Param[] {
 }
 
 function threads(s: Shape): number {
-  return s.grid[0] * s.grid[1] * s.block[0] * s.block[1];
+  return s.grid[0] * s.grid[1] * s.grid[2] * s.block[0] * s.block[1] * s.block[2];
 }
 
 /** A fresh array of n copies of v (made anew for every generated value: arrays are mutable). */
@@ -196,14 +236,20 @@ function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, Va
 
 // ---------------------------------------------------------------- the kernel body
 
-const special = (name: "threadIdx" | "blockIdx" | "blockDim" | "gridDim", axis: "x" | "y"): Expr => ({ k: "special", t: "i32", name, axis });
+const special = (name: "threadIdx" | "blockIdx" | "blockDim" | "gridDim", axis: "x" | "y" | "z"): Expr => ({ k: "special", t: "i32", name, axis });
+
+/** `(index.z * dim.y + index.y) * dim.x + index.x`: the linear index of a thread in its block, or of a block in the grid. */
+function linear(index: "threadIdx" | "blockIdx", dim: "blockDim" | "gridDim"): Expr {
+  const zy = bin("i32", "+", bin("i32", "*", special(index, "z"), special(dim, "y")), special(index, "y"));
+  return bin("i32", "+", bin("i32", "*", zy, special(dim, "x")), special(index, "x"));
+}
 const i32 = (name: string): Expr => nameRef("i32", name);
 const BARRIER: Stmt = { k: "barrier" };
 
 function prologue(): Stmt[] {
-  const tid = bin("i32", "+", bin("i32", "*", special("threadIdx", "y"), special("blockDim", "x")), special("threadIdx", "x"));
-  const block = bin("i32", "+", bin("i32", "*", special("blockIdx", "y"), special("gridDim", "x")), special("blockIdx", "x"));
-  const gid = bin("i32", "+", bin("i32", "*", block, bin("i32", "*", special("blockDim", "x"), special("blockDim", "y"))), i32("tid"));
+  const size = bin("i32", "*", bin("i32", "*", special("blockDim", "x"), special("blockDim", "y")), special("blockDim", "z"));
+  const gid = bin("i32", "+", bin("i32", "*", linear("blockIdx", "gridDim"), size), i32("tid"));
+  const tid = linear("threadIdx", "blockDim");
   const decl = (name: string, init: Expr): Stmt => ({ k: "let", decl: "const", name, t: "i32", init });
   return [decl("tid", tid), decl("gid", gid), decl("o", bin("i32", "*", i32("gid"), lit("i32", SLOTS)))];
 }
@@ -215,12 +261,12 @@ interface SharedData {
 }
 
 function sharedData(s: Shape): SharedData[] {
-  const [bx, by] = s.block;
+  const [bx, by, bz] = s.block;
   return s.shared.map(({ t, scalar }, k) => {
     if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null };
-    const twoD = by > 1;
+    const twoD = by > 1 && bz === 1;
     return {
-      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx], kind: "shared" },
+      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared" },
       own: twoD ? [special("threadIdx", "y"), special("threadIdx", "x")] : [i32("tid")],
     };
   });
@@ -248,7 +294,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     outTypes: ALL_TYPES, approx: s.approx, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
   });
   const outer = new Scope(base, parts(s.globalAccs));
-  const locals = s.locals.map((t, i): ScalarVar => ({ name: `v${i}`, t, mutable: true }));
+  const locals = s.locals.map(({ name, t }): ScalarVar => ({ name, t, mutable: true }));
   const localArrays = s.localArrays.map((a, i): ArrayRef => ({ name: `la${i}`, t: a.t, dims: a.dims, kind: "local" }));
   const inner = new Scope({ ...base, vars: [...base.vars, ...locals], arrays: [...base.arrays, ...localArrays] }, parts(s.globalAccs));
   const shared = sharedData(s);
@@ -258,10 +304,12 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
   const ctx = (depth: number, ret: StmtCtx["ret"]): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
 
   const pieces: fc.Arbitrary<Stmt[]>[] = [fc.constant(prologue())];
-  pieces.push(fc.tuple(...locals.map((v) => outer.gen.any(v.t))).map((inits) => locals.map((v, i): Stmt => ({ k: "let", decl: "let", name: v.name, t: v.t, init: inits[i]! }))));
+  // A local without an initializer starts at zero (or false).
+  const init = (t: Ty) => fc.option(outer.gen.any(t), { freq: 8 });
+  pieces.push(fc.tuple(...locals.map((v) => init(v.t))).map((inits) => locals.map((v, i): Stmt => ({ k: "let", decl: "let", name: v.name, t: v.t, init: inits[i] ?? null }))));
   pieces.push(
-    fc.tuple(...s.localArrays.map((a) => (a.init ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
-      s.localArrays.map((a, i): Stmt => ({ k: "localArray", name: `la${i}`, t: a.t, dims: a.dims, init: inits[i] ?? null })),
+    fc.tuple(...s.localArrays.map((a) => (a.init !== "none" ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
+      s.localArrays.map((a, i): Stmt => ({ k: "localArray", name: `la${i}`, t: a.t, dims: a.dims, init: inits[i] ?? null, flat: a.init === "flat" })),
     ),
   );
   const declarations: Stmt[] = [
@@ -307,8 +355,8 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
   if (s.sharedAccs.length) {
     const readout = fc.tuple(
       ...s.sharedAccs.map((a, i) =>
-        fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), a.dims.length ? epilogue.gen.index(ACC_LENGTH, 1) : fc.constant(null)).map(([j, ix]) =>
-          assign({ name: `out_${a.t}`, t: a.t, idx: [bin("i32", "+", i32("o"), lit("i32", (j + i) % SLOTS))] }, "=", ix ? index(a.t, a.name, ix) : nameRef(a.t, a.name)),
+        fc.tuple(fc.integer({ min: 0, max: SLOTS - 1 }), fc.tuple(...a.dims.map((n) => epilogue.gen.index(n, 1)))).map(([j, ix]) =>
+          assign({ name: `out_${a.t}`, t: a.t, idx: [bin("i32", "+", i32("o"), lit("i32", (j + i) % SLOTS))] }, "=", ix.length ? index(a.t, a.name, ...ix) : nameRef(a.t, a.name)),
         ),
       ),
     );
@@ -348,7 +396,7 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
         init: { k: "let", decl: "let", name: "c0", t: "i32", init: lit("i32", 0) },
         cond: bin("bool", "<", i32("c0"), lit("i32", ACC_LENGTH)),
         step: { k: "step", target: scalarTarget("c0", "i32"), op: "++", prefix: false },
-        body: [assign({ name: a.name, t: a.t, idx: [i32("c0")] }, "=", inits[i]!)],
+        body: [assign({ name: a.name, t: a.t, idx: a.dims.length === 1 ? [i32("c0")] : [bin("i32", "/", i32("c0"), lit("i32", a.dims[1]!)), bin("i32", "%", i32("c0"), lit("i32", a.dims[1]!))] }, "=", inits[i]!)],
       };
     });
     return [{ k: "if", c: bin("bool", "==", i32("tid"), lit("i32", 0)), then: sets, else: null }, BARRIER];
@@ -378,7 +426,7 @@ function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: re
       ],
     }));
   }
-  const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? `p${j}` : "a", type: p }));
+  const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? f.names[j]! : "a", type: p }));
   const vars = params.flatMap((p): ScalarVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
   const arrays = params.flatMap((p): ArrayRef[] => (p.type.kind === "global" ? [{ name: p.name, t: p.type.t, dims: [INPUT_LENGTH], kind: "input" }] : []));
   const scope = new Scope(env(vars, arrays), undefined);

@@ -8,7 +8,7 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LValue, Param, ParamType, Program, Stmt, Ty, Value } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, Program, Stmt, Ty, Value } from "./ast.js";
 import { isIntTy, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
@@ -49,16 +49,37 @@ function untypedTy(v: Value): Ty {
 
 // ---------------------------------------------------------------- literals
 
-/** A literal's text, untyped: `5`, `-3`, `0.5`, `-0.0`, `1e+30`, `true`. */
-export function literalText(t: Ty, v: Value): string {
+/** A literal's text, untyped: `5`, `-3`, `0.5`, `-0.0`, `1e+30`, `true`; in another spelling when `form` says so. */
+export function literalText(t: Ty, v: Value, form?: LitForm): string {
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "bigint") return v.toString();
   if (t === "f32" || t === "f64") {
-    if (Object.is(v, -0)) return "-0.0";
-    const s = String(v);
+    const x = v as number;
+    if (Object.is(x, -0)) return "-0.0";
+    const s = String(x);
+    if (form === "exp") return x.toExponential();
+    if (form === "dot" && !s.includes("e")) return s.includes(".") ? s.replace(/^(-?)0\./, "$1.") : `${s}.`;
     return /[.e]/.test(s) ? s : `${s}.0`;
   }
-  return String(v);
+  const n = BigInt(v as number | bigint);
+  const sign = n < 0n ? "-" : "";
+  const abs = n < 0n ? -n : n;
+  switch (form) {
+    case "hex":
+      return `${sign}0x${abs.toString(16).toUpperCase()}`;
+    case "bin":
+      return `${sign}0b${abs.toString(2)}`;
+    case "oct":
+      return `${sign}0o${abs.toString(8)}`;
+    case "sep":
+      return `${sign}${abs.toString().replace(/\B(?=(\d{3})+(?!\d))/g, "_")}`;
+    default:
+      return n.toString();
+  }
+}
+
+/** An untyped constant expression: `(a op b)`. */
+function partsText(p: LitParts): string {
+  return `(${p.a} ${p.op} ${p.b < 0n && p.op !== "^" ? `(${p.b})` : p.b})`;
 }
 
 // ---------------------------------------------------------------- expressions
@@ -167,10 +188,10 @@ class Printer {
   }
 
   private literal(e: Expr & { k: "lit" }, bare: boolean): Printed {
-    const text = e.constant !== undefined ? this.global(e.constant) : literalText(e.t, e.v);
+    const text = e.constant !== undefined ? this.global(e.constant) : e.parts ? partsText(e.parts) : literalText(e.t, e.v, e.form);
     if (e.t === "bool" || this.typedConstant(e)) return { text, prec: PRIMARY };
     if (bare) return { text, prec: text.startsWith("-") ? UNARY : PRIMARY };
-    return { text: `${e.t}(${text})`, prec: PRIMARY };
+    return { text: `${e.t}(${e.parts ? text.slice(1, -1) : text})`, prec: PRIMARY };
   }
 
   private binary(e: Expr & { k: "binary" }): Printed {
@@ -233,7 +254,7 @@ class Printer {
         return [`${ind}${this.simple(s)};`];
       case "localArray": {
         const type = `${s.t}${s.dims.map((d) => `[${d}]`).join("")}`;
-        return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t, s.init, s.dims)}` : ""};`];
+        return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
       }
       case "shared":
         return [`${ind}shared ${s.name}: ${s.t}${s.dims.map((d) => `[${d}]`).join("")};`];

@@ -17,11 +17,12 @@
  * - no barriers here: kernel.ts places them in uniform control flow.
  */
 import fc from "fast-check";
+import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
-  assign, bin, builtin, cast, isFloatTy, isIntTy, lit, nameRef, scalarTarget, small,
-  type AssignOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty,
+  assign, bin, builtin, cast, isFloatTy, isIntTy, lit, nameRef, NUM_TYPES, scalarTarget, small,
+  type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty,
 } from "./ast.js";
-import { APPROX_MATH, ExprGen, ownSlot, type ArrayRef, type Env, type ScalarVar } from "./expr.js";
+import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ScalarVar } from "./expr.js";
 
 /** An array that threads update with one order-independent atomic family. */
 export interface Accumulator {
@@ -59,6 +60,7 @@ export interface StmtCtx {
 }
 
 type Weighted = fc.WeightedArbitrary<Stmt>;
+const ATOMICS = builtins.filter((b): b is AtomicEntry => b.rule.kind === "atomic");
 const w = (arbitrary: fc.Arbitrary<Stmt>, weight: number): Weighted => ({ arbitrary, weight });
 
 /** A scope: the names in reach, and the arbitraries over them (memoized). */
@@ -89,7 +91,7 @@ export class Scope {
   stmts(ctx: StmtCtx, min: number, max: number): fc.Arbitrary<Stmt[]> {
     const key = `${ctx.depth}:${ctx.loop}:${ctx.ret}:${ctx.loops}:${ctx.blocks}:${min}:${max}`;
     let a = this.memo.get(key);
-    if (!a) this.memo.set(key, (a = fc.array(this.stmt(ctx), { minLength: min, maxLength: max })));
+    if (!a) this.memo.set(key, (a = new Lazy(() => fc.array(this.stmt(ctx), { minLength: min, maxLength: max }))));
     return a;
   }
 
@@ -110,14 +112,20 @@ export class Scope {
       const target = fc.tuple(...a.dims.map((n) => g.index(n, 1))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
       out.push(w(this.assignTo(target, a.t), 2));
     }
+    for (const f of this.env.fns) {
+      const call = g.call(f);
+      if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), 1));
+    }
     const k = this.kernel;
     if (!k) return out;
+    const atomicTypes = NUM_TYPES.filter((t) => k.floatAtomics || !isFloatTy(t));
     for (const t of k.outTypes) {
       const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
       out.push(w(this.assignTo(slot, t), 3));
-      if (t !== "bool" && (k.floatAtomics || !isFloatTy(t))) out.push(w(this.ownAtomic(t), 1));
+      if (t !== "bool" && atomicTypes.includes(t)) out.push(w(this.ownAtomic(t), 1));
     }
-    for (const t of k.approx) out.push(w(this.approxStore(t), 1));
+    out.push(...this.effects(atomicTypes));
+    for (const t of k.approx) out.push(w(this.approxStore(t), 3));
     for (const acc of k.accumulators) if (k.floatAtomics || !isFloatTy(acc.t)) out.push(w(this.accumulate(acc), 1));
     for (const f of k.writers) {
       const call = fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), g.any(f.t)).map(([j, x]): Stmt => ({
@@ -153,36 +161,75 @@ export class Scope {
   /** `approx_T[o + j] = f(...)` for a math builtin that the GPU computes within a stated ulp. */
   private approxStore(t: FloatTy): fc.Arbitrary<Stmt> {
     const g = this.gen;
-    const call = fc.oneof(
-      ...APPROX_MATH.map((b) => fc.tuple(...Array.from({ length: b.rule.arity }, () => g.any(t))).map((args) => builtin(t, b.name, ...args))),
-    );
+    const uses = mathUses(APPROX_MATH).filter((m) => m.operand === t && m.result === t);
+    const call = fc.oneof(...uses.map((m) => fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => g.any(t))).map((args) => builtin(t, m.entry.name, ...args))));
     return fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), call).map(([j, e]) =>
       assign({ name: `approx_${t}`, t, idx: [slotIndex(j)] }, "=", e),
     );
   }
 
-  /** An atomic on the thread's own output slot: any operation, its old value used or not. */
-  private ownAtomic(t: NumTy): fc.Arbitrary<Stmt> {
+  /** An atomic on one of the thread's own output slots, as a value (its old value): any operation of the table. */
+  private ownAtomicValue(t: NumTy): fc.Arbitrary<Expr> {
     const g = this.gen;
-    const ops = isIntTy(t) ? ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor"] : ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch", "atomicCAS"];
+    const ops = ATOMICS.filter((b) => b.rule.types.includes(t)).map((b) => b.name);
     // A float CAS compares bits, and NaN payloads differ between GPU and simulator: compare with
     // the slot's own value or a (never NaN) literal, never with a computed value.
     const compare = (j: number) => (isFloatTy(t) ? fc.oneof(fc.constant(ownSlot(t, j)), g.literal(t)) : g.any(t));
-    const atomic = fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: this.env.slots - 1 })).chain(([fn, j]) =>
+    return fc.tuple(fc.constantFrom(...ops), fc.integer({ min: 0, max: this.env.slots - 1 })).chain(([fn, j]) =>
       fc.tuple(fn === "atomicCAS" ? fc.tuple(compare(j), g.any(t)) : fc.tuple(g.any(t))).map(([args]): Expr => ({
         k: "atomic", t, fn, array: `out_${t}`, idx: [slotIndex(j)], args,
       })),
     );
+  }
+
+  /** Where a value of type t may go: an own output slot or a mutable variable. */
+  private into(t: Ty): fc.Arbitrary<LValue> {
     const vars = this.env.vars.filter((v) => v.mutable && v.t === t);
-    const into = fc.oneof(
+    return fc.oneof(
       fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j)),
       ...(vars.length ? [fc.constantFrom(...vars).map((v) => scalarTarget(v.name, t))] : []),
     );
+  }
+
+  /** An own-slot atomic as a statement, or its old value stored (two of them: left to right). */
+  private ownAtomic(t: NumTy): fc.Arbitrary<Stmt> {
+    const atomic = this.ownAtomicValue(t);
     return fc.oneof(
       atomic.map((e): Stmt => ({ k: "do", e })),
-      fc.tuple(into, atomic).map(([l, e]) => assign(l, "=", e)),
-      fc.tuple(into, atomic, atomic).map(([l, a, b]) => assign(l, "=", bin(t, "+", a, b))),
+      fc.tuple(this.into(t), atomic).map(([l, e]) => assign(l, "=", e)),
+      fc.tuple(this.into(t), atomic, atomic).map(([l, a, b]) => assign(l, "=", bin(t, "+", a, b))),
     );
+  }
+
+  /**
+   * Side effects where the spec says whether they happen: an own-slot atomic in one branch
+   * of `?:`, as the right operand of `&&`/`||`, or in the index of a compound assignment
+   * (evaluated once).
+   */
+  private effects(types: readonly NumTy[]): Weighted[] {
+    const g = this.gen;
+    const out: Weighted[] = [];
+    for (const t of types) {
+      const select = fc.tuple(this.into(t), g.any("bool"), this.ownAtomicValue(t), g.any(t), fc.boolean()).map(([l, c, eff, e, first]) =>
+        assign(l, "=", { k: "select", t, c, a: first ? eff : e, b: first ? e : eff }),
+      );
+      const shortCircuit = fc.tuple(this.into("bool"), g.any("bool"), fc.constantFrom<BinOp>("&&", "||"), this.ownAtomicValue(t), g.any(t)).map(([l, c, op, eff, e]) =>
+        assign(l, "=", bin("bool", op, c, bin("bool", "<", eff, e))),
+      );
+      out.push(w(select, 1), w(shortCircuit, 1));
+    }
+    const ints = types.filter(isIntTy);
+    for (const a of this.env.arrays.filter((x) => x.kind === "local" && x.t !== "bool")) {
+      if (!ints.length) break;
+      const first = fc.oneof(...ints.map((t) => this.ownAtomicValue(t))).map((e) => guardIndex(e, a.dims[0]!));
+      const target = fc.tuple(first, ...a.dims.slice(1).map((n) => g.index(n, 0))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
+      const update = fc.oneof(
+        fc.tuple(target, g.any(a.t)).map(([l, e]) => assign(l, isFloatTy(a.t) ? "*=" : "+=", e)),
+        fc.tuple(target, fc.boolean()).map(([l, prefix]): Stmt => ({ k: "step", target: l, op: "++", prefix })),
+      );
+      out.push(w(update, 1));
+    }
+    return out;
   }
 
   /** A contended atomic on an accumulator; the old value is discarded. */
@@ -249,11 +296,17 @@ export class Scope {
     return fc.oneof(up, down, dataBound, whileLoop, doLoop, forever);
   }
 
-  /** `{ let b<n>: T = e; ... }`: a nested scope with a fresh local. */
+  /**
+   * `{ let b<n>: T = e; ... }`: a nested scope with a local of its own, which may shadow a
+   * mutable variable of the scope around (with another type, maybe). Read-only names (the
+   * thread's `tid`, `gid`, `o`, loop counters) are never shadowed: the generator's own
+   * indexing relies on them.
+   */
   private block(ctx: StmtCtx): fc.Arbitrary<Stmt> {
-    const name = `b${ctx.blocks}`;
+    const shadowable = this.env.vars.filter((v) => v.mutable).map((v) => v.name);
+    const names = fc.oneof({ arbitrary: fc.constant(`b${ctx.blocks}`), weight: 3 }, ...(shadowable.length ? [{ arbitrary: fc.constantFrom(...shadowable), weight: 1 }] : []));
     const types = ["i32", "u32", "i64", "u64", "f32", "f64", "bool"] as const;
-    return fc.constantFrom(...types).chain((t) => {
+    return fc.tuple(names, fc.constantFrom(...types)).chain(([name, t]) => {
       const inner = this.with({ name, t, mutable: true }).stmts({ ...ctx, blocks: ctx.blocks + 1 }, 1, 3);
       return fc.tuple(this.gen.any(t), inner).map(([init, body]): Stmt => ({ k: "block", body: [{ k: "let", decl: "let", name, t, init }, ...body] }));
     });

@@ -1,0 +1,287 @@
+/**
+ * Running one kernel on the simulator and on the GPU, and comparing every array the kernel
+ * may write (spec/differential.md says how). A `CpuGpuComparer` keeps one launcher session
+ * and builds each module once (through the kernel cache), so it can compare thousands of
+ * kernels; `compareCpuGpu` is the one-call form.
+ */
+import * as path from "node:path";
+import type { SourceMap } from "../diagnostics/source.js";
+import type { Function, Module } from "../ir/nodes.js";
+import { newTypedArray, typeToString, type AnyTypedArray, type ScalarValue } from "../ir/types.js";
+import { memoryHost, nodeHost } from "../parser/load.js";
+import { frontEnd } from "../pipeline.js";
+import { GkCompileError } from "../runtime/api.js";
+import { buildModule, type ModuleBuild } from "../runtime/build.js";
+import { GkRuntimeError, LauncherSession, type DeviceInfo, type KernelArg } from "../runtime/launcher.js";
+import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
+import { probeGpu } from "../runtime/target.js";
+import { arrayText, compareArrays, describeMismatches, valueText, type ArrayComparison, type Tolerance } from "./compare.js";
+
+/** gk source text, or a checked program (a `GkModule` from `compile()` is one). */
+export type ProgramInput = string | { readonly ir: Module; readonly sources: SourceMap };
+
+export interface LaunchShape {
+  readonly grid: number | readonly number[];
+  readonly block: number | readonly number[];
+}
+
+export type ArgValue = ScalarValue | AnyTypedArray;
+export type ArgInput = ArgValue | readonly (number | bigint | boolean)[];
+/** Arguments in parameter order, or by parameter name. They are never modified: each run gets copies. */
+export type ArgsInput = readonly ArgValue[] | Readonly<Record<string, ArgInput>>;
+
+export interface CompareOptions {
+  /**
+   * Let nvcc contract `a * b + c` into fused multiply-adds (default false: the module is
+   * built with `--fmad=false`, and float results must match the simulator's bit for bit).
+   */
+  readonly fmad?: boolean;
+  /** One tolerance for every float array, or one per array name (others: bit for bit). */
+  readonly tolerance?: Tolerance | Readonly<Record<string, Tolerance>>;
+}
+
+export interface ComparerOptions {
+  /** The kernel cache folder (default: gk's). */
+  readonly cacheRoot?: string;
+  /** GPU index (default 0). */
+  readonly device?: number;
+  /** Stop a kernel that runs longer than this (default 20 s): a hung kernel is a mismatch, not a hung test. */
+  readonly kernelTimeoutMs?: number;
+}
+
+export interface Comparison {
+  /** True when every written array agrees and neither side failed. */
+  readonly ok: boolean;
+  readonly kernel: string;
+  readonly fmad: boolean;
+  /** One per array parameter the kernel may write, in parameter order. */
+  readonly arrays: readonly ArrayComparison[];
+  readonly cpu: ReadonlyMap<string, AnyTypedArray>;
+  readonly gpu: ReadonlyMap<string, AnyTypedArray>;
+  /** The simulator reported an error (for example an integer division by zero, which yields 0 on the GPU). */
+  readonly simError?: SimError;
+  /** The GPU run failed. */
+  readonly gpuError?: Error;
+  /** What differs, with the kernel's source and inputs; empty when `ok`. */
+  readonly message: string;
+}
+
+/** Whether a GPU can be used here, and if not, why (one line). */
+export async function gpuAvailable(device = 0): Promise<{ ok: boolean; reason: string }> {
+  try {
+    const p = await probeGpu({ device });
+    return "device" in p ? { ok: true, reason: `${p.device.name} (${p.device.arch})` } : { ok: false, reason: p.reason };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
+  }
+}
+
+/** Checks source text into a program; throws GkCompileError with every diagnostic when it has errors. */
+export function checkProgram(source: string, filename = path.join(process.cwd(), "<source>.gk")): { ir: Module; sources: SourceMap } {
+  const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost) });
+  if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
+  return { ir: fe.ir, sources: fe.sources };
+}
+
+export class CpuGpuComparer {
+  private readonly session: LauncherSession;
+  private readonly builds = new WeakMap<Module, Map<boolean, Promise<ModuleBuild>>>();
+  private device: Promise<DeviceInfo> | undefined;
+
+  constructor(private readonly opts: ComparerOptions = {}) {
+    this.session = new LauncherSession({ ...(opts.device !== undefined ? { device: opts.device } : {}) });
+  }
+
+  /** Starts building a program's module (compare() waits for it); lets builds overlap with runs. */
+  prepare(program: { readonly ir: Module; readonly sources: SourceMap }, fmad = false): Promise<ModuleBuild> {
+    let perModule = this.builds.get(program.ir);
+    if (!perModule) this.builds.set(program.ir, (perModule = new Map()));
+    let b = perModule.get(fmad);
+    if (!b) {
+      b = this.gpu().then((d) =>
+        buildModule(program.ir, program.sources, { arch: d.arch, fmad, ...(this.opts.cacheRoot !== undefined ? { cacheRoot: this.opts.cacheRoot } : {}), onWarning: () => undefined }),
+      );
+      b.catch(() => undefined);
+      perModule.set(fmad, b);
+    }
+    return b;
+  }
+
+  async compare(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions = {}): Promise<Comparison> {
+    const p = typeof program === "string" ? checkProgram(program) : program;
+    const fn = kernelOf(p.ir, kernel);
+    const fmad = opts.fmad ?? false;
+    const values = positional(fn, args);
+    const grid = dims(launch.grid);
+    const block = dims(launch.block);
+    const written = writtenParams(fn);
+
+    let simError: SimError | undefined;
+    let cpu = new Map<string, AnyTypedArray>();
+    try {
+      cpu = runOnSimulator(p, fn, grid, block, values);
+    } catch (e) {
+      if (!(e instanceof SimError)) throw e;
+      simError = e;
+    }
+    let gpu = new Map<string, AnyTypedArray>();
+    let gpuError: Error | undefined;
+    try {
+      gpu = await this.runOnGpu(p, kernel, launch, values, fmad);
+    } catch (e) {
+      gpuError = e instanceof Error ? e : new Error(String(e));
+    }
+
+    const tolerance = (name: string): Tolerance | undefined => toleranceFor(opts.tolerance, name);
+    const arrays = simError || gpuError ? [] : written.map((i) => {
+      const q = fn.params[i]!;
+      const elem = q.type.kind === "global" ? q.type.elem.name : "i32";
+      return compareArrays(q.name, elem, cpu.get(q.name)!, gpu.get(q.name)!, tolerance(q.name));
+    });
+    const ok = !simError && !gpuError && arrays.every((a) => a.mismatches === 0);
+    const base = { ok, kernel, fmad, arrays, cpu, gpu, ...(simError ? { simError } : {}), ...(gpuError ? { gpuError } : {}) };
+    return { ...base, message: ok ? "" : report({ ...base, message: "" }, p, fn, values, grid, block) };
+  }
+
+  /** Runs a kernel on the GPU on copies of `args`; the arrays it may write, by name. */
+  async runOnGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, fmad = false): Promise<Map<string, AnyTypedArray>> {
+    const p = typeof program === "string" ? checkProgram(program) : program;
+    const fn = kernelOf(p.ir, kernel);
+    const values = positional(fn, args);
+    const build = await this.prepare(p, fmad);
+    const symbol = build.symbols.get(kernel)!;
+    const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
+    const r = await this.session.run({ module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: launchArgs(fn, values), timeoutMs });
+    return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, r.outputs.get(i)!]));
+  }
+
+  private gpu(): Promise<DeviceInfo> {
+    this.device ??= probeGpu(this.opts.device !== undefined ? { device: this.opts.device } : {}).then((r) => {
+      if ("device" in r) return r.device;
+      throw new GkRuntimeError("GK8007", `no usable GPU: ${r.reason}`);
+    });
+    return this.device;
+  }
+
+  /** Ends the launcher process. */
+  close(): Promise<void> {
+    return this.session.close();
+  }
+}
+
+/** Runs `kernel` on the simulator and on the GPU and compares every array it may write. */
+export async function compareCpuGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions & ComparerOptions = {}): Promise<Comparison> {
+  const c = new CpuGpuComparer(opts);
+  try {
+    return await c.compare(program, kernel, launch, args, opts);
+  } finally {
+    await c.close();
+  }
+}
+
+/** Like compareCpuGpu, but throws an Error describing the first differences when the two disagree. */
+export async function expectSameOnCpuAndGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions & ComparerOptions = {}): Promise<Comparison> {
+  const r = await compareCpuGpu(program, kernel, launch, args, opts);
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+/** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. Throws SimError. */
+export function runOnSimulator(p: { readonly ir: Module; readonly sources: SourceMap }, fn: Function, grid: readonly number[], block: readonly number[], args: readonly ArgValue[]): Map<string, AnyTypedArray> {
+  const copies = args.map(copy);
+  runKernel(compileKernel(p.ir, fn.name, p.sources), { grid: dims(grid), block: dims(block) }, copies);
+  return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, copies[i] as AnyTypedArray]));
+}
+
+// ---------------------------------------------------------------- arguments
+
+function kernelOf(ir: Module, kernel: string): Function {
+  const fn = ir.kernels.find((k) => k.name === kernel);
+  if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${kernel}' (kernels: ${ir.kernels.map((k) => k.name).join(", ") || "none"})`);
+  return fn;
+}
+
+/** Indices of the array parameters a kernel may write. */
+function writtenParams(fn: Function): number[] {
+  return fn.params.flatMap((q, i) => (q.kind === "arrayVar" && q.type.kind === "global" && !q.type.readonly ? [i] : []));
+}
+
+function dims(v: number | readonly number[]): [number, number, number] {
+  const list = typeof v === "number" ? [v] : [...v];
+  return [list[0] ?? 1, list[1] ?? 1, list[2] ?? 1];
+}
+
+function copy(a: ArgValue): ArgValue {
+  return ArrayBuffer.isView(a) ? (a as AnyTypedArray).slice() : a;
+}
+
+/** Arguments in parameter order; plain arrays become TypedArrays and safe integers for 64-bit parameters become bigints. */
+function positional(fn: Function, args: ArgsInput): ArgValue[] {
+  const list = Array.isArray(args) ? (args as readonly ArgInput[]) : fn.params.map((p) => (args as Record<string, ArgInput>)[p.name]);
+  if (list.length !== fn.params.length || list.some((a) => a === undefined)) {
+    throw new GkRuntimeError("GK8005", `kernel '${fn.name}' takes ${fn.params.length} arguments (${fn.params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")})`);
+  }
+  return fn.params.map((p, i) => {
+    const v = list[i]!;
+    if (p.kind === "arrayVar") {
+      if (!Array.isArray(v)) return v as ArgValue;
+      const a = newTypedArray(p.type.elem.name, v.length);
+      const big = p.type.elem.name === "i64" || p.type.elem.name === "u64";
+      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : Number(x)));
+      return a;
+    }
+    const big = p.type.name === "i64" || p.type.name === "u64";
+    return big && typeof v === "number" ? BigInt(v) : (v as ArgValue);
+  });
+}
+
+function launchArgs(fn: Function, values: readonly ArgValue[]): KernelArg[] {
+  return fn.params.map((p, i): KernelArg => {
+    const v = values[i]!;
+    if (p.kind === "scalarVar") return { kind: "scalar", type: p.type.name, value: v as ScalarValue };
+    const writable = p.type.kind === "global" && !p.type.readonly;
+    return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
+  });
+}
+
+function toleranceFor(t: CompareOptions["tolerance"], name: string): Tolerance | undefined {
+  if (!t) return undefined;
+  const single = t as Tolerance;
+  if (typeof single.ulp === "number" || typeof single.abs === "number") return single;
+  return (t as Readonly<Record<string, Tolerance>>)[name];
+}
+
+// ---------------------------------------------------------------- the report
+
+/** The kernel's text: the whole file when short, else the kernel and the device functions it calls. */
+function kernelText(p: { ir: Module; sources: SourceMap }, fn: Function): string {
+  const file = p.sources.get(fn.file);
+  if (!file) return "(source not available)";
+  if (file.text.split("\n").length <= 150) return file.text;
+  const fns = new Map(p.ir.functions.map((f) => [f.name, f]));
+  const used: Function[] = [];
+  const visit = (f: Function) => {
+    const text = p.sources.get(f.file)?.text.slice(f.span.start, f.span.end) ?? "";
+    for (const [name, g] of fns) if (!used.includes(g) && new RegExp(`\\b${name}\\(`).test(text)) (used.push(g), visit(g));
+  };
+  visit(fn);
+  const text = (s: { readonly file: string; readonly start: number; readonly end: number }) => p.sources.get(s.file)?.text.slice(s.start, s.end) ?? "";
+  const bodies = [...used.reverse(), fn].map((f) => text(f.span));
+  const constants = p.ir.constants.filter((c) => bodies.some((b) => new RegExp(`\\b${c.name}\\b`).test(b))).map((c) => text(c.span));
+  return [...constants, ...bodies].join("\n\n");
+}
+
+function report(c: Comparison, p: { ir: Module; sources: SourceMap }, fn: Function, values: readonly ArgValue[], grid: readonly number[], block: readonly number[]): string {
+  const lines = [`kernel '${c.kernel}': the simulator (cpu) and the GPU (built ${c.fmad ? "with FMA contraction" : "with --fmad=false"}) disagree`];
+  if (c.simError) lines.push(`the simulator reported: ${c.simError.message}`);
+  if (c.gpuError) lines.push(`the GPU run failed: ${c.gpuError.message}`);
+  for (const a of c.arrays) lines.push(...describeMismatches(a));
+  lines.push(`launch: grid(${grid.join(", ")}) block(${block.join(", ")})`, "inputs:");
+  fn.params.forEach((q, i) => {
+    const v = values[i]!;
+    const type = typeToString(q.type);
+    lines.push(`  ${q.name}: ${type} = ${ArrayBuffer.isView(v) ? arrayText(q.type.kind === "global" ? q.type.elem.name : "i32", v as AnyTypedArray) : valueText(v as number | bigint | boolean)}`);
+  });
+  lines.push(`source (${fn.file}):`, ...kernelText(p, fn).split("\n").map((l) => `  ${l}`));
+  return lines.join("\n");
+}

@@ -1,0 +1,217 @@
+/**
+ * The machinery of differential runs over many generated kernels, shared by the CI tier
+ * (check, build PTX, simulate; no GPU) and the GPU tier (GPU against simulator):
+ *
+ * - kernel i of a run is drawn from its own seed (`kernelSeed`), so it can be regenerated
+ *   and shrunk alone;
+ * - kernels are checked, built and run in batches: one module per batch;
+ * - a failing kernel is shrunk by fast-check, replaying its seed, to the smallest kernel
+ *   that still fails the same way.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { execa } from "execa";
+import fc from "fast-check";
+import { formatDiagnostic } from "../diagnostics/format.js";
+import type { SourceMap } from "../diagnostics/source.js";
+import { lineColOf } from "../diagnostics/source.js";
+import { emitCuda } from "../codegen/cuda/index.js";
+import type { Module } from "../ir/nodes.js";
+import type { AnyTypedArray } from "../ir/types.js";
+import { memoryHost } from "../parser/load.js";
+import { frontEnd, runPasses } from "../pipeline.js";
+import { nvccFlags } from "../runtime/build.js";
+import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtime/nvcc.js";
+import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
+import { compareArrays, describeMismatches } from "./compare.js";
+import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
+
+/** The seed of kernel `i` of a run with seed `seed` (a 32-bit mix of both). */
+export function kernelSeed(seed: number, i: number): number {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(i + 1, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h | 0;
+}
+
+/** The program drawn from `seed` (the first value fast-check generates with it, as in a replay). */
+export function sampleProgram(seed: number, gen: GenOptions = {}): Program {
+  return fc.sample(arbProgram(gen), { seed, numRuns: 1 })[0]!;
+}
+
+export type Stage = "check" | "simulate" | "fold" | "nvcc" | "gpu";
+
+/** Something wrong with one kernel of a batch. */
+export interface Problem {
+  readonly kernel: string;
+  readonly stage: Stage;
+  readonly detail: string;
+}
+
+export interface CheckedBatch {
+  readonly batch: Batch;
+  /** The IR after all passes, and straight from the checker; absent when the batch has errors. */
+  readonly ir?: Module;
+  readonly unfolded?: Module;
+  readonly sources: SourceMap;
+  readonly problems: readonly Problem[];
+}
+
+/** Checks a batch as one module; every diagnostic (warnings included) is a problem of the kernel whose lines it points at. */
+export function checkBatch(batch: Batch, file = "batch.gk"): CheckedBatch {
+  const fe = frontEnd(file, { host: memoryHost({ [file]: batch.source }), after: "check" });
+  const problems = fe.diagnostics.map((d): Problem => {
+    const f = d.span && fe.sources.get(d.span.file);
+    const at = f && d.span ? kernelAtLine(batch, lineColOf(f, d.span.start).line) : undefined;
+    return { kernel: at?.kernel ?? "(unknown)", stage: "check", detail: formatDiagnostic(d, fe.sources) };
+  });
+  if (!fe.ir || problems.length) return { batch, sources: fe.sources, problems };
+  return { batch, ir: runPasses(fe.ir), unfolded: fe.ir, sources: fe.sources, problems };
+}
+
+export type SimOutcome = { readonly outputs: ReadonlyMap<string, AnyTypedArray>; readonly ms: number } | { readonly error: SimError };
+
+/** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. */
+export function simulate(ir: Module, sources: SourceMap, k: { kernel: string; grid: readonly number[]; block: readonly number[]; args: readonly ArgValue[] }): SimOutcome {
+  const fn = ir.kernels.find((f) => f.name === k.kernel)!;
+  const args = cloneArgs(k.args);
+  try {
+    const r = runKernel(compileKernel(ir, k.kernel, sources), { grid: k.grid as [number, number, number], block: k.block as [number, number, number] }, args);
+    const outputs = new Map<string, AnyTypedArray>();
+    fn.params.forEach((p, i) => {
+      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs.set(p.name, args[i] as AnyTypedArray);
+    });
+    return { outputs, ms: r.ms };
+  } catch (e) {
+    if (e instanceof SimError) return { error: e };
+    throw e;
+  }
+}
+
+/**
+ * Simulates one kernel of a checked batch twice, on the folded and on the unfolded IR: a
+ * SimError means the generator made an ill-defined kernel (or the simulator has a bug), and
+ * any difference between the two runs is a bug in constant folding.
+ */
+export function simulateBoth(c: CheckedBatch, k: GeneratedKernel): Problem[] {
+  const folded = simulate(c.ir!, c.sources, k);
+  if ("error" in folded) return [{ kernel: k.kernel, stage: "simulate", detail: folded.error.message }];
+  const plain = simulate(c.unfolded!, c.sources, k);
+  if ("error" in plain) return [{ kernel: k.kernel, stage: "fold", detail: `only the unfolded IR fails: ${plain.error.message}` }];
+  const diffs = [...folded.outputs].flatMap(([name, a]) => {
+    const elem = c.ir!.kernels.find((f) => f.name === k.kernel)!.params.find((p) => p.name === name)!;
+    const c2 = compareArrays(name, elem.type.kind === "global" ? elem.type.elem.name : "i32", a, plain.outputs.get(name)!);
+    return describeMismatches(c2, ["folded", "unfolded"]);
+  });
+  return diffs.length ? [{ kernel: k.kernel, stage: "fold", detail: `the folded and the unfolded IR compute different results:\n${diffs.join("\n")}` }] : [];
+}
+
+export interface PtxResult {
+  readonly ok: boolean;
+  /** nvcc's errors and warnings, located at `.gk` lines through `#line`. */
+  readonly messages: readonly NvccMessage[];
+  readonly output: string;
+  readonly ms: number;
+}
+
+/** Generates CUDA for a module and compiles it to PTX only (the quick half of a build; no cubin). */
+export async function buildPtx(ir: Module, sources: SourceMap, o: { readonly dir: string; readonly name: string; readonly arch?: string; readonly fmad?: boolean }): Promise<PtxResult> {
+  const t0 = performance.now();
+  const cuda = emitCuda(ir, { sources });
+  await mkdir(o.dir, { recursive: true });
+  await writeFile(path.join(o.dir, `${o.name}.cu`), cuda.source);
+  const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false }), "ptx", o.name);
+  const r = await execa(findNvcc().path, args, { cwd: o.dir, reject: false, timeout: 10 * 60_000, stdin: "ignore" });
+  const output = `${r.stderr ?? ""}${r.stdout ?? ""}`;
+  return { ok: r.exitCode === 0, messages: parseNvccOutput(output).messages, output, ms: performance.now() - t0 };
+}
+
+/** nvcc's errors about a batch as problems of the kernels at their lines (warnings are not problems: see `nvccWarnings`). */
+export function nvccProblems(batch: Batch, r: PtxResult): Problem[] {
+  const located = r.messages
+    .filter((m) => m.severity === "error")
+    .map((m): Problem => {
+      const at = m.line !== undefined && m.file?.endsWith(".gk") ? kernelAtLine(batch, m.line) : undefined;
+      return { kernel: at?.kernel ?? "(unknown)", stage: "nvcc", detail: `${m.text}${m.context.length ? `\n${m.context.join("\n")}` : ""}` };
+    });
+  if (!r.ok && located.length === 0) located.push({ kernel: "(unknown)", stage: "nvcc", detail: r.output.slice(-3000) });
+  return located;
+}
+
+/** nvcc's warnings, counted by message (names of variables replaced by `…`). */
+export function nvccWarnings(results: readonly PtxResult[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of results) {
+    for (const m of r.messages) {
+      if (m.severity !== "warning") continue;
+      const text = m.text.replace(/"[^"]*"/g, "\"…\"");
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** Every problem one kernel has on its own: check, simulate (folded and not), and (when `nvccDir` is given) PTX. */
+export async function kernelProblems(k: GeneratedKernel, nvccDir?: string): Promise<Problem[]> {
+  const batch = printBatch([{ name: k.kernel, program: k.program }]);
+  const c = checkBatch(batch, `${k.kernel}.gk`);
+  if (!c.ir) return [...c.problems];
+  const problems = [...c.problems, ...simulateBoth(c, batch.kernels[0]!)];
+  if (nvccDir) problems.push(...nvccProblems(batch, await buildPtx(c.ir, c.sources, { dir: nvccDir, name: k.kernel })));
+  return problems;
+}
+
+export interface Shrunk {
+  readonly kernel: GeneratedKernel;
+  readonly reason: string;
+  readonly shrinks: number;
+}
+
+/**
+ * Replays the kernel drawn from `seed` under fast-check and shrinks it while `fails` still
+ * returns a reason. After `timeLimitMs`, candidates are no longer tried (the smallest failing
+ * kernel so far is kept). Undefined when the kernel from `seed` does not fail.
+ */
+export async function shrinkKernel(
+  seed: number,
+  gen: GenOptions,
+  fails: (k: GeneratedKernel) => Promise<string | undefined>,
+  timeLimitMs = 120_000,
+): Promise<Shrunk | undefined> {
+  const deadline = performance.now() + timeLimitMs;
+  let last: { kernel: GeneratedKernel; reason: string } | undefined;
+  const r = await fc.check(
+    fc.asyncProperty(arbKernel({ ...gen, name: "k" }), async (k) => {
+      if (last && performance.now() > deadline) return true;
+      const reason = await fails(k);
+      if (reason === undefined) return true;
+      last = { kernel: k, reason };
+      return false;
+    }),
+    { seed, numRuns: 1 },
+  );
+  if (!r.failed || !last) return undefined;
+  return { ...last, shrinks: r.numShrinks };
+}
+
+/** A problem report: what failed, the shrunk kernel's source, launch and arguments. */
+export function describeShrunk(s: Shrunk, seed: number): string {
+  const k = s.kernel;
+  const args = k.params.map((p, i) => `  ${p.name} = ${argText(k.args[i]!)}`);
+  return [
+    `${s.reason}`,
+    `smallest failing kernel (after ${s.shrinks} shrinks; replay with GK_DIFF_REPLAY=${seed}):`,
+    k.source,
+    `launch: grid(${k.grid.join(", ")}) block(${k.block.join(", ")})`,
+    "arguments:",
+    ...args,
+  ].join("\n");
+}
+
+function argText(a: ArgValue): string {
+  if (!ArrayBuffer.isView(a)) return typeof a === "number" && Object.is(a, -0) ? "-0" : String(a);
+  const arr = Array.from(a as ArrayLike<number | bigint>, (v) => (Object.is(v, -0) ? "-0" : String(v)));
+  return `[${arr.slice(0, 24).join(", ")}${arr.length > 24 ? `, ... (${arr.length})` : ""}]`;
+}

@@ -1,0 +1,116 @@
+/**
+ * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", ...), so that a test can
+ * state that the generator reaches every operator, conversion, builtin and statement form.
+ */
+import { assertNever } from "../../util.js";
+import type { CallArg, Expr, Program, Stmt } from "./ast.js";
+
+export function features(p: Program): Set<string> {
+  const out = new Set<string>();
+  const expr = (e: Expr | CallArg): void => {
+    switch (e.k) {
+      case "lit":
+        out.add(e.constant ? `const:${p.constants.find((c) => c.name === e.constant)?.t ? "typed" : "untyped"}` : `lit:${e.t}`);
+        return;
+      case "name":
+      case "arrayRef":
+        return;
+      case "special":
+        out.add(`special:${e.name}.${e.axis}`);
+        return;
+      case "unary":
+        out.add(`unary:${e.t}:${e.op}`);
+        return expr(e.e);
+      case "binary":
+        out.add(`op:${e.l.t}:${e.op}`);
+        expr(e.l);
+        return expr(e.r);
+      case "select":
+        out.add(`select:${e.t}`);
+        return [e.c, e.a, e.b].forEach(expr);
+      case "cast":
+        out.add(`cast:${e.e.t}->${e.t}`);
+        return expr(e.e);
+      case "builtin":
+        out.add(`builtin:${e.fn}:${e.args[0]!.t}`);
+        return e.args.forEach(expr);
+      case "atomic":
+        out.add(`atomic:${e.fn}:${e.t}:${e.array.startsWith("out_") ? "own" : e.array.startsWith("sacc") ? "shared" : "global"}`);
+        if (e.idx.length > 1) out.add("atomic:partly-indexed");
+        e.idx.forEach(expr);
+        return e.args.forEach(expr);
+      case "call":
+        out.add(`call:${e.t === "void" ? "void" : "value"}`);
+        return e.args.forEach(expr);
+      case "index":
+        out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+        return e.idx.forEach(expr);
+      default:
+        return assertNever(e, "generated expression");
+    }
+  };
+  const stmts = (ss: readonly Stmt[], where: string): void => ss.forEach((s) => stmt(s, where));
+  const stmt = (s: Stmt | null, where: string): void => {
+    if (!s) return;
+    switch (s.k) {
+      case "let":
+        out.add(`stmt:${s.decl}${s.init ? "" : ":zero"}`);
+        if (s.init) expr(s.init);
+        return;
+      case "localArray":
+        out.add(`stmt:localArray:${s.dims.length}d${s.init ? (s.flat && s.dims.length > 1 ? ":flat" : ":init") : ""}`);
+        return;
+      case "shared":
+        out.add(`stmt:shared:${s.dims.length}d`);
+        return;
+      case "assign":
+        out.add(`assign:${s.op}:${s.target.t}`);
+        s.target.idx.forEach(expr);
+        return expr(s.value);
+      case "step":
+        out.add(`step:${s.prefix ? "prefix" : "postfix"}${s.op}`);
+        return s.target.idx.forEach(expr);
+      case "do":
+        return expr(s.e);
+      case "if":
+        out.add(s.else ? (s.else.length === 1 && s.else[0]!.k === "if" ? "stmt:else-if" : "stmt:if-else") : "stmt:if");
+        expr(s.c);
+        stmts(s.then, where);
+        return stmts(s.else ?? [], where);
+      case "for":
+        out.add(s.cond ? "stmt:for" : "stmt:for(;;)");
+        stmt(s.init, where);
+        if (s.cond) expr(s.cond);
+        stmt(s.step, where);
+        if (s.body.some((b) => b.k === "barrier")) out.add("barrier:in-loop");
+        return stmts(s.body, where);
+      case "while":
+      case "doWhile":
+        out.add(`stmt:${s.k}`);
+        expr(s.c);
+        return stmts(s.body, where);
+      case "jump":
+        out.add(`stmt:${s.word}`);
+        return;
+      case "return":
+        out.add(`stmt:return:${where}${s.e ? ":value" : ""}`);
+        if (s.e) expr(s.e);
+        return;
+      case "barrier":
+        out.add("stmt:barrier");
+        return;
+      case "block":
+        out.add("stmt:block");
+        if (s.body[0]?.k === "let" && !/^[bc]\d+$/.test(s.body[0].name)) out.add("stmt:shadowing");
+        return stmts(s.body, where);
+      case "comment":
+        return;
+      default:
+        return assertNever(s, "generated statement");
+    }
+  };
+  p.fns.forEach((f) => stmts(f.body, "fn"));
+  stmts(p.body, "kernel");
+  return out;
+}

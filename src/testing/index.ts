@@ -1,0 +1,20 @@
+/**
+ * Differential testing for gk kernels: run a kernel on the simulator (the definition of
+ * gk's semantics) and on the GPU, and compare what they write (spec/differential.md); and
+ * generate random well-typed, well-defined kernels to do that with.
+ *
+ *   import { expectSameOnCpuAndGpu, gpuAvailable } from "gk/testing";   // src/testing/index.ts
+ *   await expectSameOnCpuAndGpu(source, "saxpy", { grid: 4, block: 256 }, { n, alpha, x, y, out });
+ */
+export {
+  checkProgram, compareCpuGpu, CpuGpuComparer, expectSameOnCpuAndGpu, gpuAvailable,
+  type ArgInput, type ArgsInput, type ArgValue, type CompareOptions, type ComparerOptions, type Comparison, type LaunchShape, type ProgramInput,
+} from "./cpuGpu.js";
+export {
+  arrayText, bitsOf, compareArrays, describeMismatches, hexBits, sameElement, toleranceText, ulpDistance, valueText,
+  type ArrayComparison, type ElementDiff, type Tolerance,
+} from "./compare.js";
+export {
+  arbKernel, arbProgram, cloneArgs, features, generatedKernel, printBatch, printProgram, tolerances,
+  type Batch, type BatchEntry, type GeneratedKernel, type GenOptions, type PrintedProgram, type Program,
+} from "./gen/index.js";

@@ -1,0 +1,71 @@
+/** The comparison rules of spec/differential.md, as src/testing/compare.ts implements them. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compareArrays, describeMismatches, hexBits, sameElement, ulpDistance } from "../../src/testing/compare.js";
+
+const nanWithPayload = (bits: number) => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+
+describe("sameElement", () => {
+  it("compares integers and bools exactly", () => {
+    expect(sameElement("i32", -1, -1)).toBe(true);
+    expect(sameElement("u64", 1n << 63n, (1n << 63n) + 1n)).toBe(false);
+    expect(sameElement("bool", 1, 0)).toBe(false);
+  });
+
+  it("treats every NaN as equal to every NaN, and to nothing else", () => {
+    expect(sameElement("f32", NaN, nanWithPayload(0x7fffffff))).toBe(true);
+    expect(sameElement("f32", NaN, 0)).toBe(false);
+    expect(sameElement("f64", Infinity, NaN, { ulp: 100 })).toBe(false);
+  });
+
+  it("tells -0 from +0 without a tolerance, not with one", () => {
+    expect(sameElement("f32", -0, 0)).toBe(false);
+    expect(sameElement("f32", -0, 0, { ulp: 0 })).toBe(true);
+    expect(sameElement("f64", -0, 0, { abs: 0 })).toBe(true);
+  });
+
+  it("accepts floats within the ulp or absolute tolerance", () => {
+    const next = (x: number) => new Float32Array(new Uint32Array([new Uint32Array(new Float32Array([x]).buffer)[0]! + 1]).buffer)[0]!;
+    expect(sameElement("f32", 1, next(1))).toBe(false);
+    expect(sameElement("f32", 1, next(1), { ulp: 1 })).toBe(true);
+    expect(sameElement("f32", 1, next(next(1)), { ulp: 1 })).toBe(false);
+    expect(sameElement("f32", 1, 1.5, { abs: 0.5 })).toBe(true);
+    expect(sameElement("f32", 3.4028234663852886e38, Infinity, { ulp: 1 })).toBe(true);
+  });
+});
+
+describe("ulpDistance", () => {
+  it("counts representable values between two floats, across zero", () => {
+    expect(ulpDistance("f32", 0, -0)).toBe(0n);
+    expect(ulpDistance("f32", 1.401298464324817e-45, -1.401298464324817e-45)).toBe(2n);
+    expect(ulpDistance("f64", 1, 1 + Number.EPSILON)).toBe(1n);
+  });
+
+  it("is a metric on f32 values", () => {
+    const f = fc.float({ noNaN: true });
+    fc.assert(
+      fc.property(f, f, f, (a, b, c) => {
+        expect(ulpDistance("f32", a, b)).toBe(ulpDistance("f32", b, a));
+        expect(ulpDistance("f32", a, c) <= ulpDistance("f32", a, b) + ulpDistance("f32", b, c)).toBe(true);
+        expect(ulpDistance("f32", a, b) === 0n).toBe(a === b);
+      }),
+    );
+  });
+});
+
+describe("compareArrays", () => {
+  it("reports the first differing elements with both values and their bits", () => {
+    const c = compareArrays("out", "f32", Float32Array.from([1, 2, -0, NaN]), Float32Array.from([1, 2.5, 0, nanWithPayload(0x7fffffff)]));
+    expect(c.mismatches).toBe(2);
+    expect(describeMismatches(c)).toEqual([
+      "out: 2 of 4 elements differ (compared bit for bit)",
+      "  out[1]: cpu 2 (0x40000000), gpu 2.5 (0x40200000), 2097152 ulp apart",
+      "  out[2]: cpu -0 (0x80000000), gpu 0 (0x00000000), 0 ulp apart",
+    ]);
+  });
+
+  it("prints integer bits at their width", () => {
+    expect(hexBits("i32", -1)).toBe("0xffffffff");
+    expect(hexBits("i64", -1n)).toBe("0xffffffffffffffff");
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The example kernels' properties, parameterised over where they run.
+ *
+ * test/runtime/sim/examples.test.ts states each example's law against a plain TypeScript
+ * reference, on the simulator, for random sizes, launch shapes and inputs. The cases here
+ * draw from the same ranges; the law stated here is the other half: any runner (the GPU,
+ * or the simulator on the unfolded IR) computes what the simulator computes, within the
+ * tolerance below. Together: GPU = simulator = reference.
+ *
+ * Tolerances (spec/differential.md): with the default `fmad`, nvcc may contract `a * b + c`
+ * into one fused multiply-add, which skips the rounding of the product: a result can move
+ * by up to half an ulp of the product, and in a sum of K products, by that much per step.
+ * Float atomics from several blocks add in any order on a GPU. Everything else is exact.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import type { SourceMap } from "../../src/diagnostics/source.js";
+import type { Module } from "../../src/ir/nodes.js";
+import type { AnyTypedArray } from "../../src/ir/types.js";
+import { frontEnd } from "../../src/pipeline.js";
+import { compareArrays, describeMismatches, type Tolerance } from "../../src/testing/compare.js";
+import type { ArgValue } from "../../src/testing/cpuGpu.js";
+
+export interface Program {
+  readonly ir: Module;
+  readonly sources: SourceMap;
+}
+
+export interface ExampleCase {
+  readonly grid: readonly number[];
+  readonly block: readonly number[];
+  /** In parameter order. */
+  readonly args: readonly ArgValue[];
+}
+
+export type Outputs = ReadonlyMap<string, AnyTypedArray>;
+
+export interface ExampleProperty {
+  readonly example: string;
+  readonly kernel: string;
+  readonly cases: fc.Arbitrary<ExampleCase>;
+  readonly numRuns: number;
+  /** Per written array, given the case and the simulator's outputs; none: bit for bit. */
+  readonly tolerance: (c: ExampleCase, sim: Outputs, fmad: boolean) => Readonly<Record<string, Tolerance>>;
+}
+
+/** Runs a kernel of a program on a case: the arrays it may write, by name. */
+export type Runner = (p: Program, kernel: string, c: ExampleCase) => Promise<Outputs>;
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** examples/<name>.gk checked; `after: "check"` stops before the IR passes (no constant folding). */
+export function loadExample(name: string, after?: string): Program {
+  const fe = frontEnd(path.join(ROOT, "examples", `${name}.gk`), after ? { after } : {});
+  if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new Error(`examples/${name}.gk does not check`);
+  return { ir: fe.ir, sources: fe.sources };
+}
+
+const TILE = 16;
+/** Half an ulp of f32 at 1, as a factor: |RN(x) - x| <= EPS32 * |x|. */
+const EPS32 = 2 ** -24;
+
+const f32 = fc.float({ min: -1000, max: 1000, noNaN: true });
+const f32s = (n: number) => fc.array(f32, { minLength: n, maxLength: n }).map((a) => Float32Array.from(a));
+const u32s = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: n, maxLength: n }).map((a) => Uint32Array.from(a));
+const none = () => ({});
+
+export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
+  {
+    example: "saxpy",
+    kernel: "saxpy",
+    numRuns: 25,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 600 }), block: fc.integer({ min: 1, max: 256 }), extra: fc.integer({ min: 0, max: 2 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32, f32s(s.n), f32s(s.n)))
+      .map(([s, alpha, x, y]) => ({ grid: [Math.ceil(s.n / s.block) + s.extra || 1], block: [s.block], args: [s.n, alpha, x, y, new Float32Array(s.n + 3).fill(7)] })),
+    // out = alpha * x + y: one possible contraction per element.
+    tolerance: (c, _sim, fmad): Record<string, Tolerance> => {
+      if (!fmad) return {};
+      const [, alpha, x, y] = c.args as [number, number, Float32Array, Float32Array];
+      let worst = 0;
+      x.forEach((xi, i) => (worst = Math.max(worst, Math.abs(alpha * xi) + Math.abs(y[i]!))));
+      return { out: { ulp: 1, abs: 4 * EPS32 * worst } };
+    },
+  },
+  {
+    example: "matmul",
+    kernel: "matmul",
+    numRuns: 15,
+    cases: fc
+      .record({ M: fc.integer({ min: 1, max: 40 }), N: fc.integer({ min: 1, max: 40 }), K: fc.integer({ min: 1, max: 40 }) })
+      .chain((d) => fc.tuple(fc.constant(d), f32s(d.M * d.K), f32s(d.K * d.N)))
+      .map(([{ M, N, K }, A, B]) => ({ grid: [Math.ceil(N / TILE), Math.ceil(M / TILE)], block: [TILE, TILE], args: [A, B, new Float32Array(M * N), M, N, K] })),
+    // sum += a * b, K times: each step may be one contraction; errors add up along the sum.
+    tolerance: (c, _sim, fmad): Record<string, Tolerance> => {
+      if (!fmad) return {};
+      const [A, B, , M, N, K] = c.args as [Float32Array, Float32Array, Float32Array, number, number, number];
+      let worst = 0;
+      for (let r = 0; r < M; r++) {
+        for (let col = 0; col < N; col++) {
+          let s = 0;
+          for (let k = 0; k < K; k++) s += Math.abs(A[r * K + k]! * B[k * N + col]!);
+          worst = Math.max(worst, s);
+        }
+      }
+      return { C: { ulp: 1, abs: 4 * (K + 1) * EPS32 * worst } };
+    },
+  },
+  {
+    example: "reduce",
+    kernel: "block_sum",
+    numRuns: 25,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 1500 }), extra: fc.integer({ min: 0, max: 1 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.n)))
+      .map(([s, x]) => {
+        const blocks = Math.ceil(s.n / 256) + s.extra || 1;
+        return { grid: [blocks], block: [256], args: [s.n, x, new Float32Array(blocks), new Float32Array(1)] };
+      }),
+    // Partial sums are a fixed tree (exact); the blocks' atomicAdds to `total` come in any order.
+    tolerance: (_c, sim) => {
+      const partial = sim.get("partial") as Float32Array;
+      const magnitude = partial.reduce((a, v) => a + Math.abs(v), 0);
+      return { total: { ulp: partial.length, abs: 2 * partial.length * EPS32 * magnitude } };
+    },
+  },
+  {
+    example: "histogram",
+    kernel: "histogram",
+    numRuns: 25,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 3000 }), grid: fc.integer({ min: 1, max: 6 }), block: fc.integer({ min: 16, max: 256 }) })
+      .chain((s) => fc.tuple(fc.constant(s), u32s(s.n)))
+      .map(([s, data]) => ({ grid: [s.grid], block: [s.block], args: [s.n, data, new Uint32Array(16)] })),
+    tolerance: none,
+  },
+  {
+    example: "stencil",
+    kernel: "stencil",
+    numRuns: 25,
+    cases: fc
+      .record({ W: fc.integer({ min: 1, max: 40 }), H: fc.integer({ min: 1, max: 40 }), bx: fc.integer({ min: 1, max: 32 }), by: fc.integer({ min: 1, max: 32 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.W * s.H)))
+      .map(([{ W, H, bx, by }, src]) => ({ grid: [Math.ceil(W / bx), Math.ceil(H / by)], block: [bx, by], args: [W, H, src, new Float32Array(W * H).fill(-1)] })),
+    // 0.25 * (a + b + c + d): no product is added to anything, so nothing to contract.
+    tolerance: none,
+  },
+  {
+    example: "transpose",
+    kernel: "transpose",
+    numRuns: 15,
+    cases: fc
+      .record({ rows: fc.integer({ min: 1, max: 80 }), cols: fc.integer({ min: 1, max: 80 }) })
+      .chain((d) => fc.tuple(fc.constant(d), f32s(d.rows * d.cols)))
+      .map(([{ rows, cols }, input]) => ({ grid: [Math.ceil(cols / 32), Math.ceil(rows / 32)], block: [32, 8], args: [rows, cols, input, new Float32Array(rows * cols)] })),
+    tolerance: none,
+  },
+];
+
+/**
+ * The law for one example: on every case, `runner` writes what the simulator (`reference`)
+ * writes, within the example's tolerance. Throws, through fast-check, with the shrunk case.
+ */
+export async function checkExampleProperty(p: ExampleProperty, reference: Runner, runner: Runner, fmad: boolean): Promise<void> {
+  const program = loadExample(p.example);
+  const fn = program.ir.kernels.find((k) => k.name === p.kernel)!;
+  await fc.assert(
+    fc.asyncProperty(p.cases, async (c) => {
+      const want = await reference(program, p.kernel, c);
+      const got = await runner(program, p.kernel, c);
+      const tol = p.tolerance(c, want, fmad);
+      const diffs = [...want].flatMap(([name, a]) => {
+        const param = fn.params.find((q) => q.name === name)!;
+        const elem = param.type.kind === "global" ? param.type.elem.name : "i32";
+        return describeMismatches(compareArrays(name, elem, a, got.get(name)!, tol[name]), ["simulator", "runner"]);
+      });
+      if (diffs.length) throw new Error(`${p.example}: grid(${c.grid.join(", ")}) block(${c.block.join(", ")})\n${diffs.join("\n")}`);
+    }),
+    { numRuns: p.numRuns },
+  );
+}
