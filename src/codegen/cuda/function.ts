@@ -9,8 +9,8 @@
  *
  * A kernel's `readonly global<T>` parameter is `const T* __restrict__` (gk never passes one
  * buffer to two parameters of a launch); a device function's is `const T*`. A device function
- * that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`, since
- * nvcc warns about them.
+ * that nothing calls, a parameter set but never read, and a local or shared array nothing reads, is
+ * `[[maybe_unused]]`, since nvcc warns about them.
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { Function, Param } from "../../ir/nodes.js";
@@ -20,7 +20,7 @@ import { variableNames } from "./names.js";
 import { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
-import { readVariables } from "./walk.js";
+import { readVariables, visitStmts } from "./walk.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -42,7 +42,11 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const read = readVariables(f.body);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 
-  const params = f.params.map((p) => paramText(p, f.kind, scope)).join(", ");
+  // nvcc warns about a parameter that is set but never read (#550).
+  const assigned = new Set<number>();
+  visitStmts(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
+  const unreadScalar = (p: Param) => p.kind === "scalarVar" && assigned.has(p.id) && !read.has(p.id);
+  const params = f.params.map((p) => `${unreadScalar(p) ? `${CUDA.maybeUnused} ` : ""}${paramText(p, f.kind, scope)}`).join(", ");
   const name = functionName(f.name);
   const head =
     f.kind === "kernel"

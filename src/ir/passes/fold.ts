@@ -99,8 +99,32 @@ export function foldExpr(e: Expr): Expr {
   return assertNever(e, "expression");
 }
 
+/** Folds a statement list and drops what follows a statement that always jumps away (dead after folding). */
 export function foldStmts(stmts: readonly Stmt[]): Stmt[] {
-  return stmts.flatMap(foldStmt);
+  const out: Stmt[] = [];
+  for (const s of stmts) {
+    for (const f of foldStmt(s)) {
+      out.push(f);
+      if (jumpsAway(f)) return out;
+    }
+  }
+  return out;
+}
+
+/** Whether control never reaches the statement after this one. */
+function jumpsAway(s: Stmt): boolean {
+  switch (s.kind) {
+    case "return":
+    case "break":
+    case "continue":
+      return true;
+    case "block":
+      return s.body.length > 0 && jumpsAway(s.body[s.body.length - 1]!);
+    case "if":
+      return s.then.length > 0 && s.else.length > 0 && jumpsAway(s.then[s.then.length - 1]!) && jumpsAway(s.else[s.else.length - 1]!);
+    default:
+      return false;
+  }
 }
 
 function foldStmt(s: Stmt): Stmt[] {
