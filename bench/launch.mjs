@@ -3,7 +3,7 @@
 // a persistent session (buffers resident on the GPU), and the TypeScript API; with CuPy's
 // RawKernel measured in the same run as the reference (6.6 us async / 11.9 us with a sync
 // on an H100 in DESIGN.md).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { compile } from "../dist/runtime/api.js";
@@ -18,6 +18,24 @@ async function timed(fn) {
   const t0 = performance.now();
   const r = await fn();
   return { r, ms: performance.now() - t0 };
+}
+
+// The floor under a session's round trip: 200 bytes to `cat` and back through pipes, timed like
+// the launches (30 trips after 30 warm-ups, median), in microseconds.
+async function pipeBaselineUs() {
+  const child = spawn("cat", [], { stdio: ["pipe", "pipe", "ignore"] });
+  let waiting;
+  child.stdout.on("data", () => waiting?.());
+  const msg = Buffer.alloc(200, 0x61);
+  const once = () => new Promise((r) => {
+    waiting = r;
+    child.stdin.write(msg);
+  });
+  for (let i = 0; i < 30; i++) await once();
+  const trips = [];
+  for (let i = 0; i < 30; i++) trips.push((await timed(once)).ms * 1000);
+  child.stdin.end();
+  return median(trips);
 }
 
 function cupyRows(sizes) {
@@ -46,6 +64,7 @@ export async function benchLaunch() {
   const mod = await compile(join(ROOT, "examples", "saxpy.gk"), { device: "cuda" });
   await mod.saxpy({ grid: 1, block: 256 }, { n: 1, alpha: 1, x: [1], y: [1], out: new Float32Array(1) });
 
+  const pipeUs = await pipeBaselineUs();
   const oneShot = [];
   const resident = [];
   for (const n of SIZES) {
@@ -109,7 +128,7 @@ export async function benchLaunch() {
   const cupy = cupyRows(SIZES);
   const cupyBy = new Map((cupy.rows ?? []).map((r) => [r.n, r]));
 
-  console.log(`\nLaunch costs on ${device.name} (${device.arch}); session start-up (spawn + CUDA context): ${startup.ms.toFixed(1)} ms`);
+  console.log(`\nLaunch costs on ${device.name} (${device.arch}); session start-up (spawn + CUDA context): ${startup.ms.toFixed(1)} ms; pipe ping-pong with cat (the floor under a round trip): ${pipeUs.toFixed(1)} us`);
   console.log(
     table(
       "One-shot: a gpu_launcher process per launch, ms (process = spawn, JSON, exit)",
@@ -128,7 +147,7 @@ export async function benchLaunch() {
     ),
   );
   if (cupy.error) console.log(`CuPy not measured: ${cupy.error}`);
-  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, oneShot, resident, cupy })}`);
+  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, pipePingPongUs: pipeUs, oneShot, resident, cupy })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchLaunch();

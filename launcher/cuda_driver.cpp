@@ -58,7 +58,6 @@ Loaded load() {
   need(d.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
   need(d.cuDevicePrimaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"});
   need(d.cuCtxSetCurrent, {"cuCtxSetCurrent"});
-  need(d.cuCtxSynchronize, {"cuCtxSynchronize"});  // not _v2: that one takes a context (CUDA 12.9+)
   need(d.cuModuleLoadDataEx, {"cuModuleLoadDataEx"});
   need(d.cuModuleUnload, {"cuModuleUnload"});
   need(d.cuModuleGetFunction, {"cuModuleGetFunction"});
@@ -77,6 +76,12 @@ Loaded load() {
   need(d.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
   need(d.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
   resolve(lib, d.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});  // optional
+  // Optional: without them, shared files are copied from pageable memory.
+  if (!resolve(lib, d.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"}) ||
+      !resolve(lib, d.cuMemHostUnregister, {"cuMemHostUnregister"})) {
+    d.cuMemHostRegister = nullptr;
+    d.cuMemHostUnregister = nullptr;
+  }
   if (!missing.empty()) {
     l.failure = makeError("DRIVER_TOO_OLD", phase::kInit,
                           "the CUDA driver in libcuda.so.1 lacks " + missing + "; install a newer NVIDIA driver");

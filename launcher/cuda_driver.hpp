@@ -69,7 +69,6 @@ struct Driver {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice) = nullptr;
   CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
-  CUresult (*cuCtxSynchronize)() = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
@@ -81,6 +80,8 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
+  CUresult (*cuMemHostRegister)(void*, size_t, unsigned) = nullptr;  // optional: pinning shared files
+  CUresult (*cuMemHostUnregister)(void*) = nullptr;                  // optional, with cuMemHostRegister
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**) = nullptr;
   CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;

@@ -128,11 +128,19 @@ Gpu::Gpu(int ordinal) : d_(Driver::get()) {
 
 Gpu::~Gpu() {
   // Already answering an error, or exiting: the result cannot be reported to anyone.
-  if (retained_ && !abandoned_) (void)d_.cuDevicePrimaryCtxRelease(dev_);
+  if (!retained_ || abandoned_) return;
+  if (start_ != nullptr) (void)d_.cuEventDestroy(start_);
+  if (stop_ != nullptr) (void)d_.cuEventDestroy(stop_);
+  (void)d_.cuDevicePrimaryCtxRelease(dev_);
 }
 
 void Gpu::release() {
   if (!retained_) return;
+  for (CUevent* ev : {&start_, &stop_}) {
+    CUevent e = *ev;
+    *ev = nullptr;
+    if (e != nullptr) d_.check(d_.cuEventDestroy(e), "cuEventDestroy_v2", phase::kCleanup);
+  }
   retained_ = false;
   d_.check(d_.cuDevicePrimaryCtxRelease(dev_), "cuDevicePrimaryCtxRelease_v2", phase::kCleanup);
 }
@@ -174,16 +182,24 @@ CUfunction Gpu::getFunction(CUmodule m, const std::string& kernel) {
   return f;
 }
 
-void Gpu::checkParams(CUfunction f, const std::string& kernel, const std::vector<size_t>& argSizes) {
-  if (d_.cuFuncGetParamInfo == nullptr) return;
-  std::vector<size_t> sizes;
+KernelInfo Gpu::describe(CUfunction f) {
+  KernelInfo k;
+  if (d_.cuFuncGetParamInfo == nullptr) return k;
   for (size_t i = 0; i <= kMaxArgs; i++) {
     size_t offset = 0, size = 0;
     CUresult r = d_.cuFuncGetParamInfo(f, i, &offset, &size);
     if (r == cu::kErrorInvalidValue) break;  // i is the parameter count
-    if (r != cu::kSuccess) return;           // the driver cannot describe this kernel: no check
-    sizes.push_back(size);
+    if (r != cu::kSuccess) return KernelInfo{};  // the driver cannot describe this kernel: no check
+    k.paramSizes.push_back(size);
   }
+  k.paramsKnown = true;
+  return k;
+}
+
+void Gpu::checkParams(const KernelInfo& k, const std::string& kernel, const std::vector<size_t>& argSizes) {
+  if (!k.paramsKnown) return;
+  const std::vector<size_t>& sizes = k.paramSizes;
+  if (sizes.size() == argSizes.size() && std::equal(sizes.begin(), sizes.end(), argSizes.begin())) return;
   std::string q;
   appendJsonString(q, kernel);
   if (sizes.size() != argSizes.size()) {
@@ -205,7 +221,7 @@ void Gpu::checkParams(CUfunction f, const std::string& kernel, const std::vector
   }
 }
 
-void Gpu::prepareLaunch(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes) {
+void Gpu::prepareLaunch(CUfunction f, KernelInfo& k, const LaunchDims& dims, uint32_t sharedBytes) {
   const char* axis[3] = {"x", "y", "z"};
   for (int i = 0; i < 3; i++) {
     if (int64_t(dims.block[i]) > info_.maxBlock[i]) {
@@ -221,17 +237,22 @@ void Gpu::prepareLaunch(CUfunction f, const LaunchDims& dims, uint32_t sharedByt
     throw badConfig("a block of " + std::to_string(dims.blockThreads()) + " threads exceeds the device's limit of " +
                     std::to_string(info_.maxThreadsPerBlock));
   }
-  int staticShared = 0;
-  d_.check(d_.cuFuncGetAttribute(&staticShared, cu::kFuncAttrSharedSizeBytes, f), "cuFuncGetAttribute", phase::kLaunch);
+  if (!k.staticSharedKnown) {
+    d_.check(d_.cuFuncGetAttribute(&k.staticSharedBytes, cu::kFuncAttrSharedSizeBytes, f), "cuFuncGetAttribute",
+             phase::kLaunch);
+    k.staticSharedKnown = true;
+  }
+  int staticShared = k.staticSharedBytes;
   uint64_t total = uint64_t(staticShared) + sharedBytes;
   if (total > uint64_t(info_.maxSharedBytesPerBlockOptin)) {
     throw badConfig(std::to_string(sharedBytes) + " bytes of dynamic shared memory plus the kernel's " +
                     std::to_string(staticShared) + " bytes of static shared memory exceed the device's limit of " +
                     std::to_string(info_.maxSharedBytesPerBlockOptin) + " bytes per block");
   }
-  if (total > uint64_t(info_.maxSharedBytesPerBlock)) {
+  if (total > uint64_t(info_.maxSharedBytesPerBlock) && sharedBytes > k.sharedOptIn) {
     d_.check(d_.cuFuncSetAttribute(f, cu::kFuncAttrMaxDynamicSharedSizeBytes, int(sharedBytes)), "cuFuncSetAttribute",
              phase::kLaunch);
+    k.sharedOptIn = sharedBytes;
   }
 }
 
@@ -253,18 +274,25 @@ void Gpu::waitFor(CUevent stop, uint64_t timeoutMs) {
     d_.check(d_.cuEventSynchronize(stop), "cuEventSynchronize", phase::kKernel);
     return;
   }
+  // Polled: spinning (with yields) for the first 200 us, as most kernels are short and a sleep
+  // costs tens of microseconds of timer slack; then sleeping, up to 1 ms at a time.
   auto start = std::chrono::steady_clock::now();
-  auto pause = std::chrono::microseconds(2);
+  auto pause = std::chrono::microseconds(20);
   for (;;) {
     CUresult r = d_.cuEventQuery(stop);
     if (r == cu::kSuccess) return;
     if (r != cu::kErrorNotReady) d_.check(r, "cuEventQuery", phase::kKernel);
-    if (elapsedMs(start) > double(timeoutMs)) {
+    double waited = elapsedMs(start);
+    if (waited > double(timeoutMs)) {
       LauncherError e = makeError("KERNEL_TIMEOUT", phase::kKernel,
                                   "the kernel did not finish within " + std::to_string(timeoutMs) + " ms");
       e.sticky = true;  // it is still running: only ending the process stops it
       abandoned_ = true;
       throw e;
+    }
+    if (waited < 0.2) {
+      std::this_thread::yield();
+      continue;
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(1000));
@@ -272,19 +300,14 @@ void Gpu::waitFor(CUevent stop, uint64_t timeoutMs) {
 }
 
 KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOptions& options, void** params) {
-  struct Events {
-    const Driver& d;
-    CUevent start = nullptr, stop = nullptr;
-    ~Events() {  // on every path; a failure here cannot change the answer
-      if (start) (void)d.cuEventDestroy(start);
-      if (stop) (void)d.cuEventDestroy(stop);
-    }
-  } ev{d_};
-  d_.check(d_.cuEventCreate(&ev.start, 0), "cuEventCreate", phase::kLaunch);
-  d_.check(d_.cuEventCreate(&ev.stop, 0), "cuEventCreate", phase::kLaunch);
+  if (start_ == nullptr) d_.check(d_.cuEventCreate(&start_, 0), "cuEventCreate", phase::kLaunch);
+  if (stop_ == nullptr) d_.check(d_.cuEventCreate(&stop_, 0), "cuEventCreate", phase::kLaunch);
+  // One launch (the common case) needs no vector; more keep every time for the median.
+  double single = 0;
   std::vector<double> times;
+  if (options.repeat > 1) times.reserve(options.repeat);
   for (uint32_t i = 0; i < options.repeat; i++) {
-    d_.check(d_.cuEventRecord(ev.start, nullptr), "cuEventRecord", phase::kLaunch);
+    d_.check(d_.cuEventRecord(start_, nullptr), "cuEventRecord", phase::kLaunch);
     CUresult r = d_.cuLaunchKernel(f, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0], dims.block[1],
                                    dims.block[2], options.sharedBytes, nullptr, params, nullptr);
     if (r != cu::kSuccess) {
@@ -292,22 +315,22 @@ KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOption
       if (!e.sticky) e.hint = launchHint(f, dims, options.sharedBytes);
       throw e;
     }
-    d_.check(d_.cuEventRecord(ev.stop, nullptr), "cuEventRecord", phase::kKernel);
-    waitFor(ev.stop, options.timeoutMs);
+    d_.check(d_.cuEventRecord(stop_, nullptr), "cuEventRecord", phase::kKernel);
+    // The stop event follows the kernel on the only stream the launcher uses, so once it has
+    // completed the kernel has too, and an asynchronous fault has been reported here.
+    waitFor(stop_, options.timeoutMs);
     float ms = 0;
-    d_.check(d_.cuEventElapsedTime(&ms, ev.start, ev.stop), "cuEventElapsedTime", phase::kKernel);
-    times.push_back(double(ms));
+    d_.check(d_.cuEventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime", phase::kKernel);
+    if (options.repeat == 1) single = double(ms);
+    else times.push_back(double(ms));
   }
-  d_.check(d_.cuCtxSynchronize(), "cuCtxSynchronize", phase::kKernel);
-  CUevent start = ev.start;
-  ev.start = nullptr;
-  d_.check(d_.cuEventDestroy(start), "cuEventDestroy_v2", phase::kCleanup);
-  CUevent stop = ev.stop;
-  ev.stop = nullptr;
-  d_.check(d_.cuEventDestroy(stop), "cuEventDestroy_v2", phase::kCleanup);
-  std::sort(times.begin(), times.end());
   KernelTimes t;
   t.launches = options.repeat;
+  if (options.repeat == 1) {
+    t.minMs = t.medianMs = single;
+    return t;
+  }
+  std::sort(times.begin(), times.end());
   t.minMs = times.front();
   size_t n = times.size();
   t.medianMs = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
@@ -340,6 +363,15 @@ void Gpu::zero(CUdeviceptr dst, uint64_t bytes) {
 
 void Gpu::download(void* dst, CUdeviceptr src, uint64_t bytes) {
   if (bytes != 0) d_.check(d_.cuMemcpyDtoH(dst, src, size_t(bytes)), "cuMemcpyDtoH_v2", phase::kD2H);
+}
+
+bool Gpu::pin(void* p, size_t bytes) {
+  if (d_.cuMemHostRegister == nullptr || p == nullptr || bytes == 0) return false;
+  return d_.cuMemHostRegister(p, bytes, 0) == cu::kSuccess;
+}
+
+void Gpu::unpin(void* p) {
+  if (d_.cuMemHostUnregister != nullptr && !abandoned_) (void)d_.cuMemHostUnregister(p);
 }
 
 }  // namespace gk

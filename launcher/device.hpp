@@ -29,6 +29,15 @@ struct DeviceInfo {
 std::vector<DeviceInfo> listDevices(const Driver& d);
 void appendDeviceJson(std::string& out, const DeviceInfo& info, int driverVersion);
 
+// What the launcher asks the driver about a kernel, once per function (a --serve module keeps it).
+struct KernelInfo {
+  bool paramsKnown = false;  // cuFuncGetParamInfo described the kernel's parameters
+  std::vector<size_t> paramSizes;
+  bool staticSharedKnown = false;
+  int staticSharedBytes = 0;
+  uint32_t sharedOptIn = 0;  // dynamic shared memory the kernel has been opted in to so far
+};
+
 struct KernelTimes {
   double minMs = 0;
   double medianMs = 0;
@@ -53,13 +62,16 @@ class Gpu {
   void unloadModule(CUmodule m);
   CUfunction getFunction(CUmodule m, const std::string& kernel);
 
-  // With cuFuncGetParamInfo (CUDA 12.4+ drivers): the kernel's parameter count and sizes
-  // must match `argSizes` (BAD_ARGS). Without it, nothing is checked.
-  void checkParams(CUfunction f, const std::string& kernel, const std::vector<size_t>& argSizes);
+  // The kernel's parameter sizes, where the driver has cuFuncGetParamInfo (CUDA 12.4+).
+  KernelInfo describe(CUfunction f);
+  // With known parameters, their count and sizes must match `argSizes` (BAD_ARGS). Without
+  // them, nothing is checked.
+  void checkParams(const KernelInfo& k, const std::string& kernel, const std::vector<size_t>& argSizes);
   // The device's own limits for this launch (BAD_LAUNCH_CONFIG, phase launch), and the
   // opt-in that dynamic shared memory above the default 48 KB needs.
-  void prepareLaunch(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes);
+  void prepareLaunch(CUfunction f, KernelInfo& k, const LaunchDims& dims, uint32_t sharedBytes);
   // Launches options.repeat times, timing each launch with CUDA events (phases launch, kernel).
+  // The two events are made on the first launch and kept until release().
   KernelTimes launch(CUfunction f, const LaunchDims& dims, const LaunchOptions& options, void** params);
 
   CUdeviceptr alloc(uint64_t bytes, const std::string& what);  // 0 bytes: a null pointer
@@ -67,9 +79,13 @@ class Gpu {
   void upload(CUdeviceptr dst, const void* src, uint64_t bytes);
   void zero(CUdeviceptr dst, uint64_t bytes);
   void download(void* dst, CUdeviceptr src, uint64_t bytes);
+  // Page-locks host memory (cuMemHostRegister) so copies from and to it run at full speed;
+  // false where the driver lacks the call or refuses (the memory then stays pageable).
+  bool pin(void* p, size_t bytes);
+  void unpin(void* p);  // unchecked: called on paths that go on either way
 
-  // Releases the primary context, checked (phase cleanup). The destructor does the same
-  // without reporting, for paths that are already answering an error.
+  // Destroys the events and releases the primary context, checked (phase cleanup). The
+  // destructor does the same without reporting, for paths that are already answering an error.
   void release();
 
  private:
@@ -78,6 +94,8 @@ class Gpu {
   DeviceInfo info_;
   bool retained_ = false;
   bool abandoned_ = false;
+  CUevent start_ = nullptr;  // launch timing, made on the first launch
+  CUevent stop_ = nullptr;
 
   void waitFor(CUevent stop, uint64_t timeoutMs);
   std::string launchHint(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes);

@@ -37,6 +37,14 @@ size_t readUpTo(int fd, void* buf, size_t n) {
   return got;
 }
 
+size_t readSome(int fd, void* buf, size_t n) {
+  for (;;) {
+    ssize_t r = ::read(fd, buf, n);
+    if (r >= 0) return size_t(r);
+    if (errno != EINTR) throw ioError("cannot read input");
+  }
+}
+
 std::string readAll(int fd, uint64_t limit) {
   std::string out;
   size_t chunk = size_t(1) << 16;
@@ -134,9 +142,16 @@ void Output::writeFd(const char* data, size_t n) {
 }
 
 void Output::flush() {
-  std::string pending;
-  pending.swap(buf_);
-  writeFd(pending.data(), pending.size());
+  // Cleared even when the write fails (the answer cannot be sent twice); the capacity stays
+  // for the next answer, unless a large one made it large.
+  struct Clear {
+    std::string& buf;
+    ~Clear() {
+      buf.clear();
+      if (buf.capacity() > kFlushAt * 2) std::string().swap(buf);
+    }
+  } clear{buf_};
+  writeFd(buf_.data(), buf_.size());
 }
 
 void Output::writeDirect(const uint8_t* data, size_t n) {

@@ -16,6 +16,8 @@ std::string readAll(int fd, uint64_t limit);
 
 // Reads up to n bytes, fewer only at end of file. Throws IO_ERROR on a read error.
 size_t readUpTo(int fd, void* buf, size_t n);
+// One read(2) of at most n bytes (0 only at end of file). Throws IO_ERROR on a read error.
+size_t readSome(int fd, void* buf, size_t n);
 
 // A module file's bytes followed by one NUL (the driver reads PTX as a C string).
 // Throws MODULE_UNREADABLE.

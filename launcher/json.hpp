@@ -27,6 +27,13 @@ struct JsonValue {
 
   // The member named `key`, or nullptr. Objects never hold duplicate keys.
   const JsonValue* get(const std::string& key) const;
+  const JsonValue* get(const char* key) const {
+    size_t n = std::char_traits<char>::length(key);
+    for (const auto& m : members) {
+      if (m.first.size() == n && m.first.compare(0, n, key, n) == 0) return &m.second;
+    }
+    return nullptr;
+  }
   bool isNumber() const { return kind == Kind::Number; }
   bool isString() const { return kind == Kind::String; }
 };

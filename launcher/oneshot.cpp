@@ -2,8 +2,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "device.hpp"
+#include "files.hpp"
 #include "json.hpp"
 #include "modes.hpp"
 #include "request.hpp"
@@ -63,9 +65,16 @@ void writeSuccess(Output& out, const Request& req, const Timing& t, bool check) 
   for (size_t i = 0; i < req.args.size(); i++) {
     const ArgSpec& a = req.args[i];
     if (!a.isArray || !a.copyBack) continue;
-    out.write(std::string(first ? "" : ",") + "{\"index\":" + std::to_string(i) + ",\"elem\":\"" + elemName(a.elem) +
-              "\",\"b64\":\"");
+    std::string entry = std::string(first ? "" : ",") + "{\"index\":" + std::to_string(i) + ",\"elem\":\"" + elemName(a.elem) + "\"";
     first = false;
+    if (a.hasCopyBackTo) {  // the bytes are in the file already
+      entry += ",\"copyBackTo\":";
+      appendFileRefJson(entry, a.copyBackTo);
+      entry += ",\"bytes\":" + std::to_string(a.bytes) + "}";
+      out.write(entry);
+      continue;
+    }
+    out.write(entry + ",\"b64\":\"");
     if (a.data.size() == a.bytes) out.writeBase64(a.data.data(), a.data.size());
     else out.writeBase64Zeros(a.bytes);
     out.write("\"}", 2);
@@ -115,8 +124,9 @@ void runOnDevice(const OneShotArgs& args, const std::vector<char>& image, const 
 
   std::vector<size_t> sizes;
   for (const ArgSpec& a : req.args) sizes.push_back(a.isArray ? sizeof(CUdeviceptr) : elemSize(a.elem));
-  gpu.checkParams(f, args.kernel, sizes);
-  gpu.prepareLaunch(f, dims, req.options.sharedBytes);
+  KernelInfo info = gpu.describe(f);
+  gpu.checkParams(info, args.kernel, sizes);
+  gpu.prepareLaunch(f, info, dims, req.options.sharedBytes);
 
   mark = Clock::now();
   for (size_t i = 0; i < req.args.size(); i++) {
@@ -124,11 +134,13 @@ void runOnDevice(const OneShotArgs& args, const std::vector<char>& image, const 
   }
   t.allocMs = msSince(mark);
 
+  bool pinFiles = pinPolicy() == PinPolicy::Always;
   mark = Clock::now();
   for (size_t i = 0; i < req.args.size(); i++) {
     const ArgSpec& a = req.args[i];
     if (!a.isArray) continue;
-    if (a.hasData) gpu.upload(held.ptrs[i], a.data.data(), a.bytes);
+    PinScope pin(gpu, a.fileRange.mapBase(), a.fileRange.mapLength(), pinFiles && a.hasFile);
+    if (const uint8_t* src = a.contents()) gpu.upload(held.ptrs[i], src, a.bytes);
     else gpu.zero(held.ptrs[i], a.bytes);
   }
   t.h2dMs = msSince(mark);
@@ -145,6 +157,11 @@ void runOnDevice(const OneShotArgs& args, const std::vector<char>& image, const 
   for (size_t i = 0; i < req.args.size(); i++) {
     ArgSpec& a = req.args[i];
     if (!a.isArray || !a.copyBack) continue;
+    if (a.hasCopyBackTo) {
+      PinScope pin(gpu, a.copyBackRange.mapBase(), a.copyBackRange.mapLength(), pinFiles);
+      gpu.download(a.copyBackRange.data(), held.ptrs[i], a.bytes);
+      continue;
+    }
     a.data.resize(a.bytes);
     gpu.download(a.data.data(), held.ptrs[i], a.bytes);
   }
@@ -152,6 +169,15 @@ void runOnDevice(const OneShotArgs& args, const std::vector<char>& image, const 
 
   held.release();
   gpu.release();
+}
+
+// --check: the copied-back arrays equal their inputs, so those bound for a file are written there.
+void copyBackUnchanged(Request& req) {
+  for (ArgSpec& a : req.args) {
+    if (!a.isArray || !a.hasCopyBackTo || a.bytes == 0) continue;
+    if (a.hasData) std::memmove(a.copyBackRange.data(), a.data.data(), a.bytes);
+    else std::memset(a.copyBackRange.data(), 0, a.bytes);
+  }
 }
 
 }  // namespace
@@ -179,8 +205,10 @@ int runOneShot(const OneShotArgs& args) {
       std::string text = readAll(STDIN_FILENO, kMaxRequestBytes);
       req = parseRequest(text.data(), text.size());
     }
+    mapArgFiles(req, args.check);
     Timing t;
-    if (!args.check) runOnDevice(args, image, dims, req, t);
+    if (args.check) copyBackUnchanged(req);
+    else runOnDevice(args, image, dims, req, t);
     t.totalMs = msSince(args.start);
     writeSuccess(out, req, t, args.check);
     return 0;

@@ -47,8 +47,8 @@ std::string dimError(int i, const std::string& got) {
   return std::string(kDimNames[i]) + " must be an integer from 1 to " + std::to_string(dimMax(i)) + ", got " + got;
 }
 
-void checkBoolBytes(const std::vector<uint8_t>& data, const std::string& path) {
-  for (size_t i = 0; i < data.size(); i++) {
+void checkBoolBytes(const uint8_t* data, uint64_t n, const std::string& path) {
+  for (uint64_t i = 0; i < n; i++) {
     if (data[i] > 1) {
       throw badRequest(path, "bool element " + std::to_string(i) + " is " + std::to_string(data[i]) +
                                  "; bool elements must be 0 or 1");
@@ -57,7 +57,7 @@ void checkBoolBytes(const std::vector<uint8_t>& data, const std::string& path) {
 }
 
 ArgSpec parseArrayArg(JsonValue& arg, const std::string& path) {
-  checkKeys(arg, path, {"type", "elem", "b64", "values", "length", "copyBack"});
+  checkKeys(arg, path, {"type", "elem", "b64", "values", "file", "length", "copyBack", "copyBackTo"});
   ArgSpec a;
   a.isArray = true;
   std::string elemName = requireString(arg, path, "elem");
@@ -76,8 +76,22 @@ ArgSpec parseArrayArg(JsonValue& arg, const std::string& path) {
     if (m.first == "b64") b64 = &m.second;
   }
   const JsonValue* values = arg.get("values");
+  const JsonValue* file = arg.get("file");
   const JsonValue* length = arg.get("length");
   if (b64 != nullptr && values != nullptr) throw badRequest(path, "give either \"b64\" or \"values\", not both");
+  if (file != nullptr && (b64 != nullptr || values != nullptr)) {
+    throw badRequest(path, "give only one of \"b64\", \"values\" and \"file\"");
+  }
+  if (file != nullptr) {
+    a.file = parseFileRef(*file, path + ".file");
+    a.hasFile = true;
+    if (length == nullptr) throw badRequest(path, "an array in a \"file\" needs \"length\"");
+  }
+  if (const JsonValue* to = arg.get("copyBackTo")) {
+    if (!a.copyBack) throw badRequest(path + ".copyBackTo", "needs \"copyBack\": true");
+    a.copyBackTo = parseFileRef(*to, path + ".copyBackTo");
+    a.hasCopyBackTo = true;
+  }
   if (b64 != nullptr) {
     if (!b64->isString()) throw badRequest(path + ".b64", std::string("expected a base64 string, got ") + jsonKindName(b64->kind));
     if (base64DecodedSize(b64->text) > kMaxOneShotArrayBytes) {
@@ -101,13 +115,17 @@ ArgSpec parseArrayArg(JsonValue& arg, const std::string& path) {
     }
     a.hasData = true;
   }
-  if (a.elem == Elem::Bool) checkBoolBytes(a.data, path + (b64 != nullptr ? ".b64" : ".values"));
+  if (a.elem == Elem::Bool) checkBoolBytes(a.data.data(), a.data.size(), path + (b64 != nullptr ? ".b64" : ".values"));
   if (length != nullptr) {
     uint64_t n = requireUint(*length, path + ".length", UINT64_MAX);
-    if (n > kMaxOneShotArrayBytes / size) {
+    // An array that never travels in the JSON text is limited only by the device.
+    bool inFiles = a.hasFile || a.hasCopyBackTo;
+    uint64_t limit = inFiles ? kMaxFileArrayBytes : kMaxOneShotArrayBytes;
+    if (n > limit / size) {
       throw makeError("TOO_LARGE", phase::kRequest,
                       path + ": length " + std::to_string(n) + " is " + std::to_string(n) + " x " + std::to_string(size) +
-                          " bytes; an array is limited to " + std::to_string(kMaxOneShotArrayBytes) + " bytes in one-shot mode");
+                          " bytes; an array is limited to " + std::to_string(limit) + " bytes in one-shot mode" +
+                          (inFiles ? " (in shared files)" : ""));
     }
     if (a.hasData && n * size != a.data.size()) {
       throw badRequest(path + ".length", "length " + std::to_string(n) + " does not match the " +
@@ -115,7 +133,7 @@ ArgSpec parseArrayArg(JsonValue& arg, const std::string& path) {
     }
     a.bytes = n * size;
   } else if (!a.hasData) {
-    throw badRequest(path, "an array needs \"b64\", \"values\" or \"length\"");
+    throw badRequest(path, "an array needs \"b64\", \"values\" or \"length\" (or \"file\" with \"length\")");
   } else {
     a.bytes = a.data.size();
   }
@@ -127,7 +145,12 @@ ArgSpec parseArrayArg(JsonValue& arg, const std::string& path) {
 void checkKeys(const JsonValue& obj, const std::string& path, std::initializer_list<const char*> allowed) {
   for (const auto& m : obj.members) {
     bool ok = false;
-    for (const char* k : allowed) ok = ok || m.first == k;
+    for (const char* k : allowed) {
+      if (m.first.size() == std::char_traits<char>::length(k) && m.first.compare(k) == 0) {
+        ok = true;
+        break;
+      }
+    }
     if (!ok) {
       std::string q;
       appendJsonString(q, m.first);
@@ -211,6 +234,23 @@ Request parseRequest(const char* text, size_t size) {
     }
   }
   return req;
+}
+
+void mapArgFiles(Request& req, bool copyIn) {
+  for (size_t i = 0; i < req.args.size(); i++) {
+    ArgSpec& a = req.args[i];
+    if (a.hasFile) {
+      a.fileRange = FileRange(a.file, a.bytes, false);
+      if (a.elem == Elem::Bool) checkBoolBytes(a.fileRange.data(), a.bytes, a.file.where);
+      if (copyIn) {
+        a.data.assign(a.fileRange.data(), a.fileRange.data() + a.bytes);
+        a.hasData = true;
+        a.hasFile = false;
+        a.fileRange = FileRange();
+      }
+    }
+    if (a.hasCopyBackTo) a.copyBackRange = FileRange(a.copyBackTo, a.bytes, true);
+  }
 }
 
 LaunchDims parseDimsArgv(char* const* six) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "files.hpp"
 #include "json.hpp"
 #include "scalars.hpp"
 
@@ -15,6 +16,7 @@ namespace gk {
 // Limits (spec: "Limits").
 inline constexpr uint64_t kMaxRequestBytes = uint64_t(1) << 31;     // one-shot JSON text: 2 GiB
 inline constexpr uint64_t kMaxOneShotArrayBytes = uint64_t(1) << 31;  // one array in one-shot mode
+inline constexpr uint64_t kMaxFileArrayBytes = uint64_t(1) << 40;     // ... in or back to a shared file
 inline constexpr size_t kMaxArgs = 1024;
 inline constexpr uint64_t kMaxRepeat = 100000;
 inline constexpr uint64_t kMaxTimeoutMs = uint64_t(1) << 31;
@@ -42,9 +44,20 @@ struct ArgSpec {
   Elem elem = Elem::I32;
   uint64_t bits = 0;           // scalars: the value's bits
   std::vector<uint8_t> data;   // arrays sent with data: their bytes
-  bool hasData = false;        // false for {"length": n} arrays, which start zero-filled
+  bool hasData = false;        // `data` holds the array (false for "file" and "length" arrays)
+  bool hasFile = false;        // the array is in a shared file ("file")
+  FileRef file;
+  FileRange fileRange;         // ... mapped by mapArgFiles
   uint64_t bytes = 0;          // arrays: size in bytes
   bool copyBack = false;
+  bool hasCopyBackTo = false;  // copied back into a shared file ("copyBackTo") instead of the answer
+  FileRef copyBackTo;
+  FileRange copyBackRange;     // ... mapped by mapArgFiles
+
+  // The array's contents to upload, or nullptr for a zero-filled array.
+  const uint8_t* contents() const {
+    return hasData ? data.data() : hasFile ? fileRange.data() : nullptr;
+  }
 };
 
 struct Request {
@@ -54,6 +67,10 @@ struct Request {
 
 // Parses a one-shot request. The JSON text may be released by the caller afterwards.
 Request parseRequest(const char* text, size_t size);
+// Checks and maps the shared files the arrays name ("file", "copyBackTo"); checks that a bool
+// array read from a file holds only 0 and 1. `copyIn`: also copy "file" arrays into `data`
+// (--check, which answers with the inputs and must not see an output overwrite an input).
+void mapArgFiles(Request& req, bool copyIn);
 
 // Grid and block from the command line: six decimal integers (gx gy gz bx by bz).
 LaunchDims parseDimsArgv(char* const* six);

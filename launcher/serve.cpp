@@ -10,8 +10,11 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 
 #include "device.hpp"
+#include "files.hpp"
+#include "frames.hpp"
 #include "json.hpp"
 #include "modes.hpp"
 #include "request.hpp"
@@ -20,23 +23,32 @@ namespace gk {
 
 namespace {
 
-constexpr uint32_t kMaxHeaderBytes = uint32_t(1) << 20;
-constexpr uint64_t kMaxPayloadBytes = uint64_t(1) << 40;
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
 constexpr size_t kUploadChunk = size_t(64) << 20;
-constexpr char kMagic[4] = {'G', 'K', 'F', '1'};
+
+struct FunctionEntry {
+  CUfunction f = nullptr;
+  KernelInfo info;  // asked of the driver once
+};
 
 struct ModuleEntry {
   std::string path;
   CUmodule module = nullptr;
   int64_t mtimeNs = 0;
   uint64_t size = 0;
-  std::map<std::string, CUfunction> functions;
+  std::map<std::string, FunctionEntry> functions;
 };
 
 struct BufferEntry {
   CUdeviceptr ptr = 0;
   uint64_t bytes = 0;
+};
+
+// The bytes a transfer's "file" names, checked and mapped before the GPU is used.
+struct Mapped {
+  FileRef ref;
+  FileRange hold;  // the mapping of a path, for this request only
+  uint8_t* data = nullptr;
 };
 
 struct Reply {
@@ -45,38 +57,26 @@ struct Reply {
   bool close = false;
 };
 
-LauncherError badFrame(const std::string& message) {
-  return makeError("BAD_FRAME", phase::kServe, message);
-}
-
 LauncherError unknownHandle(const std::string& what, uint64_t id) {
   return makeError("UNKNOWN_HANDLE", phase::kRequest, "no " + what + " with handle " + std::to_string(id));
 }
 
-uint64_t readLe(const uint8_t* p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
-  return v;
-}
-
-void putLe(uint8_t* p, uint64_t v, int n) {
-  for (int i = 0; i < n; i++) p[i] = uint8_t(v >> (8 * i));
-}
-
 class Server {
  public:
-  explicit Server(int device) : device_(device), out_(STDOUT_FILENO) {}
+  explicit Server(int device) : device_(device), in_(STDIN_FILENO), out_(STDOUT_FILENO) {}
   int run();
 
  private:
   int device_;
+  FrameInput in_;
   Output out_;
+  std::string header_;  // the current request's header, reused from frame to frame
   std::unique_ptr<Gpu> gpu_;
+  FileCache files_;  // after gpu_: destroyed first, as unpinning needs the context
   std::map<uint64_t, ModuleEntry> modules_;
   std::map<std::string, uint64_t> moduleByPath_;
   std::map<uint64_t, BufferEntry> buffers_;
   uint64_t nextId_ = 1;
-  uint64_t payloadLeft_ = 0;  // bytes of the current request's payload not read yet
 
   Gpu& gpu() {
     if (!gpu_) gpu_ = std::make_unique<Gpu>(device_);
@@ -84,7 +84,6 @@ class Server {
   }
 
   void send(const std::string& header, const std::vector<uint8_t>& payload);
-  void skipPayload();
   int serveOne(std::string& idText);
   int fatal(const LauncherError& e, const std::string& idText);
   int shutdown();
@@ -101,32 +100,22 @@ class Server {
 
   ModuleEntry& module(const JsonValue& req);
   BufferEntry& buffer(const JsonValue& handle, const std::string& path);
+  // The bytes a "file" reference names, checked and mapped (before the GPU is touched).
+  Mapped mapFile(const JsonValue& ref, uint64_t bytes, bool write);
+  // Page-locks what `m` maps, as the pin policy says, while `scope` lives; true if it is.
+  bool pinFor(Gpu& g, const Mapped& m, std::optional<PinScope>& scope);
+  // Copies the request's payload (n bytes) to the device, a piece at a time.
+  void uploadPayload(CUdeviceptr dst, uint64_t n);
 };
 
 void Server::send(const std::string& header, const std::vector<uint8_t>& payload) {
-  uint8_t prefix[16];
-  std::memcpy(prefix, kMagic, 4);
-  putLe(prefix + 4, header.size(), 4);
-  putLe(prefix + 8, payload.size(), 8);
-  out_.write(reinterpret_cast<const char*>(prefix), sizeof prefix);
-  out_.write(header);
-  if (!payload.empty()) out_.writeDirect(payload.data(), payload.size());
-  out_.flush();
-}
-
-void Server::skipPayload() {
-  std::vector<uint8_t> sink(payloadLeft_ < (1u << 20) ? size_t(payloadLeft_) : size_t(1) << 20);
-  while (payloadLeft_ > 0) {
-    size_t n = payloadLeft_ < sink.size() ? size_t(payloadLeft_) : sink.size();
-    size_t got = readUpTo(STDIN_FILENO, sink.data(), n);
-    payloadLeft_ -= got;
-    if (got < n) throw badFrame("the input ended inside a frame's payload");
-  }
+  sendFrame(out_, header, payload.data(), payload.size());
 }
 
 int Server::shutdown() {
   int status = 0;
   try {
+    files_.clear();
     if (gpu_) {
       for (auto& b : buffers_) gpu_->free(b.second.ptr);
       for (auto& m : modules_) gpu_->unloadModule(m.second.module);
@@ -144,24 +133,7 @@ int Server::shutdown() {
 // Answers one request. Returns the exit status when the server must stop, -1 to go on.
 // Throws (BAD_FRAME, IO_ERROR) when the stream itself cannot be trusted.
 int Server::serveOne(std::string& idText) {
-  uint8_t prefix[16];
-  size_t got = readUpTo(STDIN_FILENO, prefix, sizeof prefix);
-  if (got == 0) return shutdown();
-  if (got < sizeof prefix) throw badFrame("the input ended inside a frame prefix");
-  if (std::memcmp(prefix, kMagic, 4) != 0) throw badFrame("a frame must start with \"GKF1\"");
-  uint64_t headerBytes = readLe(prefix + 4, 4);
-  uint64_t payloadBytes = readLe(prefix + 8, 8);
-  if (headerBytes == 0 || headerBytes > kMaxHeaderBytes) {
-    throw badFrame("header length " + std::to_string(headerBytes) + " is not from 1 to " + std::to_string(kMaxHeaderBytes));
-  }
-  if (payloadBytes > kMaxPayloadBytes) {
-    throw badFrame("payload length " + std::to_string(payloadBytes) + " exceeds " + std::to_string(kMaxPayloadBytes));
-  }
-  std::string header(size_t(headerBytes), '\0');
-  if (readUpTo(STDIN_FILENO, &header[0], header.size()) < header.size()) {
-    throw badFrame("the input ended inside a frame header");
-  }
-  payloadLeft_ = payloadBytes;
+  if (!in_.next(header_)) return shutdown();
   Clock::time_point start = Clock::now();
   auto begin = [&](bool ok) {
     std::string h = ok ? "{\"ok\":true" : "{\"ok\":false";
@@ -171,7 +143,7 @@ int Server::serveOne(std::string& idText) {
     return h;
   };
   try {
-    JsonValue req = parseJson(header.data(), header.size());
+    JsonValue req = parseJson(header_.data(), header_.size());
     if (req.kind != JsonValue::Kind::Object) throw badRequest("", "a frame header must be a JSON object");
     if (const JsonValue* id = req.get("id")) idText = std::to_string(requireUint(*id, "id", uint64_t(1) << 53));
     Reply reply;
@@ -184,7 +156,7 @@ int Server::serveOne(std::string& idText) {
     return reply.close ? shutdown() : -1;
   } catch (const LauncherError& e) {
     if (e.code == "IO_ERROR" || e.code == "BAD_FRAME") throw;
-    skipPayload();
+    in_.skipPayload();
     std::string h = begin(false) + ",\"error\":";
     appendErrorJson(h, e);
     if (e.sticky) h += ",\"contextLost\":true";
@@ -228,7 +200,7 @@ int Server::run() {
 
 Reply Server::dispatch(const JsonValue& req) {
   std::string op = requireString(req, "frame", "op");
-  if (op != "upload" && payloadLeft_ != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
+  if (op != "upload" && op != "alloc" && in_.payloadLeft() != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
   if (op == "hello") {
     checkKeys(req, "frame", {"op", "id"});
     Reply r;
@@ -335,22 +307,70 @@ Reply Server::opUnload(const JsonValue& req) {
   return Reply{};
 }
 
+Mapped Server::mapFile(const JsonValue& ref, uint64_t bytes, bool write) {
+  Mapped m;
+  m.ref = parseFileRef(ref, "file");
+  m.data = files_.map(m.ref, bytes, write, m.hold);
+  return m;
+}
+
+bool Server::pinFor(Gpu& g, const Mapped& m, std::optional<PinScope>& scope) {
+  if (m.ref.fd >= 0) {
+    files_.pin(g);
+    return files_.pinned(m.ref.fd);
+  }
+  scope.emplace(g, m.hold.mapBase(), m.hold.mapLength(), pinPolicy() == PinPolicy::Always);
+  return scope->pinned();
+}
+
+void Server::uploadPayload(CUdeviceptr dst, uint64_t n) {
+  Gpu& g = gpu();
+  std::vector<uint8_t> chunk(n < kUploadChunk ? size_t(n) : kUploadChunk);
+  for (uint64_t done = 0; done < n;) {
+    size_t len = n - done < chunk.size() ? size_t(n - done) : chunk.size();
+    in_.readPayload(chunk.data(), len);
+    g.upload(dst + done, chunk.data(), len);
+    done += len;
+  }
+}
+
 Reply Server::opAlloc(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "bytes"});
+  checkKeys(req, "frame", {"op", "id", "bytes", "file"});
   uint64_t bytes = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
+  // The contents: a payload, a file, or neither (zeros).
+  const JsonValue* file = req.get("file");
+  uint64_t payload = in_.payloadLeft();
+  if (file != nullptr && payload != 0) throw badRequest("file", "give the contents as a payload or in a \"file\", not both");
+  if (payload != 0 && payload != bytes) {
+    throw badRequest("payload", "a payload of " + std::to_string(payload) + " bytes does not fill a buffer of " +
+                                    std::to_string(bytes) + " bytes");
+  }
+  Mapped m;
+  if (file != nullptr) m = mapFile(*file, bytes, false);
+  Gpu& g = gpu();
   BufferEntry b;
   b.bytes = bytes;
-  b.ptr = gpu().alloc(bytes, "a buffer");
+  b.ptr = g.alloc(bytes, "a buffer");
+  bool pinned = false;
   try {
-    gpu().zero(b.ptr, bytes);
+    if (file != nullptr) {
+      std::optional<PinScope> scope;
+      pinned = pinFor(g, m, scope);
+      g.upload(b.ptr, m.data, bytes);
+    } else if (payload != 0) {
+      uploadPayload(b.ptr, bytes);
+    } else {
+      g.zero(b.ptr, bytes);
+    }
   } catch (const LauncherError&) {
-    if (b.ptr != 0) (void)gpu().driver().cuMemFree(b.ptr);  // answering the memset's error instead
+    if (b.ptr != 0) (void)g.driver().cuMemFree(b.ptr);  // answering the copy's error instead
     throw;
   }
   uint64_t id = nextId_++;
   buffers_[id] = b;
   Reply r;
   r.fields = ",\"buffer\":" + std::to_string(id) + ",\"bytes\":" + std::to_string(bytes);
+  if (file != nullptr) r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
   return r;
 }
 
@@ -365,33 +385,39 @@ Reply Server::opFree(const JsonValue& req) {
 }
 
 Reply Server::opUpload(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "buffer", "offset"});
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "file", "bytes"});
   BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
   uint64_t offset = 0;
   if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
-  uint64_t n = payloadLeft_;
-  if (offset > b.bytes || n > b.bytes - offset) {
-    throw badRequest("payload", std::to_string(n) + " bytes at offset " + std::to_string(offset) +
-                                    " do not fit a buffer of " + std::to_string(b.bytes) + " bytes");
+  const JsonValue* file = req.get("file");
+  uint64_t n = in_.payloadLeft();
+  if (file != nullptr) {
+    if (n != 0) throw badRequest("file", "give the data as a payload or in a \"file\", not both");
+    n = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
+  } else if (req.get("bytes") != nullptr) {
+    throw badRequest("bytes", "\"bytes\" goes with \"file\"; a payload's size is its length");
   }
-  Gpu& g = gpu();
-  std::vector<uint8_t> chunk(n < kUploadChunk ? size_t(n) : kUploadChunk);
-  uint64_t done = 0;
-  while (done < n) {
-    size_t len = n - done < chunk.size() ? size_t(n - done) : chunk.size();
-    size_t got = readUpTo(STDIN_FILENO, chunk.data(), len);
-    payloadLeft_ -= got;
-    if (got < len) throw badFrame("the input ended inside a frame's payload");
-    g.upload(b.ptr + offset + done, chunk.data(), len);
-    done += len;
+  if (offset > b.bytes || n > b.bytes - offset) {
+    throw badRequest(file != nullptr ? "bytes" : "payload", std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                                                                " do not fit a buffer of " + std::to_string(b.bytes) + " bytes");
   }
   Reply r;
   r.fields = ",\"bytes\":" + std::to_string(n);
+  if (file == nullptr) {
+    uploadPayload(b.ptr + offset, n);
+  } else {
+    Mapped m = mapFile(*file, n, false);
+    Gpu& g = gpu();
+    std::optional<PinScope> scope;
+    bool pinned = pinFor(g, m, scope);
+    g.upload(b.ptr + offset, m.data, n);
+    r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
+  }
   return r;
 }
 
 Reply Server::opDownload(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "bytes"});
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "bytes", "file"});
   BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
   uint64_t offset = 0;
   if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
@@ -399,9 +425,18 @@ Reply Server::opDownload(const JsonValue& req) {
   uint64_t n = b.bytes - offset;
   if (const JsonValue* v = req.get("bytes")) n = requireUint(*v, "bytes", b.bytes - offset);
   Reply r;
+  r.fields = ",\"bytes\":" + std::to_string(n);
+  if (const JsonValue* file = req.get("file")) {  // into the file; the answer has no payload
+    Mapped m = mapFile(*file, n, true);
+    Gpu& g = gpu();
+    std::optional<PinScope> scope;
+    bool pinned = pinFor(g, m, scope);
+    g.download(m.data, b.ptr + offset, n);
+    r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
+    return r;
+  }
   r.payload.resize(size_t(n));
   gpu().download(r.payload.data(), b.ptr + offset, n);
-  r.fields = ",\"bytes\":" + std::to_string(n);
   return r;
 }
 
@@ -438,12 +473,16 @@ Reply Server::opLaunch(const JsonValue& req) {
   }
   Gpu& g = gpu();
   auto fn = m.functions.find(kernel);
-  if (fn == m.functions.end()) fn = m.functions.emplace(kernel, g.getFunction(m.module, kernel)).first;
-  g.checkParams(fn->second, kernel, sizes);
-  g.prepareLaunch(fn->second, dims, options.sharedBytes);
+  if (fn == m.functions.end()) {
+    CUfunction f = g.getFunction(m.module, kernel);
+    fn = m.functions.emplace(kernel, FunctionEntry{f, g.describe(f)}).first;
+  }
+  FunctionEntry& fe = fn->second;
+  g.checkParams(fe.info, kernel, sizes);
+  g.prepareLaunch(fe.f, fe.info, dims, options.sharedBytes);
   std::vector<void*> params(n);
   for (size_t i = 0; i < n; i++) params[i] = &slots[i];
-  KernelTimes t = g.launch(fn->second, dims, options, params.data());
+  KernelTimes t = g.launch(fe.f, dims, options, params.data());
   Reply r;
   r.fields = ",\"timing\":{\"kernelMs\":";
   appendMs(r.fields, t.medianMs);

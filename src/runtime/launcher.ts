@@ -4,6 +4,7 @@
  * - `listDevices()`: the GPUs, or why there are none.
  * - `launchOnce()`: one kernel, one process (also `check: true`, which validates and echoes without a GPU).
  * - `LauncherSession`: a persistent server for repeated launches, with buffers kept on the GPU.
+ * Large arrays travel through a shared-memory file rather than the pipes (`sharedFileMinBytes`).
  * Failures are GkRuntimeError, carrying a GK8xxx Diagnostic and the launcher's structured error.
  */
 export type {

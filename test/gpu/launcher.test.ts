@@ -1,12 +1,15 @@
 // gpu_launcher on a real GPU: hand-written kernels (launcher-kernels.cu) built with nvcc into a
 // cubin and PTX, run one-shot and through a --serve session; exact results, structured errors,
 // and a working launch after each error. Skipped, with a one-line reason, where there is no GPU.
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GkRuntimeError, LauncherSession, launchOnce, type KernelArg, type LaunchOnceOptions } from "../../src/runtime/launcher.js";
-import { ROOT, removeTempDirs, tempDir } from "../runtime/launcher-helpers.js";
+import { GkRuntimeError, LauncherSession, launchOnce, type KernelArg, type LaunchOnceOptions, type SessionOptions } from "../../src/runtime/launcher.js";
+import { FrameReader, encodeFrame, type Frame } from "../../src/runtime/launcher/frames.js";
+import { SharedFile } from "../../src/runtime/launcher/shared.js";
+import { LAUNCHER, ROOT, hexOf, removeTempDirs, sampleArray, tempDir } from "../runtime/launcher-helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();
@@ -36,6 +39,17 @@ const bits = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteL
 
 function runner(mode: Mode, module: string): Run {
   return (o) => (mode === "one-shot" ? launchOnce({ module, ...o }) : session.run({ module, ...o }));
+}
+
+/** Sessions with other transfer options (pipes only, page-locking on or off), made when first asked for. */
+const otherSessions = new Map<string, LauncherSession>();
+
+/** A runner whose launches use `opts` (shared-file threshold, environment). */
+function runnerWith(mode: Mode, module: string, opts: SessionOptions): Run {
+  if (mode === "one-shot") return (o) => launchOnce({ module, ...opts, ...o });
+  const key = JSON.stringify(opts);
+  if (!otherSessions.has(key)) otherSessions.set(key, new LauncherSession(opts));
+  return (o) => otherSessions.get(key)!.run({ module, ...o });
 }
 
 function saxpy(n: number): { args: KernelArg[]; want: Float32Array; grid: [number, number, number]; block: [number, number, number] } {
@@ -74,6 +88,7 @@ describe.skipIf(skip !== undefined)(skip ? `gpu_launcher on a GPU (skipped: ${sk
   });
   afterAll(async () => {
     await session?.close();
+    for (const s of otherSessions.values()) await s.close();
     removeTempDirs();
   });
 
@@ -149,6 +164,37 @@ describe.skipIf(skip !== undefined)(skip ? `gpu_launcher on a GPU (skipped: ${sk
       await expectSaxpyWorks(runner(mode, modules.cubin), 1 << 24);
     });
 
+    it(`${mode}: 2^24-element saxpy is exact with the shared file page-locked, not page-locked, and through the pipes`, async () => {
+      await expectSaxpyWorks(runnerWith(mode, modules.cubin, { env: { GK_LAUNCHER_PIN: "1" } }), 1 << 24);
+      await expectSaxpyWorks(runnerWith(mode, modules.cubin, { env: { GK_LAUNCHER_PIN: "0" } }), 1 << 24);
+      await expectSaxpyWorks(runnerWith(mode, modules.cubin, { sharedFileMinBytes: Infinity }), 1 << 22);
+    });
+
+    it(`${mode}: arrays of every type round-trip exactly through shared files (2^20 elements) and through the pipes`, async () => {
+      for (const opts of [{}, { env: { GK_LAUNCHER_PIN: "1" } }, { sharedFileMinBytes: Infinity }] as SessionOptions[]) {
+        const run = runnerWith(mode, modules.cubin, opts);
+        for (const elem of ["bool", "i32", "u32", "i64", "u64", "f32", "f64"] as const) {
+          const n = (1 << 20) + 3;
+          const data = sampleArray(elem, n);
+          const r = await run({
+            kernel: `copy_${elem}`, grid: [Math.ceil(n / 256), 1, 1], block: [256, 1, 1],
+            args: [{ kind: "scalar", type: "i32", value: n }, { kind: "array", elem, data, copyBack: false }, { kind: "array", elem, length: n, copyBack: true }],
+          });
+          expect(hexOf(r.outputs.get(2)!), `${elem} ${JSON.stringify(opts)}`).toBe(hexOf(data));
+        }
+      }
+    });
+
+    it(`${mode}: copyBackInPlace writes a 2^24-element result into the caller's array`, async () => {
+      const s = saxpy(1 << 24);
+      const out = new Float32Array(1 << 24);
+      const args = [...s.args.slice(0, 4), { kind: "array", elem: "f32", data: out, copyBack: true }] as KernelArg[];
+      const o = { kernel: "saxpy", grid: s.grid, block: s.block, args, copyBackInPlace: true };
+      const r = mode === "one-shot" ? await launchOnce({ module: modules.cubin, ...o }) : await session.run({ module: modules.cubin, ...o });
+      expect(r.outputs.get(4)).toBe(out);
+      expect(bits(out)).toBe(bits(s.want));
+    });
+
     it(`${mode}: a write far out of bounds is CUDA_ERROR_ILLEGAL_ADDRESS, and the next launch works`, async () => {
       const e = await failure(runner(mode, modules.cubin)({ kernel: "oob", grid, block, args: [{ kind: "array", elem: "f32", length: 32, copyBack: true }] }));
       expect(e).toMatchObject({ code: "GK8006", cudaError: "CUDA_ERROR_ILLEGAL_ADDRESS", phase: "kernel", contextLost: true });
@@ -211,6 +257,41 @@ describe.skipIf(skip !== undefined)(skip ? `gpu_launcher on a GPU (skipped: ${sk
     expect(e.code).toBe("GK8005");
     expect(e.launcher).toMatchObject({ code: "BAD_ARGS", phase: "launch" });
     expect(e.message).toContain("takes 5 parameters (4, 4, 8, 8, 8 bytes)");
+  });
+
+  it("--serve page-locks its shared file (reported, not required) and moves 256 MiB through it exactly", async () => {
+    const file = SharedFile.create()!;
+    const bytes = 256 << 20;
+    const data = new Uint8Array(bytes);
+    for (let i = 0; i < bytes; i += 4093) data[i] = i & 255;
+    expect(file.fit(bytes)).toBe(true);
+    expect(file.write(0, data)).toBe(true);
+    const child = spawn(LAUNCHER, ["--serve"], { stdio: ["pipe", "pipe", "inherit", file.fd] });
+    const reader = new FrameReader();
+    child.stdout!.on("data", (c: Buffer) => reader.push(c));
+    const ask = (h: object): Promise<Frame> => {
+      for (const b of encodeFrame(h)) child.stdin!.write(b);
+      return reader.next();
+    };
+    const t0 = performance.now();
+    const a = (await ask({ op: "alloc", bytes, file: { fd: 3 } })).header;
+    const t1 = performance.now();
+    expect(a).toMatchObject({ ok: true, bytes });
+    const again = (await ask({ op: "upload", buffer: a.buffer, file: { fd: 3 }, bytes })).header;
+    const tUp = performance.now() - t1;
+    file.write(0, new Uint8Array(bytes)); // the download must overwrite this
+    const t2 = performance.now();
+    const d = (await ask({ op: "download", buffer: a.buffer, file: { fd: 3 } })).header;
+    const t3 = performance.now();
+    const back = new Uint8Array(bytes);
+    file.readInto(0, back);
+    expect(Buffer.compare(back, data)).toBe(0);
+    const msg = `--serve shared file: pinned ${String(d.pinned)}; alloc+first upload ${(t1 - t0).toFixed(1)} ms (incl. pinning), upload ${tUp.toFixed(1)} ms, download ${(t3 - t2).toFixed(1)} ms for 256 MiB`;
+    if (a.pinned === true && again.pinned === true && d.pinned === true) console.info(msg);
+    else console.warn(`${msg}: cuMemHostRegister refused the mapping, copies ran from pageable memory`);
+    child.stdin!.end();
+    await new Promise((r) => child.on("close", r));
+    file.close();
   });
 
   it("session: after a lost context the old buffers are invalid and a new server takes over", async () => {

@@ -2,6 +2,8 @@
 // and UBSan that aborts on the first finding. Whatever the input, the launcher must answer
 // with JSON (or frames), exit with a documented status, and never crash.
 // GK_FUZZ_RUNS=5000 runs more cases than CI does.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FrameReader, encodeFrame } from "../../src/runtime/launcher/frames.js";
@@ -13,6 +15,7 @@ const REQUEST_CODES = ["BAD_REQUEST", "TOO_LARGE", "BAD_LAUNCH_CONFIG"];
 
 let bin: string;
 let mod: string;
+let scratch: string;
 
 beforeAll(async () => {
   try {
@@ -22,7 +25,10 @@ beforeAll(async () => {
     console.warn(`launcher-fuzz: no sanitized build (${String(e).split("\n")[1] ?? e}); fuzzing build/gpu_launcher`);
     bin = await ensureLauncher();
   }
-  mod = dummyModule(tempDir("fuzz"));
+  const dir = tempDir("fuzz");
+  mod = dummyModule(dir);
+  scratch = join(dir, "scratch.bin");
+  writeFileSync(scratch, Buffer.alloc(256, 1));
 }, 180_000);
 afterAll(removeTempDirs);
 
@@ -65,8 +71,22 @@ const array = elem.chain((e) =>
   ),
 );
 const validRequest = fc.record({ args: fc.array(fc.oneof(scalar, array), { maxLength: 8 }) }, { requiredKeys: ["args"] });
+// Shared-file references, good and bad: a scratch file of 256 bytes, a folder, a missing path,
+// descriptors that are not open, and malformed objects.
+const fileRef = () => fc.oneof(
+  fc.record({
+    path: fc.constantFrom("SCRATCH", "/nonexistent/gk/f", "/tmp", "").map((p) => (p === "SCRATCH" ? scratch : p)),
+    offset: fc.oneof(fc.nat({ max: 300 }), fc.constant(2 ** 62)),
+  }, { requiredKeys: ["path"] }),
+  fc.record({ fd: fc.nat({ max: 12 }), offset: fc.nat({ max: 64 }) }, { requiredKeys: ["fd"] }),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+const fileArray = fc.record({
+  type: fc.constant("array"), elem, length: fc.oneof(fc.nat({ max: 16 }), fc.constant(2 ** 40)), copyBack: fc.boolean(),
+  file: fileRef(), copyBackTo: fileRef(),
+}, { requiredKeys: ["type", "elem"] });
 const anyRequest = fc.record({
-  args: fc.array(fc.oneof(scalar, array, fc.jsonValue({ maxDepth: 3 })), { maxLength: 8 }),
+  args: fc.array(fc.oneof(scalar, array, fileArray, fc.jsonValue({ maxDepth: 3 })), { maxLength: 8 }),
   sharedBytes: fc.oneof(fc.nat(), fc.jsonValue({ maxDepth: 1 })),
   repeat: fc.oneof(fc.nat({ max: 200_000 }), fc.double()),
 }, { requiredKeys: ["args"] });
@@ -140,6 +160,7 @@ describe("fuzzing --serve (sanitized build, no driver)", () => {
       path: fc.oneof(fc.constant(mod), fc.string()),
       grid: fc.array(fc.nat({ max: 70_000 }), { maxLength: 4 }),
       args: fc.array(fc.oneof(scalar, fc.jsonValue({ maxDepth: 2 })), { maxLength: 4 }),
+      file: fileRef(),
     }, { requiredKeys: ["op"] });
     const piece = fc.oneof(
       { weight: 5, arbitrary: fc.tuple(header, fc.uint8Array({ maxLength: 64 })).map(([h, p]) => Buffer.concat(encodeFrame(h, p))) },

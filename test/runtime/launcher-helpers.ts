@@ -55,6 +55,57 @@ export async function buildFakeDriver(dir: string): Promise<{ GK_LIBCUDA: string
   return { GK_LIBCUDA: out };
 }
 
+/** Values of every element type with the awkward bit patterns (NaN payloads, -0, extremes), `n` of them. */
+export function sampleArray(elem: "bool" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64", n: number): Uint8Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array {
+  const words = new Uint32Array(n * 2);
+  let x = 0x9e3779b9 ^ n;
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words[i] = x >>> 0;
+  }
+  switch (elem) {
+    case "bool":
+      return Uint8Array.from({ length: n }, (_, i) => words[i]! & 1);
+    case "i32": {
+      const a = new Int32Array(words.buffer, 0, n);
+      if (n > 1) [a[0], a[1]] = [-2147483648, 2147483647];
+      return a;
+    }
+    case "u32":
+      return new Uint32Array(words.buffer, 0, n);
+    case "i64": {
+      const a = new BigInt64Array(words.buffer, 0, n);
+      if (n > 0) a[0] = -(2n ** 63n);
+      return a;
+    }
+    case "u64": {
+      const a = new BigUint64Array(words.buffer, 0, n);
+      if (n > 0) a[0] = 2n ** 64n - 1n;
+      return a;
+    }
+    case "f32": {
+      const a = new Float32Array(words.buffer, 0, n);
+      const special = [NaN, -0, Infinity, -Infinity, 1e-45];
+      special.slice(0, n).forEach((v, i) => (a[i] = v));
+      if (n > 0) words[0] = 0x7fa00001; // a signalling NaN with a payload
+      return a;
+    }
+    case "f64": {
+      const a = new Float64Array(words.buffer, 0, n);
+      [NaN, -0, -Infinity, 5e-324].slice(0, n).forEach((v, i) => (a[i] = v));
+      if (n > 0) new BigUint64Array(words.buffer, 0, 1)[0] = 0xfff0000000000123n;
+      return a;
+    }
+  }
+}
+
+/** The bytes of a TypedArray as hex, to compare bit for bit. */
+export function hexOf(a: ArrayBufferView): string {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
+}
+
 /** A module file the fake driver accepts, naming the kernels it holds. */
 export function fakeModule(dir: string, kernels: string[]): string {
   const path = join(dir, "fake.ptx");
@@ -76,17 +127,17 @@ export interface RawResult {
   stderr: string;
 }
 
-/** Runs the launcher with `stdin` and collects everything; never rejects. */
-export function runRaw(bin: string, args: string[], stdin: string | Uint8Array, env: Record<string, string> = {}): Promise<RawResult> {
+/** Runs the launcher with `stdin` and collects everything; never rejects. `fds` become its descriptors 3, 4, ... */
+export function runRaw(bin: string, args: string[], stdin: string | Uint8Array, env: Record<string, string> = {}, fds: number[] = []): Promise<RawResult> {
   return new Promise((done) => {
-    const child = spawn(bin, args, { env: { ...process.env, ...env } });
+    const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe", ...fds] });
     const out: Buffer[] = [];
     let err = "";
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.stdin.on("error", () => undefined);
+    child.stdout!.on("data", (c: Buffer) => out.push(c));
+    child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+    child.stdin!.on("error", () => undefined);
     child.on("close", (code, signal) => done({ code, signal, stdout: Buffer.concat(out), stderr: err }));
-    child.stdin.end(stdin);
+    child.stdin!.end(stdin);
   });
 }
 

@@ -1,10 +1,12 @@
 /**
  * The one-shot wire format: kernel arguments to request JSON, and answers back to TypedArrays.
- * Array data travels as base64 written and read in chunks of a few megabytes, so arrays of
- * hundreds of megabytes never become one JavaScript string (V8 caps strings near 512 MiB).
+ * Large arrays travel in a shared file (shared.ts) and the JSON only says where; the others as
+ * base64 written and read in chunks of a few megabytes, so that no array ever becomes one
+ * JavaScript string (V8 caps strings near 512 MiB).
  */
 import { TYPED_ARRAY, elemOfTypedArray } from "../../ir/types.js";
 import { invalidArgs, launcherFailed } from "./errors.js";
+import { SHARED_FD } from "./shared.js";
 import type { AnyTypedArray, KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
 
 const B64_IN_CHUNK = 3 * (1 << 20); // bytes per encoded chunk (a multiple of 3: no padding inside)
@@ -17,6 +19,28 @@ export function elemSize(elem: ScalarName): number {
 /** The bytes of a TypedArray, without copying. */
 export function bytesOf(a: AnyTypedArray): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** A fresh TypedArray of `elem` and `byteLength` bytes, filled by `fill`. */
+export function typedFilled(elem: ScalarName, byteLength: number, fill: (bytes: Uint8Array) => void): AnyTypedArray {
+  const size = elemSize(elem);
+  if (byteLength % size !== 0) {
+    throw launcherFailed(`the launcher sent ${byteLength} bytes for an array of ${elem}, not a multiple of ${size}`);
+  }
+  const ab = new ArrayBuffer(byteLength);
+  fill(new Uint8Array(ab));
+  return new TYPED_ARRAY[elem](ab);
+}
+
+/**
+ * An array the launcher sent back, `byteLength` bytes written by `fill`: into `into` (the
+ * caller's own TypedArray, for copyBackInPlace) or into a fresh TypedArray of `elem`.
+ */
+export function deliver(elem: ScalarName, byteLength: number, fill: (bytes: Uint8Array) => void, into?: AnyTypedArray): AnyTypedArray {
+  if (into === undefined) return typedFilled(elem, byteLength, fill);
+  if (into.byteLength !== byteLength) throw launcherFailed(`the launcher sent ${byteLength} bytes for an array of ${into.byteLength} bytes`);
+  fill(new Uint8Array(into.buffer, into.byteOffset, into.byteLength));
+  return into;
 }
 
 /** A TypedArray of `elem` holding a copy of `bytes` (fresh and aligned). */
@@ -69,17 +93,37 @@ function* base64Chunks(bytes: Buffer): Generator<string> {
   for (let i = 0; i < bytes.length; i += B64_IN_CHUNK) yield bytes.subarray(i, i + B64_IN_CHUNK).toString("base64");
 }
 
+/** Where an array argument lies in the shared file: `data` its contents, `back` where it is copied back to. */
+export interface ArgPlaces {
+  readonly data?: number;
+  readonly back?: number;
+}
+
+const fileRef = (offset: number) => `{"fd":${SHARED_FD},"offset":${offset}}`;
+
 /** The one-shot request, as a sequence of pieces to stream to the launcher's stdin. */
 export function* requestChunks(
   args: readonly KernelArg[],
   opts: { sharedBytes?: number; repeat?: number; timeoutMs?: number },
+  places: readonly (ArgPlaces | undefined)[] = [],
 ): Generator<string> {
   yield '{"args":[';
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const sep = i > 0 ? "," : "";
+    const p = places[i];
     if (a.kind === "scalar") {
       yield `${sep}${JSON.stringify({ type: a.type, value: scalarWire(a.type, a.value, `argument ${i}`) })}`;
+    } else if (p !== undefined) {
+      const length = "data" in a ? a.data.length : a.length;
+      yield `${sep}{"type":"array","elem":${JSON.stringify(a.elem)},"copyBack":${a.copyBack},"length":${length}`;
+      if (p.data !== undefined) yield `,"file":${fileRef(p.data)}`;
+      else if ("data" in a) {
+        yield ',"b64":"';
+        yield* base64Chunks(bytesOf(a.data));
+        yield '"';
+      }
+      yield p.back !== undefined ? `,"copyBackTo":${fileRef(p.back)}}` : "}";
     } else if ("data" in a) {
       yield `${sep}{"type":"array","elem":${JSON.stringify(a.elem)},"copyBack":${a.copyBack},"b64":"`;
       yield* base64Chunks(bytesOf(a.data));

@@ -8,43 +8,91 @@ export const FRAME_MAGIC = Buffer.from("GKF1", "latin1");
 export const PREFIX_BYTES = 16;
 export const MAX_HEADER_BYTES = 1 << 20;
 
+const MAGIC_U32 = FRAME_MAGIC.readUInt32LE(0);
+const TWO_32 = 2 ** 32;
+const EMPTY = Buffer.alloc(0);
+
 export interface Frame {
   readonly header: Record<string, unknown>;
   readonly payload: Buffer;
 }
 
+/** The prefix and header of one frame, in one new Buffer. */
+export function encodeHead(header: object, payloadBytes = 0): Buffer {
+  const json = JSON.stringify(header);
+  const n = Buffer.byteLength(json, "utf8");
+  const head = Buffer.allocUnsafe(PREFIX_BYTES + n);
+  head.writeUInt32LE(MAGIC_U32, 0);
+  head.writeUInt32LE(n, 4);
+  head.writeUInt32LE(payloadBytes % TWO_32, 8);
+  head.writeUInt32LE(Math.floor(payloadBytes / TWO_32), 12);
+  head.write(json, PREFIX_BYTES, n, "utf8");
+  return head;
+}
+
 /** The bytes of one frame: the prefix and header together, then the payload (not copied). */
 export function encodeFrame(header: object, payload?: Uint8Array): Buffer[] {
-  const json = Buffer.from(JSON.stringify(header), "utf8");
-  const head = Buffer.alloc(PREFIX_BYTES + json.length);
-  FRAME_MAGIC.copy(head, 0);
-  head.writeUInt32LE(json.length, 4);
-  head.writeBigUInt64LE(BigInt(payload?.byteLength ?? 0), 8);
-  json.copy(head, PREFIX_BYTES);
-  return payload && payload.byteLength > 0 ? [head, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)] : [head];
+  const p = payload?.byteLength ?? 0;
+  const head = encodeHead(header, p);
+  return payload && p > 0 ? [head, Buffer.from(payload.buffer, payload.byteOffset, p)] : [head];
 }
 
 /**
- * Reassembles frames from stdout chunks. Chunks are kept as they came and joined once per
+ * Reassembles frames from stdout chunks. A chunk that holds whole frames (the usual case for
+ * answers) is parsed where it lies; otherwise chunks are kept as they came and joined once per
  * frame, so a large payload costs one copy.
  */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private waiting: { resolve: (f: Frame) => void; reject: (e: Error) => void } | undefined;
-  private ended: Error | undefined;
+  private endedWith: Error | undefined;
   private readonly ready: Frame[] = [];
 
   push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
+    if (this.endedWith) return;
+    if (this.buffered === 0) {
+      // Fast path: frames that lie whole in this chunk are read from it directly.
+      let at = 0;
+      while (at + PREFIX_BYTES <= chunk.length) {
+        const end = this.frameEnd(chunk, at);
+        if (end < 0 || end > chunk.length) break;
+        const f = this.parse(chunk, at, end);
+        if (!f) return this.pump();
+        this.ready.push(f);
+        at = end;
+      }
+      if (this.endedWith) return this.pump();
+      if (at < chunk.length) {
+        this.chunks.push(at === 0 ? chunk : chunk.subarray(at));
+        this.buffered = chunk.length - at;
+      }
+    } else {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+      for (;;) {
+        const f = this.tryFrame();
+        if (f === undefined) break;
+        this.ready.push(f);
+      }
+    }
     this.pump();
   }
 
-  /** No more data will come; a pending or later `next()` rejects with `why`. */
+  /** No more data will come; a pending or later `next()` rejects with `why` once the frames already read are taken. */
   end(why: Error): void {
-    this.ended ??= why;
+    this.endedWith ??= why;
     this.pump();
+  }
+
+  /** Why the stream ended, once it has and every frame read before has been taken. */
+  get ended(): Error | undefined {
+    return this.ready.length === 0 ? this.endedWith : undefined;
+  }
+
+  /** The next frame already read, if any. */
+  shift(): Frame | undefined {
+    return this.ready.shift();
   }
 
   next(): Promise<Frame> {
@@ -55,49 +103,59 @@ export class FrameReader {
   }
 
   private pump(): void {
-    for (;;) {
-      const frame = this.tryFrame();
-      if (frame === undefined) break;
-      this.ready.push(frame);
-    }
     const w = this.waiting;
     if (!w) return;
     const f = this.ready.shift();
     if (f) {
       this.waiting = undefined;
       w.resolve(f);
-    } else if (this.ended) {
+    } else if (this.endedWith) {
       this.waiting = undefined;
-      w.reject(this.ended);
+      w.reject(this.endedWith);
     }
   }
 
-  private tryFrame(): Frame | undefined {
-    if (this.buffered < PREFIX_BYTES) return undefined;
-    const prefix = this.peek(PREFIX_BYTES);
-    if (!prefix.subarray(0, 4).equals(FRAME_MAGIC)) {
-      this.ended ??= launcherFailed(`gpu_launcher --serve sent bytes that are not a frame: ${JSON.stringify(prefix.toString("latin1"))}`);
-      this.chunks = [];
-      this.buffered = 0;
-      return undefined;
+  /** Where the frame starting at `at` in `b` ends (≥ 0), or -1 (and the stream ends) if the bytes are not a frame. */
+  private frameEnd(b: Buffer, at: number): number {
+    if (b.readUInt32LE(at) !== MAGIC_U32) {
+      this.fail(b.subarray(at, at + PREFIX_BYTES));
+      return -1;
     }
-    const headerBytes = prefix.readUInt32LE(4);
-    const payloadBytes = Number(prefix.readBigUInt64LE(8));
-    if (this.buffered < PREFIX_BYTES + headerBytes + payloadBytes) return undefined;
-    this.take(PREFIX_BYTES);
-    const headerText = this.take(headerBytes).toString("utf8");
-    const payload = this.take(payloadBytes);
+    return at + PREFIX_BYTES + b.readUInt32LE(at + 4) + b.readUInt32LE(at + 8) + b.readUInt32LE(at + 12) * TWO_32;
+  }
+
+  /** The frame in b[at, end), or undefined (and the stream ends) if its header is not a JSON object. */
+  private parse(b: Buffer, at: number, end: number): Frame | undefined {
+    const headerEnd = at + PREFIX_BYTES + b.readUInt32LE(at + 4);
+    const text = b.toString("utf8", at + PREFIX_BYTES, headerEnd);
     let header: unknown;
     try {
-      header = JSON.parse(headerText);
+      header = JSON.parse(text);
     } catch {
       header = undefined;
     }
     if (typeof header !== "object" || header === null) {
-      this.ended ??= launcherFailed(`gpu_launcher --serve sent a frame whose header is not a JSON object: ${headerText.slice(0, 200)}`);
+      this.endedWith ??= launcherFailed(`gpu_launcher --serve sent a frame whose header is not a JSON object: ${text.slice(0, 200)}`);
+      this.chunks = [];
+      this.buffered = 0;
       return undefined;
     }
-    return { header: header as Record<string, unknown>, payload };
+    return { header: header as Record<string, unknown>, payload: headerEnd === end ? EMPTY : b.subarray(headerEnd, end) };
+  }
+
+  private fail(prefix: Buffer): void {
+    this.endedWith ??= launcherFailed(`gpu_launcher --serve sent bytes that are not a frame: ${JSON.stringify(prefix.toString("latin1"))}`);
+    this.chunks = [];
+    this.buffered = 0;
+  }
+
+  private tryFrame(): Frame | undefined {
+    if (this.endedWith || this.buffered < PREFIX_BYTES) return undefined;
+    const prefix = this.peek(PREFIX_BYTES);
+    const end = this.frameEnd(prefix, 0);
+    if (end < 0 || this.buffered < end) return undefined;
+    const whole = this.take(end);
+    return this.parse(whole, 0, end);
   }
 
   /** The first n buffered bytes (n ≤ buffered), left in place. */
@@ -115,7 +173,7 @@ export class FrameReader {
   /** Removes and returns the first n buffered bytes (n ≤ buffered). */
   private take(n: number): Buffer {
     const first = this.chunks[0];
-    if (n === 0) return Buffer.alloc(0);
+    if (n === 0) return EMPTY;
     let out: Buffer;
     if (first && first.length >= n) {
       out = first.subarray(0, n);

@@ -1,9 +1,10 @@
 /** One launcher process per call: `launchOnce` (one-shot and --check modes) and `listDevices` (--devices). */
 import { existsSync } from "node:fs";
 import { GkRuntimeError, fromLauncherError, launcherFailed, parseLauncherError } from "./errors.js";
-import { checkArrayArg, parseAnswer, parseTiming, requestChunks, typedFromBytes } from "./codec.js";
+import { bytesOf, checkArrayArg, deliver, elemSize, parseAnswer, parseTiming, requestChunks, type ArgPlaces } from "./codec.js";
 import { describeExit, launcherPath, runProcess, type ProcessResult } from "./process.js";
-import type { AnyTypedArray, DeviceInfo, DevicesResult, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
+import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SharedFile } from "./shared.js";
+import type { AnyTypedArray, DeviceInfo, DevicesResult, KernelArg, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
 
 /** Extra time the launcher process gets, beyond a kernel timeout, before it is killed. */
 const PROCESS_GRACE_MS = 60_000;
@@ -34,6 +35,34 @@ function answerOf(r: ProcessResult, path: string): { json: Record<string, unknow
 }
 
 /**
+ * The arrays of at least `min` bytes, laid out in a new shared file with their contents written:
+ * an array sent with data and copied back is read from and written back to the same place.
+ * Undefined when there are none, or no shared file can be had (everything goes as base64 then).
+ */
+function placeInFile(args: readonly KernelArg[], min: number, dir: string | undefined): { file: SharedFile; places: (ArgPlaces | undefined)[] } | undefined {
+  const plan = new FilePlan(min);
+  const slots = args.map((a) => {
+    if (a.kind !== "array") return undefined;
+    if ("data" in a) return plan.put(bytesOf(a.data));
+    return a.copyBack ? plan.reserve(a.length * elemSize(a.elem)) : undefined;
+  });
+  if (!plan.wanted) return undefined;
+  const file = SharedFile.create(dir);
+  plan.commit(file);
+  if (file === undefined) return undefined;
+  const places = args.map((a, i): ArgPlaces | undefined => {
+    const at = slots[i]?.at;
+    if (at === undefined || a.kind !== "array") return undefined;
+    return "data" in a ? (a.copyBack ? { data: at, back: at } : { data: at }) : { back: at };
+  });
+  if (!places.some((p) => p !== undefined)) {
+    file.close();
+    return undefined;
+  }
+  return { file, places };
+}
+
+/**
  * Runs one kernel in a fresh launcher process: uploads the arrays, launches, copies back the
  * arrays marked copyBack. Throws GkRuntimeError (GK8005–GK8012) on any failure.
  */
@@ -49,26 +78,37 @@ export async function launchOnce(opts: LaunchOnceOptions): Promise<LaunchResult>
     ...opts.grid.map(String),
     ...opts.block.map(String),
   ];
-  const input = requestChunks(opts.args, opts);
-  const r = await runProcess(path, argv, input, {
-    env: opts.env,
-    timeoutMs: opts.timeoutMs !== undefined ? opts.timeoutMs * Math.max(1, opts.repeat ?? 1) + PROCESS_GRACE_MS : undefined,
-  });
-  const { json, blobs } = answerOf(r, path);
-  const outputs = new Map<number, AnyTypedArray>();
-  for (const o of Array.isArray(json.outputs) ? (json.outputs as unknown[]) : []) {
-    const { index, elem, b64 } = o as { index: number; elem: ScalarName; b64: string };
-    const blob = blobs[Number(b64.slice(1))];
-    const arg = opts.args[index];
-    if (!blob || !arg || arg.kind !== "array" || arg.elem !== elem) {
-      throw launcherFailed(`gpu_launcher returned an output for argument ${index} that the request did not have`);
+  const shared = placeInFile(opts.args, opts.sharedFileMinBytes ?? DEFAULT_SHARED_MIN_BYTES, opts.sharedFileDir);
+  try {
+    const input = requestChunks(opts.args, opts, shared?.places);
+    const r = await runProcess(path, argv, input, {
+      env: opts.env,
+      timeoutMs: opts.timeoutMs !== undefined ? opts.timeoutMs * Math.max(1, opts.repeat ?? 1) + PROCESS_GRACE_MS : undefined,
+      fds: shared ? [shared.file.fd] : [],
+    });
+    const { json, blobs } = answerOf(r, path);
+    const outputs = new Map<number, AnyTypedArray>();
+    for (const o of Array.isArray(json.outputs) ? (json.outputs as unknown[]) : []) {
+      const { index, elem, b64, copyBackTo, bytes } = o as { index: number; elem: ScalarName; b64?: string; copyBackTo?: { offset?: unknown }; bytes?: unknown };
+      const arg = opts.args[index];
+      const blob = typeof b64 === "string" ? blobs[Number(b64.slice(1))] : undefined;
+      const at = shared?.places[index]?.back;
+      const inFile = blob === undefined && at !== undefined && copyBackTo?.offset === at && typeof bytes === "number";
+      if (!arg || arg.kind !== "array" || arg.elem !== elem || (blob === undefined && !inFile)) {
+        throw launcherFailed(`gpu_launcher returned an output for argument ${index} that the request did not have`);
+      }
+      const into = opts.copyBackInPlace && "data" in arg ? arg.data : undefined;
+      outputs.set(index, blob !== undefined
+        ? deliver(elem, blob.length, (t) => t.set(blob), into)
+        : deliver(elem, bytes as number, (t) => shared!.file.readInto(at!, t), into));
     }
-    outputs.set(index, typedFromBytes(elem, blob));
+    const scalarBits = Array.isArray(json.scalars)
+      ? new Map((json.scalars as { index: number; bits: string }[]).map((s) => [s.index, BigInt(s.bits)]))
+      : undefined;
+    return { outputs, timing: parseTiming(json.timing), check: json.check === true, ...(scalarBits ? { scalarBits } : {}) };
+  } finally {
+    shared?.file.close();
   }
-  const scalarBits = Array.isArray(json.scalars)
-    ? new Map((json.scalars as { index: number; bits: string }[]).map((s) => [s.index, BigInt(s.bits)]))
-    : undefined;
-  return { outputs, timing: parseTiming(json.timing), check: json.check === true, ...(scalarBits ? { scalarBits } : {}) };
 }
 
 let devicesMemo: Promise<DevicesResult> | undefined;

@@ -49,16 +49,17 @@ const STDERR_TAIL = 16 * 1024;
 /**
  * Runs `file args` with `input` streamed to stdin (with backpressure, so hundreds of megabytes
  * never sit in memory twice) and collects stdout as Buffers. Never rejects: every outcome is
- * in the result. If the process ends before reading all input, the rest is dropped.
+ * in the result. If the process ends before reading all input, the rest is dropped. `fds` are
+ * passed to the process as descriptors 3, 4, ...
  */
 export function runProcess(
   file: string,
   args: readonly string[],
   input: Iterable<string | Uint8Array>,
-  opts: { env?: Readonly<Record<string, string>>; timeoutMs?: number } = {},
+  opts: { env?: Readonly<Record<string, string>>; timeoutMs?: number; fds?: readonly number[] } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve) => {
-    const child = spawn(file, [...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...opts.env } });
+    const child = spawn(file, [...args], { stdio: ["pipe", "pipe", "pipe", ...(opts.fds ?? [])], env: { ...process.env, ...opts.env } });
     const out: Buffer[] = [];
     let err = "";
     let spawnError: NodeJS.ErrnoException | undefined;
@@ -70,8 +71,8 @@ export function runProcess(
             child.kill("SIGKILL");
           }, opts.timeoutMs)
         : undefined;
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => {
+    child.stdout!.on("data", (c: Buffer) => out.push(c));
+    child.stderr!.on("data", (c: Buffer) => {
       err = (err + c.toString("utf8")).slice(-STDERR_TAIL);
     });
     child.on("error", (e: NodeJS.ErrnoException) => {
@@ -82,7 +83,7 @@ export function runProcess(
       resolve({ exitCode, signal, stdout: Buffer.concat(out), stderr: err, spawnError, timedOut });
     });
     // EPIPE when the launcher answers (an error) before reading everything: its answer says why.
-    pipeline(Readable.from(input, { objectMode: false }), child.stdin).catch(() => undefined);
+    pipeline(Readable.from(input, { objectMode: false }), child.stdin!).catch(() => undefined);
   });
 }
 

@@ -4,17 +4,22 @@
  * dies, or reports that the GPU context was lost (a faulting kernel, a timeout), the error is
  * thrown with `contextLost` set, every handle from before becomes invalid, and the next call
  * starts a new server.
+ *
+ * Arrays of at least `sharedFileMinBytes` bytes travel through the server's shared file
+ * (shared.ts); smaller ones as frame payloads. `run` sends its requests in two batches (the
+ * module and the buffers with their contents; then the launch, the copies back and the frees),
+ * so it costs two round trips whatever the number of arrays.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { Socket } from "node:net";
 import { elemOfTypedArray } from "../../ir/types.js";
-import { checkArrayArg, bytesOf, elemSize, scalarWire, typedFromBytes } from "./codec.js";
+import { checkArrayArg, bytesOf, deliver, elemSize, scalarWire } from "./codec.js";
 import { GkRuntimeError, fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
-import { FrameReader, encodeFrame, type Frame } from "./frames.js";
+import type { Frame } from "./frames.js";
 import { missingLauncher } from "./oneshot.js";
 import { launcherPath } from "./process.js";
+import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
+import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
 import type { AnyTypedArray, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
 
 export interface SessionOptions extends LauncherOptions {
@@ -66,24 +71,44 @@ export interface SessionTiming {
 export interface SessionRunOptions extends Omit<SessionLaunchOptions, "module" | "args"> {
   readonly module: string;
   readonly args: readonly KernelArg[];
+  /** Copy results back into the arguments' own TypedArrays (arrays sent with `data`), which `outputs` then holds. */
+  readonly copyBackInPlace?: boolean;
 }
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly reader: FrameReader;
+/** One request of a batch, built once the server (and its shared file) is known. */
+interface Planned {
+  readonly header: Record<string, unknown>;
+  readonly payload?: Uint8Array;
+  readonly timeoutMs?: number;
+}
+
+/** A batch's outcome: each request's answer frame or error, in order, and the server that answered. */
+interface Outcome {
+  readonly results: readonly (Frame | GkRuntimeError)[];
   readonly generation: number;
-  readonly exited: Promise<void>;
-  alive: boolean;
 }
 
 const LAUNCH_GRACE_MS = 60_000;
 
+const fileRef = (slot: Slot) => ({ fd: SHARED_FD, offset: slot.at });
+
+function firstError(results: readonly (Frame | GkRuntimeError)[]): GkRuntimeError | undefined {
+  for (const r of results) if (r instanceof GkRuntimeError) return r;
+  return undefined;
+}
+
+function frameOf(r: Frame | GkRuntimeError): Frame {
+  if (r instanceof GkRuntimeError) throw r;
+  return r;
+}
+
 export class LauncherSession {
-  private server: Server | undefined;
+  private server: ServeProcess | undefined;
   private generations = 0;
   private lost = 0;
   private nextId = 1;
-  private queue: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly opts: SessionOptions = {}) {}
 
@@ -98,104 +123,150 @@ export class LauncherSession {
 
   /** Starts the server if needed and describes its GPU. */
   async device(): Promise<DeviceInfo> {
-    return (await this.call({ op: "init" })).frame.header.device as DeviceInfo;
+    return this.call({ op: "init" }, (f) => f.header.device as DeviceInfo);
   }
 
   /** Loads a .ptx or .cubin file; the server keeps it loaded, and loads it again only when the file changes. */
   async loadModule(path: string): Promise<ModuleHandle> {
     const abs = resolve(path);
-    const { frame, generation } = await this.call({ op: "load", path: abs });
-    return { id: frame.header.module as number, path: abs, generation };
+    return this.call({ op: "load", path: abs }, (f, generation) => ({ id: f.header.module as number, path: abs, generation }));
   }
 
   async unloadModule(m: ModuleHandle): Promise<void> {
     this.checkHandle(m, "module");
-    await this.call({ op: "unload", module: m.id });
+    await this.call({ op: "unload", module: m.id }, () => undefined);
   }
 
   /** A zero-filled buffer of `length` elements. */
   async alloc(elem: ScalarName, length: number): Promise<DeviceBuffer> {
     if (!Number.isSafeInteger(length) || length < 0) throw invalidArgs(`buffer length must be a non-negative integer, got ${length}`);
     const byteLength = length * elemSize(elem);
-    const { frame, generation } = await this.call({ op: "alloc", bytes: byteLength });
-    return { id: frame.header.buffer as number, elem, length, byteLength, generation };
+    return this.call({ op: "alloc", bytes: byteLength }, (f, generation) => ({ id: f.header.buffer as number, elem, length, byteLength, generation }));
   }
 
-  /** A buffer holding a copy of `data` (element type from the TypedArray; Uint8Array is bool). */
+  /** A buffer holding a copy of `data` (element type from the TypedArray; Uint8Array is bool). One round trip. */
   async upload(data: AnyTypedArray, elem: ScalarName | undefined = elemOfTypedArray(data)): Promise<DeviceBuffer> {
     if (elem === undefined) throw invalidArgs("upload needs a TypedArray");
-    const buf = await this.alloc(elem, data.length);
-    await this.write(buf, data);
-    return buf;
+    checkArrayArg({ kind: "array", elem, data, copyBack: false }, 0);
+    return this.batch(
+      (plan) => {
+        const slot = plan.put(bytesOf(data));
+        return () => [this.allocWith(data, slot)];
+      },
+      (o) => ({ id: frameOf(o.results[0]!).header.buffer as number, elem, length: data.length, byteLength: data.byteLength, generation: o.generation }),
+    );
   }
 
   /** Copies `data` into `buf` starting at element `offset`. */
   async write(buf: DeviceBuffer, data: AnyTypedArray, offset = 0): Promise<void> {
     this.checkHandle(buf, "buffer");
     checkArrayArg({ kind: "array", elem: buf.elem, data, copyBack: false }, 0);
-    await this.call({ op: "upload", buffer: buf.id, offset: offset * elemSize(buf.elem) }, bytesOf(data));
+    const bytes = bytesOf(data);
+    await this.batch(
+      (plan) => {
+        const slot = plan.put(bytes);
+        return () => {
+          const header = { op: "upload", buffer: buf.id, offset: offset * elemSize(buf.elem) };
+          return [slot.at !== undefined ? { header: { ...header, file: fileRef(slot), bytes: bytes.byteLength } } : { header, payload: bytes }];
+        };
+      },
+      (o) => frameOf(o.results[0]!),
+    );
   }
 
   /** Copies `length` elements from `buf`, starting at element `offset`, into a new TypedArray. */
   async read(buf: DeviceBuffer, offset = 0, length = buf.length - offset): Promise<AnyTypedArray> {
     this.checkHandle(buf, "buffer");
-    const size = elemSize(buf.elem);
-    const { frame } = await this.call({ op: "download", buffer: buf.id, offset: offset * size, bytes: length * size });
-    return typedFromBytes(buf.elem, frame.payload);
+    let slot: Slot;
+    return this.batch(
+      (plan) => {
+        slot = plan.reserve(length * elemSize(buf.elem));
+        return () => [this.downloadOf(buf, offset, length, slot)];
+      },
+      ({ results }, shared) => this.received(buf, frameOf(results[0]!), slot, shared, undefined),
+    );
   }
 
   async free(buf: DeviceBuffer): Promise<void> {
     this.checkHandle(buf, "buffer");
-    await this.call({ op: "free", buffer: buf.id });
+    await this.call({ op: "free", buffer: buf.id }, () => undefined);
   }
 
-  async launch(o: SessionLaunchOptions): Promise<SessionTiming> {
-    this.checkHandle(o.module, "module");
-    const args = o.args.map((a, i) => {
-      if (a.kind === "scalar") return { type: a.type, value: scalarWire(a.type, a.value, `argument ${i}`) };
-      this.checkHandle(a.buffer, "buffer");
-      return { type: "buffer", buffer: a.buffer.id };
-    });
-    const header = {
-      op: "launch",
-      module: o.module.id,
-      kernel: o.kernel,
-      grid: o.grid,
-      block: o.block,
-      args,
-      ...(o.sharedBytes !== undefined ? { sharedBytes: o.sharedBytes } : {}),
-      ...(o.repeat !== undefined ? { repeat: o.repeat } : {}),
-      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-    };
-    const watchdog = o.timeoutMs !== undefined ? o.timeoutMs * Math.max(1, o.repeat ?? 1) + LAUNCH_GRACE_MS : undefined;
-    const { frame } = await this.call(header, undefined, watchdog);
-    const t = frame.header.timing as Omit<SessionTiming, "hostMs">;
-    return { ...t, hostMs: frame.header.ms as number };
+  launch(o: SessionLaunchOptions): Promise<SessionTiming> {
+    let header: Record<string, unknown>;
+    try {
+      header = this.launchHeader(o);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.call(header, timingOf, undefined, this.launchWatchdog(o));
   }
 
-  /** launchOnce's contract over this session: upload, launch, copy back, free. */
+  /** launchOnce's contract over this session: upload, launch, copy back, free (in two round trips). */
   async run(o: SessionRunOptions): Promise<{ outputs: Map<number, AnyTypedArray>; timing: SessionTiming }> {
     o.args.forEach((a, i) => checkArrayArg(a, i));
-    const module = await this.loadModule(o.module);
+    const path = resolve(o.module);
+    // The module, and a buffer for each array with its contents.
+    const first = await this.batch(
+      (plan) => {
+        const slots = o.args.map((a) => (a.kind === "array" && "data" in a ? plan.put(bytesOf(a.data)) : undefined));
+        return () => [
+          { header: { op: "load", path } },
+          ...o.args.flatMap((a, i): Planned[] => {
+            if (a.kind !== "array") return [];
+            return ["data" in a ? this.allocWith(a.data, slots[i]!) : { header: { op: "alloc", bytes: a.length * elemSize(a.elem) } }];
+          }),
+        ];
+      },
+      (outcome) => outcome,
+    );
+    const generation = first.generation;
     const buffers: (DeviceBuffer | undefined)[] = [];
-    try {
-      for (const a of o.args) {
-        buffers.push(a.kind === "scalar" ? undefined : "data" in a ? await this.upload(a.data, a.elem) : await this.alloc(a.elem, a.length));
+    let k = 1;
+    o.args.forEach((a, i) => {
+      if (a.kind !== "array") return;
+      const r = first.results[k++]!;
+      const length = "data" in a ? a.data.length : a.length;
+      if (!(r instanceof GkRuntimeError)) buffers[i] = { id: r.header.buffer as number, elem: a.elem, length, byteLength: length * elemSize(a.elem), generation };
+    });
+    const made = buffers.filter((b): b is DeviceBuffer => b !== undefined);
+    const failed = firstError(first.results);
+    if (failed) {
+      // After a lost context the buffers went with it; otherwise they are freed before the error is reported.
+      if (made.length > 0 && this.server?.alive && this.server.generation === generation) {
+        await this.batch(() => () => made.map((b) => ({ header: { op: "free", buffer: b.id } })), () => undefined);
       }
-      const args = o.args.map((a, i): SessionArg => (a.kind === "scalar" ? a : { kind: "buffer", buffer: buffers[i]! }));
-      const timing = await this.launch({ ...o, module, args });
-      const outputs = new Map<number, AnyTypedArray>();
-      for (let i = 0; i < o.args.length; i++) {
-        const a = o.args[i]!;
-        if (a.kind === "array" && a.copyBack) outputs.set(i, await this.read(buffers[i]!));
-      }
-      return { outputs, timing };
-    } finally {
-      for (const b of buffers) {
-        // After a lost context the buffers went with it; otherwise a failed free is its own error.
-        if (b && this.server?.generation === b.generation) await this.free(b);
-      }
+      throw failed;
     }
+    // The launch, the copies back and the frees.
+    const module: ModuleHandle = { id: frameOf(first.results[0]!).header.module as number, path, generation };
+    const args = o.args.map((a, i): SessionArg => (a.kind === "scalar" ? a : { kind: "buffer", buffer: buffers[i]! }));
+    const launch = this.launchHeader({ ...o, module, args });
+    const backs = o.args.map((a, i) => (a.kind === "array" && a.copyBack ? i : -1)).filter((i) => i >= 0);
+    const slots: Slot[] = [];
+    return this.batch(
+      (plan) => {
+        for (const i of backs) slots.push(plan.reserve(buffers[i]!.byteLength));
+        return () => [
+          { header: launch, timeoutMs: this.launchWatchdog(o) },
+          ...backs.map((i, j) => this.downloadOf(buffers[i]!, 0, buffers[i]!.length, slots[j]!)),
+          ...made.map((b) => ({ header: { op: "free", buffer: b.id } })),
+        ];
+      },
+      ({ results }, shared) => {
+        // The first error in order: the launch's, a copy's, then a free's.
+        const failedLater = firstError(results);
+        if (failedLater) throw failedLater;
+        const outputs = new Map<number, AnyTypedArray>();
+        backs.forEach((i, j) => {
+          const a = o.args[i] as KernelArg & { kind: "array" };
+          const into = o.copyBackInPlace && "data" in a ? a.data : undefined;
+          outputs.set(i, this.received(buffers[i]!, frameOf(results[1 + j]!), slots[j]!, shared, into));
+        });
+        return { outputs, timing: timingOf(frameOf(results[0]!)) };
+      },
+      module,
+    );
   }
 
   /** Ends the server, freeing everything it holds. The session can be used again afterwards (a new server starts). */
@@ -204,15 +275,60 @@ export class LauncherSession {
       const s = this.server;
       if (!s) return;
       this.server = undefined;
-      if (s.alive) {
-        s.alive = false; // ending by request: not counted in `restarts`
-        this.setRef(s, true);
-        s.child.stdin?.end(Buffer.concat(encodeFrame({ op: "close", id: this.nextId++ })));
-        const timer = setTimeout(() => s.child.kill("SIGKILL"), 10_000);
-        await s.exited;
-        clearTimeout(timer);
-      }
+      await s.close({ op: "close", id: this.nextId++ });
     });
+  }
+
+  /** A download request for `length` elements of `buf` from element `offset`, into the shared file when `slot` has a place. */
+  private downloadOf(buf: DeviceBuffer, offset: number, length: number, slot: Slot): Planned {
+    const size = elemSize(buf.elem);
+    const header = { op: "download", buffer: buf.id, offset: offset * size, bytes: length * size };
+    return { header: slot.at !== undefined ? { ...header, file: fileRef(slot) } : header };
+  }
+
+  /**
+   * The array a download answer brings: the bytes the server put in the shared file, or the
+   * payload. Called in the batch's turn, before another request may reuse the file.
+   */
+  private received(buf: DeviceBuffer, frame: Frame, slot: Slot, shared: SharedFile | undefined, into: AnyTypedArray | undefined): AnyTypedArray {
+    const bytes = frame.header.bytes;
+    if (typeof bytes !== "number") throw launcherFailed(`gpu_launcher --serve answered a download without "bytes": ${JSON.stringify(frame.header)}`);
+    if (slot.at !== undefined && shared !== undefined) {
+      const at = slot.at;
+      return deliver(buf.elem, bytes, (t) => shared.readInto(at, t), into);
+    }
+    if (frame.payload.length !== bytes) throw launcherFailed(`gpu_launcher --serve sent ${frame.payload.length} bytes for a download of ${bytes}`);
+    return deliver(buf.elem, bytes, (t) => t.set(frame.payload), into);
+  }
+
+  /** An alloc request that also fills the buffer: from the shared file when `slot` has a place, else as the payload. */
+  private allocWith(data: AnyTypedArray, slot: Slot): Planned {
+    return slot.at !== undefined
+      ? { header: { op: "alloc", bytes: data.byteLength, file: fileRef(slot) } }
+      : { header: { op: "alloc", bytes: data.byteLength }, payload: bytesOf(data) };
+  }
+
+  private launchHeader(o: SessionLaunchOptions): Record<string, unknown> {
+    this.checkHandle(o.module, "module");
+    const args = new Array<unknown>(o.args.length);
+    for (let i = 0; i < o.args.length; i++) {
+      const a = o.args[i]!;
+      if (a.kind === "scalar") {
+        args[i] = { type: a.type, value: scalarWire(a.type, a.value, `argument ${i}`) };
+      } else {
+        this.checkHandle(a.buffer, "buffer");
+        args[i] = { type: "buffer", buffer: a.buffer.id };
+      }
+    }
+    const header: Record<string, unknown> = { op: "launch", module: o.module.id, kernel: o.kernel, grid: o.grid, block: o.block, args };
+    if (o.sharedBytes !== undefined) header.sharedBytes = o.sharedBytes;
+    if (o.repeat !== undefined) header.repeat = o.repeat;
+    if (o.timeoutMs !== undefined) header.timeoutMs = o.timeoutMs;
+    return header;
+  }
+
+  private launchWatchdog(o: { timeoutMs?: number; repeat?: number }): number | undefined {
+    return o.timeoutMs !== undefined ? o.timeoutMs * Math.max(1, o.repeat ?? 1) + LAUNCH_GRACE_MS : this.opts.requestTimeoutMs;
   }
 
   private checkHandle(h: { id: number; generation: number }, what: string): void {
@@ -221,90 +337,134 @@ export class LauncherSession {
     }
   }
 
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.queue.then(fn, fn);
-    this.queue = p.catch(() => undefined);
-    return p;
-  }
-
-  private call(header: Record<string, unknown>, payload?: Uint8Array, timeoutMs = this.opts.requestTimeoutMs): Promise<{ frame: Frame; generation: number }> {
-    return this.serialize(() => this.exchange(header, payload, timeoutMs));
-  }
-
-  private async exchange(header: Record<string, unknown>, payload: Uint8Array | undefined, timeoutMs: number | undefined) {
-    const s = this.server ?? (this.server = this.start());
-    const id = this.nextId++;
-    const answer = s.reader.next();
-    answer.catch(() => undefined); // observed below; this keeps an early failure from going unhandled
-    this.setRef(s, true);
-    const timer = timeoutMs !== undefined ? setTimeout(() => this.retire(s, `gpu_launcher --serve did not answer within ${timeoutMs} ms and was stopped`), timeoutMs) : undefined;
-    try {
-      for (const part of encodeFrame({ ...header, id }, payload)) {
-        if (!s.alive) break; // the answer, or the exit, says what happened
-        if (!s.child.stdin!.write(part)) await Promise.race([new Promise((r) => s.child.stdin!.once("drain", r)), s.exited]);
-      }
-      const frame = await answer;
-      if (frame.header.id !== id) throw launcherFailed(`gpu_launcher --serve answered request ${String(frame.header.id)}, expected ${id}`);
-      if (frame.header.ok !== true) {
-        const lost = frame.header.contextLost === true || frame.header.fatal === true;
-        if (lost) this.retire(s, "");
-        const info = parseLauncherError(frame.header.error);
-        throw info ? fromLauncherError(info, lost) : launcherFailed(`gpu_launcher --serve sent a malformed error: ${JSON.stringify(frame.header)}`);
-      }
-      return { frame, generation: s.generation };
-    } finally {
-      if (timer) clearTimeout(timer);
-      if (s.alive) this.setRef(s, false);
+  /** Runs `start` when every call before it has finished: at once when none is running. */
+  private enqueue(start: () => void): void {
+    if (this.busy) {
+      this.waiting.push(start);
+    } else {
+      this.busy = true;
+      start();
     }
   }
 
-  private start(): Server {
+  /** The running call has finished: the next one starts. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy = false;
+  }
+
+  /** Runs `fn` alone, after every call before it. */
+  private serialize<T>(fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.enqueue(() => {
+        let p: Promise<T>;
+        try {
+          p = fn();
+        } catch (e) {
+          p = Promise.reject(e);
+        }
+        p.then(
+          (v) => {
+            this.release();
+            resolve(v);
+          },
+          (e: unknown) => {
+            this.release();
+            reject(e);
+          },
+        );
+      });
+    });
+  }
+
+  /**
+   * One request: resolves with `map` of its answer, or rejects with its error. The hot path
+   * of a session (every launch), so it settles straight from the read of the answer.
+   */
+  private call<T>(header: Record<string, unknown>, map: (f: Frame, generation: number) => T, payload?: Uint8Array, timeoutMs = this.opts.requestTimeoutMs): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.enqueue(() => {
+        let s: ServeProcess;
+        try {
+          s = this.ensureServer();
+        } catch (e) {
+          this.release();
+          reject(e);
+          return;
+        }
+        const id = this.nextId++;
+        header.id = id;
+        s.send([{ header, payload, timeoutMs }], (answers) => {
+          const r = this.settle(s, id, answers.frames[0], answers.ended);
+          this.release();
+          if (r instanceof GkRuntimeError) return reject(r);
+          try {
+            resolve(map(r, s.generation));
+          } catch (e) {
+            reject(e);
+          }
+        });
+      });
+    });
+  }
+
+  /**
+   * A batch of requests, built in two steps against the server's shared file: `build` reserves
+   * places in the file and returns what makes the requests once the uploads are written.
+   * `finish` sees the answers before any other call can reuse the file.
+   */
+  private batch<T>(build: (plan: FilePlan) => () => Planned[], finish: (o: Outcome, shared: SharedFile | undefined) => T, module?: ModuleHandle): Promise<T> {
+    return this.serialize(async () => {
+      if (module !== undefined) this.checkHandle(module, "module"); // the server that made the handles still runs
+      const s = this.ensureServer();
+      const plan = new FilePlan(this.opts.sharedFileMinBytes ?? DEFAULT_SHARED_MIN_BYTES);
+      const make = build(plan);
+      plan.commit(s.shared);
+      return finish(await this.exchange(s, make()), s.shared);
+    });
+  }
+
+  /** Sends the requests (each given an id) and turns each answer into its frame or its error. */
+  private async exchange(s: ServeProcess, planned: readonly Planned[]): Promise<Outcome> {
+    const requests: ServeRequest[] = planned.map((p) => {
+      p.header.id = this.nextId++;
+      return p.timeoutMs === undefined && this.opts.requestTimeoutMs !== undefined ? { ...p, timeoutMs: this.opts.requestTimeoutMs } : p;
+    });
+    const answers = await new Promise<Answers>((done) => s.send(requests, done));
+    const results = requests.map((r, k) => this.settle(s, r.header.id as number, answers.frames[k], answers.ended));
+    return { results, generation: s.generation };
+  }
+
+  /** A request's answer as its frame, or its error (a lost context retires the server). */
+  private settle(s: ServeProcess, id: number, f: Frame | undefined, ended: Error | undefined): Frame | GkRuntimeError {
+    if (f === undefined) {
+      return ended instanceof GkRuntimeError ? ended : launcherFailed(`gpu_launcher --serve stopped answering: ${String(ended?.message)}`);
+    }
+    if (f.header.id !== id) return launcherFailed(`gpu_launcher --serve answered request ${String(f.header.id)}, expected ${id}`);
+    if (f.header.ok === true) return f;
+    const lost = f.header.contextLost === true || f.header.fatal === true;
+    if (lost) s.retire("");
+    const info = parseLauncherError(f.header.error);
+    return info ? fromLauncherError(info, lost) : launcherFailed(`gpu_launcher --serve sent a malformed error: ${JSON.stringify(f.header)}`);
+  }
+
+  private ensureServer(): ServeProcess {
+    if (this.server !== undefined) return this.server;
     const path = launcherPath(this.opts);
     if (!existsSync(path)) throw missingLauncher(path);
     const args = [...(this.opts.device !== undefined ? ["--device", String(this.opts.device)] : []), "--serve"];
-    const child = spawn(path, args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...this.opts.env } });
-    const reader = new FrameReader();
-    let stderr = "";
-    let resolveExit!: () => void;
-    const exited = new Promise<void>((r) => (resolveExit = r));
-    const s: Server = { child, reader, generation: ++this.generations, exited, alive: true };
-    child.stdout!.on("data", (c: Buffer) => reader.push(c));
-    child.stderr!.on("data", (c: Buffer) => (stderr = (stderr + c.toString("utf8")).slice(-4096)));
-    child.stdin!.on("error", () => undefined); // EPIPE after an exit; the exit is reported instead
-    const ended = (how: string) => {
-      if (s.alive) this.lost++;
-      s.alive = false;
-      if (this.server === s) this.server = undefined;
-      const tail = stderr.trim() ? `; stderr: ${stderr.trim().slice(-1000)}` : "";
-      reader.end(new GkRuntimeError("GK8008", `gpu_launcher --serve ${how}${tail}`, { contextLost: true }));
-      resolveExit();
-    };
-    child.on("error", (e) => ended(`could not run: ${e.message}`));
-    child.on("close", (code, signal) => ended(signal ? `was killed by ${signal}` : `exited with status ${code}`));
+    const shared = (this.opts.sharedFileMinBytes ?? DEFAULT_SHARED_MIN_BYTES) === Infinity ? undefined : SharedFile.create(this.opts.sharedFileDir);
+    const s = new ServeProcess(path, args, this.opts.env, ++this.generations, shared, (ended) => {
+      this.lost++;
+      if (this.server === ended) this.server = undefined;
+    });
+    this.server = s;
     return s;
   }
+}
 
-  /** Stops using a server whose context is gone; it exits by itself, or is killed if `why` says it hangs. */
-  private retire(s: Server, why: string): void {
-    if (this.server === s) this.server = undefined;
-    if (!s.alive) return;
-    this.lost++;
-    s.alive = false;
-    if (why) {
-      s.reader.end(new GkRuntimeError("GK8008", why, { contextLost: true }));
-      s.child.kill("SIGKILL");
-    } else {
-      s.child.stdin?.end();
-    }
-  }
-
-  /** An idle server does not keep Node running; a busy one does. */
-  private setRef(s: Server, on: boolean): void {
-    for (const h of [s.child, s.child.stdin, s.child.stdout, s.child.stderr]) {
-      if (h instanceof Socket || h === s.child) {
-        if (on) h.ref();
-        else h.unref();
-      }
-    }
-  }
+function timingOf(frame: Frame): SessionTiming {
+  const t = frame.header.timing as Omit<SessionTiming, "hostMs">;
+  return { kernelMs: t.kernelMs, kernelMinMs: t.kernelMinMs, kernelMedianMs: t.kernelMedianMs, launches: t.launches, hostMs: frame.header.ms as number };
 }

@@ -39,6 +39,13 @@ export interface LauncherOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** GPU index (`--device N`); default 0. */
   readonly device?: number;
+  /**
+   * Arrays of at least this many bytes travel through a shared-memory file rather than the
+   * launcher's pipes (spec: "Shared files"); default 65536. `Infinity`: never.
+   */
+  readonly sharedFileMinBytes?: number;
+  /** The folder for the shared-memory file (default /dev/shm, else the OS's temporary folder). The file never has a name there. */
+  readonly sharedFileDir?: string;
 }
 
 export interface LaunchOnceOptions extends LauncherOptions {
@@ -57,6 +64,11 @@ export interface LaunchOnceOptions extends LauncherOptions {
   readonly timeoutMs?: number;
   /** Validate and echo without touching the driver (`--check`): outputs equal the inputs. */
   readonly check?: boolean;
+  /**
+   * Copy results back into the arguments' own TypedArrays (arrays sent with `data`), which
+   * `outputs` then holds, rather than into new ones.
+   */
+  readonly copyBackInPlace?: boolean;
 }
 
 /** Milliseconds. kernelMs is the median of the launches, measured with CUDA events; the rest with a host clock. */

@@ -8,10 +8,13 @@
 //                                                  kernel saxpy
 // or a real cubin or PTX file, whose kernels are found by name in the image (so the GPU
 // tests' own modules load here too).
-// Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE).
+// Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
+// FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
+// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -29,7 +32,8 @@ using Ptr = unsigned long long;
 
 constexpr CUresult OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, NO_DEVICE = 100,
                    INVALID_DEVICE = 101, INVALID_IMAGE = 200, INVALID_PTX = 218, INVALID_HANDLE = 400,
-                   NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700;
+                   NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700, ALREADY_REGISTERED = 712,
+                   NOT_REGISTERED = 713, NOT_SUPPORTED = 801;
 constexpr uint64_t kMemory = uint64_t(1) << 30;
 
 struct Kernel {
@@ -77,10 +81,24 @@ CUresult pendingFault = OK;  // a fault not yet observed by a synchronizing call
 bool busy = false;           // a kernel that never ends is running
 std::map<Ptr, std::vector<uint8_t>> allocations;
 uint64_t allocated = 0;
+// Freed blocks kept for reuse, as a GPU's memory never goes back to the host's allocator: then
+// timings on this driver measure the launcher, not the page faults of fresh host memory.
+std::multimap<size_t, std::vector<uint8_t>> freeBlocks;
+uint64_t freeBytes = 0;
 // Handles stay owned here until the process ends (a driver keeps them after a fault too).
 std::vector<std::unique_ptr<Module>> modules;
 std::vector<std::unique_ptr<Function>> functions;
 std::vector<std::unique_ptr<Event>> events;
+std::map<uintptr_t, size_t> registered;  // page-locked host ranges: start -> bytes
+
+void logLine(const std::string& line) {
+  const char* path = std::getenv("FAKE_CUDA_LOG");
+  if (path == nullptr || *path == '\0') return;
+  if (FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "%s\n", line.c_str());
+    std::fclose(f);
+  }
+}
 
 template <class T>
 T* keep(std::vector<std::unique_ptr<T>>& owner, T* p) {
@@ -207,6 +225,9 @@ const char* errorName(CUresult r) {
     case NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
     case NOT_READY: return "CUDA_ERROR_NOT_READY";
     case ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case ALREADY_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
+    case NOT_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
+    case NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
     default: return nullptr;
   }
 }
@@ -286,7 +307,12 @@ CUresult cuDevicePrimaryCtxRetain(void** ctx, int) {
   *ctx = &context;
   return OK;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int) { return initialized ? OK : NOT_INITIALIZED; }
+CUresult cuDevicePrimaryCtxRelease_v2(int) {
+  if (!registered.empty()) {
+    std::fprintf(stderr, "fake driver: %zu host memory registrations left at context release\n", registered.size());
+  }
+  return initialized ? OK : NOT_INITIALIZED;
+}
 CUresult cuCtxSetCurrent(void*) {
   GUARD();
   return OK;
@@ -371,7 +397,14 @@ CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
   GUARD();
   if (bytes == 0) return INVALID_VALUE;
   if (bytes > kMemory - allocated) return OUT_OF_MEMORY;
-  std::vector<uint8_t> block(bytes, 0xCD);  // uninitialized device memory is garbage
+  std::vector<uint8_t> block;
+  auto reuse = freeBlocks.find(bytes);
+  if (reuse != freeBlocks.end()) {
+    block = std::move(reuse->second);
+    freeBlocks.erase(reuse);
+    freeBytes -= bytes;
+  }
+  block.assign(bytes, 0xCD);  // uninitialized device memory is garbage
   Ptr base = Ptr(reinterpret_cast<uintptr_t>(block.data()));
   allocated += bytes;
   allocations.emplace(base, std::move(block));
@@ -383,6 +416,12 @@ CUresult cuMemFree_v2(Ptr p) {
   auto it = allocations.find(p);
   if (it == allocations.end()) return INVALID_VALUE;
   allocated -= it->second.size();
+  if (freeBytes + it->second.size() > kMemory) {
+    freeBlocks.clear();
+    freeBytes = 0;
+  }
+  freeBytes += it->second.size();
+  freeBlocks.emplace(it->second.size(), std::move(it->second));
   allocations.erase(it);
   return OK;
 }
@@ -406,6 +445,29 @@ CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memset(d, v, n);
+  return OK;
+}
+CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+  GUARD();
+  const char* pin = std::getenv("FAKE_CUDA_PIN");
+  if (pin != nullptr && std::strcmp(pin, "refuse") == 0) return NOT_SUPPORTED;
+  if (p == nullptr || bytes == 0) return INVALID_VALUE;
+  uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  auto next = registered.lower_bound(start);
+  if (next != registered.end() && next->first < start + bytes) return ALREADY_REGISTERED;
+  if (next != registered.begin() && std::prev(next)->first + std::prev(next)->second > start) return ALREADY_REGISTERED;
+  volatile const uint8_t* bytesIn = static_cast<const uint8_t*>(p);
+  for (size_t i = 0; i < bytes; i += 4096) (void)bytesIn[i];  // pinning touches every page, as a driver does
+  registered[start] = bytes;
+  logLine("register " + std::to_string(bytes));
+  return OK;
+}
+CUresult cuMemHostUnregister(void* p) {
+  GUARD();
+  auto it = registered.find(reinterpret_cast<uintptr_t>(p));
+  if (it == registered.end()) return NOT_REGISTERED;
+  logLine("unregister " + std::to_string(it->second));
+  registered.erase(it);
   return OK;
 }
 CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

@@ -1,0 +1,210 @@
+/**
+ * One `gpu_launcher --serve` process and the frames exchanged with it. Requests go out in
+ * batches (one request is a batch of one): all of a batch's frames are written at once and
+ * the answers, which come back in order, are collected as they arrive. The process inherits
+ * the session's shared file (shared.ts) as descriptor 3.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { Socket } from "node:net";
+import { GkRuntimeError } from "./errors.js";
+import { FrameReader, encodeHead, type Frame } from "./frames.js";
+import type { SharedFile } from "./shared.js";
+
+export interface ServeRequest {
+  /** The request's header, with its `id`. */
+  readonly header: Record<string, unknown>;
+  readonly payload?: Uint8Array;
+  /** Stop the server if this answer takes longer than this many milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+/** A batch's answers, in order: as many as came before the stream ended, and why it ended if it did. */
+export interface Answers {
+  readonly frames: readonly Frame[];
+  readonly ended?: Error;
+}
+
+interface Pending {
+  readonly requests: readonly ServeRequest[];
+  readonly frames: Frame[];
+  readonly done: (a: Answers) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const COALESCE_BYTES = 1 << 16;
+
+export class ServeProcess {
+  /** Requests may be sent; false once the process ended, lost its context, or was closed. */
+  alive = true;
+  readonly exited: Promise<void>;
+  private readonly child: ChildProcess;
+  private readonly reader = new FrameReader();
+  private readonly handles: readonly { ref(): unknown; unref(): unknown }[];
+  private pending: Pending | undefined;
+  private refd = true;
+  private stderr = "";
+
+  /**
+   * `onEnd` is called once, when the process stops taking requests other than by close():
+   * it exited, could not start, lost its GPU context, or was stopped.
+   */
+  constructor(
+    path: string,
+    args: readonly string[],
+    env: Readonly<Record<string, string>> | undefined,
+    readonly generation: number,
+    readonly shared: SharedFile | undefined,
+    private readonly onEnd: (s: ServeProcess) => void,
+  ) {
+    this.child = spawn(path, [...args], {
+      stdio: ["pipe", "pipe", "pipe", ...(shared ? [shared.fd] : [])],
+      env: { ...process.env, ...env },
+    });
+    let resolveExit!: () => void;
+    this.exited = new Promise<void>((r) => (resolveExit = r));
+    this.child.stdout!.on("data", (c: Buffer) => {
+      this.reader.push(c);
+      this.deliver();
+    });
+    this.child.stderr!.on("data", (c: Buffer) => (this.stderr = (this.stderr + c.toString("utf8")).slice(-4096)));
+    this.child.stdin!.on("error", () => undefined); // EPIPE after an exit; the exit is reported instead
+    const ended = (how: string) => {
+      this.stop();
+      const tail = this.stderr.trim() ? `; stderr: ${this.stderr.trim().slice(-1000)}` : "";
+      this.reader.end(new GkRuntimeError("GK8008", `gpu_launcher --serve ${how}${tail}`, { contextLost: true }));
+      this.deliver();
+      this.shared?.close();
+      resolveExit();
+    };
+    this.child.on("error", (e) => ended(`could not run: ${e.message}`));
+    this.child.on("close", (code, signal) => ended(signal ? `was killed by ${signal}` : `exited with status ${code}`));
+    this.handles = [this.child, this.child.stdin, this.child.stdout, this.child.stderr].filter((h) => h === this.child || h instanceof Socket) as { ref(): unknown; unref(): unknown }[];
+    this.setRef(false);
+  }
+
+  /**
+   * Sends the requests; `done` gets their answers, called from the read that completes them
+   * (no extra turn of the event loop). One batch at a time.
+   */
+  send(requests: readonly ServeRequest[], done: (a: Answers) => void): void {
+    const p: Pending = { requests, frames: [], done, timer: undefined };
+    this.pending = p;
+    this.setRef(true);
+    this.arm(p);
+    if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
+      this.write([encodeHead(requests[0]!.header)], 0); // the common case: one small frame
+    } else {
+      this.write(this.frames(requests), 0);
+    }
+    this.deliver(); // the process may have ended already
+  }
+
+  /** The requests as buffers to write: small frames joined, large payloads on their own. */
+  private frames(requests: readonly ServeRequest[]): Buffer[] {
+    const parts: Buffer[] = [];
+    let small: Buffer[] = [];
+    let smallBytes = 0;
+    for (const r of requests) {
+      const n = r.payload?.byteLength ?? 0;
+      const head = encodeHead(r.header, n);
+      small.push(head);
+      smallBytes += head.length;
+      if (n > 0 && n <= COALESCE_BYTES) {
+        small.push(Buffer.from(r.payload!.buffer, r.payload!.byteOffset, n));
+        smallBytes += n;
+      }
+      if (n > COALESCE_BYTES || smallBytes > COALESCE_BYTES) {
+        parts.push(small.length === 1 ? small[0]! : Buffer.concat(small, smallBytes));
+        small = [];
+        smallBytes = 0;
+      }
+      if (n > COALESCE_BYTES) parts.push(Buffer.from(r.payload!.buffer, r.payload!.byteOffset, n));
+    }
+    if (small.length > 0) parts.push(small.length === 1 ? small[0]! : Buffer.concat(small, smallBytes));
+    return parts;
+  }
+
+  /** Stops a server whose context is gone: it exits by itself, or is killed if `why` says it hangs. */
+  retire(why: string): void {
+    if (!this.alive) return;
+    this.stop();
+    if (why) {
+      this.reader.end(new GkRuntimeError("GK8008", why, { contextLost: true }));
+      this.child.kill("SIGKILL");
+      this.deliver();
+    } else {
+      this.child.stdin?.end();
+    }
+  }
+
+  /** Ends the server by request (`closing` is the close frame), freeing everything it holds. */
+  async close(closing: object): Promise<void> {
+    if (this.alive) {
+      this.alive = false; // ending by request: onEnd is not called
+      this.setRef(true);
+      this.child.stdin?.end(encodeHead(closing));
+      const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+
+  private stop(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.onEnd(this);
+  }
+
+  /** Writes parts[i..], waiting for the pipe to drain after a part it could not take at once. */
+  private write(parts: readonly Buffer[], i: number): void {
+    const stdin = this.child.stdin!;
+    for (; i < parts.length; i++) {
+      if (!this.alive) return; // the answers, or the exit, say what happened
+      if (!stdin.write(parts[i]!) && i + 1 < parts.length) {
+        const next = i + 1;
+        stdin.once("drain", () => this.write(parts, next));
+        return;
+      }
+    }
+  }
+
+  /** Hands the answers read so far to the pending batch; resolves it when complete or when the stream ended. */
+  private deliver(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    while (p.frames.length < p.requests.length) {
+      const f = this.reader.shift();
+      if (f === undefined) break;
+      p.frames.push(f);
+      if (p.timer !== undefined) {
+        clearTimeout(p.timer);
+        p.timer = undefined;
+        this.arm(p);
+      }
+    }
+    const ended = p.frames.length < p.requests.length ? this.reader.ended : undefined;
+    if (p.frames.length < p.requests.length && ended === undefined) return;
+    this.pending = undefined;
+    if (p.timer !== undefined) clearTimeout(p.timer);
+    if (this.alive) this.setRef(false);
+    p.done(ended ? { frames: p.frames, ended } : { frames: p.frames });
+  }
+
+  /** Starts the timer of the next answer the batch waits for, if it has one. */
+  private arm(p: Pending): void {
+    const ms = p.requests[p.frames.length]?.timeoutMs;
+    if (ms !== undefined) {
+      p.timer = setTimeout(() => this.retire(`gpu_launcher --serve did not answer within ${ms} ms and was stopped`), ms);
+    }
+  }
+
+  /** An idle server does not keep Node running; a busy one does. */
+  private setRef(on: boolean): void {
+    if (this.refd === on) return;
+    this.refd = on;
+    for (const h of this.handles) {
+      if (on) h.ref();
+      else h.unref();
+    }
+  }
+}
