@@ -83,8 +83,8 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
         const writable = p.type.kind === "global" && !p.type.readonly;
         return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
       });
-      const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs });
-      for (const [i, out] of r.outputs) (args[i] as AnyTypedArray).set(out as never);
+      // Results land straight in the caller's arrays (no second copy).
+      const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true });
       return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
     },
     close: () => session.close(),
