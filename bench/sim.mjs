@@ -1,6 +1,9 @@
 // Simulator throughput in threads per second (one core): saxpy over 2^20 threads (no
-// barriers) and the 16x16-tiled matmul over 256x256 (two barriers per tile step). The bar:
-// 20 million threads/s on saxpy; Numba's CUDA simulator runs about 12,000 threads/s.
+// barriers), then the barrier kernels of examples/: the 16x16-tiled matmul over 256x256 (two
+// barriers per tile step), the tree reduction, the tiled transpose and the shared-memory
+// histogram, each on the barrier path's regions and, for comparison, on the generators it
+// falls back to. The bar: 20 million threads/s on saxpy; Numba's CUDA simulator runs about
+// 12,000 threads/s.
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { compileKernel, runKernel } from "../dist/runtime/sim/index.js";
@@ -12,8 +15,8 @@ function load(name) {
   return fe;
 }
 
-function measure(fe, kernel, grid, block, makeArgs, runs) {
-  const k = compileKernel(fe.ir, kernel, fe.sources);
+function measure(fe, kernel, grid, block, makeArgs, runs, opts = {}) {
+  const k = compileKernel(fe.ir, kernel, fe.sources, opts);
   const threads = grid.reduce((a, b) => a * b, 1) * block.reduce((a, b) => a * b, 1);
   const times = [];
   for (let i = 0; i < runs + 1; i++) {
@@ -23,7 +26,14 @@ function measure(fe, kernel, grid, block, makeArgs, runs) {
     if (i > 0) times.push(performance.now() - t0);
   }
   const ms = median(times);
-  return { kernel, threads, ms, threadsPerSecond: threads / (ms / 1000), barriers: k.usesBarriers };
+  return { kernel, threads, ms, threadsPerSecond: threads / (ms / 1000), barriers: k.usesBarriers, barrierPath: k.barrierPath };
+}
+
+/** A kernel with barriers on its default path (regions) and, for comparison, on the generator path it falls back to. */
+function bothPaths(what, ...args) {
+  const regions = { ...measure(...args), what };
+  const generators = { ...measure(...args, { barrierPath: "generators" }), what: `${what}, generator path` };
+  return [regions, generators];
 }
 
 export async function benchSim() {
@@ -35,10 +45,16 @@ export async function benchSim() {
   const m = 256;
   const A = Float32Array.from({ length: m * m }, (_, i) => (i % 17) / 16);
   const B = Float32Array.from({ length: m * m }, (_, i) => (i % 13) / 12);
-  rows.push({ ...measure(load("matmul.gk"), "matmul", [m / 16, m / 16, 1], [16, 16, 1], () => [A, B, new Float32Array(m * m), m, m, m], 3), what: "matmul 256x256 (16x16 tiles)" });
+  rows.push(...bothPaths("matmul 256x256 (16x16 tiles)", load("matmul.gk"), "matmul", [m / 16, m / 16, 1], [16, 16, 1], () => [A, B, new Float32Array(m * m), m, m, m], 3));
   const r = 1 << 16;
   const data = Float32Array.from({ length: r }, (_, i) => i % 7);
-  rows.push({ ...measure(load("reduce.gk"), "block_sum", [r / 256, 1, 1], [256, 1, 1], () => [r, data, new Float32Array(r / 256), new Float32Array(1)], 3), what: "block_sum 2^16 (tree in shared memory)" });
+  rows.push(...bothPaths("block_sum 2^16 (tree in shared memory)", load("reduce.gk"), "block_sum", [r / 256, 1, 1], [256, 1, 1], () => [r, data, new Float32Array(r / 256), new Float32Array(1)], 3));
+  const t = 1024;
+  const input = Float32Array.from({ length: t * t }, (_, i) => i);
+  rows.push(...bothPaths("transpose 1024x1024 (32x32 tiles)", load("transpose.gk"), "transpose", [t / 32, t / 32, 1], [32, 8, 1], () => [t, t, input, new Float32Array(t * t)], 3));
+  const h = 1 << 20;
+  const bytes = Uint32Array.from({ length: h }, (_, i) => (i * 2654435761) >>> 24);
+  rows.push(...bothPaths("histogram 2^20 values, 2^16 threads", load("histogram.gk"), "histogram", [256, 1, 1], [256, 1, 1], () => [h, bytes, new Uint32Array(16)], 3));
   const numba = 12000;
   console.log(
     table(

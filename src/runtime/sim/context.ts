@@ -15,8 +15,11 @@ import type { SiteTable } from "./sites.js";
  * - `generator`: a `function*` (a kernel or device_fn that reaches a barrier); `barrier()` yields.
  * - `plain`: a device_fn without barriers; it runs to completion, so its local arrays can be
  *   allocated once per compiled kernel instead of once per call.
+ * - `region`: code of one region of the barrier path (regions/), the part of the kernel a
+ *   thread runs from one barrier to the next, inside a loop over the block's threads; `return`
+ *   ends the thread, device_fns that reach a barrier are inlined.
  */
-export type FnMode = "fastKernel" | "generator" | "plain";
+export type FnMode = "fastKernel" | "generator" | "plain" | "region";
 
 export interface GenOptions {
   readonly checkUninitializedShared: boolean;
@@ -36,18 +39,32 @@ export interface FnCtx {
   readonly loops: number[];
   /** Loops whose body needs a label for `continue`. */
   readonly continued: Set<number>;
-  nextLoop: number;
+  /** Loops left by `break` (the regions' resumed loops need to know whether their end is reached). */
+  readonly broken: Set<number>;
+  /** The next loop label's number; one counter may serve several functions' contexts. */
+  readonly labels: { next: number };
+  /** In a device_fn inlined into a region: `return` assigns `ret` (when not void) and leaves the block `label`. */
+  readonly inlineReturn?: { readonly label: string; readonly ret: ScalarVar | null };
+  /** In a region: ids of the local arrays that live across a barrier, so each thread needs its own. */
+  readonly perThread?: ReadonlySet<number>;
   /**
    * The variable counting steps: `$steps`, shared by the functions of a kernel, or in the
    * fast-path kernel a local `$s` (a register in the hot loop) that is copied to `$steps`
    * around calls of device functions that count steps themselves.
    */
   readonly steps: "$steps" | "$s";
+  /**
+   * The step budget as the function reads it: `$budget`, or in the fast-path kernel and in a
+   * region their parameter `$stepBudget`, which the hot loops read from a register rather
+   * than from the closure.
+   */
+  readonly budget: "$budget" | "$stepBudget";
 }
 
 export function newFnCtx(fn: Function, mode: FnMode, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): FnCtx {
-  const steps = mode === "fastKernel" ? "$s" : "$steps";
-  return { fn, mode, analysis, sites, opts, temps: [], hoisted: [], loops: [], continued: new Set(), nextLoop: 0, steps };
+  const steps = mode === "fastKernel" || mode === "region" ? "$s" : "$steps";
+  const budget = mode === "fastKernel" || mode === "region" ? "$stepBudget" : "$budget";
+  return { fn, mode, analysis, sites, opts, temps: [], hoisted: [], loops: [], continued: new Set(), broken: new Set(), labels: { next: 0 }, steps, budget };
 }
 
 const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
@@ -59,9 +76,14 @@ export function varName(v: ScalarVar): string {
 
 /** The JavaScript name of an array; `$n` (its length, for globals) and `$w` (written flags, shared) are suffixed to it. */
 export function arrayName(ctx: FnCtx, a: ArrayVar): string {
-  const base = `${safe(a.name)}_${a.id}`;
+  const base = baseArrayName(a);
   // Hoisted local arrays live outside the function, beside other functions' arrays.
   return a.type.kind === "array" && a.type.space === "local" && ctx.mode === "plain" ? `${fnName(ctx.fn.name, ctx.analysis)}$${base}` : base;
+}
+
+/** An array's name without the prefix of hoisted local arrays: the name everywhere but in `plain` device_fns. */
+export function baseArrayName(a: ArrayVar): string {
+  return `${safe(a.name)}_${a.id}`;
 }
 
 /** The JavaScript name of a device function. */

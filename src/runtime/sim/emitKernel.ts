@@ -9,20 +9,28 @@
  *
  *   for (bz) for (by) for (bx) { reset shared; for (tz) for (ty) $T: for (tx) { body } }
  *
- * Barrier path: `$launch` returns a block runner, `{ begin(bx, by, bz), thread(tx, ty, tz),
- * steps() }`, where `thread` is a generator that yields at each barrier; the scheduler
- * (scheduler.ts) drives the threads of each block.
+ * Barrier path, by default: the kernel cut at its barriers into regions, each a loop over the
+ * block's threads (regions/launch.ts); `$launch` runs the blocks and returns the steps taken.
+ *
+ * Barrier path on generators (what the regions do not cover, or when asked for): `$launch`
+ * returns a block runner, `{ begin(bx, by, bz), thread(tx, ty, tz), steps() }`, where `thread`
+ * is a generator that yields at each barrier; the scheduler (scheduler.ts) drives the threads
+ * of each block.
  *
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
  */
-import { indexBuiltin } from "../../ir/builtins.js";
-import type { Axis, Function, Module, SpecialName } from "../../ir/nodes.js";
-import { analyzeKernel, walk, type KernelAnalysis } from "./analysis.js";
-import { arrayName, fnName, newFnCtx, varName, zeroOf, type FnCtx, type FnMode, type GenOptions } from "./context.js";
+import type { Function, Module } from "../../ir/nodes.js";
+import { analyzeKernel, type KernelAnalysis } from "./analysis.js";
+import { arrayName, fnName, newFnCtx, varName, type FnCtx, type FnMode, type GenOptions } from "./context.js";
 import { emitStmts } from "./emitStmt.js";
-import { typedArrayOf } from "./emitMemory.js";
+import { AXES, globalIds, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "./launchParts.js";
+import { regionLaunch } from "./regions/launch.js";
+import { lowerKernel } from "./regions/lower.js";
 import { SiteTable } from "./sites.js";
+
+/** How a kernel with barriers runs: as regions (regions/, the default), or one generator per thread (scheduler.ts). */
+export type BarrierPath = "regions" | "generators";
 
 export interface GeneratedKernel {
   readonly source: string;
@@ -30,21 +38,41 @@ export interface GeneratedKernel {
   readonly analysis: KernelAnalysis;
   /** True when the kernel reaches a barrier: it runs on the barrier path. */
   readonly usesBarriers: boolean;
+  /** How the barrier path runs it; null on the fast path. */
+  readonly barrierPath: BarrierPath | null;
+  /** On the region path, the identity of each barrier point (`"c4.b12"`), by number. */
+  readonly barrierPoints: readonly string[];
 }
 
-const AXES: readonly Axis[] = [0, 1, 2];
-const v = (name: SpecialName, axis: Axis) => indexBuiltin(name).js(axis);
-
-export function generateKernel(m: Module, kernelName: string, opts: GenOptions): GeneratedKernel {
+/**
+ * `barrierPath` is what a kernel with barriers asks for; one the region path does not cover
+ * (regions/lower.ts) runs on generators.
+ */
+export function generateKernel(m: Module, kernelName: string, opts: GenOptions, barrierPath: BarrierPath = "regions"): GeneratedKernel {
   const analysis = analyzeKernel(m, kernelName);
-  const sites = new SiteTable();
-  const usesBarriers = analysis.barrierFns.has(kernelName);
-  const parts = ['"use strict";', "let $steps = 0;", "let $budget = 0;", ""];
-  for (const f of analysis.deviceFns) parts.push(...deviceFn(f, analysis, sites, opts), "");
   const k = analysis.kernel;
+  const usesBarriers = analysis.barrierFns.has(kernelName);
+  if (usesBarriers && barrierPath === "regions") {
+    const sites = new SiteTable();
+    const tree = lowerKernel(m, analysis, sites);
+    if (tree) {
+      // Device functions that reach a barrier are inlined into the regions; the others are called.
+      const fns = analysis.deviceFns.filter((f) => !analysis.barrierFns.has(f.name));
+      const parts = [...prelude(fns, analysis, sites, opts), ...regionLaunch(k, tree, analysis, sites, opts), "return $launch;"];
+      return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, barrierPath: "regions", barrierPoints: tree.points };
+    }
+  }
+  const sites = new SiteTable();
+  const parts = prelude(analysis.deviceFns, analysis, sites, opts);
   const ctx = newFnCtx(k, usesBarriers ? "generator" : "fastKernel", analysis, sites, opts);
   parts.push(...(usesBarriers ? barrierLaunch(ctx) : fastLaunch(ctx)), "return $launch;");
-  return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers };
+  return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, barrierPath: usesBarriers ? "generators" : null, barrierPoints: [] };
+}
+
+function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
+  const parts = ['"use strict";', "let $steps = 0;", "let $budget = 0;", ""];
+  for (const f of fns) parts.push(...deviceFn(f, analysis, sites, opts), "");
+  return parts;
 }
 
 function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
@@ -61,58 +89,6 @@ function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts:
     ...body,
     "}",
   ];
-}
-
-function temps(ctx: FnCtx, pad: string): string[] {
-  return ctx.temps.length ? [`${pad}let ${ctx.temps.join(", ")};`] : [];
-}
-
-const LAUNCH_PARAMS = ["$args", ...AXES.map((a) => v("gridDim", a)), ...AXES.map((a) => v("blockDim", a)), "$stepBudget"];
-
-/** Kernel parameters taken from `$args`; a parameter the kernel assigns is copied per thread (`perThread`). */
-function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThread: string[] } {
-  const outer: string[] = [`${pad}$steps = 0;`, `${pad}$budget = $stepBudget;`];
-  const perThread: string[] = [];
-  const assigned = new Set<number>();
-  walk(ctx.fn.body, (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined), () => undefined);
-  ctx.fn.params.forEach((p, i) => {
-    if (p.kind === "arrayVar") {
-      const n = arrayName(ctx, p);
-      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${n}.length;`);
-    } else if (assigned.has(p.id)) {
-      outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
-      perThread.push(`let ${varName(p)} = ${varName(p)}$in;`);
-    } else {
-      outer.push(`${pad}const ${varName(p)} = $args[${i}];`);
-    }
-  });
-  for (const s of ctx.fn.shared) {
-    const t = s.type;
-    if (t.kind !== "array") continue;
-    const size = t.dims.reduce((a, b) => a * b, 1);
-    const n = arrayName(ctx, s);
-    outer.push(`${pad}const ${n} = new ${typedArrayOf(t.elem)}(${size});`);
-    if (ctx.opts.checkUninitializedShared) outer.push(`${pad}const ${n}$w = new Uint8Array(${size});`);
-  }
-  return { outer, perThread };
-}
-
-/** Fresh shared memory for a block: zeros, and nothing written yet. */
-function resetShared(ctx: FnCtx): string[] {
-  return ctx.fn.shared.flatMap((s) => {
-    const n = arrayName(ctx, s);
-    const out = [`${n}.fill(${zeroOf(s.type.elem)});`];
-    if (ctx.opts.checkUninitializedShared) out.push(`${n}$w.fill(0);`);
-    return out;
-  });
-}
-
-/** `globalId` on the axes the kernel reads it: blockIdx * blockDim + threadIdx, wrapping in i32. */
-function globalIds(ctx: FnCtx): string[] {
-  const used = new Set(ctx.analysis.specials.get(ctx.fn.name) ?? []);
-  return AXES.filter((a) => used.has(v("globalId", a))).map(
-    (a) => `const ${v("globalId", a)} = (Math.imul(${v("blockIdx", a)}, ${v("blockDim", a)}) + ${v("threadIdx", a)}) | 0;`,
-  );
 }
 
 function fastLaunch(ctx: FnCtx): string[] {

@@ -2,8 +2,8 @@
  * Array accesses: loads, stores, atomics and local array declarations, each with its bounds
  * check. Global arrays check against their length (hoisted into `name$n`), shared and local
  * arrays check every index against its constant dimension and are stored flat, row-major.
- * Shared arrays may carry `name$w`, one flag per element set by every store, so that a read
- * of an element no thread of the block has written is reported (GK8013).
+ * Shared arrays may carry `name$w` and start filled with a sentinel (`sentinelOf`), so that a
+ * read of an element no thread of the block has written is reported (GK8013).
  *
  * Order of evaluation: indices left to right, then the stored value or atomic operands, then
  * the check, then the access. bool elements are 0/1 bytes: converted on load and store.
@@ -96,6 +96,41 @@ function accessSite(ctx: FnCtx, site: Site): number {
   return ctx.sites.add(site);
 }
 
+/**
+ * With the check of uninitialized shared memory on, a block's shared arrays start filled with
+ * this value of the element type rather than zeros (`resetShared`, launchParts.ts), and `$w`
+ * flags the elements written with it. A read that finds any other value needs no flag: the
+ * element was written. Only a read that finds the sentinel looks at the flag, and only a
+ * store of the sentinel sets one. (Floats use NaN; bools, stored as 0 or 1, use 2.)
+ */
+export function sentinelOf(t: ScalarType): string {
+  switch (t.name) {
+    case "f32":
+    case "f64":
+      return "NaN";
+    case "bool":
+      return "2";
+    case "i32":
+      return "(-1431655766)";
+    case "u32":
+      return "2863311530";
+    case "i64":
+      return "(-6148914691236517206n)";
+    case "u64":
+      return "12297829382473034410n";
+  }
+}
+
+/** Whether `code` (a name) holds the sentinel of `t`, as stored. */
+function isSentinel(t: ScalarType, code: string): string {
+  return t.name === "f32" || t.name === "f64" ? `${code} !== ${code}` : `${code} === ${sentinelOf(t)}`;
+}
+
+/** A statement that flags element `o` of `name` when the stored `value` is the sentinel (never for bools, stored as 0 or 1). */
+function flagSentinel(t: ScalarType, name: string, o: string, value: string): string {
+  return t.name === "bool" ? "" : ` if (${isSentinel(t, value)}) ${name}$w[${o}] = 1;`;
+}
+
 export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
   const ix = indexing(ctx, e.array, e.indices);
@@ -104,7 +139,9 @@ export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   if (flagged(ctx, e.array)) {
     const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
     const at = o === ix.offset ? o : `${o} = ${ix.offset}`;
-    read = `(${name}$w[${at}] === 0 ? $sim.uninitialized(${site}, ${ix.report}) : ${name}[${o}])`;
+    const v = newTemp(ctx);
+    const unwritten = `${isSentinel(e.array.type.elem, v)} && ${name}$w[${o}] === 0`;
+    read = `(${v} = ${name}[${at}], ${unwritten} ? $sim.uninitialized(${site}, ${ix.report}) : ${v})`;
   } else {
     read = `${name}[${ix.offset}]`;
   }
@@ -121,10 +158,10 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   const elem = s.array.type.elem;
   const lines = ix.binds.map((b) => `${b};`);
   let write: string;
-  if (flagged(ctx, s.array)) {
+  if (flagged(ctx, s.array) && elem.name !== "bool") {
     const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
     const at = o === ix.offset ? "" : `${o} = ${ix.offset}; `;
-    write = `{ ${at}${name}[${o}] = ${toStored(elem, value)}; ${name}$w[${o}] = 1; }`;
+    write = `{ ${at}${name}[${o}] = ${toStored(elem, value)};${flagSentinel(elem, name, o, value)} }`;
   } else {
     write = `${name}[${ix.offset}] = ${toStored(elem, value)};`;
   }
@@ -146,8 +183,19 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
-  if (flagged(ctx, e.array)) parts.push(`${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`);
-  parts.push(`${old} = ${name}[${o}]`, `${name}[${o}] = ${tpl(old, args)}`, old);
+  parts.push(`${old} = ${name}[${o}]`);
+  if (flagged(ctx, e.array)) {
+    const next = newTemp(ctx);
+    parts.push(
+      `${isSentinel(elem, old)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
+      `${next} = ${tpl(old, args)}`,
+      `${name}[${o}] = ${next}`,
+      `${isSentinel(elem, next)} && (${name}$w[${o}] = 1)`,
+    );
+  } else {
+    parts.push(`${name}[${o}] = ${tpl(old, args)}`);
+  }
+  parts.push(old);
   return `(${parts.join(", ")})`;
 }
 
@@ -164,7 +212,7 @@ export function emitLocalArray(ctx: FnCtx, s: LocalArrayStmt): string {
   const size = t.dims.reduce((a, b) => a * b, 1);
   const alloc = `new ${typedArrayOf(t.elem)}(${size})`;
   const lines: string[] = [];
-  if (ctx.mode === "generator") {
+  if (ctx.mode === "generator" || ctx.perThread?.has(s.array.id)) {
     // Threads of a block interleave at barriers: each needs its own storage.
     lines.push(`const ${name} = ${alloc};`);
   } else {

@@ -7,16 +7,23 @@
  *   { init; L3: for (;;) { if (!(cond)) break;  C3: { body }  step;  [do-while: if (!(cond)) break;]  budget } }
  *
  * `break` is `break L3`, `continue` is `break C3`. Every back-edge counts one step against
- * the launch's step budget (GK8004) in the function's step counter (context.ts). `return` in the fast-path kernel ends the thread
- * (`continue $T`, the loop over threads); `barrier()` yields the barrier's identity, the
- * path of call sites that led to it (`"c4.c9.b12"`), which the scheduler compares between
- * the threads of a block.
+ * the launch's step budget (GK8004) in the function's step counter (context.ts). `return` in
+ * the fast-path kernel ends the thread (`continue $T`, the loop over threads), in a region too
+ * (`break $R`, see regions/), and in a device_fn inlined into a region it leaves the inlined
+ * body. On the generator path `barrier()` yields the barrier's identity, the path of call
+ * sites that led to it (`"c4.c9.b12"`), which the scheduler compares between the threads of a
+ * block; regions stop at barriers themselves (regions/emit.ts).
  */
 import type { Stmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
 import { varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
 import { emitLocalArray, emitStore } from "./emitMemory.js";
+
+/** Exported for the regions' loops, which write the same back-edge. */
+export function budgetCheck(ctx: FnCtx, site: number): string {
+  return `if (++${ctx.steps} > ${ctx.budget}) $sim.budget(${site});`;
+}
 
 export function emitStmts(ctx: FnCtx, list: readonly Stmt[], pad: string): string[] {
   return list.flatMap((s) => emitStmt(ctx, s, pad));
@@ -43,8 +50,11 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     }
     case "loop":
       return emitLoop(ctx, s, pad);
-    case "break":
-      return [`${pad}break L${innermostLoop(ctx)};`];
+    case "break": {
+      const id = innermostLoop(ctx);
+      ctx.broken.add(id);
+      return [`${pad}break L${id};`];
+    }
     case "continue": {
       const id = innermostLoop(ctx);
       ctx.continued.add(id);
@@ -70,15 +80,19 @@ function innermostLoop(ctx: FnCtx): number {
 }
 
 function emitReturn(ctx: FnCtx, value: string | null): string {
+  if (ctx.inlineReturn) {
+    const { label, ret } = ctx.inlineReturn;
+    return value === null || ret === null ? `break ${label};` : `{ ${varName(ret)} = ${value}; break ${label}; }`;
+  }
   if (ctx.fn.kind === "kernel") {
     invariant(value === null, "a kernel returns a value");
-    return ctx.mode === "fastKernel" ? "continue $T;" : "return;";
+    return ctx.mode === "fastKernel" ? "continue $T;" : ctx.mode === "region" ? "break $R;" : "return;";
   }
   return value === null ? "return;" : `return ${value};`;
 }
 
 function emitLoop(ctx: FnCtx, s: Stmt & { kind: "loop" }, pad: string): string[] {
-  const id = ctx.nextLoop++;
+  const id = ctx.labels.next++;
   const site = ctx.sites.add({ kind: "loop", fn: ctx.fn.name, span: s.span });
   const p1 = pad + "  ";
   const p2 = pad + "    ";
@@ -93,6 +107,6 @@ function emitLoop(ctx: FnCtx, s: Stmt & { kind: "loop" }, pad: string): string[]
   else out.push(...body.map((l) => l.slice(2)));
   out.push(...emitStmts(ctx, s.step, p2));
   if (!s.testFirst && test) out.push(`${p2}${test}`);
-  out.push(`${p2}if (++${ctx.steps} > $budget) $sim.budget(${site});`, `${p1}}`, `${pad}}`);
+  out.push(`${p2}${budgetCheck(ctx, site)}`, `${p1}}`, `${pad}}`);
   return out;
 }

@@ -52,6 +52,22 @@ export class LocatedFault {
   ) {}
 }
 
+/**
+ * Threads of a block that did not all reach the same barrier, found by the region path
+ * (regions/launch.ts): threads by their index in the block (x fastest), barriers by their
+ * barrier point. `first` stopped at `firstAt`, or ended when `firstAt` is -1; `second` stopped
+ * at `secondAt`. The runner turns it into the generator scheduler's GK8002 (scheduler.ts).
+ */
+export class BarrierDivergence {
+  constructor(
+    readonly block: Dim3,
+    readonly first: number,
+    readonly firstAt: number,
+    readonly second: number,
+    readonly secondAt: number,
+  ) {}
+}
+
 /** The `$sim` object generated code calls on its cold paths; each call throws. */
 export const faultHandlers = {
   bounds(site: number, indices: readonly (number | bigint)[], length: number): never {
@@ -66,8 +82,17 @@ export const faultHandlers = {
   divisionByZero(site: number): never {
     throw new Fault("divisionByZero", site);
   },
-  located(cause: unknown, tx: number, ty: number, tz: number, bx: number, by: number, bz: number): LocatedFault {
-    return cause instanceof LocatedFault ? cause : new LocatedFault(cause, [tx, ty, tz], [bx, by, bz]);
+  /** Thread `t2` stopped at barrier point `b2` where thread `t1` stopped at `b1`. */
+  differentBarriers(bx: number, by: number, bz: number, t1: number, b1: number, t2: number, b2: number): never {
+    throw new BarrierDivergence([bx, by, bz], t1, b1, t2, b2);
+  },
+  /** Thread `ended` ended while thread `waiter` waits at barrier point `b`. */
+  exitedAtBarrier(bx: number, by: number, bz: number, ended: number, waiter: number, b: number): never {
+    throw new BarrierDivergence([bx, by, bz], ended, -1, waiter, b);
+  },
+  located(cause: unknown, tx: number, ty: number, tz: number, bx: number, by: number, bz: number): LocatedFault | BarrierDivergence {
+    if (cause instanceof LocatedFault || cause instanceof BarrierDivergence) return cause;
+    return new LocatedFault(cause, [tx, ty, tz], [bx, by, bz]);
   },
 };
 export type FaultHandlers = typeof faultHandlers;

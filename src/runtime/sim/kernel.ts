@@ -1,7 +1,8 @@
 /**
  * Compiling a kernel to JavaScript (once per module, kernel and options) and running one
- * launch of it: check the shape and arguments, run the fast path or the barrier path, and
- * turn whatever went wrong into a SimError that names the `.gk` line, kernel, thread and block.
+ * launch of it: check the shape and arguments, run the fast path or the barrier path (as
+ * regions, or on generators), and turn whatever went wrong into a SimError that names the
+ * `.gk` line, kernel, thread and block.
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
@@ -9,9 +10,9 @@ import type { Function, Module } from "../../ir/nodes.js";
 import type { AnyTypedArray } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { checkArgs, launchShape } from "./args.js";
-import { generateKernel } from "./emitKernel.js";
-import { explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
-import { runBlocks, type BlockRunner } from "./scheduler.js";
+import { generateKernel, type BarrierPath } from "./emitKernel.js";
+import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
+import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "./sites.js";
 
 export interface SimOptions {
@@ -19,6 +20,11 @@ export interface SimOptions {
   readonly stepBudget?: number;
   /** Report reads of shared memory no thread of the block has written (GK8013); default true. */
   readonly checkUninitializedShared?: boolean;
+  /**
+   * @internal How kernels with barriers run: "regions" (the default) or "generators", the
+   * fallback for what regions do not cover, kept to compare the two in tests.
+   */
+  readonly barrierPath?: BarrierPath;
 }
 
 export type TypedArray = AnyTypedArray;
@@ -50,6 +56,8 @@ interface Compiled {
   readonly source: string;
   readonly sites: SiteTable;
   readonly usesBarriers: boolean;
+  readonly barrierPath: BarrierPath | null;
+  readonly barrierPoints: readonly string[];
 }
 
 /** A kernel compiled for the simulator. */
@@ -57,8 +65,13 @@ export interface SimKernel {
   readonly kernel: Function;
   /** The generated JavaScript (for `gkc` debugging and tests). */
   readonly source: string;
-  /** True when the kernel reaches a barrier and runs on the barrier path (one generator per thread). */
+  /** True when the kernel reaches a barrier and runs on the barrier path. */
   readonly usesBarriers: boolean;
+  /**
+   * How the barrier path runs it: as regions (loops over the block's threads from one barrier
+   * to the next), or one generator per thread where regions do not cover it; null without barriers.
+   */
+  readonly barrierPath: BarrierPath | null;
   readonly sources: SourceMap | undefined;
   readonly stepBudget: number;
   /** @internal */
@@ -75,25 +88,27 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
     throw new SimError({ code: "GK8009", severity: "error", message: `no kernel '${kernel}' in ${m.file} (its kernels: ${known})`, notes: [] });
   }
   const checkUninitializedShared = opts.checkUninitializedShared ?? true;
-  const key = `${kernel}\u0000${checkUninitializedShared}`;
+  const barrierPath = opts.barrierPath ?? "regions";
+  const key = `${kernel}\u0000${checkUninitializedShared}\u0000${barrierPath}`;
   let perModule = cache.get(m);
   if (!perModule) cache.set(m, (perModule = new Map()));
   let compiled = perModule.get(key);
   if (!compiled) {
-    compiled = compile(m, k, checkUninitializedShared, sources);
+    compiled = compile(m, k, checkUninitializedShared, barrierPath, sources);
     perModule.set(key, compiled);
   }
   const stepBudget = opts.stepBudget ?? DEFAULT_STEP_BUDGET;
   if (!(stepBudget >= 0)) throw new RangeError(`SimOptions.stepBudget must be a number of steps, 0 or more (Infinity for no limit), not ${String(stepBudget)}`);
-  return { kernel: k, source: compiled.source, usesBarriers: compiled.usesBarriers, sources, stepBudget, compiled };
+  return { kernel: k, source: compiled.source, usesBarriers: compiled.usesBarriers, barrierPath: compiled.barrierPath, sources, stepBudget, compiled };
 }
 
-function compile(m: Module, k: Function, checkUninitializedShared: boolean, sources: SourceMap | undefined): Compiled {
+function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, sources: SourceMap | undefined): Compiled {
   const runtime: Runtime = makeRuntime((site) => faultHandlers.divisionByZero(site));
   try {
-    const gen = generateKernel(m, k.name, { checkUninitializedShared });
+    const gen = generateKernel(m, k.name, { checkUninitializedShared }, barrierPath);
     const make = new globalThis.Function("$", "$sim", gen.source) as ($: Runtime, $sim: FaultHandlers) => Launcher;
-    return { launch: make(runtime, faultHandlers), source: gen.source, sites: gen.sites, usesBarriers: gen.usesBarriers };
+    const { sites, usesBarriers, barrierPoints } = gen;
+    return { launch: make(runtime, faultHandlers), source: gen.source, sites, usesBarriers, barrierPath: gen.barrierPath, barrierPoints };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);
@@ -110,14 +125,24 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   let steps: number;
   try {
     const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], k.stepBudget);
-    if (k.compiled.usesBarriers) steps = runBlocks(r as BlockRunner, grid, block, ctx);
+    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx);
     else steps = r as number;
   } catch (e) {
     if (e instanceof SimError) throw e;
     if (e instanceof LocatedFault) throw explainFault(ctx, e);
+    if (e instanceof BarrierDivergence) throw divergenceError(ctx, e, block, k.compiled.barrierPoints);
     throw internalSimError(ctx, e);
   }
   invariant(typeof steps === "number", "the generated launch returned no step count");
   const threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
   return { ms: performance.now() - t0, threads, steps };
+}
+
+/** The region path's divergence as the generator scheduler reports it (GK8002). */
+function divergenceError(ctx: FaultContext, d: BarrierDivergence, block: Dim3, points: readonly string[]): SimError {
+  const thread = (i: number): Dim3 => [i % block[0], Math.floor(i / block[0]) % block[1], Math.floor(i / (block[0] * block[1]))];
+  // Barrier point 0 is the kernel's start, where no thread waits; an identity "" reads as an unknown barrier (GK9001).
+  const point = (p: number): string => (p > 0 ? (points[p] ?? "") : "");
+  if (d.firstAt < 0) return endedAtBarrier(ctx, d.block, thread(d.first), thread(d.second), point(d.secondAt));
+  return differentBarriers(ctx, d.block, thread(d.first), point(d.firstAt), thread(d.second), point(d.secondAt));
 }

@@ -89,7 +89,7 @@ function barrierPlace(ctx: FaultContext, id: string): { span: Span | undefined; 
   return { span, text: `${lineOf(ctx, span)}${via.reverse().join("")}` };
 }
 
-function differentBarriers(ctx: FaultContext, block: Dim3, t1: Dim3, b1: string, t2: Dim3, b2: string): SimError {
+export function differentBarriers(ctx: FaultContext, block: Dim3, t1: Dim3, b1: string, t2: Dim3, b2: string): SimError {
   const p1 = barrierPlace(ctx, b1);
   const p2 = barrierPlace(ctx, b2);
   if (!p1.span || !p2.span) return internalSimError(ctx, new Error(`unknown barrier ${b1} or ${b2}`), t1, block);
@@ -106,7 +106,7 @@ function differentBarriers(ctx: FaultContext, block: Dim3, t1: Dim3, b1: string,
   );
 }
 
-function endedAtBarrier(ctx: FaultContext, block: Dim3, ended: Dim3, waiter: Dim3, barrier: string): SimError {
+export function endedAtBarrier(ctx: FaultContext, block: Dim3, ended: Dim3, waiter: Dim3, barrier: string): SimError {
   const p = barrierPlace(ctx, barrier);
   if (!p.span) return internalSimError(ctx, new Error(`unknown barrier ${barrier}`), waiter, block);
   return simError(

@@ -28,8 +28,41 @@ export function example(name: string): Program {
   return { ir: r.ir, sources: r.sources };
 }
 
+/**
+ * Runs a kernel. A kernel that runs on the region path runs twice, unless `opts` names the
+ * barrier path: on the generator path (the fallback, on copies of the arguments), then on the
+ * region path; both must leave the arrays the same (after an error too: they run in the same
+ * order), take the same steps and throw the same error. "The same": bit for bit, except that
+ * every NaN equals every NaN (V8 gives NaNs a sign bit or not depending on how optimized the
+ * code that made them is, as src/testing/compare.ts says).
+ */
 export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: readonly SimArg[], opts?: SimOptions): SimResult {
-  return runKernel(compileKernel(p.ir, kernel, p.sources, opts), { grid, block }, args);
+  const k = compileKernel(p.ir, kernel, p.sources, opts);
+  if (k.barrierPath !== "regions" || opts?.barrierPath) return runKernel(k, { grid, block }, args);
+  const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
+  const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), { grid, block }, copies));
+  const regions = outcome(() => runKernel(k, { grid, block }, args));
+  expect(describeOutcome(regions, args)).toEqual(describeOutcome(fallback, copies));
+  if (regions.error !== undefined) throw regions.error;
+  return regions.result!;
+}
+
+type Outcome = { result?: SimResult; error?: unknown };
+
+function outcome(f: () => SimResult): Outcome {
+  try {
+    return { result: f() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** What two runs must agree on: the error, the steps, and every array argument's elements (-0 apart from 0). */
+function describeOutcome(o: Outcome, args: readonly SimArg[]) {
+  const error = o.error instanceof SimError ? { code: o.error.code, message: o.error.message, notes: o.error.diagnostic.notes } : o.error;
+  const text = (x: number | bigint) => (Object.is(x, -0) ? "-0" : String(x));
+  const arrays = args.map((a) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, text).join(",") : a));
+  return { error, steps: o.result?.steps, arrays };
 }
 
 /** `CODE line:col message` of a span in the program's sources. */

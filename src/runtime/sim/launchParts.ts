@@ -1,0 +1,85 @@
+/**
+ * Pieces of generated `$launch` functions that every path shares: the parameter list, the
+ * kernel's arguments and shared memory taken into locals, fresh shared memory per block,
+ * `globalId` per thread and the temporaries' declaration.
+ */
+import { indexBuiltin } from "../../ir/builtins.js";
+import type { Axis, SpecialName } from "../../ir/nodes.js";
+import { walk } from "./analysis.js";
+import { arrayName, varName, zeroOf, type FnCtx } from "./context.js";
+import { sentinelOf, typedArrayOf } from "./emitMemory.js";
+
+export const AXES: readonly Axis[] = [0, 1, 2];
+/** The JavaScript name of a thread-index variable: `$tx`, `$bdy`, `$gz`... */
+export const v = (name: SpecialName, axis: Axis) => indexBuiltin(name).js(axis);
+
+export const LAUNCH_PARAMS = ["$args", ...AXES.map((a) => v("gridDim", a)), ...AXES.map((a) => v("blockDim", a)), "$stepBudget"];
+
+export function temps(ctx: FnCtx, pad: string): string[] {
+  return ctx.temps.length ? [`${pad}let ${ctx.temps.join(", ")};`] : [];
+}
+
+/**
+ * Kernel parameters taken from `$args`; a parameter the kernel assigns is copied per thread
+ * (`perThread`). `names`: what `outer` declares (the region path passes them to its regions).
+ */
+export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThread: string[]; names: string[] } {
+  const outer: string[] = [`${pad}$steps = 0;`, `${pad}$budget = $stepBudget;`];
+  const perThread: string[] = [];
+  const names: string[] = [];
+  const assigned = assignedParams(ctx);
+  ctx.fn.params.forEach((p, i) => {
+    if (p.kind === "arrayVar") {
+      const n = arrayName(ctx, p);
+      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${n}.length;`);
+      names.push(n, `${n}$n`);
+    } else if (assigned.has(p.id)) {
+      outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
+      perThread.push(`let ${varName(p)} = ${varName(p)}$in;`);
+      names.push(`${varName(p)}$in`);
+    } else {
+      outer.push(`${pad}const ${varName(p)} = $args[${i}];`);
+      names.push(varName(p));
+    }
+  });
+  for (const s of ctx.fn.shared) {
+    const t = s.type;
+    if (t.kind !== "array") continue;
+    const size = t.dims.reduce((a, b) => a * b, 1);
+    const n = arrayName(ctx, s);
+    outer.push(`${pad}const ${n} = new ${typedArrayOf(t.elem)}(${size});`);
+    names.push(n);
+    if (ctx.opts.checkUninitializedShared) {
+      outer.push(`${pad}const ${n}$w = new Uint8Array(${size});`);
+      names.push(`${n}$w`);
+    }
+  }
+  return { outer, perThread, names };
+}
+
+/** Ids of the kernel's scalar parameters that its body assigns: each thread starts from the argument. */
+export function assignedParams(ctx: FnCtx): Set<number> {
+  const assigned = new Set<number>();
+  walk(ctx.fn.body, (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined), () => undefined);
+  return new Set(ctx.fn.params.filter((p) => p.kind === "scalarVar" && assigned.has(p.id)).map((p) => p.id));
+}
+
+/** Fresh shared memory for a block: nothing written yet (the sentinel of emitMemory.ts when that is checked, else zeros). */
+export function resetShared(ctx: FnCtx): string[] {
+  return ctx.fn.shared.flatMap((s) => {
+    const n = arrayName(ctx, s);
+    if (!ctx.opts.checkUninitializedShared) return [`${n}.fill(${zeroOf(s.type.elem)});`];
+    return [`${n}.fill(${sentinelOf(s.type.elem)});`, `${n}$w.fill(0);`];
+  });
+}
+
+/**
+ * `globalId` on the axes the kernel reads it: blockIdx * blockDim + threadIdx, wrapping in i32;
+ * `needed` may leave out those a piece of the kernel does not read.
+ */
+export function globalIds(ctx: FnCtx, needed: (name: string) => boolean = () => true): string[] {
+  const used = new Set(ctx.analysis.specials.get(ctx.fn.name) ?? []);
+  return AXES.filter((a) => used.has(v("globalId", a)) && needed(v("globalId", a))).map(
+    (a) => `const ${v("globalId", a)} = (Math.imul(${v("blockIdx", a)}, ${v("blockDim", a)}) + ${v("threadIdx", a)}) | 0;`,
+  );
+}
