@@ -346,18 +346,18 @@ const bitsEqual = (a: string, b: string) => `Object.is(${a}, ${b})`;
 const atomicEntries: readonly AtomicEntry[] = [
   {
     name: "atomicAdd",
-    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value.",
+    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 it flushes subnormal operands and results to zero, as the GPU's atomic add does.",
     rule: { kind: "atomic", op: "add", types: NUMS },
     cuda: {
       ...nativeInts("atomicAdd"),
       f32: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
       f64: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
     },
-    js: jsOp("add", NUMS),
+    js: { ...jsOp("add", NUMS), f32: (o, a) => `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${a[0]})))` },
   },
   {
     name: "atomicSub",
-    doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value.",
+    doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 it flushes subnormal operands and results to zero, like atomicAdd.",
     rule: { kind: "atomic", op: "sub", types: NUMS },
     cuda: {
       i32: { expr: (p, a) => `atomicSub(${p}, ${a[0]})` },
@@ -367,7 +367,7 @@ const atomicEntries: readonly AtomicEntry[] = [
       f32: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
       f64: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
     },
-    js: jsOp("sub", NUMS),
+    js: { ...jsOp("sub", NUMS), f32: (o, a) => `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${a[0]})))` },
   },
   {
     name: "atomicMin",

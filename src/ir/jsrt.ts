@@ -124,6 +124,13 @@ export function pow(x: number, y: number): number {
   return Math.pow(x, y);
 }
 
+const F32_MIN_NORMAL = 1.1754943508222875e-38;
+
+/** A subnormal f32 flushed to zero, keeping its sign (what the GPU's f32 atomic add does to operands and results). */
+export function ftz32(x: number): number {
+  return x !== 0 && x > -F32_MIN_NORMAL && x < F32_MIN_NORMAL ? (x < 0 ? -0 : 0) : x;
+}
+
 /** copysign: the magnitude of `a` with the sign bit of `b` (the sign bit of a NaN counts). */
 export function copysign(a: number, b: number): number {
   f64buf[0] = b;
@@ -338,7 +345,7 @@ export function maxBig(a: bigint, b: bigint): bigint {
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
   f2i32, f2u32, f2i64, f2u64, big2f32,
-  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow, copysign, erf, erfc, popc32, popc64, clz64,
+  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow, copysign, ftz32, erf, erfc, popc32, popc64, clz64,
   asI64, asU64, absI32, absI64, minBig, maxBig,
 };
 export type JsRuntime = typeof jsrt;

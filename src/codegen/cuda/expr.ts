@@ -18,7 +18,7 @@ import { isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } f
 import { assertNever, invariant } from "../../util.js";
 import { memoryAccess, operandsToHoist } from "./effects.js";
 import { constLiteral, literal } from "./literals.js";
-import { builtinOperandType, divisionHelperFor } from "./prelude.js";
+import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
 
 /** C++ text and the precedence of its outermost operator (higher binds tighter). */
@@ -320,7 +320,7 @@ function cast(e: CastExpr, cx: ExprContext): Emitted {
   if (f === "f32" || f === "f64") {
     if (t === "f32") return atom(`${CUDA.f64ToF32}(${x.text})`);
     if (t === "f64") return castTo(to, x);
-    return atom(`${CUDA.floatToInt[f][t]}(${x.text})`);
+    return atom(`${conversionHelperFor(from, to)}(${x.text})`);
   }
   if (t === "f32" && (f === "i64" || f === "u64")) return atom(`${CUDA.int64ToF32[f]}(${x.text})`);
   // int → float rounds to nearest (once); int → int wraps or extends.

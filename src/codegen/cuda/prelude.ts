@@ -6,7 +6,7 @@
  */
 import { atomicBuiltin, cudaHelperDeps, cudaHelpers, mathBuiltin, type CudaHelperName } from "../../ir/builtins.js";
 import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
-import { isSigned, type IntName, type ScalarType } from "../../ir/types.js";
+import { isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 import { visitStmts } from "./walk.js";
@@ -14,7 +14,9 @@ import { visitStmts } from "./walk.js";
 const INT_NAMES = ["i32", "u32", "i64", "u64"] as const satisfies readonly IntName[];
 
 export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName}`;
-export type HelperName = CudaHelperName | DivisionHelperName;
+export type ConversionHelperName = `gk_${FloatName}_to_${IntName}`;
+type OwnHelperName = DivisionHelperName | ConversionHelperName;
+export type HelperName = CudaHelperName | OwnHelperName;
 
 interface HelperSource {
   readonly code: string;
@@ -43,15 +45,36 @@ function divisionHelper(op: "div" | "rem", t: IntName): HelperSource {
   return { code: `${head} { ${body} }`, comment: DIVISION_COMMENT };
 }
 
-const OWN_HELPERS: ReadonlyMap<DivisionHelperName, HelperSource> = new Map(
-  INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
-);
+const CONVERSION_COMMENT = [
+  "// gk's float-to-integer conversions truncate toward zero, saturate at the target's range, and",
+  "// turn NaN into 0. CUDA's __float2*_rz / __double2*_rz saturate, but on sm_90 several of them",
+  "// give the most negative value (or 2^31, 2^63 unsigned) for NaN, so NaN is tested first.",
+].join("\n");
+
+function conversionHelper(f: FloatName, t: IntName): HelperSource {
+  const T = CUDA.types[t];
+  return {
+    code: `${CUDA.helperQualifier} ${T} gk_${f}_to_${t}(${CUDA.types[f]} x) { return x != x ? 0${CUDA.intSuffix[t]} : ${CUDA.floatToInt[f][t]}(x); }`,
+    comment: CONVERSION_COMMENT,
+  };
+}
+
+const OWN_HELPERS: ReadonlyMap<OwnHelperName, HelperSource> = new Map<OwnHelperName, HelperSource>([
+  ...INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
+  ...(["f32", "f64"] as const).flatMap((f) => INT_NAMES.map((t) => [`gk_${f}_to_${t}` as const, conversionHelper(f, t)] as const)),
+]);
+
+/** The helper a float-to-integer conversion goes through. */
+export function conversionHelperFor(from: ScalarType, to: ScalarType): ConversionHelperName | undefined {
+  if (!isFloat(from) || !isInt(to)) return undefined;
+  return `gk_${from.name as FloatName}_to_${to.name as IntName}`;
+}
 
 /** Every helper in emission order: the backend's own, then the table's in its order. */
 const ORDER: readonly HelperName[] = [...OWN_HELPERS.keys(), ...(Object.keys(cudaHelpers) as CudaHelperName[])];
 
 function source(name: HelperName): HelperSource {
-  const own = OWN_HELPERS.get(name as DivisionHelperName);
+  const own = OWN_HELPERS.get(name as OwnHelperName);
   return own ?? { code: cudaHelpers[name as CudaHelperName] };
 }
 
@@ -95,6 +118,9 @@ export function usedHelpers(m: Module): Set<HelperName> {
           add(entry.cuda[builtinOperandType(e).name]?.helpers);
         } else if (e.kind === "atomic") {
           add(atomicBuiltin(e.op).cuda[e.type.name]?.helpers);
+        } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
+          const h = conversionHelperFor(e.operand.type, e.type);
+          if (h) used.add(h);
         }
       },
     });
