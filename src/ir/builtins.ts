@@ -68,8 +68,11 @@ export interface AtomicEntry {
   readonly doc: string;
   readonly rule: AtomicRule;
   readonly cuda: Partial<Record<ScalarName, AtomicCudaImpl>>;
-  /** The new value of the element from its old value and the operands (cas: [compare, value]). */
-  readonly js: Partial<Record<ScalarName, (old: string, args: readonly string[]) => string>>;
+  /**
+   * The new value of the element from its old value and the operands (cas: [compare, value]),
+   * for an element of global or shared memory (the GPU's f32 atomic add differs between them).
+   */
+  readonly js: Partial<Record<ScalarName, (old: string, args: readonly string[], space: "global" | "shared") => string>>;
 }
 
 export interface SyncEntry {
@@ -346,18 +349,18 @@ const bitsEqual = (a: string, b: string) => `Object.is(${a}, ${b})`;
 const atomicEntries: readonly AtomicEntry[] = [
   {
     name: "atomicAdd",
-    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 it flushes subnormal operands and results to zero, as the GPU's atomic add does.",
+    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does.",
     rule: { kind: "atomic", op: "add", types: NUMS },
     cuda: {
       ...nativeInts("atomicAdd"),
       f32: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
       f64: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
     },
-    js: { ...jsOp("add", NUMS), f32: (o, a) => `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${a[0]})))` },
+    js: { ...jsOp("add", NUMS), f32: (o, a, space) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${a[0]})))` : `Math.fround(${o} + ${a[0]})`) },
   },
   {
     name: "atomicSub",
-    doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 it flushes subnormal operands and results to zero, like atomicAdd.",
+    doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd.",
     rule: { kind: "atomic", op: "sub", types: NUMS },
     cuda: {
       i32: { expr: (p, a) => `atomicSub(${p}, ${a[0]})` },
@@ -367,7 +370,7 @@ const atomicEntries: readonly AtomicEntry[] = [
       f32: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
       f64: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
     },
-    js: { ...jsOp("sub", NUMS), f32: (o, a) => `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${a[0]})))` },
+    js: { ...jsOp("sub", NUMS), f32: (o, a, space) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${a[0]})))` : `Math.fround(${o} - ${a[0]})`) },
   },
   {
     name: "atomicMin",

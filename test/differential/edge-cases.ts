@@ -262,10 +262,11 @@ const subnormals: EdgeCase = (() => {
     // f32 atomic add flushes subnormal operands and results to zero, keeping the sign (spec: Atomics).
     const ftz = (v: number) => (v !== 0 && Math.abs(v) < 1.1754943508222875e-38 ? (v < 0 ? -0 : 0) : v);
     const sum = ftz(Math.fround(ftz(x[t]!) + ftz(y[t]!)));
-    return [sum, sum, intToF32(LONGS[t]!), intToF32(ULONGS[t]!), Math.fround(DOUBLES[t]!), Math.fround(x[t]! * y[t]!)];
+    // The shared-memory atomic add keeps subnormals; the global one flushes them.
+    return [Math.fround(x[t]! + y[t]!), sum, intToF32(LONGS[t]!), intToF32(ULONGS[t]!), Math.fround(DOUBLES[t]!), Math.fround(x[t]! * y[t]!)];
   }).flat();
   return {
-    name: "f32 atomic add flushes subnormals, arithmetic keeps them; 64-bit integers and f64 round once to f32",
+    name: "f32 atomic add in global memory flushes subnormals, in shared memory and arithmetic keeps them; 64-bit integers and f64 round once to f32",
     kernel: "subnormals",
     source: `device_kernel subnormals(n: i32, x: readonly global<f32>, y: readonly global<f32>, l: readonly global<i64>,
                            ul: readonly global<u64>, d: readonly global<f64>, f: global<f32>) {

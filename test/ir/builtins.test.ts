@@ -35,7 +35,7 @@ describe("the builtin table", () => {
         expect(ab.cuda[t], `${b.name}: CUDA for ${t}`).toBeDefined();
         expect(ab.js[t], `${b.name}: JavaScript for ${t}`).toBeDefined();
         const operands = b.rule.op === "cas" ? ["c", "v"] : ["v"];
-        const fn = new Function("$", "old", ...operands, `return ${ab.js[t]!("old", operands)};`);
+        const fn = new Function("$", "old", ...operands, `return ${ab.js[t]!("old", operands, "global")};`);
         expect(typeof fn).toBe("function");
       }
     }

@@ -179,6 +179,7 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const ix = indexing(ctx, e.array, e.indices);
   const args = e.args.map((a) => bindTo(ctx, emitExpr(ctx, a), ix.binds));
   const name = arrayName(ctx, e.array);
+  const space = e.array.type.kind === "global" ? "global" : "shared";
   const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
@@ -188,12 +189,12 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
     const next = newTemp(ctx);
     parts.push(
       `${isSentinel(elem, old)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
-      `${next} = ${tpl(old, args)}`,
+      `${next} = ${tpl(old, args, space)}`,
       `${name}[${o}] = ${next}`,
       `${isSentinel(elem, next)} && (${name}$w[${o}] = 1)`,
     );
   } else {
-    parts.push(`${name}[${o}] = ${tpl(old, args)}`);
+    parts.push(`${name}[${o}] = ${tpl(old, args, space)}`);
   }
   parts.push(old);
   return `(${parts.join(", ")})`;
