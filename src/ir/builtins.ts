@@ -363,8 +363,10 @@ const atomicEntries: readonly AtomicEntry[] = [
     doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd.",
     rule: { kind: "atomic", op: "sub", types: NUMS },
     cuda: {
-      i32: { expr: (p, a) => `atomicSub(${p}, ${a[0]})` },
-      u32: { expr: (p, a) => `atomicSub(${p}, ${a[0]})` },
+      // Not CUDA's atomicSub: its headers negate the operand as a signed int, which is
+      // undefined for the most negative value, and nvcc then assumes the operand is not it.
+      i32: { expr: (p, a) => `atomicAdd(${p}, (int)(0u - (unsigned int)(${a[0]})))` },
+      u32: { expr: (p, a) => `atomicAdd(${p}, 0u - (${a[0]}))` },
       i64: { expr: (p, a) => `(long long)atomicAdd((${ULL}*)${p}, 0ull - (${ULL})(${a[0]}))` },
       u64: { expr: (p, a) => `atomicAdd(${p}, 0ull - (${a[0]}))` },
       f32: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },

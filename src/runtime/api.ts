@@ -138,6 +138,21 @@ const TYPED_NAME: Record<ScalarName, string> = {
 };
 
 function marshal(fn: Function, args: KernelArgs): ArgValue[] {
+  const values = marshalEach(fn, args);
+  // A kernel's arrays never alias (spec: Types): one array may feed several readonly
+  // parameters, but not a parameter the kernel writes and another one.
+  fn.params.forEach((p, i) => {
+    if (p.kind !== "arrayVar" || p.type.kind !== "global" || p.type.readonly) return;
+    fn.params.forEach((q, j) => {
+      if (j !== i && values[j] === values[i] && ArrayBuffer.isView(values[i])) {
+        throw invalid(fn.name, `the same array is passed to '${p.name}', which the kernel writes, and to '${q.name}'; arrays of a launch never alias: pass a copy (e.g. ${p.name}.slice())`);
+      }
+    });
+  });
+  return values;
+}
+
+function marshalEach(fn: Function, args: KernelArgs): ArgValue[] {
   const names = fn.params.map((p) => p.name);
   for (const k of Object.keys(args)) {
     if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, names)} (parameters: ${names.join(", ")})`);

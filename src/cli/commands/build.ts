@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { frontEnd } from "../../pipeline.js";
 import { buildModule } from "../../runtime/build.js";
+import { cacheRoot } from "../../runtime/cache.js";
 import { probeGpu } from "../../runtime/target.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
@@ -34,7 +35,7 @@ export async function build(args: string[], io: Io): Promise<number> {
     arch = "device" in gpu ? gpu.device.arch : "sm_90";
   }
   try {
-    const b = await buildModule(r.ir, r.sources, { arch, fmad: !values["no-fma"], onWarning: (d) => report(io, [d], r.sources) });
+    const b = await buildModule(r.ir, r.sources, { arch, fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], r.sources) });
     io.err(`gkc: ${b.hit ? "cache hit" : `built with nvcc in ${Math.round(b.timings.nvccMs ?? 0)} ms`} (${arch}, key ${b.key.slice(0, 12)})`);
     if (values.out) {
       const base = path.basename(file).replace(/\.gk$/, "");

@@ -6,6 +6,7 @@ import { memoryHost, nodeHost } from "../../parser/load.js";
 import { frontEnd } from "../../pipeline.js";
 import { formatArray, jsonArray } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
+import { cacheRoot } from "../../runtime/cache.js";
 import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";
@@ -69,7 +70,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 
   const target = await selectTarget(device, { device: gpu, processEnv: io.env });
   io.err(`gkc: ${describeTarget(target)}`);
-  const runner = createRunner(ir, fe.sources, target, { fmad: !values["no-fma"], onWarning: (d) => report(io, [d], fe.sources) });
+  const runner = createRunner(ir, fe.sources, target, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
   const outcomes: LaunchOutcome[] = [];
   try {
     for (const l of ir.launches) outcomes.push(await runLaunch(ir, l, runner));

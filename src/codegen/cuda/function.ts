@@ -1,14 +1,14 @@
 /**
  * One kernel or device function:
  *
- *   extern "C" __global__ void saxpy(int n, float alpha, const float* __restrict__ x, float* out) {
+ *   extern "C" __global__ void saxpy(int n, float alpha, const float* __restrict__ x, float* __restrict__ out) {
  *     __shared__ float tile[32][33];
  *     ...
  *   }
  *   static __device__ float dot3(const float* a, int i) { ... }
  *
- * A kernel's `readonly global<T>` parameter is `const T* __restrict__` (gk never passes one
- * buffer to two parameters of a launch); a device function's is `const T*`. A device function
+ * A kernel's `global<T>` parameter is `T* __restrict__` (`const` when readonly): gk never
+ * passes one buffer to two parameters of a launch. A device function's is a plain `T*`. A device function
  * that nothing calls, a parameter set but never read, and a local or shared array nothing reads, is
  * `[[maybe_unused]]`, since nvcc warns about them.
  */
@@ -67,6 +67,10 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   if (p.kind === "scalarVar") return `${cType(p.type)} ${name}`;
   const t = p.type;
   invariant(t.kind === "global", `parameter ${p.name} is ${t.kind} memory`);
-  if (!t.readonly) return `${cType(t.elem)}* ${name}`;
-  return kind === "kernel" ? `const ${cType(t.elem)}* ${CUDA.readonlyKernelPointer} ${name}` : `const ${cType(t.elem)}* ${name}`;
+  // A kernel's arrays never alias: every launch argument is its own buffer (spec: Types).
+  // Besides being true, __restrict__ steers nvcc 13.0 around ptxas miscompiling loops whose
+  // bound is reloaded from one output array while another is stored to (found by the GPU
+  // differential tests). A device function's parameters may alias (f(a, a)), so they get none.
+  const restrict = kind === "kernel" ? ` ${CUDA.kernelPointer}` : "";
+  return `${t.readonly ? "const " : ""}${cType(t.elem)}*${restrict} ${name}`;
 }

@@ -59,7 +59,7 @@ export const CUDA = {
   helperQualifier: "static __device__ __forceinline__",
   sharedQualifier: "__shared__",
   /** Pointer qualifier of a kernel's `readonly global<T>` parameter (launches never alias buffers). */
-  readonlyKernelPointer: "__restrict__",
+  kernelPointer: "__restrict__",
   /** Marks a declaration that is never read, so nvcc does not warn about it. */
   maybeUnused: "[[maybe_unused]]",
 

@@ -1,0 +1,136 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+const dir = mkdtempSync(join(tmpdir(), "gk-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function gkc(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const io: Io = {
+    out: (t) => (out += t.endsWith("\n") ? t : t + "\n"),
+    err: (t) => (err += t.endsWith("\n") ? t : t + "\n"),
+    color: false,
+    cwd: process.cwd(),
+    env: { ...process.env, GK_CACHE_DIR: join(dir, "cache") },
+  };
+  const code = await main(argv, io);
+  return { code, out: out.trimEnd(), err: err.trimEnd() };
+}
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe("gkc check", () => {
+  it("exits 0 for a clean file and 1 with every error otherwise", async () => {
+    expect(await gkc("check", "examples/saxpy.gk")).toMatchObject({ code: 0, err: "examples/saxpy.gk: no errors" });
+    const bad = file("bad.gk", "device_kernel k(out: global<f32>) {\n  out[0] = a + b;\n}\n");
+    const r = await gkc("check", bad);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${bad}:2:12 - error GK2001: unknown name 'a'`);
+    expect(r.err).toContain(`${bad}:2:16 - error GK2001: unknown name 'b'`);
+    expect(r.err).toContain("Found 2 errors.");
+  });
+  it("prints JSON with --json", async () => {
+    const r = await gkc("check", "--json", "spec/errors/GK3002-condition-not-bool.gk");
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j.files[0].diagnostics[0]).toMatchObject({ code: "GK3002", severity: "error", line: 2, col: 7 });
+  });
+  it("reports a file that cannot be read", async () => {
+    const r = await gkc("check", join(dir, "missing.gk"));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("error GK7004: cannot read");
+  });
+});
+
+describe("gkc ir and cuda", () => {
+  it("prints the typed IR, also before the passes", async () => {
+    const r = await gkc("ir", "examples/saxpy.gk");
+    expect(r.out).toContain("out[i] = (alpha *.f32 x[i]) +.f32 y[i];");
+    expect((await gkc("ir", "examples/saxpy.gk", "--after", "check")).code).toBe(0);
+    expect((await gkc("ir", "examples/saxpy.gk", "--after", "nope")).code).toBe(2);
+  });
+  it("prints CUDA with extern \"C\" __global__", async () => {
+    const r = await gkc("cuda", "examples/saxpy.gk");
+    expect(r.out).toContain('extern "C" __global__ void saxpy(');
+    expect(r.out).toContain('#line 4 "examples/saxpy.gk"');
+    expect((await gkc("cuda", "examples/saxpy.gk", "--no-line")).out).not.toContain("#line");
+  });
+});
+
+describe("gkc run on the CPU simulator", () => {
+  it("prints the saxpy line", async () => {
+    const r = await gkc("run", "examples/saxpy.gk", "--device", "cpu");
+    expect(r).toMatchObject({ code: 0, out: "out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]", err: "gkc: running on the CPU simulator" });
+  });
+  it("prints one JSON object with --json", async () => {
+    const r = await gkc("run", "examples/reduce.gk", "--device", "cpu", "--json");
+    const j = JSON.parse(r.out);
+    expect(j.launches[0]).toMatchObject({ kernel: "block_sum", device: "cpu", outputs: { total: [499500], partial: [32640, 98176, 163712, 204972] } });
+    expect(typeof j.launches[0].kernel_ms).toBe("number");
+  });
+  it("runs a kernel from flags, checking the arguments like a launch statement", async () => {
+    const r = await gkc("run", "examples/saxpy.gk", "--device", "cpu", "--kernel", "saxpy", "--grid", "1", "--block", "4", "--arg", "n=4", "--arg", "alpha=2", "--arg", "x=iota(4)", "--arg", "y=[1, 1, 1, 1]", "--arg", "out=zeros(4)");
+    expect(r.out).toBe("out = [1, 3, 5, 7]");
+    const bad = await gkc("run", "examples/saxpy.gk", "--device", "cpu", "--kernel", "saxpy", "--arg", "n=4.5", "--arg", "alpha=2", "--arg", "x=iota(4)", "--arg", "y=[1]", "--arg", "out=zeros(4)");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("error GK3007: the float constant 4.5 is used where i32 is expected");
+  });
+  it("reports a kernel's bug with its line, thread and block", async () => {
+    const oob = file("oob.gk", "device_kernel k(out: global<f32>) {\n  out[globalId.x + 1] = 1.0;\n}\nlaunch k(out = zeros(4)) grid(1) block(4);\n");
+    const r = await gkc("run", oob, "--device", "cpu");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${oob}:2:3 - error GK8001: out-of-bounds write out[4]: out has 4 elements`);
+  });
+  it("says when a file has no launch statement", async () => {
+    const none = file("none.gk", "device_kernel k(out: global<f32>) { out[0] = 1.0; }\n");
+    expect((await gkc("run", none, "--device", "cpu")).err).toContain("has no launch statements");
+  });
+  it("refuses --device cuda without a GPU, naming why", async () => {
+    const r = await gkc("run", "examples/saxpy.gk", "--device", "cuda", "--gpu", "7");
+    if (r.code === 0) return; // a machine with a GPU 7
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/GK8007: a GPU was asked for \(device cuda\), but none can be used/);
+  });
+});
+
+describe("gkc build, cache and devices", () => {
+  it("builds PTX and a cubin into a folder, then hits the cache", async () => {
+    const out = join(dir, "out");
+    const first = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90", "--out", out);
+    expect(first.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["saxpy.cu", "saxpy.cubin", "saxpy.ptx"]);
+    expect(first.err).toMatch(/built with nvcc/);
+    const second = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90");
+    expect(second.err).toMatch(/cache hit/);
+    const ls = await gkc("cache", "ls");
+    expect(ls.out).toContain("saxpy");
+    expect((await gkc("cache", "path")).out).toBe(join(dir, "cache"));
+    expect((await gkc("cache", "clear")).out).toMatch(/^removed 1 entry/);
+  });
+  it("lists devices or says why there are none", async () => {
+    const r = await gkc("devices");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/no GPU|sm_\d+/);
+  });
+});
+
+describe("usage", () => {
+  it("prints help, versions and usage errors", async () => {
+    expect((await gkc("--help")).out).toContain("usage: gkc <command> [options]");
+    expect((await gkc("run", "--help")).out).toContain("--device auto|cuda|cpu");
+    expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await gkc("frobnicate")).code).toBe(2);
+    expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
+    expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
+    expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block and --arg go with --kernel K");
+  });
+});

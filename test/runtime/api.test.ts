@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { compile, compileSource, GkCompileError, GkRuntimeError } from "../../src/index.js";
+
+describe("compile and run from TypeScript (CPU simulator)", () => {
+  it("runs saxpy with typed arrays in and out, updating the output in place", async () => {
+    const mod = await compile("examples/saxpy.gk", { device: "cpu" });
+    expect(mod.device).toBe("cpu");
+    expect(mod.kernels).toEqual(["saxpy"]);
+    const x = Float32Array.from([1, 2, 3, 4]);
+    const y = Float32Array.from([1, 1, 1, 1]);
+    const out = new Float32Array(4);
+    const r = await mod.saxpy({ grid: 1, block: 256 }, { n: 4, alpha: 2.5, x, y, out });
+    expect([...out]).toEqual([3.5, 6, 8.5, 11]);
+    expect(r.out).toBe(out);
+    await mod.close();
+  });
+
+  it("accepts plain arrays for inputs and returns the outputs", async () => {
+    const mod = await compileSource(
+      "device_kernel add(a: readonly global<i32>, b: readonly global<i32>, c: global<i64>) { const i = globalId.x; c[i] = i64(a[i] + b[i]); }",
+      { device: "cpu" },
+    );
+    const r = await mod.launch("add", { grid: [1], block: [3] }, { a: [1, 2, 3], b: [10, 20, 30], c: [0n, 0n, 0n] });
+    expect([...(r.c as BigInt64Array)]).toEqual([11n, 22n, 33n]);
+  });
+
+  it("runs the file's launch statements", async () => {
+    const mod = await compile("examples/reduce.gk", { device: "cpu" });
+    const [first] = await mod.runLaunches();
+    expect([...first!.outputs.get("total")!.data]).toEqual([499500]);
+  });
+
+  it("throws GkCompileError with every diagnostic", async () => {
+    const err = await compileSource("device_kernel k(out: global<f32>) { out[0] = zz + yy; }", { device: "cpu" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GkCompileError);
+    expect((err as GkCompileError).diagnostics.map((d) => d.code)).toEqual(["GK2001", "GK2001"]);
+    expect((err as GkCompileError).message).toMatch(/unknown name 'zz'/);
+  });
+});
+
+describe("arguments are checked before anything runs", () => {
+  const src = "device_kernel k(n: i32, big: u64, scale: f32, x: readonly global<f32>, out: global<f32>) { out[0] = scale; }";
+  const good = () => ({ n: 1, big: 5n, scale: 1.5, x: new Float32Array(1), out: new Float32Array(1) });
+  const failure = async (args: Record<string, unknown>, config = { grid: 1, block: 1 }) => {
+    const mod = await compileSource(src, { device: "cpu" });
+    const e = await mod.launch("k", config as never, args as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(GkRuntimeError);
+    return (e as GkRuntimeError).diagnostic;
+  };
+
+  it("names an unknown or missing parameter", async () => {
+    expect((await failure({ ...good(), outt: new Float32Array(1) })).message).toBe("k: there is no parameter 'outt'; did you mean 'out'? (parameters: n, big, scale, x, out)");
+    const { out: _, ...missing } = good();
+    expect((await failure(missing)).message).toBe("k: missing argument 'out' (global<f32>)");
+  });
+
+  it("names a parameter given the wrong kind of value", async () => {
+    expect((await failure({ ...good(), x: new Float64Array(1) })).message).toBe("k: parameter 'x' (readonly global<f32>) takes a Float32Array, got a Float64Array");
+    expect((await failure({ ...good(), n: 2.5 })).message).toBe("k: parameter 'n' (i32) takes an integer (a number or a bigint), got number 2.5");
+    expect((await failure({ ...good(), n: 2 ** 31 })).message).toBe("k: parameter 'n' (i32) takes values from -2147483648 to 2147483647, got 2147483648");
+    expect((await failure({ ...good(), scale: "1" })).message).toBe("k: parameter 'scale' (f32) takes a number, got string 1");
+    expect((await failure({ ...good(), big: -1n })).code).toBe("GK8005");
+  });
+
+  it("refuses an output array that is also passed to another parameter", async () => {
+    const a = new Float32Array(1);
+    expect((await failure({ ...good(), x: a, out: a })).message).toMatch(/the same array is passed to 'out', which the kernel writes, and to 'x'/);
+  });
+
+  it("checks grid and block sizes", async () => {
+    expect((await failure(good(), { grid: 1, block: [64, 32] } as never)).message).toBe("k: a block has at most 1024 threads, but block [64, 32, 1] has 2048");
+    expect((await failure(good(), { grid: 0, block: 1 } as never)).message).toBe("k: grid size x must be an integer from 1 to 2147483647, got 0");
+  });
+
+  it("names a kernel that does not exist", async () => {
+    const mod = await compileSource(src, { device: "cpu" });
+    const e = (await mod.launch("kk", { grid: 1, block: 1 }, good()).catch((x: unknown) => x)) as GkRuntimeError;
+    expect(e.diagnostic.message).toBe("there is no kernel 'kk'; did you mean 'k'? (kernels: k)");
+  });
+});
