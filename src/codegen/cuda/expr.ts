@@ -41,8 +41,6 @@ export interface ExprContext {
   readonly functions: ReadonlyMap<string, Function>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ScalarType) => ScalarVar;
-  /** Whether loads from this array go through the read-only data cache (`__ldg`). */
-  readonly readOnlyCache: (array: { readonly id: number }) => boolean;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -87,12 +85,8 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     }
     case "cast":
       return cast(e, cx);
-    case "load": {
-      const element = `${cx.name(e.array)}${indexText(e.indices, cx)}`;
-      if (!cx.readOnlyCache(e.array)) return atom(element);
-      // bool has no __ldg overload: read its byte (always 0 or 1 in gk).
-      return atom(e.type.name === "bool" ? `(${CUDA.readOnlyLoad}((const unsigned char*)&${element}) != 0)` : `${CUDA.readOnlyLoad}(&${element})`);
-    }
+    case "load":
+      return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
     case "call":
       return call(e, cx);
     case "builtin":

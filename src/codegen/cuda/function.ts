@@ -38,10 +38,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  // Only a kernel's own readonly arrays: a device function's readonly parameter may be an
-  // array the caller also writes through another parameter.
-  const readOnly = new Set(f.kind === "kernel" ? f.params.filter((p) => p.kind === "arrayVar" && p.type.kind === "global" && p.type.readonly).map((p) => p.id) : []);
-  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions, readOnly);
+  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions);
   const read = readVariables(f.body);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 

@@ -19,13 +19,9 @@ export class FunctionScope implements ExprContext {
     names: ReadonlyMap<number, string>,
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
-    /** Ids of the arrays loaded through the read-only cache: a kernel's readonly global parameters. */
-    private readonly readOnlyArrays: ReadonlySet<number> = new Set(),
   ) {
     this.names = new Map(names);
   }
-
-  readonly readOnlyCache = (array: { readonly id: number }): boolean => this.readOnlyArrays.has(array.id);
 
   readonly name = (v: { readonly id: number }): string => {
     const n = this.names.get(v.id);

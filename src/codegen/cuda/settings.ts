@@ -60,14 +60,6 @@ export const CUDA = {
   sharedQualifier: "__shared__",
   /** Pointer qualifier of a kernel's `readonly global<T>` parameter (launches never alias buffers). */
   kernelPointer: "__restrict__",
-  /**
-   * A kernel's loads from its readonly arrays: an explicit read-only-cache load. nvcc 13.0
-   * merges `c ? x[i] : y[j]` into one load through a selected pointer and, when x is a
-   * `const __restrict__` array, gives that load the read-only cache even when y is written
-   * in the same loop (stale reads; found by the GPU differential tests). An explicit
-   * __ldg is not merged with a plain load.
-   */
-  readOnlyLoad: "__ldg",
   /** Marks a declaration that is never read, so nvcc does not warn about it. */
   maybeUnused: "[[maybe_unused]]",
 

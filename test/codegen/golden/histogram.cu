@@ -9,7 +9,7 @@ extern "C" __global__ void histogram(int n, const unsigned int* __restrict__ dat
   }
   __syncthreads();
   for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i = (int)((unsigned int)i + blockDim.x * gridDim.x)) {
-    atomicAdd(&local_hist[__ldg(&data[i]) % 16u], 1u);
+    atomicAdd(&local_hist[data[i] % 16u], 1u);
   }
   __syncthreads();
   if (tid < 16) {

@@ -9,8 +9,8 @@ extern "C" __global__ void matmul(const float* __restrict__ A, const float* __re
   const int col = (int)(blockIdx.x * 16u + threadIdx.x);
   float sum = 0.0f;
   for (int t = 0; t < (int)((unsigned int)K + 16u - 1u) / 16; t = (int)((unsigned int)t + 1u)) {
-    tA[(int)threadIdx.y][(int)threadIdx.x] = row < M && (int)((unsigned int)t * 16u + threadIdx.x) < K ? __ldg(&A[(int)((unsigned int)row * (unsigned int)K + (unsigned int)t * 16u + threadIdx.x)]) : 0.0f;
-    tB[(int)threadIdx.y][(int)threadIdx.x] = col < N && (int)((unsigned int)t * 16u + threadIdx.y) < K ? __ldg(&B[(int)(((unsigned int)t * 16u + threadIdx.y) * (unsigned int)N + (unsigned int)col)]) : 0.0f;
+    tA[(int)threadIdx.y][(int)threadIdx.x] = row < M && (int)((unsigned int)t * 16u + threadIdx.x) < K ? A[(int)((unsigned int)row * (unsigned int)K + (unsigned int)t * 16u + threadIdx.x)] : 0.0f;
+    tB[(int)threadIdx.y][(int)threadIdx.x] = col < N && (int)((unsigned int)t * 16u + threadIdx.y) < K ? B[(int)(((unsigned int)t * 16u + threadIdx.y) * (unsigned int)N + (unsigned int)col)] : 0.0f;
     __syncthreads();
     for (int k = 0; k < 16; k = (int)((unsigned int)k + 1u)) {
       sum = sum + tA[(int)threadIdx.y][k] * tB[k][(int)threadIdx.x];

@@ -5,7 +5,7 @@ extern "C" __global__ void block_sum(int n, const float* __restrict__ x, float* 
   __shared__ float buf[256];
   const int tid = (int)threadIdx.x;
   const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  buf[tid] = i < n ? __ldg(&x[i]) : 0.0f;
+  buf[tid] = i < n ? x[i] : 0.0f;
   __syncthreads();
   for (int stride = 128; stride > 0; stride = stride >> 1) {
     if (tid < stride) {

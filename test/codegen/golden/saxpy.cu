@@ -5,6 +5,6 @@ extern "C" __global__ void saxpy(int n, float alpha, const float* __restrict__ x
 #line 4 "examples/saxpy.gk"
   const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < n) {
-    out[i] = alpha * __ldg(&x[i]) + __ldg(&y[i]);
+    out[i] = alpha * x[i] + y[i];
   }
 }

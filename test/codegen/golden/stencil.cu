@@ -9,8 +9,8 @@ extern "C" __global__ void stencil(int W, int H, const float* __restrict__ src, 
   }
   const int i = (int)((unsigned int)y * (unsigned int)W + (unsigned int)x);
   if (x == 0 || y == 0 || x == (int)((unsigned int)W - 1u) || y == (int)((unsigned int)H - 1u)) {
-    dst[i] = __ldg(&src[i]);
+    dst[i] = src[i];
   } else {
-    dst[i] = 0.25f * (__ldg(&src[(int)((unsigned int)i - 1u)]) + __ldg(&src[(int)((unsigned int)i + 1u)]) + __ldg(&src[(int)((unsigned int)i - (unsigned int)W)]) + __ldg(&src[(int)((unsigned int)i + (unsigned int)W)]));
+    dst[i] = 0.25f * (src[(int)((unsigned int)i - 1u)] + src[(int)((unsigned int)i + 1u)] + src[(int)((unsigned int)i - (unsigned int)W)] + src[(int)((unsigned int)i + (unsigned int)W)]);
   }
 }

@@ -7,7 +7,7 @@ extern "C" __global__ void transpose(int rows, int cols, const float* __restrict
   const int y0 = (int)(blockIdx.y * 32u + threadIdx.y);
   for (int j = 0; j < 32; j = (int)((unsigned int)j + 8u)) {
     if (x < cols && (int)((unsigned int)y0 + (unsigned int)j) < rows) {
-      tile[(int)(threadIdx.y + (unsigned int)j)][(int)threadIdx.x] = __ldg(&input[(int)(((unsigned int)y0 + (unsigned int)j) * (unsigned int)cols + (unsigned int)x)]);
+      tile[(int)(threadIdx.y + (unsigned int)j)][(int)threadIdx.x] = input[(int)(((unsigned int)y0 + (unsigned int)j) * (unsigned int)cols + (unsigned int)x)];
     }
   }
   __syncthreads();
