@@ -7,8 +7,8 @@
  *   }
  *   static __device__ float dot3(const float* a, int i) { ... }
  *
- * A kernel's `global<T>` parameter is `T* __restrict__` (`const` when readonly): gk never
- * passes one buffer to two parameters of a launch. A device function's is a plain `T*`. A device function
+ * A kernel's writable `global<T>` parameter is `T* __restrict__` (gk never passes one buffer
+ * to two parameters of a launch), a readonly one `const T*`; a device function's a plain `T*`. A device function
  * that nothing calls, a parameter set but never read, and a local or shared array nothing reads, is
  * `[[maybe_unused]]`, since nvcc warns about them.
  */
@@ -67,10 +67,13 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   if (p.kind === "scalarVar") return `${cType(p.type)} ${name}`;
   const t = p.type;
   invariant(t.kind === "global", `parameter ${p.name} is ${t.kind} memory`);
-  // A kernel's arrays never alias: every launch argument is its own buffer (spec: Types).
-  // Besides being true, __restrict__ steers nvcc 13.0 around ptxas miscompiling loops whose
-  // bound is reloaded from one output array while another is stored to (found by the GPU
-  // differential tests). A device function's parameters may alias (f(a, a)), so they get none.
-  const restrict = kind === "kernel" ? ` ${CUDA.kernelPointer}` : "";
+  // A kernel's arrays never alias: every launch argument is its own buffer (spec: Types), so
+  // the arrays it writes are __restrict__. Besides being true, that steers nvcc 13.0 around
+  // ptxas miscompiling loops whose bound is reloaded from one output array while another is
+  // stored to. Readonly arrays are plain `const T*`: with `const __restrict__`, nvcc 13.0
+  // merged `c ? in[i] : out[j]` into one read-only-cache load and read stale values of `out`
+  // (both found by the GPU differential tests). A device function's parameters may alias
+  // (f(a, a)), so they get neither.
+  const restrict = kind === "kernel" && !t.readonly ? ` ${CUDA.kernelPointer}` : "";
   return `${t.readonly ? "const " : ""}${cType(t.elem)}*${restrict} ${name}`;
 }

@@ -22,10 +22,10 @@ ${body}
 }
 
 describe("types", () => {
-  it("maps every scalar type, and global arrays to __restrict__ pointers (const when readonly)", () => {
+  it("maps every scalar type, writable global arrays to __restrict__ pointers and readonly ones to const pointers", () => {
     expectCuda(
       "device_kernel k(a: bool, b: i32, c: u32, d: i64, e: u64, f: f32, g: f64, x: readonly global<f64>, y: global<u64>) { y[0] = e; }",
-      'extern "C" __global__ void k(bool a, int b, unsigned int c, long long d, unsigned long long e, float f, double g, const double* __restrict__ x, unsigned long long* __restrict__ y) {',
+      'extern "C" __global__ void k(bool a, int b, unsigned int c, long long d, unsigned long long e, float f, double g, const double* x, unsigned long long* __restrict__ y) {',
     );
   });
 });
@@ -353,7 +353,7 @@ describe("#line directives", () => {
     expect(cuda.slice(cuda.indexOf("#line"))).toBe(
       [
         '#line 1 "test.gk"',
-        'extern "C" __global__ void k(int n, unsigned int u, float f, double d, long long l, bool b, const float* __restrict__ x, float* __restrict__ out, int* __restrict__ iout) {',
+        'extern "C" __global__ void k(int n, unsigned int u, float f, double d, long long l, bool b, const float* x, float* __restrict__ out, int* __restrict__ iout) {',
         '#line 3 "test.gk"',
         "  if (n > 0) {",
         '#line 5 "test.gk"',
