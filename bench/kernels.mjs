@@ -65,10 +65,11 @@ export async function benchKernels() {
       const gkModule = await session.loadModule(built.cubin);
       const buffers = [];
       for (const a of c.args) buffers.push(a.kind === "in" ? await session.upload(a.data) : a.kind === "out" ? await session.alloc(a.elem, a.length) : undefined);
+      const outIndex = c.args.findIndex((a) => a.kind === "out");
       const gkMs = await timeKernel(session, gkModule, built.symbols.get(c.kernel), c, buffers);
-      const gkOut = await session.read(buffers[buffers.length - 1]);
+      const gkOut = await session.read(buffers[outIndex]);
       const refMs = await timeKernel(session, refModule, c.ref, c, buffers);
-      const refOut = await session.read(buffers[buffers.length - 1]);
+      const refOut = await session.read(buffers[outIndex]);
       const same = Buffer.from(gkOut.buffer, gkOut.byteOffset, gkOut.byteLength).equals(Buffer.from(refOut.buffer, refOut.byteOffset, refOut.byteLength));
       for (const b of buffers) if (b) await session.free(b);
       rows.push({ name: c.name, gkMs, refMs, ratio: refMs / gkMs, gkFigure: c.figure(gkMs / 1000), refFigure: c.figure(refMs / 1000), sameBits: same });
