@@ -193,7 +193,12 @@ function applyPostfix(cx: BuildContext, object: Expr | undefined, cst: PostfixOp
     const args = argList(cx, call);
     if (object === undefined || args === undefined) return undefined;
     if (object.kind !== "Name") {
-      cx.log.error("GK1010", object.span, "only a function can be called, by its name, as in `f(x)`: gk has no methods or function values");
+      const method = object.kind === "Member" ? object.property.name : undefined;
+      const message =
+        object.kind === "Member" && object.object.kind === "Name" && object.object.name === "Math"
+          ? `gk has no Math object: call the math functions by name, as in ${method}(x)`
+          : "only a function can be called, by its name, as in `f(x)`: gk has no methods or function values";
+      cx.log.error("GK1010", object.span, message);
       return undefined;
     }
     return { kind: "Call", callee: { name: object.name, span: object.span }, args: args.args, span: cover(cx, object.span, args.span) };

@@ -93,7 +93,7 @@ function explain(p: SyntaxProblem, cx: SyntaxErrorContext): Explanation {
     case "mismatch":
       return mismatch(p.expected, p.rule, p.actual, p.previous, cx);
     case "noAlternative":
-      return noAlternative(p.rule, p.actual);
+      return noAlternative(p.rule, p.actual, p.previous);
     case "redundantInput":
       return topLevel(p.actual);
     case "reservedName":
@@ -114,6 +114,9 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
     return { text: "shared memory cannot be initialized where it is declared: assign it in the kernel's body instead", full: true };
   }
   const text = `expected ';' after ${statementNoun[context]}`;
+  if (actual.image === "as" && actual.tokenType === Identifier) {
+    return { text: `${text}, found 'as': gk has no 'as' casts; convert with the type's name, as in f64(x)`, full: true, afterPrevious: true };
+  }
   if (context === "statement" && looksLikeCDeclaration(actual, previous, cx)) {
     const name = actual.image;
     return { text: `${text}, found '${name}': gk declares variables as \`let ${name}: ${previous.image} = ...;\``, full: true, afterPrevious: true };
@@ -263,9 +266,12 @@ function missingBrace(actual: IToken, cx: SyntaxErrorContext): Explanation {
   return { text: `unexpected ${found(actual)}: expected a statement or '}'`, full: true };
 }
 
-function noAlternative(rule: string, actual: IToken): Explanation {
+function noAlternative(rule: string, actual: IToken, previous: IToken): Explanation {
   switch (rule) {
     case "primary":
+      if (actual.image === "*" && !isEof(previous) && previous.image === "*" && tokenEnd(previous) === actual.startOffset) {
+        return { text: "gk has no '**' operator: write pow(x, y)", full: true };
+      }
       return actual.tokenType === StringLit
         ? { text: "expected an expression (strings are used only as import paths)" }
         : { text: "expected an expression" };
