@@ -92,6 +92,8 @@ export const catalog = {
   GK8011: "cannot read kernel module",
   GK8012: "kernel timed out",
   GK8013: "uninitialized shared memory read",
+  GK8014: "warp divergence",
+  GK8015: "shuffle from a lane that does not exist",
   // internal
   GK9001: "internal compiler error",
 } as const;

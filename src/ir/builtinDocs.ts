@@ -1,5 +1,6 @@
 /** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
 import { builtins, operandTypes, type MathEntry } from "./builtins.js";
+import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function renderBuiltinDocs(): string {
   const out: string[] = [
@@ -14,9 +15,28 @@ export function renderBuiltinDocs(): string {
     "| name | meaning |",
     "| --- | --- |",
   ];
-  for (const b of builtins) if (b.rule.kind === "index") out.push(`| \`${b.name}.x\` \`.y\` \`.z\` | ${b.doc} |`);
+  for (const b of builtins) if (b.rule.kind === "index") out.push(`| ${b.rule.axes ? `\`${b.name}.x\` \`.y\` \`.z\`` : `\`${b.name}\``} | ${b.doc} |`);
   out.push("", "## Synchronization", "", "| call | meaning |", "| --- | --- |");
   for (const b of builtins) if (b.rule.kind === "sync") out.push(`| \`${b.name}()\` | ${b.doc} |`);
+  out.push(
+    "",
+    "## Warps",
+    "",
+    "A warp is 32 consecutive threads of a block in linear order (x fastest); the last warp of a block whose",
+    "size is not a multiple of 32 has fewer. Every thread of a warp must reach each warp operation together",
+    "(language.md, Warps). A shuffle's lane operand may be of any integer type; only its value modulo 32",
+    "(its low five bits) counts.",
+    "",
+    "| name | types | result | meaning |",
+    "| --- | --- | --- | --- |",
+  );
+  for (const b of builtins) if (b.rule.kind === "constant") out.push(`| \`${b.name}\` | | ${b.rule.type} | ${b.doc} |`);
+  for (const b of builtins) {
+    if (b.rule.kind !== "warp") continue;
+    const { shape, params, result } = b.rule;
+    const types = shape === "shuffle" ? SHUFFLE_TYPES.join(" ") : shape === "vote" ? "bool" : "";
+    out.push(`| \`${b.name}(${params.join(", ")})\` | ${types} | ${result === "operand" ? "the value's type" : result} | ${b.doc} |`);
+  }
   out.push(
     "",
     "## Math",

@@ -9,8 +9,9 @@
  * JavaScript template is the runtime of src/ir/evalOp.ts (`makeRuntime`).
  */
 import { jsBinary } from "./evalOp.js";
-import type { AtomicOp, Axis, SpecialName } from "./nodes.js";
-import type { ScalarName } from "./types.js";
+import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
+import type { ScalarName, ScalarValue } from "./types.js";
+import { warpEntries } from "./warpBuiltins.js";
 
 /** Which operand types a math builtin takes: all operands share one type from the class. */
 export type OperandClass = "float" | "numeric" | "int";
@@ -37,9 +38,31 @@ export interface SyncRule {
 export interface IndexRule {
   readonly kind: "index";
   readonly special: SpecialName;
+  /** Whether it has members .x .y .z (laneId has none). */
+  readonly axes: boolean;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule;
+/**
+ * A warp operation (src/ir/warpBuiltins.ts): a shuffle of a value (`params`: the value and the
+ * lane operand), a vote on a bool, or `syncWarp`.
+ */
+export interface WarpRule {
+  readonly kind: "warp";
+  readonly shape: "shuffle" | "vote" | "sync";
+  /** The operands' names, for docs and messages. */
+  readonly params: readonly string[];
+  /** The result: the value's type (shuffles), u32 (ballot), bool (anyLane, allLanes), or none (syncWarp). */
+  readonly result: "operand" | "u32" | "bool" | "void";
+}
+
+/** A named constant of the language (warpSize). */
+export interface ConstantRule {
+  readonly kind: "constant";
+  readonly type: ScalarName;
+  readonly value: ScalarValue;
+}
+
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule;
 
 /** CUDA for one operand type: an expression over the operands, and the prelude helpers it uses. */
 export interface CudaImpl {
@@ -89,11 +112,39 @@ export interface IndexEntry {
   readonly doc: string;
   readonly rule: IndexRule;
   readonly cuda: (axis: Axis) => string;
+  readonly helpers?: readonly CudaHelperName[];
   /** The simulator's per-thread variable holding this value on an axis. */
   readonly js: (axis: Axis) => string;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry;
+/**
+ * The simulator's rule for a warp operation, applied once every thread of the warp has
+ * arrived (src/runtime/sim/warps.ts). `size` is the number of threads the warp has (32, or
+ * fewer in the last warp of a block whose size is not a multiple of 32).
+ */
+export type WarpJs =
+  /** The lane whose value `lane` receives, from its lane operand; `size` or more: a lane that does not exist (an error). */
+  | { readonly kind: "shuffle"; readonly source: (lane: number, operand: number, size: number) => number }
+  /** The value every lane receives, from the predicates of the warp's lanes in order. */
+  | { readonly kind: "vote"; readonly combine: (preds: readonly boolean[]) => ScalarValue }
+  | { readonly kind: "sync" };
+
+export interface WarpEntry {
+  readonly name: WarpOp;
+  readonly doc: string;
+  readonly rule: WarpRule;
+  /** CUDA for every operand type (the intrinsics are overloaded); a shuffle's lane operand arrives as an int in 0..31. */
+  readonly cuda: CudaImpl;
+  readonly js: WarpJs;
+}
+
+export interface ConstantEntry {
+  readonly name: string;
+  readonly doc: string;
+  readonly rule: ConstantRule;
+}
+
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry;
 
 // ---------------------------------------------------------------- CUDA prelude helpers
 
@@ -123,6 +174,15 @@ export const cudaHelpers = {
     "static __device__ double gk_atomic_min_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_min_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
   gk_atomic_max_f64:
     "static __device__ double gk_atomic_max_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_max_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
+  // The thread's linear index in its block: warps are 32 consecutive ones.
+  gk_thread_rank:
+    "static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }",
+  // The lanes of the thread's warp that exist: all 32, or fewer in a block's last warp.
+  gk_warp_mask:
+    "static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }",
+  // shflDown: a lane whose source (lane + delta) does not exist keeps its own value, in a partial warp too.
+  gk_shfl_down:
+    "template <typename T> static __device__ __forceinline__ T gk_shfl_down(T v, int delta) { const unsigned int mask = gk_warp_mask(); const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }",
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
 
@@ -132,6 +192,8 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_atomic_max_f32: ["gk_max_f32"],
   gk_atomic_min_f64: ["gk_min_f64"],
   gk_atomic_max_f64: ["gk_max_f64"],
+  gk_warp_mask: ["gk_thread_rank"],
+  gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
 };
 
 // ---------------------------------------------------------------- math
@@ -489,7 +551,7 @@ const syncEntries: readonly SyncEntry[] = [
 
 const AXES = ["x", "y", "z"] as const;
 function indexEntry(name: SpecialName, cuda: (axis: Axis) => string, js: string, doc: string): IndexEntry {
-  return { name, doc, rule: { kind: "index", special: name }, cuda, js: (axis) => `${js}${AXES[axis]}` };
+  return { name, doc, rule: { kind: "index", special: name, axes: true }, cuda, js: (axis) => `${js}${AXES[axis]}` };
 }
 
 const indexEntries: readonly IndexEntry[] = [
@@ -503,11 +565,23 @@ const indexEntries: readonly IndexEntry[] = [
     "$g",
     "blockIdx * blockDim + threadIdx on each axis (.x .y .z), i32.",
   ),
+  {
+    name: "laneId",
+    doc: "The thread's lane in its warp, i32: its linear index in the block, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), modulo 32.",
+    rule: { kind: "index", special: "laneId", axes: false },
+    cuda: () => "(int)(gk_thread_rank() & 31u)",
+    helpers: ["gk_thread_rank"],
+    js: () => "$lane",
+  },
+];
+
+const constantEntries: readonly ConstantEntry[] = [
+  { name: "warpSize", doc: "The number of threads of a warp: 32, an i32 constant (it may size arrays).", rule: { kind: "constant", type: "i32", value: 32 } },
 ];
 
 // ---------------------------------------------------------------- the table
 
-export const builtins: readonly BuiltinEntry[] = [...mathEntries, ...atomicEntries, ...syncEntries, ...indexEntries];
+export const builtins: readonly BuiltinEntry[] = [...mathEntries, ...atomicEntries, ...syncEntries, ...warpEntries, ...indexEntries, ...constantEntries];
 
 export type BuiltinName = string;
 
@@ -530,6 +604,16 @@ export function atomicBuiltin(op: AtomicOp): AtomicEntry {
 
 export function indexBuiltin(name: SpecialName): IndexEntry {
   return indexEntries.find((e) => e.name === name)!;
+}
+
+export function warpBuiltin(op: WarpOp): WarpEntry {
+  const b = warpEntries.find((e) => e.name === op);
+  if (!b) throw new Error(`internal compiler error: no warp operation ${op}`);
+  return b;
+}
+
+export function constantBuiltin(name: string): ConstantEntry | undefined {
+  return constantEntries.find((e) => e.name === name);
 }
 
 /** The types a math rule accepts. */

@@ -42,10 +42,13 @@ export type BinOp =
 
 export type UnOp = "neg" | "not" | "bitnot";
 
-export type SpecialName = "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "globalId";
+export type SpecialName = "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "globalId" | "laneId";
 export type Axis = 0 | 1 | 2;
 
 export type AtomicOp = "add" | "sub" | "min" | "max" | "exch" | "cas" | "and" | "or" | "xor";
+
+/** The warp operations, by their builtin names. */
+export type WarpOp = "shfl" | "shflUp" | "shflDown" | "shflXor" | "ballot" | "anyLane" | "allLanes" | "syncWarp";
 
 export interface ConstExpr {
   readonly kind: "const";
@@ -62,7 +65,10 @@ export interface VarExpr {
   readonly span: Span;
 }
 
-/** `threadIdx.x` etc., type i32. `globalId` is `blockIdx * blockDim + threadIdx` on that axis, wrapping in i32. */
+/**
+ * `threadIdx.x` etc., type i32. `globalId` is `blockIdx * blockDim + threadIdx` on that axis, wrapping in i32.
+ * `laneId` (the thread's linear index in its block, modulo 32) has no axis: its `axis` is 0.
+ */
 export interface SpecialExpr {
   readonly kind: "special";
   readonly type: ScalarType;
@@ -168,6 +174,20 @@ export interface AtomicExpr {
   readonly span: Span;
 }
 
+/**
+ * A warp operation: collective over the threads of a warp, which all reach it together, so it
+ * is never folded, moved, dropped or evaluated twice. Shuffles: `[value, lane]`, the lane
+ * operand i32 (taken modulo 32), the type the value's; votes: `[pred]` (bool), type u32
+ * (ballot) or bool; `syncWarp`: no operands, type void (an expression statement).
+ */
+export interface WarpExpr {
+  readonly kind: "warp";
+  readonly type: ScalarType | VoidType;
+  readonly op: WarpOp;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
 export type Expr =
   | ConstExpr
   | VarExpr
@@ -180,7 +200,8 @@ export type Expr =
   | LoadExpr
   | CallExpr
   | BuiltinExpr
-  | AtomicExpr;
+  | AtomicExpr
+  | WarpExpr;
 
 // ---------------------------------------------------------------- statements
 
@@ -215,7 +236,7 @@ export interface StoreStmt {
   readonly span: Span;
 }
 
-/** An expression evaluated for its effect: a call or an atomic. */
+/** An expression evaluated for its effect: a call, an atomic or a warp operation. */
 export interface ExprStmt {
   readonly kind: "expr";
   readonly expr: Expr;

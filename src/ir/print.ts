@@ -124,7 +124,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
     case "var":
       return name(x.var);
     case "special":
-      return `${x.name}.${AXES[x.axis]}`;
+      return x.name === "laneId" ? x.name : `${x.name}.${AXES[x.axis]}`;
     case "unary":
       return `(${x.op === "neg" ? "-" : x.op === "not" ? "!" : "~"}.${x.type.name} ${e(x.operand)})`;
     case "binary":
@@ -143,6 +143,8 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `${x.name}.${x.type.name}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
       return `atomic_${x.op}.${x.type.name}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
+    case "warp":
+      return `${x.op}${x.type.kind === "scalar" ? `.${x.type.name}` : ""}(${x.args.map((a) => bare(e(a))).join(", ")})`;
   }
   return assertNever(x, "expression");
 }

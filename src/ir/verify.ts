@@ -4,10 +4,11 @@
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
 import { assertNever } from "../util.js";
-import { atomicBuiltin, mathBuiltin, operandTypes } from "./builtins.js";
+import { atomicBuiltin, mathBuiltin, operandTypes, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
 import type { Expr, Function, Module, Stmt } from "./nodes.js";
-import { isBool, isInt, type ScalarType, type ScalarValue } from "./types.js";
+import { isBool, isInt, T, type ScalarType, type ScalarValue } from "./types.js";
+import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function verifyModule(m: Module): string[] {
   const problems: string[] = [];
@@ -51,7 +52,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
 
   const expr = (e: Expr, allowVoid = false): void => {
     const t = e.type;
-    if (t.kind !== "scalar" && !(allowVoid && e.kind === "call")) where(`${e.kind} has type ${t.kind}`);
+    if (t.kind !== "scalar" && !(allowVoid && (e.kind === "call" || e.kind === "warp"))) where(`${e.kind} has type ${t.kind}`);
     const same = (a: Expr, b: ScalarType | Expr["type"], what: string) => {
       if (a.type !== b) where(`${what}: ${a.type.kind === "scalar" ? a.type.name : a.type.kind} is not ${b.kind === "scalar" ? b.name : b.kind}`);
     };
@@ -65,6 +66,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         return;
       case "special":
         if (e.type.name !== "i32") where(`${e.name} is not i32`);
+        if (e.name === "laneId" && e.axis !== 0) where("laneId with an axis");
         return;
       case "unary":
         expr(e.operand);
@@ -154,6 +156,27 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         if (e.args.length !== (e.op === "cas" ? 2 : 1)) where(`atomic ${e.op} with ${e.args.length} operands`);
         same(e, at.elem, `atomic ${e.op}`);
         return;
+      }
+      case "warp": {
+        const rule = warpBuiltin(e.op).rule;
+        e.args.forEach((a) => expr(a));
+        if (e.args.length !== rule.params.length) where(`${e.op} with ${e.args.length} operands`);
+        const [v, lane] = e.args;
+        switch (rule.shape) {
+          case "shuffle":
+            if (v?.type.kind !== "scalar" || !SHUFFLE_TYPES.includes(v.type.name)) where(`${e.op} of a bad value type`);
+            else same(v, e.type, `result of ${e.op}`);
+            if (lane) same(lane, T.i32, `lane operand of ${e.op}`);
+            return;
+          case "vote":
+            if (v) same(v, T.bool, `operand of ${e.op}`);
+            same(e, rule.result === "u32" ? T.u32 : T.bool, `result of ${e.op}`);
+            return;
+          case "sync":
+            if (e.type.kind !== "void") where(`${e.op} has a value`);
+            return;
+        }
+        return assertNever(rule.shape, "warp shape");
       }
     }
     assertNever(e, "expression");

@@ -66,6 +66,13 @@ const f32s = (n: number) => fc.array(f32, { minLength: n, maxLength: n }).map((a
 const u32s = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: n, maxLength: n }).map((a) => Uint32Array.from(a));
 const none = () => ({});
 
+/** Per-block sums `partial` are exact; their atomicAdds into `total` may come in any order: an ulp per block. */
+function blockTotals(_c: ExampleCase, sim: Outputs): Record<string, Tolerance> {
+  const partial = sim.get("partial") as Float32Array;
+  const magnitude = partial.reduce((a, v) => a + Math.abs(v), 0);
+  return { total: { ulp: partial.length, abs: 2 * partial.length * EPS32 * magnitude } };
+}
+
 export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
   {
     example: "saxpy",
@@ -119,11 +126,22 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
         return { grid: [blocks], block: [256], args: [s.n, x, new Float32Array(blocks), new Float32Array(1)] };
       }),
     // Partial sums are a fixed tree (exact); the blocks' atomicAdds to `total` come in any order.
-    tolerance: (_c, sim) => {
-      const partial = sim.get("partial") as Float32Array;
-      const magnitude = partial.reduce((a, v) => a + Math.abs(v), 0);
-      return { total: { ulp: partial.length, abs: 2 * partial.length * EPS32 * magnitude } };
-    },
+    tolerance: blockTotals,
+  },
+  {
+    example: "warp_reduce",
+    kernel: "block_sum",
+    numRuns: 25,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 1500 }), warps: fc.integer({ min: 1, max: 32 }), extra: fc.integer({ min: 0, max: 1 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.n)))
+      .map(([s, x]) => {
+        const block = 32 * s.warps;
+        const blocks = Math.ceil(s.n / block) + s.extra || 1;
+        return { grid: [blocks], block: [block], args: [s.n, x, new Float32Array(blocks), new Float32Array(1)] };
+      }),
+    // The shuffle trees are exact; the blocks' atomicAdds to `total` come in any order.
+    tolerance: blockTotals,
   },
   {
     example: "histogram",

@@ -169,6 +169,33 @@ describe("builtins", () => {
     expect(printed(kernel("  barrier();"), "check")).toContain("barrier();");
     expectError(kernel("  let a = barrier();"), "GK3018 3:11 barrier() has no value");
   });
+  it("types warp operations: shuffles keep the value's type, lane operands become i32, votes take bool", () => {
+    const ir = printed(kernel("  let a = shfl(f, 3);\n  let c = shflDown(l, u);\n  let e: f64 = shflXor(1, 16);\n  let g = ballot(n > 2);\n  let h = anyLane(b) && allLanes(!b);\n  syncWarp();\n  let i = laneId + warpSize;"), "check");
+    expect(ir).toContain("let a: f32 = shfl.f32(f, 3:i32);");
+    expect(ir).toContain("let c: i64 = shflDown.i64(l, i32(u));");
+    expect(ir).toContain("let e: f64 = shflXor.f64(1:f64, 16:i32);");
+    expect(ir).toContain("let g: u32 = ballot.u32(n >.i32 2:i32);");
+    expect(ir).toContain("syncWarp();");
+    expect(ir).toContain("let i: i32 = laneId +.i32 32:i32;");
+  });
+  it("reports misused warp operations, laneId and warpSize", () => {
+    expectError(kernel("  let a = shfl(b, 1);"), "GK3005 3:16 shfl() moves i32, u32, i64, u64, f32, f64 values, but 'b' is bool");
+    expectError(kernel("  let a = shfl(f, 1.5);"), "GK3007 3:19 the float constant 1.5 is used where i32 is expected");
+    expectError(kernel("  let a = shflUp(f, d);"), "GK3005 3:21 the delta of shflUp() must be an integer, but 'd' is f64: write i32(d)");
+    expectError(kernel("  let a = ballot(n);"), "GK3002 3:18 the argument of ballot() must be bool, but 'n' is i32: write 'n != 0'");
+    expectError(kernel("  let a = shflDown(f);"), "GK3004 3:11 shflDown() takes 2 arguments (shflDown(v, delta)), but 1 was given");
+    expectError(kernel("  syncWarp(1);"), "GK3004 3:3 syncWarp() takes no arguments, but 1 was given");
+    expectError(kernel("  let a = laneId();"), "GK2004 3:11 'laneId' is a value, not a function: write laneId");
+    expectError(kernel("  let a = warpSize();"), "GK2004 3:11 'warpSize' is a constant (32), not a function: write warpSize");
+    expectError(kernel("  let a = laneId.x;"), "GK2005 3:18 '.x': only threadIdx, blockIdx, blockDim, gridDim and globalId have members");
+    expectError(kernel("  laneId += 1;"), "GK1012 3:3 cannot assign here: 'laneId' is read-only");
+    expectError(kernel("  warpSize = 16;"), "GK1012 3:3 cannot assign here: 'warpSize' is read-only");
+  });
+  it("lets declarations shadow laneId and warpSize, and warpSize size arrays", () => {
+    const ir = printed("const W = warpSize / 2;\n" + kernel("  let laneId = n;\n  let s: f32[W];\n  s[0] = f32(laneId);"), "check");
+    expect(ir).toContain("s: f32[16]");
+    expect(ir).toContain("let laneId: i32 = n;");
+  });
   it("rejects launch data helpers in kernels", () => {
     expectError(kernel("  let a = zeros(3);"), "GK2004 3:11 zeros() makes launch data; it can only be an argument of a 'launch' statement");
   });

@@ -9,6 +9,7 @@
  */
 import type { Expr, Function } from "../../ir/nodes.js";
 import { assertNever } from "../../util.js";
+import { visitExpr } from "./walk.js";
 
 export interface MemoryAccess {
   readonly reads: boolean;
@@ -40,6 +41,7 @@ export function memoryAccess(e: Expr, functions: ReadonlyMap<string, Function>):
     case "load":
       return e.indices.map(of).reduce(union, { reads: true, writes: false });
     case "builtin":
+    case "warp": // exchanges values between threads, not through memory
       return e.args.map(of).reduce(union, NONE);
     case "atomic":
       return [...e.indices, ...e.args].map(of).reduce(union, { reads: true, writes: true });
@@ -75,4 +77,14 @@ export function operandsToHoist(operands: readonly Expr[], functions: ReadonlyMa
   const writers = access.filter((a) => a.writes).length;
   if (writers === 0 || touching.length < 2) return [];
   return touching.slice(0, -1);
+}
+
+/**
+ * Whether `e` contains a warp operation. Every thread of a warp takes part in one, so one is
+ * evaluated even where its value is known not to matter.
+ */
+export function hasWarpOperation(e: Expr): boolean {
+  let found = false;
+  visitExpr(e, { expr: (x) => (found ||= x.kind === "warp") });
+  return found;
 }

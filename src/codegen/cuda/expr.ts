@@ -11,12 +11,14 @@
  * - Conversions follow src/ir/evalOp.ts `jsCast`, through the intrinsics in settings.ts.
  * - Parentheses follow C++ precedence, plus some for clarity: operands of shifts and bitwise
  *   operators, and `&&` inside `||`, are always parenthesized.
+ * - Warp operations pass the mask of the warp's threads; a shuffle's lane operand is taken
+ *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ScalarVar, UnaryExpr } from "../../ir/nodes.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ScalarVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
 import { isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
-import { memoryAccess, operandsToHoist } from "./effects.js";
+import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
@@ -93,6 +95,8 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
       return builtin(e, cx);
     case "atomic":
       return atomic(e, cx);
+    case "warp":
+      return warp(e, cx);
     default:
       return assertNever(e, "expression");
   }
@@ -230,7 +234,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
     if (always !== undefined) {
       const other = isZero(e.right) ? e.left : e.right;
       const value = always ? "true" : "false";
-      if (!memoryAccess(other, cx.functions).writes) return atom(value);
+      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other)) return atom(value);
       return atom(`((void)${operand(emitExpr(other, cx), PREC.unary)}, ${value})`);
     }
   }
@@ -362,6 +366,18 @@ function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
     const args = ops.slice(n).map((a) => emitExpr(a, cx));
     return fromTemplate((a) => impl.expr(a[0]!, a.slice(1)), [address, ...args]);
   });
+}
+
+function warp(e: WarpExpr, cx: ExprContext): Emitted {
+  const entry = warpBuiltin(e.op);
+  const shuffle = entry.rule.shape === "shuffle";
+  return inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.expr, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
+}
+
+/** A shuffle's lane operand (i32) modulo 32: its low five bits; a constant is reduced here. */
+function laneOperand(lane: Expr, cx: ExprContext): Emitted {
+  if (lane.kind === "const") return atom(String((lane.value as number) & 31));
+  return { text: `${operand(emitExpr(lane, cx), PREC.unary)} & 31`, prec: PREC.band };
 }
 
 // ---------------------------------------------------------------- builtin table templates

@@ -18,7 +18,7 @@
  *   shadowed or a reused name) always get different C++ names, so C++ scoping never decides
  *   which one an expression means.
  */
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry } from "../../ir/builtins.js";
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
 import type { ArrayVar, Function, Module, ScalarVar } from "../../ir/nodes.js";
 import { assertNever } from "../../util.js";
 import {
@@ -52,6 +52,11 @@ function templateVocabulary(): string[] {
         break;
       case "index":
         for (const axis of [0, 1, 2] as const) texts.push((b as IndexEntry).cuda(axis));
+        break;
+      case "warp":
+        texts.push((b as WarpEntry).cuda.expr(args));
+        break;
+      case "constant":
         break;
       default:
         assertNever(b.rule, "builtin rule");

@@ -4,7 +4,7 @@
  * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
  * own integer division helpers below.
  */
-import { atomicBuiltin, cudaHelperDeps, cudaHelpers, mathBuiltin, type CudaHelperName } from "../../ir/builtins.js";
+import { atomicBuiltin, cudaHelperDeps, cudaHelpers, indexBuiltin, mathBuiltin, warpBuiltin, type CudaHelperName } from "../../ir/builtins.js";
 import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
 import { isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
@@ -118,6 +118,10 @@ export function usedHelpers(m: Module): Set<HelperName> {
           add(entry.cuda[builtinOperandType(e).name]?.helpers);
         } else if (e.kind === "atomic") {
           add(atomicBuiltin(e.op).cuda[e.type.name]?.helpers);
+        } else if (e.kind === "warp") {
+          add(warpBuiltin(e.op).cuda.helpers);
+        } else if (e.kind === "special") {
+          add(indexBuiltin(e.name).helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, e.type);
           if (h) used.add(h);

@@ -88,6 +88,7 @@ export function visitExpr(e: Expr, v: Visitor): void {
       for (const a of e.args) if (a.kind !== "arrayArg") visitExpr(a, v);
       break;
     case "builtin":
+    case "warp":
       e.args.forEach((a) => visitExpr(a, v));
       break;
     case "atomic":

@@ -1,12 +1,13 @@
-/** Calls: casts (`f32(x)`), math builtins, atomics, and device functions. */
+/** Calls: casts (`f32(x)`), math builtins, atomics, warp operations, and device functions. */
 import type * as ast from "../../parser/ast.js";
-import { atomicBuiltin, lookupBuiltin, operandTypes, type AtomicEntry, type MathEntry } from "../builtins.js";
+import { atomicBuiltin, lookupBuiltin, operandTypes, type AtomicEntry, type MathEntry, type WarpEntry } from "../builtins.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import { isFloat, isInt, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import { SHUFFLE_TYPES } from "../warpBuiltins.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
-import { checkAs, checkValue, materialize, untypedOf } from "./expr.js";
+import { checkAs, checkCondition, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
 import { didYouMean } from "./symbols.js";
@@ -45,8 +46,15 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
       case "sync":
         ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}();'`);
         return undefined;
+      case "warp":
+        return checkWarp(ctx, e, b as WarpEntry, expected);
       case "index":
-        break;
+        if (b.rule.axes) break;
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a value, not a function: write ${name}`);
+        return undefined;
+      case "constant":
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a constant (${String(b.rule.value)}), not a function: write ${name}`);
+        return undefined;
     }
   }
   if (SPECIALS.has(name)) {
@@ -169,6 +177,66 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     args.push(v);
   }
   return { kind: "atomic", type: elem, op: b.rule.op, array, indices, args, span: e.span };
+}
+
+// ---------------------------------------------------------------- warp operations
+
+/**
+ * Shuffles take a value of a numeric type (an untyped constant takes the expected type, or
+ * its default) and a lane operand of any integer type, converted to i32 (only its low five
+ * bits count); votes take a bool; syncWarp takes nothing and has no value.
+ */
+function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ScalarType): Expr | undefined {
+  const { params, shape } = b.rule;
+  if (e.args.length !== params.length) {
+    const n = params.length;
+    return arityError(ctx, e, n === 0 ? "no arguments" : `${n} argument${n === 1 ? "" : "s"} (${b.name}(${params.join(", ")}))`);
+  }
+  const warp = (type: ScalarType | VoidType, args: readonly Expr[]): Expr => ({ kind: "warp", type, op: b.name, args, span: e.span });
+  switch (shape) {
+    case "sync":
+      return warp(T.void, []);
+    case "vote": {
+      const pred = checkCondition(ctx, e.args[0]!, `the argument of ${b.name}()`);
+      return pred && warp(b.rule.result === "u32" ? T.u32 : T.bool, [pred]);
+    }
+    case "shuffle": {
+      const value = shuffleValue(ctx, e, b, expected);
+      const lane = shuffleLane(ctx, e.args[1]!, b);
+      return value && lane && warp(value.type, [value, lane]);
+    }
+  }
+}
+
+function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ScalarType): ValueExpr | undefined {
+  const arg = e.args[0]!;
+  const allowed = SHUFFLE_TYPES.map((n) => scalarType(n));
+  const u = untypedOf(ctx, arg);
+  if (ctx.poisoned.has(arg)) return undefined;
+  if (u) return materialize(ctx, u, expected && allowed.includes(expected) ? expected : undefined, arg.span);
+  const v = checkValue(ctx, arg, expected);
+  if (!v) return undefined;
+  if (!allowed.includes(v.type)) {
+    const text = textOf(ctx, arg.span);
+    ctx.log.error("GK3005", arg.span, `${b.name}() moves ${SHUFFLE_TYPES.join(", ")} values, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
+    return undefined;
+  }
+  return v;
+}
+
+/** A shuffle's lane operand: any integer, as i32. */
+function shuffleLane(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undefined {
+  const what = `the ${b.rule.params[1]} of ${b.name}()`;
+  const u = untypedOf(ctx, arg);
+  if (ctx.poisoned.has(arg)) return undefined;
+  if (u) return materialize(ctx, u, T.i32, arg.span);
+  const v = checkValue(ctx, arg, T.i32);
+  if (!v) return undefined;
+  if (!isInt(v.type)) {
+    ctx.log.error("GK3005", arg.span, `${what} must be an integer, but '${textOf(ctx, arg.span)}' is ${v.type.name}: write i32(${textOf(ctx, arg.span)})`);
+    return undefined;
+  }
+  return v.type === T.i32 ? v : { kind: "cast", type: T.i32, operand: v, span: v.span };
 }
 
 // ---------------------------------------------------------------- device functions

@@ -2,7 +2,8 @@
 import type * as ast from "../../parser/ast.js";
 import { joinSpans, type Span } from "../../diagnostics/source.js";
 import type { ArrayVar, BinOp, Expr, SpecialName } from "../nodes.js";
-import { isBool, isFloat, isInt, isSigned, T, unsignedOf, type ScalarType } from "../types.js";
+import { lookupBuiltin } from "../builtins.js";
+import { isBool, isFloat, isInt, isSigned, scalarType, T, unsignedOf, type ScalarType } from "../types.js";
 import { checkCall } from "./call.js";
 import { constExpr, hasValue, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkIndexChain } from "./memory.js";
@@ -207,6 +208,10 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
         return undefined;
     }
   }
+  // `warpSize` and `laneId`, unless a declaration shadows them.
+  const b = lookupBuiltin(e.name);
+  if (b?.rule.kind === "constant") return constExpr(scalarType(b.rule.type), b.rule.value, e.span);
+  if (b?.rule.kind === "index" && !b.rule.axes) return { kind: "special", type: T.i32, name: b.rule.special, axis: 0, span: e.span };
   if (isReservedName(e.name)) {
     ctx.log.error("GK2008", e.span, reservedNameHint(e.name));
     return undefined;

@@ -7,7 +7,7 @@ export const SPECIALS: ReadonlySet<string> = new Set(["threadIdx", "blockIdx", "
 /** Functions that make launch data; only valid as `launch` arguments. */
 export const DATA_HELPERS: ReadonlySet<string> = new Set(["zeros", "fill", "iota", "rand"]);
 
-const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(builtins.filter((b) => b.rule.kind !== "index").map((b) => b.name));
+const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set(builtins.filter((b) => b.rule.kind !== "index" && b.rule.kind !== "constant").map((b) => b.name));
 
 export function isBuiltinFunction(name: string): boolean {
   return BUILTIN_FUNCTIONS.has(name);
@@ -19,7 +19,8 @@ export function builtinFunctionNames(): Iterable<string> {
 
 /**
  * Names a declaration may not take: scalar types, `void`, the thread-index builtins,
- * barrier and the atomics. Math function names (min, max, exp...) may be shadowed.
+ * barrier and the atomics. Math function names (min, max, exp...), the warp operations,
+ * `warpSize` and `laneId` may be shadowed (ported CUDA code often declares a `laneId`).
  */
 export function isReservedName(name: string): boolean {
   return (

@@ -2,6 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ScalarVar, Stmt } from "../nodes.js";
+import { lookupBuiltin } from "../builtins.js";
 import { byteSize, isBool, T, type ScalarType } from "../types.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
@@ -257,6 +258,11 @@ function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
       return undefined;
     }
     if (m) return undefined;
+    const b = lookupBuiltin(t.name);
+    if (b?.rule.kind === "constant" || b?.rule.kind === "index") {
+      ctx.log.error("GK1012", t.span, `cannot assign here: '${t.name}' is read-only; declare a variable of your own (e.g. let my${t.name[0]!.toUpperCase()}${t.name.slice(1)} = ${t.name};)`);
+      return undefined;
+    }
     checkExpr(ctx, t); // reports the unknown name
     return undefined;
   }
@@ -303,11 +309,12 @@ function isWholeArray(ctx: FnCtx, target: ast.Expr): boolean {
   return target.kind === "Name" && ctx.scopes.lookup(target.name)?.kind === "array";
 }
 
-/** Whether evaluating an expression twice could differ from once (calls and atomics have effects). */
+/** Whether evaluating an expression twice could differ from once (calls, atomics and warp operations have effects). */
 function hasEffects(e: Expr): boolean {
   switch (e.kind) {
     case "call":
     case "atomic":
+    case "warp":
       return true;
     case "const":
     case "var":
@@ -378,7 +385,7 @@ function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
   }
   const r = checkExpr(ctx, e);
   if (!r) return [];
-  if (r.kind !== "call" && r.kind !== "atomic") {
+  if (r.kind !== "call" && r.kind !== "atomic" && r.kind !== "warp") {
     ctx.log.warning("GK4011", s.span, `this expression has no effect${r.kind === "binary" && r.op === "eq" ? "; did you mean '=' (assignment)?" : ""}`);
     return [];
   }

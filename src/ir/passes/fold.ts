@@ -95,6 +95,9 @@ export function foldExpr(e: Expr): Expr {
     }
     case "atomic":
       return { ...e, indices: e.indices.map(foldExpr), args: e.args.map(foldExpr) };
+    case "warp":
+      // Collective: its operands fold, the operation itself never does (every thread of the warp takes part).
+      return { ...e, args: e.args.map(foldExpr) };
   }
   return assertNever(e, "expression");
 }

@@ -1,8 +1,8 @@
 /**
  * What the code generator must know about a kernel before it writes any code: which device
- * functions it reaches, which of them (and whether the kernel itself) reach a barrier —
- * those run as generators on the barrier path — and which thread-index variables each
- * function needs, so that device functions receive exactly those as parameters.
+ * functions it reaches, which of them (and whether the kernel itself) reach a barrier or a
+ * warp operation — those run as generators on the generator path — and which thread-index
+ * variables each function needs, so that device functions receive exactly those as parameters.
  */
 import { indexBuiltin } from "../../ir/builtins.js";
 import type { CallArg, Expr, Function, Module, Stmt } from "../../ir/nodes.js";
@@ -14,6 +14,10 @@ export interface KernelAnalysis {
   readonly deviceFns: readonly Function[];
   /** Names of the functions (the kernel included) that reach a barrier. */
   readonly barrierFns: ReadonlySet<string>;
+  /** Names of the functions (the kernel included) that reach a warp operation. */
+  readonly warpFns: ReadonlySet<string>;
+  /** Names of the functions that reach either: a thread may suspend in them, so they are generators on the generator path. */
+  readonly suspendFns: ReadonlySet<string>;
   /** Names of the functions that run a loop, directly or through calls (they count steps). */
   readonly loopFns: ReadonlySet<string>;
   /** Per function, the JS names of the thread-index variables it reads, directly or through calls, sorted. */
@@ -45,6 +49,7 @@ export function walk(body: readonly Stmt[], onStmt: (s: Stmt) => void, onExpr: (
       case "call":
         return e.args.forEach((a: CallArg) => (a.kind === "arrayArg" ? undefined : expr(a)));
       case "builtin":
+      case "warp":
         return e.args.forEach(expr);
       case "atomic":
         e.indices.forEach(expr);
@@ -93,6 +98,7 @@ export function walk(body: readonly Stmt[], onStmt: (s: Stmt) => void, onExpr: (
 interface Direct {
   readonly callees: Set<string>;
   readonly barrier: boolean;
+  readonly warp: boolean;
   readonly loop: boolean;
   readonly specials: Set<string>;
 }
@@ -101,6 +107,7 @@ function direct(f: Function): Direct {
   const callees = new Set<string>();
   const specials = new Set<string>();
   let barrier = false;
+  let warp = false;
   let loop = false;
   walk(
     f.body,
@@ -111,9 +118,10 @@ function direct(f: Function): Direct {
     (e) => {
       if (e.kind === "call") callees.add(e.callee);
       if (e.kind === "special") specials.add(indexBuiltin(e.name).js(e.axis));
+      if (e.kind === "warp") warp = true;
     },
   );
-  return { callees, barrier, loop, specials };
+  return { callees, barrier, warp, loop, specials };
 }
 
 export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
@@ -135,6 +143,7 @@ export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
 
   // No recursion (GK4002), so a walk callees-first settles every function once.
   const barrierFns = new Set<string>();
+  const warpFns = new Set<string>();
   const loopFns = new Set<string>();
   const specials = new Map<string, readonly string[]>();
   const settle = (name: string): void => {
@@ -142,18 +151,22 @@ export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
     const d = info.get(name)!;
     const all = new Set(d.specials);
     let barrier = d.barrier;
+    let warp = d.warp;
     let loop = d.loop;
     for (const c of d.callees) {
       settle(c);
       specials.get(c)!.forEach((s) => all.add(s));
       if (barrierFns.has(c)) barrier = true;
+      if (warpFns.has(c)) warp = true;
       if (loopFns.has(c)) loop = true;
     }
     if (barrier) barrierFns.add(name);
+    if (warp) warpFns.add(name);
     if (loop) loopFns.add(name);
     specials.set(name, [...all].sort());
   };
   settle(kernel.name);
   const deviceFns = m.functions.filter((f) => info.has(f.name));
-  return { kernel, deviceFns, barrierFns, loopFns, specials };
+  const suspendFns = new Set([...barrierFns, ...warpFns]);
+  return { kernel, deviceFns, barrierFns, warpFns, suspendFns, loopFns, specials };
 }

@@ -1,8 +1,8 @@
 /**
  * The state of generating one JavaScript function from one IR function: how IR variables
  * are named in JavaScript, the temporaries the expressions need, the loops that `break`
- * and `continue` leave, and how `return`, `barrier()` and local arrays are written in this
- * function's mode.
+ * and `continue` leave, and how `return`, `barrier()`, warp operations and local arrays are
+ * written in this function's mode.
  */
 import type { ArrayVar, Function, ScalarVar } from "../../ir/nodes.js";
 import type { ScalarType, ScalarValue } from "../../ir/types.js";
@@ -12,7 +12,8 @@ import type { SiteTable } from "./sites.js";
 
 /**
  * - `fastKernel`: the kernel body inlined in the loop over threads; `return` ends the thread.
- * - `generator`: a `function*` (a kernel or device_fn that reaches a barrier); `barrier()` yields.
+ * - `generator`: a `function*` (a kernel or device_fn that reaches a barrier or a warp
+ *   operation); `barrier()` and warp operations yield.
  * - `plain`: a device_fn without barriers; it runs to completion, so its local arrays can be
  *   allocated once per compiled kernel instead of once per call.
  * - `region`: code of one region of the barrier path (regions/), the part of the kernel a

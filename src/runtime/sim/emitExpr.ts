@@ -1,11 +1,13 @@
 /**
  * IR expressions to JavaScript expressions. Every operator, cast and math builtin is pasted
  * from the evalOp and builtin tables, so the simulator computes exactly what constant folding
- * computes. `&&`, `||` and `?:` stay lazy; array accesses are in emitMemory.ts.
+ * computes. `&&`, `||` and `?:` stay lazy; array accesses are in emitMemory.ts. A warp
+ * operation yields to the scheduler, which resumes the thread with its result once the whole
+ * warp has arrived (scheduler.ts).
  */
 import { indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
-import type { CallExpr, Expr } from "../../ir/nodes.js";
+import type { CallExpr, Expr, WarpExpr } from "../../ir/nodes.js";
 import { isInt } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
 import { applyTemplate, arrayName, fnName, literal, newTemp, varName, type FnCtx } from "./context.js";
@@ -58,14 +60,30 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
     }
     case "atomic":
       return emitAtomic(ctx, e);
+    case "warp":
+      return emitWarp(ctx, e);
   }
   return assertNever(e, "expression");
 }
 
 /**
+ * A warp operation: the thread yields a `WarpStop` (scheduler.ts) with its identity, the path
+ * of call sites to it as for a barrier (`"c4.w12"`), and its operands (`a`: the value or the
+ * predicate, `b`: a shuffle's lane operand); the scheduler sends back the result.
+ */
+function emitWarp(ctx: FnCtx, e: WarpExpr): string {
+  invariant(ctx.mode === "generator", `warp operation in ${ctx.fn.name}, which is not a generator`);
+  const site = ctx.sites.add({ kind: "warp", op: e.op, fn: ctx.fn.name, span: e.span });
+  const at = ctx.fn.kind === "kernel" ? `"w${site}"` : `$path + "w${site}"`;
+  const [a, b] = e.args.map((x) => emitExpr(ctx, x));
+  return `(yield { at: ${at}, site: ${site}, a: ${a ?? "0"}, b: ${b ?? "0"} })`;
+}
+
+/**
  * A device function call: arguments in order, arrays with their lengths, then the thread
- * indices the callee reads. A callee that reaches a barrier is a generator, run with
- * `yield*` and given the path of call sites that leads to it (see emitStmt.ts, barrier).
+ * indices the callee reads. A callee that reaches a barrier or a warp operation is a
+ * generator, run with `yield*` and given the path of call sites that leads to it (see
+ * emitStmt.ts, barrier).
  */
 export function emitCall(ctx: FnCtx, e: CallExpr): string {
   const args: string[] = [];
@@ -79,7 +97,7 @@ export function emitCall(ctx: FnCtx, e: CallExpr): string {
   }
   args.push(...(ctx.analysis.specials.get(e.callee) ?? []));
   const name = fnName(e.callee, ctx.analysis);
-  if (!ctx.analysis.barrierFns.has(e.callee)) {
+  if (!ctx.analysis.suspendFns.has(e.callee)) {
     const call = `${name}(${args.join(", ")})`;
     if (ctx.steps === "$steps" || !ctx.analysis.loopFns.has(e.callee)) return call;
     // Hand the step count to the callee and take it back (arguments' own calls do the same).

@@ -3,19 +3,19 @@
  * function, run by `new Function("$", "$sim", source)`: `$` is evalOp's runtime, `$sim` the
  * fault handlers. The source returns `$launch(args, gdx, gdy, gdz, bdx, bdy, bdz, budget)`.
  *
- * Fast path (no barrier anywhere): `$launch` loops over blocks and threads with the kernel
- * body inlined in the innermost loop, and returns the number of steps taken (counted in a
- * local, `$s`; see context.ts).
+ * Fast path (no barrier and no warp operation anywhere): `$launch` loops over blocks and
+ * threads with the kernel body inlined in the innermost loop, and returns the number of
+ * steps taken (counted in a local, `$s`; see context.ts).
  *
  *   for (bz) for (by) for (bx) { reset shared; for (tz) for (ty) $T: for (tx) { body } }
  *
  * Barrier path, by default: the kernel cut at its barriers into regions, each a loop over the
  * block's threads (regions/launch.ts); `$launch` runs the blocks and returns the steps taken.
  *
- * Barrier path on generators (what the regions do not cover, or when asked for): `$launch`
- * returns a block runner, `{ begin(bx, by, bz), thread(tx, ty, tz), steps() }`, where `thread`
- * is a generator that yields at each barrier; the scheduler (scheduler.ts) drives the threads
- * of each block.
+ * Barrier path on generators (what the regions do not cover, kernels with warp operations,
+ * or when asked for): `$launch` returns a block runner, `{ begin(bx, by, bz), thread(tx, ty,
+ * tz), steps() }`, where `thread` is a generator that yields at each barrier and each warp
+ * operation; the scheduler (scheduler.ts) drives the threads of each block.
  *
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
@@ -24,12 +24,15 @@ import type { Function, Module } from "../../ir/nodes.js";
 import { analyzeKernel, type KernelAnalysis } from "./analysis.js";
 import { arrayName, fnName, newFnCtx, varName, type FnCtx, type FnMode, type GenOptions } from "./context.js";
 import { emitStmts } from "./emitStmt.js";
-import { AXES, globalIds, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "./launchParts.js";
+import { AXES, derivedIndices, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "./launchParts.js";
 import { regionLaunch } from "./regions/launch.js";
 import { lowerKernel } from "./regions/lower.js";
 import { SiteTable } from "./sites.js";
 
-/** How a kernel with barriers runs: as regions (regions/, the default), or one generator per thread (scheduler.ts). */
+/**
+ * How a kernel with barriers runs: as regions (regions/, the default), or one generator per
+ * thread (scheduler.ts). A kernel with warp operations always runs on generators.
+ */
 export type BarrierPath = "regions" | "generators";
 
 export interface GeneratedKernel {
@@ -38,6 +41,8 @@ export interface GeneratedKernel {
   readonly analysis: KernelAnalysis;
   /** True when the kernel reaches a barrier: it runs on the barrier path. */
   readonly usesBarriers: boolean;
+  /** True when the kernel reaches a warp operation: it runs on generators. */
+  readonly usesWarpOps: boolean;
   /** How the barrier path runs it; null on the fast path. */
   readonly barrierPath: BarrierPath | null;
   /** On the region path, the identity of each barrier point (`"c4.b12"`), by number. */
@@ -46,27 +51,29 @@ export interface GeneratedKernel {
 
 /**
  * `barrierPath` is what a kernel with barriers asks for; one the region path does not cover
- * (regions/lower.ts) runs on generators.
+ * (regions/lower.ts), or that reaches a warp operation, runs on generators.
  */
 export function generateKernel(m: Module, kernelName: string, opts: GenOptions, barrierPath: BarrierPath = "regions"): GeneratedKernel {
   const analysis = analyzeKernel(m, kernelName);
   const k = analysis.kernel;
   const usesBarriers = analysis.barrierFns.has(kernelName);
-  if (usesBarriers && barrierPath === "regions") {
+  const usesWarpOps = analysis.warpFns.has(kernelName);
+  if (usesBarriers && !usesWarpOps && barrierPath === "regions") {
     const sites = new SiteTable();
     const tree = lowerKernel(m, analysis, sites);
     if (tree) {
       // Device functions that reach a barrier are inlined into the regions; the others are called.
       const fns = analysis.deviceFns.filter((f) => !analysis.barrierFns.has(f.name));
       const parts = [...prelude(fns, analysis, sites, opts), ...regionLaunch(k, tree, analysis, sites, opts), "return $launch;"];
-      return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, barrierPath: "regions", barrierPoints: tree.points };
+      return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, usesWarpOps, barrierPath: "regions", barrierPoints: tree.points };
     }
   }
   const sites = new SiteTable();
   const parts = prelude(analysis.deviceFns, analysis, sites, opts);
-  const ctx = newFnCtx(k, usesBarriers ? "generator" : "fastKernel", analysis, sites, opts);
-  parts.push(...(usesBarriers ? barrierLaunch(ctx) : fastLaunch(ctx)), "return $launch;");
-  return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, barrierPath: usesBarriers ? "generators" : null, barrierPoints: [] };
+  const suspends = usesBarriers || usesWarpOps;
+  const ctx = newFnCtx(k, suspends ? "generator" : "fastKernel", analysis, sites, opts);
+  parts.push(...(suspends ? barrierLaunch(ctx) : fastLaunch(ctx)), "return $launch;");
+  return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, usesWarpOps, barrierPath: suspends ? "generators" : null, barrierPoints: [] };
 }
 
 function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
@@ -76,7 +83,7 @@ function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: Site
 }
 
 function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
-  const mode: FnMode = analysis.barrierFns.has(f.name) ? "generator" : "plain";
+  const mode: FnMode = analysis.suspendFns.has(f.name) ? "generator" : "plain";
   const ctx = newFnCtx(f, mode, analysis, sites, opts);
   const params = f.params.flatMap((p) => (p.kind === "scalarVar" ? [varName(p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
   params.push(...(analysis.specials.get(f.name) ?? []));
@@ -109,7 +116,7 @@ function fastLaunch(ctx: FnCtx): string[] {
     `    for (${bz} = 0; ${bz} < ${gdz}; ${bz}++) for (${by} = 0; ${by} < ${gdy}; ${by}++) for (${bx} = 0; ${bx} < ${gdx}; ${bx}++) {`,
     ...resetShared(ctx).map((l) => `      ${l}`),
     `      for (${tz} = 0; ${tz} < ${bdz}; ${tz}++) for (${ty} = 0; ${ty} < ${bdy}; ${ty}++) $T: for (${tx} = 0; ${tx} < ${bdx}; ${tx}++) {`,
-    ...[...perThread, ...globalIds(ctx)].map((l) => `        ${l}`),
+    ...[...perThread, ...derivedIndices(ctx)].map((l) => `        ${l}`),
     ...body,
     "      }",
     "    }",
@@ -132,7 +139,7 @@ function barrierLaunch(ctx: FnCtx): string[] {
     `  let ${bx} = 0, ${by} = 0, ${bz} = 0;`,
     `  function* $thread(${tx}, ${ty}, ${tz}) {`,
     ...temps(ctx, "    "),
-    ...[...perThread, ...globalIds(ctx)].map((l) => `    ${l}`),
+    ...[...perThread, ...derivedIndices(ctx)].map((l) => `    ${l}`),
     ...body,
     "  }",
     "  return {",

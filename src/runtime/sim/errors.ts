@@ -117,6 +117,19 @@ export function lineOf(ctx: FaultContext, s: Span): string {
   return `line ${lineColOf(f, s.start).line}${other}`;
 }
 
+/**
+ * A barrier's or warp operation's span, and the calls that led to it, from its identity
+ * ("c4.c9.b12", "c4.w7"): "line 12 via the call of f at line 9".
+ */
+export function stopPlace(ctx: FaultContext, id: string): { span: Span | undefined; text: string } {
+  const steps = id.split(".").map((p) => ({ kind: p[0], site: ctx.sites.get(Number(p.slice(1))) }));
+  const last = steps[steps.length - 1];
+  const span = last?.kind === "b" || last?.kind === "w" ? last.site?.span : undefined;
+  if (!span) return { span: undefined, text: `an unknown place (${id})` };
+  const via = steps.slice(0, -1).map((s) => (s.site ? ` via the call of ${s.site.kind === "call" ? s.site.callee : "?"} at ${lineOf(ctx, s.site.span)}` : ""));
+  return { span, text: `${lineOf(ctx, span)}${via.reverse().join("")}` };
+}
+
 function sourceText(ctx: FaultContext, s: Span): string | undefined {
   const f = ctx.sources?.get(s.file);
   return f ? f.text.slice(s.start, s.end).replace(/\s+/g, " ") : undefined;

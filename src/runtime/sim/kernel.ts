@@ -1,8 +1,8 @@
 /**
  * Compiling a kernel to JavaScript (once per module, kernel and options) and running one
  * launch of it: check the shape and arguments, run the fast path or the barrier path (as
- * regions, or on generators), and turn whatever went wrong into a SimError that names the
- * `.gk` line, kernel, thread and block.
+ * regions, or on generators, which kernels with warp operations always use), and turn
+ * whatever went wrong into a SimError that names the `.gk` line, kernel, thread and block.
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
@@ -56,6 +56,7 @@ interface Compiled {
   readonly source: string;
   readonly sites: SiteTable;
   readonly usesBarriers: boolean;
+  readonly usesWarpOps: boolean;
   readonly barrierPath: BarrierPath | null;
   readonly barrierPoints: readonly string[];
 }
@@ -67,9 +68,12 @@ export interface SimKernel {
   readonly source: string;
   /** True when the kernel reaches a barrier and runs on the barrier path. */
   readonly usesBarriers: boolean;
+  /** True when the kernel reaches a warp operation: it runs on generators. */
+  readonly usesWarpOps: boolean;
   /**
    * How the barrier path runs it: as regions (loops over the block's threads from one barrier
-   * to the next), or one generator per thread where regions do not cover it; null without barriers.
+   * to the next), or one generator per thread where regions do not cover it or the kernel
+   * has warp operations; null without barriers and warp operations (the fast path).
    */
   readonly barrierPath: BarrierPath | null;
   readonly sources: SourceMap | undefined;
@@ -99,7 +103,8 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
   }
   const stepBudget = opts.stepBudget ?? DEFAULT_STEP_BUDGET;
   if (!(stepBudget >= 0)) throw new RangeError(`SimOptions.stepBudget must be a number of steps, 0 or more (Infinity for no limit), not ${String(stepBudget)}`);
-  return { kernel: k, source: compiled.source, usesBarriers: compiled.usesBarriers, barrierPath: compiled.barrierPath, sources, stepBudget, compiled };
+  const { source, usesBarriers, usesWarpOps } = compiled;
+  return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, compiled };
 }
 
 function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, sources: SourceMap | undefined): Compiled {
@@ -107,8 +112,8 @@ function compile(m: Module, k: Function, checkUninitializedShared: boolean, barr
   try {
     const gen = generateKernel(m, k.name, { checkUninitializedShared }, barrierPath);
     const make = new globalThis.Function("$", "$sim", gen.source) as ($: Runtime, $sim: FaultHandlers) => Launcher;
-    const { sites, usesBarriers, barrierPoints } = gen;
-    return { launch: make(runtime, faultHandlers), source: gen.source, sites, usesBarriers, barrierPath: gen.barrierPath, barrierPoints };
+    const { sites, usesBarriers, usesWarpOps, barrierPoints } = gen;
+    return { launch: make(runtime, faultHandlers), source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);

@@ -1,7 +1,7 @@
 /**
  * Pieces of generated `$launch` functions that every path shares: the parameter list, the
  * kernel's arguments and shared memory taken into locals, fresh shared memory per block,
- * `globalId` per thread and the temporaries' declaration.
+ * `globalId` and `laneId` per thread and the temporaries' declaration.
  */
 import { indexBuiltin } from "../../ir/builtins.js";
 import type { Axis, SpecialName } from "../../ir/nodes.js";
@@ -74,12 +74,18 @@ export function resetShared(ctx: FnCtx): string[] {
 }
 
 /**
- * `globalId` on the axes the kernel reads it: blockIdx * blockDim + threadIdx, wrapping in i32;
- * `needed` may leave out those a piece of the kernel does not read.
+ * The thread indices computed from others, where the kernel reads them: `globalId` on an axis
+ * (blockIdx * blockDim + threadIdx, wrapping in i32) and `laneId` (the linear index in the
+ * block, modulo 32); `needed` may leave out those a piece of the kernel does not read.
  */
-export function globalIds(ctx: FnCtx, needed: (name: string) => boolean = () => true): string[] {
+export function derivedIndices(ctx: FnCtx, needed: (name: string) => boolean = () => true): string[] {
   const used = new Set(ctx.analysis.specials.get(ctx.fn.name) ?? []);
-  return AXES.filter((a) => used.has(v("globalId", a)) && needed(v("globalId", a))).map(
+  const wanted = (name: string) => used.has(name) && needed(name);
+  const lines = AXES.filter((a) => wanted(v("globalId", a))).map(
     (a) => `const ${v("globalId", a)} = (Math.imul(${v("blockIdx", a)}, ${v("blockDim", a)}) + ${v("threadIdx", a)}) | 0;`,
   );
+  const [tx, ty, tz] = AXES.map((a) => v("threadIdx", a));
+  const [bdx, bdy] = AXES.map((a) => v("blockDim", a));
+  if (wanted(v("laneId", 0))) lines.push(`const ${v("laneId", 0)} = (${tx} + ${bdx} * (${ty} + ${bdy} * ${tz})) & 31;`);
+  return lines;
 }

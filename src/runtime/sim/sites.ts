@@ -1,11 +1,12 @@
 /**
  * Sites: the places in a kernel where a run can fail or suspend (array accesses, integer
- * divisions, loops, barriers, calls of functions that contain barriers). Generated code
+ * divisions, loops, barriers, warp operations, calls of functions that contain barriers or
+ * warp operations). Generated code
  * names a site by its number; the number leads back to the IR node, its `.gk` span and what
  * the message needs to say.
  */
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, AtomicOp } from "../../ir/nodes.js";
+import type { ArrayVar, AtomicOp, WarpOp } from "../../ir/nodes.js";
 import type { ScalarType } from "../../ir/types.js";
 
 interface SiteBase {
@@ -21,6 +22,7 @@ export type Site = SiteBase &
     | { readonly kind: "division"; readonly op: "div" | "rem"; readonly type: ScalarType }
     | { readonly kind: "loop" }
     | { readonly kind: "barrier" }
+    | { readonly kind: "warp"; readonly op: WarpOp }
     | { readonly kind: "call"; readonly callee: string }
   );
 

@@ -11,7 +11,9 @@ import {
   type AtomicEntry,
   type IndexEntry,
   type MathEntry,
+  type WarpEntry,
 } from "../../../src/ir/builtins.js";
+import { SHUFFLE_TYPES } from "../../../src/ir/warpBuiltins.js";
 import { jsBinary, jsUnary } from "../../../src/ir/evalOp.js";
 import type { AtomicOp, BinOp, Expr, Module, Param, Stmt, UnOp } from "../../../src/ir/nodes.js";
 import { SCALAR_NAMES, T, scalarType, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
@@ -103,7 +105,7 @@ function conversions(): Module {
   return moduleOf([kernelFn("conversions", params, body)]);
 }
 
-/** Every math builtin on every operand type; every atomic on every type, in global and shared memory; every index special. */
+/** Every math builtin on every operand type; every atomic on every type, in global and shared memory; every index special; every warp operation on every type it moves. */
 function builtinsModule(): Module {
   const ids = new Ids();
   const params: Param[] = [];
@@ -156,11 +158,22 @@ function builtinsModule(): Module {
       }
     } else if (b.rule.kind === "index") {
       const e = b as IndexEntry;
-      for (const axis of [0, 1, 2] as const) {
+      for (const axis of e.rule.axes ? ([0, 1, 2] as const) : ([0] as const)) {
         put({ kind: "special", type: T.i32, name: e.name, axis, span });
         put(bin("add", { kind: "special", type: T.i32, name: e.name, axis, span }, i32(1)));
       }
-    } else {
+    } else if (b.rule.kind === "warp") {
+      const w = b as WarpEntry;
+      const lane = bin("add", xs.get("i32")!, i32(1));
+      if (w.rule.shape === "shuffle") {
+        for (const tn of SHUFFLE_TYPES) put({ kind: "warp", type: scalarType(tn), op: w.name, args: [xs.get(tn)!, lane], span });
+        put({ kind: "warp", type: T.i32, op: w.name, args: [xs.get("i32")!, i32(33)], span });
+      } else if (w.rule.shape === "vote") {
+        put({ kind: "warp", type: w.rule.result === "u32" ? T.u32 : T.bool, op: w.name, args: [xs.get("bool")!], span });
+      } else {
+        body.push({ kind: "expr", expr: { kind: "warp", type: T.void, op: w.name, args: [], span }, span });
+      }
+    } else if (b.rule.kind === "sync") {
       body.push({ kind: "barrier", span });
     }
   }
@@ -231,7 +244,7 @@ export function tortureModules(): { name: string; module: Module }[] {
   return [
     { name: "torture: operators", module: operators() },
     { name: "torture: conversions", module: conversions() },
-    { name: "torture: builtins, atomics, index specials", module: builtinsModule() },
+    { name: "torture: builtins, atomics, index specials, warp operations", module: builtinsModule() },
     { name: "torture: control flow and evaluation order", module: control() },
   ];
 }

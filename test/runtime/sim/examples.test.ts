@@ -10,6 +10,10 @@ import { simulateLaunch, type SimArg } from "../../../src/runtime/sim/index.js";
 import { example, run, simErrorOf, type Program } from "./helpers.js";
 
 const f = Math.fround;
+const F32_MIN_NORMAL = 2 ** -126;
+/** An f32 atomicAdd in global memory flushes subnormal operands and results to zero of the same sign (spec/language.md). */
+const ftz = (x: number) => (x !== 0 && Math.abs(x) < F32_MIN_NORMAL ? (x < 0 ? -0 : 0) : x);
+const globalAtomicAdd = (old: number, v: number) => ftz(f(ftz(old) + ftz(v)));
 const TILE = 16;
 
 // ---------------------------------------------------------------- references
@@ -42,7 +46,29 @@ function blockSumRef(n: number, x: Float32Array, blocks: number): { partial: Flo
     const buf = Float32Array.from({ length: 256 }, (_, t) => (b * 256 + t < n ? x[b * 256 + t]! : 0));
     for (let stride = 128; stride > 0; stride >>= 1) for (let t = 0; t < stride; t++) buf[t] = f(buf[t]! + buf[t + stride]!);
     partial[b] = buf[0]!;
-    total = f(total + buf[0]!);
+    total = globalAtomicAdd(total, buf[0]!);
+  }
+  return { partial, total };
+}
+
+/** Lane 0's value after warp_sum's steps: at offset 16, 8, ..., 1 each lane adds lane + offset's value (its own where that is past 31). */
+function warpSumRef(lanes: Float32Array): number {
+  let s = lanes.slice();
+  for (let off = 16; off > 0; off >>= 1) s = s.map((v, l) => f(v + s[l + off < 32 ? l + off : l]!));
+  return s[0]!;
+}
+
+/** examples/warp_reduce.gk: each warp's sum, then the first warp sums the warps' sums; blocks' sums added into total in block order. */
+function warpReduceRef(n: number, x: Float32Array, blocks: number, block: number): { partial: Float32Array; total: number } {
+  const partial = new Float32Array(blocks);
+  let total = 0;
+  for (let b = 0; b < blocks; b++) {
+    const sums = new Float32Array(32);
+    for (let w = 0; w < block / 32; w++) {
+      sums[w] = warpSumRef(Float32Array.from({ length: 32 }, (_, l) => (b * block + w * 32 + l < n ? x[b * block + w * 32 + l]! : 0)));
+    }
+    partial[b] = warpSumRef(sums.map((v, l) => (l < block / 32 ? v : 0)));
+    total = globalAtomicAdd(total, partial[b]!);
   }
   return { partial, total };
 }
@@ -99,6 +125,13 @@ describe("launch statements of examples/*.gk", () => {
     expect([...r.outputs.get("partial")!]).toEqual([...ref.partial]);
     expect([...r.outputs.get("total")!]).toEqual([499500]);
     expect([...r.outputs.keys()]).toEqual(["partial", "total"]);
+  });
+
+  it("warp_reduce", () => {
+    const r = launchOf(example("warp_reduce"));
+    const ref = warpReduceRef(1000, r.args[1] as Float32Array, 4, 256);
+    expect([...r.outputs.get("partial")!]).toEqual([...ref.partial]);
+    expect([...r.outputs.get("total")!]).toEqual([499500]);
   });
 
   it("histogram", () => {
@@ -173,6 +206,24 @@ describe("example kernels on random sizes, launch shapes and inputs", () => {
         expect(bits(total)).toEqual(bits([ref.total]));
       }),
       runs,
+    );
+  });
+
+  it("warp_reduce", () => {
+    const p = example("warp_reduce");
+    const shape = fc.record({ n: fc.integer({ min: 0, max: 1500 }), warps: fc.integer({ min: 1, max: 32 }), extra: fc.integer({ min: 0, max: 1 }) });
+    fc.assert(
+      fc.property(shape.chain((s) => fc.tuple(fc.constant(s), f32Array(s.n))), ([s, x]) => {
+        const block = 32 * s.warps;
+        const blocks = Math.ceil(s.n / block) + s.extra || 1;
+        const partial = new Float32Array(blocks);
+        const total = new Float32Array(1);
+        check(p, "block_sum", [blocks], [block], [s.n, x, partial, total]);
+        const ref = warpReduceRef(s.n, x, blocks, block);
+        expect(bits(partial)).toEqual(bits(ref.partial));
+        expect(bits(total)).toEqual(bits([ref.total]));
+      }),
+      { numRuns: 15 },
     );
   });
 

@@ -30,7 +30,7 @@ import { TYPED_ARRAY } from "../../../ir/types.js";
 import type { KernelAnalysis } from "../analysis.js";
 import { arrayName, newFnCtx, type FnCtx, type GenOptions } from "../context.js";
 import { sentinelOf } from "../emitMemory.js";
-import { AXES, assignedParams, globalIds, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "../launchParts.js";
+import { AXES, assignedParams, derivedIndices, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "../launchParts.js";
 import type { SiteTable } from "../sites.js";
 import { emitRegion, nameOf, placeStores, restoreLocal, type RegionCode } from "./emit.js";
 import { scopesOf, type Local, type Scopes } from "./scopes.js";
@@ -158,7 +158,7 @@ function regionFunction({ ctx, point, code }: Emitted, name: string, params: rea
   // Region 0 starts each thread (kernelParams' per-thread copies); the others read back what they use.
   const live = scopes.at.get(point) ?? [];
   const start = point === 0 ? kernelParams(ctx, "").perThread : live.filter((l) => code.uses.has(l.id) || code.defs.has(l.id)).map(restoreLocal);
-  const prologue = [...globalIds(ctx, (name) => body.some((l) => l.includes(name))), ...start];
+  const prologue = [...derivedIndices(ctx, (name) => body.some((l) => l.includes(name))), ...start];
   const [tx, ty, tz] = AXES.map((a) => v("threadIdx", a));
   const [bx, by, bz] = AXES.map((a) => v("blockIdx", a));
   const [bdx, bdy, bdz] = AXES.map((a) => v("blockDim", a));

@@ -254,7 +254,8 @@ function flattenOne(lw: Lowering, fn: Function, e: Expr, path: string): [RStmt[]
       const [pre, indices] = flatten(lw, fn, e.indices, path);
       return [pre, { ...e, indices }];
     }
-    case "builtin": {
+    case "builtin":
+    case "warp": {
       const [pre, args] = flatten(lw, fn, e.args, path);
       return [pre, { ...e, args }];
     }

@@ -96,6 +96,7 @@ export class Renaming {
       case "call":
         return { ...e, args: e.args.map((a: CallArg) => (a.kind === "arrayArg" ? { ...a, array: this.arrayOf(a.array) } : this.expr(a))) };
       case "builtin":
+      case "warp":
         return { ...e, args: e.args.map((x) => this.expr(x)) };
       case "atomic":
         return { ...e, array: this.arrayOf(e.array), indices: e.indices.map((x) => this.expr(x)), args: e.args.map((x) => this.expr(x)) };
