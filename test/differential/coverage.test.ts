@@ -1,13 +1,15 @@
 /**
  * What the kernel generator reaches: every operator on every type it applies to, every
  * conversion, every builtin of the table with every operand type it takes, every atomic
- * (own slots, and contended on global and shared memory), and every statement form. Over
+ * (own slots, and contended on global and shared memory), every shuffle on every type it
+ * moves and every vote (syncWarp apart: it orders memory, which generated kernels never
+ * share within a warp), and every statement form. Over
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
  * luck); a builtin added to the table is covered without changes here.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry } from "../../src/ir/builtins.js";
+import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { ALL_TYPES, INT_TYPES, NUM_TYPES } from "../../src/testing/gen/ast.js";
 import { MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { arbProgram, features } from "../../src/testing/gen/index.js";
@@ -24,6 +26,10 @@ function expectedFeatures(): string[] {
   for (const m of mathUses(MATH)) want.push(`builtin:${m.entry.name}:${m.operand}`);
   for (const b of builtins.filter((x): x is AtomicEntry => x.rule.kind === "atomic")) {
     for (const t of b.rule.types) want.push(`atomic:${b.name}:${t}:own`);
+  }
+  for (const w of builtins.filter((x): x is WarpEntry => x.rule.kind === "warp")) {
+    if (w.rule.shape === "shuffle") for (const t of NUM_TYPES) want.push(`builtin:${w.name}:${t}`);
+    if (w.rule.shape === "vote") want.push(`builtin:${w.name}:bool`);
   }
   for (const s of ["if", "if-else", "else-if", "for", "for(;;)", "while", "doWhile", "break", "continue", "block", "barrier"]) want.push(`stmt:${s}`);
   want.push("stmt:return:kernel", "stmt:return:fn", "stmt:return:fn:value", "barrier:in-loop", "stmt:let:zero", "stmt:shadowing");

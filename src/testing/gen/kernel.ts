@@ -12,12 +12,15 @@
  *   const gid = ((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + tid;
  *   const o = gid * 4;                                       // this thread's output slots o..o+3
  *   <locals, local arrays, shared declarations, shared accumulators set by thread 0; barrier>
- *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count>
+ *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count
+ *    | warp operations storing to output slots>
  *   <barrier; shared accumulators read out>
  *   <epilogue: statements that may also return early>
  *
- * Barriers sit only at the top level or in loops with a constant trip count, and no thread
- * returns before the last one, so every thread reaches every barrier. A shared array is
+ * Barriers and warp operations sit only at the top level or in loops with a constant trip
+ * count, and no thread returns before the last one, so every thread reaches every barrier
+ * and every warp operation. `shfl` and `shflXor` appear only where every warp is whole (the
+ * block's size is a multiple of 32): elsewhere they could read a lane that does not exist. A shared array is
  * written only at `sh[tid]` in a phase (after a barrier, when it was readable before) and is
  * readable after the phase's barrier, at every slot, until its next phase.
  */
@@ -25,7 +28,7 @@ import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
 import {
-  ALL_TYPES, assign, bin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
   type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ScalarVar } from "./expr.js";
@@ -50,7 +53,7 @@ export interface GenOptions {
   readonly floatAtomics?: boolean;
 }
 
-type Segment = { readonly k: "plain" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
+type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 type FnShape =
   | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: Ty }
@@ -114,9 +117,11 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
 function shape(opts: GenOptions): fc.Arbitrary<Shape> {
   const maxThreads = opts.maxBlockThreads ?? 128;
   const maxBlocks = opts.maxBlocks ?? 6;
+  const anyWidth = fc.integer({ min: 1, max: Math.min(64, maxThreads) });
   const launch = fc
     .record({
-      bx: fc.integer({ min: 1, max: Math.min(64, maxThreads) }),
+      // Whole warps now and then, where shfl and shflXor may appear.
+      bx: maxThreads < 32 ? anyWidth : fc.oneof({ arbitrary: anyWidth, weight: 4 }, { arbitrary: fc.constantFrom(...[32, 64].filter((n) => n <= maxThreads)), weight: 1 }),
       by: fc.constantFrom(1, 1, 1, 2, 3),
       bz: fc.constantFrom(1, 1, 1, 1, 2),
       gx: fc.integer({ min: 1, max: 3 }),
@@ -171,6 +176,8 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
+      // Where a segment of warp operations goes, in about one program in four.
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
     })
     .map((r): Shape => {
@@ -179,6 +186,7 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         const t = target % r.shared.length;
         return kind % 3 === 2 && !r.shared[t]!.scalar ? { k: "loop", target: t, trips } : { k: "phase", target: t };
       });
+      if (r.warpAt !== null) plan.splice(r.warpAt % (plan.length + 1), 0, { k: "warp" });
       return {
         ...r.launch,
         locals: r.locals,
@@ -325,6 +333,10 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
       pieces.push(scopeWith(readable).stmts(ctx(2, "none"), 1, 3));
       return;
     }
+    if (seg.k === "warp") {
+      pieces.push(warpOperations(scopeWith(readable), s.block));
+      return;
+    }
     const d = shared[seg.target]!;
     const before = readable.has(seg.target) ? [BARRIER] : [];
     const others = new Set([...readable].filter((k) => k !== seg.target));
@@ -368,6 +380,24 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
 
 function count(dims: readonly number[]): number {
   return dims.reduce((a, b) => a * b, 1);
+}
+
+/**
+ * One to three warp operations, each stored to one of the thread's output slots: a shuffle
+ * of a value of any numeric type with any i32 lane operand, or a vote.
+ */
+function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
+  const whole = (bx * by * bz) % 32 === 0;
+  const shuffles = whole ? ["shfl", "shflUp", "shflDown", "shflXor"] : ["shflUp", "shflDown"];
+  const shuffle = fc.tuple(fc.constantFrom(...shuffles), fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
+    fc.tuple(scope.gen.any(t), scope.gen.any("i32")).map(([v, lane]): [Ty, Expr] => [t, builtin(t, fn, v, lane)]),
+  );
+  const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
+  const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
+  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 });
+  return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
+    ops.map(([[t, e], k]) => assign({ name: `out_${t}`, t, idx: [bin("i32", "+", i32("o"), lit("i32", k))] }, "=", e)),
+  );
 }
 
 /** `sh[tid] = e` (and maybe a compound update of the same slot), or thread 0 setting a scalar. */
