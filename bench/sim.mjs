@@ -2,7 +2,7 @@
 // barriers), then the barrier kernels of examples/: the 16x16-tiled matmul over 256x256 (two
 // barriers per tile step), the tree reduction, the tiled transpose and the shared-memory
 // histogram, each on the barrier path's regions and, for comparison, on the generators it
-// falls back to. The bar: 20 million threads/s on saxpy; Numba's CUDA simulator runs about
+// falls back to; and the warp-shuffle reduction, which runs on generators warp by warp. The bar: 20 million threads/s on saxpy; Numba's CUDA simulator runs about
 // 12,000 threads/s.
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
@@ -49,6 +49,7 @@ export async function benchSim() {
   const r = 1 << 16;
   const data = Float32Array.from({ length: r }, (_, i) => i % 7);
   rows.push(...bothPaths("block_sum 2^16 (tree in shared memory)", load("reduce.gk"), "block_sum", [r / 256, 1, 1], [256, 1, 1], () => [r, data, new Float32Array(r / 256), new Float32Array(1)], 3));
+  rows.push({ ...measure(load("warp_reduce.gk"), "block_sum", [r / 256, 1, 1], [256, 1, 1], () => [r, data, new Float32Array(r / 256), new Float32Array(1)], 3), what: "warp_reduce 2^16 (shuffles; generator path)" });
   const t = 1024;
   const input = Float32Array.from({ length: t * t }, (_, i) => i);
   rows.push(...bothPaths("transpose 1024x1024 (32x32 tiles)", load("transpose.gk"), "transpose", [t / 32, t / 32, 1], [32, 8, 1], () => [t, t, input, new Float32Array(t * t)], 3));

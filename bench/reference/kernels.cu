@@ -41,6 +41,29 @@ extern "C" __global__ void ref_block_sum(int n, const float* __restrict__ x, flo
   }
 }
 
+// Sum by warp shuffles: each warp reduces its 32 values, lane 0 of each warp stores the
+// warp's sum in shared memory, and the first warp reduces those (blockDim.x a multiple of 32).
+__device__ float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+extern "C" __global__ void ref_warp_sum(int n, const float* __restrict__ x, float* partial, float* total) {
+  __shared__ float sums[32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float s = warp_sum(i < n ? x[i] : 0.0f);
+  if (lane == 0) sums[warp] = s;
+  __syncthreads();
+  if (warp == 0) {
+    float b = warp_sum(lane < (int)(blockDim.x >> 5) ? sums[lane] : 0.0f);
+    if (lane == 0) {
+      partial[blockIdx.x] = b;
+      atomicAdd(total, b);
+    }
+  }
+}
+
 #define TILE_T 32
 #define ROWS 8
 extern "C" __global__ void ref_transpose(int rows, int cols, const float* __restrict__ input, float* output) {

@@ -3,7 +3,7 @@
  * batches of 200 per module, must
  * - check without any diagnostic (the generator only writes valid, warning-free gk);
  * - compile to PTX for sm_90 with nvcc (an error there, for a kernel the checker accepted,
- *   is a bug in codegen or the checker; nvcc's warnings are counted and printed);
+ *   is a bug in codegen or the checker, and so is a warning: users would see it as GK7005);
  * - run on the simulator without a SimError (every generated kernel is well-defined, so a
  *   SimError is a generator bug, or GK9001 a simulator bug), and compute the same results
  *   from the folded IR as from the checker's unfolded IR (a difference is a folding bug).
@@ -119,9 +119,10 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
     const s = (performance.now() - t0) / 1000;
     const parts = Object.entries(ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ");
     console.log(`differential (CI): ${COUNT} kernels checked, built to PTX and simulated in ${s.toFixed(1)} s (${(COUNT / s).toFixed(0)} kernels/s; ${parts}; nvcc ${NVCC_AT_ONCE} at a time)`);
-    const warnings = [...nvccWarnings(ptx)].map(([text, n]) => `${n} x ${text}`);
-    if (warnings.length) console.log(`nvcc warnings (not failures): ${warnings.join("; ")}`);
     if (problems.length) expect.fail(await explain(problems));
+    // The generated CUDA compiles without a warning too: a user would see each one as GK7005.
+    const warnings = [...nvccWarnings(ptx)].map(([text, n]) => `${n} x ${text}`);
+    expect(warnings, "nvcc warnings").toEqual([]);
   });
 });
 

@@ -9,11 +9,11 @@
  *
  * A kernel's writable `global<T>` parameter is `T* __restrict__` (gk never passes one buffer
  * to two parameters of a launch), a readonly one `const T*`; a device function's a plain `T*`. A device function
- * that nothing calls, a parameter set but never read, and a local or shared array nothing reads, is
- * `[[maybe_unused]]`, since nvcc warns about them.
+ * that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`, since
+ * nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
  */
 import type { Span } from "../../diagnostics/source.js";
-import type { Function, Param } from "../../ir/nodes.js";
+import type { Function, Param, ScalarVar } from "../../ir/nodes.js";
 import { invariant } from "../../util.js";
 import { line, type Line, type Loc } from "./lines.js";
 import { variableNames } from "./names.js";
@@ -45,8 +45,11 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   // nvcc warns about a parameter that is set but never read (#550).
   const assigned = new Set<number>();
   visitStmts(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
-  const unreadScalar = (p: Param) => p.kind === "scalarVar" && assigned.has(p.id) && !read.has(p.id);
-  const params = f.params.map((p) => `${unreadScalar(p) ? `${CUDA.maybeUnused} ` : ""}${paramText(p, f.kind, scope)}`).join(", ");
+  const unreadScalar = (p: Param): p is ScalarVar => p.kind === "scalarVar" && assigned.has(p.id) && !read.has(p.id);
+  // nvcc ignores [[maybe_unused]] on parameters, so such a parameter is left unnamed (its value
+  // is never read) and the body gets a local of its name instead, which the attribute does quiet.
+  const params = f.params.map((p) => (unreadScalar(p) ? `${cType(p.type)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))).join(", ");
+  const unreadLocals = f.params.filter(unreadScalar).map((p) => line(`${CUDA.indent}${CUDA.maybeUnused} ${cType(p.type)} ${scope.name(p)}{};`, mc.loc(p.span)));
   const name = functionName(f.name);
   const head =
     f.kind === "kernel"
@@ -59,7 +62,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     const dims = a.type.dims.map((d) => `[${d}]`).join("");
     return line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${cType(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span));
   });
-  return [line(`${head} {`, mc.loc(f.span)), ...shared, ...emitStmts(f.body, cx, 1), line("}")];
+  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...shared, ...emitStmts(f.body, cx, 1), line("}")];
 }
 
 function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): string {
