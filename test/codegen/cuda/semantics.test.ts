@@ -301,6 +301,13 @@ describe("memory", () => {
 });
 
 describe("functions", () => {
+  it("leaves a parameter that is set but never read unnamed, with a [[maybe_unused]] local of its name (nvcc ignores the attribute on parameters)", () => {
+    const cuda = cudaOf(`device_fn f(p: i32, q: f32): f32 { p = 3; return q; }
+device_kernel k(n: i32, w: global<f32>) { n = 2; w[0] = f(1, 2.0); }`);
+    expect(cuda).toContain("static __device__ float f(int /* p: set, never read */, float q) {");
+    expect(cuda).toContain("extern \"C\" __global__ void k(int /* n: set, never read */, float* __restrict__ w) {");
+    expect(cuda).toMatch(/\{\n(#line .*\n)?  \[\[maybe_unused\]\] int p\{\};\n(#line .*\n)?  p = 3;/);
+  });
   it("emits device functions first, static, with arrays as pointers; unused ones [[maybe_unused]]", () => {
     const cuda = cudaOf(`device_fn get(a: readonly global<f32>, w: global<f32>, i: i32): f32 { w[i] = 1.0; return a[i]; }
 device_fn unused(x: f32): f32 { return x; }
