@@ -16,6 +16,8 @@ export function renderBuiltinDocs(): string {
     "| --- | --- |",
   ];
   for (const b of builtins) if (b.rule.kind === "index") out.push(`| ${b.rule.axes ? `\`${b.name}.x\` \`.y\` \`.z\`` : `\`${b.name}\``} | ${b.doc} |`);
+  out.push("", "## Constants", "", "| name | type | meaning |", "| --- | --- | --- |");
+  for (const b of builtins) if (b.rule.kind === "constant" && b.name !== "warpSize") out.push(`| \`${b.name}\` | ${b.rule.type === "float" ? "f32 or f64, from the context" : b.rule.type} | ${b.doc} |`);
   out.push("", "## Synchronization", "", "| call | meaning |", "| --- | --- |");
   for (const b of builtins) if (b.rule.kind === "sync") out.push(`| \`${b.name}()\` | ${b.doc} |`);
   out.push(
@@ -30,7 +32,7 @@ export function renderBuiltinDocs(): string {
     "| name | types | result | meaning |",
     "| --- | --- | --- | --- |",
   );
-  for (const b of builtins) if (b.rule.kind === "constant") out.push(`| \`${b.name}\` | | ${b.rule.type} | ${b.doc} |`);
+  for (const b of builtins) if (b.rule.kind === "constant" && b.name === "warpSize") out.push(`| \`${b.name}\` | | ${b.rule.type} | ${b.doc} |`);
   for (const b of builtins) {
     if (b.rule.kind !== "warp") continue;
     const { shape, params, result } = b.rule;

@@ -55,10 +55,14 @@ export interface WarpRule {
   readonly result: "operand" | "u32" | "bool" | "void";
 }
 
-/** A named constant of the language (warpSize). */
+/**
+ * A named constant of the language: `warpSize` (i32), and `Infinity` and `NaN`, which are
+ * untyped float constants (`type: "float"`): like a float literal, they take their type from
+ * the context, f32 by default.
+ */
 export interface ConstantRule {
   readonly kind: "constant";
-  readonly type: ScalarName;
+  readonly type: ScalarName | "float";
   readonly value: ScalarValue;
 }
 
@@ -577,6 +581,8 @@ const indexEntries: readonly IndexEntry[] = [
 
 const constantEntries: readonly ConstantEntry[] = [
   { name: "warpSize", doc: "The number of threads of a warp: 32, an i32 constant (it may size arrays).", rule: { kind: "constant", type: "i32", value: 32 } },
+  { name: "Infinity", doc: "Positive infinity, an untyped float constant (f32 by default, f64 where an f64 is expected); `-Infinity` is negative infinity.", rule: { kind: "constant", type: "float", value: Infinity } },
+  { name: "NaN", doc: "A quiet NaN, an untyped float constant (f32 by default, f64 where an f64 is expected). It equals nothing, itself included: test with isnan(x).", rule: { kind: "constant", type: "float", value: NaN } },
 ];
 
 // ---------------------------------------------------------------- the table

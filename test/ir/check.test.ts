@@ -33,6 +33,17 @@ describe("untyped constants take their type from context", () => {
   it("keeps local untyped consts untyped", () => {
     expect(printed(kernel("  const K = 4;\n  let a = u + K;\n  let c = d * K;"), "check")).toContain("let c: f64 = d *.f64 4:f64;");
   });
+  it("has Infinity and NaN as untyped float constants", () => {
+    const ir = printed(kernel("  let a = -Infinity;\n  let c: f64 = NaN;\n  let e = d + Infinity;\n  let g = Infinity - Infinity;\n  let h = NaN == NaN;\n  let i = 1.0 != NaN;"));
+    expect(ir).toContain("let a: f32 = -Infinity:f32;");
+    expect(ir).toContain("let c: f64 = NaN:f64;");
+    expect(ir).toContain("let e: f64 = d +.f64 Infinity:f64;");
+    expect(ir).toContain("let g: f32 = NaN:f32;");
+    expect(ir).toContain("let h: bool = false:bool;");
+    expect(ir).toContain("let i: bool = true:bool;");
+    expectError(kernel("  let a = i32(1) + Infinity;"), "GK3007 3:20 the float constant Infinity is used where i32 is expected");
+    expectError(kernel("  let a = 1e308 * 10.0;"), "GK3006 3:17 constant expression overflows f64");
+  });
   it("reports division by zero in constant expressions once", () => {
     expectError(kernel("  let a = n + 1 / 0;"), "GK3016 3:17 division by zero in a constant expression");
   });

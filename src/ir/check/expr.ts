@@ -38,7 +38,9 @@ function computeUntyped(ctx: FnCtx, e: ast.Expr): Untyped | null {
       const local = ctx.scopes.lookup(e.name);
       if (local) return local.kind === "untypedConst" ? local.value : null;
       const m = ctx.module.lookup(e.name);
-      return m?.kind === "untypedConst" ? m.value : null;
+      if (m) return m.kind === "untypedConst" ? m.value : null;
+      const b = lookupBuiltin(e.name);
+      return b?.rule.kind === "constant" && b.rule.type === "float" ? { kind: "float", value: b.rule.value as number } : null;
     }
     case "Unary": {
       const a = propagate(ctx, e, e.operand);
@@ -208,9 +210,9 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
         return undefined;
     }
   }
-  // `warpSize` and `laneId`, unless a declaration shadows them.
+  // `warpSize`, `Infinity`, `NaN` and `laneId`, unless a declaration shadows them.
   const b = lookupBuiltin(e.name);
-  if (b?.rule.kind === "constant") return constExpr(scalarType(b.rule.type), b.rule.value, e.span);
+  if (b?.rule.kind === "constant") return constExpr(b.rule.type === "float" ? T.f32 : scalarType(b.rule.type), b.rule.value, e.span);
   if (b?.rule.kind === "index" && !b.rule.axes) return { kind: "special", type: T.i32, name: b.rule.special, axis: 0, span: e.span };
   if (isReservedName(e.name)) {
     ctx.log.error("GK2008", e.span, reservedNameHint(e.name));

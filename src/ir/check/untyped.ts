@@ -38,6 +38,11 @@ export function literalValue(lit: ast.NumberLit): Untyped | string {
   }
 }
 
+/** Whether an untyped constant is finite (only `Infinity` and `NaN`, and what is computed from them, are not). */
+function finite(u: Untyped): boolean {
+  return u.kind === "int" || Number.isFinite(u.value);
+}
+
 /** The default type of an untyped constant used where no type is expected. */
 export function defaultType(u: Untyped): ScalarType {
   return u.kind === "int" ? T.i32 : T.f32;
@@ -61,12 +66,12 @@ export function convertUntyped(u: Untyped, t: ScalarType): Conversion {
     }
     case "f32": {
       const v = u.kind === "int" ? jsrt.big2f32(u.value) : Math.fround(u.value);
-      if (!Number.isFinite(v)) return { ok: false, why: "range" };
+      if (!Number.isFinite(v) && finite(u)) return { ok: false, why: "range" };
       return { ok: true, value: v };
     }
     case "f64": {
       const v = u.kind === "int" ? Number(u.value) : u.value;
-      if (!Number.isFinite(v)) return { ok: false, why: "range" };
+      if (!Number.isFinite(v) && finite(u)) return { ok: false, why: "range" };
       return { ok: true, value: v };
     }
   }
@@ -114,6 +119,8 @@ export function untypedBinary(op: ast.BinaryOp, a: Untyped, b: Untyped): Untyped
   }
   const x = a.kind === "int" ? Number(a.value) : a.value;
   const y = b.kind === "int" ? Number(b.value) : b.value;
+  const float = (v: number): UntypedResult =>
+    Number.isFinite(v) || !finite(a) || !finite(b) ? { kind: "float", value: v } : { error: "constant expression overflows f64", code: "GK3006" };
   switch (op) {
     case "+": return float(x + y);
     case "-": return float(x - y);
@@ -129,11 +136,6 @@ export function untypedBinary(op: ast.BinaryOp, a: Untyped, b: Untyped): Untyped
     default:
       return undefined;
   }
-}
-
-function float(v: number): UntypedResult {
-  if (!Number.isFinite(v)) return { error: "constant expression overflows f64", code: "GK3006" };
-  return { kind: "float", value: v };
 }
 
 export function untypedUnary(op: ast.UnaryOp, a: Untyped): UntypedResult | undefined {
@@ -155,6 +157,7 @@ export function untypedCompare(op: ast.BinaryOp, a: Untyped, b: Untyped): boolea
   else {
     const x = a.kind === "int" ? Number(a.value) : a.value;
     const y = b.kind === "int" ? Number(b.value) : b.value;
+    if (Number.isNaN(x) || Number.isNaN(y)) return op === "!=" || op === "!==" ? true : ["==", "===", "<", "<=", ">", ">="].includes(op) ? false : undefined;
     c = x < y ? -1 : x > y ? 1 : 0;
   }
   switch (op) {
