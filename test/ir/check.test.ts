@@ -122,6 +122,11 @@ describe("names and scopes", () => {
   it("lets a math builtin's name be shadowed by a variable", () => {
     irOf(kernel("  let max = 3;\n  iout[0] = max;"));
   });
+  it("points a module-level constant table to a local array", () => {
+    expectDiagnostics("const W: f32[3] = [1.0, 2.0, 3.0];\n" + kernel("  out[0] = W[1];"), [
+      "GK4007 1:10 a module-level constant is a scalar, not 'f32[3]': declare the table inside the kernel or function that reads it, as a local array with an initializer (let w: f32[3] = [...];)",
+    ]);
+  });
   it("resolves module constants in any order and catches cycles", () => {
     irOf("const A = B + 1;\nconst B = 2;\n" + kernel("  iout[0] = A;"));
     expectDiagnostics("const A = B + 1;\nconst B = A;\n" + kernel("  iout[0] = A;"), ["GK3014 1:7 the constant 'A' is defined in terms of itself"]);

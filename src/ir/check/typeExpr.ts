@@ -18,7 +18,14 @@ export type Where = "param" | "local" | "shared" | "return" | "const";
 /** A named type: a scalar, or `void` where a return type is expected. */
 export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): ScalarType | "void" | undefined {
   if (te.kind !== "NamedType") {
-    ctx.log.error("GK4007", te.span, where === "return" ? "a device_fn returns a scalar (bool, i32, u32, i64, u64, f32, f64) or void" : `expected a scalar type here, not '${textOf(ctx, te.span)}'`);
+    const written = textOf(ctx, te.span);
+    const message =
+      where === "return"
+        ? "a device_fn returns a scalar (bool, i32, u32, i64, u64, f32, f64) or void"
+        : where === "const" && te.kind === "ArrayType"
+          ? `a module-level constant is a scalar, not '${written}': declare the table inside the kernel or function that reads it, as a local array with an initializer (let w: ${written} = [...];), or pass it as a readonly global array`
+          : `expected a scalar type here, not '${written}'`;
+    ctx.log.error("GK4007", te.span, message);
     return undefined;
   }
   const name = te.name.name;
