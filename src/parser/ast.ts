@@ -157,6 +157,13 @@ export interface VarDecl {
   readonly span: Span;
 }
 
+/** `let a = 1, b: f32, c = 2.0;`: several names of one `let` or `const`, declared in order. */
+export interface VarDecls {
+  readonly kind: "VarDecls";
+  readonly decls: readonly VarDecl[];
+  readonly span: Span;
+}
+
 /** `shared tile: f32[16][16];` (or a scalar: `shared total: f32;`). */
 export interface SharedDecl {
   readonly kind: "SharedDecl";
@@ -254,6 +261,7 @@ export interface EmptyStmt {
 
 export type Stmt =
   | VarDecl
+  | VarDecls
   | SharedDecl
   | AssignStmt
   | IncDecStmt

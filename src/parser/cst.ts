@@ -115,9 +115,9 @@ export interface StatementCst extends Node<"statement", {
 
 export interface VarStatementCst extends Node<"varStatement", { varDecl: VarDeclCst; Semi: Tok }> {}
 
-export interface VarDeclCst extends Node<"varDecl", {
-  Let: Tok;
-  Const: Tok;
+export interface VarDeclCst extends Node<"varDecl", { Let: Tok; Const: Tok; declarator: DeclaratorCst; Comma: Tok }> {}
+
+export interface DeclaratorCst extends Node<"declarator", {
   name: Tok;
   Colon: Tok;
   type: TypeCst;
@@ -145,6 +145,7 @@ export interface ForStmtCst extends Node<"forStmt", {
   Semi: Tok;
   cond: ExpressionCst;
   step: ExpressionCst;
+  Comma: Tok;
   RParen: Tok;
   body: StatementCst;
 }> {}

@@ -229,9 +229,24 @@ export class GkParser extends CstParser {
     this.endOfStatement("statement");
   });
 
-  /** `let`/`const` without its `;`, shared by statements and `for` initializers. */
+  /** `let`/`const` without its `;`, shared by statements and `for` initializers: `let a = 1, b: f32;`. */
   readonly varDecl = this.RULE("varDecl", () => {
     this.OR([{ ALT: () => this.CONSUME(Let) }, { ALT: () => this.CONSUME(Const) }]);
+    this.SUBRULE(this.declarator);
+    // Only `, name` followed by `=`, `:`, `,` or `;` goes on. Otherwise the `,` is where a
+    // `;` is missing (`for (let i = 0, i < n; ...)`), which says more than a recovery that
+    // takes the next word as a name.
+    this.MANY({
+      GATE: () => tokenMatcher(this.LA(2), AnyName) && [Eq, Colon, Comma, Semi].some((t) => tokenMatcher(this.LA(3), t)),
+      DEF: () => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.declarator);
+      },
+    });
+  });
+
+  /** One name of a `let`/`const`: `a`, `a: T`, `a = e`, `a: T = e`. */
+  readonly declarator = this.RULE("declarator", () => {
     this.declaredName();
     this.OPTION(() => {
       this.CONSUME(Colon);
@@ -269,13 +284,28 @@ export class GkParser extends CstParser {
     this.OPTION(() =>
       this.OR([
         { ALT: () => this.SUBRULE(this.varDecl, { LABEL: "initDecl" }) },
-        { ALT: () => this.SUBRULE(this.expression, { LABEL: "init" }) },
+        {
+          ALT: () => {
+            this.SUBRULE(this.expression, { LABEL: "init" });
+            this.MANY(() => {
+              this.CONSUME(Comma);
+              this.SUBRULE4(this.expression, { LABEL: "init" });
+            });
+          },
+        },
       ]),
     );
     this.CONSUME(Semi);
     this.OPTION2(() => this.SUBRULE2(this.expression, { LABEL: "cond" }));
     this.CONSUME2(Semi);
-    this.OPTION3(() => this.SUBRULE3(this.expression, { LABEL: "step" }));
+    // `i++, j--`: the step (and an initializer that is not a declaration) may be a list.
+    this.OPTION3(() => {
+      this.SUBRULE3(this.expression, { LABEL: "step" });
+      this.MANY2(() => {
+        this.CONSUME2(Comma);
+        this.SUBRULE5(this.expression, { LABEL: "step" });
+      });
+    });
     this.closeWith(open, RParen, "forStmt");
     this.SUBRULE(this.statement, { LABEL: "body" });
   });

@@ -16,7 +16,7 @@ import type { BracketMap } from "./cascade.js";
 import type { StatementContext, SyntaxProblem } from "./problems.js";
 import {
   AnyName, Break, Const, Continue, Do, For, If, Return, CtxBlock, CtxFrom, CtxGrid, DeviceFn, DeviceKernel, Else, Eq, Export, Identifier, Import, Launch, LCurly,
-  Colon, Comma, keywords, Let, LParen, NumberLit, RBracket, RCurly, RParen, Greater, Semi, Shared, StringLit, While,
+  Colon, keywords, Let, LParen, NumberLit, RBracket, RCurly, RParen, Greater, Semi, Shared, StringLit, While,
 } from "./tokens.js";
 
 export interface SyntaxErrorContext {
@@ -190,6 +190,7 @@ function nameExpected(rule: string, prev: string): string {
       return "expected a parameter name";
     case "constDecl":
     case "varDecl":
+    case "declarator":
     case "sharedDecl":
       return `expected a name after '${prev}'`;
     case "importDecl":
@@ -234,9 +235,7 @@ function closer(expected: TokenType, rule: string, actual: IToken, prev: string,
     case "doWhileStmt":
       return { text: `expected ${close} after the condition` };
     case "forStmt":
-      return actual.tokenType === Comma
-        ? { text: `expected ${close} to end the for header, found ',': gk has no comma operator, so update other variables in the loop's body`, full: true }
-        : { text: `expected ${close} to end the for header` };
+      return { text: `expected ${close} to end the for header` };
     case "postfixOp":
       return { text: `expected ${close} after the index` };
     case "type":

@@ -12,12 +12,12 @@ import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type {
   BlockStmt, ConstDecl, Expr, FunctionDecl, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
-  TypeExpr, VarDecl,
+  TypeExpr, VarDecl, VarDecls,
 } from "./ast.js";
 import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
 import type {
-  ArgListCst, BlockCst, ConstDeclCst, ForStmtCst, FunctionDeclCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
-  ModuleCst, ParamListCst, StatementCst, TypeAtomCst, TypeCst, VarDeclCst,
+  ArgListCst, BlockCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
+  ExpressionCst, ModuleCst, ParamListCst, StatementCst, TypeAtomCst, TypeCst, VarDeclCst,
 } from "./cst.js";
 import { argList, expression, statementExpression } from "./expressions.js";
 import { tokenSpan } from "./lexer.js";
@@ -264,22 +264,43 @@ function nestedStatements(cst: StatementCst): readonly StatementCst[] {
   ];
 }
 
-/** `let`/`const` declarations; `end` is the `;` when the declaration is a statement of its own. */
-function varDecl(cx: BuildContext, cst: VarDeclCst | undefined, end: IToken | undefined): VarDecl | undefined {
+/**
+ * `let`/`const` declarations; `end` is the `;` when the declaration is a statement of its own.
+ * One name is a VarDecl; several (`let a = 1, b = 2;`) are VarDecls, each with its own span
+ * (the first's from the keyword).
+ */
+function varDecl(cx: BuildContext, cst: VarDeclCst | undefined, end: IToken | undefined): VarDecl | VarDecls | undefined {
   if (!cst || cst.recoveredNode) return undefined;
   const c = cst.children;
   const keyword = real(one(c.Let) ?? one(c.Const));
+  const declarators = c.declarator ?? [];
+  if (!keyword || declarators.length === 0) return undefined;
+  const mutable = keyword.tokenType === Let;
+  const decls: VarDecl[] = [];
+  for (const [i, d] of declarators.entries()) {
+    const last = i === declarators.length - 1;
+    const decl = declarator(cx, d, mutable, i === 0 ? keyword : undefined, last ? end : undefined);
+    if (!decl) return undefined;
+    decls.push(decl);
+  }
+  if (decls.length === 1) return decls[0];
+  return { kind: "VarDecls", decls, span: cover(cx, keyword, decls[decls.length - 1]!.span, end) };
+}
+
+function declarator(cx: BuildContext, cst: DeclaratorCst, mutable: boolean, keyword: IToken | undefined, end: IToken | undefined): VarDecl | undefined {
+  if (cst.recoveredNode) return undefined;
+  const c = cst.children;
   const name = declaredName(cx, one(c.name));
   const type = c.Colon ? typeExpr(cx, one(c.type)) : undefined;
   const init = c.Eq ? expression(cx, one(c.init)) : undefined;
-  if (!keyword || !name || (c.Colon && !type) || (c.Eq && !init)) return undefined;
+  if (!name || (c.Colon && !type) || (c.Eq && !init)) return undefined;
   return {
     kind: "VarDecl",
-    mutable: keyword.tokenType === Let,
+    mutable,
     name,
     ...(type && { type }),
     ...(init && { init }),
-    span: cover(cx, keyword, name.span, type?.span, init?.span, end),
+    span: keyword ? cover(cx, keyword, name.span, type?.span, init?.span, end) : cover(cx, name.span, type?.span, init?.span, end),
   };
 }
 
@@ -294,14 +315,23 @@ function ifStmt(cx: BuildContext, cst: IfStmtCst | undefined): Stmt | undefined 
   return { kind: "If", cond, then, ...(otherwise && { else: otherwise }), span: cover(cx, keyword, (otherwise ?? then).span) };
 }
 
+/** A for header's `a, b, c` (statement expressions): one statement, or a block of them in order. */
+function statementList(cx: BuildContext, csts: readonly ExpressionCst[] | undefined): Stmt | undefined {
+  if (!csts?.length) return undefined;
+  const stmts = csts.map((e) => statementExpression(cx, e, undefined));
+  if (stmts.some((x) => !x)) return undefined;
+  const list = stmts as Stmt[];
+  return list.length === 1 ? list[0] : { kind: "Block", body: list, span: cover(cx, list[0]!.span, list[list.length - 1]!.span) };
+}
+
 function forStmt(cx: BuildContext, cst: ForStmtCst | undefined): Stmt | undefined {
   if (!cst) return undefined;
   const c = cst.children;
   const keyword = real(one(c.For));
   const initCst = one(c.initDecl) ?? one(c.init);
-  const init = c.initDecl ? varDecl(cx, one(c.initDecl), undefined) : statementExpression(cx, one(c.init), undefined);
+  const init = c.initDecl ? varDecl(cx, one(c.initDecl), undefined) : statementList(cx, c.init);
   const cond = c.cond ? expression(cx, one(c.cond)) : undefined;
-  const step = c.step ? statementExpression(cx, one(c.step), undefined) : undefined;
+  const step = statementList(cx, c.step);
   const body = statement(cx, one(c.body));
   if (cst.recoveredNode || !keyword || !body || (initCst && !init) || (c.cond && !cond) || (c.step && !step)) return undefined;
   return {

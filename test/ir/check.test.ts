@@ -107,6 +107,20 @@ describe("assignments", () => {
   });
 });
 
+describe("declaration lists and for headers", () => {
+  it("declares several names in one let or const, left to right", () => {
+    const ir = printed(kernel("  let p = 1, q: f32, r = p + 2;\n  const K = 3, M = K * 2;\n  iout[0] = p + r + M;"), "check");
+    expect(ir).toContain("let p: i32 = 1:i32;\n  let q: f32 = 0:f32;\n  let r: i32 = p +.i32 2:i32;");
+    expect(ir).toContain("iout[0:i32] = (p +.i32 r) +.i32 6:i32;");
+  });
+  it("takes lists in a for header's initializer and step", () => {
+    const ir = printed(kernel("  let j = 0;\n  for (let i = 0, k = n; i < k; i++, k--) { iout[i] = k; }\n  for (j = 0, n = 1; j < n; j += 2, n++) { }"), "check");
+    expect(ir).toContain("init:\n      let i: i32 = 0:i32;\n      let k: i32 = n;");
+    expect(ir).toContain("step:\n      {\n        i = i +.i32 1:i32;\n        k = k -.i32 1:i32;\n      }");
+    expect(ir).toContain("init:\n      {\n        j = 0:i32;\n        n = 1:i32;\n      }");
+  });
+});
+
 describe("names and scopes", () => {
   it("reports unknown names with a suggestion", () => {
     expectError(kernel("  let count = 1;\n  let a = cuont + 1;"), "GK2001 4:11 unknown name 'cuont'; did you mean 'count'?");

@@ -44,6 +44,8 @@ export function checkStmt(ctx: FnCtx, s: ast.Stmt, topLevel: boolean): Stmt[] {
   switch (s.kind) {
     case "VarDecl":
       return checkVarDecl(ctx, s);
+    case "VarDecls":
+      return s.decls.flatMap((d) => checkVarDecl(ctx, d));
     case "SharedDecl":
       checkShared(ctx, s, topLevel);
       return [];
