@@ -11,6 +11,7 @@
 import { EOF, type IToken, type TokenType } from "chevrotain";
 import { error, type Diagnostic, type RelatedNote } from "../diagnostics/diagnostic.js";
 import { lineColOf, type SourceFile, type Span } from "../diagnostics/source.js";
+import { foreignScalar } from "../diagnostics/foreignTypes.js";
 import { tokenEnd, tokenSpan } from "./lexer.js";
 import type { BracketMap } from "./cascade.js";
 import type { StatementContext, SyntaxProblem } from "./problems.js";
@@ -119,7 +120,8 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
   }
   if (context === "statement" && looksLikeCDeclaration(actual, previous, cx)) {
     const name = actual.image;
-    return { text: `${text}, found '${name}': gk declares variables as \`let ${name}: ${previous.image} = ...;\``, full: true, afterPrevious: true };
+    const type = foreignScalar(previous.image) ?? previous.image;
+    return { text: `${text}, found '${name}': gk declares variables as \`let ${name}: ${type} = ...;\``, full: true, afterPrevious: true };
   }
   return { text, afterPrevious: true };
 }
@@ -212,6 +214,15 @@ function withReservedWord(text: string, actual: IToken): Explanation {
   return reservedWords.has(actual.tokenType) ? { text: `${text}, found '${actual.image}', which is a reserved word`, full: true } : { text };
 }
 
+/** `&x[i]` or `*p` where an expression starts: C's address-of and dereference. */
+function pointerSyntax(actual: IToken, prev: string): boolean {
+  return actual.image === "&" || (actual.image === "*" && (prev === "" || prev === "(" || prev === "," || prev === "="));
+}
+
+function noPointers(actual: IToken): Explanation {
+  return { text: `gk has no pointers ('${actual.image}' here): pass an array by its name and index it; atomics take the array and the index, as in atomicAdd(a, i, v)`, full: true };
+}
+
 /** Comma-separated lists: their opener, what an item is called, and what may start one. */
 const listItems: Record<string, { readonly open: string; readonly item: string; readonly first: string }> = {
   paramList: { open: "(", item: "parameter", first: "a parameter name" },
@@ -226,6 +237,7 @@ function closer(expected: TokenType, rule: string, actual: IToken, prev: string,
   if (rule === "block") return missingBrace(actual, cx);
   const list = listItems[rule];
   if (list !== undefined) {
+    if (pointerSyntax(actual, prev)) return noPointers(actual);
     if (prev !== list.open && prev !== ",") return { text: `expected ',' or ${close} after the ${list.item}` };
     return withReservedWord(`expected ${list.first}`, actual);
   }
@@ -271,6 +283,7 @@ function noAlternative(rule: string, actual: IToken, previous: IToken): Explanat
       if (actual.image === "*" && !isEof(previous) && previous.image === "*" && tokenEnd(previous) === actual.startOffset) {
         return { text: "gk has no '**' operator: write pow(x, y)", full: true };
       }
+      if (pointerSyntax(actual, previous.image)) return noPointers(actual);
       return actual.tokenType === StringLit
         ? { text: "expected an expression (strings are used only as import paths)" }
         : { text: "expected an expression" };

@@ -226,6 +226,14 @@ describe("builtins", () => {
     expect(ir).toContain("s: f32[16]");
     expect(ir).toContain("let laneId: i32 = n;");
   });
+  it("names the gk builtin for a CUDA function, intrinsic or C cast", () => {
+    expectError(kernel("  let a = sqrtf(f);"), "GK2004 3:11 unknown function 'sqrtf': in gk, write sqrt(...)");
+    expectError(kernel("  let a = fabsf(f);"), "GK2004 3:11 unknown function 'fabsf': in gk, write abs(...)");
+    expectError(kernel("  __syncthreads();"), "GK2004 3:3 unknown function '__syncthreads': in gk, write barrier()");
+    expectError(kernel("  let a = __shfl_xor_sync(0xffffffff, f, 1);"), "GK2004 3:11 unknown function '__shfl_xor_sync': in gk, write shflXor(v, laneMask); gk passes the mask of the warp's threads itself");
+    expectError(kernel("  let a = __expf(f);"), "GK2004 3:11 unknown function '__expf': in gk, write exp(...); gk has one accuracy per function");
+    expectError(kernel("  let a = float(n);"), "GK2004 3:11 unknown function 'float': in gk, write f32(...); gk writes a conversion as a call of the type");
+  });
   it("rejects launch data helpers in kernels", () => {
     expectError(kernel("  let a = zeros(3);"), "GK2004 3:11 zeros() makes launch data; it can only be an argument of a 'launch' statement");
   });

@@ -144,7 +144,11 @@ describe("messages say what is wrong, in the user's terms", () => {
   });
 
   it("habits from other languages", () => {
-    expect(inKernel("  int i = 0;")).toEqual(["GK1010 2:6 expected ';' after the statement, found 'i': gk declares variables as `let i: int = ...;`"]);
+    expect(inKernel("  int i = 0;")).toEqual(["GK1010 2:6 expected ';' after the statement, found 'i': gk declares variables as `let i: i32 = ...;`"]);
+    expect(inKernel("  atomicAdd(&x[0], 1.0);")).toEqual([
+      "GK1010 2:13 gk has no pointers ('&' here): pass an array by its name and index it; atomics take the array and the index, as in atomicAdd(a, i, v)",
+    ]);
+    expect(inKernel("  n = *x;")).toEqual(["GK1010 2:7 gk has no pointers ('*' here): pass an array by its name and index it; atomics take the array and the index, as in atomicAdd(a, i, v)"]);
     expect(inKernel("  x = \"text\";")).toEqual(["GK1010 2:7 expected an expression (strings are used only as import paths), found '\"text\"'"]);
     expect(inKernel("  shared t: f32[4] = 0;")).toEqual([
       "GK1010 2:20 shared memory cannot be initialized where it is declared: assign it in the kernel's body instead",

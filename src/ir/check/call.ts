@@ -5,6 +5,7 @@ import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
 import { isFloat, isInt, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
 import { SHUFFLE_TYPES } from "../warpBuiltins.js";
+import { cudaSpelling } from "../cudaSpellings.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCondition, checkValue, materialize, untypedOf } from "./expr.js";
@@ -67,6 +68,13 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
   }
   if (name === "void") {
     ctx.log.error("GK3010", e.span, "cannot convert to void");
+    return undefined;
+  }
+  const spelled = cudaSpelling(name);
+  if (spelled) {
+    const rule = lookupBuiltin(spelled.gk)?.rule;
+    const params = rule?.kind === "warp" ? rule.params.join(", ") : rule?.kind === "sync" ? "" : "...";
+    ctx.log.error("GK2004", e.callee.span, `unknown function '${name}': in gk, write ${spelled.gk}(${params})${spelled.note ? `; ${spelled.note}` : ""}`);
     return undefined;
   }
   const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];

@@ -1,5 +1,6 @@
 /** Types as written (`f32`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
 import type * as ast from "../../parser/ast.js";
+import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
 import type { ScalarType, Type } from "../types.js";
 import { isScalarName, scalarType, T } from "../types.js";
 import { foldExpr } from "../passes/fold.js";
@@ -7,11 +8,6 @@ import { textOf, type FnCtx } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../types.js";
 
-const TYPE_HINTS: Record<string, string> = {
-  float: "f32", double: "f64", int: "i32", uint: "u32", long: "i64", ulong: "u64", boolean: "bool",
-  number: "f32 or f64", bigint: "i64 or u64", int32: "i32", uint32: "u32", int64: "i64", uint64: "u64",
-  float32: "f32", float64: "f64", half: "f16 (not supported yet; use f32)",
-};
 
 export type Where = "param" | "local" | "shared" | "return" | "const";
 
@@ -35,7 +31,7 @@ export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): Scala
     ctx.log.error("GK2003", te.span, "'void' is only a return type");
     return undefined;
   }
-  const hint = TYPE_HINTS[name];
+  const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
   ctx.log.error("GK2003", te.span, `unknown type '${name}'${hint ? `; did you mean ${hint}?` : ": the types are bool, i32, u32, i64, u64, f32, f64, global<T> and arrays T[N]"}`);
   return undefined;
 }

@@ -1,0 +1,17 @@
+/**
+ * Type names from C, CUDA and TypeScript that people write out of habit, and gk's type for
+ * each (a hint, for the messages of the parser and the checker): `float` is f32, `number`
+ * is f32 or f64. A hint that is one word is a gk scalar type.
+ */
+export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
+  float: "f32", double: "f64", int: "i32", unsigned: "u32", uint: "u32", long: "i64", ulong: "u64", boolean: "bool",
+  int32: "i32", uint32: "u32", int64: "i64", uint64: "u64", float32: "f32", float64: "f64",
+  int32_t: "i32", uint32_t: "u32", int64_t: "i64", uint64_t: "u64", size_t: "u64",
+  number: "f32 or f64", bigint: "i64 or u64", half: "f16 (not supported yet; use f32)",
+};
+
+/** The gk scalar type for a foreign type name, where there is exactly one. */
+export function foreignScalar(name: string): string | undefined {
+  const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
+  return hint && /^\w+$/.test(hint) ? hint : undefined;
+}

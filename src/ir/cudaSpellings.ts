@@ -1,0 +1,62 @@
+/**
+ * CUDA's names for what gk spells differently (`sqrtf` → `sqrt`, `__syncthreads` →
+ * `barrier`, `__shfl_down_sync` → `shflDown`, `float(x)` → `f32(x)`), so that code ported
+ * from CUDA gets a message that names the gk builtin. Most come from the builtin table
+ * itself: the function each CUDA template calls. The rest are CUDA's fast intrinsics and
+ * C's type names used as casts (src/diagnostics/foreignTypes.ts).
+ */
+import { foreignScalar } from "../diagnostics/foreignTypes.js";
+import { builtins, type MathEntry, type SyncEntry, type WarpEntry } from "./builtins.js";
+
+/** What to write instead of a CUDA name: a gk call, and a note where the two differ. */
+export interface Spelling {
+  readonly gk: string;
+  readonly note?: string;
+}
+
+
+/** CUDA intrinsics without their own entry in the table: the fast (less accurate) forms. */
+const INTRINSICS: Readonly<Record<string, Spelling>> = {
+  __expf: { gk: "exp", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __logf: { gk: "log", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __sinf: { gk: "sin", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __cosf: { gk: "cos", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __tanf: { gk: "tan", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __powf: { gk: "pow", note: "gk has one accuracy per function (spec/builtins.md)" },
+  __saturatef: { gk: "clamp", note: "clamp(x, 0.0, 1.0)" },
+  __shfl_down_sync: { gk: "shflDown", note: "gk passes the mask of the warp's threads itself" },
+  __activemask: { gk: "ballot", note: "ballot(true)" },
+  fabs: { gk: "abs" },
+  fabsf: { gk: "abs" },
+  fminf: { gk: "min" },
+  fmaxf: { gk: "max" },
+};
+
+function leadingCall(text: string): string | undefined {
+  return /^\(?([A-Za-z_]\w*)\(/.exec(text)?.[1];
+}
+
+function fromTable(): Map<string, Spelling> {
+  const m = new Map<string, Spelling>();
+  const args = ["a", "b", "c"];
+  for (const b of builtins) {
+    const names: (string | undefined)[] = [];
+    if (b.rule.kind === "math") for (const impl of Object.values((b as MathEntry).cuda)) names.push(leadingCall(impl.expr(args)));
+    if (b.rule.kind === "sync") names.push(leadingCall((b as SyncEntry).cuda));
+    if (b.rule.kind === "warp") names.push(leadingCall((b as WarpEntry).cuda.expr(args)));
+    const note = b.rule.kind === "warp" && b.rule.params.length ? "gk passes the mask of the warp's threads itself" : undefined;
+    for (const n of names) {
+      if (n && n !== b.name && !n.startsWith("gk_") && !m.has(n)) m.set(n, { gk: b.name, ...(note && { note }) });
+    }
+  }
+  return m;
+}
+
+const SPELLINGS: ReadonlyMap<string, Spelling> = new Map([...fromTable(), ...Object.entries(INTRINSICS)]);
+
+/** The gk spelling of a CUDA function or cast name, if it has one. */
+export function cudaSpelling(name: string): Spelling | undefined {
+  const cast = foreignScalar(name);
+  if (cast) return { gk: cast, note: "gk writes a conversion as a call of the type" };
+  return SPELLINGS.get(name);
+}
