@@ -27,11 +27,12 @@ export interface GlobalTypeExpr {
   readonly span: Span;
 }
 
-/** `T[N]`, `T[N][M]`: sizes outermost first, each a constant expression. */
+/** `T[N]`, `T[N][M]`: sizes outermost first, each a constant expression; `shared T[N]` as a device_fn parameter. */
 export interface ArrayTypeExpr {
   readonly kind: "ArrayType";
   readonly elem: TypeExpr;
   readonly sizes: readonly Expr[];
+  readonly shared: boolean;
   readonly span: Span;
 }
 

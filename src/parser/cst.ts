@@ -82,7 +82,7 @@ export interface LaunchArgCst extends Node<"launchArg", { name: Tok; Eq: Tok; va
 
 // ---------------------------------------------------------------- types
 
-export interface TypeCst extends Node<"type", { typeAtom: TypeAtomCst; LBracket: Tok; sizes: ExpressionCst; RBracket: Tok }> {}
+export interface TypeCst extends Node<"type", { Shared: Tok; typeAtom: TypeAtomCst; LBracket: Tok; sizes: ExpressionCst; RBracket: Tok }> {}
 
 export interface TypeAtomCst extends Node<"typeAtom", {
   CtxReadonly: Tok;

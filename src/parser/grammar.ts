@@ -171,6 +171,8 @@ export class GkParser extends CstParser {
   // ------------------------------------------------------------------ types
 
   readonly type = this.RULE("type", () => {
+    // `shared f32[256]`: a device_fn parameter that is a shared array of the caller's.
+    this.OPTION(() => this.CONSUME(Shared));
     this.SUBRULE(this.typeAtom);
     this.MANY(() => {
       const open = this.CONSUME(LBracket);

@@ -156,11 +156,16 @@ function launchSizes(cx: BuildContext, what: string, keyword: IToken | undefined
 
 function typeExpr(cx: BuildContext, cst: TypeCst | undefined): TypeExpr | undefined {
   if (!cst || cst.recoveredNode) return undefined;
+  const shared = real(one(cst.children.Shared));
   const elem = typeAtom(cx, one(cst.children.typeAtom));
   const sizes = all(cst.children.sizes, (s) => expression(cx, s));
   if (!elem || !sizes || sizes.length !== (cst.children.LBracket ?? []).length) return undefined;
+  if (shared && (sizes.length === 0 || elem.kind !== "NamedType")) {
+    cx.log.error("GK1010", cover(cx, shared, elem.span), "'shared' in a type marks a device_fn parameter that is a shared array, with its sizes: `s: shared f32[256]`");
+    return undefined;
+  }
   if (sizes.length === 0) return elem;
-  return { kind: "ArrayType", elem, sizes, span: cover(cx, elem.span, last(sizes)?.span, last(cst.children.RBracket)) };
+  return { kind: "ArrayType", elem, sizes, shared: shared !== undefined, span: cover(cx, shared, elem.span, last(sizes)?.span, last(cst.children.RBracket)) };
 }
 
 function typeAtom(cx: BuildContext, cst: TypeAtomCst | undefined): TypeExpr | undefined {

@@ -90,6 +90,21 @@ describe("gkc run on the CPU simulator", () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${oob}:2:3 - error GK8001: out-of-bounds write out[4]: out has 4 elements`);
   });
+  it("prints what the launches before a failing one computed, then its error", async () => {
+    const two = file(
+      "two.gk",
+      "device_kernel k(n: i32, out: global<i32>) {\n  out[globalId.x * n] = globalId.x;\n}\nlaunch k(n = 1, out = zeros(4)) grid(1) block(4);\nlaunch k(n = 2, out = zeros(4)) grid(1) block(4);\n",
+    );
+    const r = await gkc("run", two, "--device", "cpu");
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`# k (${two}:4)\nout = [0, 1, 2, 3]`);
+    expect(r.err).toContain(`${two}:2:3 - error GK8001: out-of-bounds write out[4]`);
+    const j = await gkc("run", two, "--device", "cpu", "--json");
+    expect(j.code).toBe(1);
+    const parsed = JSON.parse(j.out);
+    expect(parsed.launches.map((l: { outputs: unknown }) => l.outputs)).toEqual([{ out: [0, 1, 2, 3] }]);
+    expect(parsed.error.code).toBe("GK8001");
+  });
   it("says when a file has no launch statement", async () => {
     const none = file("none.gk", "device_kernel k(out: global<f32>) { out[0] = 1.0; }\n");
     expect((await gkc("run", none, "--device", "cpu")).err).toContain("has no launch statements");

@@ -244,6 +244,20 @@ describe("functions", () => {
     const src = "device_fn get(a: readonly global<f32>, i: i32): f32 { return a[i]; }\n" + kernel("  out[0] = get(x, n) + get(out, 1);");
     expect(printed(src, "check")).toContain("out[0:i32] = get(x, n) +.f32 get(out, 1:i32);");
   });
+  it("passes a kernel's shared array to a device_fn parameter 'shared T[N]' of the same element type and sizes", () => {
+    const fn = "device_fn first(s: shared f32[4][2], i: i32): f32 { s[i][0] += 1.0; return s[i][1]; }\n";
+    const ir = printed(fn + kernel("  shared t: f32[4][2];\n  out[0] = first(t, n);"), "check");
+    expect(ir).toContain("fn first(s: shared f32[4][2], i: i32): f32 {");
+    expect(ir).toContain("out[0:i32] = first(t, n);");
+    expectError(fn + kernel("  shared w: f32[8];\n  out[0] = first(w, n);"), "GK3005 5:18 parameter 's' of first() is shared f32[4][2], but 'w' is shared f32[8]; pass a shared array of that element type and those sizes");
+    expectError(fn + kernel("  out[0] = first(out, n);"), "GK3005 4:18 parameter 's' of first() is shared f32[4][2], but 'out' is global<f32>");
+    expectError("device_fn g(a: global<f32>): f32 { return a[0]; }\n" + kernel("  shared t: f32[4];\n  out[0] = g(t);"), "GK3005 5:14 parameter 'a' of g() is global<f32>, but 't' is shared f32[4]; only global arrays can be passed; to pass shared memory, declare the parameter 'shared f32[4]'");
+  });
+  it("allows 'shared T[N]' only as a device_fn parameter", () => {
+    expectError("device_kernel k2(s: shared f32[4]) { }\n", "GK4007 1:21 a kernel's parameters are scalars and global arrays");
+    expectError(kernel("  let a: shared f32[4];"), "GK4007 3:10 'shared' in a type marks a device_fn parameter");
+    expectError("device_fn g(s: shared f32) { }\n", "GK1010 1:16 'shared' in a type marks a device_fn parameter that is a shared array, with its sizes");
+  });
   it("refuses to pass a readonly array where the callee may write", () => {
     const src = "device_fn put(a: global<f32>): void { a[0] = 1.0; }\n" + kernel("  put(x);");
     expectError(src, "GK2007 4:7 'x' is readonly, but parameter 'a' of put() may write it");

@@ -1,6 +1,7 @@
 /** `gkc run FILE`: run the file's launch statements (or one launch given by flags) and print the outputs. */
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { lineColOf } from "../../diagnostics/source.js";
 import { memoryHost, nodeHost } from "../../parser/load.js";
 import { frontEnd } from "../../pipeline.js";
@@ -11,7 +12,7 @@ import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
-import { printRuntimeError } from "../runtimeErrors.js";
+import { diagnosticsOf } from "../runtimeErrors.js";
 
 export const help = `gkc run FILE [options]
 
@@ -19,11 +20,14 @@ Runs the launch statements of FILE in order, on a GPU when one and nvcc are usab
 else on the CPU simulator (stderr says which), and prints every array each kernel may
 write (its non-readonly global parameters) by name:
   out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]
+A launch that fails stops the run: the outputs of the launches before it are printed,
+then its error (exit status 1).
 
   --device auto|cuda|cpu  where to run (default auto); cuda fails if no GPU is usable
   --json                  print {"launches":[{"kernel", "device", "outputs":{name:[...]},
                           "kernel_ms"}]}; NaN, Infinity, -0 and 64-bit integers beyond
-                          2^53 are strings so values stay exact
+                          2^53 are strings so values stay exact; after a failed launch,
+                          also "error":{"code", "message"}
   --all                   print every element (default: the first 64 of each array)
   --no-fma                build without FMA contraction, so float results equal the
                           simulator's bit for bit
@@ -71,12 +75,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   const target = await selectTarget(device, { device: gpu, processEnv: io.env });
   io.err(`gkc: ${describeTarget(target)}`);
   const runner = createRunner(ir, fe.sources, target, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
+  // Launches run in order until one fails; what the earlier ones computed is still printed.
   const outcomes: LaunchOutcome[] = [];
+  let failure: readonly Diagnostic[] | undefined;
   try {
     for (const l of ir.launches) outcomes.push(await runLaunch(ir, l, runner));
   } catch (e) {
-    if (printRuntimeError(io, e, fe.sources)) return EXIT.failed;
-    throw e;
+    failure = diagnosticsOf(e);
+    if (!failure) throw e;
   } finally {
     await runner.close();
   }
@@ -88,17 +94,22 @@ export async function run(args: string[], io: Io): Promise<number> {
       outputs: Object.fromEntries([...o.outputs].map(([k, v]) => [k, jsonArray(v.elem, v.data)])),
       kernel_ms: o.kernelMs,
     }));
-    io.out(JSON.stringify({ launches }));
-    return EXIT.ok;
-  }
-  const limit = values.all ? Infinity : 64;
-  for (const o of outcomes) {
-    if (outcomes.length > 1) {
-      const src = fe.sources.get(o.span.file);
-      const at = src ? `${o.span.file}:${lineColOf(src, o.span.start).line}` : o.span.file;
-      io.out(`# ${o.kernel} (${at})`);
+    const error = failure?.[0] && { code: failure[0].code, message: failure[0].message };
+    io.out(JSON.stringify({ launches, ...(error && { error }) }));
+  } else {
+    const limit = values.all ? Infinity : 64;
+    for (const o of outcomes) {
+      if (ir.launches.length > 1) {
+        const src = fe.sources.get(o.span.file);
+        const at = src ? `${o.span.file}:${lineColOf(src, o.span.start).line}` : o.span.file;
+        io.out(`# ${o.kernel} (${at})`);
+      }
+      for (const [name, v] of o.outputs) io.out(`${name} = ${formatArray(v.elem, v.data, limit)}`);
     }
-    for (const [name, v] of o.outputs) io.out(`${name} = ${formatArray(v.elem, v.data, limit)}`);
+  }
+  if (failure) {
+    report(io, failure, fe.sources);
+    return EXIT.failed;
   }
   return EXIT.ok;
 }

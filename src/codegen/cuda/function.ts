@@ -8,7 +8,9 @@
  *   static __device__ float dot3(const float* a, int i) { ... }
  *
  * A kernel's writable `global<T>` parameter is `T* __restrict__` (gk never passes one buffer
- * to two parameters of a launch), a readonly one `const T*`; a device function's a plain `T*`. A device function
+ * to two parameters of a launch), a readonly one `const T*`; a device function's a plain `T*`,
+ * and its `shared T[N]` parameter a reference to the caller's array, `T (&s)[N]` (such a
+ * function is `__forceinline__`, so that nvcc knows the memory it points at). A device function
  * that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`, since
  * nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
  */
@@ -51,10 +53,12 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const params = f.params.map((p) => (unreadScalar(p) ? `${cType(p.type)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))).join(", ");
   const unreadLocals = f.params.filter(unreadScalar).map((p) => line(`${CUDA.indent}${CUDA.maybeUnused} ${cType(p.type)} ${scope.name(p)}{};`, mc.loc(p.span)));
   const name = functionName(f.name);
+  // Inlined, so that nvcc knows the shared parameters' memory (its atomics differ from global memory's).
+  const takesShared = f.params.some((p) => p.type.kind === "array");
   const head =
     f.kind === "kernel"
       ? `${CUDA.kernelQualifier} void ${name}(${params})`
-      : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier} ${f.returnType.kind === "void" ? "void" : cType(f.returnType)} ${name}(${params})`;
+      : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : cType(f.returnType)} ${name}(${params})`;
 
   const shared = f.shared.map((a) => {
     invariant(a.type.kind === "array", "a shared array of array type");
@@ -69,7 +73,11 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   const name = scope.name(p);
   if (p.kind === "scalarVar") return `${cType(p.type)} ${name}`;
   const t = p.type;
-  invariant(t.kind === "global", `parameter ${p.name} is ${t.kind} memory`);
+  if (t.kind === "array") {
+    // A shared array of the caller's, by reference: indexing reads as in the kernel.
+    invariant(t.space === "shared" && kind === "device_fn", `parameter ${p.name} is ${t.space} memory`);
+    return `${cType(t.elem)} (&${name})${t.dims.map((n) => `[${n}]`).join("")}`;
+  }
   // A kernel's arrays never alias: every launch argument is its own buffer (spec: Types), so
   // the arrays it writes are __restrict__. Besides being true, that steers nvcc 13.0 around
   // ptxas miscompiling loops whose bound is reloaded from one output array while another is

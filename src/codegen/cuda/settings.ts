@@ -56,6 +56,7 @@ export const CUDA = {
 
   kernelQualifier: 'extern "C" __global__',
   deviceFnQualifier: "static __device__",
+  forceInline: "__forceinline__",
   helperQualifier: "static __device__ __forceinline__",
   sharedQualifier: "__shared__",
   /** Pointer qualifier of a kernel's `readonly global<T>` parameter (launches never alias buffers). */

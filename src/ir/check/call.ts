@@ -285,8 +285,20 @@ function checkUserCall(
       return;
     }
     const at = base.array.type;
+    if (pt.kind === "array") {
+      // A shared array parameter: the caller's shared array of the same element type and sizes.
+      const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k]);
+      if (!same) {
+        ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes`);
+        ok = false;
+        return;
+      }
+      args.push({ kind: "arrayArg", array: base.array, span: a.span });
+      return;
+    }
     if (at.kind !== "global") {
-      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; only global arrays can be passed`);
+      const hint = at.kind === "array" && at.space === "shared" ? `; to pass shared memory, declare the parameter 'shared ${at.elem.name}${at.dims.map((n) => `[${n}]`).join("")}'` : "";
+      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; only global arrays can be passed${hint}`);
       ok = false;
       return;
     }

@@ -6,7 +6,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import { foldExpr } from "../passes/fold.js";
-import { T, type GlobalType, type ScalarType } from "../types.js";
+import { T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
 import { newCtx, textOf, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, untypedOf } from "./expr.js";
 import { isReservedName } from "./names.js";
@@ -145,7 +145,12 @@ export class FileScope implements ModuleScope {
         ok = false;
         continue;
       }
-      params.push({ name: p.name.name, type: t as ScalarType | GlobalType, span: p.span });
+      if (t.kind === "array" && d.kind === "Kernel") {
+        this.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
+        ok = false;
+        continue;
+      }
+      params.push({ name: p.name.name, type: t as ScalarType | GlobalType | ArrayType, span: p.span });
     }
     let returnType: Signature["returnType"] = T.void;
     if (d.kind === "Function" && d.returnType) {

@@ -118,7 +118,7 @@ function checkFunction(
       params.push(v);
     } else {
       const a = newArrayVar(ctx, p.name, t);
-      declare(ctx, p.name, { kind: "array", var: a, readonly: t.readonly });
+      declare(ctx, p.name, { kind: "array", var: a, readonly: t.kind === "global" && t.readonly });
       params.push(a);
     }
   });

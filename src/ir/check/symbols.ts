@@ -2,12 +2,13 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, ScalarVar } from "../nodes.js";
-import type { GlobalType, ScalarType, ScalarValue, VoidType } from "../types.js";
+import type { ArrayType, GlobalType, ScalarType, ScalarValue, VoidType } from "../types.js";
 import type { Untyped } from "./untyped.js";
 
 export interface ParamSig {
   readonly name: string;
-  readonly type: ScalarType | GlobalType;
+  /** A scalar, a global array, or (device_fn only) a shared array of the caller's. */
+  readonly type: ScalarType | GlobalType | ArrayType;
   readonly span: Span;
 }
 

@@ -53,8 +53,12 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
       return { kind: "global", elem, readonly: te.readonly };
     }
     case "ArrayType": {
-      if (where === "param" || where === "return" || where === "const") {
-        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>)" : "arrays cannot be returned or be constants");
+      if (te.shared && where !== "param") {
+        ctx.log.error("GK4007", te.span, "'shared' in a type marks a device_fn parameter; shared memory itself is declared at a kernel's top level: `shared name: T[N];`");
+        return undefined;
+      }
+      if (!te.shared && (where === "param" || where === "return" || where === "const")) {
+        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>), or shared T[N] for a shared array in a device_fn" : "arrays cannot be returned or be constants");
         return undefined;
       }
       const elem = resolveScalar(ctx, te.elem, "local");
@@ -65,7 +69,7 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         if (n === undefined) return undefined;
         dims.push(n);
       }
-      return { kind: "array", elem, dims, space: where === "shared" ? "shared" : "local" };
+      return { kind: "array", elem, dims, space: where === "shared" || te.shared ? "shared" : "local" };
     }
   }
 }

@@ -90,7 +90,9 @@ export function emitCall(ctx: FnCtx, e: CallExpr): string {
   for (const a of e.args) {
     if (a.kind === "arrayArg") {
       const n = arrayName(ctx, a.array);
-      args.push(n, `${n}$n`);
+      // A global array with its length; a shared array alone (its sizes are constants of its type).
+      if (a.array.type.kind === "array") args.push(n);
+      else args.push(n, `${n}$n`);
     } else {
       args.push(emitExpr(ctx, a));
     }

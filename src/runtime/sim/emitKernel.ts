@@ -20,7 +20,7 @@
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
  */
-import type { Function, Module } from "../../ir/nodes.js";
+import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
 import { analyzeKernel, type KernelAnalysis } from "./analysis.js";
 import { arrayName, fnName, newFnCtx, varName, type FnCtx, type FnMode, type GenOptions } from "./context.js";
 import { emitStmts } from "./emitStmt.js";
@@ -85,13 +85,16 @@ function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: Site
 function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
   const mode: FnMode = analysis.suspendFns.has(f.name) ? "generator" : "plain";
   const ctx = newFnCtx(f, mode, analysis, sites, opts);
-  const params = f.params.flatMap((p) => (p.kind === "scalarVar" ? [varName(p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
+  const params = f.params.flatMap((p) => (p.kind === "scalarVar" ? [varName(p)] : p.type.kind === "array" ? [arrayName(ctx, p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
   params.push(...(analysis.specials.get(f.name) ?? []));
   if (mode === "generator") params.push("$path");
+  // A shared array parameter brings its written flags along as a property (launchParts.ts).
+  const written = opts.checkUninitializedShared ? f.params.filter((p): p is ArrayVar => p.type.kind === "array").map((p) => `  const ${arrayName(ctx, p)}$w = ${arrayName(ctx, p)}.$w;`) : [];
   const body = emitStmts(ctx, f.body, "  ");
   return [
     ...ctx.hoisted,
     `function${mode === "generator" ? "*" : ""} ${fnName(f.name, analysis)}(${params.join(", ")}) {`,
+    ...written,
     ...temps(ctx, "  "),
     ...body,
     "}",

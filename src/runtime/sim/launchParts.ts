@@ -42,6 +42,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       names.push(varName(p));
     }
   });
+  const passesShared = ctx.analysis.deviceFns.some((f) => f.params.some((p) => p.type.kind === "array"));
   for (const s of ctx.fn.shared) {
     const t = s.type;
     if (t.kind !== "array") continue;
@@ -52,6 +53,8 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
     if (ctx.opts.checkUninitializedShared) {
       outer.push(`${pad}const ${n}$w = new Uint8Array(${size});`);
       names.push(`${n}$w`);
+      // Device functions that take shared arrays find the written flags on the array.
+      if (passesShared) outer.push(`${pad}${n}.$w = ${n}$w;`);
     }
   }
   return { outer, perThread, names };

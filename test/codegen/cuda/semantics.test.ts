@@ -301,6 +301,13 @@ describe("memory", () => {
 });
 
 describe("functions", () => {
+  it("passes a shared array to a device function by reference, and inlines that function", () => {
+    const cuda = cudaOf(`device_fn first(s: shared f32[4][2], i: i32): f32 { return s[i][1]; }
+device_kernel k(w: global<f32>) { shared t: f32[4][2]; t[0][1] = 1.0; w[0] = first(t, 0); }`);
+    expect(cuda).toContain("static __device__ __forceinline__ float first(float (&s)[4][2], int i) {");
+    expect(cuda).toContain("  return s[i][1];");
+    expect(cuda).toContain("w[0] = first(t, 0);");
+  });
   it("leaves a parameter that is set but never read unnamed, with a [[maybe_unused]] local of its name (nvcc ignores the attribute on parameters)", () => {
     const cuda = cudaOf(`device_fn f(p: i32, q: f32): f32 { p = 3; return q; }
 device_kernel k(n: i32, w: global<f32>) { n = 2; w[0] = f(1, 2.0); }`);

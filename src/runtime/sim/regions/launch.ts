@@ -56,11 +56,17 @@ export function regionLaunch(kernel: Function, tree: RegionTree, analysis: Kerne
   const { outer, names } = kernelParams(kctx, "  ");
   const kept = new Set(reads.flatMap((r) => [...r]));
   const storage = [...scopes.crossing.values()].filter((l) => kept.has(l.id));
-  const aliases = tree.aliases.map(({ param, arg }) => [arrayName(kctx, param), arrayName(kctx, arg)] as const);
+  // An inlined function's array parameter is the caller's array under another name: a global
+  // one with its length, a shared one with its written flags (when they are kept).
+  const aliases = tree.aliases.map(({ param, arg }) => {
+    const [p, a] = [arrayName(kctx, param), arrayName(kctx, arg)];
+    const companion = param.type.kind === "global" ? "$n" : opts.checkUninitializedShared ? "$w" : undefined;
+    return { names: companion ? [p, `${p}${companion}`] : [p], line: `  const ${p} = ${a}${companion ? `, ${p}${companion} = ${a}${companion}` : ""};` };
+  });
   const values = [
     ...names,
     ...storage.map((l) => `${nameOf(l)}$p`),
-    ...aliases.flatMap(([p]) => [p, `${p}$n`]),
+    ...aliases.flatMap((a) => a.names),
     ...AXES.map((a) => v("blockIdx", a)),
     ...LAUNCH_PARAMS.slice(1),
   ];
@@ -84,7 +90,7 @@ export function regionLaunch(kernel: Function, tree: RegionTree, analysis: Kerne
     ...outer,
     `  const $n = ${AXES.map((a) => v("blockDim", a)).join(" * ")};`,
     ...storage.map((l) => `  const ${nameOf(l)}$p = ${storageOf(l)};`),
-    ...aliases.map(([p, a]) => `  const ${p} = ${a}, ${p}$n = ${a}$n;`),
+    ...aliases.map((a) => a.line),
     ...blocks(kctx, values, written),
     "  return $steps;",
     "}",
