@@ -91,7 +91,12 @@ export function runPasses(m: Module, after?: string): Module {
 
 /** A crash of the compiler as a diagnostic: it is always a bug in gk. */
 export function internalError(e: unknown): Diagnostic {
-  const detail = e instanceof Error ? `${e.message}${e.stack ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : ""}` : String(e);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return { code: "GK1014", severity: "error", message: "the program nests too deeply for gk (expressions or statements hundreds of levels deep): split it into several statements or device functions", notes: [] };
+  }
+  // The JavaScript stack only on request (GK_DEBUG=1): users get a message, not a stack trace.
+  const stack = e instanceof Error && e.stack && process.env.GK_DEBUG ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : "";
+  const detail = e instanceof Error ? `${e.message}${stack}` : String(e);
   return {
     code: "GK9001",
     severity: "error",

@@ -16,6 +16,7 @@ export const catalog = {
   GK1011: "unexpected end of file",
   GK1012: "invalid assignment target",
   GK1013: "increment or decrement used as an expression",
+  GK1014: "nested or chained too deeply",
   // names and declarations
   GK2001: "unknown name",
   GK2002: "redeclaration",

@@ -38,21 +38,30 @@ export function formatDiagnostics(diags: readonly Diagnostic[], sources: SourceM
 }
 
 /** The span's first line with its number in a gutter, and `~` under the span (`^` for an empty span). */
+/** Longest source line a code frame shows whole, and how much of a longer one it shows before the span. */
+const MAX_LINE = 160;
+const CONTEXT = 60;
+
 export function codeFrame(s: Span, sources: SourceMap, opts: FormatOptions = {}): string[] {
   const file = sources.get(s.file);
   if (!file) return [];
   const c = opts.color ? ansi : plain;
   const start = lineColOf(file, Math.min(s.start, file.text.length));
   const end = lineColOf(file, Math.min(Math.max(s.end, s.start), file.text.length));
-  const text = lineText(file, start.line).replace(/\t/g, " ");
+  const full = lineText(file, start.line).replace(/\t/g, " ");
   const gutter = String(start.line);
-  const lastCol = end.line === start.line ? end.col : text.length + 1;
-  const width = Math.max(1, lastCol - start.col);
+  const lastCol = end.line === start.line ? end.col : full.length + 1;
+  // A long line shows a window around the span, its cut ends marked with '…'.
+  const from = full.length > MAX_LINE ? Math.max(0, Math.min(start.col - 1 - CONTEXT, full.length - MAX_LINE)) : 0;
+  const to = Math.min(full.length, from + MAX_LINE);
+  const text = `${from > 0 ? "…" : ""}${full.slice(from, to)}${to < full.length ? "…" : ""}`;
+  const col = start.col - from + (from > 0 ? 1 : 0);
+  const width = Math.max(1, Math.min(lastCol - start.col, MAX_LINE - (start.col - 1 - from)));
   const marker = s.end > s.start ? "~".repeat(width) : "^";
   return [
     "",
     `${c.grey(gutter)} ${text}`,
-    `${" ".repeat(gutter.length)} ${" ".repeat(start.col - 1)}${c.red(marker)}`,
+    `${" ".repeat(gutter.length)} ${" ".repeat(col - 1)}${c.red(marker)}`,
     "",
   ];
 }

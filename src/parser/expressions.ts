@@ -120,12 +120,19 @@ function conditional(cx: BuildContext, cst: ConditionalCst | undefined): Expr | 
   return { kind: "Conditional", cond, then, else: otherwise, span: cover(cx, cond.span, otherwise.span) };
 }
 
+/** Most operands in one chain of binary operators (the tree built from it is that deep). */
+const MAX_OPERANDS = 1000;
+
 /** Operands and operators arrive flat; precedence climbing builds the tree. */
 function binary(cx: BuildContext, cst: BinaryCst | undefined): Expr | undefined {
   if (cst === undefined || cst.recoveredNode) return undefined;
   const operands = all(cst.children.unary, (u) => unary(cx, u));
   const ops = cst.children.BinaryOp ?? [];
   if (operands === undefined || operands.length !== ops.length + 1) return undefined;
+  if (operands.length > MAX_OPERANDS) {
+    cx.log.error("GK1014", tokenSpan(cx.file, ops[MAX_OPERANDS - 1]!), `this expression chains more than ${MAX_OPERANDS} operands: split it into several statements (s += ...)`);
+    return undefined;
+  }
   const values: Expr[] = [operands[0]!];
   const pending: IToken[] = [];
   const reduce = (): void => {

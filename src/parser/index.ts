@@ -11,7 +11,9 @@ import type { SourceFile } from "../diagnostics/source.js";
 import type { Module } from "./ast.js";
 import type { ModuleCst } from "./cst.js";
 import { GkParser } from "./grammar.js";
-import { lex } from "./lexer.js";
+import type { IToken } from "chevrotain";
+import { lex, tokenSpan } from "./lexer.js";
+import { LBracket, LCurly, LParen, RBracket, RCurly, RParen } from "./tokens.js";
 import { BracketMap } from "./cascade.js";
 import { ProblemRecorder } from "./problems.js";
 import { syntaxDiagnostics } from "./syntaxErrors.js";
@@ -28,20 +30,48 @@ export interface ParseResult {
 /** Built once, on first use: building a chevrotain parser analyses the whole grammar. */
 let parserInstance: GkParser | undefined;
 
+/** The first opening bracket at a depth past MAX_NESTING, if any. */
+function deepestOpener(tokens: readonly IToken[]): IToken | undefined {
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.tokenType === LParen || t.tokenType === LBracket || t.tokenType === LCurly) {
+      if (++depth > MAX_NESTING) return t;
+    } else if (t.tokenType === RParen || t.tokenType === RBracket || t.tokenType === RCurly) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
 export function parse(file: SourceFile): ParseResult {
   try {
     return parseFile(file);
   } catch (e) {
+    const at = { file: file.path, start: 0, end: 0 };
+    // Nesting within MAX_NESTING brackets that is still too deep for a recursive-descent
+    // parser: hundreds of chained ternaries, else-ifs or assignments.
+    if (e instanceof RangeError) {
+      const message = "the file nests too deeply to parse (hundreds of chained '?:', 'else if' or similar): split it into several statements or device functions";
+      return { module: { kind: "Module", file: file.path, items: [], span: at }, diagnostics: [error("GK1014", at, message)] };
+    }
     // Only a bug in the parser lands here; say so, and hand back an empty module.
     const reason = e instanceof Error ? e.message : String(e);
-    const at = { file: file.path, start: 0, end: 0 };
     const message = `internal compiler error while parsing: ${reason}. This is a bug in gk; please report it with the file that caused it`;
     return { module: { kind: "Module", file: file.path, items: [], span: at }, diagnostics: [error("GK9001", at, message)] };
   }
 }
 
+/** How deep brackets ( [ { may nest: the recursive-descent parser and the passes after it stay well within the stack. */
+export const MAX_NESTING = 100;
+
 function parseFile(file: SourceFile): ParseResult {
   const lexed = lex(file);
+  const tooDeep = deepestOpener(lexed.tokens);
+  if (tooDeep) {
+    const at = tokenSpan(file.path, tooDeep);
+    const message = `brackets nest more than ${MAX_NESTING} deep here ('(', '[' and '{' together): split the expression into several statements, or the code into device functions`;
+    return { module: { kind: "Module", file: file.path, items: [], span: at }, diagnostics: [...lexed.diagnostics, error("GK1014", at, message)] };
+  }
   parserInstance ??= new GkParser(new ProblemRecorder());
   const parser = parserInstance;
   const brackets = new BracketMap(lexed.tokens);

@@ -11,4 +11,14 @@ describe("formatDiagnostic", () => {
     );
     expect(diagnosticToJson(d, sources)).toMatchObject({ file: "k.gk", line: 2, col: 9, endLine: 2, endCol: 11 });
   });
+  it("shows a window of a long line around the span, its cut ends marked", () => {
+    const sources = new SourceMap();
+    const line = `x = ${"a + ".repeat(100)}zz + ${"b + ".repeat(100)}c;`;
+    sources.add(makeSourceFile("k.gk", line + "\n"));
+    const start = line.indexOf("zz");
+    const frame = formatDiagnostic(error("GK2001", { file: "k.gk", start, end: start + 2 }, "unknown name 'zz'"), sources).split("\n");
+    expect(frame[2]!.length).toBeLessThan(170);
+    expect(frame[2]).toMatch(/^1 …[a +]+zz[b +]+…$/);
+    expect(frame[3]!.indexOf("~~")).toBe(frame[2]!.indexOf("zz"));
+  });
 });

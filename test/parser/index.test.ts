@@ -106,3 +106,13 @@ describe("parse is reentrant", () => {
     expect(parse(b)).toEqual(broken);
   });
 });
+
+describe("programs nested too deeply", () => {
+  const codes = (src: string) => parse(makeSourceFile("deep.gk", src)).diagnostics.map((d) => d.code);
+  it("reports brackets nested past the limit, and chains of hundreds of ternaries or operands, as GK1014", () => {
+    expect(codes(`device_kernel k(o: global<i32>) { o[0] = ${"(".repeat(101)}1${")".repeat(101)}; }`)).toEqual(["GK1014"]);
+    expect(codes(`device_kernel k(o: global<i32>) { o[0] = ${"(".repeat(95)}1${")".repeat(95)}; }`)).toEqual([]);
+    expect(codes(`device_kernel k(o: global<i32>) { o[0] = ${"o[0] > 1 ? 1 : ".repeat(3000)}0; }`)).toEqual(["GK1014"]);
+    expect(codes(`device_kernel k(o: global<i32>) { o[0] = 1${" + 1".repeat(1000)}; }`)).toEqual(["GK1014"]);
+  });
+});
