@@ -4,6 +4,7 @@
  * regions, or on generators, which kernels with warp operations always use), and turn
  * whatever went wrong into a SimError that names the `.gk` line, kernel, thread and block.
  */
+import { error } from "../../diagnostics/diagnostic.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
 import type { Function, Module } from "../../ir/nodes.js";
@@ -127,6 +128,12 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   const block = launchShape(k.kernel, "block", launch.block, k.sources);
   const values = checkArgs(k.kernel, args, k.sources);
   const ctx: FaultContext = { kernel: k.kernel, sites: k.compiled.sites, sources: k.sources, stepBudget: k.stepBudget };
+  // Every thread takes at least a step: a launch of more threads than the budget cannot finish within it.
+  const total = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+  if (total > k.stepBudget) {
+    const message = `this launch runs ${total.toLocaleString("en-US")} threads, more than the simulator's step budget of ${k.stepBudget.toLocaleString("en-US")} (every thread counts as a step): run it on a GPU, use a smaller grid, or raise SimOptions.stepBudget`;
+    throw new SimError(error("GK8004", k.kernel.span, `${message} (kernel '${k.kernel.name}')`, []), k.sources);
+  }
   let steps: number;
   try {
     const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], k.stepBudget);
@@ -139,8 +146,7 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
     throw internalSimError(ctx, e);
   }
   invariant(typeof steps === "number", "the generated launch returned no step count");
-  const threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
-  return { ms: performance.now() - t0, threads, steps };
+  return { ms: performance.now() - t0, threads: total, steps };
 }
 
 /** The region path's divergence as the generator scheduler reports it (GK8002). */

@@ -126,6 +126,13 @@ describe("step budget (GK8004)", () => {
     expect(r.threads).toBe(6);
     expect(() => run(q, "k", [2], [3], [10, new Int32Array(6)], { stepBudget: 59 })).toThrow(/GK8004/);
   });
+  it("refuses at once a launch of more threads than the budget", () => {
+    const q = gk(`device_kernel k(out: global<i32>) {\n  out[0] = 1;\n}`);
+    expect(simErrorOf(q.sources, () => run(q, "k", [100000000], [1024], [new Int32Array(1)]))).toBe(
+      "GK8004 1:1 this launch runs 102,400,000,000 threads, more than the simulator's step budget of 1,000,000,000 (every thread counts as a step): run it on a GPU, use a smaller grid, or raise SimOptions.stepBudget (kernel 'k')",
+    );
+    expect(run(q, "k", [4], [4], [new Int32Array(1)], { stepBudget: 16 }).threads).toBe(16);
+  });
   it("counts the steps of device_fns too, exactly, on both paths", () => {
     const q = gk(`device_fn tri(n: i32): i32 {
   let s = 0;
