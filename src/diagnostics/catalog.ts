@@ -58,6 +58,7 @@ export const catalog = {
   GK4009: "local array too large",
   GK4010: "local arrays are declared with let",
   GK4011: "expression has no effect",
+  GK4012: "switch case runs into the next",
   // launch statements
   GK5001: "launch of an unknown kernel",
   GK5002: "missing launch argument",

@@ -165,6 +165,24 @@ export interface VarDecls {
   readonly span: Span;
 }
 
+/**
+ * `switch (v) { case 1: case 2: ...; break; default: ... }`: each case is its labels (a
+ * `default` label is `undefined`) and the statements up to the next label.
+ */
+export interface SwitchStmt {
+  readonly kind: "Switch";
+  readonly value: Expr;
+  readonly cases: readonly SwitchCase[];
+  readonly span: Span;
+}
+
+export interface SwitchCase {
+  /** The label's value; absent for `default`. */
+  readonly test?: Expr;
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
 /** `shared tile: f32[16][16];` (or a scalar: `shared total: f32;`). */
 export interface SharedDecl {
   readonly kind: "SharedDecl";
@@ -263,6 +281,7 @@ export interface EmptyStmt {
 export type Stmt =
   | VarDecl
   | VarDecls
+  | SwitchStmt
   | SharedDecl
   | AssignStmt
   | IncDecStmt

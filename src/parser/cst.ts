@@ -103,6 +103,7 @@ export interface StatementCst extends Node<"statement", {
   varStatement: VarStatementCst;
   sharedDecl: SharedDeclCst;
   ifStmt: IfStmtCst;
+  switchStmt: SwitchStmtCst;
   forStmt: ForStmtCst;
   whileStmt: WhileStmtCst;
   doWhileStmt: DoWhileStmtCst;
@@ -161,6 +162,18 @@ export interface DoWhileStmtCst extends Node<"doWhileStmt", {
   RParen: Tok;
   Semi: Tok;
 }> {}
+
+export interface SwitchStmtCst extends Node<"switchStmt", {
+  CtxSwitch: Tok;
+  LParen: Tok;
+  value: ExpressionCst;
+  RParen: Tok;
+  LCurly: Tok;
+  switchCase: SwitchCaseCst;
+  RCurly: Tok;
+}> {}
+
+export interface SwitchCaseCst extends Node<"switchCase", { CtxCase: Tok; test: ExpressionCst; CtxDefault: Tok; Colon: Tok; body: StatementCst }> {}
 
 export interface BreakStmtCst extends Node<"breakStmt", { Break: Tok; Semi: Tok }> {}
 

@@ -22,7 +22,7 @@ import { CstParser, tokenMatcher, type IToken, type TokenType } from "chevrotain
 import type { BracketMap } from "./cascade.js";
 import { ProblemRecorder, type StatementContext } from "./problems.js";
 import {
-  AnyName, AssignOp, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxFrom, CtxGlobal, CtxGrid,
+  AnyName, AssignOp, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxCase, CtxDefault, CtxFrom, CtxGlobal, CtxGrid, CtxSwitch,
   CtxReadonly, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
   Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, PlusPlus,
   PrefixOp, Question, RBracket, RCurly, Return, RParen, Semi, Shared, StringLit, True, While,
@@ -215,6 +215,8 @@ export class GkParser extends CstParser {
       { ALT: () => this.SUBRULE(this.varStatement) },
       { ALT: () => this.SUBRULE(this.sharedDecl) },
       { ALT: () => this.SUBRULE(this.ifStmt) },
+      // `switch (` starts a switch statement; `switch` is an ordinary name elsewhere.
+      { GATE: () => tokenMatcher(this.LA(2), LParen), ALT: () => this.SUBRULE(this.switchStmt) },
       { ALT: () => this.SUBRULE(this.forStmt) },
       { ALT: () => this.SUBRULE(this.whileStmt) },
       { ALT: () => this.SUBRULE(this.doWhileStmt) },
@@ -311,6 +313,43 @@ export class GkParser extends CstParser {
     this.closeWith(open, RParen, "forStmt");
     this.SUBRULE(this.statement, { LABEL: "body" });
   });
+
+  readonly switchStmt = this.RULE("switchStmt", () => {
+    this.CONSUME(CtxSwitch);
+    const open = this.CONSUME(LParen);
+    this.SUBRULE(this.expression, { LABEL: "value" });
+    this.closeWith(open, RParen, "switchStmt");
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.switchCase));
+    this.CONSUME(RCurly);
+  });
+
+  /** `case e:` or `default:`, then the statements up to the next label or the switch's `}`. */
+  readonly switchCase = this.RULE("switchCase", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(CtxCase);
+          this.SUBRULE(this.expression, { LABEL: "test" });
+          this.CONSUME(Colon);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(CtxDefault);
+          this.CONSUME2(Colon);
+        },
+      },
+    ]);
+    this.MANY({ GATE: () => !this.atCaseLabel(), DEF: () => this.SUBRULE(this.statement, { LABEL: "body" }) });
+  });
+
+  /** `case` followed by something other than an assignment, or `default:`: a label, not a statement about a variable of that name. */
+  private atCaseLabel(): boolean {
+    const next = this.LA(2);
+    if (tokenMatcher(this.LA(1), CtxDefault)) return tokenMatcher(next, Colon);
+    return tokenMatcher(this.LA(1), CtxCase) && !tokenMatcher(next, Eq) && !tokenMatcher(next, AssignOp) && !tokenMatcher(next, Semi);
+  }
 
   readonly whileStmt = this.RULE("whileStmt", () => {
     this.CONSUME(While);

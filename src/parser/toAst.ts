@@ -12,12 +12,12 @@ import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type {
   BlockStmt, ConstDecl, Expr, FunctionDecl, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
-  TypeExpr, VarDecl, VarDecls,
+  SwitchCase, TypeExpr, VarDecl, VarDecls,
 } from "./ast.js";
 import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
 import type {
   ArgListCst, BlockCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
-  ExpressionCst, ModuleCst, ParamListCst, StatementCst, TypeAtomCst, TypeCst, VarDeclCst,
+  ExpressionCst, ModuleCst, ParamListCst, StatementCst, SwitchStmtCst, TypeAtomCst, TypeCst, VarDeclCst,
 } from "./cst.js";
 import { argList, expression, statementExpression } from "./expressions.js";
 import { tokenSpan } from "./lexer.js";
@@ -217,6 +217,7 @@ function statement(cx: BuildContext, cst: StatementCst | undefined): Stmt | unde
     return keyword && name && type && { kind: "SharedDecl", name, type, span: cover(cx, keyword, type.span, one(s.children.Semi)) };
   }
   if (c.ifStmt) return ifStmt(cx, one(c.ifStmt));
+  if (c.switchStmt) return switchStmt(cx, one(c.switchStmt));
   if (c.forStmt) return forStmt(cx, one(c.forStmt));
   if (c.whileStmt) {
     const s = one(c.whileStmt)!;
@@ -307,6 +308,24 @@ function declarator(cx: BuildContext, cst: DeclaratorCst, mutable: boolean, keyw
     ...(init && { init }),
     span: keyword ? cover(cx, keyword, name.span, type?.span, init?.span, end) : cover(cx, name.span, type?.span, init?.span, end),
   };
+}
+
+function switchStmt(cx: BuildContext, cst: SwitchStmtCst | undefined): Stmt | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  const c = cst.children;
+  const keyword = real(one(c.CtxSwitch));
+  const value = expression(cx, one(c.value));
+  const cases: SwitchCase[] = [];
+  for (const k of c.switchCase ?? []) {
+    if (k.recoveredNode) return undefined;
+    const label = real(one(k.children.CtxCase) ?? one(k.children.CtxDefault));
+    const test = k.children.CtxCase ? expression(cx, one(k.children.test)) : undefined;
+    if (!label || (k.children.CtxCase && !test)) return undefined;
+    const body = (k.children.body ?? []).map((s) => statement(cx, s)).filter((s): s is Stmt => s !== undefined);
+    cases.push({ ...(test && { test }), body, span: cover(cx, label, one(k.children.Colon), last(body)?.span) });
+  }
+  if (!keyword || !value) return undefined;
+  return { kind: "Switch", value, cases, span: cover(cx, keyword, one(c.RCurly)) };
 }
 
 function ifStmt(cx: BuildContext, cst: IfStmtCst | undefined): Stmt | undefined {

@@ -73,6 +73,9 @@ export const CtxGrid = contextual("CtxGrid", "grid");
 export const CtxBlock = contextual("CtxBlock", "block");
 export const CtxGlobal = contextual("CtxGlobal", "global");
 export const CtxReadonly = contextual("CtxReadonly", "readonly");
+export const CtxSwitch = contextual("CtxSwitch", "switch");
+export const CtxCase = contextual("CtxCase", "case");
+export const CtxDefault = contextual("CtxDefault", "default");
 
 export const BinaryOp = createToken({ name: "BinaryOp", pattern: Lexer.NA });
 export const PrefixOp = createToken({ name: "PrefixOp", pattern: Lexer.NA });
@@ -150,7 +153,7 @@ export const keywords: readonly TokenType[] = [
 export const lexerTokens: TokenType[] = [
   WhiteSpace, LineComment, BlockComment, StringLit, NumberLit,
   ...keywords,
-  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly,
+  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault,
   Identifier,
   ShrUAssign, ShrU, ShrAssign, Shr, GreaterEq, Greater, ShlAssign, Shl, LessEq, Less,
   StrictEq, EqEq, Eq, StrictNotEq, NotEq, Bang,

@@ -121,6 +121,27 @@ describe("declaration lists and for headers", () => {
   });
 });
 
+describe("switch", () => {
+  it("lowers to an if/else-if chain over the value, evaluated once; labels without statements share a body", () => {
+    const ir = printed(kernel("  switch (n + 1) {\n    case 0: iout[0] = 1; break;\n    case 1:\n    case 2: { iout[0] = 2; break; }\n    default: iout[0] = 3;\n  }"), "check");
+    expect(ir).toContain("const switch_value: i32 = n +.i32 1:i32;");
+    expect(ir).toContain("if (switch_value ==.i32 0:i32) {");
+    expect(ir).toContain("if ((switch_value ==.i32 1:i32) || (switch_value ==.i32 2:i32)) {");
+    expect(ir).toContain("iout[0:i32] = 3:i32;");
+  });
+  it("lets a case leave by return or continue, and keeps 'switch', 'case' and 'default' ordinary names elsewhere", () => {
+    irOf(kernel("  for (let j = 0; j < n; j++) {\n    switch (j) { case 0: continue; case 1: return; default: iout[j] = j; }\n  }\n  let switch = 1;\n  let case = switch;\n  let default = case;"));
+  });
+  it("reports fall-through, misplaced break, repeated and non-constant labels, and non-integer values", () => {
+    expectError(kernel("  switch (n) {\n    case 0: iout[0] = 1;\n    case 1: iout[0] = 2; break;\n  }"), "GK4012 4:13 this case runs on into the next one: end it with 'break;'");
+    expectError(kernel("  switch (n) {\n    case 0: if (n > 1) { break; } iout[0] = 1; break;\n  }"), "GK4012 4:26 'break' leaves a case of a switch only as the case's last statement");
+    expectError(kernel("  switch (n) { case 1: break; case 1: break; }"), "GK2002 3:36 case 1 is already a label of this switch");
+    expectError(kernel("  switch (n) { case u: break; }"), "GK3001 3:21 a case label is i32, but 'u' is u32");
+    expectError(kernel("  switch (n) { case n: break; }"), "GK3014 3:21 a case label must be a constant expression");
+    expectError(kernel("  switch (f) { case 1: break; }"), "GK3003 3:11 switch takes an integer, but 'f' is f32");
+  });
+});
+
 describe("names and scopes", () => {
   it("reports unknown names with a suggestion", () => {
     expectError(kernel("  let count = 1;\n  let a = cuont + 1;"), "GK2001 4:11 unknown name 'cuont'; did you mean 'count'?");

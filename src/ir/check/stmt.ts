@@ -9,6 +9,7 @@ import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, material
 import { arrayBase, checkIndices } from "./memory.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
+import { checkSwitch } from "./switch.js";
 import { resolveType } from "./typeExpr.js";
 
 /** CUDA's static shared memory per block without opting in to more. */
@@ -61,6 +62,13 @@ export function checkStmt(ctx: FnCtx, s: ast.Stmt, topLevel: boolean): Stmt[] {
       const els = s.else ? checkScoped(ctx, s.else) : [];
       return cond ? [{ kind: "if", cond, then, else: els, span: s.span }] : [];
     }
+    case "Switch":
+      return checkSwitch(ctx, s, (body) => {
+        ctx.scopes.push();
+        const out = checkStmts(ctx, body);
+        ctx.scopes.pop();
+        return out;
+      });
     case "For":
       return checkFor(ctx, s);
     case "While":

@@ -124,6 +124,36 @@ describe("control flow", () => {
   });
 });
 
+describe("switch", () => {
+  it("runs the case of the value, once, with labels sharing a body, continue and return in cases", () => {
+    const q = gk(`device_fn classify(x: i32): i32 {
+  switch (x % 4) {
+    case 0: return 10;
+    case 1:
+    case 2: { let y = x * 2; return y; }
+    default: return -1;
+  }
+}
+device_kernel k(n: i32, out: global<i32>) {
+  const i = globalId.x;
+  if (i >= n) { return; }
+  let acc = 0;
+  for (let j = 0; j < 4; j++) {
+    switch (j) {
+      case 0: acc += 1; break;
+      case 1: continue;
+      case 3: acc += 100; break;
+      default: acc += 10;
+    }
+  }
+  out[i] = classify(i) + acc;
+}`);
+    const out = new Int32Array(6);
+    run(q, "k", [1], [8], [6, out]);
+    expect([...out]).toEqual([121, 113, 115, 110, 121, 121]);
+  });
+});
+
 describe("locals and device functions", () => {
   it("local arrays: initializers, zero fill per declaration, bool and i64 elements", () => {
     const out = new Float64Array(6);
