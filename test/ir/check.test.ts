@@ -157,10 +157,15 @@ describe("names and scopes", () => {
   it("lets a math builtin's name be shadowed by a variable", () => {
     irOf(kernel("  let max = 3;\n  iout[0] = max;"));
   });
-  it("points a module-level constant table to a local array", () => {
-    expectDiagnostics("const W: f32[3] = [1.0, 2.0, 3.0];\n" + kernel("  out[0] = W[1];"), [
-      "GK4007 1:10 a module-level constant is a scalar, not 'f32[3]': declare the table inside the kernel or function that reads it, as a local array with an initializer (let w: f32[3] = [...];)",
-    ]);
+  it("makes a module-level constant array a read-only copy at the start of each function that reads it", () => {
+    const src = "const W: f32[2][2] = [[1, 2], [3.5, 1 << 3]];\ndevice_fn w(i: i32): f32 { return W[i][0]; }\n" + kernel("  out[0] = W[1][1] + w(n);");
+    const ir = printed(src, "check");
+    expect(ir).toContain("fn w(i: i32): f32 {\n  let W: f32[2][2] = [1:f32, 2:f32, 3.5:f32, 8:f32];");
+    expect(ir.match(/let W: f32\[2\]\[2\]/g)).toHaveLength(2);
+    expectError("const W: f32[3] = [1.0, 2.0, 3.0];\n" + kernel("  W[0] = 2.0;"), "GK2007 4:3 'W' is a module-level constant array; it cannot be written");
+    expectError("const W: f32[3] = [1.0, 2.0];\n" + kernel("  out[0] = W[0];"), "GK3004 1:19 'W' has 3 elements but the initializer has 2");
+    expectError("const W: i32[2] = [1, globalId.x];\n" + kernel("  iout[0] = W[0];"), "GK3014 1:23");
+    expectError("const W: f32[3] = [1.0, 2.0, 3.0];\n" + kernel("  out[0] = W;"), "GK3013 4:12 'W' is a constant array (f32[3]); arrays are not values");
   });
   it("resolves module constants in any order and catches cycles", () => {
     irOf("const A = B + 1;\nconst B = 2;\n" + kernel("  iout[0] = A;"));

@@ -2,7 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, ConstExpr, Expr } from "../nodes.js";
+import type { ArrayVar, ConstExpr, Expr, Stmt } from "../nodes.js";
 import { typeToString, type ScalarType, type ScalarValue, type Type, type VoidType } from "../types.js";
 import { Scopes, type ModuleSymbol } from "./symbols.js";
 import type { Untyped } from "./untyped.js";
@@ -38,6 +38,9 @@ export interface FnCtx {
   loopDepth: number;
   /** Bytes of shared memory declared so far. */
   sharedBytes: number;
+  /** The function's read-only copies of module-level constant arrays, by name, and their declarations (its body starts with them). */
+  readonly constArrays: Map<string, ArrayVar>;
+  readonly prelude: Stmt[];
 }
 
 export function newCtx(
@@ -57,6 +60,8 @@ export function newCtx(
     nextId: 0,
     loopDepth: 0,
     sharedBytes: 0,
+    constArrays: new Map(),
+    prelude: [],
   };
 }
 

@@ -205,6 +205,9 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
       case "kernel":
         ctx.log.error("GK2008", e.span, `'${e.name}' is a ${m.kind === "kernel" ? "device_kernel" : "device_fn"}, not a value`);
         return undefined;
+      case "constArray":
+        ctx.log.error("GK3013", e.span, `'${e.name}' is a constant array (${tyName(m.type)}); arrays are not values: index it, e.g. ${e.name}[i]`);
+        return undefined;
       case "untypedConst":
       case "poisoned":
         return undefined;

@@ -5,12 +5,14 @@
  */
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
+import type { Expr } from "../nodes.js";
 import { foldExpr } from "../passes/fold.js";
-import { T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
-import { newCtx, textOf, type ModuleScope } from "./context.js";
+import { byteSize, T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
+import { newCtx, textOf, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, untypedOf } from "./expr.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
+import { flattenLiteral, LOCAL_ARRAY_LIMIT_BYTES } from "./stmt.js";
 import { resolveScalar, resolveType } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl;
@@ -104,11 +106,46 @@ export class FileScope implements ModuleScope {
     return entry.symbol;
   }
 
+  /** `const W: f32[2][3] = [...]`: every element a constant expression of the element type, folded. */
+  private constArray(ctx: FnCtx, d: ast.ConstDecl, te: ast.ArrayTypeExpr): ModuleSymbol {
+    const name = d.name.name;
+    const span = d.name.span;
+    const t = resolveType(ctx, te, "local");
+    if (!t || t.kind !== "array") return { kind: "poisoned", name, span };
+    const count = t.dims.reduce((a, b) => a * b, 1);
+    if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
+      this.log.error("GK4009", te.span, `'${name}' has ${count * byteSize(t.elem)} bytes; a constant table is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+      return { kind: "poisoned", name, span };
+    }
+    if (d.init.kind !== "ArrayLit") {
+      this.log.error("GK3013", d.init.span, `a constant array is initialized with an array literal: const ${name}: ${tyName(t)} = [...];`);
+      return { kind: "poisoned", name, span };
+    }
+    const flat = flattenLiteral(d.init);
+    if (flat.length !== count) {
+      this.log.error("GK3004", d.init.span, `'${name}' has ${count} elements but the initializer has ${flat.length}`);
+      return { kind: "poisoned", name, span };
+    }
+    const values: Expr[] = [];
+    for (const el of flat) {
+      const v = checkAs(ctx, el, t.elem, `an element of '${name}'`);
+      if (!v) return { kind: "poisoned", name, span };
+      const f = foldExpr(v);
+      if (f.kind !== "const") {
+        this.log.error("GK3014", el.span, `an element of a module-level constant array must be a constant expression, but '${textOf(ctx, el.span)}' is computed at run time`);
+        return { kind: "poisoned", name, span };
+      }
+      values.push(f);
+    }
+    return { kind: "constArray", name, type: { ...t, space: "local" }, values, span };
+  }
+
   private resolve(d: Decl): ModuleSymbol {
     const span = d.name.span;
     const name = d.name.name;
     const ctx = newCtx(this.log, this, "const", name, T.void);
     if (d.kind === "Const") {
+      if (d.type?.kind === "ArrayType" && !d.type.shared) return this.constArray(ctx, d, d.type);
       let type: ScalarType | undefined;
       if (d.type) {
         const t = resolveScalar(ctx, d.type, "const");

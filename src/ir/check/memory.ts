@@ -4,7 +4,7 @@ import type { ArrayVar } from "../nodes.js";
 import { isInt, T } from "../types.js";
 import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
-import { didYouMean } from "./symbols.js";
+import { didYouMean, type ModuleSymbol } from "./symbols.js";
 
 export interface ArrayBase {
   readonly array: ArrayVar;
@@ -43,12 +43,23 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   }
   const m = ctx.module.lookup(e.name);
   if (m?.kind === "poisoned") return undefined;
+  if (m?.kind === "constArray" && ctx.kind !== "const") return { array: constArrayCopy(ctx, m), readonly: true };
   if (m) {
     ctx.log.error("GK3008", e.span, `'${e.name}' is not an array`);
     return undefined;
   }
   ctx.log.error("GK2001", e.span, `unknown name '${e.name}'${didYouMean(e.name, [...ctx.scopes.names(), ...ctx.module.names()])}`);
   return undefined;
+}
+
+/** The function's copy of a module-level constant array, declared once at the start of its body. */
+function constArrayCopy(ctx: FnCtx, m: Extract<ModuleSymbol, { kind: "constArray" }>): ArrayVar {
+  const known = ctx.constArrays.get(m.name);
+  if (known) return known;
+  const a: ArrayVar = { kind: "arrayVar", id: ctx.nextId++, name: m.name, type: m.type, span: m.span };
+  ctx.constArrays.set(m.name, a);
+  ctx.prelude.push({ kind: "localArray", array: a, init: m.values, span: m.span });
+  return a;
 }
 
 export function dimsOf(a: ArrayVar): readonly (number | undefined)[] {

@@ -123,7 +123,9 @@ function checkFunction(
     }
   });
   const errors = log.errorCount;
-  const body = checkStmts(ctx, d.body.body, true);
+  // The copies of module-level constant arrays the body reads come first.
+  const body = [...checkStmts(ctx, d.body.body, true)];
+  body.unshift(...ctx.prelude);
   if (log.errorCount === errors && kind === "device_fn" && sym.sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
     log.error("GK4003", d.name.span, `'${sym.name}' must return ${sym.sig.returnType.name} on every path: add a 'return' at the end of its body`);
   }

@@ -188,7 +188,7 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
       ctx.log.error("GK3013", s.init.span, `a local array is initialized with an array literal, e.g. 'let ${s.name.name}: ${tyName(t)} = [${Array(Math.min(count, 3)).fill("0").join(", ")}${count > 3 ? ", ..." : ""}];'`);
       return poisonDecl(ctx, s);
     }
-    const flat = flatten(s.init);
+    const flat = flattenLiteral(s.init);
     if (flat.length !== count) {
       ctx.log.error("GK3004", s.init.span, `'${s.name.name}' has ${count} elements but the initializer has ${flat.length}`);
       return poisonDecl(ctx, s);
@@ -206,8 +206,8 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
 }
 
 /** `[[1, 2], [3, 4]]` or `[1, 2, 3, 4]`: elements in row-major order. */
-function flatten(lit: ast.ArrayLit): ast.Expr[] {
-  return lit.elements.flatMap((e) => (e.kind === "ArrayLit" ? flatten(e) : [e]));
+export function flattenLiteral(lit: ast.ArrayLit): ast.Expr[] {
+  return lit.elements.flatMap((e) => (e.kind === "ArrayLit" ? flattenLiteral(e) : [e]));
 }
 
 function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
@@ -279,6 +279,10 @@ function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
   if (t.kind === "Index") {
     const base = arrayBase(ctx, t);
     if (!base) return undefined;
+    if (base.readonly && base.array.type.kind !== "global") {
+      ctx.log.error("GK2007", t.span, `'${base.array.name}' is a module-level constant array; it cannot be written: copy it into a local array (let a: ${tyName(base.array.type)} = ...) to change it`);
+      return undefined;
+    }
     if (base.readonly) {
       ctx.log.error("GK2007", t.span, `'${base.array.name}' is readonly (${tyName(base.array.type)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`);
       return undefined;

@@ -1,7 +1,7 @@
 /** What names mean while checking: module-level symbols, local symbols, and nested scopes. */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, ScalarVar } from "../nodes.js";
+import type { ArrayVar, Expr, ScalarVar } from "../nodes.js";
 import type { ArrayType, GlobalType, ScalarType, ScalarValue, VoidType } from "../types.js";
 import type { Untyped } from "./untyped.js";
 
@@ -21,6 +21,8 @@ export interface Signature {
 export type ModuleSymbol =
   | { readonly kind: "untypedConst"; readonly name: string; readonly value: Untyped; readonly span: Span }
   | { readonly kind: "typedConst"; readonly name: string; readonly type: ScalarType; readonly value: ScalarValue; readonly span: Span }
+  /** `const W: f32[3] = [...]`: a table of constants; each function that reads it gets a read-only local copy. */
+  | { readonly kind: "constArray"; readonly name: string; readonly type: ArrayType; readonly values: readonly Expr[]; readonly span: Span }
   /** `irName`: the function's name in the IR and in generated code, unique across all files. */
   | { readonly kind: "function"; readonly name: string; readonly irName: string; readonly decl: ast.FunctionDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "kernel"; readonly name: string; readonly irName: string; readonly decl: ast.KernelDecl; readonly sig: Signature; readonly span: Span }
