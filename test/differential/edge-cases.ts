@@ -12,7 +12,7 @@
 import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../../src/ir/types.js";
 import { compareArrays, describeMismatches } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
-import { sharedParamCase } from "./shared-param-edge-cases.js";
+import { sharedParamCase, tableSwitchCase } from "./language-edge-cases.js";
 import { WARP_EDGE_CASES } from "./warp-edge-cases.js";
 
 export interface EdgeCase {
@@ -299,7 +299,7 @@ const subnormals: EdgeCase = (() => {
   };
 })();
 
-export const EDGE_CASES: readonly EdgeCase[] = [casts, minmax, ints, divzero, subnormals, ...WARP_EDGE_CASES, sharedParamCase];
+export const EDGE_CASES: readonly EdgeCase[] = [casts, minmax, ints, divzero, subnormals, ...WARP_EDGE_CASES, sharedParamCase, tableSwitchCase];
 
 /** Differences between what a run wrote and the case's expected values, as report lines. */
 export function expectedDiffs(c: EdgeCase, got: ReadonlyMap<string, AnyTypedArray>, label: string): string[] {

@@ -1,5 +1,7 @@
 /**
- * Shared arrays passed to device functions (`s: shared f32[N]`, spec/language.md): an f32
+ * Language forms added after the first GPU runs, against the spec's words: a constant
+ * table and `switch` (tableSwitchCase), and shared arrays passed to device functions
+ * (`s: shared f32[N]`, spec/language.md): an f32
  * atomic add through the parameter keeps subnormals as the kernel's own shared memory does
  * (the global atomic flushes them), and a 2-D parameter read across a barrier inside the
  * function. Expected values follow the spec's words.
@@ -50,5 +52,72 @@ device_kernel shared_params(x: readonly global<f32>, sums: global<f32>, flips: g
     block: [T],
     args: [x, new Float32Array(T), new Int32Array(T)],
     expected: { sums, flips },
+  };
+})();
+
+/** A module-level constant table indexed by a computed index, and a switch with shared bodies, continue and return. */
+export const tableSwitchCase: EdgeCase = (() => {
+  const TAB = [3, -7, 11, 0, 2147483647, -2147483648, 42, 5];
+  const out: number[] = [];
+  for (let t = 0; t < T; t++) {
+    let acc = 0;
+    for (let j = 0; j < 6; j++) {
+      const k = (t * 5 + j) % 8;
+      switch (k) {
+        case 0:
+        case 1:
+          acc = (acc + TAB[k]!) | 0;
+          break;
+        case 2:
+          continue;
+        case 7:
+          acc = (acc ^ TAB[(t + j) % 8]!) | 0;
+          break;
+        default:
+          acc = (acc - TAB[k]!) | 0;
+      }
+    }
+    out.push(t % 3 === 0 ? -1 : acc);
+  }
+  return {
+    name: "a constant table indexed at run time, and switch with shared case bodies, continue and a return in a device function",
+    kernel: "table_switch",
+    source: `const TAB: i32[8] = [3, -7, 11, 0, 2147483647, -2147483648, 42, 5];
+
+device_fn pick(t: i32, acc: i32): i32 {
+  switch (t % 3) {
+    case 0:
+      return -1;
+    default:
+      return acc;
+  }
+}
+
+device_kernel table_switch(out: global<i32>) {
+  const t = threadIdx.x;
+  let acc = 0;
+  for (let j = 0; j < 6; j++) {
+    const k = (t * 5 + j) % 8;
+    switch (k) {
+      case 0:
+      case 1:
+        acc += TAB[k];
+        break;
+      case 2:
+        continue;
+      case 7:
+        acc ^= TAB[(t + j) % 8];
+        break;
+      default:
+        acc -= TAB[k];
+    }
+  }
+  out[t] = pick(t, acc);
+}
+`,
+    grid: [1],
+    block: [T],
+    args: [new Int32Array(T)],
+    expected: { out },
   };
 })();
