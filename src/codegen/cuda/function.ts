@@ -42,12 +42,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   };
   const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions);
   const read = readVariables(f.body);
-  const written = new Set<number>();
-  visitStmts(f.body, {
-    stmt: (st) => st.kind === "store" && written.add(st.array.id),
-    expr: (e) => e.kind === "atomic" && written.add(e.array.id),
-  });
-  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), written: (id) => written.has(id) };
+  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 
   // nvcc warns about a parameter that is set but never read (#550).
   const assigned = new Set<number>();

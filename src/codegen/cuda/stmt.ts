@@ -25,8 +25,6 @@ export interface StmtContext {
   readonly loc: (span: Span) => Loc | undefined;
   /** Whether a declared variable or array is never read (it is then marked `[[maybe_unused]]`). */
   readonly unread: (id: number) => boolean;
-  /** Whether an array is ever stored to or updated by an atomic (an initialized local array that is not is `const`). */
-  readonly written: (id: number) => boolean;
   /** Where `continue` jumps in the innermost loop, when that loop cannot use C++'s `continue`. */
   readonly continueLabel?: string | undefined;
 }
@@ -105,8 +103,7 @@ function localArrayText(s: LocalArrayStmt, cx: StmtContext): string {
     };
     init = nest(0, 0);
   }
-  const constant = s.init && !cx.written(s.array.id) ? "const " : "";
-  return `${maybeUnused(s.array.id, cx)}${constant}${cType(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
+  return `${maybeUnused(s.array.id, cx)}${cType(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
 }
 
 /** An assignment, a store or an expression statement, without its semicolon (also a `for` header part). */

@@ -280,7 +280,7 @@ describe("memory", () => {
       typed("shared tile: f32[32][33];\nlet a: f32[4];\nlet q: i32[2][2] = [[1, 2], [3, 4]];\ntile[i][j] = a[i] + f32(q[i][j]);\nof[0] = tile[j][i];"),
     );
     expect(body).toBe(
-      "__shared__ float tile[32][33];\nfloat a[4] = {};\nconst int q[2][2] = {{1, 2}, {3, 4}};\ntile[i][j] = a[i] + (float)q[i][j];\nof[0] = tile[j][i];",
+      "__shared__ float tile[32][33];\nfloat a[4] = {};\nint q[2][2] = {{1, 2}, {3, 4}};\ntile[i][j] = a[i] + (float)q[i][j];\nof[0] = tile[j][i];",
     );
   });
 
