@@ -69,7 +69,11 @@ function unexpectedCharacters(image: string): string {
   const chars = [...image];
   const invisible = chars.some((ch) => /[\p{C}\p{Z}]/u.test(ch));
   const shown = invisible ? chars.map(codePoint).join(" ") : `'${image}'`;
-  const hint = image.includes("#") ? "; gk has no preprocessor: use `const N = 16;` for constants" : "";
+  const hint = image.includes("#")
+    ? "; gk has no preprocessor: use `const N = 16;` for constants"
+    : chars.some((ch) => /\p{L}/u.test(ch))
+      ? "; names are ASCII letters, digits and '_'"
+      : "";
   return `unexpected ${chars.length === 1 ? "character" : "characters"} ${shown}${hint}`;
 }
 
