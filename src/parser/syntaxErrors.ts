@@ -304,6 +304,10 @@ function topLevel(actual: IToken): Explanation {
   }
   if (actual.tokenType === Shared) return { text: "shared memory is declared inside a device_kernel, not at the top level", full: true };
   if (actual.tokenType === RCurly) return { text: "unexpected '}' at the top level: it has no matching '{'", full: true };
+  if (actual.image === "__global__" || actual.image === "__device__" || actual.image === "__host__") {
+    const what = actual.image === "__global__" ? "a kernel as `device_kernel name(n: i32, x: global<f32>) { ... }`" : "a device function as `device_fn name(x: f32): f32 { ... }`";
+    return { text: `gk has no '${actual.image}': write ${what} (spec/language.md)`, full: true };
+  }
   if (actual.image === "function" || actual.image === "fn") {
     return { text: `gk has no '${actual.image}': declare a device function with 'device_fn' (or a kernel with 'device_kernel')`, full: true };
   }
