@@ -174,6 +174,13 @@ describe("names and scopes", () => {
 });
 
 describe("arrays", () => {
+  it("takes a local array's type from a literal of constants: f32 with a float among them, else i32", () => {
+    const ir = printed(kernel("  let w = [0.25, 0.5, 1];\n  let g = [[1, 2], [3, 4]];\n  out[0] = w[0] + f32(g[1][1]);"), "check");
+    expect(ir).toContain("let w: f32[3] = [0.25:f32, 0.5:f32, 1:f32];");
+    expect(ir).toContain("let g: i32[2][2] = [1:i32, 2:i32, 3:i32, 4:i32];");
+    expectError(kernel("  let a = [1, n];"), "GK3012 3:11 a local array needs its type here: write 'let a: f32[2] = [...];'");
+    expectError(kernel("  let a = [[1], [2, 3]];"), "GK3012 3:11 a local array needs its type here");
+  });
   it("checks dimensions and constant indices", () => {
     expectError(kernel("  shared t: f32[4][8];\n  out[0] = t[1];"), "GK3008 4:12 't' (shared f32[4][8]) has 2 dimensions but is indexed with 1: write t[i][j]");
     expectError(kernel("  shared t: f32[4][8];\n  out[0] = t[1][8];"), "GK3008 4:17 index 8 is out of bounds for 't', whose dimension 2 has size 8");

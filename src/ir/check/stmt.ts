@@ -145,7 +145,9 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     return poisonDecl(ctx, s);
   }
   if (s.init.kind === "ArrayLit") {
-    ctx.log.error("GK3012", s.init.span, `a local array needs its type: write 'let ${s.name.name}: f32[${s.init.elements.length}] = [...];'`);
+    const t = literalArrayType(ctx, s.init);
+    if (t) return checkLocalArray(ctx, s, t);
+    ctx.log.error("GK3012", s.init.span, `a local array needs its type here: write 'let ${s.name.name}: f32[${s.init.elements.length}] = [...];'`);
     return poisonDecl(ctx, s);
   }
   const u = untypedOf(ctx, s.init);
@@ -179,7 +181,7 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
   }
   const count = t.dims.reduce((a, b) => a * b, 1);
   if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
-    ctx.log.error("GK4009", s.type!.span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
+    ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
     return poisonDecl(ctx, s);
   }
   let init: Expr[] | null = null;
@@ -203,6 +205,29 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
   const a = newArrayVar(ctx, s.name, { ...t, space: "local" });
   if (!declare(ctx, s.name, { kind: "array", var: a, readonly: false })) return [];
   return [{ kind: "localArray", array: a, init, span: s.span }];
+}
+
+/**
+ * The type of `let a = [[1, 2], [3, 4]];` from its literal: rectangular, every element an
+ * untyped constant; f32 when one of them is a float, else i32 (the literals' defaults).
+ * Otherwise undefined, and the declaration needs its type written.
+ */
+function literalArrayType(ctx: FnCtx, lit: ast.ArrayLit): (ArrayVar["type"] & { kind: "array" }) | undefined {
+  const dims: number[] = [];
+  for (let level: ast.ArrayLit = lit; ; ) {
+    if (level.elements.length === 0) return undefined;
+    dims.push(level.elements.length);
+    const first = level.elements[0]!;
+    if (first.kind !== "ArrayLit") break;
+    level = first;
+  }
+  const rectangular = (e: ast.Expr, depth: number): boolean =>
+    depth === dims.length ? e.kind !== "ArrayLit" : e.kind === "ArrayLit" && e.elements.length === dims[depth] && e.elements.every((x) => rectangular(x, depth + 1));
+  if (!rectangular(lit, 0)) return undefined;
+  const leaves = flattenLiteral(lit).map((e) => untypedOf(ctx, e));
+  if (leaves.some((u) => !u)) return undefined;
+  const elem = leaves.some((u) => u!.kind === "float") ? T.f32 : T.i32;
+  return { kind: "array", elem, dims, space: "local" };
 }
 
 /** `[[1, 2], [3, 4]]` or `[1, 2, 3, 4]`: elements in row-major order. */
