@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, type KernelArg, type LaunchOnceOptions, type SessionOptions } from "../../src/runtime/launcher.js";
 import { FrameReader, encodeFrame, type Frame } from "../../src/runtime/launcher/frames.js";
 import { SharedFile } from "../../src/runtime/launcher/shared.js";
-import { LAUNCHER, ROOT, hexOf, removeTempDirs, sampleArray, tempDir } from "../runtime/launcher-helpers.js";
+import { failure, hexOf, LAUNCHER, removeTempDirs, ROOT, sampleArray, tempDir } from "../runtime/launcher-helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();
@@ -24,16 +24,6 @@ const modules: Record<"cubin" | "ptx", string> = { cubin: "", ptx: "" };
 let session: LauncherSession;
 const grid = [1, 1, 1] as const;
 const block = [32, 1, 1] as const;
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 const bits = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
 

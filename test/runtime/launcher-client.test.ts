@@ -5,7 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, launchOnce, launcherPath, listDevices, packageRoot, type KernelArg } from "../../src/runtime/launcher.js";
-import { LAUNCHER, NO_DRIVER_ENV, ROOT, dummyModule, ensureLauncher, tempDir, removeTempDirs } from "./launcher-helpers.js";
+import { dummyModule, ensureLauncher, failure, LAUNCHER, NO_DRIVER_ENV, removeTempDirs, ROOT, tempDir } from "./launcher-helpers.js";
 
 let dir: string;
 let mod: string;
@@ -20,16 +20,6 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 const check = (args: KernelArg[]) => launchOnce({ module: mod, kernel: "k", grid, block, args, check: true });
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 const bits = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
 

@@ -4,7 +4,7 @@
 // the same paths on a real GPU.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, listDevices, type KernelArg } from "../../src/runtime/launcher.js";
-import { buildFakeDriver, ensureLauncher, fakeModule, tempDir, removeTempDirs } from "./launcher-helpers.js";
+import { buildFakeDriver, ensureLauncher, failure, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
 
 let env: Record<string, string>;
 let mod: string;
@@ -18,16 +18,6 @@ beforeAll(async () => {
   mod = fakeModule(dir, ["saxpy", "roundtrip", "add_one", "oob", "bounded", "spin"]);
 });
 afterAll(removeTempDirs);
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 const saxpyArgs = (n: number): KernelArg[] => [
   { kind: "scalar", type: "i32", value: n },

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { expect } from "vitest";
+import { GkRuntimeError } from "../../src/runtime/launcher.js";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { SANITIZER_FLAGS, buildLauncher } from "../../scripts/build-launcher.mjs";
 
@@ -149,4 +151,15 @@ export function answer(r: RawResult): any {
   } catch {
     throw new Error(`not JSON (status ${r.code}, signal ${r.signal}): ${text.slice(0, 300)}\nstderr: ${r.stderr.slice(0, 2000)}`);
   }
+}
+
+/** The GkRuntimeError a launch fails with (the test fails if it succeeds or throws something else). */
+export async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(GkRuntimeError);
+    return e as GkRuntimeError;
+  }
+  throw new Error("expected a GkRuntimeError");
 }

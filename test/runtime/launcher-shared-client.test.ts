@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, type KernelArg } from "../../src/runtime/launcher.js";
 import { SharedFile } from "../../src/runtime/launcher/shared.js";
-import { LAUNCHER, buildFakeDriver, dummyModule, ensureLauncher, fakeModule, hexOf, removeTempDirs, sampleArray, tempDir } from "./launcher-helpers.js";
+import { buildFakeDriver, dummyModule, ensureLauncher, failure, fakeModule, hexOf, LAUNCHER, removeTempDirs, sampleArray, tempDir } from "./launcher-helpers.js";
 
 const ELEMS = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"] as const;
 const SMALL = 16; // below the default threshold (64 KiB) for every type
@@ -27,16 +27,6 @@ beforeAll(async () => {
   mod = fakeModule(dir, [...ELEMS.map((e) => `copy_${e}`), "saxpy", "oob", "spin"]);
 });
 afterAll(removeTempDirs);
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 /** copy_<elem>(n, in, out) over `data`: arguments and launch shape. */
 function copyArgs(elem: (typeof ELEMS)[number], data: ArrayBufferView & { length: number }): { kernel: string; grid: [number, number, number]; block: [number, number, number]; args: KernelArg[] } {
