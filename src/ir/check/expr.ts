@@ -1,7 +1,8 @@
 /** Checking expressions: from AST expressions to typed IR expressions. */
 import type * as ast from "../../parser/ast.js";
 import { joinSpans, type Span } from "../../diagnostics/source.js";
-import type { ArrayVar, BinOp, Expr, SpecialName } from "../nodes.js";
+import type { ArrayVar, BinOp, ConstExpr, Expr, SpecialName } from "../nodes.js";
+import { foldExpr } from "../passes/fold.js";
 import { lookupBuiltin } from "../builtins.js";
 import { isBool, isFloat, isInt, isSigned, scalarType, T, unsignedOf, type ScalarType } from "../types.js";
 import { checkCall } from "./call.js";
@@ -124,6 +125,17 @@ export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Valu
 }
 
 /** Checks `e` and requires exactly type `t` (no implicit conversion exists in gk). */
+/**
+ * A checked expression folded to its constant value, or GK3014 at `e`: "WHAT must be a
+ * constant expression, but '...' is computed at run time" and then `advice`.
+ */
+export function foldedConstant(ctx: FnCtx, v: Expr, e: ast.Expr, what: string, advice = ""): ConstExpr | undefined {
+  const f = foldExpr(v);
+  if (f.kind === "const") return f;
+  ctx.log.error("GK3014", e.span, `${what} must be a constant expression, but '${textOf(ctx, e.span)}' is computed at run time${advice}`);
+  return undefined;
+}
+
 export function checkAs(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string, code: "GK3001" | "GK3011" = "GK3001"): ValueExpr | undefined {
   const r = checkValue(ctx, e, t);
   if (!r) return undefined;

@@ -6,10 +6,9 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { foldExpr } from "../passes/fold.js";
 import { byteSize, T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
-import { newCtx, textOf, tyName, type FnCtx, type ModuleScope } from "./context.js";
-import { checkAs, checkValue, untypedOf } from "./expr.js";
+import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
+import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
 import { flattenLiteral, LOCAL_ARRAY_LIMIT_BYTES } from "./stmt.js";
@@ -129,12 +128,8 @@ export class FileScope implements ModuleScope {
     const values: Expr[] = [];
     for (const el of flat) {
       const v = checkAs(ctx, el, t.elem, `an element of '${name}'`);
-      if (!v) return { kind: "poisoned", name, span };
-      const f = foldExpr(v);
-      if (f.kind !== "const") {
-        this.log.error("GK3014", el.span, `an element of a module-level constant array must be a constant expression, but '${textOf(ctx, el.span)}' is computed at run time`);
-        return { kind: "poisoned", name, span };
-      }
+      const f = v && foldedConstant(ctx, v, el, "an element of a module-level constant array");
+      if (!f) return { kind: "poisoned", name, span };
       values.push(f);
     }
     return { kind: "constArray", name, type: { ...t, space: "local" }, values, span };
@@ -156,12 +151,8 @@ export class FileScope implements ModuleScope {
       if (ctx.poisoned.has(d.init)) return { kind: "poisoned", name, span };
       if (u && !type) return { kind: "untypedConst", name, value: u, span };
       const v = type ? checkAs(ctx, d.init, type, `'${name}'`) : checkValue(ctx, d.init);
-      if (!v) return { kind: "poisoned", name, span };
-      const f = foldExpr(v);
-      if (f.kind !== "const") {
-        this.log.error("GK3014", d.init.span, `a module-level const must be a constant expression, but '${textOf(ctx, d.init.span)}' is computed at run time`);
-        return { kind: "poisoned", name, span };
-      }
+      const f = v && foldedConstant(ctx, v, d.init, "a module-level const");
+      if (!f) return { kind: "poisoned", name, span };
       return { kind: "typedConst", name, type: f.type, value: f.value, span };
     }
     const params: ParamSig[] = [];

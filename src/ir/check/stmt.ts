@@ -463,16 +463,21 @@ function checkReturn(ctx: FnCtx, s: ast.ReturnStmt): Stmt[] {
   return v ? [{ kind: "return", value: v, span: s.span }] : [];
 }
 
-/** Whether control can never fall off the end of these statements. */
-export function alwaysLeaves(stmts: readonly Stmt[]): boolean {
+/**
+ * Whether control can never fall off the end of these statements: they return (or, with
+ * `viaContinue`, continue the loop around them) on every path.
+ */
+export function alwaysLeaves(stmts: readonly Stmt[], viaContinue = false): boolean {
   return stmts.some((s) => {
     switch (s.kind) {
       case "return":
         return true;
+      case "continue":
+        return viaContinue;
       case "if":
-        return alwaysLeaves(s.then) && alwaysLeaves(s.else);
+        return alwaysLeaves(s.then, viaContinue) && alwaysLeaves(s.else, viaContinue);
       case "block":
-        return alwaysLeaves(s.body);
+        return alwaysLeaves(s.body, viaContinue);
       case "loop":
         return (s.cond === null || (s.cond.kind === "const" && s.cond.value === true)) && !breaksOut(s.body);
       default:

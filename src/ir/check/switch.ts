@@ -17,11 +17,11 @@
  */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import { foldExpr } from "../passes/fold.js";
-import type { Expr, ScalarVar, Stmt } from "../nodes.js";
-import { isInt, T, type ScalarType, type ScalarValue } from "../types.js";
+import type { ConstExpr, Expr, ScalarVar, Stmt } from "../nodes.js";
+import { isInt, T, type ScalarType } from "../types.js";
 import { textOf, type FnCtx } from "./context.js";
-import { checkAs, checkValue } from "./expr.js";
+import { checkAs, checkValue, foldedConstant } from "./expr.js";
+import { alwaysLeaves } from "./stmt.js";
 
 /** Checks a switch; `checkBody` checks a case's statements in a scope of their own. */
 export function checkSwitch(ctx: FnCtx, s: ast.SwitchStmt, checkBody: (body: readonly ast.Stmt[]) => Stmt[]): Stmt[] {
@@ -61,7 +61,7 @@ export function checkSwitch(ctx: FnCtx, s: ast.SwitchStmt, checkBody: (body: rea
     if (!breaksOk) ctx.loopDepth++;
     const body = checkBody(stmts);
     if (!breaksOk) ctx.loopDepth--;
-    if (!broke && !last && g.body.length > 0 && !leaves(body)) {
+    if (!broke && !last && g.body.length > 0 && !alwaysLeaves(body, true)) {
       const end = g.body[g.body.length - 1]!.span;
       ctx.log.error("GK4012", end, "this case runs on into the next one: end it with 'break;' (or return); gk's switch has no fall-through between cases with statements");
       ok = false;
@@ -93,15 +93,9 @@ function groupCases(cases: readonly ast.SwitchCase[]): Group[] {
   return groups;
 }
 
-function constantLabel(ctx: FnCtx, e: ast.Expr, type: ScalarType): (Expr & { value: ScalarValue }) | undefined {
+function constantLabel(ctx: FnCtx, e: ast.Expr, type: ScalarType): ConstExpr | undefined {
   const v = checkAs(ctx, e, type, "a case label");
-  if (!v) return undefined;
-  const f = foldExpr(v);
-  if (f.kind !== "const") {
-    ctx.log.error("GK3014", e.span, `a case label must be a constant expression, but '${textOf(ctx, e.span)}' is computed at run time: compare with if/else`);
-    return undefined;
-  }
-  return f;
+  return v && foldedConstant(ctx, v, e, "a case label", ": compare with if/else");
 }
 
 /** The statements without a last `break;` (also the last one of a trailing block), and whether there was one. */
@@ -139,23 +133,6 @@ function checkBreaks(ctx: FnCtx, stmts: readonly ast.Stmt[]): boolean {
   };
   stmts.forEach(visit);
   return ok;
-}
-
-/** Whether control never runs off the end of these (checked) statements: return, continue, or both branches leaving. */
-function leaves(stmts: readonly Stmt[]): boolean {
-  return stmts.some((s) => {
-    switch (s.kind) {
-      case "return":
-      case "continue":
-        return true;
-      case "if":
-        return leaves(s.then) && leaves(s.else);
-      case "block":
-        return leaves(s.body);
-      default:
-        return false;
-    }
-  });
 }
 
 function lower(ctx: FnCtx, value: Expr, type: ScalarType, groups: readonly { tests: Expr[]; isDefault: boolean; body: Stmt[]; span: Span }[], span: Span): Stmt[] {
