@@ -8,8 +8,7 @@
  * `operandsToHoist`), so the generated code runs in gk's order.
  */
 import type { Expr, Function } from "../../ir/nodes.js";
-import { assertNever } from "../../util.js";
-import { visitExpr } from "./walk.js";
+import { operands, someExpr } from "../../ir/walk.js";
 
 export interface MemoryAccess {
   readonly reads: boolean;
@@ -24,35 +23,21 @@ function union(a: MemoryAccess, b: MemoryAccess): MemoryAccess {
 
 /** Whether evaluating `e` may read or write memory (arrays); `functions` by IR name. */
 export function memoryAccess(e: Expr, functions: ReadonlyMap<string, Function>): MemoryAccess {
-  const of = (x: Expr) => memoryAccess(x, functions);
+  return operands(e).reduce((acc, o) => union(acc, memoryAccess(o, functions)), ownAccess(e, functions));
+}
+
+/** The memory `e` itself reads or writes, its operands aside. */
+function ownAccess(e: Expr, functions: ReadonlyMap<string, Function>): MemoryAccess {
   switch (e.kind) {
-    case "const":
-    case "var":
-    case "special":
-      return NONE;
-    case "unary":
-    case "cast":
-      return of(e.operand);
-    case "binary":
-    case "logical":
-      return union(of(e.left), of(e.right));
-    case "select":
-      return union(of(e.cond), union(of(e.ifTrue), of(e.ifFalse)));
     case "load":
-      return e.indices.map(of).reduce(union, { reads: true, writes: false });
-    case "builtin":
-    case "warp": // exchanges values between threads, not through memory
-      return e.args.map(of).reduce(union, NONE);
+      return { reads: true, writes: false };
     case "atomic":
-      return [...e.indices, ...e.args].map(of).reduce(union, { reads: true, writes: true });
+      return { reads: true, writes: true };
     case "call": {
       const callee = functions.get(e.callee);
       let acc = NONE;
       e.args.forEach((a, i) => {
-        if (a.kind !== "arrayArg") {
-          acc = union(acc, of(a));
-          return;
-        }
+        if (a.kind !== "arrayArg") return;
         const p = callee?.params[i];
         // A device function reaches memory only through the arrays it is given.
         const writable = p === undefined || p.type.kind !== "global" || !p.type.readonly;
@@ -60,8 +45,8 @@ export function memoryAccess(e: Expr, functions: ReadonlyMap<string, Function>):
       });
       return acc;
     }
-    default:
-      return assertNever(e, "expression");
+    default: // a warp operation exchanges values between threads, not through memory
+      return NONE;
   }
 }
 
@@ -84,7 +69,5 @@ export function operandsToHoist(operands: readonly Expr[], functions: ReadonlyMa
  * evaluated even where its value is known not to matter.
  */
 export function hasWarpOperation(e: Expr): boolean {
-  let found = false;
-  visitExpr(e, { expr: (x) => (found ||= x.kind === "warp") });
-  return found;
+  return someExpr(e, (x) => x.kind === "warp");
 }

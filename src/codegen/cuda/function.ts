@@ -22,7 +22,8 @@ import { variableNames } from "./names.js";
 import { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
-import { readVariables, visitStmts } from "./walk.js";
+import { visit } from "../../ir/walk.js";
+import { readVariables } from "./analysis.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -46,7 +47,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
 
   // nvcc warns about a parameter that is set but never read (#550).
   const assigned = new Set<number>();
-  visitStmts(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
+  visit(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
   const unreadScalar = (p: Param): p is ScalarVar => p.kind === "scalarVar" && assigned.has(p.id) && !read.has(p.id);
   // nvcc ignores [[maybe_unused]] on parameters, so such a parameter is left unnamed (its value
   // is never read) and the body gets a local of its name instead, which the attribute does quiet.

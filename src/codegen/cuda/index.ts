@@ -16,7 +16,7 @@ import { commentFileName, line, renderLines, type Line, type Loc } from "./lines
 import { functionNames } from "./names.js";
 import { preludeLines, usedHelpers } from "./prelude.js";
 import { CUDA } from "./settings.js";
-import { visitStmts } from "./walk.js";
+import { visit } from "../../ir/walk.js";
 
 export { lineDirectiveFile } from "./lines.js";
 export { isReservedIdentifier, isSafeIdentifier, safeSpelling } from "./names.js";
@@ -67,7 +67,7 @@ export function emitCuda(m: Module, opts: CudaOptions = {}): CudaOutput {
 
 function calledFunctions(fns: readonly Function[]): Set<string> {
   const called = new Set<string>();
-  for (const f of fns) visitStmts(f.body, { expr: (e) => e.kind === "call" && called.add(e.callee) });
+  for (const f of fns) visit(f.body, { expr: (e) => e.kind === "call" && called.add(e.callee) });
   return called;
 }
 

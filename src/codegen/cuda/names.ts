@@ -33,7 +33,7 @@ import {
   RESERVED_PREFIXES,
 } from "./reserved.js";
 import { CUDA } from "./settings.js";
-import { visitStmts } from "./walk.js";
+import { visit } from "../../ir/walk.js";
 
 /** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
 function templateVocabulary(): string[] {
@@ -165,7 +165,7 @@ export function variableNames(f: Function, functionCNames: Iterable<string>): Ma
   };
   f.params.forEach(claim);
   f.shared.forEach(claim);
-  visitStmts(f.body, {
+  visit(f.body, {
     stmt: (s) => {
       if (s.kind === "let") claim(s.var);
       else if (s.kind === "localArray") claim(s.array);

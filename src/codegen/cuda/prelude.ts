@@ -9,7 +9,7 @@ import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
 import { isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
-import { visitStmts } from "./walk.js";
+import { visit } from "../../ir/walk.js";
 
 const INT_NAMES = ["i32", "u32", "i64", "u64"] as const satisfies readonly IntName[];
 
@@ -107,7 +107,7 @@ export function usedHelpers(m: Module): Set<HelperName> {
   const used = new Set<HelperName>();
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   for (const f of [...m.functions, ...m.kernels]) {
-    visitStmts(f.body, {
+    visit(f.body, {
       expr: (e) => {
         if (e.kind === "binary") {
           const h = divisionHelperFor(e);

@@ -18,7 +18,7 @@ import { emitExpr, inOrder, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
-import { continuesLoop } from "./walk.js";
+import { continuesLoop } from "./analysis.js";
 
 export interface StmtContext {
   readonly scope: FunctionScope;

@@ -3,6 +3,7 @@ import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ScalarVar, Stmt } from "../nodes.js";
 import { lookupBuiltin } from "../builtins.js";
+import { someExpr } from "../walk.js";
 import { byteSize, isBool, T, type ScalarType } from "../types.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
@@ -350,28 +351,7 @@ function isWholeArray(ctx: FnCtx, target: ast.Expr): boolean {
 
 /** Whether evaluating an expression twice could differ from once (calls, atomics and warp operations have effects). */
 function hasEffects(e: Expr): boolean {
-  switch (e.kind) {
-    case "call":
-    case "atomic":
-    case "warp":
-      return true;
-    case "const":
-    case "var":
-    case "special":
-      return false;
-    case "unary":
-    case "cast":
-      return hasEffects(e.operand);
-    case "binary":
-    case "logical":
-      return hasEffects(e.left) || hasEffects(e.right);
-    case "select":
-      return hasEffects(e.cond) || hasEffects(e.ifTrue) || hasEffects(e.ifFalse);
-    case "load":
-      return e.indices.some(hasEffects);
-    case "builtin":
-      return e.args.some(hasEffects);
-  }
+  return someExpr(e, (x) => x.kind === "call" || x.kind === "atomic" || x.kind === "warp");
 }
 
 /** `x op= v`, `x++`, `x--`: read the place once, combine, write back; indices with effects are evaluated once. */

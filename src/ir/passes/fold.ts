@@ -7,6 +7,7 @@ import { assertNever } from "../../util.js";
 import { mathBuiltin } from "../builtins.js";
 import { compileJs, evalBinary, evalCast, evalUnary, FoldTrap } from "../evalOp.js";
 import type { ConstExpr, Expr, Function, Module, Stmt } from "../nodes.js";
+import { mapExpr } from "../walk.js";
 import type { ScalarType, ScalarValue } from "../types.js";
 import type { Span } from "../../diagnostics/source.js";
 
@@ -31,19 +32,16 @@ function constLike(e: { readonly type: ScalarType; readonly span: Span }, value:
 }
 
 export function foldExpr(e: Expr): Expr {
+  return mapExpr(e, foldNode);
+}
+
+/** One node whose operands are folded already. */
+function foldNode(e: Expr): Expr {
   switch (e.kind) {
-    case "const":
-    case "var":
-    case "special":
-      return e;
-    case "unary": {
-      const operand = foldExpr(e.operand);
-      if (isConst(operand)) return constLike(e, evalUnary(e.op, operand.type, operand.value));
-      return { ...e, operand };
-    }
+    case "unary":
+      return isConst(e.operand) ? constLike(e, evalUnary(e.op, e.operand.type, e.operand.value)) : e;
     case "binary": {
-      const left = foldExpr(e.left);
-      const right = foldExpr(e.right);
+      const { left, right } = e;
       if (isConst(left) && isConst(right)) {
         try {
           return constLike(e, evalBinary(e.op, left.type, left.value, right.value));
@@ -51,55 +49,33 @@ export function foldExpr(e: Expr): Expr {
           if (!(err instanceof FoldTrap)) throw err;
         }
       }
-      return { ...e, left, right };
+      return e;
     }
     case "logical": {
-      const left = foldExpr(e.left);
-      const right = foldExpr(e.right);
-      if (isConst(left)) {
-        // `false && x` is false without evaluating x; `true && x` is x (and the same for ||).
-        const decides = e.op === "and" ? left.value === false : left.value === true;
-        return decides ? constLike(e, left.value) : right;
-      }
-      return { ...e, left, right };
+      if (!isConst(e.left)) return e;
+      // `false && x` is false without evaluating x; `true && x` is x (and the same for ||).
+      const decides = e.op === "and" ? e.left.value === false : e.left.value === true;
+      return decides ? constLike(e, e.left.value) : e.right;
     }
-    case "select": {
-      const cond = foldExpr(e.cond);
-      const ifTrue = foldExpr(e.ifTrue);
-      const ifFalse = foldExpr(e.ifFalse);
-      if (isConst(cond)) return cond.value === true ? ifTrue : ifFalse;
-      return { ...e, cond, ifTrue, ifFalse };
-    }
-    case "cast": {
-      const operand = foldExpr(e.operand);
-      if (isConst(operand)) return constLike(e, evalCast(operand.type, e.type, operand.value));
-      return { ...e, operand };
-    }
-    case "load":
-      return { ...e, indices: e.indices.map(foldExpr) };
-    case "call":
-      return { ...e, args: e.args.map((a) => (a.kind === "arrayArg" ? a : foldExpr(a))) };
+    case "select":
+      return isConst(e.cond) ? (e.cond.value === true ? e.ifTrue : e.ifFalse) : e;
+    case "cast":
+      return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, e.type, e.operand.value)) : e;
     case "builtin": {
-      const args = e.args.map(foldExpr);
-      if (args.every(isConst)) {
-        const entry = mathBuiltin(e.name);
-        const operandType = args[0]!.type;
-        const js = entry?.js[operandType.name];
-        if (js) {
-          const names = ["a", "b", "c"].slice(0, args.length);
-          const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, js(names));
-          return constLike(e, fn(...args.map((a) => a.value)));
-        }
-      }
-      return { ...e, args };
+      const args = e.args;
+      if (!args.every(isConst)) return e;
+      const operandType = args[0]!.type;
+      const js = mathBuiltin(e.name)?.js[operandType.name];
+      if (!js) return e;
+      const names = ["a", "b", "c"].slice(0, args.length);
+      const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, js(names));
+      return constLike(e, fn(...args.map((a) => a.value)));
     }
-    case "atomic":
-      return { ...e, indices: e.indices.map(foldExpr), args: e.args.map(foldExpr) };
-    case "warp":
-      // Collective: its operands fold, the operation itself never does (every thread of the warp takes part).
-      return { ...e, args: e.args.map(foldExpr) };
+    default:
+      // Loads, calls and atomics touch memory; a warp operation is collective (every thread of
+      // the warp takes part), so it never folds, though its operands do.
+      return e;
   }
-  return assertNever(e, "expression");
 }
 
 /** Folds a statement list and drops what follows a statement that always jumps away (dead after folding). */

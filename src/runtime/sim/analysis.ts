@@ -5,8 +5,9 @@
  * variables each function needs, so that device functions receive exactly those as parameters.
  */
 import { indexBuiltin } from "../../ir/builtins.js";
-import type { CallArg, Expr, Function, Module, Stmt } from "../../ir/nodes.js";
-import { assertNever, invariant } from "../../util.js";
+import type { Function, Module } from "../../ir/nodes.js";
+import { visit } from "../../ir/walk.js";
+import { invariant } from "../../util.js";
 
 export interface KernelAnalysis {
   readonly kernel: Function;
@@ -24,77 +25,6 @@ export interface KernelAnalysis {
   readonly specials: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Calls every statement and expression of a body, depth first. */
-export function walk(body: readonly Stmt[], onStmt: (s: Stmt) => void, onExpr: (e: Expr) => void): void {
-  const expr = (e: Expr): void => {
-    onExpr(e);
-    switch (e.kind) {
-      case "const":
-      case "var":
-      case "special":
-        return;
-      case "unary":
-      case "cast":
-        return expr(e.operand);
-      case "binary":
-      case "logical":
-        expr(e.left);
-        return expr(e.right);
-      case "select":
-        expr(e.cond);
-        expr(e.ifTrue);
-        return expr(e.ifFalse);
-      case "load":
-        return e.indices.forEach(expr);
-      case "call":
-        return e.args.forEach((a: CallArg) => (a.kind === "arrayArg" ? undefined : expr(a)));
-      case "builtin":
-      case "warp":
-        return e.args.forEach(expr);
-      case "atomic":
-        e.indices.forEach(expr);
-        return e.args.forEach(expr);
-    }
-    assertNever(e, "expression");
-  };
-  const stmts = (list: readonly Stmt[]): void => list.forEach(stmt);
-  const stmt = (s: Stmt): void => {
-    onStmt(s);
-    switch (s.kind) {
-      case "let":
-        return expr(s.init);
-      case "localArray":
-        return s.init?.forEach(expr);
-      case "assign":
-        return expr(s.value);
-      case "store":
-        s.indices.forEach(expr);
-        return expr(s.value);
-      case "expr":
-        return expr(s.expr);
-      case "if":
-        expr(s.cond);
-        stmts(s.then);
-        return stmts(s.else);
-      case "loop":
-        stmts(s.init);
-        if (s.cond) expr(s.cond);
-        stmts(s.step);
-        return stmts(s.body);
-      case "return":
-        return s.value ? expr(s.value) : undefined;
-      case "break":
-      case "continue":
-      case "barrier":
-        return;
-      case "block":
-        return stmts(s.body);
-    }
-    assertNever(s, "statement");
-  };
-  stmts(body);
-}
-
 interface Direct {
   readonly callees: Set<string>;
   readonly barrier: boolean;
@@ -109,18 +39,17 @@ function direct(f: Function): Direct {
   let barrier = false;
   let warp = false;
   let loop = false;
-  walk(
-    f.body,
-    (s) => {
+  visit(f.body, {
+    stmt: (s) => {
       if (s.kind === "barrier") barrier = true;
       if (s.kind === "loop") loop = true;
     },
-    (e) => {
+    expr: (e) => {
       if (e.kind === "call") callees.add(e.callee);
       if (e.kind === "special") specials.add(indexBuiltin(e.name).js(e.axis));
       if (e.kind === "warp") warp = true;
     },
-  );
+  });
   return { callees, barrier, warp, loop, specials };
 }
 

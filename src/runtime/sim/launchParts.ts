@@ -5,7 +5,7 @@
  */
 import { indexBuiltin } from "../../ir/builtins.js";
 import type { Axis, SpecialName } from "../../ir/nodes.js";
-import { walk } from "./analysis.js";
+import { visit } from "../../ir/walk.js";
 import { arrayName, varName, zeroOf, type FnCtx } from "./context.js";
 import { sentinelOf, typedArrayOf } from "./emitMemory.js";
 
@@ -63,7 +63,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
 /** Ids of the kernel's scalar parameters that its body assigns: each thread starts from the argument. */
 export function assignedParams(ctx: FnCtx): Set<number> {
   const assigned = new Set<number>();
-  walk(ctx.fn.body, (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined), () => undefined);
+  visit(ctx.fn.body, { stmt: (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined) });
   return new Set(ctx.fn.params.filter((p) => p.kind === "scalarVar" && assigned.has(p.id)).map((p) => p.id));
 }
 

@@ -18,7 +18,7 @@
  */
 import type { Expr, ScalarVar, Stmt } from "../../../ir/nodes.js";
 import { assertNever, InternalError, invariant } from "../../../util.js";
-import { walk } from "../analysis.js";
+import { visitStmt } from "../../../ir/walk.js";
 import { baseArrayName, varName, type FnCtx } from "../context.js";
 import { emitExpr } from "../emitExpr.js";
 import { budgetCheck, emitStmts } from "../emitStmt.js";
@@ -89,20 +89,19 @@ class RegionWriter {
 
   /** Records what `s` reads and writes; `ret`: the local that `return` assigns in an inlined device_fn. */
   private note(s: Stmt, ret: ScalarVar | null = null): void {
-    walk(
-      [s],
-      (x) => {
+    visitStmt(s, {
+      stmt: (x) => {
         if (x.kind === "let") this.defs.add(x.var.id);
         if (x.kind === "assign") this.defs.add(x.var.id);
         if (x.kind === "return" && ret) this.defs.add(ret.id);
         if (x.kind === "localArray") this.defs.add(x.array.id);
         if (x.kind === "store") this.uses.add(x.array.id);
       },
-      (e) => {
+      expr: (e) => {
         if (e.kind === "var") this.uses.add(e.var.id);
         if (e.kind === "load" || e.kind === "atomic") this.uses.add(e.array.id);
       },
-    );
+    });
   }
 
   private expr(ctx: FnCtx, e: Expr): string {

@@ -23,7 +23,8 @@
 import { T, type ScalarType } from "../../../ir/types.js";
 import type { ArrayVar, CallArg, CallExpr, Expr, Function, Module, ScalarVar, Stmt } from "../../../ir/nodes.js";
 import { invariant } from "../../../util.js";
-import { walk, type KernelAnalysis } from "../analysis.js";
+import { operands, someExpr, someIn, visit, withOperands } from "../../../ir/walk.js";
+import type { KernelAnalysis } from "../analysis.js";
 import type { SiteTable } from "../sites.js";
 import { Renaming } from "./rename.js";
 import type { RegionTree, RStmt } from "./tree.js";
@@ -81,38 +82,24 @@ function maxId(fns: readonly Function[]): number {
   let max = 0;
   for (const f of fns) {
     for (const p of [...f.params, ...f.shared]) max = Math.max(max, p.id);
-    walk(
-      f.body,
-      (s) => {
+    visit(f.body, {
+      stmt: (s) => {
         if (s.kind === "let") max = Math.max(max, s.var.id);
         if (s.kind === "localArray") max = Math.max(max, s.array.id);
       },
-      () => undefined,
-    );
+    });
   }
   return max;
 }
 
+const callsBarrierFn = (lw: Lowering) => (x: Expr) => x.kind === "call" && lw.barrierFns.has(x.callee);
+
 function callsBarrier(lw: Lowering, e: Expr): boolean {
-  let found = false;
-  walk([{ kind: "expr", expr: e, span: e.span }], () => undefined, (x) => {
-    if (x.kind === "call" && lw.barrierFns.has(x.callee)) found = true;
-  });
-  return found;
+  return someExpr(e, callsBarrierFn(lw));
 }
 
 function reachesBarrier(lw: Lowering, s: Stmt): boolean {
-  let found = false;
-  walk(
-    [s],
-    (x) => {
-      if (x.kind === "barrier") found = true;
-    },
-    (x) => {
-      if (x.kind === "call" && lw.barrierFns.has(x.callee)) found = true;
-    },
-  );
-  return found;
+  return someIn([s], { stmt: (x) => x.kind === "barrier", expr: callsBarrierFn(lw) });
 }
 
 const plain = (stmt: Stmt): RStmt => ({ kind: "plain", stmt });
@@ -223,22 +210,11 @@ function flattenOne(lw: Lowering, fn: Function, e: Expr, path: string): [RStmt[]
   };
   switch (e.kind) {
     case "call": {
-      const exprs = e.args.filter((a): a is Expr => a.kind !== "arrayArg");
-      const [pre, out] = flatten(lw, fn, exprs, path);
-      let k = 0;
-      const args = e.args.map((a: CallArg) => (a.kind === "arrayArg" ? a : out[k++]!));
+      const [pre, out] = flatten(lw, fn, operands(e), path);
+      const args = withOperands(e, out).args;
       if (!lw.barrierFns.has(e.callee)) return [pre, { ...e, args }];
       const [inl, ret] = inline(lw, fn, e, args, path);
       return [[...pre, ...inl], ret];
-    }
-    case "unary":
-    case "cast": {
-      const [pre, operand] = one(e.operand);
-      return [pre, { ...e, operand }];
-    }
-    case "binary": {
-      const [pre, [left, right]] = flatten(lw, fn, [e.left, e.right], path);
-      return [pre, { ...e, left: left!, right: right! }];
     }
     case "logical": {
       if (callsBarrier(lw, e.right)) throw new NotCovered("a barrier's device_fn called in the right operand of && or ||");
@@ -250,23 +226,12 @@ function flattenOne(lw: Lowering, fn: Function, e: Expr, path: string): [RStmt[]
       const [pre, cond] = one(e.cond);
       return [pre, { ...e, cond }];
     }
-    case "load": {
-      const [pre, indices] = flatten(lw, fn, e.indices, path);
-      return [pre, { ...e, indices }];
+    default: {
+      // Every other operand is always evaluated, in order.
+      invariant(operands(e).length > 0, `a ${e.kind} expression calls a device_fn`);
+      const [pre, out] = flatten(lw, fn, operands(e), path);
+      return [pre, withOperands(e, out)];
     }
-    case "builtin":
-    case "warp": {
-      const [pre, args] = flatten(lw, fn, e.args, path);
-      return [pre, { ...e, args }];
-    }
-    case "atomic": {
-      const [pre, out] = flatten(lw, fn, [...e.indices, ...e.args], path);
-      return [pre, { ...e, indices: out.slice(0, e.indices.length), args: out.slice(e.indices.length) }];
-    }
-    case "const":
-    case "var":
-    case "special":
-      invariant(false, `a ${e.kind} expression calls a device_fn`);
   }
 }
 

@@ -4,7 +4,8 @@
  * locals), keeping its name, type and span, so messages read as they do for the call.
  */
 import type { ArrayVar, CallArg, Expr, ScalarVar, Stmt } from "../../../ir/nodes.js";
-import { assertNever, invariant } from "../../../util.js";
+import { mapExpr, mapStmts } from "../../../ir/walk.js";
+import { invariant } from "../../../util.js";
 
 export class Renaming {
   private readonly scalars = new Map<number, ScalarVar>();
@@ -26,7 +27,7 @@ export class Renaming {
   }
 
   stmts(list: readonly Stmt[]): Stmt[] {
-    return list.map((s) => this.stmt(s));
+    return mapStmts(list, { expr: (e) => mapExpr(e, (x) => this.refs(x)), stmt: (st) => this.declOrRef(st) });
   }
 
   private varOf(v: ScalarVar): ScalarVar {
@@ -41,66 +42,34 @@ export class Renaming {
     return r;
   }
 
-  private stmt(s: Stmt): Stmt {
+  /** A statement whose expressions are renamed already: its own declaration or reference. */
+  private declOrRef(s: Stmt): Stmt {
     switch (s.kind) {
-      case "let": {
-        const init = this.expr(s.init);
-        return { ...s, init, var: this.scalar(s.var) };
-      }
-      case "localArray": {
-        const init = s.init ? s.init.map((e) => this.expr(e)) : null;
-        return { ...s, init, array: this.array(s.array) };
-      }
+      case "let":
+        return { ...s, var: this.scalar(s.var) };
+      case "localArray":
+        return { ...s, array: this.array(s.array) };
       case "assign":
-        return { ...s, var: this.varOf(s.var), value: this.expr(s.value) };
+        return { ...s, var: this.varOf(s.var) };
       case "store":
-        return { ...s, array: this.arrayOf(s.array), indices: s.indices.map((e) => this.expr(e)), value: this.expr(s.value) };
-      case "expr":
-        return { ...s, expr: this.expr(s.expr) };
-      case "if":
-        return { ...s, cond: this.expr(s.cond), then: this.stmts(s.then), else: this.stmts(s.else) };
-      case "loop": {
-        const init = this.stmts(s.init);
-        const cond = s.cond ? this.expr(s.cond) : null;
-        return { ...s, init, cond, body: this.stmts(s.body), step: this.stmts(s.step) };
-      }
-      case "return":
-        return { ...s, value: s.value ? this.expr(s.value) : null };
-      case "block":
-        return { ...s, body: this.stmts(s.body) };
-      case "break":
-      case "continue":
-      case "barrier":
+        return { ...s, array: this.arrayOf(s.array) };
+      default:
         return s;
     }
-    return assertNever(s, "statement");
   }
 
-  private expr(e: Expr): Expr {
+  /** An expression whose operands are renamed already: its own references to variables and arrays. */
+  private refs(e: Expr): Expr {
     switch (e.kind) {
-      case "const":
-      case "special":
-        return e;
       case "var":
         return { ...e, var: this.varOf(e.var) };
-      case "unary":
-      case "cast":
-        return { ...e, operand: this.expr(e.operand) };
-      case "binary":
-      case "logical":
-        return { ...e, left: this.expr(e.left), right: this.expr(e.right) };
-      case "select":
-        return { ...e, cond: this.expr(e.cond), ifTrue: this.expr(e.ifTrue), ifFalse: this.expr(e.ifFalse) };
       case "load":
-        return { ...e, array: this.arrayOf(e.array), indices: e.indices.map((x) => this.expr(x)) };
-      case "call":
-        return { ...e, args: e.args.map((a: CallArg) => (a.kind === "arrayArg" ? { ...a, array: this.arrayOf(a.array) } : this.expr(a))) };
-      case "builtin":
-      case "warp":
-        return { ...e, args: e.args.map((x) => this.expr(x)) };
       case "atomic":
-        return { ...e, array: this.arrayOf(e.array), indices: e.indices.map((x) => this.expr(x)), args: e.args.map((x) => this.expr(x)) };
+        return { ...e, array: this.arrayOf(e.array) };
+      case "call":
+        return { ...e, args: e.args.map((a: CallArg) => (a.kind === "arrayArg" ? { ...a, array: this.arrayOf(a.array) } : a)) };
+      default:
+        return e;
     }
-    return assertNever(e, "expression");
   }
 }
