@@ -11,10 +11,10 @@
 import { jsBinary } from "./evalOp.js";
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import type { ScalarName, ScalarValue } from "./types.js";
-import type { CudaHelperName } from "./cudaHelpers.js";
+import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { warpEntries } from "./warpBuiltins.js";
 
-export { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./cudaHelpers.js";
+export { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "../backends/cuda/helpers.js";
 
 /** Which operand types a math builtin takes: all operands share one type from the class. */
 export type OperandClass = "float" | "numeric" | "int";

@@ -1,7 +1,7 @@
 /** From IR to a cached PTX + cubin: generate CUDA, then build it through the content-addressed cache. */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import { emitCuda } from "../codegen/cuda/index.js";
+import { emitCuda } from "../backends/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
 import { getOrBuild, gkVersion } from "./cache.js";
 

@@ -16,7 +16,7 @@ import fc from "fast-check";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
-import { emitCuda } from "../codegen/cuda/index.js";
+import { emitCuda } from "../backends/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
 import type { AnyTypedArray } from "../ir/types.js";
 import { memoryHost } from "../parser/load.js";

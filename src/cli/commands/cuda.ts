@@ -1,6 +1,6 @@
 /** `gkc cuda FILE`: the generated CUDA C++. */
 import { parseArgs } from "node:util";
-import { emitCuda } from "../../codegen/cuda/index.js";
+import { emitCuda } from "../../backends/cuda/index.js";
 import { frontEnd } from "../../pipeline.js";
 import { gkVersion } from "../../runtime/cache.js";
 import { flags } from "../flags.js";

@@ -5,7 +5,7 @@ import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
 import { isFloat, isInt, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
 import { SHUFFLE_TYPES } from "../warpBuiltins.js";
-import { cudaSpelling } from "../cudaSpellings.js";
+import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCondition, checkValue, materialize, untypedOf } from "./expr.js";

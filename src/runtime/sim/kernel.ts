@@ -11,10 +11,10 @@ import type { Function, Module } from "../../ir/nodes.js";
 import type { AnyTypedArray } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { checkArgs, launchShape } from "./args.js";
-import { generateKernel, type BarrierPath } from "./emitKernel.js";
+import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";
 import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
-import { SiteTable } from "./sites.js";
+import { SiteTable } from "../../backends/js/sites.js";
 
 export interface SimOptions {
   /** Loop iterations (back-edges) one launch may take before GK8004; default 10^9. */

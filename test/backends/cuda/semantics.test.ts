@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { kernel } from "../../helpers.js";
-import { fromTemplate, PREC } from "../../../src/codegen/cuda/expr.js";
+import { fromTemplate, PREC } from "../../../src/backends/cuda/expr.js";
 import { builtins, type AtomicEntry, type MathEntry } from "../../../src/ir/builtins.js";
 import { T } from "../../../src/ir/types.js";
 import { bodyOf, cudaOf, cudaWithLines, expectCuda, kernelBody } from "./helpers.js";

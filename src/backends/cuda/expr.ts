@@ -6,7 +6,7 @@
  *   `(int)((unsigned int)row * (unsigned int)K + threadIdx.x)`.
  * - Shift counts are taken modulo the bit width (`a << (b & 31)`); `>>` of a signed value is
  *   arithmetic (nvcc's, and C++20's, definition).
- * - Integer `/` and `%` go through helpers (src/codegen/cuda/prelude.ts) unless the divisor is
+ * - Integer `/` and `%` go through helpers (src/backends/cuda/prelude.ts) unless the divisor is
  *   a constant that can neither trap nor overflow.
  * - Conversions follow src/ir/evalOp.ts `jsCast`, through the intrinsics in settings.ts.
  * - Parentheses follow C++ precedence, plus some for clarity: operands of shifts and bitwise
@@ -111,7 +111,7 @@ function indexText(indices: readonly Expr[], cx: ExprContext): string {
 
 /**
  * Emits a node whose operands C++ evaluates in an unspecified order. Where that order could
- * be observed (src/codegen/cuda/effects.ts), the earlier operands are evaluated into
+ * be observed (src/backends/cuda/effects.ts), the earlier operands are evaluated into
  * temporaries first: `(gk_t1 = f(out), gk_t1 + out[0])`.
  */
 export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops: readonly Expr[]) => Emitted): Emitted {

@@ -1,6 +1,6 @@
 /**
  * Identifiers that generated CUDA must not declare, as data. A user name that is reserved is
- * renamed (src/codegen/cuda/names.ts). Two levels:
+ * renamed (src/backends/cuda/names.ts). Two levels:
  *
  * - everywhere (locals and parameters too): C++ keywords, the reserved prefixes, CUDA's
  *   built-in variables, and every macro the headers nvcc includes define (a macro rewrites a
@@ -11,7 +11,7 @@
  *   and names.ts reserves those everywhere.
  *
  * The header names were taken from CUDA 13.0 on Linux with glibc (`nvcc -E` and
- * `nvcc -E -Xcompiler -dM` of an empty `.cu`); test/codegen/cuda/reserved.test.ts derives
+ * `nvcc -E -Xcompiler -dM` of an empty `.cu`); test/backends/cuda/reserved.test.ts derives
  * them again from the installed nvcc, so a toolkit that adds a name fails that test instead
  * of miscompiling a user's program.
  */

@@ -1,16 +1,16 @@
 /**
- * The generated CUDA of every example, compared with test/codegen/golden/<example>.cu
+ * The generated CUDA of every example, compared with test/backends/cuda/golden/<example>.cu
  * exactly. `GK_UPDATE_GOLDEN=1 npx vitest run test/codegen` rewrites the golden files;
  * review the diff before committing it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../../../src/codegen/cuda/index.js";
+import { emitCuda } from "../../../src/backends/cuda/index.js";
 import { frontEnd } from "../../../src/pipeline.js";
 
 const EXAMPLES = "examples";
-const GOLDEN = path.join("test", "codegen", "golden");
+const GOLDEN = path.join("test", "backends", "cuda", "golden");
 const update = process.env.GK_UPDATE_GOLDEN === "1";
 
 const examples = readdirSync(EXAMPLES).filter((f) => f.endsWith(".gk")).sort();

@@ -1,5 +1,5 @@
 /**
- * The barrier path as regions (src/runtime/sim/regions/): loops over a block's threads from
+ * The barrier path as regions (src/backends/js/regions/): loops over a block's threads from
  * one barrier to the next, with the generator path as the fallback. `run` (helpers.ts) runs
  * every kernel with barriers on both and requires the same arrays, steps and errors; the
  * tests here add what the examples and the other tests do not reach: divergence at every
@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileKernel, SimError, simulateLaunch, type Dim, type SimArg } from "../../../src/runtime/sim/index.js";
 import { arbKernel, cloneArgs } from "../../../src/testing/gen/index.js";
-import { example, gk, run, simErrorOf, type Program } from "./helpers.js";
+import { example, gk, run, simErrorOf, type Program } from "../../runtime/sim/helpers.js";
 
 const p = gk(`device_fn sync_get(data: global<i32>, i: i32): i32 {
   barrier();

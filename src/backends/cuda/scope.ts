@@ -1,7 +1,7 @@
 /**
  * The per-function state of emission: C++ names of variables, and the temporaries and labels
  * the backend invents, numbered in emission order so the output is deterministic. Internal
- * names start with `gk_`, a prefix no user name keeps (src/codegen/cuda/names.ts).
+ * names start with `gk_`, a prefix no user name keeps (src/backends/cuda/names.ts).
  */
 import type { Function, ScalarVar } from "../../ir/nodes.js";
 import type { ScalarType } from "../../ir/types.js";

@@ -16,7 +16,7 @@
  *   }
  *   $launch: for (bz) for (by) for (bx) { fresh shared memory; for (let $r = $r0(...); $r > 0; $r = $regions[$r](...)); }
  *
- * The checks after each thread are the generator scheduler's (scheduler.ts), made in the same
+ * The checks after each thread are the generator scheduler's (src/runtime/sim/scheduler.ts), made in the same
  * order, so the same divergence is reported the same way. A local in scope at a barrier point
  * (scopes.ts) that a later region reads back lives in a TypedArray of its type with one element
  * per thread (`name$p`), a local array in a plain Array of per-thread arrays.

@@ -4,8 +4,8 @@
  * nvcc.test.ts compiles the name torture modules.
  */
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../../../src/codegen/cuda/index.js";
-import { isReservedIdentifier, safeSpelling } from "../../../src/codegen/cuda/names.js";
+import { emitCuda } from "../../../src/backends/cuda/index.js";
+import { isReservedIdentifier, safeSpelling } from "../../../src/backends/cuda/names.js";
 import { T } from "../../../src/ir/types.js";
 import { checkSource } from "../../helpers.js";
 import { kernelBody } from "./helpers.js";

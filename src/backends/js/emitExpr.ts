@@ -3,7 +3,7 @@
  * from the evalOp and builtin tables, so the simulator computes exactly what constant folding
  * computes. `&&`, `||` and `?:` stay lazy; array accesses are in emitMemory.ts. A warp
  * operation yields to the scheduler, which resumes the thread with its result once the whole
- * warp has arrived (scheduler.ts).
+ * warp has arrived (src/runtime/sim/scheduler.ts).
  */
 import { indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
@@ -67,7 +67,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
 }
 
 /**
- * A warp operation: the thread yields a `WarpStop` (scheduler.ts) with its identity, the path
+ * A warp operation: the thread yields a `WarpStop` (src/runtime/sim/scheduler.ts) with its identity, the path
  * of call sites to it as for a barrier (`"c4.w12"`), and its operands (`a`: the value or the
  * predicate, `b`: a shuffle's lane operand); the scheduler sends back the result.
  */

@@ -15,7 +15,7 @@
  * Barrier path on generators (what the regions do not cover, kernels with warp operations,
  * or when asked for): `$launch` returns a block runner, `{ begin(bx, by, bz), thread(tx, ty,
  * tz), steps() }`, where `thread` is a generator that yields at each barrier and each warp
- * operation; the scheduler (scheduler.ts) drives the threads of each block.
+ * operation; the scheduler (src/runtime/sim/scheduler.ts) drives the threads of each block.
  *
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
@@ -31,7 +31,7 @@ import { SiteTable } from "./sites.js";
 
 /**
  * How a kernel with barriers runs: as regions (regions/, the default), or one generator per
- * thread (scheduler.ts). A kernel with warp operations always runs on generators.
+ * thread (src/runtime/sim/scheduler.ts). A kernel with warp operations always runs on generators.
  */
 export type BarrierPath = "regions" | "generators";
 

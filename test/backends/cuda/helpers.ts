@@ -5,7 +5,7 @@ import path from "node:path";
 import { execa } from "execa";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { emitCuda, type CudaOptions, type CudaOutput } from "../../../src/codegen/cuda/index.js";
+import { emitCuda, type CudaOptions, type CudaOutput } from "../../../src/backends/cuda/index.js";
 import type { Module } from "../../../src/ir/nodes.js";
 import { findNvcc, parseNvccOutput } from "../../../src/runtime/nvcc.js";
 import { checkSource, irOf } from "../../helpers.js";

@@ -5,8 +5,8 @@
  * itself: the function each CUDA template calls. The rest are CUDA's fast intrinsics and
  * C's type names used as casts (src/diagnostics/foreignTypes.ts).
  */
-import { foreignScalar } from "../diagnostics/foreignTypes.js";
-import { builtins, type MathEntry, type SyncEntry, type WarpEntry } from "./builtins.js";
+import { foreignScalar } from "../../diagnostics/foreignTypes.js";
+import { builtins, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
 
 /** What to write instead of a CUDA name: a gk call, and a note where the two differ. */
 export interface Spelling {

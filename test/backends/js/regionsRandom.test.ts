@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileKernel, SimError } from "../../../src/runtime/sim/index.js";
-import { gk, run } from "./helpers.js";
+import { gk, run } from "../../runtime/sim/helpers.js";
 
 const HEADER = `device_fn sync_add(a: global<i32>, i: i32, v: i32): i32 {
   a[i % 16] += v;

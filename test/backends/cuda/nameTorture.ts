@@ -2,7 +2,7 @@
  * Modules whose names collide with everything C++, CUDA and the headers nvcc includes know,
  * and with the backend's own names; nvcc.test.ts compiles them.
  */
-import type { SourceLookup } from "../../../src/codegen/cuda/index.js";
+import type { SourceLookup } from "../../../src/backends/cuda/index.js";
 import { makeSourceFile } from "../../../src/diagnostics/source.js";
 import type { Expr, Module, Stmt } from "../../../src/ir/nodes.js";
 import { T } from "../../../src/ir/types.js";
@@ -14,7 +14,7 @@ import {
   HEADER_MACROS,
   MATH_FAMILIES,
   MATH_SUFFIXES,
-} from "../../../src/codegen/cuda/reserved.js";
+} from "../../../src/backends/cuda/reserved.js";
 import { bin, c, cast, deviceFn, i32, Ids, kernelFn, letS, load, moduleOf, ref, span, store } from "./ir.js";
 
 /** Every name the backend reserves somewhere, plus its own internal names and names C++ cannot spell. */

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDecimal, literal } from "../../../src/codegen/cuda/literals.js";
+import { formatDecimal, literal } from "../../../src/backends/cuda/literals.js";
 import { T } from "../../../src/ir/types.js";
 import { finiteF32 } from "./helpers.js";
 
