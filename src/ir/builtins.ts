@@ -4,25 +4,52 @@
  * checker, the CUDA backend, the simulator and the docs all read this table, and
  * test/ir/builtins.test.ts checks that every entry implements every type it accepts.
  *
- * Templates receive operand code as strings. JavaScript templates may use an operand more
- * than once, so callers pass variable names or cheap side-effect-free expressions. `$` in a
- * JavaScript template is the runtime of src/ir/evalOp.ts (`makeRuntime`).
+ * Each backend has its column in an entry (`cuda`, `js`); each column holds structured
+ * templates (src/ir/templates.ts): a call, or raw text with its precedence and whether it
+ * evaluates each operand once declared beside it. `$` in a JavaScript template is the runtime
+ * of src/ir/evalOp.ts (`makeRuntime`).
  */
 import { jsBinary } from "./evalOp.js";
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
-import type { ScalarName, ScalarValue } from "./types.js";
+import { call, fill, raw, type Template } from "./templates.js";
+import { T, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { warpEntries } from "./warpBuiltins.js";
 
-export { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "../backends/cuda/helpers.js";
+/** A class of scalar types. */
+export type ScalarClass = "float" | "numeric" | "int";
 
-/** Which operand types a math builtin takes: all operands share one type from the class. */
-export type OperandClass = "float" | "numeric" | "int";
+/**
+ * A constraint on an operand's type, over the type algebra (src/ir/types.ts): a scalar of
+ * the class, or also a vector of such scalars, lane by lane, where `vectors` is true.
+ */
+export interface TypeConstraint {
+  readonly scalars: ScalarClass;
+  readonly vectors: boolean;
+}
+
+const CLASS_SCALARS: Record<ScalarClass, readonly ScalarName[]> = {
+  float: ["f32", "f64"],
+  int: ["i32", "u32", "i64", "u64"],
+  numeric: ["i32", "u32", "i64", "u64", "f32", "f64"],
+};
+
+/** The scalar types a constraint admits (for a vector, its lanes' types). */
+export function admittedScalars(c: TypeConstraint): readonly ScalarType[] {
+  return CLASS_SCALARS[c.scalars].map((n) => T[n]);
+}
+
+/** Whether `t` satisfies the constraint. */
+export function satisfies(t: ValueType, c: TypeConstraint): boolean {
+  const lane = t.kind === "scalar" ? t : t.kind === "vector" && c.vectors ? t.elem : undefined;
+  return lane !== undefined && CLASS_SCALARS[c.scalars].includes(lane.name);
+}
 
 export interface MathRule {
   readonly kind: "math";
   readonly arity: 1 | 2 | 3;
-  readonly operands: OperandClass;
+  /** Every operand has one type, which satisfies this constraint. */
+  readonly operands: TypeConstraint;
   /** The result has the operands' type, or is bool, or is i32 (bit counts). */
   readonly result: "operand" | "bool" | "i32";
 }
@@ -71,15 +98,9 @@ export interface ConstantRule {
 
 export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule;
 
-/** CUDA for one operand type: an expression over the operands, and the prelude helpers it uses. */
+/** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
 export interface CudaImpl {
-  readonly expr: (args: readonly string[]) => string;
-  readonly helpers?: readonly CudaHelperName[];
-}
-
-export interface AtomicCudaImpl {
-  /** `addr` is a C++ expression of type `T*` pointing at the element. */
-  readonly expr: (addr: string, args: readonly string[]) => string;
+  readonly template: Template;
   readonly helpers?: readonly CudaHelperName[];
 }
 
@@ -88,7 +109,7 @@ export interface MathEntry {
   readonly doc: string;
   readonly rule: MathRule;
   readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
-  readonly js: Partial<Record<ScalarName, (args: readonly string[]) => string>>;
+  readonly js: Partial<Record<ScalarName, Template>>;
   /** How far GPU and simulator results may differ, in ulp: CUDA's documented error plus the simulator's; 0 means exact. */
   readonly ulp: { readonly f32: number; readonly f64: number };
 }
@@ -97,19 +118,24 @@ export interface AtomicEntry {
   readonly name: string;
   readonly doc: string;
   readonly rule: AtomicRule;
-  readonly cuda: Partial<Record<ScalarName, AtomicCudaImpl>>;
   /**
-   * The new value of the element from its old value and the operands (cas: [compare, value]),
-   * for an element of global or shared memory (the GPU's f32 atomic add differs between them).
+   * A template over `[addr, ...operands]` (cas: `[addr, compare, value]`); `addr` is a C++
+   * expression of type `T*` pointing at the element that binds as a unary expression
+   * (`&a[i]`), so it may follow a cast.
    */
-  readonly js: Partial<Record<ScalarName, (old: string, args: readonly string[], space: "global" | "shared") => string>>;
+  readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
+  /**
+   * The new value of the element: a template over `[old, ...operands]`, for an element of
+   * global or shared memory (the GPU's f32 atomic add differs between them).
+   */
+  readonly js: Partial<Record<ScalarName, (space: "global" | "shared") => Template>>;
 }
 
 export interface SyncEntry {
   readonly name: string;
   readonly doc: string;
   readonly rule: SyncRule;
-  readonly cuda: string;
+  readonly cuda: Template;
   /** The simulator suspends the thread here; there is no expression to evaluate. */
   readonly js: "barrier";
 }
@@ -118,6 +144,10 @@ export interface IndexEntry {
   readonly name: SpecialName;
   readonly doc: string;
   readonly rule: IndexRule;
+  /**
+   * The value on an axis as CUDA computes it, an `unsigned int` spelled as a primary
+   * expression (a name or a parenthesized whole); gk's i32 is that converted, `(int)` before it.
+   */
   readonly cuda: (axis: Axis) => string;
   readonly helpers?: readonly CudaHelperName[];
   /** The simulator's per-thread variable holding this value on an axis. */
@@ -155,78 +185,80 @@ export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | Wa
 
 // ---------------------------------------------------------------- math
 
-const call = (fn: string) => (args: readonly string[]) => `${fn}(${args.join(", ")})`;
-const floatCuda = (f32: string, f64: string) => ({ f32: { expr: call(f32) }, f64: { expr: call(f64) } });
-const fround = (e: string) => `Math.fround(${e})`;
-/** A float function computed in f64 by JavaScript, then rounded to f32 for f32 operands. */
-const floatJs = (f: (a: readonly string[]) => string) => ({ f32: (a: readonly string[]) => fround(f(a)), f64: f });
+const FLOAT: TypeConstraint = { scalars: "float", vectors: false };
+const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: false };
+const INT: TypeConstraint = { scalars: "int", vectors: false };
 
-function floatMath(name: string, arity: 1 | 2 | 3, cudaF32: string, cudaF64: string, js: (a: readonly string[]) => string, ulp: { f32: number; f64: number }, doc: string): MathEntry {
-  return { name, doc, rule: { kind: "math", arity, operands: "float", result: "operand" }, cuda: floatCuda(cudaF32, cudaF64), js: floatJs(js), ulp };
+const floatCuda = (f32: string, f64: string) => ({ f32: { template: call(f32) }, f64: { template: call(f64) } });
+/** A float function computed in f64 by JavaScript, then rounded to f32 for f32 operands. */
+const floatJs = (f: Template) => ({ f32: raw((a) => `Math.fround(${fill(f, a)})`), f64: f });
+
+function floatMath(name: string, arity: 1 | 2 | 3, cudaF32: string, cudaF64: string, js: Template, ulp: { f32: number; f64: number }, doc: string): MathEntry {
+  return { name, doc, rule: { kind: "math", arity, operands: FLOAT, result: "operand" }, cuda: floatCuda(cudaF32, cudaF64), js: floatJs(js), ulp };
 }
 
 const exact = { f32: 0, f64: 0 };
 
 const mathEntries: readonly MathEntry[] = [
-  floatMath("sqrt", 1, "sqrtf", "sqrt", (a) => `Math.sqrt(${a[0]})`, exact, "Square root, correctly rounded."),
-  floatMath("rsqrt", 1, "rsqrtf", "rsqrt", (a) => `(1 / Math.sqrt(${a[0]}))`, { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x)."),
-  floatMath("exp", 1, "expf", "exp", (a) => `Math.exp(${a[0]})`, { f32: 2, f64: 1 }, "e raised to x."),
-  floatMath("exp2", 1, "exp2f", "exp2", (a) => `Math.pow(2, ${a[0]})`, { f32: 2, f64: 1 }, "2 raised to x."),
-  floatMath("log", 1, "logf", "log", (a) => `Math.log(${a[0]})`, { f32: 1, f64: 1 }, "Natural logarithm."),
-  floatMath("log2", 1, "log2f", "log2", (a) => `Math.log2(${a[0]})`, { f32: 1, f64: 1 }, "Base-2 logarithm."),
-  floatMath("sin", 1, "sinf", "sin", (a) => `Math.sin(${a[0]})`, { f32: 2, f64: 2 }, "Sine of x radians."),
-  floatMath("cos", 1, "cosf", "cos", (a) => `Math.cos(${a[0]})`, { f32: 2, f64: 2 }, "Cosine of x radians."),
-  floatMath("tan", 1, "tanf", "tan", (a) => `Math.tan(${a[0]})`, { f32: 4, f64: 2 }, "Tangent of x radians."),
-  floatMath("tanh", 1, "tanhf", "tanh", (a) => `Math.tanh(${a[0]})`, { f32: 2, f64: 2 }, "Hyperbolic tangent."),
-  floatMath("pow", 2, "powf", "pow", (a) => `$.pow(${a[0]}, ${a[1]})`, { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
-  floatMath("atan", 1, "atanf", "atan", (a) => `Math.atan(${a[0]})`, { f32: 2, f64: 2 }, "Arc tangent, in radians."),
-  floatMath("atan2", 2, "atan2f", "atan2", (a) => `Math.atan2(${a[0]}, ${a[1]})`, { f32: 3, f64: 2 }, "atan2(y, x): the angle of the point (x, y), in radians."),
-  floatMath("asin", 1, "asinf", "asin", (a) => `Math.asin(${a[0]})`, { f32: 2, f64: 2 }, "Arc sine, in radians."),
-  floatMath("acos", 1, "acosf", "acos", (a) => `Math.acos(${a[0]})`, { f32: 2, f64: 2 }, "Arc cosine, in radians."),
-  floatMath("sinh", 1, "sinhf", "sinh", (a) => `Math.sinh(${a[0]})`, { f32: 3, f64: 2 }, "Hyperbolic sine."),
-  floatMath("cosh", 1, "coshf", "cosh", (a) => `Math.cosh(${a[0]})`, { f32: 2, f64: 2 }, "Hyperbolic cosine."),
-  floatMath("asinh", 1, "asinhf", "asinh", (a) => `Math.asinh(${a[0]})`, { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
-  floatMath("acosh", 1, "acoshf", "acosh", (a) => `Math.acosh(${a[0]})`, { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
-  floatMath("atanh", 1, "atanhf", "atanh", (a) => `Math.atanh(${a[0]})`, { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
-  floatMath("log10", 1, "log10f", "log10", (a) => `Math.log10(${a[0]})`, { f32: 2, f64: 2 }, "Base-10 logarithm."),
-  floatMath("log1p", 1, "log1pf", "log1p", (a) => `Math.log1p(${a[0]})`, { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
-  floatMath("expm1", 1, "expm1f", "expm1", (a) => `Math.expm1(${a[0]})`, { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
-  floatMath("cbrt", 1, "cbrtf", "cbrt", (a) => `Math.cbrt(${a[0]})`, { f32: 2, f64: 2 }, "The cube root of x."),
-  floatMath("hypot", 2, "hypotf", "hypot", (a) => `Math.hypot(${a[0]}, ${a[1]})`, { f32: 3, f64: 2 }, "sqrt(x*x + y*y) without overflow or underflow in between."),
-  floatMath("erf", 1, "erff", "erf", (a) => `$.erf(${a[0]})`, { f32: 2, f64: 3 }, "The error function."),
-  floatMath("erfc", 1, "erfcf", "erfc", (a) => `$.erfc(${a[0]})`, { f32: 4, f64: 8 }, "1 - erf(x), accurate where erf(x) is close to 1."),
-  floatMath("copysign", 2, "copysignf", "copysign", (a) => `$.copysign(${a[0]}, ${a[1]})`, exact, "The magnitude of x with the sign of y."),
-  floatMath("floor", 1, "floorf", "floor", (a) => `Math.floor(${a[0]})`, exact, "Largest integer value not above x."),
-  floatMath("ceil", 1, "ceilf", "ceil", (a) => `Math.ceil(${a[0]})`, exact, "Smallest integer value not below x."),
-  floatMath("round", 1, "roundf", "round", (a) => `$.roundHalfAway(${a[0]})`, exact, "Nearest integer value, halfway cases away from zero."),
-  floatMath("trunc", 1, "truncf", "trunc", (a) => `Math.trunc(${a[0]})`, exact, "x rounded toward zero to an integer value."),
+  floatMath("sqrt", 1, "sqrtf", "sqrt", call("Math.sqrt"), exact, "Square root, correctly rounded."),
+  floatMath("rsqrt", 1, "rsqrtf", "rsqrt", raw((a) => `(1 / Math.sqrt(${a[0]}))`), { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x)."),
+  floatMath("exp", 1, "expf", "exp", call("Math.exp"), { f32: 2, f64: 1 }, "e raised to x."),
+  floatMath("exp2", 1, "exp2f", "exp2", raw((a) => `Math.pow(2, ${a[0]})`), { f32: 2, f64: 1 }, "2 raised to x."),
+  floatMath("log", 1, "logf", "log", call("Math.log"), { f32: 1, f64: 1 }, "Natural logarithm."),
+  floatMath("log2", 1, "log2f", "log2", call("Math.log2"), { f32: 1, f64: 1 }, "Base-2 logarithm."),
+  floatMath("sin", 1, "sinf", "sin", call("Math.sin"), { f32: 2, f64: 2 }, "Sine of x radians."),
+  floatMath("cos", 1, "cosf", "cos", call("Math.cos"), { f32: 2, f64: 2 }, "Cosine of x radians."),
+  floatMath("tan", 1, "tanf", "tan", call("Math.tan"), { f32: 4, f64: 2 }, "Tangent of x radians."),
+  floatMath("tanh", 1, "tanhf", "tanh", call("Math.tanh"), { f32: 2, f64: 2 }, "Hyperbolic tangent."),
+  floatMath("pow", 2, "powf", "pow", call("$.pow"), { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
+  floatMath("atan", 1, "atanf", "atan", call("Math.atan"), { f32: 2, f64: 2 }, "Arc tangent, in radians."),
+  floatMath("atan2", 2, "atan2f", "atan2", call("Math.atan2"), { f32: 3, f64: 2 }, "atan2(y, x): the angle of the point (x, y), in radians."),
+  floatMath("asin", 1, "asinf", "asin", call("Math.asin"), { f32: 2, f64: 2 }, "Arc sine, in radians."),
+  floatMath("acos", 1, "acosf", "acos", call("Math.acos"), { f32: 2, f64: 2 }, "Arc cosine, in radians."),
+  floatMath("sinh", 1, "sinhf", "sinh", call("Math.sinh"), { f32: 3, f64: 2 }, "Hyperbolic sine."),
+  floatMath("cosh", 1, "coshf", "cosh", call("Math.cosh"), { f32: 2, f64: 2 }, "Hyperbolic cosine."),
+  floatMath("asinh", 1, "asinhf", "asinh", call("Math.asinh"), { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
+  floatMath("acosh", 1, "acoshf", "acosh", call("Math.acosh"), { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
+  floatMath("atanh", 1, "atanhf", "atanh", call("Math.atanh"), { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
+  floatMath("log10", 1, "log10f", "log10", call("Math.log10"), { f32: 2, f64: 2 }, "Base-10 logarithm."),
+  floatMath("log1p", 1, "log1pf", "log1p", call("Math.log1p"), { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
+  floatMath("expm1", 1, "expm1f", "expm1", call("Math.expm1"), { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
+  floatMath("cbrt", 1, "cbrtf", "cbrt", call("Math.cbrt"), { f32: 2, f64: 2 }, "The cube root of x."),
+  floatMath("hypot", 2, "hypotf", "hypot", call("Math.hypot"), { f32: 3, f64: 2 }, "sqrt(x*x + y*y) without overflow or underflow in between."),
+  floatMath("erf", 1, "erff", "erf", call("$.erf"), { f32: 2, f64: 3 }, "The error function."),
+  floatMath("erfc", 1, "erfcf", "erfc", call("$.erfc"), { f32: 4, f64: 8 }, "1 - erf(x), accurate where erf(x) is close to 1."),
+  floatMath("copysign", 2, "copysignf", "copysign", call("$.copysign"), exact, "The magnitude of x with the sign of y."),
+  floatMath("floor", 1, "floorf", "floor", call("Math.floor"), exact, "Largest integer value not above x."),
+  floatMath("ceil", 1, "ceilf", "ceil", call("Math.ceil"), exact, "Smallest integer value not below x."),
+  floatMath("round", 1, "roundf", "round", call("$.roundHalfAway"), exact, "Nearest integer value, halfway cases away from zero."),
+  floatMath("trunc", 1, "truncf", "trunc", call("Math.trunc"), exact, "x rounded toward zero to an integer value."),
   {
     name: "fma",
     doc: "a * b + c rounded once.",
-    rule: { kind: "math", arity: 3, operands: "float", result: "operand" },
+    rule: { kind: "math", arity: 3, operands: FLOAT, result: "operand" },
     cuda: floatCuda("fmaf", "fma"),
-    js: { f32: (a) => `$.fmaF32(${a.join(", ")})`, f64: (a) => `$.fmaF64(${a.join(", ")})` },
+    js: { f32: call("$.fmaF32"), f64: call("$.fmaF64") },
     ulp: exact,
   },
   {
     name: "abs",
     doc: "Absolute value; for signed integers abs of the most negative value is itself (wraps).",
-    rule: { kind: "math", arity: 1, operands: "numeric", result: "operand" },
+    rule: { kind: "math", arity: 1, operands: NUMERIC, result: "operand" },
     cuda: {
-      f32: { expr: call("fabsf") },
-      f64: { expr: call("fabs") },
-      i32: { expr: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
-      i64: { expr: call("gk_abs_i64"), helpers: ["gk_abs_i64"] },
-      u32: { expr: (a) => `(${a[0]})` },
-      u64: { expr: (a) => `(${a[0]})` },
+      f32: { template: call("fabsf") },
+      f64: { template: call("fabs") },
+      i32: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
+      i64: { template: call("gk_abs_i64"), helpers: ["gk_abs_i64"] },
+      u32: { template: raw((a) => `(${a[0]})`) },
+      u64: { template: raw((a) => `(${a[0]})`) },
     },
     js: {
-      f32: (a) => `Math.abs(${a[0]})`,
-      f64: (a) => `Math.abs(${a[0]})`,
-      i32: (a) => `$.absI32(${a[0]})`,
-      i64: (a) => `$.absI64(${a[0]})`,
-      u32: (a) => `${a[0]}`,
-      u64: (a) => `${a[0]}`,
+      f32: call("Math.abs"),
+      f64: call("Math.abs"),
+      i32: call("$.absI32"),
+      i64: call("$.absI64"),
+      u32: raw((a) => `${a[0]}`),
+      u64: raw((a) => `${a[0]}`),
     },
     ulp: exact,
   },
@@ -235,103 +267,103 @@ const mathEntries: readonly MathEntry[] = [
   {
     name: "clamp",
     doc: "min(max(x, lo), hi).",
-    rule: { kind: "math", arity: 3, operands: "numeric", result: "operand" },
+    rule: { kind: "math", arity: 3, operands: NUMERIC, result: "operand" },
     cuda: {
-      f32: { expr: (a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`, helpers: ["gk_min_f32", "gk_max_f32"] },
-      f64: { expr: (a) => `gk_min_f64(gk_max_f64(${a[0]}, ${a[1]}), ${a[2]})`, helpers: ["gk_min_f64", "gk_max_f64"] },
-      i32: { expr: (a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})` },
-      u32: { expr: (a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})` },
-      i64: { expr: (a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})` },
-      u64: { expr: (a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})` },
+      f32: { template: raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f32", "gk_max_f32"] },
+      f64: { template: raw((a) => `gk_min_f64(gk_max_f64(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f64", "gk_max_f64"] },
+      i32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
+      u32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
+      i64: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
+      u64: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
     },
     js: {
-      f32: (a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`,
-      f64: (a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`,
-      i32: (a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`,
-      u32: (a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`,
-      i64: (a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`,
-      u64: (a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`,
+      f32: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
+      f64: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
+      i32: raw((a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`),
+      u32: raw((a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`),
+      i64: raw((a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`),
+      u64: raw((a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`),
     },
     ulp: exact,
   },
   {
     name: "popcount",
     doc: "The number of one bits in x's binary representation, as i32.",
-    rule: { kind: "math", arity: 1, operands: "int", result: "i32" },
+    rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
     cuda: {
-      i32: { expr: (a) => `__popc((unsigned int)(${a[0]}))` },
-      u32: { expr: (a) => `__popc(${a[0]})` },
-      i64: { expr: (a) => `__popcll((unsigned long long)(${a[0]}))` },
-      u64: { expr: (a) => `__popcll(${a[0]})` },
+      i32: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
+      u32: { template: call("__popc") },
+      i64: { template: raw((a) => `__popcll((unsigned long long)(${a[0]}))`) },
+      u64: { template: call("__popcll") },
     },
     js: {
-      i32: (a) => `$.popc32(${a[0]})`,
-      u32: (a) => `$.popc32(${a[0]})`,
-      i64: (a) => `$.popc64(${a[0]})`,
-      u64: (a) => `$.popc64(${a[0]})`,
+      i32: call("$.popc32"),
+      u32: call("$.popc32"),
+      i64: call("$.popc64"),
+      u64: call("$.popc64"),
     },
     ulp: exact,
   },
   {
     name: "clz",
     doc: "The number of leading zero bits of x (32 or 64 for zero), as i32.",
-    rule: { kind: "math", arity: 1, operands: "int", result: "i32" },
+    rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
     cuda: {
-      i32: { expr: (a) => `__clz(${a[0]})` },
-      u32: { expr: (a) => `__clz((int)(${a[0]}))` },
-      i64: { expr: (a) => `__clzll(${a[0]})` },
-      u64: { expr: (a) => `__clzll((long long)(${a[0]}))` },
+      i32: { template: call("__clz") },
+      u32: { template: raw((a) => `__clz((int)(${a[0]}))`) },
+      i64: { template: call("__clzll") },
+      u64: { template: raw((a) => `__clzll((long long)(${a[0]}))`) },
     },
     js: {
-      i32: (a) => `Math.clz32(${a[0]})`,
-      u32: (a) => `Math.clz32(${a[0]})`,
-      i64: (a) => `$.clz64(${a[0]})`,
-      u64: (a) => `$.clz64(${a[0]})`,
+      i32: call("Math.clz32"),
+      u32: call("Math.clz32"),
+      i64: call("$.clz64"),
+      u64: call("$.clz64"),
     },
     ulp: exact,
   },
   {
     name: "isnan",
     doc: "True when x is a NaN.",
-    rule: { kind: "math", arity: 1, operands: "float", result: "bool" },
-    cuda: { f32: { expr: call("isnan") }, f64: { expr: call("isnan") } },
-    js: { f32: (a) => `(${a[0]} !== ${a[0]})`, f64: (a) => `(${a[0]} !== ${a[0]})` },
+    rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
+    cuda: { f32: { template: call("isnan") }, f64: { template: call("isnan") } },
+    js: { f32: raw((a) => `(${a[0]} !== ${a[0]})`, { once: false }), f64: raw((a) => `(${a[0]} !== ${a[0]})`, { once: false }) },
     ulp: exact,
   },
   {
     name: "isinf",
     doc: "True when x is +Infinity or -Infinity.",
-    rule: { kind: "math", arity: 1, operands: "float", result: "bool" },
-    cuda: { f32: { expr: call("isinf") }, f64: { expr: call("isinf") } },
+    rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
+    cuda: { f32: { template: call("isinf") }, f64: { template: call("isinf") } },
     js: {
-      f32: (a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`,
-      f64: (a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`,
+      f32: raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false }),
+      f64: raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false }),
     },
     ulp: exact,
   },
 ];
 
 function minMax(name: "min" | "max", doc: string): MathEntry {
-  const ints = { expr: call(name) };
+  const ints = { template: call(name) };
   return {
     name,
     doc,
-    rule: { kind: "math", arity: 2, operands: "numeric", result: "operand" },
+    rule: { kind: "math", arity: 2, operands: NUMERIC, result: "operand" },
     cuda: {
-      f32: { expr: call(`gk_${name}_f32`), helpers: [`gk_${name}_f32`] },
-      f64: { expr: call(`gk_${name}_f64`), helpers: [`gk_${name}_f64`] },
+      f32: { template: call(`gk_${name}_f32`), helpers: [`gk_${name}_f32`] },
+      f64: { template: call(`gk_${name}_f64`), helpers: [`gk_${name}_f64`] },
       i32: ints,
       u32: ints,
       i64: ints,
       u64: ints,
     },
     js: {
-      f32: (a) => `$.f${name}(${a[0]}, ${a[1]})`,
-      f64: (a) => `$.f${name}(${a[0]}, ${a[1]})`,
-      i32: (a) => `Math.${name}(${a[0]}, ${a[1]})`,
-      u32: (a) => `Math.${name}(${a[0]}, ${a[1]})`,
-      i64: (a) => `$.${name}Big(${a[0]}, ${a[1]})`,
-      u64: (a) => `$.${name}Big(${a[0]}, ${a[1]})`,
+      f32: call(`$.f${name}`),
+      f64: call(`$.f${name}`),
+      i32: call(`Math.${name}`),
+      u32: call(`Math.${name}`),
+      i64: call(`$.${name}Big`),
+      u64: call(`$.${name}Big`),
     },
     ulp: exact,
   };
@@ -344,26 +376,33 @@ const INTS: readonly ScalarName[] = ["i32", "u32", "i64", "u64"];
 const NUMS: readonly ScalarName[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 
 /** An atomic CUDA provides for i32/u32/u64 (and here i64 through u64, which is the same bits). */
-function nativeInts(fn: string): Partial<Record<ScalarName, AtomicCudaImpl>> {
-  const direct: AtomicCudaImpl = { expr: (p, a) => `${fn}(${p}, ${a.join(", ")})` };
+function nativeInts(fn: string): Partial<Record<ScalarName, CudaImpl>> {
+  const direct: CudaImpl = { template: call(fn) };
   return {
     i32: direct,
     u32: direct,
     u64: direct,
-    i64: { expr: (p, a) => `(long long)${fn}((${ULL}*)${p}, ${a.map((x) => `(${ULL})(${x})`).join(", ")})` },
+    i64: { template: raw(([p, ...a]) => `(long long)${fn}((${ULL}*)${p}, ${a.map((x) => `(${ULL})(${x})`).join(", ")})`, { prec: "unary" }) },
   };
 }
 
-function jsOp(op: "add" | "sub" | "and" | "or" | "xor", types: readonly ScalarName[]) {
-  const out: Partial<Record<ScalarName, (old: string, args: readonly string[]) => string>> = {};
+type AtomicJs = (space: "global" | "shared") => Template;
+
+/** The same JavaScript in global and shared memory. */
+const anySpace = (t: Template): AtomicJs => () => t;
+
+/** The new value from the operator's own template (src/ir/evalOp.ts): `old op v`. */
+function jsOp(op: "add" | "sub" | "and" | "or" | "xor", types: readonly ScalarName[]): Partial<Record<ScalarName, AtomicJs>> {
+  const out: Partial<Record<ScalarName, AtomicJs>> = {};
   for (const t of types) {
-    const tpl = jsBinary(op, { kind: "scalar", name: t });
-    if (tpl) out[t] = (old, a) => tpl(old, a[0]!, "-1");
+    const tpl = jsBinary(op, T[t]);
+    if (tpl) out[t] = anySpace(raw(([old, v]) => tpl(old!, v!, "-1")));
   }
   return out;
 }
 
-const bitsEqual = (a: string, b: string) => `Object.is(${a}, ${b})`;
+/** Every type alike. */
+const forAll = (types: readonly ScalarName[], js: AtomicJs) => Object.fromEntries(types.map((t) => [t, js]));
 
 const atomicEntries: readonly AtomicEntry[] = [
   {
@@ -372,10 +411,10 @@ const atomicEntries: readonly AtomicEntry[] = [
     rule: { kind: "atomic", op: "add", types: NUMS },
     cuda: {
       ...nativeInts("atomicAdd"),
-      f32: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
-      f64: { expr: (p, a) => `atomicAdd(${p}, ${a[0]})` },
+      f32: { template: call("atomicAdd") },
+      f64: { template: call("atomicAdd") },
     },
-    js: { ...jsOp("add", NUMS), f32: (o, a, space) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${a[0]})))` : `Math.fround(${o} + ${a[0]})`) },
+    js: { ...jsOp("add", NUMS), f32: (space) => raw(([o, v]) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${v})))` : `Math.fround(${o} + ${v})`)) },
   },
   {
     name: "atomicSub",
@@ -384,34 +423,34 @@ const atomicEntries: readonly AtomicEntry[] = [
     cuda: {
       // Not CUDA's atomicSub: its headers negate the operand as a signed int, which is
       // undefined for the most negative value, and nvcc then assumes the operand is not it.
-      i32: { expr: (p, a) => `atomicAdd(${p}, (int)(0u - (unsigned int)(${a[0]})))` },
-      u32: { expr: (p, a) => `atomicAdd(${p}, 0u - (${a[0]}))` },
-      i64: { expr: (p, a) => `(long long)atomicAdd((${ULL}*)${p}, 0ull - (${ULL})(${a[0]}))` },
-      u64: { expr: (p, a) => `atomicAdd(${p}, 0ull - (${a[0]}))` },
-      f32: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
-      f64: { expr: (p, a) => `atomicAdd(${p}, -(${a[0]}))` },
+      i32: { template: raw(([p, ...a]) => `atomicAdd(${p}, (int)(0u - (unsigned int)(${a[0]})))`) },
+      u32: { template: raw(([p, ...a]) => `atomicAdd(${p}, 0u - (${a[0]}))`) },
+      i64: { template: raw(([p, ...a]) => `(long long)atomicAdd((${ULL}*)${p}, 0ull - (${ULL})(${a[0]}))`, { prec: "unary" }) },
+      u64: { template: raw(([p, ...a]) => `atomicAdd(${p}, 0ull - (${a[0]}))`) },
+      f32: { template: raw(([p, ...a]) => `atomicAdd(${p}, -(${a[0]}))`) },
+      f64: { template: raw(([p, ...a]) => `atomicAdd(${p}, -(${a[0]}))`) },
     },
-    js: { ...jsOp("sub", NUMS), f32: (o, a, space) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${a[0]})))` : `Math.fround(${o} - ${a[0]})`) },
+    js: { ...jsOp("sub", NUMS), f32: (space) => raw(([o, v]) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${v})))` : `Math.fround(${o} - ${v})`)) },
   },
   {
     name: "atomicMin",
     doc: "atomicMin(arr, i, v): arr[i] = min(arr[i], v) atomically; returns the old value.",
     rule: { kind: "atomic", op: "min", types: NUMS },
     cuda: {
-      i32: { expr: (p, a) => `atomicMin(${p}, ${a[0]})` },
-      u32: { expr: (p, a) => `atomicMin(${p}, ${a[0]})` },
-      i64: { expr: (p, a) => `atomicMin(${p}, ${a[0]})` },
-      u64: { expr: (p, a) => `atomicMin(${p}, ${a[0]})` },
-      f32: { expr: (p, a) => `gk_atomic_min_f32(${p}, ${a[0]})`, helpers: ["gk_atomic_min_f32"] },
-      f64: { expr: (p, a) => `gk_atomic_min_f64(${p}, ${a[0]})`, helpers: ["gk_atomic_min_f64"] },
+      i32: { template: call("atomicMin") },
+      u32: { template: call("atomicMin") },
+      i64: { template: call("atomicMin") },
+      u64: { template: call("atomicMin") },
+      f32: { template: call("gk_atomic_min_f32"), helpers: ["gk_atomic_min_f32"] },
+      f64: { template: call("gk_atomic_min_f64"), helpers: ["gk_atomic_min_f64"] },
     },
     js: {
-      i32: (o, a) => `Math.min(${o}, ${a[0]})`,
-      u32: (o, a) => `Math.min(${o}, ${a[0]})`,
-      i64: (o, a) => `$.minBig(${o}, ${a[0]})`,
-      u64: (o, a) => `$.minBig(${o}, ${a[0]})`,
-      f32: (o, a) => `$.fmin(${o}, ${a[0]})`,
-      f64: (o, a) => `$.fmin(${o}, ${a[0]})`,
+      i32: anySpace(call("Math.min")),
+      u32: anySpace(call("Math.min")),
+      i64: anySpace(call("$.minBig")),
+      u64: anySpace(call("$.minBig")),
+      f32: anySpace(call("$.fmin")),
+      f64: anySpace(call("$.fmin")),
     },
   },
   {
@@ -419,20 +458,20 @@ const atomicEntries: readonly AtomicEntry[] = [
     doc: "atomicMax(arr, i, v): arr[i] = max(arr[i], v) atomically; returns the old value.",
     rule: { kind: "atomic", op: "max", types: NUMS },
     cuda: {
-      i32: { expr: (p, a) => `atomicMax(${p}, ${a[0]})` },
-      u32: { expr: (p, a) => `atomicMax(${p}, ${a[0]})` },
-      i64: { expr: (p, a) => `atomicMax(${p}, ${a[0]})` },
-      u64: { expr: (p, a) => `atomicMax(${p}, ${a[0]})` },
-      f32: { expr: (p, a) => `gk_atomic_max_f32(${p}, ${a[0]})`, helpers: ["gk_atomic_max_f32"] },
-      f64: { expr: (p, a) => `gk_atomic_max_f64(${p}, ${a[0]})`, helpers: ["gk_atomic_max_f64"] },
+      i32: { template: call("atomicMax") },
+      u32: { template: call("atomicMax") },
+      i64: { template: call("atomicMax") },
+      u64: { template: call("atomicMax") },
+      f32: { template: call("gk_atomic_max_f32"), helpers: ["gk_atomic_max_f32"] },
+      f64: { template: call("gk_atomic_max_f64"), helpers: ["gk_atomic_max_f64"] },
     },
     js: {
-      i32: (o, a) => `Math.max(${o}, ${a[0]})`,
-      u32: (o, a) => `Math.max(${o}, ${a[0]})`,
-      i64: (o, a) => `$.maxBig(${o}, ${a[0]})`,
-      u64: (o, a) => `$.maxBig(${o}, ${a[0]})`,
-      f32: (o, a) => `$.fmax(${o}, ${a[0]})`,
-      f64: (o, a) => `$.fmax(${o}, ${a[0]})`,
+      i32: anySpace(call("Math.max")),
+      u32: anySpace(call("Math.max")),
+      i64: anySpace(call("$.maxBig")),
+      u64: anySpace(call("$.maxBig")),
+      f32: anySpace(call("$.fmax")),
+      f64: anySpace(call("$.fmax")),
     },
   },
   {
@@ -441,12 +480,13 @@ const atomicEntries: readonly AtomicEntry[] = [
     rule: { kind: "atomic", op: "exch", types: NUMS },
     cuda: {
       ...nativeInts("atomicExch"),
-      f32: { expr: (p, a) => `atomicExch(${p}, ${a[0]})` },
+      f32: { template: call("atomicExch") },
       f64: {
-        expr: (p, a) => `__longlong_as_double((long long)atomicExch((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]})))`,
+        template: raw(([p, ...a]) => `__longlong_as_double((long long)atomicExch((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]})))`),
       },
     },
-    js: Object.fromEntries(NUMS.map((t) => [t, (_o: string, a: readonly string[]) => a[0]!])),
+    // The new value is the operand: the old one is read but not used.
+    js: forAll(NUMS, anySpace(raw(([, v]) => v!, { once: false }))),
   },
   {
     name: "atomicCAS",
@@ -455,21 +495,16 @@ const atomicEntries: readonly AtomicEntry[] = [
     cuda: {
       ...nativeInts("atomicCAS"),
       f32: {
-        expr: (p, a) => `__int_as_float(atomicCAS((int*)${p}, __float_as_int(${a[0]}), __float_as_int(${a[1]})))`,
+        template: raw(([p, ...a]) => `__int_as_float(atomicCAS((int*)${p}, __float_as_int(${a[0]}), __float_as_int(${a[1]})))`),
       },
       f64: {
-        expr: (p, a) =>
-          `__longlong_as_double((long long)atomicCAS((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]}), (${ULL})__double_as_longlong(${a[1]})))`,
+        template: raw(([p, ...a]) => `__longlong_as_double((long long)atomicCAS((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]}), (${ULL})__double_as_longlong(${a[1]})))`),
       },
     },
-    js: Object.fromEntries(
-      NUMS.map((t) => [
-        t,
-        t === "f32" || t === "f64"
-          ? (o: string, a: readonly string[]) => `(${bitsEqual(o, a[0]!)} ? ${a[1]} : ${o})`
-          : (o: string, a: readonly string[]) => `(${o} === ${a[0]} ? ${a[1]} : ${o})`,
-      ]),
-    ),
+    js: {
+      ...forAll(INTS, anySpace(raw(([o, c, v]) => `(${o} === ${c} ? ${v} : ${o})`, { once: false }))),
+      ...forAll(["f32", "f64"], anySpace(raw(([o, c, v]) => `(Object.is(${o}, ${c}) ? ${v} : ${o})`, { once: false }))),
+    },
   },
   {
     name: "atomicAnd",
@@ -501,7 +536,7 @@ const syncEntries: readonly SyncEntry[] = [
     name: "barrier",
     doc: "barrier(): waits until every thread of the block has reached this barrier (CUDA __syncthreads). All threads of a block must reach the same barriers.",
     rule: { kind: "sync" },
-    cuda: "__syncthreads()",
+    cuda: call("__syncthreads"),
     js: "barrier",
   },
 ];
@@ -512,13 +547,13 @@ function indexEntry(name: SpecialName, cuda: (axis: Axis) => string, js: string,
 }
 
 const indexEntries: readonly IndexEntry[] = [
-  indexEntry("threadIdx", (a) => `(int)threadIdx.${AXES[a]}`, "$t", "The thread's index within its block (.x .y .z), i32."),
-  indexEntry("blockIdx", (a) => `(int)blockIdx.${AXES[a]}`, "$b", "The block's index within the grid (.x .y .z), i32."),
-  indexEntry("blockDim", (a) => `(int)blockDim.${AXES[a]}`, "$bd", "Threads per block on each axis (.x .y .z), i32."),
-  indexEntry("gridDim", (a) => `(int)gridDim.${AXES[a]}`, "$gd", "Blocks per grid on each axis (.x .y .z), i32."),
+  indexEntry("threadIdx", (a) => `threadIdx.${AXES[a]}`, "$t", "The thread's index within its block (.x .y .z), i32."),
+  indexEntry("blockIdx", (a) => `blockIdx.${AXES[a]}`, "$b", "The block's index within the grid (.x .y .z), i32."),
+  indexEntry("blockDim", (a) => `blockDim.${AXES[a]}`, "$bd", "Threads per block on each axis (.x .y .z), i32."),
+  indexEntry("gridDim", (a) => `gridDim.${AXES[a]}`, "$gd", "Blocks per grid on each axis (.x .y .z), i32."),
   indexEntry(
     "globalId",
-    (a) => `(int)(blockIdx.${AXES[a]} * blockDim.${AXES[a]} + threadIdx.${AXES[a]})`,
+    (a) => `(blockIdx.${AXES[a]} * blockDim.${AXES[a]} + threadIdx.${AXES[a]})`,
     "$g",
     "blockIdx * blockDim + threadIdx on each axis (.x .y .z), i32.",
   ),
@@ -526,7 +561,7 @@ const indexEntries: readonly IndexEntry[] = [
     name: "laneId",
     doc: "The thread's lane in its warp, i32: its linear index in the block, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), modulo 32.",
     rule: { kind: "index", special: "laneId", axes: false },
-    cuda: () => "(int)(gk_thread_rank() & 31u)",
+    cuda: () => "(gk_thread_rank() & 31u)",
     helpers: ["gk_thread_rank"],
     js: () => "$lane",
   },
@@ -575,7 +610,7 @@ export function constantBuiltin(name: string): ConstantEntry | undefined {
   return constantEntries.find((e) => e.name === name);
 }
 
-/** The types a math rule accepts. */
+/** The scalar types a math rule accepts, by name. */
 export function operandTypes(rule: MathRule): readonly ScalarName[] {
-  return rule.operands === "float" ? ["f32", "f64"] : rule.operands === "int" ? INTS : NUMS;
+  return CLASS_SCALARS[rule.operands.scalars];
 }

@@ -7,16 +7,16 @@
  */
 import type { Span } from "../diagnostics/source.js";
 import type { BuiltinName } from "./builtins.js";
-import type { MemoryType, ScalarType, ScalarValue, VoidType } from "./types.js";
+import type { MemoryType, ScalarType, ScalarValue, ValueType, VoidType } from "./types.js";
 
 // ---------------------------------------------------------------- variables
 
-/** A scalar parameter or local. `id` is unique within its function; names need not be. */
-export interface ScalarVar {
-  readonly kind: "scalarVar";
+/** A parameter or local holding a value (not an array). `id` is unique within its function; names need not be. */
+export interface ValueVar {
+  readonly kind: "valueVar";
   readonly id: number;
   readonly name: string;
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly mutable: boolean;
   readonly span: Span;
 }
@@ -30,7 +30,7 @@ export interface ArrayVar {
   readonly span: Span;
 }
 
-export type Param = ScalarVar | ArrayVar;
+export type Param = ValueVar | ArrayVar;
 
 // ---------------------------------------------------------------- expressions
 
@@ -60,8 +60,8 @@ export interface ConstExpr {
 
 export interface VarExpr {
   readonly kind: "var";
-  readonly type: ScalarType;
-  readonly var: ScalarVar;
+  readonly type: ValueType;
+  readonly var: ValueVar;
   readonly span: Span;
 }
 
@@ -79,7 +79,7 @@ export interface SpecialExpr {
 
 export interface UnaryExpr {
   readonly kind: "unary";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly op: UnOp;
   readonly operand: Expr;
   readonly span: Span;
@@ -92,7 +92,7 @@ export interface UnaryExpr {
  */
 export interface BinaryExpr {
   readonly kind: "binary";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly op: BinOp;
   readonly left: Expr;
   readonly right: Expr;
@@ -112,7 +112,7 @@ export interface LogicalExpr {
 /** `cond ? ifTrue : ifFalse`; only the chosen branch is evaluated. */
 export interface SelectExpr {
   readonly kind: "select";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly cond: Expr;
   readonly ifTrue: Expr;
   readonly ifFalse: Expr;
@@ -121,7 +121,7 @@ export interface SelectExpr {
 
 export interface CastExpr {
   readonly kind: "cast";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly operand: Expr;
   readonly span: Span;
 }
@@ -208,7 +208,7 @@ export type Expr =
 /** Declares a scalar local; every local starts initialized. */
 export interface LetStmt {
   readonly kind: "let";
-  readonly var: ScalarVar;
+  readonly var: ValueVar;
   readonly init: Expr;
   readonly span: Span;
 }
@@ -223,7 +223,7 @@ export interface LocalArrayStmt {
 
 export interface AssignStmt {
   readonly kind: "assign";
-  readonly var: ScalarVar;
+  readonly var: ValueVar;
   readonly value: Expr;
   readonly span: Span;
 }

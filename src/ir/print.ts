@@ -78,7 +78,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
   const e = (x: Expr) => bare(expr(x, name));
   switch (s.kind) {
     case "let":
-      return [`${pad}${s.var.mutable ? "let" : "const"} ${name(s.var)}: ${s.var.type.name} = ${e(s.init)};`];
+      return [`${pad}${s.var.mutable ? "let" : "const"} ${name(s.var)}: ${typeToString(s.var.type)} = ${e(s.init)};`];
     case "localArray":
       return [`${pad}let ${name(s.array)}: ${typeToString(s.array.type)}${s.init ? ` = [${s.init.map(e).join(", ")}]` : ""};`];
     case "assign":
@@ -126,15 +126,15 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
     case "special":
       return x.name === "laneId" ? x.name : `${x.name}.${AXES[x.axis]}`;
     case "unary":
-      return `(${x.op === "neg" ? "-" : x.op === "not" ? "!" : "~"}.${x.type.name} ${e(x.operand)})`;
+      return `(${x.op === "neg" ? "-" : x.op === "not" ? "!" : "~"}.${typeToString(x.type)} ${e(x.operand)})`;
     case "binary":
-      return `(${e(x.left)} ${OPS[x.op]}.${x.left.type.kind === "scalar" ? x.left.type.name : "?"} ${e(x.right)})`;
+      return `(${e(x.left)} ${OPS[x.op]}.${x.left.type.kind === "void" ? "?" : typeToString(x.left.type)} ${e(x.right)})`;
     case "logical":
       return `(${e(x.left)} ${x.op === "and" ? "&&" : "||"} ${e(x.right)})`;
     case "select":
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
-      return `${x.type.name}(${bare(e(x.operand))})`;
+      return `${typeToString(x.type)}(${bare(e(x.operand))})`;
     case "load":
       return `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
     case "call":

@@ -1,4 +1,18 @@
-/** gk's types. Scalars are interned singletons, so `a === b` compares scalar types. */
+/**
+ * gk's types, as a small algebra:
+ *
+ *   value types   scalar | vector | struct      what a variable, an operand or an array element holds
+ *   type params   T (in a generic definition)   stand for a value type until an instance is made
+ *   memory types  global<V> | V[d0][d1]...      where values live: device memory, shared or local arrays
+ *   void          what a function returns when it returns nothing
+ *
+ * The checker produces scalar value types and array/global memory types today; vectors,
+ * structs and type parameters have their shapes, names and layouts here so that every
+ * function over types (this file, the builtin constraints, the backends' type tables) is
+ * written over the algebra, not over scalar names. Scalars and vectors are interned
+ * singletons, so `a === b` compares them; `sameType` compares any two types.
+ */
+import { invariant } from "../util.js";
 
 export type ScalarName = "bool" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64";
 export type IntName = "i32" | "u32" | "i64" | "u64";
@@ -7,6 +21,41 @@ export type FloatName = "f32" | "f64";
 export interface ScalarType {
   readonly kind: "scalar";
   readonly name: ScalarName;
+}
+
+export type Lanes = 2 | 3 | 4;
+
+/** `f32x4`: 2 to 4 lanes of one scalar type. */
+export interface VectorType {
+  readonly kind: "vector";
+  readonly elem: ScalarType;
+  readonly lanes: Lanes;
+}
+
+export interface StructField {
+  readonly name: string;
+  readonly type: ValueType | ArrayType;
+  /** Byte offset from the start of the struct (C layout, natural alignment). */
+  readonly offset: number;
+}
+
+/** A named struct with C layout: fields in order, each at a multiple of its alignment. */
+export interface StructType {
+  readonly kind: "struct";
+  readonly name: string;
+  readonly fields: readonly StructField[];
+  readonly size: number;
+  readonly align: number;
+}
+
+/** What a value can be. */
+export type ValueType = ScalarType | VectorType | StructType;
+
+/** A type parameter of a generic definition (`T: f32 | i32`): one of `allowed` in each instance. */
+export interface TypeParam {
+  readonly kind: "typeParam";
+  readonly name: string;
+  readonly allowed: readonly ValueType[];
 }
 
 export interface VoidType {
@@ -28,9 +77,12 @@ export interface ArrayType {
   readonly space: "shared" | "local";
 }
 
-export type Type = ScalarType | VoidType | GlobalType | ArrayType;
-/** Types of values an array can be: global memory, shared memory or a local array. */
+/** Where an array lives: global memory, shared memory or a local array. */
 export type MemoryType = GlobalType | ArrayType;
+
+export type Type = ValueType | TypeParam | VoidType | MemoryType;
+
+// ---------------------------------------------------------------- scalars
 
 function scalar(name: ScalarName): ScalarType {
   return Object.freeze({ kind: "scalar", name });
@@ -97,93 +149,136 @@ export function bitWidth(t: ScalarType): number {
   }
 }
 
-export function byteSize(t: ScalarType): number {
-  return bitWidth(t) / 8;
-}
-
 /** The unsigned type of the same width (for wrapping arithmetic and `>>>`). */
 export function unsignedOf(t: ScalarType): ScalarType {
   return t.name === "i32" ? T.u32 : t.name === "i64" ? T.u64 : t;
 }
 
+/** A value of a scalar type: boolean for bool, bigint for 64-bit integers, number otherwise. */
+export type ScalarValue = number | bigint | boolean;
+
+// ---------------------------------------------------------------- vectors
+
+const vectors = new Map<string, VectorType>();
+
+/** The interned vector type of `lanes` lanes of `elem`. */
+export function vectorType(elem: ScalarType, lanes: Lanes): VectorType {
+  const key = `${elem.name}x${lanes}`;
+  let v = vectors.get(key);
+  if (!v) {
+    v = Object.freeze({ kind: "vector", elem, lanes });
+    vectors.set(key, v);
+  }
+  return v;
+}
+
+/** The scalar of a scalar, or of each lane of a vector; undefined for a struct. */
+export function laneScalar(t: ValueType): ScalarType | undefined {
+  return t.kind === "scalar" ? t : t.kind === "vector" ? t.elem : undefined;
+}
+
+/** The scalar type of a value the IR holds as a scalar (the checker produces no other values yet). */
+export function asScalar(t: ValueType | VoidType): ScalarType {
+  invariant(t.kind === "scalar", `a ${t.kind} value where a scalar is expected`);
+  return t;
+}
+
+// ---------------------------------------------------------------- structs
+
+/** A struct with C layout: each field at the next multiple of its alignment, the size a multiple of the largest. */
+export function structType(name: string, fields: readonly { readonly name: string; readonly type: ValueType | ArrayType }[]): StructType {
+  let offset = 0;
+  let align = 1;
+  const laid = fields.map((f) => {
+    const a = alignOf(f.type);
+    offset = roundUp(offset, a);
+    const field: StructField = { name: f.name, type: f.type, offset };
+    offset += sizeOf(f.type);
+    align = Math.max(align, a);
+    return field;
+  });
+  return Object.freeze({ kind: "struct", name, fields: Object.freeze(laid), size: roundUp(offset, align), align });
+}
+
+function roundUp(n: number, to: number): number {
+  return Math.ceil(n / to) * to;
+}
+
+// ---------------------------------------------------------------- layout
+
+/**
+ * Bytes a value occupies in memory, padding included (the stride of an array of it). A
+ * vector of n lanes takes n lanes' bytes, except that a 3-lane vector takes 4 lanes'
+ * (WGSL's layout: it keeps one rule on every backend, and a 16-byte f32x3 loads in one access).
+ */
+export function sizeOf(t: ValueType | ArrayType): number {
+  switch (t.kind) {
+    case "scalar":
+      return bitWidth(t) / 8;
+    case "vector":
+      return sizeOf(t.elem) * (t.lanes === 3 ? 4 : t.lanes);
+    case "struct":
+      return t.size;
+    case "array":
+      return t.dims.reduce((a, d) => a * d, 1) * sizeOf(t.elem);
+  }
+}
+
+/** The alignment of a value in memory: natural for scalars, the whole size for vectors, the largest field's for structs. */
+export function alignOf(t: ValueType | ArrayType): number {
+  switch (t.kind) {
+    case "scalar":
+    case "vector":
+      return sizeOf(t);
+    case "struct":
+      return t.align;
+    case "array":
+      return alignOf(t.elem);
+  }
+}
+
+/** Bytes of one scalar. */
+export function byteSize(t: ScalarType): number {
+  return sizeOf(t);
+}
+
+// ---------------------------------------------------------------- names and equality
+
 export function typeToString(t: Type): string {
   switch (t.kind) {
     case "scalar":
       return t.name;
+    case "vector":
+      return `${t.elem.name}x${t.lanes}`;
+    case "struct":
+    case "typeParam":
+      return t.name;
     case "void":
       return "void";
     case "global":
-      return `${t.readonly ? "readonly " : ""}global<${t.elem.name}>`;
+      return `${t.readonly ? "readonly " : ""}global<${typeToString(t.elem)}>`;
     case "array":
-      return `${t.space === "shared" ? "shared " : ""}${t.elem.name}${t.dims.map((d) => `[${d}]`).join("")}`;
+      return `${t.space === "shared" ? "shared " : ""}${typeToString(t.elem)}${t.dims.map((d) => `[${d}]`).join("")}`;
   }
 }
 
 export function sameType(a: Type, b: Type): boolean {
-  if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case "scalar":
+    case "vector":
       return a === b;
+    case "struct":
+      return b.kind === "struct" && a.name === b.name && a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type));
+    case "typeParam":
+      return b.kind === "typeParam" && a.name === b.name;
     case "void":
-      return true;
+      return b.kind === "void";
     case "global":
-      return b.kind === "global" && a.elem === b.elem && a.readonly === b.readonly;
+      return b.kind === "global" && sameType(a.elem, b.elem) && a.readonly === b.readonly;
     case "array":
       return (
-        b.kind === "array" && a.elem === b.elem && a.space === b.space &&
+        b.kind === "array" && sameType(a.elem, b.elem) && a.space === b.space &&
         a.dims.length === b.dims.length && a.dims.every((d, i) => d === b.dims[i])
       );
   }
-}
-
-/** A value of a scalar type: boolean for bool, bigint for 64-bit integers, number otherwise. */
-export type ScalarValue = number | bigint | boolean;
-
-export type TypedArrayFor<N extends ScalarName> = N extends "bool"
-  ? Uint8Array
-  : N extends "i32"
-    ? Int32Array
-    : N extends "u32"
-      ? Uint32Array
-      : N extends "i64"
-        ? BigInt64Array
-        : N extends "u64"
-          ? BigUint64Array
-          : N extends "f32"
-            ? Float32Array
-            : Float64Array;
-
-export type AnyTypedArray =
-  | Uint8Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
-
-export const TYPED_ARRAY = {
-  bool: Uint8Array,
-  i32: Int32Array,
-  u32: Uint32Array,
-  i64: BigInt64Array,
-  u64: BigUint64Array,
-  f32: Float32Array,
-  f64: Float64Array,
-} as const;
-
-export function newTypedArray(elem: ScalarName, n: number): AnyTypedArray {
-  return new TYPED_ARRAY[elem](n);
-}
-
-/** The element type a TypedArray holds, or undefined for other arrays. */
-export function elemOfTypedArray(a: unknown): ScalarName | undefined {
-  if (a instanceof Float32Array) return "f32";
-  if (a instanceof Float64Array) return "f64";
-  if (a instanceof Int32Array) return "i32";
-  if (a instanceof Uint32Array) return "u32";
-  if (a instanceof BigInt64Array) return "i64";
-  if (a instanceof BigUint64Array) return "u64";
-  if (a instanceof Uint8Array) return "bool";
-  return undefined;
 }

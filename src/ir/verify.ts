@@ -4,10 +4,10 @@
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
 import { assertNever } from "../util.js";
-import { atomicBuiltin, mathBuiltin, operandTypes, warpBuiltin } from "./builtins.js";
+import { atomicBuiltin, mathBuiltin, satisfies, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
 import type { Expr, Function, Module, Stmt } from "./nodes.js";
-import { isBool, isInt, T, type ScalarType, type ScalarValue } from "./types.js";
+import { isBool, isInt, sameType, type ScalarType, type ScalarValue, T, typeToString } from "./types.js";
 import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function verifyModule(m: Module): string[] {
@@ -71,14 +71,14 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
       case "unary":
         expr(e.operand);
         same(e.operand, e.type, `operand of ${e.op}`);
-        if (e.op === "not" && !isBool(e.type)) where("! on non-bool");
+        if (e.op === "not" && e.type !== T.bool) where("! on non-bool");
         return;
       case "binary":
         expr(e.left);
         expr(e.right);
         same(e.right, e.left.type, `right operand of ${e.op}`);
         if (isComparison(e.op)) {
-          if (!isBool(e.type)) where(`comparison ${e.op} is not bool`);
+          if (e.type !== T.bool) where(`comparison ${e.op} is not bool`);
         } else same(e.left, e.type, `left operand of ${e.op}`);
         if ((e.op === "shl" || e.op === "shr") && e.left.type.kind === "scalar" && !isInt(e.left.type)) where("shift of a non-integer");
         return;
@@ -97,7 +97,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         return;
       case "cast":
         expr(e.operand);
-        if (e.operand.type === e.type) where(`redundant cast to ${e.type.name}`);
+        if (e.operand.type === e.type) where(`redundant cast to ${typeToString(e.type)}`);
         return;
       case "load":
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
@@ -119,7 +119,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
             if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
           } else {
             expr(a);
-            if (p.kind !== "scalarVar") where(`scalar passed to array parameter ${p.name} of ${e.callee}`);
+            if (p.kind !== "valueVar") where(`scalar passed to array parameter ${p.name} of ${e.callee}`);
             else same(a, p.type, `argument ${p.name} of ${e.callee}`);
           }
         });
@@ -135,11 +135,11 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         e.args.forEach((a) => expr(a));
         const t0 = e.args[0]?.type;
         if (e.args.length !== b.rule.arity) where(`${e.name} with ${e.args.length} args`);
-        if (t0?.kind !== "scalar" || !operandTypes(b.rule).includes(t0.name)) where(`${e.name} on a bad operand type`);
+        if (!t0 || t0.kind === "void" || !satisfies(t0, b.rule.operands)) where(`${e.name} on a bad operand type`);
         else {
           e.args.forEach((a) => same(a, t0, `argument of ${e.name}`));
-          const want = b.rule.result === "bool" ? "bool" : b.rule.result === "i32" ? "i32" : t0.name;
-          if (e.type.name !== want) where(`${e.name} has the wrong result type`);
+          const want = b.rule.result === "bool" ? T.bool : b.rule.result === "i32" ? T.i32 : t0;
+          if (!sameType(e.type, want)) where(`${e.name} has the wrong result type`);
         }
         return;
       }

@@ -9,6 +9,7 @@
  * A shuffle's lane operand is taken modulo 32 (its low five bits, as PTX's `shfl.sync` reads
  * it); the CUDA backend masks it before it reaches a template, so `l` below is in 0..31.
  */
+import { raw } from "./templates.js";
 import type { ScalarName } from "./types.js";
 import type { WarpEntry } from "./builtins.js";
 
@@ -22,14 +23,14 @@ export const warpEntries: readonly WarpEntry[] = [
     name: "shfl",
     doc: "v of lane srcLane mod 32 (CUDA __shfl_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015).",
     rule: { kind: "warp", shape: "shuffle", params: ["v", "srcLane"], result: "operand" },
-    cuda: { expr: ([v, l]) => `__shfl_sync(${MASK}, ${v}, ${l})`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([v, l]) => `__shfl_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
     js: { kind: "shuffle", source: (_lane, operand) => operand & 31 },
   },
   {
     name: "shflUp",
     doc: "v of lane laneId - (delta mod 32), or its own v where that is below 0 (CUDA __shfl_up_sync).",
     rule: { kind: "warp", shape: "shuffle", params: ["v", "delta"], result: "operand" },
-    cuda: { expr: ([v, l]) => `__shfl_up_sync(${MASK}, ${v}, ${l})`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([v, l]) => `__shfl_up_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
     js: {
       kind: "shuffle",
       source: (lane, operand) => {
@@ -42,7 +43,7 @@ export const warpEntries: readonly WarpEntry[] = [
     name: "shflDown",
     doc: "v of lane laneId + (delta mod 32), or its own v where that lane does not exist: past 31, or past the last thread of a partial warp (CUDA __shfl_down_sync).",
     rule: { kind: "warp", shape: "shuffle", params: ["v", "delta"], result: "operand" },
-    cuda: { expr: ([v, l]) => `gk_shfl_down(${v}, ${l})`, helpers: ["gk_shfl_down"] },
+    cuda: { template: raw(([v, l]) => `gk_shfl_down(${v}, ${l})`), helpers: ["gk_shfl_down"] },
     js: {
       kind: "shuffle",
       source: (lane, operand, size) => {
@@ -55,35 +56,35 @@ export const warpEntries: readonly WarpEntry[] = [
     name: "shflXor",
     doc: "v of lane laneId ^ (laneMask mod 32) (CUDA __shfl_xor_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015).",
     rule: { kind: "warp", shape: "shuffle", params: ["v", "laneMask"], result: "operand" },
-    cuda: { expr: ([v, l]) => `__shfl_xor_sync(${MASK}, ${v}, ${l})`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([v, l]) => `__shfl_xor_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
     js: { kind: "shuffle", source: (lane, operand) => lane ^ (operand & 31) },
   },
   {
     name: "ballot",
     doc: "A u32 whose bit k is set when lane k's pred is true; bits of lanes that do not exist are 0 (CUDA __ballot_sync).",
     rule: { kind: "warp", shape: "vote", params: ["pred"], result: "u32" },
-    cuda: { expr: ([p]) => `__ballot_sync(${MASK}, ${p})`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([p]) => `__ballot_sync(${MASK}, ${p})`), helpers: ["gk_warp_mask"] },
     js: { kind: "vote", combine: (preds) => preds.reduce((m, p, k) => (p ? m | (1 << k) : m), 0) >>> 0 },
   },
   {
     name: "anyLane",
     doc: "True when pred is true in some thread of the warp (CUDA __any_sync).",
     rule: { kind: "warp", shape: "vote", params: ["pred"], result: "bool" },
-    cuda: { expr: ([p]) => `(__any_sync(${MASK}, ${p}) != 0)`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([p]) => `(__any_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
     js: { kind: "vote", combine: (preds) => preds.some((p) => p) },
   },
   {
     name: "allLanes",
     doc: "True when pred is true in every thread of the warp (CUDA __all_sync).",
     rule: { kind: "warp", shape: "vote", params: ["pred"], result: "bool" },
-    cuda: { expr: ([p]) => `(__all_sync(${MASK}, ${p}) != 0)`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(([p]) => `(__all_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
     js: { kind: "vote", combine: (preds) => preds.every((p) => p) },
   },
   {
     name: "syncWarp",
     doc: "A statement: waits until every thread of the warp has reached it; what a thread of the warp wrote to memory before it, the others read after it (CUDA __syncwarp).",
     rule: { kind: "warp", shape: "sync", params: [], result: "void" },
-    cuda: { expr: () => `__syncwarp(${MASK})`, helpers: ["gk_warp_mask"] },
+    cuda: { template: raw(() => `__syncwarp(${MASK})`), helpers: ["gk_warp_mask"] },
     js: { kind: "sync" },
   },
 ];

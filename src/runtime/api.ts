@@ -14,7 +14,8 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { elemOfTypedArray, newTypedArray, typeToString, type AnyTypedArray, type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { asScalar, type ScalarName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
+import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../ir/values.js";
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
@@ -162,7 +163,7 @@ function marshalEach(fn: Function, args: KernelArgs): ArgValue[] {
   return fn.params.map((p) => {
     const v = args[p.name]!;
     const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    if (p.kind === "scalarVar") return scalar(fn.name, what, p.type, v);
+    if (p.kind === "valueVar") return scalar(fn.name, what, asScalar(p.type), v);
     const elem = p.type.elem.name;
     if (ArrayBuffer.isView(v)) {
       const got = elemOfTypedArray(v);

@@ -23,7 +23,8 @@
  * Each element depends only on (seed, k), so any element can be computed on its own.
  */
 import type { ArrayData } from "../ir/nodes.js";
-import { newTypedArray, type AnyTypedArray, type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
 import { invariant } from "../util.js";
 
 /** The TypedArray holding `data` as elements of type `elem`. */

@@ -1,5 +1,6 @@
 /** Printing values as users read them: f32 with the fewest digits that give back the same f32. */
-import type { AnyTypedArray, ScalarName, ScalarValue } from "../ir/types.js";
+import type { ScalarName, ScalarValue } from "../ir/types.js";
+import type { AnyTypedArray } from "../ir/values.js";
 
 /** The shortest decimal that reads back as the same f32 (e.g. 0.1, not 0.10000000149011612). */
 export function shortestF32(v: number): string {

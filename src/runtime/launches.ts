@@ -1,7 +1,8 @@
 /** Running a module's host-side `launch` statements, in order, on one runner. */
 import type { Span } from "../diagnostics/source.js";
 import type { Launch, Module } from "../ir/nodes.js";
-import type { AnyTypedArray, ScalarName } from "../ir/types.js";
+import type { ScalarName } from "../ir/types.js";
+import type { AnyTypedArray } from "../ir/values.js";
 import { invariant } from "../util.js";
 import { materialize } from "./data.js";
 import type { ArgValue, Runner } from "./runner.js";

@@ -6,7 +6,8 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import type { AnyTypedArray, ScalarValue } from "../ir/types.js";
+import { asScalar, type ScalarValue } from "../ir/types.js";
+import type { AnyTypedArray } from "../ir/values.js";
 import { invariant } from "../util.js";
 import { buildModule, type ModuleBuild } from "./build.js";
 import { LauncherSession, type KernelArg } from "./launcher.js";
@@ -79,7 +80,7 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
       invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
       const launchArgs: KernelArg[] = fn.params.map((p, i) => {
         const v = args[i]!;
-        if (p.kind === "scalarVar") return { kind: "scalar", type: p.type.name, value: v as ScalarValue };
+        if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
         const writable = p.type.kind === "global" && !p.type.readonly;
         return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
       });

@@ -4,7 +4,8 @@
  * NaN, or, with a tolerance, within `ulp` units in the last place or `abs` (and then -0
  * equals +0).
  */
-import type { AnyTypedArray, ScalarName } from "../ir/types.js";
+import type { ScalarName } from "../ir/types.js";
+import type { AnyTypedArray } from "../ir/values.js";
 
 export interface Tolerance {
   /** Largest distance in units in the last place (adjacent floats are 1 apart; so are MAX and Infinity). */

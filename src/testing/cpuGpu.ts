@@ -7,7 +7,8 @@
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { newTypedArray, typeToString, type AnyTypedArray, type ScalarValue } from "../ir/types.js";
+import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
 import { GkCompileError } from "../runtime/api.js";
@@ -230,7 +231,7 @@ function positional(fn: Function, args: ArgsInput): ArgValue[] {
       (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : Number(x)));
       return a;
     }
-    const big = p.type.name === "i64" || p.type.name === "u64";
+    const big = isBigIntType(asScalar(p.type));
     return big && typeof v === "number" ? BigInt(v) : (v as ArgValue);
   });
 }
@@ -238,7 +239,7 @@ function positional(fn: Function, args: ArgsInput): ArgValue[] {
 function launchArgs(fn: Function, values: readonly ArgValue[]): KernelArg[] {
   return fn.params.map((p, i): KernelArg => {
     const v = values[i]!;
-    if (p.kind === "scalarVar") return { kind: "scalar", type: p.type.name, value: v as ScalarValue };
+    if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
     const writable = p.type.kind === "global" && !p.type.readonly;
     return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
   });

@@ -18,7 +18,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../backends/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
-import type { AnyTypedArray } from "../ir/types.js";
+import type { AnyTypedArray } from "../ir/values.js";
 import { memoryHost } from "../parser/load.js";
 import { frontEnd, runPasses } from "../pipeline.js";
 import { nvccFlags } from "../runtime/build.js";

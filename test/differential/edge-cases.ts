@@ -9,7 +9,7 @@
  * words (not the simulator's helpers): the CI tier checks the simulator against them, the
  * GPU tier the GPU against the simulator.
  */
-import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../../src/ir/types.js";
+import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../../src/ir/values.js";
 import { compareArrays, describeMismatches } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
 import { sharedParamCase, tableSwitchCase } from "./language-edge-cases.js";

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import type { SourceMap } from "../../src/diagnostics/source.js";
 import type { Module } from "../../src/ir/nodes.js";
-import type { AnyTypedArray } from "../../src/ir/types.js";
+import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { compareArrays, describeMismatches, type Tolerance } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";

@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AnyTypedArray } from "../../src/ir/types.js";
+import type { AnyTypedArray } from "../../src/ir/values.js";
 import { memoryHost } from "../../src/parser/load.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { builtins, cudaHelperDeps, cudaHelpers, operandTypes } from "../../src/ir/builtins.js";
+import { cudaHelperDeps, cudaHelpers } from "../../src/backends/cuda/helpers.js";
+import { builtins, operandTypes } from "../../src/ir/builtins.js";
+import { fill } from "../../src/ir/templates.js";
 import { makeRuntime } from "../../src/ir/evalOp.js";
 
 const $ = makeRuntime(() => {
@@ -21,7 +23,7 @@ describe("the builtin table", () => {
         expect(mb.cuda[t], `${b.name}: CUDA for ${t}`).toBeDefined();
         expect(mb.js[t], `${b.name}: JavaScript for ${t}`).toBeDefined();
         const args = ["a", "b", "c"].slice(0, b.rule.arity);
-        expect(() => new Function("$", ...args, `return ${mb.js[t]!(args)};`), `${b.name} ${t}`).not.toThrow();
+        expect(() => new Function("$", ...args, `return ${fill(mb.js[t]!, args)};`), `${b.name} ${t}`).not.toThrow();
         for (const h of mb.cuda[t]!.helpers ?? []) expect(cudaHelpers[h], h).toBeDefined();
       }
     }
@@ -35,7 +37,7 @@ describe("the builtin table", () => {
         expect(ab.cuda[t], `${b.name}: CUDA for ${t}`).toBeDefined();
         expect(ab.js[t], `${b.name}: JavaScript for ${t}`).toBeDefined();
         const operands = b.rule.op === "cas" ? ["c", "v"] : ["v"];
-        const fn = new Function("$", "old", ...operands, `return ${ab.js[t]!("old", operands, "global")};`);
+        const fn = new Function("$", "old", ...operands, `return ${fill(ab.js[t]!("global"), ["old", ...operands])};`);
         expect(typeof fn).toBe("function");
       }
     }
@@ -52,7 +54,7 @@ describe("the builtin table", () => {
     const run = (name: string, t: string, ...args: unknown[]) => {
       const b = builtins.find((x) => x.name === name) as Extract<(typeof builtins)[number], { rule: { kind: "math" } }>;
       const names = args.map((_, i) => "abc"[i]!);
-      return new Function("$", ...names, `return ${b.js[t as "f32"]!(names)};`)($, ...args);
+      return new Function("$", ...names, `return ${fill(b.js[t as "f32"]!, names)};`)($, ...args);
     };
     expect(run("min", "f32", NaN, 1)).toBe(1);
     expect(run("clamp", "i32", 7, 0, 5)).toBe(5);

@@ -15,8 +15,9 @@
  *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ScalarVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
-import { isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
+import { asScalar, isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
+import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
 import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
 import { constLiteral, literal } from "./literals.js";
@@ -42,7 +43,7 @@ export interface ExprContext {
   /** The module's functions by IR name (for the effects of calls). */
   readonly functions: ReadonlyMap<string, Function>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
-  readonly temp: (t: ScalarType) => ScalarVar;
+  readonly temp: (t: ScalarType) => ValueVar;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -67,7 +68,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "var":
       return atom(cx.name(e.var));
     case "special":
-      return fromTemplate(() => indexBuiltin(e.name).cuda(e.axis), []);
+      return { text: `(int)${indexBuiltin(e.name).cuda(e.axis)}`, prec: PREC.unary };
     case "unary":
       return unary(e, cx);
     case "binary":
@@ -132,7 +133,7 @@ export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops:
 function unary(e: UnaryExpr, cx: ExprContext): Emitted {
   switch (e.op) {
     case "neg":
-      if (isSigned(e.type)) return wrapping(e, cx);
+      if (isSigned(asScalar(e.type))) return wrapping(e, cx);
       return prefix("-", emitExpr(e.operand, cx));
     case "not":
       return prefix("!", emitExpr(e.operand, cx));
@@ -264,7 +265,7 @@ function isWrapOp(e: Expr, t: ScalarType): e is BinaryExpr | UnaryExpr {
 
 /** A signed wrapping operation: computed in the unsigned type, converted back once. */
 function wrapping(e: BinaryExpr | UnaryExpr, cx: ExprContext): Emitted {
-  return { text: `(${cType(e.type)})${operand(inUnsigned(e, e.type, cx), PREC.primary)}`, prec: PREC.unary };
+  return { text: `(${cType(e.type)})${operand(inUnsigned(e, asScalar(e.type), cx), PREC.primary)}`, prec: PREC.unary };
 }
 
 /** `e` (of signed type `t`) as a value of the unsigned type of the same width, with the same bits. */
@@ -291,12 +292,8 @@ function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
     if (v >= 0n || v === -(1n << BigInt(t.name === "i32" ? 31 : 63))) return atom(literal(u, BigInt.asUintN(t.name === "i32" ? 32 : 64, v)).text);
     return { text: `(${cType(u)})${literal(t, v).text}`, prec: PREC.unary };
   }
-  // CUDA's index variables are unsigned int; the table converts them with a leading (int).
-  if (e.kind === "special" && t.name === "i32") {
-    const text = indexBuiltin(e.name).cuda(e.axis);
-    const inner = text.startsWith("(int)") ? text.slice("(int)".length) : undefined;
-    if (inner !== undefined && templatePrec(inner) === PREC.primary) return atom(inner);
-  }
+  // CUDA computes the thread indices as unsigned int (the table's spelling); gk's i32 converts them.
+  if (e.kind === "special" && t.name === "i32") return atom(indexBuiltin(e.name).cuda(e.axis));
   // An integer converted to t and then to u is the integer converted to u (both wrap).
   if (e.kind === "cast" && isInt(scalarType(e.operand))) {
     return e.operand.type === u ? emitExpr(e.operand, cx) : castTo(u, emitExpr(e.operand, cx));
@@ -308,7 +305,7 @@ function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
 
 function cast(e: CastExpr, cx: ExprContext): Emitted {
   const from = scalarType(e.operand);
-  const to = e.type;
+  const to = asScalar(e.type);
   // A signed value's bits as the unsigned type of its width: computed there directly.
   if (isSigned(from) && to === unsignedOf(from)) return inUnsigned(e.operand, from, cx);
   const x = emitExpr(e.operand, cx);
@@ -354,7 +351,7 @@ function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
   invariant(entry, `unknown math builtin ${e.name}`);
   const impl = entry.cuda[builtinOperandType(e).name];
   invariant(impl, `${e.name} has no CUDA implementation for ${builtinOperandType(e).name}`);
-  return inOrder(e.args, cx, (ops) => fromTemplate(impl.expr, ops.map((a) => emitExpr(a, cx))));
+  return inOrder(e.args, cx, (ops) => fromTemplate(impl.template, ops.map((a) => emitExpr(a, cx))));
 }
 
 function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
@@ -362,16 +359,17 @@ function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
   invariant(impl, `atomic ${e.op} has no CUDA implementation for ${e.type.name}`);
   const n = e.indices.length;
   return inOrder([...e.indices, ...e.args], cx, (ops) => {
+    // Binds as a unary expression, so a template may put it after a cast (src/ir/builtins.ts).
     const address = { text: `&${cx.name(e.array)}${indexText(ops.slice(0, n), cx)}`, prec: PREC.unary };
     const args = ops.slice(n).map((a) => emitExpr(a, cx));
-    return fromTemplate((a) => impl.expr(a[0]!, a.slice(1)), [address, ...args]);
+    return fromTemplate(impl.template, [address, ...args]);
   });
 }
 
 function warp(e: WarpExpr, cx: ExprContext): Emitted {
   const entry = warpBuiltin(e.op);
   const shuffle = entry.rule.shape === "shuffle";
-  return inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.expr, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
+  return inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.template, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
 }
 
 /** A shuffle's lane operand (i32) modulo 32: its low five bits; a constant is reduced here. */
@@ -383,42 +381,9 @@ function laneOperand(lane: Expr, cx: ExprContext): Emitted {
 // ---------------------------------------------------------------- builtin table templates
 
 /**
- * Fills a builtin table template. An operand that lands in an argument slot (`f(x, y)`,
- * `(x)`) goes in as it is; one that lands after a cast goes in if it binds like a unary
- * expression; anywhere else it is parenthesized unless it is primary.
+ * Fills a builtin table template (src/ir/templates.ts): every operand sits in an argument
+ * slot of the template, so it goes in as it is, and the result binds as the template declares.
  */
-export function fromTemplate(template: (args: readonly string[]) => string, args: readonly Emitted[]): Emitted {
-  const marks = args.map((_, i) => `\u0001${i}\u0002`);
-  const filled = template(marks);
-  const text = filled.replace(/\u0001(\d+)\u0002/g, (mark: string, i: string, at: number) => {
-    const before = filled.slice(0, at).trimEnd().slice(-1);
-    const after = filled.slice(at + mark.length).trimStart().slice(0, 1);
-    const arg = args[Number(i)]!;
-    if ((before === "(" || before === ",") && (after === ")" || after === ",")) return arg.text;
-    return operand(arg, before === ")" ? PREC.unary : PREC.primary);
-  });
-  return { text, prec: templatePrec(text) };
-}
-
-/** The precedence of a template's text: primary (a name, call or parenthesized whole), cast/unary, or unknown (0). */
-export function templatePrec(text: string): number {
-  if (/^[A-Za-z_][\w.]*$/.test(text)) return PREC.primary;
-  const callee = /^[A-Za-z_]\w*/.exec(text)?.[0] ?? "";
-  if (text[callee.length] === "(") {
-    const close = matchingParen(text, callee.length);
-    if (close === text.length - 1) return PREC.primary;
-    // `(type)rest` is a cast when the rest binds like a unary expression.
-    if (callee === "" && close > 0 && templatePrec(text.slice(close + 1)) >= PREC.unary) return PREC.unary;
-  }
-  if (/^[&!~-]/.test(text) && templatePrec(text.slice(1)) >= PREC.unary) return PREC.unary;
-  return 0;
-}
-
-function matchingParen(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === "(") depth++;
-    else if (text[i] === ")" && --depth === 0) return i;
-  }
-  return -1;
+export function fromTemplate(template: Template, args: readonly Emitted[]): Emitted {
+  return { text: fill(template, args.map((a) => a.text)), prec: PREC[precOf(template)] };
 }

@@ -15,7 +15,7 @@
  * nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
  */
 import type { Span } from "../../diagnostics/source.js";
-import type { Function, Param, ScalarVar } from "../../ir/nodes.js";
+import type { Function, Param, ValueVar } from "../../ir/nodes.js";
 import { invariant } from "../../util.js";
 import { line, type Line, type Loc } from "./lines.js";
 import { variableNames } from "./names.js";
@@ -48,7 +48,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   // nvcc warns about a parameter that is set but never read (#550).
   const assigned = new Set<number>();
   visit(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
-  const unreadScalar = (p: Param): p is ScalarVar => p.kind === "scalarVar" && assigned.has(p.id) && !read.has(p.id);
+  const unreadScalar = (p: Param): p is ValueVar => p.kind === "valueVar" && assigned.has(p.id) && !read.has(p.id);
   // nvcc ignores [[maybe_unused]] on parameters, so such a parameter is left unnamed (its value
   // is never read) and the body gets a local of its name instead, which the attribute does quiet.
   const params = f.params.map((p) => (unreadScalar(p) ? `${cType(p.type)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))).join(", ");
@@ -72,7 +72,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
 
 function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): string {
   const name = scope.name(p);
-  if (p.kind === "scalarVar") return `${cType(p.type)} ${name}`;
+  if (p.kind === "valueVar") return `${cType(p.type)} ${name}`;
   const t = p.type;
   if (t.kind === "array") {
     // A shared array of the caller's, by reference: indexing reads as in the kernel.

@@ -19,7 +19,7 @@
  *   which one an expression means.
  */
 import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
-import type { ArrayVar, Function, Module, ScalarVar } from "../../ir/nodes.js";
+import type { ArrayVar, Function, Module, ValueVar } from "../../ir/nodes.js";
 import { assertNever } from "../../util.js";
 import {
   CPP_KEYWORDS,
@@ -34,6 +34,7 @@ import {
 } from "./reserved.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
+import { fill } from "../../ir/templates.js";
 
 /** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
 function templateVocabulary(): string[] {
@@ -42,19 +43,19 @@ function templateVocabulary(): string[] {
   for (const b of builtins) {
     switch (b.rule.kind) {
       case "math":
-        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(impl.expr(args));
+        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
         break;
       case "atomic":
-        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(impl.expr("p", args));
+        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
         break;
       case "sync":
-        texts.push((b as SyncEntry).cuda);
+        texts.push(fill((b as SyncEntry).cuda, []));
         break;
       case "index":
-        for (const axis of [0, 1, 2] as const) texts.push((b as IndexEntry).cuda(axis));
+        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
         break;
       case "warp":
-        texts.push((b as WarpEntry).cuda.expr(args));
+        texts.push(fill((b as WarpEntry).cuda.template, args));
         break;
       case "constant":
         break;
@@ -160,7 +161,7 @@ export function functionNames(m: Module): ReadonlyMap<string, string> {
 export function variableNames(f: Function, functionCNames: Iterable<string>): Map<number, string> {
   const table = new NameTable("local", functionCNames);
   const names = new Map<number, string>();
-  const claim = (v: ScalarVar | ArrayVar) => {
+  const claim = (v: ValueVar | ArrayVar) => {
     if (!names.has(v.id)) names.set(v.id, table.claim(v.name));
   };
   f.params.forEach(claim);

@@ -4,9 +4,10 @@
  * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
  * own integer division helpers below.
  */
-import { atomicBuiltin, cudaHelperDeps, cudaHelpers, indexBuiltin, mathBuiltin, warpBuiltin, type CudaHelperName } from "../../ir/builtins.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
-import { isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
+import { asScalar, isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
@@ -123,7 +124,7 @@ export function usedHelpers(m: Module): Set<HelperName> {
         } else if (e.kind === "special") {
           add(indexBuiltin(e.name).helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
-          const h = conversionHelperFor(e.operand.type, e.type);
+          const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);
         }
       },

@@ -3,7 +3,7 @@
  * the backend invents, numbered in emission order so the output is deterministic. Internal
  * names start with `gk_`, a prefix no user name keeps (src/backends/cuda/names.ts).
  */
-import type { Function, ScalarVar } from "../../ir/nodes.js";
+import type { Function, ValueVar } from "../../ir/nodes.js";
 import type { ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import type { ExprContext } from "./expr.js";
@@ -11,7 +11,7 @@ import { CUDA } from "./settings.js";
 
 export class FunctionScope implements ExprContext {
   private readonly names: Map<number, string>;
-  private readonly pending: ScalarVar[][] = [];
+  private readonly pending: ValueVar[][] = [];
   private temps = 0;
   private labels = 0;
 
@@ -29,12 +29,12 @@ export class FunctionScope implements ExprContext {
     return n;
   };
 
-  readonly temp = (type: ScalarType): ScalarVar => {
+  readonly temp = (type: ScalarType): ValueVar => {
     const open = this.pending[this.pending.length - 1];
     invariant(open, "a temporary outside a statement");
     this.temps++;
     // Temporaries take negative ids, which the IR never uses.
-    const v: ScalarVar = { kind: "scalarVar", id: -this.temps, name: `${CUDA.internalPrefix}t${this.temps}`, type, mutable: true, span: { file: "", start: 0, end: 0 } };
+    const v: ValueVar = { kind: "valueVar", id: -this.temps, name: `${CUDA.internalPrefix}t${this.temps}`, type, mutable: true, span: { file: "", start: 0, end: 0 } };
     this.names.set(v.id, v.name);
     open.push(v);
     return v;
@@ -46,7 +46,7 @@ export class FunctionScope implements ExprContext {
   }
 
   /** Runs `f`, returning what it made and the temporaries it asked for (to declare before it). */
-  collect<T>(f: () => T): { value: T; temps: ScalarVar[] } {
+  collect<T>(f: () => T): { value: T; temps: ValueVar[] } {
     this.pending.push([]);
     try {
       const value = f();

@@ -3,7 +3,7 @@
  * suffixes, qualifiers, and the intrinsics that give conversions the spec's exact meaning.
  * The emitters read this record instead of spelling CUDA themselves.
  */
-import type { FloatName, IntName, ScalarName } from "../../ir/types.js";
+import { asScalar, type FloatName, type IntName, type ScalarName, type ValueType } from "../../ir/types.js";
 
 export const CUDA = {
   /** C++ spelling of each gk scalar type. */
@@ -72,9 +72,9 @@ export const CUDA = {
   internalPrefix: "gk_",
 } as const;
 
-/** The C++ type of a scalar. */
-export function cType(t: { readonly name: ScalarName }): string {
-  return CUDA.types[t.name];
+/** The C++ type of a value. */
+export function cType(t: ValueType): string {
+  return CUDA.types[asScalar(t).name];
 }
 
 /** Bit mask applied to shift counts of a type: counts are taken modulo the bit width. */

@@ -7,6 +7,7 @@
  */
 import { foreignScalar } from "../../diagnostics/foreignTypes.js";
 import { builtins, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
+import { calledFunction } from "../../ir/templates.js";
 
 /** What to write instead of a CUDA name: a gk call, and a note where the two differ. */
 export interface Spelling {
@@ -32,18 +33,13 @@ const INTRINSICS: Readonly<Record<string, Spelling>> = {
   fmaxf: { gk: "max" },
 };
 
-function leadingCall(text: string): string | undefined {
-  return /^\(?([A-Za-z_]\w*)\(/.exec(text)?.[1];
-}
-
 function fromTable(): Map<string, Spelling> {
   const m = new Map<string, Spelling>();
-  const args = ["a", "b", "c"];
   for (const b of builtins) {
     const names: (string | undefined)[] = [];
-    if (b.rule.kind === "math") for (const impl of Object.values((b as MathEntry).cuda)) names.push(leadingCall(impl.expr(args)));
-    if (b.rule.kind === "sync") names.push(leadingCall((b as SyncEntry).cuda));
-    if (b.rule.kind === "warp") names.push(leadingCall((b as WarpEntry).cuda.expr(args)));
+    if (b.rule.kind === "math") for (const impl of Object.values((b as MathEntry).cuda)) names.push(calledFunction(impl.template));
+    if (b.rule.kind === "sync") names.push(calledFunction((b as SyncEntry).cuda));
+    if (b.rule.kind === "warp") names.push(calledFunction((b as WarpEntry).cuda.template));
     const note = b.rule.kind === "warp" && b.rule.params.length ? "gk passes the mask of the warp's threads itself" : undefined;
     for (const n of names) {
       if (n && n !== b.name && !n.startsWith("gk_") && !m.has(n)) m.set(n, { gk: b.name, ...(note && { note }) });

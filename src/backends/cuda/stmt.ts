@@ -12,13 +12,14 @@
  */
 import { lookupBuiltin, type SyncEntry } from "../../ir/builtins.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ScalarVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import type { Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
 import { emitExpr, inOrder, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
 import { continuesLoop } from "./analysis.js";
+import { fill } from "../../ir/templates.js";
 
 export interface StmtContext {
   readonly scope: FunctionScope;
@@ -64,7 +65,7 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
     case "return":
       return simple(() => (s.value ? `return ${emitExpr(s.value, cx.scope).text};` : "return;"));
     case "barrier":
-      return [line(`${pad(depth)}${barrier.cuda};`, at)];
+      return [line(`${pad(depth)}${fill(barrier.cuda, [])};`, at)];
     case "block":
       return [line(`${pad(depth)}{`, at), ...emitStmts(s.body, cx, depth + 1), line(`${pad(depth)}}`)];
     default:
@@ -72,7 +73,7 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
   }
 }
 
-function declareTemps(temps: readonly ScalarVar[], cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
+function declareTemps(temps: readonly ValueVar[], cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
   return temps.map((t) => line(`${pad(depth)}${cType(t.type)} ${cx.scope.name(t)};`, at));
 }
 

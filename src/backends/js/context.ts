@@ -4,11 +4,12 @@
  * and `continue` leave, and how `return`, `barrier()`, warp operations and local arrays are
  * written in this function's mode.
  */
-import type { ArrayVar, Function, ScalarVar } from "../../ir/nodes.js";
+import type { ArrayVar, Function, ValueVar } from "../../ir/nodes.js";
 import type { ScalarType, ScalarValue } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import type { KernelAnalysis } from "./analysis.js";
 import type { SiteTable } from "./sites.js";
+import { evaluatesOnce, fill, type Template } from "../../ir/templates.js";
 
 /**
  * - `fastKernel`: the kernel body inlined in the loop over threads; `return` ends the thread.
@@ -45,7 +46,7 @@ export interface FnCtx {
   /** The next loop label's number; one counter may serve several functions' contexts. */
   readonly labels: { next: number };
   /** In a device_fn inlined into a region: `return` assigns `ret` (when not void) and leaves the block `label`. */
-  readonly inlineReturn?: { readonly label: string; readonly ret: ScalarVar | null };
+  readonly inlineReturn?: { readonly label: string; readonly ret: ValueVar | null };
   /** In a region: ids of the local arrays that live across a barrier, so each thread needs its own. */
   readonly perThread?: ReadonlySet<number>;
   /**
@@ -71,7 +72,7 @@ export function newFnCtx(fn: Function, mode: FnMode, analysis: KernelAnalysis, s
 const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
 
 /** The JavaScript name of a scalar variable. */
-export function varName(v: ScalarVar): string {
+export function varName(v: ValueVar): string {
   return `${safe(v.name)}_${v.id}`;
 }
 
@@ -131,25 +132,14 @@ export function zeroOf(t: ScalarType): string {
   return t.name === "i64" || t.name === "u64" ? "0n" : "0";
 }
 
-const MARK = (i: number) => `\u0001${i}\u0001`;
-
 /**
- * Applies a template of the evalOp or builtin tables to operand code. Templates may paste an
- * operand more than once, or conditionally, or out of order; then every non-trivial operand
- * is first bound to a temporary, in order, so that each is evaluated exactly once and left
- * to right. Templates that paste each operand once, in order and unconditionally get the
- * code directly.
+ * Applies a template (src/ir/templates.ts) to operand code. A template that evaluates each
+ * operand once, in order and unconditionally gets the code directly; for one that does not
+ * (`isnan(x)` is `(x !== x)`), every non-trivial operand is first bound to a temporary, in
+ * order, so that each is evaluated exactly once and left to right.
  */
-export function applyTemplate(ctx: FnCtx, template: (ops: readonly string[]) => string, operands: readonly string[]): string {
-  const probe = template(operands.map((_, i) => MARK(i)));
-  let last = -1;
-  let direct = !/\?|&&|\|\|/.test(probe.replace(/\u0001\d+\u0001/g, ""));
-  operands.forEach((_, i) => {
-    const at = probe.indexOf(MARK(i));
-    if (at < 0 || at <= last || probe.indexOf(MARK(i), at + 1) >= 0) direct = false;
-    last = at;
-  });
-  if (direct || operands.every(isTrivial)) return template(operands);
+export function applyTemplate(ctx: FnCtx, template: Template, operands: readonly string[]): string {
+  if (evaluatesOnce(template) || operands.every(isTrivial)) return fill(template, operands);
   const binds: string[] = [];
   const refs = operands.map((code) => {
     if (isTrivial(code)) return code;
@@ -157,5 +147,5 @@ export function applyTemplate(ctx: FnCtx, template: (ops: readonly string[]) => 
     binds.push(`${t} = ${code}`);
     return t;
   });
-  return `(${binds.join(", ")}, ${template(refs)})`;
+  return `(${binds.join(", ")}, ${fill(template, refs)})`;
 }

@@ -8,10 +8,11 @@
 import { indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
 import type { CallExpr, Expr, WarpExpr } from "../../ir/nodes.js";
-import { isInt } from "../../ir/types.js";
+import { asScalar, isInt } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
 import { applyTemplate, arrayName, fnName, literal, newTemp, varName, type FnCtx } from "./context.js";
 import { emitAtomic, emitLoad } from "./emitMemory.js";
+import { raw } from "../../ir/templates.js";
 
 export function emitExpr(ctx: FnCtx, e: Expr): string {
   switch (e.kind) {
@@ -25,7 +26,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       invariant(e.operand.type.kind === "scalar", "unary operand is not a scalar");
       const tpl = jsUnary(e.op, e.operand.type);
       invariant(tpl, `operator ${e.op} on ${e.operand.type.name}`);
-      return applyTemplate(ctx, (ops) => tpl(ops[0]!), [emitExpr(ctx, e.operand)]);
+      return applyTemplate(ctx, raw(([a]) => tpl(a!)), [emitExpr(ctx, e.operand)]);
     }
     case "binary": {
       const t = e.left.type;
@@ -34,7 +35,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       invariant(tpl, `operator ${e.op} on ${t.name}`);
       const traps = (e.op === "div" || e.op === "rem") && isInt(t);
       const site = traps ? ctx.sites.add({ kind: "division", op: e.op as "div" | "rem", type: t, fn: ctx.fn.name, span: e.span }) : -1;
-      return applyTemplate(ctx, (ops) => tpl(ops[0]!, ops[1]!, String(site)), [emitExpr(ctx, e.left), emitExpr(ctx, e.right)]);
+      return applyTemplate(ctx, raw(([a, b]) => tpl(a!, b!, String(site))), [emitExpr(ctx, e.left), emitExpr(ctx, e.right)]);
     }
     case "logical":
       return `(${emitExpr(ctx, e.left)} ${e.op === "and" ? "&&" : "||"} ${emitExpr(ctx, e.right)})`;
@@ -42,8 +43,8 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       return `(${emitExpr(ctx, e.cond)} ? ${emitExpr(ctx, e.ifTrue)} : ${emitExpr(ctx, e.ifFalse)})`;
     case "cast": {
       invariant(e.operand.type.kind === "scalar", "cast of a non-scalar");
-      const tpl = jsCast(e.operand.type, e.type);
-      return applyTemplate(ctx, (ops) => tpl(ops[0]!), [emitExpr(ctx, e.operand)]);
+      const tpl = jsCast(e.operand.type, asScalar(e.type));
+      return applyTemplate(ctx, raw(([a]) => tpl(a!)), [emitExpr(ctx, e.operand)]);
     }
     case "load":
       return emitLoad(ctx, e);

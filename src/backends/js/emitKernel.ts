@@ -85,7 +85,7 @@ function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: Site
 function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
   const mode: FnMode = analysis.suspendFns.has(f.name) ? "generator" : "plain";
   const ctx = newFnCtx(f, mode, analysis, sites, opts);
-  const params = f.params.flatMap((p) => (p.kind === "scalarVar" ? [varName(p)] : p.type.kind === "array" ? [arrayName(ctx, p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
+  const params = f.params.flatMap((p) => (p.kind === "valueVar" ? [varName(p)] : p.type.kind === "array" ? [arrayName(ctx, p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
   params.push(...(analysis.specials.get(f.name) ?? []));
   if (mode === "generator") params.push("$path");
   // A shared array parameter brings its written flags along as a property (launchParts.ts).

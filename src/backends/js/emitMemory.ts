@@ -10,11 +10,13 @@
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, StoreStmt } from "../../ir/nodes.js";
-import { TYPED_ARRAY, type ScalarType } from "../../ir/types.js";
+import { type ScalarType } from "../../ir/types.js";
+import { TYPED_ARRAY } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import { arrayName, isTrivial, newTemp, zeroOf, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
 import type { Site } from "./sites.js";
+import { fill } from "../../ir/templates.js";
 
 /** An access's indices as code: assignments to temporaries, the test that they are in bounds, the flat offset. */
 interface Indexing {
@@ -185,16 +187,18 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
   parts.push(`${old} = ${name}[${o}]`);
+  // The old value and the operands are locals here, so the template may use them freely.
+  const update = fill(tpl(space), [old, ...args]);
   if (flagged(ctx, e.array)) {
     const next = newTemp(ctx);
     parts.push(
       `${isSentinel(elem, old)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
-      `${next} = ${tpl(old, args, space)}`,
+      `${next} = ${update}`,
       `${name}[${o}] = ${next}`,
       `${isSentinel(elem, next)} && (${name}$w[${o}] = 1)`,
     );
   } else {
-    parts.push(`${name}[${o}] = ${tpl(old, args, space)}`);
+    parts.push(`${name}[${o}] = ${update}`);
   }
   parts.push(old);
   return `(${parts.join(", ")})`;

@@ -64,7 +64,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
 export function assignedParams(ctx: FnCtx): Set<number> {
   const assigned = new Set<number>();
   visit(ctx.fn.body, { stmt: (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined) });
-  return new Set(ctx.fn.params.filter((p) => p.kind === "scalarVar" && assigned.has(p.id)).map((p) => p.id));
+  return new Set(ctx.fn.params.filter((p) => p.kind === "valueVar" && assigned.has(p.id)).map((p) => p.id));
 }
 
 /** Fresh shared memory for a block: nothing written yet (the sentinel of emitMemory.ts when that is checked, else zeros). */

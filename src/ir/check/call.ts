@@ -1,6 +1,6 @@
 /** Calls: casts (`f32(x)`), math builtins, atomics, warp operations, and device functions. */
 import type * as ast from "../../parser/ast.js";
-import { atomicBuiltin, lookupBuiltin, operandTypes, type AtomicEntry, type MathEntry, type WarpEntry } from "../builtins.js";
+import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type WarpEntry } from "../builtins.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
 import { isFloat, isInt, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
@@ -116,7 +116,7 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
   const rule = b.rule;
   const sig = Array.from({ length: rule.arity }, (_, i) => "xyz"[i]).join(", ");
   if (e.args.length !== rule.arity) return arityError(ctx, e, `${rule.arity} argument${rule.arity === 1 ? "" : "s"} (${b.name}(${sig}))`);
-  const allowed = operandTypes(rule).map((n) => scalarType(n));
+  const allowed = admittedScalars(rule.operands);
   // Typed arguments fix the operand type; untyped constants then take it.
   const untyped = e.args.map((a) => untypedOf(ctx, a));
   if (e.args.some((a) => ctx.poisoned.has(a))) return undefined;
@@ -131,11 +131,11 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
   const first = [...typed.values()][0];
   if (first) t = first.type;
   else if (rule.result === "operand" && expected && allowed.includes(expected)) t = expected;
-  else t = rule.operands === "int" ? T.i32 : rule.operands === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
+  else t = rule.operands.scalars === "int" ? T.i32 : rule.operands.scalars === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
   if (!allowed.includes(t)) {
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
-    const fix = rule.operands === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
+    const fix = rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
     ctx.log.error("GK3005", arg.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, but '${text}' is ${t.name}${fix}`);
     return undefined;
   }

@@ -1,7 +1,7 @@
 /** Arrays: resolving an indexed expression to its array and checking one index per dimension. */
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar } from "../nodes.js";
-import { isInt, T } from "../types.js";
+import { isInt, T, typeToString } from "../types.js";
 import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
@@ -37,7 +37,7 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
   if (local?.kind === "poisoned") return undefined;
   if (local) {
-    const t = local.kind === "scalar" ? local.var.type.name : "an untyped constant";
+    const t = local.kind === "scalar" ? typeToString(local.var.type) : "an untyped constant";
     ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed` : `'${e.name}' is ${t}, not an array`);
     return undefined;
   }

@@ -1,10 +1,10 @@
 /** Checking statements: from AST statements to IR statements, with scopes, loops and returns. */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, Expr, ScalarVar, Stmt } from "../nodes.js";
+import type { ArrayVar, Expr, ValueVar, Stmt } from "../nodes.js";
 import { lookupBuiltin } from "../builtins.js";
 import { someExpr } from "../walk.js";
-import { byteSize, isBool, T, type ScalarType } from "../types.js";
+import { asScalar, byteSize, isBool, T, type ScalarType } from "../types.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
@@ -120,8 +120,8 @@ export function declare(ctx: FnCtx, name: ast.Ident, sym: LocalSymbol): boolean 
   return true;
 }
 
-export function newScalarVar(ctx: FnCtx, name: ast.Ident, type: ScalarType, mutable: boolean): ScalarVar {
-  return { kind: "scalarVar", id: ctx.nextId++, name: name.name, type, mutable, span: name.span };
+export function newScalarVar(ctx: FnCtx, name: ast.Ident, type: ScalarType, mutable: boolean): ValueVar {
+  return { kind: "valueVar", id: ctx.nextId++, name: name.name, type, mutable, span: name.span };
 }
 
 export function newArrayVar(ctx: FnCtx, name: ast.Ident, type: ArrayVar["type"]): ArrayVar {
@@ -263,7 +263,7 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
 
 /** Where an assignment writes: a scalar variable, or an array element with its indices. */
 type Place =
-  | { readonly kind: "var"; readonly var: ScalarVar; readonly span: Span }
+  | { readonly kind: "var"; readonly var: ValueVar; readonly span: Span }
   | { readonly kind: "elem"; readonly array: ArrayVar; readonly indices: readonly ValueExpr[]; readonly span: Span };
 
 function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
@@ -323,7 +323,7 @@ function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
 }
 
 function placeType(p: Place): ScalarType {
-  return p.kind === "var" ? p.var.type : p.array.type.elem;
+  return p.kind === "var" ? asScalar(p.var.type) : p.array.type.elem;
 }
 
 function write(p: Place, value: ValueExpr, span: Span): Stmt {
@@ -366,7 +366,7 @@ function checkUpdate(ctx: FnCtx, target: ast.Expr, op: ast.BinaryOp, value: ast.
   if (place.kind === "elem" && place.indices.some(hasEffects)) {
     const indices = place.indices.map((ix, k) => {
       if (!hasEffects(ix)) return ix;
-      const tmp: ScalarVar = { kind: "scalarVar", id: ctx.nextId++, name: `${place!.kind === "elem" ? place!.array.name : "t"}_i${k}`, type: ix.type, mutable: false, span: ix.span };
+      const tmp: ValueVar = { kind: "valueVar", id: ctx.nextId++, name: `${place!.kind === "elem" ? place!.array.name : "t"}_i${k}`, type: ix.type, mutable: false, span: ix.span };
       pre.push({ kind: "let", var: tmp, init: ix, span: ix.span });
       return { kind: "var", type: ix.type, var: tmp, span: ix.span } as ValueExpr;
     });

@@ -17,7 +17,7 @@
  */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ConstExpr, Expr, ScalarVar, Stmt } from "../nodes.js";
+import type { ConstExpr, Expr, ValueVar, Stmt } from "../nodes.js";
 import { isInt, T, type ScalarType } from "../types.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkAs, checkValue, foldedConstant } from "./expr.js";
@@ -136,7 +136,7 @@ function checkBreaks(ctx: FnCtx, stmts: readonly ast.Stmt[]): boolean {
 }
 
 function lower(ctx: FnCtx, value: Expr, type: ScalarType, groups: readonly { tests: Expr[]; isDefault: boolean; body: Stmt[]; span: Span }[], span: Span): Stmt[] {
-  const v: ScalarVar = { kind: "scalarVar", id: ctx.nextId++, name: "switch_value", type, mutable: false, span: value.span };
+  const v: ValueVar = { kind: "valueVar", id: ctx.nextId++, name: "switch_value", type, mutable: false, span: value.span };
   const ref: Expr = { kind: "var", type, var: v, span: value.span };
   const fallback = groups.find((g) => g.isDefault)?.body ?? [];
   let chain: Stmt[] = fallback;

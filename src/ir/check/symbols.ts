@@ -1,7 +1,7 @@
 /** What names mean while checking: module-level symbols, local symbols, and nested scopes. */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, Expr, ScalarVar } from "../nodes.js";
+import type { ArrayVar, Expr, ValueVar } from "../nodes.js";
 import type { ArrayType, GlobalType, ScalarType, ScalarValue, VoidType } from "../types.js";
 import type { Untyped } from "./untyped.js";
 
@@ -31,7 +31,7 @@ export type ModuleSymbol =
 
 /** A name declared inside a function. */
 export type LocalSymbol =
-  | { readonly kind: "scalar"; readonly var: ScalarVar }
+  | { readonly kind: "scalar"; readonly var: ValueVar }
   /** `scalar`: a `shared x: T;` scalar, stored as a one-element array and used by name. */
   | { readonly kind: "array"; readonly var: ArrayVar; readonly readonly: boolean; readonly scalar?: boolean }
   | { readonly kind: "untypedConst"; readonly value: Untyped; readonly span: Span }

@@ -8,8 +8,9 @@ import { mathBuiltin } from "../builtins.js";
 import { compileJs, evalBinary, evalCast, evalUnary, FoldTrap } from "../evalOp.js";
 import type { ConstExpr, Expr, Function, Module, Stmt } from "../nodes.js";
 import { mapExpr } from "../walk.js";
-import type { ScalarType, ScalarValue } from "../types.js";
+import { asScalar, type ScalarValue, type ValueType } from "../types.js";
 import type { Span } from "../../diagnostics/source.js";
+import { fill } from "../templates.js";
 
 export function foldModule(m: Module): Module {
   return {
@@ -27,8 +28,8 @@ function isConst(e: Expr): e is ConstExpr {
   return e.kind === "const";
 }
 
-function constLike(e: { readonly type: ScalarType; readonly span: Span }, value: ScalarValue): ConstExpr {
-  return { kind: "const", type: e.type, value, span: e.span };
+function constLike(e: { readonly type: ValueType; readonly span: Span }, value: ScalarValue): ConstExpr {
+  return { kind: "const", type: asScalar(e.type), value, span: e.span };
 }
 
 export function foldExpr(e: Expr): Expr {
@@ -60,7 +61,7 @@ function foldNode(e: Expr): Expr {
     case "select":
       return isConst(e.cond) ? (e.cond.value === true ? e.ifTrue : e.ifFalse) : e;
     case "cast":
-      return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, e.type, e.operand.value)) : e;
+      return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, asScalar(e.type), e.operand.value)) : e;
     case "builtin": {
       const args = e.args;
       if (!args.every(isConst)) return e;
@@ -68,7 +69,7 @@ function foldNode(e: Expr): Expr {
       const js = mathBuiltin(e.name)?.js[operandType.name];
       if (!js) return e;
       const names = ["a", "b", "c"].slice(0, args.length);
-      const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, js(names));
+      const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, fill(js, names));
       return constLike(e, fn(...args.map((a) => a.value)));
     }
     default:

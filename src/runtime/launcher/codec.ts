@@ -4,10 +4,11 @@
  * base64 written and read in chunks of a few megabytes, so that no array ever becomes one
  * JavaScript string (V8 caps strings near 512 MiB).
  */
-import { TYPED_ARRAY, elemOfTypedArray } from "../../ir/types.js";
+import { TYPED_ARRAY, elemOfTypedArray } from "../../ir/values.js";
 import { invalidArgs, launcherFailed } from "./errors.js";
 import { SHARED_FD } from "./shared.js";
-import type { AnyTypedArray, KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
+import type { KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 
 const B64_IN_CHUNK = 3 * (1 << 20); // bytes per encoded chunk (a multiple of 3: no padding inside)
 const B64_OUT_CHUNK = 4 * (1 << 20); // characters per decoded chunk (a multiple of 4)

@@ -4,7 +4,8 @@ import { GkRuntimeError, fromLauncherError, launcherFailed, parseLauncherError }
 import { bytesOf, checkArrayArg, deliver, elemSize, parseAnswer, parseTiming, requestChunks, type ArgPlaces } from "./codec.js";
 import { describeExit, launcherPath, runProcess, type ProcessResult } from "./process.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SharedFile } from "./shared.js";
-import type { AnyTypedArray, DeviceInfo, DevicesResult, KernelArg, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
+import type { DeviceInfo, DevicesResult, KernelArg, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 
 /** Extra time the launcher process gets, beyond a kernel timeout, before it is killed. */
 const PROCESS_GRACE_MS = 60_000;

@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { elemOfTypedArray } from "../../ir/types.js";
+import { elemOfTypedArray } from "../../ir/values.js";
 import { checkArrayArg, bytesOf, deliver, elemSize, scalarWire } from "./codec.js";
 import { GkRuntimeError, fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
 import type { Frame } from "./frames.js";
@@ -20,7 +20,8 @@ import { missingLauncher } from "./oneshot.js";
 import { launcherPath } from "./process.js";
 import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
-import type { AnyTypedArray, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
+import type { DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 
 export interface SessionOptions extends LauncherOptions {
   /** Kill the server if any one request takes longer than this (default: no limit). */

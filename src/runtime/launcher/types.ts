@@ -1,5 +1,6 @@
 /** The launcher client's public types. The wire format they map to is spec/launcher-protocol.md. */
-import type { AnyTypedArray, ScalarName, ScalarValue } from "../../ir/types.js";
+import type { ScalarName, ScalarValue } from "../../ir/types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 
 export type { AnyTypedArray, ScalarName, ScalarValue };
 

@@ -7,7 +7,8 @@
  * form the generated code computes with (f32 rounded, 64-bit integers as bigint).
  */
 import type { Function, Param } from "../../ir/nodes.js";
-import { elemOfTypedArray, TYPED_ARRAY, typeToString, type ScalarType, type ScalarValue } from "../../ir/types.js";
+import { asScalar, type ScalarType, type ScalarValue, typeToString } from "../../ir/types.js";
+import { elemOfTypedArray, TYPED_ARRAY } from "../../ir/values.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { dim3, simError, type Dim3 } from "./errors.js";
 import type { SimArg } from "./kernel.js";
@@ -107,9 +108,10 @@ export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: S
     const x: unknown = args[i];
     const fail = (want: string) =>
       simError("GK8005", p.span, `argument ${i + 1} of kernel '${kernel.name}' ('${p.name}: ${typeToString(p.type)}') must be ${want}, but it is ${describe(x)}`, [], sources);
-    if (p.kind === "scalarVar") {
-      const v = scalarValue(p.type, x);
-      if (v === undefined) throw fail(expectation(p.type));
+    if (p.kind === "valueVar") {
+      const t = asScalar(p.type);
+      const v = scalarValue(t, x);
+      if (v === undefined) throw fail(expectation(t));
       return v;
     }
     const elem = p.type.elem.name;

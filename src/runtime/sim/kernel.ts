@@ -8,7 +8,7 @@ import { error } from "../../diagnostics/diagnostic.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
 import type { Function, Module } from "../../ir/nodes.js";
-import type { AnyTypedArray } from "../../ir/types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import { checkArgs, launchShape } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";

@@ -4,7 +4,8 @@
  * Names of module-level things (the kernel, device functions, constants) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import type { AnyTypedArray, ScalarName } from "../../ir/types.js";
+import type { ScalarName } from "../../ir/types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 
 export type Ty = ScalarName;
 export type IntTy = "i32" | "u32" | "i64" | "u64";

@@ -22,7 +22,7 @@ import {
 } from "./ast.js";
 import { literalValue } from "./values.js";
 
-export interface ScalarVar {
+export interface ValueVar {
   readonly name: string;
   readonly t: Ty;
   /** Statements may assign it (loop counters and `const`s are read-only). */
@@ -46,7 +46,7 @@ export interface FnSig {
 
 /** What expressions may refer to. */
 export interface Env {
-  readonly vars: readonly ScalarVar[];
+  readonly vars: readonly ValueVar[];
   readonly arrays: readonly ArrayRef[];
   /** Device functions with a value that may be called. */
   readonly fns: readonly FnSig[];

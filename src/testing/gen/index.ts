@@ -11,7 +11,7 @@
  */
 import fc from "fast-check";
 import { mathBuiltin } from "../../ir/builtins.js";
-import type { AnyTypedArray } from "../../ir/types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
 import type { Tolerance } from "../compare.js";
 import type { Dims, Param, Program, Stmt, Value } from "./ast.js";
 import { arbProgram, type GenOptions } from "./kernel.js";

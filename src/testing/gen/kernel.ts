@@ -26,12 +26,12 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
 import {
   ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
   type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
-import type { ArrayRef, Env, FnSig, ScalarVar } from "./expr.js";
+import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
@@ -285,8 +285,8 @@ const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.di
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const base: Env = {
     vars: [
-      ...ALL_TYPES.map((t): ScalarVar => ({ name: `s_${t}`, t, mutable: true })),
-      ...["tid", "gid", "o"].map((name): ScalarVar => ({ name, t: "i32", mutable: false })),
+      ...ALL_TYPES.map((t): ValueVar => ({ name: `s_${t}`, t, mutable: true })),
+      ...["tid", "gid", "o"].map((name): ValueVar => ({ name, t: "i32", mutable: false })),
     ],
     arrays: [
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
@@ -302,7 +302,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     outTypes: ALL_TYPES, approx: s.approx, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
   });
   const outer = new Scope(base, parts(s.globalAccs));
-  const locals = s.locals.map(({ name, t }): ScalarVar => ({ name, t, mutable: true }));
+  const locals = s.locals.map(({ name, t }): ValueVar => ({ name, t, mutable: true }));
   const localArrays = s.localArrays.map((a, i): ArrayRef => ({ name: `la${i}`, t: a.t, dims: a.dims, kind: "local" }));
   const inner = new Scope({ ...base, vars: [...base.vars, ...locals], arrays: [...base.arrays, ...localArrays] }, parts(s.globalAccs));
   const shared = sharedData(s);
@@ -343,7 +343,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     if (seg.k === "phase") {
       pieces.push(sharedWrite(d, scopeWith(others)).map((w) => [...before, ...w, BARRIER]));
     } else {
-      const r: ScalarVar = { name: `r${n}`, t: "i32", mutable: false };
+      const r: ValueVar = { name: `r${n}`, t: "i32", mutable: false };
       const write = sharedWrite(d, scopeWith(others).with(r));
       const reads = scopeWith(new Set([...others, seg.target])).with(r).stmts(ctx(1, "none"), 1, 3);
       pieces.push(
@@ -437,7 +437,7 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[]): fc.Arbitrary<FnDef> {
   const callable: FnSig[] = shapes.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : []));
-  const env = (vars: ScalarVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
+  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   if (f.kind === "writer") {
     const params: Param[] = [
@@ -457,7 +457,7 @@ function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: re
     }));
   }
   const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? f.names[j]! : "a", type: p }));
-  const vars = params.flatMap((p): ScalarVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
+  const vars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
   const arrays = params.flatMap((p): ArrayRef[] => (p.type.kind === "global" ? [{ name: p.name, t: p.type.t, dims: [INPUT_LENGTH], kind: "input" }] : []));
   const scope = new Scope(env(vars, arrays), undefined);
   const withLocal = fc.option(fc.constantFrom(...ALL_TYPES)).chain((t) => {

@@ -22,7 +22,7 @@ import {
   assign, bin, builtin, cast, isFloatTy, isIntTy, lit, nameRef, NUM_TYPES, scalarTarget, small,
   type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty,
 } from "./ast.js";
-import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ScalarVar } from "./expr.js";
+import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
 
 /** An array that threads update with one order-independent atomic family. */
 export interface Accumulator {
@@ -77,7 +77,7 @@ export class Scope {
   }
 
   /** This scope with one more variable, or with other arrays readable. */
-  with(v: ScalarVar | undefined, arrays: readonly ArrayRef[] = this.env.arrays, kernel = this.kernel): Scope {
+  with(v: ValueVar | undefined, arrays: readonly ArrayRef[] = this.env.arrays, kernel = this.kernel): Scope {
     const key = `${v ? `${v.name}:${v.t}:${v.mutable}` : ""}|${arrays.map((a) => a.name).join(",")}|${kernel?.accumulators.map((a) => a.name).join(",")}`;
     let s = this.children.get(key);
     if (!s) {

@@ -4,7 +4,7 @@
  * the integer limits and the float values around them, where conversions saturate).
  */
 import fc from "fast-check";
-import { newTypedArray, type AnyTypedArray } from "../../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
 import type { FloatTy, IntTy, Ty, Value } from "./ast.js";
 
 const I32_MIN = -2147483648;

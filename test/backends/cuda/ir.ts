@@ -12,7 +12,7 @@ import type {
   Function,
   Module,
   Param,
-  ScalarVar,
+  ValueVar,
   Stmt,
   UnOp,
 } from "../../../src/ir/nodes.js";
@@ -25,8 +25,8 @@ export const span: Span = { file: "built.gk", start: 0, end: 0 };
 /** Hands out variable ids; one per function is plenty. */
 export class Ids {
   private next = 1;
-  scalar(name: string, type: ScalarType, mutable = true): ScalarVar {
-    return { kind: "scalarVar", id: this.next++, name, type, mutable, span };
+  scalar(name: string, type: ScalarType, mutable = true): ValueVar {
+    return { kind: "valueVar", id: this.next++, name, type, mutable, span };
   }
   global(name: string, elem: ScalarType, readonly = false): ArrayVar {
     return { kind: "arrayVar", id: this.next++, name, type: { kind: "global", elem, readonly }, span };
@@ -37,7 +37,7 @@ export class Ids {
 }
 
 export const c = (type: ScalarType, value: ScalarValue): Expr => ({ kind: "const", type, value, span });
-export const ref = (v: ScalarVar): Expr => ({ kind: "var", type: v.type, var: v, span });
+export const ref = (v: ValueVar): Expr => ({ kind: "var", type: v.type, var: v, span });
 export const bin = (op: BinOp, left: Expr, right: Expr): Expr => ({
   kind: "binary",
   type: isComparison(op) ? T.bool : (left.type as ScalarType),
@@ -52,8 +52,8 @@ export const load = (array: ArrayVar, ...indices: Expr[]): Expr => ({ kind: "loa
 export const i32 = (v: number): Expr => c(T.i32, v);
 
 export const store = (array: ArrayVar, indices: Expr[], value: Expr): Stmt => ({ kind: "store", array, indices, value, span });
-export const letS = (v: ScalarVar, init: Expr): Stmt => ({ kind: "let", var: v, init, span });
-export const assign = (v: ScalarVar, value: Expr): Stmt => ({ kind: "assign", var: v, value, span });
+export const letS = (v: ValueVar, init: Expr): Stmt => ({ kind: "let", var: v, init, span });
+export const assign = (v: ValueVar, value: Expr): Stmt => ({ kind: "assign", var: v, value, span });
 
 export function kernelFn(name: string, params: Param[], body: Stmt[], shared: ArrayVar[] = []): Function {
   return { kind: "kernel", name, params, returnType: T.void, shared, body, file: "built.gk", span };

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { kernel } from "../../helpers.js";
 import { fromTemplate, PREC } from "../../../src/backends/cuda/expr.js";
 import { builtins, type AtomicEntry, type MathEntry } from "../../../src/ir/builtins.js";
+import { call, fill, raw } from "../../../src/ir/templates.js";
 import { T } from "../../../src/ir/types.js";
 import { bodyOf, cudaOf, cudaWithLines, expectCuda, kernelBody } from "./helpers.js";
 import { bin, c, i32, storesOf } from "./ir.js";
@@ -246,27 +247,26 @@ describe("builtins", () => {
       if (b.rule.kind === "math") {
         const entry = b as MathEntry;
         for (const impl of Object.values(entry.cuda)) {
-          const text = impl!.expr(marks.slice(0, entry.rule.arity));
+          const text = fill(impl!.template, marks.slice(0, entry.rule.arity));
           marks.slice(0, entry.rule.arity).forEach((m) => expect(count(text, m), `${b.name}: ${text}`).toBe(1));
         }
       } else if (b.rule.kind === "atomic") {
         for (const impl of Object.values((b as AtomicEntry).cuda)) {
           const args = marks.slice(1, b.rule.op === "cas" ? 3 : 2);
-          const text = impl!.expr(marks[0]!, args);
+          const text = fill(impl!.template, [marks[0]!, ...args]);
           [marks[0]!, ...args].forEach((m) => expect(count(text, m), `${b.name}: ${text}`).toBe(1));
         }
       }
     }
   });
 
-  it("fills templates, parenthesizing operands outside argument slots", () => {
+  it("fills templates: operands in argument slots as they are, the precedence the template declares", () => {
     const sum = { text: "x + y", prec: PREC.add };
-    expect(fromTemplate((a) => `f(${a[0]}, ${a[1]})`, [sum, sum])).toEqual({ text: "f(x + y, x + y)", prec: PREC.primary });
-    expect(fromTemplate((a) => `(long long)g((unsigned long long*)${a[0]})`, [{ text: "&p[i]", prec: PREC.unary }])).toEqual({
+    expect(fromTemplate(call("f"), [sum, sum])).toEqual({ text: "f(x + y, x + y)", prec: PREC.primary });
+    expect(fromTemplate(raw(([p]) => `(long long)g((unsigned long long*)${p})`, { prec: "unary" }), [{ text: "&p[i]", prec: PREC.unary }])).toEqual({
       text: "(long long)g((unsigned long long*)&p[i])",
       prec: PREC.unary,
     });
-    expect(fromTemplate((a) => `${a[0]} * 2`, [sum])).toEqual({ text: "(x + y) * 2", prec: 0 });
   });
 
   it("spells the barrier __syncthreads()", () => {

@@ -2,7 +2,7 @@
 import { expect } from "vitest";
 import { formatDiagnostic } from "../../../src/diagnostics/format.js";
 import { lineColOf, type SourceMap, type Span } from "../../../src/diagnostics/source.js";
-import type { ArrayVar, Expr, Function, Module, Param, ScalarVar, Stmt } from "../../../src/ir/nodes.js";
+import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "../../../src/ir/nodes.js";
 import { T, type ScalarType } from "../../../src/ir/types.js";
 import { memoryHost } from "../../../src/parser/load.js";
 import { frontEnd } from "../../../src/pipeline.js";
@@ -91,8 +91,8 @@ export function simErrorOf(sources: SourceMap, f: () => unknown): string {
 export const SPAN: Span = { file: "gen.gk", start: 0, end: 0 };
 let ids = 1000;
 
-export function scalarParam(name: string, type: ScalarType, mutable = false): ScalarVar {
-  return { kind: "scalarVar", id: ids++, name, type, mutable, span: SPAN };
+export function scalarParam(name: string, type: ScalarType, mutable = false): ValueVar {
+  return { kind: "valueVar", id: ids++, name, type, mutable, span: SPAN };
 }
 
 export function globalParam(name: string, elem: ScalarType, readonly = false): ArrayVar {

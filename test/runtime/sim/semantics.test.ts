@@ -6,10 +6,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { atomicBuiltin, builtins, type MathEntry } from "../../../src/ir/builtins.js";
+import { fill } from "../../../src/ir/templates.js";
 import { compileJs, isComparison, jsBinary, jsUnary } from "../../../src/ir/evalOp.js";
 import type { AtomicOp, BinOp, Expr, Stmt, UnOp } from "../../../src/ir/nodes.js";
 import { foldExpr } from "../../../src/ir/passes/fold.js";
-import { newTypedArray, SCALAR_NAMES, T, type AnyTypedArray, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
+import { SCALAR_NAMES, T, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../../../src/ir/values.js";
 import { compileKernel, runKernel, SimError } from "../../../src/runtime/sim/index.js";
 import { fnDef, gid, globalParam, load, moduleOf, SPAN, store } from "./helpers.js";
 
@@ -156,7 +158,7 @@ describe("atomics", () => {
         const kernel = fnDef("kernel", "k", [arr, ...vals, olds], [store(olds, gid, atomic)]);
         const sim = compileKernel(moduleOf([kernel]), "k");
         const tpl = entry.js[name]!;
-        const step = compileJs(`test-atomic:${op}:${name}`, vals.length + 1, tpl("a", ["b", "c"].slice(0, vals.length)));
+        const step = compileJs(`test-atomic:${op}:${name}`, vals.length + 1, fill(tpl("shared"), ["a", ...["b", "c"].slice(0, vals.length)]));
         // Few distinct values, so that CAS sometimes matches.
         const small = fc.constantFrom(...edges[name].slice(0, 6));
         fc.assert(

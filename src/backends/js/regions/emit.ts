@@ -16,8 +16,9 @@
  * so `break` and `continue` in the rest of the body leave L7 or C7 as they would the loop. An
  * inlined device_fn is finished inside its label, so that `return` still leaves it.
  */
-import type { Expr, ScalarVar, Stmt } from "../../../ir/nodes.js";
+import type { Expr, ValueVar, Stmt } from "../../../ir/nodes.js";
 import { assertNever, InternalError, invariant } from "../../../util.js";
+import { T } from "../../../ir/types.js";
 import { visitStmt } from "../../../ir/walk.js";
 import { baseArrayName, varName, type FnCtx } from "../context.js";
 import { emitExpr } from "../emitExpr.js";
@@ -63,18 +64,18 @@ export function placeStores(lines: readonly string[], stored: (point: number) =>
 /** Code that stores `l` (a local of this thread) in its per-thread storage. */
 export function saveLocal(l: Local): string {
   const n = nameOf(l);
-  return l.kind === "scalarVar" && l.type.name === "bool" ? `${n}$p[$i] = ${n} ? 1 : 0;` : `${n}$p[$i] = ${n};`;
+  return l.kind === "valueVar" && l.type === T.bool ? `${n}$p[$i] = ${n} ? 1 : 0;` : `${n}$p[$i] = ${n};`;
 }
 
 /** A declaration that reads `l` back from its per-thread storage. */
 export function restoreLocal(l: Local): string {
   const n = nameOf(l);
-  return l.kind === "scalarVar" && l.type.name === "bool" ? `let ${n} = ${n}$p[$i] !== 0;` : `let ${n} = ${n}$p[$i];`;
+  return l.kind === "valueVar" && l.type === T.bool ? `let ${n} = ${n}$p[$i] !== 0;` : `let ${n} = ${n}$p[$i];`;
 }
 
 /** The JavaScript name of a local (a region names local arrays without a function prefix, context.ts). */
 export function nameOf(l: Local): string {
-  return l.kind === "scalarVar" ? varName(l) : baseArrayName(l);
+  return l.kind === "valueVar" ? varName(l) : baseArrayName(l);
 }
 
 /** Whether running `list` can reach its end: not when it stops at a barrier of its own. */
@@ -88,7 +89,7 @@ class RegionWriter {
   readonly stops = new Set<number>();
 
   /** Records what `s` reads and writes; `ret`: the local that `return` assigns in an inlined device_fn. */
-  private note(s: Stmt, ret: ScalarVar | null = null): void {
+  private note(s: Stmt, ret: ValueVar | null = null): void {
     visitStmt(s, {
       stmt: (x) => {
         if (x.kind === "let") this.defs.add(x.var.id);

@@ -26,7 +26,8 @@
  * parameters, so that their loops read it from registers.
  */
 import type { Function } from "../../../ir/nodes.js";
-import { TYPED_ARRAY } from "../../../ir/types.js";
+import { TYPED_ARRAY } from "../../../ir/values.js";
+import { asScalar } from "../../../ir/types.js";
 import type { KernelAnalysis } from "../analysis.js";
 import { arrayName, newFnCtx, type FnCtx, type GenOptions } from "../context.js";
 import { sentinelOf } from "../emitMemory.js";
@@ -39,7 +40,7 @@ import type { RegionTree } from "./tree.js";
 export function regionLaunch(kernel: Function, tree: RegionTree, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
   const kctx = newFnCtx(kernel, "region", analysis, sites, opts);
   const assigned = assignedParams(kctx);
-  const base: Local[] = kernel.params.flatMap((p) => (p.kind === "scalarVar" && assigned.has(p.id) ? [p] : []));
+  const base: Local[] = kernel.params.flatMap((p) => (p.kind === "valueVar" && assigned.has(p.id) ? [p] : []));
   const scopes = scopesOf(tree.body, base);
   const perThread = new Set([...scopes.crossing.values()].filter((l) => l.kind === "arrayVar").map((l) => l.id));
   const hoisted: string[] = [];
@@ -150,7 +151,7 @@ function readBack(n: number, scopes: Scopes, codes: readonly RegionCode[]): Set<
 
 /** Per-thread storage of a local: a TypedArray of its type (bool as 0/1 bytes), or an Array of a local array's per-thread arrays. */
 function storageOf(l: Local): string {
-  return l.kind === "scalarVar" ? `new ${TYPED_ARRAY[l.type.name].name}($n)` : "new Array($n)";
+  return l.kind === "valueVar" ? `new ${TYPED_ARRAY[asScalar(l.type).name].name}($n)` : "new Array($n)";
 }
 
 /**

@@ -21,7 +21,7 @@
  * (`MAX_REGION_CODE`).
  */
 import { T, type ScalarType } from "../../../ir/types.js";
-import type { ArrayVar, CallArg, CallExpr, Expr, Function, Module, ScalarVar, Stmt } from "../../../ir/nodes.js";
+import type { ArrayVar, CallArg, CallExpr, Expr, Function, Module, ValueVar, Stmt } from "../../../ir/nodes.js";
 import { invariant } from "../../../util.js";
 import { operands, someExpr, someIn, visit, withOperands } from "../../../ir/walk.js";
 import type { KernelAnalysis } from "../analysis.js";
@@ -235,8 +235,8 @@ function flattenOne(lw: Lowering, fn: Function, e: Expr, path: string): [RStmt[]
   }
 }
 
-function fresh(lw: Lowering, name: string, type: ScalarType, mutable: boolean, span: Expr["span"]): ScalarVar {
-  return { kind: "scalarVar", id: lw.nextId++, name, type, mutable, span };
+function fresh(lw: Lowering, name: string, type: ScalarType, mutable: boolean, span: Expr["span"]): ValueVar {
+  return { kind: "valueVar", id: lw.nextId++, name, type, mutable, span };
 }
 
 /** Statements that run `callee`'s body for the call `e` (its arguments already evaluated as `args`), and its return value. */
@@ -258,7 +258,7 @@ function inline(lw: Lowering, caller: Function, e: CallExpr, args: readonly Call
     }
   });
   const type = callee.returnType;
-  let ret: ScalarVar | null = null;
+  let ret: ValueVar | null = null;
   if (type.kind === "scalar") {
     ret = fresh(lw, `${callee.name}_ret`, type, true, e.span);
     pre.push(plain({ kind: "let", var: ret, init: zero(type, e.span), span: e.span }));

@@ -3,19 +3,19 @@
  * new id (ids are unique only within a function, and each inlined call needs its own
  * locals), keeping its name, type and span, so messages read as they do for the call.
  */
-import type { ArrayVar, CallArg, Expr, ScalarVar, Stmt } from "../../../ir/nodes.js";
+import type { ArrayVar, CallArg, Expr, ValueVar, Stmt } from "../../../ir/nodes.js";
 import { mapExpr, mapStmts } from "../../../ir/walk.js";
 import { invariant } from "../../../util.js";
 
 export class Renaming {
-  private readonly scalars = new Map<number, ScalarVar>();
+  private readonly scalars = new Map<number, ValueVar>();
   private readonly arrays = new Map<number, ArrayVar>();
 
   constructor(private readonly newId: () => number) {}
 
   /** A fresh variable for `v`, used wherever the body names `v`. */
-  scalar(v: ScalarVar, mutable = v.mutable): ScalarVar {
-    const fresh: ScalarVar = { ...v, id: this.newId(), mutable };
+  scalar(v: ValueVar, mutable = v.mutable): ValueVar {
+    const fresh: ValueVar = { ...v, id: this.newId(), mutable };
     this.scalars.set(v.id, fresh);
     return fresh;
   }
@@ -30,7 +30,7 @@ export class Renaming {
     return mapStmts(list, { expr: (e) => mapExpr(e, (x) => this.refs(x)), stmt: (st) => this.declOrRef(st) });
   }
 
-  private varOf(v: ScalarVar): ScalarVar {
+  private varOf(v: ValueVar): ValueVar {
     const r = this.scalars.get(v.id);
     invariant(r, `${v.name} used before its declaration in an inlined device_fn`);
     return r;

@@ -4,11 +4,11 @@
  * in per-thread storage, written when the thread stops at the barrier and read back when the
  * next region resumes it (emit.ts writes and reads only those a region uses).
  */
-import type { ArrayVar, ScalarVar } from "../../../ir/nodes.js";
+import type { ArrayVar, ValueVar } from "../../../ir/nodes.js";
 import { invariant } from "../../../util.js";
 import type { RStmt } from "./tree.js";
 
-export type Local = ScalarVar | ArrayVar;
+export type Local = ValueVar | ArrayVar;
 
 /** Which list of a statement a path goes on in. */
 export type Part = "block" | "then" | "else" | "init" | "body" | "step" | "inline";

@@ -6,7 +6,7 @@
  * barrier's identity in the language (a barrier in a device_fn called from two places is two).
  */
 import type { Span } from "../../../diagnostics/source.js";
-import type { ArrayVar, Expr, Function, ScalarVar, Stmt } from "../../../ir/nodes.js";
+import type { ArrayVar, Expr, Function, ValueVar, Stmt } from "../../../ir/nodes.js";
 
 export type RStmt =
   /** An IR statement that reaches no barrier, run as the other paths run it. */
@@ -29,7 +29,7 @@ export type RStmt =
    * The body of device_fn `fn` inlined at a call: its parameters and `ret` are locals declared
    * just before (with fresh ids); `return` assigns `ret` and leaves the block labelled `label`.
    */
-  | { readonly kind: "inline"; readonly fn: Function; readonly label: string; readonly ret: ScalarVar | null; readonly body: readonly RStmt[] };
+  | { readonly kind: "inline"; readonly fn: Function; readonly label: string; readonly ret: ValueVar | null; readonly body: readonly RStmt[] };
 
 export interface RegionTree {
   readonly body: readonly RStmt[];

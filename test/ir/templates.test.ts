@@ -1,0 +1,221 @@
+/**
+ * The builtin table's templates are data the backends trust without re-parsing them
+ * (src/ir/templates.ts): these tests hold every template to what it declares.
+ */
+import { describe, expect, it } from "vitest";
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { isComparison, jsBinary, jsCast, jsUnary } from "../../src/ir/evalOp.js";
+import type { BinOp, UnOp } from "../../src/ir/nodes.js";
+import { evaluatesOnce, fill, precOf, type Template } from "../../src/ir/templates.js";
+import { SCALAR_NAMES, T } from "../../src/ir/types.js";
+import { assertNever } from "../../src/util.js";
+
+const MARKS = ["\u0001a\u0002", "\u0001b\u0002", "\u0001c\u0002", "\u0001d\u0002"];
+
+/** Where each operand lands in the filled text. */
+function positions(text: string, n: number): number[][] {
+  return MARKS.slice(0, n).map((m) => {
+    const at: number[] = [];
+    for (let i = text.indexOf(m); i >= 0; i = text.indexOf(m, i + 1)) at.push(i);
+    return at;
+  });
+}
+
+/** Whether the filled text pastes each operand exactly once, in order, outside any conditional operator. */
+function pastesOnce(text: string, n: number): boolean {
+  const at = positions(text, n);
+  if (at.some((p) => p.length !== 1)) return false;
+  const order = at.map((p) => p[0]!);
+  if (order.some((p, i) => i > 0 && p < order[i - 1]!)) return false;
+  const rest = MARKS.slice(0, n).reduce((t, m) => t.split(m).join(""), text);
+  return !/\?|&&|\|\|/.test(rest);
+}
+
+/** Whether the operand at `at` sits in an argument slot: after `(` or `,` and before `)` or `,`. */
+function inSlot(text: string, at: number, mark: string): boolean {
+  const before = text.slice(0, at).trimEnd().slice(-1);
+  const after = text.slice(at + mark.length).trimStart().slice(0, 1);
+  return (before === "(" || before === ",") && (after === ")" || after === ",");
+}
+
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The shape a declared precedence promises: a name, call or parenthesized whole; or a cast of one. */
+function looksLike(text: string, prec: "primary" | "unary"): boolean {
+  const primary = (t: string): boolean => {
+    if (/^[A-Za-z_$][\w.$]*$/.test(t)) return true;
+    const callee = /^[A-Za-z_$][\w.$]*/.exec(t)?.[0] ?? "";
+    return t[callee.length] === "(" && matchingParen(t, callee.length) === t.length - 1;
+  };
+  if (prec === "primary") return primary(text);
+  const close = text.startsWith("(") ? matchingParen(text, 0) : -1;
+  return close > 0 && primary(text.slice(close + 1));
+}
+
+interface Case {
+  readonly where: string;
+  readonly template: Template;
+  readonly arity: number;
+  /** Operand indices that may follow a cast instead of sitting in a slot (an atomic's address). */
+  readonly unarySlots?: readonly number[];
+}
+
+function cudaCases(): Case[] {
+  const out: Case[] = [];
+  for (const b of builtins) {
+    switch (b.rule.kind) {
+      case "math":
+        for (const [t, impl] of Object.entries((b as MathEntry).cuda)) out.push({ where: `${b.name} ${t}`, template: impl!.template, arity: b.rule.arity });
+        break;
+      case "atomic":
+        for (const [t, impl] of Object.entries((b as AtomicEntry).cuda)) {
+          out.push({ where: `${b.name} ${t}`, template: impl!.template, arity: b.rule.op === "cas" ? 3 : 2, unarySlots: [0] });
+        }
+        break;
+      case "warp":
+        out.push({ where: b.name, template: (b as WarpEntry).cuda.template, arity: b.rule.params.length });
+        break;
+      case "sync":
+        out.push({ where: b.name, template: (b as SyncEntry).cuda, arity: 0 });
+        break;
+      case "index":
+      case "constant":
+        break;
+      default:
+        assertNever(b.rule, "builtin rule");
+    }
+  }
+  return out;
+}
+
+function jsCases(): Case[] {
+  const out: Case[] = [];
+  for (const b of builtins) {
+    if (b.rule.kind === "math") {
+      for (const [t, tpl] of Object.entries((b as MathEntry).js)) out.push({ where: `${b.name} ${t}`, template: tpl!, arity: b.rule.arity });
+    } else if (b.rule.kind === "atomic") {
+      for (const [t, tpl] of Object.entries((b as AtomicEntry).js)) {
+        for (const space of ["global", "shared"] as const) out.push({ where: `${b.name} ${t} ${space}`, template: tpl!(space), arity: b.rule.op === "cas" ? 3 : 2 });
+      }
+    }
+  }
+  return out;
+}
+
+describe("CUDA templates", () => {
+  const cases = cudaCases();
+
+  it("put every operand in an argument slot (an atomic's address may follow a cast), once", () => {
+    expect(cases.length).toBeGreaterThan(60);
+    for (const c of cases) {
+      const text = fill(c.template, MARKS.slice(0, c.arity));
+      positions(text, c.arity).forEach((at, i) => {
+        expect(at.length, `${c.where}: operand ${i + 1} in ${text}`).toBe(1);
+        const slot = inSlot(text, at[0]!, MARKS[i]!);
+        const afterCast = c.unarySlots?.includes(i) && text.slice(0, at[0]!).trimEnd().endsWith(")");
+        expect(slot || afterCast, `${c.where}: operand ${i + 1} in ${text}`).toBe(true);
+      });
+      expect(evaluatesOnce(c.template), c.where).toBe(true);
+    }
+  });
+
+  it("bind as tightly as they declare", () => {
+    for (const c of cases) {
+      const text = fill(c.template, MARKS.slice(0, c.arity));
+      expect(looksLike(text, precOf(c.template)), `${c.where}: ${text} is not ${precOf(c.template)}`).toBe(true);
+    }
+  });
+
+  it("spell each thread index as a primary unsigned expression", () => {
+    for (const b of builtins) {
+      if (b.rule.kind !== "index") continue;
+      for (const axis of [0, 1, 2] as const) expect(looksLike((b as IndexEntry).cuda(axis), "primary"), b.name).toBe(true);
+    }
+  });
+});
+
+describe("JavaScript templates", () => {
+  it("declare exactly whether they evaluate each operand once, in order", () => {
+    const cases = jsCases();
+    expect(cases.length).toBeGreaterThan(100);
+    for (const c of cases) {
+      const text = fill(c.template, MARKS.slice(0, c.arity));
+      expect(evaluatesOnce(c.template), `${c.where}: ${text}`).toBe(pastesOnce(text, c.arity));
+    }
+  });
+
+  it("the operators of evalOp evaluate each operand once, in order (the simulator pastes them directly)", () => {
+    const binOps: BinOp[] = ["add", "sub", "mul", "div", "rem", "shl", "shr", "and", "or", "xor", "eq", "ne", "lt", "le", "gt", "ge"];
+    const unOps: UnOp[] = ["neg", "not", "bitnot"];
+    let n = 0;
+    for (const name of SCALAR_NAMES) {
+      const t = T[name];
+      for (const op of binOps) {
+        const tpl = jsBinary(op, t);
+        if (!tpl) continue;
+        n++;
+        expect(pastesOnce(tpl(MARKS[0]!, MARKS[1]!, "7"), 2), `${op} ${name}${isComparison(op) ? " (comparison)" : ""}`).toBe(true);
+      }
+      for (const op of unOps) {
+        const tpl = jsUnary(op, t);
+        if (tpl) {
+          n++;
+          expect(pastesOnce(tpl(MARKS[0]!), 1), `${op} ${name}`).toBe(true);
+        }
+      }
+      for (const to of SCALAR_NAMES) {
+        n++;
+        const text = jsCast(t, T[to])(MARKS[0]!);
+        // `x ? 1 : 0` evaluates its condition once, unconditionally: the only conditional allowed.
+        expect(positions(text, 1)[0]!.length, `${name} -> ${to}: ${text}`).toBe(1);
+        expect(/&&|\|\|/.test(text) || (text.includes("?") && !text.startsWith(`(${MARKS[0]} ?`)), `${name} -> ${to}: ${text}`).toBe(false);
+      }
+    }
+    expect(n).toBeGreaterThan(100);
+  });
+});
+
+describe("every builtin has every backend", () => {
+  it("CUDA and JavaScript for each type a builtin admits", () => {
+    for (const b of builtins) {
+      switch (b.rule.kind) {
+        case "math":
+        case "atomic": {
+          const e = b as MathEntry | AtomicEntry;
+          const types = b.rule.kind === "atomic" ? b.rule.types : Object.keys((b as MathEntry).js);
+          expect(types.length, b.name).toBeGreaterThan(0);
+          for (const t of types) {
+            expect(e.cuda[t as "f32"], `${b.name}: CUDA for ${t}`).toBeDefined();
+            expect(e.js[t as "f32"], `${b.name}: JavaScript for ${t}`).toBeDefined();
+          }
+          break;
+        }
+        case "warp":
+          expect((b as WarpEntry).cuda.template, b.name).toBeDefined();
+          expect((b as WarpEntry).js.kind, b.name).toBe(b.rule.shape);
+          break;
+        case "sync":
+          expect((b as SyncEntry).cuda, b.name).toBeDefined();
+          expect((b as SyncEntry).js, b.name).toBe("barrier");
+          break;
+        case "index":
+          expect(typeof (b as IndexEntry).cuda(0), b.name).toBe("string");
+          expect(typeof (b as IndexEntry).js(0), b.name).toBe("string");
+          break;
+        case "constant":
+          // A value, folded where it is used: no backend code of its own.
+          expect(b.rule.value, b.name).toBeDefined();
+          break;
+        default:
+          assertNever(b.rule, "builtin rule");
+      }
+    }
+  });
+});
