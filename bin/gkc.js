@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The gkc command: runs the compiled CLI in dist/ (built by `npm install`).
-import { main } from "../dist/cli/main.js";
+// The gkc command: runs the bundled CLI in dist/gkc/ (built by `npm install`: scripts/bundle-cli.mjs).
+import { main } from "../dist/gkc/main.js";
 
 main(process.argv.slice(2)).then(
   (code) => {
