@@ -6,7 +6,7 @@
  * which source files each chunk of the bundle holds.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,5 +107,16 @@ describe("what gkc loads at start-up", () => {
     expectOnlyTheBundle(l);
     expect(matching(l.sources, SIMULATOR).length).toBeGreaterThan(0);
     for (const part of [GPU_SIDE, CODEGEN, TESTING]) expect(matching(l.sources, part)).toEqual([]);
+  });
+});
+
+describe("bin/gkc.js", () => {
+  it("says what to do, not a stack trace, when the bundle was not built", () => {
+    const pkg = join(dir, "no build");
+    mkdirSync(join(pkg, "bin"), { recursive: true });
+    copyFileSync(join(ROOT, "bin", "gkc.js"), join(pkg, "bin", "gkc.js"));
+    const r = spawnSync(process.execPath, [join(pkg, "bin", "gkc.js"), "check", "examples/saxpy.gk"], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status).toBe(70);
+    expect(r.stderr).toBe(`gkc: ${join(pkg, "dist", "gkc", "main.js")} is missing: build gk first (npm install, or npm run build)\n`);
   });
 });
