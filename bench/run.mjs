@@ -5,8 +5,10 @@ import { benchFrontend } from "./frontend.mjs";
 import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
 import { benchSim } from "./sim.mjs";
+import { benchStartup } from "./startup.mjs";
 
 const only = process.argv[2];
+if (!only || only === "startup") await benchStartup();
 if (!only || only === "frontend") await benchFrontend();
 if (!only || only === "build") await benchBuild(process.env.GK_BENCH_ARCH ?? "sm_90");
 if (!only || only === "sim") await benchSim();

@@ -1,32 +1,33 @@
-/** `gkc`: the command-line front door. Every failure is a message and an exit status, never a stack trace. */
+/**
+ * `gkc`: the command-line front door. Every failure is a message and an exit status, never a stack trace.
+ * Each command's module is loaded only when that command runs (or shows its help), so a
+ * command pays at start-up only for what it uses: `gkc --version` loads no compiler, `gkc
+ * check` no simulator, nvcc driver or launcher (test/cli/startup.test.ts keeps it so).
+ */
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { SourceMap } from "../diagnostics/source.js";
-import { internalError } from "../pipeline.js";
-import { gkVersion } from "../runtime/cache.js";
-import * as build from "./commands/build.js";
-import * as cache from "./commands/cache.js";
-import * as check from "./commands/check.js";
-import * as cuda from "./commands/cuda.js";
-import * as devices from "./commands/devices.js";
-import * as ir from "./commands/ir.js";
-import * as run from "./commands/run.js";
+import { gkVersion } from "../runtime/cache/key.js";
 import { EXIT, processIo, UsageError, type Io } from "./io.js";
 import { printRuntimeError } from "./runtimeErrors.js";
 
-interface Command {
-  readonly summary: string;
+interface CommandModule {
   readonly help: string;
   readonly run: (args: string[], io: Io) => number | Promise<number>;
 }
 
+interface Command {
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
+
 const COMMANDS: Record<string, Command> = {
-  check: { summary: "check .gk files and print diagnostics", help: check.help, run: check.check },
-  ir: { summary: "print the typed device IR", help: ir.help, run: ir.ir },
-  cuda: { summary: "print the generated CUDA C++", help: cuda.help, run: cuda.cuda },
-  build: { summary: "build PTX and cubin through the kernel cache", help: build.help, run: build.build },
-  run: { summary: "run a file's launch statements (GPU, or the CPU simulator)", help: run.help, run: run.run },
-  cache: { summary: "show or clear the kernel cache", help: cache.help, run: cache.cache },
-  devices: { summary: "list the GPUs gk can use", help: devices.help, run: devices.devices },
+  check: { summary: "check .gk files and print diagnostics", load: async () => import("./commands/check.js").then((m) => ({ help: m.help, run: m.check })) },
+  ir: { summary: "print the typed device IR", load: async () => import("./commands/ir.js").then((m) => ({ help: m.help, run: m.ir })) },
+  cuda: { summary: "print the generated CUDA C++", load: async () => import("./commands/cuda.js").then((m) => ({ help: m.help, run: m.cuda })) },
+  build: { summary: "build PTX and cubin through the kernel cache", load: async () => import("./commands/build.js").then((m) => ({ help: m.help, run: m.build })) },
+  run: { summary: "run a file's launch statements (GPU, or the CPU simulator)", load: async () => import("./commands/run.js").then((m) => ({ help: m.help, run: m.run })) },
+  cache: { summary: "show or clear the kernel cache", load: async () => import("./commands/cache.js").then((m) => ({ help: m.help, run: m.cache })) },
+  devices: { summary: "list the GPUs gk can use", load: async () => import("./commands/devices.js").then((m) => ({ help: m.help, run: m.devices })) },
 };
 
 export function usage(): string {
@@ -49,7 +50,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const topic = name === "help" ? args[0] : undefined;
-    if (topic && COMMANDS[topic]) io.out(COMMANDS[topic].help);
+    if (topic && COMMANDS[topic]) io.out((await COMMANDS[topic].load()).help);
     else io.out(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
@@ -57,23 +58,26 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(gkVersion());
     return EXIT.ok;
   }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
+  const command = COMMANDS[name];
+  if (!command) {
     io.err(`gkc: unknown command '${name}'\n\n${usage()}`);
     return EXIT.usage;
   }
-  if (args.includes("--help") || args.includes("-h")) {
-    io.out(cmd.help);
-    return EXIT.ok;
-  }
+  let cmd: CommandModule | undefined;
   try {
+    cmd = await command.load();
+    if (args.includes("--help") || args.includes("-h")) {
+      io.out(cmd.help);
+      return EXIT.ok;
+    }
     return await cmd.run(args, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`gkc ${name}: ${e.message}\n\n${cmd.help}`);
+      io.err(`gkc ${name}: ${e.message}${cmd ? `\n\n${cmd.help}` : ""}`);
       return EXIT.usage;
     }
     if (printRuntimeError(io, e, new SourceMap())) return EXIT.failed;
+    const { internalError } = await import("../pipeline.js");
     io.err(formatDiagnostic(internalError(e), new SourceMap()));
     return EXIT.internal;
   }

@@ -36,9 +36,15 @@ export class GkParser extends CstParser {
   /** Opening brackets of the groups in which stray tokens were skipped, in the current parse. */
   strayGroups = new Set<IToken>();
 
-  /** `recorder` receives every problem met, chevrotain's and the grammar's own. */
-  constructor(readonly recorder: ProblemRecorder) {
-    super(parserVocabulary, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: recorder });
+  /**
+   * `recorder` receives every problem met, chevrotain's and the grammar's own. `validate`
+   * runs chevrotain's grammar validations (ambiguities, left recursion, ...), a third of the
+   * parser's start-up: they only report mistakes in the grammar and leave what the parser
+   * computes and does unchanged, so gkc leaves them out and test/parser/grammar.test.ts
+   * runs them.
+   */
+  constructor(readonly recorder: ProblemRecorder, opts: { readonly validate?: boolean } = {}) {
+    super(parserVocabulary, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: recorder, skipValidations: !opts.validate });
     this.performSelfAnalysis();
   }
 

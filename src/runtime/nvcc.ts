@@ -9,7 +9,6 @@ import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { execa, ExecaError } from "execa";
 import {
   error,
   formatDiagnostics,
@@ -133,6 +132,8 @@ interface RunOptions {
 
 /** Runs nvcc (no shell) and turns every way it can end into a value; never rejects. */
 async function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
+  // execa is loaded on the first nvcc run, not with this module: commands that never build stay fast to start.
+  const { execa, ExecaError } = await import("execa");
   const t0 = performance.now();
   try {
     const r = await execa(nvcc, args, {

@@ -2,6 +2,8 @@
  * Running kernels of one module on a target: the CPU simulator, or a GPU through a
  * persistent gpu_launcher session (modules built once, through the cache). Arguments are
  * in parameter order; arrays a kernel may write are updated in place on both targets.
+ * Each target's code (the simulator; the build and launcher client) is loaded on its first
+ * run, so a process pays at start-up only for the target it uses.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
@@ -9,9 +11,9 @@ import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, type ScalarValue } from "../ir/types.js";
 import type { AnyTypedArray } from "../ir/values.js";
 import { invariant } from "../util.js";
-import { buildModule, type ModuleBuild } from "./build.js";
-import { LauncherSession, type KernelArg } from "./launcher.js";
-import { compileKernel, runKernel, type SimOptions } from "./sim/index.js";
+import type { ModuleBuild } from "./build.js";
+import type { KernelArg, LauncherSession } from "./launcher.js";
+import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
 export type ArgValue = ScalarValue | AnyTypedArray;
@@ -53,6 +55,7 @@ function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerO
     target,
     async run(kernel, grid, block, args) {
       const t0 = performance.now();
+      const { compileKernel, runKernel } = await import("./sim/index.js");
       const k = compileKernel(ir, kernel, sources, opts.sim);
       const r = runKernel(k, { grid, block }, args);
       return { kernelMs: r.ms, totalMs: performance.now() - t0 };
@@ -63,11 +66,13 @@ function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerO
 
 function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cuda" }, opts: RunnerOptions): Runner {
   let built: Promise<ModuleBuild> | undefined;
-  const session = new LauncherSession({ device: target.device.index });
+  let session: LauncherSession | undefined;
   return {
     target,
     async run(kernel, grid, block, args) {
       const t0 = performance.now();
+      const [{ buildModule }, { LauncherSession }] = await Promise.all([import("./build.js"), import("./launcher.js")]);
+      session ??= new LauncherSession({ device: target.device.index });
       built ??= buildModule(ir, sources, {
         arch: target.arch,
         ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
@@ -88,6 +93,6 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
       const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true });
       return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
     },
-    close: () => session.close(),
+    close: async () => session?.close(),
   };
 }

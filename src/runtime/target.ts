@@ -1,9 +1,10 @@
 /**
  * Where kernels run: a CUDA GPU (through gpu_launcher, with nvcc to build), or the CPU
  * simulator. `auto` takes the GPU when one and nvcc are usable and says why not otherwise.
+ * The launcher client and nvcc's module are loaded only to look for a GPU, so choosing the
+ * CPU loads neither.
  */
-import { findNvcc } from "./nvcc.js";
-import { GkRuntimeError, listDevices, type DeviceInfo, type LauncherOptions } from "./launcher.js";
+import type { DeviceInfo, LauncherOptions } from "./launcher.js";
 
 export type DeviceChoice = "auto" | "cuda" | "cpu";
 
@@ -18,6 +19,7 @@ export function isDeviceChoice(s: string): s is DeviceChoice {
 
 /** Why the GPU cannot be used, or the device to use. */
 export async function probeGpu(opts: LauncherOptions & { processEnv?: NodeJS.ProcessEnv } = {}): Promise<{ device: DeviceInfo } | { reason: string }> {
+  const [{ listDevices }, { findNvcc }] = await Promise.all([import("./launcher.js"), import("./nvcc.js")]);
   const devices = await listDevices(opts);
   if (!devices.ok) return { reason: devices.message };
   const index = opts.device ?? 0;
@@ -36,5 +38,6 @@ export async function selectTarget(choice: DeviceChoice, opts: LauncherOptions &
   const probe = await probeGpu(opts);
   if ("device" in probe) return { kind: "cuda", device: probe.device, arch: probe.device.arch };
   if (choice === "auto") return { kind: "cpu", reason: probe.reason };
+  const { GkRuntimeError } = await import("./launcher.js");
   throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${probe.reason}`);
 }

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { emitCuda } from "../../backends/cuda/index.js";
 import { frontEnd } from "../../pipeline.js";
-import { gkVersion } from "../../runtime/cache.js";
+import { gkVersion } from "../../runtime/cache/key.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 

@@ -7,7 +7,7 @@ import { memoryHost, nodeHost } from "../../parser/load.js";
 import { frontEnd } from "../../pipeline.js";
 import { formatArray, jsonArray } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
-import { cacheRoot } from "../../runtime/cache.js";
+import { cacheRoot } from "../../runtime/cache/layout.js";
 import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";

@@ -10,113 +10,15 @@
  * `tolerance` (spec/differential.md).
  */
 import fc from "fast-check";
-import { mathBuiltin } from "../../ir/builtins.js";
-import type { AnyTypedArray } from "../../ir/values.js";
-import type { Tolerance } from "../compare.js";
-import type { Dims, Param, Program, Stmt, Value } from "./ast.js";
+import { generatedKernel, type GeneratedKernel } from "./generated.js";
 import { arbProgram, type GenOptions } from "./kernel.js";
-import { printProgram } from "./print.js";
 
 export { arbProgram, INPUT_LENGTH, SLOTS, type GenOptions } from "./kernel.js";
 export { printProgram, type PrintedProgram } from "./print.js";
 export type { Program } from "./ast.js";
-
-/** A kernel argument: a scalar (boolean, number, or bigint for 64-bit integers) or a TypedArray. */
-export type ArgValue = Value | AnyTypedArray;
-
-export interface GeneratedKernel {
-  /** The `.gk` text: the kernel, the device functions it calls, its constants. */
-  readonly source: string;
-  readonly kernel: string;
-  readonly grid: Dims;
-  readonly block: Dims;
-  /** Arguments in parameter order. Arrays are shared with the generator: run on `cloneArgs(args)`. */
-  readonly args: readonly ArgValue[];
-  readonly params: readonly Param[];
-  /** How each written array is compared (absent: bit for bit). */
-  readonly tolerance: Readonly<Record<string, Tolerance>>;
-  readonly program: Program;
-}
+export { cloneArgs, generatedKernel, kernelAtLine, printBatch, tolerances, type ArgValue, type Batch, type BatchEntry, type GeneratedKernel } from "./generated.js";
+export { features } from "./coverage.js";
 
 export function arbKernel(opts: GenOptions & { readonly name?: string } = {}): fc.Arbitrary<GeneratedKernel> {
   return arbProgram(opts).map((p) => generatedKernel(p, opts.name ?? "k"));
 }
-
-/** The program printed with kernel name `name`, its arguments and tolerances. */
-export function generatedKernel(p: Program, name: string): GeneratedKernel {
-  const printed = printProgram(p, name);
-  const args = printed.params.map((q) => p.values.get(q.name)!);
-  return { source: printed.source, kernel: name, grid: p.grid, block: p.block, args, params: printed.params, tolerance: tolerances(p), program: p };
-}
-
-/** Copies of the arguments, so that a run does not change the originals. */
-export function cloneArgs(args: readonly ArgValue[]): ArgValue[] {
-  return args.map((a) => (ArrayBuffer.isView(a) ? (a as AnyTypedArray).slice() : a));
-}
-
-/**
- * The `approx_T` arrays' tolerance: the largest ulp error the builtin table states for the
- * builtins stored there, plus one for the simulator's own rounding (spec/builtins.md).
- */
-export function tolerances(p: Program): Record<string, Tolerance> {
-  const worst = new Map<string, number>();
-  const visit = (ss: readonly Stmt[]) => {
-    for (const s of ss) {
-      if (s.k === "assign" && s.target.name.startsWith("approx_") && s.value.k === "builtin") {
-        const t = s.target.t as "f32" | "f64";
-        const ulp = mathBuiltin(s.value.fn)?.ulp[t] ?? 0;
-        worst.set(s.target.name, Math.max(worst.get(s.target.name) ?? 0, ulp));
-      }
-      for (const inner of childStatements(s)) visit(inner);
-    }
-  };
-  visit(p.body);
-  return Object.fromEntries([...worst].map(([name, ulp]) => [name, { ulp: ulp + 1 }]));
-}
-
-function childStatements(s: Stmt): (readonly Stmt[])[] {
-  switch (s.k) {
-    case "if":
-      return s.else ? [s.then, s.else] : [s.then];
-    case "for":
-    case "while":
-    case "doWhile":
-    case "block":
-      return [s.body];
-    default:
-      return [];
-  }
-}
-
-export interface BatchEntry extends GeneratedKernel {
-  /** Lines of the batch source that hold this kernel (1-based, inclusive). */
-  readonly lines: readonly [number, number];
-}
-
-export interface Batch {
-  readonly source: string;
-  readonly kernels: readonly BatchEntry[];
-}
-
-/** Many programs in one module, each kernel under its own name (device functions and constants are prefixed by it). */
-export function printBatch(entries: readonly { readonly name: string; readonly program: Program }[]): Batch {
-  const parts: string[] = [];
-  const kernels: BatchEntry[] = [];
-  let line = 1;
-  for (const e of entries) {
-    const k = generatedKernel(e.program, e.name);
-    const n = k.source.split("\n").length - 1;
-    kernels.push({ ...k, lines: [line, line + n - 1] });
-    parts.push(k.source);
-    line += n + 1;
-  }
-  return { source: parts.join("\n"), kernels };
-}
-
-/** The batch entry whose lines hold `line`. */
-export function kernelAtLine(b: Batch, line: number): BatchEntry | undefined {
-  return b.kernels.find((k) => line >= k.lines[0] && line <= k.lines[1]);
-}
-
-
-export { features } from "./coverage.js";
