@@ -7,7 +7,7 @@
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { SourceMap } from "./diagnostics/source.js";
-import { checkProgram, type Program } from "./ir/check/program.js";
+import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
 import { loadProgram, nodeHost, type SourceHost } from "./parser/load.js";
@@ -42,7 +42,7 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
   try {
     const program = loadProgram(entry, opts.host ?? nodeHost, sources, log);
     const parsed = log.all.length;
-    const checked = program && checkProgram(program, log);
+    const checked = program && checkLoadedProgram(program, log);
     ir = checked && runPasses(checked, opts.after);
     diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {
@@ -62,7 +62,7 @@ const ECHO_CODES = new Set(["GK2001", "GK2004", "GK5001", "GK6002"]);
  * checker diagnostics of such a file only where they stand in a declaration that parsed
  * without error, and never the kinds a dropped declaration causes.
  */
-function withoutCascades(parseDiags: readonly Diagnostic[], checkDiags: readonly Diagnostic[], program: Program): Diagnostic[] {
+function withoutCascades(parseDiags: readonly Diagnostic[], checkDiags: readonly Diagnostic[], program: LoadedProgram): Diagnostic[] {
   const broken = new Map<string, number[]>();
   for (const d of parseDiags) {
     if (d.severity !== "error" || !d.span) continue;

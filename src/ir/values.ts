@@ -2,7 +2,7 @@
  * Values on the host side of a launch, one place for each fact about them: which TypedArray
  * holds each element type, and which element type a TypedArray holds.
  */
-import type { ScalarName } from "./types.js";
+import type { ScalarName, ScalarValue } from "./types.js";
 
 export type TypedArrayFor<N extends ScalarName> = N extends "bool"
   ? Uint8Array
@@ -52,3 +52,6 @@ export function elemOfTypedArray(a: unknown): ScalarName | undefined {
   if (a instanceof Uint8Array) return "bool";
   return undefined;
 }
+
+/** A kernel argument on the host: a scalar value, or a TypedArray of an array parameter's elements. */
+export type ArgValue = ScalarValue | AnyTypedArray;

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
-import type { LoadedFile, Program } from "../ir/check/program.js";
+import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
 import type * as ast from "./ast.js";
 import { parse } from "./index.js";
 
@@ -42,7 +42,7 @@ export function memoryHost(files: Record<string, string>, fallback?: SourceHost)
  * the entry file itself cannot be read; parse errors are in the log and the files are
  * still returned, so checking can report more.
  */
-export function loadProgram(entry: string, host: SourceHost, sources: SourceMap, log: DiagnosticLog): Program | undefined {
+export function loadProgram(entry: string, host: SourceHost, sources: SourceMap, log: DiagnosticLog): LoadedProgram | undefined {
   const files = new Map<string, LoadedFile>();
   const first = host.readFile(entry);
   if ("error" in first) {

@@ -9,14 +9,14 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, type ScalarValue } from "../ir/types.js";
-import type { AnyTypedArray } from "../ir/values.js";
+import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
 import type { KernelArg, LauncherSession } from "./launcher.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
-export type ArgValue = ScalarValue | AnyTypedArray;
+export type { ArgValue };
 export type Dims = readonly [number, number, number];
 
 export interface RunTiming {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
-import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
+import { type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
 import { GkCompileError } from "../runtime/api.js";
@@ -26,7 +26,7 @@ export interface LaunchShape {
   readonly block: number | readonly number[];
 }
 
-export type ArgValue = ScalarValue | AnyTypedArray;
+export type { ArgValue };
 export type ArgInput = ArgValue | readonly (number | bigint | boolean)[];
 /** Arguments in parameter order, or by parameter name. They are never modified: each run gets copies. */
 export type ArgsInput = readonly ArgValue[] | Readonly<Record<string, ArgInput>>;

@@ -17,14 +17,14 @@ export interface LoadedFile {
   readonly imports: ReadonlyMap<ast.ImportDecl, string | undefined>;
 }
 
-export interface Program {
+export interface LoadedProgram {
   readonly entry: string;
   /** Every file, the entry first. */
   readonly files: ReadonlyMap<string, LoadedFile>;
 }
 
 /** Checks the program; returns the IR when there were no errors. */
-export function checkProgram(program: Program, log: DiagnosticLog): Module | undefined {
+export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): Module | undefined {
   const irNames = assignIrNames(program);
   const scopes = new Map<string, FileScope>();
   for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames));
@@ -86,7 +86,7 @@ export function checkProgram(program: Program, log: DiagnosticLog): Module | und
 }
 
 /** Unique names across files: the entry file keeps its names, others get a suffix on a clash. */
-function assignIrNames(program: Program): Map<ast.KernelDecl | ast.FunctionDecl, string> {
+function assignIrNames(program: LoadedProgram): Map<ast.KernelDecl | ast.FunctionDecl, string> {
   const names = new Map<ast.KernelDecl | ast.FunctionDecl, string>();
   const taken = new Set<string>();
   for (const f of program.files.values()) {

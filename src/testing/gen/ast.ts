@@ -4,7 +4,7 @@
  * Names of module-level things (the kernel, device functions, constants) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import type { ScalarName } from "../../ir/types.js";
+import { type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 
 export type Ty = ScalarName;
@@ -24,7 +24,8 @@ export const is64Ty = (t: Ty): boolean => t === "i64" || t === "u64" || t === "f
 export const widthOf = (t: IntTy): number => (t === "i64" || t === "u64" ? 64 : 32);
 
 /** A value of a scalar type: boolean for bool, bigint for i64/u64, number otherwise (f32 values already rounded). */
-export type Value = number | bigint | boolean;
+/** A value of a generated program: a scalar value (src/ir/types.ts). */
+export type Value = ScalarValue;
 
 export type BinOp =
   | "+" | "-" | "*" | "/" | "%"

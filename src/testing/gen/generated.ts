@@ -5,13 +5,13 @@
  * offers these without it.
  */
 import { mathBuiltin } from "../../ir/builtins.js";
-import type { AnyTypedArray } from "../../ir/values.js";
+import { type AnyTypedArray, type ArgValue } from "../../ir/values.js";
 import type { Tolerance } from "../compare.js";
-import type { Dims, Param, Program, Stmt, Value } from "./ast.js";
+import type { Dims, Param, Program, Stmt } from "./ast.js";
 import { printProgram } from "./print.js";
 
 /** A kernel argument: a scalar (boolean, number, or bigint for 64-bit integers) or a TypedArray. */
-export type ArgValue = Value | AnyTypedArray;
+export type { ArgValue };
 
 export interface GeneratedKernel {
   /** The `.gk` text: the kernel, the device functions it calls, its constants. */
