@@ -321,7 +321,7 @@ describe("imports", () => {
     expect(ir.functions.map((f) => f.name)).toEqual(["twice"]);
   });
   it("reports missing files, missing names and non-relative paths", () => {
-    expectError(`import { twice } from "./nope.gk";\n`, "GK6001 1:23 cannot import './nope.gk': nope.gk: no such file");
+    expectError(`import { twice } from "./nope.gk";\n`, "GK6001 1:23 cannot import './nope.gk': 'nope.gk': no such file");
     expectError(`import { thrice } from "./lib.gk";\n`, "GK6002 1:10 'lib.gk' declares no 'thrice'", { "lib.gk": lib });
     expectError(`import { twice } from "lib.gk";\n`, "GK6004 1:23 import paths are relative to the importing file");
   });
