@@ -126,6 +126,13 @@ describe("imports of things that are not kernel source", () => {
     expect(diagnosticLines(latin1)).toEqual([expect.stringMatching(/^GK6001 1:19 cannot import '.\/latin1.gk': .*not UTF-8 text \(line 1\)/)]);
   });
 
+  it("adds .gk to the path as written, before normalizing it (found by load-fuzz.test.ts)", () => {
+    mkdirSync(join(dir, "dots"));
+    file("dots/..gk", "export const x = 1;\n");
+    const r = frontEnd(file("dots/main.gk", `import { x } from "./.";\ndevice_kernel k(out: global<i32>) { out[0] = x; }\n`));
+    expect(diagnosticLines(r)).toEqual([]);
+  });
+
   it("applies the size limit to in-memory sources too", () => {
     const big = `// ${"y".repeat(4 * 1024 * 1024)}\n`;
     const r = frontEnd("mem.gk", { host: memoryHost({ "mem.gk": big }) });
