@@ -80,10 +80,10 @@ function resolveImport(importer: string, decl: ast.ImportDecl, host: SourceHost,
     log.error("GK6004", decl.pathSpan, `import paths are relative to the importing file: write "./${spec}"`);
     return undefined;
   }
-  // An import names a source file; its extension may be left out.
-  const base = path.normalize(path.join(path.dirname(importer), spec));
-  const named = SOURCE_EXTENSIONS.some((ext) => base.endsWith(ext));
-  const file = named ? base : `${base}${SOURCE_EXTENSIONS[0]}`;
+  // An import names a source file; its extension may be left out (and is added before the
+  // path is normalized, so "./." names "./..gk", not the folder's own name plus ".gk").
+  const named = SOURCE_EXTENSIONS.some((ext) => spec.endsWith(ext));
+  const file = path.normalize(path.join(path.dirname(importer), named ? spec : `${spec}${SOURCE_EXTENSIONS[0]}`));
   const r = readSource(host, file);
   if ("text" in r) return { file, text: r.text };
   const hint = named || r.error !== NO_SUCH_FILE ? "" : ` (an import names a ${SOURCE_EXTENSIONS.join(" or ")} file, whose extension may be left out)`;
