@@ -18,6 +18,7 @@ import { elemOfTypedArray, newTypedArray, typeToString, type AnyTypedArray, type
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
+import { sharedMemory } from "./aliasing.js";
 import { GkRuntimeError } from "./launcher.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { createRunner, type ArgValue, type Dims, type Runner, type RunnerOptions } from "./runner.js";
@@ -139,16 +140,9 @@ const TYPED_NAME: Record<ScalarName, string> = {
 
 function marshal(fn: Function, args: KernelArgs): ArgValue[] {
   const values = marshalEach(fn, args);
-  // A kernel's arrays never alias (spec: Types): one array may feed several readonly
-  // parameters, but not a parameter the kernel writes and another one.
-  fn.params.forEach((p, i) => {
-    if (p.kind !== "arrayVar" || p.type.kind !== "global" || p.type.readonly) return;
-    fn.params.forEach((q, j) => {
-      if (j !== i && values[j] === values[i] && ArrayBuffer.isView(values[i])) {
-        throw invalid(fn.name, `the same array is passed to '${p.name}', which the kernel writes, and to '${q.name}'; arrays of a launch never alias: pass a copy (e.g. ${p.name}.slice())`);
-      }
-    });
-  });
+  // An array the kernel writes shares memory with no other argument (spec: Types).
+  const shared = sharedMemory(fn, values);
+  if (shared) throw invalid(fn.name, shared.message);
   return values;
 }
 

@@ -6,10 +6,12 @@
  * check, and gk/testing's CPU-vs-GPU comparison; the error names both parameters.
  * Views of one buffer that do not overlap, and readonly arrays that do, are fine.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSource, GkRuntimeError, SimError } from "../../src/index.js";
 import { memoryHost } from "../../src/parser/load.js";
 import { frontEnd } from "../../src/pipeline.js";
+import { sharedMemory } from "../../src/runtime/aliasing.js";
 import { compileKernel, runKernel } from "../../src/runtime/sim/index.js";
 import { compareCpuGpu } from "../../src/testing/index.js";
 
@@ -90,5 +92,23 @@ describe("gk/testing", () => {
     expect(e).toBeInstanceOf(GkRuntimeError);
     expect((e as GkRuntimeError).diagnostic.code).toBe("GK8005");
     expect((e as GkRuntimeError).message).toMatch(SHARED);
+  });
+});
+
+describe("sharedMemory", () => {
+  const fn = frontEnd("alias.gk", { host: memoryHost({ "alias.gk": src }) }).ir!.kernels.find((k) => k.name === "reads")!;
+  it("finds a written array sharing memory exactly when the byte ranges intersect", () => {
+    fc.assert(
+      fc.property(fc.nat(16), fc.nat(16), fc.nat(16), fc.nat(16), fc.boolean(), (xOff, xLen, oOff, oLen, sameBuffer) => {
+        const buf = new ArrayBuffer(4 * 40);
+        const x = new Int32Array(buf, 4 * xOff, xLen);
+        const out = new Int32Array(sameBuffer ? buf : new ArrayBuffer(4 * 40), 4 * oOff, oLen);
+        const intersects = sameBuffer && Math.max(xOff, oOff) < Math.min(xOff + xLen, oOff + oLen);
+        const found = sharedMemory(fn, [x, new Int32Array(1), out]);
+        expect(found !== undefined).toBe(intersects);
+        if (found) expect([found.written.name, found.other.name]).toEqual(["out", "x"]);
+      }),
+      { numRuns: 500, seed: 20261201 },
+    );
   });
 });
