@@ -38,6 +38,22 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
   });
 });
 
+describe("kernel names", () => {
+  it("refuses a kernel named then or close: compileSource settles, with GkCompileError (GK2010)", async () => {
+    for (const name of ["then", "close", "constructor"]) {
+      const settled = compileSource(`device_kernel ${name}(out: global<i32>) { out[0] = 1; }`, { device: "cpu" }).then(
+        (m) => ({ m }),
+        (e: unknown) => ({ e }),
+      );
+      const timeout = new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), 5000));
+      const r = await Promise.race([settled, timeout]);
+      expect(r, `compileSource with a kernel named '${name}' never settled`).not.toBe("pending");
+      if (r !== "pending" && "m" in r) await (r.m as { close?: () => Promise<void> }).close?.();
+      expect(r !== "pending" && "e" in r && r.e instanceof GkCompileError && r.e.diagnostics.map((d) => d.code)).toEqual(["GK2010"]);
+    }
+  });
+});
+
 describe("arguments are checked before anything runs", () => {
   const src = "device_kernel k(n: i32, big: u64, scale: f32, x: readonly global<f32>, out: global<f32>) { out[0] = scale; }";
   const good = () => ({ n: 1, big: 5n, scale: 1.5, x: new Float32Array(1), out: new Float32Array(1) });
