@@ -18,6 +18,7 @@ import { elemOfTypedArray, newTypedArray, typeToString, type AnyTypedArray, type
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
+import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
 import { GkRuntimeError } from "./launcher.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
@@ -59,7 +60,9 @@ export class GkModule {
   ) {
     this.kernels = ir.kernels.map((k) => k.name);
     for (const k of this.kernels) {
-      if (!(k in this)) Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
+      // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
+      invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
+      Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
     }
   }
 

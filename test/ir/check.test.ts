@@ -319,7 +319,7 @@ describe("kernel names", () => {
   // name the module object already has, or one JavaScript gives a meaning to.
   const k = (name: string) => `device_kernel ${name}(out: global<i32>) { out[0] = 1; }\n`;
   it("refuses the names of the module's own members, Object.prototype's, then and default (GK2010)", () => {
-    for (const name of ["then", "default", "constructor", "__proto__", "close", "launch", "kernels", "device", "runLaunches", "toString", "hasOwnProperty", "valueOf"]) {
+    for (const name of ["then", "default", "constructor", "__proto__", "close", "kernels", "device", "runLaunches", "toString", "hasOwnProperty", "valueOf"]) {
       expectError(k(name), `GK2010 1:15 a kernel cannot be named '${name}'`);
     }
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compile, compileSource, GkCompileError, GkRuntimeError } from "../../src/index.js";
+import { TAKEN_KERNEL_NAMES } from "../../src/ir/check/kernelNames.js";
 
 describe("compile and run from TypeScript (CPU simulator)", () => {
   it("runs saxpy with typed arrays in and out, updating the output in place", async () => {
@@ -39,6 +40,15 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
 });
 
 describe("kernel names", () => {
+  it("are refused when a module object has them: the checker's table holds every member, own or inherited", async () => {
+    const mod = await compileSource("device_kernel k(out: global<i32>) { out[0] = 1; }", { device: "cpu" });
+    const names = new Set<string>();
+    for (let o: object | null = mod; o; o = Object.getPrototypeOf(o) as object | null) for (const n of Object.getOwnPropertyNames(o)) names.add(n);
+    names.delete("k");
+    expect([...names].filter((n) => !TAKEN_KERNEL_NAMES.has(n))).toEqual([]);
+    await mod.close();
+  });
+
   it("refuses a kernel named then or close: compileSource settles, with GkCompileError (GK2010)", async () => {
     for (const name of ["then", "close", "constructor"]) {
       const settled = compileSource(`device_kernel ${name}(out: global<i32>) { out[0] = 1; }`, { device: "cpu" }).then(
