@@ -12,9 +12,33 @@ export interface Io {
   readonly env: NodeJS.ProcessEnv;
 }
 
+let guarded = false;
+
+/**
+ * A reader that stops reading (`gkc run FILE --json | head -c 10`) ends the command at
+ * once and quietly, with status 0: it has what it wanted, and nothing more is worth
+ * computing. Any other write error (a full disk) is reported on stderr, status 1.
+ */
+function guardStreams(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const [stream, name] of [[process.stdout, "stdout"], [process.stderr, "stderr"]] as const) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(EXIT.ok);
+      if (stream === process.stdout) process.stderr.write(`gkc: cannot write to ${name}: ${e.code ?? e.message}\n`);
+      process.exit(EXIT.failed);
+    });
+  }
+}
+
+function write(stream: NodeJS.WriteStream, t: string): void {
+  guardStreams();
+  stream.write(t.endsWith("\n") ? t : t + "\n");
+}
+
 export const processIo: Io = {
-  out: (t) => process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
-  err: (t) => process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+  out: (t) => write(process.stdout, t),
+  err: (t) => write(process.stderr, t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   cwd: process.cwd(),
   env: process.env,

@@ -49,4 +49,11 @@ describe("a closed stdout", () => {
       expect(r.code).toBe(0);
     });
   }
+
+  it("that cannot be written for another reason (a full disk) is an error on stderr, not a stack trace", async () => {
+    const r = await execa("bash", ["-c", 'node bin/gkc.js run "$1" --device cpu --json > /dev/full', "gkc", big], { reject: false, env: { NO_COLOR: "1" } });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr)).toContain("gkc: cannot write to stdout: ENOSPC");
+    expect(String(r.stderr)).not.toMatch(/\n\s+at /);
+  });
 });
