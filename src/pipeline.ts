@@ -6,7 +6,7 @@
  * GK9001 diagnostic, never a stack trace.
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
-import { SourceMap } from "./diagnostics/source.js";
+import { SourceMap, type Span } from "./diagnostics/source.js";
 import { checkProgram, type Program } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
@@ -46,7 +46,9 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
     ir = checked && runPasses(checked, opts.after);
     diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {
-    log.add(internalError(e));
+    // The parser keeps programs within the stack of every later step (parser/nesting.ts);
+    // should one still run out, the diagnostic at least names the file.
+    log.add(internalError(e, sources.get(entry) ? { file: entry, start: 0, end: 0 } : undefined));
     ir = undefined;
     diagnostics = log.all;
   }
@@ -90,9 +92,9 @@ export function runPasses(m: Module, after?: string): Module {
 }
 
 /** A crash of the compiler as a diagnostic: it is always a bug in gk. */
-export function internalError(e: unknown): Diagnostic {
+export function internalError(e: unknown, span?: Span): Diagnostic {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return { code: "GK1014", severity: "error", message: "the program nests too deeply for gk (expressions or statements hundreds of levels deep): split it into several statements or device functions", notes: [] };
+    return { code: "GK1014", severity: "error", message: "the program nests too deeply for gk (expressions or statements hundreds of levels deep): split it into several statements or device functions", span, notes: [] };
   }
   // The JavaScript stack only on request (GK_DEBUG=1): users get a message, not a stack trace.
   const stack = e instanceof Error && e.stack && process.env.GK_DEBUG ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : "";

@@ -85,7 +85,7 @@ describe("programs nested too deeply", () => {
     ["3000 nested 'for' without braces", `${"for (let i = 0; i < 1; i++) ".repeat(3000)}out[0] = 1;`],
     ["750 nested 'for' without braces", `${"for (let i = 0; i < 1; i++) ".repeat(750)}out[0] = 1;`],
     ["3000 nested 'while' without braces", `${"while (c) ".repeat(3000)}out[0] = 1;`],
-    // Accepted by the chain limit of 1000 operands, then GK9001 in the simulator: V8 ran out of stack compiling it.
+    // Once accepted by a chain limit of 1000 operands, then GK9001 in the simulator: V8 ran out of stack compiling it.
     ["a chain of 999 '+'", `out[0] = x${" + x".repeat(998)};`],
   ];
   for (const [what, body] of shapes) {
