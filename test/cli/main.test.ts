@@ -51,6 +51,26 @@ describe("gkc check", () => {
   });
 });
 
+describe("reports of many diagnostics", () => {
+  it("print the first 100 of a file and say how many more there are", async () => {
+    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const r = await gkc("check", f);
+    expect(r.code).toBe(1);
+    expect(r.err.match(/error GK1001/g)).toHaveLength(100);
+    expect(r.err).toContain("and 99900 more");
+    expect(r.err).toContain("Found 100000 errors.");
+    expect(r.err.length).toBeLessThan(50_000);
+  });
+  it("in JSON, keep the first 100 of a file and give the number left out", async () => {
+    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const r = await gkc("check", "--json", f);
+    const j = JSON.parse(r.out);
+    expect(j.files[0].diagnostics).toHaveLength(100);
+    expect(j.files[0].omitted).toBe(99_900);
+    expect(r.out.length).toBeLessThan(100_000);
+  });
+});
+
 describe("gkc ir and cuda", () => {
   it("prints the typed IR, also before the passes", async () => {
     const r = await gkc("ir", "examples/saxpy.gk");

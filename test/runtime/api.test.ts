@@ -31,6 +31,14 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
     expect([...first!.outputs.get("total")!.data]).toEqual([499500]);
   });
 
+  it("throws GkCompileError with every diagnostic, its message showing the first 100", async () => {
+    const err = (await compileSource("@\n".repeat(100_000), { device: "cpu" }).catch((e: unknown) => e)) as GkCompileError;
+    expect(err.diagnostics).toHaveLength(100_000);
+    expect(err.message.match(/error GK1001/g)).toHaveLength(100);
+    expect(err.message).toContain("and 99900 more");
+    expect(err.message.length).toBeLessThan(50_000);
+  });
+
   it("throws GkCompileError with every diagnostic", async () => {
     const err = await compileSource("device_kernel k(out: global<f32>) { out[0] = zz + yy; }", { device: "cpu" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GkCompileError);
