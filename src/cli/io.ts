@@ -1,5 +1,5 @@
 /** What a command writes, and how it reports diagnostics: one place, so every command prints alike. */
-import { formatDiagnostics, diagnosticToJson } from "../diagnostics/format.js";
+import { diagnosticToJson, formatReport, REPORT_LIMIT } from "../diagnostics/format.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 
@@ -44,10 +44,10 @@ export const processIo: Io = {
   env: process.env,
 };
 
-/** Prints diagnostics to stderr with a summary line; returns whether any is an error. */
+/** Prints diagnostics (the first REPORT_LIMIT, and how many more) to stderr with a summary line counting all; returns whether any is an error. */
 export function report(io: Io, diags: readonly Diagnostic[], sources: SourceMap): boolean {
   if (diags.length === 0) return false;
-  io.err(formatDiagnostics(diags, sources, { color: io.color }));
+  io.err(formatReport(diags, sources, { color: io.color }));
   const errors = diags.filter((d) => d.severity === "error").length;
   const warnings = diags.filter((d) => d.severity === "warning").length;
   const parts = [];
@@ -57,8 +57,9 @@ export function report(io: Io, diags: readonly Diagnostic[], sources: SourceMap)
   return errors > 0;
 }
 
+/** The first REPORT_LIMIT diagnostics as JSON, and how many were left out. */
 export function diagnosticsJson(diags: readonly Diagnostic[], sources: SourceMap) {
-  return diags.map((d) => diagnosticToJson(d, sources));
+  return { diagnostics: diags.slice(0, REPORT_LIMIT).map((d) => diagnosticToJson(d, sources)), omitted: Math.max(0, diags.length - REPORT_LIMIT) };
 }
 
 /** A usage error: wrong flags or arguments. Exit status 2. */

@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { formatDiagnostics } from "../diagnostics/format.js";
+import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { elemOfTypedArray, newTypedArray, typeToString, type AnyTypedArray, type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
@@ -42,11 +42,11 @@ export type KernelArgs = Readonly<Record<string, ArgInput>>;
 export type KernelOutputs = Record<string, AnyTypedArray>;
 export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
 
-/** A program that failed to compile: `diagnostics` holds every problem, `message` prints them. */
+/** A program that failed to compile: `diagnostics` holds every problem, `message` prints the first 100 and counts the rest. */
 export class GkCompileError extends Error {
   override readonly name = "GkCompileError";
   constructor(readonly diagnostics: readonly Diagnostic[], sources: SourceMap) {
-    super(formatDiagnostics(diagnostics, sources));
+    super(formatReport(diagnostics, sources));
   }
 }
 
