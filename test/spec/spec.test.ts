@@ -68,6 +68,8 @@ describe("language.md's rule for shift counts", () => {
   it("is the checker's: a constant count outside 0..width-1 is GK3006, a computed one is taken modulo the width", () => {
     expect(check("out[0] = x << 33;")).toEqual(["GK3006"]);
     expect(check("let s = 33;\n  out[0] = x << s;")).toEqual([]);
+    expect(check("out[0] = x << i32(33);")).toEqual([]);
+    expect(check("out[0] = x << (30 + 3);")).toEqual(["GK3006"]);
     expect(rule).toMatch(/constant count[^.]*GK3006/);
     expect(rule).not.toMatch(/`x << 33` on i32 is\s+`x << 1`/);
   });
