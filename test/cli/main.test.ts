@@ -87,6 +87,18 @@ describe("gkc ir and cuda", () => {
 });
 
 describe("gkc run on the CPU simulator", () => {
+  it("prints the first 64 elements of an array as text, every one with --all or --json, as --help says", async () => {
+    const f = file("hundred.gk", "device_kernel k(out: global<i32>) { out[globalId.x] = 7; }\nlaunch k(out = zeros(100)) grid(1) block(100);\n");
+    const count = (line: string) => (line.match(/\b7\b/g) ?? []).length;
+    expect(count((await gkc("run", f, "--device", "cpu")).out)).toBe(64);
+    expect(count((await gkc("run", f, "--device", "cpu", "--all")).out)).toBe(100);
+    expect(JSON.parse((await gkc("run", f, "--device", "cpu", "--json")).out).launches[0].outputs.out).toHaveLength(100);
+    const help = (await gkc("run", "--help")).out;
+    const all = /^ {2}--all\b[\s\S]*?(?=\n {2}--)/m.exec(help)![0];
+    expect(all).toMatch(/64/);
+    expect(all, "the --all line says that --json prints every element").toMatch(/--json/);
+  });
+
   it("prints the saxpy line", async () => {
     const r = await gkc("run", "examples/saxpy.gk", "--device", "cpu");
     expect(r).toMatchObject({ code: 0, out: "out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]", err: "gkc: running on the CPU simulator" });
