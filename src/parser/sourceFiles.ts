@@ -25,7 +25,6 @@ export const NO_SUCH_FILE = "no such file";
 
 /** A path as messages show it: quoted, control characters escaped (a name may hold a newline). */
 export function quotePath(p: string): string {
-  // eslint-disable-next-line no-control-regex
   return `'${p.replace(/[\x00-\x1f\x7f\\]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`))}'`;
 }
 
