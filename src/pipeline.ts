@@ -6,10 +6,11 @@
  * GK9001 diagnostic, never a stack trace.
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
-import { SourceMap } from "./diagnostics/source.js";
+import { SourceMap, type Span } from "./diagnostics/source.js";
 import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
+import type * as ast from "./parser/ast.js";
 import { loadProgram, nodeHost, type SourceHost } from "./parser/load.js";
 
 export interface Pass {
@@ -46,7 +47,9 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
     ir = checked && runPasses(checked, opts.after);
     diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {
-    log.add(internalError(e));
+    // The parser keeps programs within the stack of every later step (parser/nesting.ts);
+    // should one still run out, the diagnostic at least names the file.
+    log.add(internalError(e, sources.get(entry) ? { file: entry, start: 0, end: 0 } : undefined));
     ir = undefined;
     diagnostics = log.all;
   }
@@ -63,20 +66,49 @@ const ECHO_CODES = new Set(["GK2001", "GK2004", "GK5001", "GK6002"]);
  * without error, and never the kinds a dropped declaration causes.
  */
 function withoutCascades(parseDiags: readonly Diagnostic[], checkDiags: readonly Diagnostic[], program: LoadedProgram): Diagnostic[] {
+  // Where each file's syntax errors start, sorted (a file may have a hundred thousand).
   const broken = new Map<string, number[]>();
   for (const d of parseDiags) {
     if (d.severity !== "error" || !d.span) continue;
-    broken.set(d.span.file, [...(broken.get(d.span.file) ?? []), d.span.start]);
+    let starts = broken.get(d.span.file);
+    if (!starts) broken.set(d.span.file, (starts = []));
+    starts.push(d.span.start);
   }
   if (broken.size === 0) return [...parseDiags, ...checkDiags];
+  for (const starts of broken.values()) starts.sort((a, b) => a - b);
   const kept = checkDiags.filter((d) => {
     const errs = d.span && broken.get(d.span.file);
     if (!errs) return true;
     if (ECHO_CODES.has(d.code)) return false;
-    const item = program.files.get(d.span!.file)?.ast.items.find((it) => it.span.start <= d.span!.start && d.span!.end <= it.span.end);
-    return item !== undefined && !errs.some((at) => at >= item.span.start && at <= item.span.end);
+    const item = itemAround(program.files.get(d.span!.file)?.ast.items ?? [], d.span!);
+    return item !== undefined && !anyWithin(errs, item.span.start, item.span.end);
   });
   return [...parseDiags, ...kept];
+}
+
+/** The item (in source order) whose span contains `span`, by binary search. */
+function itemAround(items: readonly ast.Item[], span: Span): ast.Item | undefined {
+  let lo = 0;
+  let hi = items.length - 1;
+  let found: ast.Item | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid]!.span.start <= span.start) (found = items[mid]), (lo = mid + 1);
+    else hi = mid - 1;
+  }
+  return found && span.end <= found.span.end ? found : undefined;
+}
+
+/** Whether a sorted list holds a value in [from, to]. */
+function anyWithin(sorted: readonly number[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! <= to;
 }
 
 export function runPasses(m: Module, after?: string): Module {
@@ -90,9 +122,9 @@ export function runPasses(m: Module, after?: string): Module {
 }
 
 /** A crash of the compiler as a diagnostic: it is always a bug in gk. */
-export function internalError(e: unknown): Diagnostic {
+export function internalError(e: unknown, span?: Span): Diagnostic {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return { code: "GK1014", severity: "error", message: "the program nests too deeply for gk (expressions or statements hundreds of levels deep): split it into several statements or device functions", notes: [] };
+    return { code: "GK1014", severity: "error", message: "the program nests too deeply for gk (expressions or statements hundreds of levels deep): split it into several statements or device functions", span, notes: [] };
   }
   // The JavaScript stack only on request (GK_DEBUG=1): users get a message, not a stack trace.
   const stack = e instanceof Error && e.stack && process.env.GK_DEBUG ? `\n${e.stack.split("\n").slice(1, 4).join("\n")}` : "";

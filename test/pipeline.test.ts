@@ -68,3 +68,37 @@ describe("the front end on mutated programs", () => {
     );
   });
 });
+
+describe("programs nested too deeply", () => {
+  // Every shape of deep nesting is GK1014 at a place in the deep statement (line 2), never
+  // an unlocated error, a GK9001, or a program that checks and then overflows the stack of
+  // a later step (the simulator, the CUDA backend).
+  const kernel = (body: string) => `device_kernel k(out: global<i32>) {\n  let x = out[0]; let c = x == 3; ${body}\n}\n`;
+  const shapes: [string, string][] = [
+    ["5000 chained '!'", `out[0] = ${"!".repeat(5000)}c ? 1 : 0;`],
+    ["5000 chained unary '-'", `out[0] = ${"- ".repeat(5000)}x;`],
+    ["5000 chained '~'", `out[0] = ${"~".repeat(5000)}x;`],
+    ["100 brackets, each with 100 '!'", `out[0] = ${"!".repeat(100) + "(".repeat(98)}c${")".repeat(98)} ? 1 : 0;`.replace(/\(/g, `(${"!".repeat(100)}`)],
+    ["3000 chained '?:'", `out[0] = ${"x > 5 ? 1 : ".repeat(3000)}0;`],
+    ["3000 chained 'else if'", `${"if (x == 0) { out[0] = 1; } else ".repeat(3000)}{ out[0] = 2; }`],
+    ["3000 nested 'if' without braces", `${"if (c) ".repeat(3000)}out[0] = 1;`],
+    ["3000 nested 'for' without braces", `${"for (let i = 0; i < 1; i++) ".repeat(3000)}out[0] = 1;`],
+    ["750 nested 'for' without braces", `${"for (let i = 0; i < 1; i++) ".repeat(750)}out[0] = 1;`],
+    ["3000 nested 'while' without braces", `${"while (c) ".repeat(3000)}out[0] = 1;`],
+    // Once accepted by a chain limit of 1000 operands, then GK9001 in the simulator: V8 ran out of stack compiling it.
+    ["a chain of 999 '+'", `out[0] = x${" + x".repeat(998)};`],
+  ];
+  for (const [what, body] of shapes) {
+    it(`reports ${what} as one GK1014 in the deep statement`, () => {
+      const src = kernel(body);
+      const r = frontEnd("deep.gk", { host: memoryHost({ "deep.gk": src }) });
+      expect(r.diagnostics.map((d) => d.code), r.diagnostics.map((d) => d.message).join("\n")).toEqual(["GK1014"]);
+      const span = r.diagnostics[0]!.span;
+      expect(span, "GK1014 has a place").toBeDefined();
+      const line2 = src.indexOf("\n") + 1;
+      expect(span!.start).toBeGreaterThan(line2 + "  let x = out[0]; let c = x == 3; ".length - 1);
+      expect(span!.start).toBeLessThan(src.indexOf("\n", line2));
+      expect(r.ir).toBeUndefined();
+    });
+  }
+});

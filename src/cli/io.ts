@@ -1,5 +1,5 @@
 /** What a command writes, and how it reports diagnostics: one place, so every command prints alike. */
-import { formatDiagnostics, diagnosticToJson } from "../diagnostics/format.js";
+import { diagnosticToJson, formatReport, REPORT_LIMIT } from "../diagnostics/format.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 
@@ -12,18 +12,42 @@ export interface Io {
   readonly env: NodeJS.ProcessEnv;
 }
 
+let guarded = false;
+
+/**
+ * A reader that stops reading (`gkc run FILE --json | head -c 10`) ends the command at
+ * once and quietly, with status 0: it has what it wanted, and nothing more is worth
+ * computing. Any other write error (a full disk) is reported on stderr, status 1.
+ */
+function guardStreams(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const [stream, name] of [[process.stdout, "stdout"], [process.stderr, "stderr"]] as const) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(EXIT.ok);
+      if (stream === process.stdout) process.stderr.write(`gkc: cannot write to ${name}: ${e.code ?? e.message}\n`);
+      process.exit(EXIT.failed);
+    });
+  }
+}
+
+function write(stream: NodeJS.WriteStream, t: string): void {
+  guardStreams();
+  stream.write(t.endsWith("\n") ? t : t + "\n");
+}
+
 export const processIo: Io = {
-  out: (t) => process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
-  err: (t) => process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+  out: (t) => write(process.stdout, t),
+  err: (t) => write(process.stderr, t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   cwd: process.cwd(),
   env: process.env,
 };
 
-/** Prints diagnostics to stderr with a summary line; returns whether any is an error. */
+/** Prints diagnostics (the first REPORT_LIMIT, and how many more) to stderr with a summary line counting all; returns whether any is an error. */
 export function report(io: Io, diags: readonly Diagnostic[], sources: SourceMap): boolean {
   if (diags.length === 0) return false;
-  io.err(formatDiagnostics(diags, sources, { color: io.color }));
+  io.err(formatReport(diags, sources, { color: io.color }));
   const errors = diags.filter((d) => d.severity === "error").length;
   const warnings = diags.filter((d) => d.severity === "warning").length;
   const parts = [];
@@ -33,8 +57,9 @@ export function report(io: Io, diags: readonly Diagnostic[], sources: SourceMap)
   return errors > 0;
 }
 
+/** The first REPORT_LIMIT diagnostics as JSON, and how many were left out. */
 export function diagnosticsJson(diags: readonly Diagnostic[], sources: SourceMap) {
-  return diags.map((d) => diagnosticToJson(d, sources));
+  return { diagnostics: diags.slice(0, REPORT_LIMIT).map((d) => diagnosticToJson(d, sources)), omitted: Math.max(0, diags.length - REPORT_LIMIT) };
 }
 
 /** A usage error: wrong flags or arguments. Exit status 2. */

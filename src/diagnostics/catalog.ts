@@ -27,6 +27,7 @@ export const catalog = {
   GK2007: "write to a readonly array",
   GK2008: "name is not a value",
   GK2009: "reserved name",
+  GK2010: "kernel name taken by the module object",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",

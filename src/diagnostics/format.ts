@@ -37,6 +37,16 @@ export function formatDiagnostics(diags: readonly Diagnostic[], sources: SourceM
   return diags.map((d) => formatDiagnostic(d, sources, opts)).join("\n\n");
 }
 
+/** How many diagnostics a report shows (gkc's output, GkCompileError's message); the rest are counted. */
+export const REPORT_LIMIT = 100;
+
+/** The first REPORT_LIMIT diagnostics, then a line saying how many more there are: a file with a hundred thousand errors prints a page, not megabytes. */
+export function formatReport(diags: readonly Diagnostic[], sources: SourceMap, opts: FormatOptions = {}): string {
+  const shown = formatDiagnostics(diags.slice(0, REPORT_LIMIT), sources, opts);
+  const more = diags.length - REPORT_LIMIT;
+  return more > 0 ? `${shown}\n\n... and ${more} more (the first ${REPORT_LIMIT} of ${diags.length} are shown)` : shown;
+}
+
 /** The span's first line with its number in a gutter, and `~` under the span (`^` for an empty span). */
 /** Longest source line a code frame shows whole, and how much of a longer one it shows before the span. */
 const MAX_LINE = 160;

@@ -15,6 +15,7 @@ import { all, cover, one, real, type BuildContext } from "./build.js";
 import { tokenSpan } from "./lexer.js";
 import type { ArgListCst, BinaryCst, ConditionalCst, ExpressionCst, PostfixCst, PostfixOpCst, PrimaryCst, UnaryCst } from "./cst.js";
 import { isFloatLiteral, numberProblem, numberText } from "./literals.js";
+import { MAX_CHAIN_OPERANDS } from "./nesting.js";
 
 /** Binding power of each binary operator (higher binds tighter); all are left-associative. */
 const precedence: Readonly<Record<BinaryOp, number>> = {
@@ -120,8 +121,6 @@ function conditional(cx: BuildContext, cst: ConditionalCst | undefined): Expr | 
   return { kind: "Conditional", cond, then, else: otherwise, span: cover(cx, cond.span, otherwise.span) };
 }
 
-/** Most operands in one chain of binary operators (the tree built from it is that deep). */
-const MAX_OPERANDS = 1000;
 
 /** Operands and operators arrive flat; precedence climbing builds the tree. */
 function binary(cx: BuildContext, cst: BinaryCst | undefined): Expr | undefined {
@@ -129,8 +128,8 @@ function binary(cx: BuildContext, cst: BinaryCst | undefined): Expr | undefined 
   const operands = all(cst.children.unary, (u) => unary(cx, u));
   const ops = cst.children.BinaryOp ?? [];
   if (operands === undefined || operands.length !== ops.length + 1) return undefined;
-  if (operands.length > MAX_OPERANDS) {
-    cx.log.error("GK1014", tokenSpan(cx.file, ops[MAX_OPERANDS - 1]!), `this expression chains more than ${MAX_OPERANDS} operands: split it into several statements (s += ...)`);
+  if (operands.length > MAX_CHAIN_OPERANDS) {
+    cx.log.error("GK1014", tokenSpan(cx.file, ops[MAX_CHAIN_OPERANDS - 1]!), `this expression chains more than ${MAX_CHAIN_OPERANDS} operands: split it into several statements (s += ...)`);
     return undefined;
   }
   const values: Expr[] = [operands[0]!];

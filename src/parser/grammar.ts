@@ -56,6 +56,11 @@ export class GkParser extends CstParser {
     this.input = tokens;
   }
 
+  /** The next token to read: after a parse that ran out of stack, where it stopped. */
+  nextToken(): IToken {
+    return this.LA(1);
+  }
+
   /**
    * Chevrotain repairs a missing token by pretending it is there (insertion) before it
    * tries skipping one stray token (deletion). When the expected token comes right after

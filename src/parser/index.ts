@@ -11,10 +11,11 @@ import type { SourceFile } from "../diagnostics/source.js";
 import type { Module } from "./ast.js";
 import type { ModuleCst } from "./cst.js";
 import { GkParser } from "./grammar.js";
-import type { IToken } from "chevrotain";
+import { EOF, type IToken } from "chevrotain";
 import { lex, tokenSpan } from "./lexer.js";
 import { LBracket, LCurly, LParen, RBracket, RCurly, RParen } from "./tokens.js";
 import { BracketMap } from "./cascade.js";
+import { checkNesting } from "./nesting.js";
 import { ProblemRecorder } from "./problems.js";
 import { syntaxDiagnostics } from "./syntaxErrors.js";
 import { toAst } from "./toAst.js";
@@ -48,10 +49,11 @@ export function parse(file: SourceFile): ParseResult {
     return parseFile(file);
   } catch (e) {
     const at = { file: file.path, start: 0, end: 0 };
-    // Nesting within MAX_NESTING brackets that is still too deep for a recursive-descent
-    // parser: hundreds of chained ternaries, else-ifs or assignments.
+    // The parser itself reports running out of stack where it happened (parseFile); the
+    // steps after it are kept within their stack by checkNesting. Should one still run out,
+    // say so at the top of the file rather than as a crash.
     if (e instanceof RangeError) {
-      const message = "the file nests too deeply to parse (hundreds of chained '?:', 'else if' or similar): split it into several statements or device functions";
+      const message = "the file nests too deeply for gk (hundreds of nested expressions or statements): split it into several statements or device functions";
       return { module: { kind: "Module", file: file.path, items: [], span: at }, diagnostics: [error("GK1014", at, message)] };
     }
     // Only a bug in the parser lands here; say so, and hand back an empty module.
@@ -76,8 +78,20 @@ function parseFile(file: SourceFile): ParseResult {
   const parser = parserInstance;
   const brackets = new BracketMap(lexed.tokens);
   parser.start(lexed.tokens, brackets);
-  // The grammar's rules are typed as returning a plain CstNode; cst.ts describes what they build.
-  const cst = parser.module() as unknown as ModuleCst;
+  let cst: ModuleCst;
+  try {
+    // The grammar's rules are typed as returning a plain CstNode; cst.ts describes what they build.
+    cst = parser.module() as unknown as ModuleCst;
+  } catch (e) {
+    // Nesting within MAX_NESTING brackets that is still too deep for a recursive-descent
+    // parser (hundreds of chained '?:', 'else if' or nested loops): the parser stopped
+    // where its stack ran out, which is the place to show.
+    if (!(e instanceof RangeError)) throw e;
+    const deep = parser.nextToken();
+    const at = deep.tokenType === EOF ? { file: file.path, start: 0, end: 0 } : tokenSpan(file.path, deep);
+    const message = "the code nests too deeply here to parse (hundreds of chained '?:', 'else if' or nested statements): split it into several statements or device functions";
+    return { module: { kind: "Module", file: file.path, items: [], span: at }, diagnostics: [...lexed.diagnostics, error("GK1014", at, message)] };
+  }
 
   // The problems to report: the recognition errors chevrotain kept, and those the grammar noted itself.
   const problems = parser.recorder.reportable(new Set(parser.errors.map((e) => e.message)));
@@ -90,6 +104,8 @@ function parseFile(file: SourceFile): ParseResult {
   });
 
   const log = new DiagnosticLog();
-  const module = toAst(cst, file, log, { recovered: problems.length > 0, strayGroups: parser.strayGroups });
-  return { module, diagnostics: sortDiagnostics([...lexed.diagnostics, ...syntax, ...log.all]) };
+  const built = toAst(cst, file, log, { recovered: problems.length > 0, strayGroups: parser.strayGroups });
+  // Items nested too deeply for the steps after the parser are reported and dropped.
+  const { module, diagnostics: deep } = checkNesting(built);
+  return { module, diagnostics: sortDiagnostics([...lexed.diagnostics, ...syntax, ...log.all, ...deep]) };
 }

@@ -1,30 +1,24 @@
-/** Loading a program: the entry file, then every file its imports reach, each parsed once. */
-import * as fs from "node:fs";
+/**
+ * Loading a program: the entry file, then every file its imports reach, each parsed once.
+ * Every file is read through a SourceHost, under the rules of sourceFiles.ts (a `.gk`
+ * name, a regular file, the size limit, UTF-8 text): the one place any loader reads source.
+ */
 import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
 import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
 import type * as ast from "./ast.js";
 import { parse } from "./index.js";
+import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, type SourceRead } from "./sourceFiles.js";
 
 /** Where source text comes from: the file system, or a map of files in tests. */
 export interface SourceHost {
-  /** The file's text, or an error message (e.g. "no such file"). */
-  readFile(file: string): { text: string } | { error: string };
+  /** The file's text, or an error message (e.g. "no such file") that never quotes what the file holds. */
+  readFile(file: string): SourceRead;
 }
 
-export const nodeHost: SourceHost = {
-  readFile(file) {
-    try {
-      return { text: fs.readFileSync(file, "utf8") };
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      const why =
-        err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : err.code === "EACCES" ? "permission denied" : err.message;
-      return { error: why };
-    }
-  },
-};
+/** The file system, under the rules of sourceFiles.ts. */
+export const nodeHost: SourceHost = { readFile: readSourceFile };
 
 /** A host over an in-memory map of files, for tests and for `compile` from a string. */
 export function memoryHost(files: Record<string, string>, fallback?: SourceHost): SourceHost {
@@ -32,7 +26,7 @@ export function memoryHost(files: Record<string, string>, fallback?: SourceHost)
     readFile(file) {
       const text = files[file];
       if (text !== undefined) return { text };
-      return fallback ? fallback.readFile(file) : { error: "no such file" };
+      return fallback ? fallback.readFile(file) : { error: NO_SUCH_FILE };
     },
   };
 }
@@ -44,9 +38,9 @@ export function memoryHost(files: Record<string, string>, fallback?: SourceHost)
  */
 export function loadProgram(entry: string, host: SourceHost, sources: SourceMap, log: DiagnosticLog): LoadedProgram | undefined {
   const files = new Map<string, LoadedFile>();
-  const first = host.readFile(entry);
+  const first = readSource(host, entry);
   if ("error" in first) {
-    log.error("GK7004", undefined, `cannot read '${entry}': ${first.error}`);
+    log.error("GK7004", undefined, `cannot read ${quotePath(entry)}: ${first.error}`);
     return undefined;
   }
   const queue: { file: string; text: string }[] = [{ file: entry, text: first.text }];
@@ -71,20 +65,28 @@ export function loadProgram(entry: string, host: SourceHost, sources: SourceMap,
   return { entry, files };
 }
 
+/** A file through `host`, with the name and size rules every host obeys (the node host checks the rest before reading). */
+function readSource(host: SourceHost, file: string): SourceRead {
+  const named = sourceNameProblem(file);
+  if (named) return { error: named };
+  const r = host.readFile(file);
+  const big = "text" in r ? sourceTextProblem(r.text) : undefined;
+  return big ? { error: big } : r;
+}
+
 function resolveImport(importer: string, decl: ast.ImportDecl, host: SourceHost, log: DiagnosticLog): { file: string; text: string } | undefined {
   const spec = decl.path;
   if (!spec.startsWith("./") && !spec.startsWith("../")) {
     log.error("GK6004", decl.pathSpan, `import paths are relative to the importing file: write "./${spec}"`);
     return undefined;
   }
-  const base = path.normalize(path.join(path.dirname(importer), spec));
-  const candidates = base.endsWith(".gk") ? [base] : [base, `${base}.gk`];
-  let firstError = "";
-  for (const file of candidates) {
-    const r = host.readFile(file);
-    if ("text" in r) return { file, text: r.text };
-    firstError ||= r.error;
-  }
-  log.error("GK6001", decl.pathSpan, `cannot import '${spec}': ${candidates.join(" or ")}: ${firstError}`);
+  // An import names a source file; its extension may be left out (and is added before the
+  // path is normalized, so "./." names "./..gk", not the folder's own name plus ".gk").
+  const named = SOURCE_EXTENSIONS.some((ext) => spec.endsWith(ext));
+  const file = path.normalize(path.join(path.dirname(importer), named ? spec : `${spec}${SOURCE_EXTENSIONS[0]}`));
+  const r = readSource(host, file);
+  if ("text" in r) return { file, text: r.text };
+  const hint = named || r.error !== NO_SUCH_FILE ? "" : ` (an import names a ${SOURCE_EXTENSIONS.join(" or ")} file, whose extension may be left out)`;
+  log.error("GK6001", decl.pathSpan, `cannot import ${quotePath(spec)}: ${quotePath(file)}: ${r.error}${hint}`);
   return undefined;
 }

@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { formatDiagnostics } from "../diagnostics/format.js";
+import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, type ScalarName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
@@ -19,6 +19,8 @@ import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../ir/value
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
+import { invariant } from "../util.js";
+import { sharedMemory } from "./aliasing.js";
 import { GkRuntimeError } from "./launcher.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { createRunner, type ArgValue, type Dims, type Runner, type RunnerOptions } from "./runner.js";
@@ -41,11 +43,11 @@ export type KernelArgs = Readonly<Record<string, ArgInput>>;
 export type KernelOutputs = Record<string, AnyTypedArray>;
 export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
 
-/** A program that failed to compile: `diagnostics` holds every problem, `message` prints them. */
+/** A program that failed to compile: `diagnostics` holds every problem, `message` prints the first 100 and counts the rest. */
 export class GkCompileError extends Error {
   override readonly name = "GkCompileError";
   constructor(readonly diagnostics: readonly Diagnostic[], sources: SourceMap) {
-    super(formatDiagnostics(diagnostics, sources));
+    super(formatReport(diagnostics, sources));
   }
 }
 
@@ -59,7 +61,9 @@ export class GkModule {
   ) {
     this.kernels = ir.kernels.map((k) => k.name);
     for (const k of this.kernels) {
-      if (!(k in this)) Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
+      // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
+      invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
+      Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
     }
   }
 
@@ -140,16 +144,9 @@ const TYPED_NAME: Record<ScalarName, string> = {
 
 function marshal(fn: Function, args: KernelArgs): ArgValue[] {
   const values = marshalEach(fn, args);
-  // A kernel's arrays never alias (spec: Types): one array may feed several readonly
-  // parameters, but not a parameter the kernel writes and another one.
-  fn.params.forEach((p, i) => {
-    if (p.kind !== "arrayVar" || p.type.kind !== "global" || p.type.readonly) return;
-    fn.params.forEach((q, j) => {
-      if (j !== i && values[j] === values[i] && ArrayBuffer.isView(values[i])) {
-        throw invalid(fn.name, `the same array is passed to '${p.name}', which the kernel writes, and to '${q.name}'; arrays of a launch never alias: pass a copy (e.g. ${p.name}.slice())`);
-      }
-    });
-  });
+  // An array the kernel writes shares memory with no other argument (spec: Types).
+  const shared = sharedMemory(fn, values);
+  if (shared) throw invalid(fn.name, shared.message);
   return values;
 }
 

@@ -12,6 +12,7 @@ import { type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.j
 import { memoryHost, nodeHost } from "../parser/load.js";
 import { frontEnd } from "../pipeline.js";
 import { GkCompileError } from "../runtime/api.js";
+import { sharedMemory } from "../runtime/aliasing.js";
 import { buildModule, type ModuleBuild } from "../runtime/build.js";
 import { GkRuntimeError, LauncherSession, type DeviceInfo, type KernelArg } from "../runtime/launcher.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
@@ -189,6 +190,8 @@ export async function expectSameOnCpuAndGpu(program: ProgramInput, kernel: strin
 
 /** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. Throws SimError. */
 export function runOnSimulator(p: { readonly ir: Module; readonly sources: SourceMap }, fn: Function, grid: readonly number[], block: readonly number[], args: readonly ArgValue[]): Map<string, AnyTypedArray> {
+  // The copies share no memory, so the simulator's own check cannot see aliasing among the originals.
+  refuseSharedMemory(fn, args);
   const copies = args.map(copy);
   runKernel(compileKernel(p.ir, fn.name, p.sources), { grid: dims(grid), block: dims(block) }, copies);
   return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, copies[i] as AnyTypedArray]));
@@ -216,8 +219,24 @@ function copy(a: ArgValue): ArgValue {
   return ArrayBuffer.isView(a) ? (a as AnyTypedArray).slice() : a;
 }
 
-/** Arguments in parameter order; plain arrays become TypedArrays and safe integers for 64-bit parameters become bigints. */
+/**
+ * Arguments in parameter order; plain arrays become TypedArrays and safe integers for 64-bit
+ * parameters become bigints. Arrays that break the aliasing rule are refused here, before
+ * either side runs: the simulator would see the shared memory, the GPU two copies.
+ */
 function positional(fn: Function, args: ArgsInput): ArgValue[] {
+  const values = positionalValues(fn, args);
+  refuseSharedMemory(fn, values);
+  return values;
+}
+
+/** Throws GK8005 when an array the kernel writes shares memory with another argument. */
+function refuseSharedMemory(fn: Function, values: readonly ArgValue[]): void {
+  const shared = sharedMemory(fn, values);
+  if (shared) throw new GkRuntimeError("GK8005", `kernel '${fn.name}': ${shared.message}`);
+}
+
+function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
   const list = Array.isArray(args) ? (args as readonly ArgInput[]) : fn.params.map((p) => (args as Record<string, ArgInput>)[p.name]);
   if (list.length !== fn.params.length || list.some((a) => a === undefined)) {
     throw new GkRuntimeError("GK8005", `kernel '${fn.name}' takes ${fn.params.length} arguments (${fn.params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")})`);

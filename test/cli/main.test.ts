@@ -51,6 +51,26 @@ describe("gkc check", () => {
   });
 });
 
+describe("reports of many diagnostics", () => {
+  it("print the first 100 of a file and say how many more there are", async () => {
+    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const r = await gkc("check", f);
+    expect(r.code).toBe(1);
+    expect(r.err.match(/error GK1001/g)).toHaveLength(100);
+    expect(r.err).toContain("and 99900 more");
+    expect(r.err).toContain("Found 100000 errors.");
+    expect(r.err.length).toBeLessThan(50_000);
+  });
+  it("in JSON, keep the first 100 of a file and give the number left out", async () => {
+    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const r = await gkc("check", "--json", f);
+    const j = JSON.parse(r.out);
+    expect(j.files[0].diagnostics).toHaveLength(100);
+    expect(j.files[0].omitted).toBe(99_900);
+    expect(r.out.length).toBeLessThan(100_000);
+  });
+});
+
 describe("gkc ir and cuda", () => {
   it("prints the typed IR, also before the passes", async () => {
     const r = await gkc("ir", "examples/saxpy.gk");
@@ -67,6 +87,18 @@ describe("gkc ir and cuda", () => {
 });
 
 describe("gkc run on the CPU simulator", () => {
+  it("prints the first 64 elements of an array as text, every one with --all or --json, as --help says", async () => {
+    const f = file("hundred.gk", "device_kernel k(out: global<i32>) { out[globalId.x] = 7; }\nlaunch k(out = zeros(100)) grid(1) block(100);\n");
+    const count = (line: string) => (line.match(/\b7\b/g) ?? []).length;
+    expect(count((await gkc("run", f, "--device", "cpu")).out)).toBe(64);
+    expect(count((await gkc("run", f, "--device", "cpu", "--all")).out)).toBe(100);
+    expect(JSON.parse((await gkc("run", f, "--device", "cpu", "--json")).out).launches[0].outputs.out).toHaveLength(100);
+    const help = (await gkc("run", "--help")).out;
+    const all = /^ {2}--all\b[\s\S]*?(?=\n {2}--)/m.exec(help)![0];
+    expect(all).toMatch(/64/);
+    expect(all, "the --all line says that --json prints every element").toMatch(/--json/);
+  });
+
   it("prints the saxpy line", async () => {
     const r = await gkc("run", "examples/saxpy.gk", "--device", "cpu");
     expect(r).toMatchObject({ code: 0, out: "out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]", err: "gkc: running on the CPU simulator" });

@@ -314,6 +314,20 @@ describe("functions", () => {
   });
 });
 
+describe("kernel names", () => {
+  // A compiled module has each kernel as a member (mod.saxpy(...)): a kernel may not take a
+  // name the module object already has, or one JavaScript gives a meaning to.
+  const k = (name: string) => `device_kernel ${name}(out: global<i32>) { out[0] = 1; }\n`;
+  it("refuses the names of the module's own members, Object.prototype's, then and default (GK2010)", () => {
+    for (const name of ["then", "default", "constructor", "__proto__", "close", "kernels", "device", "runLaunches", "toString", "hasOwnProperty", "valueOf"]) {
+      expectError(k(name), `GK2010 1:15 a kernel cannot be named '${name}'`);
+    }
+  });
+  it("lets device functions and constants take those names, and kernels any other", () => {
+    expectDiagnostics(`device_fn then(x: i32): i32 { return x; }\nconst close = 2;\n${k("thenable")}${k("closeAll")}`, []);
+  });
+});
+
 describe("imports", () => {
   const lib = "export const SCALE = 2.0;\nexport device_fn twice(x: f32): f32 { return x * SCALE; }\ndevice_fn helper(): i32 { return 1; }\n";
   it("brings device functions and constants from relative paths", () => {
@@ -321,7 +335,7 @@ describe("imports", () => {
     expect(ir.functions.map((f) => f.name)).toEqual(["twice"]);
   });
   it("reports missing files, missing names and non-relative paths", () => {
-    expectError(`import { twice } from "./nope.gk";\n`, "GK6001 1:23 cannot import './nope.gk': nope.gk: no such file");
+    expectError(`import { twice } from "./nope.gk";\n`, "GK6001 1:23 cannot import './nope.gk': 'nope.gk': no such file");
     expectError(`import { thrice } from "./lib.gk";\n`, "GK6002 1:10 'lib.gk' declares no 'thrice'", { "lib.gk": lib });
     expectError(`import { twice } from "lib.gk";\n`, "GK6004 1:23 import paths are relative to the importing file");
   });

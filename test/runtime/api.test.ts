@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compile, compileSource, GkCompileError, GkRuntimeError } from "../../src/index.js";
+import { TAKEN_KERNEL_NAMES } from "../../src/ir/check/kernelNames.js";
 
 describe("compile and run from TypeScript (CPU simulator)", () => {
   it("runs saxpy with typed arrays in and out, updating the output in place", async () => {
@@ -30,11 +31,44 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
     expect([...first!.outputs.get("total")!.data]).toEqual([499500]);
   });
 
+  it("throws GkCompileError with every diagnostic, its message showing the first 100", async () => {
+    const err = (await compileSource("@\n".repeat(100_000), { device: "cpu" }).catch((e: unknown) => e)) as GkCompileError;
+    expect(err.diagnostics).toHaveLength(100_000);
+    expect(err.message.match(/error GK1001/g)).toHaveLength(100);
+    expect(err.message).toContain("and 99900 more");
+    expect(err.message.length).toBeLessThan(50_000);
+  });
+
   it("throws GkCompileError with every diagnostic", async () => {
     const err = await compileSource("device_kernel k(out: global<f32>) { out[0] = zz + yy; }", { device: "cpu" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GkCompileError);
     expect((err as GkCompileError).diagnostics.map((d) => d.code)).toEqual(["GK2001", "GK2001"]);
     expect((err as GkCompileError).message).toMatch(/unknown name 'zz'/);
+  });
+});
+
+describe("kernel names", () => {
+  it("are refused when a module object has them: the checker's table holds every member, own or inherited", async () => {
+    const mod = await compileSource("device_kernel k(out: global<i32>) { out[0] = 1; }", { device: "cpu" });
+    const names = new Set<string>();
+    for (let o: object | null = mod; o; o = Object.getPrototypeOf(o) as object | null) for (const n of Object.getOwnPropertyNames(o)) names.add(n);
+    names.delete("k");
+    expect([...names].filter((n) => !TAKEN_KERNEL_NAMES.has(n))).toEqual([]);
+    await mod.close();
+  });
+
+  it("refuses a kernel named then or close: compileSource settles, with GkCompileError (GK2010)", async () => {
+    for (const name of ["then", "close", "constructor"]) {
+      const settled = compileSource(`device_kernel ${name}(out: global<i32>) { out[0] = 1; }`, { device: "cpu" }).then(
+        (m) => ({ m }),
+        (e: unknown) => ({ e }),
+      );
+      const timeout = new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), 5000));
+      const r = await Promise.race([settled, timeout]);
+      expect(r, `compileSource with a kernel named '${name}' never settled`).not.toBe("pending");
+      if (r !== "pending" && "m" in r) await (r.m as { close?: () => Promise<void> }).close?.();
+      expect(r !== "pending" && "e" in r && r.e instanceof GkCompileError && r.e.diagnostics.map((d) => d.code)).toEqual(["GK2010"]);
+    }
   });
 });
 
@@ -64,7 +98,7 @@ describe("arguments are checked before anything runs", () => {
 
   it("refuses an output array that is also passed to another parameter", async () => {
     const a = new Float32Array(1);
-    expect((await failure({ ...good(), x: a, out: a })).message).toMatch(/the same array is passed to 'out', which the kernel writes, and to 'x'/);
+    expect((await failure({ ...good(), x: a, out: a })).message).toBe("k: arguments 'out' (written by the kernel) and 'x' share memory (they are the same array); an array a kernel writes may share memory with no other argument of its launch: pass a copy (e.g. x.slice())");
   });
 
   it("checks grid and block sizes", async () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalog } from "../../src/diagnostics/catalog.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
+import { memoryHost } from "../../src/parser/load.js";
 import { frontEnd } from "../../src/pipeline.js";
 
 const errorsDir = "spec/errors";
@@ -55,4 +56,21 @@ describe("examples", () => {
       expect(formatDiagnostics(r.diagnostics, r.sources)).toBe("");
     });
   }
+});
+
+describe("language.md's rule for shift counts", () => {
+  const spec = readFileSync("spec/language.md", "utf8");
+  const start = spec.indexOf("- **Shifts**");
+  const rule = spec.slice(start, spec.indexOf("\n- **", start + 1));
+  const check = (body: string) =>
+    frontEnd("shift.gk", { host: memoryHost({ "shift.gk": `device_kernel k(out: global<i32>) {\n  let x = out[0];\n  ${body}\n}\n` }) }).diagnostics.map((d) => d.code);
+
+  it("is the checker's: a constant count outside 0..width-1 is GK3006, a computed one is taken modulo the width", () => {
+    expect(check("out[0] = x << 33;")).toEqual(["GK3006"]);
+    expect(check("let s = 33;\n  out[0] = x << s;")).toEqual([]);
+    expect(check("out[0] = x << i32(33);")).toEqual([]);
+    expect(check("out[0] = x << (30 + 3);")).toEqual(["GK3006"]);
+    expect(rule).toMatch(/constant count[^.]*GK3006/);
+    expect(rule).not.toMatch(/`x << 33` on i32 is\s+`x << 1`/);
+  });
 });

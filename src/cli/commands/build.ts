@@ -18,7 +18,7 @@ of the .cu, .ptx and .cubin in the cache, or copies them into DIR.
 
   --arch sm_XX   target architecture (default: the GPU on this machine, else sm_90)
   --out DIR      write NAME.cu, NAME.ptx and NAME.cubin into DIR
-  --no-fma       build without FMA contraction (--fmad=false)`;
+  --no-fma       build without FMA contraction (--fmad=false; the default contracts)`;
 
 export async function build(args: string[], io: Io): Promise<number> {
   const { values, positionals } = flags(() =>

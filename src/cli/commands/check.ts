@@ -6,11 +6,13 @@ import { flags } from "../flags.js";
 
 export const help = `gkc check FILE... [--json]
 
-Checks .gk files and prints every diagnostic: file:line:col, a stable code (GK1234),
-the message and a code frame. Exits 1 if any file has an error, 0 otherwise.
+Checks .gk files and prints their diagnostics: file:line:col, a stable code (GK1234),
+the message and a code frame; the first 100 of a file, then how many more there are,
+and a count of all. Exits 1 if any file has an error, 0 otherwise.
 
   --json   print {"files":[{"file":..., "diagnostics":[{code, severity, message,
-           file, line, col, endLine, endCol, notes}]}]} on stdout instead`;
+           file, line, col, endLine, endCol, notes}], "omitted": N}]} on stdout
+           instead: the first 100 diagnostics of each file, and how many were left out`;
 
 export function check(args: string[], io: Io): number {
   const { values, positionals } = flags(() => parseArgs({ args, allowPositionals: true, options: { json: { type: "boolean" } } }));
@@ -20,7 +22,7 @@ export function check(args: string[], io: Io): number {
   for (const file of positionals) {
     const r = frontEnd(file, { after: "check" });
     if (r.diagnostics.some((d) => d.severity === "error")) failed = true;
-    if (values.json) files.push({ file, diagnostics: diagnosticsJson(r.diagnostics, r.sources) });
+    if (values.json) files.push({ file, ...diagnosticsJson(r.diagnostics, r.sources) });
     else report(io, r.diagnostics, r.sources);
   }
   if (values.json) io.out(JSON.stringify({ files }, null, 2));

@@ -28,9 +28,10 @@ then its error (exit status 1).
                           "kernel_ms"}]}; NaN, Infinity, -0 and 64-bit integers beyond
                           2^53 are strings so values stay exact; after a failed launch,
                           also "error":{"code", "message"}
-  --all                   print every element (default: the first 64 of each array)
-  --no-fma                build without FMA contraction, so float results equal the
-                          simulator's bit for bit
+  --all                   print every element (default: the first 64 of each array;
+                          --json always prints every element)
+  --no-fma                build without FMA contraction (the default contracts, as nvcc
+                          does), so float results equal the simulator's bit for bit
   --kernel K              run kernel K instead of the file's launch statements, with:
   --grid X[,Y[,Z]]        grid size (default 1)
   --block X[,Y[,Z]]       block size (default 1)

@@ -9,6 +9,7 @@ import type { Expr } from "../nodes.js";
 import { byteSize, T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
+import { takenKernelName } from "./kernelNames.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
 import { flattenLiteral, LOCAL_ARRAY_LIMIT_BYTES } from "./stmt.js";
@@ -47,6 +48,9 @@ export class FileScope implements ModuleScope {
         log.error("GK2009", name.span, `'${name.name}' is a reserved name in gk and cannot be declared`);
         continue;
       }
+      const taken = item.kind === "Kernel" ? takenKernelName(name.name) : undefined;
+      // Reported, but still declared: what uses the kernel checks as usual.
+      if (taken) log.error("GK2010", name.span, `a kernel cannot be named '${name.name}': ${taken}; rename the kernel`);
       const prev = this.own.get(name.name);
       if (prev) {
         log.error("GK2002", name.span, `'${name.name}' is already declared in this file`, [{ message: "first declared here", span: prev.decl.name.span }]);

@@ -3,13 +3,15 @@
  * the GPU's limits, so a launch that runs here also runs there) and the arguments, in
  * parameter order (GK8005): a number for i32/u32/f32/f64 (an integer in range for the
  * integers), a bigint or a safe integer for i64/u64, a boolean for bool, and for each
- * `global<T>` parameter the TypedArray of T (Uint8Array for bool). Scalars come out in the
+ * `global<T>` parameter the TypedArray of T (Uint8Array for bool), an array the kernel
+ * writes sharing memory with no other argument (aliasing.ts). Scalars come out in the
  * form the generated code computes with (f32 rounded, 64-bit integers as bigint).
  */
 import type { Function, Param } from "../../ir/nodes.js";
 import { asScalar, type ScalarType, type ScalarValue, typeToString } from "../../ir/types.js";
 import { elemOfTypedArray, TYPED_ARRAY } from "../../ir/values.js";
 import type { SourceMap } from "../../diagnostics/source.js";
+import { sharedMemory } from "../aliasing.js";
 import { dim3, simError, type Dim3 } from "./errors.js";
 import type { SimArg } from "./kernel.js";
 
@@ -92,7 +94,7 @@ function paramList(k: Function): string {
   return k.params.map((p: Param) => `${p.name}: ${typeToString(p.type)}`).join(", ");
 }
 
-/** The arguments as the generated code takes them; throws GK8005 naming the first wrong one. */
+/** The arguments as the generated code takes them; throws GK8005 naming the first wrong one, or two arrays that break the aliasing rule. */
 export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: SourceMap): unknown[] {
   const ps = kernel.params;
   if (args.length !== ps.length) {
@@ -104,7 +106,7 @@ export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: S
       sources,
     );
   }
-  return ps.map((p, i) => {
+  const values = ps.map((p, i) => {
     const x: unknown = args[i];
     const fail = (want: string) =>
       simError("GK8005", p.span, `argument ${i + 1} of kernel '${kernel.name}' ('${p.name}: ${typeToString(p.type)}') must be ${want}, but it is ${describe(x)}`, [], sources);
@@ -119,4 +121,7 @@ export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: S
     if (elemOfTypedArray(x) !== elem || !(x instanceof TYPED_ARRAY[elem])) throw fail(`a ${want}`);
     return x;
   });
+  const shared = sharedMemory(kernel, values);
+  if (shared) throw simError("GK8005", shared.written.span, `kernel '${kernel.name}': ${shared.message}`, [], sources);
+  return values;
 }

@@ -1,0 +1,156 @@
+/**
+ * What gk agrees to read as source (spec/language.md, "Source files"), in one place for
+ * every loader: the entry file, imports, and any future front end reach files only
+ * through a SourceHost (load.ts), whose file-system reader is `readSourceFile` below.
+ *
+ * A source file is named `*.gk`, is a regular file (a symlink counts as the file it
+ * resolves to, which must itself be named `*.gk`), holds at most MAX_SOURCE_BYTES bytes
+ * and is UTF-8 text without NUL bytes. Everything is checked before a byte is read, and
+ * the read itself is bounded, so a device, a FIFO or a /proc file never hangs the
+ * compiler, exhausts its memory or lands in a diagnostic's code frame.
+ */
+import * as fs from "node:fs";
+import { isUtf8 } from "node:buffer";
+import * as path from "node:path";
+
+/** The file name endings of kernel source (TypeScript kernel files join this list when they exist). */
+export const SOURCE_EXTENSIONS: readonly string[] = [".gk"];
+/** The largest source file gk reads: 4 MiB. */
+export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+export type SourceRead = { text: string } | { error: string };
+
+/** The error of a path where there is no file. */
+export const NO_SUCH_FILE = "no such file";
+
+/** A path as messages show it: quoted, control characters escaped (a name may hold a newline). */
+export function quotePath(p: string): string {
+  return `'${p.replace(/[\x00-\x1f\x7f\\]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`))}'`;
+}
+
+/** Why `file` cannot be a source file by its name alone, or undefined. */
+export function sourceNameProblem(file: string): string | undefined {
+  if (file.includes("\0")) return "the path contains a NUL character";
+  if (!SOURCE_EXTENSIONS.some((ext) => file.endsWith(ext) && path.basename(file).length > ext.length)) {
+    return `not a ${SOURCE_EXTENSIONS.join(" or ")} file (gk reads only kernel source)`;
+  }
+  return undefined;
+}
+
+/** Why source text cannot be read as a file of the program (its size), or undefined; for sources that do not come from a file. */
+export function sourceTextProblem(text: string): string | undefined {
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > MAX_SOURCE_BYTES ? tooLarge(bytes) : undefined;
+}
+
+/** `bytes` undefined: more than the limit, by an unknown amount (a file that grew while read). */
+function tooLarge(bytes: number | undefined): string {
+  return `it is ${bytes === undefined ? "more than 4 MiB" : `${bytes} bytes`}; a source file is at most 4 MiB (${MAX_SOURCE_BYTES} bytes)`;
+}
+
+function notRegular(st: fs.Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return "it is a directory";
+  if (st.isFIFO()) return "it is a FIFO (a named pipe), not a regular file";
+  if (st.isSocket()) return "it is a socket, not a regular file";
+  if (st.isCharacterDevice()) return "it is a character device, not a regular file";
+  if (st.isBlockDevice()) return "it is a block device, not a regular file";
+  return "it is not a regular file";
+}
+
+function ioProblem(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return NO_SUCH_FILE;
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ELOOP":
+      return "too many levels of symlinks (a symlink loop?)";
+    case "ENAMETOOLONG":
+      return "the path is too long";
+    case "EISDIR":
+      return "it is a directory";
+    default:
+      return err.code ? `cannot be read (${err.code})` : "cannot be read";
+  }
+}
+
+/** The line (from 1) of byte `offset`. */
+function lineOf(buf: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = buf.indexOf(10); i >= 0 && i < offset; i = buf.indexOf(10, i + 1)) line++;
+  return line;
+}
+
+/** The first line that is not valid UTF-8 (a newline byte never occurs inside a UTF-8 sequence). */
+function firstBadLine(buf: Buffer): number {
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const nl = buf.indexOf(10, start);
+    const end = nl < 0 ? buf.length : nl;
+    if (!isUtf8(buf.subarray(start, end))) return line;
+    if (nl < 0) return line;
+    start = nl + 1;
+  }
+}
+
+/** At most `limit` + 1 bytes of an open file: enough to know whether it is over the limit. */
+function readBounded(fd: number, sizeHint: number, limit: number): Buffer {
+  let buf = Buffer.allocUnsafe(Math.min(limit + 1, sizeHint + 1));
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (buf.length > limit) break;
+      const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    const got = fs.readSync(fd, buf, n, buf.length - n, null);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
+
+/** Reads a source file from the file system under the rules above; an error says which rule it breaks, never what the file holds. */
+export function readSourceFile(file: string): SourceRead {
+  const named = sourceNameProblem(file);
+  if (named) return { error: named };
+  let st: fs.Stats;
+  let real: string;
+  // stat follows symlinks: the file a symlink resolves to passes the same tests, and its name too.
+  try {
+    st = fs.statSync(file);
+    const kind = notRegular(st);
+    if (kind) return { error: kind };
+    real = fs.realpathSync(file);
+  } catch (e) {
+    return { error: ioProblem(e) };
+  }
+  if (sourceNameProblem(real)) return { error: `it is a symlink to ${quotePath(real)}, which is not a ${SOURCE_EXTENSIONS.join(" or ")} file` };
+  if (st.size > MAX_SOURCE_BYTES) return { error: tooLarge(st.size) };
+  let buf: Buffer;
+  try {
+    // Non-blocking, and checked again on the open file: a path swapped for a FIFO after the stat cannot block the read.
+    const fd = fs.openSync(file, OPEN_FLAGS);
+    try {
+      const opened = fs.fstatSync(fd);
+      if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev) return { error: "it changed while being opened; try again" };
+      buf = readBounded(fd, opened.size, MAX_SOURCE_BYTES);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    return { error: ioProblem(e) };
+  }
+  if (buf.length > MAX_SOURCE_BYTES) return { error: tooLarge(undefined) };
+  const nul = buf.indexOf(0);
+  if (nul >= 0) return { error: `it contains a NUL byte (line ${lineOf(buf, nul)}): not a text file` };
+  if (!isUtf8(buf)) return { error: `it is not UTF-8 text (line ${firstBadLine(buf)})` };
+  return { text: buf.toString("utf8") };
+}

@@ -1,0 +1,28 @@
+/**
+ * Claims of README.md that the code decides, checked against the code: what gk/testing,
+ * `gkc run`/`gkc build` and `compile()` do about FMA contraction by default.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { help as buildHelp } from "../src/cli/commands/build.js";
+import { help as runHelp } from "../src/cli/commands/run.js";
+import { nvccFlags } from "../src/runtime/build.js";
+
+const readme = readFileSync("README.md", "utf8");
+/** The paragraph of the README that says when floats agree bit for bit. */
+const paragraph = readme.split("\n\n").find((p) => /bit for bit/.test(p) && /FMA/.test(p)) ?? "";
+
+describe("README on FMA contraction", () => {
+  it("says that gk/testing builds without it, and gkc run and build with it unless --no-fma", () => {
+    // What the code does: contraction is nvcc's default, turned off only by fmad: false.
+    expect(nvccFlags({})).toEqual([]);
+    expect(nvccFlags({ fmad: false })).toEqual(["--fmad=false"]);
+    expect(runHelp).toMatch(/--no-fma/);
+    expect(buildHelp).toMatch(/--no-fma/);
+    // What the README says.
+    expect(paragraph).toMatch(/gk\/testing/);
+    expect(paragraph).toMatch(/gkc run/);
+    expect(paragraph).toMatch(/--no-fma/);
+    expect(paragraph).not.toMatch(/\(the default here\)/);
+  });
+});
