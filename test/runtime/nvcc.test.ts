@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
@@ -10,10 +10,12 @@ import {
   findNvcc,
   nvccVersion,
   parseNvccOutput,
+  quoteArg,
   quoteCommand,
 } from "../../src/runtime/nvcc.js";
 import { countingNvcc, fakeNvcc, type CountingNvcc } from "./fixtures/nvcc-wrapper.js";
-import { BROKEN, BROKEN_GK, SAXPY } from "./fixtures/sources.js";
+import { killProcessesIn, processesIn, waitEnded } from "./fixtures/processes.js";
+import { BROKEN, BROKEN_GK, SAXPY, SLOW } from "./fixtures/sources.js";
 
 let work: string;
 let realNvcc: string;
@@ -24,7 +26,10 @@ beforeAll(() => {
   realNvcc = findNvcc().path;
   counting = countingNvcc(work, realNvcc);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  killProcessesIn(work); // a failed test must not leave an nvcc (or its cicc) running
+  rmSync(work, { recursive: true, force: true });
+});
 
 /** The BuildError a promise rejects with. */
 async function buildError(p: Promise<unknown>): Promise<BuildError> {
@@ -186,6 +191,43 @@ describe("compileCuda", () => {
     expect(e.diagnostics[0]).toMatchObject({ code: "GK7002" });
     expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 0\.\d s compiling k\.cu to (PTX|a cubin) for sm_90 and was stopped$/);
     expect(commandOf(e.diagnostics)).toContain(`${slow} -O3 -lineinfo -arch=sm_90`);
+  });
+
+  it("stops nvcc's children too when nvcc runs past its time limit (they hold its output pipes)", async () => {
+    const pidFile = path.join(work, "tree-child.pid");
+    const tree = fakeNvcc(work, "tree-nvcc", `sleep 20 &\necho $! > ${quoteArg(pidFile)}\nwait`);
+    const t0 = Date.now();
+    const e = await buildError(
+      compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "tree"), baseName: "k", nvcc: tree, timeoutMs: 300 }),
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after/);
+    const children = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+    expect(await waitEnded(children, 2_000), "the children of nvcc still run").toEqual([]);
+  });
+
+  it("stops the other run's whole process tree when one run fails", async () => {
+    const pidFile = path.join(work, "cancel-child.pid");
+    const body = `case " $* " in *" -ptx "*) echo 'k.cu(1): error: broken' >&2; exit 2;; esac\nsleep 20 &\necho $! > ${quoteArg(pidFile)}\nwait`;
+    const half = fakeNvcc(work, "half-nvcc", body);
+    const t0 = Date.now();
+    const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "cancel"), baseName: "k", nvcc: half }));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc failed with exit code 2 compiling k\.cu to PTX/);
+    if (existsSync(pidFile)) {
+      const children = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+      expect(await waitEnded(children, 2_000), "the cubin run's children still run").toEqual([]);
+    }
+  });
+
+  it("leaves no cicc running after a real nvcc on a slow program runs past a short limit", async () => {
+    const outDir = path.join(work, "slow-real");
+    const t0 = Date.now();
+    const e = await buildError(compileCuda({ source: SLOW, arch: "sm_90", outDir, baseName: "k", timeoutMs: 1_500 }));
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 1\.\d s compiling k\.cu/);
+    // cicc and ptxas work in nvcc's folder: nothing may be left running there.
+    expect(await waitEnded(processesIn(outDir), 2_000)).toEqual([]);
   });
 
   it("reports an nvcc killed by a signal", async () => {
