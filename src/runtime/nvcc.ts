@@ -1,6 +1,7 @@
 /**
  * Running nvcc: finding it, asking its version, and compiling generated CUDA to PTX and a
- * cubin. nvcc always runs without a shell, arguments as an array. Its messages come back as
+ * cubin. nvcc always runs without a shell, arguments as an array, in a process group of its own
+ * that a time limit or a cancel ends whole (processGroup.ts). Its messages come back as
  * diagnostics, mapped to `.gk` lines through the `#line` directives that codegen writes.
  * Whatever goes wrong (no nvcc, a compile error, a timeout, a killed process) surfaces as one
  * `BuildError` carrying diagnostics, never as a raw spawn failure.
@@ -9,7 +10,6 @@ import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { execa, ExecaError } from "execa";
 import {
   error,
   formatDiagnostics,
@@ -19,6 +19,7 @@ import {
   type RelatedNote,
   type Span,
 } from "../diagnostics/index.js";
+import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
 export class BuildError extends Error {
@@ -117,13 +118,7 @@ function isExecutable(file: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Running it
 
-type RunOutcome =
-  | { readonly kind: "ok"; readonly stdout: string; readonly stderr: string; readonly ms: number }
-  | { readonly kind: "spawn"; readonly code: string; readonly detail: string }
-  | { readonly kind: "exit"; readonly exitCode: number; readonly output: string; readonly ms: number }
-  | { readonly kind: "timeout"; readonly output: string; readonly ms: number }
-  | { readonly kind: "signal"; readonly signal: string; readonly output: string; readonly ms: number }
-  | { readonly kind: "canceled" };
+type RunOutcome = GroupOutcome;
 
 interface RunOptions {
   readonly cwd?: string;
@@ -131,29 +126,13 @@ interface RunOptions {
   readonly cancel?: AbortSignal;
 }
 
-/** Runs nvcc (no shell) and turns every way it can end into a value; never rejects. */
-async function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
-  const t0 = performance.now();
-  try {
-    const r = await execa(nvcc, args, {
-      cwd: opts.cwd,
-      timeout: opts.timeoutMs,
-      cancelSignal: opts.cancel,
-      forceKillAfterDelay: 2000,
-      stdin: "ignore",
-      stripFinalNewline: false,
-    });
-    return { kind: "ok", stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
-  } catch (e) {
-    if (!(e instanceof ExecaError)) throw e;
-    const ms = performance.now() - t0;
-    const output = `${e.stderr ?? ""}${e.stdout ?? ""}`;
-    if (e.isCanceled) return { kind: "canceled" };
-    if (e.timedOut) return { kind: "timeout", output, ms };
-    if (e.exitCode !== undefined) return { kind: "exit", exitCode: e.exitCode, output, ms };
-    if (e.signal !== undefined) return { kind: "signal", signal: e.signal, output, ms };
-    return { kind: "spawn", code: e.code ?? "unknown error", detail: e.originalMessage ?? e.shortMessage };
-  }
+/**
+ * Runs nvcc (no shell) in a process group of its own and turns every way it can end into a
+ * value; never rejects. A timeout or a cancel ends the whole group: nvcc's stages (cicc, ptxas)
+ * run under `sh -c` and would outlive nvcc, holding its output pipes open.
+ */
+function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
+  return runInGroup(nvcc, args, opts);
 }
 
 function spawnFailure(nvcc: string, o: { code: string; detail: string }): BuildError {
