@@ -7,7 +7,7 @@
  * `BuildError` carrying diagnostics, never as a raw spawn failure.
  */
 import { accessSync, constants as fsConstants, statSync } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -19,6 +19,8 @@ import {
   type RelatedNote,
   type Span,
 } from "../diagnostics/index.js";
+import { invariant } from "../util.js";
+import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
@@ -122,6 +124,7 @@ type RunOutcome = GroupOutcome;
 
 interface RunOptions {
   readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly cancel?: AbortSignal;
 }
@@ -202,11 +205,14 @@ export interface CompileCudaOptions {
   /** Extra nvcc flags, after `-O3 -lineinfo -arch=<arch>`; e.g. `--fmad=false`. */
   readonly flags?: readonly string[];
   /**
-   * Folder that receives `<baseName>.cu`, `.ptx` and `.cubin`; nvcc runs in it. nvcc records
-   * this folder in the line info: the `.cu` and any relative `#line` file name are made
-   * absolute against it, so only absolute `#line` paths point tools at the real `.gk` files.
+   * Folder that receives `<baseName>.cu`, `.ptx` and `.cubin`. nvcc runs in it when its real
+   * path is plain (nvcc hands its folders to a shell: see nvccFolders.ts), else in a private
+   * temporary folder whose results are copied here. nvcc records its folder in the line info:
+   * the `.cu` and any relative `#line` file name are made absolute against it, so only
+   * absolute `#line` paths point tools at the real `.gk` files.
    */
   readonly outDir: string;
+  /** Letters, digits and `_ . + -`. */
   readonly baseName: string;
   /** How messages name the generated CUDA outside `#line` regions; default `<baseName>.cu`. */
   readonly sourceName?: string;
@@ -229,7 +235,7 @@ export interface CompileCudaResult {
   readonly cubin: string;
   /** The nvcc that ran. */
   readonly nvcc: string;
-  /** Each run's arguments (after the nvcc path), run with `outDir` as the working folder. */
+  /** Each run's arguments (after the nvcc path), to run in a folder holding the `.cu`. */
   readonly commands: { readonly ptx: readonly string[]; readonly cubin: readonly string[] };
   /** nvcc's warnings (GK7005), mapped like errors. */
   readonly warnings: readonly Diagnostic[];
@@ -256,14 +262,41 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   const nvcc = opts.nvcc ?? findNvcc().path;
   const flags = opts.flags ?? [];
   const cuName = `${opts.baseName}.cu`;
+  invariant(isPlainName(opts.baseName), `compileCuda: baseName ${JSON.stringify(opts.baseName)} is not a plain file name`);
   await mkdir(opts.outDir, { recursive: true });
   await writeFile(path.join(opts.outDir, cuName), opts.source);
+  const tmp = await plainTempDir();
+  const plainOut = await plainRealPath(opts.outDir);
+  const workDir = plainOut ?? (await mkdtemp(path.join(tmp, "gk-nvcc-")));
+  try {
+    if (workDir !== plainOut) await writeFile(path.join(workDir, cuName), opts.source);
+    const r = await compileIn(workDir, nvcc, flags, tmp, opts, t0);
+    if (workDir !== plainOut) {
+      for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);
+    }
+    return r;
+  } finally {
+    if (workDir !== plainOut) await rm(workDir, { recursive: true, force: true });
+  }
+}
 
+/** The two nvcc runs in `workDir` (plain, holding the `.cu`); the result names the files as they will be in `outDir`. */
+async function compileIn(
+  workDir: string,
+  nvcc: string,
+  flags: readonly string[],
+  tmp: string,
+  opts: CompileCudaOptions,
+  t0: number,
+): Promise<CompileCudaResult> {
+  const cuName = `${opts.baseName}.cu`;
   const stopOthers = new AbortController();
   const run = async (mode: Mode) => {
     const args = nvccArgs(opts.arch, flags, mode, opts.baseName);
     const outcome = await runNvcc(nvcc, args, {
-      cwd: opts.outDir,
+      cwd: workDir,
+      // nvcc's temporary files are named in its shell commands too.
+      env: { TMPDIR: tmp },
       timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
       cancel: stopOthers.signal,
     });
@@ -296,7 +329,7 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   const [ptxRun, cubinRun] = runs as [(typeof runs)[number], (typeof runs)[number]];
   const files = { ptx: path.join(opts.outDir, `${opts.baseName}.ptx`), cubin: path.join(opts.outDir, `${opts.baseName}.cubin`) };
   for (const mode of ["ptx", "cubin"] as const) {
-    const size = await stat(files[mode]).then((s) => s.size, () => -1);
+    const size = await stat(path.join(workDir, `${opts.baseName}.${mode}`)).then((s) => s.size, () => -1);
     if (size <= 0) {
       throw new BuildError([
         error("GK7002", undefined, `nvcc reported success but wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`, [

@@ -1,6 +1,7 @@
 /**
  * Paths that a shell would read as code: `$(…)`, backticks, quotes, spaces and newlines in the
- * cache folder (GK_CACHE_DIR), the `.gk` source's path and `gkc build --out`. nvcc runs its
+ * cache folder (GK_CACHE_DIR), the `.gk` source's path, `gkc build --out` and TMPDIR (where
+ * nvcc puts its own temporary files). nvcc runs its
  * stages through `sh -c` with file names in the command line, so none of these may reach it.
  * Each path carries a `touch` of a marker file: the marker must never appear.
  */
@@ -51,16 +52,18 @@ describe("a cache folder with shell characters in its path", () => {
   }
 });
 
-describe("gkc build with shell characters in GK_CACHE_DIR, the source path and --out", () => {
+describe("gkc build with shell characters in GK_CACHE_DIR, the source path, --out and TMPDIR", () => {
   it("builds, copies the results into --out, and runs nothing that the paths spell", async () => {
-    const [cacheName, srcName, outName] = hostileNames("cli").map((h) => h.name);
+    const [cacheName, srcName, outName, tmpName] = hostileNames("cli").map((h) => h.name);
+    const tmp = path.join(work, "tmp", tmpName!);
+    mkdirSync(tmp, { recursive: true });
     const srcDir = path.join(work, "src", srcName!);
     mkdirSync(srcDir, { recursive: true });
     const src = path.join(srcDir, `k "q" 'r' $(true) \`true\`.gk`);
     writeFileSync(src, "device_kernel twice(n: i32, x: global<f32>) {\n  const i = globalId.x;\n  if (i < n) { x[i] = 2.0 * x[i]; }\n}\n");
     const out = path.join(work, "out", outName!);
     const r = await execa(process.execPath, [gkc, "build", src, "--arch", "sm_90", "--out", out], {
-      env: { GK_CACHE_DIR: path.join(work, "cache", cacheName!) },
+      env: { GK_CACHE_DIR: path.join(work, "cache", cacheName!), TMPDIR: tmp },
       reject: false,
     });
     expect(r.stderr).not.toMatch(/internal error/);
