@@ -27,10 +27,16 @@ import { runInGroup, type GroupOutcome } from "./processGroup.js";
 export class BuildError extends Error {
   override readonly name = "BuildError";
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * nvcc itself rejected the source (it exited with a status, neither stopped nor killed): the
+   * same build fails the same way again, so the cache tells processes waiting for it.
+   */
+  readonly rejected: boolean;
 
-  constructor(diagnostics: readonly Diagnostic[], sources: SourceMap = new SourceMap()) {
+  constructor(diagnostics: readonly Diagnostic[], sources: SourceMap = new SourceMap(), rejected = false) {
     super(formatDiagnostics(diagnostics, sources));
     this.diagnostics = diagnostics;
+    this.rejected = rejected;
   }
 }
 
@@ -323,7 +329,7 @@ async function compileIn(
         seen,
       }),
     );
-    throw new BuildError(diags, opts.sourceMap);
+    throw new BuildError(diags, opts.sourceMap, failed.every((r) => r.outcome.kind === "exit"));
   }
 
   const [ptxRun, cubinRun] = runs as [(typeof runs)[number], (typeof runs)[number]];
