@@ -12,7 +12,10 @@
  *   entry, or report the errors it recorded when nvcc rejected the source;
  * - when two processes publish the same key all the same (a lock broken as stale), the loser
  *   checks the winner's entry, uses it and deletes its own folder;
- * - a failed build never leaves an entry or a private folder behind.
+ * - a failed build never leaves an entry or a private folder behind;
+ * - a build is reproducible for its key: nvcc reads the source from `v1/src/<key>` (a folder
+ *   named by the key alone) and writes into the private folder, so the folder names that it
+ *   writes into the line info of the PTX and the cubin are the same for every build of a key.
  */
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -25,6 +28,7 @@ import { BASE_NAME, cacheRoot, entryDir, failedDir, layoutOf, scratchName } from
 import { tryLock, waitForLock } from "./cache/lock.js";
 import { sweepStale } from "./cache/maintenance.js";
 import { BuildError, compileCuda, findNvcc, nvccVersion } from "./nvcc.js";
+import { plainRealPath, plainTempDir, privateFolder } from "./nvccFolders.js";
 
 export { cacheRoot, entryDir } from "./cache/layout.js";
 export { cacheKey, canonicalKeyText, CACHE_FORMAT_VERSION, gkVersion, type CacheKeyInputs } from "./cache/key.js";
@@ -125,12 +129,16 @@ export async function getOrBuild(opts: GetOrBuildOptions): Promise<GetOrBuildRes
     for (;;) {
       const lock = await tryLock(locks, key);
       if (lock !== undefined) {
+        let sourceDir: string | undefined;
         try {
           const published = await lookup.find(); // by the owner of the lock before ours
           if (published !== undefined) return hit(published);
-          const built = await build(opts, { root, nvcc, key, inputs, lookup, onWarning });
+          sourceDir = await sourceDirFor(root, key);
+          const built = await build(opts, { root, nvcc, key, inputs, lookup, onWarning, sourceDir });
           return { entry: entryOf(key, dir, built.meta), hit: false, timings: timing(built.nvccMs) };
         } finally {
+          // Another builder may read it only if our lock was broken: then it is left to the sweep.
+          if (sourceDir !== undefined && (await lock.held())) await rm(sourceDir, { recursive: true, force: true }).catch(() => undefined);
           await lock.release();
         }
       }
@@ -192,8 +200,21 @@ class Lookup {
   }
 }
 
+/**
+ * Where nvcc reads the source of a key: a folder named by the key only, so that the line info
+ * nvcc writes is the same for every build of it. In the cache (`v1/src/<key>`) when the cache's
+ * real path is plain, else in a private folder of this user's under a plain temporary folder.
+ */
+async function sourceDirFor(root: string, key: string): Promise<string> {
+  const real = await plainRealPath(root);
+  if (real !== undefined) return path.join(layoutOf(real).src, key);
+  const uid = process.getuid?.() ?? 0;
+  return path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), key);
+}
+
 interface BuildContext {
   readonly root: string;
+  readonly sourceDir: string;
   readonly nvcc: string;
   readonly key: string;
   readonly inputs: EntryInputs;
@@ -256,6 +277,7 @@ async function compileOrKeepSource(opts: GetOrBuildOptions, ctx: BuildContext, t
       arch: opts.arch,
       flags: ctx.inputs.flags,
       outDir: tmp,
+      sourceDir: ctx.sourceDir,
       baseName: BASE_NAME,
       sourceMap: opts.sourceMap,
       nvcc: ctx.nvcc,

@@ -7,7 +7,8 @@
  * `BuildError` carrying diagnostics, never as a raw spawn failure.
  */
 import { accessSync, constants as fsConstants, statSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -220,6 +221,15 @@ export interface CompileCudaOptions {
   readonly outDir: string;
   /** Letters, digits and `_ . + -`. */
   readonly baseName: string;
+  /**
+   * A folder for the source whose path depends only on what is built (the cache passes one per
+   * key), with a plain real path: nvcc then runs in it and reads `<baseName>.cu` there, writing
+   * its results to a folder of this build. nvcc writes its folder and the source's path into
+   * the line info of the PTX and the cubin, so with it every build of the same source gives the
+   * same bytes. The `.cu` is written there by rename (callers building the same source at once
+   * write the same bytes). Default: nvcc runs where it writes, so the results name that folder.
+   */
+  readonly sourceDir?: string;
   /** How messages name the generated CUDA outside `#line` regions; default `<baseName>.cu`. */
   readonly sourceName?: string;
   /** The `.gk` sources, so that `file.gk(12): error` becomes a diagnostic with a span. */
@@ -253,9 +263,13 @@ type Mode = "ptx" | "cubin";
 
 export const DEFAULT_NVCC_TIMEOUT_MS = 5 * 60_000;
 
-/** The arguments of one nvcc run, relative to the folder holding the `.cu`. */
-export function nvccArgs(arch: string, flags: readonly string[], mode: Mode, baseName: string): string[] {
-  return ["-O3", "-lineinfo", `-arch=${arch}`, ...flags, `-${mode}`, `${baseName}.cu`, "-o", `${baseName}.${mode}`];
+/**
+ * The arguments of one nvcc run in the folder holding the `.cu`; the output goes beside it, or
+ * into `outDir` when given.
+ */
+export function nvccArgs(arch: string, flags: readonly string[], mode: Mode, baseName: string, outDir?: string): string[] {
+  const out = outDir === undefined ? `${baseName}.${mode}` : path.join(outDir, `${baseName}.${mode}`);
+  return ["-O3", "-lineinfo", `-arch=${arch}`, ...flags, `-${mode}`, `${baseName}.cu`, "-o", out];
 }
 
 /**
@@ -275,8 +289,20 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   const plainOut = await plainRealPath(opts.outDir);
   const workDir = plainOut ?? (await mkdtemp(path.join(tmp, "gk-nvcc-")));
   try {
-    if (workDir !== plainOut) await writeFile(path.join(workDir, cuName), opts.source);
-    const r = await compileIn(workDir, nvcc, flags, tmp, opts, t0);
+    let sourceDir = workDir;
+    if (opts.sourceDir !== undefined) {
+      await mkdir(opts.sourceDir, { recursive: true });
+      const real = await plainRealPath(opts.sourceDir);
+      invariant(real !== undefined, `compileCuda: sourceDir ${JSON.stringify(opts.sourceDir)} has no plain real path`);
+      sourceDir = real;
+      const part = path.join(real, `${cuName}.${process.pid}.${randomBytes(6).toString("hex")}`);
+      await writeFile(part, opts.source);
+      await utimes(part, 0, 0); // the cubin's line table records the file's modification time
+      await rename(part, path.join(real, cuName));
+    } else if (workDir !== plainOut) {
+      await writeFile(path.join(workDir, cuName), opts.source);
+    }
+    const r = await compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0);
     if (workDir !== plainOut) {
       for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);
     }
@@ -286,9 +312,12 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   }
 }
 
-/** The two nvcc runs in `workDir` (plain, holding the `.cu`); the result names the files as they will be in `outDir`. */
+/**
+ * The two nvcc runs in `sourceDir` (plain, holding the `.cu`), writing to `workDir` (plain); the
+ * result names the files as they will be in `outDir`.
+ */
 async function compileIn(
-  workDir: string,
+  { sourceDir, workDir }: { readonly sourceDir: string; readonly workDir: string },
   nvcc: string,
   flags: readonly string[],
   tmp: string,
@@ -298,9 +327,9 @@ async function compileIn(
   const cuName = `${opts.baseName}.cu`;
   const stopOthers = new AbortController();
   const run = async (mode: Mode) => {
-    const args = nvccArgs(opts.arch, flags, mode, opts.baseName);
+    const args = nvccArgs(opts.arch, flags, mode, opts.baseName, sourceDir === workDir ? undefined : workDir);
     const outcome = await runNvcc(nvcc, args, {
-      cwd: workDir,
+      cwd: sourceDir,
       // nvcc's temporary files are named in its shell commands too.
       env: { TMPDIR: tmp },
       timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
@@ -325,7 +354,8 @@ async function compileIn(
         ...ctx,
         arch: opts.arch,
         mode: r.mode,
-        command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...r.args])}`,
+        // Relative names: the command runs in a folder holding the `.cu`, writing beside it.
+        command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...nvccArgs(opts.arch, flags, r.mode, opts.baseName)])}`,
         seen,
       }),
     );

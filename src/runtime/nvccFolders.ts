@@ -4,8 +4,9 @@
  * where `$(…)`, backticks and `"` still act. So every path that reaches nvcc is one that gk
  * chose and checked: its real path is plain (letters, digits and `_ . + - /`).
  */
-import { mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath } from "node:fs/promises";
 import os from "node:os";
+import path from "node:path";
 import { error } from "../diagnostics/index.js";
 import { BuildError } from "./nvcc.js";
 
@@ -48,4 +49,27 @@ export async function plainTempDir(): Promise<string> {
       { message: "nvcc passes its folders to a shell; set TMPDIR to a folder whose path holds only letters, digits and _ . + - /" },
     ]),
   ]);
+}
+
+/**
+ * `<parent>/<name>`, a folder of this user's that only this user can write: made with mode 0700
+ * when missing, and checked when it exists (a folder, not a link, owned by this user, not
+ * writable by others), so that a shared parent such as /tmp cannot hand gk someone else's.
+ * Throws GK7006 when the folder there fails the check.
+ */
+export async function privateFolder(parent: string, name: string): Promise<string> {
+  const dir = path.join(parent, name);
+  await mkdir(dir, { mode: 0o700 }).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  });
+  const st = await lstat(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) {
+    throw new BuildError([
+      error("GK7006", undefined, `refusing to build in ${dir}: it is not a private folder of this user`, [
+        { message: "remove it, or set GK_CACHE_DIR to a folder whose path holds only letters, digits and _ . + - /" },
+      ]),
+    ]);
+  }
+  return dir;
 }

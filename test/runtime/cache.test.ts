@@ -346,17 +346,23 @@ describe("clearCache", () => {
     const held = "a".repeat(64);
     writeFileSync(path.join(v1, "locks", held), JSON.stringify({ pid: process.pid, host, startedAt: "" }));
     writeFileSync(path.join(v1, "locks", "b".repeat(64)), JSON.stringify({ pid: ended, host, startedAt: "" }));
+    // Sources of builds: one whose build runs (its lock is held), one left by a crash.
+    for (const k of [held, "d".repeat(64)]) {
+      mkdirSync(path.join(v1, "src", k), { recursive: true });
+      writeFileSync(path.join(v1, "src", k, "kernel.cu"), "x");
+    }
 
     const r = await clearCache(root);
-    expect(r).toMatchObject({ entries: 1, scratch: 3, failed: 1, inProgress: 2, unknown: ["notes.txt"] });
+    expect(r).toMatchObject({ entries: 1, scratch: 4, failed: 1, inProgress: 3, unknown: ["notes.txt"] });
     expect(names(path.join(v1, "locks"))).toEqual([held]);
+    expect(names(path.join(v1, "src"))).toEqual([held]);
     expect(r.bytes).toBeGreaterThan(first.entry.meta.files["kernel.cubin"].size);
     expect(await listEntries(root)).toEqual([]);
     expect(names(path.join(v1, "tmp"))).toEqual([path.basename(running)]);
     expect(names(path.join(v1, "trash"))).toEqual([]);
     expect(names(path.join(v1, "failed"))).toEqual([]);
     expect(readFileSync(path.join(v1, "notes.txt"), "utf8")).toBe("mine");
-    expect(names(v1).sort()).toEqual(["failed", "locks", "notes.txt", "tmp", "trash"]);
+    expect(names(v1).sort()).toEqual(["failed", "locks", "notes.txt", "src", "tmp", "trash"]);
   });
 
   it("refuses a folder that is not a gk cache, and treats a missing one as empty", async () => {

@@ -28,6 +28,8 @@ export interface LockOwner {
 }
 
 export interface BuildLock {
+  /** Whether the lock file is still this lock's (not broken by a waiter that judged it stale). */
+  held(): Promise<boolean>;
   /** Stops the heartbeat and removes the lock file if it is still this lock's. */
   release(): Promise<void>;
 }
@@ -56,11 +58,12 @@ export async function tryLock(locksDir: string, key: string): Promise<BuildLock 
     utimes(file, now, now).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
+  const held = async () => (await stat(file, { bigint: true }).catch(() => undefined))?.ino === ino;
   return {
+    held,
     async release() {
       clearInterval(beat);
-      const current = await stat(file, { bigint: true }).catch(() => undefined);
-      if (current?.ino === ino) await unlink(file).catch(() => undefined);
+      if (await held()) await unlink(file).catch(() => undefined);
     },
   };
 }

@@ -190,6 +190,13 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
         await rm(path.join(dir, t), { recursive: true, force: true });
         scratch++;
       }
+    } else if (name === "src") {
+      // A source folder is in use while its key's lock is held.
+      for (const key of await namesIn(dir)) {
+        if (!KEY_RE.test(key)) unknown.push(path.join(name, key));
+        else if ((await removeIfStale(layout.locks, key)) === "held") inProgress++;
+        else if (await removeVia(path.join(dir, key), key)) scratch++;
+      }
     } else if (name === "locks") {
       for (const l of await namesIn(dir)) {
         const state = await removeIfStale(dir, l);
@@ -224,6 +231,7 @@ export async function sweepStale(root: string, now: number = Date.now()): Promis
     }
   };
   await sweep(layout.tmp, STALE_AFTER_MS, (n) => n.slice(0, 64));
+  await sweep(layout.src, STALE_AFTER_MS, (n) => n);
   for (const name of await namesIn(layout.locks).catch(() => [])) {
     if ((await removeIfStale(layout.locks, name).catch(() => "held")) === "removed") removed++;
   }
