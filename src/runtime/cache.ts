@@ -319,7 +319,7 @@ const FAILURE_FILE = "failure.json";
 async function readFailure(keptIn: string, since: number): Promise<Diagnostic[] | undefined> {
   try {
     const r = JSON.parse(await readFile(path.join(keptIn, FAILURE_FILE), "utf8")) as Partial<FailureRecord>;
-    if (typeof r.atMs !== "number" || r.atMs < since || !Array.isArray(r.diagnostics)) return undefined;
+    if (typeof r.atMs !== "number" || r.atMs < since || r.atMs > Date.now() || !Array.isArray(r.diagnostics)) return undefined;
     return r.diagnostics as Diagnostic[];
   } catch {
     return undefined;
