@@ -7,14 +7,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeFrame } from "../../src/runtime/launcher/frames.js";
-import { childrenOf, isRunning, waitEnded } from "./fixtures/processes.js";
+import { childrenOf, isRunning, processesWithEnv, waitEnded } from "./fixtures/processes.js";
 import { buildFakeDriver, ensureLauncher, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
 
 const client = fileURLToPath(new URL("./fixtures/launcher-client.mjs", import.meta.url));
 /** How long a launcher may take to notice that its client is gone. */
 const NOTICE_MS = 3_000;
+/** Cases of the SIGKILL fuzzer (GK_FUZZ_RUNS=150 gives 10). */
+const KILL_RUNS = Math.max(3, Math.round(Number(process.env.GK_FUZZ_RUNS ?? 150) / 15));
 
 let bin: string;
 let env: Record<string, string>;
@@ -109,4 +112,24 @@ describe("a launcher whose client is gone", () => {
     expect(await waitEnded([child.pid!], NOTICE_MS), "the launcher still runs").toEqual([]);
     expect((await exited).signal).toBeNull();
   });
+
+  it(`ends whenever its Node client is killed with SIGKILL, at any moment (fuzzed, ${KILL_RUNS} cases)`, async () => {
+    let k = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("serve", "oneshot", "idle"), fc.integer({ min: 0, max: 1200 }), async (mode, delayMs) => {
+        // A tag in the environment finds the client's launchers even after they lost their parent.
+        const tag = `${process.pid}-${++k}`;
+        const c = execa(process.execPath, [client, mode, mod], { env: { ...env, GK_LAUNCHER: bin, GK_ORPHAN_TAG: tag }, reject: false, buffer: false });
+        await new Promise((r) => setTimeout(r, delayMs));
+        // The launchers of the moment of the kill (they end within milliseconds after it).
+        const before = processesWithEnv("GK_ORPHAN_TAG", tag).filter((pid) => pid !== c.pid);
+        c.kill("SIGKILL");
+        await c;
+        const launchers = [...new Set([...before, ...processesWithEnv("GK_ORPHAN_TAG", tag)])];
+        started.push(...launchers);
+        expect(await waitEnded(launchers, NOTICE_MS), `${mode} after ${delayMs} ms: the launcher still runs`).toEqual([]);
+      }),
+      { numRuns: KILL_RUNS },
+    );
+  }, 120_000);
 });
