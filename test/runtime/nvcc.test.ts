@@ -242,6 +242,15 @@ describe("compileCuda", () => {
     expect(e.diagnostics.map((d) => d.message)).toContain("nvcc fatal: Unsupported gpu architecture 'sm_1'");
   });
 
+  it("refuses an architecture or a flag that a shell would read as code, before running nvcc", async () => {
+    const marker = path.join(work, "pwned-arch");
+    for (const [arch, flags] of [[`sm_90$(touch ${marker})`, []], ["sm_90", [`-Xcompiler=\`touch ${marker}\``]], ["sm_90", ["--fmad=false", "-DX='1'"]]] as const) {
+      const e = await buildError(compileCuda({ source: SAXPY, arch, flags, outDir: path.join(work, "hostile-flags"), baseName: "k", nvcc: counting.path }));
+      expect(e.diagnostics[0]).toMatchObject({ code: "GK7002", message: expect.stringMatching(/^refusing to pass .* to nvcc: an? (architecture|flag) may hold only/) });
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("reports a run that claims success but writes nothing", async () => {
     const liar = fakeNvcc(work, "liar-nvcc", "exit 0");
     const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "liar"), baseName: "k", nvcc: liar }));
