@@ -283,6 +283,7 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   const flags = opts.flags ?? [];
   const cuName = `${opts.baseName}.cu`;
   invariant(isPlainName(opts.baseName), `compileCuda: baseName ${JSON.stringify(opts.baseName)} is not a plain file name`);
+  refuseShellText(opts.arch, flags);
   await mkdir(opts.outDir, { recursive: true });
   await writeFile(path.join(opts.outDir, cuName), opts.source);
   const tmp = await plainTempDir();
@@ -310,6 +311,20 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   } finally {
     if (workDir !== plainOut) await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * nvcc copies the architecture and many flags into its `sh -c` command lines: both must be
+ * plain text (letters, digits and `_ = . , + - /`), so that none of them runs as shell code.
+ */
+function refuseShellText(arch: string, flags: readonly string[]): void {
+  const bad = [arch, ...flags].find((a) => !/^[A-Za-z0-9_=.,+\/-]+$/.test(a));
+  if (bad === undefined) return;
+  throw new BuildError([
+    error("GK7002", undefined, `refusing to pass ${JSON.stringify(bad)} to nvcc: ${bad === arch ? "an architecture" : "a flag"} may hold only letters, digits and _ = . , + - /`, [
+      { message: "nvcc hands its architecture and flags to a shell, which would read the other characters as code" },
+    ]),
+  ]);
 }
 
 /**
