@@ -128,7 +128,7 @@ export interface ClearResult {
   readonly scratch: number;
   /** Kept sources of failed builds removed. */
   readonly failed: number;
-  /** Builds still running in other processes, whose folders and locks were left alone. */
+  /** Builds (keys) still running in other processes, whose folders and locks were left alone. */
   readonly inProgress: number;
   readonly bytes: number;
   /** Names under `v1` that gk did not create, left alone. */
@@ -159,7 +159,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
   let entries = 0;
   let scratch = 0;
   let failed = 0;
-  let inProgress = 0;
+  const inProgress = new Set<string>(); // keys: a build has a lock, a source folder and a build folder
   let bytes = 0;
   const unknown: string[] = [];
   const removeVia = async (dir: string, key: string): Promise<boolean> => {
@@ -181,7 +181,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       for (const t of await namesIn(dir)) {
         const mtime = await stat(path.join(dir, t)).then((s) => s.mtimeMs, () => undefined);
         if (mtime === undefined) continue;
-        if (!isAbandoned(t, mtime, now, true)) inProgress++;
+        if (!isAbandoned(t, mtime, now, true)) inProgress.add(t.slice(0, 64));
         else if (await removeVia(path.join(dir, t), t.slice(0, 64))) scratch++;
       }
     } else if (name === "trash") {
@@ -194,13 +194,13 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       // A source folder is in use while its key's lock is held.
       for (const key of await namesIn(dir)) {
         if (!KEY_RE.test(key)) unknown.push(path.join(name, key));
-        else if ((await removeIfStale(layout.locks, key)) === "held") inProgress++;
+        else if ((await removeIfStale(layout.locks, key)) === "held") inProgress.add(key);
         else if (await removeVia(path.join(dir, key), key)) scratch++;
       }
     } else if (name === "locks") {
       for (const l of await namesIn(dir)) {
         const state = await removeIfStale(dir, l);
-        if (state === "held") inProgress++;
+        if (state === "held") inProgress.add(l.slice(0, 64));
         else if (state === "removed") scratch++;
       }
     } else if (name === "failed") {
@@ -212,7 +212,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       unknown.push(name);
     }
   }
-  return { entries, scratch, failed, inProgress, bytes, unknown };
+  return { entries, scratch, failed, inProgress: inProgress.size, bytes, unknown };
 }
 
 /**
