@@ -201,15 +201,16 @@ class Lookup {
 }
 
 /**
- * Where nvcc reads the source of a key: a folder named by the key only, so that the line info
- * nvcc writes is the same for every build of it. In the cache (`v1/src/<key>`) when the cache's
+ * Where nvcc reads the source of a key: a folder named by the key (and the cache) only, so that
+ * the line info nvcc writes is the same for every build of it. In the cache (`v1/src/<key>`) when the cache's
  * real path is plain, else in a private folder of this user's under a plain temporary folder.
  */
 async function sourceDirFor(root: string, key: string): Promise<string> {
   const real = await plainRealPath(root);
   if (real !== undefined) return path.join(layoutOf(real).src, key);
+  // Named by the cache too: another cache's lock does not keep its builds away from this folder.
   const uid = process.getuid?.() ?? 0;
-  return path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), key);
+  return path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), `${sha256(root).slice(0, 16)}-${key}`);
 }
 
 interface BuildContext {
