@@ -1,8 +1,12 @@
 #include "cuda_driver.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 
 #include <initializer_list>
 
@@ -28,12 +32,28 @@ struct Loaded {
   LauncherError failure;
 };
 
+// Whether a library path names a regular file, or nothing (dlopen then says so). dlopen would
+// block forever opening a FIFO; the check opens it without waiting.
+bool regularOrMissing(const char* path) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return true;
+  struct stat st;
+  bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::close(fd);
+  return regular;
+}
+
 Loaded load() {
   Loaded l;
   Driver& d = l.driver;
   // GK_LIBCUDA names another driver library (tests use it for a fake driver, or a missing one).
   const char* name = std::getenv("GK_LIBCUDA");
   if (name == nullptr || *name == '\0') name = "libcuda.so.1";
+  if (std::strchr(name, '/') != nullptr && !regularOrMissing(name)) {
+    l.failure = makeError("NO_CUDA_DRIVER", phase::kInit,
+                          std::string("no CUDA driver found (") + name + " could not be loaded: not a regular file)");
+    return l;
+  }
   void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* why = dlerror();

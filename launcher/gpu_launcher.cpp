@@ -17,6 +17,7 @@
 
 #include "device.hpp"
 #include "json.hpp"
+#include "lifeline.hpp"
 #include "modes.hpp"
 
 namespace gk {
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cl.mode == "devices") return runDevices();
+    // The modes that run kernels end with their client, even while a kernel runs.
+    if (cl.mode == "serve" || cl.mode == "oneshot") watchClient();
     if (cl.mode == "serve") return runServe(cl.device);
     OneShotArgs args;
     args.module = cl.positional[0];

@@ -71,7 +71,9 @@ std::vector<char> readModuleFile(const std::string& path) {
     LauncherError e = makeError("MODULE_UNREADABLE", phase::kRequest, "cannot read module " + path + ": " + why);
     return e;
   };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular
+  // file); for a regular file the flag changes nothing.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw fail(std::strerror(errno));
   struct stat st;
   if (::fstat(fd, &st) != 0) {

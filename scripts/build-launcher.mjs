@@ -40,7 +40,8 @@ export async function buildLauncher(opts = {}) {
   await mkdir(dirname(out), { recursive: true });
   // Built beside the target and renamed into place, so concurrent builds never leave a torn binary.
   const tmp = `${out}.tmp-${process.pid}-${Date.now()}`;
-  const args = [...flags, "-o", tmp, ...sources, "-ldl"];
+  // -pthread: the launcher watches for its client in a thread of its own (launcher/lifeline.cpp).
+  const args = [...flags, "-pthread", "-o", tmp, ...sources, "-ldl"];
   let result;
   try {
     result = await execa("g++", args, { reject: false, all: true });

@@ -8,10 +8,16 @@
  *   fsynced with meta.json written last, then renamed into place;
  * - every hit is checked (meta.json matches the key; every file has its recorded size and
  *   sha256); a damaged entry is reported once (GK7003), moved aside and rebuilt;
- * - when two processes publish the same key, the loser checks the winner's entry, uses it and
- *   deletes its own folder; a failed build never leaves an entry or a private folder behind.
+ * - one process at a time builds a key (cache/lock.ts): the others wait for it and use its
+ *   entry, or report the errors it recorded when nvcc rejected the source;
+ * - when two processes publish the same key all the same (a lock broken as stale), the loser
+ *   checks the winner's entry, uses it and deletes its own folder;
+ * - a failed build never leaves an entry or a private folder behind;
+ * - a build is reproducible for its key: nvcc reads the source from `v1/src/<key>` (a folder
+ *   named by the key alone) and writes into the private folder, so the folder names that it
+ *   writes into the line info of the PTX and the cubin are the same for every build of a key.
  */
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { error, formatDiagnostic, SourceMap, warning, type Diagnostic } from "../diagnostics/index.js";
@@ -19,8 +25,10 @@ import { cacheIoError, inspectEntry, moveAside, publish, recordFiles, sealEntry,
 import type { EntryInputs, EntryMeta, ExpectedEntry, Inspection } from "./cache/entry.js";
 import { CACHE_FORMAT_VERSION, cacheKey, gkVersion, sha256 } from "./cache/key.js";
 import { BASE_NAME, cacheRoot, entryDir, failedDir, layoutOf, scratchName } from "./cache/layout.js";
+import { tryLock, waitForLock } from "./cache/lock.js";
 import { sweepStale } from "./cache/maintenance.js";
 import { BuildError, compileCuda, findNvcc, nvccVersion } from "./nvcc.js";
+import { plainRealPath, plainTempDir, privateFolder } from "./nvccFolders.js";
 
 export { cacheRoot, entryDir } from "./cache/layout.js";
 export { cacheKey, canonicalKeyText, CACHE_FORMAT_VERSION, gkVersion, type CacheKeyInputs } from "./cache/key.js";
@@ -103,18 +111,43 @@ export async function getOrBuild(opts: GetOrBuildOptions): Promise<GetOrBuildRes
   const onWarning = opts.onWarning ?? printWarning(opts.sourceMap);
   const lookup = new Lookup(dir, expected, root, onWarning);
 
+  const timing = (nvccMs?: number): CacheTimings => ({
+    versionMs: t1 - t0,
+    hashMs: t2 - t1,
+    lookupMs: lookup.ms,
+    ...(nvccMs === undefined ? {} : { nvccMs }),
+    totalMs: performance.now() - t0,
+  });
+  const hit = (meta: EntryMeta): GetOrBuildResult => ({ entry: entryOf(key, dir, meta), hit: true, timings: timing() });
+
   try {
     const found = await lookup.find();
-    const timing = (nvccMs?: number): CacheTimings => ({
-      versionMs: t1 - t0,
-      hashMs: t2 - t1,
-      lookupMs: lookup.ms,
-      ...(nvccMs === undefined ? {} : { nvccMs }),
-      totalMs: performance.now() - t0,
-    });
-    if (found !== undefined) return { entry: entryOf(key, dir, found), hit: true, timings: timing() };
-    const built = await build(opts, { root, nvcc, key, inputs, lookup, onWarning });
-    return { entry: entryOf(key, dir, built.meta), hit: false, timings: timing(built.nvccMs) };
+    if (found !== undefined) return hit(found);
+    // One process builds the key; the others wait for it and take its entry (or its error).
+    const locks = layoutOf(root).locks;
+    const waitedSince = Date.now();
+    for (;;) {
+      const lock = await tryLock(locks, key);
+      if (lock !== undefined) {
+        let sourceDir: string | undefined;
+        try {
+          const published = await lookup.find(); // by the owner of the lock before ours
+          if (published !== undefined) return hit(published);
+          sourceDir = await sourceDirFor(root, key);
+          const built = await build(opts, { root, nvcc, key, inputs, lookup, onWarning, sourceDir });
+          return { entry: entryOf(key, dir, built.meta), hit: false, timings: timing(built.nvccMs) };
+        } finally {
+          // Another builder may read it only if our lock was broken: then it is left to the sweep.
+          if (sourceDir !== undefined && (await lock.held())) await rm(sourceDir, { recursive: true, force: true }).catch(() => undefined);
+          await lock.release();
+        }
+      }
+      await waitForLock(locks, key);
+      const theirs = await lookup.find();
+      if (theirs !== undefined) return hit(theirs);
+      const failure = await readFailure(failedDir(root, key), waitedSince);
+      if (failure !== undefined) throw new BuildError(failure, opts.sourceMap, true);
+    }
   } catch (e) {
     throw cacheIoError(e, root);
   }
@@ -167,8 +200,22 @@ class Lookup {
   }
 }
 
+/**
+ * Where nvcc reads the source of a key: a folder named by the key (and the cache) only, so that
+ * the line info nvcc writes is the same for every build of it. In the cache (`v1/src/<key>`) when the cache's
+ * real path is plain, else in a private folder of this user's under a plain temporary folder.
+ */
+async function sourceDirFor(root: string, key: string): Promise<string> {
+  const real = await plainRealPath(root);
+  if (real !== undefined) return path.join(layoutOf(real).src, key);
+  // Named by the cache too: another cache's lock does not keep its builds away from this folder.
+  const uid = process.getuid?.() ?? 0;
+  return path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), `${sha256(root).slice(0, 16)}-${key}`);
+}
+
 interface BuildContext {
   readonly root: string;
+  readonly sourceDir: string;
   readonly nvcc: string;
   readonly key: string;
   readonly inputs: EntryInputs;
@@ -231,6 +278,7 @@ async function compileOrKeepSource(opts: GetOrBuildOptions, ctx: BuildContext, t
       arch: opts.arch,
       flags: ctx.inputs.flags,
       outDir: tmp,
+      sourceDir: ctx.sourceDir,
       baseName: BASE_NAME,
       sourceMap: opts.sourceMap,
       nvcc: ctx.nvcc,
@@ -239,18 +287,44 @@ async function compileOrKeepSource(opts: GetOrBuildOptions, ctx: BuildContext, t
     });
   } catch (e) {
     if (e instanceof BuildError && e.diagnostics.some((d) => d.code === "GK7002")) {
-      await keepFailedSource(tmp, keepIn).catch(() => undefined);
+      await keepFailedSource(tmp, keepIn, e).catch(() => undefined);
     }
     throw e;
   }
 }
 
-async function keepFailedSource(tmp: string, keepIn: string): Promise<void> {
+/**
+ * Moves the failed build's `.cu` to `failed/<key>/`; when nvcc rejected the source, records its
+ * diagnostics there too (`failure.json`), for the processes that waited for this build.
+ */
+async function keepFailedSource(tmp: string, keepIn: string, e: BuildError): Promise<void> {
   await rm(path.join(tmp, `${BASE_NAME}.ptx`), { force: true });
   await rm(path.join(tmp, `${BASE_NAME}.cubin`), { force: true });
   await mkdir(path.dirname(keepIn), { recursive: true });
   await rm(keepIn, { recursive: true, force: true });
   await rename(tmp, keepIn);
+  if (e.rejected) {
+    const record: FailureRecord = { atMs: Date.now(), diagnostics: e.diagnostics };
+    await writeFile(path.join(keepIn, FAILURE_FILE), JSON.stringify(record) + "\n");
+  }
+}
+
+interface FailureRecord {
+  readonly atMs: number;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const FAILURE_FILE = "failure.json";
+
+/** The diagnostics of a build of this key that nvcc rejected at or after `since` (ms), if one was recorded. */
+async function readFailure(keptIn: string, since: number): Promise<Diagnostic[] | undefined> {
+  try {
+    const r = JSON.parse(await readFile(path.join(keptIn, FAILURE_FILE), "utf8")) as Partial<FailureRecord>;
+    if (typeof r.atMs !== "number" || r.atMs < since || r.atMs > Date.now() || !Array.isArray(r.diagnostics)) return undefined;
+    return r.diagnostics as Diagnostic[];
+  } catch {
+    return undefined;
+  }
 }
 
 function entryOf(key: string, dir: string, meta: EntryMeta): CacheEntry {

@@ -1,12 +1,14 @@
 /**
  * Running nvcc: finding it, asking its version, and compiling generated CUDA to PTX and a
- * cubin. nvcc always runs without a shell, arguments as an array. Its messages come back as
+ * cubin. nvcc always runs without a shell, arguments as an array, in a process group of its own
+ * that a time limit or a cancel ends whole (processGroup.ts). Its messages come back as
  * diagnostics, mapped to `.gk` lines through the `#line` directives that codegen writes.
  * Whatever goes wrong (no nvcc, a compile error, a timeout, a killed process) surfaces as one
  * `BuildError` carrying diagnostics, never as a raw spawn failure.
  */
 import { accessSync, constants as fsConstants, statSync } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -18,15 +20,24 @@ import {
   type RelatedNote,
   type Span,
 } from "../diagnostics/index.js";
+import { invariant } from "../util.js";
+import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
+import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
 export class BuildError extends Error {
   override readonly name = "BuildError";
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * nvcc itself rejected the source (it exited with a status, neither stopped nor killed): the
+   * same build fails the same way again, so the cache tells processes waiting for it.
+   */
+  readonly rejected: boolean;
 
-  constructor(diagnostics: readonly Diagnostic[], sources: SourceMap = new SourceMap()) {
+  constructor(diagnostics: readonly Diagnostic[], sources: SourceMap = new SourceMap(), rejected = false) {
     super(formatDiagnostics(diagnostics, sources));
     this.diagnostics = diagnostics;
+    this.rejected = rejected;
   }
 }
 
@@ -116,45 +127,22 @@ function isExecutable(file: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Running it
 
-type RunOutcome =
-  | { readonly kind: "ok"; readonly stdout: string; readonly stderr: string; readonly ms: number }
-  | { readonly kind: "spawn"; readonly code: string; readonly detail: string }
-  | { readonly kind: "exit"; readonly exitCode: number; readonly output: string; readonly ms: number }
-  | { readonly kind: "timeout"; readonly output: string; readonly ms: number }
-  | { readonly kind: "signal"; readonly signal: string; readonly output: string; readonly ms: number }
-  | { readonly kind: "canceled" };
+type RunOutcome = GroupOutcome;
 
 interface RunOptions {
   readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly cancel?: AbortSignal;
 }
 
-/** Runs nvcc (no shell) and turns every way it can end into a value; never rejects. */
-async function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
-  // execa is loaded on the first nvcc run, not with this module: commands that never build stay fast to start.
-  const { execa, ExecaError } = await import("execa");
-  const t0 = performance.now();
-  try {
-    const r = await execa(nvcc, args, {
-      cwd: opts.cwd,
-      timeout: opts.timeoutMs,
-      cancelSignal: opts.cancel,
-      forceKillAfterDelay: 2000,
-      stdin: "ignore",
-      stripFinalNewline: false,
-    });
-    return { kind: "ok", stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
-  } catch (e) {
-    if (!(e instanceof ExecaError)) throw e;
-    const ms = performance.now() - t0;
-    const output = `${e.stderr ?? ""}${e.stdout ?? ""}`;
-    if (e.isCanceled) return { kind: "canceled" };
-    if (e.timedOut) return { kind: "timeout", output, ms };
-    if (e.exitCode !== undefined) return { kind: "exit", exitCode: e.exitCode, output, ms };
-    if (e.signal !== undefined) return { kind: "signal", signal: e.signal, output, ms };
-    return { kind: "spawn", code: e.code ?? "unknown error", detail: e.originalMessage ?? e.shortMessage };
-  }
+/**
+ * Runs nvcc (no shell) in a process group of its own and turns every way it can end into a
+ * value; never rejects. A timeout or a cancel ends the whole group: nvcc's stages (cicc, ptxas)
+ * run under `sh -c` and would outlive nvcc, holding its output pipes open.
+ */
+function runNvcc(nvcc: string, args: readonly string[], opts: RunOptions): Promise<RunOutcome> {
+  return runInGroup(nvcc, args, opts);
 }
 
 function spawnFailure(nvcc: string, o: { code: string; detail: string }): BuildError {
@@ -224,12 +212,24 @@ export interface CompileCudaOptions {
   /** Extra nvcc flags, after `-O3 -lineinfo -arch=<arch>`; e.g. `--fmad=false`. */
   readonly flags?: readonly string[];
   /**
-   * Folder that receives `<baseName>.cu`, `.ptx` and `.cubin`; nvcc runs in it. nvcc records
-   * this folder in the line info: the `.cu` and any relative `#line` file name are made
-   * absolute against it, so only absolute `#line` paths point tools at the real `.gk` files.
+   * Folder that receives `<baseName>.cu`, `.ptx` and `.cubin`. nvcc runs in it when its real
+   * path is plain (nvcc hands its folders to a shell: see nvccFolders.ts), else in a private
+   * temporary folder whose results are copied here. nvcc records its folder in the line info:
+   * the `.cu` and any relative `#line` file name are made absolute against it, so only
+   * absolute `#line` paths point tools at the real `.gk` files.
    */
   readonly outDir: string;
+  /** Letters, digits and `_ . + -`. */
   readonly baseName: string;
+  /**
+   * A folder for the source whose path depends only on what is built (the cache passes one per
+   * key), with a plain real path: nvcc then runs in it and reads `<baseName>.cu` there, writing
+   * its results to a folder of this build. nvcc writes its folder and the source's path into
+   * the line info of the PTX and the cubin, so with it every build of the same source gives the
+   * same bytes. The `.cu` is written there by rename (callers building the same source at once
+   * write the same bytes). Default: nvcc runs where it writes, so the results name that folder.
+   */
+  readonly sourceDir?: string;
   /** How messages name the generated CUDA outside `#line` regions; default `<baseName>.cu`. */
   readonly sourceName?: string;
   /** The `.gk` sources, so that `file.gk(12): error` becomes a diagnostic with a span. */
@@ -251,7 +251,7 @@ export interface CompileCudaResult {
   readonly cubin: string;
   /** The nvcc that ran. */
   readonly nvcc: string;
-  /** Each run's arguments (after the nvcc path), run with `outDir` as the working folder. */
+  /** Each run's arguments (after the nvcc path), to run in a folder holding the `.cu`. */
   readonly commands: { readonly ptx: readonly string[]; readonly cubin: readonly string[] };
   /** nvcc's warnings (GK7005), mapped like errors. */
   readonly warnings: readonly Diagnostic[];
@@ -263,9 +263,13 @@ type Mode = "ptx" | "cubin";
 
 export const DEFAULT_NVCC_TIMEOUT_MS = 5 * 60_000;
 
-/** The arguments of one nvcc run, relative to the folder holding the `.cu`. */
-export function nvccArgs(arch: string, flags: readonly string[], mode: Mode, baseName: string): string[] {
-  return ["-O3", "-lineinfo", `-arch=${arch}`, ...flags, `-${mode}`, `${baseName}.cu`, "-o", `${baseName}.${mode}`];
+/**
+ * The arguments of one nvcc run in the folder holding the `.cu`; the output goes beside it, or
+ * into `outDir` when given.
+ */
+export function nvccArgs(arch: string, flags: readonly string[], mode: Mode, baseName: string, outDir?: string): string[] {
+  const out = outDir === undefined ? `${baseName}.${mode}` : path.join(outDir, `${baseName}.${mode}`);
+  return ["-O3", "-lineinfo", `-arch=${arch}`, ...flags, `-${mode}`, `${baseName}.cu`, "-o", out];
 }
 
 /**
@@ -278,14 +282,71 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
   const nvcc = opts.nvcc ?? findNvcc().path;
   const flags = opts.flags ?? [];
   const cuName = `${opts.baseName}.cu`;
+  invariant(isPlainName(opts.baseName), `compileCuda: baseName ${JSON.stringify(opts.baseName)} is not a plain file name`);
+  refuseShellText(opts.arch, flags);
   await mkdir(opts.outDir, { recursive: true });
   await writeFile(path.join(opts.outDir, cuName), opts.source);
+  const tmp = await plainTempDir();
+  const plainOut = await plainRealPath(opts.outDir);
+  const workDir = plainOut ?? (await mkdtemp(path.join(tmp, "gk-nvcc-")));
+  try {
+    let sourceDir = workDir;
+    if (opts.sourceDir !== undefined) {
+      await mkdir(opts.sourceDir, { recursive: true });
+      const real = await plainRealPath(opts.sourceDir);
+      invariant(real !== undefined, `compileCuda: sourceDir ${JSON.stringify(opts.sourceDir)} has no plain real path`);
+      sourceDir = real;
+      const part = path.join(real, `${cuName}.${process.pid}.${randomBytes(6).toString("hex")}`);
+      await writeFile(part, opts.source);
+      await utimes(part, 0, 0); // the cubin's line table records the file's modification time
+      await rename(part, path.join(real, cuName));
+    } else if (workDir !== plainOut) {
+      await writeFile(path.join(workDir, cuName), opts.source);
+    }
+    const r = await compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0);
+    if (workDir !== plainOut) {
+      for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);
+    }
+    return r;
+  } finally {
+    if (workDir !== plainOut) await rm(workDir, { recursive: true, force: true });
+  }
+}
 
+/**
+ * nvcc copies the architecture and many flags into its `sh -c` command lines: both must be
+ * plain text (letters, digits and `_ = . , + - /`), so that none of them runs as shell code.
+ */
+function refuseShellText(arch: string, flags: readonly string[]): void {
+  const bad = [arch, ...flags].find((a) => !/^[A-Za-z0-9_=.,+\/-]+$/.test(a));
+  if (bad === undefined) return;
+  throw new BuildError([
+    error("GK7002", undefined, `refusing to pass ${JSON.stringify(bad)} to nvcc: ${bad === arch ? "an architecture" : "a flag"} may hold only letters, digits and _ = . , + - /`, [
+      { message: "nvcc hands its architecture and flags to a shell, which would read the other characters as code" },
+    ]),
+  ]);
+}
+
+/**
+ * The two nvcc runs in `sourceDir` (plain, holding the `.cu`), writing to `workDir` (plain); the
+ * result names the files as they will be in `outDir`.
+ */
+async function compileIn(
+  { sourceDir, workDir }: { readonly sourceDir: string; readonly workDir: string },
+  nvcc: string,
+  flags: readonly string[],
+  tmp: string,
+  opts: CompileCudaOptions,
+  t0: number,
+): Promise<CompileCudaResult> {
+  const cuName = `${opts.baseName}.cu`;
   const stopOthers = new AbortController();
   const run = async (mode: Mode) => {
-    const args = nvccArgs(opts.arch, flags, mode, opts.baseName);
+    const args = nvccArgs(opts.arch, flags, mode, opts.baseName, sourceDir === workDir ? undefined : workDir);
     const outcome = await runNvcc(nvcc, args, {
-      cwd: opts.outDir,
+      cwd: sourceDir,
+      // nvcc's temporary files are named in its shell commands too.
+      env: { TMPDIR: tmp },
       timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
       cancel: stopOthers.signal,
     });
@@ -308,17 +369,18 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
         ...ctx,
         arch: opts.arch,
         mode: r.mode,
-        command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...r.args])}`,
+        // Relative names: the command runs in a folder holding the `.cu`, writing beside it.
+        command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...nvccArgs(opts.arch, flags, r.mode, opts.baseName)])}`,
         seen,
       }),
     );
-    throw new BuildError(diags, opts.sourceMap);
+    throw new BuildError(diags, opts.sourceMap, failed.every((r) => r.outcome.kind === "exit"));
   }
 
   const [ptxRun, cubinRun] = runs as [(typeof runs)[number], (typeof runs)[number]];
   const files = { ptx: path.join(opts.outDir, `${opts.baseName}.ptx`), cubin: path.join(opts.outDir, `${opts.baseName}.cubin`) };
   for (const mode of ["ptx", "cubin"] as const) {
-    const size = await stat(files[mode]).then((s) => s.size, () => -1);
+    const size = await stat(path.join(workDir, `${opts.baseName}.${mode}`)).then((s) => s.size, () => -1);
     if (size <= 0) {
       throw new BuildError([
         error("GK7002", undefined, `nvcc reported success but wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`, [

@@ -11,7 +11,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { execa } from "execa";
 import fc from "fast-check";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
@@ -23,6 +22,7 @@ import { memoryHost } from "../parser/load.js";
 import { frontEnd, runPasses } from "../pipeline.js";
 import { nvccFlags } from "../runtime/build.js";
 import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtime/nvcc.js";
+import { runInGroup } from "../runtime/processGroup.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
 import { compareArrays, describeMismatches } from "./compare.js";
 import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
@@ -123,9 +123,10 @@ export async function buildPtx(ir: Module, sources: SourceMap, o: { readonly dir
   await mkdir(o.dir, { recursive: true });
   await writeFile(path.join(o.dir, `${o.name}.cu`), cuda.source);
   const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false }), "ptx", o.name);
-  const r = await execa(findNvcc().path, args, { cwd: o.dir, reject: false, timeout: 10 * 60_000, stdin: "ignore" });
-  const output = `${r.stderr ?? ""}${r.stdout ?? ""}`;
-  return { ok: r.exitCode === 0, messages: parseNvccOutput(output).messages, output, ms: performance.now() - t0 };
+  // In a process group of its own, so that the time limit stops nvcc's stages (cicc) too.
+  const r = await runInGroup(findNvcc().path, args, { cwd: o.dir, timeoutMs: 10 * 60_000 });
+  const output = r.kind === "ok" ? `${r.stderr}${r.stdout}` : r.kind === "spawn" ? `${r.code}: ${r.detail}` : r.kind === "canceled" ? "" : r.output;
+  return { ok: r.kind === "ok", messages: parseNvccOutput(output).messages, output, ms: performance.now() - t0 };
 }
 
 /** nvcc's errors about a batch as problems of the kernels at their lines (warnings are not problems: see `nvccWarnings`). */

@@ -25,6 +25,7 @@ const builds = [
 
 interface WorkerResult {
   ok: boolean;
+  codes?: string[];
   key?: string;
   hit?: boolean;
   cubinSha?: string;
@@ -50,13 +51,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Starts WORKERS processes, releases them together, and returns their reports. */
-async function race(): Promise<WorkerReport[]> {
+/** Starts `workers` processes, releases them together, and returns their reports. */
+async function race(job: { root: string; builds: readonly object[] } = { root, builds }, workers = WORKERS): Promise<WorkerReport[]> {
   const barrier = path.join(work, `barrier-${++round}`);
   mkdirSync(barrier);
   const jobFile = path.join(barrier, "job.json");
-  writeFileSync(jobFile, JSON.stringify({ root, builds }));
-  const procs = Array.from({ length: WORKERS }, () =>
+  writeFileSync(jobFile, JSON.stringify(job));
+  const procs = Array.from({ length: workers }, () =>
     execa(process.execPath, [workerScript, jobFile, barrier], {
       env: { GK_NVCC: counting.path },
       reject: false,
@@ -64,7 +65,7 @@ async function race(): Promise<WorkerReport[]> {
     }),
   );
   const deadline = Date.now() + 60_000;
-  while (readdirSync(barrier).filter((n) => n.startsWith("ready-")).length < WORKERS) {
+  while (readdirSync(barrier).filter((n) => n.startsWith("ready-")).length < workers) {
     expect(Date.now(), "all workers ready within 60 s").toBeLessThan(deadline);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -146,5 +147,32 @@ describe("the cache under concurrent processes", () => {
     for (const reason of [/kernel\.cubin has 64 bytes/, /meta\.json is missing/, /kernel\.ptx does not match/]) {
       expect(damage.some((w) => reason.test(w.message)), String(reason)).toBe(true);
     }
+  });
+});
+
+describe("one build per key at a time", () => {
+  const MANY = 16;
+
+  it(`${MANY} processes building the same new program run nvcc once (one PTX and one cubin run); the others wait and use its entry`, async () => {
+    const before = counting.compileRuns().length;
+    const source = `// one build for ${MANY} processes\n${SAXPY}`;
+    const reports = await race({ root, builds: [{ source, arch: "sm_90", flags: [], kernels: ["saxpy"] }] }, MANY);
+    const results = reports.map((r) => r.results[0]!);
+    expect(results.map((x) => x.error ?? "ok")).toEqual(results.map(() => "ok"));
+    expect(new Set(results.map((x) => x.cubinSha)).size).toBe(1);
+    expect(results.filter((x) => x.hit === false)).toHaveLength(1);
+    expect(counting.compileRuns().length - before).toBe(2);
+  });
+
+  it(`${MANY} processes building the same broken program run nvcc once, and all report its error`, async () => {
+    const before = counting.compileRuns().length;
+    const source = `extern "C" __global__ void broken(float* y) { y[0] = undefined_name_${MANY}; }\n`;
+    const reports = await race({ root, builds: [{ source, arch: "sm_90", flags: [], kernels: ["broken"] }] }, MANY);
+    for (const r of reports) {
+      expect(r.results[0]!.ok).toBe(false);
+      expect(r.results[0]!.codes).toContain("GK7002");
+      expect(r.results[0]!.error).toContain(`identifier "undefined_name_${MANY}" is undefined`);
+    }
+    expect(counting.compileRuns().length - before).toBe(2);
   });
 });

@@ -214,7 +214,8 @@ describe("getOrBuild", () => {
     const command = e.diagnostics.flatMap((d) => d.notes).find((n) => n.message.startsWith("command: "))!.message.slice(9);
     const kept = /^cd (\S+) && /.exec(command)![1]!;
     expect(path.dirname(kept)).toBe(path.join(root, "v1", "failed"));
-    expect(names(kept)).toEqual(["kernel.cu"]);
+    // The source, and nvcc's errors for processes that waited for this build.
+    expect(names(kept)).toEqual(["failure.json", "kernel.cu"]);
     expect(readFileSync(path.join(kept, "kernel.cu"), "utf8")).toBe(BROKEN);
     const rerun = await execa("sh", ["-c", command], { reject: false });
     expect(rerun.stderr).toContain('k.gk(3): error: identifier "undefined_name" is undefined');
@@ -328,7 +329,7 @@ describe("listEntries and formatCacheTable", () => {
 });
 
 describe("clearCache", () => {
-  it("removes entries, failed sources, trash and abandoned builds; leaves running builds and foreign files", async () => {
+  it("removes entries, failed sources, trash, abandoned builds and stale locks; leaves running builds, their locks and foreign files", async () => {
     const root = newRoot(true);
     const v1 = path.join(root, "v1");
     const key = first.entry.key;
@@ -341,16 +342,28 @@ describe("clearCache", () => {
       writeFileSync(path.join(dir, "kernel.cu"), "x");
     }
     writeFileSync(path.join(v1, "notes.txt"), "mine");
+    mkdirSync(path.join(v1, "locks"), { recursive: true });
+    const held = "a".repeat(64);
+    writeFileSync(path.join(v1, "locks", held), JSON.stringify({ pid: process.pid, host, startedAt: "" }));
+    writeFileSync(path.join(v1, "locks", "b".repeat(64)), JSON.stringify({ pid: ended, host, startedAt: "" }));
+    // Sources of builds: one whose build runs (its lock is held), one left by a crash.
+    for (const k of [held, "d".repeat(64)]) {
+      mkdirSync(path.join(v1, "src", k), { recursive: true });
+      writeFileSync(path.join(v1, "src", k, "kernel.cu"), "x");
+    }
 
     const r = await clearCache(root);
-    expect(r).toMatchObject({ entries: 1, scratch: 2, failed: 1, inProgress: 1, unknown: ["notes.txt"] });
+    // In progress: the running build folder's key, and the key whose lock (and source) is held.
+    expect(r).toMatchObject({ entries: 1, scratch: 4, failed: 1, inProgress: 2, unknown: ["notes.txt"] });
+    expect(names(path.join(v1, "locks"))).toEqual([held]);
+    expect(names(path.join(v1, "src"))).toEqual([held]);
     expect(r.bytes).toBeGreaterThan(first.entry.meta.files["kernel.cubin"].size);
     expect(await listEntries(root)).toEqual([]);
     expect(names(path.join(v1, "tmp"))).toEqual([path.basename(running)]);
     expect(names(path.join(v1, "trash"))).toEqual([]);
     expect(names(path.join(v1, "failed"))).toEqual([]);
     expect(readFileSync(path.join(v1, "notes.txt"), "utf8")).toBe("mine");
-    expect(names(v1).sort()).toEqual(["failed", "notes.txt", "tmp", "trash"]);
+    expect(names(v1).sort()).toEqual(["failed", "locks", "notes.txt", "src", "tmp", "trash"]);
   });
 
   it("refuses a folder that is not a gk cache, and treats a missing one as empty", async () => {

@@ -1,6 +1,9 @@
 // The launcher binary without a GPU: its build, its modes, --check's exact round trip, and
 // every class of malformed request, each with its structured error.
+import { join } from "node:path";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FrameReader, encodeFrame } from "../../src/runtime/launcher/frames.js";
 import { NO_DRIVER_ENV, answer, dummyModule, ensureLauncher, runRaw, tempDir, removeTempDirs } from "./launcher-helpers.js";
 
 let bin: string;
@@ -231,5 +234,40 @@ describe("malformed requests", () => {
     const r = await runRaw(bin, ["--check", "/nonexistent/k.ptx", "k", ...DIMS], '{"args":[]}');
     expect(r.code).toBe(3);
     expect(answer(r).error).toMatchObject({ code: "MODULE_UNREADABLE", message: expect.stringContaining("No such file") });
+  });
+
+  it("refuses a module that is not a regular file (a FIFO, a folder, a device) at once, in every mode", async () => {
+    const dir = tempDir("special");
+    const fifo = join(dir, "module.ptx");
+    await execa("mkfifo", [fifo]);
+    for (const path of [fifo, dir, "/dev/null"]) {
+      for (const mode of [["--check"], []]) {
+        const r = await runRaw(bin, [...mode, path, "k", ...DIMS], '{"args":[]}', NO_DRIVER_ENV, [], 5_000);
+        expect(r.signal, `${mode.join(" ")} ${path} must not block`).toBeNull();
+        expect(answer(r).error).toMatchObject({ code: "MODULE_UNREADABLE", message: expect.stringContaining("not a regular file") });
+      }
+    }
+    // --serve's load: answered, and the server goes on.
+    const frames = Buffer.concat([...encodeFrame({ op: "load", id: 1, path: fifo }), ...encodeFrame({ op: "hello", id: 2 })]);
+    const r = await runRaw(bin, ["--serve"], frames, NO_DRIVER_ENV, [], 5_000);
+    expect(r.signal).toBeNull();
+    const reader = new FrameReader();
+    reader.push(r.stdout);
+    const load = await reader.next();
+    expect(load.header).toMatchObject({ ok: false, id: 1, error: { code: "MODULE_UNREADABLE", message: expect.stringContaining("not a regular file") } });
+    expect((await reader.next()).header).toMatchObject({ ok: true, id: 2 });
+  });
+
+  it("refuses a shared file or driver library that is not a regular file without blocking", async () => {
+    const dir = tempDir("special-files");
+    const fifo = join(dir, "fifo");
+    await execa("mkfifo", [fifo]);
+    const req = { args: [{ type: "array", elem: "f32", length: 4, file: { path: fifo } }] };
+    const r = await runRaw(bin, ["--check", mod, "k", ...DIMS], JSON.stringify(req), {}, [], 5_000);
+    expect(r.signal).toBeNull();
+    expect(answer(r).error).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("not a regular file") });
+    const devices = await runRaw(bin, ["--devices"], "", { GK_LIBCUDA: fifo }, [], 5_000);
+    expect(devices.signal, "dlopen of a FIFO must not block").toBeNull();
+    expect(answer(devices).error).toMatchObject({ code: "NO_CUDA_DRIVER", message: expect.stringContaining("not a regular file") });
   });
 });

@@ -1,13 +1,14 @@
 // Fuzzing the launcher's request readers with fast-check, against a build with AddressSanitizer
 // and UBSan that aborts on the first finding. Whatever the input, the launcher must answer
 // with JSON (or frames), exit with a documented status, and never crash.
+// The --serve fuzzers also run on the fake driver, so that frames reach the driver-facing code.
 // GK_FUZZ_RUNS=5000 runs more cases than CI does.
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FrameReader, encodeFrame } from "../../src/runtime/launcher/frames.js";
-import { NO_DRIVER_ENV, dummyModule, ensureLauncher, ensureSanitizedLauncher, runRaw, tempDir, type RawResult, removeTempDirs } from "./launcher-helpers.js";
+import { NO_DRIVER_ENV, buildFakeDriver, dummyModule, ensureLauncher, ensureSanitizedLauncher, fakeModule, runRaw, tempDir, type RawResult, removeTempDirs } from "./launcher-helpers.js";
 
 const RUNS = Number(process.env.GK_FUZZ_RUNS ?? 150);
 const TIMEOUT = Math.max(60_000, RUNS * 50);
@@ -16,6 +17,8 @@ const REQUEST_CODES = ["BAD_REQUEST", "TOO_LARGE", "BAD_LAUNCH_CONFIG"];
 let bin: string;
 let mod: string;
 let scratch: string;
+let fakeEnv: Record<string, string>;
+let fakeMod: string;
 
 beforeAll(async () => {
   try {
@@ -29,6 +32,8 @@ beforeAll(async () => {
   mod = dummyModule(dir);
   scratch = join(dir, "scratch.bin");
   writeFileSync(scratch, Buffer.alloc(256, 1));
+  fakeEnv = await buildFakeDriver(dir);
+  fakeMod = fakeModule(dir, ["saxpy", "add_one", "oob", "bounded", "use_shared", "spin"]);
 }, 180_000);
 afterAll(removeTempDirs);
 
@@ -180,6 +185,132 @@ describe("fuzzing --serve (sanitized build, no driver)", () => {
           if (!f) break;
           expect(typeof f.header.ok).toBe("boolean");
         }
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+});
+
+describe("fuzzing --serve on the fake driver (sanitized build)", () => {
+  // Requests that reach the driver: handles in the range the server hands out (modules and
+  // buffers count from 1 together), payloads and shared-file transfers (descriptor 3, 256
+  // bytes), launches of the fake kernels (a faulting one ends the server with contextLost; the
+  // never-ending "spin" always with a short timeoutMs, which ends it with KERNEL_TIMEOUT), after
+  // a set-up that loads a module and makes two buffers, in most sessions.
+  const handle = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(0), fc.constant(2 ** 53));
+  // Mostly the set-up's buffers (2 and 3).
+  const bufHandle = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(2, 3) }, { weight: 1, arbitrary: handle });
+  const fdRef = fc.record({ fd: fc.constantFrom(3, 3, 3, 4, 0), offset: fc.oneof(fc.nat({ max: 300 }), fc.constant(2 ** 62)) }, { requiredKeys: ["fd"] });
+  const launchArg = fc.oneof(scalar, fc.record({ type: fc.constant("buffer"), buffer: bufHandle }));
+  type Req = { header: Record<string, unknown>; payload?: Uint8Array };
+  const request: fc.Arbitrary<Req> = fc.oneof(
+    fc.record({ op: fc.constantFrom("hello", "init", "devices") }).map((h) => ({ header: h })),
+    fc.record({ op: fc.constant("load"), path: fc.constantFrom("MOD", "MOD", "/nonexistent/m.ptx", "/tmp") }).map((h) => ({ header: { ...h, path: h.path === "MOD" ? fakeMod : h.path } })),
+    fc.record({ op: fc.constant("unload"), module: handle }).map((h) => ({ header: h })),
+    fc.tuple(fc.nat({ max: 64 }), fc.oneof(fc.constant("none"), fc.constant("payload"), fc.constant("short"), fdRef)).map(([bytes, contents]) =>
+      contents === "none" ? { header: { op: "alloc", bytes } }
+      : contents === "payload" ? { header: { op: "alloc", bytes }, payload: new Uint8Array(bytes).map((_, i) => i * 7) }
+      : contents === "short" ? { header: { op: "alloc", bytes }, payload: new Uint8Array(bytes + 1) }
+      : { header: { op: "alloc", bytes, file: contents } }),
+    fc.tuple(bufHandle, fc.nat({ max: 80 }), fc.uint8Array({ maxLength: 72 }), fc.option(fdRef)).map(([buffer, offset, data, file]) =>
+      file === null ? { header: { op: "upload", buffer, offset }, payload: data } : { header: { op: "upload", buffer, offset, file, bytes: data.length } }),
+    fc.record({ op: fc.constant("download"), buffer: bufHandle, offset: fc.nat({ max: 80 }), bytes: fc.nat({ max: 80 }), file: fdRef }, { requiredKeys: ["op", "buffer"] }).map((h) => ({ header: h })),
+    fc.record({ op: fc.constant("free"), buffer: bufHandle }).map((h) => ({ header: h })),
+    fc.record({
+      op: fc.constant("launch"), module: handle, kernel: fc.constantFrom("saxpy", "add_one", "oob", "bounded", "use_shared", "spin", "nope"),
+      grid: fc.constantFrom([1, 1, 1], [2, 1, 1], [0, 1, 1]), block: fc.constantFrom([32, 1, 1], [256, 1, 1], [1025, 1, 1]),
+      args: fc.array(launchArg, { maxLength: 5 }), sharedBytes: fc.constantFrom(0, 4096, 1 << 20), repeat: fc.integer({ min: 1, max: 3 }),
+      timeoutMs: fc.integer({ min: 1, max: 50 }),
+    }, { requiredKeys: ["op", "module", "kernel", "grid", "block", "args"] }).map((h) => ({ header: h.kernel === "spin" ? { ...h, timeoutMs: h.timeoutMs ?? 20 } : h })),
+    // Launches whose arguments fit the kernel, so that they run (or fault, or time out).
+    fc.tuple(bufHandle, bufHandle, bufHandle, fc.integer({ min: -1, max: 70 }), fc.constantFrom([32, 1, 1], [256, 1, 1], [129, 1, 1])).chain(([a, b, c, n, block]) =>
+      fc.constantFrom(
+        { kernel: "saxpy", args: [{ type: "i32", value: n }, { type: "f32", value: 2.5 }, { type: "buffer", buffer: a }, { type: "buffer", buffer: b }, { type: "buffer", buffer: c }] },
+        { kernel: "add_one", args: [{ type: "i32", value: n }, { type: "buffer", buffer: a }], repeat: 2 },
+        { kernel: "oob", args: [{ type: "buffer", buffer: a }] },
+        { kernel: "bounded", args: [{ type: "buffer", buffer: a }] },
+        { kernel: "use_shared", args: [{ type: "i32", value: n * 300 }, { type: "buffer", buffer: a }], sharedBytes: 4 * n * 300 },
+        { kernel: "spin", args: [{ type: "i64", value: "1000000" }, { type: "buffer", buffer: a }], timeoutMs: 10 },
+      ).map((k) => ({ header: { op: "launch", module: 1, grid: [1, 1, 1], block, ...k } })),
+    ),
+  );
+  // Usually a module (handle 1) and buffers of 64 bytes (2 and 3) first; sometimes a close last.
+  const SETUP: Req[] = [
+    { header: { op: "load", path: "MOD" } },
+    { header: { op: "alloc", bytes: 64 }, payload: new Uint8Array(64).map((_, i) => i) },
+    { header: { op: "alloc", bytes: 64 } },
+  ];
+  const session = fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), fc.array(request, { minLength: 1, maxLength: 8 }), fc.boolean()).map(([setup, body, close]) =>
+    [...(setup ? SETUP : []), ...body, ...(close ? [{ header: { op: "close" } }] : [])].map((q) => (q.header.path === "MOD" ? { ...q, header: { ...q.header, path: fakeMod } } : q)),
+  );
+
+  it("answers each request in order, or ends as the protocol says, and never crashes", async () => {
+    const shared = join(tempDir("fuzz-serve"), "shared.bin");
+    await fc.assert(
+      fc.asyncProperty(session, async (reqs) => {
+        writeFileSync(shared, Buffer.alloc(256, 5));
+        const fd = openSync(shared, "r+");
+        let r: RawResult;
+        try {
+          const frames = reqs.flatMap((q, i) => encodeFrame({ ...q.header, id: i + 1 }, q.payload));
+          r = await runRaw(bin, ["--serve"], Buffer.concat(frames), fakeEnv, [fd], 30_000);
+        } finally {
+          closeSync(fd);
+        }
+        expect(r.stderr).not.toMatch(/Sanitizer|runtime error/);
+        expect(r.signal).toBeNull();
+        const reader = new FrameReader();
+        reader.push(r.stdout);
+        reader.end(new Error("end"));
+        const answers = [];
+        for (;;) {
+          const f = await reader.next().catch(() => undefined);
+          if (!f) break;
+          answers.push(f);
+        }
+        // One answer per request, in order, until a close or a lost context ends the server.
+        const last = answers.length - 1;
+        answers.forEach((a, i) => {
+          expect(a.header.id).toBe(i + 1);
+          expect(typeof a.header.ok).toBe("boolean");
+          if (a.header.ok && reqs[i]!.header.op === "download" && reqs[i]!.header.file === undefined) expect(a.payload.length).toBe(a.header.bytes);
+          if (i < last) expect(a.header.contextLost).toBeUndefined();
+        });
+        const ended = answers[last];
+        if (ended?.header.contextLost) {
+          expect(r.code).toBe(1);
+        } else {
+          expect(r.code).toBe(0);
+          const closeAt = reqs.findIndex((q) => q.header.op === "close");
+          expect(answers).toHaveLength(closeAt < 0 ? reqs.length : closeAt + 1);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, TIMEOUT);
+
+  it("gives back the bytes it was given: alloc with a payload or from the shared file, then download", async () => {
+    const shared = join(tempDir("fuzz-roundtrip"), "shared.bin");
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.boolean(), fc.nat({ max: 50 }), async (data, viaFile, at) => {
+        writeFileSync(shared, Buffer.concat([Buffer.alloc(at), data, Buffer.alloc(64)]));
+        const fd = openSync(shared, "r+");
+        let r: RawResult;
+        try {
+          const alloc = viaFile ? encodeFrame({ op: "alloc", id: 1, bytes: data.length, file: { fd: 3, offset: at } }) : encodeFrame({ op: "alloc", id: 1, bytes: data.length }, data);
+          const frames = [...alloc, ...encodeFrame({ op: "download", id: 2, buffer: 1 }), ...encodeFrame({ op: "download", id: 3, buffer: 1, file: { fd: 3, offset: 0 } })];
+          r = await runRaw(bin, ["--serve"], Buffer.concat(frames), fakeEnv, [fd], 30_000);
+        } finally {
+          closeSync(fd);
+        }
+        expect(r.stderr).not.toMatch(/Sanitizer|runtime error/);
+        expect(r.code).toBe(0);
+        const reader = new FrameReader();
+        reader.push(r.stdout);
+        const [, down, toFile] = [await reader.next(), await reader.next(), await reader.next()];
+        expect(Buffer.from(down!.payload).equals(Buffer.from(data))).toBe(true);
+        expect(toFile!.header).toMatchObject({ ok: true, bytes: data.length });
+        expect(readFileSync(shared).subarray(0, data.length).equals(Buffer.from(data))).toBe(true);
       }),
       { numRuns: RUNS },
     );

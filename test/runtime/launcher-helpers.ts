@@ -129,10 +129,17 @@ export interface RawResult {
   stderr: string;
 }
 
-/** Runs the launcher with `stdin` and collects everything; never rejects. `fds` become its descriptors 3, 4, ... */
-export function runRaw(bin: string, args: string[], stdin: string | Uint8Array, env: Record<string, string> = {}, fds: number[] = []): Promise<RawResult> {
+/**
+ * Runs the launcher with `stdin` and collects everything; never rejects. `fds` become its
+ * descriptors 3, 4, ... After `timeoutMs` (default: none) it is killed (SIGKILL shows in `signal`).
+ */
+export function runRaw(bin: string, args: string[], stdin: string | Uint8Array, env: Record<string, string> = {}, fds: number[] = [], timeoutMs?: number): Promise<RawResult> {
   return new Promise((done) => {
     const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe", ...fds] });
+    if (timeoutMs !== undefined) {
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      child.on("close", () => clearTimeout(timer));
+    }
     const out: Buffer[] = [];
     let err = "";
     child.stdout!.on("data", (c: Buffer) => out.push(c));

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
@@ -10,10 +10,12 @@ import {
   findNvcc,
   nvccVersion,
   parseNvccOutput,
+  quoteArg,
   quoteCommand,
 } from "../../src/runtime/nvcc.js";
 import { countingNvcc, fakeNvcc, type CountingNvcc } from "./fixtures/nvcc-wrapper.js";
-import { BROKEN, BROKEN_GK, SAXPY } from "./fixtures/sources.js";
+import { killProcessesIn, processesIn, waitEnded } from "./fixtures/processes.js";
+import { BROKEN, BROKEN_GK, SAXPY, SLOW } from "./fixtures/sources.js";
 
 let work: string;
 let realNvcc: string;
@@ -24,7 +26,10 @@ beforeAll(() => {
   realNvcc = findNvcc().path;
   counting = countingNvcc(work, realNvcc);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  killProcessesIn(work); // a failed test must not leave an nvcc (or its cicc) running
+  rmSync(work, { recursive: true, force: true });
+});
 
 /** The BuildError a promise rejects with. */
 async function buildError(p: Promise<unknown>): Promise<BuildError> {
@@ -188,6 +193,43 @@ describe("compileCuda", () => {
     expect(commandOf(e.diagnostics)).toContain(`${slow} -O3 -lineinfo -arch=sm_90`);
   });
 
+  it("stops nvcc's children too when nvcc runs past its time limit (they hold its output pipes)", async () => {
+    const pidFile = path.join(work, "tree-child.pid");
+    const tree = fakeNvcc(work, "tree-nvcc", `sleep 20 &\necho $! > ${quoteArg(pidFile)}\nwait`);
+    const t0 = Date.now();
+    const e = await buildError(
+      compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "tree"), baseName: "k", nvcc: tree, timeoutMs: 300 }),
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after/);
+    const children = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+    expect(await waitEnded(children, 2_000), "the children of nvcc still run").toEqual([]);
+  });
+
+  it("stops the other run's whole process tree when one run fails", async () => {
+    const pidFile = path.join(work, "cancel-child.pid");
+    const body = `case " $* " in *" -ptx "*) echo 'k.cu(1): error: broken' >&2; exit 2;; esac\nsleep 20 &\necho $! > ${quoteArg(pidFile)}\nwait`;
+    const half = fakeNvcc(work, "half-nvcc", body);
+    const t0 = Date.now();
+    const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "cancel"), baseName: "k", nvcc: half }));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc failed with exit code 2 compiling k\.cu to PTX/);
+    if (existsSync(pidFile)) {
+      const children = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+      expect(await waitEnded(children, 2_000), "the cubin run's children still run").toEqual([]);
+    }
+  });
+
+  it("leaves no cicc running after a real nvcc on a slow program runs past a short limit", async () => {
+    const outDir = path.join(work, "slow-real");
+    const t0 = Date.now();
+    const e = await buildError(compileCuda({ source: SLOW, arch: "sm_90", outDir, baseName: "k", timeoutMs: 1_500 }));
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 1\.\d s compiling k\.cu/);
+    // cicc and ptxas work in nvcc's folder: nothing may be left running there.
+    expect(await waitEnded(processesIn(outDir), 2_000)).toEqual([]);
+  });
+
   it("reports an nvcc killed by a signal", async () => {
     const killed = fakeNvcc(work, "killed-nvcc", "echo 'about to die' >&2\nkill -9 $$");
     const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "killed"), baseName: "k", nvcc: killed }));
@@ -198,6 +240,15 @@ describe("compileCuda", () => {
   it("reports nvcc's own fatal errors, such as an unknown architecture", async () => {
     const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_1", outDir: path.join(work, "arch"), baseName: "k" }));
     expect(e.diagnostics.map((d) => d.message)).toContain("nvcc fatal: Unsupported gpu architecture 'sm_1'");
+  });
+
+  it("refuses an architecture or a flag that a shell would read as code, before running nvcc", async () => {
+    const marker = path.join(work, "pwned-arch");
+    for (const [arch, flags] of [[`sm_90$(touch ${marker})`, []], ["sm_90", [`-Xcompiler=\`touch ${marker}\``]], ["sm_90", ["--fmad=false", "-DX='1'"]]] as const) {
+      const e = await buildError(compileCuda({ source: SAXPY, arch, flags, outDir: path.join(work, "hostile-flags"), baseName: "k", nvcc: counting.path }));
+      expect(e.diagnostics[0]).toMatchObject({ code: "GK7002", message: expect.stringMatching(/^refusing to pass .* to nvcc: an? (architecture|flag) may hold only/) });
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("reports a run that claims success but writes nothing", async () => {

@@ -6,6 +6,9 @@
  *   <root>/v1/tmp/<scratch>/            a build in progress (private to one process)
  *   <root>/v1/trash/<scratch>/          an entry moved aside (damaged or cleared), being deleted
  *   <root>/v1/failed/<key>/kernel.cu    the source of a failed build, for the reported nvcc command
+ *   <root>/v1/failed/<key>/failure.json what nvcc said, for processes that waited for that build
+ *   <root>/v1/locks/<key>               held while a process builds the key (cache/lock.ts)
+ *   <root>/v1/src/<key>/kernel.cu       the source of a build in progress, where nvcc reads it
  *
  * A scratch name is `<key>.<pid>.<host>.<random>`, so that a folder's owner can be told apart.
  * Everything sits under one root, so every rename stays on one filesystem and is atomic.
@@ -47,6 +50,8 @@ export interface CacheLayout {
   readonly tmp: string;
   readonly trash: string;
   readonly failed: string;
+  readonly locks: string;
+  readonly src: string;
 }
 
 export function layoutOf(root: string): CacheLayout {
@@ -57,6 +62,8 @@ export function layoutOf(root: string): CacheLayout {
     tmp: path.join(base, "tmp"),
     trash: path.join(base, "trash"),
     failed: path.join(base, "failed"),
+    locks: path.join(base, "locks"),
+    src: path.join(base, "src"),
   };
 }
 
@@ -68,7 +75,7 @@ export function failedDir(root: string, key: string): string {
   return path.join(layoutOf(root).failed, key);
 }
 
-const HOST = os.hostname().replace(/[^A-Za-z0-9-]/g, "-").slice(0, 40) || "host";
+export const HOST = os.hostname().replace(/[^A-Za-z0-9-]/g, "-").slice(0, 40) || "host";
 
 export function scratchName(key: string): string {
   return `${key}.${process.pid}.${HOST}.${randomBytes(6).toString("hex")}`;
@@ -87,7 +94,7 @@ export function isAbandoned(name: string, mtimeMs: number, now: number, checkOwn
   return !processAlive(Number(m[1]));
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,6 +8,7 @@ import path from "node:path";
 import { error } from "../../diagnostics/index.js";
 import { BuildError } from "../nvcc.js";
 import { errnoOf, isMissing, metaShapeProblem, type EntryMeta } from "./entry.js";
+import { removeIfStale } from "./lock.js";
 import { FAILED_KEPT_MS, isAbandoned, KEY_RE, layoutOf, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
 
 export interface CacheRow {
@@ -123,11 +124,11 @@ export function formatAge(ms: number): string {
 
 export interface ClearResult {
   readonly entries: number;
-  /** Private folders of builds and repairs removed (abandoned ones, or trash). */
+  /** Private folders of builds and repairs removed (abandoned ones, or trash), and stale locks. */
   readonly scratch: number;
   /** Kept sources of failed builds removed. */
   readonly failed: number;
-  /** Builds still running in other processes, whose folders were left alone. */
+  /** Builds (keys) still running in other processes, whose folders and locks were left alone. */
   readonly inProgress: number;
   readonly bytes: number;
   /** Names under `v1` that gk did not create, left alone. */
@@ -135,7 +136,8 @@ export interface ClearResult {
 }
 
 /**
- * Removes every entry, the kept sources of failed builds, trash, and abandoned build folders.
+ * Removes every entry, the kept sources of failed builds, trash, abandoned build folders and
+ * the locks of builds whose process is gone.
  * Entries are first renamed into trash, so a concurrent reader sees an entry or none, never a
  * half-deleted one. Refuses (GK7007) a root that has no `v1` folder.
  */
@@ -157,7 +159,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
   let entries = 0;
   let scratch = 0;
   let failed = 0;
-  let inProgress = 0;
+  const inProgress = new Set<string>(); // keys: a build has a lock, a source folder and a build folder
   let bytes = 0;
   const unknown: string[] = [];
   const removeVia = async (dir: string, key: string): Promise<boolean> => {
@@ -179,7 +181,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       for (const t of await namesIn(dir)) {
         const mtime = await stat(path.join(dir, t)).then((s) => s.mtimeMs, () => undefined);
         if (mtime === undefined) continue;
-        if (!isAbandoned(t, mtime, now, true)) inProgress++;
+        if (!isAbandoned(t, mtime, now, true)) inProgress.add(t.slice(0, 64));
         else if (await removeVia(path.join(dir, t), t.slice(0, 64))) scratch++;
       }
     } else if (name === "trash") {
@@ -187,6 +189,19 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
         bytes += await folderSize(path.join(dir, t)).catch(() => 0);
         await rm(path.join(dir, t), { recursive: true, force: true });
         scratch++;
+      }
+    } else if (name === "src") {
+      // A source folder is in use while its key's lock is held.
+      for (const key of await namesIn(dir)) {
+        if (!KEY_RE.test(key)) unknown.push(path.join(name, key));
+        else if ((await removeIfStale(layout.locks, key)) === "held") inProgress.add(key);
+        else if (await removeVia(path.join(dir, key), key)) scratch++;
+      }
+    } else if (name === "locks") {
+      for (const l of await namesIn(dir)) {
+        const state = await removeIfStale(dir, l);
+        if (state === "held") inProgress.add(l.slice(0, 64));
+        else if (state === "removed") scratch++;
       }
     } else if (name === "failed") {
       for (const key of await namesIn(dir)) {
@@ -197,12 +212,13 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       unknown.push(name);
     }
   }
-  return { entries, scratch, failed, inProgress, bytes, unknown };
+  return { entries, scratch, failed, inProgress: inProgress.size, bytes, unknown };
 }
 
 /**
  * Opportunistic clean-up after a build: removes trash and build folders older than an hour
- * (left by killed processes) and kept failed sources older than a week. Never throws.
+ * (left by killed processes), locks whose owner is gone, and kept failed sources older than a
+ * week. Never throws.
  */
 export async function sweepStale(root: string, now: number = Date.now()): Promise<number> {
   const layout = layoutOf(root);
@@ -215,6 +231,10 @@ export async function sweepStale(root: string, now: number = Date.now()): Promis
     }
   };
   await sweep(layout.tmp, STALE_AFTER_MS, (n) => n.slice(0, 64));
+  await sweep(layout.src, STALE_AFTER_MS, (n) => n);
+  for (const name of await namesIn(layout.locks).catch(() => [])) {
+    if ((await removeIfStale(layout.locks, name).catch(() => "held")) === "removed") removed++;
+  }
   await sweep(layout.failed, FAILED_KEPT_MS, (n) => n);
   for (const name of await namesIn(layout.trash).catch(() => [])) {
     const t = path.join(layout.trash, name);

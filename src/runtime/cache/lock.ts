@@ -1,0 +1,143 @@
+/**
+ * One build per key at a time. A process that builds a key first creates `v1/locks/<key>`
+ * (exclusively, so only one can); the others wait for that file to go and then find the
+ * entry, or the failure the builder recorded, instead of running nvcc again.
+ *
+ * A lock never blocks for long after its owner is gone: the owner touches the file every
+ * `HEARTBEAT_MS`, and a waiter breaks a lock whose owner is a process on this host that has
+ * ended, or whose file has not been touched for `LOCK_STALE_MS` (an owner on another host that
+ * stopped). Breaking renames the file away first, so two waiters never both break it, and a
+ * fresh lock taken meanwhile is put back. A lock broken by mistake (an owner frozen past the
+ * limit) costs one more nvcc run, never a wrong entry: entries are still published by rename.
+ */
+import { randomBytes } from "node:crypto";
+import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import path from "node:path";
+import { errnoOf } from "./entry.js";
+import { HOST, processAlive } from "./layout.js";
+
+export const HEARTBEAT_MS = 2_000;
+export const LOCK_STALE_MS = 15_000;
+const POLL_FIRST_MS = 20;
+const POLL_MAX_MS = 250;
+
+export interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: string;
+}
+
+export interface BuildLock {
+  /** Whether the lock file is still this lock's (not broken by a waiter that judged it stale). */
+  held(): Promise<boolean>;
+  /** Stops the heartbeat and removes the lock file if it is still this lock's. */
+  release(): Promise<void>;
+}
+
+/** Takes the key's lock, or says (undefined) that another process holds it. */
+export async function tryLock(locksDir: string, key: string): Promise<BuildLock | undefined> {
+  const file = path.join(locksDir, key);
+  await mkdir(locksDir, { recursive: true });
+  let fh;
+  try {
+    fh = await open(file, "wx");
+  } catch (e) {
+    if (errnoOf(e) === "EEXIST") return undefined;
+    throw e;
+  }
+  let ino: bigint;
+  try {
+    const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: new Date().toISOString() };
+    await fh.writeFile(JSON.stringify(owner) + "\n");
+    ino = (await fh.stat({ bigint: true })).ino;
+  } finally {
+    await fh.close();
+  }
+  const beat = setInterval(() => {
+    const now = new Date();
+    utimes(file, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  beat.unref();
+  const held = async () => (await stat(file, { bigint: true }).catch(() => undefined))?.ino === ino;
+  return {
+    held,
+    async release() {
+      clearInterval(beat);
+      if (await held()) await unlink(file).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Waits until the key's lock file is gone: released by its owner, or broken here because its
+ * owner is gone. Returns at once when there is no lock.
+ */
+export async function waitForLock(locksDir: string, key: string): Promise<void> {
+  const file = path.join(locksDir, key);
+  let pause = POLL_FIRST_MS;
+  for (;;) {
+    const st = await stat(file, { bigint: true }).catch((e: unknown) => {
+      if (errnoOf(e) === "ENOENT") return undefined;
+      throw e;
+    });
+    if (st === undefined) return;
+    if (await isStale(file, Number(st.mtimeMs))) {
+      await breakLock(file, st.ino);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(POLL_MAX_MS, pause * 2);
+  }
+}
+
+/**
+ * For `gkc cache clear` and the sweep: removes a lock file whose owner is gone, and leftovers of
+ * broken locks. "held" when the lock's owner still runs.
+ */
+export async function removeIfStale(locksDir: string, name: string): Promise<"held" | "removed" | "gone"> {
+  const file = path.join(locksDir, name);
+  const st = await stat(file, { bigint: true }).catch(() => undefined);
+  if (st === undefined) return "gone";
+  if (name.includes(".stale.")) {
+    if (Date.now() - Number(st.mtimeMs) <= LOCK_STALE_MS) return "held"; // being broken now
+    await unlink(file).catch(() => undefined);
+    return "removed";
+  }
+  if (!(await isStale(file, Number(st.mtimeMs)))) return "held";
+  await breakLock(file, st.ino);
+  return "removed";
+}
+
+async function isStale(file: string, mtimeMs: number): Promise<boolean> {
+  if (Date.now() - mtimeMs > LOCK_STALE_MS) return true;
+  const owner = await readOwner(file);
+  // An owner still writing its name, or one on another host, is judged by the heartbeat alone.
+  return owner !== undefined && owner.host === HOST && !processAlive(owner.pid);
+}
+
+async function readOwner(file: string): Promise<LockOwner | undefined> {
+  try {
+    const o = JSON.parse(await readFile(file, "utf8")) as Partial<LockOwner>;
+    return typeof o.pid === "number" && typeof o.host === "string" ? (o as LockOwner) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the lock file that was found stale (identified by its inode), and no other. */
+async function breakLock(file: string, staleIno: bigint): Promise<void> {
+  const aside = `${file}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;
+  try {
+    await rename(file, aside);
+  } catch (e) {
+    if (errnoOf(e) === "ENOENT") return; // someone else broke or released it
+    throw e;
+  }
+  const moved = await stat(aside, { bigint: true }).catch(() => undefined);
+  if (moved !== undefined && moved.ino !== staleIno) {
+    // A new owner took the lock between the check and the rename: give it back, unless the
+    // name was taken yet again (then that owner builds too; the entry stays sound).
+    await link(aside, file).catch(() => undefined);
+  }
+  await unlink(aside).catch(() => undefined);
+}
