@@ -11,7 +11,7 @@ import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
 import type * as ast from "./parser/ast.js";
-import { loadProgram, nodeHost, type SourceHost } from "./parser/load.js";
+import { loadProgram, nodeHost, type SourceHost } from "./load/program.js";
 
 export interface Pass {
   readonly name: string;

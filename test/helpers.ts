@@ -5,7 +5,7 @@ import { lineColOf } from "../src/diagnostics/source.js";
 import type { Module } from "../src/ir/nodes.js";
 import { printModule } from "../src/ir/print.js";
 import { verifyModule } from "../src/ir/verify.js";
-import { memoryHost } from "../src/parser/load.js";
+import { memoryHost } from "../src/load/program.js";
 import { frontEnd, type FrontEndResult } from "../src/pipeline.js";
 
 /** Checks `src` as the file `test.gk` (plus any other in-memory files it imports). */

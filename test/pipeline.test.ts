@@ -8,7 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emitCuda } from "../src/backends/cuda/index.js";
-import { memoryHost } from "../src/parser/load.js";
+import { memoryHost } from "../src/load/program.js";
 import { frontEnd } from "../src/pipeline.js";
 
 const programs = [

@@ -5,17 +5,18 @@
  * CUDA backend and these helpers implement that definition.
  */
 
+import { INT_RANGES } from "./values.js";
+
 const f64buf = new Float64Array(1);
 const u64view = new BigUint64Array(f64buf.buffer);
 
-const I32_MAX = 2147483647;
-const I32_MIN = -2147483648;
-const U32_MAX = 4294967295;
+const I32_MIN = Number(INT_RANGES.i32[0]);
+const I32_MAX = Number(INT_RANGES.i32[1]);
+const U32_MAX = Number(INT_RANGES.u32[1]);
 const TWO63 = 9223372036854775808; // 2^63 as a double
 const TWO64 = 18446744073709551616; // 2^64 as a double
-const I64_MAX = (1n << 63n) - 1n;
-const I64_MIN = -(1n << 63n);
-const U64_MAX = (1n << 64n) - 1n;
+const [I64_MIN, I64_MAX] = INT_RANGES.i64;
+const U64_MAX = INT_RANGES.u64[1];
 
 // ---------------------------------------------------------------- float → integer
 // Truncate toward zero, saturate at the type's range, NaN → 0 (PTX cvt.rzi semantics).

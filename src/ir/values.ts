@@ -1,8 +1,55 @@
 /**
- * Values on the host side of a launch, one place for each fact about them: which TypedArray
- * holds each element type, and which element type a TypedArray holds.
+ * Values, one place for each fact about them: the range of each integer type, what host
+ * value a scalar parameter accepts and how it is converted (the API, the simulator and the
+ * gk/testing harness all coerce through `coerceScalar`, each wording its own messages),
+ * which TypedArray holds each element type, and which element type a TypedArray holds.
  */
-import type { ScalarName, ScalarValue } from "./types.js";
+import type { IntName, ScalarName, ScalarType, ScalarValue } from "./types.js";
+
+/** The smallest and largest value of each integer type. */
+export const INT_RANGES: Readonly<Record<IntName, readonly [bigint, bigint]>> = {
+  i32: [-(1n << 31n), (1n << 31n) - 1n],
+  u32: [0n, (1n << 32n) - 1n],
+  i64: [-(1n << 63n), (1n << 63n) - 1n],
+  u64: [0n, (1n << 64n) - 1n],
+};
+
+/**
+ * A host value as a value of scalar type `t`: a boolean for bool; a number for floats (f32
+ * rounded); an integer (a safe-integer number, or a bigint) in range for integers, as a
+ * number for 32-bit types and a bigint for 64-bit ones. `type`: not a value of this kind at
+ * all; `range`: an integer outside the type's range (`integer` says which).
+ */
+export type Coerced =
+  | { readonly ok: true; readonly value: ScalarValue }
+  | { readonly ok: false; readonly why: "type" }
+  | { readonly ok: false; readonly why: "range"; readonly integer: bigint };
+
+export function coerceScalar(t: ScalarType, x: unknown): Coerced {
+  switch (t.name) {
+    case "bool":
+      return typeof x === "boolean" ? { ok: true, value: x } : { ok: false, why: "type" };
+    case "f32":
+      return typeof x === "number" ? { ok: true, value: Math.fround(x) } : { ok: false, why: "type" };
+    case "f64":
+      return typeof x === "number" ? { ok: true, value: x } : { ok: false, why: "type" };
+    case "i32":
+    case "u32":
+    case "i64":
+    case "u64": {
+      const b = typeof x === "bigint" ? x : typeof x === "number" && Number.isSafeInteger(x) ? BigInt(x) : undefined;
+      if (b === undefined) return { ok: false, why: "type" };
+      const [lo, hi] = INT_RANGES[t.name];
+      if (b < lo || b > hi) return { ok: false, why: "range", integer: b };
+      return { ok: true, value: t.name === "i64" || t.name === "u64" ? b : Number(b) };
+    }
+  }
+}
+
+/** A scalar as a TypedArray element stores it (bool as 0 or 1). */
+export function storedValue(v: ScalarValue): number | bigint {
+  return typeof v === "boolean" ? (v ? 1 : 0) : v;
+}
 
 export type TypedArrayFor<N extends ScalarName> = N extends "bool"
   ? Uint8Array
@@ -36,6 +83,11 @@ export const TYPED_ARRAY = {
   f32: Float32Array,
   f64: Float64Array,
 } as const;
+
+/** The name of the TypedArray that holds elements of type `elem` (`Float32Array`). */
+export function typedArrayName(elem: ScalarName): string {
+  return TYPED_ARRAY[elem].name;
+}
 
 export function newTypedArray(elem: ScalarName, n: number): AnyTypedArray {
   return new TYPED_ARRAY[elem](n);

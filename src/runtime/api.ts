@@ -14,10 +14,11 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { asScalar, type ScalarName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
-import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../ir/values.js";
+import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
+import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
+import { coerceScalar, elemOfTypedArray, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { didYouMean } from "../ir/check/symbols.js";
-import { memoryHost, nodeHost } from "../parser/load.js";
+import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
@@ -81,9 +82,8 @@ export class GkModule {
   async launch(name: string, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
     const fn = this.ir.kernels.find((k) => k.name === name);
     if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
-    const grid = dims(config?.grid, "grid", name, [2147483647, 65535, 65535]);
-    const block = dims(config?.block, "block", name, [1024, 1024, 64]);
-    if (block[0] * block[1] * block[2] > 1024) throw invalid(name, `a block has at most 1024 threads, but block [${block.join(", ")}] has ${block[0] * block[1] * block[2]}`);
+    const grid = dims(config?.grid, "grid", name);
+    const block = dims(config?.block, "block", name);
     const values = marshal(fn, args ?? {});
     await this.runner.run(name, grid, block, values);
     const outputs: KernelOutputs = {};
@@ -127,20 +127,19 @@ function invalid(kernel: string, message: string): GkRuntimeError {
   return new GkRuntimeError("GK8005", `${kernel}: ${message}`);
 }
 
-function dims(v: number | readonly number[] | undefined, what: string, kernel: string, max: readonly number[]): Dims {
-  const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : undefined;
-  if (!list || list.length < 1 || list.length > 3) throw invalid(kernel, `${what} must be a number or an array of 1 to 3 numbers, e.g. { ${what}: [4, 4] }`);
-  const out: [number, number, number] = [1, 1, 1];
-  list.forEach((n, i) => {
-    if (!Number.isInteger(n) || n < 1 || n > max[i]!) throw invalid(kernel, `${what} size ${"xyz"[i]} must be an integer from 1 to ${max[i]}, got ${String(n)}`);
-    out[i] = n;
-  });
-  return out;
+function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dims {
+  const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
+  const c = checkShape(what, list);
+  if (c.ok) return c.dims;
+  switch (c.why) {
+    case "count":
+      throw invalid(kernel, `${what} must be a number or an array of 1 to 3 numbers, e.g. { ${what}: [4, 4] }`);
+    case "size":
+      throw invalid(kernel, `${what} size ${"xyz"[c.axis]} must be an integer from 1 to ${c.max}, got ${String(c.got)}`);
+    case "threads":
+      throw invalid(kernel, `a block has at most ${LAUNCH_LIMITS.blockThreads} threads, but block [${c.dims.join(", ")}] has ${c.threads}`);
+  }
 }
-
-const TYPED_NAME: Record<ScalarName, string> = {
-  bool: "Uint8Array", i32: "Int32Array", u32: "Uint32Array", i64: "BigInt64Array", u64: "BigUint64Array", f32: "Float32Array", f64: "Float64Array",
-};
 
 function marshal(fn: Function, args: KernelArgs): ArgValue[] {
   const values = marshalEach(fn, args);
@@ -164,15 +163,15 @@ function marshalEach(fn: Function, args: KernelArgs): ArgValue[] {
     const elem = p.type.elem.name;
     if (ArrayBuffer.isView(v)) {
       const got = elemOfTypedArray(v);
-      if (got !== elem) throw invalid(fn.name, `${what} takes a ${TYPED_NAME[elem]}, got a ${v.constructor.name}`);
+      if (got !== elem) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, got a ${v.constructor.name}`);
       return v as AnyTypedArray;
     }
     if (Array.isArray(v)) {
       const a = newTypedArray(elem, v.length);
-      v.forEach((x, i) => ((a as unknown as ScalarValue[])[i] = storeValue(fn.name, `${what}[${i}]`, p.type.elem, x)));
+      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
       return a;
     }
-    throw invalid(fn.name, `${what} takes a ${TYPED_NAME[elem]} (or an array of numbers), got ${describe(v)}`);
+    throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)} (or an array of numbers), got ${describe(v)}`);
   });
 }
 
@@ -182,33 +181,20 @@ function describe(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
-const INT_RANGE: Record<"i32" | "u32" | "i64" | "u64", readonly [bigint, bigint]> = {
-  i32: [-(2n ** 31n), 2n ** 31n - 1n], u32: [0n, 2n ** 32n - 1n], i64: [-(2n ** 63n), 2n ** 63n - 1n], u64: [0n, 2n ** 64n - 1n],
-};
-
 function scalar(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {
+  const c = coerceScalar(t, v);
+  if (c.ok) return c.value;
+  if (c.why === "range") {
+    const [lo, hi] = INT_RANGES[t.name as IntName];
+    throw invalid(kernel, `${what} takes values from ${lo} to ${hi}, got ${c.integer}`);
+  }
   switch (t.name) {
     case "bool":
-      if (typeof v !== "boolean") throw invalid(kernel, `${what} takes true or false, got ${describe(v)}`);
-      return v;
+      throw invalid(kernel, `${what} takes true or false, got ${describe(v)}`);
     case "f32":
     case "f64":
-      if (typeof v !== "number") throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);
-      return t.name === "f32" ? Math.fround(v) : v;
-    default: {
-      let b: bigint;
-      if (typeof v === "bigint") b = v;
-      else if (typeof v === "number" && Number.isSafeInteger(v)) b = BigInt(v);
-      else throw invalid(kernel, `${what} takes an integer (a number or a bigint), got ${describe(v)}`);
-      const [lo, hi] = INT_RANGE[t.name];
-      if (b < lo || b > hi) throw invalid(kernel, `${what} takes values from ${lo} to ${hi}, got ${b}`);
-      return t.name === "i64" || t.name === "u64" ? b : Number(b);
-    }
+      throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);
+    default:
+      throw invalid(kernel, `${what} takes an integer (a number or a bigint), got ${describe(v)}`);
   }
 }
-
-function storeValue(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {
-  const s = scalar(kernel, what, t, v);
-  return typeof s === "boolean" ? (s ? 1 : 0) : s;
-}
-

@@ -9,7 +9,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
 import { type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.js";
-import { memoryHost, nodeHost } from "../parser/load.js";
+import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { GkCompileError } from "../runtime/api.js";
 import { sharedMemory } from "../runtime/aliasing.js";

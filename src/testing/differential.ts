@@ -18,7 +18,7 @@ import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../backends/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
 import type { AnyTypedArray } from "../ir/values.js";
-import { memoryHost } from "../parser/load.js";
+import { memoryHost } from "../load/program.js";
 import { frontEnd, runPasses } from "../pipeline.js";
 import { nvccFlags } from "../runtime/build.js";
 import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtime/nvcc.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AnyTypedArray } from "../../src/ir/values.js";
-import { memoryHost } from "../../src/parser/load.js";
+import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";
 import { runLaunch } from "../../src/runtime/launches.js";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { emitCuda } from "../../src/backends/cuda/index.js";
-import { memoryHost } from "../../src/parser/load.js";
+import { memoryHost } from "../../src/load/program.js";
 import { MAX_CHAIN_OPERANDS, MAX_EXPR_DEPTH, MAX_STMT_DEPTH } from "../../src/parser/nesting.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { compileKernel, runKernel } from "../../src/runtime/sim/index.js";

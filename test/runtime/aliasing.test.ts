@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSource, GkRuntimeError, SimError } from "../../src/index.js";
-import { memoryHost } from "../../src/parser/load.js";
+import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { sharedMemory } from "../../src/runtime/aliasing.js";
 import { compileKernel, runKernel } from "../../src/runtime/sim/index.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalog } from "../../src/diagnostics/catalog.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
-import { memoryHost } from "../../src/parser/load.js";
+import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 
 const errorsDir = "spec/errors";

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { lineColOf } from "../../diagnostics/source.js";
-import { memoryHost, nodeHost } from "../../parser/load.js";
+import { memoryHost, nodeHost } from "../../load/program.js";
 import { frontEnd } from "../../pipeline.js";
 import { formatArray, jsonArray } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";

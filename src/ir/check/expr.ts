@@ -15,6 +15,7 @@ import {
 } from "./untyped.js";
 import { isReservedName, reservedNameHint, SPECIALS } from "./names.js";
 import { bitWidth } from "../types.js";
+import { INT_RANGES } from "../values.js";
 
 // ---------------------------------------------------------------- untyped constants
 
@@ -102,8 +103,8 @@ export function materialize(ctx: FnCtx, u: Untyped, t: ScalarType | undefined, s
 
 function rangeHint(t: ScalarType): string {
   switch (t.name) {
-    case "i32": return " (-2147483648 to 2147483647); use i64, or u32 for values up to 4294967295";
-    case "u32": return " (0 to 4294967295); use i64 or u64 for larger values, or a signed type for negative ones";
+    case "i32": return ` (${INT_RANGES.i32[0]} to ${INT_RANGES.i32[1]}); use i64, or u32 for values up to ${INT_RANGES.u32[1]}`;
+    case "u32": return ` (0 to ${INT_RANGES.u32[1]}); use i64 or u64 for larger values, or a signed type for negative ones`;
     case "i64": return " (-2^63 to 2^63-1)";
     case "u64": return " (0 to 2^64-1)";
     default: return "";

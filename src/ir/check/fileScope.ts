@@ -12,7 +12,8 @@ import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
 import { takenKernelName } from "./kernelNames.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
-import { flattenLiteral, LOCAL_ARRAY_LIMIT_BYTES } from "./stmt.js";
+import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
+import { flattenLiteral } from "./stmt.js";
 import { resolveScalar, resolveType } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl;

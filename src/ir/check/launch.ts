@@ -8,6 +8,7 @@ import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { constInteger } from "./typeExpr.js";
+import { checkShape, LAUNCH_LIMITS } from "../limits.js";
 
 const MAX_ELEMENTS = 0x7fffffffn;
 
@@ -186,30 +187,25 @@ function randData(ctx: FnCtx, v: ast.CallExpr, elem: ScalarType, param: string, 
   return { kind: "rand", length, seed: Number(seed), lo, hi };
 }
 
-const LIMITS = {
-  grid: [0x7fffffff, 65535, 65535],
-  block: [1024, 1024, 64],
-} as const;
-
 function dims(ctx: FnCtx, es: readonly ast.Expr[], what: "grid" | "block", at: ast.LaunchDecl["span"]): [number, number, number] | undefined {
   if (es.length < 1 || es.length > 3) {
     ctx.log.error("GK5006", es[0]?.span ?? at, `${what}() takes 1 to 3 sizes (x, y, z), but ${es.length} were given`);
     return undefined;
   }
-  const out: [number, number, number] = [1, 1, 1];
-  for (let i = 0; i < es.length; i++) {
-    const n = constInteger(ctx, es[i]!, `a ${what} size`);
+  // Size by size, so that the first wrong one is the one reported.
+  const sizes: bigint[] = [];
+  for (const e of es) {
+    const n = constInteger(ctx, e, `a ${what} size`);
     if (n === undefined) return undefined;
-    const max = LIMITS[what][i]!;
-    if (n < 1n || n > BigInt(max)) {
-      ctx.log.error("GK5006", es[i]!.span, `${what} size ${"xyz"[i]} must be between 1 and ${max}, but it is ${n}`);
+    sizes.push(n);
+    const c = checkShape(what, sizes);
+    if (!c.ok && c.why === "size") {
+      ctx.log.error("GK5006", e.span, `${what} size ${"xyz"[c.axis]} must be between 1 and ${c.max}, but it is ${String(c.got)}`);
       return undefined;
     }
-    out[i] = Number(n);
   }
-  if (what === "block" && out[0] * out[1] * out[2] > 1024) {
-    ctx.log.error("GK5006", es[0]!.span, `a block has at most 1024 threads, but block(${out.join(", ")}) has ${out[0] * out[1] * out[2]}`);
-    return undefined;
-  }
-  return out;
+  const c = checkShape(what, sizes);
+  if (c.ok) return c.dims;
+  if (c.why === "threads") ctx.log.error("GK5006", es[0]!.span, `a block has at most ${LAUNCH_LIMITS.blockThreads} threads, but block(${c.dims.join(", ")}) has ${c.threads}`);
+  return undefined;
 }

@@ -12,11 +12,8 @@ import { isReservedName } from "./names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
 import { resolveType } from "./typeExpr.js";
+import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../limits.js";
 
-/** CUDA's static shared memory per block without opting in to more. */
-export const SHARED_LIMIT_BYTES = 48 * 1024;
-/** CUDA's local memory per thread. */
-export const LOCAL_ARRAY_LIMIT_BYTES = 512 * 1024;
 
 /** Checks a list of statements in the current scope. `topLevel`: directly in a kernel's body. */
 export function checkStmts(ctx: FnCtx, stmts: readonly ast.Stmt[], topLevel = false): Stmt[] {

@@ -7,6 +7,7 @@ import { foldExpr } from "../passes/fold.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../types.js";
+import { ARRAY_DIM_MAX } from "../limits.js";
 
 
 export type Where = "param" | "local" | "shared" | "return" | "const";
@@ -78,8 +79,8 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
 export function constSize(ctx: FnCtx, e: ast.Expr): number | undefined {
   const n = constInteger(ctx, e, "an array size");
   if (n === undefined) return undefined;
-  if (n < 1n || n > 0x7fffffffn) {
-    ctx.log.error("GK3015", e.span, `an array size must be between 1 and 2147483647, but '${textOf(ctx, e.span)}' is ${n}`);
+  if (n < 1n || n > BigInt(ARRAY_DIM_MAX)) {
+    ctx.log.error("GK3015", e.span, `an array size must be between 1 and ${ARRAY_DIM_MAX}, but '${textOf(ctx, e.span)}' is ${n}`);
     return undefined;
   }
   return Number(n);

@@ -6,15 +6,10 @@
 import type * as ast from "../../parser/ast.js";
 import { jsrt } from "../jsrt.js";
 import { T, type ScalarType, type ScalarValue } from "../types.js";
+import { INT_RANGES } from "../values.js";
 
 export type Untyped = { readonly kind: "int"; readonly value: bigint } | { readonly kind: "float"; readonly value: number };
 
-export const RANGES: Record<"i32" | "u32" | "i64" | "u64", readonly [bigint, bigint]> = {
-  i32: [-(1n << 31n), (1n << 31n) - 1n],
-  u32: [0n, (1n << 32n) - 1n],
-  i64: [-(1n << 63n), (1n << 63n) - 1n],
-  u64: [0n, (1n << 64n) - 1n],
-};
 
 export function untypedToString(u: Untyped): string {
   if (u.kind === "int") return u.value.toString();
@@ -60,7 +55,7 @@ export function convertUntyped(u: Untyped, t: ScalarType): Conversion {
     case "i64":
     case "u64": {
       if (u.kind === "float") return { ok: false, why: "float-to-int" };
-      const [lo, hi] = RANGES[t.name];
+      const [lo, hi] = INT_RANGES[t.name];
       if (u.value < lo || u.value > hi) return { ok: false, why: "range" };
       return { ok: true, value: t.name === "i32" || t.name === "u32" ? Number(u.value) : u.value };
     }
@@ -84,8 +79,8 @@ export function convertUntyped(u: Untyped, t: ScalarType): Conversion {
  */
 export function castSource(u: Untyped): { type: ScalarType; value: ScalarValue } | undefined {
   if (u.kind === "float") return { type: T.f64, value: u.value };
-  if (u.value >= RANGES.i64[0] && u.value <= RANGES.i64[1]) return { type: T.i64, value: u.value };
-  if (u.value >= 0n && u.value <= RANGES.u64[1]) return { type: T.u64, value: u.value };
+  if (u.value >= INT_RANGES.i64[0] && u.value <= INT_RANGES.i64[1]) return { type: T.i64, value: u.value };
+  if (u.value >= 0n && u.value <= INT_RANGES.u64[1]) return { type: T.u64, value: u.value };
   return undefined;
 }
 

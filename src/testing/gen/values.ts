@@ -4,15 +4,14 @@
  * the integer limits and the float values around them, where conversions saturate).
  */
 import fc from "fast-check";
-import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
+import { type AnyTypedArray, INT_RANGES, newTypedArray } from "../../ir/values.js";
 import type { FloatTy, IntTy, Ty, Value } from "./ast.js";
 
-const I32_MIN = -2147483648;
-const I32_MAX = 2147483647;
-const U32_MAX = 4294967295;
-const I64_MIN = -(1n << 63n);
-const I64_MAX = (1n << 63n) - 1n;
-const U64_MAX = (1n << 64n) - 1n;
+const I32_MIN = Number(INT_RANGES.i32[0]);
+const I32_MAX = Number(INT_RANGES.i32[1]);
+const U32_MAX = Number(INT_RANGES.u32[1]);
+const [I64_MIN, I64_MAX] = INT_RANGES.i64;
+const U64_MAX = INT_RANGES.u64[1];
 
 const F32_MAX = 3.4028234663852886e38;
 const F32_MIN_NORMAL = 1.1754943508222875e-38;

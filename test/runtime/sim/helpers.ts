@@ -4,7 +4,7 @@ import { formatDiagnostic } from "../../../src/diagnostics/format.js";
 import { lineColOf, type SourceMap, type Span } from "../../../src/diagnostics/source.js";
 import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "../../../src/ir/nodes.js";
 import { T, type ScalarType } from "../../../src/ir/types.js";
-import { memoryHost } from "../../../src/parser/load.js";
+import { memoryHost } from "../../../src/load/program.js";
 import { frontEnd } from "../../../src/pipeline.js";
 import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult } from "../../../src/runtime/sim/index.js";
 

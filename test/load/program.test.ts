@@ -1,5 +1,5 @@
 /**
- * Loading source files (src/parser/load.ts): what gk agrees to read as source
+ * Loading source files (src/load/program.ts): what gk agrees to read as source
  * (spec/language.md, "Source files"). An import, or the entry file, that names a
  * directory, a device, a FIFO, a socket, a /proc file, a file that is not a `.gk` file
  * or one past the size limit gets a located error; nothing hangs, nothing reads without
@@ -14,7 +14,7 @@ import { join, relative } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
-import { memoryHost } from "../../src/parser/load.js";
+import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { diagnosticLines } from "../helpers.js";
 

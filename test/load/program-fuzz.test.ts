@@ -1,5 +1,5 @@
 /**
- * A fuzzer of hostile import targets (src/parser/sourceFiles.ts): fast-check builds a
+ * A fuzzer of hostile import targets (src/load/sourceFiles.ts): fast-check builds a
  * target — a directory, a FIFO, a socket, a device, a /proc file, a huge, binary or
  * non-UTF-8 file, a file with an odd name (quotes, newlines, backslashes, non-ASCII) or
  * another extension, a symlink (chained, dangling or looping) to any of these — and a
@@ -19,7 +19,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { frontEnd } from "../../src/pipeline.js";
-import { MAX_SOURCE_BYTES } from "../../src/parser/sourceFiles.js";
+import { MAX_SOURCE_BYTES } from "../../src/load/sourceFiles.js";
 
 const root = mkdtempSync(join(tmpdir(), "gk-load-fuzz-"));
 let server: Server | undefined;

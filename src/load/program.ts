@@ -1,5 +1,6 @@
 /**
- * Loading a program: the entry file, then every file its imports reach, each parsed once.
+ * Loading a program: the entry file, then every file its imports reach, each parsed once by
+ * the front end its extension chooses (frontEnds.ts).
  * Every file is read through a SourceHost, under the rules of sourceFiles.ts (a `.gk`
  * name, a regular file, the size limit, UTF-8 text): the one place any loader reads source.
  */
@@ -7,9 +8,10 @@ import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
 import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
-import type * as ast from "./ast.js";
-import { parse } from "./index.js";
+import type * as ast from "../parser/ast.js";
 import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, type SourceRead } from "./sourceFiles.js";
+import { frontEndFor } from "./frontEnds.js";
+import { invariant } from "../util.js";
 
 /** Where source text comes from: the file system, or a map of files in tests. */
 export interface SourceHost {
@@ -48,7 +50,9 @@ export function loadProgram(entry: string, host: SourceHost, sources: SourceMap,
   while (queue.length) {
     const { file, text } = queue.shift()!;
     const src = sources.add(makeSourceFile(file, text));
-    const parsed = parse(src);
+    const frontEnd = frontEndFor(file);
+    invariant(frontEnd, `no front end reads ${file}, which passed the source name rule`);
+    const parsed = frontEnd.parse(src);
     for (const d of parsed.diagnostics) log.add(d);
     const imports = new Map<ast.ImportDecl, string | undefined>();
     for (const item of parsed.module.items) {

@@ -12,9 +12,10 @@
 import * as fs from "node:fs";
 import { isUtf8 } from "node:buffer";
 import * as path from "node:path";
+import { FRONT_ENDS } from "./frontEnds.js";
 
-/** The file name endings of kernel source (TypeScript kernel files join this list when they exist). */
-export const SOURCE_EXTENSIONS: readonly string[] = [".gk"];
+/** The file name endings of kernel source: those of the front ends (frontEnds.ts). */
+export const SOURCE_EXTENSIONS: readonly string[] = FRONT_ENDS.flatMap((f) => f.extensions);
 /** The largest source file gk reads: 4 MiB. */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 

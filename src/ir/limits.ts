@@ -1,0 +1,49 @@
+/**
+ * gk's limits, one place for each: the launch shapes a GPU accepts (the API, the simulator and
+ * the checker's `launch` statements refuse the same launches), and the sizes of memory the
+ * checker allows. Each caller words its own message from the facts here.
+ */
+
+export type Dim3 = [number, number, number];
+
+/** The largest grid and block on each axis, and the most threads of a block (CUDA's limits, every GPU gk targets). */
+export const LAUNCH_LIMITS = {
+  grid: [0x7fffffff, 65535, 65535],
+  block: [1024, 1024, 64],
+  blockThreads: 1024,
+} as const;
+
+/** CUDA's static shared memory per block without opting in to more, in bytes. */
+export const SHARED_LIMIT_BYTES = 48 * 1024;
+
+/** CUDA's local memory per thread (one thread's local arrays, and a module's constant table), in bytes. */
+export const LOCAL_ARRAY_LIMIT_BYTES = 512 * 1024;
+
+/** The largest size of one dimension of an array type. */
+export const ARRAY_DIM_MAX = 0x7fffffff;
+
+/**
+ * Sizes of a grid or block as [x, y, z], or what is wrong with them: `count` (not 1 to 3
+ * sizes), `size` (axis `axis` outside 1..`max`), or `threads` (a block of more than
+ * `LAUNCH_LIMITS.blockThreads` threads).
+ */
+export type ShapeCheck =
+  | { readonly ok: true; readonly dims: Dim3 }
+  | { readonly ok: false; readonly why: "count" }
+  | { readonly ok: false; readonly why: "size"; readonly axis: 0 | 1 | 2; readonly max: number; readonly got: unknown }
+  | { readonly ok: false; readonly why: "threads"; readonly dims: Dim3; readonly threads: number };
+
+export function checkShape(what: "grid" | "block", sizes: readonly unknown[]): ShapeCheck {
+  if (sizes.length < 1 || sizes.length > 3) return { ok: false, why: "count" };
+  const dims: Dim3 = [1, 1, 1];
+  for (let i = 0; i < sizes.length; i++) {
+    const n = sizes[i];
+    const max = LAUNCH_LIMITS[what][i]!;
+    const value = typeof n === "bigint" ? Number(n) : n;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) return { ok: false, why: "size", axis: i as 0 | 1 | 2, max, got: n };
+    dims[i] = value;
+  }
+  const threads = dims[0] * dims[1] * dims[2];
+  if (what === "block" && threads > LAUNCH_LIMITS.blockThreads) return { ok: false, why: "threads", dims, threads };
+  return { ok: true, dims };
+}
