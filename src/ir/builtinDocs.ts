@@ -8,7 +8,7 @@ export function renderBuiltinDocs(): string {
     "",
     "Generated from `src/ir/builtins.ts` (the table the checker, the CUDA backend and the",
     "simulator all read); `npm test` fails when this file is out of date, and",
-    "`GK_UPDATE_SPEC=1 npx vitest run test/ir/builtinDocs.test.ts` rewrites it.",
+    "`npx vitest run test/ir/builtinDocs.test.ts -u` rewrites it.",
     "",
     "## Thread indices",
     "",

@@ -1,10 +1,10 @@
 /**
  * The spec's programs: every spec/errors/*.gk yields exactly the diagnostics in its
  * .expected file (what `gkc check` prints), and every spec/ok/*.gk checks cleanly.
- * GK_UPDATE_SPEC=1 rewrites the .expected files.
+ * They are vitest file snapshots: `npx vitest run test/spec -u` rewrites the .expected files.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalog } from "../../src/diagnostics/catalog.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
@@ -17,14 +17,11 @@ const errorFiles = readdirSync(errorsDir).filter((f) => f.endsWith(".gk")).sort(
 
 describe("spec/errors", () => {
   for (const f of errorFiles) {
-    it(f, () => {
+    it(f, async () => {
       const path = join(errorsDir, f);
       const r = frontEnd(path);
       const text = formatDiagnostics(r.diagnostics, r.sources) + "\n";
-      const expectedPath = path.replace(/\.gk$/, ".expected");
-      if (process.env.GK_UPDATE_SPEC) writeFileSync(expectedPath, text);
-      expect(existsSync(expectedPath), `${expectedPath} is missing`).toBe(true);
-      expect(text).toBe(readFileSync(expectedPath, "utf8"));
+      await expect(text).toMatchFileSnapshot(resolve(path.replace(/\.gk$/, ".expected")));
       const code = f.slice(0, 6);
       expect(r.diagnostics.map((d) => d.code), "the file's first diagnostic is the code it is named after").toContain(code);
       expect(r.diagnostics[0]?.code).toBe(code);
