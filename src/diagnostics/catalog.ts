@@ -28,6 +28,7 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
+  GK2011: "kernel name cannot be its CUDA symbol",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",

@@ -326,6 +326,31 @@ describe("kernel names", () => {
   it("lets device functions and constants take those names, and kernels any other", () => {
     expectDiagnostics(`device_fn then(x: i32): i32 { return x; }\nconst close = 2;\n${k("thenable")}${k("closeAll")}`, []);
   });
+  // A kernel's name is its extern "C" symbol, verbatim: one C++ or the headers claim is refused.
+  it("refuses kernel names that cannot be their CUDA symbol, saying why (GK2011)", () => {
+    const why: Record<string, string> = {
+      free: "the headers nvcc includes declare that name",
+      int: "it is a C++ keyword",
+      main: "C++ reserves it",
+      NULL: "the headers nvcc includes define a macro of that name",
+      frexpf: "the headers nvcc includes declare that name",
+      sqrtf: "the generated code calls a function of that name",
+      fmodf: "the generated code calls a function of that name",
+      gk_scale: "names that start with 'gk_' are the generated code's own",
+      a__b: "C++ reserves names with a double underscore for its implementation",
+      _scale: "C++ reserves names that start with '_' for its implementation",
+      cudaScale: "the CUDA headers declare names that start with 'cuda'",
+      cuScale: "the CUDA headers declare names that start with 'cu' and a capital letter",
+      CUDA_SCALE: "the CUDA headers declare names that start with 'CUDA_'",
+      atomicScale: "the CUDA headers declare names that start with 'atomic' and a capital letter",
+    };
+    for (const [name, reason] of Object.entries(why)) {
+      expectError(k(name), `GK2011 1:15 a kernel's name is its CUDA symbol (extern "C"), and '${name}' cannot be one: ${reason}; rename the kernel`);
+    }
+  });
+  it("keeps every other kernel name as its symbol, CUDAkernel2DCT included, and lets device functions take any name", () => {
+    expectDiagnostics(`device_fn free(x: i32): i32 { return x; }\n${k("CUDAkernel2DCT")}${k("Cuda")}${k("cu")}${k("CUtile")}${k("makeTile")}`, []);
+  });
 });
 
 describe("imports", () => {

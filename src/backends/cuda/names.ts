@@ -23,6 +23,7 @@ import type { ArrayVar, Function, Module, ValueVar } from "../../ir/nodes.js";
 import { assertNever } from "../../util.js";
 import {
   CPP_KEYWORDS,
+  CUDA_API_PREFIXES,
   CUDA_BUILTIN_VARIABLES,
   CUDA_VECTOR_TYPES,
   GLOBAL_RESERVED_PREFIXES,
@@ -121,6 +122,35 @@ export function safeSpelling(name: string, scope: NameScope): string {
   return s;
 }
 
+/**
+ * Why a kernel's gk name cannot be its `extern "C"` symbol, or undefined when it can. A kernel
+ * keeps its name verbatim (spec: Module-level declarations), so the rule is what C++, the
+ * headers nvcc includes and the generated code itself claim at global scope, read from the
+ * same lists as `isReservedIdentifier`; but the CUDA API's prefixes are matched with their
+ * case (`cuda`, `cu` + capital, `CU_`, `CUDA_`, `CUDART`), so that `CUDAkernel2DCT` is a kernel
+ * name (the headers' other CUDA-prefixed names are in the lists).
+ */
+export function kernelSymbolProblem(name: string): string | undefined {
+  if (name.startsWith("_")) return "C++ reserves names that start with '_' for its implementation";
+  if (!IDENTIFIER.test(name)) return "it is not a C++ identifier";
+  if (name.includes("__")) return "C++ reserves names with a double underscore for its implementation";
+  if (/^gk_/i.test(name)) return "names that start with 'gk_' are the generated code's own";
+  if (CPP_KEYWORDS.includes(name)) return ["main", "std", "errno"].includes(name) ? "C++ reserves it" : "it is a C++ keyword";
+  if (CUDA_BUILTIN_VARIABLES.includes(name)) return "it is one of CUDA's built-in variables";
+  if (HEADER_MACROS.includes(name)) return "the headers nvcc includes define a macro of that name";
+  if (RESERVED_EVERYWHERE.has(name)) return "the generated code calls a function of that name";
+  if (RESERVED_GLOBALLY.has(name)) return "the headers nvcc includes declare that name";
+  const prefix = [...GLOBAL_RESERVED_PREFIXES, ...CUDA_API_PREFIXES].find((p) => p.test(name));
+  if (prefix) return `the CUDA headers declare names that start with ${prefixText(prefix)}`;
+  return undefined;
+}
+
+/** `/^cu[A-Z]/` as "'cu' and a capital letter", `/^make_/` as "'make_'". */
+function prefixText(re: RegExp): string {
+  const src = re.source.replace(/^\^/, "");
+  return src.endsWith("[A-Z]") ? `'${src.slice(0, -5)}' and a capital letter` : `'${src}'`;
+}
+
 /** Hands out unique safe names. */
 export class NameTable {
   private readonly taken: Set<string>;
@@ -145,13 +175,16 @@ export class NameTable {
 }
 
 /**
- * C++ names of a module's functions: IR name → C++ name. Safe names are claimed first (IR
- * names are unique, so each keeps its own), then the others are spelled safely, kernels first.
+ * C++ names of a module's functions: IR name → C++ name. Kernels keep their names (the
+ * checker refuses a kernel name that cannot be its symbol, GK2011; IR made elsewhere with
+ * such a name is spelled safely). Then device functions' safe names are claimed (IR names
+ * are unique, so each keeps its own), then the others are spelled safely, kernels first.
  */
 export function functionNames(m: Module): ReadonlyMap<string, string> {
-  const table = new NameTable("global");
-  const names = new Map<string, string>();
-  const all = [...m.kernels, ...m.functions];
+  const verbatim = m.kernels.filter((k) => kernelSymbolProblem(k.name) === undefined).map((k) => k.name);
+  const table = new NameTable("global", verbatim);
+  const names = new Map<string, string>(verbatim.map((n) => [n, n]));
+  const all = [...m.kernels, ...m.functions].filter((f) => !names.has(f.name));
   const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));
   for (const f of [...safe, ...all.filter((f) => !safe.includes(f))]) names.set(f.name, table.claim(f.name));
   return names;

@@ -34,6 +34,14 @@ export const GLOBAL_RESERVED_PREFIXES: readonly RegExp[] = [
   /^make_/, // make_float4 and the other vector constructors
 ];
 
+/**
+ * The CUDA API's prefixes with their case, for kernel names (kept verbatim as symbols, see
+ * names.ts `kernelSymbolProblem`): the runtime API (`cudaMalloc`, `cudaArrayDefault`), the driver
+ * API (`cuInit`), and its macros and enumerators (`CU_UUID_HAS_BEEN_DEFINED`, `CUDA_R_32F`,
+ * `CUDART_VERSION`). The headers' other names that start with `CU` are in HEADER_DECLARATIONS.
+ */
+export const CUDA_API_PREFIXES: readonly RegExp[] = [/^cuda/, /^cu[A-Z]/, /^CU_/, /^CUDA_/, /^CUDART/];
+
 /** C++20 keywords and alternative operator spellings, and `main`, `std` and `errno`. */
 export const CPP_KEYWORDS: readonly string[] = words(`
   alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
@@ -115,7 +123,7 @@ export const HEADER_DECLARATIONS: readonly string[] = words(`
   fpclassify isnormal isgreater isless islessgreater
   CUevent_st CUexternalMemory_st CUexternalSemaphore_st CUfunc_st CUgraphDeviceUpdatableNode_st
   CUgraphExec_st CUgraphNode_st CUgraph_st CUkern_st CUlib_st CUlogsCallbackEntry_st CUmemPoolHandle_st
-  CUstream_st CUuserObject_st CUuuid CUuuid_st FILE MAJOR_VERSION MINOR_VERSION PATCH_LEVEL a64l abort abs
+  CUstream_st CUuserObject_st CUuuid CUuuid_st CUDAlogLevel_enum FILE MAJOR_VERSION MINOR_VERSION PATCH_LEVEL a64l abort abs
   aligned_alloc all any arc4random arc4random_buf arc4random_uniform asctime asctime_r asprintf
   at_quick_exit atexit atof atoi atol atoll ballot basename bcmp bcopy blkcnt64_t blkcnt_t blksize_t
   blockDim blockIdx bsearch bzero caddr_t calloc canonicalize_file_name clearenv clearerr

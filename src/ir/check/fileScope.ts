@@ -10,6 +10,7 @@ import { byteSize, T, type ArrayType, type GlobalType, type ScalarType } from ".
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
 import { takenKernelName } from "./kernelNames.js";
+import { kernelSymbolProblem } from "../../backends/cuda/names.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
 import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
@@ -52,6 +53,8 @@ export class FileScope implements ModuleScope {
       const taken = item.kind === "Kernel" ? takenKernelName(name.name) : undefined;
       // Reported, but still declared: what uses the kernel checks as usual.
       if (taken) log.error("GK2010", name.span, `a kernel cannot be named '${name.name}': ${taken}; rename the kernel`);
+      const symbol = item.kind === "Kernel" && !taken ? kernelSymbolProblem(name.name) : undefined;
+      if (symbol) log.error("GK2011", name.span, `a kernel's name is its CUDA symbol (extern "C"), and '${name.name}' cannot be one: ${symbol}; rename the kernel`);
       const prev = this.own.get(name.name);
       if (prev) {
         log.error("GK2002", name.span, `'${name.name}' is already declared in this file`, [{ message: "first declared here", span: prev.decl.name.span }]);

@@ -85,20 +85,54 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
   return { file: entry.path, functions: ordered, kernels, constants, launches };
 }
 
-/** Unique names across files: the entry file keeps its names, others get a suffix on a clash. */
+/**
+ * Unique names across files. The module's kernels (the entry file's and those it imports)
+ * keep their names, which are their symbols in the built module (GK2011); then the entry
+ * file's other declarations keep theirs, and the other files' get a suffix on a clash.
+ */
 function assignIrNames(program: LoadedProgram): Map<ast.KernelDecl | ast.FunctionDecl, string> {
   const names = new Map<ast.KernelDecl | ast.FunctionDecl, string>();
   const taken = new Set<string>();
+  const claim = (item: ast.KernelDecl | ast.FunctionDecl) => {
+    if (names.has(item)) return;
+    let name = item.name.name;
+    for (let k = 1; taken.has(name); k++) name = `${item.name.name}_${k}`;
+    taken.add(name);
+    names.set(item, name);
+  };
+  moduleKernels(program).forEach(claim);
   for (const f of program.files.values()) {
-    for (const item of f.ast.items) {
-      if (item.kind !== "Kernel" && item.kind !== "Function") continue;
-      let name = item.name.name;
-      for (let k = 1; taken.has(name); k++) name = `${item.name.name}_${k}`;
-      taken.add(name);
-      names.set(item, name);
-    }
+    for (const item of f.ast.items) if (item.kind === "Kernel" || item.kind === "Function") claim(item);
   }
   return names;
+}
+
+/** The kernels the entry file declares or imports (through any chain of imports), found by name before any checking. */
+function moduleKernels(program: LoadedProgram): ast.KernelDecl[] {
+  const entry = program.files.get(program.entry)!;
+  const found: ast.KernelDecl[] = entry.ast.items.filter((i): i is ast.KernelDecl => i.kind === "Kernel");
+  const resolve = (file: LoadedFile, name: string, seen: Set<string>): ast.KernelDecl | undefined => {
+    if (seen.has(`${file.path}\u0000${name}`)) return undefined;
+    seen.add(`${file.path}\u0000${name}`);
+    for (const item of file.ast.items) {
+      if (item.kind === "Kernel" && item.name.name === name) return item;
+      if (item.kind !== "Import" || !item.names.some((n) => n.name === name)) continue;
+      const target = file.imports.get(item);
+      const next = target === undefined ? undefined : program.files.get(target);
+      if (next) return resolve(next, name, seen);
+    }
+    return undefined;
+  };
+  for (const item of entry.ast.items) {
+    if (item.kind !== "Import") continue;
+    const target = entry.imports.get(item);
+    const file = target === undefined ? undefined : program.files.get(target);
+    for (const n of item.names) {
+      const k = file && resolve(file, n.name, new Set());
+      if (k && !found.includes(k)) found.push(k);
+    }
+  }
+  return found;
 }
 
 function checkFunction(

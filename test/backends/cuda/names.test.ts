@@ -62,6 +62,21 @@ device_kernel k(out: global<i32>) {
     expect([...emitCuda(m).kernels]).toEqual([["free", "free_"], ["saxpy", "saxpy"], ["a$b", "a_x24_b_1"], ["a_x24_b", "a_x24_b"], ["main", "main_"]]);
   });
 
+  it("gives a kernel its gk name as its symbol, even one a device function's rule would rename", () => {
+    const body = emitCuda(checkSource(`device_fn CUDAhelper(x: f32): f32 { return x; }\ndevice_kernel CUDAkernel2DCT(out: global<f32>) { out[0] = CUDAhelper(1.0); }\n`).ir!);
+    expect([...body.kernels]).toEqual([["CUDAkernel2DCT", "CUDAkernel2DCT"]]);
+    expect(body.source).toContain('extern "C" __global__ void CUDAkernel2DCT(');
+    expect(body.source).toContain("u_CUDAhelper(1.0f)");
+  });
+
+  it("keeps the name of a kernel imported from a file whose name clashes with another file's function", () => {
+    const files = { "a.gk": "device_fn scale(x: f32): f32 { return x; }\n", "b.gk": "export device_kernel scale(out: global<f32>) { out[0] = 2.0; }\n" };
+    const r = checkSource(`import { scale } from "./b.gk";\nimport { } from "./a.gk";\n`, files);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir!.kernels.map((k) => k.name)).toEqual(["scale"]);
+    expect([...emitCuda(r.ir!).kernels]).toEqual([["scale", "scale"]]);
+  });
+
   it("separates names that only differ before being made safe", () => {
     const ids = new Ids();
     const out = ids.global("out", T.i32);

@@ -4,7 +4,7 @@
  * of miscompiling a program that uses one.
  */
 import { describe, expect, it } from "vitest";
-import { isReservedIdentifier } from "../../../src/backends/cuda/names.js";
+import { isReservedIdentifier, kernelSymbolProblem } from "../../../src/backends/cuda/names.js";
 import { nvccPath } from "./helpers.js";
 import { globalDeclarations, headerNames } from "./headerNames.js";
 
@@ -19,6 +19,12 @@ describe.skipIf(!nvcc)("reserved names against the installed nvcc's headers", ()
     expect(declarations).toContain("threadIdx");
     expect([...macros].filter((n) => !isReservedIdentifier(n, "local"))).toEqual([]);
     expect([...declarations].filter((n) => !isReservedIdentifier(n, "global"))).toEqual([]);
+  });
+
+  it("refuses every one of them as a kernel name, whose symbol is the name verbatim (GK2011)", async () => {
+    const { macros, declarations } = await headerNames(nvcc!);
+    expect([...macros, ...declarations].filter((n) => kernelSymbolProblem(n) === undefined)).toEqual([]);
+    expect(kernelSymbolProblem("CUDAkernel2DCT")).toBeUndefined();
   });
 });
 
