@@ -96,6 +96,7 @@ Loaded load() {
   need(d.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
   need(d.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
   resolve(lib, d.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});  // optional
+  resolve(lib, d.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});   // checked where a launch fills constants
   // Optional: without them, shared files are copied from pageable memory.
   if (!resolve(lib, d.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"}) ||
       !resolve(lib, d.cuMemHostUnregister, {"cuMemHostUnregister"})) {

@@ -37,6 +37,7 @@ struct ModuleEntry {
   int64_t mtimeNs = 0;
   uint64_t size = 0;
   std::map<std::string, FunctionEntry> functions;
+  ConstantCache constants;  // what the module's constants hold, so that a launch fills only what changed
 };
 
 struct BufferEntry {
@@ -441,7 +442,7 @@ Reply Server::opDownload(const JsonValue& req) {
 }
 
 Reply Server::opLaunch(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs"});
+  checkKeys(req, "frame", {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "constants"});
   // Everything is checked before the driver is used.
   ModuleEntry& m = module(req);
   std::string kernel = requireString(req, "frame", "kernel");
@@ -480,6 +481,7 @@ Reply Server::opLaunch(const JsonValue& req) {
   FunctionEntry& fe = fn->second;
   g.checkParams(fe.info, kernel, sizes);
   g.prepareLaunch(fe.f, fe.info, dims, options.sharedBytes);
+  g.fillConstants(m.module, m.constants, options.constants);
   std::vector<void*> params(n);
   for (size_t i = 0; i < n; i++) params[i] = &slots[i];
   KernelTimes t = g.launch(fe.f, dims, options, params.data());

@@ -46,8 +46,9 @@ export const catalog = {
   GK3014: "expression is not constant",
   GK3015: "array size must be positive",
   GK3016: "division by zero in a constant expression",
-  GK3017: "invalid atomic target or type",
+  GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
+  GK3019: "read of an out parameter",
   // statements and structure
   GK4001: "shared declared outside a kernel's top level",
   GK4002: "recursion",
@@ -61,6 +62,8 @@ export const catalog = {
   GK4010: "local arrays are declared with let",
   GK4011: "expression has no effect",
   GK4012: "switch case runs into the next",
+  GK4013: "invalid annotation",
+  GK4014: "constant memory too large",
   // launch statements
   GK5001: "launch of an unknown kernel",
   GK5002: "missing launch argument",

@@ -5,8 +5,9 @@
  * node kind is one change here.
  *
  * - `operands(e)`: an expression's operand expressions, in gk's evaluation order (left to
- *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments).
- *   Array references (a load's array, a call's array arguments) are not operands.
+ *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments,
+ *   the indices of its element references and the offsets, lengths and strides of its views).
+ *   Array and variable references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
  * - `visit(body, visitor)`: every statement and expression, depth first, pre-order.
  * - `mapExpr(e, f)`: rebuilds an expression bottom-up through `f`.
@@ -36,7 +37,7 @@ export function operands(e: Expr): readonly Expr[] {
     case "load":
       return e.indices;
     case "call":
-      return e.args.filter((a): a is Expr => a.kind !== "arrayArg");
+      return e.args.flatMap(argOperands);
     case "builtin":
     case "warp":
       return e.args;
@@ -44,6 +45,40 @@ export function operands(e: Expr): readonly Expr[] {
       return [...e.indices, ...e.args];
     default:
       return assertNever(e, "expression");
+  }
+}
+
+/** The operands a call argument evaluates at the call: a scalar itself, an element reference's indices, a view's offset, length and stride. */
+export function argOperands(a: CallArg): readonly Expr[] {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return NONE;
+    case "elemRef":
+      return a.indices;
+    case "viewArg":
+      return [a.offset, ...(a.length ? [a.length] : []), ...(a.stride ? [a.stride] : [])];
+    default:
+      return [a];
+  }
+}
+
+/** A call argument with its operands (`argOperands`) replaced, taken from `next`. */
+function withArgOperands(a: CallArg, next: () => Expr): CallArg {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return a;
+    case "elemRef":
+      return { ...a, indices: a.indices.map(() => next()) };
+    case "viewArg": {
+      const offset = next();
+      const length = a.length ? next() : null;
+      const stride = a.stride ? next() : null;
+      return { ...a, offset, length, stride };
+    }
+    default:
+      return next();
   }
 }
 
@@ -77,7 +112,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       break;
     case "call": {
       let k = 0;
-      out = { ...x, args: x.args.map((a: CallArg) => (a.kind === "arrayArg" ? a : at(k++))) };
+      out = { ...x, args: x.args.map((a: CallArg) => withArgOperands(a, () => at(k++))) };
       break;
     }
     case "builtin":
@@ -116,6 +151,7 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       return NONE;
     default:
       return assertNever(s, "statement");
@@ -232,6 +268,7 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       out = s;
       break;
     default:

@@ -25,6 +25,7 @@ import { sharedMemory } from "./aliasing.js";
 import { GkRuntimeError } from "./launcher.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { createRunner, type ArgValue, type Dims, type Runner, type RunnerOptions } from "./runner.js";
+import { launchExtras } from "./launchExtras.js";
 import { selectTarget, type DeviceChoice, type Target } from "./target.js";
 
 export interface CompileOptions extends RunnerOptions {
@@ -37,6 +38,8 @@ export interface CompileOptions extends RunnerOptions {
 export interface LaunchConfig {
   readonly grid: number | readonly number[];
   readonly block: number | readonly number[];
+  /** The length (elements) of each of the kernel's dynamic shared arrays (`shared buf: f32[];`), by name. */
+  readonly shared?: Readonly<Record<string, number>>;
 }
 
 export type ArgInput = number | bigint | boolean | AnyTypedArray | readonly (number | bigint | boolean)[];
@@ -84,8 +87,9 @@ export class GkModule {
     if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
-    const values = marshal(fn, args ?? {});
-    await this.runner.run(name, grid, block, values);
+    const extras = launchExtras(this.ir, fn, config?.shared, args ?? {});
+    const values = marshal(fn, args ?? {}, extras.names);
+    await this.runner.run(name, grid, block, values, extras);
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = values[i] as AnyTypedArray;
@@ -141,18 +145,20 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
   }
 }
 
-function marshal(fn: Function, args: KernelArgs): ArgValue[] {
-  const values = marshalEach(fn, args);
+function marshal(fn: Function, args: KernelArgs, constants: ReadonlySet<string>): ArgValue[] {
+  const values = marshalEach(fn, args, constants);
   // An array the kernel writes shares memory with no other argument (spec: Types).
   const shared = sharedMemory(fn, values);
   if (shared) throw invalid(fn.name, shared.message);
   return values;
 }
 
-function marshalEach(fn: Function, args: KernelArgs): ArgValue[] {
+function marshalEach(fn: Function, args: KernelArgs, constants: ReadonlySet<string>): ArgValue[] {
   const names = fn.params.map((p) => p.name);
   for (const k of Object.keys(args)) {
-    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, names)} (parameters: ${names.join(", ")})`);
+    if (constants.has(k)) continue;
+    const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
+    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
   }
   const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
   if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);

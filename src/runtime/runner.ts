@@ -12,7 +12,8 @@ import { asScalar, type ScalarValue } from "../ir/types.js";
 import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
-import type { KernelArg, LauncherSession } from "./launcher.js";
+import type { ConstantArg, KernelArg, LauncherSession } from "./launcher.js";
+import { constantsRead, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
@@ -34,9 +35,19 @@ export interface RunnerOptions {
   readonly onWarning?: (d: Diagnostic) => void;
 }
 
+/** What a launch gives besides the arguments (src/ir/kernelMemory.ts). */
+export interface LaunchExtras {
+  /** The contents of the constant arrays the kernel reads, in `constantsRead` order. */
+  readonly constants: readonly AnyTypedArray[];
+  /** The lengths of the kernel's dynamic shared arrays, in declaration order. */
+  readonly sharedLengths: readonly number[];
+}
+
+export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
+
 export interface Runner {
   readonly target: Target;
-  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[]): Promise<RunTiming>;
+  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[], extras?: LaunchExtras): Promise<RunTiming>;
   close(): Promise<void>;
 }
 
@@ -53,11 +64,11 @@ function kernelOf(ir: Module, name: string): Function {
 function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions): Runner {
   return {
     target,
-    async run(kernel, grid, block, args) {
+    async run(kernel, grid, block, args, extras = NO_EXTRAS) {
       const t0 = performance.now();
       const { compileKernel, runKernel } = await import("./sim/index.js");
       const k = compileKernel(ir, kernel, sources, opts.sim);
-      const r = runKernel(k, { grid, block }, args);
+      const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);
       return { kernelMs: r.ms, totalMs: performance.now() - t0 };
     },
     async close() {},
@@ -69,7 +80,7 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
   let session: LauncherSession | undefined;
   return {
     target,
-    async run(kernel, grid, block, args) {
+    async run(kernel, grid, block, args, extras = NO_EXTRAS) {
       const t0 = performance.now();
       const [{ buildModule }, { LauncherSession }] = await Promise.all([import("./build.js"), import("./launcher.js")]);
       session ??= new LauncherSession({ device: target.device.index });
@@ -89,8 +100,21 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
         const writable = p.type.kind === "global" && !p.type.readonly;
         return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
       });
+      // After the parameters, the length of each dynamic shared array (src/backends/cuda/function.ts).
+      for (const n of extras.sharedLengths) launchArgs.push({ kind: "scalar", type: "u32", value: n });
+      const reads = constantsRead(fn, new Map(ir.functions.map((f) => [f.name, f])));
+      const constants: ConstantArg[] = reads.map((a, i) => {
+        const name = b.constantSymbols.get(a.name);
+        invariant(name !== undefined && extras.constants[i] !== undefined, `no CUDA symbol or contents for constant ${a.name}`);
+        return { name, elem: a.type.elem.name, data: extras.constants[i]! };
+      });
+      const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
       // Results land straight in the caller's arrays (no second copy).
-      const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true });
+      const r = await session.run({
+        module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true,
+        ...(sharedBytes > 0 && { sharedBytes }),
+        ...(constants.length > 0 && { constants }),
+      });
       return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
     },
     close: async () => session?.close(),

@@ -122,7 +122,7 @@ export async function buildPtx(ir: Module, sources: SourceMap, o: { readonly dir
   const cuda = emitCuda(ir, { sources });
   await mkdir(o.dir, { recursive: true });
   await writeFile(path.join(o.dir, `${o.name}.cu`), cuda.source);
-  const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false }), "ptx", o.name);
+  const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false, flushToZero: ir.flushToZero ?? false }), "ptx", o.name);
   // In a process group of its own, so that the time limit stops nvcc's stages (cicc) too.
   const r = await runInGroup(findNvcc().path, args, { cwd: o.dir, timeoutMs: 10 * 60_000 });
   const output = r.kind === "ok" ? `${r.stderr}${r.stdout}` : r.kind === "spawn" ? `${r.code}: ${r.detail}` : r.kind === "canceled" ? "" : r.output;

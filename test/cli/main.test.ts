@@ -53,7 +53,7 @@ describe("gkc check", () => {
 
 describe("reports of many diagnostics", () => {
   it("print the first 100 of a file and say how many more there are", async () => {
-    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const f = file("many-errors.gk", "`\n".repeat(100_000));
     const r = await gkc("check", f);
     expect(r.code).toBe(1);
     expect(r.err.match(/error GK1001/g)).toHaveLength(100);
@@ -62,7 +62,7 @@ describe("reports of many diagnostics", () => {
     expect(r.err.length).toBeLessThan(50_000);
   });
   it("in JSON, keep the first 100 of a file and give the number left out", async () => {
-    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const f = file("many-errors.gk", "`\n".repeat(100_000));
     const r = await gkc("check", "--json", f);
     const j = JSON.parse(r.out);
     expect(j.files[0].diagnostics).toHaveLength(100);
@@ -180,6 +180,6 @@ describe("usage", () => {
     expect((await gkc("frobnicate")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
     expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
-    expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block and --arg go with --kernel K");
+    expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");
   });
 });

@@ -264,7 +264,8 @@ describe("builtins", () => {
     expectError(kernel("  let a = fabsf(f);"), "GK2004 3:11 unknown function 'fabsf': in gk, write abs(...)");
     expectError(kernel("  __syncthreads();"), "GK2004 3:3 unknown function '__syncthreads': in gk, write barrier()");
     expectError(kernel("  let a = __shfl_xor_sync(0xffffffff, f, 1);"), "GK2004 3:11 unknown function '__shfl_xor_sync': in gk, write shflXor(v, laneMask); gk passes the mask of the warp's threads itself");
-    expectError(kernel("  let a = __expf(f);"), "GK2004 3:11 unknown function '__expf': in gk, write exp(...); gk has one accuracy per function");
+    expectError(kernel("  let a = __expf(f);"), "GK2004 3:11 unknown function '__expf': in gk, write fastExp(...)");
+    expectError(kernel("  __threadfence();"), "GK2004 3:3 unknown function '__threadfence': in gk, write threadfence(...)");
     expectError(kernel("  let a = float(n);"), "GK2004 3:11 unknown function 'float': in gk, write f32(...); gk writes a conversion as a call of the type");
   });
   it("rejects launch data helpers in kernels", () => {
@@ -389,7 +390,7 @@ describe("launch statements", () => {
   });
   it("checks values against parameter types", () => {
     expectError(k + "launch k(n = 1.5, x = [1], out = [1]) grid(1) block(1);", "GK3007 2:14 the float constant 1.5 is used where i32 is expected");
-    expectError(k + "launch k(n = 1, x = 3, out = [1]) grid(1) block(1);", "GK5005 2:21 'x' is an array (global<f32>)");
+    expectError(k + "launch k(n = 1, x = 3, out = [1]) grid(1) block(1);", "GK5005 2:21 'x' is an array of f32: pass an array literal");
     expectError(k + "launch k(n = [1], x = [1], out = [1]) grid(1) block(1);", "GK5005 2:14 'n' is a scalar (i32)");
     expectError(k + "launch k(n = 1, x = [1], out = [-1]) grid(1) block(1);", "GK3006 2:33 the constant -1 does not fit in u32");
     expectError(k + "launch k(n = 1, x = ones(3), out = [1]) grid(1) block(1);", "GK5007 2:21 unknown data helper 'ones'");

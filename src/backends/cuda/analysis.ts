@@ -13,7 +13,12 @@ export function readVariables(body: readonly Stmt[]): Set<number> {
     expr: (e) => {
       if (e.kind === "var") read.add(e.var.id);
       else if (e.kind === "load" || e.kind === "atomic") read.add(e.array.id);
-      else if (e.kind === "call") for (const a of e.args) if (a.kind === "arrayArg") read.add(a.array.id);
+      else if (e.kind === "call") {
+        for (const a of e.args) {
+          if (a.kind === "arrayArg" || a.kind === "viewArg" || a.kind === "elemRef") read.add(a.array.id);
+          else if (a.kind === "varRef") read.add(a.var.id);
+        }
+      }
     },
   });
   return read;
@@ -38,6 +43,7 @@ export function continuesLoop(stmts: readonly Stmt[]): boolean {
       case "break":
       case "return":
       case "barrier":
+      case "fence":
         return false;
       default:
         return assertNever(s, "statement");

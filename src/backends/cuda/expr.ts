@@ -14,8 +14,9 @@
  * - Warp operations pass the mask of the warp's threads; a shuffle's lane operand is taken
  *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
+import { argOperands } from "../../ir/walk.js";
 import { asScalar, isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
@@ -42,6 +43,8 @@ export interface ExprContext {
   readonly functionName: (irName: string) => string;
   /** The module's functions by IR name (for the effects of calls). */
   readonly functions: ReadonlyMap<string, Function>;
+  /** Variables a call may change through a reference: reading them counts as reading memory. */
+  readonly refTargets: ReadonlySet<number>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ScalarType) => ValueVar;
 }
@@ -88,8 +91,11 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     }
     case "cast":
       return cast(e, cx);
-    case "load":
-      return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
+    case "load": {
+      const element = `${cx.name(e.array)}${indexText(e.indices, cx)}`;
+      if (!e.order) return atom(element);
+      return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", e.type), [{ text: `&${element}`, prec: PREC.unary }]);
+    }
     case "call":
       return call(e, cx);
     case "builtin":
@@ -116,7 +122,7 @@ function indexText(indices: readonly Expr[], cx: ExprContext): string {
  * temporaries first: `(gk_t1 = f(out), gk_t1 + out[0])`.
  */
 export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops: readonly Expr[]) => Emitted): Emitted {
-  const hoist = operandsToHoist(operands, cx.functions);
+  const hoist = operandsToHoist(operands, cx.functions, cx.refTargets);
   if (hoist.length === 0) return build(operands);
   const ops = [...operands];
   const assigns = hoist.map((k) => {
@@ -235,7 +241,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
     if (always !== undefined) {
       const other = isZero(e.right) ? e.left : e.right;
       const value = always ? "true" : "false";
-      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other)) return atom(value);
+      if (!memoryAccess(other, cx.functions, cx.refTargets).writes && !hasWarpOperation(other)) return atom(value);
       return atom(`((void)${operand(emitExpr(other, cx), PREC.unary)}, ${value})`);
     }
   }
@@ -334,16 +340,58 @@ function castTo(t: ScalarType, x: Emitted): Emitted {
 
 // ---------------------------------------------------------------- calls, builtins, atomics
 
+/**
+ * A device function call. Its arguments' operands (scalars, element references' indices,
+ * views' offsets, lengths and strides) are evaluated in gk's order; a reference is the
+ * variable or element itself (the parameter is a C++ reference), a view a `gk_view` of a
+ * pointer to its first element and its stride.
+ */
 function call(e: CallExpr, cx: ExprContext): Emitted {
-  const scalarAt = e.args.flatMap((a, i) => (a.kind === "arrayArg" ? [] : [i]));
-  const scalars = scalarAt.map((i) => e.args[i] as Expr);
-  return inOrder(scalars, cx, (ops) => {
-    const args = e.args.map((a, i) => {
-      if (a.kind === "arrayArg") return cx.name(a.array);
-      return emitExpr(ops[scalarAt.indexOf(i)]!, cx).text;
+  return inOrder(e.args.flatMap(argOperands), cx, (ops) => {
+    let k = 0;
+    const next = () => ops[k++]!;
+    const args = e.args.map((a: CallArg, i): string => {
+      switch (a.kind) {
+        case "arrayArg":
+          return cx.name(a.array);
+        case "varRef":
+          return cx.name(a.var);
+        case "elemRef":
+          return `${cx.name(a.array)}${indexText(a.indices.map(next), cx)}`;
+        case "viewArg": {
+          const p = cx.functions.get(e.callee)?.params[i];
+          invariant(p?.type.kind === "view", `a view passed to parameter ${i + 1} of ${e.callee}`);
+          return viewText(a, p.type.readonly, cx, next);
+        }
+        default:
+          return emitExpr(next(), cx).text;
+      }
     });
     return atom(`${cx.functionName(e.callee)}(${args.join(", ")})`);
   });
+}
+
+/** `gk_view<float>{&tile[0][0] + off, stride}`; a view of a view composes their offsets and strides. */
+function viewText(a: ViewArg, readonly: boolean, cx: ExprContext, next: () => Expr): string {
+  const t = a.array.type;
+  const offset = operand(emitExpr(next(), cx), PREC.unary);
+  const length = a.length ? next() : undefined;
+  const stride = a.stride ? emitExpr(next(), cx).text : "1";
+  const name = cx.name(a.array);
+  let first: string;
+  let step = stride;
+  if (t.kind === "view") {
+    first = `${name}.p + (long long)${offset} * ${name}.s`;
+    step = a.stride ? `${name}.s * (${stride})` : `${name}.s`;
+  } else if (t.kind === "array") {
+    first = `&${name}${t.dims.map(() => "[0]").join("")} + ${offset}`;
+  } else {
+    first = `${name} + ${offset}`;
+  }
+  // The length matters to the simulator's checks, not to CUDA; it is still evaluated, in order, when it has an effect.
+  const effectful = length && (memoryAccess(length, cx.functions, cx.refTargets).writes || hasWarpOperation(length));
+  const strideText = effectful ? `((void)(${emitExpr(length, cx).text}), ${step})` : step;
+  return `${CUDA.viewType}<${readonly ? "const " : ""}${cType(t.elem)}>{${first}, ${strideText}}`;
 }
 
 function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
@@ -379,6 +427,13 @@ function laneOperand(lane: Expr, cx: ExprContext): Emitted {
 }
 
 // ---------------------------------------------------------------- builtin table templates
+
+/** The CUDA template of an ordered load or store of an element of type `t`. */
+export function orderedTemplate(op: "loadAcquire" | "loadVolatile" | "storeRelease" | "storeVolatile", t: ScalarType): Template {
+  const impl = memoryBuiltin(op).cuda[t.name];
+  invariant(impl, `${op} has no CUDA implementation for ${t.name}`);
+  return impl.template;
+}
 
 /**
  * Fills a builtin table template (src/ir/templates.ts): every operand sits in an argument

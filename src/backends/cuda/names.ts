@@ -6,7 +6,7 @@
  *   includes, a name the generated code itself refers to (`fabsf`, `min`, `threadIdx`), nor
  *   one with a reserved prefix (`_`, `gk_`, `cuda`, `cu`/`CU` + capital); and, for kernels
  *   and device functions, not a name those headers declare at global scope, nor one starting
- *   with `atomic` + capital or `make_` (src/backends/cuda/reserved.ts).
+ *   with `atomic` + capital or `make_` (src/ir/cudaReserved.ts).
  * - Otherwise it is spelled safely: characters C++ does not allow become `_xHH_` (their
  *   code point in hex), runs of `_` shrink to one, leading `_` go, a reserved prefix gets `u_`
  *   in front, and a reserved word gets `_` after it: `int` → `int_`, `__x` → `x`,
@@ -18,12 +18,10 @@
  *   shadowed or a reused name) always get different C++ names, so C++ scoping never decides
  *   which one an expression means.
  */
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
 import type { ArrayVar, Function, Module, ValueVar } from "../../ir/nodes.js";
-import { assertNever } from "../../util.js";
 import {
+  builtinCudaNames,
   CPP_KEYWORDS,
-  CUDA_API_PREFIXES,
   CUDA_BUILTIN_VARIABLES,
   CUDA_VECTOR_TYPES,
   GLOBAL_RESERVED_PREFIXES,
@@ -32,42 +30,10 @@ import {
   MATH_FAMILIES,
   MATH_SUFFIXES,
   RESERVED_PREFIXES,
-} from "./reserved.js";
+} from "../../ir/cudaReserved.js";
+import { kernelSymbolProblem } from "../../ir/check/kernelNames.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
-import { fill } from "../../ir/templates.js";
-
-/** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
-function templateVocabulary(): string[] {
-  const args = ["a", "b", "c"];
-  const texts: string[] = [];
-  for (const b of builtins) {
-    switch (b.rule.kind) {
-      case "math":
-        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
-        break;
-      case "atomic":
-        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
-        break;
-      case "sync":
-        texts.push(fill((b as SyncEntry).cuda, []));
-        break;
-      case "index":
-        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
-        break;
-      case "warp":
-        texts.push(fill((b as WarpEntry).cuda.template, args));
-        break;
-      case "constant":
-        break;
-      default:
-        assertNever(b.rule, "builtin rule");
-    }
-  }
-  // The placeholders, and the members .x .y .z of CUDA's index variables, are not names to avoid.
-  const notNames = new Set([...args, "p", "x", "y", "z"]);
-  return texts.flatMap((t) => t.match(/\b[A-Za-z_]\w*/g) ?? []).filter((w) => !notNames.has(w));
-}
 
 /** Where a name is declared: at global scope (kernels, device functions) or in a function. */
 export type NameScope = "global" | "local";
@@ -77,7 +43,7 @@ const RESERVED_EVERYWHERE: ReadonlySet<string> = new Set([
   ...CPP_KEYWORDS,
   ...CUDA_BUILTIN_VARIABLES,
   ...HEADER_MACROS,
-  ...templateVocabulary(),
+  ...builtinCudaNames(),
   ...Object.values(CUDA.floatRem),
 ]);
 
@@ -122,35 +88,6 @@ export function safeSpelling(name: string, scope: NameScope): string {
   return s;
 }
 
-/**
- * Why a kernel's gk name cannot be its `extern "C"` symbol, or undefined when it can. A kernel
- * keeps its name verbatim (spec: Module-level declarations), so the rule is what C++, the
- * headers nvcc includes and the generated code itself claim at global scope, read from the
- * same lists as `isReservedIdentifier`; but the CUDA API's prefixes are matched with their
- * case (`cuda`, `cu` + capital, `CU_`, `CUDA_`, `CUDART`), so that `CUDAkernel2DCT` is a kernel
- * name (the headers' other CUDA-prefixed names are in the lists).
- */
-export function kernelSymbolProblem(name: string): string | undefined {
-  if (name.startsWith("_")) return "C++ reserves names that start with '_' for its implementation";
-  if (!IDENTIFIER.test(name)) return "it is not a C++ identifier";
-  if (name.includes("__")) return "C++ reserves names with a double underscore for its implementation";
-  if (/^gk_/i.test(name)) return "names that start with 'gk_' are the generated code's own";
-  if (CPP_KEYWORDS.includes(name)) return ["main", "std", "errno"].includes(name) ? "C++ reserves it" : "it is a C++ keyword";
-  if (CUDA_BUILTIN_VARIABLES.includes(name)) return "it is one of CUDA's built-in variables";
-  if (HEADER_MACROS.includes(name)) return "the headers nvcc includes define a macro of that name";
-  if (RESERVED_EVERYWHERE.has(name)) return "the generated code calls a function of that name";
-  if (RESERVED_GLOBALLY.has(name)) return "the headers nvcc includes declare that name";
-  const prefix = [...GLOBAL_RESERVED_PREFIXES, ...CUDA_API_PREFIXES].find((p) => p.test(name));
-  if (prefix) return `the CUDA headers declare names that start with ${prefixText(prefix)}`;
-  return undefined;
-}
-
-/** `/^cu[A-Z]/` as "'cu' and a capital letter", `/^make_/` as "'make_'". */
-function prefixText(re: RegExp): string {
-  const src = re.source.replace(/^\^/, "");
-  return src.endsWith("[A-Z]") ? `'${src.slice(0, -5)}' and a capital letter` : `'${src}'`;
-}
-
 /** Hands out unique safe names. */
 export class NameTable {
   private readonly taken: Set<string>;
@@ -174,26 +111,34 @@ export class NameTable {
   }
 }
 
-/**
- * C++ names of a module's functions: IR name → C++ name. Kernels keep their names (the
- * checker refuses a kernel name that cannot be its symbol, GK2011; IR made elsewhere with
- * such a name is spelled safely). Then device functions' safe names are claimed (IR names
- * are unique, so each keeps its own), then the others are spelled safely, kernels first.
- */
-export function functionNames(m: Module): ReadonlyMap<string, string> {
-  const verbatim = m.kernels.filter((k) => kernelSymbolProblem(k.name) === undefined).map((k) => k.name);
-  const table = new NameTable("global", verbatim);
-  const names = new Map<string, string>(verbatim.map((n) => [n, n]));
-  const all = [...m.kernels, ...m.functions].filter((f) => !names.has(f.name));
-  const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));
-  for (const f of [...safe, ...all.filter((f) => !safe.includes(f))]) names.set(f.name, table.claim(f.name));
-  return names;
+/** C++ names of a module's global declarations: its functions by IR name, its constant arrays by id. */
+export interface GlobalNames {
+  readonly functions: ReadonlyMap<string, string>;
+  readonly constants: ReadonlyMap<number, string>;
 }
 
-/** C++ names of one function's parameters, shared arrays and locals, by IR variable id. */
-export function variableNames(f: Function, functionCNames: Iterable<string>): Map<number, string> {
-  const table = new NameTable("local", functionCNames);
-  const names = new Map<number, string>();
+/**
+ * C++ names of a module's functions and `constant` arrays. Kernels keep their names (the
+ * checker refuses a kernel name that cannot be its symbol, GK2011; IR made elsewhere with
+ * such a name is spelled safely). Then device functions' safe names are claimed (IR names
+ * are unique, so each keeps its own), then the others are spelled safely, kernels first,
+ * and last the constant arrays (the runtime finds them by the names this reports).
+ */
+export function globalNames(m: Module): GlobalNames {
+  const verbatim = m.kernels.filter((k) => kernelSymbolProblem(k.name) === undefined).map((k) => k.name);
+  const table = new NameTable("global", verbatim);
+  const functions = new Map<string, string>(verbatim.map((n) => [n, n]));
+  const all = [...m.kernels, ...m.functions].filter((f) => !functions.has(f.name));
+  const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));
+  for (const f of [...safe, ...all.filter((f) => !safe.includes(f))]) functions.set(f.name, table.claim(f.name));
+  const constants = new Map<number, string>((m.constantArrays ?? []).map((a) => [a.id, table.claim(a.name)]));
+  return { functions, constants };
+}
+
+/** C++ names of one function's parameters, shared arrays and locals, by IR variable id (and the module's constant arrays'). */
+export function variableNames(f: Function, globals: GlobalNames): Map<number, string> {
+  const table = new NameTable("local", [...globals.functions.values(), ...globals.constants.values()]);
+  const names = new Map<number, string>(globals.constants);
   const claim = (v: ValueVar | ArrayVar) => {
     if (!names.has(v.id)) names.set(v.id, table.claim(v.name));
   };

@@ -6,18 +6,18 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { byteSize, T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
+import { byteSize, T, type ScalarType } from "../types.js";
+import type { ArrayVar } from "../nodes.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
-import { takenKernelName } from "./kernelNames.js";
-import { kernelSymbolProblem } from "../../backends/cuda/names.js";
+import { kernelSymbolProblem, takenKernelName } from "./kernelNames.js";
 import { isReservedName } from "./names.js";
 import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
-import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
+import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
 import { flattenLiteral } from "./stmt.js";
 import { resolveScalar, resolveType } from "./typeExpr.js";
 
-type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl;
+type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.ConstantDecl;
 
 interface Entry {
   readonly decl: Decl;
@@ -42,9 +42,12 @@ export class FileScope implements ModuleScope {
     private readonly log: DiagnosticLog,
     /** Unique IR names of every function and kernel of the program. */
     private readonly irNames: ReadonlyMap<ast.KernelDecl | ast.FunctionDecl, string>,
+    /** Hands out the ids of `constant` arrays: negative, unique in the program. */
+    private readonly constantIds: { next: number } = { next: -1 },
+    readonly flushToZero = false,
   ) {
     for (const item of items) {
-      if (item.kind === "Import" || item.kind === "Launch") continue;
+      if (item.kind === "Import" || item.kind === "Launch" || item.kind === "ModuleAnnotation") continue;
       const name = item.name;
       if (isReservedName(name.name)) {
         log.error("GK2009", name.span, `'${name.name}' is a reserved name in gk and cannot be declared`);
@@ -143,10 +146,30 @@ export class FileScope implements ModuleScope {
     return { kind: "constArray", name, type: { ...t, space: "local" }, values, span };
   }
 
+  /** `constant TAPS: f32[17];`: an array of constant memory, at most 64 KiB, each launch filling it. */
+  private constantArray(ctx: FnCtx, d: ast.ConstantDecl): ModuleSymbol {
+    const name = d.name.name;
+    const span = d.name.span;
+    if (d.type.kind !== "ArrayType" || d.type.shared || d.type.unsized) {
+      this.log.error("GK4007", d.type.span, `a constant array has a scalar element type and constant sizes: constant ${name}: f32[16];`);
+      return { kind: "poisoned", name, span };
+    }
+    const t = resolveType(ctx, d.type, "constant");
+    if (!t || t.kind !== "array") return { kind: "poisoned", name, span };
+    const bytes = t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem);
+    if (bytes > CONSTANT_LIMIT_BYTES) {
+      this.log.error("GK4014", d.type.span, `'${name}' has ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+      return { kind: "poisoned", name, span };
+    }
+    const array: ArrayVar = { kind: "arrayVar", id: this.constantIds.next--, name, type: t, span };
+    return { kind: "constantArray", name, array, span };
+  }
+
   private resolve(d: Decl): ModuleSymbol {
     const span = d.name.span;
     const name = d.name.name;
     const ctx = newCtx(this.log, this, "const", name, T.void);
+    if (d.kind === "Constant") return this.constantArray(ctx, d);
     if (d.kind === "Const") {
       if (d.type?.kind === "ArrayType" && !d.type.shared) return this.constArray(ctx, d, d.type);
       let type: ScalarType | undefined;
@@ -166,8 +189,15 @@ export class FileScope implements ModuleScope {
     const params: ParamSig[] = [];
     let ok = true;
     for (const p of d.params) {
-      const t = resolveType(ctx, p.type, "param");
-      if (!t) {
+      const ref = p.type.kind === "RefType" ? p.type : undefined;
+      if (ref && d.kind === "Kernel") {
+        this.log.error("GK4007", ref.span, `a kernel's parameters are values and global arrays, given by the launch; '${ref.mode}' marks a device_fn parameter that refers to its caller's variable or element`);
+        ok = false;
+        continue;
+      }
+      const t = ref ? resolveScalar(ctx, ref.elem, "local") : resolveType(ctx, p.type, "param");
+      if (!t || t === "void") {
+        if (t === "void") this.log.error("GK2003", p.type.span, "'void' is only a return type");
         ok = false;
         continue;
       }
@@ -181,12 +211,13 @@ export class FileScope implements ModuleScope {
         ok = false;
         continue;
       }
-      if (t.kind === "array" && d.kind === "Kernel") {
-        this.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
+      if ((t.kind === "array" || t.kind === "view") && d.kind === "Kernel") {
+        const what = t.kind === "view" ? "a view is a device_fn parameter" : "its shared memory is declared in its body (`shared name: T[N];`)";
+        this.log.error("GK4007", p.type.span, `a kernel's parameters are scalars and global arrays; ${what}`);
         ok = false;
         continue;
       }
-      params.push({ name: p.name.name, type: t as ScalarType | GlobalType | ArrayType, span: p.span });
+      params.push({ name: p.name.name, type: t as ParamSig["type"], ...(ref && { ref: ref.mode }), span: p.span });
     }
     let returnType: Signature["returnType"] = T.void;
     if (d.kind === "Function" && d.returnType) {

@@ -1,7 +1,10 @@
 /** Checking a whole program: every loaded file, its imports, its functions, and the entry file's launches. */
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
-import type { Function, Launch, Module, ModuleConstant, Param } from "../nodes.js";
+import type { ArrayVar, Function, Launch, Module, ModuleConstant, Param } from "../nodes.js";
+import { constantsRead } from "../kernelMemory.js";
+import { CONSTANT_LIMIT_BYTES } from "../limits.js";
+import { byteSize } from "../types.js";
 import { newCtx } from "./context.js";
 import { FileScope } from "./fileScope.js";
 import { checkLaunch } from "./launch.js";
@@ -26,8 +29,10 @@ export interface LoadedProgram {
 /** Checks the program; returns the IR when there were no errors. */
 export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): Module | undefined {
   const irNames = assignIrNames(program);
+  const flushToZero = moduleOptions(program, log);
   const scopes = new Map<string, FileScope>();
-  for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames));
+  const constantIds = { next: -1 };
+  for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames, constantIds, flushToZero));
   for (const f of program.files.values()) {
     const scope = scopes.get(f.path)!;
     for (const item of f.ast.items) {
@@ -47,7 +52,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
     const scope = scopes.get(f.path)!;
     for (const d of scope.declarations()) {
       const sym = scope.lookup(d.name.name);
-      if (d.kind === "Const" || !sym || (sym.kind !== "function" && sym.kind !== "kernel")) continue;
+      if (d.kind === "Const" || d.kind === "Constant" || !sym || (sym.kind !== "function" && sym.kind !== "kernel")) continue;
       const fn = checkFunction(scope, sym, log);
       if (!fn) continue;
       calls.set(fn.fn.name, fn.calls);
@@ -71,18 +76,75 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
   }
   kernels.sort((a, b) => (a.file === b.file ? a.span.start - b.span.start : a.file === entry.path ? -1 : 1));
 
+  const constantArrays = constantMemory(program, scopes, log);
+  const fnsByName = new Map([...functions, ...kernelsByName.values()].map((f) => [f.name, f]));
+  for (const k of kernels) {
+    for (const a of constantsRead(k, fnsByName)) {
+      const clash = [...k.params, ...k.shared].find((p) => p.name === a.name);
+      if (clash) log.error("GK2002", clash.span, `'${a.name}' names both this ${clash.kind === "arrayVar" && k.shared.includes(clash) ? "shared array" : "parameter"} of kernel '${k.name}' and a constant array it reads, which its launches give by name: rename one`, [{ message: "the constant array", span: a.span }]);
+    }
+  }
+
   const launches: Launch[] = [];
   const launchCtx = newCtx(log, entryScope, "const", "launch", { kind: "void" });
   for (const item of entry.ast.items) {
     if (item.kind !== "Launch") continue;
     const sym: ModuleSymbol | undefined = entryScope.lookup(item.kernel.name);
-    const l = checkLaunch(launchCtx, item, sym, sym?.kind === "kernel" ? sym.irName : item.kernel.name);
+    const fn = sym?.kind === "kernel" ? kernelsByName.get(sym.irName) : undefined;
+    const reads = fn ? constantsRead(fn, fnsByName) : [];
+    const l = checkLaunch(launchCtx, item, sym, sym?.kind === "kernel" ? sym.irName : item.kernel.name, fn, reads);
     if (l) launches.push(l);
   }
 
   const ordered = orderFunctions(functions, kernels, calls, entry.path, log);
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
-  return { file: entry.path, functions: ordered, kernels, constants, launches };
+  return { file: entry.path, ...(flushToZero && { flushToZero }), constantArrays, functions: ordered, kernels, constants, launches };
+}
+
+/** Every `constant` array of the program's files, in file order: together at most 64 KiB, CUDA's constant memory per module (GK4014). */
+function constantMemory(program: LoadedProgram, scopes: ReadonlyMap<string, FileScope>, log: DiagnosticLog): ArrayVar[] {
+  const arrays: ArrayVar[] = [];
+  let bytes = 0;
+  for (const f of program.files.values()) {
+    for (const item of f.ast.items) {
+      if (item.kind !== "Constant") continue;
+      const sym = scopes.get(f.path)!.lookup(item.name.name);
+      if (sym?.kind !== "constantArray") continue;
+      const t = sym.array.type;
+      const before = bytes;
+      bytes += t.kind === "array" ? t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem) : 0;
+      if (before <= CONSTANT_LIMIT_BYTES && bytes > CONSTANT_LIMIT_BYTES) {
+        log.error("GK4014", item.name.span, `the module's constant arrays now take ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+      }
+      arrays.push(sym.array);
+    }
+  }
+  return arrays;
+}
+
+/** The entry file's module options (`@flushToZero;`); an option elsewhere, repeated, unknown or with arguments is GK4013. */
+function moduleOptions(program: LoadedProgram, log: DiagnosticLog): boolean {
+  let flushToZero = false;
+  for (const f of program.files.values()) {
+    for (const item of f.ast.items) {
+      if (item.kind !== "ModuleAnnotation") continue;
+      const a = item.annotation;
+      const name = a.name.name;
+      if (name !== "flushToZero") {
+        const why = name === "unroll" ? "@unroll annotates the loop after it, inside a function" : `unknown module option '@${name}': the module option is @flushToZero`;
+        log.error("GK4013", a.span, why);
+      } else if (a.args) {
+        log.error("GK4013", a.span, "@flushToZero takes no arguments: write '@flushToZero;'");
+      } else if (f.path !== program.entry) {
+        log.error("GK4013", a.span, `@flushToZero is an option of the module built from the entry file (${program.entry}), which this imported file cannot set: write it there`);
+      } else if (flushToZero) {
+        log.error("GK4013", a.span, "@flushToZero is given twice");
+      } else {
+        flushToZero = true;
+      }
+    }
+  }
+  return flushToZero;
 }
 
 /**
@@ -145,14 +207,15 @@ function checkFunction(
   const ctx = newCtx(log, scope, kind, sym.name, sym.sig.returnType);
   const params: Param[] = [];
   d.params.forEach((p, i) => {
-    const t = sym.sig.params[i]!.type;
+    const sig = sym.sig.params[i]!;
+    const t = sig.type;
     if (t.kind === "scalar") {
-      const v = newScalarVar(ctx, p.name, t, true);
+      const v = { ...newScalarVar(ctx, p.name, t, true), ...(sig.ref && { ref: sig.ref }) };
       declare(ctx, p.name, { kind: "scalar", var: v });
       params.push(v);
     } else {
       const a = newArrayVar(ctx, p.name, t);
-      declare(ctx, p.name, { kind: "array", var: a, readonly: t.kind === "global" && t.readonly });
+      declare(ctx, p.name, { kind: "array", var: a, readonly: (t.kind === "global" || t.kind === "view") && t.readonly });
       params.push(a);
     }
   });

@@ -1,12 +1,13 @@
 /**
- * The reserved names (src/backends/cuda/reserved.ts) cover what the installed nvcc's headers
+ * The reserved names (src/ir/cudaReserved.ts) cover what the installed nvcc's headers
  * define and declare: a toolkit that adds a name fails here, with the names to add, instead
  * of miscompiling a program that uses one.
  */
 import { describe, expect, it } from "vitest";
-import { isReservedIdentifier, kernelSymbolProblem } from "../../../src/backends/cuda/names.js";
-import { nvccPath } from "./helpers.js";
-import { globalDeclarations, headerNames } from "./headerNames.js";
+import { isReservedIdentifier } from "../../src/backends/cuda/names.js";
+import { kernelSymbolProblem } from "../../src/ir/check/kernelNames.js";
+import { nvccPath } from "../backends/cuda/helpers.js";
+import { globalDeclarations, headerNames } from "../backends/cuda/headerNames.js";
 
 const nvcc = nvccPath();
 

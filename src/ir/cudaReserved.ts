@@ -1,6 +1,7 @@
 /**
  * Identifiers that generated CUDA must not declare, as data. A user name that is reserved is
- * renamed (src/backends/cuda/names.ts). Two levels:
+ * renamed (src/backends/cuda/names.ts), except a kernel's, which is its symbol and must be
+ * one of none of these (src/ir/check/kernelNames.ts, GK2011). Two levels:
  *
  * - everywhere (locals and parameters too): C++ keywords, the reserved prefixes, CUDA's
  *   built-in variables, and every macro the headers nvcc includes define (a macro rewrites a
@@ -11,10 +12,14 @@
  *   and names.ts reserves those everywhere.
  *
  * The header names were taken from CUDA 13.0 on Linux with glibc (`nvcc -E` and
- * `nvcc -E -Xcompiler -dM` of an empty `.cu`); test/backends/cuda/reserved.test.ts derives
+ * `nvcc -E -Xcompiler -dM` of an empty `.cu`); test/ir/cudaReserved.test.ts derives
  * them again from the installed nvcc, so a toolkit that adds a name fails that test instead
  * of miscompiling a user's program.
  */
+
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "./builtins.js";
+import { fill } from "./templates.js";
+import { assertNever } from "../util.js";
 
 const words = (s: string): string[] => s.trim().split(/\s+/);
 
@@ -179,3 +184,38 @@ export const HEADER_DECLARATIONS: readonly string[] = words(`
   ull2double ullmax ullmin ulong umax umin ungetc unlockpt unsetenv useconds_t ushort va_list valloc
   vasprintf vdprintf vfprintf vfscanf vprintf vscanf vsnprintf vsprintf vsscanf warpSize wcstombs wctomb
 `);
+
+/** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
+export function builtinCudaNames(): string[] {
+  const args = ["a", "b", "c"];
+  const texts: string[] = [];
+  for (const b of builtins) {
+    switch (b.rule.kind) {
+      case "math":
+        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
+        break;
+      case "atomic":
+        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        break;
+      case "sync":
+        texts.push(fill((b as SyncEntry).cuda, []));
+        break;
+      case "index":
+        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
+        break;
+      case "warp":
+        texts.push(fill((b as WarpEntry).cuda.template, args));
+        break;
+      case "memory":
+        for (const impl of Object.values((b as MemoryEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        break;
+      case "constant":
+        break;
+      default:
+        assertNever(b.rule, "builtin rule");
+    }
+  }
+  // The placeholders, and the members .x .y .z of CUDA's index variables, are not names to avoid.
+  const notNames = new Set([...args, "p", "x", "y", "z"]);
+  return texts.flatMap((t) => t.match(/\b[A-Za-z_]\w*/g) ?? []).filter((w) => !notNames.has(w));
+}
