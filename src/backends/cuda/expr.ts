@@ -47,6 +47,8 @@ export interface ExprContext {
   readonly refTargets: ReadonlySet<number>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ScalarType) => ValueVar;
+  /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
+  readonly volatileLoads: ReadonlySet<Expr>;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -92,6 +94,9 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "cast":
       return cast(e, cx);
     case "load": {
+      if (!e.order && cx.volatileLoads.has(e)) {
+        return atom(`((const volatile ${cType(e.type)}*)${cx.name(e.array)})${indexText(e.indices, cx)}`);
+      }
       const element = `${cx.name(e.array)}${indexText(e.indices, cx)}`;
       if (!e.order) return atom(element);
       return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", e.type), [{ text: `&${element}`, prec: PREC.unary }]);
