@@ -11,7 +11,7 @@ import { constantLength, constantsRead, constantValueProblem, dynamicSharedArray
 import type { Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
-import { GkRuntimeError } from "./launcher.js";
+import { GkRuntimeError } from "./launcher/errors.js";
 import type { LaunchExtras } from "./runner.js";
 
 export interface ApiLaunchExtras extends LaunchExtras {

@@ -12,7 +12,7 @@ import { asScalar, type ScalarValue } from "../ir/types.js";
 import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
-import type { ConstantArg, KernelArg, LauncherSession } from "./launcher.js";
+import type { ConstantArg, KernelArg, LauncherSession, ScalarArg } from "./launcher.js";
 import { constantsRead, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
@@ -100,23 +100,33 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
         const writable = p.type.kind === "global" && !p.type.readonly;
         return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
       });
-      // After the parameters, the length of each dynamic shared array (src/backends/cuda/function.ts).
-      for (const n of extras.sharedLengths) launchArgs.push({ kind: "scalar", type: "u32", value: n });
-      const reads = constantsRead(fn, new Map(ir.functions.map((f) => [f.name, f])));
-      const constants: ConstantArg[] = reads.map((a, i) => {
-        const name = b.constantSymbols.get(a.name);
-        invariant(name !== undefined && extras.constants[i] !== undefined, `no CUDA symbol or contents for constant ${a.name}`);
-        return { name, elem: a.type.elem.name, data: extras.constants[i]! };
-      });
-      const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
+      const more = launcherExtras(ir, fn, b.constantSymbols, extras);
       // Results land straight in the caller's arrays (no second copy).
       const r = await session.run({
-        module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true,
-        ...(sharedBytes > 0 && { sharedBytes }),
-        ...(constants.length > 0 && { constants }),
+        module: b.cubin, kernel: symbol, grid, block, args: [...launchArgs, ...more.args], copyBackInPlace: true,
+        ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
+        ...(more.constants.length > 0 && { constants: more.constants }),
       });
       return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
     },
     close: async () => session?.close(),
   };
+}
+
+/**
+ * A launch's extras as the launcher takes them (spec/launcher-protocol.md): the lengths of the
+ * dynamic shared arrays as u32 arguments after the kernel's parameters (the CUDA kernel takes
+ * them there, src/backends/cuda/function.ts), the bytes of dynamic shared memory they need,
+ * and the constant arrays under their `__constant__` symbols (`symbols`: gk name → symbol).
+ */
+export function launcherExtras(m: Module, fn: Function, symbols: ReadonlyMap<string, string>, extras: LaunchExtras): { args: ScalarArg[]; sharedBytes: number; constants: ConstantArg[] } {
+  const reads = constantsRead(fn, new Map(m.functions.map((f) => [f.name, f])));
+  const constants = reads.map((a, i): ConstantArg => {
+    const name = symbols.get(a.name);
+    const data = extras.constants[i];
+    invariant(name !== undefined && data !== undefined, `no contents or CUDA symbol for the constant array ${a.name}`);
+    return { name, elem: a.type.elem.name, data };
+  });
+  const args = extras.sharedLengths.map((n): ScalarArg => ({ kind: "scalar", type: "u32", value: n }));
+  return { args, sharedBytes: dynamicSharedBytes(fn, extras.sharedLengths).bytes, constants };
 }

@@ -21,6 +21,7 @@ import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { compareArrays, describeMismatches, type Tolerance } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
+import type { LaunchExtras } from "../../src/runtime/runner.js";
 
 export interface Program {
   readonly ir: Module;
@@ -32,6 +33,8 @@ export interface ExampleCase {
   readonly block: readonly number[];
   /** In parameter order. */
   readonly args: readonly ArgValue[];
+  /** The constant arrays the kernel reads and the lengths of its dynamic shared arrays, where it has them. */
+  readonly extras?: LaunchExtras;
 }
 
 export type Outputs = ReadonlyMap<string, AnyTypedArray>;

@@ -44,8 +44,8 @@ const BUILDS_AHEAD = 4;
 const comparer = new CpuGpuComparer({ kernelTimeoutMs: 20_000 });
 afterAll(() => comparer.close());
 
-const simulator: Runner = async (p, kernel, c) => runOnSimulator(p, p.ir.kernels.find((k) => k.name === kernel)!, c.grid, c.block, c.args);
-const onGpu = (fmad: boolean): Runner => (p, kernel, c) => comparer.runOnGpu(p, kernel, { grid: c.grid, block: c.block }, c.args, fmad);
+const simulator: Runner = async (p, kernel, c) => runOnSimulator(p, p.ir.kernels.find((k) => k.name === kernel)!, c.grid, c.block, c.args, c.extras);
+const onGpu = (fmad: boolean): Runner => (p, kernel, c) => comparer.runOnGpu(p, kernel, { grid: c.grid, block: c.block }, c.args, fmad, c.extras);
 
 interface Prepared {
   readonly batch: Batch;
