@@ -81,7 +81,7 @@ export function constantValueProblem(a: ArrayVar, value: unknown): string | unde
  */
 export function sharedLengthsProblem(k: Function, lengths: readonly unknown[]): string | undefined {
   const arrays = dynamicSharedArrays(k);
-  if (lengths.length !== arrays.length) return `kernel '${k.name}' has ${arrays.length} dynamic shared array${arrays.length === 1 ? "" : "s"}, but ${lengths.length} length${lengths.length === 1 ? " was" : "s were"} given`;
+  if (lengths.length !== arrays.length) return `it has ${arrays.length} dynamic shared array${arrays.length === 1 ? "" : "s"} (${arrays.map((a) => a.name).join(", ") || "none"}), but ${lengths.length} length${lengths.length === 1 ? " was" : "s were"} given`;
   for (let i = 0; i < arrays.length; i++) {
     const n = lengths[i];
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > SHARED_OPTIN_LIMIT_BYTES) {
@@ -91,5 +91,5 @@ export function sharedLengthsProblem(k: Function, lengths: readonly unknown[]): 
   const staticBytes = staticSharedBytes(k);
   const over = sharedOverLimit(staticBytes, dynamicSharedBytes(k, lengths as number[]).bytes);
   if (over === undefined) return undefined;
-  return `kernel '${k.name}' would use ${over} bytes of shared memory per block (${staticBytes} in fixed-size arrays); a block may use at most ${SHARED_OPTIN_LIMIT_BYTES} (the H100's opt-in maximum)`;
+  return `it would use ${over} bytes of shared memory per block (${staticBytes} in fixed-size arrays); a block may use at most ${SHARED_OPTIN_LIMIT_BYTES} (the H100's opt-in maximum)`;
 }

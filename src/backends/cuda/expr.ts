@@ -21,6 +21,7 @@ import { asScalar, isBigIntType, isFloat, isInt, isSigned, unsignedOf, type Scal
 import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
 import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
+import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
@@ -49,6 +50,8 @@ export interface ExprContext {
   readonly temp: (t: ScalarType) => ValueVar;
   /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
   readonly volatileLoads: ReadonlySet<Expr>;
+  /** The module is built with -ftz=true: operations nvcc would fold away flush explicitly (ftzIdentities.ts). */
+  readonly flushToZero: boolean;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -65,6 +68,10 @@ export function operand(x: Emitted, min: number): string {
 }
 
 export function emitExpr(e: Expr, cx: ExprContext): Emitted {
+  if (cx.flushToZero) {
+    const x = ftzIdentityOperand(e);
+    if (x) return atom(`gk_ftz_f32(${emitExpr(x, cx).text})`);
+  }
   switch (e.kind) {
     case "const": {
       const lit = constLiteral(e);

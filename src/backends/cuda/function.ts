@@ -45,6 +45,8 @@ export interface ModuleContext {
   /** IR names of the functions some function of the module calls. */
   readonly called: ReadonlySet<string>;
   readonly loc: (span: Span) => Loc | undefined;
+  /** Built with -ftz=true (`@flushToZero;`). */
+  readonly flushToZero: boolean;
 }
 
 export function emitFunction(f: Function, mc: ModuleContext): Line[] {
@@ -53,7 +55,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, mc.globalNames), functionName, mc.functions, refTargets(f), reloadedBounds(f.body));
+  const scope = new FunctionScope(variableNames(f, mc.globalNames), functionName, mc.functions, refTargets(f), reloadedBounds(f.body), mc.flushToZero);
   const read = readVariables(f.body);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 

@@ -5,6 +5,7 @@
  * own integer division helpers below.
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
 import { asScalar, isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
@@ -114,6 +115,7 @@ export function usedHelpers(m: Module): Set<HelperName> {
         if (s.kind === "store" && s.order) add(memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").cuda[s.array.type.elem.name]?.helpers);
       },
       expr: (e) => {
+        if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");
         if (e.kind === "call" && e.args.some((a) => a.kind === "viewArg")) used.add("gk_view");
         if (e.kind === "binary") {
           const h = divisionHelperFor(e);

@@ -24,6 +24,8 @@ export class FunctionScope implements ExprContext {
     /** Variables a call may change through a reference (effects.ts). */
     readonly refTargets: ReadonlySet<number> = new Set(),
     readonly volatileLoads: ReadonlySet<Expr> = new Set(),
+    /** The module is built with -ftz=true (`@flushToZero;`). */
+    readonly flushToZero = false,
   ) {
     this.names = new Map(names);
   }
