@@ -116,6 +116,16 @@ describe("gkc run on the CPU simulator", () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("error GK3007: the float constant 4.5 is used where i32 is expected");
   });
+  it("takes dynamic shared lengths with --shared and constant arrays with --arg", async () => {
+    const reduce = ["run", "examples/reduce_dynamic.gk", "--device", "cpu", "--kernel", "block_sum", "--grid", "2", "--block", "8", "--arg", "n=16", "--arg", "x=iota(16)", "--arg", "partial=zeros(2)", "--arg", "total=zeros(1)"];
+    expect((await gkc(...reduce, "--shared", "buf=8")).out).toBe("partial = [28, 92]\ntotal = [120]");
+    const missing = await gkc(...reduce);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("error GK5002: launch of 'block_sum' is missing the length of 'buf', a dynamic shared array");
+    const blur = ["run", "spec/ok/constant_memory.gk", "--device", "cpu", "--kernel", "blur", "--grid", "1", "--block", "8", "--arg", "n=8", "--arg", "x=iota(8)", "--arg", "out=zeros(8)"];
+    expect((await gkc(...blur, "--arg", "TAPS=[0.0, 0.0, 1.0, 0.0, 0.0]")).out).toBe("out = [0, 0, 2, 3, 4, 5, 0, 0]");
+    expect((await gkc(...blur)).err).toContain("error GK5002: launch of 'blur' is missing the argument 'TAPS'");
+  });
   it("reports a kernel's bug with its line, thread and block", async () => {
     const oob = file("oob.gk", "device_kernel k(out: global<f32>) {\n  out[globalId.x + 1] = 1.0;\n}\nlaunch k(out = zeros(4)) grid(1) block(4);\n");
     const r = await gkc("run", oob, "--device", "cpu");

@@ -11,7 +11,8 @@
 // tests' own modules load here too).
 // Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
-// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister.
+// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister, and for
+// each copy to a module's constant ("constant table 16").
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -58,7 +59,7 @@ const Kernel kKernels[] = {
     {"bounded", {8}, 128},          // like __launch_bounds__(128)
     {"use_shared", {4, 8}, 1024},   // (count, out): needs 4 * count bytes of dynamic shared memory
     {"spin", {8, 8}, 1024},         // (cycles, done): never finishes here
-    {"copy_constant", {8}, 1024},   // (out): copies the module's constant "table", all of it, to out
+    {"read_constant", {8}, 1024},   // (out): copies the module's constant "table", all of it, to out
 };
 
 size_t copyElemSize(const std::string& name) {
@@ -95,6 +96,7 @@ std::vector<std::unique_ptr<Module>> modules;
 std::vector<std::unique_ptr<Function>> functions;
 std::vector<std::unique_ptr<Event>> events;
 std::map<uintptr_t, size_t> registered;  // page-locked host ranges: start -> bytes
+std::map<Ptr, std::string> constantNames;  // modules' constants' device addresses, for FAKE_CUDA_LOG
 
 void logLine(const std::string& line) {
   const char* path = std::getenv("FAKE_CUDA_LOG");
@@ -191,7 +193,7 @@ bool runKernel(const Function& f, uint64_t threads, unsigned shared, void** para
     std::memcpy(out, &last, 4);
   } else if (name == "spin") {
     busy = true;
-  } else if (name == "copy_constant") {
+  } else if (name == "read_constant") {
     auto c = f.module->constants.find("table");
     if (c == f.module->constants.end()) return false;
     size_t bytes = f.module->constantSizes.at("table");
@@ -389,6 +391,7 @@ CUresult cuModuleGetGlobal_v2(Ptr* dptr, size_t* bytes, void* mod, const char* n
   if (p == 0) {
     CUresult r = cuMemAlloc_v2(&p, size->second);
     if (r != OK) return r;
+    constantNames[p] = name;
   }
   if (dptr) *dptr = p;
   if (bytes) *bytes = size->second;
@@ -460,6 +463,8 @@ CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memcpy(d, src, n);
+  auto constant = constantNames.find(dst);
+  if (constant != constantNames.end()) logLine("constant " + constant->second + " " + std::to_string(n));
   return OK;
 }
 CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
