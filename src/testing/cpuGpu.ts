@@ -29,6 +29,8 @@ export interface LaunchShape {
   readonly block: number | readonly number[];
   /** The length of each of the kernel's dynamic shared arrays, by name (as the API's `LaunchConfig`). */
   readonly shared?: Readonly<Record<string, number>>;
+  /** The contents of the constant arrays the kernel reads, by name (with arguments in parameter order; by-name arguments may hold them instead). */
+  readonly constants?: Readonly<Record<string, ArgInput>>;
 }
 
 export type { ArgValue };
@@ -137,7 +139,7 @@ export class CpuGpuComparer {
     let gpu = new Map<string, AnyTypedArray>();
     let gpuError: Error | undefined;
     try {
-      gpu = await this.runOnGpu(p, kernel, launch, values, fmad);
+      gpu = await this.runOnGpu(p, kernel, launch, values, fmad, extras);
     } catch (e) {
       gpuError = e instanceof Error ? e : new Error(String(e));
     }
@@ -227,7 +229,7 @@ export function runOnSimulator(
 /** The launch's dynamic shared lengths (`launch.shared`) and constant arrays (among `args`, by name): checked as the API checks them. */
 function extrasOf(ir: Module, fn: Function, launch: LaunchShape, args: ArgsInput): LaunchExtras {
   const named = Array.isArray(args) ? {} : (args as Readonly<Record<string, unknown>>);
-  return launchExtras(ir, fn, launch.shared, named);
+  return launchExtras(ir, fn, launch.shared, { ...named, ...launch.constants });
 }
 
 function kernelOf(ir: Module, kernel: string): Function {

@@ -1,13 +1,16 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
- * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", ...), so that a test can
- * state that the generator reaches every operator, conversion, builtin and statement form.
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", "view:shared:row",
+ * "ref:own", "stmt:shared:dynamic", "constant:read", ...), so that a test can state that the
+ * generator reaches every operator, conversion, builtin, statement form and kind of memory.
  */
 import { assertNever } from "../../util.js";
 import type { CallArg, Expr, Program, Stmt } from "./ast.js";
 
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  const constantArrays = new Set(p.constantArrays.map((a) => a.name));
+  for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
   const expr = (e: Expr | CallArg): void => {
     switch (e.k) {
       case "lit":
@@ -16,6 +19,13 @@ export function features(p: Program): Set<string> {
       case "name":
       case "arrayRef":
         return;
+      case "view":
+        out.add(`view:${e.source}${e.row ? ":row" : ""}${e.whole ? ":whole" : e.stride > 1 ? ":stride" : ""}`);
+        if (e.row) expr(e.row);
+        return expr(e.offset);
+      case "ref":
+        out.add(`ref:${e.source}`);
+        return e.target.idx.forEach(expr);
       case "special":
         out.add(`special:${e.name}.${e.axis}`);
         return;
@@ -44,7 +54,7 @@ export function features(p: Program): Set<string> {
         out.add(`call:${e.t === "void" ? "void" : "value"}`);
         return e.args.forEach(expr);
       case "index":
-        out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+        out.add(constantArrays.has(e.array) ? "constant:read" : `index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
         return e.idx.forEach(expr);
       default:
         return assertNever(e, "generated expression");
@@ -62,7 +72,7 @@ export function features(p: Program): Set<string> {
         out.add(`stmt:localArray:${s.dims.length}d${s.init ? (s.flat && s.dims.length > 1 ? ":flat" : ":init") : ""}`);
         return;
       case "shared":
-        out.add(`stmt:shared:${s.dims.length}d`);
+        out.add(s.dynamic ? "stmt:shared:dynamic" : `stmt:shared:${s.dims.length}d`);
         return;
       case "assign":
         out.add(`assign:${s.op}:${s.target.t}`);
@@ -80,6 +90,7 @@ export function features(p: Program): Set<string> {
         return stmts(s.else ?? [], where);
       case "for":
         out.add(s.cond ? "stmt:for" : "stmt:for(;;)");
+        if (s.unroll !== undefined) out.add(s.unroll === "full" ? "unroll:full" : "unroll:N");
         stmt(s.init, where);
         if (s.cond) expr(s.cond);
         stmt(s.step, where);

@@ -28,10 +28,12 @@ import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
-  type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, INT_TYPES, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  type ConstantArray, type ConstDef, type Dims, type Expr, type FloatTy, type LValue, type Param, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
+import { FAST_USES, type FastUse } from "./fast.js";
+import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
@@ -55,23 +57,23 @@ export interface GenOptions {
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
-type FnShape =
-  | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: Ty }
-  | { readonly kind: "writer"; readonly t: Ty };
-
 interface Shape {
   readonly grid: Dims;
   readonly block: Dims;
   readonly locals: readonly { readonly name: string; readonly t: Ty }[];
   readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
   /** Shared data arrays: element types; the last may be a scalar `shared` variable. */
-  readonly shared: readonly { readonly t: Ty; readonly scalar: boolean }[];
+  /** `dynamic`: declared `shared sh: T[];` with its length given by the launch (where the array is one-dimensional). */
+  readonly shared: readonly { readonly t: Ty; readonly scalar: boolean; readonly dynamic: boolean }[];
+  readonly constantArrays: readonly ConstantArray[];
   readonly sharedAccs: readonly Accumulator[];
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
   readonly constants: readonly ConstDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
+  /** The fast builtin stored to `fast_f32`, with its operands clamped into one region (one per program, so its tolerance is the array's). */
+  readonly fast: FastUse | null;
 }
 
 /**
@@ -142,18 +144,9 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
     dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
     init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
   });
-  const shared = fc.array(types, { maxLength: 2 }).chain((ts) =>
-    fc.option(types, { freq: 3 }).map((scalar) => [...ts.map((t) => ({ t, scalar: false })), ...(scalar ? [{ t: scalar, scalar: true }] : [])]),
+  const shared = fc.array(fc.tuple(types, fc.boolean()), { maxLength: 2 }).chain((ts) =>
+    fc.option(types, { freq: 3 }).map((scalar) => [...ts.map(([t, dynamic]) => ({ t, scalar: false, dynamic })), ...(scalar ? [{ t: scalar, scalar: true, dynamic: false }] : [])]),
   );
-  const valueFn = fc
-    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), types, names(3, "p"))
-    .map(([ps, input, ret, pnames]): FnShape => ({
-      kind: "value",
-      params: [...ps.map((t): ParamType => ({ kind: "scalar", t })), ...(input ? [{ kind: "global", t: input, readonly: true } as const] : [])],
-      names: pnames,
-      ret,
-    }));
-  const writerFn = types.map((t): FnShape => ({ kind: "writer", t }));
   const constants = fc.tuple(
     fc.option(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), { freq: 2 }),
     fc.option(fc.integer({ min: -400, max: 400 }).map((n) => n / 16 + 1 / 1024)),
@@ -173,12 +166,14 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       shared,
       sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"]), { maxLength: 2 }),
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
-      fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
+      fns: fc.array(fnShape(names(3, "p"), INPUT_LENGTH), { maxLength: 3 }),
       constants,
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
       // Where a segment of warp operations goes, in about one program in four.
       warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
+      fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
+      constantArrays: fc.array(types, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -198,6 +193,8 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         constants: r.constants,
         plan,
         approx: r.approx,
+        fast: r.fast,
+        constantArrays: r.constantArrays,
       };
     });
 }
@@ -210,6 +207,7 @@ function kernelParams(s: Shape): Param[] {
     ...ALL_TYPES.map((t): Param => ({ name: `in_${t}`, type: { kind: "global", t, readonly: true } })),
     ...ALL_TYPES.map((t): Param => ({ name: `out_${t}`, type: { kind: "global", t, readonly: false } })),
     ...s.approx.map((t): Param => ({ name: `approx_${t}`, type: { kind: "global", t, readonly: false } })),
+    ...(s.fast ? [{ name: "fast_f32", type: { kind: "global", t: "f32", readonly: false } } as const] : []),
     ...s.globalAccs.map((a): Param => ({ name: a.name, type: { kind: "global", t: a.t, readonly: false } })),
   ];
 }
@@ -239,7 +237,11 @@ function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, Va
     if (acc) return typedArray(t, ACC_LENGTH, isFloatTy(t) && acc.op === "add" ? smallValue(t) : inputValue(t));
     return filled(t, n, sentinel(t));
   });
-  return fc.tuple(...arbs).map((vs) => new Map(params.map((p, i) => [p.name, vs[i]!])));
+  const constants = s.constantArrays.map((a) => typedArray(a.t, a.length));
+  return fc.tuple(fc.tuple(...arbs), fc.tuple(...constants)).map(([vs, cs]) => new Map<string, Value | AnyTypedArray>([
+    ...params.map((p, i): [string, Value | AnyTypedArray] => [p.name, vs[i]!]),
+    ...s.constantArrays.map((a, i): [string, Value | AnyTypedArray] => [a.name, cs[i]!]),
+  ]));
 }
 
 // ---------------------------------------------------------------- the kernel body
@@ -264,23 +266,31 @@ function prologue(): Stmt[] {
 
 interface SharedData {
   readonly ref: ArrayRef;
+  /** Declared `shared sh: T[];`, its length (the block's threads) given by the launch. */
+  readonly dynamic: boolean;
   /** Where this thread writes: `sh[tid]` or `sh[threadIdx.y][threadIdx.x]`; none for a scalar (thread 0 writes it). */
   readonly own: readonly Expr[] | null;
 }
 
 function sharedData(s: Shape): SharedData[] {
   const [bx, by, bz] = s.block;
-  return s.shared.map(({ t, scalar }, k) => {
-    if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null };
+  return s.shared.map(({ t, scalar, dynamic }, k) => {
+    if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null, dynamic: false };
     const twoD = by > 1 && bz === 1;
     return {
       ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared" },
+      dynamic: dynamic && !twoD,
       own: twoD ? [special("threadIdx", "y"), special("threadIdx", "x")] : [i32("tid")],
     };
   });
 }
 
 const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
+
+/** The module's constant arrays as arrays expressions read. */
+function constantRefs(s: Shape): ArrayRef[] {
+  return s.constantArrays.map((a): ArrayRef => ({ name: a.name, t: a.t, dims: [a.length], kind: "constant" }));
+}
 
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const base: Env = {
@@ -291,6 +301,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     arrays: [
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...constantRefs(s),
     ],
     fns,
     constants,
@@ -299,7 +310,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
   };
   const writers = s.fns.flatMap((f, index) => (f.kind === "writer" ? [{ index, t: f.t }] : []));
   const parts = (accs: readonly Accumulator[]): KernelParts => ({
-    outTypes: ALL_TYPES, approx: s.approx, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
+    outTypes: ALL_TYPES, approx: s.approx, fast: s.fast, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
   });
   const outer = new Scope(base, parts(s.globalAccs));
   const locals = s.locals.map(({ name, t }): ValueVar => ({ name, t, mutable: true }));
@@ -321,7 +332,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     ),
   );
   const declarations: Stmt[] = [
-    ...shared.map((d): Stmt => ({ k: "shared", name: d.ref.name, t: d.ref.t, dims: d.ref.dims })),
+    ...shared.map((d): Stmt => ({ k: "shared", name: d.ref.name, t: d.ref.t, dims: d.ref.dims, ...(d.dynamic ? { dynamic: true } : {}) })),
     ...s.sharedAccs.map((a): Stmt => ({ k: "shared", name: a.name, t: a.t, dims: a.dims })),
   ];
   pieces.push(fc.constant(declarations));
@@ -384,7 +395,7 @@ function count(dims: readonly number[]): number {
 
 /**
  * One to three warp operations, each stored to one of the thread's output slots: a shuffle
- * of a value of any numeric type with any i32 lane operand, or a vote.
+ * of a value of any numeric type with any i32 lane operand, a vote, or a match.
  */
 function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
   const whole = (bx * by * bz) % 32 === 0;
@@ -394,7 +405,11 @@ function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> 
   );
   const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
   const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
-  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 });
+  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it. Partial warps as votes.
+  const match = fc
+    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...INT_TYPES))
+    .chain(([[t, fn], u]) => scope.gen.any(u).map((v): [Ty, Expr] => [t, builtin(t, fn, v)]));
+  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 }, { arbitrary: match, weight: 1 });
   return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
     ops.map(([[t, e], k]) => assign({ name: `out_${t}`, t, idx: [bin("i32", "+", i32("o"), lit("i32", k))] }, "=", e)),
   );
@@ -433,56 +448,22 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
   });
 }
 
-// ---------------------------------------------------------------- device functions
-
-function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[]): fc.Arbitrary<FnDef> {
-  const callable: FnSig[] = shapes.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : []));
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
-  const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
-  if (f.kind === "writer") {
-    const params: Param[] = [
-      { name: "dst", type: { kind: "global", t: f.t, readonly: false } },
-      { name: "s", type: { kind: "scalar", t: "i32" } },
-      { name: "x", type: { kind: "scalar", t: f.t } },
-    ];
-    const scope = new Scope(env([{ name: "s", t: "i32", mutable: false }, { name: "x", t: f.t, mutable: true }], []), undefined);
-    return fc.tuple(scope.stmts(ctx("void", 0), 0, 2), fc.option(scope.gen.any("bool")), scope.gen.any(f.t)).map(([ss, c, e]): FnDef => ({
-      params,
-      ret: "void",
-      body: [
-        ...ss,
-        ...(c ? [{ k: "if", c, then: [{ k: "return", e: null }], else: null } as Stmt] : []),
-        assign({ name: "dst", t: f.t, idx: [i32("s")] }, "=", e),
-      ],
-    }));
-  }
-  const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? f.names[j]! : "a", type: p }));
-  const vars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
-  const arrays = params.flatMap((p): ArrayRef[] => (p.type.kind === "global" ? [{ name: p.name, t: p.type.t, dims: [INPUT_LENGTH], kind: "input" }] : []));
-  const scope = new Scope(env(vars, arrays), undefined);
-  const withLocal = fc.option(fc.constantFrom(...ALL_TYPES)).chain((t) => {
-    if (!t) return fc.tuple(fc.constant<Stmt[]>([]), fc.constant(scope));
-    const inner = scope.with({ name: "w0", t, mutable: true });
-    return fc.tuple(scope.gen.any(t).map((init): Stmt[] => [{ k: "let", decl: "let", name: "w0", t, init }]), fc.constant(inner));
-  });
-  return withLocal.chain(([decl, sc]) =>
-    fc.tuple(sc.stmts(ctx(f.ret, 1), 0, 3), sc.gen.any(f.ret)).map(([ss, r]): FnDef => ({ params, ret: f.ret, body: [...decl, ...ss, { k: "return", e: r }] })),
-  );
-}
-
 // ---------------------------------------------------------------- the program
 
 export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
   return shape(opts).chain((s) => {
     const params = kernelParams(s);
-    const sigs: FnSig[] = s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : []));
+    const sharedLengths = new Map(sharedData(s).flatMap((d) => (d.dynamic ? [[d.ref.name, d.ref.dims[0]!] as const] : [])));
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants))),
-        body: kernelBody(s, sigs, s.constants, opts),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, constantRefs(s), SLOTS, INPUT_LENGTH))),
+        body: kernelBody(s, callable(s.fns), s.constants, opts),
         values: values(s, params),
       })
-      .map(({ fns, body, values: vs }): Program => ({ constants: s.constants, fns, params, body, grid: s.grid, block: s.block, values: vs }));
+      .map(({ fns, body, values: vs }): Program => ({
+        constants: s.constants, constantArrays: s.constantArrays, sharedLengths, fns, params, body, grid: s.grid, block: s.block, values: vs,
+        ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
+      }));
   });
 }
 

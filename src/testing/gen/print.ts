@@ -21,9 +21,10 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions and constants are named `<name>_f0`, `<name>_C0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants);
+  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)));
   const lines: string[] = [];
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
+  for (const a of p.constantArrays) lines.push(`constant ${pr.global(a.name)}: ${a.t}[${a.length}];`);
   p.fns.forEach((f, i) => {
     if (lines.length) lines.push("");
     lines.push(...pr.fn(`${name}_f${i}`, f));
@@ -40,7 +41,18 @@ function paramText(p: Param): string {
 }
 
 function paramTypeText(t: ParamType): string {
-  return t.kind === "scalar" ? t.t : `${t.readonly ? "readonly " : ""}global<${t.t}>`;
+  switch (t.kind) {
+    case "scalar":
+      return t.t;
+    case "global":
+      return `${t.readonly ? "readonly " : ""}global<${t.t}>`;
+    case "view":
+      return `${t.readonly ? "readonly " : ""}view<${t.t}>`;
+    case "ref":
+      return `${t.mode} ${t.t}`;
+    default:
+      return assertNever(t, "generated parameter type");
+  }
 }
 
 function untypedTy(v: Value): Ty {
@@ -115,8 +127,14 @@ class Printer {
   constructor(
     private readonly prefix: string,
     constants: readonly ConstDef[],
+    /** Module-level constant arrays: their names take the prefix. */
+    private readonly constantArrays: ReadonlySet<string>,
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
+  }
+
+  private arrayName(name: string): string {
+    return this.constantArrays.has(name) ? this.global(name) : name;
   }
 
   global(name: string): string {
@@ -167,14 +185,26 @@ class Printer {
       case "call":
         return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
       case "index":
-        return { text: `${e.array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
+        return { text: `${this.arrayName(e.array)}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
       default:
         return assertNever(e, "generated expression");
     }
   }
 
   private callArg(a: CallArg): string {
-    return a.k === "arrayRef" ? a.name : this.operand(a, 0, true);
+    switch (a.k) {
+      case "arrayRef":
+        return a.name;
+      case "ref":
+        return this.lvalue(a.target);
+      case "view": {
+        const array = `${this.arrayName(a.array)}${a.row ? `[${this.operand(a.row, 0, true)}]` : ""}`;
+        if (a.whole) return array;
+        return `view(${array}, ${this.operand(a.offset, 0, true)}, ${a.length}${a.stride !== 1 ? `, ${a.stride}` : ""})`;
+      }
+      default:
+        return this.operand(a, 0, true);
+    }
   }
 
   /** Which of these sibling operands may be bare literals: all of them when one is not a literal, else all but the first. */
@@ -221,7 +251,7 @@ class Printer {
   }
 
   private lvalue(t: LValue): string {
-    return `${t.name}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`;
+    return `${this.arrayName(t.name)}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`;
   }
 
   /** A statement without indentation or `;`, for a `for` header. */
@@ -257,7 +287,7 @@ class Printer {
         return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
       }
       case "shared":
-        return [`${ind}shared ${s.name}: ${s.t}${s.dims.map((d) => `[${d}]`).join("")};`];
+        return [`${ind}shared ${s.name}: ${s.t}${s.dynamic ? "[]" : s.dims.map((d) => `[${d}]`).join("")};`];
       case "if": {
         const out = [`${ind}if (${this.operand(s.c, 0, false)}) {`, ...block(s.then)];
         let rest = s.else;
@@ -271,7 +301,8 @@ class Printer {
       }
       case "for": {
         const head = `${s.init ? this.simple(s.init) : ""}; ${s.cond ? this.operand(s.cond, 0, false) : ""}; ${s.step ? this.simple(s.step) : ""}`;
-        return [`${ind}for (${head}) {`, ...block(s.body), `${ind}}`];
+        const unroll = s.unroll === undefined ? [] : [`${ind}@unroll${s.unroll === "full" ? "" : `(${s.unroll})`}`];
+        return [...unroll, `${ind}for (${head}) {`, ...block(s.body), `${ind}}`];
       }
       case "while":
         return [`${ind}while (${this.operand(s.c, 0, false)}) {`, ...block(s.body), `${ind}}`];
@@ -321,6 +352,14 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
       case "name":
       case "arrayRef":
         names.add(e.name);
+        return;
+      case "view":
+        names.add(e.array);
+        if (e.row) expr(e.row);
+        return expr(e.offset);
+      case "ref":
+        names.add(e.target.name);
+        e.target.idx.forEach(expr);
         return;
       case "unary":
       case "cast":
