@@ -14,7 +14,7 @@ const f = Math.fround;
 const F32_MIN_NORMAL = 2 ** -126;
 /** An f32 atomicAdd in global memory flushes subnormal operands and results to zero of the same sign (spec/language.md). */
 const ftz = (x: number) => (x !== 0 && Math.abs(x) < F32_MIN_NORMAL ? (x < 0 ? -0 : 0) : x);
-const bits = (a: ArrayLike<number>) => Array.from(a, (x) => (Object.is(x, -0) ? "-0" : String(x)));
+const bits = (a: ArrayLike<number | bigint>) => Array.from(a, (x) => (Object.is(x, -0) ? "-0" : String(x)));
 const f32Array = (n: number, min = -1000, max = 1000) => fc.array(fc.float({ min: f(min), max: f(max), noNaN: true }), { minLength: n, maxLength: n }).map((a) => Float32Array.from(a));
 
 function launchOf(p: Program, i = 0) {
