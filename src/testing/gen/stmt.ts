@@ -118,7 +118,7 @@ export class Scope {
     for (const f of this.env.fns) {
       const call = g.call(f);
       // Functions that take views or references are called more often: what they pass is what they test.
-      const weight = f.params.some((p) => p.kind === "view" || p.kind === "ref") ? 4 : 1;
+      const weight = f.params.some((p) => p.kind === "view" || p.kind === "ref") ? 12 : 1;
       if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), weight));
     }
     const k = this.kernel;
