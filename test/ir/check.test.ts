@@ -217,7 +217,7 @@ describe("builtins", () => {
     expect(ir).toContain("let g: bool = isnan.bool(f);");
   });
   it("reports wrong argument counts and types", () => {
-    expectError(kernel("  let a = sqrt(n);"), "GK3005 3:16 sqrt() takes f32 or f64, but 'n' is i32: write sqrt(f32(n))");
+    expectError(kernel("  let a = sqrt(n);"), "GK3005 3:16 sqrt() takes f16, bf16, f32 or f64, but 'n' is i32: write sqrt(f32(n))");
     expectError(kernel("  let a = pow(f);"), "GK3004 3:11 pow() takes 2 arguments (pow(x, y)), but 1 was given");
     expectError(kernel("  let a = min(f, d);"), "GK3001 3:18 mixed types in min(): 'f' is f32 but 'd' is f64");
   });
@@ -242,7 +242,7 @@ describe("builtins", () => {
     expect(ir).toContain("let i: i32 = laneId +.i32 32:i32;");
   });
   it("reports misused warp operations, laneId and warpSize", () => {
-    expectError(kernel("  let a = shfl(b, 1);"), "GK3005 3:16 shfl() moves i32, u32, i64, u64, f32, f64 values, but 'b' is bool");
+    expectError(kernel("  let a = shfl(b, 1);"), "GK3005 3:16 shfl() moves integers and floats, but 'b' is bool");
     expectError(kernel("  let a = shfl(f, 1.5);"), "GK3007 3:19 the float constant 1.5 is used where i32 is expected");
     expectError(kernel("  let a = shflUp(f, d);"), "GK3005 3:21 the delta of shflUp() must be an integer, but 'd' is f64: write i32(d)");
     expectError(kernel("  let a = ballot(n);"), "GK3002 3:18 the argument of ballot() must be bool, but 'n' is i32: write 'n != 0'");

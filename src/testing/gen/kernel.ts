@@ -26,9 +26,9 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
+import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, lit, nameRef, NUM_TYPES, scalarTarget,
   type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
@@ -97,14 +97,19 @@ function names(n: number, fallback: string): fc.Arbitrary<string[]> {
   );
 }
 
-const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
+/**
+ * The operations threads apply to an accumulator of each kind of type, in any order with one
+ * result: integer operations wrap, f32 and f64 sums are of small integers (exact), and f16 and
+ * bf16 sums would not stay exact (integers are exact only up to 2048 and 256), so only min and max.
+ */
+const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"], half: ["min", "max"] } as const;
 
 /** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
 const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
 
 function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
   return fc.constantFrom(...NUM_TYPES).chain((t) =>
-    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
+    fc.tuple(fc.constantFrom(...(isHalfTy(t) ? ACC_OPS.half : isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
       ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
   );
@@ -222,7 +227,7 @@ function threads(s: Shape): number {
 function filled(t: Ty, n: number, v: Value): fc.Arbitrary<AnyTypedArray> {
   return fc.constant(null).map(() => {
     const a = newTypedArray(t, n);
-    (a as unknown as { fill(x: unknown): void }).fill(typeof v === "boolean" ? (v ? 1 : 0) : v);
+    (a as unknown as { fill(x: unknown): void }).fill(storedValue(t, v));
     return a;
   });
 }

@@ -9,7 +9,7 @@
  */
 import { assertNever } from "../../util.js";
 import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, Program, Stmt, Ty, Value } from "./ast.js";
-import { isIntTy, widthOf } from "./ast.js";
+import { isFloatTy, isIntTy, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
   /** The whole `.gk` text. */
@@ -52,7 +52,7 @@ function untypedTy(v: Value): Ty {
 /** A literal's text, untyped: `5`, `-3`, `0.5`, `-0.0`, `1e+30`, `true`; in another spelling when `form` says so. */
 export function literalText(t: Ty, v: Value, form?: LitForm): string {
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (t === "f32" || t === "f64") {
+  if (isFloatTy(t)) {
     const x = v as number;
     if (Object.is(x, -0)) return "-0.0";
     const s = String(x);
