@@ -11,79 +11,7 @@ import { evalBinary, evalCast } from "../../src/ir/evalOp.js";
 import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "../../src/ir/halves.js";
 import { jsrt } from "../../src/ir/jsrt.js";
 import { T } from "../../src/ir/types.js";
-
-interface Fmt {
-  readonly precision: number;
-  readonly emin: number;
-  readonly emax: number;
-}
-const F16: Fmt = { precision: 11, emin: -14, emax: 15 };
-const BF16: Fmt = { precision: 8, emin: -126, emax: 127 };
-
-const bitLength = (x: bigint) => (x === 0n ? 0 : x.toString(2).length);
-
-/** num / den * 2^exp (num, den > 0) rounded once, to nearest even, to the format. */
-function roundExact(f: Fmt, negative: boolean, num: bigint, den: bigint, exp: number): number {
-  if (num === 0n) return negative ? -0 : 0;
-  // e = floor(log2(value)): start from the bit lengths and correct by one comparison.
-  let e = bitLength(num) - bitLength(den) + exp;
-  const atLeast = (k: number) => (k - exp >= 0 ? num >= den << BigInt(k - exp) : num << BigInt(exp - k) >= den);
-  if (!atLeast(e)) e--;
-  const qe = Math.max(e, f.emin) - f.precision + 1; // the quantum's exponent
-  // value / 2^qe = n / d
-  const n = qe - exp <= 0 ? num << BigInt(exp - qe) : num;
-  const d = qe - exp > 0 ? den << BigInt(qe - exp) : den;
-  let q = n / d;
-  const twice = 2n * (n - q * d);
-  if (twice > d || (twice === d && (q & 1n) === 1n)) q++;
-  if (q >= 1n << BigInt(f.emax + 1 - qe)) return negative ? -Infinity : Infinity;
-  const r = Number(q) * 2 ** qe;
-  return negative ? -r : r;
-}
-
-/** A finite double as sign, integer significand and exponent. */
-function exact(x: number): { negative: boolean; m: bigint; e: number } {
-  const buf = new Float64Array([x]);
-  const bits = new BigUint64Array(buf.buffer)[0]!;
-  const negative = bits >> 63n === 1n;
-  const be = Number((bits >> 52n) & 0x7ffn);
-  const frac = bits & ((1n << 52n) - 1n);
-  return be === 0 ? { negative, m: frac, e: -1074 } : { negative, m: frac | (1n << 52n), e: be - 1075 };
-}
-
-function roundDouble(f: Fmt, x: number): number {
-  if (!Number.isFinite(x)) return x;
-  const { negative, m, e } = exact(x);
-  return roundExact(f, negative, m, 1n, e);
-}
-
-/** The exact result of a op b (finite operands), rounded once. */
-function exactOp(f: Fmt, op: "add" | "sub" | "mul" | "div", a: number, b: number): number {
-  const x = exact(a);
-  const y = exact(b);
-  const sx = x.negative ? -x.m : x.m;
-  const sy = (y.negative ? -y.m : y.m) * (op === "sub" ? -1n : 1n);
-  if (op === "mul") return roundExact(f, x.negative !== y.negative, x.m * y.m, 1n, x.e + y.e);
-  if (op === "div") return roundExact(f, x.negative !== y.negative, x.m, y.m, x.e - y.e);
-  const e = Math.min(x.e, y.e);
-  const sum = (sx << BigInt(x.e - e)) + (sy << BigInt(y.e - e));
-  // An exact zero sum is +0, unless both operands are -0 (IEEE 754, to nearest).
-  if (sum === 0n) return x.negative && (op === "sub" ? !y.negative : y.negative) && a === 0 ? -0 : 0;
-  return roundExact(f, sum < 0n, sum < 0n ? -sum : sum, 1n, e);
-}
-
-function exactFma(f: Fmt, a: number, b: number, c: number): number {
-  const x = exact(a);
-  const y = exact(b);
-  const z = exact(c);
-  const pe = x.e + y.e;
-  const p = (x.negative !== y.negative ? -1n : 1n) * x.m * y.m;
-  const zc = z.negative ? -z.m : z.m;
-  const e = Math.min(pe, z.e);
-  const sum = (p << BigInt(pe - e)) + (zc << BigInt(z.e - e));
-  if (sum === 0n) return (p < 0n || (p === 0n && (x.negative !== y.negative))) && z.negative ? -0 : 0;
-  return roundExact(f, sum < 0n, sum < 0n ? -sum : sum, 1n, e);
-}
+import { BF16, exactFma, exactFmod, exactOp, exactSqrt, F16, roundDouble, roundExact } from "../differential/exact-floats.js";
 
 const FORMATS = [
   { name: "f16", fmt: F16, round: roundF16, bits: f16Bits, fromBits: fromF16Bits, fma: jsrt.fmaF16 },
@@ -185,5 +113,13 @@ describe("conversions between the halves and to integers", () => {
     expect(evalBinary("add", T.f16, 65504, 15.999)).toBe(65504);
     expect(evalBinary("add", T.bf16, 256, 1)).toBe(256);
     expect(evalBinary("add", T.bf16, 257 + 1, 1)).toBe(260);
+  });
+});
+
+describe("the exact reference itself", () => {
+  it("rounds square roots and fmod as Math does for f64 where that is exact", () => {
+    const F64 = { precision: 53, emin: -1022, emax: 1023 };
+    for (const x of [2, 0.5, 1e-300, 3, 1e300, 5e-324, 1.5, 10]) expect(exactSqrt(F64, x)).toBe(Math.sqrt(x));
+    for (const [a, b] of [[7.5, 2], [-7.5, 2], [1e300, 3], [5e-324, 1e-320], [-0, 1]]) expect(Object.is(exactFmod(a!, b!), a! % b!)).toBe(true);
   });
 });

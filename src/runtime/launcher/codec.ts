@@ -85,7 +85,7 @@ export function checkArrayArg(arg: KernelArg, index: number): void {
   if ("data" in arg) {
     if (!holdsElem(arg.data, arg.elem)) {
       const want = TYPED_ARRAY[arg.elem].name;
-      throw invalidArgs(`argument ${index}: an array of ${arg.elem} must be a ${want}, got ${arg.data?.constructor?.name ?? typeof arg.data}`);
+      throw invalidArgs(`argument ${index}: an array of ${arg.elem} must be a ${want}, got ${(arg.data as unknown as object)?.constructor?.name ?? typeof arg.data}`);
     }
   } else if (!Number.isSafeInteger(arg.length) || arg.length < 0) {
     throw invalidArgs(`argument ${index}: length must be a non-negative integer, got ${String(arg.length)}`);
