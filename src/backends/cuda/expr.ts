@@ -97,6 +97,9 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
       return cast(e, cx);
     case "load":
       if (cx.volatileLoads.has(e)) {
+        // f16 and bf16 have no operators on volatile values: their bits are read, then made the value.
+        const t = asScalar(e.type);
+        if (isHalf(t)) return atom(`${CUDA.half[t.name].fromBits}(((const volatile unsigned short*)${cx.name(e.array)})${indexText(e.indices, cx)})`);
         return atom(`((const volatile ${cType(e.type)}*)${cx.name(e.array)})${indexText(e.indices, cx)}`);
       }
       return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
