@@ -241,22 +241,35 @@ function zeroFromBits(zero: Expr): Emitted {
   return atom(`${bits.fn}(${Object.is(zero.value, -0) ? bits.negZero : bits.zero})`);
 }
 
+/**
+ * An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
+ * about `u >= 0u`, so the backend writes the known result instead. The result, and the other
+ * operand (evaluated only for its effects).
+ */
+function knownComparison(e: BinaryExpr): { readonly value: boolean; readonly other: Expr } | undefined {
+  const t = scalarType(e.left);
+  if (!isInt(t) || isSigned(t)) return undefined;
+  const always =
+    (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
+    : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
+    : undefined;
+  return always === undefined ? undefined : { value: always, other: isZero(e.right) ? e.left : e.right };
+}
+
+/** The operand of a comparison that the backend leaves out of the C++ (a known comparison's operand without effects). */
+export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>): Expr | undefined {
+  if (e.kind !== "binary") return undefined;
+  const known = knownComparison(e);
+  return known && !memoryAccess(known.other, functions).writes && !hasWarpOperation(known.other) ? known.other : undefined;
+}
+
 function compare(e: BinaryExpr, cx: ExprContext): Emitted {
   const op = e.op as "eq" | "ne" | "lt" | "le" | "gt" | "ge";
-  const t = scalarType(e.left);
-  if (isInt(t) && !isSigned(t)) {
-    // An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
-    // about `u >= 0u`, so the known result is written instead.
-    const always =
-      (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
-      : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
-      : undefined;
-    if (always !== undefined) {
-      const other = isZero(e.right) ? e.left : e.right;
-      const value = always ? "true" : "false";
-      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other)) return atom(value);
-      return atom(`((void)${operand(emitExpr(other, cx), PREC.unary)}, ${value})`);
-    }
+  const known = knownComparison(e);
+  if (known) {
+    const value = known.value ? "true" : "false";
+    if (droppedOperand(e, cx.functions)) return atom(value);
+    return atom(`((void)${operand(emitExpr(known.other, cx), PREC.unary)}, ${value})`);
   }
   return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));
 }

@@ -112,6 +112,14 @@ export interface FnDef {
   readonly body: readonly Stmt[];
 }
 
+/** A module-level constant table, `const T0: T[n] = [...]` (or `T[a][b]`, given flat, row-major). */
+export interface TableDef {
+  readonly name: string;
+  readonly t: Ty;
+  readonly dims: readonly number[];
+  readonly values: readonly Value[];
+}
+
 /** A module-level constant: untyped (`const C = 3;`) when `t` is undefined. */
 export interface ConstDef {
   readonly name: string;
@@ -149,6 +157,8 @@ export function small(t: NumTy, v: number): Value {
  */
 export interface Program {
   readonly constants: readonly ConstDef[];
+  /** Module constant tables, read by the kernel and device functions (named `tab<i>`). */
+  readonly tables: readonly TableDef[];
   readonly fns: readonly FnDef[];
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];

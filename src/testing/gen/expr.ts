@@ -32,13 +32,13 @@ export interface ValueVar {
   readonly mutable: boolean;
 }
 
-/** A readable array: an input, a local array, readable shared memory, or this thread's own output slots. */
+/** A readable array: an input, a local array, readable shared memory, a module constant table, or this thread's own output slots. */
 export interface ArrayRef {
   readonly name: string;
   readonly t: Ty;
   /** Sizes per dimension; empty for a scalar `shared` variable. */
   readonly dims: readonly number[];
-  readonly kind: "input" | "local" | "shared" | "own";
+  readonly kind: "input" | "local" | "shared" | "table" | "own";
 }
 
 export interface FnSig {

@@ -29,7 +29,7 @@ import { lookupBuiltin } from "../../ir/builtins.js";
 import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
 import {
   ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, lit, nameRef, NUM_TYPES, scalarTarget,
-  type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
+  type ConstDef, type Dims, type TableDef, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
@@ -70,6 +70,7 @@ interface Shape {
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
   readonly constants: readonly ConstDef[];
+  readonly tables: readonly TableDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
 }
@@ -180,9 +181,15 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
       fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
+      tables: fc.array(
+        fc.tuple(types, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+          fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
+        ),
+        { maxLength: 2 },
+      ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in four.
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
     })
     .map((r): Shape => {
@@ -201,6 +208,7 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         globalAccs: uniqueByName(r.globalAccs),
         fns: r.fns,
         constants: r.constants,
+        tables: r.tables,
         plan,
         approx: r.approx,
       };
@@ -287,6 +295,11 @@ function sharedData(s: Shape): SharedData[] {
 
 const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
 
+/** The module constant tables as arrays expressions may read. */
+function tableRefs(s: Shape): ArrayRef[] {
+  return s.tables.map((t) => ({ name: t.name, t: t.t, dims: t.dims, kind: "table" }));
+}
+
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const base: Env = {
     vars: [
@@ -296,6 +309,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     arrays: [
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...tableRefs(s),
     ],
     fns,
     constants,
@@ -440,9 +454,9 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 // ---------------------------------------------------------------- device functions
 
-function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[]): fc.Arbitrary<FnDef> {
+function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[], tables: readonly ArrayRef[]): fc.Arbitrary<FnDef> {
   const callable: FnSig[] = shapes.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : []));
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
+  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays: [...arrays, ...tables], fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   if (f.kind === "writer") {
     const params: Param[] = [
@@ -483,11 +497,11 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
     const sigs: FnSig[] = s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : []));
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants))),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, tableRefs(s)))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
-      .map(({ fns, body, values: vs }): Program => ({ constants: s.constants, fns, params, body, grid: s.grid, block: s.block, values: vs }));
+      .map(({ fns, body, values: vs }): Program => ({ constants: s.constants, tables: s.tables, fns, params, body, grid: s.grid, block: s.block, values: vs }));
   });
 }
 

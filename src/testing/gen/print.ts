@@ -8,7 +8,7 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, Program, Stmt, Ty, Value } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, Program, Stmt, TableDef, Ty, Value } from "./ast.js";
 import { isFloatTy, isIntTy, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
@@ -21,9 +21,10 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions and constants are named `<name>_f0`, `<name>_C0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants);
+  const pr = new Printer(name, p.constants, p.tables);
   const lines: string[] = [];
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
+  for (const t of p.tables) lines.push(`const ${pr.global(t.name)}: ${t.t}${t.dims.map((d) => `[${d}]`).join("")} = ${arrayLiteral(t.t, t.values, t.dims)};`);
   p.fns.forEach((f, i) => {
     if (lines.length) lines.push("");
     lines.push(...pr.fn(`${name}_f${i}`, f));
@@ -111,12 +112,15 @@ function clarity(parent: string, child: Expr): boolean {
 
 class Printer {
   private readonly constants: ReadonlyMap<string, ConstDef>;
+  private readonly tables: ReadonlySet<string>;
 
   constructor(
     private readonly prefix: string,
     constants: readonly ConstDef[],
+    tables: readonly TableDef[],
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
+    this.tables = new Set(tables.map((t) => t.name));
   }
 
   global(name: string): string {
@@ -166,8 +170,10 @@ class Printer {
       }
       case "call":
         return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
-      case "index":
-        return { text: `${e.array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
+      case "index": {
+        const array = this.tables.has(e.array) ? this.global(e.array) : e.array;
+        return { text: `${array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
+      }
       default:
         return assertNever(e, "generated expression");
     }
