@@ -227,4 +227,36 @@ const halfAtomics: EdgeCase = (() => {
   };
 })();
 
-export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics];
+// ---------------------------------------------------------------- scalar arguments
+
+/** Scalar parameters of 1 and 2 bytes between wider ones: the launcher passes each at its own size. */
+const scalarArgs: EdgeCase = {
+  name: "scalar arguments of i8, u8, i16, u16, f16 and bf16 between wider ones arrive exactly",
+  kernel: "scalarargs",
+  source: `device_kernel scalarargs(a: i8, x: f64, b: u8, h: f16, c: i16, y: i32, d: u16, g: bf16, z: bool, w: i64, o: global<f64>, hb: global<f16>, gb: global<bf16>) {
+  o[0] = f64(a);
+  o[1] = x;
+  o[2] = f64(b);
+  o[3] = f64(h);
+  o[4] = f64(c);
+  o[5] = f64(y);
+  o[6] = f64(d);
+  o[7] = f64(g);
+  o[8] = z ? 1.0 : 0.0;
+  o[9] = f64(w);
+  hb[0] = h;
+  gb[0] = g;
+}
+`,
+  grid: [1],
+  block: [1],
+  args: [-128, -2.5, 255, round("f16", 0.1), -32768, 123456789, 65535, round("bf16", -3e38), true, -(1n << 62n), new Float64Array(10), new Uint16Array(1), new Uint16Array(1)],
+  expected: {
+    o: [-128, -2.5, 255, round("f16", 0.1), -32768, 123456789, 65535, round("bf16", -3e38), 1, -(2 ** 62)],
+    hb: [round("f16", 0.1)],
+    gb: [round("bf16", -3e38)],
+  },
+  elems: { hb: "f16", gb: "bf16" },
+};
+
+export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics, scalarArgs];
