@@ -21,19 +21,11 @@ const NUMS: readonly ScalarName[] = [...INTS, ...HALVES, "f32", "f64"];
 /**
  * An atomic on a 1- or 2-byte element, for which CUDA has no instruction: a loop of
  * atomicCAS on the aligned 32-bit word holding it (src/backends/cuda/helpers.ts), applying
- * `op` (a `gk_op_*` struct). The operand is converted to the element type, so the template
- * argument is the element's.
+ * `op` (a `gk_op_*` struct) to the element and the operand converted to the element's type.
  */
 function narrow(op: CudaHelperName): Partial<Record<ScalarName, CudaImpl>> {
-  return Object.fromEntries(
-    [...SMALL_INTS, ...HALVES].map((t) => [t, { template: raw(([p, ...a]) => `gk_atomic_narrow<${op}>(${p}, (${CUDA_TYPE[t]})(${a[0]}))`), helpers: ["gk_atomic_narrow", op] }]),
-  );
+  return Object.fromEntries([...SMALL_INTS, ...HALVES].map((t) => [t, { template: raw(([p, ...a]) => `gk_atomic_narrow<${op}>(${p}, ${a[0]})`), helpers: ["gk_atomic_narrow", op] }]));
 }
-
-/** The C++ spelling of the narrow types (the backend's table, src/backends/cuda/settings.ts, repeated for these templates). */
-const CUDA_TYPE: Record<(typeof SMALL_INTS)[number] | (typeof HALVES)[number], string> = {
-  i8: "signed char", u8: "unsigned char", i16: "short", u16: "unsigned short", f16: "__half", bf16: "__nv_bfloat16",
-};
 
 /** An atomic CUDA provides for i32/u32/u64 (and here i64 through u64, which is the same bits). */
 function nativeInts(fn: string): Partial<Record<ScalarName, CudaImpl>> {
@@ -171,7 +163,7 @@ export const atomicEntries: readonly AtomicEntry[] = [
     rule: { kind: "atomic", op: "cas", types: NUMS },
     cuda: {
       ...Object.fromEntries(
-        [...SMALL_INTS, ...HALVES].map((t) => [t, { template: raw(([p, ...a]) => `gk_atomic_cas_narrow(${p}, (${CUDA_TYPE[t]})(${a[0]}), (${CUDA_TYPE[t]})(${a[1]}))`), helpers: ["gk_atomic_cas_narrow"] }]),
+        [...SMALL_INTS, ...HALVES].map((t) => [t, { template: raw(([p, ...a]) => `gk_atomic_cas_narrow(${p}, ${a[0]}, ${a[1]})`), helpers: ["gk_atomic_cas_narrow"] }]),
       ),
       ...nativeInts("atomicCAS"),
       f32: {

@@ -13,6 +13,7 @@ import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import { call, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import { CUDA } from "../backends/cuda/settings.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 
@@ -189,12 +190,9 @@ const FLOAT: TypeConstraint = { scalars: "float", vectors: false };
 const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: false };
 const INT: TypeConstraint = { scalars: "int", vectors: false };
 
-/** CUDA's spellings for f16 and bf16 (src/backends/cuda/settings.ts has the same): the type's value as f32 and back, rounded once. */
-const HALF_CUDA = { f16: { toF32: "__half2float", fromF32: "__float2half_rn" }, bf16: { toF32: "__bfloat162float", fromF32: "__float2bfloat16_rn" } } as const;
-
 /** A half-precision function computed by the f32 one (`sinf`): operands converted exactly, the result rounded once. */
 function throughF32(h: "f16" | "bf16", f32: Template, helpers?: readonly CudaHelperName[]): CudaImpl {
-  const { toF32, fromF32 } = HALF_CUDA[h];
+  const { toF32, fromF32 } = CUDA.half[h];
   return { template: raw((a) => `${fromF32}(${fill(f32, a.map((x) => `${toF32}(${x})`))})`), ...(helpers ? { helpers } : {}) };
 }
 
