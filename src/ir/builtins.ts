@@ -13,7 +13,6 @@ import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import { call, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
-import { CUDA } from "../backends/cuda/settings.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 
@@ -190,9 +189,16 @@ const FLOAT: TypeConstraint = { scalars: "float", vectors: false };
 const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: false };
 const INT: TypeConstraint = { scalars: "int", vectors: false };
 
+/**
+ * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the CUDA
+ * templates below call, as this table spells CUDA functions (the backend's own conversions
+ * are in src/backends/cuda/settings.ts, which `gkc check` does not load).
+ */
+const HALF_CUDA = { f16: { toF32: "__half2float", fromF32: "__float2half_rn" }, bf16: { toF32: "__bfloat162float", fromF32: "__float2bfloat16_rn" } } as const;
+
 /** A half-precision function computed by the f32 one (`sinf`): operands converted exactly, the result rounded once. */
 function throughF32(h: "f16" | "bf16", f32: Template, helpers?: readonly CudaHelperName[]): CudaImpl {
-  const { toF32, fromF32 } = CUDA.half[h];
+  const { toF32, fromF32 } = HALF_CUDA[h];
   return { template: raw((a) => `${fromF32}(${fill(f32, a.map((x) => `${toF32}(${x})`))})`), ...(helpers ? { helpers } : {}) };
 }
 
