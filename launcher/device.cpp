@@ -124,6 +124,7 @@ Gpu::Gpu(int ordinal) : d_(Driver::get()) {
     d_.check(r, "cuCtxSetCurrent", phase::kInit);
   }
   retained_ = true;
+  ctx_ = ctx;
 }
 
 Gpu::~Gpu() {
