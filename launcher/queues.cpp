@@ -74,6 +74,13 @@ CUstream Queues::stream(uint32_t q) const {
   return it->second.stream;
 }
 
+std::vector<CUstream> Queues::streams() const {
+  std::vector<CUstream> out;
+  out.reserve(queues_.size());
+  for (const auto& [q, queue] : queues_) out.push_back(queue.stream);
+  return out;
+}
+
 void Queues::destroy(uint32_t q) {
   if (q == 0) throw badRequest("queue", "queue 0 is the default queue and cannot be destroyed");
   Queue& queue = this->queue(q);

@@ -41,6 +41,8 @@ class Queues {
   // Destroys queue q after its work (never 0). BAD_REQUEST for a queue that does not exist.
   void destroy(uint32_t q);
   CUstream stream(uint32_t q) const;
+  // Every queue's stream, queue 0's (null) first.
+  std::vector<CUstream> streams() const;
 
   // Queues one launch on q: `seq` numbers the launches of a queue 1, 2, ... (it names the
   // launch in errors); `kernel` is the name errors give it. With `timing`, CUDA events around

@@ -464,15 +464,7 @@ napi_value Unqueue(napi_env env, napi_callback_info info) {
 // The streams a wait for queue q (every queue when q < 0) watches.
 std::vector<CUstream> streamsOf(Context& c, int32_t q) {
   if (q >= 0) return {c.queues->stream(uint32_t(q))};
-  std::vector<CUstream> out{nullptr};
-  for (uint32_t i = 1; i < kMaxQueues; i++) {
-    try {
-      out.push_back(c.queues->stream(i));
-    } catch (const LauncherError&) {
-      // no queue i
-    }
-  }
-  return out;
+  return c.queues->streams();
 }
 
 // Whether every stream is idle; throws the first error a query reports.

@@ -230,15 +230,22 @@ function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice): RunValu
   if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
   return fn.params.map((p) => {
     const v = args[p.name]!;
-    const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    if (p.kind === "valueVar") return scalar(fn.name, what, asScalar(p.type), v);
+    if (p.kind === "valueVar") {
+      const t = asScalar(p.type);
+      const c = coerceScalar(t, v);
+      return c.ok ? c.value : scalar(fn.name, `parameter '${p.name}' (${typeToString(p.type)})`, t, v);
+    }
     const elem = p.type.elem.name;
     if (v instanceof GpuArray) {
+      if (v.owner === device && v.elem === elem) {
+        v.live(() => `argument '${p.name}' of ${fn.name}`);
+        return v;
+      }
+      const what = `parameter '${p.name}' (${typeToString(p.type)})`;
       if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
-      if (v.elem !== elem) throw invalid(fn.name, `${what} takes a GpuArray<"${elem}"> or a ${typedArrayName(elem)}, got ${v.toString()}`);
-      v.live(`argument '${p.name}' of ${fn.name}`);
-      return v;
+      throw invalid(fn.name, `${what} takes a GpuArray<"${elem}"> or a ${typedArrayName(elem)}, got ${v.toString()}`);
     }
+    const what = `parameter '${p.name}' (${typeToString(p.type)})`;
     if (ArrayBuffer.isView(v)) {
       const got = elemOfTypedArray(v);
       if (got !== elem) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, got a ${v.constructor.name}`);

@@ -74,16 +74,13 @@ export class GpuArray<E extends ElemName = ElemName> {
     return this.freedAt;
   }
 
-  /** @internal The array's store, or the error of an array that cannot be used (GK8016, GK8017). */
-  live(use: string): ArrayStore {
-    if (this.freedAt || this.store === undefined) {
-      throw new GkRuntimeError("GK8016", `${this.describe()} was used after free() (${use}); make a new array`);
-    }
-    const lost = this.owner.lostWhy(this);
-    if (lost !== undefined) {
-      throw new GkRuntimeError("GK8017", `${this.describe()} can no longer be used (${use}): ${lost}; its contents are gone, make it again`, { contextLost: true });
-    }
-    return this.store;
+  /** @internal The array's store, or the error of an array that cannot be used (GK8016, GK8017); `use` says what it was used for. */
+  live(use: string | (() => string)): ArrayStore {
+    const lost = this.freedAt || this.store === undefined ? undefined : this.owner.lostWhy(this);
+    if (this.store !== undefined && !this.freedAt && lost === undefined) return this.store;
+    const what = typeof use === "string" ? use : use();
+    if (lost === undefined) throw new GkRuntimeError("GK8016", `${this.describe()} was used after free() (${what}); make a new array`);
+    throw new GkRuntimeError("GK8017", `${this.describe()} can no longer be used (${what}): ${lost}; its contents are gone, make it again`, { contextLost: true });
   }
 
   /**

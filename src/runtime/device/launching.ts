@@ -52,11 +52,12 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
   const queue = config.queue ?? device.defaultQueue;
   const host = values.some((v) => ArrayBuffer.isView(v));
   const arrays = values.filter((v): v is GpuArray => v instanceof GpuArray);
-  const stores = values.map((v, i) => (v instanceof GpuArray ? v.live(`argument '${fn.params[i]!.name}' of a launch of ${fn.name}`) : undefined));
+  const stores = values.map((v, i) => (v instanceof GpuArray ? v.live(() => `argument '${fn.params[i]!.name}' of a launch of ${fn.name}`) : undefined));
   for (const a of arrays) a.lastQueue = queue;
   if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config);
 
-  const kernel = await kernelOf(device, program, fn.name);
+  const cached = program.kernels.get(fn.name);
+  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
   const args: EngineArg[] = values.map((v, i): EngineArg => {
     const p = fn.params[i]!;
     if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
@@ -74,7 +75,7 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
       config.kernelTime?.(ms);
       return;
     }
-    const q = await device.engineQueue(queue);
+    const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
     const seq = queue.nextSeq++;
     if (config.kernelTime) queue.timings.set(seq, config.kernelTime);
     engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined });
