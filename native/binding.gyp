@@ -9,6 +9,7 @@
       "target_name": "gk_native",
       "sources": [
         "addon.cpp",
+        "waits.cpp",
         "../launcher/cuda_driver.cpp",
         "../launcher/device.cpp",
         "../launcher/errors.cpp",
