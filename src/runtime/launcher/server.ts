@@ -42,6 +42,9 @@ export class ServeProcess {
   private readonly reader = new FrameReader();
   private readonly handles: readonly { ref(): unknown; unref(): unknown }[];
   private readonly pending: Pending[] = [];
+  private readonly outbox: Buffer[] = [];
+  private waitingDrain = false;
+  private corked = false;
   private refd = true;
   private stderr = "";
 
@@ -156,15 +159,40 @@ export class ServeProcess {
     this.onEnd(this);
   }
 
-  /** Writes parts[i..], waiting for the pipe to drain after a part it could not take at once. */
-  private write(parts: readonly Buffer[], i: number): void {
+  /**
+   * Writes the parts after everything written before, waiting for the pipe to drain after a
+   * part it could not take at once (a later batch waits behind, so frames never interleave).
+   * Writes made in one turn of the event loop go out together: a loop of queued launches
+   * costs one write(2) per turn, not one per launch.
+   */
+  private write(parts: readonly Buffer[], _from: number): void {
+    for (const p of parts) this.outbox.push(p);
     const stdin = this.child.stdin!;
-    for (; i < parts.length; i++) {
-      if (!this.alive) return; // the answers, or the exit, say what happened
-      if (!stdin.write(parts[i]!) && i + 1 < parts.length) {
-        const next = i + 1;
-        stdin.once("drain", () => this.write(parts, next));
+    if (!this.corked) {
+      this.corked = true;
+      stdin.cork();
+      setImmediate(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
+    }
+    this.flush();
+  }
+
+  private flush(): void {
+    const stdin = this.child.stdin!;
+    while (!this.waitingDrain && this.outbox.length > 0) {
+      if (!this.alive) {
+        this.outbox.length = 0; // the answers, or the exit, say what happened
         return;
+      }
+      const part = this.outbox.shift()!;
+      if (!stdin.write(part) && this.outbox.length > 0) {
+        this.waitingDrain = true;
+        stdin.once("drain", () => {
+          this.waitingDrain = false;
+          this.flush();
+        });
       }
     }
   }
