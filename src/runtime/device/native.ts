@@ -106,6 +106,9 @@ function encodeScalar(view: DataView, at: number, type: ScalarName, v: ScalarVal
   }
 }
 
+/** The engines open in this process, by GPU index: devices opened on one GPU share its context. */
+const engines = new Map<number, { engine: NativeEngine; refs: number }>();
+
 export class NativeEngine implements Engine {
   readonly isolation = "in-process" as const;
   generation = 1;
@@ -125,15 +128,25 @@ export class NativeEngine implements Engine {
     public info: DeviceInfo,
   ) {}
 
-  /** Opens GPU `gpu` in this process; throws GK8007 when there is no usable GPU. */
+  /**
+   * Opens GPU `gpu` in this process; throws GK8007 when there is no usable GPU. Devices
+   * opened on one GPU share its context (one per process): a fault loses the arrays of all.
+   */
   static open(addon: Addon, gpu: number): NativeEngine {
+    const known = engines.get(gpu);
+    if (known) {
+      known.refs++;
+      return known.engine;
+    }
     let info: DeviceInfo;
     try {
       info = JSON.parse(addon.open(gpu)) as DeviceInfo;
     } catch (e) {
       throw converted(e);
     }
-    return new NativeEngine(addon, gpu, info);
+    const engine = new NativeEngine(addon, gpu, info);
+    engines.set(gpu, { engine, refs: 1 });
+    return engine;
   }
 
   /** Runs an addon call; a lost context is replaced by a new one before the error is thrown. */
@@ -301,6 +314,9 @@ export class NativeEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    const entry = engines.get(this.gpu);
+    if (entry?.engine === this && --entry.refs > 0) return;
+    engines.delete(this.gpu);
     try {
       this.addon.close(this.gpu);
     } catch (e) {

@@ -198,3 +198,16 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a program that never calls
     expect(r.status).toBe(0);
   });
 });
+
+describe.skipIf(skip !== undefined)("two devices on one GPU in-process", () => {
+  it("share its context: closing one leaves the other working", async () => {
+    const a = await openDevice({ device: "cuda", isolation: "in-process" });
+    const b = await openDevice({ device: "cuda", isolation: "in-process" });
+    const mod = await b.compileSource(SRC, { cacheRoot });
+    const p = await b.array(new Int32Array([1]));
+    await a.close();
+    await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
+    expect(await p.read()).toEqual(new Int32Array([2]));
+    await b.close();
+  });
+});
