@@ -29,7 +29,7 @@ const skipOf = (i: Isolation) => base ?? (i === "in-process" ? addonWhy : undefi
 for (const i of ["in-process", "process"] as const) if (skipOf(i)) console.warn(`test/gpu/device.test.ts (${i}) skipped: ${skipOf(i)}`);
 
 const ELEMS = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"] as const;
-export const SRC = `
+const SRC = `
 ${ELEMS.map((t) => `device_kernel copy_${t}(n: i32, src: readonly global<${t}>, dst: global<${t}>) { const i = globalId.x; if (i < n) { dst[i] = src[i]; } }`).join("\n")}
 device_kernel add_one(n: i32, p: global<i32>) { const i = globalId.x; if (i < n) { p[i] = p[i] + 1; } }
 device_kernel busy(cycles: i64, p: global<i32>) {

@@ -96,9 +96,9 @@ export class ServeProcess {
     this.setRef(true);
     if (this.pending.length === 1) this.arm(p);
     if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
-      this.write([encodeHead(requests[0]!.header)], 0); // the common case: one small frame
+      this.write([encodeHead(requests[0]!.header)]); // the common case: one small frame
     } else {
-      this.write(this.frames(requests), 0);
+      this.write(this.frames(requests));
     }
     this.deliver(); // the process may have ended already
   }
@@ -165,7 +165,7 @@ export class ServeProcess {
    * Writes made in one turn of the event loop go out together: a loop of queued launches
    * costs one write(2) per turn, not one per launch.
    */
-  private write(parts: readonly Buffer[], _from: number): void {
+  private write(parts: readonly Buffer[]): void {
     for (const p of parts) this.outbox.push(p);
     const stdin = this.child.stdin!;
     if (!this.corked) {
