@@ -97,6 +97,9 @@ export const catalog = {
   GK8013: "uninitialized shared memory read",
   GK8014: "warp divergence",
   GK8015: "shuffle from a lane that does not exist",
+  GK8016: "GPU array used after free()",
+  GK8017: "GPU array lost: its GPU context was lost or its device closed",
+  GK8018: "out of GPU memory",
   // internal
   GK9001: "internal compiler error",
 } as const;
