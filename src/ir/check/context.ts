@@ -41,8 +41,6 @@ export interface GenericMode {
   readonly mode: "definition" | "instance";
   /** Ids of the variables that stand for constant parameters of unknown value (definition mode). */
   readonly symbolic: ReadonlySet<number>;
-  /** How many instances deep this body is: an instance made by an instance's body is one deeper. */
-  readonly depth: number;
 }
 
 /** Makes instances of generic definitions (src/ir/check/generics.ts), for calls and launches. */
@@ -72,6 +70,11 @@ export interface FnCtx {
   readonly poisoned: Set<ast.Expr>;
   nextId: number;
   loopDepth: number;
+  /**
+   * Uses of something whose error was reported elsewhere (a generic definition with errors):
+   * the body is then incomplete, so checks of its whole (every path returns) stay quiet.
+   */
+  silentFailures: number;
   /** Bytes of shared memory declared so far. */
   sharedBytes: number;
   /** The function's read-only copies of module-level constant arrays, by name, and their declarations (its body starts with them). */
@@ -101,6 +104,7 @@ export function newCtx(
     poisoned: new Set(),
     nextId: 0,
     loopDepth: 0,
+    silentFailures: 0,
     sharedBytes: 0,
     constArrays: new Map(),
     prelude: [],

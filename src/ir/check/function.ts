@@ -33,10 +33,10 @@ export function checkFunctionBody(
   // The copies of module-level constant arrays the body reads come first.
   const body = [...checkStmts(ctx, d.body.body, true)];
   body.unshift(...ctx.prelude);
-  if (ctx.log.errorCount === errors && ctx.kind === "device_fn" && sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
+  if (ctx.log.errorCount === errors && ctx.silentFailures === 0 && ctx.kind === "device_fn" && sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
     ctx.log.error("GK4003", d.name.span, `'${d.name.name}' must return ${sig.returnType.name} on every path: add a 'return' at the end of its body`);
   }
-  if (ctx.log.errorCount > errors) return { calls: ctx.calls };
+  if (ctx.log.errorCount > errors || ctx.silentFailures > 0) return { calls: ctx.calls };
   const fn: Function = {
     kind: ctx.kind === "kernel" ? "kernel" : "device_fn",
     name: irName,

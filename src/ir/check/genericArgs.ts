@@ -119,7 +119,10 @@ export function checkGenericCall(ctx: FnCtx, e: ast.CallExpr, sym: GenericSymbol
   const bindings = e.typeArgs ? explicitBindings(ctx, sym, e.typeArgs) : inferBindings(ctx, sym, e, pre);
   if (!bindings) return undefined;
   const r = ctx.instances.signature(ctx, sym, bindings, e.callee.span);
-  if (!r) return undefined;
+  if (!r) {
+    ctx.silentFailures++;
+    return undefined;
+  }
   return checkUserCall(ctx, e, r.callee, r.sig.params, r.sig.returnType, pre);
 }
 

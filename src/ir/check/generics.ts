@@ -26,9 +26,11 @@ import { paramText } from "./genericParams.js";
 import { resolveSignature } from "./signature.js";
 import type { GenericSymbol, Signature } from "./symbols.js";
 
-/** Instances made by instances, and so on: at most this deep (a generic function that makes an instance of itself with new arguments never ends). */
-export const MAX_INSTANCE_DEPTH = 32;
-/** Instances of one program, at most. */
+/**
+ * Instances of one program, at most. (Recursion is refused, so making instances ends; but
+ * definitions that each make two instances of the next, with new constants, make
+ * exponentially many.)
+ */
 export const MAX_INSTANCES = 10_000;
 
 /** Where an instance was first asked for: a place in a file, or a request from outside (the API). */
@@ -42,7 +44,6 @@ interface Made {
   readonly sym: GenericSymbol;
   readonly bindings: Bindings;
   readonly origin: Origin;
-  readonly depth: number;
   /** Undefined when the signature has errors (reported when it was made). */
   readonly sig?: Signature;
 }
@@ -83,7 +84,7 @@ export class Generics implements InstanceMaker {
       typeParams.forEach((p, i) => bindings.set(p.name, { kind: "type", type: types[i]! }));
       for (const p of sym.params) if (p.kind === "const") bindings.set(p.name, { kind: "unknown", type: p.type });
       const log = new DiagnosticLog();
-      const r = this.checkBody(sym, bindings, log, { mode: "definition", symbolic: new Set(), depth: 0 }, sym.irName);
+      const r = this.checkBody(sym, bindings, log, { mode: "definition", symbolic: new Set() }, sym.irName);
       if (logs.length === 0) this.calls.set(sym.irName, r.calls);
       logs.push({ log, label: spelling(sym, bindings), types });
     }
@@ -114,32 +115,31 @@ export class Generics implements InstanceMaker {
       for (const d of errorsOf(log)) ctx.log.add(relabel(d, spelling(sym, bindings), [{ message: `${spelling(sym, bindings)} is used here`, span: at }]));
       return sig && { callee: sym.irName, sig };
     }
-    const m = this.request(sym, bindings, { span: at, what: "used here" }, (ctx.generic?.depth ?? 0) + 1);
+    const m = this.request(sym, bindings, { span: at, what: "used here" });
     return m?.sig && { callee: m.name, sig: m.sig };
   }
 
   /**
    * The instance of `sym` with these (known) bindings, made if new: its signature is
    * resolved now, its body checked by `finish`. Undefined when it cannot be made: the
-   * definition has errors, or the limits on instances are passed (reported).
+   * definition has errors, or the program has too many instances (reported).
    */
-  request(sym: GenericSymbol, bindings: Bindings, origin: Origin, depth: number): Made | undefined {
+  request(sym: GenericSymbol, bindings: Bindings, origin: Origin): Made | undefined {
     const name = spelling(sym, bindings);
     const known = this.made.get(name);
     if (known) return known;
     if (!this.definitionOk(sym)) return undefined;
-    if (depth > MAX_INSTANCE_DEPTH || this.made.size >= MAX_INSTANCES) {
+    if (this.made.size >= MAX_INSTANCES) {
       if (!this.limitReported) {
         this.limitReported = true;
-        const why = depth > MAX_INSTANCE_DEPTH ? `instances nest more than ${MAX_INSTANCE_DEPTH} deep` : `the program makes more than ${MAX_INSTANCES} instances`;
-        this.log.error("GK4002", origin.span, `${why} (the last one ${name}): a generic function that makes instances of itself with other arguments never ends; give it a loop instead`);
+        this.log.error("GK2020", origin.span, `the program makes more than ${MAX_INSTANCES} instances of generic definitions (the last one asked for: ${name}): use fewer distinct generic arguments`);
       }
       return undefined;
     }
     const log = new DiagnosticLog();
     const sig = this.resolve(sym, bindings, log);
     for (const d of errorsOf(log)) this.log.add(relabel(d, name, madeHere(name, origin)));
-    const m: Made = { name, sym, bindings, origin, depth, ...(sig && { sig }) };
+    const m: Made = { name, sym, bindings, origin, ...(sig && { sig }) };
     this.made.set(name, m);
     if (sig) this.pending.push(m);
     return m;
@@ -154,7 +154,7 @@ export class Generics implements InstanceMaker {
       if (recursive.has(m.sym.irName)) continue;
       const log = new DiagnosticLog();
       const instance: Instance = { generic: m.sym.irName, args: m.sym.params.map((p) => instanceArg(m!.bindings.get(p.name)!)) };
-      const r = this.checkBody(m.sym, m.bindings, log, { mode: "instance", symbolic: new Set(), depth: m.depth }, m.name, instance);
+      const r = this.checkBody(m.sym, m.bindings, log, { mode: "instance", symbolic: new Set() }, m.name, instance);
       this.calls.set(m.name, r.calls);
       // Warnings were reported with the definition.
       for (const d of errorsOf(log)) this.log.add(relabel(d, m.name, madeHere(m.name, m.origin)));
@@ -166,7 +166,7 @@ export class Generics implements InstanceMaker {
   private resolve(sym: GenericSymbol, bindings: Bindings, log: DiagnosticLog): Signature | undefined {
     const symbolic = new Set<number>();
     const mode = [...bindings.values()].some((b) => b.kind === "unknown") ? "definition" : "instance";
-    const ctx = newCtx(log, sym.scope, sym.of === "kernel" ? "kernel" : "device_fn", sym.name, T.void, { generic: { mode, symbolic, depth: 0 } });
+    const ctx = newCtx(log, sym.scope, sym.of === "kernel" ? "kernel" : "device_fn", sym.name, T.void, { generic: { mode, symbolic } });
     bind(ctx, sym, bindings, symbolic);
     return resolveSignature(ctx, sym.decl);
   }

@@ -8,7 +8,7 @@ import { coerceScalar } from "../values.js";
 import type { Binding } from "./context.js";
 import type { FileScope } from "./fileScope.js";
 import { paramText } from "./genericParams.js";
-import { spelling, type Generics } from "./generics.js";
+import type { Generics } from "./generics.js";
 import { didYouMean } from "./symbols.js";
 
 /** An instance of a generic kernel of the entry file: its arguments in parameter order, a type by its name, a constant as a number, bigint or boolean. */
@@ -51,5 +51,5 @@ export function requestInstance(scope: FileScope, generics: Generics, r: Instanc
     }
     bindings.set(p.name, { kind: "const", type: p.type, value: c.value });
   }
-  generics.request(sym, bindings, { what: `requested as ${spelling(sym, bindings)}` }, 1);
+  generics.request(sym, bindings, { what: "requested from outside the program (by the API)" });
 }
