@@ -7,13 +7,14 @@
  * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool)
  * and TypedArrays (plain arrays are converted); every argument is checked against the
  * kernel's parameters before anything runs. Arrays a kernel may write are updated in
- * place and returned by name.
+ * place and returned by name. A generic kernel runs as one of its instances:
+ * `mod.reduce.with({ T: "f32", BLOCK: 256 })(config, args)` (src/runtime/instances.ts).
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { Function, Module } from "../ir/nodes.js";
+import type { Function, GenericKernel, Module } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
 import { coerceScalar, elemOfTypedArray, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
@@ -24,6 +25,7 @@ import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
 import { GkRuntimeError } from "./launcher.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
+import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { createRunner, type ArgValue, type Dims, type Runner, type RunnerOptions } from "./runner.js";
 import { selectTarget, type DeviceChoice, type Target } from "./target.js";
 
@@ -42,7 +44,9 @@ export interface LaunchConfig {
 export type ArgInput = number | bigint | boolean | AnyTypedArray | readonly (number | bigint | boolean)[];
 export type KernelArgs = Readonly<Record<string, ArgInput>>;
 export type KernelOutputs = Record<string, AnyTypedArray>;
-export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
+export type { GenericArgs };
+/** Runs a kernel. `with(args)` names an instance of a generic kernel (a plain kernel takes no generic arguments). */
+export type KernelFn = ((config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>) & { with(args: GenericArgs): KernelFn };
 
 /** A program that failed to compile: `diagnostics` holds every problem, `message` prints the first 100 and counts the rest. */
 export class GkCompileError extends Error {
@@ -54,6 +58,8 @@ export class GkCompileError extends Error {
 
 export class GkModule {
   readonly kernels: readonly string[];
+  /** Modules of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
+  readonly #instances = new Map<string, Module>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
@@ -61,11 +67,38 @@ export class GkModule {
     private readonly runner: Runner,
   ) {
     this.kernels = ir.kernels.map((k) => k.name);
-    for (const k of this.kernels) {
+    const members: [string, KernelFn][] = [
+      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => [k.name, kernelFn((c, a) => this.launch(k.name, c, a), (g) => this.#notGeneric(k.name, g))]),
+      ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
+    ];
+    for (const [k, fn] of members) {
       // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
       invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
-      Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
+      Object.defineProperty(this, k, { value: fn, enumerable: true });
     }
+  }
+
+  #notGeneric(name: string, args: GenericArgs): KernelFn {
+    if (args && Object.keys(args).length) throw new GkRuntimeError("GK8005", `'${name}' is not generic: run it without with(...)`);
+    return (this as unknown as Record<string, KernelFn>)[name]!;
+  }
+
+  /** The kernel function of the instance of `g` that `args` name. */
+  #instanceFn(g: GenericKernel, args: GenericArgs): KernelFn {
+    const target = this.#instance(namedInstance(g, args));
+    return kernelFn(
+      (c, a) => this.#run(target, c, a),
+      () => {
+        throw new GkRuntimeError("GK8005", `'${target.fn.name}' is already an instance of '${g.name}'`);
+      },
+    );
+  }
+
+  /** Where an instance runs: the module itself when its launch statements made it, else a module of its own, made once. */
+  #instance(wanted: NamedInstance): Target_ {
+    let module = this.ir.kernels.some((k) => k.name === wanted.name) ? this.ir : this.#instances.get(wanted.name);
+    if (!module) this.#instances.set(wanted.name, (module = instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources))));
+    return { module, fn: module.kernels.find((k) => k.name === wanted.name)! };
   }
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<GkModule & Record<string, KernelFn>> {
@@ -78,14 +111,25 @@ export class GkModule {
     return this.target.kind;
   }
 
-  /** Runs kernel `name` (also available as `module[name](config, args)`). */
+  /**
+   * Runs kernel `name` (also available as `module[name](config, args)`), or the instance of
+   * a generic kernel that `name` spells (`"reduce<f32, 256>"`).
+   */
   async launch(name: string, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const named = instanceByName(this.ir, name);
+    if (named) return this.#run(this.#instance(named), config, args);
     const fn = this.ir.kernels.find((k) => k.name === name);
-    if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
-    const grid = dims(config?.grid, "grid", name);
-    const block = dims(config?.block, "block", name);
+    if (fn) return this.#run({ module: this.ir, fn }, config, args);
+    const generic = this.ir.generics?.find((g) => g.name === name);
+    if (generic) throw genericError(generic);
+    throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
+  }
+
+  async #run({ module, fn }: Target_, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const grid = dims(config?.grid, "grid", fn.name);
+    const block = dims(config?.block, "block", fn.name);
     const values = marshal(fn, args ?? {});
-    await this.runner.run(name, grid, block, values);
+    await this.runner.run(fn.name, grid, block, values, module);
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = values[i] as AnyTypedArray;
@@ -104,6 +148,21 @@ export class GkModule {
   close(): Promise<void> {
     return this.runner.close();
   }
+}
+
+/** A kernel and the module it is built in. */
+interface Target_ {
+  readonly module: Module;
+  readonly fn: Function;
+}
+
+function kernelFn(run: (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>, withArgs: (args: GenericArgs) => KernelFn): KernelFn {
+  return Object.assign(run, { with: withArgs });
+}
+
+/** What running a generic kernel itself says: which instance to run instead. */
+function genericError(g: GenericKernel): GkRuntimeError {
+  return new GkRuntimeError("GK8005", `'${g.name}' is generic (${g.name}${genericParamList(g)}): run one of its instances, as in mod.${withExample(g)}(config, args)`);
 }
 
 /** Compiles a `.gk` file. Throws GkCompileError with every diagnostic when it has errors. */
