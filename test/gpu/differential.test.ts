@@ -19,9 +19,10 @@ import { performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SourceMap } from "../../src/diagnostics/source.js";
 import type { Module } from "../../src/ir/nodes.js";
+import type { Program } from "../../src/testing/gen/index.js";
 import { checkProgram, CpuGpuComparer, runOnSimulator, type Comparison } from "../../src/testing/cpuGpu.js";
 import { checkBatch, describeShrunk, kernelSeed, sampleProgram, shrinkKernel } from "../../src/testing/differential.js";
-import { printBatch, type Batch, type GenOptions } from "../../src/testing/gen/index.js";
+import { genericUse, printBatch, type Batch, type GenOptions } from "../../src/testing/gen/index.js";
 import { EDGE_CASES, expectedDiffs } from "../differential/edge-cases.js";
 import { checkExampleProperty, EXAMPLE_PROPERTIES, type Runner } from "../differential/examples.js";
 import { gpuAvailable } from "./gpu-available.js";
@@ -65,16 +66,19 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     const starts = Array.from({ length: Math.ceil(COUNT / BATCH) }, (_, b) => b * BATCH);
     const ready: Prepared[] = [];
     const mismatches: { kernel: string; comparison: Comparison }[] = [];
+    const programs: Program[] = [];
     for (let b = 0; b < starts.length; b++) {
       while (ready.length < Math.min(BUILDS_AHEAD, starts.length - b)) ready.push(prepareBatch(starts[b + ready.length]!));
       const { batch, program } = ready.shift()!;
+      programs.push(...batch.kernels.map((k) => k.program));
       for (const k of batch.kernels) {
         const c = await comparer.compare(program, k.kernel, { grid: k.grid, block: k.block }, k.args, { fmad: false, tolerance: k.tolerance });
-        if (!c.ok) mismatches.push({ kernel: k.kernel, comparison: c });
+        if (!c.ok) mismatches.push({ kernel: k.name, comparison: c });
       }
     }
     const s = ((performance.now() - t0) / 1000).toFixed(1);
     console.log(`differential: ${COUNT} kernels, ${mismatches.length} mismatches, ${s} s`);
+    console.log(genericUse(programs));
     if (mismatches.length === 0) return;
     const first = mismatches[0]!;
     const seed = kernelSeed(SEED, Number(first.kernel.slice(1)));

@@ -1,0 +1,180 @@
+/**
+ * Generic device functions for generated programs, and the calls that make their instances:
+ *
+ *   device_fn k_g0<T: u32 | i64 | f64, N: i32>(a: T, b: T, k: i32): T {
+ *     let w: T = <E over a, b, T(k)>;
+ *     let buf: T[N];                                   // with a constant parameter only
+ *     for (let i = 0; i < N; i++) { buf[i] = <E over a, b, w, T(i)>; }
+ *     for (let i = 0; i < N; i++) { w = <E over w, buf[i], a>; }
+ *     return <E over a, b, w>;
+ *   }
+ *
+ * The expressions E use only what every type of the constraint has (+ - * and unary -,
+ * comparisons, ?:, min and max; `/` and `%` when every type is a float; bit operations,
+ * shifts by 0 to 7, and `/` and `%` by `x | 1` when every type is an integer), leaves that
+ * are parameters or locals, `T(k)`, and untyped literals 0 to 9 (which fit every numeric
+ * type). So the body checks for every type the constraint admits, and every instance is
+ * well defined. The kernel (and device functions) call them at each admitted type:
+ * `k_g0(a, b, k)` with T inferred from `a`, or `k_g0<f64>(...)`, `k_g0<f64, 3>(...)`.
+ */
+import fc from "fast-check";
+import { FLOAT_TYPES, INT_TYPES, NUM_TYPES, type NumTy } from "./ast.js";
+
+/** A constraint as written, and the types it admits. */
+export interface Constraint {
+  readonly text: string;
+  readonly types: readonly NumTy[];
+}
+
+export const CONSTRAINTS: readonly Constraint[] = [
+  { text: "numeric", types: NUM_TYPES },
+  { text: "float", types: FLOAT_TYPES },
+  { text: "int", types: INT_TYPES },
+  { text: "i32 | f32", types: ["i32", "f32"] },
+  { text: "u32 | i64 | f64", types: ["u32", "i64", "f64"] },
+  { text: "i32 | u32", types: ["i32", "u32"] },
+];
+
+/** An expression over T. */
+export type GExpr =
+  /** A parameter, a local or `buf[i]`; `T(k)` and `T(i)` are casts of i32 names. */
+  | { readonly g: "leaf"; readonly text: string }
+  | { readonly g: "cast"; readonly from: string }
+  /** An untyped literal 0 to 9: only ever an operand beside a typed one. */
+  | { readonly g: "lit"; readonly v: number }
+  | { readonly g: "neg"; readonly e: GExpr }
+  | { readonly g: "bin"; readonly op: string; readonly l: GExpr; readonly r: GExpr }
+  /** `l op (r | 1)`: integer division and remainder that cannot divide by zero. */
+  | { readonly g: "div"; readonly op: "/" | "%"; readonly l: GExpr; readonly r: GExpr }
+  | { readonly g: "shift"; readonly op: "<<" | ">>" | ">>>"; readonly e: GExpr; readonly count: number }
+  | { readonly g: "minmax"; readonly fn: "min" | "max"; readonly a: GExpr; readonly b: GExpr }
+  | { readonly g: "select"; readonly cmp: string; readonly l: GExpr; readonly r: GExpr; readonly a: GExpr; readonly b: GExpr };
+
+export interface GenericFn {
+  readonly constraint: Constraint;
+  /** With a constant parameter N sizing the local array `buf` and bounding its loops. */
+  readonly sized: boolean;
+  readonly init: GExpr;
+  readonly fill: GExpr | null;
+  readonly fold: GExpr | null;
+  readonly result: GExpr;
+}
+
+/** How a call names the instance: its generic arguments written, or T inferred; N when the function has it. */
+export interface GenericCall {
+  readonly explicit: boolean;
+  readonly size?: number;
+}
+
+/** The sizes N a call may give (small: the local array is per thread). */
+export const SIZES: readonly number[] = [1, 2, 3, 4];
+
+// ---------------------------------------------------------------- generation
+
+const w = <T>(arbitrary: fc.Arbitrary<T>, weight: number) => ({ arbitrary, weight });
+
+/** An expression over these leaves (and casts of these i32 names) of depth at most d; `c` decides the operators. */
+export function gexpr(c: Constraint, leaves: readonly string[], casts: readonly string[], d: number): fc.Arbitrary<GExpr> {
+  const leaf = fc.oneof(
+    w(fc.constantFrom(...leaves).map((text): GExpr => ({ g: "leaf", text })), 4),
+    w(fc.constantFrom(...casts).map((from): GExpr => ({ g: "cast", from })), 1),
+  );
+  if (d === 0) return leaf;
+  const sub = gexpr(c, leaves, casts, d - 1);
+  const lit = fc.integer({ min: 0, max: 9 }).map((v): GExpr => ({ g: "lit", v }));
+  const operand = fc.oneof(w(sub, 4), w(lit, 1));
+  const floats = c.types.every((t) => FLOAT_TYPES.includes(t as (typeof FLOAT_TYPES)[number]));
+  const ints = c.types.every((t) => INT_TYPES.includes(t as (typeof INT_TYPES)[number]));
+  const alts = [
+    w(leaf, 3),
+    w(fc.tuple(fc.constantFrom("+", "-", "*"), sub, operand).map(([op, l, r]): GExpr => ({ g: "bin", op, l, r })), 4),
+    w(sub.map((e): GExpr => ({ g: "neg", e })), 1),
+    w(fc.tuple(fc.constantFrom<"min" | "max">("min", "max"), sub, operand).map(([fn, a, b]): GExpr => ({ g: "minmax", fn, a, b })), 1),
+    w(
+      fc.tuple(fc.constantFrom("<", "<=", ">", ">=", "==", "!="), sub, operand, sub, operand).map(([cmp, l, r, a, b]): GExpr => ({ g: "select", cmp, l, r, a, b })),
+      1,
+    ),
+  ];
+  if (floats) alts.push(w(fc.tuple(fc.constantFrom("/", "%"), sub, operand).map(([op, l, r]): GExpr => ({ g: "bin", op, l, r })), 1));
+  if (ints) {
+    alts.push(w(fc.tuple(fc.constantFrom("&", "|", "^"), sub, operand).map(([op, l, r]): GExpr => ({ g: "bin", op, l, r })), 1));
+    alts.push(w(fc.tuple(fc.constantFrom<"/" | "%">("/", "%"), sub, sub).map(([op, l, r]): GExpr => ({ g: "div", op, l, r })), 1));
+    alts.push(w(fc.tuple(fc.constantFrom<"<<" | ">>" | ">>>">("<<", ">>", ">>>"), sub, fc.integer({ min: 0, max: 7 })).map(([op, e, count]): GExpr => ({ g: "shift", op, e, count })), 1));
+  }
+  return fc.oneof(...alts);
+}
+
+export function arbGenericFn(): fc.Arbitrary<GenericFn> {
+  return fc.tuple(fc.constantFrom(...CONSTRAINTS), fc.boolean()).chain(([constraint, sized]) => {
+    const e = (leaves: readonly string[], casts: readonly string[]) => fc.integer({ min: 1, max: 3 }).chain((d) => gexpr(constraint, leaves, casts, d));
+    return fc.record({
+      constraint: fc.constant(constraint),
+      sized: fc.constant(sized),
+      init: e(["a", "b"], ["k"]),
+      fill: sized ? e(["a", "b", "w"], ["i", "k"]) : fc.constant(null),
+      fold: sized ? e(["w", "buf[i]", "a"], ["i"]) : fc.constant(null),
+      result: e(["a", "b", "w"], ["k"]),
+    });
+  });
+}
+
+// ---------------------------------------------------------------- printing
+
+/** Binding strength, loosest first, as in spec/language.md. */
+const PREC: Readonly<Record<string, number>> = {
+  "?:": 1, "|": 4, "^": 5, "&": 6, "<<": 9, ">>": 9, ">>>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
+};
+
+/** An expression's text, in parentheses unless it is a leaf, a literal or a call. */
+function text(e: GExpr): string {
+  switch (e.g) {
+    case "leaf":
+      return e.text;
+    case "cast":
+      return `T(${e.from})`;
+    case "lit":
+      return String(e.v);
+    case "neg":
+      return `(-${text(e.e)})`;
+    case "bin":
+      return `(${text(e.l)} ${e.op} ${text(e.r)})`;
+    case "div":
+      return `(${text(e.l)} ${e.op} (${text(e.r)} | 1))`;
+    case "shift":
+      return `(${text(e.e)} ${e.op} ${e.count})`;
+    case "minmax":
+      return `${e.fn}(${bare(e.a)}, ${bare(e.b)})`;
+    case "select":
+      return `(${text(e.l)} ${e.cmp} ${text(e.r)} ? ${text(e.a)} : ${text(e.b)})`;
+  }
+}
+
+/** The text without its outermost parentheses, where nothing binds around it. */
+function bare(e: GExpr): string {
+  const t = text(e);
+  return t.startsWith("(") && t.endsWith(")") && PREC[e.g === "bin" ? e.op : "?:"] !== undefined && e.g !== "neg" ? t.slice(1, -1) : t;
+}
+
+export function printGenericFn(name: string, f: GenericFn): string[] {
+  const params = `<T: ${f.constraint.text}${f.sized ? ", N: i32" : ""}>`;
+  const lines = [`device_fn ${name}${params}(a: T, b: T, k: i32): T {`, `  let w: T = ${bare(f.init)};`];
+  if (f.sized) {
+    lines.push(
+      "  let buf: T[N];",
+      "  for (let i = 0; i < N; i++) {",
+      `    buf[i] = ${bare(f.fill!)};`,
+      "  }",
+      "  for (let i = 0; i < N; i++) {",
+      `    w = ${bare(f.fold!)};`,
+      "  }",
+    );
+  }
+  lines.push(`  return ${bare(f.result)};`, "}");
+  return lines;
+}
+
+/** `<f64>`, `<f64, 3>`, or nothing (T inferred). */
+export function genericArgsText(t: NumTy, call: GenericCall): string {
+  if (!call.explicit && call.size === undefined) return "";
+  return `<${t}${call.size !== undefined ? `, ${call.size}` : ""}>`;
+}
