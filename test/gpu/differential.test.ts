@@ -32,8 +32,8 @@ if (!gpu.ok) console.warn(`test/gpu/differential.test.ts skipped: ${gpu.reason}`
 const title = (what: string) => (gpu.ok ? `${what} on ${gpu.reason}` : `${what} (skipped: ${gpu.reason})`);
 
 const COUNT = Number(process.env.GK_DIFF_KERNELS ?? 10_000);
-/** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 leave out float atomics / inexact math builtins (to look past a known difference). */
-const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0" };
+/** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 / GK_DIFF_GENERICS=0 leave out float atomics / inexact math builtins / generics (to look past a known difference). */
+const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0", generics: process.env.GK_DIFF_GENERICS !== "0" };
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const BATCH = 200;
 /** Batches checked and sent to nvcc ahead of the one running (nvcc runs beside the GPU and the simulator). */

@@ -52,6 +52,8 @@ export interface GenOptions {
   readonly approx?: boolean;
   /** Atomics on floats (default true; contended float additions use small integers only, so they stay exact). */
   readonly floatAtomics?: boolean;
+  /** Generic device functions and kernels generic over a shared array's size (default true; src/testing/gen/generic.ts). */
+  readonly generics?: boolean;
 }
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
@@ -184,8 +186,8 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       // Where a segment of warp operations goes, in about one program in four.
       warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
-      generics: fc.array(arbGenericFn(), { maxLength: 2 }),
-      genericKernel: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+      generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
+      genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
