@@ -33,7 +33,8 @@ import {
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
-import { arbGenericFn, type GenericFn } from "./generic.js";
+import type { GenericFn } from "./generic.js";
+import { arbGenericFn } from "./genericArb.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
 /** Output slots per thread. */
