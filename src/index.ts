@@ -1,6 +1,6 @@
 /** gk's public TypeScript API. */
 export { compile, compileSource, GkCompileError, GkModule } from "./runtime/api.js";
-export type { ArgInput, CompileOptions, KernelArgs, KernelFn, KernelOutputs, LaunchConfig } from "./runtime/api.js";
+export type { ArgInput, CompileOptions, GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig } from "./runtime/api.js";
 export { GkRuntimeError } from "./runtime/launcher.js";
 export { SimError } from "./runtime/sim/index.js";
 export { frontEnd } from "./pipeline.js";
