@@ -44,6 +44,8 @@ export interface ExprContext {
   readonly functions: ReadonlyMap<string, Function>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ScalarType) => ValueVar;
+  /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
+  readonly volatileLoads: ReadonlySet<Expr>;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -89,6 +91,9 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "cast":
       return cast(e, cx);
     case "load":
+      if (cx.volatileLoads.has(e)) {
+        return atom(`((const volatile ${cType(e.type)}*)${cx.name(e.array)})${indexText(e.indices, cx)}`);
+      }
       return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
     case "call":
       return call(e, cx);

@@ -23,7 +23,7 @@ import { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
 import { visit } from "../../ir/walk.js";
-import { readVariables } from "./analysis.js";
+import { readVariables, reloadedBounds } from "./analysis.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -41,7 +41,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions);
+  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions, reloadedBounds(f.body));
   const read = readVariables(f.body);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 

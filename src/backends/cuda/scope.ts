@@ -3,7 +3,7 @@
  * the backend invents, numbered in emission order so the output is deterministic. Internal
  * names start with `gk_`, a prefix no user name keeps (src/backends/cuda/names.ts).
  */
-import type { Function, ValueVar } from "../../ir/nodes.js";
+import type { Expr, Function, ValueVar } from "../../ir/nodes.js";
 import type { ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import type { ExprContext } from "./expr.js";
@@ -19,6 +19,7 @@ export class FunctionScope implements ExprContext {
     names: ReadonlyMap<number, string>,
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
+    readonly volatileLoads: ReadonlySet<Expr> = new Set(),
   ) {
     this.names = new Map(names);
   }
