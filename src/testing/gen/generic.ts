@@ -73,11 +73,6 @@ export const SIZES: readonly number[] = [1, 2, 3, 4];
 
 // ---------------------------------------------------------------- printing
 
-/** Binding strength, loosest first, as in spec/language.md. */
-const PREC: Readonly<Record<string, number>> = {
-  "?:": 1, "|": 4, "^": 5, "&": 6, "<<": 9, ">>": 9, ">>>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
-};
-
 /** An expression's text, in parentheses unless it is a leaf, a literal or a call. */
 function text(e: GExpr): string {
   switch (e.g) {
@@ -102,10 +97,10 @@ function text(e: GExpr): string {
   }
 }
 
-/** The text without its outermost parentheses, where nothing binds around it. */
+/** The text without the parentheses around an operator's operands, where nothing binds around it. */
 function bare(e: GExpr): string {
   const t = text(e);
-  return t.startsWith("(") && t.endsWith(")") && PREC[e.g === "bin" ? e.op : "?:"] !== undefined && e.g !== "neg" ? t.slice(1, -1) : t;
+  return e.g === "bin" || e.g === "div" || e.g === "shift" || e.g === "select" ? t.slice(1, -1) : t;
 }
 
 export function printGenericFn(name: string, f: GenericFn): string[] {
