@@ -28,7 +28,7 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
-  GK2020: "invalid generic parameter",
+  GK2020: "invalid generic parameter, or too many type combinations or instances",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
