@@ -8,13 +8,15 @@
  * TypedArrays (plain arrays are converted) and GPU arrays of the module's device
  * (device/gpuArray.ts); every argument is checked against the kernel's parameters before
  * anything runs. Arrays a kernel may write are updated in place and returned by name. A
- * launch given only GPU arrays is queued and returns at once (device/launching.ts).
+ * launch given only GPU arrays is queued and returns at once (device/launching.ts). A
+ * generic kernel runs as one of its instances: `mod.reduce.with({ T: "f32", BLOCK: 256 })(config, args)`
+ * (src/runtime/instances.ts).
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { Function, Module } from "../ir/nodes.js";
+import type { Function, GenericKernel, Module } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
 import { coerceScalar, elemOfTypedArray, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
@@ -28,6 +30,7 @@ import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
 import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
 import { GkRuntimeError } from "./launcher/errors.js";
+import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import type { Dims, Runner, RunnerOptions } from "./runner.js";
 import type { DeviceChoice, Target } from "./target.js";
@@ -56,7 +59,9 @@ export interface LaunchConfig extends RunConfig {
 export type ArgInput = number | bigint | boolean | AnyTypedArray | GpuArray | readonly (number | bigint | boolean)[];
 export type KernelArgs = Readonly<Record<string, ArgInput>>;
 export type KernelOutputs = Record<string, AnyTypedArray | GpuArray>;
-export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
+export type { GenericArgs };
+/** Runs a kernel. `with(args)` names an instance of a generic kernel (a plain kernel takes no generic arguments). */
+export type KernelFn = ((config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>) & { with(args: GenericArgs): KernelFn };
 /** A compiled module: a GkModule with each kernel as a member. */
 export type LoadedModule = GkModule & Record<string, KernelFn>;
 
@@ -72,6 +77,9 @@ export class GkModule {
   readonly kernels: readonly string[];
   readonly #program: Program;
   readonly #owned: boolean;
+  readonly #build: Program["build"];
+  /** Builds of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
+  readonly #instances = new Map<string, Program>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
@@ -81,23 +89,53 @@ export class GkModule {
     opts: ModuleOptions,
   ) {
     this.#owned = owned;
-    this.#program = {
-      ir,
-      sources,
-      build: {
-        ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
-        ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
-        ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-      },
-      kernels: new Map(),
-      simKernels: new Map(),
+    this.#build = {
+      ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
+      ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     };
+    this.#program = this.#programOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
-    for (const k of this.kernels) {
+    const members: [string, KernelFn][] = [
+      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => [k.name, kernelFn((c, a) => this.launch(k.name, c, a), (g) => this.#notGeneric(k.name, g))]),
+      ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
+    ];
+    for (const [k, fn] of members) {
       // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
       invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
-      Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
+      Object.defineProperty(this, k, { value: fn, enumerable: true });
     }
+  }
+
+  #programOf(ir: Module): Program {
+    return { ir, sources: this.sources, build: this.#build, kernels: new Map(), simKernels: new Map() };
+  }
+
+  #notGeneric(name: string, args: GenericArgs): KernelFn {
+    if (args && Object.keys(args).length) throw new GkRuntimeError("GK8005", `'${name}' is not generic: run it without with(...)`);
+    return (this as unknown as Record<string, KernelFn>)[name]!;
+  }
+
+  /** The kernel function of the instance of `g` that `args` name. */
+  #instanceFn(g: GenericKernel, args: GenericArgs): KernelFn {
+    const target = this.#instance(namedInstance(g, args));
+    return kernelFn(
+      (c, a) => this.#run(target, c, a),
+      () => {
+        throw new GkRuntimeError("GK8005", `'${target.fn.name}' is already an instance of '${g.name}'`);
+      },
+    );
+  }
+
+  /** Where an instance runs: the module's own build when its launch statements made it, else a build of its own, made once. */
+  #instance(wanted: NamedInstance): KernelTarget {
+    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { program: this.#program, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
+    let program = this.#instances.get(wanted.name);
+    if (!program) {
+      program = this.#programOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
+      this.#instances.set(wanted.name, program);
+    }
+    return { program, fn: program.ir.kernels.find((k) => k.name === wanted.name)! };
   }
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<LoadedModule> {
@@ -126,18 +164,28 @@ export class GkModule {
   }
 
   /**
-   * Runs kernel `name` (also available as `module[name](config, args)`). Given only GPU
-   * arrays it queues the launch and returns at once; given host TypedArrays it returns
-   * when their results are copied back into them.
+   * Runs kernel `name` (also available as `module[name](config, args)`), or the instance of
+   * a generic kernel that `name` spells (`"reduce<f32, 256>"`). Given only GPU arrays it
+   * queues the launch and returns at once; given host TypedArrays it returns when their
+   * results are copied back into them.
    */
   async launch(name: string, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const named = instanceByName(this.ir, name);
+    if (named) return this.#run(this.#instance(named), config, args);
     const fn = this.ir.kernels.find((k) => k.name === name);
-    if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
+    if (fn) return this.#run({ program: this.#program, fn }, config, args);
+    const generic = this.ir.generics?.find((g) => g.name === name);
+    if (generic) throw genericError(generic);
+    throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
+  }
+
+  async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
     const values = marshal(fn, args ?? {}, this.gpu);
-    await launchOn(this.gpu, this.#program, fn, grid, block, values, config ?? {});
+    await launchOn(this.gpu, program, fn, grid, block, values, config ?? {});
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = values[i] as AnyTypedArray | GpuArray;
@@ -176,6 +224,21 @@ export class GkModule {
   async close(): Promise<void> {
     if (this.#owned) await this.gpu.close();
   }
+}
+
+/** A kernel and the build it runs in. */
+interface KernelTarget {
+  readonly program: Program;
+  readonly fn: Function;
+}
+
+function kernelFn(run: (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>, withArgs: (args: GenericArgs) => KernelFn): KernelFn {
+  return Object.assign(run, { with: withArgs });
+}
+
+/** What running a generic kernel itself says: which instance to run instead. */
+function genericError(g: GenericKernel): GkRuntimeError {
+  return new GkRuntimeError("GK8005", `'${g.name}' is generic (${g.name}${genericParamList(g)}): run one of its instances, as in mod.${withExample(g)}(config, args)`);
 }
 
 /** Compiles a `.gk` file. Throws GkCompileError with every diagnostic when it has errors. */
