@@ -112,7 +112,8 @@ export class Scope {
       const target = fc.tuple(...a.dims.map((n) => g.index(n, 1))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
       out.push(w(this.assignTo(target, a.t), 2));
     }
-    for (const f of this.env.fns) {
+    // Generic functions' instances are pure: called for their value only.
+    for (const f of this.env.fns.filter((x) => !x.generic)) {
       const call = g.call(f);
       if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), 1));
     }
@@ -125,7 +126,8 @@ export class Scope {
       if (t !== "bool" && atomicTypes.includes(t)) out.push(w(this.ownAtomic(t), 1));
     }
     out.push(...this.effects(atomicTypes));
-    for (const t of k.approx) out.push(w(this.approxStore(t), 3));
+    // Weighted up: two dozen inexact builtins on four float types share these stores.
+    for (const t of k.approx) out.push(w(this.approxStore(t), 10));
     for (const acc of k.accumulators) if (k.floatAtomics || !isFloatTy(acc.t)) out.push(w(this.accumulate(acc), 1));
     for (const f of k.writers) {
       const call = fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), g.any(f.t)).map(([j, x]): Stmt => ({
