@@ -29,6 +29,7 @@ export const catalog = {
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
   GK2011: "kernel name cannot be its CUDA symbol",
+  GK2020: "invalid generic parameter, or too many type combinations or instances",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -49,6 +50,9 @@ export const catalog = {
   GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
   GK3019: "read of an out parameter",
+  GK3030: "generic arguments do not match the generic parameters",
+  GK3031: "generic argument not admitted by its parameter",
+  GK3032: "generic arguments cannot be inferred",
   // statements and structure
   GK4001: "shared declared outside a kernel's top level",
   GK4002: "recursion",
@@ -101,6 +105,9 @@ export const catalog = {
   GK8013: "uninitialized shared memory read",
   GK8014: "warp divergence",
   GK8015: "shuffle from a lane that does not exist",
+  GK8016: "GPU array used after free()",
+  GK8017: "GPU array lost: its GPU context was lost or its device closed",
+  GK8018: "out of GPU memory",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -38,7 +38,7 @@ function fast(
     cuda: { f32: { template: call(cuda) } },
     js: { f32: raw((a) => `Math.fround(${js.replace(/\$(\d)/g, (_, k: string) => a[Number(k)]!)})`) },
     // No one bound holds for every operand: `fast` says where one does.
-    ulp: { f32: Infinity, f64: Infinity },
+    ulp: { f32: Infinity, f64: Infinity, f16: Infinity, bf16: Infinity },
     fast: { bound, regions, ...(outside && { outside }) },
   };
 }

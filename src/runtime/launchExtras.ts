@@ -37,7 +37,7 @@ function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedA
   values.forEach((x, i) => {
     const c = coerceScalar(scalarType(elem), x);
     if (!c.ok) throw new GkRuntimeError("GK8005", `${fn.name}: element ${i} of the constant array '${name}' is not a ${elem}: ${String(x)}`);
-    (out as unknown as (number | bigint)[])[i] = storedValue(c.value);
+    (out as unknown as (number | bigint)[])[i] = storedValue(elem, c.value);
   });
   return out;
 }

@@ -8,10 +8,12 @@ import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
-import { type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.js";
+import { type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
+import { parseInstanceSpelling } from "../ir/instances.js";
 import { GkCompileError } from "../runtime/api.js";
+import { instanceByName, instanceModule } from "../runtime/instances.js";
 import { sharedMemory } from "../runtime/aliasing.js";
 import { buildModule, type ModuleBuild } from "../runtime/build.js";
 import { launchExtras } from "../runtime/launchExtras.js";
@@ -87,11 +89,42 @@ export async function gpuAvailable(device = 0): Promise<{ ok: boolean; reason: s
   }
 }
 
-/** Checks source text into a program; throws GkCompileError with every diagnostic when it has errors. */
-export function checkProgram(source: string, filename = path.join(process.cwd(), "<source>.gk")): { ir: Module; sources: SourceMap } {
-  const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost) });
+/**
+ * Checks source text into a program; throws GkCompileError with every diagnostic when it has
+ * errors. `instances` names instances of its generic kernels to make too (`"reduce<f32, 256>"`).
+ */
+export function checkProgram(source: string, filename = path.join(process.cwd(), "<source>.gk"), instances: readonly string[] = []): { ir: Module; sources: SourceMap } {
+  const requests = instances.map((name) => {
+    const parsed = parseInstanceSpelling(name);
+    if (!parsed || "error" in parsed) throw new GkRuntimeError("GK8009", parsed ? parsed.error : `'${name}' is not an instance's name, which is written like reduce<f32, 256>`);
+    return { kernel: parsed.name, args: parsed.args };
+  });
+  const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost), instances: requests });
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
   return { ir: fe.ir, sources: fe.sources };
+}
+
+/** Modules of instances named for checked programs that did not have them, per program and instance. */
+const instanceModules = new WeakMap<Module, Map<string, Module>>();
+
+/**
+ * The program to run `kernel` in, and the kernel: a program given as text is checked (with
+ * the instance `kernel` names, if it names one); a checked program runs an instance it does
+ * not have in a module of its own, as the API does (src/runtime/instances.ts).
+ */
+function programFor(program: ProgramInput, kernel: string): { p: { readonly ir: Module; readonly sources: SourceMap }; fn: Function } {
+  const named = parseInstanceSpelling(kernel);
+  if (typeof program === "string") {
+    const p = checkProgram(program, undefined, named ? [kernel] : []);
+    return { p, fn: kernelOf(p.ir, named ? instanceByName(p.ir, kernel)!.name : kernel) };
+  }
+  if (!named || program.ir.kernels.some((k) => k.name === kernel)) return { p: program, fn: kernelOf(program.ir, kernel) };
+  const wanted = instanceByName(program.ir, kernel)!;
+  let perProgram = instanceModules.get(program.ir);
+  if (!perProgram) instanceModules.set(program.ir, (perProgram = new Map()));
+  let ir = perProgram.get(wanted.name);
+  if (!ir) perProgram.set(wanted.name, (ir = instanceModule(program.ir, program.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources))));
+  return { p: { ir, sources: program.sources }, fn: kernelOf(ir, wanted.name) };
 }
 
 export class CpuGpuComparer {
@@ -119,8 +152,7 @@ export class CpuGpuComparer {
   }
 
   async compare(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions = {}): Promise<Comparison> {
-    const p = typeof program === "string" ? checkProgram(program) : program;
-    const fn = kernelOf(p.ir, kernel);
+    const { p, fn } = programFor(program, kernel);
     const fmad = opts.fmad ?? false;
     const values = positional(fn, args);
     const extras = extrasOf(p.ir, fn, launch, args);
@@ -139,7 +171,7 @@ export class CpuGpuComparer {
     let gpu = new Map<string, AnyTypedArray>();
     let gpuError: Error | undefined;
     try {
-      gpu = await this.runOnGpu(p, kernel, launch, values, fmad, extras);
+      gpu = await this.runOnGpu(p, fn.name, launch, values, fmad, extras);
     } catch (e) {
       gpuError = e instanceof Error ? e : new Error(String(e));
     }
@@ -161,13 +193,12 @@ export class CpuGpuComparer {
    * by name in `args` and `launch.shared`.
    */
   async runOnGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, fmad = false, extras?: LaunchExtras): Promise<Map<string, AnyTypedArray>> {
-    const p = typeof program === "string" ? checkProgram(program) : program;
-    const fn = kernelOf(p.ir, kernel);
+    const { p, fn } = programFor(program, kernel);
     const values = positional(fn, args);
     extras ??= extrasOf(p.ir, fn, launch, args);
     const build = await this.prepare(p, fmad);
     const more = launcherExtras(p.ir, fn, build.constantSymbols, extras);
-    const symbol = build.symbols.get(kernel)!;
+    const symbol = build.symbols.get(fn.name)!;
     const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
     const r = await this.session.run({
       module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: [...launchArgs(fn, values), ...more.args], timeoutMs,
@@ -281,9 +312,11 @@ function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
     const v = list[i]!;
     if (p.kind === "arrayVar") {
       if (!Array.isArray(v)) return v as ArgValue;
-      const a = newTypedArray(p.type.elem.name, v.length);
-      const big = p.type.elem.name === "i64" || p.type.elem.name === "u64";
-      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : Number(x)));
+      const elem = p.type.elem.name;
+      const a = newTypedArray(elem, v.length);
+      const big = elem === "i64" || elem === "u64";
+      // Plain numbers as the element type stores them (f16 and bf16 as their bits, rounded).
+      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : storedValue(elem, Number(x))));
       return a;
     }
     const big = isBigIntType(asScalar(p.type));

@@ -74,3 +74,32 @@ describe("constant arrays and dynamic shared memory through the API", () => {
     expect((e as SimError).diagnostic.message).toBe("out-of-bounds write buf[3]: buf (shared f32[]) has 3 elements in this launch (kernel 'k', thread (3,0,0), block (0,0,0))");
   });
 });
+
+const genericSrc = `constant W: f32[2];
+device_kernel scale<T: f32 | f64, N: i32>(x: readonly global<T>, out: global<T>) {
+  shared buf: T[];
+  shared fixed: T[N];
+  const t = threadIdx.x;
+  fixed[t % N] = T(W[t % 2]);
+  buf[t] = x[t] * fixed[t % N];
+  barrier();
+  out[t] = buf[t];
+}
+launch scale<f64, 2>(x = [1.0, 2.0, 3.0, 4.0], out = zeros(4), W = [2.0, 3.0]) grid(1) block(4) shared(buf = 4);`;
+
+describe("constant arrays and dynamic shared memory of generic kernels", () => {
+  it("go with an instance's launch, from with(), by its name, and from a launch statement", async () => {
+    const mod = await compileSource(genericSrc, { device: "cpu" });
+    const out = new Float32Array(4);
+    await mod.scale!.with({ T: "f32", N: 2 })({ grid: 1, block: 4, shared: { buf: 4 } }, { x: Float32Array.of(1, 2, 3, 4), out, W: [10, 100] });
+    expect([...out]).toEqual([10, 200, 30, 400]);
+    await mod.launch("scale<f32, 2>", { grid: 1, block: 4, shared: { buf: 4 } }, { x: Float32Array.of(1, 1, 1, 1), out, W: [5, 6] });
+    expect([...out]).toEqual([5, 6, 5, 6]);
+    const e = await mod.launch("scale<f32, 2>", { grid: 1, block: 4 }, { x: Float32Array.of(1, 1, 1, 1), out, W: [5, 6] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(GkRuntimeError);
+    expect((e as GkRuntimeError).message).toContain("missing the length of 'buf'");
+    const [outcome] = await mod.runLaunches();
+    expect([...(outcome!.outputs.get("out")!.data as Float64Array)]).toEqual([2, 6, 6, 12]);
+    await mod.close();
+  });
+});

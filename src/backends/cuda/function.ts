@@ -36,6 +36,7 @@ import { CUDA, cType } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
 import { visit } from "../../ir/walk.js";
 import { readVariables, reloadedBounds } from "./analysis.js";
+import { droppedOperand } from "./expr.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -55,8 +56,9 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, mc.globalNames), functionName, mc.functions, refTargets(f), reloadedBounds(f.body), mc.flushToZero);
-  const read = readVariables(f.body);
+  const refs = refTargets(f);
+  const scope = new FunctionScope(variableNames(f, mc.globalNames), functionName, mc.functions, refs, reloadedBounds(f.body), mc.flushToZero);
+  const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions, refs));
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 
   // nvcc warns about a parameter that is set but never read (#550).

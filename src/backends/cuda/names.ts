@@ -34,6 +34,7 @@ import {
 import { kernelSymbolProblem } from "../../ir/check/kernelNames.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
+import { instanceSymbol } from "../../ir/instances.js";
 
 /** Where a name is declared: at global scope (kernels, device functions) or in a function. */
 export type NameScope = "global" | "local";
@@ -123,14 +124,30 @@ export interface GlobalNames {
  * such a name is spelled safely). Then device functions' safe names are claimed (IR names
  * are unique, so each keeps its own), then the others are spelled safely, kernels first,
  * and last the constant arrays (the runtime finds them by the names this reports).
+ * An instance of a generic definition is named by src/ir/instances.ts: the definition's name
+ * (a generic kernel's verbatim, as a kernel's; a function's claimed like a function's, after
+ * all of them), `$`, its arguments (`reduce$f32$256`). No other name has a `$`, so no
+ * instance's name can be another function's.
  */
 export function globalNames(m: Module): GlobalNames {
-  const verbatim = m.kernels.filter((k) => kernelSymbolProblem(k.name) === undefined).map((k) => k.name);
+  const all = [...m.kernels, ...m.functions];
+  const plain = all.filter((f) => !f.instance);
+  // Kernels, and the definitions of generic kernels, whose names can be their symbols' (bases).
+  const kernelNames = [...new Set(m.kernels.map((k) => k.instance?.generic ?? k.name))];
+  const verbatim = kernelNames.filter((n) => kernelSymbolProblem(n) === undefined);
   const table = new NameTable("global", verbatim);
-  const functions = new Map<string, string>(verbatim.map((n) => [n, n]));
-  const all = [...m.kernels, ...m.functions].filter((f) => !functions.has(f.name));
-  const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));
-  for (const f of [...safe, ...all.filter((f) => !safe.includes(f))]) functions.set(f.name, table.claim(f.name));
+  const functions = new Map<string, string>();
+  const definitions = new Map<string, string>(verbatim.map((n) => [n, n]));
+  for (const k of m.kernels) if (!k.instance && definitions.has(k.name)) functions.set(k.name, k.name);
+  const rest = plain.filter((f) => !functions.has(f.name));
+  const safe = rest.filter((f) => isSafeIdentifier(f.name, "global"));
+  for (const f of [...safe, ...rest.filter((f) => !safe.includes(f))]) functions.set(f.name, table.claim(f.name));
+  for (const f of all) {
+    if (!f.instance) continue;
+    let base = definitions.get(f.instance.generic);
+    if (base === undefined) definitions.set(f.instance.generic, (base = table.claim(f.instance.generic)));
+    functions.set(f.name, instanceSymbol(base, f.instance.args));
+  }
   const constants = new Map<number, string>((m.constantArrays ?? []).map((a) => [a.id, table.claim(a.name)]));
   return { functions, constants };
 }

@@ -9,11 +9,12 @@
  * cannot know, the flags are the array's own `$w` property, where it has one.
  *
  * Order of evaluation: indices left to right, then the stored value or atomic operands, then
- * the check, then the access. bool elements are 0/1 bytes: converted on load and store.
+ * the check, then the access. bool elements are 0/1 bytes and f16/bf16 elements their bits
+ * (src/ir/halves.ts): converted on load and store (`$.fromF16Bits`, `$.f16Bits`, ...).
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, StoreStmt, ValueVar } from "../../ir/nodes.js";
-import { asScalar, memoryDims, memorySpace, type ScalarType } from "../../ir/types.js";
+import { asScalar, isHalf, memoryDims, memorySpace, type ScalarType } from "../../ir/types.js";
 import { TYPED_ARRAY } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import { arrayName, isTrivial, newTemp, varName, zeroOf, type FnCtx } from "./context.js";
@@ -54,11 +55,15 @@ export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[]):
     const bound = bounds[d]!;
     const code = bindTo(ctx, emitExpr(ctx, ix), binds);
     switch (ix.type.name) {
+      case "i8":
+      case "i16":
       case "i32":
         tests.push(`${code} >>> 0 < ${bound}`);
         refs.push(code);
         reports.push(code);
         return;
+      case "u8":
+      case "u16":
       case "u32":
         tests.push(`${code} < ${bound}`);
         refs.push(code);
@@ -103,8 +108,23 @@ function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonl
   return undefined;
 }
 
-const fromStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} !== 0)` : code);
-const toStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} ? 1 : 0)` : code);
+function fromStored(t: ScalarType, code: string): string {
+  switch (t.name) {
+    case "bool": return `(${code} !== 0)`;
+    case "f16": return `$.fromF16Bits(${code})`;
+    case "bf16": return `$.fromBf16Bits(${code})`;
+    default: return code;
+  }
+}
+
+function toStored(t: ScalarType, code: string): string {
+  switch (t.name) {
+    case "bool": return `(${code} ? 1 : 0)`;
+    case "f16": return `$.f16Bits(${code})`;
+    case "bf16": return `$.bf16Bits(${code})`;
+    default: return code;
+  }
+}
 const seq = (parts: readonly string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(", ")})`);
 
 function accessSite(ctx: FnCtx, site: Site): number {
@@ -116,15 +136,28 @@ function accessSite(ctx: FnCtx, site: Site): number {
  * this value of the element type rather than zeros (`resetShared`, launchParts.ts), and `$w`
  * flags the elements written with it. A read that finds any other value needs no flag: the
  * element was written. Only a read that finds the sentinel looks at the flag, and only a
- * store of the sentinel sets one. (Floats use NaN; bools, stored as 0 or 1, use 2.)
+ * store of the sentinel sets one. (Floats use NaN, f16 and bf16 the bits of a NaN that no
+ * store writes, since a NaN is stored as the quiet NaN of its sign; bools, stored as 0 or 1, use 2.)
  */
 export function sentinelOf(t: ScalarType): string {
   switch (t.name) {
     case "f32":
     case "f64":
       return "NaN";
+    case "f16":
+      return "32257"; // 0x7e01
+    case "bf16":
+      return "32705"; // 0x7fc1
     case "bool":
       return "2";
+    case "i8":
+      return "(-86)";
+    case "u8":
+      return "170";
+    case "i16":
+      return "(-21846)";
+    case "u16":
+      return "43690";
     case "i32":
       return "(-1431655766)";
     case "u32":
@@ -151,9 +184,13 @@ function checkedRead(ctx: FnCtx, container: string, offset: string, elem: Scalar
   return `(${v} = ${container}[${at}], ${unwritten} ? ${fault} : ${v})`;
 }
 
-/** A write of `value` (a name or a literal, as stored) to element `offset` of `container`, flagging a stored sentinel. */
+/**
+ * A write of `value` (a name or a literal, as stored) to element `offset` of `container`,
+ * flagging a stored sentinel: never for bools (stored as 0 or 1), f16 and bf16 (a NaN is
+ * stored as the quiet NaN of its sign, never as the sentinel's bits).
+ */
 function flaggedWrite(ctx: FnCtx, container: string, offset: string, elem: ScalarType, value: string, flags: ReturnType<typeof flagsOf>): string {
-  if (!flags || elem.name === "bool") return `${container}[${offset}] = ${value};`;
+  if (!flags || elem.name === "bool" || isHalf(elem)) return `${container}[${offset}] = ${value};`;
   const o = isTrivial(offset) ? offset : newTemp(ctx);
   const at = o === offset ? "" : `${o} = ${offset}; `;
   const guard = flags.maybe ? ` && ${flags.flags} !== undefined` : "";
@@ -197,16 +234,19 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || ${ix.fault(site)}`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
-  parts.push(`${old} = ${name}[${o}]`);
+  // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
+  const stored = isHalf(elem) ? newTemp(ctx) : old;
+  parts.push(`${stored} = ${name}[${o}]`);
+  if (stored !== old) parts.push(`${old} = ${fromStored(elem, stored)}`);
   // The old value and the operands are locals here, so the template may use them freely. In a
   // module that flushes f32 subnormals, atomicMin/Max compare them flushed (the min/max helper does).
   const flushing = ctx.opts.flushToZero && elem.name === "f32" && (e.op === "min" || e.op === "max");
-  const update = fill(tpl(space), flushing ? [`$.ftz32(${old})`, ...args.map((a) => `$.ftz32(${a})`)] : [old, ...args]);
+  const update = toStored(elem, fill(tpl(space), flushing ? [`$.ftz32(${old})`, ...args.map((a) => `$.ftz32(${a})`)] : [old, ...args]));
   const flags = flagsOf(ctx, e.array);
   if (flags) {
     const next = newTemp(ctx);
     parts.push(
-      `${isSentinel(elem, old)} && ${flags.flags}[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
+      `${isSentinel(elem, stored)} && ${flags.flags}[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
       `${next} = ${update}`,
       `${name}[${o}] = ${next}`,
       `${isSentinel(elem, next)} && (${flags.flags}[${o}] = 1)`,

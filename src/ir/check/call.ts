@@ -4,11 +4,12 @@ import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type M
 import { checkOrderedLoad } from "./memoryOps.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isScalarName, memorySpace, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import { isFloat, isInt, isScalarName, memorySpace, SCALAR_NAMES, scalarType, T, type ScalarType, type VoidType } from "../types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { checkGenericCall } from "./genericArgs.js";
 import { checkAs, checkCondition, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
@@ -19,15 +20,22 @@ import { castSource, type Untyped } from "./untyped.js";
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
+  const m = local ? undefined : ctx.module.lookup(name);
+  if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "scalar" || local?.kind === "constParam");
+  if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
   if (local) {
-    if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is a local ${local.kind === "array" ? "array" : "variable"}, not a function`);
+    const what = local.kind === "array" ? "a local array" : local.kind === "constParam" ? "a constant parameter" : "a local variable";
+    if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is ${what}, not a function`);
     return undefined;
   }
-  const m = ctx.module.lookup(name);
   if (m) {
     switch (m.kind) {
       case "function":
         return checkUserCall(ctx, e, m.irName, m.sig.params, m.sig.returnType);
+      case "generic":
+        if (m.of === "function") return checkGenericCall(ctx, e, m);
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
+        return undefined;
       case "kernel":
         ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
         return undefined;
@@ -85,8 +93,21 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
     ctx.log.error("GK2004", e.callee.span, `unknown function '${name}': in gk, write ${spelled.gk}(${params})${spelled.note ? `; ${spelled.note}` : ""}`);
     return undefined;
   }
-  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];
+  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), ...SCALAR_NAMES];
   ctx.log.error("GK2004", e.callee.span, `unknown function '${name}'${didYouMean(name, candidates)}`);
+  return undefined;
+}
+
+/** `a, b or c`. */
+function orList(names: readonly string[]): string {
+  return names.length <= 2 ? names.join(" or ") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/** `f<...>(x)` where `f` is not a generic function; `a < b > (c)` parses so too, and with a value `a` is likely a comparison. */
+function notGeneric(ctx: FnCtx, e: ast.CallExpr, typeArgs: ast.GenericArgs, isValue: boolean): undefined {
+  const name = e.callee.name;
+  const hint = isValue ? `; if you meant comparisons, write them in parentheses: (${name} < ...) and (... > ...)` : "";
+  ctx.log.error("GK3030", typeArgs.span, `'${name}' is not a generic function: call it without <...>${hint}`);
   return undefined;
 }
 
@@ -144,7 +165,7 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
     const fix = rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
-    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, but '${text}' is ${t.name}${fix}`);
+    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${orList(allowed.map((x) => x.name))}, but '${text}' is ${t.name}${fix}`);
     return undefined;
   }
   const args: ValueExpr[] = [];
@@ -243,7 +264,7 @@ function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: Scal
   if (!v) return undefined;
   if (!allowed.includes(v.type)) {
     const text = textOf(ctx, arg.span);
-    ctx.log.error("GK3005", arg.span, `${b.name}() moves ${SHUFFLE_TYPES.join(", ")} values, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
+    ctx.log.error("GK3005", arg.span, `${b.name}() moves integers and floats, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
     return undefined;
   }
   return v;
@@ -281,12 +302,17 @@ function shuffleLane(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undef
 
 // ---------------------------------------------------------------- device functions
 
-function checkUserCall(
+/**
+ * A call of a device function (or of a generic function's instance) with this signature;
+ * `pre` holds arguments already checked (while inferring generic arguments), by position.
+ */
+export function checkUserCall(
   ctx: FnCtx,
   e: ast.CallExpr,
   irName: string,
   params: readonly ParamSig[],
   returnType: ScalarType | VoidType,
+  pre: ReadonlyMap<number, ValueExpr> = new Map(),
 ): Expr | undefined {
   const name = e.callee.name;
   if (ctx.kind === "const") {
@@ -300,7 +326,7 @@ function checkUserCall(
   const args: CallArg[] = [];
   let ok = true;
   params.forEach((p, i) => {
-    const a = checkCallArg(ctx, p, e.args[i]!, name);
+    const a = checkCallArg(ctx, p, e.args[i]!, name, pre.get(i));
     if (a) args.push(a);
     else ok = false;
   });

@@ -7,7 +7,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar, CallArg, Expr } from "../nodes.js";
 import { isInt, isReadonlyMemory, memoryDims, T, type ArrayType, type GlobalType, type ScalarType, type ViewType } from "../types.js";
-import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndexChain, checkIndices } from "./memory.js";
 import type { ParamSig } from "./symbols.js";
@@ -17,11 +17,24 @@ function unparen(e: ast.Expr): ast.Expr {
   return e;
 }
 
-export function checkCallArg(ctx: FnCtx, p: ParamSig, a: ast.Expr, fn: string): CallArg | undefined {
+/** The argument `a` for parameter `p` of `fn`; `pre`: a scalar argument already checked (while inferring generic arguments). */
+export function checkCallArg(ctx: FnCtx, p: ParamSig, a: ast.Expr, fn: string, pre?: ValueExpr): CallArg | undefined {
   const t = p.type;
-  if (t.kind === "scalar") return p.ref ? refArg(ctx, p, t, a, fn) : checkAs(ctx, a, t, `parameter '${p.name}' of ${fn}()`);
+  if (t.kind === "scalar") {
+    if (p.ref) return refArg(ctx, p, t, a, fn);
+    const what = `parameter '${p.name}' of ${fn}()`;
+    return pre ? sameType(ctx, pre, a, t, what) : checkAs(ctx, a, t, what);
+  }
   if (t.kind === "view") return viewArg(ctx, p, t, a, fn);
   return arrayArg(ctx, p, t, a, fn);
+}
+
+/** An argument already checked, which must have the parameter's type exactly (as checkAs says it). */
+function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ScalarType, what: string): ValueExpr | undefined {
+  if (v.type === t) return v;
+  const text = textOf(ctx, a.span);
+  ctx.log.error("GK3001", a.span, `${what} is ${t.name}, but '${text}' is ${v.type.name}; gk never converts implicitly: write ${t.name}(${text})`);
+  return undefined;
 }
 
 // ---------------------------------------------------------------- references
@@ -172,7 +185,8 @@ function arrayArg(ctx: FnCtx, p: ParamSig, pt: GlobalType | ArrayType, a: ast.Ex
   const at = base.array.type;
   if (pt.kind === "array") {
     // A shared array parameter: the caller's shared array of the same element type and sizes.
-    const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k]);
+    // A size not known yet (in a generic definition) matches any: the instance checks it.
+    const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k] || !knownDim(n) || !knownDim(pt.dims[k]!));
     if (!same) {
       ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes, or declare the parameter view<${pt.elem.name}>`);
       return undefined;

@@ -8,6 +8,8 @@ import { isFloat, isInt, type ScalarType, type ScalarValue } from "../types.js";
 import { textOf, tyName, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "./names.js";
+import { exampleArg, explicitBindings } from "./genericArgs.js";
+import { paramText } from "./genericParams.js";
 import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { constInteger } from "./typeExpr.js";
 import { checkShape, LAUNCH_LIMITS, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "../limits.js";
@@ -19,21 +21,8 @@ const MAX_ELEMENTS = 0x7fffffffn;
  * `shared(...)` clause sizes; `reads`: the constant arrays it reads, which the launch gives by
  * name among its arguments.
  */
-export function checkLaunch(
-  ctx: FnCtx,
-  l: ast.LaunchDecl,
-  kernel: ModuleSymbol | undefined,
-  kernelName: string,
-  fn?: Function,
-  reads: readonly ArrayVar[] = [],
-): Launch | undefined {
-  if (!kernel || kernel.kind !== "kernel") {
-    if (kernel?.kind === "poisoned") return undefined;
-    const what = kernel?.kind === "function" ? `'${l.kernel.name}' is a device_fn; only a device_kernel can be launched` : `unknown kernel '${l.kernel.name}'${didYouMean(l.kernel.name, ctx.module.names())}`;
-    ctx.log.error("GK5001", l.kernel.span, what);
-    return undefined;
-  }
-  const params = kernel.sig.params;
+export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, target: LaunchTarget, fn?: Function, reads: readonly ArrayVar[] = []): Launch | undefined {
+  const { params, name: kernelName } = target;
   const names = [...params.map((p) => p.name), ...reads.map((a) => a.name)];
   const given = new Map<string, ast.LaunchArg>();
   let ok = true;
@@ -145,6 +134,40 @@ function sharedClause(ctx: FnCtx, l: ast.LaunchDecl, fn: Function): number[] | u
     return undefined;
   }
   return lengths;
+}
+
+/** The kernel a launch runs: a plain kernel, or the instance of a generic one that its generic arguments name. */
+/** The kernel a launch statement runs: its parameters and IR name, and whether it is an instance of a generic kernel. */
+export interface LaunchTarget {
+  readonly params: readonly ParamSig[];
+  readonly name: string;
+  readonly instance: boolean;
+}
+
+/** The kernel `l` launches (an instance is made here, its body checked later), or undefined after reporting why there is none. */
+export function launchTarget(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): LaunchTarget | undefined {
+  if (kernel?.kind === "kernel") {
+    if (l.typeArgs) {
+      ctx.log.error("GK3030", l.typeArgs.span, `'${l.kernel.name}' is not generic: launch it without <...>`);
+      return undefined;
+    }
+    return { params: kernel.sig.params, name: kernel.irName, instance: false };
+  }
+  if (kernel?.kind === "generic" && kernel.of === "kernel") {
+    if (!l.typeArgs) {
+      ctx.log.error("GK3030", l.kernel.span, `'${l.kernel.name}' is generic (${l.kernel.name}<${kernel.params.map(paramText).join(", ")}>): launch one of its instances, as in 'launch ${l.kernel.name}<${kernel.params.map(exampleArg).join(", ")}>(...)'`);
+      return undefined;
+    }
+    const bindings = explicitBindings(ctx, kernel, l.typeArgs);
+    const made = bindings && ctx.instances?.signature(ctx, kernel, bindings, l.typeArgs.span);
+    return made && { params: made.sig.params, name: made.callee, instance: true };
+  }
+  if (kernel?.kind === "poisoned") return undefined;
+  const what = kernel?.kind === "function" || (kernel?.kind === "generic" && kernel.of === "function")
+    ? `'${l.kernel.name}' is a device_fn; only a device_kernel can be launched`
+    : `unknown kernel '${l.kernel.name}'${didYouMean(l.kernel.name, ctx.module.names())}`;
+  ctx.log.error("GK5001", l.kernel.span, what);
+  return undefined;
 }
 
 function checkArg(ctx: FnCtx, p: ParamSig, a: ast.LaunchArg): LaunchArg | undefined {

@@ -4,24 +4,28 @@
  * Names of module-level things (the kernel, device functions, constants) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import { type ScalarName, type ScalarValue } from "../../ir/types.js";
+import { FLOAT_NAMES, INT_NAMES, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { GenericCall, GenericFn } from "./generic.js";
 
 export type Ty = ScalarName;
-export type IntTy = "i32" | "u32" | "i64" | "u64";
-export type FloatTy = "f32" | "f64";
+export type IntTy = IntName;
+export type FloatTy = FloatName;
 export type NumTy = IntTy | FloatTy;
+/** f16 and bf16. */
+export type HalfTy = "f16" | "bf16";
 
-export const INT_TYPES: readonly IntTy[] = ["i32", "u32", "i64", "u64"];
-export const FLOAT_TYPES: readonly FloatTy[] = ["f32", "f64"];
+export const INT_TYPES: readonly IntTy[] = INT_NAMES;
+export const FLOAT_TYPES: readonly FloatTy[] = FLOAT_NAMES;
 export const NUM_TYPES: readonly NumTy[] = [...INT_TYPES, ...FLOAT_TYPES];
 export const ALL_TYPES: readonly Ty[] = ["bool", ...NUM_TYPES];
 
-export const isIntTy = (t: Ty): t is IntTy => t === "i32" || t === "u32" || t === "i64" || t === "u64";
-export const isFloatTy = (t: Ty): t is FloatTy => t === "f32" || t === "f64";
-export const isSignedTy = (t: Ty): boolean => t === "i32" || t === "i64";
-export const is64Ty = (t: Ty): boolean => t === "i64" || t === "u64" || t === "f64";
-export const widthOf = (t: IntTy): number => (t === "i64" || t === "u64" ? 64 : 32);
+export const isIntTy = (t: Ty): t is IntTy => SCALAR_INFO[t].class === "int";
+export const isFloatTy = (t: Ty): t is FloatTy => SCALAR_INFO[t].class === "float";
+export const isHalfTy = (t: Ty): t is HalfTy => t === "f16" || t === "bf16";
+export const isSignedTy = (t: Ty): boolean => SCALAR_INFO[t].class === "int" && SCALAR_INFO[t].signed;
+export const is64Ty = (t: Ty): boolean => SCALAR_INFO[t].bits === 64;
+export const widthOf = (t: IntTy): number => SCALAR_INFO[t].bits;
 
 /** A value of a scalar type: boolean for bool, bigint for i64/u64, number otherwise (f32 values already rounded). */
 /** A value of a generated program: a scalar value (src/ir/types.ts). */
@@ -61,8 +65,11 @@ export type Expr =
   /** A math, warp or fast builtin. */
   | { readonly k: "builtin"; readonly t: Ty; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
-  /** A call of device function number `fn` of the program. */
-  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[] }
+  /**
+   * A call of device function number `fn` of the program; with `generic`, of generic
+   * function number `fn` (Program.generics), making its instance at type `t`.
+   */
+  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
   | { readonly k: "index"; readonly t: Ty; readonly array: string; readonly idx: readonly Expr[] };
 
 /**
@@ -80,7 +87,7 @@ export type CallArg =
   | { readonly k: "ref"; readonly target: LValue; readonly source: "var" | ArrayKind };
 
 /** Where an array a program reads lives (expr.ts, ArrayRef). */
-export type ArrayKind = "input" | "constant" | "local" | "shared" | "own" | "view";
+export type ArrayKind = "input" | "constant" | "table" | "local" | "shared" | "own" | "view";
 
 export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
 
@@ -132,6 +139,14 @@ export interface FnDef {
   readonly body: readonly Stmt[];
 }
 
+/** A module-level constant table, `const T0: T[n] = [...]` (or `T[a][b]`, given flat, row-major). */
+export interface TableDef {
+  readonly name: string;
+  readonly t: Ty;
+  readonly dims: readonly number[];
+  readonly values: readonly Value[];
+}
+
 /** A module-level constant: untyped (`const C = 3;`) when `t` is undefined. */
 export interface ConstDef {
   readonly name: string;
@@ -175,7 +190,16 @@ export interface Program {
   readonly sharedLengths: ReadonlyMap<string, number>;
   /** How the `fast_f32` output compares (fast.ts): within this, or bit for bit when it is empty; absent when the kernel has no `fast_f32`. */
   readonly fastTolerance?: { readonly ulp?: number; readonly abs?: number };
+  /** Module constant tables, read by the kernel and device functions (named `tab<i>`). */
+  readonly tables: readonly TableDef[];
   readonly fns: readonly FnDef[];
+  /** Generic device functions (src/testing/gen/generic.ts), printed `<name>_g0`, ... */
+  readonly generics?: readonly GenericFn[];
+  /**
+   * Makes the kernel generic over a constant `S: i32` that sizes the 1-D shared array
+   * `array`; the program runs the kernel's instance `<name><value>`.
+   */
+  readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly grid: Dims;

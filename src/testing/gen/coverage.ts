@@ -1,16 +1,26 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
- * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", "view:shared:row",
- * "ref:own", "stmt:shared:dynamic", "constant:read", ...), so that a test can state that the
- * generator reaches every operator, conversion, builtin, statement form and kind of memory.
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile",
+ * "view:shared:row", "ref:own", "stmt:shared:dynamic", "constant:read", ...), so that a test
+ * can state that the generator reaches every operator, conversion, builtin, statement form,
+ * kind of memory and memory space of every element type.
  */
 import { assertNever } from "../../util.js";
 import type { CallArg, Expr, Program, Stmt } from "./ast.js";
+
+/** The memory space of an array of a generated program, by its name (kernel.ts names them). */
+export function spaceOf(array: string): "global" | "shared" | "local" | "table" {
+  if (/^(sh|ss|sacc)/.test(array)) return "shared";
+  if (/^la\d/.test(array)) return "local";
+  if (/^tab\d/.test(array)) return "table";
+  return "global";
+}
 
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
   const constantArrays = new Set(p.constantArrays.map((a) => a.name));
   for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
+  if (p.tables.length) out.add("const:table");
   const expr = (e: Expr | CallArg): void => {
     switch (e.k) {
       case "lit":
@@ -52,9 +62,17 @@ export function features(p: Program): Set<string> {
         return e.args.forEach(expr);
       case "call":
         out.add(`call:${e.t === "void" ? "void" : "value"}`);
+        if (e.generic) {
+          out.add(`generic:call:${e.generic.size !== undefined ? "sized" : e.generic.explicit ? "explicit" : "inferred"}`);
+          out.add(`generic:instance:${e.t}`);
+        }
         return e.args.forEach(expr);
       case "index":
-        out.add(constantArrays.has(e.array) ? "constant:read" : `index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+        if (constantArrays.has(e.array)) out.add("constant:read");
+        else {
+          out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+          out.add(`mem:${spaceOf(e.array)}:${e.t}`);
+        }
         return e.idx.forEach(expr);
       default:
         return assertNever(e, "generated expression");
@@ -70,12 +88,15 @@ export function features(p: Program): Set<string> {
         return;
       case "localArray":
         out.add(`stmt:localArray:${s.dims.length}d${s.init ? (s.flat && s.dims.length > 1 ? ":flat" : ":init") : ""}`);
+        out.add(`mem:local:${s.t}`);
         return;
       case "shared":
         out.add(s.dynamic ? "stmt:shared:dynamic" : `stmt:shared:${s.dims.length}d`);
+        out.add(`mem:shared:${s.t}`);
         return;
       case "assign":
         out.add(`assign:${s.op}:${s.target.t}`);
+        if (s.target.idx.length || /^(ss|sacc)/.test(s.target.name)) out.add(`mem:${spaceOf(s.target.name)}:${s.target.t}`);
         s.target.idx.forEach(expr);
         return expr(s.value);
       case "step":
@@ -123,5 +144,24 @@ export function features(p: Program): Set<string> {
   };
   p.fns.forEach((f) => stmts(f.body, "fn"));
   stmts(p.body, "kernel");
+  for (const g of p.generics ?? []) out.add(`generic:fn:${g.constraint.text}${g.sized ? ":sized" : ""}`);
+  if (p.sizeParam) out.add("generic:kernel");
   return out;
+}
+
+/** How many of these programs use generics, as a line for a test's log. */
+export function genericUse(programs: readonly Program[]): string {
+  let define = 0;
+  let call = 0;
+  let types = 0;
+  let kernel = 0;
+  for (const p of programs) {
+    const f = [...features(p)];
+    if (f.some((x) => x.startsWith("generic:fn:"))) define++;
+    const instances = new Set(f.filter((x) => x.startsWith("generic:instance:")));
+    if (instances.size) call++;
+    if (instances.size > 1) types++;
+    if (f.includes("generic:kernel")) kernel++;
+  }
+  return `generics in ${programs.length} kernels: ${define} define generic device functions, ${call} make instances of them (${types} at two types or more), ${kernel} are generic kernels run as an instance`;
 }

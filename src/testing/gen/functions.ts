@@ -81,10 +81,23 @@ export function callable(shapes: readonly FnShape[]): FnSig[] {
   });
 }
 
-/** The body of function `i`: statements over its parameters and the constant arrays, then what its kind stores or returns. */
-export function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[], constantArrays: readonly ArrayRef[], slots: number, inputLength: number): fc.Arbitrary<FnDef> {
+/**
+ * The body of function `i`: statements over its parameters and the module's arrays (constant
+ * arrays, constant tables), calling the functions before it and the generic functions'
+ * instances (`generic`), then what its kind stores or returns.
+ */
+export function fnBody(
+  f: FnShape,
+  i: number,
+  shapes: readonly FnShape[],
+  constants: readonly ConstDef[],
+  moduleArrays: readonly ArrayRef[],
+  slots: number,
+  inputLength: number,
+  generic: readonly FnSig[] = [],
+): fc.Arbitrary<FnDef> {
   const params = fnParams(f);
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays: [...arrays, ...constantArrays], fns: callable(shapes.slice(0, i)), constants, slots, inputLength });
+  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays: [...arrays, ...moduleArrays], fns: [...callable(shapes.slice(0, i)), ...generic], constants, slots, inputLength });
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   const scalars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" || (p.type.kind === "ref" && p.type.mode === "inout") ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
   const arrays = params.flatMap((p): ArrayRef[] => {

@@ -7,7 +7,7 @@
 import { mathBuiltin } from "../../ir/builtins.js";
 import { type AnyTypedArray, type ArgValue } from "../../ir/values.js";
 import type { Tolerance } from "../compare.js";
-import type { Dims, Param, Program, Stmt } from "./ast.js";
+import type { Dims, FloatTy, Param, Program, Stmt } from "./ast.js";
 import { printProgram } from "./print.js";
 
 /** A kernel argument: a scalar (boolean, number, or bigint for 64-bit integers) or a TypedArray. */
@@ -16,6 +16,9 @@ export type { ArgValue };
 export interface GeneratedKernel {
   /** The `.gk` text: the kernel, the device functions it calls, its constants. */
   readonly source: string;
+  /** The kernel's name as printed (its device functions and constants are prefixed with it). */
+  readonly name: string;
+  /** The kernel that runs: `name`, or the instance `name<S>` of a generic kernel (Program.sizeParam). */
   readonly kernel: string;
   readonly grid: Dims;
   readonly block: Dims;
@@ -37,7 +40,8 @@ export function generatedKernel(p: Program, name: string): GeneratedKernel {
   const args = printed.params.map((q) => p.values.get(q.name)!);
   const shared = Object.fromEntries(p.sharedLengths);
   const constants = Object.fromEntries(p.constantArrays.map((a) => [`${name}_${a.name}`, p.values.get(a.name) as AnyTypedArray]));
-  return { source: printed.source, kernel: name, grid: p.grid, block: p.block, args, shared, constants, params: printed.params, tolerance: tolerances(p), program: p };
+  const kernel = p.sizeParam ? `${name}<${p.sizeParam.value}>` : name;
+  return { source: printed.source, name, kernel, grid: p.grid, block: p.block, args, shared, constants, params: printed.params, tolerance: tolerances(p), program: p };
 }
 
 /** Copies of the arguments, so that a run does not change the originals. */
@@ -55,7 +59,7 @@ export function tolerances(p: Program): Record<string, Tolerance> {
   const visit = (ss: readonly Stmt[]) => {
     for (const s of ss) {
       if (s.k === "assign" && s.target.name.startsWith("approx_") && s.value.k === "builtin") {
-        const t = s.target.t as "f32" | "f64";
+        const t = s.target.t as FloatTy;
         const ulp = mathBuiltin(s.value.fn)?.ulp[t] ?? 0;
         worst.set(s.target.name, Math.max(worst.get(s.target.name) ?? 0, ulp));
       }

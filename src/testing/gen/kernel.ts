@@ -26,15 +26,18 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
+import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
+import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, INT_TYPES, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
-  type ConstantArray, type ConstDef, type Dims, type Expr, type FloatTy, type LValue, type Param, type Program, type Stmt, type Ty, type Value,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  type ConstantArray, type ConstDef, type Dims, type TableDef, type Expr, type FloatTy, type IntTy, type LValue, type Param, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { FAST_USES, type FastUse } from "./fast.js";
 import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
+import type { GenericFn } from "./generic.js";
+import { arbGenericFn } from "./genericArb.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
 /** Output slots per thread. */
@@ -53,12 +56,18 @@ export interface GenOptions {
   readonly approx?: boolean;
   /** Atomics on floats (default true; contended float additions use small integers only, so they stay exact). */
   readonly floatAtomics?: boolean;
+  /** Generic device functions and kernels generic over a shared array's size (default true; src/testing/gen/generic.ts). */
+  readonly generics?: boolean;
 }
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 interface Shape {
   readonly grid: Dims;
+  /** Generic device functions (generic.ts), callable at every type their constraints admit. */
+  readonly generics: readonly GenericFn[];
+  /** Whether the kernel is generic over the size of a 1-D shared array (Program.sizeParam), where it has one. */
+  readonly genericKernel: boolean;
   readonly block: Dims;
   readonly locals: readonly { readonly name: string; readonly t: Ty }[];
   readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
@@ -70,6 +79,7 @@ interface Shape {
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
   readonly constants: readonly ConstDef[];
+  readonly tables: readonly TableDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
   /** The fast builtin stored to `fast_f32`, with its operands clamped into one region (one per program, so its tolerance is the array's). */
@@ -99,14 +109,19 @@ function names(n: number, fallback: string): fc.Arbitrary<string[]> {
   );
 }
 
-const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
+/**
+ * The operations threads apply to an accumulator of each kind of type, in any order with one
+ * result: integer operations wrap, f32 and f64 sums are of small integers (exact), and f16 and
+ * bf16 sums would not stay exact (integers are exact only up to 2048 and 256), so only min and max.
+ */
+const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"], half: ["min", "max"] } as const;
 
 /** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
 const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
 
 function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
   return fc.constantFrom(...NUM_TYPES).chain((t) =>
-    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
+    fc.tuple(fc.constantFrom(...(isHalfTy(t) ? ACC_OPS.half : isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
       ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
   );
@@ -168,12 +183,20 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
       fns: fc.array(fnShape(names(3, "p"), INPUT_LENGTH), { maxLength: 3 }),
       constants,
+      tables: fc.array(
+        fc.tuple(types, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+          fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
+        ),
+        { maxLength: 2 },
+      ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in four.
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
       constantArrays: fc.array(types, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
+      generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
+      genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -191,10 +214,13 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         globalAccs: uniqueByName(r.globalAccs),
         fns: r.fns,
         constants: r.constants,
+        tables: r.tables,
         plan,
         approx: r.approx,
         fast: r.fast,
         constantArrays: r.constantArrays,
+        generics: r.generics,
+        genericKernel: r.genericKernel,
       };
     });
 }
@@ -220,7 +246,7 @@ function threads(s: Shape): number {
 function filled(t: Ty, n: number, v: Value): fc.Arbitrary<AnyTypedArray> {
   return fc.constant(null).map(() => {
     const a = newTypedArray(t, n);
-    (a as unknown as { fill(x: unknown): void }).fill(typeof v === "boolean" ? (v ? 1 : 0) : v);
+    (a as unknown as { fill(x: unknown): void }).fill(storedValue(t, v));
     return a;
   });
 }
@@ -292,6 +318,11 @@ function constantRefs(s: Shape): ArrayRef[] {
   return s.constantArrays.map((a): ArrayRef => ({ name: a.name, t: a.t, dims: [a.length], kind: "constant" }));
 }
 
+/** The module constant tables as arrays expressions may read. */
+function tableRefs(s: Shape): ArrayRef[] {
+  return s.tables.map((t) => ({ name: t.name, t: t.t, dims: t.dims, kind: "table" }));
+}
+
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const base: Env = {
     vars: [
@@ -302,6 +333,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
       ...constantRefs(s),
+      ...tableRefs(s),
     ],
     fns,
     constants,
@@ -405,9 +437,10 @@ function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> 
   );
   const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
   const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
-  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it. Partial warps as votes.
+  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it (of the
+  // 32- and 64-bit integers, MATCH_TYPES). Partial warps as votes.
   const match = fc
-    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...INT_TYPES))
+    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...(MATCH_TYPES as readonly IntTy[])))
     .chain(([[t, fn], u]) => scope.gen.any(u).map((v): [Ty, Expr] => [t, builtin(t, fn, v)]));
   const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 }, { arbitrary: match, weight: 1 });
   return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
@@ -450,18 +483,38 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 // ---------------------------------------------------------------- the program
 
+/** Each generic function's instances: one signature per type its constraint admits. */
+function genericSigs(s: Shape): FnSig[] {
+  return s.generics.flatMap((g, index) =>
+    g.constraint.types.map((t): FnSig => ({ index, params: [{ kind: "scalar", t }, { kind: "scalar", t }, { kind: "scalar", t: "i32" }], ret: t, generic: { sized: g.sized } })),
+  );
+}
+
+/** The kernel's constant parameter: the size of its first 1-D shared array (data, else an accumulator), when it is generic. */
+function sizeParam(s: Shape): Program["sizeParam"] {
+  if (!s.genericKernel) return undefined;
+  const data = sharedData(s).find((d) => d.ref.dims.length === 1 && !d.dynamic)?.ref;
+  const acc = s.sharedAccs.find((a) => a.dims.length === 1);
+  const array = data ?? (acc && accRef(acc));
+  return array ? { name: "S", value: array.dims[0]!, array: array.name } : undefined;
+}
+
 export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
   return shape(opts).chain((s) => {
     const params = kernelParams(s);
     const sharedLengths = new Map(sharedData(s).flatMap((d) => (d.dynamic ? [[d.ref.name, d.ref.dims[0]!] as const] : [])));
+    const generic = genericSigs(s);
+    const sigs: FnSig[] = [...callable(s.fns), ...generic];
+    const size = sizeParam(s);
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, constantRefs(s), SLOTS, INPUT_LENGTH))),
-        body: kernelBody(s, callable(s.fns), s.constants, opts),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic))),
+        body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
       .map(({ fns, body, values: vs }): Program => ({
-        constants: s.constants, constantArrays: s.constantArrays, sharedLengths, fns, params, body, grid: s.grid, block: s.block, values: vs,
+        constants: s.constants, constantArrays: s.constantArrays, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
+        params, body, grid: s.grid, block: s.block, values: vs,
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
       }));
   });

@@ -8,8 +8,9 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, Program, Stmt, Ty, Value } from "./ast.js";
-import { isIntTy, widthOf } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, Program, Stmt, TableDef, Ty, Value } from "./ast.js";
+import { genericArgsText, printGenericFn } from "./generic.js";
+import { isFloatTy, isIntTy, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
   /** The whole `.gk` text. */
@@ -21,10 +22,15 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions and constants are named `<name>_f0`, `<name>_C0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)));
+  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)), p.tables, p.sizeParam);
   const lines: string[] = [];
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
   for (const a of p.constantArrays) lines.push(`constant ${pr.global(a.name)}: ${a.t}[${a.length}];`);
+  for (const t of p.tables) lines.push(`const ${pr.global(t.name)}: ${t.t}${t.dims.map((d) => `[${d}]`).join("")} = ${arrayLiteral(t.t, t.values, t.dims)};`);
+  (p.generics ?? []).forEach((g, i) => {
+    if (lines.length) lines.push("");
+    lines.push(...printGenericFn(`${name}_g${i}`, g));
+  });
   p.fns.forEach((f, i) => {
     if (lines.length) lines.push("");
     lines.push(...pr.fn(`${name}_f${i}`, f));
@@ -32,7 +38,8 @@ export function printProgram(p: Program, name: string): PrintedProgram {
   const used = usedNames(p.body);
   const params = p.params.filter((q) => used.has(q.name));
   if (lines.length) lines.push("");
-  lines.push(`device_kernel ${name}(${params.map(paramText).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
+  const generics = p.sizeParam ? `<${p.sizeParam.name}: i32>` : "";
+  lines.push(`device_kernel ${name}${generics}(${params.map(paramText).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
   return { source: lines.join("\n") + "\n", kernel: name, params };
 }
 
@@ -64,7 +71,7 @@ function untypedTy(v: Value): Ty {
 /** A literal's text, untyped: `5`, `-3`, `0.5`, `-0.0`, `1e+30`, `true`; in another spelling when `form` says so. */
 export function literalText(t: Ty, v: Value, form?: LitForm): string {
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (t === "f32" || t === "f64") {
+  if (isFloatTy(t)) {
     const x = v as number;
     if (Object.is(x, -0)) return "-0.0";
     const s = String(x);
@@ -123,18 +130,22 @@ function clarity(parent: string, child: Expr): boolean {
 
 class Printer {
   private readonly constants: ReadonlyMap<string, ConstDef>;
+  private readonly tables: ReadonlySet<string>;
 
   constructor(
     private readonly prefix: string,
     constants: readonly ConstDef[],
     /** Module-level constant arrays: their names take the prefix. */
     private readonly constantArrays: ReadonlySet<string>,
+    tables: readonly TableDef[],
+    private readonly sizeParam?: Program["sizeParam"],
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
+    this.tables = new Set(tables.map((t) => t.name));
   }
 
   private arrayName(name: string): string {
-    return this.constantArrays.has(name) ? this.global(name) : name;
+    return this.constantArrays.has(name) || this.tables.has(name) ? this.global(name) : name;
   }
 
   global(name: string): string {
@@ -182,8 +193,13 @@ class Printer {
         const args = [target, this.operand(last!, 0, true), ...e.args.map((a) => this.operand(a, 0, true))];
         return { text: `${e.fn}(${args.join(", ")})`, prec: PRIMARY };
       }
-      case "call":
-        return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
+      case "call": {
+        if (!e.generic) return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
+        // T inferred from the first argument: printed typed (never a bare literal).
+        const inferred = !e.generic.explicit && e.generic.size === undefined;
+        const args = e.args.map((a, i) => (inferred && i === 0 && a.k !== "arrayRef" && a.k !== "ref" && a.k !== "view" ? this.operand(a, 0, false) : this.callArg(a)));
+        return { text: `${this.prefix}_g${e.fn}${genericArgsText(e.t as NumTy, e.generic)}(${args.join(", ")})`, prec: PRIMARY };
+      }
       case "index":
         return { text: `${this.arrayName(e.array)}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
       default:
@@ -286,8 +302,11 @@ class Printer {
         const type = `${s.t}${s.dims.map((d) => `[${d}]`).join("")}`;
         return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
       }
-      case "shared":
-        return [`${ind}shared ${s.name}: ${s.t}${s.dynamic ? "[]" : s.dims.map((d) => `[${d}]`).join("")};`];
+      case "shared": {
+        // The kernel's constant parameter sizes this array (Program.sizeParam).
+        const sized = this.sizeParam?.array === s.name && s.dims.length === 1 && !s.dynamic;
+        return [`${ind}shared ${s.name}: ${s.t}${s.dynamic ? "[]" : sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
+      }
       case "if": {
         const out = [`${ind}if (${this.operand(s.c, 0, false)}) {`, ...block(s.then)];
         let rest = s.else;

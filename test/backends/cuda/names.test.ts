@@ -134,3 +134,38 @@ function irOfWithSources(src: string) {
   expect(r.ir).toBeDefined();
   return { ir: r.ir!, sources: r.sources };
 }
+
+describe("instances of generic definitions", () => {
+  it("are named by their definition's symbol, '$' and their arguments, which no other name can take", () => {
+    const r = checkSource(`device_kernel fill<T: i32 | f32, V: i32, B: bool>(out: global<T>) { out[0] = B ? T(V) : T(0); }
+device_kernel fill$i32(out: global<i32>) {}
+device_kernel int<T: i32 | f32>(out: global<T>) {}
+device_fn sq<T: numeric>(x: T): T { return x * x; }
+device_kernel k(out: global<u64>) { out[0] = sq(out[0]); }
+launch fill<i32, -1, true>(out = zeros(1)) grid(1) block(1);
+launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
+launch int<f32>(out = zeros(1)) grid(1) block(1);
+`);
+    // A '$' is not part of a gk name: the second kernel's name is a syntax error, not a clash.
+    expect(r.diagnostics.map((d) => d.code)).toContain("GK1001");
+    const ok = checkSource(`device_kernel fill<T: i32 | f32, V: i32, B: bool>(out: global<T>) { out[0] = B ? T(V) : T(0); }
+device_kernel fill_i32(out: global<i32>) {}
+device_fn int<T: i32 | f32>(x: T): T { return x; }
+device_fn sq<T: numeric>(x: T): T { return x * x; }
+device_kernel k(out: global<u64>, f: global<f32>) { out[0] = sq(out[0]); f[0] = int(f[0]); }
+launch fill<i32, -1, true>(out = zeros(1)) grid(1) block(1);
+launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
+`);
+    const cuda = emitCuda(ok.ir!);
+    // A generic kernel's instances keep its name verbatim (name fidelity) before the '$'.
+    expect([...cuda.kernels]).toEqual([
+      ["fill_i32", "fill_i32"],
+      ["k", "k"],
+      ["fill<i32, -1, true>", "fill$i32$m1$true"],
+      ["fill<f32, 256, false>", "fill$f32$256$false"],
+    ]);
+    // A device function's definition named like a C++ keyword is spelled safely.
+    expect(cuda.source).toContain("int_$f32(");
+    expect(cuda.source).toContain("static __device__ unsigned long long sq$u64(unsigned long long x)");
+  });
+});

@@ -12,7 +12,11 @@
 // Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
 // names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister, and for
-// each copy to a module's constant ("constant table 16").
+// each copy to a module's constant ("constant table 16"); FAKE_CUDA_MEMOPS=0 makes
+// cuStreamWriteValue32 unsupported (launches are then blamed without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
+// Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
+// stream's marker is written only while no fault is pending. Every entry point takes one
+// lock: the in-process addon waits for queues on a worker thread.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -21,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,7 +41,12 @@ constexpr CUresult OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED
                    INVALID_DEVICE = 101, INVALID_IMAGE = 200, INVALID_PTX = 218, INVALID_HANDLE = 400,
                    NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700, ALREADY_REGISTERED = 712,
                    NOT_REGISTERED = 713, NOT_SUPPORTED = 801;
-constexpr uint64_t kMemory = uint64_t(1) << 30;
+uint64_t memoryBytes() {
+  const char* v = std::getenv("FAKE_CUDA_MEMORY");
+  return v != nullptr ? std::strtoull(v, nullptr, 10) : uint64_t(1) << 30;
+}
+const uint64_t kMemory = memoryBytes();
+std::recursive_mutex mu;
 
 struct Kernel {
   const char* name;
@@ -47,6 +57,7 @@ struct Kernel {
 const Kernel kKernels[] = {
     {"saxpy", {4, 4, 8, 8, 8}, 1024},                                 // (n, a, x, y, out)
     {"roundtrip", {1, 4, 4, 8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 8}, 1024},  // 7 scalars, then 7 outputs
+    {"roundtrip_narrow", {1, 1, 2, 2, 2, 2, 8, 8, 8, 8, 8, 8}, 1024},  // i8 u8 i16 u16 f16 bf16, then 6 outputs
     {"copy_bool", {4, 8, 8}, 1024},                                   // (n, in, out)
     {"copy_i32", {4, 8, 8}, 1024},
     {"copy_u32", {4, 8, 8}, 1024},
@@ -60,6 +71,7 @@ const Kernel kKernels[] = {
     {"use_shared", {4, 8}, 1024},   // (count, out): needs 4 * count bytes of dynamic shared memory
     {"spin", {8, 8}, 1024},         // (cycles, done): never finishes here
     {"read_constant", {8}, 1024},   // (out): copies the module's constant "table", all of it, to out
+    {"shared_length", {8, 4}, 1024},  // (out, n): a gk kernel with one dynamic shared f32 array of length n; out[0] = n
 };
 
 size_t copyElemSize(const std::string& name) {
@@ -97,6 +109,7 @@ std::vector<std::unique_ptr<Function>> functions;
 std::vector<std::unique_ptr<Event>> events;
 std::map<uintptr_t, size_t> registered;  // page-locked host ranges: start -> bytes
 std::map<Ptr, std::string> constantNames;  // modules' constants' device addresses, for FAKE_CUDA_LOG
+std::map<uintptr_t, size_t> hostAllocs;  // cuMemHostAlloc'd memory: start -> bytes
 
 void logLine(const std::string& line) {
   const char* path = std::getenv("FAKE_CUDA_LOG");
@@ -160,9 +173,11 @@ bool runKernel(const Function& f, uint64_t threads, unsigned shared, void** para
       float r = a * fx + fy;
       std::memcpy(out + 4 * i, &r, 4);
     }
-  } else if (name == "roundtrip") {
-    for (int s = 0; s < 7; s++) {
-      uint8_t* dst = translate(param<Ptr>(params, 7 + s), k.params[size_t(s)]);
+  } else if (name == "roundtrip" || name == "roundtrip_narrow") {
+    // Each scalar's bytes, as the driver read them at its size, to the output of the same index.
+    const int scalars = int(k.params.size() / 2);
+    for (int s = 0; s < scalars; s++) {
+      uint8_t* dst = translate(param<Ptr>(params, scalars + s), k.params[size_t(s)]);
       if (!dst) return false;
       std::memcpy(dst, params[s], k.params[size_t(s)]);
     }
@@ -191,6 +206,12 @@ bool runKernel(const Function& f, uint64_t threads, unsigned shared, void** para
     if (!out || count < 1 || uint64_t(count) * 4 > shared) return false;
     float last = float(count - 1);
     std::memcpy(out, &last, 4);
+  } else if (name == "shared_length") {
+    uint8_t* out = translate(param<Ptr>(params, 0), 4);
+    uint32_t n = param<uint32_t>(params, 1);
+    if (!out || uint64_t(n) * 4 > shared) return false;
+    float v = float(n);
+    std::memcpy(out, &v, 4);
   } else if (name == "spin") {
     busy = true;
   } else if (name == "read_constant") {
@@ -225,6 +246,10 @@ CUresult kernelsOf(const char* image, size_t size, std::set<std::string>& out, s
     std::string needle = elf ? std::string(1, '\0') + k.name + std::string(1, '\0') : std::string(".entry ") + k.name + "(";
     if (text.find(needle) != std::string::npos) out.insert(k.name);
   }
+  // A real image's constant "table" (read_constant's) is taken to be 16 bytes, as in a fake module:
+  // the fake reads no symbol table, so the tests declare it so (constant table: f32[4]).
+  std::string table = elf ? std::string(1, '\0') + "table" + std::string(1, '\0') : std::string(" table[16]");
+  if (text.find(table) != std::string::npos) constants["table"] = 16;
   return OK;
 }
 
@@ -250,10 +275,18 @@ const char* errorName(CUresult r) {
 }
 
 [[noreturn]] void hang() {
+  mu.unlock();  // the caller's lock (one level: hang is called from entry points only)
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+struct Stream {
+  int id = 0;
+};
+std::vector<std::unique_ptr<Stream>> streams;
+
 }  // namespace
+
+#define LOCK() std::lock_guard<std::recursive_mutex> lock_(mu)
 
 #define GUARD()                             \
   do {                                      \
@@ -264,39 +297,47 @@ const char* errorName(CUresult r) {
 extern "C" {
 
 CUresult cuGetErrorName(CUresult r, const char** s) {
+  LOCK();
   *s = errorName(r);
   return *s ? OK : INVALID_VALUE;
 }
 CUresult cuGetErrorString(CUresult r, const char** s) {
+  LOCK();
   *s = errorName(r) ? "fake driver error text" : nullptr;
   return *s ? OK : INVALID_VALUE;
 }
 CUresult cuDriverGetVersion(int* v) {
+  LOCK();
   *v = 12040;
   return OK;
 }
 CUresult cuInit(unsigned) {
+  LOCK();
   if (deviceCount() <= 0) return NO_DEVICE;
   initialized = true;
   return OK;
 }
 CUresult cuDeviceGetCount(int* n) {
+  LOCK();
   GUARD();
   *n = deviceCount();
   return OK;
 }
 CUresult cuDeviceGet(int* d, int ordinal) {
+  LOCK();
   GUARD();
   if (ordinal < 0 || ordinal >= deviceCount()) return INVALID_DEVICE;
   *d = ordinal;
   return OK;
 }
 CUresult cuDeviceGetName(char* name, int len, int) {
+  LOCK();
   GUARD();
   std::snprintf(name, size_t(len), "%s", "Fake GPU (gk test driver)");
   return OK;
 }
 CUresult cuDeviceGetAttribute(int* v, int attr, int) {
+  LOCK();
   GUARD();
   switch (attr) {
     case 1: *v = 1024; break;
@@ -314,32 +355,38 @@ CUresult cuDeviceGetAttribute(int* v, int attr, int) {
   return OK;
 }
 CUresult cuDeviceTotalMem_v2(size_t* bytes, int) {
+  LOCK();
   GUARD();
   *bytes = kMemory;
   return OK;
 }
 CUresult cuDevicePrimaryCtxRetain(void** ctx, int) {
+  LOCK();
   GUARD();
   static int context;
   *ctx = &context;
   return OK;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) {
+  LOCK();
   if (!registered.empty()) {
     std::fprintf(stderr, "fake driver: %zu host memory registrations left at context release\n", registered.size());
   }
   return initialized ? OK : NOT_INITIALIZED;
 }
 CUresult cuCtxSetCurrent(void*) {
+  LOCK();
   GUARD();
   return OK;
 }
 CUresult cuCtxSynchronize() {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (busy) hang();
   return OK;
 }
 CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* options, void** values) {
+  LOCK();
   GUARD();
   // The driver is not told an image's size: PTX ends at a NUL, and an ELF cubin's section
   // headers end the file.
@@ -366,11 +413,13 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opti
   return OK;
 }
 CUresult cuModuleUnload(void* mod) {
+  LOCK();
   GUARD();
   static_cast<Module*>(mod)->kernels.clear();
   return OK;
 }
 CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
+  LOCK();
   GUARD();
   if (!static_cast<Module*>(mod)->kernels.count(name)) return NOT_FOUND;
   for (const Kernel& k : kKernels) {
@@ -398,6 +447,7 @@ CUresult cuModuleGetGlobal_v2(Ptr* dptr, size_t* bytes, void* mod, const char* n
   return OK;
 }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
+  LOCK();
   GUARD();
   auto* f = static_cast<Function*>(fn);
   switch (attr) {
@@ -408,12 +458,14 @@ CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   }
 }
 CUresult cuFuncSetAttribute(void* fn, int attr, int value) {
+  LOCK();
   GUARD();
   if (attr != 8 || value < 0 || value > 227 * 1024) return INVALID_VALUE;
   static_cast<Function*>(fn)->dynamicSharedLimit = value;
   return OK;
 }
 CUresult cuFuncGetParamInfo(void* fn, size_t i, size_t* offset, size_t* size) {
+  LOCK();
   GUARD();
   const auto& params = static_cast<Function*>(fn)->kernel->params;
   if (i >= params.size()) return INVALID_VALUE;
@@ -427,6 +479,7 @@ CUresult cuFuncGetParamInfo(void* fn, size_t i, size_t* offset, size_t* size) {
   return OK;
 }
 CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
+  LOCK();
   GUARD();
   if (bytes == 0) return INVALID_VALUE;
   if (bytes > kMemory - allocated) return OUT_OF_MEMORY;
@@ -445,6 +498,7 @@ CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
   return OK;
 }
 CUresult cuMemFree_v2(Ptr p) {
+  LOCK();
   GUARD();
   auto it = allocations.find(p);
   if (it == allocations.end()) return INVALID_VALUE;
@@ -459,6 +513,7 @@ CUresult cuMemFree_v2(Ptr p) {
   return OK;
 }
 CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
@@ -468,6 +523,7 @@ CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
   return OK;
 }
 CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (busy) hang();
   uint8_t* s = translate(src, n);
@@ -476,6 +532,7 @@ CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
   return OK;
 }
 CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
+  LOCK();
   GUARD();
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
@@ -483,6 +540,7 @@ CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
   return OK;
 }
 CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+  LOCK();
   GUARD();
   const char* pin = std::getenv("FAKE_CUDA_PIN");
   if (pin != nullptr && std::strcmp(pin, "refuse") == 0) return NOT_SUPPORTED;
@@ -498,6 +556,7 @@ CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
   return OK;
 }
 CUresult cuMemHostUnregister(void* p) {
+  LOCK();
   GUARD();
   auto it = registered.find(reinterpret_cast<uintptr_t>(p));
   if (it == registered.end()) return NOT_REGISTERED;
@@ -507,6 +566,7 @@ CUresult cuMemHostUnregister(void* p) {
 }
 CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void*, void** params, void**) {
+  LOCK();
   GUARD();
   auto* f = static_cast<Function*>(fn);
   uint64_t block = uint64_t(bx) * by * bz;
@@ -515,29 +575,135 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   return OK;
 }
 CUresult cuEventCreate(void** e, unsigned) {
+  LOCK();
   GUARD();
   *e = keep(events, new Event);
   return OK;
 }
 CUresult cuEventRecord(void* e, void*) {
+  LOCK();
   GUARD();
   static_cast<Event*>(e)->done = !busy;
   return OK;
 }
 CUresult cuEventQuery(void* e) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   return static_cast<Event*>(e)->done ? OK : NOT_READY;
 }
 CUresult cuEventSynchronize(void* e) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (!static_cast<Event*>(e)->done) hang();
   return OK;
 }
 CUresult cuEventElapsedTime_v2(float* ms, void*, void*) {
+  LOCK();
   GUARD();
   *ms = 0.015625f;
   return OK;
 }
 CUresult cuEventDestroy_v2(void*) { return OK; }
+CUresult cuStreamCreate(void** s, unsigned) {
+  LOCK();
+  GUARD();
+  auto* st = keep(streams, new Stream);
+  st->id = int(streams.size());
+  *s = st;
+  return OK;
+}
+CUresult cuStreamDestroy_v2(void*) {
+  LOCK();
+  GUARD();
+  return OK;
+}
+CUresult cuStreamQuery(void*) {
+  LOCK();
+  if (CUresult r = syncPoint()) return r;
+  return busy ? NOT_READY : OK;
+}
+CUresult cuStreamSynchronize(void*) {
+  LOCK();
+  if (CUresult r = syncPoint()) return r;
+  if (busy) hang();
+  return OK;
+}
+CUresult cuMemcpyHtoDAsync_v2(Ptr dst, const void* src, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memcpy(d, src, n);
+  return OK;
+}
+CUresult cuMemcpyDtoHAsync_v2(void* dst, Ptr src, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* s = translate(src, n);
+  if (!s) return INVALID_VALUE;
+  std::memcpy(dst, s, n);
+  return OK;
+}
+CUresult cuMemsetD8Async(Ptr dst, unsigned char v, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memset(d, v, n);
+  return OK;
+}
+CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
+  LOCK();
+  GUARD();
+  if (bytes == 0) return INVALID_VALUE;
+  void* m = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  if (m == nullptr) return OUT_OF_MEMORY;
+  hostAllocs[reinterpret_cast<uintptr_t>(m)] = bytes;
+  *p = m;
+  return OK;
+}
+CUresult cuMemFreeHost(void* p) {
+  LOCK();
+  auto it = hostAllocs.find(reinterpret_cast<uintptr_t>(p));
+  if (it == hostAllocs.end()) return INVALID_VALUE;
+  hostAllocs.erase(it);
+  std::free(p);
+  return OK;
+}
+CUresult cuMemHostGetDevicePointer_v2(Ptr* d, void* p, unsigned) {
+  LOCK();
+  GUARD();
+  if (!hostAllocs.count(reinterpret_cast<uintptr_t>(p))) return INVALID_VALUE;
+  *d = Ptr(reinterpret_cast<uintptr_t>(p));
+  return OK;
+}
+CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  LOCK();
+  GUARD();
+  *free = size_t(kMemory - allocated);
+  *total = size_t(kMemory);
+  return OK;
+}
+CUresult cuStreamWriteValue32_v2(void*, Ptr addr, uint32_t value, unsigned) {
+  LOCK();
+  GUARD();
+  const char* on = std::getenv("FAKE_CUDA_MEMOPS");
+  if (on != nullptr && std::strcmp(on, "0") == 0) return NOT_SUPPORTED;
+  if (pendingFault != OK || busy) return OK;  // the stream stopped at a fault, or waits for a kernel
+  std::memcpy(reinterpret_cast<void*>(uintptr_t(addr)), &value, 4);
+  return OK;
+}
+CUresult cuDevicePrimaryCtxReset_v2(int) {
+  LOCK();
+  if (!initialized) return NOT_INITIALIZED;
+  sticky = OK;
+  pendingFault = OK;
+  busy = false;
+  allocations.clear();
+  allocated = 0;
+  for (auto& entry : hostAllocs) std::free(reinterpret_cast<void*>(entry.first));
+  hostAllocs.clear();
+  return OK;
+}
 
 }  // extern "C"
