@@ -7,7 +7,7 @@
 import { dynamicSharedLayout, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "./limits.js";
 import type { ArrayVar, Function } from "./nodes.js";
 import { byteSize, typeToString } from "./types.js";
-import { elemOfTypedArray, TYPED_ARRAY, typedArrayName, type AnyTypedArray } from "./values.js";
+import { elemNote, holdsElem, typedArrayName, type AnyTypedArray } from "./values.js";
 import { visit } from "./walk.js";
 
 /** The kernel's dynamic shared arrays (`shared buf: f32[];`), in declaration order. */
@@ -63,8 +63,9 @@ export function constantLength(a: ArrayVar): number {
  */
 export function constantValueProblem(a: ArrayVar, value: unknown): string | undefined {
   const t = a.type;
-  const want = `a ${typedArrayName(t.elem.name)} of ${constantLength(a)} elements`;
-  if (elemOfTypedArray(value) !== t.elem.name || !(value instanceof TYPED_ARRAY[t.elem.name])) {
+  const want = `a ${typedArrayName(t.elem.name)}${elemNote(t.elem.name)} of ${constantLength(a)} elements`;
+  // A Uint8Array holds bool or u8, a Uint16Array u16, f16 or bf16 bits: the constant's type says which.
+  if (!holdsElem(value, t.elem.name)) {
     const got = ArrayBuffer.isView(value) ? `a ${value.constructor.name}` : Array.isArray(value) ? "a plain array" : typeof value;
     return `the constant array '${a.name}' (${typeToString(t)}) takes ${want}, got ${got}`;
   }

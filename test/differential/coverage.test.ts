@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
 import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, NUM_TYPES, type Ty } from "../../src/testing/gen/ast.js";
 import { MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
@@ -35,7 +36,7 @@ function expectedFeatures(): string[] {
   for (const w of builtins.filter((x): x is WarpEntry => x.rule.kind === "warp")) {
     if (w.rule.shape === "shuffle") for (const t of NUM_TYPES) want.push(`builtin:${w.name}:${t}`);
     if (w.rule.shape === "vote") want.push(`builtin:${w.name}:bool`);
-    if (w.rule.shape === "match") for (const t of INT_TYPES) want.push(`builtin:${w.name}:${t}`);
+    if (w.rule.shape === "match") for (const t of MATCH_TYPES) want.push(`builtin:${w.name}:${t}`);
   }
   // Memory and control: dynamic shared arrays, constant arrays, views of every kind of array
   // (whole, rows, strided), references to variables, local elements and own slots, @unroll.

@@ -17,7 +17,7 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compile, compileSource, GkRuntimeError } from "../../src/index.js";
+import { compile, compileSource, GkRuntimeError, openDevice, type Isolation } from "../../src/index.js";
 import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { runLaunch } from "../../src/runtime/launches.js";
@@ -137,6 +137,43 @@ device_kernel offsets(out: global<i32>) {
       expect([...b]).toEqual(new Array(8).fill(2));
       await other.close();
       await mod.close();
+    });
+  });
+
+  describe.each(["in-process", "process"] as Isolation[])("constants and dynamic shared memory of queued launches, isolation %s", (isolation) => {
+    const source = `
+constant W: f32[4];
+device_kernel scaled<N: i32>(x: readonly global<f32>, out: global<f32>) {
+  shared buf: f32[];
+  shared fixed: f32[N];
+  const t = threadIdx.x;
+  fixed[t % N] = W[t % 4];
+  buf[t] = x[globalId.x];
+  barrier();
+  out[globalId.x] = buf[blockDim.x - 1 - t] * fixed[t % N];
+}
+`;
+    it("each queued launch reads the constants it was given, in blocks sized per launch", { timeout: 120_000 }, async () => {
+      const dev = await openDevice({ device: "cuda", isolation });
+      try {
+        const mod = await dev.compileSource(source);
+        const block = 256;
+        const n = 4 * block;
+        const x = await dev.array(Float32Array.from({ length: n }, (_, i) => i));
+        const outs = await Promise.all([0, 1, 2].map(() => dev.zeros("f32", n)));
+        const ws = [[1, 2, 3, 4], [-1, 0.5, 8, 16], [1, 2, 3, 4]];
+        const k = mod.scaled!.with({ N: 4 });
+        for (const [i, w] of ws.entries()) await k({ grid: 4, block, shared: { buf: block } }, { x, out: outs[i]!, W: w });
+        for (const [i, w] of ws.entries()) {
+          const expected = Float32Array.from({ length: n }, (_, g) => {
+            const t = g % block;
+            return Math.fround((g - t + block - 1 - t) * w[t % 4]!);
+          });
+          expect(await outs[i]!.read()).toEqual(expected);
+        }
+      } finally {
+        await dev.close();
+      }
     });
   });
 

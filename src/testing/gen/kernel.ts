@@ -190,8 +190,8 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         { maxLength: 2 },
       ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in two (shuffles move twelve types; matches four).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
       constantArrays: fc.array(types, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
