@@ -28,6 +28,7 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
+  GK2011: "kernel name cannot be its CUDA symbol",
   GK2020: "invalid generic parameter, or too many type combinations or instances",
   // types and expressions
   GK3001: "mixed types without a cast",
@@ -46,8 +47,9 @@ export const catalog = {
   GK3014: "expression is not constant",
   GK3015: "array size must be positive",
   GK3016: "division by zero in a constant expression",
-  GK3017: "invalid atomic target or type",
+  GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
+  GK3019: "read of an out parameter",
   GK3030: "generic arguments do not match the generic parameters",
   GK3031: "generic argument not admitted by its parameter",
   GK3032: "generic arguments cannot be inferred",
@@ -64,6 +66,8 @@ export const catalog = {
   GK4010: "local arrays are declared with let",
   GK4011: "expression has no effect",
   GK4012: "switch case runs into the next",
+  GK4013: "invalid annotation",
+  GK4014: "constant memory too large",
   // launch statements
   GK5001: "launch of an unknown kernel",
   GK5002: "missing launch argument",
