@@ -1,0 +1,59 @@
+/**
+ * What the fake-driver device tests share (fake-gpu.test.ts, fake-gpu-fault.test.ts): the
+ * kernels, built by nvcc from .gk source (the fake driver runs them by name inside
+ * cuLaunchKernel), the set-up of the fake libcuda.so.1, the addon and the launcher, and why
+ * the tests skip where nvcc is missing.
+ */
+import { join } from "node:path";
+import { expect } from "vitest";
+import { GkRuntimeError } from "../../../src/index.js";
+import { findNvcc } from "../../../src/runtime/nvcc.js";
+import { buildFakeDriver, ensureAddon, ensureLauncher, tempDir } from "../launcher-helpers.js";
+
+// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends.
+export const FAKE_SRC = `
+device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
+  const i = globalId.x;
+  if (i < n) { out[i] = alpha * x[i] + y[i]; }
+}
+device_kernel add_one(n: i32, p: global<i32>) {
+  const i = globalId.x;
+  if (i < n) { p[i] = p[i] + 1; }
+}
+device_kernel oob(p: global<i32>) { p[globalId.x + 1000000000] = 1; }
+device_kernel spin(cycles: i64, done: global<i32>) {
+  let i: i64 = 0;
+  while (i < cycles) { i = i + 1; }
+  done[0] = 1;
+}
+`;
+
+function nvccSkip(): string | undefined {
+  try {
+    findNvcc(process.env);
+    return undefined;
+  } catch {
+    return "nvcc not found: the modules are built from .gk source";
+  }
+}
+
+/** Why the fake-driver device tests skip here, if they do. */
+export const fakeSkip = nvccSkip();
+
+/** Builds the fake driver into a temporary folder and points the process at it (GK_LIBCUDA); the module cache to use. */
+export async function setUpFakeGpu(name: string): Promise<string> {
+  await Promise.all([ensureLauncher(), ensureAddon()]);
+  const dir = tempDir(name);
+  Object.assign(process.env, await buildFakeDriver(dir));
+  return join(dir, "cache");
+}
+
+export async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(GkRuntimeError);
+    return e as GkRuntimeError;
+  }
+  throw new Error("expected a GkRuntimeError");
+}
