@@ -10,7 +10,8 @@ import { GkRuntimeError } from "../../../src/index.js";
 import { findNvcc } from "../../../src/runtime/nvcc.js";
 import { buildFakeDriver, ensureAddon, ensureLauncher, tempDir } from "../launcher-helpers.js";
 
-// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends.
+// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends,
+// roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays.
 export const FAKE_SRC = `
 device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
   const i = globalId.x;
@@ -21,6 +22,10 @@ device_kernel add_one(n: i32, p: global<i32>) {
   if (i < n) { p[i] = p[i] + 1; }
 }
 device_kernel oob(p: global<i32>) { p[globalId.x + 1000000000] = 1; }
+device_kernel roundtrip_narrow(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16,
+                               oa: global<i8>, ob: global<u8>, oc: global<i16>, od: global<u16>, oh: global<f16>, og: global<bf16>) {
+  oa[0] = a; ob[0] = b; oc[0] = c; od[0] = d; oh[0] = h; og[0] = g;
+}
 device_kernel spin(cycles: i64, done: global<i32>) {
   let i: i64 = 0;
   while (i < cycles) { i = i + 1; }

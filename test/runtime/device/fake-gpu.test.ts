@@ -56,6 +56,13 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     for (const a of [x, y, out, p]) a.free();
   });
 
+  it("passes scalars of 1 and 2 bytes at their sizes, f16 and bf16 rounded once", async () => {
+    const arrays = { oa: new Int8Array(1), ob: new Uint8Array(1), oc: new Int16Array(1), od: new Uint16Array(1), oh: new Uint16Array(1), og: await gpu.zeros("bf16", 1) };
+    await mod.roundtrip_narrow({ grid: 1, block: 1 }, { a: -128, b: 255, c: -2, d: 65535, h: -0.1, g: 3.5, ...arrays });
+    expect([arrays.oa[0], arrays.ob[0], arrays.oc[0], arrays.od[0], arrays.oh[0]]).toEqual([-128, 255, -2, 65535, 0xae66]);
+    expect(await arrays.og.read()).toEqual(new Uint16Array([0x4060]));
+  });
+
   it("copies host arrays in and back, alone or beside GPU arrays, with the kernel time", async () => {
     let ms = -1;
     const out = new Float32Array(3);
