@@ -180,3 +180,23 @@ describe.skipIf(skip !== undefined)("two devices on one GPU in-process", () => {
     await b.close();
   });
 });
+
+describe.skipIf(skip !== undefined)("launch markers off (GK_LAUNCH_MARKERS=0), process isolation", () => {
+  it("blames a fault on the first launch not seen to finish, and says the blame is not certain", async () => {
+    process.env.GK_LAUNCH_MARKERS = "0"; // read by the launcher this device starts
+    const gpu = await openDevice({ device: "cuda", isolation: "process" });
+    try {
+      const mod = await gpu.compileSource(SRC, { cacheRoot });
+      const p = await gpu.array(new Int32Array(4));
+      await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+      await mod.oob({ grid: 1, block: 1 }, { p });
+      const e = await failure(mod.sync());
+      expect(e).toMatchObject({ code: "GK8006", cudaError: "CUDA_ERROR_ILLEGAL_ADDRESS", contextLost: true });
+      expect(e.launch).toEqual({ queue: 0, seq: 1, kernel: "add_one", certain: false });
+      expect(e.message).toMatch(/^GK8006: launch 1 of kernel 'add_one' on queue 0 \(the first on its queue not seen to finish\) failed: .*CUDA_ERROR_ILLEGAL_ADDRESS/);
+    } finally {
+      delete process.env.GK_LAUNCH_MARKERS;
+      await gpu.close();
+    }
+  });
+});
