@@ -4,6 +4,7 @@ import { benchBuild } from "./build.mjs";
 import { benchFrontend } from "./frontend.mjs";
 import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
+import { benchOverhead } from "./overhead.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
 
@@ -13,4 +14,5 @@ if (!only || only === "frontend") await benchFrontend();
 if (!only || only === "build") await benchBuild(process.env.GK_BENCH_ARCH ?? "sm_90");
 if (!only || only === "sim") await benchSim();
 if (!only || only === "launch") await benchLaunch();
+if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();

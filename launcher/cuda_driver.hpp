@@ -111,7 +111,6 @@ struct Driver {
   CUresult (*cuMemFreeHost)(void*) = nullptr;
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned) = nullptr;
   CUresult (*cuMemGetInfo)(size_t*, size_t*) = nullptr;
-  CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr;
   // Optional: a marker the GPU writes after each queued launch, so that an asynchronous fault
   // is pinned on the launch that caused it (launcher/queues.cpp). Without it, on the first
   // launch not seen to finish.

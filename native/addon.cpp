@@ -8,7 +8,8 @@
 // Every function takes the GPU's index first. Errors are thrown as JavaScript Errors whose
 // `code` is "GK_LAUNCHER" and whose message is the launcher's error JSON (spec/launcher-
 // protocol.md, "Errors"), which the caller parses. After an error that loses the context
-// (sticky), every call but reset() and close() fails until reset() makes a new context.
+// (sticky), every call but close() fails: CUDA cannot use the GPU again in this process, and
+// the caller goes on in a launcher process (src/runtime/device/inProcess.ts).
 #include <cstdlib>
 #include <cstring>
 
@@ -86,8 +87,10 @@ napi_value Open(napi_env env, napi_callback_info info) {
     int ordinal = int32(env, a[0]);
     auto& slot = contexts[ordinal];
     if (!slot) {
+      static uint64_t opened = 0;
       auto c = std::make_unique<Context>();
       c->ordinal = ordinal;
+      c->generation = ++opened;
       open(*c);
       slot = std::move(c);
     }
@@ -105,28 +108,6 @@ napi_value Close(napi_env env, napi_callback_info info) {
     contexts.erase(it);
     release(*c, c->lost);
     return undefined(env);
-  });
-}
-
-// After a lost context: a fresh one (the driver's reset frees everything the old one held).
-napi_value Reset(napi_env env, napi_callback_info info) {
-  return guarded(env, [&]() -> napi_value {
-    auto a = args(env, info, 1);
-    Context& c = context(env, a[0], true);
-    if (c.gpu && c.gpu->abandoned()) {
-      throw makeError("KERNEL_TIMEOUT", phase::kKernel,
-                      "a kernel that did not finish still runs in this process: its GPU cannot be used again until the "
-                      "process ends (isolation \"process\" stops such kernels by ending the launcher)");
-    }
-    CUdevice dev = c.gpu ? c.gpu->device() : 0;
-    const Driver& d = Driver::get();
-    release(c, true);
-    d.check(d.cuDevicePrimaryCtxReset(dev), "cuDevicePrimaryCtxReset_v2", phase::kInit);
-    c.lost = false;
-    c.lostWhy.clear();
-    c.generation++;
-    open(c);
-    return str(env, deviceJson(c));
   });
 }
 
@@ -337,7 +318,7 @@ napi_value Memory(napi_env env, napi_callback_info info) {
 
 // hostArray(gpu, bytes): an ArrayBuffer in page-locked host memory, which copies to and from
 // the GPU take directly. Its memory is the process's (not the context's), so it stays valid
-// after a reset; the page-locking is undone when it is collected.
+// after the context is closed; the page-locking is undone when it is collected.
 struct HostBlock {
   int ordinal;
   uint64_t generation;
@@ -396,7 +377,6 @@ napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor fns[] = {
       {"open", nullptr, Open, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"close", nullptr, Close, nullptr, nullptr, nullptr, napi_default, nullptr},
-      {"reset", nullptr, Reset, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"alloc", nullptr, Alloc, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"free", nullptr, Free, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"upload", nullptr, Upload, nullptr, nullptr, nullptr, napi_default, nullptr},

@@ -65,10 +65,13 @@ export interface QueuedLaunch {
 export type LaunchTimes = readonly (readonly [number, number, number])[];
 
 export interface Engine {
+  /** How the GPU is driven now: an in-process engine goes on in a launcher process after a fault (inProcess.ts). */
   readonly isolation: Isolation;
   readonly info: DeviceInfo;
   /** 1 for the first context, +1 each time a lost one is replaced. */
   readonly generation: number;
+  /** Why the last context was lost (the CUDA error), where the engine knows it before a device is told. */
+  readonly lossReason?: string | undefined;
   /** `bytes` of zeroed memory. Out of memory: GK8018, with the bytes asked and free. */
   alloc(bytes: number): Promise<Memory>;
   /** Frees after the work queued before it. */

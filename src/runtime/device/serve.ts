@@ -32,17 +32,27 @@ export class ServeEngine implements Engine {
   private constructor(
     private readonly session: LauncherSession,
     public info: DeviceInfo,
+    /** Generations before this engine's first server (an in-process engine's, when this one takes over from it). */
+    private readonly base: number,
   ) {}
 
   /** Starts a server for GPU `gpu`; throws GK8007 when there is no usable GPU. */
   static async open(gpu: number, opts: LauncherOptions = {}): Promise<ServeEngine> {
     const session = new LauncherSession({ ...opts, device: gpu });
     const info = await session.device();
-    return new ServeEngine(session, info);
+    return new ServeEngine(session, info, 0);
+  }
+
+  /**
+   * An engine for GPU `gpu`, already known to be usable (`info`), that takes over from
+   * another whose generations end at `base`: its server starts with the first call.
+   */
+  static after(gpu: number, opts: LauncherOptions, info: DeviceInfo, base: number): ServeEngine {
+    return new ServeEngine(new LauncherSession({ ...opts, device: gpu }), info, base);
   }
 
   get generation(): number {
-    return this.session.live ? this.session.generation : this.session.generation + 1;
+    return this.base + (this.session.live ? this.session.generation : this.session.generation + 1);
   }
 
   private memOf(m: Memory): DeviceBuffer {
@@ -51,7 +61,7 @@ export class ServeEngine implements Engine {
 
   async alloc(bytes: number): Promise<Memory> {
     const buffer = await this.session.alloc("bool", bytes);
-    const mem: ServeMemory = { handle: buffer.id, bytes, generation: buffer.generation, buffer };
+    const mem: ServeMemory = { handle: buffer.id, bytes, generation: this.base + buffer.generation, buffer };
     return mem;
   }
 
@@ -70,7 +80,7 @@ export class ServeEngine implements Engine {
 
   async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
     const handle = await this.session.loadModule(module);
-    return { handle: { module: handle, path: module, symbol } satisfies ServeKernel, name, generation: handle.generation };
+    return { handle: { module: handle, path: module, symbol } satisfies ServeKernel, name, generation: this.base + handle.generation };
   }
 
   private sessionArgs(args: readonly EngineArg[]): (SessionArg | KernelArg)[] {

@@ -15,7 +15,8 @@
 // each copy to a module's constant ("constant table 16"); FAKE_CUDA_MEMOPS=0 makes
 // cuStreamWriteValue32 unsupported (launches are then blamed without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
 // Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
-// stream's marker is written only while no fault is pending. Every entry point takes one
+// stream's marker is written only while no fault is pending. A fault poisons the process for
+// good, as on CUDA 13: no reset clears it (cuDevicePrimaryCtxReset_v2). Every entry point takes one
 // lock: the in-process addon waits for queues on a worker thread.
 #include <algorithm>
 #include <chrono>
@@ -693,12 +694,13 @@ CUresult cuStreamWriteValue32_v2(void*, Ptr addr, uint32_t value, unsigned) {
   std::memcpy(reinterpret_cast<void*>(uintptr_t(addr)), &value, 4);
   return OK;
 }
+// As with CUDA 13 (driver 580): a sticky error poisons the process, reset or not. The reset
+// succeeds and frees the context's memory, but the error stays: retaining the context again,
+// and every other call, fails with it. Only a new process can use the GPU.
 CUresult cuDevicePrimaryCtxReset_v2(int) {
   LOCK();
   if (!initialized) return NOT_INITIALIZED;
-  sticky = OK;
-  pendingFault = OK;
-  busy = false;
+  if (pendingFault != OK) syncPoint();
   allocations.clear();
   allocated = 0;
   for (auto& entry : hostAllocs) std::free(reinterpret_cast<void*>(entry.first));
