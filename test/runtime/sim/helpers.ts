@@ -51,7 +51,8 @@ export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: rea
   const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
   const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), launch, copies, constants));
   const regions = outcome(() => runKernel(k, launch, args, constants));
-  expect(describeOutcome(regions, args)).toEqual(describeOutcome(fallback, copies));
+  const elems = k.kernel.params.map((q) => (q.type.kind === "global" ? q.type.elem.name : undefined));
+  expect(describeOutcome(regions, args, elems)).toEqual(describeOutcome(fallback, copies, elems));
   if (regions.error !== undefined) throw regions.error;
   return regions.result!;
 }
@@ -66,11 +67,21 @@ function outcome(f: () => SimResult): Outcome {
   }
 }
 
-/** What two runs must agree on: the error, the steps, and every array argument's elements (-0 apart from 0). */
-function describeOutcome(o: Outcome, args: readonly SimArg[]) {
+/**
+ * What two runs must agree on: the error, the steps, and every array argument's elements (-0
+ * apart from 0). A NaN is a NaN whatever its sign, in f32 and f64 arrays as in arrays of f16 or
+ * bf16 bits (`elems`: each argument's element type): the sign of a computed NaN is JavaScript's, which two
+ * compiled forms of one kernel need not agree on, and gk leaves it unspecified (spec/differential.md).
+ */
+function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly (string | undefined)[]) {
   const error = o.error instanceof SimError ? { code: o.error.code, message: o.error.message, notes: o.error.diagnostic.notes } : o.error;
   const text = (x: number | bigint) => (Object.is(x, -0) ? "-0" : String(x));
-  const arrays = args.map((a) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, text).join(",") : a));
+  const nanBits = { f16: [0x7c00, 0x3ff], bf16: [0x7f80, 0x7f] } as const;
+  const element = (elem: string | undefined) => {
+    const nan = elem === "f16" || elem === "bf16" ? nanBits[elem] : undefined;
+    return (x: number | bigint) => (nan && typeof x === "number" && (x & nan[0]) === nan[0] && (x & nan[1]) !== 0 ? "NaN" : text(x));
+  };
+  const arrays = args.map((a, i) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, element(elems[i])).join(",") : a));
   return { error, steps: o.result?.steps, arrays };
 }
 
