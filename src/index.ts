@@ -6,3 +6,5 @@ export { SimError } from "./runtime/sim/index.js";
 export { frontEnd } from "./pipeline.js";
 export type { FrontEndResult } from "./pipeline.js";
 export * from "./diagnostics/index.js";
+export { configure } from "./runtime/imported.js";
+export * from "./lang/index.js";

@@ -17,6 +17,7 @@ export const catalog = {
   GK1012: "invalid assignment target",
   GK1013: "increment or decrement used as an expression",
   GK1014: "nested or chained too deeply",
+  GK1020: "TypeScript a kernel cannot use",
   // names and declarations
   GK2001: "unknown name",
   GK2002: "redeclaration",
@@ -28,6 +29,8 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
+  GK2040: "host value used in a kernel",
+  GK2041: "host function called in a kernel",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -73,6 +76,7 @@ export const catalog = {
   GK6001: "cannot read imported file",
   GK6002: "imported name not found",
   GK6004: "import path must be relative",
+  GK6010: "declaration file out of date",
   // building
   GK7001: "nvcc not found",
   GK7002: "nvcc failed",
@@ -97,6 +101,7 @@ export const catalog = {
   GK8013: "uninitialized shared memory read",
   GK8014: "warp divergence",
   GK8015: "shuffle from a lane that does not exist",
+  GK8030: "device builtin used on the host",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -70,6 +70,11 @@ export class GkModule {
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<GkModule & Record<string, KernelFn>> {
     const target = await selectTarget(opts.device ?? "auto", opts.gpu !== undefined ? { device: opts.gpu } : {});
+    return GkModule.onTarget(ir, sources, target, opts);
+  }
+
+  /** A module on a target already chosen (imported modules share one: runtime/imported.ts). */
+  static onTarget(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions): GkModule & Record<string, KernelFn> {
     return new GkModule(ir, sources, target, createRunner(ir, sources, target, opts)) as GkModule & Record<string, KernelFn>;
   }
 

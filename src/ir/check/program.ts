@@ -1,7 +1,8 @@
 /** Checking a whole program: every loaded file, its imports, its functions, and the entry file's launches. */
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
-import type { Function, Launch, Module, ModuleConstant, Param } from "../nodes.js";
+import type { ExportedConstant, Function, Launch, Module, ModuleConstant, Param } from "../nodes.js";
+import type { ScalarValue } from "../types.js";
 import { newCtx } from "./context.js";
 import { FileScope } from "./fileScope.js";
 import { checkLaunch } from "./launch.js";
@@ -60,6 +61,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
   const entryScope = scopes.get(entry.path)!;
   const kernels: Function[] = [];
   const constants: ModuleConstant[] = [];
+  const exported: ExportedConstant[] = [];
   for (const name of entryScope.names()) {
     const sym = entryScope.lookup(name);
     if (sym?.kind === "kernel") {
@@ -67,6 +69,12 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
       if (k) kernels.push(k);
     } else if (sym?.kind === "typedConst") {
       constants.push({ name, type: sym.type, value: sym.value, span: sym.span });
+      exported.push({ name, type: sym.type, value: sym.value, span: sym.span });
+    } else if (sym?.kind === "untypedConst") {
+      exported.push({ name, type: sym.value.kind, value: sym.value.value, span: sym.span });
+    } else if (sym?.kind === "constArray") {
+      const values = sym.values.map((v) => (v.kind === "const" ? v.value : undefined));
+      if (values.every((v) => v !== undefined)) exported.push({ name, type: sym.type, value: values as ScalarValue[], span: sym.span });
     }
   }
   kernels.sort((a, b) => (a.file === b.file ? a.span.start - b.span.start : a.file === entry.path ? -1 : 1));
@@ -82,7 +90,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
 
   const ordered = orderFunctions(functions, kernels, calls, entry.path, log);
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
-  return { file: entry.path, functions: ordered, kernels, constants, launches };
+  return { file: entry.path, functions: ordered, kernels, constants, launches, exported };
 }
 
 /** Unique names across files: the entry file keeps its names, others get a suffix on a clash. */

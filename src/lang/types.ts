@@ -1,0 +1,91 @@
+/**
+ * gk's types as TypeScript sees them, for kernels written in TypeScript and for the host
+ * calls that launch them (spec/typescript.md):
+ *
+ *   import { kernel, globalId, type i32, type f32, type Global, type ReadonlyGlobal } from "gk";
+ *
+ * Each gk scalar is its host type (`number`, `bigint`, `boolean`) with an optional brand
+ * naming it, so literals and arithmetic flow as in TypeScript while `Global<f32>` and
+ * `Global<f64>` stay different types, and a launch's host arguments can be typed from the
+ * kernel's parameters: `Global<f32>` takes a `Float32Array`. The tables are type-level
+ * interfaces generated from the compiler's scalar table (ScalarHost in declarations.ts, with
+ * the scalar types themselves and the builtins; the TypedArrays in ir/values.ts).
+ * gk's checker, not TypeScript, is the authority on what a kernel body means.
+ */
+import type { ScalarName } from "../ir/types.js";
+import type { TypedArrayFor } from "../ir/values.js";
+import type { i32, ScalarHost } from "./declarations.js";
+
+declare const scalarBrand: unique symbol;
+declare const memoryBrand: unique symbol;
+declare const castBrand: unique symbol;
+
+/** A gk scalar type: its host type, branded with its name (the brand is optional, so `let s: f32 = 0.5` type-checks). */
+export type Scalar<N extends ScalarName> = ScalarHost[N] & { readonly [scalarBrand]?: N };
+
+/** Any gk scalar type. */
+export type AnyScalar = { [N in ScalarName]: Scalar<N> }[ScalarName];
+/** Number types an operation may take (gk's checker says which exactly). */
+export type Num = number | bigint;
+
+/** The gk name of a scalar type (`"f32"` for `f32`). */
+export type ScalarNameOf<T> = T extends { readonly [scalarBrand]?: infer N } ? Extract<N, ScalarName> : never;
+
+/** A conversion `f32(x)`, which also names its type where a type is passed as a value (`shared(f32, 16)`). */
+export type Cast<T> = ((x: number | bigint | boolean) => T) & { readonly [castBrand]: T };
+
+/** `global<T>`: a kernel parameter pointing at device memory. */
+export interface Global<T extends AnyScalar> {
+  [index: number]: T;
+  readonly [memoryBrand]: readonly ["global", T];
+}
+
+/** `readonly global<T>`: a kernel parameter pointing at device memory the kernel only reads. */
+export interface ReadonlyGlobal<T extends AnyScalar> {
+  readonly [index: number]: T;
+  readonly [memoryBrand]: readonly ["readonly", T];
+}
+
+/** A `shared` or local array of `T` with as many dimensions as `D` has sizes (a scalar when `D` is empty). */
+export type ArrayOf<T, D extends readonly unknown[]> = D extends readonly [unknown, ...infer R] ? { [index: number]: ArrayOf<T, R> } : T;
+
+/** A device_fn parameter that is a shared array of the caller's, `shared T[N]...`: `s: Shared<f32, [256]>`. */
+export type Shared<T extends AnyScalar, D extends readonly number[]> = ArrayOf<T, D> & { readonly [memoryBrand]: readonly ["shared", T, D] };
+
+/** A constant table (`table(f32, [...])`): read-only in kernels, a TypedArray of its values (row-major) on the host. */
+export type Table<T, D extends readonly unknown[]> = D extends readonly [unknown, ...infer R] ? { readonly [index: number]: Table<T, R> } : T;
+
+/** What an atomic updates: an element of a global or shared array, or a scalar `shared` variable. */
+export type AtomicTarget<T> = { [index: number]: T } | T;
+
+/** The thread indices' type: `threadIdx.x`. */
+export interface Dim3 {
+  readonly x: i32;
+  readonly y: i32;
+  readonly z: i32;
+}
+
+// ---------------------------------------------------------------- the host side of a launch
+
+/** The TypedArray that holds elements of `T` on the host (and, once gk has them, its GPU-resident arrays). */
+export type HostArray<T> = TypedArrayFor<ScalarNameOf<T>>;
+
+/** Methods that change a TypedArray: a view a kernel only reads need not have them. */
+type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
+
+/** A read-only view of a TypedArray `A`: what a `readonly global<T>` parameter accepts (any `A` is one). */
+export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
+
+/** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans and TypedArrays. */
+export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, infer E, ...unknown[]] }
+  ? K extends "global"
+    ? HostArray<E>
+    : ReadonlyView<HostArray<E>>
+  : P extends bigint
+    ? bigint
+    : P extends boolean
+      ? boolean
+      : number;
+
+/** The host arguments of a kernel with parameters `P`, in order, with their names. */
+export type HostArgs<P extends readonly unknown[]> = { [K in keyof P]: HostArg<P[K]> };

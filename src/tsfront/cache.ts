@@ -1,0 +1,42 @@
+/**
+ * TypeScript kernel files lowered once, kept by content: `<cache>/v1/ts/<key>.json` holds a
+ * file's gk AST and diagnostics, keyed by gk's version, the file's path and its text. The
+ * kernel cache's root (runtime/cache/layout.ts) holds it, `gkc cache clear` removes it, and
+ * a write that fails (a read-only cache) only costs the next run the lowering again.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import type { ParseResult } from "../parser/index.js";
+import { cacheRoot, layoutOf } from "../runtime/cache/layout.js";
+import { gkVersion } from "../runtime/cache/key.js";
+
+/** The cache key of a file's lowering. */
+export function loweringKey(file: string, text: string): string {
+  return createHash("sha256").update(`gk ${gkVersion()} typescript\0${file}\0${text}`).digest("hex");
+}
+
+function entryPath(key: string): string {
+  return path.join(layoutOf(cacheRoot()).ts, `${key}.json`);
+}
+
+export function readLowered(key: string): ParseResult | undefined {
+  try {
+    const r = JSON.parse(readFileSync(entryPath(key), "utf8")) as ParseResult;
+    return r && r.module?.kind === "Module" && Array.isArray(r.diagnostics) ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeLowered(key: string, result: ParseResult): void {
+  const file = entryPath(key);
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, JSON.stringify(result));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
