@@ -1,0 +1,72 @@
+/**
+ * `saxpy.d.gk.ts`: the TypeScript declaration of an imported `.gk` file (written by `gkc
+ * types` and gk/vite), read by TypeScript 5 with `allowArbitraryExtensions`. Each kernel is
+ * a typed function: its arguments by parameter name (`i32 u32 f32 f64` → number, `i64 u64`
+ * → bigint, `bool` → boolean, `global<f32>` → Float32Array, `readonly global<f32>` → a
+ * read-only view of one), its outputs by name; each constant has its value's literal type.
+ * The types come from two tables: the host type of each scalar (lang/declare.ts) and the
+ * TypedArray of each element type (ir/values.ts).
+ */
+import * as path from "node:path";
+import type { SourceMap } from "../diagnostics/source.js";
+import type { ExportedConstant, Function, Module } from "../ir/nodes.js";
+import { typeToString, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { typedArrayName } from "../ir/values.js";
+import { hostTypeOf } from "../lang/declare.js";
+import { HASH_PREFIX, moduleShape, sourceHash } from "./shape.js";
+
+/** The host type of a kernel parameter, as an argument. */
+function argType(p: Function["params"][number]): string {
+  if (p.kind === "valueVar") return hostTypeOf((p.type as ScalarType).name);
+  const array = typedArrayName(p.type.elem.name);
+  return p.type.kind === "global" && p.type.readonly ? `ReadonlyView<${array}>` : array;
+}
+
+function kernelType(fn: Function): string {
+  const args = fn.params.map((p) => `  readonly ${p.name}: ${argType(p)};`);
+  const outputs = fn.params.filter((p) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly).map((p) => `${p.name}: ${argType(p)}`);
+  return `(config: LaunchConfig, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
+}
+
+/** A scalar's literal type where TypeScript has one (`16`, `0.5`, `-3n`, `true`), else its host type. */
+function literalType(v: ScalarValue, host: string): string {
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "bigint") return `${v}n`;
+  return Number.isFinite(v) && !Object.is(v, -0) ? String(v) : host;
+}
+
+function constantType(c: ExportedConstant): string {
+  if (c.type === "int") return literalType(Number.isSafeInteger(Number(c.value)) ? Number(c.value) : (c.value as bigint), "number");
+  if (c.type === "float") return literalType(c.value as number, "number");
+  if (c.type.kind === "array") return `ReadonlyView<${typedArrayName(c.type.elem.name)}>`;
+  return literalType(c.value as ScalarValue, hostTypeOf(c.type.name));
+}
+
+function constantDoc(c: ExportedConstant): string {
+  if (c.type === "int" || c.type === "float") return `const ${c.name} (an untyped ${c.type === "int" ? "integer" : "float"} constant)`;
+  return `const ${c.name}: ${typeToString(c.type)}`;
+}
+
+function kernelDoc(fn: Function): string {
+  return `device_kernel ${fn.name}(${fn.params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")})`;
+}
+
+/** The declaration of `file` (a checked .gk program). */
+export function declarationText(file: string, ir: Module, sources: SourceMap): string {
+  const shape = moduleShape(ir);
+  const base = path.basename(file);
+  const lines = [
+    `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
+    `${HASH_PREFIX}${sourceHash(file, sources)}`,
+    'import type { GkModule, LaunchConfig, ReadonlyView } from "gk";',
+    "",
+  ];
+  for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn)};`);
+  for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
+  const members = shape.kernels.map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
+  lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
+  const names = [...shape.kernels, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
+  if (names.length) lines.push(`export { ${names.join(", ")} };`);
+  lines.push("export default module;", "");
+  return lines.join("\n");
+}
