@@ -1,19 +1,38 @@
 /**
  * TypeScript kernel files lowered once, kept by content: `<cache>/v1/ts/<key>.json` holds a
- * file's gk AST and diagnostics, keyed by gk's version, the file's path and its text. The
+ * file's gk AST and diagnostics, keyed by the front end's code, the file's path and its text. The
  * kernel cache's root (runtime/cache/layout.ts) holds it, `gkc cache clear` removes it, and
  * a write that fails (a read-only cache) only costs the next run the lowering again.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ParseResult } from "../parser/index.js";
 import { cacheRoot, layoutOf } from "../runtime/cache/layout.js";
 import { gkVersion } from "../runtime/cache/key.js";
 
+let frontEndStamp: string | undefined;
+
+/**
+ * What identifies the front end's own code: gk's version, and the size and time of each of
+ * this folder's files (so that a development build that changes the lowering does not read
+ * what an earlier one wrote).
+ */
+function stamp(): string {
+  if (frontEndStamp !== undefined) return frontEndStamp;
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const files = readdirSync(dir).filter((f) => /\.(js|ts)$/.test(f)).sort();
+  const parts = files.map((f) => {
+    const st = statSync(path.join(dir, f));
+    return `${f}:${st.size}:${st.mtimeMs}`;
+  });
+  return (frontEndStamp = `${gkVersion()}\0${parts.join("\0")}`);
+}
+
 /** The cache key of a file's lowering. */
 export function loweringKey(file: string, text: string): string {
-  return createHash("sha256").update(`gk ${gkVersion()} typescript\0${file}\0${text}`).digest("hex");
+  return createHash("sha256").update(`gk typescript\0${stamp()}\0${file}\0${text}`).digest("hex");
 }
 
 function entryPath(key: string): string {

@@ -8,7 +8,6 @@
  */
 import type { ts as TS } from "ts-morph";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
-import type { Span } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { isReservedName } from "../ir/check/names.js";
 import { isScalarName } from "../ir/types.js";
@@ -61,7 +60,9 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
   const items: ast.Item[] = [];
   for (const d of decls) {
     if (!cx.items.has(d.name)) continue;
-    const item = d.call ? functionItem(cx, d.stmt, d.decl, d.call) : constItem(cx, d.stmt, d.decl);
+    // One declaration per statement spans the statement (`export const k = ...;`); several, each its own.
+    const at = d.stmt.declarationList.declarations.length === 1 ? d.stmt : d.decl;
+    const item = d.call ? functionItem(cx, d.stmt, d.decl, d.call, at) : constItem(cx, d.stmt, d.decl, at);
     if (item) items.push(item);
   }
   strayItemCalls(cx, sf);
@@ -177,11 +178,11 @@ function isConstantDecl(cx: Lowering, d: TS.VariableDeclaration, constants: Read
   return computable(d.initializer);
 }
 
-function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration): ast.ConstDecl | undefined {
+function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, at: TS.Node): ast.ConstDecl | undefined {
   cx.scopes = [];
   cx.fn = "const";
   const name = ident(cx, d.name as TS.Identifier);
-  const span = itemSpan(cx, s);
+  const span = spanOf(cx, at);
   const init = d.initializer!;
   const table = gkCall(cx, init, { table: true });
   if (table) {
@@ -196,19 +197,14 @@ function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclarat
   return { kind: "Const", exported: exported(cx, s), name, ...(type && { type }), init: value, span };
 }
 
-/** A statement's span without its leading comments, from `export` (or `const`) to its end. */
-function itemSpan(cx: Lowering, s: TS.Node): Span {
-  return spanOf(cx, s);
-}
-
 // ---------------------------------------------------------------- kernels and device functions
 
-function functionItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, call: ItemCall): ast.KernelDecl | ast.FunctionDecl | undefined {
+function functionItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, call: ItemCall, at: TS.Node): ast.KernelDecl | ast.FunctionDecl | undefined {
   const ts = cx.ts;
   const c = d.initializer as TS.CallExpression;
   cx.itemCalls.add(c);
   const name = ident(cx, d.name as TS.Identifier);
-  const span = itemSpan(cx, s);
+  const span = spanOf(cx, at);
   const fn = c.arguments[0];
   if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) {
     return refuse(cx, fn ?? c, `${call}() takes the ${call === "kernel" ? "kernel" : "function"} itself: ${call}((x: f32, ...) => { ... })`);
