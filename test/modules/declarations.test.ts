@@ -1,0 +1,110 @@
+/**
+ * What an imported .gk file looks like to TypeScript and to JavaScript: its declaration
+ * (x.d.gk.ts) and its module code, for the examples (file snapshots) and for the corners:
+ * every parameter type, constants of every kind, names that are JavaScript reserved words,
+ * a constant named `default`. The declaration is checked by TypeScript itself against
+ * calls that must pass and calls that must fail.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { memoryHost } from "../../src/load/program.js";
+import { moduleCode } from "../../src/modules/code.js";
+import { declarationText } from "../../src/modules/declarations.js";
+import { frontEnd } from "../../src/pipeline.js";
+
+const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+
+function checked(file: string, text?: string) {
+  const r = frontEnd(file, text === undefined ? {} : { host: memoryHost({ [file]: text }) });
+  expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return r;
+}
+
+describe("the declarations of the examples", () => {
+  for (const f of readdirSync("examples").filter((x) => x.endsWith(".gk"))) {
+    it(f, async () => {
+      const r = checked(`examples/${f}`);
+      await expect(declarationText(`examples/${f}`, r.ir!, r.sources)).toMatchFileSnapshot(`declarations/${f.replace(/\.gk$/, ".d.gk.ts")}`);
+    });
+  }
+});
+
+const CORNERS = `const N = 16;
+const BIG = 1 << 60;
+const HALF = 0.5;
+const S: f32 = 0.25;
+const L: i64 = -3;
+const B: bool = true;
+const INF: f32 = Infinity;
+const TAPS: f32[3] = [0.25, 0.5, 0.25];
+const FLAGS: bool[2] = [true, false];
+const default = 1;
+device_fn helper(v: f32): f32 { return v; }
+device_kernel every(b: bool, i: i32, u: u32, l: i64, ul: u64, f: f32, d: f64,
+                    ro: readonly global<f64>, w: global<i32>, wb: global<bool>, wl: global<u64>) {
+  w[0] = i;
+}
+device_kernel delete(out: global<f32>) {
+  out[0] = helper(S);
+}
+`;
+
+describe("every parameter type, constant kind and awkward name", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gk-decl-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "corners.gk");
+  const r = frontEnd(file, { host: memoryHost({ [file]: CORNERS }) });
+
+  it("checks (constants and device functions may be named by reserved words; kernels that JavaScript reads may not)", () => {
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("has this declaration", async () => {
+    await expect(declarationText(file, r.ir!, r.sources).replace(dir, "DIR")).toMatchFileSnapshot("declarations/corners.d.gk.ts");
+  });
+
+  it("and this module code, whose exports are the declaration's", async () => {
+    const code = moduleCode(file, r.ir!, r.sources, "gk/modules");
+    expect(code).toContain('export { k0 as every, k1 as delete, c0 as N, c1 as BIG, c2 as HALF, c3 as S, c4 as L, c5 as B, c6 as INF, c7 as TAPS, c8 as FLAGS };');
+    expect(code).toContain("const c1 = 1152921504606846976n;");
+    expect(code).toContain("const c4 = -3n;");
+    expect(code).toContain("const c6 = Infinity;");
+    expect(code).toContain("const c7 = new Float32Array([0.25, 0.5, 0.25]);");
+    expect(code).toContain("const c8 = new Uint8Array([1, 0]);");
+    expect(code).not.toContain("helper =");
+  });
+
+  it("TypeScript accepts right calls and refuses wrong ones, at their lines", () => {
+    writeFileSync(join(dir, "corners.d.gk.ts"), declarationText(file, r.ir!, r.sources));
+    const use = [
+      'import mod, { every, delete as del, N, BIG, TAPS, L } from "./corners.gk";\nimport type { ReadonlyView } from "gk";',
+      "const n: 16 = N; const big: bigint = BIG; const t: number = TAPS[0]!; const l: -3n = L;",
+      "const ro = new Float64Array(1) as Readonly<Float64Array>;",
+      "await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3n, ul: 4n, f: 0.5, d: 1, ro, w: new Int32Array(1), wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
+      "const { w, wb, wl } = await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3n, ul: 4n, f: 0.5, d: 1, ro: new Float64Array(1), w: new Int32Array(1), wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
+      "const out: Float32Array = (await del({ grid: 1, block: 1 }, { out: new Float32Array(1) })).out;",
+      "void [n, big, t, l, w, wb, wl, out, mod.kernels, mod.every];",
+      // Wrong: a number for an i64 (line 9), a missing argument (line 10), an unknown one (line 11), a wrong element type (line 12), a readonly view for a written array (line 13), device functions are not exported (line 14).
+      "await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3, ul: 4n, f: 0.5, d: 1, ro, w: new Int32Array(1), wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
+      "await del({ grid: 1, block: 1 }, {});",
+      "await del({ grid: 1, block: 1 }, { out: new Float32Array(1), extra: 1 });",
+      "await del({ grid: 1, block: 1 }, { out: new Float64Array(1) });",
+      "await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3n, ul: 4n, f: 0.5, d: 1, ro, w: new Int32Array(1) as ReadonlyView<Int32Array>, wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
+      'import { helper } from "./corners.gk";',
+      "export {};",
+    ].join("\n");
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    writeFileSync(join(dir, "use.mts"), use);
+    const program = ts.createProgram([join(dir, "use.mts")], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowArbitraryExtensions: true, skipLibCheck: true, types: [], noUncheckedIndexedAccess: true,
+      paths: { gk: [join(process.cwd(), "dist/index.d.ts")] }, baseUrl: dir,
+    });
+    const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
+    const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
+    expect(at).toEqual(["9 TS2322", "10 TS2345", "11 TS2353", "12 TS2322", "13 TS2739", "14 TS2614"]);
+  });
+});
