@@ -21,13 +21,19 @@ let frontEndStamp: string | undefined;
  */
 function stamp(): string {
   if (frontEndStamp !== undefined) return frontEndStamp;
-  const dir = path.dirname(fileURLToPath(import.meta.url));
-  const files = readdirSync(dir).filter((f) => /\.(js|ts)$/.test(f)).sort();
-  const parts = files.map((f) => {
-    const st = statSync(path.join(dir, f));
-    return `${f}:${st.size}:${st.mtimeMs}`;
-  });
-  return (frontEndStamp = `${gkVersion()}\0${parts.join("\0")}`);
+  try {
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const files = readdirSync(dir).filter((f) => /\.(js|ts)$/.test(f)).sort();
+    const parts = files.map((f) => {
+      const st = statSync(path.join(dir, f));
+      return `${f}:${st.size}:${st.mtimeMs}`;
+    });
+    frontEndStamp = `${gkVersion()}\0${parts.join("\0")}`;
+  } catch {
+    // gk bundled into a program (no package.json, no folder of its own): no disk cache.
+    frontEndStamp = "";
+  }
+  return frontEndStamp;
 }
 
 /** The cache key of a file's lowering. */
@@ -40,6 +46,7 @@ function entryPath(key: string): string {
 }
 
 export function readLowered(key: string): ParseResult | undefined {
+  if (stamp() === "") return undefined;
   try {
     const r = JSON.parse(readFileSync(entryPath(key), "utf8")) as ParseResult;
     return r && r.module?.kind === "Module" && Array.isArray(r.diagnostics) ? r : undefined;
@@ -49,6 +56,7 @@ export function readLowered(key: string): ParseResult | undefined {
 }
 
 export function writeLowered(key: string, result: ParseResult): void {
+  if (stamp() === "") return;
   const file = entryPath(key);
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
   try {

@@ -23,7 +23,9 @@ import { lowerFile } from "./module.js";
 
 export const TS_EXTENSIONS: readonly string[] = [".ts", ".mts", ".cts"];
 
+/** Files lowered in this process, or handed over by a bundler plugin, by name and text. */
 const lowered = new Map<string, ParseResult>();
+const memoryKey = (file: string, text: string) => `${file}\0${text}`;
 let typescript: Ts | undefined;
 
 /** TypeScript's compiler, loaded on first use (about a second). */
@@ -39,19 +41,22 @@ export function typeScriptLoaded(): boolean {
 
 /** What a bundler plugin lowered at build time: found by the file's name and text, without TypeScript. */
 export function rememberLowered(file: string, text: string, result: ParseResult): void {
-  lowered.set(loweringKey(file, text), result);
+  lowered.set(memoryKey(file, text), result);
 }
 
 /** The front end's entry: never throws. */
 export function parseTypeScript(src: SourceFile): ParseResult {
+  const memo = memoryKey(src.path, src.text);
+  const inMemory = lowered.get(memo);
+  if (inMemory) return inMemory;
   const key = loweringKey(src.path, src.text);
-  const known = lowered.get(key) ?? readLowered(key);
+  const known = readLowered(key);
   if (known) {
-    lowered.set(key, known);
+    lowered.set(memo, known);
     return known;
   }
   const result = lowerTypeScript(src);
-  lowered.set(key, result);
+  lowered.set(memo, result);
   // A compiler error is not kept: the next run tries again (and reports it again).
   if (!result.diagnostics.some((d) => d.code === "GK9001")) writeLowered(key, result);
   return result;
