@@ -5,7 +5,7 @@
  * a constant named `default`. The declaration is checked by TypeScript itself against
  * calls that must pass and calls that must fail.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -106,5 +106,21 @@ describe("every parameter type, constant kind and awkward name", () => {
     const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
     const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
     expect(at).toEqual(["9 TS2322", "10 TS2345", "11 TS2353", "12 TS2322", "13 TS2739", "14 TS2614"]);
+  });
+
+  it("the fallback of spec/typescript.md, `declare module \"*.gk\"`, types the default export", () => {
+    const spec = readFileSync("spec/typescript.md", "utf8");
+    const fallback = /```ts\n(\/\/ gk-modules\.d\.ts\n[\s\S]*?)```\n```ts\n([\s\S]*?)```/.exec(spec);
+    expect(fallback).not.toBeNull();
+    const sub = join(dir, "fallback");
+    mkdirSync(sub);
+    writeFileSync(join(sub, "package.json"), '{ "type": "module" }');
+    writeFileSync(join(sub, "gk-modules.d.ts"), fallback![1]!);
+    writeFileSync(join(sub, "use.mts"), `const n = 4, x = new Float32Array(4), y = x;\n${fallback![2]!}void out;\nexport {};\n`);
+    const program = ts.createProgram([join(sub, "use.mts"), join(sub, "gk-modules.d.ts")], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true, types: [], noUncheckedIndexedAccess: true, paths: { gk: [join(process.cwd(), "dist/index.d.ts")] }, baseUrl: sub,
+    });
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
   });
 });
