@@ -49,8 +49,11 @@ export interface ReadonlyGlobal<T extends AnyScalar> {
 /** A `shared` or local array of `T` with as many dimensions as `D` has sizes (a scalar when `D` is empty). */
 export type ArrayOf<T, D extends readonly unknown[]> = D extends readonly [unknown, ...infer R] ? { [index: number]: ArrayOf<T, R> } : T;
 
-/** A device_fn parameter that is a shared array of the caller's, `shared T[N]...`: `s: Shared<f32, [256]>`. */
-export type Shared<T extends AnyScalar, D extends readonly number[]> = ArrayOf<T, D> & { readonly [memoryBrand]: readonly ["shared", T, D] };
+/**
+ * A device_fn parameter that is a shared array of the caller's, `shared T[N]...`:
+ * `s: Shared<f32, [256]>` (what `shared(f32, 256)` declares; gk checks the sizes).
+ */
+export type Shared<T extends AnyScalar, D extends readonly number[]> = ArrayOf<T, D>;
 
 /** A constant table (`table(f32, [...])`): read-only in kernels, a TypedArray of its values (row-major) on the host. */
 export type Table<T, D extends readonly unknown[]> = D extends readonly [unknown, ...infer R] ? { readonly [index: number]: Table<T, R> } : T;

@@ -43,8 +43,6 @@ export interface Lowering {
   readonly itemCalls: Set<TS.Node>;
   /** Locals of the function being lowered, innermost scope last. */
   scopes: Set<string>[];
-  /** The kind of function being lowered. */
-  fn: "kernel" | "device_fn" | "const";
 }
 
 export function spanOf(cx: Lowering, node: TS.Node): Span {

@@ -21,7 +21,7 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
   const cx: Lowering = {
     ts, sf, file, log,
     gk: new Map(), gkNamespaces: new Set(), imports: new Map(), items: new Set(), host: new Map(), itemCalls: new Set(),
-    scopes: [], fn: "const",
+    scopes: [],
   };
   const decls: { stmt: TS.VariableStatement; decl: TS.VariableDeclaration; name: string; call?: ItemCall }[] = [];
   for (const s of sf.statements) {
@@ -180,7 +180,6 @@ function isConstantDecl(cx: Lowering, d: TS.VariableDeclaration, constants: Read
 
 function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, at: TS.Node): ast.ConstDecl | undefined {
   cx.scopes = [];
-  cx.fn = "const";
   const name = ident(cx, d.name as TS.Identifier);
   const span = spanOf(cx, at);
   const init = d.initializer!;
@@ -215,7 +214,6 @@ function functionItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDecla
   if (ts.isFunctionExpression(fn) && fn.asteriskToken) return refuse(cx, fn, "kernels and device functions are not generators");
   if (ts.isFunctionExpression(fn) && fn.name) return refuse(cx, fn.name, `the ${call === "kernel" ? "kernel" : "function"} is named by its const ('${name.name}'): leave out the function's own name`);
   if (fn.typeParameters?.length) return refuse(cx, fn.typeParameters[0]!, "generic kernels and device functions cannot be written in TypeScript yet: write them in a .gk file");
-  cx.fn = call === "kernel" ? "kernel" : "device_fn";
   cx.scopes = [new Set()];
   const params: ast.Param[] = [];
   let ok = true;

@@ -24,6 +24,14 @@ function project(config: string) {
 
 const where = (d: import("typescript").Diagnostic) => `${d.file ? `${d.file.fileName.slice(ROOT.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}` : "?"} TS${d.code}`;
 
+describe("examples/*.ts, the examples written in TypeScript", () => {
+  it("type-check, strict (examples/tsconfig.json)", () => {
+    const parsed = ts.getParsedCommandLineOfConfigFile(resolve("examples/tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } })!;
+    expect(parsed.fileNames.length).toBeGreaterThanOrEqual(7);
+    expect(ts.getPreEmitDiagnostics(ts.createProgram(parsed.fileNames, parsed.options)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "))).toEqual([]);
+  });
+});
+
 describe("examples/ts", () => {
   it("type-checks under its strict tsconfig", () => {
     expect(ts.getPreEmitDiagnostics(project("tsconfig.json")).map(where)).toEqual([]);

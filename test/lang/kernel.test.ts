@@ -1,9 +1,10 @@
 /**
- * kernel() at run time with no build step (vitest runs the .ts files): it finds its own
+ * kernel() at run time with no build step (vitest runs the .ts files, and tsx): it finds its own
  * call in the source, compiles its file once, launches with the parameters' host values in
  * order, and throws the file's diagnostics for a file with errors. Compiled JavaScript with
  * source maps (Node 20) is tested on a real build in test/examples/ts.test.ts.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -52,6 +53,17 @@ describe("kernel() under vitest, no plugin", () => {
 
   it("a file whose kernels have errors throws its diagnostics where it is imported", async () => {
     await expect(import("./fixtures/bad-kernel.js")).rejects.toThrow(/bad-kernel\.ts:7:21 - error GK2040: 'scale' is a constant of the host/);
+  });
+});
+
+describe("kernel() under tsx, a TypeScript runner", () => {
+  it("finds its source and runs", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "test/lang/fixtures/run-two-kernels.ts"], {
+      encoding: "utf8",
+      env: { ...process.env, GK_DEVICE: "cpu" },
+    });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe(JSON.stringify([3, 3, 3, 0, 1, 2, 3]));
   });
 });
 
