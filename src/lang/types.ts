@@ -14,6 +14,8 @@
  */
 import type { ScalarName } from "../ir/types.js";
 import type { TypedArrayFor } from "../ir/values.js";
+import type { GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig } from "../runtime/api.js";
+import type { GpuArray } from "../runtime/device/gpuArray.js";
 import type { i32, ScalarHost } from "./declarations.js";
 
 declare const scalarBrand: unique symbol;
@@ -70,8 +72,8 @@ export interface Dim3 {
 
 // ---------------------------------------------------------------- the host side of a launch
 
-/** The TypedArray that holds elements of `T` on the host (and, once gk has them, its GPU-resident arrays). */
-export type HostArray<T> = TypedArrayFor<ScalarNameOf<T>>;
+/** What an array parameter of elements `T` takes: the TypedArray that holds them on the host, or a GPU array of them. */
+export type HostArray<T> = TypedArrayFor<ScalarNameOf<T>> | GpuArray<ScalarNameOf<T>>;
 
 /** Methods that change a TypedArray: a view a kernel only reads need not have them. */
 type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
@@ -79,11 +81,11 @@ type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
 /** A read-only view of a TypedArray `A`: what a `readonly global<T>` parameter accepts (any `A` is one). */
 export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
 
-/** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans and TypedArrays. */
+/** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans, TypedArrays and GPU arrays. */
 export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, infer E, ...unknown[]] }
   ? K extends "global"
     ? HostArray<E>
-    : ReadonlyView<HostArray<E>>
+    : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>>
   : P extends bigint
     ? bigint
     : P extends boolean
@@ -92,3 +94,9 @@ export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, 
 
 /** The host arguments of a kernel with parameters `P`, in order, with their names. */
 export type HostArgs<P extends readonly unknown[]> = { [K in keyof P]: HostArg<P[K]> };
+
+/** A generic kernel of an imported .gk file: it runs as an instance, `with({ T: "f32", BLOCK: 256 })`, named by its generic parameters `G`. */
+export interface GenericKernelFn<G extends GenericArgs> {
+  (config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs>;
+  with(args: G): KernelFn;
+}

@@ -32,7 +32,7 @@ export function moduleCode(file: string, ir: Module, sources: SourceMap, runtime
     `const module = await loadGkModule(${JSON.stringify(file)}, ${JSON.stringify(files)}, ${JSON.stringify(sourceHash(file, sources))});`,
     "export default module;",
   ];
-  for (const k of shape.kernels) lines.push(`const ${k.local} = module[${JSON.stringify(k.name)}];`);
+  for (const k of [...shape.kernels, ...shape.generics]) lines.push(`const ${k.local} = module[${JSON.stringify(k.name)}];`);
   for (const c of shape.constants) {
     const { type, value } = c.constant;
     const v =
@@ -43,7 +43,7 @@ export function moduleCode(file: string, ir: Module, sources: SourceMap, runtime
           : literal(value as ScalarValue);
     lines.push(`const ${c.local} = ${v};`);
   }
-  const names = [...shape.kernels, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
+  const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
   if (names.length) lines.push(`export { ${names.join(", ")} };`);
   return `${lines.join("\n")}\n`;
 }

@@ -2,30 +2,49 @@
  * `saxpy.d.gk.ts`: the TypeScript declaration of an imported `.gk` file (written by `gkc
  * types` and gk/vite), read by TypeScript 5 with `allowArbitraryExtensions`. Each kernel is
  * a typed function: its arguments by parameter name (`i32 u32 f32 f64` → number, `i64 u64`
- * → bigint, `bool` → boolean, `global<f32>` → Float32Array, `readonly global<f32>` → a
- * read-only view of one), its outputs by name; each constant has its value's literal type.
+ * → bigint, `bool` → boolean, `global<f32>` → a Float32Array or a GpuArray<"f32">,
+ * `readonly global<f32>` → also a read-only view of a Float32Array), its outputs by name, of
+ * the types given; a generic kernel is typed by its generic parameters (`with({ T: "f32",
+ * BLOCK: 256 })`, whose instance is a KernelFn); each constant has its value's literal type.
  * The types come from two tables: the host type of each scalar (lang/declare.ts) and the
  * TypedArray of each element type (ir/values.ts).
  */
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { ExportedConstant, Function, Module } from "../ir/nodes.js";
+import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
+import { genericParamList } from "../runtime/instances.js";
 import { typeToString, type ScalarType, type ScalarValue } from "../ir/types.js";
 import { typedArrayName } from "../ir/values.js";
 import { hostTypeOf } from "../lang/declare.js";
 import { HASH_PREFIX, moduleShape, sourceHash } from "./shape.js";
 
-/** The host type of a kernel parameter, as an argument. */
-function argType(p: Function["params"][number]): string {
+type Param = Function["params"][number];
+
+/** The host type of a kernel parameter, as an argument: a scalar's, or the arrays an array parameter takes. */
+function argType(p: Param): string {
   if (p.kind === "valueVar") return hostTypeOf((p.type as ScalarType).name);
-  const array = typedArrayName(p.type.elem.name);
-  return p.type.kind === "global" && p.type.readonly ? `ReadonlyView<${array}>` : array;
+  const elem = p.type.elem.name;
+  const array = typedArrayName(elem);
+  const gpu = `GpuArray<"${elem}">`;
+  return p.type.kind === "global" && p.type.readonly ? `ReadonlyView<${array}> | ${gpu}` : `${array} | ${gpu}`;
 }
 
+const writes = (p: Param) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly;
+
+/** A kernel's function type: each array it writes is a type parameter, so its output has the type of the array given. */
 function kernelType(fn: Function): string {
-  const args = fn.params.map((p) => `  readonly ${p.name}: ${argType(p)};`);
-  const outputs = fn.params.filter((p) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly).map((p) => `${p.name}: ${argType(p)}`);
-  return `(config: LaunchConfig, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
+  const out = new Map(fn.params.filter(writes).map((p, i) => [p.name, `A${i}`]));
+  const typeParams = fn.params.filter(writes).map((p) => `${out.get(p.name)} extends ${argType(p)}`);
+  const args = fn.params.map((p) => `  readonly ${p.name}: ${out.get(p.name) ?? argType(p)};`);
+  const outputs = [...out].map(([name, t]) => `${name}: ${t}`);
+  const generic = typeParams.length ? `<${typeParams.join(", ")}>` : "";
+  return `${generic}(config: LaunchConfig, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
+}
+
+/** A generic kernel's type: its generic parameters, by name, as with() takes them. */
+function genericType(g: GenericKernel): string {
+  const params = g.params.map((p) => `${p.name}: ${p.kind === "typeParam" ? p.allowed.map((t) => JSON.stringify(typeToString(t))).join(" | ") : hostTypeOf(p.type.name)}`);
+  return `GenericKernelFn<{ ${params.join("; ")} }>`;
 }
 
 /** A scalar's literal type where TypeScript has one (`16`, `0.5`, `-3n`, `true`), else its host type. */
@@ -58,14 +77,15 @@ export function declarationText(file: string, ir: Module, sources: SourceMap): s
   const lines = [
     `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
     `${HASH_PREFIX}${sourceHash(file, sources)}`,
-    'import type { GkModule, LaunchConfig, ReadonlyView } from "gk";',
+    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", "LaunchConfig", "ReadonlyView"].join(", ")} } from "gk";`,
     "",
   ];
   for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn)};`);
+  for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
   for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
-  const members = shape.kernels.map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
+  const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
   lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
-  const names = [...shape.kernels, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
+  const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
   if (names.length) lines.push(`export { ${names.join(", ")} };`);
   lines.push("export default module;", "");
   return lines.join("\n");

@@ -12,16 +12,20 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { ExportedConstant, Function, Module } from "../ir/nodes.js";
+import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
 
 export interface ModuleShape {
   readonly kernels: readonly { readonly name: string; readonly local: string; readonly fn: Function }[];
+  /** Generic kernels: the module's member runs none itself, and `with({ T: "f32", ... })` names an instance. */
+  readonly generics: readonly { readonly name: string; readonly local: string; readonly generic: GenericKernel }[];
   readonly constants: readonly { readonly name: string; readonly local: string; readonly constant: ExportedConstant }[];
 }
 
 export function moduleShape(ir: Module): ModuleShape {
   return {
-    kernels: ir.kernels.map((fn, i) => ({ name: fn.name, local: `k${i}`, fn })),
+    // An instance that a launch statement made (`block_sum<f32, 256>`) is reached through its generic kernel's with(), as in compile()'s module.
+    kernels: ir.kernels.filter((fn) => !fn.instance).map((fn, i) => ({ name: fn.name, local: `k${i}`, fn })),
+    generics: (ir.generics ?? []).map((generic, i) => ({ name: generic.name, local: `g${i}`, generic })),
     constants: (ir.exported ?? []).filter((c) => c.name !== "default").map((constant, i) => ({ name: constant.name, local: `c${i}`, constant })),
   };
 }

@@ -73,7 +73,7 @@ describe("gkc types", () => {
       await until(() => err.includes("watching"));
       writeFileSync(join(dir, "kernels", "a.gk"), "device_kernel a(out: global<f64>, n: i32) {\n  out[0] = 1.0;\n}\n");
       await until(() => readFileSync(join(dir, "kernels", "a.d.gk.ts"), "utf8").includes("readonly n: number;"));
-      expect(readFileSync(join(dir, "kernels", "a.d.gk.ts"), "utf8")).toContain("readonly out: Float64Array;");
+      expect(readFileSync(join(dir, "kernels", "a.d.gk.ts"), "utf8")).toContain("A0 extends Float64Array | GpuArray<\"f64\">");
     } finally {
       child.kill();
     }

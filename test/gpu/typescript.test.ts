@@ -18,7 +18,8 @@ import { gpuAvailable } from "./gpu-available.js";
 const gpu = await gpuAvailable();
 if (!gpu.ok) console.warn(`test/gpu/typescript.test.ts skipped: ${gpu.reason}`);
 
-const examples = readdirSync("examples").filter((f) => f.endsWith(".gk")).map((f) => f.slice(0, -3)).sort();
+// Every example with a TypeScript twin (the generic ones have none yet: test/tsfront/examples.test.ts).
+const examples = readdirSync("examples").filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3)).sort();
 const runners: Runner[] = [];
 afterAll(async () => {
   for (const r of runners) await r.close();

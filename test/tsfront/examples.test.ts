@@ -15,7 +15,14 @@ import { createRunner } from "../../src/runtime/runner.js";
 import { runLaunch } from "../../src/runtime/launches.js";
 import { withoutPlaces } from "./helpers.js";
 
-const EXAMPLES = readdirSync("examples").filter((f) => f.endsWith(".gk")).map((f) => f.slice(0, -3)).sort();
+const ALL = readdirSync("examples").filter((f) => f.endsWith(".gk")).map((f) => f.slice(0, -3)).sort();
+/**
+ * Examples with no TypeScript twin, and why: generic kernels and device functions cannot be
+ * written in TypeScript yet (GK1020, spec/typescript.md). The test below checks that each is
+ * generic, so the list cannot hide an example that merely lacks its twin.
+ */
+const GENERIC = ["reduce_generic"];
+const EXAMPLES = ALL.filter((e) => !GENERIC.includes(e));
 
 function checked(file: string) {
   const r = frontEnd(file);
@@ -30,8 +37,9 @@ const noLines = (cu: string) => cu.split("\n").filter((l) => !l.startsWith("#lin
 const outputs = (o: Awaited<ReturnType<typeof runLaunch>>) => [...o.outputs].map(([name, out]) => [name, out.elem, [...out.data]]);
 
 describe("each example written in TypeScript is the .gk program", () => {
-  it("every example has its TypeScript twin", () => {
+  it("every example has its TypeScript twin, but the generic ones", () => {
     expect(readdirSync("examples").filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3)).sort()).toEqual(EXAMPLES);
+    for (const g of GENERIC) expect(frontEnd(`examples/${g}.gk`).ir!.generics?.length, g).toBeGreaterThan(0);
   });
 
   for (const name of EXAMPLES) {

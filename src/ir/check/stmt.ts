@@ -5,7 +5,7 @@ import type { ArrayVar, Expr, ValueVar, Stmt } from "../nodes.js";
 import { lookupBuiltin } from "../builtins.js";
 import { someExpr } from "../walk.js";
 import { asScalar, byteSize, isBool, T, type ScalarType } from "../types.js";
-import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { isReservedName } from "./names.js";
@@ -178,7 +178,9 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
     return poisonDecl(ctx, s);
   }
   const count = t.dims.reduce((a, b) => a * b, 1);
-  if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
+  // A size that depends on a constant parameter (in a generic definition) is checked in each instance.
+  const known = t.dims.every(knownDim);
+  if (known && count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
     ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
     return poisonDecl(ctx, s);
   }
@@ -189,7 +191,7 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
       return poisonDecl(ctx, s);
     }
     const flat = flattenLiteral(s.init);
-    if (flat.length !== count) {
+    if (known && flat.length !== count) {
       ctx.log.error("GK3004", s.init.span, `'${s.name.name}' has ${count} elements but the initializer has ${flat.length}`);
       return poisonDecl(ctx, s);
     }
@@ -247,7 +249,7 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   }
   const scalar = t.kind === "scalar";
   const type = t.kind === "scalar" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
-  const bytes = type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem);
+  const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
   if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
     ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory`);
@@ -284,10 +286,14 @@ function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
       ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
       return undefined;
     }
+    if (local?.kind === "constParam" || local?.kind === "typeParam") {
+      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : "type"} parameter`);
+      return undefined;
+    }
     if (local?.kind === "poisoned") return undefined;
     const m = ctx.module.lookup(t.name);
     if (m && m.kind !== "poisoned") {
-      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a module-level ${m.kind === "function" || m.kind === "kernel" ? "function" : "constant"}`);
+      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a module-level ${m.kind === "function" || m.kind === "kernel" || m.kind === "generic" ? "function" : "constant"}`);
       return undefined;
     }
     if (m) return undefined;

@@ -6,6 +6,7 @@
  */
 import { type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { GenericCall, GenericFn } from "./generic.js";
 
 export type Ty = ScalarName;
 export type IntTy = "i32" | "u32" | "i64" | "u64";
@@ -61,8 +62,11 @@ export type Expr =
   /** A math builtin, or an atomic when `array` is set (then `args` follow the array and index). */
   | { readonly k: "builtin"; readonly t: Ty; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
-  /** A call of device function number `fn` of the program. */
-  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[] }
+  /**
+   * A call of device function number `fn` of the program; with `generic`, of generic
+   * function number `fn` (Program.generics), making its instance at type `t`.
+   */
+  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
   | { readonly k: "index"; readonly t: Ty; readonly array: string; readonly idx: readonly Expr[] };
 
 /** A global array passed by name to a device function. */
@@ -147,6 +151,13 @@ export function small(t: NumTy, v: number): Value {
 export interface Program {
   readonly constants: readonly ConstDef[];
   readonly fns: readonly FnDef[];
+  /** Generic device functions (src/testing/gen/generic.ts), printed `<name>_g0`, ... */
+  readonly generics?: readonly GenericFn[];
+  /**
+   * Makes the kernel generic over a constant `S: i32` that sizes the 1-D shared array
+   * `array`; the program runs the kernel's instance `<name><value>`.
+   */
+  readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly grid: Dims;

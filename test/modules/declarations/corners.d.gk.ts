@@ -1,9 +1,9 @@
 // corners.d.gk.ts: the types of corners.gk imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 18e00a48d33cd2dc46bc34b17147752da2847c8780f79cddbbf2ae2b2756a818
-import type { GkModule, LaunchConfig, ReadonlyView } from "gk";
+import type { GkModule, GpuArray, LaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel every(b: bool, i: i32, u: u32, l: i64, ul: u64, f: f32, d: f64, ro: readonly global<f64>, w: global<i32>, wb: global<bool>, wl: global<u64>) */
-declare const k0: (config: LaunchConfig, args: {
+declare const k0: <A0 extends Int32Array | GpuArray<"i32">, A1 extends Uint8Array | GpuArray<"bool">, A2 extends BigUint64Array | GpuArray<"u64">>(config: LaunchConfig, args: {
   readonly b: boolean;
   readonly i: number;
   readonly u: number;
@@ -11,15 +11,15 @@ declare const k0: (config: LaunchConfig, args: {
   readonly ul: bigint;
   readonly f: number;
   readonly d: number;
-  readonly ro: ReadonlyView<Float64Array>;
-  readonly w: Int32Array;
-  readonly wb: Uint8Array;
-  readonly wl: BigUint64Array;
-}) => Promise<{ w: Int32Array; wb: Uint8Array; wl: BigUint64Array }>;
+  readonly ro: ReadonlyView<Float64Array> | GpuArray<"f64">;
+  readonly w: A0;
+  readonly wb: A1;
+  readonly wl: A2;
+}) => Promise<{ w: A0; wb: A1; wl: A2 }>;
 /** device_kernel delete(out: global<f32>) */
-declare const k1: (config: LaunchConfig, args: {
-  readonly out: Float32Array;
-}) => Promise<{ out: Float32Array }>;
+declare const k1: <A0 extends Float32Array | GpuArray<"f32">>(config: LaunchConfig, args: {
+  readonly out: A0;
+}) => Promise<{ out: A0 }>;
 /** const N (an untyped integer constant) */
 declare const c0: 16;
 /** const BIG (an untyped integer constant) */
