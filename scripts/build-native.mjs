@@ -26,8 +26,8 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { buildLauncher } from "./build-launcher.mjs";
+import { fileURLToPath } from "node:url";
+import { buildLauncher, isMain } from "./build-launcher.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const ADDON = join(root, "native", "build", "Release", "gk_native.node");
@@ -85,16 +85,7 @@ export async function buildAddon(opts = {}) {
   throw new Error(`node-gyp failed building ${ADDON}:\n${out.slice(-6000)}`);
 }
 
-function isMain() {
-  if (!process.argv[1]) return false;
-  try {
-    return pathToFileURL(realpathSync(process.argv[1])).href === pathToFileURL(realpathSync(fileURLToPath(import.meta.url))).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const argv = process.argv.slice(2);
   const force = argv.includes("--force");
   const strict = argv.includes("--strict");
