@@ -40,3 +40,16 @@ describe("imported modules' options", () => {
     expect(out[0]).toBe(7);
   });
 });
+
+describe("a program that opens the default device", () => {
+  it("ends by itself, status 0, whether or not a GPU was found (the addon's cleanup once crashed at exit after a failed open)", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { resolve } = await import("node:path");
+    const script = `import { openDevice } from ${JSON.stringify(resolve("dist/index.js"))};\nconst d = await openDevice();\nconsole.log(d.kind);\n`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.signal).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    expect(["cpu", "cuda"]).toContain(r.stdout.trim());
+  });
+});
