@@ -19,7 +19,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, GenericKernel, Module } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
-import { coerceScalar, elemOfTypedArray, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { coerceScalar, elemNote, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
@@ -310,13 +310,12 @@ function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice): RunValu
     }
     const what = `parameter '${p.name}' (${typeToString(p.type)})`;
     if (ArrayBuffer.isView(v)) {
-      const got = elemOfTypedArray(v);
-      if (got !== elem) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, got a ${v.constructor.name}`);
-      return v as AnyTypedArray;
+      if (!holdsElem(v, elem)) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}${elemNote(elem)}, got a ${(v as object).constructor.name}`);
+      return v;
     }
     if (Array.isArray(v)) {
       const a = newTypedArray(elem, v.length);
-      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
+      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem, scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
       return a;
     }
     throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, a GpuArray<"${elem}"> (or an array of numbers), got ${describe(v)}`);
@@ -337,6 +336,8 @@ function scalar(kernel: string, what: string, t: ScalarType, v: unknown): Scalar
   switch (t.name) {
     case "bool":
       throw invalid(kernel, `${what} takes true or false, got ${describe(v)}`);
+    case "f16":
+    case "bf16":
     case "f32":
     case "f64":
       throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);

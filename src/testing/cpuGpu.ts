@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
-import { type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.js";
+import { type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
@@ -276,9 +276,11 @@ function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
     const v = list[i]!;
     if (p.kind === "arrayVar") {
       if (!Array.isArray(v)) return v as ArgValue;
-      const a = newTypedArray(p.type.elem.name, v.length);
-      const big = p.type.elem.name === "i64" || p.type.elem.name === "u64";
-      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : Number(x)));
+      const elem = p.type.elem.name;
+      const a = newTypedArray(elem, v.length);
+      const big = elem === "i64" || elem === "u64";
+      // Plain numbers as the element type stores them (f16 and bf16 as their bits, rounded).
+      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : storedValue(elem, Number(x))));
       return a;
     }
     const big = isBigIntType(asScalar(p.type));

@@ -5,12 +5,14 @@
  * moves and every vote (syncWarp apart: it orders memory, which generated kernels never
  * share within a warp), and every statement form. Over
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
- * luck); a builtin added to the table is covered without changes here.
+ * luck); a builtin added to the table is covered without changes here. Every element type is
+ * read or written in every memory space (global, shared, local, constant tables), and the
+ * small integers and f16/bf16 each appear in enough kernels: the counts are printed.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { ALL_TYPES, INT_TYPES, NUM_TYPES } from "../../src/testing/gen/ast.js";
+import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, NUM_TYPES, type Ty } from "../../src/testing/gen/ast.js";
 import { MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
@@ -18,7 +20,8 @@ import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js
 function expectedFeatures(): string[] {
   const want: string[] = [];
   for (const t of INT_TYPES) for (const op of ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
-  for (const t of ["f32", "f64"]) for (const op of ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
+  for (const t of FLOAT_TYPES) for (const op of ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
+  for (const t of ALL_TYPES) for (const space of ["global", "shared", "local", "table"]) want.push(`mem:${space}:${t}`);
   for (const op of ["&", "|", "^", "==", "!=", "&&", "||"]) want.push(`op:bool:${op}`);
   for (const t of NUM_TYPES) want.push(`unary:${t}:-`);
   for (const t of INT_TYPES) want.push(`unary:${t}:~`);
@@ -43,11 +46,33 @@ function expectedFeatures(): string[] {
   return [...new Set(want)];
 }
 
+/** The features of kernels in a sample that use a new scalar type in each way, by the feature names of coverage.ts. */
+const USES: Readonly<Record<string, (t: Ty) => (f: string) => boolean>> = {
+  arithmetic: (t) => (f) => f.startsWith(`op:${t}:`) || f.startsWith(`unary:${t}:`),
+  conversions: (t) => (f) => f.startsWith(`cast:${t}->`) || f.endsWith(`->${t}`),
+  global: (t) => (f) => f === `mem:global:${t}`,
+  shared: (t) => (f) => f === `mem:shared:${t}`,
+  local: (t) => (f) => f === `mem:local:${t}`,
+  table: (t) => (f) => f === `mem:table:${t}`,
+  atomics: (t) => (f) => f.startsWith("atomic:") && f.split(":")[2] === t,
+  math: (t) => (f) => f.startsWith("builtin:") && f.endsWith(`:${t}`) && !/^builtin:shfl/.test(f),
+  shuffles: (t) => (f) => /^builtin:shfl/.test(f) && f.endsWith(`:${t}`),
+};
+const NEW_TYPES: readonly Ty[] = ["i8", "u8", "i16", "u16", "f16", "bf16"];
+
 describe("the kernel generator's coverage", () => {
-  it("reaches every operator, conversion, builtin, atomic and statement form in 2,000 kernels", () => {
+  const programs = fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 });
+  const perKernel = programs.map(features);
+
+  it("uses each small integer type and f16/bf16 in every way in many kernels (counts of 2,000)", () => {
+    const rows = NEW_TYPES.map((t) => [t, ...Object.values(USES).map((use) => perKernel.filter((fs) => [...fs].some(use(t))).length)] as const);
+    console.log(["| type | " + Object.keys(USES).join(" | ") + " |", `| --- |${" --- |".repeat(Object.keys(USES).length)}`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n"));
+    for (const [t, ...counts] of rows) counts.forEach((n, i) => expect(n, `${t} ${Object.keys(USES)[i]}`).toBeGreaterThanOrEqual(20));
+  });
+
+  it("reaches every operator, conversion, builtin, atomic, memory space and statement form in 2,000 kernels", () => {
     const seen = new Set<string>();
-    const programs = fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 });
-    for (const p of programs) for (const f of features(p)) seen.add(f);
+    for (const fs of perKernel) for (const f of fs) seen.add(f);
     console.log(genericUse(programs));
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
     const contended = (where: string) => [...seen].filter((f) => f.startsWith("atomic:") && f.endsWith(`:${where}`)).map((f) => f.split(":")[1]);

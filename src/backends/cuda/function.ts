@@ -24,6 +24,7 @@ import { CUDA, cType } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
 import { visit } from "../../ir/walk.js";
 import { readVariables, reloadedBounds } from "./analysis.js";
+import { droppedOperand } from "./expr.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -42,7 +43,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     return n;
   };
   const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions, reloadedBounds(f.body));
-  const read = readVariables(f.body);
+  const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions));
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
 
   // nvcc warns about a parameter that is set but never read (#550).

@@ -3,7 +3,7 @@ import type * as ast from "../../parser/ast.js";
 import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type WarpEntry } from "../builtins.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isScalarName, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import { isFloat, isInt, isScalarName, SCALAR_NAMES, scalarType, T, type ScalarType, type VoidType } from "../types.js";
 import { SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
@@ -85,9 +85,14 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
     ctx.log.error("GK2004", e.callee.span, `unknown function '${name}': in gk, write ${spelled.gk}(${params})${spelled.note ? `; ${spelled.note}` : ""}`);
     return undefined;
   }
-  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];
+  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), ...SCALAR_NAMES];
   ctx.log.error("GK2004", e.callee.span, `unknown function '${name}'${didYouMean(name, candidates)}`);
   return undefined;
+}
+
+/** `a, b or c`. */
+function orList(names: readonly string[]): string {
+  return names.length <= 2 ? names.join(" or ") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
 /** `f<...>(x)` where `f` is not a generic function; `a < b > (c)` parses so too, and with a value `a` is likely a comparison. */
@@ -152,7 +157,7 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
     const fix = rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
-    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, but '${text}' is ${t.name}${fix}`);
+    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${orList(allowed.map((x) => x.name))}, but '${text}' is ${t.name}${fix}`);
     return undefined;
   }
   const args: ValueExpr[] = [];
@@ -242,7 +247,7 @@ function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: Scal
   if (!v) return undefined;
   if (!allowed.includes(v.type)) {
     const text = textOf(ctx, arg.span);
-    ctx.log.error("GK3005", arg.span, `${b.name}() moves ${SHUFFLE_TYPES.join(", ")} values, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
+    ctx.log.error("GK3005", arg.span, `${b.name}() moves integers and floats, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
     return undefined;
   }
   return v;

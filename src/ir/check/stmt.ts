@@ -4,7 +4,7 @@ import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ValueVar, Stmt } from "../nodes.js";
 import { lookupBuiltin } from "../builtins.js";
 import { someExpr } from "../walk.js";
-import { asScalar, byteSize, isBool, T, type ScalarType } from "../types.js";
+import { asScalar, byteSize, isBigIntType, isBool, T, type ScalarType } from "../types.js";
 import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
@@ -169,7 +169,7 @@ function poisonDecl(ctx: FnCtx, s: ast.VarDecl, init?: ast.Expr): Stmt[] {
 }
 
 function zeroOf(t: ScalarType): boolean | number | bigint {
-  return t.name === "bool" ? false : t.name === "i64" || t.name === "u64" ? 0n : 0;
+  return t.name === "bool" ? false : isBigIntType(t) ? 0n : 0;
 }
 
 function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kind: "array" }): Stmt[] {

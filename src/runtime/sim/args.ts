@@ -10,7 +10,7 @@
 import type { Function, Param } from "../../ir/nodes.js";
 import { asScalar, type ScalarType, typeToString } from "../../ir/types.js";
 import { checkShape, LAUNCH_LIMITS } from "../../ir/limits.js";
-import { coerceScalar, elemOfTypedArray, INT_RANGES, TYPED_ARRAY, typedArrayName } from "../../ir/values.js";
+import { coerceScalar, elemNote, holdsElem, INT_RANGES, typedArrayName } from "../../ir/values.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { sharedMemory } from "../aliasing.js";
 import { dim3, simError, type Dim3 } from "./errors.js";
@@ -44,9 +44,15 @@ function expectation(t: ScalarType): string {
   switch (t.name) {
     case "bool":
       return "a boolean";
+    case "f16":
+    case "bf16":
     case "f32":
     case "f64":
       return "a number";
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
     case "i32":
     case "u32":
       return `an integer from ${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]}`;
@@ -83,8 +89,7 @@ export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: S
       return c.value;
     }
     const elem = p.type.elem.name;
-    const want = typedArrayName(elem);
-    if (elemOfTypedArray(x) !== elem || !(x instanceof TYPED_ARRAY[elem])) throw fail(`a ${want}`);
+    if (!holdsElem(x, elem)) throw fail(`a ${typedArrayName(elem)}${elemNote(elem)}`);
     return x;
   });
   const shared = sharedMemory(kernel, values);

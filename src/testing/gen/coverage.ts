@@ -1,13 +1,23 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
- * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", ...), so that a test can
- * state that the generator reaches every operator, conversion, builtin and statement form.
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile", ...), so
+ * that a test can state that the generator reaches every operator, conversion, builtin, memory
+ * space of every element type, and statement form.
  */
 import { assertNever } from "../../util.js";
 import type { CallArg, Expr, Program, Stmt } from "./ast.js";
 
+/** The memory space of an array of a generated program, by its name (kernel.ts names them). */
+export function spaceOf(array: string): "global" | "shared" | "local" | "table" {
+  if (/^(sh|ss|sacc)/.test(array)) return "shared";
+  if (/^la\d/.test(array)) return "local";
+  if (/^tab\d/.test(array)) return "table";
+  return "global";
+}
+
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  if (p.tables.length) out.add("const:table");
   const expr = (e: Expr | CallArg): void => {
     switch (e.k) {
       case "lit":
@@ -49,6 +59,7 @@ export function features(p: Program): Set<string> {
         return e.args.forEach(expr);
       case "index":
         out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+        out.add(`mem:${spaceOf(e.array)}:${e.t}`);
         return e.idx.forEach(expr);
       default:
         return assertNever(e, "generated expression");
@@ -64,12 +75,15 @@ export function features(p: Program): Set<string> {
         return;
       case "localArray":
         out.add(`stmt:localArray:${s.dims.length}d${s.init ? (s.flat && s.dims.length > 1 ? ":flat" : ":init") : ""}`);
+        out.add(`mem:local:${s.t}`);
         return;
       case "shared":
         out.add(`stmt:shared:${s.dims.length}d`);
+        out.add(`mem:shared:${s.t}`);
         return;
       case "assign":
         out.add(`assign:${s.op}:${s.target.t}`);
+        if (s.target.idx.length || /^(ss|sacc)/.test(s.target.name)) out.add(`mem:${spaceOf(s.target.name)}:${s.target.t}`);
         s.target.idx.forEach(expr);
         return expr(s.value);
       case "step":

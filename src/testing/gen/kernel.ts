@@ -26,10 +26,10 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
+import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, lit, nameRef, NUM_TYPES, scalarTarget,
-  type ConstDef, type Dims, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, lit, nameRef, NUM_TYPES, scalarTarget,
+  type ConstDef, type Dims, type TableDef, type Expr, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type Program, type Stmt, type Ty, type Value,
 } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
@@ -78,6 +78,7 @@ interface Shape {
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
   readonly constants: readonly ConstDef[];
+  readonly tables: readonly TableDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
 }
@@ -105,14 +106,19 @@ function names(n: number, fallback: string): fc.Arbitrary<string[]> {
   );
 }
 
-const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
+/**
+ * The operations threads apply to an accumulator of each kind of type, in any order with one
+ * result: integer operations wrap, f32 and f64 sums are of small integers (exact), and f16 and
+ * bf16 sums would not stay exact (integers are exact only up to 2048 and 256), so only min and max.
+ */
+const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"], half: ["min", "max"] } as const;
 
 /** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
 const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
 
 function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
   return fc.constantFrom(...NUM_TYPES).chain((t) =>
-    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
+    fc.tuple(fc.constantFrom(...(isHalfTy(t) ? ACC_OPS.half : isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
       ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
   );
@@ -183,9 +189,15 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
       fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
+      tables: fc.array(
+        fc.tuple(types, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+          fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
+        ),
+        { maxLength: 2 },
+      ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in four.
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
       genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
@@ -206,6 +218,7 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
         globalAccs: uniqueByName(r.globalAccs),
         fns: r.fns,
         constants: r.constants,
+        tables: r.tables,
         plan,
         approx: r.approx,
         generics: r.generics,
@@ -234,7 +247,7 @@ function threads(s: Shape): number {
 function filled(t: Ty, n: number, v: Value): fc.Arbitrary<AnyTypedArray> {
   return fc.constant(null).map(() => {
     const a = newTypedArray(t, n);
-    (a as unknown as { fill(x: unknown): void }).fill(typeof v === "boolean" ? (v ? 1 : 0) : v);
+    (a as unknown as { fill(x: unknown): void }).fill(storedValue(t, v));
     return a;
   });
 }
@@ -294,6 +307,11 @@ function sharedData(s: Shape): SharedData[] {
 
 const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
 
+/** The module constant tables as arrays expressions may read. */
+function tableRefs(s: Shape): ArrayRef[] {
+  return s.tables.map((t) => ({ name: t.name, t: t.t, dims: t.dims, kind: "table" }));
+}
+
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const base: Env = {
     vars: [
@@ -303,6 +321,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     arrays: [
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...tableRefs(s),
     ],
     fns,
     constants,
@@ -447,9 +466,9 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 // ---------------------------------------------------------------- device functions
 
-function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[], generic: readonly FnSig[]): fc.Arbitrary<FnDef> {
+function fnBody(f: FnShape, i: number, shapes: readonly FnShape[], constants: readonly ConstDef[], generic: readonly FnSig[], tables: readonly ArrayRef[]): fc.Arbitrary<FnDef> {
   const callable: FnSig[] = [...shapes.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : [])), ...generic];
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays, fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
+  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays: [...arrays, ...tables], fns: callable, constants, slots: SLOTS, inputLength: INPUT_LENGTH });
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   if (f.kind === "writer") {
     const params: Param[] = [
@@ -508,12 +527,12 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
     const size = sizeParam(s);
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, generic))),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, generic, tableRefs(s)))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
       .map(({ fns, body, values: vs }): Program => ({
-        constants: s.constants, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
+        constants: s.constants, tables: s.tables, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
       }));
   });
 }

@@ -385,3 +385,12 @@ describe("#line directives", () => {
     );
   });
 });
+
+describe("a comparison whose result is known drops its operand, and what only it read", () => {
+  it("declares a local read only there [[maybe_unused]], so nvcc finds nothing unread", () => {
+    const body = kernelBody("const TAB: u32[3] = [1, 2, 3];\ndevice_kernel k(ob: global<bool>, x: u32) {\n  let v = x + 1;\n  ob[0] = TAB[1] < 0;\n  ob[1] = v >= 0;\n}\n");
+    expect(body).toContain("[[maybe_unused]] unsigned int TAB[3]");
+    expect(body).toContain("[[maybe_unused]] unsigned int v = x + 1u;");
+    expect(body).toContain("ob[0] = false;\nob[1] = true;");
+  });
+});

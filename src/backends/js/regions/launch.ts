@@ -27,7 +27,7 @@
  */
 import type { Function } from "../../../ir/nodes.js";
 import { TYPED_ARRAY } from "../../../ir/values.js";
-import { asScalar } from "../../../ir/types.js";
+import { asScalar, isHalf } from "../../../ir/types.js";
 import type { KernelAnalysis } from "../analysis.js";
 import { arrayName, newFnCtx, type FnCtx, type GenOptions } from "../context.js";
 import { sentinelOf } from "../emitMemory.js";
@@ -149,9 +149,14 @@ function readBack(n: number, scopes: Scopes, codes: readonly RegionCode[]): Set<
   return need;
 }
 
-/** Per-thread storage of a local: a TypedArray of its type (bool as 0/1 bytes), or an Array of a local array's per-thread arrays. */
+/**
+ * Per-thread storage of a local: a TypedArray of its type (bool as 0/1 bytes; f16 and bf16 in a
+ * Float32Array, which holds their values exactly), or an Array of a local array's per-thread arrays.
+ */
 function storageOf(l: Local): string {
-  return l.kind === "valueVar" ? `new ${TYPED_ARRAY[asScalar(l.type).name].name}($n)` : "new Array($n)";
+  if (l.kind !== "valueVar") return "new Array($n)";
+  const t = asScalar(l.type);
+  return `new ${isHalf(t) ? "Float32Array" : TYPED_ARRAY[t.name].name}($n)`;
 }
 
 /**
