@@ -10,10 +10,16 @@ import { deviceIndex, deviceOnly, deviceValue, hostCast } from "./host.js";
 /** The host value of each gk scalar type. */
 export interface ScalarHost {
   bool: boolean;
+  i8: number;
+  u8: number;
+  i16: number;
+  u16: number;
   i32: number;
   u32: number;
   i64: bigint;
   u64: bigint;
+  f16: number;
+  bf16: number;
   f32: number;
   f64: number;
 }
@@ -21,6 +27,18 @@ export interface ScalarHost {
 /** The gk scalar type bool, and the conversion bool(x). */
 export type bool = Scalar<"bool">;
 export const bool: Cast<bool> = hostCast("bool");
+/** The gk scalar type i8, and the conversion i8(x). */
+export type i8 = Scalar<"i8">;
+export const i8: Cast<i8> = hostCast("i8");
+/** The gk scalar type u8, and the conversion u8(x). */
+export type u8 = Scalar<"u8">;
+export const u8: Cast<u8> = hostCast("u8");
+/** The gk scalar type i16, and the conversion i16(x). */
+export type i16 = Scalar<"i16">;
+export const i16: Cast<i16> = hostCast("i16");
+/** The gk scalar type u16, and the conversion u16(x). */
+export type u16 = Scalar<"u16">;
+export const u16: Cast<u16> = hostCast("u16");
 /** The gk scalar type i32, and the conversion i32(x). */
 export type i32 = Scalar<"i32">;
 export const i32: Cast<i32> = hostCast("i32");
@@ -33,6 +51,12 @@ export const i64: Cast<i64> = hostCast("i64");
 /** The gk scalar type u64, and the conversion u64(x). */
 export type u64 = Scalar<"u64">;
 export const u64: Cast<u64> = hostCast("u64");
+/** The gk scalar type f16, and the conversion f16(x). */
+export type f16 = Scalar<"f16">;
+export const f16: Cast<f16> = hostCast("f16");
+/** The gk scalar type bf16, and the conversion bf16(x). */
+export type bf16 = Scalar<"bf16">;
+export const bf16: Cast<bf16> = hostCast("bf16");
 /** The gk scalar type f32, and the conversion f32(x). */
 export type f32 = Scalar<"f32">;
 export const f32: Cast<f32> = hostCast("f32");
@@ -114,15 +138,15 @@ export const min: <T extends Num>(a: T, b: T) => T = deviceOnly("min");
 export const max: <T extends Num>(a: T, b: T) => T = deviceOnly("max");
 /** min(max(x, lo), hi). */
 export const clamp: <T extends Num>(a: T, b: T, c: T) => T = deviceOnly("clamp");
-/** The number of one bits in x's binary representation, as i32. */
+/** The number of one bits in x's binary representation (8, 16, 32 or 64 bits wide), as i32. */
 export const popcount: <T extends Num>(a: T) => i32 = deviceOnly("popcount");
-/** The number of leading zero bits of x (32 or 64 for zero), as i32. */
+/** The number of leading zero bits of x in its width (8, 16, 32 or 64 for zero), as i32. */
 export const clz: <T extends Num>(a: T) => i32 = deviceOnly("clz");
 /** True when x is a NaN. */
 export const isnan: <T extends number>(a: T) => bool = deviceOnly("isnan");
 /** True when x is +Infinity or -Infinity. */
 export const isinf: <T extends number>(a: T) => bool = deviceOnly("isinf");
-/** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. */
+/** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals. */
 export const atomicAdd: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicAdd");
 /** atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd. */
 export const atomicSub: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicSub");

@@ -40,7 +40,8 @@ export function local(): never {
 /**
  * A constant table at the top level of a file: `const TAPS = table(f32, [0.25, 0.5, 0.25]);`
  * is `const TAPS: f32[3] = [0.25, 0.5, 0.25];` (`table(f32, [2, 3], [...])` gives the sizes).
- * On the host it is a TypedArray of the values.
+ * On the host it is a TypedArray of the values (of their bits for f16 and bf16, as a
+ * `global<f16>` argument holds them).
  */
 export function table<T, const V extends Nested>(type: Cast<T>, values: V): Table<T, DimsOf<V>>;
 export function table<T, const D extends readonly number[]>(type: Cast<T>, sizes: D, values: Nested): Table<T, D>;
@@ -51,6 +52,6 @@ export function table(type: Cast<unknown>, ...rest: unknown[]): unknown {
   if (typeof type !== "function" || !name || !(name in TYPED_ARRAY)) throw new GkRuntimeError("GK8005", "table(T, values): T is one of gk's scalar types, as in table(f32, [1, 2])");
   const elem = scalarType(name as keyof typeof TYPED_ARRAY);
   const out = newTypedArray(elem.name, flat.length) as unknown as (number | bigint)[];
-  flat.forEach((v, i) => (out[i] = storedValue((type as (x: Value) => number | bigint | boolean)(v))));
+  flat.forEach((v, i) => (out[i] = storedValue(elem.name, (type as (x: Value) => number | bigint | boolean)(v))));
   return out;
 }

@@ -1,11 +1,13 @@
 /**
  * `saxpy.d.gk.ts`: the TypeScript declaration of an imported `.gk` file (written by `gkc
  * types` and gk/vite), read by TypeScript 5 with `allowArbitraryExtensions`. Each kernel is
- * a typed function: its arguments by parameter name (`i32 u32 f32 f64` → number, `i64 u64`
- * → bigint, `bool` → boolean, `global<f32>` → a Float32Array or a GpuArray<"f32">,
+ * a typed function: its arguments by parameter name (`i8 u8 i16 u16 i32 u32 f16 bf16 f32
+ * f64` → number, `i64 u64` → bigint, `bool` → boolean, `global<f32>` → a Float32Array or a
+ * GpuArray<"f32">, `global<f16>` → a Uint16Array of f16 bits or a GpuArray<"f16">,
  * `readonly global<f32>` → also a read-only view of a Float32Array), its outputs by name, of
  * the types given; a generic kernel is typed by its generic parameters (`with({ T: "f32",
- * BLOCK: 256 })`, whose instance is a KernelFn); each constant has its value's literal type.
+ * BLOCK: 256 })`, whose instance is a KernelFn); each constant has its value's literal type
+ * (a table: a read-only view of its TypedArray, f16 and bf16 tables holding their bits).
  * The types come from two tables: the host type of each scalar (lang/declare.ts) and the
  * TypedArray of each element type (ir/values.ts).
  */

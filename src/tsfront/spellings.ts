@@ -3,6 +3,7 @@
  * by side with the .gk forms). A construct that a later feature adds is one entry here and
  * one case in the lowering that reads it.
  */
+import { INT_NAMES, SCALAR_INFO, SCALAR_NAMES } from "../ir/types.js";
 
 /** Where gk's names come from in a TypeScript file: `import { kernel, f32 } from "gk"`. */
 export const GK_MODULE = "gk";
@@ -37,8 +38,8 @@ export type MemoryTypeName = keyof typeof MEMORY_TYPES;
 
 /** TypeScript's own types, which name no gk type, with what to write instead. */
 export const TS_KEYWORD_TYPES: Readonly<Record<string, string>> = {
-  number: "a kernel names gk's number types: f32, f64, i32, u32, i64 or u64 (import type { f32 } from \"gk\")",
-  bigint: "a kernel names gk's 64-bit integer types: i64 or u64",
+  number: `a kernel names gk's number types: ${SCALAR_NAMES.filter((n) => n !== "bool").join(", ")} (import type { f32 } from "gk")`,
+  bigint: `a kernel names gk's 64-bit integer types: ${INT_NAMES.filter((n) => SCALAR_INFO[n].bits === 64).join(" or ")}`,
   boolean: "a kernel names gk's bool",
   string: "kernels have no strings",
   any: "a kernel's values have gk types: f32, i32, bool, ...",

@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { builtins } from "../../src/ir/builtins.js";
 import { SCALAR_NAMES } from "../../src/ir/types.js";
 import { declarationsText } from "../../src/lang/declare.js";
+import { f16Bits, roundBf16, roundF16 } from "../../src/ir/halves.js";
 import * as lang from "../../src/lang/index.js";
+import { f16ToFloat32 } from "../../src/runtime/halfArrays.js";
 
 describe("src/lang/declarations.ts", () => {
   it("is what the tables give", async () => {
@@ -36,6 +38,18 @@ describe("gk's names on the host", () => {
     expect(() => lang.f32("1" as never)).toThrow(/GK8005: f32\(x\) converts a number, a bigint or a boolean, got string/);
   });
 
+  it("conversions to the small integers wrap and to f16 and bf16 round, as in a kernel", () => {
+    expect(lang.u8(-1)).toBe(255);
+    expect(lang.i8(200)).toBe(-56);
+    expect(lang.u16(-1)).toBe(65535);
+    expect(lang.i16(2.9)).toBe(2);
+    expect(lang.u8(true)).toBe(1);
+    expect(lang.f16(0.1)).toBe(roundF16(0.1));
+    expect(lang.f16(0.1)).not.toBe(Math.fround(0.1));
+    expect(lang.f16(70000)).toBe(Infinity);
+    expect(lang.bf16(1 / 3)).toBe(roundBf16(1 / 3));
+  });
+
   it("warpSize is 32; laneId is NaN, no lane's", () => {
     expect(lang.warpSize).toBe(32);
     expect(lang.laneId).toBeNaN();
@@ -57,5 +71,15 @@ describe("gk's names on the host", () => {
     expect([...t]).toEqual([Math.fround(0.1), 2, 3, 4]);
     expect([...(lang.table(lang.i32, [2, 2], [1, 2, 3, 4]) as unknown as Int32Array)]).toEqual([1, 2, 3, 4]);
     expect([...(lang.table(lang.bool, [true, false]) as unknown as Uint8Array)]).toEqual([1, 0]);
+    expect(lang.table(lang.i8, [-1, 127])).toEqual(new Int8Array([-1, 127]));
+    expect(lang.table(lang.u8, [0, 255])).toEqual(new Uint8Array([0, 255]));
+  });
+
+  it("an f16 or bf16 table holds its values' bits, as a global<f16> argument does", () => {
+    const h = lang.table(lang.f16, [0.5, 0.25, 0.1]) as unknown as Uint16Array;
+    expect(h).toBeInstanceOf(Uint16Array);
+    expect([...h]).toEqual([0x3800, 0x3400, f16Bits(0.1)]);
+    expect([...f16ToFloat32(h)]).toEqual([0.5, 0.25, roundF16(0.1)]);
+    expect([...(lang.table(lang.bf16, [1.5, -2]) as unknown as Uint16Array)]).toEqual([0x3fc0, 0xc000]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * gk's TypeScript declarations as TypeScript reads them: test/lang/fixtures/typing.ts (kernels
- * using every kind of array and the host calls of a kernel) type-checks, strict, with each
- * line marked @ts-expect-error an error; and gk's checker finds the same mistakes in the kernel.
+ * using every kind of array, the small integers and the halves, and their host calls)
+ * type-checks, strict, with each line marked @ts-expect-error an error; and gk's checker
+ * finds the same mistakes in the kernel.
  */
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
@@ -25,8 +26,8 @@ describe("gk's declarations for TypeScript kernels", () => {
   it("and gk's checker finds the same two mistakes in the kernel as TypeScript, and nothing else", () => {
     const r = frontEnd(FIXTURE);
     expect(r.diagnostics.map((d) => `${d.code} ${r.sources.locate(d.span!).slice(FIXTURE.length + 1)}`), formatDiagnostics(r.diagnostics, r.sources)).toEqual([
-      "GK2007 35:3", // x[0] = 1 on a readonly global
-      "GK2007 37:7", // put(x, ...) with a readonly global for a writable parameter
+      "GK2007 36:3", // x[0] = 1 on a readonly global
+      "GK2007 38:7", // put(x, ...) with a readonly global for a writable parameter
     ]);
   });
 });

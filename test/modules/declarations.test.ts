@@ -2,8 +2,9 @@
  * What an imported .gk file looks like to TypeScript and to JavaScript: its declaration
  * (x.d.gk.ts) and its module code, for the examples (file snapshots) and for the corners:
  * every parameter type, constants of every kind, names that are JavaScript reserved words,
- * a constant named `default`. The declaration is checked by TypeScript itself against
- * calls that must pass and calls that must fail.
+ * a constant named `default`, the small integers and halves (i8 u8 i16 u16 f16 bf16) and
+ * generic kernels over them. The declaration is checked by TypeScript itself against calls
+ * that must pass and calls that must fail.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -122,5 +123,85 @@ describe("every parameter type, constant kind and awkward name", () => {
       skipLibCheck: true, types: [], noUncheckedIndexedAccess: true, paths: { gk: [join(process.cwd(), "dist/index.d.ts")] }, baseUrl: sub,
     });
     expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+  });
+});
+
+const NARROW = `const LEVELS: u8[3] = [0, 128, 255];
+const WEIGHTS: f16[2] = [0.5, 0.25];
+const BF: bf16[1] = [1.5];
+const SCALE: f16 = 0.5;
+const OFFSET: i16 = -300;
+device_kernel narrow(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: readonly global<u8>, halves: readonly global<f16>,
+                     oi8: global<i8>, ou8: global<u8>, oi16: global<i16>, ou16: global<u16>, of16: global<f16>, obf16: global<bf16>) {
+  oi8[0] = a;
+  ou8[0] = b + bytes[0] + LEVELS[1];
+  oi16[0] = c + OFFSET;
+  ou16[0] = d;
+  of16[0] = h * halves[0] * SCALE + WEIGHTS[1];
+  obf16[0] = g + BF[0];
+}
+device_kernel scale<T: float, K: u8>(x: readonly global<T>, out: global<T>) {
+  out[0] = x[0] * T(K);
+}
+device_kernel pick<T: i8 | u16 | bf16>(x: readonly global<T>, out: global<T>) {
+  out[0] = x[0];
+}
+`;
+
+describe("the small integers and halves, and generic kernels over them", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gk-decl-narrow-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "narrow.gk");
+  const r = frontEnd(file, { host: memoryHost({ [file]: NARROW }) });
+
+  it("checks", () => {
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("has this declaration: numbers, their TypedArrays (f16 and bf16 a Uint16Array of bits), GPU arrays by element type", async () => {
+    await expect(declarationText(file, r.ir!, r.sources).replace(dir, "DIR")).toMatchFileSnapshot("declarations/narrow.d.gk.ts");
+  });
+
+  it("and this module code: an f16 or bf16 table is the Uint16Array of its values' bits", () => {
+    const code = moduleCode(file, r.ir!, r.sources, "gk/modules");
+    expect(code).toContain("const c0 = new Uint8Array([0, 128, 255]);");
+    expect(code).toContain("const c1 = new Uint16Array([14336, 13312]);"); // 0x3800, 0x3400
+    expect(code).toContain("const c2 = new Uint16Array([16320]);"); // 0x3fc0
+    expect(code).toContain("const c3 = 0.5;");
+    expect(code).toContain("const c4 = -300;");
+  });
+
+  it("TypeScript accepts right calls and refuses wrong ones, at their lines", () => {
+    writeFileSync(join(dir, "narrow.d.gk.ts"), declarationText(file, r.ir!, r.sources));
+    const args = "a: -1, b: 200, c: -3, d: 4, h: 0.5, g: 1.5, bytes: new Uint8Array(1), halves: bits, oi8: new Int8Array(1), ou8: new Uint8Array(1), oi16: new Int16Array(1), ou16: new Uint16Array(1)";
+    const use = [
+      'import { narrow, scale, pick, LEVELS, WEIGHTS, SCALE, OFFSET } from "./narrow.gk";\nimport { float32ToF16, type GpuArray, type ReadonlyView } from "gk";',
+      "const bits = float32ToF16([1]); declare const gh: GpuArray<\"f16\">, gu: GpuArray<\"u16\">, gb: GpuArray<\"bf16\">;",
+      `const { oi8, of16, obf16 } = await narrow({ grid: 1, block: 1 }, { ${args}, of16: new Uint16Array(1), obf16: new Uint16Array(1) });`,
+      `const g = await narrow({ grid: 1, block: 1 }, { ${args}, of16: gh, obf16: gb });`,
+      "const i8s: Int8Array = oi8; const h16: Uint16Array = of16; const b16: Uint16Array = obf16; const gpu: GpuArray<\"f16\"> = g.of16;",
+      "const levels: ReadonlyView<Uint8Array> = LEVELS; const w: ReadonlyView<Uint16Array> = WEIGHTS; const s: 0.5 = SCALE; const o: -300 = OFFSET;",
+      'const k1 = scale.with({ T: "f16", K: 3 }); const k2 = scale.with({ T: "bf16", K: 255 }); const k3 = pick.with({ T: "u16" });',
+      "void [i8s, h16, b16, gpu, levels, w, s, o, k1, k2, k3];",
+      // Wrong: a Float32Array of values for an f16 array (line 10), a Uint8Array for an i8 array (line 11), a GPU array of u16 for one of f16 (line 12), a bigint for a u8 (line 13), a type outside the class (line 14), a bigint for a u8 constant parameter (line 15), u8 is not in pick's list (line 16).
+      `await narrow({ grid: 1, block: 1 }, { ${args.replace("halves: bits", "halves: new Float32Array(1)")}, of16: gh, obf16: gb });`,
+      `await narrow({ grid: 1, block: 1 }, { ${args.replace("oi8: new Int8Array(1)", "oi8: new Uint8Array(1)")}, of16: gh, obf16: gb });`,
+      `await narrow({ grid: 1, block: 1 }, { ${args}, of16: gu, obf16: gb });`,
+      `await narrow({ grid: 1, block: 1 }, { ${args.replace("b: 200", "b: 200n")}, of16: gh, obf16: gb });`,
+      'scale.with({ T: "i32", K: 3 });',
+      'scale.with({ T: "f16", K: 3n });',
+      'pick.with({ T: "u8" });',
+      "export {};",
+    ].join("\n");
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    writeFileSync(join(dir, "use.mts"), use);
+    const program = ts.createProgram([join(dir, "use.mts")], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowArbitraryExtensions: true, skipLibCheck: true, types: [], noUncheckedIndexedAccess: true,
+      paths: { gk: [join(process.cwd(), "dist/index.d.ts")] }, baseUrl: dir,
+    });
+    const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
+    const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
+    expect(at, errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")).join("\n")).toEqual(["10 TS2322", "11 TS2322", "12 TS2322", "13 TS2322", "14 TS2322", "15 TS2322", "16 TS2322"]);
   });
 });

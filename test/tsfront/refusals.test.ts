@@ -32,7 +32,7 @@ const REFUSALS: readonly Refusal[] = [
   { what: "an object", body: "const o = { a: 1 };", expected: ["GK1020", 0, 11, "kernels have no objects"] },
   { what: "new", body: "const a = new Float32Array(4);", expected: ["GK1020", 0, 11, "kernels create no objects"] },
   { what: "any", body: "let a: any = 1;", expected: ["GK2003", 0, 8, "'any' is TypeScript's type"] },
-  { what: "number", body: "let a: number = 1;", expected: ["GK2003", 0, 8, "'number' is TypeScript's type: a kernel names gk's number types"] },
+  { what: "number", body: "let a: number = 1;", expected: ["GK2003", 0, 8, "'number' is TypeScript's type: a kernel names gk's number types: i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64"] },
   { what: "a union type", body: "let a: f32 | i32 = 1;", expected: ["GK2003", 0, 8, "this TypeScript type names no gk type"] },
   { what: "an array type", body: "let a: f32[] = [1];", expected: ["GK2003", 0, 8, "this TypeScript type names no gk type"] },
   { what: "a function inside a kernel", body: "const f = (v: f32) => v;", expected: ["GK1020", 0, 11, "a kernel cannot define functions inside it"] },
