@@ -1,6 +1,7 @@
 // Kernels written in TypeScript on a real GPU: each example as examples/x.ts gives, for the
 // .gk file's launch statements, outputs bit-identical to examples/x.gk's on the GPU, with
-// and without FMA contraction (the same IR makes the same CUDA, so the same bits); and a
+// and without FMA contraction (the same IR makes the same CUDA, so the same bits), as do
+// spec/ok's small-integer and half programs and their TypeScript twins; and a
 // program that imports a .gk kernel (gk/register) and launches it on the GPU ends without
 // close(). Skipped, with a one-line reason, where there is no GPU.
 import { spawnSync } from "node:child_process";
@@ -13,6 +14,7 @@ import { frontEnd } from "../../src/pipeline.js";
 import { runLaunch } from "../../src/runtime/launches.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
 import { selectTarget } from "../../src/runtime/target.js";
+import { gkProgram, SCALAR_TWINS } from "../tsfront/helpers.js";
 import { gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();
@@ -28,11 +30,16 @@ afterAll(async () => {
 const bits = (a: AnyTypedArray) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
 
 describe.skipIf(!gpu.ok)(gpu.ok ? `TypeScript kernels on ${gpu.reason}` : `TypeScript kernels on a GPU (skipped: ${gpu.reason})`, () => {
-  for (const name of examples) {
+  // Each pair: the .gk program (with its launch statements) and its TypeScript twin.
+  const pairs = [
+    ...examples.map((name) => ({ gkFile: `examples/${name}.gk`, tsFile: `examples/${name}.ts`, gk: () => frontEnd(`examples/${name}.gk`) })),
+    ...SCALAR_TWINS.map((twin) => ({ gkFile: twin.gk, tsFile: twin.ts, gk: () => gkProgram(twin) })),
+  ];
+  for (const pair of pairs) {
     for (const fmad of [false, true]) {
-      it(`examples/${name}.ts and examples/${name}.gk give bit-identical outputs on the GPU (${fmad ? "with" : "without"} FMA contraction)`, async () => {
-        const gk = frontEnd(`examples/${name}.gk`);
-        const ts = frontEnd(`examples/${name}.ts`);
+      it(`${pair.tsFile} and ${pair.gkFile} give bit-identical outputs on the GPU (${fmad ? "with" : "without"} FMA contraction)`, async () => {
+        const gk = pair.gk();
+        const ts = frontEnd(pair.tsFile);
         expect(gk.ir && ts.ir).toBeDefined();
         const tsIr = { ...ts.ir!, launches: gk.ir!.launches };
         const target = await selectTarget("cuda");
@@ -43,7 +50,7 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `TypeScript kernels on ${gpu.reason}` : `TypeS
           const x = await runLaunch(gk.ir!, l, a);
           const y = await runLaunch(tsIr, l, b);
           expect(y.device).toBe("cuda");
-          for (const [param, out] of x.outputs) expect(bits(y.outputs.get(param)!.data), `${name}: ${param}`).toBe(bits(out.data));
+          for (const [param, out] of x.outputs) expect(bits(y.outputs.get(param)!.data), `${pair.tsFile}: ${param}`).toBe(bits(out.data));
         }
       });
     }

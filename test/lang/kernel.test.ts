@@ -10,7 +10,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { roundF16 } from "../../src/ir/halves.js";
 import { throughSourceMap } from "../../src/lang/site.js";
+import { f16ToFloat32, float32ToF16 } from "../../src/runtime/halfArrays.js";
 
 beforeAll(() => {
   process.env.GK_DEVICE = "cpu";
@@ -39,6 +41,19 @@ describe("kernel() under vitest, no plugin", () => {
     expect([...ints]).toEqual([0, 1, 2, 3]);
     await m.also({ grid: 1, block: 1 }, ints);
     expect(ints[0]).toBe(7);
+  });
+
+  it("runs kernels over the small integers and halves: f16 arrays as their bits, arithmetic at the type's width", async () => {
+    const { scaleHalves, addBytes } = await import("./fixtures/narrow-kernels.js");
+    const out = new Uint16Array(4);
+    await scaleHalves({ grid: 1, block: 4 }, 4, 1.5, float32ToF16([1, 2, 0.1, 65504]), out);
+    expect([...f16ToFloat32(out)]).toEqual([1.5, 3, roundF16(roundF16(0.1) * 1.5), Infinity]);
+    const bytes = new Int8Array(3);
+    const steps = new Uint8Array(3);
+    await addBytes({ grid: 1, block: 4 }, 100, 100, bytes, steps);
+    expect([...bytes]).toEqual([100, -56, 44]); // 100 + 100 wraps to -56; 100 + 200: 200 is i8 -56, so 44
+    expect([...steps]).toEqual([11, 12, 4]); // 250 + 10 wraps modulo 256
+    await expect((scaleHalves as unknown as (...a: unknown[]) => Promise<void>)({ grid: 1, block: 1 }, 1, 1.5, new Float32Array(1), out)).rejects.toThrow(/parameter 'x' \(readonly global<f16>\) takes a Uint16Array/);
   });
 
   it("checks a launch's arguments: their number, then each as compile()'s modules do", async () => {

@@ -84,6 +84,49 @@ const PAIRS: readonly Pair[] = [
     ts: `${GK_IMPORTS}export const k = kernel(function (out: Global<f32>) {\n  out[0] = 1.0;\n});\n`,
   },
   body("x! (TypeScript's not-undefined, for noUncheckedIndexedAccess) is x", "out[0] = x[0] + x[1];", "out[0] = x[0]! + x[1]!;"),
+  {
+    construct: "the small integers and halves (i8 u8 i16 u16 f16 bf16): parameters, arrays in every space, tables, conversions, atomics",
+    gk: `const W: f16[2] = [0.5, 0.25];
+const LEVELS: u8[2][2] = [[0, 64], [128, 255]];
+const B: u8 = 200;
+const EPS: bf16 = 0.0078125;
+device_fn widen(a: i8, b: u8): i16 { return i16(a) * i16(b); }
+device_kernel k(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: readonly global<u8>, o8: global<i8>, o16: global<u16>, oh: global<f16>, ob: global<bf16>, sums: global<u16>) {
+  shared t: f16[8];
+  shared count: u16;
+  let l: i16[2] = [-1, 1];
+  let x: f16 = 0.5;
+  t[threadIdx.x] = h * W[threadIdx.x & 1] + x;
+  barrier();
+  o8[0] = a + i8(c) - 1;
+  o16[0] = d * u16(b) + u16(l[1]) + u16(widen(a, bytes[0])) + u16(LEVELS[1][1]);
+  oh[0] = max(t[0], f16(1.5)) + sqrt(h);
+  ob[0] = g * bf16(h) + bf16(B) + EPS;
+  atomicAdd(sums, 0, d);
+  atomicAdd(count, 0, u16(1));
+}
+`,
+    ts: `${GK_IMPORTS}const W = table(f16, [0.5, 0.25]);
+const LEVELS = table(u8, [[0, 64], [128, 255]]);
+const B: u8 = 200;
+const EPS: bf16 = 0.0078125;
+const widen = deviceFn((a: i8, b: u8): i16 => i16(a) * i16(b));
+export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: ReadonlyGlobal<u8>, o8: Global<i8>, o16: Global<u16>, oh: Global<f16>, ob: Global<bf16>, sums: Global<u16>) => {
+  const t = shared(f16, 8);
+  let count = shared(u16);
+  const l = local(i16, [-1, 1]);
+  let x: f16 = 0.5;
+  t[threadIdx.x] = h * W[threadIdx.x & 1] + x;
+  barrier();
+  o8[0] = a + i8(c) - 1;
+  o16[0] = d * u16(b) + u16(l[1]) + u16(widen(a, bytes[0])) + u16(LEVELS[1][1]);
+  oh[0] = max(t[0], f16(1.5)) + sqrt(h);
+  ob[0] = g * bf16(h) + bf16(B) + EPS;
+  atomicAdd(sums, 0, d);
+  atomicAdd(count, 0, u16(1));
+});
+`,
+  },
 ];
 
 describe("each .gk construct and its TypeScript spelling check to the same IR", () => {

@@ -1,4 +1,5 @@
-/** Helpers for the TypeScript front end's tests: lowering snippets, and comparing programs with places removed. */
+/** Helpers for the TypeScript front end's tests: lowering snippets, comparing programs with places removed, the TypeScript twins of spec/ok programs. */
+import { readFileSync } from "node:fs";
 import { lineColOf } from "../../src/diagnostics/source.js";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd, type FrontEndResult } from "../../src/pipeline.js";
@@ -35,6 +36,23 @@ export function lines(r: FrontEndResult): string[] {
 /** gk's imports for a TypeScript test file: every name a snippet may use. */
 export const GK_IMPORTS = `import {
   kernel, deviceFn, shared, local, table, globalId, threadIdx, blockIdx, blockDim, gridDim, barrier, atomicAdd, atomicCAS, shflDown, ballot, laneId, warpSize,
-  sqrt, min, max, f32, f64, i32, u32, i64, u64, bool, type Global, type ReadonlyGlobal, type Shared,
+  sqrt, min, max, f32, f64, i32, u32, i64, u64, bool, i8, u8, i16, u16, f16, bf16, type Global, type ReadonlyGlobal, type Shared,
 } from "gk";
 `;
+
+/**
+ * Each .gk program and its TypeScript twin. `renames`: names the twin spells differently,
+ * applied to the .gk text (small_ints.gk names a local array `local`, which is gk's local()
+ * in TypeScript).
+ */
+export const SCALAR_TWINS = [
+  { gk: "spec/ok/small_ints.gk", ts: "test/tsfront/fixtures/small_ints.ts", renames: { local: "lows" } },
+  { gk: "spec/ok/halves.gk", ts: "test/tsfront/fixtures/halves.ts", renames: {} },
+] as const;
+
+/** The .gk program of a twin, with the twin's names. */
+export function gkProgram(twin: (typeof SCALAR_TWINS)[number]) {
+  let text = readFileSync(twin.gk, "utf8");
+  for (const [from, to] of Object.entries(twin.renames)) text = text.replace(new RegExp(`\\b${from}\\b`, "g"), to);
+  return frontEnd(twin.gk, { host: memoryHost({ [twin.gk]: text }) });
+}
