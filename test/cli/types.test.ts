@@ -1,7 +1,8 @@
 /**
  * `gkc types`: declarations written beside .gk files (folders searched, node_modules and
  * hidden folders skipped), rewritten only when they change, none for a file with errors;
- * `--watch` writes them again when a file changes. Real gkc processes.
+ * `--watch` writes them again when a file changes, in folders made while it watches too.
+ * Real gkc processes.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -74,6 +75,12 @@ describe("gkc types", () => {
       writeFileSync(join(dir, "kernels", "a.gk"), "device_kernel a(out: global<f64>, n: i32) {\n  out[0] = 1.0;\n}\n");
       await until(() => readFileSync(join(dir, "kernels", "a.d.gk.ts"), "utf8").includes("readonly n: number;"));
       expect(readFileSync(join(dir, "kernels", "a.d.gk.ts"), "utf8")).toContain("A0 extends Float64Array | GpuArray<\"f64\">");
+      // A folder made while watching is watched too, and its files get declarations.
+      mkdirSync(join(dir, "kernels", "later"));
+      writeFileSync(join(dir, "kernels", "later", "c.gk"), "device_kernel c(out: global<u8>) {\n  out[0] = 1;\n}\n");
+      await until(() => existsSync(join(dir, "kernels", "later", "c.d.gk.ts")));
+      writeFileSync(join(dir, "kernels", "later", "c.gk"), "device_kernel c(out: global<f16>) {\n  out[0] = 1.0;\n}\n");
+      await until(() => readFileSync(join(dir, "kernels", "later", "c.d.gk.ts"), "utf8").includes("A0 extends Uint16Array | GpuArray<\"f16\">"));
     } finally {
       child.kill();
     }

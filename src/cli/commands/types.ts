@@ -1,5 +1,5 @@
 /** `gkc types [FILE|DIR]... [--watch]`: write `x.d.gk.ts` beside each `.gk` file (src/modules/declarations.ts). */
-import { readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { declarationText } from "../../modules/declarations.js";
@@ -22,17 +22,18 @@ and gkc types exits 1.
 
   --watch  keep running, and write the declarations again whenever a .gk file changes`;
 
+/** `dir` and every folder under it that gkc types searches: not node_modules, not hidden ones. */
+function foldersUnder(dir: string): string[] {
+  const out = [dir];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") out.push(...foldersUnder(path.join(dir, e.name)));
+  }
+  return out;
+}
+
 /** The .gk files named by the arguments: files as given, folders searched. */
 export function gkFiles(args: readonly string[], cwd: string): string[] {
   const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.name.startsWith(".") || e.name === "node_modules") continue;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith(".gk")) out.push(p);
-    }
-  };
   for (const a of args.length ? args : ["."]) {
     const p = path.resolve(cwd, a);
     let st;
@@ -41,8 +42,11 @@ export function gkFiles(args: readonly string[], cwd: string): string[] {
     } catch {
       throw new UsageError(`${a}: no such file or folder`);
     }
-    if (st.isDirectory()) walk(p);
-    else if (p.endsWith(".gk")) out.push(p);
+    if (st.isDirectory()) {
+      for (const dir of foldersUnder(p)) {
+        for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile() && !e.name.startsWith(".") && e.name.endsWith(".gk")) out.push(path.join(dir, e.name));
+      }
+    } else if (p.endsWith(".gk")) out.push(p);
     else throw new UsageError(`${a}: not a .gk file or a folder`);
   }
   return [...new Set(out)].sort();
@@ -81,18 +85,42 @@ export async function types(args: string[], io: Io): Promise<number> {
   if (!values.watch) return ok ? EXIT.ok : EXIT.failed;
   // --watch: every change of a .gk file under the arguments writes the declarations again
   // (all of them: a file's declaration depends on the files it imports).
+  // Each folder is watched on its own (the events of a folder's files come as they happen;
+  // Node's recursive watching on Linux is its own emulation), and a new folder when it appears.
   const roots = (positionals.length ? positionals : ["."]).map((a) => path.resolve(io.cwd, a));
-  io.err(`watching ${roots.map((r) => path.relative(io.cwd, r) || ".").join(", ")} for changes to .gk files (Ctrl-C stops)`);
   let timer: NodeJS.Timeout | undefined;
   const again = (): void => {
     clearTimeout(timer);
     timer = setTimeout(() => writeAll(gkFiles(positionals, io.cwd), io), 50);
   };
-  for (const root of roots) {
-    const dir = statSync(root).isDirectory() ? root : path.dirname(root);
-    watch(dir, { recursive: true }, (_event, name) => {
-      if (name && String(name).endsWith(".gk")) again();
-    });
-  }
+  const watched = new Map<string, FSWatcher>();
+  /** Watches the folders not yet watched; returns whether there were any. */
+  const watchFolders = (): boolean => {
+    let added = false;
+    for (const root of roots) {
+      let folders: string[];
+      try {
+        folders = statSync(root).isDirectory() ? foldersUnder(root) : [path.dirname(root)];
+      } catch {
+        continue; // removed while watched
+      }
+      for (const dir of folders) {
+        if (watched.has(dir)) continue;
+        const w = watch(dir, (_event, name) => {
+          if (name && String(name).endsWith(".gk")) again();
+          else if (watchFolders()) again();
+        });
+        w.on("error", () => {
+          w.close();
+          watched.delete(dir);
+        });
+        watched.set(dir, w);
+        added = true;
+      }
+    }
+    return added;
+  };
+  watchFolders();
+  io.err(`watching ${roots.map((r) => path.relative(io.cwd, r) || ".").join(", ")} for changes to .gk files (Ctrl-C stops)`);
   return new Promise<number>(() => undefined);
 }
