@@ -38,6 +38,7 @@ struct ModuleEntry {
   int64_t mtimeNs = 0;
   uint64_t size = 0;
   std::map<std::string, FunctionEntry> functions;
+  ConstantCache constants;  // what the module's constants hold, so that a launch fills only what changed
 };
 
 struct BufferEntry {
@@ -456,8 +457,8 @@ Reply Server::opDownload(const JsonValue& req) {
 
 Reply Server::opLaunch(const JsonValue& req) {
   checkKeys(req, "frame",
-            {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "queue", "seq", "timing",
-             "name"});
+            {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "constants", "queue", "seq",
+             "timing", "name"});
   // "queue" (with "seq"): queued without waiting for the kernel (spec: "Queues").
   const JsonValue* queueField = req.get("queue");
   uint32_t queue = 0, seq = 0;
@@ -515,6 +516,7 @@ Reply Server::opLaunch(const JsonValue& req) {
   FunctionEntry& fe = fn->second;
   g.checkParams(fe.info, kernel, sizes);
   g.prepareLaunch(fe.f, fe.info, dims, options.sharedBytes);
+  g.fillConstants(m.module, m.constants, options.constants);
   std::vector<void*> params(n);
   for (size_t i = 0; i < n; i++) params[i] = &slots[i];
   if (queueField != nullptr) {

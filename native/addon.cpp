@@ -65,6 +65,7 @@ void release(Context& c, bool quiet) {
   c.staged[0] = c.staged[1] = nullptr;
   c.modules.clear();
   c.functions.clear();
+  c.constants.clear();
   c.pinned.clear();
   c.gpu.reset();  // releases the primary context (the destructor skips it once abandoned)
 }
@@ -235,6 +236,7 @@ napi_value Unload(napi_env env, napi_callback_info info) {
     if (id >= c.modules.size() || c.modules[id] == nullptr) throw JsError{"no module " + std::to_string(id)};
     CUmodule m = c.modules[id];
     c.modules[id] = nullptr;
+    c.constants.erase(m);
     c.gpu->unloadModule(m);
     return undefined(env);
   });
@@ -247,7 +249,8 @@ napi_value Kernel(napi_env env, napi_callback_info info) {
     size_t id = size_t(int32(env, a[1]));
     if (id >= c.modules.size() || c.modules[id] == nullptr) throw JsError{"no module " + std::to_string(id)};
     Function fn;
-    fn.f = c.gpu->getFunction(c.modules[id], text(env, a[2]));
+    fn.module = c.modules[id];
+    fn.f = c.gpu->getFunction(fn.module, text(env, a[2]));
     fn.info = c.gpu->describe(fn.f);
     fn.name = text(env, a[3]);
     c.functions.push_back(std::move(fn));
@@ -285,6 +288,25 @@ napi_value Launch(napi_env env, napi_callback_info info) {
     for (uint32_t i = 0; i < count; i++) params[i] = block + kLaunchHeader + 8 * size_t(i);
     c.gpu->prepareLaunch(fn.f, fn.info, dims, h[6]);
     c.queues->launch(h[7], h[8], fn.name, h[9] != 0, fn.f, dims, h[6], params);
+    return undefined(env);
+  });
+}
+
+// constants(gpu, kernel, symbol, bytes): fills the `__constant__` variable `symbol` of the
+// kernel's module for the launches after it (copied only when its contents changed; the copy
+// waits for the work queued before it, so earlier launches read what they were given).
+napi_value Constants(napi_env env, napi_callback_info info) {
+  auto a = args(env, info, 4);
+  return onContext(env, a[0], [&](Context& c) {
+    size_t id = size_t(int32(env, a[1]));
+    if (id >= c.functions.size()) throw JsError{"no kernel " + std::to_string(id)};
+    Function& fn = c.functions[id];
+    size_t n = 0;
+    const uint8_t* data = bytesOf(env, a[3], n);
+    ConstantSpec spec;
+    spec.name = text(env, a[2]);
+    spec.data.assign(data, data + n);
+    c.gpu->fillConstants(fn.module, c.constants[fn.module], {spec});
     return undefined(env);
   });
 }
@@ -386,6 +408,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"unload", nullptr, Unload, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"kernel", nullptr, Kernel, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"launch", nullptr, Launch, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"constants", nullptr, Constants, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"queue", nullptr, Queue, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"unqueue", nullptr, Unqueue, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"poll", nullptr, Poll, nullptr, nullptr, nullptr, napi_default, nullptr},

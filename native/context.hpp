@@ -23,6 +23,7 @@ constexpr size_t kLaunchHeader = 48;             // bytes before the parameters 
 
 struct Function {
   CUfunction f = nullptr;
+  CUmodule module = nullptr;  // whose constants constants() fills
   KernelInfo info;
   std::string name;  // what errors call it
 };
@@ -34,6 +35,7 @@ struct Context {
   std::unique_ptr<Queues> queues;
   std::vector<CUmodule> modules;  // by id; null once unloaded
   std::vector<Function> functions;
+  std::map<CUmodule, ConstantCache> constants;  // what each module's __constant__ variables hold
   uint8_t* stage[2] = {nullptr, nullptr};
   CUevent staged[2] = {nullptr, nullptr};
   std::map<uintptr_t, size_t> pinned;  // host arrays page-locked by hostArray()

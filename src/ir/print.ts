@@ -15,8 +15,10 @@ const AXES = ["x", "y", "z"];
 
 export function printModule(m: Module): string {
   const parts: string[] = [];
+  if (m.flushToZero) parts.push("@flushToZero;", "");
   for (const c of m.constants) parts.push(`const ${c.name}: ${c.type.name} = ${value(c.value)};`);
-  if (m.constants.length) parts.push("");
+  for (const a of m.constantArrays ?? []) parts.push(`constant ${a.name}: ${typeToString(a.type).replace(/^constant /, "")};`);
+  if (m.constants.length || m.constantArrays?.length) parts.push("");
   for (const f of [...m.functions, ...m.kernels]) parts.push(printFunction(f), "");
   for (const l of m.launches) parts.push(printLaunch(l));
   return parts.join("\n").trimEnd() + "\n";
@@ -61,7 +63,7 @@ export function printFunction(f: Function): string {
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
   const lines = [`${head} {`];
-  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${s.type.elem.name}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : ""};`);
+  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${s.type.elem.name}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
   return lines.join("\n");
@@ -84,7 +86,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "assign":
       return [`${pad}${name(s.var)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${name(s.array)}${s.indices.map((i) => `[${bare(e(i))}]`).join("")} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : ""}${name(s.array)}${s.indices.map((i) => `[${bare(e(i))}]`).join("")} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -96,7 +98,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "loop": {
       const out: string[] = [];
       const cond = s.cond ? e(s.cond) : "true";
-      out.push(`${pad}loop {`);
+      out.push(`${pad}${s.unroll === undefined ? "" : s.unroll === "full" ? "@unroll " : `@unroll(${s.unroll}) `}loop {`);
       if (s.init.length) out.push(`${pad}  init:`, ...stmts(s.init, depth + 2, name));
       out.push(`${pad}  ${s.testFirst ? "while" : "do-while"} ${cond}`);
       if (s.step.length) out.push(`${pad}  step:`, ...stmts(s.step, depth + 2, name));
@@ -110,6 +112,8 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
       return [`${pad}return${s.value ? ` ${e(s.value)}` : ""};`];
     case "barrier":
       return [`${pad}barrier();`];
+    case "fence":
+      return [`${pad}${s.scope === "block" ? "threadfenceBlock" : "threadfence"}();`];
     case "block":
       return [`${pad}{`, ...stmts(s.body, depth + 1, name), `${pad}}`];
   }
@@ -135,10 +139,12 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
-    case "load":
-      return `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
+    case "load": {
+      const element = `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
+      return x.order ? `load.${x.order}(${element})` : element;
+    }
     case "call":
-      return `${x.callee}(${x.args.map((a: CallArg) => (a.kind === "arrayArg" ? name(a.array) : bare(e(a)))).join(", ")})`;
+      return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;
     case "builtin":
       return `${x.name}.${x.type.name}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
@@ -147,6 +153,22 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `${x.op}${x.type.kind === "scalar" ? `.${x.type.name}` : ""}(${x.args.map((a) => bare(e(a))).join(", ")})`;
   }
   return assertNever(x, "expression");
+}
+
+function callArg(a: CallArg, name: Namer): string {
+  const e = (y: Expr) => bare(expr(y, name));
+  switch (a.kind) {
+    case "arrayArg":
+      return name(a.array);
+    case "varRef":
+      return `&${name(a.var)}`;
+    case "elemRef":
+      return `&${name(a.array)}${a.indices.map((i) => `[${e(i)}]`).join("")}`;
+    case "viewArg":
+      return `view(${[name(a.array), e(a.offset), a.length ? e(a.length) : "..", ...(a.stride ? [e(a.stride)] : [])].join(", ")})`;
+    default:
+      return e(a);
+  }
 }
 
 /** An expression's text without the parentheses that surround it as a whole. */
@@ -173,5 +195,7 @@ function data(d: ArrayData): string {
 
 export function printLaunch(l: Launch): string {
   const args = l.args.map((a) => (a.kind === "scalar" ? `${a.param} = ${value(a.value)}:${a.type.name}` : `${a.param} = ${data(a.data)}:${a.elem.name}[]`));
-  return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")});`;
+  args.push(...l.constants.map((c) => `${c.name} = ${data(c.data)}:constant ${c.elem.name}[]`));
+  const shared = l.sharedLengths.length ? ` shared(${l.sharedLengths.join(", ")})` : "";
+  return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")})${shared};`;
 }

@@ -5,8 +5,9 @@
  * node kind is one change here.
  *
  * - `operands(e)`: an expression's operand expressions, in gk's evaluation order (left to
- *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments).
- *   Array references (a load's array, a call's array arguments) are not operands.
+ *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments,
+ *   the indices of its element references and the offsets, lengths and strides of its views).
+ *   Array and variable references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
  * - `forEachOperand(e, f)`: the same, without making a list (for hot traversals).
  * - `visit(body, visitor)`: every statement and expression, depth first, pre-order.
@@ -37,7 +38,7 @@ export function operands(e: Expr): readonly Expr[] {
     case "load":
       return e.indices;
     case "call":
-      return e.args.filter((a): a is Expr => a.kind !== "arrayArg");
+      return e.args.flatMap(argOperands);
     case "builtin":
     case "warp":
       return e.args;
@@ -45,6 +46,40 @@ export function operands(e: Expr): readonly Expr[] {
       return [...e.indices, ...e.args];
     default:
       return assertNever(e, "expression");
+  }
+}
+
+/** The operands a call argument evaluates at the call: a scalar itself, an element reference's indices, a view's offset, length and stride. */
+export function argOperands(a: CallArg): readonly Expr[] {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return NONE;
+    case "elemRef":
+      return a.indices;
+    case "viewArg":
+      return [a.offset, ...(a.length ? [a.length] : []), ...(a.stride ? [a.stride] : [])];
+    default:
+      return [a];
+  }
+}
+
+/** A call argument with its operands (`argOperands`) replaced, taken from `next`. */
+function withArgOperands(a: CallArg, next: () => Expr): CallArg {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return a;
+    case "elemRef":
+      return { ...a, indices: a.indices.map(() => next()) };
+    case "viewArg": {
+      const offset = next();
+      const length = a.length ? next() : null;
+      const stride = a.stride ? next() : null;
+      return { ...a, offset, length, stride };
+    }
+    default:
+      return next();
   }
 }
 
@@ -78,7 +113,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       break;
     case "call": {
       let k = 0;
-      out = { ...x, args: x.args.map((a: CallArg) => (a.kind === "arrayArg" ? a : at(k++))) };
+      out = { ...x, args: x.args.map((a: CallArg) => withArgOperands(a, () => at(k++))) };
       break;
     }
     case "builtin":
@@ -117,6 +152,7 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       return NONE;
     default:
       return assertNever(s, "statement");
@@ -187,7 +223,23 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       e.indices.forEach(f);
       return;
     case "call":
-      for (const a of e.args) if (a.kind !== "arrayArg") f(a);
+      for (const a of e.args) {
+        switch (a.kind) {
+          case "arrayArg":
+          case "varRef":
+            break;
+          case "elemRef":
+            a.indices.forEach(f);
+            break;
+          case "viewArg":
+            f(a.offset);
+            if (a.length) f(a.length);
+            if (a.stride) f(a.stride);
+            break;
+          default:
+            f(a);
+        }
+      }
       return;
     case "builtin":
     case "warp":
@@ -278,6 +330,7 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       out = s;
       break;
     default:

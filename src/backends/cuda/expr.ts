@@ -19,12 +19,14 @@
  * - Warp operations pass the mask of the warp's threads; a shuffle's lane operand is taken
  *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
+import { argOperands } from "../../ir/walk.js";
 import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, T, unsignedOf, type ScalarType } from "../../ir/types.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
 import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
+import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
@@ -47,10 +49,14 @@ export interface ExprContext {
   readonly functionName: (irName: string) => string;
   /** The module's functions by IR name (for the effects of calls). */
   readonly functions: ReadonlyMap<string, Function>;
+  /** Variables a call may change through a reference: reading them counts as reading memory. */
+  readonly refTargets: ReadonlySet<number>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ScalarType) => ValueVar;
   /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
   readonly volatileLoads: ReadonlySet<Expr>;
+  /** The module is built with -ftz=true: operations nvcc would fold away flush explicitly (ftzIdentities.ts). */
+  readonly flushToZero: boolean;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -67,6 +73,10 @@ export function operand(x: Emitted, min: number): string {
 }
 
 export function emitExpr(e: Expr, cx: ExprContext): Emitted {
+  if (cx.flushToZero) {
+    const x = ftzIdentityOperand(e);
+    if (x) return atom(`gk_ftz_f32(${emitExpr(x, cx).text})`);
+  }
   switch (e.kind) {
     case "const": {
       const lit = constLiteral(e);
@@ -95,14 +105,17 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     }
     case "cast":
       return cast(e, cx);
-    case "load":
-      if (cx.volatileLoads.has(e)) {
+    case "load": {
+      if (!e.order && cx.volatileLoads.has(e)) {
         // f16 and bf16 have no operators on volatile values: their bits are read, then made the value.
         const t = asScalar(e.type);
         if (isHalf(t)) return atom(`${CUDA.half[t.name].fromBits}(((const volatile unsigned short*)${cx.name(e.array)})${indexText(e.indices, cx)})`);
         return atom(`((const volatile ${cType(e.type)}*)${cx.name(e.array)})${indexText(e.indices, cx)}`);
       }
-      return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
+      const element = `${cx.name(e.array)}${indexText(e.indices, cx)}`;
+      if (!e.order) return atom(element);
+      return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", e.type), [{ text: `&${element}`, prec: PREC.unary }]);
+    }
     case "call":
       return call(e, cx);
     case "builtin":
@@ -129,7 +142,7 @@ function indexText(indices: readonly Expr[], cx: ExprContext): string {
  * temporaries first: `(gk_t1 = f(out), gk_t1 + out[0])`.
  */
 export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops: readonly Expr[]) => Emitted): Emitted {
-  const hoist = operandsToHoist(operands, cx.functions);
+  const hoist = operandsToHoist(operands, cx.functions, cx.refTargets);
   if (hoist.length === 0) return build(operands);
   const ops = [...operands];
   const assigns = hoist.map((k) => {
@@ -257,10 +270,10 @@ function knownComparison(e: BinaryExpr): { readonly value: boolean; readonly oth
 }
 
 /** The operand of a comparison that the backend leaves out of the C++ (a known comparison's operand without effects). */
-export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>): Expr | undefined {
+export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>, refs: ReadonlySet<number> = new Set()): Expr | undefined {
   if (e.kind !== "binary") return undefined;
   const known = knownComparison(e);
-  return known && !memoryAccess(known.other, functions).writes && !hasWarpOperation(known.other) ? known.other : undefined;
+  return known && !memoryAccess(known.other, functions, refs).writes && !hasWarpOperation(known.other) ? known.other : undefined;
 }
 
 function compare(e: BinaryExpr, cx: ExprContext): Emitted {
@@ -268,7 +281,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
   const known = knownComparison(e);
   if (known) {
     const value = known.value ? "true" : "false";
-    if (droppedOperand(e, cx.functions)) return atom(value);
+    if (droppedOperand(e, cx.functions, cx.refTargets)) return atom(value);
     return atom(`((void)${operand(emitExpr(known.other, cx), PREC.unary)}, ${value})`);
   }
   return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));
@@ -406,16 +419,58 @@ function castTo(t: ScalarType, x: Emitted): Emitted {
 
 // ---------------------------------------------------------------- calls, builtins, atomics
 
+/**
+ * A device function call. Its arguments' operands (scalars, element references' indices,
+ * views' offsets, lengths and strides) are evaluated in gk's order; a reference is the
+ * variable or element itself (the parameter is a C++ reference), a view a `gk_view` of a
+ * pointer to its first element and its stride.
+ */
 function call(e: CallExpr, cx: ExprContext): Emitted {
-  const scalarAt = e.args.flatMap((a, i) => (a.kind === "arrayArg" ? [] : [i]));
-  const scalars = scalarAt.map((i) => e.args[i] as Expr);
-  return inOrder(scalars, cx, (ops) => {
-    const args = e.args.map((a, i) => {
-      if (a.kind === "arrayArg") return cx.name(a.array);
-      return emitExpr(ops[scalarAt.indexOf(i)]!, cx).text;
+  return inOrder(e.args.flatMap(argOperands), cx, (ops) => {
+    let k = 0;
+    const next = () => ops[k++]!;
+    const args = e.args.map((a: CallArg, i): string => {
+      switch (a.kind) {
+        case "arrayArg":
+          return cx.name(a.array);
+        case "varRef":
+          return cx.name(a.var);
+        case "elemRef":
+          return `${cx.name(a.array)}${indexText(a.indices.map(next), cx)}`;
+        case "viewArg": {
+          const p = cx.functions.get(e.callee)?.params[i];
+          invariant(p?.type.kind === "view", `a view passed to parameter ${i + 1} of ${e.callee}`);
+          return viewText(a, p.type.readonly, cx, next);
+        }
+        default:
+          return emitExpr(next(), cx).text;
+      }
     });
     return atom(`${cx.functionName(e.callee)}(${args.join(", ")})`);
   });
+}
+
+/** `gk_view<float>{&tile[0][0] + off, stride}`; a view of a view composes their offsets and strides. */
+function viewText(a: ViewArg, readonly: boolean, cx: ExprContext, next: () => Expr): string {
+  const t = a.array.type;
+  const offset = operand(emitExpr(next(), cx), PREC.unary);
+  const length = a.length ? next() : undefined;
+  const stride = a.stride ? emitExpr(next(), cx).text : "1";
+  const name = cx.name(a.array);
+  let first: string;
+  let step = stride;
+  if (t.kind === "view") {
+    first = `${name}.p + (long long)${offset} * ${name}.s`;
+    step = a.stride ? `${name}.s * (${stride})` : `${name}.s`;
+  } else if (t.kind === "array") {
+    first = `&${name}${t.dims.map(() => "[0]").join("")} + ${offset}`;
+  } else {
+    first = `${name} + ${offset}`;
+  }
+  // The length matters to the simulator's checks, not to CUDA; it is still evaluated, in order, when it has an effect.
+  const effectful = length && (memoryAccess(length, cx.functions, cx.refTargets).writes || hasWarpOperation(length));
+  const strideText = effectful ? `((void)(${emitExpr(length, cx).text}), ${step})` : step;
+  return `${CUDA.viewType}<${readonly ? "const " : ""}${cType(t.elem)}>{${first}, ${strideText}}`;
 }
 
 function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
@@ -453,6 +508,13 @@ function laneOperand(lane: Expr, cx: ExprContext): Emitted {
 }
 
 // ---------------------------------------------------------------- builtin table templates
+
+/** The CUDA template of an ordered load or store of an element of type `t`. */
+export function orderedTemplate(op: "loadAcquire" | "loadVolatile" | "storeRelease" | "storeVolatile", t: ScalarType): Template {
+  const impl = memoryBuiltin(op).cuda[t.name];
+  invariant(impl, `${op} has no CUDA implementation for ${t.name}`);
+  return impl.template;
+}
 
 /**
  * Fills a builtin table template (src/ir/templates.ts): every operand sits in an argument

@@ -10,11 +10,11 @@
  *   a `continue` of this loop becomes `goto gk_continue_1;`, which leaves the body's block
  *   for the step. The label and the extra block appear only when the body continues.
  */
-import { lookupBuiltin, type SyncEntry } from "../../ir/builtins.js";
+import { lookupBuiltin, memoryBuiltin, type SyncEntry } from "../../ir/builtins.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
-import { emitExpr, inOrder, PREC, type Emitted } from "./expr.js";
+import { emitExpr, fromTemplate, inOrder, orderedTemplate, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA, cType } from "./settings.js";
@@ -66,6 +66,8 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
       return simple(() => (s.value ? `return ${emitExpr(s.value, cx.scope).text};` : "return;"));
     case "barrier":
       return [line(`${pad(depth)}${fill(barrier.cuda, [])};`, at)];
+    case "fence":
+      return [line(`${pad(depth)}${fill(memoryBuiltin(s.scope === "block" ? "fenceBlock" : "fenceDevice").cuda.fence!.template, [])};`, at)];
     case "block":
       return [line(`${pad(depth)}{`, at), ...emitStmts(s.body, cx, depth + 1), line(`${pad(depth)}}`)];
     default:
@@ -123,12 +125,20 @@ function headerText(s: Stmt, cx: StmtContext): string {
   }
 }
 
-/** `a[i][j] = v`. gk evaluates the indices first; C++17 the value, so an observable order is fixed with temporaries. */
+/**
+ * `a[i][j] = v`, or `gk_st_release(&a[i], v)` with an ordering. gk evaluates the indices
+ * first; C++17 the value, so an observable order is fixed with temporaries.
+ */
 function storeText(s: StoreStmt, cx: StmtContext): Emitted {
   const n = s.indices.length;
   return inOrder([...s.indices, s.value], cx.scope, (ops) => {
     const target = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
-    return { text: `${target} = ${emitExpr(ops[n]!, cx.scope).text}`, prec: PREC.cond - 1 };
+    const value = emitExpr(ops[n]!, cx.scope);
+    if (s.order) {
+      const tpl = orderedTemplate(s.order === "release" ? "storeRelease" : "storeVolatile", s.array.type.elem);
+      return fromTemplate(tpl, [{ text: `&${target}`, prec: PREC.unary }, value]);
+    }
+    return { text: `${target} = ${value.text}`, prec: PREC.cond - 1 };
   });
 }
 
@@ -170,6 +180,12 @@ function condText(cond: Expr | null, cx: StmtContext): string {
   return cond ? emitExpr(cond, cx.scope).text : "true";
 }
 
+/** `#pragma unroll` (or `#pragma unroll N`) for a loop annotated `@unroll`, on the line before the loop's own. */
+function unrollPragma(s: LoopStmt, depth: number): Line[] {
+  if (s.unroll === undefined) return [];
+  return [line(`${pad(depth)}#pragma unroll${s.unroll === "full" ? "" : ` ${s.unroll}`}`)];
+}
+
 function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
   const at = cx.loc(s.span);
   const native: StmtContext = { ...cx, continueLabel: undefined };
@@ -186,6 +202,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
       });
       return [
         ...declareTemps(temps, cx, depth, at),
+        ...unrollPragma(s, depth),
         line(`${pad(depth)}${head} {`, at),
         ...emitStmts(s.body, native, depth + 1),
         line(`${pad(depth)}}`),
@@ -195,6 +212,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
       const { value: cond, temps } = cx.scope.collect(() => condText(s.cond, cx));
       return [
         ...declareTemps(temps, cx, depth, at),
+        ...unrollPragma(s, depth),
         line(`${pad(depth)}do {`, at),
         ...emitStmts(s.body, native, depth + 1),
         line(`${pad(depth)}} while (${cond});`, s.cond ? cx.loc(s.cond.span) : undefined),
@@ -215,6 +233,7 @@ function emitGeneralLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
   if (s.init.length > 0) lines.push(line(`${pad(depth)}{`, at), ...emitStmts(s.init, cx, d));
   const { value: cond, temps } = cx.scope.collect(() => condText(s.cond, cx));
   lines.push(...declareTemps(temps, cx, d, at));
+  lines.push(...unrollPragma(s, d));
   lines.push(line(`${pad(d)}${s.testFirst ? `while (${cond})` : "do"} {`, at));
   const label = continuesLoop(s.body) ? cx.scope.continueLabel() : undefined;
   const bodyCx: StmtContext = { ...cx, continueLabel: label };

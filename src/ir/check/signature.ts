@@ -4,7 +4,7 @@
  * its generic parameters, so that `global<T>` and `shared f32[N]` resolve).
  */
 import type * as ast from "../../parser/ast.js";
-import { T, type ArrayType, type GlobalType, type ScalarType } from "../types.js";
+import { T } from "../types.js";
 import type { FnCtx } from "./context.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type ParamSig, type Signature } from "./symbols.js";
@@ -15,8 +15,15 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
   const params: ParamSig[] = [];
   let ok = true;
   for (const p of d.params) {
-    const t = resolveType(ctx, p.type, "param");
-    if (!t) {
+    const ref = p.type.kind === "RefType" ? p.type : undefined;
+    if (ref && d.kind === "Kernel") {
+      ctx.log.error("GK4007", ref.span, `a kernel's parameters are values and global arrays, given by the launch; '${ref.mode}' marks a device_fn parameter that refers to its caller's variable or element`);
+      ok = false;
+      continue;
+    }
+    const t = ref ? resolveScalar(ctx, ref.elem, "local") : resolveType(ctx, p.type, "param");
+    if (!t || t === "void") {
+      if (t === "void") ctx.log.error("GK2003", p.type.span, "'void' is only a return type");
       ok = false;
       continue;
     }
@@ -36,12 +43,13 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
       ok = false;
       continue;
     }
-    if (t.kind === "array" && d.kind === "Kernel") {
-      ctx.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
+    if ((t.kind === "array" || t.kind === "view") && d.kind === "Kernel") {
+      const what = t.kind === "view" ? "a view is a device_fn parameter" : "its shared memory is declared in its body (`shared name: T[N];`)";
+      ctx.log.error("GK4007", p.type.span, `a kernel's parameters are scalars and global arrays; ${what}`);
       ok = false;
       continue;
     }
-    params.push({ name: p.name.name, type: t as ScalarType | GlobalType | ArrayType, span: p.span });
+    params.push({ name: p.name.name, type: t as ParamSig["type"], ...(ref && { ref: ref.mode }), span: p.span });
   }
   let returnType: Signature["returnType"] = T.void;
   if (d.kind === "Function" && d.returnType) {

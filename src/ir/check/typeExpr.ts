@@ -13,7 +13,7 @@ import { isInt } from "../types.js";
 import { ARRAY_DIM_MAX } from "../limits.js";
 
 
-export type Where = "param" | "local" | "shared" | "return" | "const";
+export type Where = "param" | "local" | "shared" | "return" | "const" | "constant";
 
 /** A named type: a scalar, or `void` where a return type is expected. */
 export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): ScalarType | "void" | undefined {
@@ -62,13 +62,35 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
       if (!elem || elem === "void") return undefined;
       return { kind: "global", elem, readonly: te.readonly };
     }
+    case "ViewType": {
+      if (where !== "param") {
+        ctx.log.error("GK4007", te.span, "view<T> is the type of a device_fn parameter, which a call gives as view(array, offset, length) or a whole array");
+        return undefined;
+      }
+      const elem = resolveScalar(ctx, te.elem, "local");
+      if (!elem || elem === "void") return undefined;
+      return { kind: "view", elem, readonly: te.readonly };
+    }
+    case "RefType":
+      // Parameter modes are read by refParam (fileScope.ts); anywhere else they are a mistake.
+      ctx.log.error("GK4007", te.span, `'${te.mode}' marks a device_fn parameter that refers to the caller's variable or array element: \`x: ${te.mode} f32\``);
+      return undefined;
     case "ArrayType": {
+      if (te.unsized) {
+        if (where !== "shared") {
+          ctx.log.error("GK4007", te.span, "only a shared array declared in a kernel may leave out its size (`shared buf: f32[];`, its length given by each launch); give this array its size");
+          return undefined;
+        }
+        const elem = resolveScalar(ctx, te.elem, "local");
+        if (!elem || elem === "void") return undefined;
+        return { kind: "dynamicShared", elem };
+      }
       if (te.shared && where !== "param") {
         ctx.log.error("GK4007", te.span, "'shared' in a type marks a device_fn parameter; shared memory itself is declared at a kernel's top level: `shared name: T[N];`");
         return undefined;
       }
       if (!te.shared && (where === "param" || where === "return" || where === "const")) {
-        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>), or shared T[N] for a shared array in a device_fn" : "arrays cannot be returned or be constants");
+        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>), shared T[N] for a shared array in a device_fn, or view<T> for part of any array" : "arrays cannot be returned or be constants");
         return undefined;
       }
       const elem = resolveScalar(ctx, te.elem, "local");
@@ -79,7 +101,7 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         if (n === undefined) return undefined;
         dims.push(n);
       }
-      return { kind: "array", elem, dims, space: where === "shared" || te.shared ? "shared" : "local" };
+      return { kind: "array", elem, dims, space: where === "constant" ? "constant" : where === "shared" || te.shared ? "shared" : "local" };
     }
   }
 }
@@ -127,7 +149,7 @@ function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | 
   }
   const v = checkValue(ctx, e);
   if (!v) return undefined;
-  const f = foldExpr(v);
+  const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind !== "const" && unknownConstant(ctx, v) && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {
     ctx.log.error("GK3014", e.span, `${what} must be a constant, but '${textOf(ctx, e.span)}' is computed at run time; use a module-level const`);

@@ -20,7 +20,7 @@ import { fromLauncherError, GkRuntimeError, launcherFailed, parseLauncherError }
 import { packageRoot } from "../launcher/process.js";
 import type { DeviceInfo } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 interface Addon {
   open(gpu: number): string;
@@ -33,6 +33,7 @@ interface Addon {
   load(gpu: number, image: Uint8Array, path: string): number;
   kernel(gpu: number, module: number, symbol: string, name: string): number;
   launch(gpu: number, kernel: number, block: Uint8Array): void;
+  constants(gpu: number, kernel: number, symbol: string, data: Uint8Array): void;
   queue(gpu: number): number;
   poll(gpu: number, queue: number, spinUs: number): number[] | null;
   wait(gpu: number, queue: number, timeoutMs: number): Promise<void>;
@@ -252,7 +253,7 @@ export class NativeEngine implements Engine {
     w[3] = l.block[0];
     w[4] = l.block[1];
     w[5] = l.block[2];
-    w[6] = 0;
+    w[6] = l.extras?.sharedBytes ?? 0;
     w[7] = l.queue;
     w[8] = l.seq;
     w[9] = l.timing ? 1 : 0;
@@ -267,10 +268,11 @@ export class NativeEngine implements Engine {
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;
+    for (const c of l.extras?.constants ?? []) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
     this.call(() => this.addon.launch(this.gpu, handle, this.bytes));
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
     const temps: { mem: Memory; arg: EngineArg & { kind: "host" } }[] = [];
     try {
       const launchArgs: EngineArg[] = [];
@@ -284,7 +286,7 @@ export class NativeEngine implements Engine {
         await this.write(mem, 0, bytesOf(a.data));
         launchArgs.push({ kind: "memory", mem });
       }
-      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true });
+      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true, ...(extras && { extras }) });
       const times = await this.waitFor(0, timeoutMs);
       const mine = times.find((t) => t[1] === seq);
       this.times.push(...times.filter((t) => t !== mine));

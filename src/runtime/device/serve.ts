@@ -10,9 +10,9 @@ import type { DeviceBuffer, ModuleHandle, SessionArg } from "../launcher/session
 import { LauncherSession } from "../launcher/session.js";
 import type { GkRuntimeError } from "../launcher/errors.js";
 import type { BufferArg } from "../launcher/session.js";
-import type { DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
+import type { ConstantArg, DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 interface ServeMemory extends Memory {
   readonly buffer: DeviceBuffer;
@@ -106,16 +106,19 @@ export class ServeEngine implements Engine {
   launch(l: QueuedLaunch): void {
     const k = l.kernel.handle as ServeKernel;
     this.session.queueLaunch(
-      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing },
+      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing, ...extrasOf(l.extras) },
       (e) => {
         if (e) this.fail(l.queue, e);
       },
     );
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {
     const k = kernel.handle as ServeKernel;
-    const r = await this.session.run({ module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    const r = await this.session.run({
+      module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...extrasOf(extras),
+    });
     return r.timing.kernelMs;
   }
 
@@ -148,4 +151,10 @@ export class ServeEngine implements Engine {
   async close(): Promise<void> {
     await this.session.close();
   }
+}
+
+/** The launch frame's `sharedBytes` and `constants` (spec/launcher-protocol.md), where a launch has them. */
+function extrasOf(e: EngineExtras | undefined): { sharedBytes?: number; constants?: readonly ConstantArg[] } {
+  if (e === undefined) return {};
+  return { ...(e.sharedBytes > 0 && { sharedBytes: e.sharedBytes }), ...(e.constants.length > 0 && { constants: e.constants }) };
 }

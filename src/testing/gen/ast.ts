@@ -62,7 +62,7 @@ export type Expr =
   | { readonly k: "binary"; readonly t: Ty; readonly op: BinOp; readonly l: Expr; readonly r: Expr }
   | { readonly k: "select"; readonly t: Ty; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   | { readonly k: "cast"; readonly t: Ty; readonly e: Expr }
-  /** A math builtin, or an atomic when `array` is set (then `args` follow the array and index). */
+  /** A math, warp or fast builtin. */
   | { readonly k: "builtin"; readonly t: Ty; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
   /**
@@ -72,8 +72,22 @@ export type Expr =
   | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
   | { readonly k: "index"; readonly t: Ty; readonly array: string; readonly idx: readonly Expr[] };
 
-/** A global array passed by name to a device function. */
-export type CallArg = Expr | { readonly k: "arrayRef"; readonly name: string };
+/**
+ * A device function's argument: a value; a global array passed by name; a view of an array
+ * (`view(a, offset, length, stride)`, of a row `a[r]` when `row` is set; the array or row
+ * alone when `whole`); or a variable or element passed to a reference parameter.
+ */
+export type CallArg =
+  | Expr
+  | { readonly k: "arrayRef"; readonly name: string }
+  | {
+      readonly k: "view"; readonly array: string; readonly row: Expr | null; readonly offset: Expr; readonly length: number; readonly stride: number;
+      readonly whole: boolean; readonly source: ArrayKind;
+    }
+  | { readonly k: "ref"; readonly target: LValue; readonly source: "var" | ArrayKind };
+
+/** Where an array a program reads lives (expr.ts, ArrayRef). */
+export type ArrayKind = "input" | "constant" | "table" | "local" | "shared" | "own" | "view";
 
 export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
 
@@ -88,13 +102,14 @@ export type Stmt =
   | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: Ty; readonly init: Expr | null }
   /** `flat`: a 2-D array's initializer written as one row-major list. */
   | { readonly k: "localArray"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
-  /** `dims` empty: a scalar `shared x: T;`. */
-  | { readonly k: "shared"; readonly name: string; readonly t: Ty; readonly dims: readonly number[] }
+  /** `dims` empty: a scalar `shared x: T;`; `dynamic`: `shared x: T[];`, its length (dims[0]) given by the launch. */
+  | { readonly k: "shared"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly dynamic?: boolean }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
   | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
   | { readonly k: "do"; readonly e: Expr }
   | { readonly k: "if"; readonly c: Expr; readonly then: readonly Stmt[]; readonly else: readonly Stmt[] | null }
-  | { readonly k: "for"; readonly init: Stmt | null; readonly cond: Expr | null; readonly step: Stmt | null; readonly body: readonly Stmt[] }
+  /** `unroll`: written after `@unroll` (full) or `@unroll(N)`. */
+  | { readonly k: "for"; readonly init: Stmt | null; readonly cond: Expr | null; readonly step: Stmt | null; readonly body: readonly Stmt[]; readonly unroll?: Unroll }
   | { readonly k: "while"; readonly c: Expr; readonly body: readonly Stmt[] }
   | { readonly k: "doWhile"; readonly body: readonly Stmt[]; readonly c: Expr }
   | { readonly k: "jump"; readonly word: "break" | "continue" }
@@ -103,7 +118,15 @@ export type Stmt =
   | { readonly k: "block"; readonly body: readonly Stmt[] }
   | { readonly k: "comment"; readonly text: string };
 
-export type ParamType = { readonly kind: "scalar"; readonly t: Ty } | { readonly kind: "global"; readonly t: Ty; readonly readonly: boolean };
+export type Unroll = "full" | number;
+
+export type ParamType =
+  | { readonly kind: "scalar"; readonly t: Ty }
+  | { readonly kind: "global"; readonly t: Ty; readonly readonly: boolean }
+  /** `v: view<T>` (or readonly): the function reads (and writes) elements 0..length-1. */
+  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number }
+  /** `x: inout T` / `x: out T`. */
+  | { readonly kind: "ref"; readonly t: Ty; readonly mode: "inout" | "out" };
 
 export interface Param {
   readonly name: string;
@@ -161,6 +184,12 @@ export function small(t: NumTy, v: number): Value {
  */
 export interface Program {
   readonly constants: readonly ConstDef[];
+  /** Module-level `constant` arrays (`constant K0: T[8];`); their contents are in `values`, by name. */
+  readonly constantArrays: readonly ConstantArray[];
+  /** The lengths of the kernel's dynamic shared arrays, by name. */
+  readonly sharedLengths: ReadonlyMap<string, number>;
+  /** How the `fast_f32` output compares (fast.ts): within this, or bit for bit when it is empty; absent when the kernel has no `fast_f32`. */
+  readonly fastTolerance?: { readonly ulp?: number; readonly abs?: number };
   /** Module constant tables, read by the kernel and device functions (named `tab<i>`). */
   readonly tables: readonly TableDef[];
   readonly fns: readonly FnDef[];
@@ -175,8 +204,14 @@ export interface Program {
   readonly body: readonly Stmt[];
   readonly grid: Dims;
   readonly block: Dims;
-  /** Parameter name → its value: a scalar Value, or the TypedArray of an array parameter. */
+  /** Parameter name → its value: a scalar Value, or the TypedArray of an array parameter or constant array. */
   readonly values: ReadonlyMap<string, Value | ArrayValue>;
 }
 
 export type ArrayValue = AnyTypedArray;
+
+export interface ConstantArray {
+  readonly name: string;
+  readonly t: Ty;
+  readonly length: number;
+}

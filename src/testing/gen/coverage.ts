@@ -1,8 +1,9 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
- * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile", ...), so
- * that a test can state that the generator reaches every operator, conversion, builtin, memory
- * space of every element type, and statement form.
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile",
+ * "view:shared:row", "ref:own", "stmt:shared:dynamic", "constant:read", ...), so that a test
+ * can state that the generator reaches every operator, conversion, builtin, statement form,
+ * kind of memory and memory space of every element type.
  */
 import { assertNever } from "../../util.js";
 import type { CallArg, Expr, Program, Stmt } from "./ast.js";
@@ -17,6 +18,8 @@ export function spaceOf(array: string): "global" | "shared" | "local" | "table" 
 
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  const constantArrays = new Set(p.constantArrays.map((a) => a.name));
+  for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
   if (p.tables.length) out.add("const:table");
   const expr = (e: Expr | CallArg): void => {
     switch (e.k) {
@@ -26,6 +29,13 @@ export function features(p: Program): Set<string> {
       case "name":
       case "arrayRef":
         return;
+      case "view":
+        out.add(`view:${e.source}${e.row ? ":row" : ""}${e.whole ? ":whole" : e.stride > 1 ? ":stride" : ""}`);
+        if (e.row) expr(e.row);
+        return expr(e.offset);
+      case "ref":
+        out.add(`ref:${e.source}`);
+        return e.target.idx.forEach(expr);
       case "special":
         out.add(`special:${e.name}.${e.axis}`);
         return;
@@ -58,8 +68,11 @@ export function features(p: Program): Set<string> {
         }
         return e.args.forEach(expr);
       case "index":
-        out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
-        out.add(`mem:${spaceOf(e.array)}:${e.t}`);
+        if (constantArrays.has(e.array)) out.add("constant:read");
+        else {
+          out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+          out.add(`mem:${spaceOf(e.array)}:${e.t}`);
+        }
         return e.idx.forEach(expr);
       default:
         return assertNever(e, "generated expression");
@@ -78,7 +91,7 @@ export function features(p: Program): Set<string> {
         out.add(`mem:local:${s.t}`);
         return;
       case "shared":
-        out.add(`stmt:shared:${s.dims.length}d`);
+        out.add(s.dynamic ? "stmt:shared:dynamic" : `stmt:shared:${s.dims.length}d`);
         out.add(`mem:shared:${s.t}`);
         return;
       case "assign":
@@ -98,6 +111,7 @@ export function features(p: Program): Set<string> {
         return stmts(s.else ?? [], where);
       case "for":
         out.add(s.cond ? "stmt:for" : "stmt:for(;;)");
+        if (s.unroll !== undefined) out.add(s.unroll === "full" ? "unroll:full" : "unroll:N");
         stmt(s.init, where);
         if (s.cond) expr(s.cond);
         stmt(s.step, where);

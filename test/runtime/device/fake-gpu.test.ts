@@ -14,8 +14,18 @@ import { findNvcc } from "../../../src/runtime/nvcc.js";
 import { buildFakeDriver, ensureAddon, ensureLauncher, removeTempDirs, ROOT, tempDir } from "../launcher-helpers.js";
 
 // The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends,
-// roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays.
+// roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays, read_constant copies the
+// constant array "table" (16 bytes) to out, shared_length writes its dynamic shared array's length to out[0].
 const SRC = `
+constant table: f32[4];
+device_kernel read_constant(out: global<f32>) {
+  const i = globalId.x;
+  if (i < 4) { out[i] = table[i]; }
+}
+device_kernel shared_length(out: global<f32>) {
+  shared buf: f32[];
+  if (globalId.x == 0) { buf[0] = 1.0; out[0] = buf[0]; }
+}
 device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
   const i = globalId.x;
   if (i < n) { out[i] = alpha * x[i] + y[i]; }
@@ -105,6 +115,24 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     await mod.roundtrip_narrow({ grid: 1, block: 1 }, { a: -128, b: 255, c: -2, d: 65535, h: -0.1, g: 3.5, ...arrays });
     expect([arrays.oa[0], arrays.ob[0], arrays.oc[0], arrays.od[0], arrays.oh[0]]).toEqual([-128, 255, -2, 65535, 0xae66]);
     expect(await arrays.og.read()).toEqual(new Uint16Array([0x4060]));
+  });
+
+  it("fills constant arrays and sizes dynamic shared memory per launch, queued or with host arrays", async () => {
+    const out = await gpu.zeros("f32", 4);
+    await mod.read_constant({ grid: 1, block: 4 }, { out, table: [1, 2, 3, 4] });
+    await mod.read_constant({ grid: 1, block: 4 }, { out: await gpu.zeros("f32", 4), table: [9, 9, 9, 9] });
+    expect(await out.read()).toEqual(Float32Array.from([1, 2, 3, 4]));
+    const host = new Float32Array(4);
+    await mod.read_constant({ grid: 1, block: 4 }, { out: host, table: Float32Array.from([5, 6, 7, 8]) });
+    expect(host).toEqual(Float32Array.from([5, 6, 7, 8]));
+    const len = new Float32Array(1);
+    await mod.shared_length({ grid: 1, block: 32, shared: { buf: 300 } }, { out: len });
+    expect(len[0]).toBe(300);
+    const queued = await gpu.zeros("f32", 1);
+    await mod.shared_length({ grid: 1, block: 32, shared: { buf: 7 } }, { out: queued });
+    expect(await queued.read()).toEqual(Float32Array.from([7]));
+    const e = await failure(mod.read_constant({ grid: 1, block: 4 }, { out }));
+    expect(e.message).toContain("missing argument 'table'");
   });
 
   it("copies host arrays in and back, alone or beside GPU arrays, with the kernel time", async () => {

@@ -6,7 +6,13 @@ import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "..
 import { T, type ScalarType } from "../../../src/ir/types.js";
 import { memoryHost } from "../../../src/load/program.js";
 import { frontEnd } from "../../../src/pipeline.js";
-import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult } from "../../../src/runtime/sim/index.js";
+import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult, type TypedArray } from "../../../src/runtime/sim/index.js";
+
+/** A launch's dynamic shared lengths (declaration order) and constant arrays (constantsRead order). */
+export interface LaunchExtras {
+  readonly shared?: readonly number[];
+  readonly constants?: readonly TypedArray[];
+}
 
 export interface Program {
   readonly ir: Module;
@@ -34,14 +40,17 @@ export function example(name: string): Program {
  * region path; both must leave the arrays the same (after an error too: they run in the same
  * order), take the same steps and throw the same error. "The same": bit for bit, except that
  * every NaN equals every NaN (V8 gives NaNs a sign bit or not depending on how optimized the
- * code that made them is, as src/testing/compare.ts says).
+ * code that made them is, as src/testing/compare.ts says). `extras`: the dynamic shared
+ * arrays' lengths and the constant arrays' contents (in the order the kernel reads them).
  */
-export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: readonly SimArg[], opts?: SimOptions): SimResult {
+export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: readonly SimArg[], opts?: SimOptions, extras: LaunchExtras = {}): SimResult {
   const k = compileKernel(p.ir, kernel, p.sources, opts);
-  if (k.barrierPath !== "regions" || opts?.barrierPath) return runKernel(k, { grid, block }, args);
+  const launch = { grid, block, shared: extras.shared ?? [] };
+  const constants = extras.constants ?? [];
+  if (k.barrierPath !== "regions" || opts?.barrierPath) return runKernel(k, launch, args, constants);
   const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
-  const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), { grid, block }, copies));
-  const regions = outcome(() => runKernel(k, { grid, block }, args));
+  const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), launch, copies, constants));
+  const regions = outcome(() => runKernel(k, launch, args, constants));
   expect(describeOutcome(regions, args)).toEqual(describeOutcome(fallback, copies));
   if (regions.error !== undefined) throw regions.error;
   return regions.result!;
