@@ -31,8 +31,8 @@ export const catalog = {
   GK2010: "kernel name taken by the module object",
   GK2011: "kernel name cannot be its CUDA symbol",
   GK2020: "invalid generic parameter, or too many type combinations or instances",
-  GK2040: "host value used in a kernel",
-  GK2041: "host function called in a kernel",
+  GK2050: "host value used in a kernel",
+  GK2051: "host function called in a kernel",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",

@@ -4,7 +4,7 @@
  * `npx vitest run test/lang/declare.test.ts -u` after changing a type or a builtin.
  * On the host, conversions convert as in a kernel; the other builtins throw (GK8030).
  */
-import type { AtomicTarget, Cast, Dim3, Num, Scalar } from "./types.js";
+import type { AnyScalar, AtomicTarget, Cast, Dim3, Num, OrderedTarget, Scalar } from "./types.js";
 import { deviceIndex, deviceOnly, deviceValue, hostCast } from "./host.js";
 
 /** The host value of each gk scalar type. */
@@ -146,6 +146,26 @@ export const clz: <T extends Num>(a: T) => i32 = deviceOnly("clz");
 export const isnan: <T extends number>(a: T) => bool = deviceOnly("isnan");
 /** True when x is +Infinity or -Infinity. */
 export const isinf: <T extends number>(a: T) => bool = deviceOnly("isinf");
+/** e raised to x, fast (CUDA __expf: ex2.approx of x * log2(e)). */
+export const fastExp: <T extends number>(a: T) => T = deviceOnly("fastExp");
+/** 10 raised to x, fast (CUDA __exp10f). */
+export const fastExp10: <T extends number>(a: T) => T = deviceOnly("fastExp10");
+/** Natural logarithm, fast (CUDA __logf: lg2.approx times ln 2). */
+export const fastLog: <T extends number>(a: T) => T = deviceOnly("fastLog");
+/** Base-2 logarithm, fast (CUDA __log2f: lg2.approx). */
+export const fastLog2: <T extends number>(a: T) => T = deviceOnly("fastLog2");
+/** Base-10 logarithm, fast (CUDA __log10f). */
+export const fastLog10: <T extends number>(a: T) => T = deviceOnly("fastLog10");
+/** Sine of x radians, fast (CUDA __sinf: sin.approx); accurate only in [-π, π]. */
+export const fastSin: <T extends number>(a: T) => T = deviceOnly("fastSin");
+/** Cosine of x radians, fast (CUDA __cosf: cos.approx); accurate only in [-π, π]. */
+export const fastCos: <T extends number>(a: T) => T = deviceOnly("fastCos");
+/** Tangent of x radians, fast (CUDA __tanf). */
+export const fastTan: <T extends number>(a: T) => T = deviceOnly("fastTan");
+/** x raised to y, fast (CUDA __powf); for positive x. */
+export const fastPow: <T extends number>(a: T, b: T) => T = deviceOnly("fastPow");
+/** x / y, fast (CUDA __fdividef: x times an approximate 1/y). For 2^126 < abs(y) < 2^128 it is 0 (NaN for an infinite x), as on the GPU. */
+export const fastDiv: <T extends number>(a: T, b: T) => T = deviceOnly("fastDiv");
 /** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals. */
 export const atomicAdd: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicAdd");
 /** atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd. */
@@ -166,6 +186,18 @@ export const atomicOr: <T extends Num>(target: AtomicTarget<T>, index: Num, valu
 export const atomicXor: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicXor");
 /** barrier(): waits until every thread of the block has reached this barrier (CUDA __syncthreads). All threads of a block must reach the same barriers. */
 export const barrier: () => void = deviceOnly("barrier");
+/** threadfenceBlock(): a statement; what this thread wrote before it, every thread of its block sees before what it writes after it (CUDA __threadfence_block). */
+export const threadfenceBlock: () => void = deviceOnly("threadfenceBlock");
+/** threadfence(): a statement; what this thread wrote before it, every thread of the device sees before what it writes after it (CUDA __threadfence). */
+export const threadfence: () => void = deviceOnly("threadfence");
+/** loadAcquire(arr, i): arr[i] (global or shared memory), read with acquire ordering at device scope: what the thread that stored it with storeRelease wrote before that store, this thread sees after this load. */
+export const loadAcquire: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadAcquire");
+/** storeRelease(arr, i, v): a statement; arr[i] = v (global or shared memory) with release ordering at device scope: a thread that reads v with loadAcquire then sees everything this thread wrote before. */
+export const storeRelease: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, value: T) => void = deviceOnly("storeRelease");
+/** loadVolatile(arr, i): arr[i] (global or shared memory), read from memory each time it runs, never from a copy the compiler kept (CUDA volatile): for waiting on a flag another thread sets. */
+export const loadVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadVolatile");
+/** storeVolatile(arr, i, v): a statement; arr[i] = v (global or shared memory), written to memory when it runs (CUDA volatile); with threadfence() before it, a flag that publishes data. */
+export const storeVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, value: T) => void = deviceOnly("storeVolatile");
 /** v of lane srcLane mod 32 (CUDA __shfl_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015). */
 export const shfl: <T extends Num>(v: T, srcLane: Num) => T = deviceOnly("shfl");
 /** v of lane laneId - (delta mod 32), or its own v where that is below 0 (CUDA __shfl_up_sync). */
@@ -180,6 +212,10 @@ export const ballot: (pred: boolean) => u32 = deviceOnly("ballot");
 export const anyLane: (pred: boolean) => bool = deviceOnly("anyLane");
 /** True when pred is true in every thread of the warp (CUDA __all_sync). */
 export const allLanes: (pred: boolean) => bool = deviceOnly("allLanes");
+/** A u32 whose bit k is set when lane k's v equals this thread's v; bits of lanes that do not exist are 0 (CUDA __match_any_sync). */
+export const matchAny: <T extends Num>(v: T) => u32 = deviceOnly("matchAny");
+/** True when every thread of the warp holds the same v (CUDA __match_all_sync). */
+export const matchAll: <T extends Num>(v: T) => bool = deviceOnly("matchAll");
 /** A statement: waits until every thread of the warp has reached it; what a thread of the warp wrote to memory before it, the others read after it (CUDA __syncwarp). */
 export const syncWarp: () => void = deviceOnly("syncWarp");
 /** The thread's index within its block (.x .y .z), i32. */

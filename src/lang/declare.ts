@@ -16,7 +16,7 @@ export function hostTypeOf(name: ScalarName): "boolean" | "bigint" | "number" {
 }
 
 /** The TypeScript constraint on a class of operand types. */
-const CLASS_BOUND: Record<ScalarClass, string> = { float: "number", int: "Num", numeric: "Num" };
+const CLASS_BOUND: Record<ScalarClass, string> = { float: "number", int: "Num", numeric: "Num", f32: "number" };
 const OPERANDS = ["a", "b", "c"];
 
 function doc(text: string): string {
@@ -47,11 +47,29 @@ function declaration(b: BuiltinEntry): string | undefined {
           return `export const ${b.name}: <T extends Num>(${rule.params[0]}: T, ${rule.params[1]}: Num) => T = deviceOnly("${b.name}");`;
         case "vote":
           return `export const ${b.name}: (${rule.params[0]}: boolean) => ${rule.result} = deviceOnly("${b.name}");`;
+        case "match":
+          return `export const ${b.name}: <T extends Num>(${rule.params[0]}: T) => ${rule.result} = deviceOnly("${b.name}");`;
         case "sync":
           return `export const ${b.name}: () => void = deviceOnly("${b.name}");`;
         default:
           return assertNever(rule.shape, "warp shape");
       }
+    case "memory": {
+      const op = rule.op;
+      switch (op) {
+        case "fenceBlock":
+        case "fenceDevice":
+          return `export const ${b.name}: () => void = deviceOnly("${b.name}");`;
+        case "loadAcquire":
+        case "loadVolatile":
+          return `export const ${b.name}: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("${b.name}");`;
+        case "storeRelease":
+        case "storeVolatile":
+          return `export const ${b.name}: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, value: T) => void = deviceOnly("${b.name}");`;
+        default:
+          return assertNever(op, "memory op");
+      }
+    }
     case "index":
       return rule.axes ? `export const ${b.name}: Dim3 = deviceIndex("${b.name}");` : `export const ${b.name}: i32 = deviceValue();`;
     case "constant":
@@ -71,7 +89,7 @@ export function declarationsText(): string {
     " * `npx vitest run test/lang/declare.test.ts -u` after changing a type or a builtin.",
     " * On the host, conversions convert as in a kernel; the other builtins throw (GK8030).",
     " */",
-    'import type { AtomicTarget, Cast, Dim3, Num, Scalar } from "./types.js";',
+    'import type { AnyScalar, AtomicTarget, Cast, Dim3, Num, OrderedTarget, Scalar } from "./types.js";',
     'import { deviceIndex, deviceOnly, deviceValue, hostCast } from "./host.js";',
     "",
     "/** The host value of each gk scalar type. */",

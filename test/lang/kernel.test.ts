@@ -67,7 +67,7 @@ describe("kernel() under vitest, no plugin", () => {
   });
 
   it("a file whose kernels have errors throws its diagnostics where it is imported", async () => {
-    await expect(import("./fixtures/bad-kernel.js")).rejects.toThrow(/bad-kernel\.ts:7:21 - error GK2040: 'scale' is a constant of the host/);
+    await expect(import("./fixtures/bad-kernel.js")).rejects.toThrow(/bad-kernel\.ts:7:21 - error GK2050: 'scale' is a constant of the host/);
   });
 });
 

@@ -48,7 +48,7 @@ device_kernel every(b: bool, i: i32, u: u32, l: i64, ul: u64, f: f32, d: f64,
                     ro: readonly global<f64>, w: global<i32>, wb: global<bool>, wl: global<u64>) {
   w[0] = i;
 }
-device_kernel delete(out: global<f32>) {
+device_kernel function(out: global<f32>) {
   out[0] = helper(S);
 }
 `;

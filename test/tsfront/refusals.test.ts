@@ -22,11 +22,11 @@ interface Refusal {
 }
 
 const REFUSALS: readonly Refusal[] = [
-  { what: "a closure over a host variable", body: "out[0] = hostData[0];", expected: ["GK2040", 0, 10, "'hostData' is a constant of the host, which a kernel cannot use"] },
-  { what: "a host let", body: "out[0] = f32(hostCount);", expected: ["GK2040", 0, 14, "'hostCount' is a variable of the host"] },
-  { what: "a call of a host function", body: "out[0] = f32(hostFn(1));", expected: ["GK2041", 0, 14, "'hostFn' is a function of the host"] },
-  { what: "a call of a method (Math.sqrt)", body: "out[0] = Math.sqrt(x[0]);", expected: ["GK2041", 0, 10, "'Math.sqrt' is a host function"] },
-  { what: "console.log", body: "console.log(n);", expected: ["GK2041", 0, 1, "'console.log' is a host function"] },
+  { what: "a closure over a host variable", body: "out[0] = hostData[0];", expected: ["GK2050", 0, 10, "'hostData' is a constant of the host, which a kernel cannot use"] },
+  { what: "a host let", body: "out[0] = f32(hostCount);", expected: ["GK2050", 0, 14, "'hostCount' is a variable of the host"] },
+  { what: "a call of a host function", body: "out[0] = f32(hostFn(1));", expected: ["GK2051", 0, 14, "'hostFn' is a function of the host"] },
+  { what: "a call of a method (Math.sqrt)", body: "out[0] = Math.sqrt(x[0]);", expected: ["GK2051", 0, 10, "'Math.sqrt' is a host function"] },
+  { what: "console.log", body: "console.log(n);", expected: ["GK2051", 0, 1, "'console.log' is a host function"] },
   { what: "a string", body: 'const s = "a";', expected: ["GK1020", 0, 11, "kernels have no strings"] },
   { what: "a template string", body: "const s = `a${n}`;", expected: ["GK1020", 0, 11, "kernels have no strings"] },
   { what: "an object", body: "const o = { a: 1 };", expected: ["GK1020", 0, 11, "kernels have no objects"] },
@@ -84,7 +84,7 @@ describe("declarations gk refuses", () => {
     ["gk's names renamed", `import { kernel, barrier as sync, type Global, type f32 } from "gk";\nexport const k = kernel((out: Global<f32>) => {\n  sync();\n});\n`, "GK1020 3:3 gk's names keep their own names in kernels"],
     ["a kernel named then (GK2010, as in .gk)", `${GK_IMPORTS}export const then = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n`, "GK2010 5:14 a kernel cannot be named 'then'"],
     ["a syntax error", `${GK_IMPORTS}export const k = kernel((out: Global<f32>) => {\n  out[0] = ;\n});\n`, "GK1010 6:12 syntax error: Expression expected."],
-    ["an import from a package", `${GK_IMPORTS}import { helper } from "kernels";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = helper(1.0);\n});\n`, "GK2041 7:12 'helper' is a name imported of the host"],
+    ["an import from a package", `${GK_IMPORTS}import { helper } from "kernels";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = helper(1.0);\n});\n`, "GK2051 7:12 'helper' is a name imported of the host"],
   ];
   for (const [what, src, expected] of cases) {
     it(what, () => {
