@@ -1,8 +1,10 @@
 /**
  * gk's kernel language for TypeScript (spec/typescript.md): the types, conversions and
- * builtins a kernel body uses, and kernel(), deviceFn(), shared(), local() and table().
+ * builtins a kernel body uses, kernel(), deviceFn(), the arrays (shared(), dynamicShared(),
+ * local(), table(), constant(), view()) and the annotations (unroll(), flushToZero()).
  */
 export * from "./declarations.js";
-export type { AnyScalar, ArrayOf, AtomicTarget, Cast, Dim3, GenericKernelFn, Global, HostArg, HostArgs, HostArray, Num, ReadonlyGlobal, ReadonlyView, Scalar, ScalarNameOf, Shared, Table } from "./types.js";
-export { local, shared, table, type DimsOf } from "./memory.js";
+export type { AnyScalar, ArrayOf, AtomicTarget, Cast, ConstantArray, Dim3, GenericKernelFn, Global, HostArg, HostArgs, HostArray, InOut, Num, OrderedTarget, Out, ReadonlyGlobal, ReadonlyView, ReadView, Scalar, ScalarNameOf, Shared, Table, View } from "./types.js";
+export { constant, dynamicShared, local, shared, table, view, type DimsOf } from "./memory.js";
+export { flushToZero, unroll } from "./annotations.js";
 export { deviceFn, kernel, type Kernel, type PrebuiltKernel } from "./kernel.js";

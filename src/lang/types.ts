@@ -57,11 +57,42 @@ export type ArrayOf<T, D extends readonly unknown[]> = D extends readonly [unkno
  */
 export type Shared<T extends AnyScalar, D extends readonly number[]> = ArrayOf<T, D>;
 
+/**
+ * An array of constant memory (`constant(f32, 17)`): read-only in kernels, like a table; on
+ * the host, its element type's name and its sizes (each launch gives its contents by name).
+ */
+export type ConstantArray<T, D extends readonly number[]> = Table<T, D> & { readonly elem: ScalarNameOf<T>; readonly sizes: Readonly<D> };
+
+/**
+ * `view<T>`: a device_fn parameter that is a run of elements of an array in any memory (the
+ * argument: an array by name, a row, or view(a, offset, length, stride)).
+ */
+export interface View<T> {
+  [index: number]: T;
+}
+
+/** `readonly view<T>`: a view the function only reads (ReadonlyView is the host's read-only TypedArray, hence the name). */
+export interface ReadView<T> {
+  readonly [index: number]: T;
+}
+
+/**
+ * `inout T`: a device_fn parameter that is the caller's variable or array element itself
+ * (assigning it writes the caller's); to TypeScript, a T.
+ */
+export type InOut<T extends AnyScalar> = T;
+
+/** `out T`: a reference the function only writes (GK3019 for a read). */
+export type Out<T extends AnyScalar> = T;
+
 /** A constant table (`table(f32, [...])`): read-only in kernels, a TypedArray of its values (row-major) on the host. */
 export type Table<T, D extends readonly unknown[]> = D extends readonly [unknown, ...infer R] ? { readonly [index: number]: Table<T, R> } : T;
 
 /** What an atomic updates: an element of a global or shared array, or a scalar `shared` variable. */
 export type AtomicTarget<T> = { [index: number]: T } | T;
+
+/** What loadAcquire, storeRelease, loadVolatile and storeVolatile read or write: an element of a global or shared array. */
+export type OrderedTarget<T> = { readonly [index: number]: T };
 
 /** The thread indices' type: `threadIdx.x`. */
 export interface Dim3 {

@@ -9,7 +9,7 @@ import type { Span } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { declareLocal, refuse, spanOf, type Lowering } from "./context.js";
 import { ASSIGN, expr, gkCall, ident, tokenText, typeExpr, typeFromValue } from "./expr.js";
-import { ARRAY_CALLS, type ArrayCall } from "./spellings.js";
+import { ANNOTATION_CALLS, ARRAY_CALLS, type AnnotationCall, type ArrayCall } from "./spellings.js";
 
 /** A function body (a block, or an arrow's expression: `return e;` when the function returns a value, else `e;`). */
 export function functionBody(cx: Lowering, body: TS.ConciseBody, returnsValue: boolean): ast.BlockStmt | undefined {
@@ -24,7 +24,7 @@ export function functionBody(cx: Lowering, body: TS.ConciseBody, returnsValue: b
 /** `{ ... }`; `scoped` false for a function's own block, whose scope its parameters opened. */
 export function block(cx: Lowering, b: TS.Block, scoped = true): ast.BlockStmt {
   if (scoped) cx.scopes.push(new Set());
-  const body = b.statements.flatMap((s) => statement(cx, s));
+  const body = statements(cx, b.statements);
   if (scoped) cx.scopes.pop();
   return { kind: "Block", body, span: spanOf(cx, b) };
 }
@@ -37,6 +37,58 @@ function single(cx: Lowering, s: TS.Statement): ast.Stmt | undefined {
   if (list.length === 1) return list[0];
   if (list.length === 0) return undefined;
   return { kind: "Block", body: list, span: spanOf(cx, s) };
+}
+
+/**
+ * A list of statements, where `unroll();` (or `unroll(4);`) is `@unroll` (`@unroll(4)`) on the
+ * statement after it: the checker then asks, as for .gk, that it be a loop (GK4013).
+ */
+function statements(cx: Lowering, list: readonly TS.Statement[]): ast.Stmt[] {
+  const out: ast.Stmt[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    const marker = annotationMarker(cx, s);
+    if (!marker) {
+      out.push(...statement(cx, s));
+      continue;
+    }
+    const [call, name] = marker;
+    if (name === "flushToZero") {
+      cx.log.error("GK4013", spanOf(cx, call), "flushToZero() is an option of the whole file (@flushToZero): call it as a statement at the top level of the file, not in a function");
+      continue;
+    }
+    const annotation = annotationOf(cx, call, name);
+    const next = list[i + 1];
+    if (!next) {
+      cx.log.error("GK4013", spanOf(cx, call), "unroll() stands before the loop it unrolls (@unroll): put the for, while or do loop right after it");
+      continue;
+    }
+    i++;
+    const body = statement(cx, next);
+    if (!annotation || !body[0]) continue;
+    const [first, ...rest] = body;
+    out.push({ kind: "Annotated", annotation, body: first, span: { ...annotation.span, end: first.span.end } }, ...rest);
+  }
+  return out;
+}
+
+/** `unroll(...)` or `flushToZero()` as a statement of its own: the call and which. */
+export function annotationMarker(cx: Lowering, s: TS.Statement): [TS.CallExpression, AnnotationCall] | undefined {
+  if (!cx.ts.isExpressionStatement(s)) return undefined;
+  const name = gkCall(cx, s.expression, ANNOTATION_CALLS) as AnnotationCall | undefined;
+  return name && [s.expression as TS.CallExpression, name];
+}
+
+/** The annotation a marker call stands for: `unroll()` is `@unroll`, `unroll(4)` is `@unroll(4)`. */
+export function annotationOf(cx: Lowering, call: TS.CallExpression, name: AnnotationCall): ast.Annotation | undefined {
+  const args: ast.Expr[] = [];
+  for (const a of call.arguments) {
+    const x = cx.ts.isSpreadElement(a) ? refuse(cx, a) : expr(cx, a);
+    if (!x) return undefined;
+    args.push(x);
+  }
+  const span = spanOf(cx, call);
+  return { name: { name, span: spanOf(cx, call.expression) }, ...(args.length && { args }), span };
 }
 
 function statement(cx: Lowering, s: TS.Statement): ast.Stmt[] {
@@ -143,7 +195,7 @@ function switchStatement(cx: Lowering, s: TS.SwitchStatement, span: Span): ast.S
     const test = ts.isCaseClause(clause) ? expr(cx, clause.expression) : undefined;
     if (ts.isCaseClause(clause) && !test) ok = false;
     cx.scopes.push(new Set());
-    const body = clause.statements.flatMap((x) => statement(cx, x));
+    const body = statements(cx, clause.statements);
     cx.scopes.pop();
     cases.push({ ...(test && { test }), body, span: spanOf(cx, clause) });
   }
@@ -187,16 +239,20 @@ function variables(cx: Lowering, list: TS.VariableDeclarationList, span: Span): 
 
 /** `shared(f32, 16, 16)`, `local(f32, 8)`, `local(i32, [[1, 2], [3, 4]])`, `local(i32, [2, 2], [1, 2, 3, 4])`. */
 function arrayDecl(cx: Lowering, kind: ArrayCall, d: TS.VariableDeclaration, call: TS.CallExpression, span: Span): ast.Stmt | undefined {
-  if (kind === "table") return refuse(cx, call, "table() declares a constant table at the top level of the file; in a function, an array is local(T, sizes...)");
+  if (kind === "table" || kind === "constant") return refuse(cx, call, `${kind}() declares ${kind === "table" ? "a constant table" : "an array of constant memory"} at the top level of the file; in a function, an array is local(T, sizes...)`);
   if (d.type) return refuse(cx, d.type, `the type of ${kind}() comes from its arguments: leave out the annotation`);
   const name = ident(cx, d.name as TS.Identifier);
   const shape = arrayShape(cx, kind, call);
   if (!shape) return undefined;
-  if (kind === "shared") {
-    const type: ast.TypeExpr = shape.sizes.length ? { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, shared: false, span: spanOf(cx, call) } : shape.elem;
+  if (kind === "dynamicShared") {
+    const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: [], unsized: true, shared: false, span: spanOf(cx, call) };
     return { kind: "SharedDecl", name, type, span };
   }
-  const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, shared: false, span: spanOf(cx, call) };
+  if (kind === "shared") {
+    const type: ast.TypeExpr = shape.sizes.length ? { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, unsized: false, shared: false, span: spanOf(cx, call) } : shape.elem;
+    return { kind: "SharedDecl", name, type, span };
+  }
+  const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, unsized: false, shared: false, span: spanOf(cx, call) };
   return { kind: "VarDecl", mutable: true, name, type, ...(shape.values && { init: shape.values }), span };
 }
 
@@ -206,9 +262,11 @@ export function arrayShape(cx: Lowering, kind: ArrayCall, call: TS.CallExpressio
   const [first, ...rest] = call.arguments;
   const elem = typeFromValue(cx, first, call);
   if (!elem) return undefined;
-  const forms = kind === "shared" ? "shared(T) or shared(T, sizes...)" : `${kind}(T, sizes...), ${kind}(T, values) or ${kind}(T, [sizes], values)`;
+  const forms = FORMS[kind];
   const isList = (x: TS.Expression | undefined): x is TS.ArrayLiteralExpression => x !== undefined && ts.isArrayLiteralExpression(x);
   const last = rest[rest.length - 1];
+  if (kind === "dynamicShared" && rest.length) return refuse(cx, rest[0]!, `a dynamic shared array has no sizes (each launch gives its length): ${forms}`);
+  if (kind === "constant" && (rest.length === 0 || isList(last))) return refuse(cx, call, `an array of constant memory has sizes, and no values (each launch gives them): ${forms}`);
   if (!ARRAY_CALLS[kind].values || !isList(last)) {
     if (kind === "table") return refuse(cx, call, `a table has values: ${forms}`);
     if (kind === "local" && rest.length === 0) return refuse(cx, call, `a local array has sizes: ${forms}`);
@@ -224,6 +282,14 @@ export function arrayShape(cx: Lowering, kind: ArrayCall, call: TS.CallExpressio
   }
   return refuse(cx, call, `the forms are ${forms}`);
 }
+
+const FORMS: Readonly<Record<ArrayCall, string>> = {
+  shared: "shared(T) or shared(T, sizes...)",
+  dynamicShared: "dynamicShared(T)",
+  constant: "constant(T, sizes...)",
+  local: "local(T, sizes...), local(T, values) or local(T, [sizes], values)",
+  table: "table(T, values) or table(T, [sizes], values)",
+};
 
 /** The sizes of a nested array literal, outermost first, read along its first elements (the checker counts every element). */
 function shapeOf(values: ast.ArrayLit): ast.Expr[] {

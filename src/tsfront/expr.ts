@@ -2,7 +2,7 @@
  * TypeScript expressions and type annotations of kernel code, lowered to gk's AST
  * (src/parser/ast.ts) node for node: the checker then reads them exactly as it reads the
  * same .gk code. What a kernel cannot use is refused where it stands (GK1020), and a name
- * of the host (a variable, a function) is refused too (GK2040, GK2041): kernels run on the
+ * of the host (a variable, a function) is refused too (GK2050, GK2051): kernels run on the
  * device, which has none of the host's values.
  */
 import type { ts as TS } from "ts-morph";
@@ -10,7 +10,7 @@ import type { Span } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { isFloatLiteral, numberProblem, numberText } from "../parser/literals.js";
 import { gkNameOf, isLocal, refuse, spanOf, type Lowering } from "./context.js";
-import { ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES } from "./spellings.js";
+import { ANNOTATION_CALLS, ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES } from "./spellings.js";
 
 const BINARY: Readonly<Record<string, ast.BinaryOp>> = {
   "+": "+", "-": "-", "*": "*", "/": "/", "%": "%",
@@ -147,13 +147,19 @@ function call(cx: Lowering, e: TS.CallExpression, span: Span): ast.Expr | undefi
   if (gkCall(cx, e, ITEM_CALLS)) return undefined;
   const array = gkCall(cx, e, ARRAY_CALLS);
   if (array) return refuse(cx, e, `${array}() declares an array, and only as a declaration: const name = ${array}(...)`);
+  const marker = gkCall(cx, e, ANNOTATION_CALLS);
+  if (marker) {
+    const where = marker === "unroll" ? "a statement of its own right before a loop" : "a statement of its own at the top level of the file";
+    cx.log.error("GK4013", spanOf(cx, e), `${marker}() stands for the annotation @${marker}: it is ${where}, not a value`);
+    return undefined;
+  }
   if (!ts.isIdentifier(callee)) {
     const text = callee.getText(cx.sf);
     if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && cx.gkNamespaces.has(callee.expression.text)) {
       return refuse(cx, callee, `import gk's names by name for kernels: import { ${callee.name.text} } from "gk"`);
     }
     const short = text.length > 40 ? `${text.slice(0, 40)}...` : text;
-    cx.log.error("GK2041", spanOf(cx, callee), `'${short}' is a host function: a kernel calls only device functions (deviceFn), gk's builtins and conversions`);
+    cx.log.error("GK2051", spanOf(cx, callee), `'${short}' is a host function: a kernel calls only device functions (deviceFn), gk's builtins and conversions`);
     return undefined;
   }
   if (e.typeArguments?.length) return refuse(cx, e.typeArguments[0]!, "type arguments have no meaning here: gk infers a call's types from its arguments");
@@ -194,10 +200,10 @@ export function name(cx: Lowering, id: TS.Identifier, use: "value" | "call"): as
   if (host) {
     const where = `'${text}' is a ${host.kind === "import" ? "name imported" : host.kind} of the host`;
     if (use === "call" || host.kind === "function" || host.kind === "class") {
-      cx.log.error("GK2041", span, `${where}: a kernel calls only device functions (deviceFn), gk's builtins and conversions`, [{ message: "declared here", span: host.span }]);
+      cx.log.error("GK2051", span, `${where}: a kernel calls only device functions (deviceFn), gk's builtins and conversions`, [{ message: "declared here", span: host.span }]);
     } else {
       const hint = host.kind === "constant" ? "a kernel reads only constants gk can compute (literals, other constants, conversions) and tables (table(f32, [...])): pass other values as parameters" : "pass it to the kernel as a parameter";
-      cx.log.error("GK2040", span, `${where}, which a kernel cannot use: ${hint}`, [{ message: "declared here", span: host.span }]);
+      cx.log.error("GK2050", span, `${where}, which a kernel cannot use: ${hint}`, [{ message: "declared here", span: host.span }]);
     }
     return undefined;
   }
@@ -228,7 +234,13 @@ export function typeExpr(cx: Lowering, t: TS.TypeNode): ast.TypeExpr | undefined
       const elem = typeExpr(cx, args[0]!);
       const sizes = dims.elements.map((d) => typeSize(cx, d));
       if (!elem || sizes.some((s) => !s)) return undefined;
-      return { kind: "ArrayType", elem, sizes: sizes as ast.Expr[], shared: true, span };
+      return { kind: "ArrayType", elem, sizes: sizes as ast.Expr[], unsized: false, shared: true, span };
+    }
+    if (memory?.kind === "view" || memory?.kind === "ref") {
+      if (args.length !== 1) return refuse(cx, t, `${local}<T> takes one element type, as in ${local}<f32>`);
+      const elem = typeExpr(cx, args[0]!);
+      if (!elem) return undefined;
+      return memory.kind === "view" ? { kind: "ViewType", readonly: memory.readonly, elem, span } : { kind: "RefType", mode: memory.mode, elem, span };
     }
     if (args.length) return refuse(cx, args[0]!, `'${local}' takes no type arguments`);
     return { kind: "NamedType", name: { name: local, span: spanOf(cx, t.typeName) }, span };

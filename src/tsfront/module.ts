@@ -4,7 +4,7 @@
  * can compute (literals, other such constants, conversions) and `table(...)` are module
  * constants, and imports of .gk files and other kernel files that kernels use are gk imports.
  * Everything else is host code, which gk leaves alone: it is an error only when a kernel
- * uses it (GK2040, GK2041).
+ * uses it (GK2050, GK2051).
  */
 import type { ts as TS } from "ts-morph";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
@@ -12,7 +12,7 @@ import type * as ast from "../parser/ast.js";
 import { isReservedName } from "../ir/check/names.js";
 import { isScalarName } from "../ir/types.js";
 import { refuse, spanOf, type HostKind, type Lowering, type RelativeImport, type Ts } from "./context.js";
-import { arrayShape, functionBody } from "./body.js";
+import { annotationMarker, annotationOf, arrayShape, functionBody } from "./body.js";
 import { expr, gkCall, ident, typeExpr } from "./expr.js";
 import { GK_MODULE, ITEM_CALLS, type ItemCall } from "./spellings.js";
 
@@ -24,8 +24,10 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
     scopes: [],
   };
   const decls: { stmt: TS.VariableStatement; decl: TS.VariableDeclaration; name: string; call?: ItemCall }[] = [];
+  const options: TS.Statement[] = [];
   for (const s of sf.statements) {
     if (ts.isImportDeclaration(s)) importDecl(cx, s);
+    else if (annotationMarker(cx, s)) options.push(s);
     else if (ts.isVariableStatement(s)) {
       const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
       for (const d of s.declarationList.declarations) {
@@ -64,6 +66,10 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
     const at = d.stmt.declarationList.declarations.length === 1 ? d.stmt : d.decl;
     const item = d.call ? functionItem(cx, d.stmt, d.decl, d.call, at) : constItem(cx, d.stmt, d.decl, at);
     if (item) items.push(item);
+  }
+  for (const s of options) {
+    const option = moduleOption(cx, s);
+    if (option) items.push(option);
   }
   strayItemCalls(cx, sf);
   const imports = gkImports(cx);
@@ -160,7 +166,7 @@ function gkImports(cx: Lowering): ast.ImportDecl[] {
 function isConstantDecl(cx: Lowering, d: TS.VariableDeclaration, constants: ReadonlySet<string>): boolean {
   const ts = cx.ts;
   if (!d.initializer || !ts.isIdentifier(d.name) || isReservedName(d.name.text)) return false;
-  if (gkCall(cx, d.initializer, { table: true })) return d.type === undefined;
+  if (gkCall(cx, d.initializer, { table: true, constant: true })) return d.type === undefined;
   if (d.type && !(ts.isTypeReferenceNode(d.type) && ts.isIdentifier(d.type.typeName) && cx.gk.has(d.type.typeName.text))) return false;
   const computable = (e: TS.Expression): boolean => {
     if (ts.isNumericLiteral(e) || ts.isBigIntLiteral(e) || e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword) return true;
@@ -178,22 +184,40 @@ function isConstantDecl(cx: Lowering, d: TS.VariableDeclaration, constants: Read
   return computable(d.initializer);
 }
 
-function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, at: TS.Node): ast.ConstDecl | undefined {
+function constItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDeclaration, at: TS.Node): ast.ConstDecl | ast.ConstantDecl | undefined {
   cx.scopes = [];
   const name = ident(cx, d.name as TS.Identifier);
   const span = spanOf(cx, at);
   const init = d.initializer!;
+  if (gkCall(cx, init, { constant: true })) {
+    const shape = arrayShape(cx, "constant", init as TS.CallExpression);
+    if (!shape) return undefined;
+    const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, unsized: false, shared: false, span: spanOf(cx, init) };
+    return { kind: "Constant", exported: exported(cx, s), name, type, span };
+  }
   const table = gkCall(cx, init, { table: true });
   if (table) {
     const shape = arrayShape(cx, "table", init as TS.CallExpression);
     if (!shape?.values) return undefined;
-    const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, shared: false, span: spanOf(cx, init) };
+    const type: ast.ArrayTypeExpr = { kind: "ArrayType", elem: shape.elem, sizes: shape.sizes, unsized: false, shared: false, span: spanOf(cx, init) };
     return { kind: "Const", exported: exported(cx, s), name, type, init: shape.values, span };
   }
   const type = d.type && typeExpr(cx, d.type);
   const value = expr(cx, init);
   if ((d.type && !type) || !value) return undefined;
   return { kind: "Const", exported: exported(cx, s), name, ...(type && { type }), init: value, span };
+}
+
+/** `flushToZero();` at the top level: `@flushToZero;`. `unroll()` there annotates no loop (GK4013). */
+function moduleOption(cx: Lowering, s: TS.Statement): ast.ModuleAnnotation | undefined {
+  const [call, name] = annotationMarker(cx, s)!;
+  if (name === "unroll") {
+    cx.log.error("GK4013", spanOf(cx, call), "unroll() stands right before a loop in a kernel or device function (@unroll), not at the top level of the file");
+    return undefined;
+  }
+  cx.scopes = [];
+  const annotation = annotationOf(cx, call, name);
+  return annotation && { kind: "ModuleAnnotation", annotation, span: spanOf(cx, s) };
 }
 
 // ---------------------------------------------------------------- kernels and device functions

@@ -25,14 +25,35 @@ export const ARRAY_CALLS = {
   local: { where: "function body", values: true },
   /** `const NAME: T[d0]... = values;` at the top level of a file. */
   table: { where: "top level", values: true },
+  /** `shared name: T[];` (a dynamic shared array: each launch gives its length), at the top of a kernel body. */
+  dynamicShared: { where: "kernel body", values: false },
+  /** `constant NAME: T[d0]...;` (constant memory: each launch gives its contents), at the top level of a file. */
+  constant: { where: "top level", values: false },
 } as const;
 export type ArrayCall = keyof typeof ARRAY_CALLS;
+
+/**
+ * Calls that stand for annotations: `unroll();` or `unroll(4);` as a statement is `@unroll` or
+ * `@unroll(4)` on the statement after it (a loop); `flushToZero();` as a statement at the top
+ * level of a file is `@flushToZero;`.
+ */
+export const ANNOTATION_CALLS = {
+  unroll: "statement",
+  flushToZero: "module",
+} as const;
+export type AnnotationCall = keyof typeof ANNOTATION_CALLS;
 
 /** Type names gk exports for parameters: `x: ReadonlyGlobal<f32>`, `s: Shared<f32, [256]>`. */
 export const MEMORY_TYPES = {
   Global: { kind: "global", readonly: false },
   ReadonlyGlobal: { kind: "global", readonly: true },
   Shared: { kind: "shared" },
+  /** `view<T>`, `readonly view<T>`: a device_fn parameter (ReadonlyView is the host's read-only TypedArray, hence ReadView). */
+  View: { kind: "view", readonly: false },
+  ReadView: { kind: "view", readonly: true },
+  /** `inout T`, `out T`: a device_fn parameter that refers to the caller's variable or element. */
+  InOut: { kind: "ref", mode: "inout" },
+  Out: { kind: "ref", mode: "out" },
 } as const;
 export type MemoryTypeName = keyof typeof MEMORY_TYPES;
 
