@@ -17,16 +17,25 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { readSourceFile } from "../load/sourceFiles.js";
 import type { ParseResult } from "../parser/index.js";
 import { frontEnd } from "../pipeline.js";
-import { GkCompileError, type GkModule, type LaunchConfig } from "../runtime/api.js";
+import { GkCompileError, type ArgInput, type GkModule, type LaunchConfig } from "../runtime/api.js";
 import { importedModule } from "../runtime/imported.js";
 import { GkRuntimeError } from "../runtime/launcher/errors.js";
 import { rememberLowered } from "../tsfront/index.js";
 import { callerSite, type SourceSite } from "./site.js";
 import type { HostArgs } from "./types.js";
 
+/**
+ * A TypeScript kernel's launch configuration: LaunchConfig (with `shared`, the lengths of its
+ * dynamic shared arrays by name) and `constants`, the contents of the constant arrays it
+ * reads, by name (checked at the launch: gk, not TypeScript, knows which it reads).
+ */
+export interface KernelConfig extends LaunchConfig {
+  readonly constants?: Readonly<Record<string, ArgInput>>;
+}
+
 /** A kernel written in TypeScript, launched with its parameters' host values in order. */
 export interface Kernel<P extends readonly unknown[]> {
-  (config: LaunchConfig, ...args: HostArgs<P>): Promise<void>;
+  (config: KernelConfig, ...args: HostArgs<P>): Promise<void>;
   /** The kernel's name: the const it initializes. */
   readonly kernelName: string;
   /** The checked program of its file (what gk/testing takes: expectSameOnCpuAndGpu(saxpy, "saxpy", ...)). */
@@ -109,13 +118,18 @@ export function kernel<P extends unknown[]>(body: (...args: P) => void, prebuilt
     fn = kernelAt(program, site);
   }
   const module = (): Promise<GkModule> => (program.module ??= importedModule(program.ir, program.sources));
-  const launch = async (config: LaunchConfig, ...args: unknown[]): Promise<void> => {
+  const launch = async (given: KernelConfig, ...args: unknown[]): Promise<void> => {
+    // `constants` joins the arguments; a configuration that is no object goes on as it is, for launch() to name what is wrong.
+    const { constants, ...config } = typeof given === "object" && given !== null ? given : { constants: undefined };
+    if (constants !== undefined && (typeof constants !== "object" || constants === null || Array.isArray(constants))) {
+      throw new GkRuntimeError("GK8005", `${fn.name}: 'constants' gives the constant arrays it reads by name, as in { constants: { TAPS: new Float32Array(17) } }`);
+    }
     if (args.length !== fn.params.length) {
       const names = fn.params.map((p) => p.name).join(", ");
       throw new GkRuntimeError("GK8005", `${fn.name}: takes ${fn.params.length} argument${fn.params.length === 1 ? "" : "s"} after the launch configuration (${names}), got ${args.length}`);
     }
-    const byName = Object.fromEntries(fn.params.map((p, i) => [p.name, args[i]]));
-    await (await module()).launch(fn.name, config, byName as never);
+    const byName = { ...constants, ...Object.fromEntries(fn.params.map((p, i) => [p.name, args[i]])) };
+    await (await module()).launch(fn.name, (typeof given === "object" && given !== null ? config : given) as LaunchConfig, byName as never);
   };
   return Object.defineProperties(launch, {
     name: { value: fn.name },

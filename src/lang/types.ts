@@ -103,6 +103,14 @@ export interface Dim3 {
 
 // ---------------------------------------------------------------- the host side of a launch
 
+/**
+ * The launch configuration of a kernel whose dynamic shared arrays are named `S`: each one's
+ * length, by name, is required (`{ grid, block, shared: { buf: 256 } }`); a kernel without
+ * any (`S` never) takes no lengths.
+ */
+export type KernelLaunchConfig<S extends string = never> = Omit<LaunchConfig, "shared"> &
+  ([S] extends [never] ? { readonly shared?: Readonly<Record<string, never>> } : { readonly shared: { readonly [K in S]: number } });
+
 /** What an array parameter of elements `T` takes: the TypedArray that holds them on the host, or a GPU array of them. */
 export type HostArray<T> = TypedArrayFor<ScalarNameOf<T>> | GpuArray<ScalarNameOf<T>>;
 

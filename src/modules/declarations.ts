@@ -14,6 +14,7 @@
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
+import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
 import { genericParamList } from "../runtime/instances.js";
 import { typeToString, type ScalarType, type ScalarValue } from "../ir/types.js";
 import { typedArrayName } from "../ir/values.js";
@@ -33,14 +34,25 @@ function argType(p: Param): string {
 
 const writes = (p: Param) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly;
 
-/** A kernel's function type: each array it writes is a type parameter, so its output has the type of the array given. */
-function kernelType(fn: Function): string {
+/**
+ * A kernel's function type: each array it writes is a type parameter, so its output has the
+ * type of the array given; the constant arrays it reads are arguments too, by name (their
+ * TypedArray or plain values); its dynamic shared arrays' lengths are required by name in the
+ * configuration (KernelLaunchConfig), which takes none when it has none.
+ */
+function kernelType(fn: Function, ir: Module): string {
   const out = new Map(fn.params.filter(writes).map((p, i) => [p.name, `A${i}`]));
   const typeParams = fn.params.filter(writes).map((p) => `${out.get(p.name)} extends ${argType(p)}`);
   const args = fn.params.map((p) => `  readonly ${p.name}: ${out.get(p.name) ?? argType(p)};`);
+  for (const c of constantsRead(fn, new Map(ir.functions.map((f) => [f.name, f])))) {
+    const elem = c.type.elem.name;
+    args.push(`  /** constant ${c.name}: ${elem}, ${constantLength(c)} elements */`, `  readonly ${c.name}: ReadonlyView<${typedArrayName(elem)}> | readonly ${hostTypeOf(elem)}[];`);
+  }
+  const shared = dynamicSharedArrays(fn).map((a) => JSON.stringify(a.name));
+  const config = shared.length ? `KernelLaunchConfig<${shared.join(" | ")}>` : "KernelLaunchConfig";
   const outputs = [...out].map(([name, t]) => `${name}: ${t}`);
   const generic = typeParams.length ? `<${typeParams.join(", ")}>` : "";
-  return `${generic}(config: LaunchConfig, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
+  return `${generic}(config: ${config}, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
 }
 
 /** A generic kernel's type: its generic parameters, by name, as with() takes them. */
@@ -79,10 +91,10 @@ export function declarationText(file: string, ir: Module, sources: SourceMap): s
   const lines = [
     `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
     `${HASH_PREFIX}${sourceHash(file, sources)}`,
-    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", "LaunchConfig", "ReadonlyView"].join(", ")} } from "gk";`,
+    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView"].join(", ")} } from "gk";`,
     "",
   ];
-  for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn)};`);
+  for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn, ir)};`);
   for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
   for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
   const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);

@@ -51,6 +51,16 @@ device_kernel every(b: bool, i: i32, u: u32, l: i64, ul: u64, f: f32, d: f64,
 device_kernel function(out: global<f32>) {
   out[0] = helper(S);
 }
+constant WEIGHTS: f32[3];
+device_fn weight(i: i32): f32 { return WEIGHTS[i % 3]; }
+device_kernel dyn(out: global<f32>) {
+  shared buf: f32[];
+  shared idx: i32[];
+  idx[threadIdx.x] = threadIdx.x;
+  buf[threadIdx.x] = weight(idx[threadIdx.x]);
+  barrier();
+  out[0] = buf[0];
+}
 `;
 
 describe("every parameter type, constant kind and awkward name", () => {
@@ -69,7 +79,7 @@ describe("every parameter type, constant kind and awkward name", () => {
 
   it("and this module code, whose exports are the declaration's", async () => {
     const code = moduleCode(file, r.ir!, r.sources, "gk/modules");
-    expect(code).toContain('export { k0 as every, k1 as delete, c0 as N, c1 as BIG, c2 as HALF, c3 as S, c4 as L, c5 as B, c6 as INF, c7 as TAPS, c8 as FLAGS };');
+    expect(code).toContain('export { k0 as every, k1 as function, k2 as dyn, c0 as N, c1 as BIG, c2 as HALF, c3 as S, c4 as L, c5 as B, c6 as INF, c7 as TAPS, c8 as FLAGS };');
     expect(code).toContain("const c1 = 1152921504606846976n;");
     expect(code).toContain("const c4 = -3n;");
     expect(code).toContain("const c6 = Infinity;");
@@ -81,7 +91,7 @@ describe("every parameter type, constant kind and awkward name", () => {
   it("TypeScript accepts right calls and refuses wrong ones, at their lines", () => {
     writeFileSync(join(dir, "corners.d.gk.ts"), declarationText(file, r.ir!, r.sources));
     const use = [
-      'import mod, { every, delete as del, N, BIG, TAPS, L } from "./corners.gk";\nimport type { ReadonlyView } from "gk";',
+      'import mod, { every, function as del, dyn, N, BIG, TAPS, L } from "./corners.gk";\nimport type { ReadonlyView } from "gk";',
       "const n: 16 = N; const big: bigint = BIG; const t: number = TAPS[0]!; const l: -3n = L;",
       "const ro = new Float64Array(1) as Readonly<Float64Array>;",
       "await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3n, ul: 4n, f: 0.5, d: 1, ro, w: new Int32Array(1), wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
@@ -95,6 +105,15 @@ describe("every parameter type, constant kind and awkward name", () => {
       "await del({ grid: 1, block: 1 }, { out: new Float64Array(1) });",
       "await every({ grid: 1, block: 1 }, { b: true, i: 1, u: 2, l: 3n, ul: 4n, f: 0.5, d: 1, ro, w: new Int32Array(1) as ReadonlyView<Int32Array>, wb: new Uint8Array(1), wl: new BigUint64Array(1) });",
       'import { helper } from "./corners.gk";',
+      // Launch extras: a constant array read through a device function is an argument by name (its TypedArray or plain values), dynamic shared lengths are required by name (lines 15, 16).
+      "const o1: Float32Array = (await dyn({ grid: 1, block: 64, shared: { buf: 64, idx: 64 } }, { out: new Float32Array(1), WEIGHTS: new Float32Array(3) })).out;",
+      "void o1; await dyn({ grid: 1, block: 64, shared: { buf: 64, idx: 64 } }, { out: new Float32Array(1), WEIGHTS: [0.25, 0.5, 0.25] });",
+      // Wrong: a length missing (17), an unknown length (18), the constant missing (19), the constant of another element type (20), lengths for a kernel with no dynamic shared array (21).
+      "await dyn({ grid: 1, block: 64, shared: { buf: 64 } }, { out: new Float32Array(1), WEIGHTS: new Float32Array(3) });",
+      "await dyn({ grid: 1, block: 64, shared: { buf: 64, idx: 64, other: 1 } }, { out: new Float32Array(1), WEIGHTS: new Float32Array(3) });",
+      "await dyn({ grid: 1, block: 64, shared: { buf: 64, idx: 64 } }, { out: new Float32Array(1) });",
+      "await dyn({ grid: 1, block: 64, shared: { buf: 64, idx: 64 } }, { out: new Float32Array(1), WEIGHTS: new Float64Array(3) });",
+      "await del({ grid: 1, block: 1, shared: { buf: 64 } }, { out: new Float32Array(1) });",
       "export {};",
     ].join("\n");
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
@@ -106,7 +125,7 @@ describe("every parameter type, constant kind and awkward name", () => {
     });
     const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
     const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
-    expect(at).toEqual(["9 TS2322", "10 TS2345", "11 TS2353", "12 TS2322", "13 TS2322", "14 TS2614"]);
+    expect(at).toEqual(["9 TS2322", "10 TS2345", "11 TS2353", "12 TS2322", "13 TS2322", "14 TS2614", "17 TS2741", "18 TS2353", "19 TS2345", "20 TS2322", "21 TS2322"]);
   });
 
   it("the fallback of spec/typescript.md, `declare module \"*.gk\"`, types the default export", () => {

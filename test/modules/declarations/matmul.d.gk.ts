@@ -1,9 +1,9 @@
 // matmul.d.gk.ts: the types of matmul.gk imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: bb84dec6ff933dfb33285755cb3c4aab21af840d953730fb6a7479acc50b9717
-import type { GkModule, GpuArray, LaunchConfig, ReadonlyView } from "gk";
+import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel matmul(A: readonly global<f32>, B: readonly global<f32>, C: global<f32>, M: i32, N: i32, K: i32) */
-declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: LaunchConfig, args: {
+declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaunchConfig, args: {
   readonly A: ReadonlyView<Float32Array> | GpuArray<"f32">;
   readonly B: ReadonlyView<Float32Array> | GpuArray<"f32">;
   readonly C: A0;

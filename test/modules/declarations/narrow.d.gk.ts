@@ -1,9 +1,9 @@
 // narrow.d.gk.ts: the types of narrow.gk imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 4718a41198d1e00d960dca4b3a36a5c39e1963a9b309eb386bce0f7c5b23039d
-import type { GkModule, GenericKernelFn, GpuArray, LaunchConfig, ReadonlyView } from "gk";
+import type { GkModule, GenericKernelFn, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel narrow(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: readonly global<u8>, halves: readonly global<f16>, oi8: global<i8>, ou8: global<u8>, oi16: global<i16>, ou16: global<u16>, of16: global<f16>, obf16: global<bf16>) */
-declare const k0: <A0 extends Int8Array | GpuArray<"i8">, A1 extends Uint8Array | GpuArray<"u8">, A2 extends Int16Array | GpuArray<"i16">, A3 extends Uint16Array | GpuArray<"u16">, A4 extends Uint16Array | GpuArray<"f16">, A5 extends Uint16Array | GpuArray<"bf16">>(config: LaunchConfig, args: {
+declare const k0: <A0 extends Int8Array | GpuArray<"i8">, A1 extends Uint8Array | GpuArray<"u8">, A2 extends Int16Array | GpuArray<"i16">, A3 extends Uint16Array | GpuArray<"u16">, A4 extends Uint16Array | GpuArray<"f16">, A5 extends Uint16Array | GpuArray<"bf16">>(config: KernelLaunchConfig, args: {
   readonly a: number;
   readonly b: number;
   readonly c: number;

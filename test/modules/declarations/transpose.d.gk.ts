@@ -1,9 +1,9 @@
 // transpose.d.gk.ts: the types of transpose.gk imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 8ba1d9a9824283ff4ed82c9c43180f265c3d744bf5af1c319f19ba9a4f10a865
-import type { GkModule, GpuArray, LaunchConfig, ReadonlyView } from "gk";
+import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel transpose(rows: i32, cols: i32, input: readonly global<f32>, output: global<f32>) */
-declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: LaunchConfig, args: {
+declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaunchConfig, args: {
   readonly rows: number;
   readonly cols: number;
   readonly input: ReadonlyView<Float32Array> | GpuArray<"f32">;
