@@ -56,6 +56,24 @@ describe("kernel() under vitest, no plugin", () => {
     await expect((scaleHalves as unknown as (...a: unknown[]) => Promise<void>)({ grid: 1, block: 1 }, 1, 1.5, new Float32Array(1), out)).rejects.toThrow(/parameter 'x' \(readonly global<f16>\) takes a Uint16Array/);
   });
 
+  it("runs the TypeScript convolution and dynamic reduce examples: constants by name in config.constants, dynamic shared lengths in config.shared", async () => {
+    const { convolveRows } = await import("../../examples/convolution.js");
+    const src = Float32Array.from({ length: 512 }, (_, i) => i % 7);
+    const dst = new Float32Array(512);
+    const taps = new Float32Array(17);
+    taps[8] = 2; // the centre tap alone: each output is twice its input
+    await convolveRows({ grid: [1, 1], block: [16, 4], constants: { TAPS: taps } }, 128, src, dst);
+    expect([...dst]).toEqual([...src].map((v) => 2 * v));
+    await expect(convolveRows({ grid: [1, 1], block: [16, 4] }, 128, src, dst)).rejects.toThrow(/missing argument 'TAPS', a constant array it reads/);
+    await expect(convolveRows({ grid: [1, 1], block: [16, 4], constants: 3 as never }, 128, src, dst)).rejects.toThrow(/'constants' gives the constant arrays it reads by name/);
+    const { block_sum } = await import("../../examples/reduce_dynamic.js");
+    const partial = new Float32Array(4);
+    const total = new Float32Array(1);
+    await block_sum({ grid: 4, block: 64, shared: { buf: 64 } }, 256, Float32Array.from({ length: 256 }, () => 1), partial, total);
+    expect([...partial, ...total]).toEqual([64, 64, 64, 64, 256]);
+    await expect(block_sum({ grid: 4, block: 64 }, 256, new Float32Array(256), partial, total)).rejects.toThrow(/missing the length of 'buf'/);
+  });
+
   it("checks a launch's arguments: their number, then each as compile()'s modules do", async () => {
     const { fill } = await import("./fixtures/two-kernels.js");
     await expect((fill as unknown as (...a: unknown[]) => Promise<void>)({ grid: 1, block: 1 }, 3, 1.5)).rejects.toThrow(

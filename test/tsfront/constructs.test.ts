@@ -127,6 +127,36 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
 });
 `,
   },
+  body("a dynamic shared array (its length given by each launch)", "shared buf: f32[];\nshared idx: i32[];\nbuf[threadIdx.x] = x[0];\nidx[threadIdx.x] = n;\nbarrier();\nout[0] = buf[0] + f32(idx[1]);", "const buf = dynamicShared(f32);\nconst idx = dynamicShared(i32);\nbuf[threadIdx.x] = x[0];\nidx[threadIdx.x] = n;\nbarrier();\nout[0] = buf[0] + f32(idx[1]);"),
+  {
+    construct: "arrays of constant memory (filled by each launch), read by a kernel and a device function, exported",
+    gk: "const R = 2;\nexport constant TAPS: f32[2 * R + 1];\nconstant GRID: i32[2][3];\ndevice_fn tap(k: i32): f32 { return TAPS[k]; }\ndevice_kernel k(out: global<f32>, iout: global<i32>) {\n  out[0] = tap(1) + TAPS[2 * R];\n  iout[0] = GRID[1][2];\n}\n",
+    ts: `${GK_IMPORTS}const R = 2;\nexport const TAPS = constant(f32, 2 * R + 1);\nconst GRID = constant(i32, 2, 3);\nconst tap = deviceFn((k: i32): f32 => TAPS[k]);\nexport const k = kernel((out: Global<f32>, iout: Global<i32>) => {\n  out[0] = tap(1) + TAPS[2 * R];\n  iout[0] = GRID[1][2];\n});\n`,
+  },
+  {
+    construct: "views: view(a, offset, length, stride), a whole array by name, a row, readonly views",
+    gk: "device_fn total(v: readonly view<f32>, n: i32): f32 {\n  let s = 0.0;\n  for (let i = 0; i < n; i++) { s += v[i]; }\n  return s;\n}\ndevice_fn clear(v: view<f32>) { v[0] = 0.0; }\ndevice_kernel k(x: readonly global<f32>, out: global<f32>) {\n  let tile: f32[4][4];\n  clear(view(out, 1, 2, 2));\n  clear(tile[1]);\n  clear(view(tile[2], 1));\n  out[0] = total(x, 4) + total(view(x, 2, 3), 3) + total(tile[1], 4) + total(view(out, 0, 2, 1), 2);\n}\n",
+    ts: `${GK_IMPORTS}const total = deviceFn((v: ReadView<f32>, n: i32): f32 => {\n  let s = 0.0;\n  for (let i = 0; i < n; i++) { s += v[i]; }\n  return s;\n});\nconst clear = deviceFn((v: View<f32>) => { v[0] = 0.0; });\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  const tile = local(f32, 4, 4);\n  clear(view(out, 1, 2, 2));\n  clear(tile[1]);\n  clear(view(tile[2], 1));\n  out[0] = total(x, 4) + total(view(x, 2, 3), 3) + total(tile[1], 4) + total(view(out, 0, 2, 1), 2);\n});\n`,
+  },
+  {
+    construct: "references: inout and out parameters, of variables, elements and shared scalars",
+    gk: "device_fn swap(a: inout f32, b: inout f32) { const t = a; a = b; b = t; }\ndevice_fn split(v: i32, hi: out i32, lo: out i32) { hi = v >> 16; lo = v & 0xFFFF; }\ndevice_fn bump(c: inout i32) { c += 1; c++; }\ndevice_kernel k(n: i32, out: global<f32>, iout: global<i32>) {\n  shared count: i32;\n  let p = 1.0;\n  let q = 2.0;\n  swap(p, q);\n  swap(out[0], out[n]);\n  let h: i32;\n  split(n, h, iout[1]);\n  bump(count);\n  iout[0] = h;\n  out[2] = p;\n}\n",
+    ts: `${GK_IMPORTS}const swap = deviceFn((a: InOut<f32>, b: InOut<f32>) => { const t = a; a = b; b = t; });\nconst split = deviceFn((v: i32, hi: Out<i32>, lo: Out<i32>) => { hi = v >> 16; lo = v & 0xFFFF; });\nconst bump = deviceFn((c: InOut<i32>) => { c += 1; c++; });\nexport const k = kernel((n: i32, out: Global<f32>, iout: Global<i32>) => {\n  let count = shared(i32);\n  let p = 1.0;\n  let q = 2.0;\n  swap(p, q);\n  swap(out[0], out[n]);\n  let h: i32;\n  split(n, h, iout[1]);\n  bump(count);\n  iout[0] = h;\n  out[2] = p;\n});\n`,
+  },
+  same("fast f32 builtins", "out[0] = fastExp(x[0]) + fastLog(x[1]) + fastDiv(x[2], 3.0) + fastSin(x[3]) + fastPow(x[4], 2.0);"),
+  same("memory fences, acquire/release and volatile loads and stores", "storeVolatile(iout, 1, 5);\nthreadfence();\nthreadfenceBlock();\nstoreRelease(iout, 0, 1);\nconst f = loadAcquire(iout, 0);\nconst g = loadVolatile(iout, 1);\niout[2] = f + g;"),
+  same("warp match: matchAny, matchAll", "const m = matchAny(n);\nif (matchAll(l)) { iout[0] = i32(m); }"),
+  body("@unroll, @unroll(4), @unroll(1) before for, while and do loops", "@unroll\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\n@unroll(4)\nwhile (j < n) { j++; }\n@unroll(1)\ndo { j--; } while (j > 0);\niout[0] = j;", "unroll();\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\nunroll(4);\nwhile (j < n) { j++; }\nunroll(1);\ndo { j--; } while (j > 0);\niout[0] = j;"),
+  {
+    construct: "@flushToZero: a module option",
+    gk: "@flushToZero;\ndevice_kernel k(x: readonly global<f32>, out: global<f32>) {\n  out[0] = x[0] * 0.5;\n}\n",
+    ts: `${GK_IMPORTS}flushToZero();\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  out[0] = x[0] * 0.5;\n});\n`,
+  },
+  {
+    construct: "a kernel named as the C++ symbol it is (name fidelity): CUDAkernel2DCT",
+    gk: "device_kernel CUDAkernel2DCT(out: global<f32>) {\n  out[0] = 1.0;\n}\n",
+    ts: `${GK_IMPORTS}export const CUDAkernel2DCT = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n`,
+  },
 ];
 
 describe("each .gk construct and its TypeScript spelling check to the same IR", () => {
