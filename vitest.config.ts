@@ -11,6 +11,8 @@ export default defineConfig({
       // is one, their files run one at a time: a kernel that faults or spins on purpose in one
       // file (launcher.test.ts) must not stall another file's launches on the same GPU.
       { extends: true, test: { name: "gpu", include: ["test/gpu/**/*.test.ts"], fileParallelism: false } },
+      // examples/ts is a TypeScript project of its own, with gk/vite in its vitest.config.ts.
+      "examples/ts",
     ],
   },
 });

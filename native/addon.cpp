@@ -85,16 +85,18 @@ napi_value Open(napi_env env, napi_callback_info info) {
   return guarded(env, [&]() -> napi_value {
     auto a = args(env, info, 1);
     int ordinal = int32(env, a[0]);
-    auto& slot = contexts[ordinal];
-    if (!slot) {
+    auto it = contexts.find(ordinal);
+    if (it == contexts.end()) {
+      // Entered only once open() succeeded: a failed open (no driver) leaves no empty slot
+      // behind, which the cleanup at exit would dereference.
       static uint64_t opened = 0;
       auto c = std::make_unique<Context>();
       c->ordinal = ordinal;
       c->generation = ++opened;
       open(*c);
-      slot = std::move(c);
+      it = contexts.emplace(ordinal, std::move(c)).first;
     }
-    return str(env, deviceJson(*slot));
+    return str(env, deviceJson(*it->second));
   });
 }
 
@@ -364,6 +366,7 @@ napi_value HostArray(napi_env env, napi_callback_info info) {
 
 void cleanup(void*) {
   for (auto& [ordinal, c] : contexts) {
+    if (!c) continue;
     try {
       release(*c, c->lost);
     } catch (...) {

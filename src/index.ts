@@ -14,3 +14,5 @@ export { roundBf16, roundF16 } from "./ir/halves.js";
 export { frontEnd } from "./pipeline.js";
 export type { FrontEndResult } from "./pipeline.js";
 export * from "./diagnostics/index.js";
+export { configure } from "./runtime/imported.js";
+export * from "./lang/index.js";

@@ -26,3 +26,21 @@ describe("README on FMA contraction", () => {
     expect(paragraph).not.toMatch(/\(the default here\)/);
   });
 });
+
+describe("README's From TypeScript", () => {
+  it("shows what gkc types writes for examples/saxpy.gk (its comments aside)", async () => {
+    const { frontEnd } = await import("../src/pipeline.js");
+    const { declarationText } = await import("../src/modules/declarations.js");
+    const section = readme.slice(readme.indexOf("## From TypeScript"), readme.indexOf("## Testing kernels"));
+    const block = /```ts\n(\/\/ saxpy\.d\.gk\.ts[\s\S]*?)```/.exec(section)?.[1] ?? "";
+    const r = frontEnd("examples/saxpy.gk");
+    const written = declarationText("examples/saxpy.gk", r.ir!, r.sources).split("\n");
+    const shown = block.split("\n").filter(Boolean).map((l) => l.replace(/\s+\/\/ .*$/, ""));
+    expect(shown.length).toBeGreaterThan(8);
+    for (const line of shown) {
+      if (line.startsWith("// gk-source-hash: ")) expect(written.find((w) => w.startsWith("// gk-source-hash: "))!.startsWith(line.replace("...", ""))).toBe(true);
+      else expect(written, line).toContain(line);
+    }
+  });
+});
+

@@ -21,7 +21,8 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  check: { summary: "check .gk files and print diagnostics", load: async () => import("./commands/check.js").then((m) => ({ help: m.help, run: m.check })) },
+  check: { summary: "check .gk files (and TypeScript kernel files) and print diagnostics", load: async () => import("./commands/check.js").then((m) => ({ help: m.help, run: m.check })) },
+  types: { summary: "write the TypeScript declaration of .gk files (x.d.gk.ts)", load: async () => import("./commands/types.js").then((m) => ({ help: m.help, run: m.types })) },
   ir: { summary: "print the typed device IR", load: async () => import("./commands/ir.js").then((m) => ({ help: m.help, run: m.ir })) },
   cuda: { summary: "print the generated CUDA C++", load: async () => import("./commands/cuda.js").then((m) => ({ help: m.help, run: m.cuda })) },
   build: { summary: "build PTX and cubin through the kernel cache", load: async () => import("./commands/build.js").then((m) => ({ help: m.help, run: m.build })) },

@@ -17,6 +17,7 @@ export const catalog = {
   GK1012: "invalid assignment target",
   GK1013: "increment or decrement used as an expression",
   GK1014: "nested or chained too deeply",
+  GK1020: "TypeScript a kernel cannot use",
   // names and declarations
   GK2001: "unknown name",
   GK2002: "redeclaration",
@@ -30,6 +31,8 @@ export const catalog = {
   GK2010: "kernel name taken by the module object",
   GK2011: "kernel name cannot be its CUDA symbol",
   GK2020: "invalid generic parameter, or too many type combinations or instances",
+  GK2050: "host value used in a kernel",
+  GK2051: "host function called in a kernel",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -81,6 +84,7 @@ export const catalog = {
   GK6001: "cannot read imported file",
   GK6002: "imported name not found",
   GK6004: "import path must be relative",
+  GK6010: "declaration file out of date",
   // building
   GK7001: "nvcc not found",
   GK7002: "nvcc failed",
@@ -108,6 +112,7 @@ export const catalog = {
   GK8016: "GPU array used after free()",
   GK8017: "GPU array lost: its GPU context was lost or its device closed",
   GK8018: "out of GPU memory",
+  GK8030: "device builtin used on the host",
   // internal
   GK9001: "internal compiler error",
 } as const;

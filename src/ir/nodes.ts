@@ -7,7 +7,7 @@
  */
 import type { Span } from "../diagnostics/source.js";
 import type { BuiltinName } from "./builtins.js";
-import type { MemoryType, ScalarType, ScalarValue, TypeParam, ValueType, VoidType } from "./types.js";
+import type { ArrayType, MemoryType, ScalarType, ScalarValue, TypeParam, ValueType, VoidType } from "./types.js";
 
 // ---------------------------------------------------------------- variables
 
@@ -442,6 +442,18 @@ export interface ModuleConstant {
   readonly span: Span;
 }
 
+/**
+ * A module-level constant of the entry file as the host sees it (the named exports of an
+ * imported .gk module, spec/typescript.md): a typed scalar, an untyped constant (`"int"`: a
+ * bigint value, `"float"`: a number), or a table with its values row-major.
+ */
+export interface ExportedConstant {
+  readonly name: string;
+  readonly type: ScalarType | ArrayType | "int" | "float";
+  readonly value: ScalarValue | readonly ScalarValue[];
+  readonly span: Span;
+}
+
 /** A generic parameter as an instance needs it: a type parameter (the types it admits) or a constant parameter (its type). */
 export type GenericParamInfo = TypeParam | { readonly kind: "constParam"; readonly name: string; readonly type: ScalarType };
 
@@ -473,4 +485,6 @@ export interface Module {
   readonly generics?: readonly GenericKernel[];
   readonly constants: readonly ModuleConstant[];
   readonly launches: readonly Launch[];
+  /** Every constant of the entry file's scope (its own and those it imports), for the host; set by the checker. */
+  readonly exported?: readonly ExportedConstant[];
 }

@@ -81,8 +81,14 @@ export function loadedValue(t: ScalarName, stored: number | bigint): ScalarValue
   return stored;
 }
 
-/** The TypedArray that holds elements of type N. */
-export type TypedArrayFor<N extends ScalarName> = InstanceType<(typeof TYPED_ARRAY)[N]>;
+/**
+ * The TypedArray that holds elements of type N, on any buffer: `Float32Array` as a host
+ * value may be typed (`Float32Array<ArrayBufferLike>`), which the `Float32Array<ArrayBuffer>`
+ * that `new Float32Array(n)` makes is one of.
+ */
+export type TypedArrayFor<N extends ScalarName> = N extends ScalarName ? OnAnyBuffer<InstanceType<(typeof TYPED_ARRAY)[N]>> : never;
+/** The member of AnyTypedArray that a TypedArray on one kind of buffer (`I`) is one of. */
+type OnAnyBuffer<I, A = AnyTypedArray> = A extends unknown ? (I extends A ? A : never) : never;
 
 export type AnyTypedArray =
   | Int8Array

@@ -9,7 +9,7 @@ import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
 import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
 import type * as ast from "../parser/ast.js";
-import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, type SourceRead } from "./sourceFiles.js";
+import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, SOURCE_KINDS, type SourceRead } from "./sourceFiles.js";
 import { frontEndFor } from "./frontEnds.js";
 import { invariant } from "../util.js";
 
@@ -90,7 +90,7 @@ function resolveImport(importer: string, decl: ast.ImportDecl, host: SourceHost,
   const file = path.normalize(path.join(path.dirname(importer), named ? spec : `${spec}${SOURCE_EXTENSIONS[0]}`));
   const r = readSource(host, file);
   if ("text" in r) return { file, text: r.text };
-  const hint = named || r.error !== NO_SUCH_FILE ? "" : ` (an import names a ${SOURCE_EXTENSIONS.join(" or ")} file, whose extension may be left out)`;
+  const hint = named || r.error !== NO_SUCH_FILE ? "" : ` (an import names ${SOURCE_KINDS}; a .gk file's extension may be left out)`;
   log.error("GK6001", decl.pathSpan, `cannot import ${quotePath(spec)}: ${quotePath(file)}: ${r.error}${hint}`);
   return undefined;
 }

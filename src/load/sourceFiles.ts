@@ -3,8 +3,8 @@
  * every loader: the entry file, imports, and any future front end reach files only
  * through a SourceHost (load.ts), whose file-system reader is `readSourceFile` below.
  *
- * A source file is named `*.gk`, is a regular file (a symlink counts as the file it
- * resolves to, which must itself be named `*.gk`), holds at most MAX_SOURCE_BYTES bytes
+ * A source file is named `*.gk` (or `*.ts`, `*.mts`, `*.cts`: the front ends' extensions), is a
+ * regular file (a symlink counts as the file it resolves to, which must itself be so named), holds at most MAX_SOURCE_BYTES bytes
  * and is UTF-8 text without NUL bytes. Everything is checked before a byte is read, and
  * the read itself is bounded, so a device, a FIFO or a /proc file never hangs the
  * compiler, exhausts its memory or lands in a diagnostic's code frame.
@@ -16,6 +16,11 @@ import { FRONT_ENDS } from "./frontEnds.js";
 
 /** The file name endings of kernel source: those of the front ends (frontEnds.ts). */
 export const SOURCE_EXTENSIONS: readonly string[] = FRONT_ENDS.flatMap((f) => f.extensions);
+/** What a source file is, in words: "a .gk file or a TypeScript file (.ts, .mts, .cts)". */
+export const SOURCE_KINDS: string = FRONT_ENDS.map((f, i) =>
+  i === 0 ? `a ${f.extensions.join(" or ")} file` : `a ${f.language} file (${f.extensions.join(", ")})`,
+).join(" or ");
+
 /** The largest source file gk reads: 4 MiB. */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
@@ -33,7 +38,7 @@ export function quotePath(p: string): string {
 export function sourceNameProblem(file: string): string | undefined {
   if (file.includes("\0")) return "the path contains a NUL character";
   if (!SOURCE_EXTENSIONS.some((ext) => file.endsWith(ext) && path.basename(file).length > ext.length)) {
-    return `not a ${SOURCE_EXTENSIONS.join(" or ")} file (gk reads only kernel source)`;
+    return `not ${SOURCE_KINDS} (gk reads only kernel source)`;
   }
   return undefined;
 }
@@ -133,7 +138,7 @@ export function readSourceFile(file: string): SourceRead {
   } catch (e) {
     return { error: ioProblem(e) };
   }
-  if (sourceNameProblem(real)) return { error: `it is a symlink to ${quotePath(real)}, which is not a ${SOURCE_EXTENSIONS.join(" or ")} file` };
+  if (sourceNameProblem(real)) return { error: `it is a symlink to ${quotePath(real)}, which is not ${SOURCE_KINDS}` };
   if (st.size > MAX_SOURCE_BYTES) return { error: tooLarge(st.size) };
   let buf: Buffer;
   try {

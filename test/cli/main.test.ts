@@ -201,7 +201,7 @@ describe("usage", () => {
     expect((await gkc("--help")).out).toContain("usage: gkc <command> [options]");
     expect((await gkc("run", "--help")).out).toContain("--device auto|cuda|cpu");
     expect((await gkc("help", "check")).out).toMatch(/^gkc check FILE\.\.\. \[--json\]/);
-    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file\n\ngkc check FILE\.\.\./) });
+    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file \(or TypeScript kernel file\)\n\ngkc check FILE\.\.\./) });
     expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await gkc("frobnicate")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");

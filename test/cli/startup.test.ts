@@ -111,6 +111,30 @@ describe("what gkc loads at start-up", () => {
   });
 });
 
+describe("TypeScript stays off the path of commands that read no TypeScript kernel", () => {
+  const REPORT = fileURLToPath(new URL("../examples/fixtures/report-typescript.mjs", import.meta.url));
+  const loaded = (...argv: string[]) => {
+    const r = spawnSync(process.execPath, ["--import", REPORT, join(ROOT, "bin", "gkc.js"), ...argv], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, GK_CACHE_DIR: join(dir, `ts-cache-${runs++}`) },
+    });
+    return { status: r.status, typescript: /typescript-loaded: (.*)/.exec(r.stderr)?.[1] };
+  };
+
+  it("check FILE.gk, run FILE.gk and types: no ts-morph, no typescript", () => {
+    expect(loaded("check", "examples/saxpy.gk")).toEqual({ status: 0, typescript: "[]" });
+    expect(loaded("run", "examples/saxpy.gk", "--device", "cpu")).toEqual({ status: 0, typescript: "[]" });
+    expect(loaded("types", "--help")).toEqual({ status: 0, typescript: "[]" });
+  });
+
+  it("check FILE.ts loads it, to read the kernels", () => {
+    const l = loaded("check", "examples/saxpy.ts");
+    expect(l.status).toBe(0);
+    expect(l.typescript).toMatch(/ts-morph/);
+  });
+});
+
 describe("bin/gkc.js", () => {
   it("says what to do, not a stack trace, when the bundle was not built", () => {
     const pkg = join(dir, "no build");

@@ -19,7 +19,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { frontEnd } from "../../src/pipeline.js";
-import { MAX_SOURCE_BYTES } from "../../src/load/sourceFiles.js";
+import { MAX_SOURCE_BYTES, SOURCE_EXTENSIONS } from "../../src/load/sourceFiles.js";
 
 const root = mkdtempSync(join(tmpdir(), "gk-load-fuzz-"));
 let server: Server | undefined;
@@ -120,8 +120,9 @@ function make(dir: string, t: Target, depth = 0): { path: string; accepted: bool
   }
 }
 
+/** A source file's name: `.gk`, or a TypeScript kernel file's (`.ts`, which a .gk file may import too). */
 function isSourceName(name: string): boolean {
-  return name.endsWith(".gk") && name.length > 3;
+  return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext) && name.length > ext.length);
 }
 
 function contentOf(c: Exclude<Content, "sparse">): Buffer {

@@ -10,18 +10,20 @@ import { catalog } from "../../src/diagnostics/catalog.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
+import { checkFile } from "../../src/cli/commands/check.js";
 
 const errorsDir = "spec/errors";
 const okDir = "spec/ok";
-const errorFiles = readdirSync(errorsDir).filter((f) => f.endsWith(".gk")).sort();
+// .gk programs, and TypeScript ones for what only TypeScript kernels can get wrong (not the declarations x.d.gk.ts).
+const errorFiles = readdirSync(errorsDir).filter((f) => (f.endsWith(".gk") || f.endsWith(".ts")) && !f.endsWith(".d.gk.ts")).sort();
 
 describe("spec/errors", () => {
   for (const f of errorFiles) {
     it(f, async () => {
       const path = join(errorsDir, f);
-      const r = frontEnd(path);
+      const r = checkFile(path);
       const text = formatDiagnostics(r.diagnostics, r.sources) + "\n";
-      await expect(text).toMatchFileSnapshot(resolve(path.replace(/\.gk$/, ".expected")));
+      await expect(text).toMatchFileSnapshot(resolve(path.replace(/\.(gk|ts)$/, ".expected")));
       const code = f.slice(0, 6);
       expect(r.diagnostics.map((d) => d.code), "the file's first diagnostic is the code it is named after").toContain(code);
       expect(r.diagnostics[0]?.code).toBe(code);

@@ -1,10 +1,10 @@
 /** Checking a whole program: every loaded file, its imports, its functions, and the entry file's launches. */
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
-import type { ArrayVar, Function, GenericKernel, GenericParamInfo, Launch, Module, ModuleConstant } from "../nodes.js";
+import type { ArrayVar, ExportedConstant, Function, GenericKernel, GenericParamInfo, Launch, Module, ModuleConstant } from "../nodes.js";
 import { constantsRead } from "../kernelMemory.js";
 import { CONSTANT_LIMIT_BYTES } from "../limits.js";
-import { byteSize } from "../types.js";
+import { byteSize, type ScalarValue } from "../types.js";
 import { newCtx, type CallSite } from "./context.js";
 import { FileScope } from "./fileScope.js";
 import { checkFunctionBody } from "./function.js";
@@ -80,6 +80,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, r
   const entryScope = scopes.get(entry.path)!;
   const kernels: Function[] = [];
   const constants: ModuleConstant[] = [];
+  const exported: ExportedConstant[] = [];
   const genericKernels: GenericKernel[] = [];
   for (const name of entryScope.names()) {
     const sym = entryScope.lookup(name);
@@ -88,6 +89,12 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, r
       if (k) kernels.push(k);
     } else if (sym?.kind === "typedConst") {
       constants.push({ name, type: sym.type, value: sym.value, span: sym.span });
+      exported.push({ name, type: sym.type, value: sym.value, span: sym.span });
+    } else if (sym?.kind === "untypedConst") {
+      exported.push({ name, type: sym.value.kind, value: sym.value.value, span: sym.span });
+    } else if (sym?.kind === "constArray") {
+      const values = sym.values.map((v) => (v.kind === "const" ? v.value : undefined));
+      if (values.every((v) => v !== undefined)) exported.push({ name, type: sym.type, value: values as ScalarValue[], span: sym.span });
     } else if (sym?.kind === "generic" && sym.of === "kernel") {
       genericKernels.push({ name, irName: sym.irName, params: sym.params.map(paramInfo), span: sym.span });
     }
@@ -125,7 +132,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, r
   kernels.push(...generics.kernels);
   const ordered = orderFunctions([...functions, ...generics.functions], kernels, calls, entry.path, log, definitions.map((d) => d.irName));
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
-  return { file: entry.path, ...(flushToZero && { flushToZero }), constantArrays, functions: ordered, kernels, ...(genericKernels.length && { generics: genericKernels }), constants, launches };
+  return { file: entry.path, ...(flushToZero && { flushToZero }), constantArrays, functions: ordered, kernels, ...(genericKernels.length && { generics: genericKernels }), constants, launches, exported };
 }
 
 function paramInfo(p: GenericParamSig): GenericParamInfo {

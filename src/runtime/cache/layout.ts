@@ -9,6 +9,7 @@
  *   <root>/v1/failed/<key>/failure.json what nvcc said, for processes that waited for that build
  *   <root>/v1/locks/<key>               held while a process builds the key (cache/lock.ts)
  *   <root>/v1/src/<key>/kernel.cu       the source of a build in progress, where nvcc reads it
+ *   <root>/v1/ts/<key>.json             a TypeScript kernel file lowered to gk's AST (tsfront/cache.ts)
  *
  * A scratch name is `<key>.<pid>.<host>.<random>`, so that a folder's owner can be told apart.
  * Everything sits under one root, so every rename stays on one filesystem and is atomic.
@@ -52,6 +53,7 @@ export interface CacheLayout {
   readonly failed: string;
   readonly locks: string;
   readonly src: string;
+  readonly ts: string;
 }
 
 export function layoutOf(root: string): CacheLayout {
@@ -64,6 +66,7 @@ export function layoutOf(root: string): CacheLayout {
     failed: path.join(base, "failed"),
     locks: path.join(base, "locks"),
     src: path.join(base, "src"),
+    ts: path.join(base, "ts"),
   };
 }
 

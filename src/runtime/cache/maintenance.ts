@@ -208,6 +208,16 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
         if (!KEY_RE.test(key)) unknown.push(path.join(name, key));
         else if (await removeVia(path.join(dir, key), key)) failed++;
       }
+    } else if (name === "ts") {
+      // TypeScript kernel files lowered to gk's AST (tsfront/cache.ts): written atomically, removed whole.
+      for (const f of await namesIn(dir)) {
+        if (!/^[0-9a-f]{64}\.json(\.[0-9]+\.[0-9a-f]{8})?$/.test(f)) unknown.push(path.join(name, f));
+        else {
+          bytes += await stat(path.join(dir, f)).then((s) => s.size, () => 0);
+          await rm(path.join(dir, f), { force: true });
+          scratch++;
+        }
+      }
     } else {
       unknown.push(name);
     }

@@ -1,0 +1,106 @@
+/**
+ * `saxpy.d.gk.ts`: the TypeScript declaration of an imported `.gk` file (written by `gkc
+ * types` and gk/vite), read by TypeScript 5 with `allowArbitraryExtensions`. Each kernel is
+ * a typed function: its arguments by parameter name (`i8 u8 i16 u16 i32 u32 f16 bf16 f32
+ * f64` → number, `i64 u64` → bigint, `bool` → boolean, `global<f32>` → a Float32Array or a
+ * GpuArray<"f32">, `global<f16>` → a Uint16Array of f16 bits or a GpuArray<"f16">,
+ * `readonly global<f32>` → also a read-only view of a Float32Array), its outputs by name, of
+ * the types given; a generic kernel is typed by its generic parameters (`with({ T: "f32",
+ * BLOCK: 256 })`, whose instance is a KernelFn); each constant has its value's literal type
+ * (a table: a read-only view of its TypedArray, f16 and bf16 tables holding their bits).
+ * The types come from two tables: the host type of each scalar (lang/declare.ts) and the
+ * TypedArray of each element type (ir/values.ts).
+ */
+import * as path from "node:path";
+import type { SourceMap } from "../diagnostics/source.js";
+import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
+import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
+import { genericParamList } from "../runtime/instances.js";
+import { typeToString, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { typedArrayName } from "../ir/values.js";
+import { hostTypeOf } from "../lang/declare.js";
+import { HASH_PREFIX, moduleShape, sourceHash } from "./shape.js";
+
+type Param = Function["params"][number];
+
+/** The host type of a kernel parameter, as an argument: a scalar's, or the arrays an array parameter takes. */
+function argType(p: Param): string {
+  if (p.kind === "valueVar") return hostTypeOf((p.type as ScalarType).name);
+  const elem = p.type.elem.name;
+  const array = typedArrayName(elem);
+  const gpu = `GpuArray<"${elem}">`;
+  return p.type.kind === "global" && p.type.readonly ? `ReadonlyView<${array}> | ${gpu}` : `${array} | ${gpu}`;
+}
+
+const writes = (p: Param) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly;
+
+/**
+ * A kernel's function type: each array it writes is a type parameter, so its output has the
+ * type of the array given; the constant arrays it reads are arguments too, by name (their
+ * TypedArray or plain values); its dynamic shared arrays' lengths are required by name in the
+ * configuration (KernelLaunchConfig), which takes none when it has none.
+ */
+function kernelType(fn: Function, ir: Module): string {
+  const out = new Map(fn.params.filter(writes).map((p, i) => [p.name, `A${i}`]));
+  const typeParams = fn.params.filter(writes).map((p) => `${out.get(p.name)} extends ${argType(p)}`);
+  const args = fn.params.map((p) => `  readonly ${p.name}: ${out.get(p.name) ?? argType(p)};`);
+  for (const c of constantsRead(fn, new Map(ir.functions.map((f) => [f.name, f])))) {
+    const elem = c.type.elem.name;
+    args.push(`  /** constant ${c.name}: ${elem}, ${constantLength(c)} elements */`, `  readonly ${c.name}: ReadonlyView<${typedArrayName(elem)}> | readonly ${hostTypeOf(elem)}[];`);
+  }
+  const shared = dynamicSharedArrays(fn).map((a) => JSON.stringify(a.name));
+  const config = shared.length ? `KernelLaunchConfig<${shared.join(" | ")}>` : "KernelLaunchConfig";
+  const outputs = [...out].map(([name, t]) => `${name}: ${t}`);
+  const generic = typeParams.length ? `<${typeParams.join(", ")}>` : "";
+  return `${generic}(config: ${config}, args: {\n${args.join("\n")}\n}) => Promise<{ ${outputs.join("; ")}${outputs.length ? " " : ""}}>`;
+}
+
+/** A generic kernel's type: its generic parameters, by name, as with() takes them. */
+function genericType(g: GenericKernel): string {
+  const params = g.params.map((p) => `${p.name}: ${p.kind === "typeParam" ? p.allowed.map((t) => JSON.stringify(typeToString(t))).join(" | ") : hostTypeOf(p.type.name)}`);
+  return `GenericKernelFn<{ ${params.join("; ")} }>`;
+}
+
+/** A scalar's literal type where TypeScript has one (`16`, `0.5`, `-3n`, `true`), else its host type. */
+function literalType(v: ScalarValue, host: string): string {
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "bigint") return `${v}n`;
+  return Number.isFinite(v) && !Object.is(v, -0) ? String(v) : host;
+}
+
+function constantType(c: ExportedConstant): string {
+  if (c.type === "int") return literalType(Number.isSafeInteger(Number(c.value)) ? Number(c.value) : (c.value as bigint), "number");
+  if (c.type === "float") return literalType(c.value as number, "number");
+  if (c.type.kind === "array") return `ReadonlyView<${typedArrayName(c.type.elem.name)}>`;
+  return literalType(c.value as ScalarValue, hostTypeOf(c.type.name));
+}
+
+function constantDoc(c: ExportedConstant): string {
+  if (c.type === "int" || c.type === "float") return `const ${c.name} (an untyped ${c.type === "int" ? "integer" : "float"} constant)`;
+  return `const ${c.name}: ${typeToString(c.type)}`;
+}
+
+function kernelDoc(fn: Function): string {
+  return `device_kernel ${fn.name}(${fn.params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")})`;
+}
+
+/** The declaration of `file` (a checked .gk program). */
+export function declarationText(file: string, ir: Module, sources: SourceMap): string {
+  const shape = moduleShape(ir);
+  const base = path.basename(file);
+  const lines = [
+    `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
+    `${HASH_PREFIX}${sourceHash(file, sources)}`,
+    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView"].join(", ")} } from "gk";`,
+    "",
+  ];
+  for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn, ir)};`);
+  for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
+  for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
+  const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
+  lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
+  const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
+  if (names.length) lines.push(`export { ${names.join(", ")} };`);
+  lines.push("export default module;", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,64 @@
+/**
+ * Modules that no compile() call made: a `.gk` file imported as an ES module
+ * (`import { saxpy } from "./saxpy.gk"`, through gk/register or gk/vite) and the kernels of a
+ * TypeScript file (`kernel(...)`). Their options live here, for the whole program:
+ *
+ *   configure({ device: "cpu" })         once, before the first of them is used; the options
+ *                                         are compile()'s, and `device` may be a device from
+ *                                         openDevice(), whose arrays their kernels then take;
+ *   GK_DEVICE=auto|cuda|cpu, GK_GPU=N     in the environment (configure() wins), and
+ *                                         GK_ISOLATION as for openDevice().
+ *
+ * They all run on one device, opened once, when the first of them is evaluated (an imported
+ * .gk module) or launched (a TypeScript kernel). A program that uses them ends without
+ * close(): an idle device does not keep Node running (runtime/device).
+ */
+import type { SourceMap } from "../diagnostics/source.js";
+import type { Module } from "../ir/nodes.js";
+import { GkModule, type CompileOptions, type LoadedModule } from "./api.js";
+import { openDevice, type GpuDevice } from "./device/device.js";
+import { GkRuntimeError } from "./launcher/errors.js";
+import { isDeviceChoice } from "./target.js";
+
+let configured: CompileOptions | undefined;
+let device: Promise<GpuDevice> | undefined;
+
+/**
+ * Sets the options of imported modules and TypeScript kernels (see above), once, before the
+ * first of them is used: after that, their device is open.
+ */
+export function configure(opts: CompileOptions): void {
+  if (device || configured) {
+    const when = device ? "after an imported module or a TypeScript kernel has been used" : "twice";
+    throw new GkRuntimeError("GK8010", `configure() sets the options of imported modules once, before any of them runs; it was called ${when}`);
+  }
+  if (opts.device !== undefined && typeof opts.device !== "object" && !isDeviceChoice(opts.device)) {
+    throw new GkRuntimeError("GK8010", `configure(): device must be "auto", "cuda", "cpu" or a device from openDevice(), got ${JSON.stringify(opts.device)}`);
+  }
+  configured = { ...opts };
+}
+
+/** The options in force: configure()'s, else the environment's. */
+export function importedOptions(env: NodeJS.ProcessEnv = process.env): CompileOptions {
+  if (configured) return configured;
+  const choice = env.GK_DEVICE?.trim();
+  const gpu = env.GK_GPU?.trim();
+  if (choice && !isDeviceChoice(choice)) throw new GkRuntimeError("GK8010", `GK_DEVICE must be auto, cuda or cpu, got '${choice}'`);
+  if (gpu && !/^\d+$/.test(gpu)) throw new GkRuntimeError("GK8010", `GK_GPU must be a GPU index (0, 1, ...), got '${gpu}'`);
+  return { ...(choice && { device: choice }), ...(gpu && { gpu: Number(gpu) }) } as CompileOptions;
+}
+
+/** A module for a checked program, on the program-wide device. */
+export async function importedModule(ir: Module, sources: SourceMap): Promise<LoadedModule> {
+  const opts = importedOptions();
+  device ??=
+    typeof opts.device === "object"
+      ? Promise.resolve(opts.device)
+      : openDevice({
+          device: opts.device ?? "auto",
+          ...(opts.gpu !== undefined ? { gpu: opts.gpu } : {}),
+          ...(opts.isolation !== undefined ? { isolation: opts.isolation } : {}),
+          ...(opts.sim !== undefined ? { sim: opts.sim } : {}),
+        });
+  return GkModule.create(ir, sources, { ...opts, device: await device });
+}

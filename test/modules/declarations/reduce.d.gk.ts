@@ -1,0 +1,19 @@
+// reduce.d.gk.ts: the types of reduce.gk imported as a module. Written by `gkc types`; do not edit.
+// gk-source-hash: 268914f072b976ac5362914c1cef582b7710320ca1905f010ae887814450ed5d
+import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
+
+/** device_kernel block_sum(n: i32, x: readonly global<f32>, partial: global<f32>, total: global<f32>) */
+declare const k0: <A0 extends Float32Array | GpuArray<"f32">, A1 extends Float32Array | GpuArray<"f32">>(config: KernelLaunchConfig, args: {
+  readonly n: number;
+  readonly x: ReadonlyView<Float32Array> | GpuArray<"f32">;
+  readonly partial: A0;
+  readonly total: A1;
+}) => Promise<{ partial: A0; total: A1 }>;
+/** const BLOCK (an untyped integer constant) */
+declare const c0: 256;
+/** The module, as compile() returns it. */
+declare const module: GkModule & {
+  readonly "block_sum": typeof k0;
+};
+export { k0 as block_sum, c0 as BLOCK };
+export default module;

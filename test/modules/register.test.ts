@@ -1,0 +1,96 @@
+/**
+ * `node --import gk/register`: real Node processes importing .gk files (Node's module hooks,
+ * no mocks). The module has compile()'s shape; a file with errors fails the import with its
+ * diagnostics and no stack of gk's; a stale declaration is a warning; the program ends
+ * without close().
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const REGISTER = resolve("dist/modules/register.js");
+const GK = resolve("dist/index.js");
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gk-register-"));
+  copyFileSync("examples/saxpy.gk", join(dir, "saxpy.gk"));
+  writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
+  writeFileSync(join(dir, "main.gk"), 'import { scaled, SCALE } from "./lib.gk";\nconst N = 4;\nconst TAPS: i32[2] = [7, 8];\ndevice_kernel apply(n: i32, x: global<f32>) {\n  if (globalId.x < n) { x[globalId.x] = scaled(x[globalId.x]); }\n}\n');
+  writeFileSync(join(dir, "bad.gk"), "device_kernel k(out: global<f32>) {\n  out[0] = 1.0;\n  out[1] = q;\n}\n");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function node(script: string, env: Record<string, string> = {}) {
+  writeFileSync(join(dir, "app.mjs"), script);
+  return spawnSync(process.execPath, ["--import", REGISTER, join(dir, "app.mjs")], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, GK_DEVICE: "cpu", GK_CACHE_DIR: join(dir, "cache"), ...env },
+  });
+}
+
+describe("importing .gk files under gk/register", () => {
+  it("gives compile()'s module as the default export, its kernels and constants as named exports", () => {
+    const r = node(`
+import { GkModule, compile } from ${JSON.stringify(GK)};
+import * as ns from "./saxpy.gk";
+import mod, { saxpy } from "./saxpy.gk";
+import main, { apply, N, TAPS, SCALE } from "./main.gk";
+const x = Float32Array.from([1, 2, 3, 4]);
+const { out } = await saxpy({ grid: 1, block: 32 }, { n: 4, alpha: 2, x, y: new Float32Array(4).fill(1), out: new Float32Array(4) });
+const y = Float32Array.from([1, 2, 3, 4]);
+await apply({ grid: 1, block: 4 }, { n: N, x: y });
+const compiled = await compile(${JSON.stringify(join(dir, "saxpy.gk"))}, { device: "cpu" });
+console.log(JSON.stringify({
+  out: [...out], y: [...y], N, TAPS: [...TAPS], SCALE, names: Object.keys(ns).sort(),
+  module: mod instanceof GkModule, same: mod === ns.default, device: mod.device, kernels: mod.kernels, mainKernels: main.kernels,
+  compiledKernels: compiled.kernels, members: Object.keys(mod).filter((k) => typeof mod[k] === "function"),
+  compiledMembers: Object.keys(compiled).filter((k) => typeof compiled[k] === "function"),
+}));
+`);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      out: [3, 5, 7, 9], y: [3, 6, 9, 12], N: 4, TAPS: [7, 8], SCALE: 3, names: ["default", "saxpy"],
+      module: true, same: true, device: "cpu", kernels: ["saxpy"], mainKernels: ["apply"],
+      compiledKernels: ["saxpy"], members: ["saxpy"], compiledMembers: ["saxpy"],
+    });
+  });
+
+  it("a file with errors fails the import with its diagnostics, and no stack of gk's", () => {
+    const r = node('import "./bad.gk";\n');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`cannot import ${join(dir, "bad.gk")}: it has errors`);
+    expect(r.stderr).toContain("bad.gk:3:12 - error GK2001: unknown name 'q'");
+    expect(r.stderr).not.toMatch(/at gkModuleSource|hooks\.js/);
+  });
+
+  it("a declaration written for other content is a warning (GK6010); an up-to-date one is not", () => {
+    writeFileSync(join(dir, "saxpy.d.gk.ts"), "// gk-source-hash: 1234\n");
+    const stale = node('import "./saxpy.gk";\n');
+    expect(stale.status).toBe(0);
+    expect(stale.stderr).toMatch(/\[GK6010\] Warning: .*saxpy\.d\.gk\.ts is out of date: it was written for other content of .*saxpy\.gk/);
+    const types = spawnSync(process.execPath, [resolve("bin/gkc.js"), "types", join(dir, "saxpy.gk")], { encoding: "utf8" });
+    expect(types.status).toBe(0);
+    const fresh = node('import "./saxpy.gk";\n');
+    expect(fresh.stderr).toBe("");
+    rmSync(join(dir, "saxpy.d.gk.ts"));
+  });
+
+  it("a program that imports kernels and launches them ends without close()", () => {
+    const r = node('import { saxpy } from "./saxpy.gk";\nawait saxpy({ grid: 1, block: 1 }, { n: 1, alpha: 1, x: [1], y: [1], out: new Float32Array(1) });\nconsole.log("done");\n', { GK_DEVICE: "auto" });
+    expect(r.error).toBeUndefined();
+    expect(r.stdout.trim()).toBe("done");
+    expect(r.status).toBe(0);
+  });
+
+  it("GK_DEVICE must name a device", () => {
+    const r = node('import "./saxpy.gk";\n', { GK_DEVICE: "tpu" });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("GK8010: GK_DEVICE must be auto, cuda or cpu, got 'tpu'");
+  });
+});
