@@ -287,7 +287,7 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
         const w = wTiles * 128;
         return { grid: [wTiles, hTiles], block: [16, 4], args: [w, src, new Float32Array(src.length)], extras: { constants: [t], sharedLengths: [] } };
       }),
-    tolerance: convolutionTolerance("dst", 2),
+    tolerance: convolutionTolerance("dst", 1),
   },
   {
     example: "convolution",
@@ -302,7 +302,7 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
         args: [wTiles * 16, hTiles * 64, src, new Float32Array(src.length)],
         extras: { constants: [t], sharedLengths: [] },
       })),
-    tolerance: convolutionTolerance("dst", 3),
+    tolerance: convolutionTolerance("dst", 2),
   },
   {
     example: "black_scholes",
