@@ -8,9 +8,17 @@ export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   int32: "i32", uint32: "u32", int64: "i64", uint64: "u64", float32: "f32", float64: "f64",
   int32_t: "i32", uint32_t: "u32", int64_t: "i64", uint64_t: "u64", size_t: "u64",
   number: "f32 or f64", bigint: "i64 or u64", half: "f16 (not supported yet; use f32)",
+  // CUDA's and WGSL's vector types.
+  ...Object.fromEntries(
+    [2, 3, 4].flatMap((n) => [
+      [`float${n}`, `f32x${n}`], [`double${n}`, `f64x${n}`], [`int${n}`, `i32x${n}`], [`uint${n}`, `u32x${n}`],
+      [`longlong${n}`, `i64x${n}`], [`ulonglong${n}`, `u64x${n}`],
+      [`vec${n}f`, `f32x${n}`], [`vec${n}i`, `i32x${n}`], [`vec${n}u`, `u32x${n}`], [`vec${n}`, `f32x${n}`],
+    ]),
+  ),
 };
 
-/** The gk scalar type for a foreign type name, where there is exactly one. */
+/** The gk scalar (or vector) type for a foreign type name, where there is exactly one. */
 export function foreignScalar(name: string): string | undefined {
   const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
   return hint && /^\w+$/.test(hint) ? hint : undefined;

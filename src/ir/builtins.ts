@@ -15,6 +15,9 @@ import { call, fill, raw, type Template } from "./templates.js";
 import { T, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { warpEntries } from "./warpBuiltins.js";
+import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
+
+export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
 
 /** A class of scalar types. */
 export type ScalarClass = "float" | "numeric" | "int";
@@ -96,7 +99,7 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule;
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule;
 
 /** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
 export interface CudaImpl {
@@ -181,13 +184,14 @@ export interface ConstantEntry {
   readonly rule: ConstantRule;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry;
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry;
 
 // ---------------------------------------------------------------- math
 
-const FLOAT: TypeConstraint = { scalars: "float", vectors: false };
-const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: false };
-const INT: TypeConstraint = { scalars: "int", vectors: false };
+// Every math builtin works lane by lane on vectors too (src/ir/lanes.ts).
+const FLOAT: TypeConstraint = { scalars: "float", vectors: true };
+const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: true };
+const INT: TypeConstraint = { scalars: "int", vectors: true };
 
 const floatCuda = (f32: string, f64: string) => ({ f32: { template: call(f32) }, f64: { template: call(f64) } });
 /** A float function computed in f64 by JavaScript, then rounded to f32 for f32 operands. */
@@ -575,7 +579,9 @@ const constantEntries: readonly ConstantEntry[] = [
 
 // ---------------------------------------------------------------- the table
 
-export const builtins: readonly BuiltinEntry[] = [...mathEntries, ...atomicEntries, ...syncEntries, ...warpEntries, ...indexEntries, ...constantEntries];
+export const builtins: readonly BuiltinEntry[] = [
+  ...mathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...warpEntries, ...indexEntries, ...constantEntries,
+];
 
 export type BuiltinName = string;
 
@@ -588,6 +594,18 @@ export function lookupBuiltin(name: string): BuiltinEntry | undefined {
 export function mathBuiltin(name: string): MathEntry | undefined {
   const b = byName.get(name);
   return b && b.rule.kind === "math" ? (b as MathEntry) : undefined;
+}
+
+/** A vector builtin (`dot`, `select`, ...), by name. */
+export function vectorBuiltin(name: string): VectorEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "vector" ? (b as VectorEntry) : undefined;
+}
+
+/** `load2 load4 store2 store4`, by name. */
+export function vectorMemoryBuiltin(name: string): VectorMemoryEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "vectorMemory" ? (b as VectorMemoryEntry) : undefined;
 }
 
 export function atomicBuiltin(op: AtomicOp): AtomicEntry {

@@ -4,8 +4,10 @@
  * explicit; a local whose name is declared more than once in a function prints as `name#id`.
  */
 import { assertNever } from "../util.js";
-import type { ArrayData, CallArg, Expr, Function, Launch, Module, Param, Stmt } from "./nodes.js";
-import { typeToString, type ScalarValue } from "./types.js";
+import type { ArrayData, ArrayVar, CallArg, Expr, Function, Launch, Module, Param, PathStep, Stmt } from "./nodes.js";
+import { laneName, typeToString, type ScalarValue, type ValueType } from "./types.js";
+import type { Value } from "./composite.js";
+import { pathText } from "./paths.js";
 
 const OPS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
@@ -15,6 +17,8 @@ const AXES = ["x", "y", "z"];
 
 export function printModule(m: Module): string {
   const parts: string[] = [];
+  for (const t of m.structs) parts.push(`struct ${t.name} { ${t.fields.map((f) => `${f.name}: ${typeToString(f.type)} @${f.offset};`).join(" ")} } // ${t.size} bytes, align ${t.align}`);
+  if (m.structs.length) parts.push("");
   for (const c of m.constants) parts.push(`const ${c.name}: ${c.type.name} = ${value(c.value)};`);
   if (m.constants.length) parts.push("");
   for (const f of [...m.functions, ...m.kernels]) parts.push(printFunction(f), "");
@@ -22,7 +26,8 @@ export function printModule(m: Module): string {
   return parts.join("\n").trimEnd() + "\n";
 }
 
-export function value(v: ScalarValue): string {
+export function value(v: ScalarValue | Value): string {
+  if (Array.isArray(v)) return `{${v.map(value).join(", ")}}`;
   if (typeof v === "number" && Object.is(v, -0)) return "-0";
   return String(v);
 }
@@ -61,7 +66,7 @@ export function printFunction(f: Function): string {
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
   const lines = [`${head} {`];
-  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${s.type.elem.name}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : ""};`);
+  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : ""};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
   return lines.join("\n");
@@ -82,9 +87,9 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "localArray":
       return [`${pad}let ${name(s.array)}: ${typeToString(s.array.type)}${s.init ? ` = [${s.init.map(e).join(", ")}]` : ""};`];
     case "assign":
-      return [`${pad}${name(s.var)} = ${e(s.value)};`];
+      return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${name(s.array)}${s.indices.map((i) => `[${bare(e(i))}]`).join("")} = ${e(s.value)};`];
+      return [`${pad}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -136,17 +141,32 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
     case "load":
-      return `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
+      return access(x.array, x.indices, x.path, x.vector, name);
     case "call":
       return `${x.callee}(${x.args.map((a: CallArg) => (a.kind === "arrayArg" ? name(a.array) : bare(e(a)))).join(", ")})`;
     case "builtin":
-      return `${x.name}.${x.type.name}(${x.args.map((a) => bare(e(a))).join(", ")})`;
+      return `${x.name}.${typeToString(x.type)}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
       return `atomic_${x.op}.${x.type.name}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
     case "warp":
       return `${x.op}${x.type.kind === "scalar" ? `.${x.type.name}` : ""}(${x.args.map((a) => bare(e(a))).join(", ")})`;
+    case "member":
+      return `${e(x.operand)}${pathText(x.operand.type as ValueType, x.path, (i) => bare(e(i)))}`;
+    case "construct":
+      return `${typeToString(x.type)}{${x.args.map((a) => bare(e(a))).join(", ")}}`;
+    case "swizzle":
+      return `${e(x.operand)}.${x.lanes.map(laneName).join("")}`;
+    case "zero":
+      return `zero.${typeToString(x.type)}`;
   }
   return assertNever(x, "expression");
+}
+
+/** `a[i][j]`, `a[i].pos.x`, or a vector access of a scalar array `a[i..+4]`. */
+function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | null, name: Namer): string {
+  const e = (y: Expr) => bare(expr(y, name));
+  const text = `${name(array)}${indices.map((i) => `[${e(i)}]`).join("")}${pathText(array.type.elem, path, e)}`;
+  return vector ? `${text.slice(0, -1)}..+${vector}]` : text;
 }
 
 /** An expression's text without the parentheses that surround it as a whole. */
@@ -163,7 +183,7 @@ function bare(text: string): string {
 
 function data(d: ArrayData): string {
   switch (d.kind) {
-    case "values": return `[${d.values.map(value).join(", ")}]`;
+    case "values": return `[${d.values.map((v) => value(v)).join(", ")}]`;
     case "zeros": return `zeros(${d.length})`;
     case "fill": return `fill(${d.length}, ${value(d.value)})`;
     case "iota": return `iota(${d.length})`;
@@ -172,6 +192,6 @@ function data(d: ArrayData): string {
 }
 
 export function printLaunch(l: Launch): string {
-  const args = l.args.map((a) => (a.kind === "scalar" ? `${a.param} = ${value(a.value)}:${a.type.name}` : `${a.param} = ${data(a.data)}:${a.elem.name}[]`));
+  const args = l.args.map((a) => (a.kind === "value" ? `${a.param} = ${value(a.value)}:${typeToString(a.type)}` : `${a.param} = ${data(a.data)}:${typeToString(a.elem)}[]`));
   return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")});`;
 }

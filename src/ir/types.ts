@@ -6,11 +6,16 @@
  *   memory types  global<V> | V[d0][d1]...      where values live: device memory, shared or local arrays
  *   void          what a function returns when it returns nothing
  *
- * The checker produces scalar value types and array/global memory types today; vectors,
- * structs and type parameters have their shapes, names and layouts here so that every
- * function over types (this file, the builtin constraints, the backends' type tables) is
- * written over the algebra, not over scalar names. Scalars and vectors are interned
- * singletons, so `a === b` compares them; `sameType` compares any two types.
+ * Every function over types (this file, the builtin constraints, the backends' type tables)
+ * is written over the algebra, not over scalar names. Scalars and vectors are interned
+ * singletons, so `a === b` compares them; a struct type is made once per declaration, so
+ * `===` compares those too within one checked program; `sameType` compares any two types.
+ *
+ * Layout (spec/language.md, "Memory layout"): a scalar takes its width; a vector of n lanes
+ * takes n lanes' bytes and is aligned to that, except that 3 lanes take the room of 4 (so a
+ * 3-lane vector is 16 bytes for f32, and its fourth lane is padding); a struct is laid out
+ * as C lays it out, each field at the next multiple of its alignment, the size rounded up to
+ * the largest alignment.
  */
 import { invariant } from "../util.js";
 
@@ -62,17 +67,20 @@ export interface VoidType {
   readonly kind: "void";
 }
 
-/** A kernel or device-function parameter pointing at device memory. */
+/** A kernel or device-function parameter pointing at device memory: elements of any value type. */
 export interface GlobalType {
   readonly kind: "global";
-  readonly elem: ScalarType;
+  readonly elem: ValueType;
   readonly readonly: boolean;
 }
 
-/** A `shared` or local array with constant sizes, outermost first. */
+/**
+ * An array with constant sizes, outermost first: a `shared` array, a local array, or a
+ * field of a struct (space "local": it is part of a value, which each thread holds).
+ */
 export interface ArrayType {
   readonly kind: "array";
-  readonly elem: ScalarType;
+  readonly elem: ValueType;
   readonly dims: readonly number[];
   readonly space: "shared" | "local";
 }
@@ -177,10 +185,48 @@ export function laneScalar(t: ValueType): ScalarType | undefined {
   return t.kind === "scalar" ? t : t.kind === "vector" ? t.elem : undefined;
 }
 
-/** The scalar type of a value the IR holds as a scalar (the checker produces no other values yet). */
+/** The scalar type of a value that must be a scalar (a compiler bug otherwise). */
 export function asScalar(t: ValueType | VoidType): ScalarType {
   invariant(t.kind === "scalar", `a ${t.kind} value where a scalar is expected`);
   return t;
+}
+
+export const LANE_COUNTS: readonly Lanes[] = [2, 3, 4];
+const LANE_NAMES = ["x", "y", "z", "w"] as const;
+
+/** The name of lane `k` (`x y z w`). */
+export function laneName(k: number): string {
+  return LANE_NAMES[k]!;
+}
+
+/** The lane a letter names (`x y z w`, or `r g b a`), or undefined. */
+export function laneOfLetter(ch: string): number | undefined {
+  const i = "xyzw".indexOf(ch);
+  if (i >= 0) return i;
+  const j = "rgba".indexOf(ch);
+  return j >= 0 ? j : undefined;
+}
+
+/** The vector type a name like `f32x4` spells, or undefined. */
+export function vectorTypeNamed(name: string): VectorType | undefined {
+  const m = /^([a-z0-9]+)x([234])$/.exec(name);
+  if (!m || !isScalarName(m[1]!)) return undefined;
+  return vectorType(scalarType(m[1]!), Number(m[2]) as Lanes);
+}
+
+/** Every vector type of every scalar type, in a fixed order (scalars as listed, then 2, 3, 4 lanes). */
+export function allVectorTypes(): VectorType[] {
+  return SCALAR_NAMES.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l)));
+}
+
+/** The lanes a vector takes in memory: 4 for 3 lanes (the fourth is padding). */
+export function storedLanes(t: VectorType): number {
+  return t.lanes === 3 ? 4 : t.lanes;
+}
+
+/** The same shape with lanes of another scalar: `f32x4` with i32 is `i32x4`; a scalar gives the scalar. */
+export function withLane(t: ScalarType | VectorType, lane: ScalarType): ScalarType | VectorType {
+  return t.kind === "vector" ? vectorType(lane, t.lanes) : lane;
 }
 
 // ---------------------------------------------------------------- structs
@@ -216,7 +262,7 @@ export function sizeOf(t: ValueType | ArrayType): number {
     case "scalar":
       return bitWidth(t) / 8;
     case "vector":
-      return sizeOf(t.elem) * (t.lanes === 3 ? 4 : t.lanes);
+      return sizeOf(t.elem) * storedLanes(t);
     case "struct":
       return t.size;
     case "array":
@@ -237,9 +283,97 @@ export function alignOf(t: ValueType | ArrayType): number {
   }
 }
 
-/** Bytes of one scalar. */
-export function byteSize(t: ScalarType): number {
+/** Bytes of one scalar (or of one element of any value type). */
+export function byteSize(t: ValueType): number {
   return sizeOf(t);
+}
+
+/** Elements of an array type: the product of its sizes. */
+export function elementCount(t: ArrayType): number {
+  return t.dims.reduce((a, d) => a * d, 1);
+}
+
+/** A scalar of a value in memory: its type and byte offset from the value's start. */
+export interface Leaf {
+  readonly offset: number;
+  readonly type: ScalarType;
+}
+
+/**
+ * The scalars a value is made of, in memory order: a vector's lanes (not the padding of 3
+ * lanes), a struct's fields, an array field's elements row by row. What a value means is its
+ * leaves; the other bytes are padding, which no store ever writes.
+ */
+export function leaves(t: ValueType | ArrayType, at = 0): Leaf[] {
+  switch (t.kind) {
+    case "scalar":
+      return [{ offset: at, type: t }];
+    case "vector":
+      return Array.from({ length: t.lanes }, (_, k) => ({ offset: at + k * sizeOf(t.elem), type: t.elem }));
+    case "struct":
+      return t.fields.flatMap((f) => leaves(f.type, at + f.offset));
+    case "array": {
+      const n = elementCount(t);
+      const size = sizeOf(t.elem);
+      return Array.from({ length: n }, (_, i) => leaves(t.elem, at + i * size)).flat();
+    }
+  }
+}
+
+/** How many scalars a value is made of (`leaves(t).length`, without making them). */
+export function leafCount(t: ValueType | ArrayType): number {
+  switch (t.kind) {
+    case "scalar":
+      return 1;
+    case "vector":
+      return t.lanes;
+    case "struct":
+      return t.fields.reduce((a, f) => a + leafCount(f.type), 0);
+    case "array":
+      return elementCount(t) * leafCount(t.elem);
+  }
+}
+
+/** Whether every byte of the type belongs to a leaf (no padding): such a value may be copied as a whole. */
+export function isDense(t: ValueType | ArrayType): boolean {
+  switch (t.kind) {
+    case "scalar":
+      return true;
+    case "vector":
+      return t.lanes !== 3;
+    case "struct": {
+      let end = 0;
+      for (const f of t.fields) {
+        if (f.offset !== end || !isDense(f.type)) return false;
+        end = f.offset + sizeOf(f.type);
+      }
+      return end === t.size;
+    }
+    case "array":
+      return isDense(t.elem);
+  }
+}
+
+/** The scalar types of a value's leaves, once each, in the order of SCALAR_NAMES. */
+export function leafScalars(t: ValueType | ArrayType): ScalarType[] {
+  const seen = new Set(leaves(t).map((l) => l.type.name));
+  return SCALAR_NAMES.filter((n) => seen.has(n)).map((n) => T[n]);
+}
+
+/** The struct types a type mentions (itself included), each after the structs it contains. */
+export function structsIn(t: Type, out: StructType[] = []): StructType[] {
+  switch (t.kind) {
+    case "struct":
+      if (out.includes(t)) return out;
+      for (const f of t.fields) structsIn(f.type, out);
+      if (!out.includes(t)) out.push(t);
+      return out;
+    case "array":
+    case "global":
+      return structsIn(t.elem, out);
+    default:
+      return out;
+  }
 }
 
 // ---------------------------------------------------------------- names and equality
@@ -268,7 +402,7 @@ export function sameType(a: Type, b: Type): boolean {
     case "vector":
       return a === b;
     case "struct":
-      return b.kind === "struct" && a.name === b.name && a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type));
+      return a === b || (b.kind === "struct" && a.name === b.name && a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type)));
     case "typeParam":
       return b.kind === "typeParam" && a.name === b.name;
     case "void":

@@ -5,7 +5,8 @@
  * node kind is one change here.
  *
  * - `operands(e)`: an expression's operand expressions, in gk's evaluation order (left to
- *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments).
+ *   right; a load's indices then its path's indices, an atomic's indices then its values, a
+ *   call's value arguments, a member's operand then its path's indices).
  *   Array references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
  * - `visit(body, visitor)`: every statement and expression, depth first, pre-order.
@@ -13,10 +14,23 @@
  * - `mapStmts(list, mapper)`: rebuilds statements, children first, in source order (a loop's
  *   init, condition, body, then step), so declarations are met before their uses.
  */
-import type { CallArg, Expr, Stmt } from "./nodes.js";
+import type { CallArg, Expr, PathStep, Stmt } from "./nodes.js";
 import { assertNever, invariant } from "../util.js";
 
 const NONE: readonly Expr[] = [];
+
+/** The index expressions of a path (its array-field elements' indices), in order. */
+export function pathExprs(path: readonly PathStep[]): readonly Expr[] {
+  return path.some((p) => p.kind === "elem") ? path.flatMap((p) => (p.kind === "elem" ? p.indices : [])) : NONE;
+}
+
+/** `path` with its index expressions replaced by `ops` (as many, in order). */
+export function withPathExprs(path: readonly PathStep[], ops: readonly Expr[]): PathStep[] {
+  let k = 0;
+  const out = path.map((p) => (p.kind === "elem" ? { ...p, indices: p.indices.map(() => ops[k++]!) } : p));
+  invariant(k === ops.length && ops.every((o) => o !== undefined), "withPathExprs: wrong number of operands");
+  return out;
+}
 
 /** The operand expressions of `e`, in evaluation order. */
 export function operands(e: Expr): readonly Expr[] {
@@ -34,14 +48,21 @@ export function operands(e: Expr): readonly Expr[] {
     case "select":
       return [e.cond, e.ifTrue, e.ifFalse];
     case "load":
-      return e.indices;
+      return e.path.length ? [...e.indices, ...pathExprs(e.path)] : e.indices;
     case "call":
       return e.args.filter((a): a is Expr => a.kind !== "arrayArg");
     case "builtin":
     case "warp":
+    case "construct":
       return e.args;
     case "atomic":
       return [...e.indices, ...e.args];
+    case "member":
+      return [e.operand, ...pathExprs(e.path)];
+    case "swizzle":
+      return [e.operand];
+    case "zero":
+      return NONE;
     default:
       return assertNever(e, "expression");
   }
@@ -60,10 +81,15 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
     case "const":
     case "var":
     case "special":
+    case "zero":
       return e;
     case "unary":
     case "cast":
+    case "swizzle":
       out = { ...x, operand: at(0) };
+      break;
+    case "member":
+      out = { ...x, operand: at(0), path: withPathExprs(x.path, ops.slice(1)) };
       break;
     case "binary":
     case "logical":
@@ -73,7 +99,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       out = { ...x, cond: at(0), ifTrue: at(1), ifFalse: at(2) };
       break;
     case "load":
-      out = { ...x, indices: ops.slice(0, x.indices.length) };
+      out = { ...x, indices: ops.slice(0, x.indices.length), path: withPathExprs(x.path, ops.slice(x.indices.length)) };
       break;
     case "call": {
       let k = 0;
@@ -82,6 +108,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
     }
     case "builtin":
     case "warp":
+    case "construct":
       out = { ...x, args: ops.slice(0, x.args.length) };
       break;
     case "atomic":
@@ -101,9 +128,9 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
     case "localArray":
       return s.init ?? NONE;
     case "assign":
-      return [s.value];
+      return [...pathExprs(s.path), s.value];
     case "store":
-      return [...s.indices, s.value];
+      return [...s.indices, ...pathExprs(s.path), s.value];
     case "expr":
       return [s.expr];
     case "if":
@@ -205,10 +232,10 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
       out = { ...s, init: s.init ? s.init.map(f) : null };
       break;
     case "assign":
-      out = { ...s, value: f(s.value) };
+      out = { ...s, path: withPathExprs(s.path, pathExprs(s.path).map(f)), value: f(s.value) };
       break;
     case "store":
-      out = { ...s, indices: s.indices.map(f), value: f(s.value) };
+      out = { ...s, indices: s.indices.map(f), path: withPathExprs(s.path, pathExprs(s.path).map(f)), value: f(s.value) };
       break;
     case "expr":
       out = { ...s, expr: f(s.expr) };

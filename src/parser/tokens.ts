@@ -1,6 +1,6 @@
 /**
- * gk's token types. Keywords are reserved; `from`, `grid`, `block`, `global` and
- * `readonly` are contextual: they lex as their own types but belong to the
+ * gk's token types. Keywords are reserved; `from`, `grid`, `block`, `global`,
+ * `readonly`, `switch`, `case`, `default` and `struct` are contextual: they lex as their own types but belong to the
  * `Identifier` category, so anywhere a name is accepted they are names too.
  * `BinaryOp`, `PrefixOp` and `AssignOp` are categories that let the grammar consume
  * "any binary operator" in one step; the CST keeps the concrete token.
@@ -76,6 +76,7 @@ export const CtxReadonly = contextual("CtxReadonly", "readonly");
 export const CtxSwitch = contextual("CtxSwitch", "switch");
 export const CtxCase = contextual("CtxCase", "case");
 export const CtxDefault = contextual("CtxDefault", "default");
+export const CtxStruct = contextual("CtxStruct", "struct");
 
 export const BinaryOp = createToken({ name: "BinaryOp", pattern: Lexer.NA });
 export const PrefixOp = createToken({ name: "PrefixOp", pattern: Lexer.NA });
@@ -153,7 +154,7 @@ export const keywords: readonly TokenType[] = [
 export const lexerTokens: TokenType[] = [
   WhiteSpace, LineComment, BlockComment, StringLit, NumberLit,
   ...keywords,
-  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault,
+  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault, CtxStruct,
   Identifier,
   ShrUAssign, ShrU, ShrAssign, Shr, GreaterEq, Greater, ShlAssign, Shl, LessEq, Less,
   StrictEq, EqEq, Eq, StrictNotEq, NotEq, Bang,

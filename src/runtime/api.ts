@@ -4,10 +4,12 @@
  *   const mod = await compile("saxpy.gk");
  *   const { out } = await mod.saxpy({ grid: 1, block: 256 }, { n: 8, alpha: 2.5, x, y, out });
  *
- * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool)
- * and TypedArrays (plain arrays are converted); every argument is checked against the
- * kernel's parameters before anything runs. Arrays a kernel may write are updated in
- * place and returned by name.
+ * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool),
+ * arrays of lanes for vectors, plain objects for structs, and TypedArrays for arrays (of
+ * their lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
+ * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted);
+ * every argument is checked against the kernel's parameters before anything runs. Arrays a
+ * kernel may write are updated in place and returned by name.
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -15,8 +17,10 @@ import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
-import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
-import { coerceScalar, elemOfTypedArray, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
+import { checkArrayArg, coerceScalar, INT_RANGES, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
+import { coerceValue, leafValues, type Value } from "../ir/composite.js";
+import { packStructs } from "./structs.js";
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
@@ -39,9 +43,15 @@ export interface LaunchConfig {
   readonly block: number | readonly number[];
 }
 
-export type ArgInput = number | bigint | boolean | AnyTypedArray | readonly (number | bigint | boolean)[];
+/**
+ * A kernel argument: a scalar; a vector (an array of its lanes) or struct (a plain object) value;
+ * or an array: a TypedArray, an ArrayBuffer or DataView (the bytes of an array of structs), or
+ * a plain array of scalars, of vectors or of objects (converted to a new array).
+ */
+export type ArgInput = number | bigint | boolean | AnyTypedArray | ArrayBuffer | DataView | readonly unknown[] | Readonly<Record<string, unknown>>;
 export type KernelArgs = Readonly<Record<string, ArgInput>>;
-export type KernelOutputs = Record<string, AnyTypedArray>;
+/** Arrays the kernel may write, by parameter name: the argument itself, updated in place (or the array made from a plain array). */
+export type KernelOutputs = Record<string, AnyTypedArray | ArrayBuffer | DataView>;
 export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
 
 /** A program that failed to compile: `diagnostics` holds every problem, `message` prints the first 100 and counts the rest. */
@@ -54,6 +64,8 @@ export class GkCompileError extends Error {
 
 export class GkModule {
   readonly kernels: readonly string[];
+  /** The struct types of the module by name (the entry file's first), for packStructs and unpackStructs. */
+  readonly structs: Readonly<Record<string, StructType>>;
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
@@ -61,6 +73,9 @@ export class GkModule {
     private readonly runner: Runner,
   ) {
     this.kernels = ir.kernels.map((k) => k.name);
+    const structs: Record<string, StructType> = {};
+    for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
+    this.structs = Object.freeze(structs);
     for (const k of this.kernels) {
       // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
       invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
@@ -84,11 +99,11 @@ export class GkModule {
     if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
-    const values = marshal(fn, args ?? {});
+    const { values, given } = marshal(fn, args ?? {});
     await this.runner.run(name, grid, block, values);
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
-      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = values[i] as AnyTypedArray;
+      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = given[i] as AnyTypedArray | ArrayBuffer | DataView;
     });
     return outputs;
   }
@@ -141,44 +156,90 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
   }
 }
 
-function marshal(fn: Function, args: KernelArgs): ArgValue[] {
-  const values = marshalEach(fn, args);
+/** The arguments as the runner takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
+function marshal(fn: Function, args: KernelArgs): { values: ArgValue[]; given: unknown[] } {
+  const r = marshalEach(fn, args);
   // An array the kernel writes shares memory with no other argument (spec: Types).
-  const shared = sharedMemory(fn, values);
+  const shared = sharedMemory(fn, r.values);
   if (shared) throw invalid(fn.name, shared.message);
-  return values;
+  return r;
 }
 
-function marshalEach(fn: Function, args: KernelArgs): ArgValue[] {
+function marshalEach(fn: Function, args: KernelArgs): { values: ArgValue[]; given: unknown[] } {
   const names = fn.params.map((p) => p.name);
   for (const k of Object.keys(args)) {
     if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, names)} (parameters: ${names.join(", ")})`);
   }
   const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
   if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
-  return fn.params.map((p) => {
+  const given: unknown[] = [];
+  const values = fn.params.map((p): ArgValue => {
     const v = args[p.name]!;
     const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    if (p.kind === "valueVar") return scalar(fn.name, what, asScalar(p.type), v);
-    const elem = p.type.elem.name;
-    if (ArrayBuffer.isView(v)) {
-      const got = elemOfTypedArray(v);
-      if (got !== elem) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, got a ${v.constructor.name}`);
-      return v as AnyTypedArray;
+    if (p.kind === "valueVar") {
+      given.push(v);
+      return value(fn.name, what, p.type, v);
+    }
+    const elem = p.type.elem;
+    const c = checkArrayArg(elem, v);
+    if (c.ok) {
+      given.push(v);
+      return c.value;
     }
     if (Array.isArray(v)) {
-      const a = newTypedArray(elem, v.length);
-      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
-      return a;
+      const made = fromPlainArray(fn.name, what, elem, v);
+      given.push(made.given);
+      return made.value;
     }
-    throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)} (or an array of numbers), got ${describe(v)}`);
+    if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
+    const plain = elem.kind === "scalar" ? "an array of numbers" : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
+    throw invalid(fn.name, `${what} takes ${c.want} (or ${plain}), got ${describe(v)}`);
   });
+  return { values, given };
 }
 
+/** A plain array as an array argument: of scalars; of vectors (flat lanes, or one array per vector); of objects (packed structs). */
+function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readonly unknown[]): { value: AnyTypedArray; given: unknown } {
+  switch (elem.kind) {
+    case "scalar": {
+      const a = newTypedArray(elem.name, v.length);
+      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(value(kernel, `${what}[${i}]`, elem, x) as boolean | number | bigint)));
+      return { value: a, given: a };
+    }
+    case "vector": {
+      const per = storedLanes(elem);
+      const nested = v.length > 0 && v.every((x) => Array.isArray(x) || ArrayBuffer.isView(x));
+      if (!nested && v.length % elem.lanes !== 0) throw invalid(kernel, `${what} takes ${elem.lanes}·n numbers as a plain array (n vectors), or an array of ${elem.lanes}-lane arrays, got ${v.length} numbers`);
+      const n = nested ? v.length : v.length / elem.lanes;
+      const a = newTypedArray(elem.elem.name, n * per);
+      for (let i = 0; i < n; i++) {
+        const lanes = nested ? v[i] : v.slice(i * elem.lanes, (i + 1) * elem.lanes);
+        const lv = leafValues(elem, value(kernel, `${what}[${i}]`, elem, lanes));
+        lv.forEach((x, k) => ((a as unknown as (number | bigint)[])[i * per + k] = storedValue(x)));
+      }
+      return { value: a, given: a };
+    }
+    case "struct": {
+      try {
+        const buffer = packStructs(elem, v);
+        return { value: new Uint8Array(buffer), given: buffer };
+      } catch (e) {
+        throw invalid(kernel, `${what}: ${(e as Error).message}`);
+      }
+    }
+  }
+}
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
   return `${typeof v} ${String(v)}`;
+}
+
+function value(kernel: string, what: string, t: ValueType, v: unknown): Value {
+  if (t.kind === "scalar") return scalar(kernel, what, t, v);
+  const c = coerceValue(t, v);
+  if (c.ok) return c.value;
+  throw invalid(kernel, `${what}${c.at ? `, at ${c.at},` : ""} takes ${c.want}, got ${describe(c.got)}`);
 }
 
 function scalar(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {

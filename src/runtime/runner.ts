@@ -8,11 +8,11 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { asScalar, type ScalarValue } from "../ir/types.js";
-import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
+import { type ArgValue } from "../ir/values.js";
+import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
-import type { KernelArg, LauncherSession } from "./launcher.js";
+import type { LauncherSession } from "./launcher.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
@@ -83,15 +83,14 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
       const fn = kernelOf(ir, kernel);
       const symbol = b.symbols.get(kernel);
       invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
-      const launchArgs: KernelArg[] = fn.params.map((p, i) => {
-        const v = args[i]!;
-        if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
-        const writable = p.type.kind === "global" && !p.type.readonly;
-        return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
-      });
-      // Results land straight in the caller's arrays (no second copy).
-      const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: launchArgs, copyBackInPlace: true });
-      return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
+      const wire = wireArgs(fn, args);
+      // Results land straight in the caller's arrays (no second copy), or in copies that `finish` copies back.
+      try {
+        const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: wire.args, copyBackInPlace: true });
+        return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
+      } finally {
+        wire.finish();
+      }
     },
     close: async () => session?.close(),
   };

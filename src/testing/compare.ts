@@ -4,8 +4,10 @@
  * NaN, or, with a tolerance, within `ulp` units in the last place or `abs` (and then -0
  * equals +0).
  */
-import type { ScalarName } from "../ir/types.js";
-import type { AnyTypedArray } from "../ir/values.js";
+import { leaves, sizeOf, storedLanes, type ScalarName, type ValueType } from "../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
+import { readScalar } from "../ir/composite.js";
+import { pathOfLeaf } from "./leafNames.js";
 
 export interface Tolerance {
   /** Largest distance in units in the last place (adjacent floats are 1 apart; so are MAX and Infinity). */
@@ -31,6 +33,8 @@ export interface ArrayComparison {
   readonly mismatches: number;
   /** The first few that differ, in index order. */
   readonly first: readonly ElementDiff[];
+  /** How an element is named in a report (default `name[index]`): `pts[3].pos.y` for the leaves of an array of structs. */
+  readonly at?: (index: number) => string;
 }
 
 const f32 = new Float32Array(1);
@@ -119,7 +123,7 @@ export function describeMismatches(c: ArrayComparison, labels: readonly [string,
   const lines = [`${c.name}: ${c.mismatches} of ${c.length} elements differ${tol}`];
   for (const d of c.first) {
     const ulps = d.ulps !== undefined ? `, ${d.ulps} ulp apart` : "";
-    lines.push(`  ${c.name}[${d.index}]: ${labels[0]} ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
+    lines.push(`  ${c.at ? c.at(d.index) : `${c.name}[${d.index}]`}: ${labels[0]} ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
   }
   if (c.mismatches > c.first.length) lines.push(`  ... and ${c.mismatches - c.first.length} more`);
   return lines;
@@ -137,4 +141,46 @@ export function arrayText(elem: ScalarName, a: AnyTypedArray, max = 16): string 
     return float && (Number.isNaN(v) || !Number.isFinite(v as number) || Object.is(v, -0) || text.length > 10) ? `${text} (${hexBits(elem, v)})` : text;
   });
   return `[${shown.join(", ")}${a.length > max ? `, ... (${a.length} elements)` : ""}]`;
+}
+
+/**
+ * Compares two arrays of any element type (as src/ir/values.ts checkArrayArg holds them): an
+ * array of scalars as compareArrays does; an array of vectors or structs leaf by leaf, padding
+ * left out, one comparison per scalar type of its leaves, each mismatch named by its element
+ * and path (`pts[3].pos.y`).
+ */
+export function compareValues(name: string, elem: ValueType, cpu: AnyTypedArray, gpu: AnyTypedArray, tol?: Tolerance): ArrayComparison[] {
+  if (elem.kind === "scalar") return [compareArrays(name, elem.name, cpu, gpu, tol)];
+  const a = leafColumns(name, elem, cpu);
+  const b = leafColumns(name, elem, gpu);
+  return [...a.keys()].map((s) => {
+    const x = a.get(s)!;
+    const y = b.get(s) ?? { values: newTypedArray(s, 0), labels: [] };
+    return { ...compareArrays(`${name} (${s} leaves)`, s, x.values, y.values, tol), at: (i: number) => x.labels[i] ?? `${name}?` };
+  });
+}
+
+/** The leaves of every element of an array of vectors or structs, by scalar type, with each leaf's name. */
+function leafColumns(name: string, elem: ValueType, a: AnyTypedArray): Map<ScalarName, { values: AnyTypedArray; labels: string[] }> {
+  const ls = leaves(elem);
+  const stride = elem.kind === "vector" ? storedLanes(elem) * sizeOf(elem.elem) : sizeOf(elem);
+  const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
+  const n = Math.floor(a.byteLength / stride);
+  const cols = new Map<ScalarName, { xs: (number | bigint)[]; labels: string[] }>();
+  for (let i = 0; i < n; i++) {
+    ls.forEach((l, k) => {
+      let col = cols.get(l.type.name);
+      if (!col) cols.set(l.type.name, (col = { xs: [], labels: [] }));
+      const v = readScalar(l.type, view, i * stride + l.offset);
+      col.xs.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
+      col.labels.push(`${name}[${i}]${pathOfLeaf(elem, k)}`);
+    });
+  }
+  return new Map(
+    [...cols].map(([s, c]) => {
+      const values = newTypedArray(s, c.xs.length);
+      c.xs.forEach((x, j) => ((values as unknown as (number | bigint)[])[j] = x));
+      return [s, { values, labels: c.labels }];
+    }),
+  );
 }

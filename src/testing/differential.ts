@@ -24,7 +24,7 @@ import { nvccFlags } from "../runtime/build.js";
 import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtime/nvcc.js";
 import { runInGroup } from "../runtime/processGroup.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
-import { compareArrays, describeMismatches } from "./compare.js";
+import { compareValues, describeMismatches } from "./compare.js";
 import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
 
 /** The seed of kernel `i` of a run with seed `seed` (a 32-bit mix of both). */
@@ -102,8 +102,8 @@ export function simulateBoth(c: CheckedBatch, k: GeneratedKernel): Problem[] {
   if ("error" in plain) return [{ kernel: k.kernel, stage: "fold", detail: `only the unfolded IR fails: ${plain.error.message}` }];
   const diffs = [...folded.outputs].flatMap(([name, a]) => {
     const elem = c.ir!.kernels.find((f) => f.name === k.kernel)!.params.find((p) => p.name === name)!;
-    const c2 = compareArrays(name, elem.type.kind === "global" ? elem.type.elem.name : "i32", a, plain.outputs.get(name)!);
-    return describeMismatches(c2, ["folded", "unfolded"]);
+    if (elem.type.kind !== "global") return [];
+    return compareValues(name, elem.type.elem, a, plain.outputs.get(name)!).flatMap((c2) => describeMismatches(c2, ["folded", "unfolded"]));
   });
   return diffs.length ? [{ kernel: k.kernel, stage: "fold", detail: `the folded and the unfolded IR compute different results:\n${diffs.join("\n")}` }] : [];
 }

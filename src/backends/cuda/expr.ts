@@ -13,10 +13,19 @@
  *   operators, and `&&` inside `||`, are always parenthesized.
  * - Warp operations pass the mask of the warp's threads; a shuffle's lane operand is taken
  *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
+ * - Operations on vectors call one helper each (vectorOps.ts); vectors and structs are built
+ *   with braces (`gk_f32x4{a, b, c, d}`, `Particle{...}`, C++ evaluates them left to right), and
+ *   a vector load of an array of scalars reads through a vector pointer:
+ *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Expr, Function, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
-import { asScalar, isBigIntType, isFloat, isInt, isSigned, unsignedOf, type ScalarType } from "../../ir/types.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, ConstructExpr, Expr, Function, LoadExpr, PathStep, SwizzleExpr, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
+import { asScalar, isBigIntType, isFloat, isInt, isSigned, laneName, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import { isLaneWise } from "../../ir/lanes.js";
+import { stepType } from "../../ir/paths.js";
+import { operands } from "../../ir/walk.js";
+import type { TypeNames } from "./types.js";
+import { laneWiseHelperName } from "./vectorOps.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
 import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
@@ -43,7 +52,9 @@ export interface ExprContext {
   /** The module's functions by IR name (for the effects of calls). */
   readonly functions: ReadonlyMap<string, Function>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
-  readonly temp: (t: ScalarType) => ValueVar;
+  readonly temp: (t: ValueType) => ValueVar;
+  /** C++ names of types and struct fields. */
+  readonly types: TypeNames;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -60,6 +71,7 @@ export function operand(x: Emitted, min: number): string {
 }
 
 export function emitExpr(e: Expr, cx: ExprContext): Emitted {
+  if (isLaneWise(e)) return inOrder(operands(e), cx, (ops) => atom(`${laneWiseHelperName(e)}(${ops.map((o) => emitExpr(o, cx).text).join(", ")})`));
   switch (e.kind) {
     case "const": {
       const lit = constLiteral(e);
@@ -89,7 +101,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "cast":
       return cast(e, cx);
     case "load":
-      return atom(`${cx.name(e.array)}${indexText(e.indices, cx)}`);
+      return load(e, cx);
     case "call":
       return call(e, cx);
     case "builtin":
@@ -98,9 +110,119 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
       return atomic(e, cx);
     case "warp":
       return warp(e, cx);
+    case "member":
+      return inOrder(operands(e), cx, ([operand, ...ix]) => atom(`${operand_(emitExpr(operand!, cx))}${pathText(operand!.type as ValueType, e.path, ix, cx)}`));
+    case "construct":
+      return construct(e, cx);
+    case "swizzle":
+      return swizzle(e, cx);
+    case "zero":
+      return atom(`${cx.types.name(e.type)}{}`);
     default:
       return assertNever(e, "expression");
   }
+}
+
+/** An operand of a postfix operator (`.x`, `[i]`): parenthesized unless it binds as tightly. */
+function operand_(x: Emitted): string {
+  return operand(x, PREC.primary);
+}
+
+/**
+ * `.pos.x`, `.taps[i][j]`: a path as C++ members and subscripts; `indices` are the path's index
+ * expressions (in order), which C++17 evaluates after what they apply to, left to right.
+ */
+export function pathText(t: ValueType | ArrayType, path: readonly PathStep[], indices: readonly Expr[], cx: ExprContext): string {
+  let out = "";
+  let cur = t;
+  let k = 0;
+  for (const step of path) {
+    switch (step.kind) {
+      case "field":
+        invariant(cur.kind === "struct", "a field of a non-struct");
+        out += `.${cx.types.field(cur, step.field)}`;
+        break;
+      case "lane":
+        out += `.${laneName(step.lane)}`;
+        break;
+      case "elem":
+        out += step.indices.map(() => `[${emitExpr(indices[k++]!, cx).text}]`).join("");
+        break;
+    }
+    cur = stepType(cur, step);
+  }
+  return out;
+}
+
+/** An element, or the part of it a path leads to; a vector load reads `vector` elements through a vector pointer. */
+function load(e: LoadExpr, cx: ExprContext): Emitted {
+  const n = e.indices.length;
+  return inOrder(operands(e), cx, (ops) => {
+    const element = `${cx.name(e.array)}${indexText(ops.slice(0, n), cx)}`;
+    if (e.vector !== null) return { text: `*reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})`, prec: PREC.unary };
+    return atom(`${element}${pathText(e.array.type.elem, e.path, ops.slice(n), cx)}`);
+  });
+}
+
+/** Whether code may be pasted twice (a name or a literal) without evaluating anything twice. */
+function trivial(e: Expr): boolean {
+  return e.kind === "var" || e.kind === "const" || e.kind === "zero";
+}
+
+/**
+ * `gk_f32x4{a, b, c, d}` (a splat repeats its value, a vector argument gives its lanes) or
+ * `Particle{pos, mass, {t0, t1}}` (an array field's elements in nested braces). An argument
+ * that is read more than once and is not a name or a literal is evaluated first into a
+ * temporary, as are the arguments before it, so the order stays left to right.
+ */
+function construct(e: ConstructExpr, cx: ExprContext): Emitted {
+  const t = e.type;
+  const name = cx.types.name(t);
+  if (t.kind === "struct") {
+    const args = e.args.map((a) => emitExpr(a, cx).text);
+    let k = 0;
+    const fields = t.fields.map((f) => {
+      if (f.type.kind !== "array") return args[k++]!;
+      const dims = f.type.dims;
+      const nest = (level: number): string => `{${Array.from({ length: dims[level]! }, () => (level === dims.length - 1 ? args[k++]! : nest(level + 1))).join(", ")}}`;
+      return nest(0);
+    });
+    return atom(`${name}{${fields.join(", ")}}`);
+  }
+  const repeated = e.args.map((a) => (e.args.length === 1 ? t.lanes > 1 : a.type.kind === "vector"));
+  const last = repeated.lastIndexOf(true);
+  const needsTemp = e.args.some((a, i) => repeated[i] && !trivial(a));
+  const parts: string[] = [];
+  const assigns: string[] = [];
+  const refs = e.args.map((a, i) => {
+    if (!needsTemp || i > last || trivial(a)) return a;
+    const tmp = cx.temp(a.type as ValueType);
+    assigns.push(`${cx.name(tmp)} = ${emitExpr(a, cx).text}`);
+    return { kind: "var", type: tmp.type, var: tmp, span: a.span } satisfies Expr;
+  });
+  for (const a of refs) {
+    const text = emitExpr(a, cx).text;
+    if (e.args.length === 1) parts.push(...Array.from({ length: t.lanes }, () => text));
+    else if (a.type.kind === "vector") parts.push(...Array.from({ length: a.type.lanes }, (_, k) => `${text}.${laneName(k)}`));
+    else parts.push(text);
+  }
+  const built = `${name}{${parts.join(", ")}}`;
+  return atom(assigns.length ? `(${assigns.join(", ")}, ${built})` : built);
+}
+
+/** `v.zyx`: a new vector of the chosen lanes (the vector in a temporary unless it is a name). */
+function swizzle(e: SwizzleExpr, cx: ExprContext): Emitted {
+  const name = cx.types.name(e.type);
+  let v = e.operand;
+  let assign = "";
+  if (!trivial(v)) {
+    const tmp = cx.temp(v.type as ValueType);
+    assign = `${cx.name(tmp)} = ${emitExpr(v, cx).text}`;
+    v = { kind: "var", type: tmp.type, var: tmp, span: v.span };
+  }
+  const text = operand(emitExpr(v, cx), PREC.primary);
+  const built = `${name}{${e.lanes.map((k) => `${text}.${laneName(k)}`).join(", ")}}`;
+  return atom(assign ? `(${assign}, ${built})` : built);
 }
 
 /** `[i][j]`: C++17 sequences `a[i][j]` left to right, as gk does. */
@@ -121,7 +243,7 @@ export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops:
   const ops = [...operands];
   const assigns = hoist.map((k) => {
     const o = operands[k]!;
-    const tmp = cx.temp(scalarType(o));
+    const tmp = cx.temp(o.type as ValueType);
     ops[k] = { kind: "var", type: tmp.type, var: tmp, span: o.span };
     return `${cx.name(tmp)} = ${emitExpr(o, cx).text}`;
   });

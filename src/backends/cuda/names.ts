@@ -58,6 +58,8 @@ function templateVocabulary(): string[] {
         texts.push(fill((b as WarpEntry).cuda.template, args));
         break;
       case "constant":
+      case "vector":
+      case "vectorMemory":
         break;
       default:
         assertNever(b.rule, "builtin rule");
@@ -148,8 +150,7 @@ export class NameTable {
  * C++ names of a module's functions: IR name → C++ name. Safe names are claimed first (IR
  * names are unique, so each keeps its own), then the others are spelled safely, kernels first.
  */
-export function functionNames(m: Module): ReadonlyMap<string, string> {
-  const table = new NameTable("global");
+export function functionNames(m: Module, table = new NameTable("global")): ReadonlyMap<string, string> {
   const names = new Map<string, string>();
   const all = [...m.kernels, ...m.functions];
   const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));

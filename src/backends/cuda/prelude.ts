@@ -6,11 +6,12 @@
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
 import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
-import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
+import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
+import { isLaneWise } from "../../ir/lanes.js";
 import { asScalar, isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
-import { visit } from "../../ir/walk.js";
+import { visit, visitExpr, type Visitor } from "../../ir/walk.js";
 
 const INT_NAMES = ["i32", "u32", "i64", "u64"] as const satisfies readonly IntName[];
 
@@ -103,13 +104,14 @@ export function builtinOperandType(e: BuiltinExpr): ScalarType {
   return t;
 }
 
-/** The helpers a module's code calls directly. */
-export function usedHelpers(m: Module): Set<HelperName> {
+/** The helpers a module's code calls directly, and those the expressions `extra` (the bodies of vector helpers) call. */
+export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperName> {
   const used = new Set<HelperName>();
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
-  for (const f of [...m.functions, ...m.kernels]) {
-    visit(f.body, {
+  const visitor: Visitor = {
       expr: (e) => {
+        // A lane-wise operation calls its vector helper; what that calls comes from `extra`.
+        if (isLaneWise(e)) return;
         if (e.kind === "binary") {
           const h = divisionHelperFor(e);
           if (h) used.add(h);
@@ -128,8 +130,9 @@ export function usedHelpers(m: Module): Set<HelperName> {
           if (h) used.add(h);
         }
       },
-    });
-  }
+  };
+  for (const f of [...m.functions, ...m.kernels]) visit(f.body, visitor);
+  for (const e of extra) visitExpr(e, visitor);
   return used;
 }
 

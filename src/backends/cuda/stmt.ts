@@ -12,12 +12,15 @@
  */
 import { lookupBuiltin, type SyncEntry } from "../../ir/builtins.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import { isDense, type ValueType } from "../../ir/types.js";
+import { pathType } from "../../ir/paths.js";
+import { pathExprs } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
-import { emitExpr, inOrder, PREC, type Emitted } from "./expr.js";
+import { emitExpr, inOrder, pathText, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
-import { CUDA, cType } from "./settings.js";
+import { CUDA } from "./settings.js";
 import { continuesLoop } from "./analysis.js";
 import { fill } from "../../ir/templates.js";
 
@@ -28,6 +31,8 @@ export interface StmtContext {
   readonly unread: (id: number) => boolean;
   /** Where `continue` jumps in the innermost loop, when that loop cannot use C++'s `continue`. */
   readonly continueLabel?: string | undefined;
+  /** The alignment in bytes a local or shared array's declaration states for the vector accesses of it (0: none beyond its elements'). */
+  readonly align: (a: ArrayVar) => number;
 }
 
 const barrier = lookupBuiltin("barrier") as SyncEntry;
@@ -74,7 +79,7 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
 }
 
 function declareTemps(temps: readonly ValueVar[], cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
-  return temps.map((t) => line(`${pad(depth)}${cType(t.type)} ${cx.scope.name(t)};`, at));
+  return temps.map((t) => line(`${pad(depth)}${cx.scope.types.name(t.type)} ${cx.scope.name(t)};`, at));
 }
 
 function maybeUnused(id: number, cx: StmtContext): string {
@@ -84,7 +89,7 @@ function maybeUnused(id: number, cx: StmtContext): string {
 /** `const int x = e` (without the semicolon: also a `for` header's init). */
 function letText(s: LetStmt, cx: StmtContext): string {
   const init = emitExpr(s.init, cx.scope).text;
-  return `${maybeUnused(s.var.id, cx)}${s.var.mutable ? "" : "const "}${cType(s.var.type)} ${cx.scope.name(s.var)} = ${init}`;
+  return `${maybeUnused(s.var.id, cx)}${s.var.mutable ? "" : "const "}${cx.scope.types.name(s.var.type)} ${cx.scope.name(s.var)} = ${init}`;
 }
 
 /** `float a[2][3] = {{...}, {...}}`, or `= {}` (zero-filled). */
@@ -104,7 +109,8 @@ function localArrayText(s: LocalArrayStmt, cx: StmtContext): string {
     };
     init = nest(0, 0);
   }
-  return `${maybeUnused(s.array.id, cx)}${cType(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
+  const align = cx.align(s.array);
+  return `${maybeUnused(s.array.id, cx)}${align ? `__align__(${align}) ` : ""}${cx.scope.types.name(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
 }
 
 /** An assignment, a store or an expression statement, without its semicolon (also a `for` header part). */
@@ -113,7 +119,7 @@ function headerText(s: Stmt, cx: StmtContext): string {
     case "let":
       return letText(s, cx);
     case "assign":
-      return `${cx.scope.name(s.var)} = ${emitExpr(s.value, cx.scope).text}`;
+      return assignText(s, cx).text;
     case "store":
       return storeText(s, cx).text;
     case "expr":
@@ -123,12 +129,35 @@ function headerText(s: Stmt, cx: StmtContext): string {
   }
 }
 
-/** `a[i][j] = v`. gk evaluates the indices first; C++17 the value, so an observable order is fixed with temporaries. */
+/** `x = v`, `p.pos.x = v`: the path's indices before the value, as for a store. */
+function assignText(s: AssignStmt, cx: StmtContext): Emitted {
+  const ix = pathExprs(s.path);
+  return inOrder([...ix, s.value], cx.scope, (ops) => {
+    const target = `${cx.scope.name(s.var)}${pathText(s.var.type, s.path, ops.slice(0, ix.length), cx.scope)}`;
+    return { text: `${target} = ${emitExpr(ops[ix.length]!, cx.scope).text}`, prec: PREC.cond - 1 };
+  });
+}
+
+/**
+ * `a[i][j] = v`, `a[i].pos.x = v`. gk evaluates the indices first; C++17 the value, so an
+ * observable order is fixed with temporaries. A vector store writes through a vector pointer
+ * (one access); a value with padding stored to global memory goes through its store helper,
+ * which leaves the padding alone (types.ts).
+ */
 function storeText(s: StoreStmt, cx: StmtContext): Emitted {
   const n = s.indices.length;
-  return inOrder([...s.indices, s.value], cx.scope, (ops) => {
-    const target = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
-    return { text: `${target} = ${emitExpr(ops[n]!, cx.scope).text}`, prec: PREC.cond - 1 };
+  const ix = pathExprs(s.path);
+  const types = cx.scope.types;
+  return inOrder([...s.indices, ...ix, s.value], cx.scope, (ops) => {
+    const element = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
+    const value = emitExpr(ops[n + ix.length]!, cx.scope).text;
+    if (s.vector !== null) {
+      return { text: `*reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element}) = ${value}`, prec: PREC.cond - 1 };
+    }
+    const target = `${element}${pathText(s.array.type.elem, s.path, ops.slice(n, n + ix.length), cx.scope)}`;
+    const t = pathType(s.array.type.elem, s.path) as ValueType;
+    if (s.array.type.kind === "global" && !isDense(t)) return { text: `${types.storeHelper(t)}(&${target}, ${value})`, prec: PREC.primary };
+    return { text: `${target} = ${value}`, prec: PREC.cond - 1 };
   });
 }
 

@@ -6,8 +6,9 @@
 import { indexBuiltin } from "../../ir/builtins.js";
 import type { Axis, SpecialName } from "../../ir/nodes.js";
 import { visit } from "../../ir/walk.js";
-import { arrayName, varName, zeroOf, type FnCtx } from "./context.js";
-import { sentinelOf, typedArrayOf } from "./emitMemory.js";
+import { arrayName, varName, type FnCtx } from "./context.js";
+import { sentinelOf } from "./emitMemory.js";
+import { allocate, flagCount, globalLength, sentinelFill, zeroFill } from "./layout.js";
 
 export const AXES: readonly Axis[] = [0, 1, 2];
 /** The JavaScript name of a thread-index variable: `$tx`, `$bdy`, `$gz`... */
@@ -31,7 +32,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
   ctx.fn.params.forEach((p, i) => {
     if (p.kind === "arrayVar") {
       const n = arrayName(ctx, p);
-      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${n}.length;`);
+      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${globalLength(n, p.type.elem)};`);
       names.push(n, `${n}$n`);
     } else if (assigned.has(p.id)) {
       outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
@@ -48,10 +49,10 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
     if (t.kind !== "array") continue;
     const size = t.dims.reduce((a, b) => a * b, 1);
     const n = arrayName(ctx, s);
-    outer.push(`${pad}const ${n} = new ${typedArrayOf(t.elem)}(${size});`);
+    outer.push(`${pad}const ${n} = ${allocate(t.elem, size)};`);
     names.push(n);
     if (ctx.opts.checkUninitializedShared) {
-      outer.push(`${pad}const ${n}$w = new Uint8Array(${size});`);
+      outer.push(`${pad}const ${n}$w = new Uint8Array(${flagCount(t.elem, size)});`);
       names.push(`${n}$w`);
       // Device functions that take shared arrays find the written flags on the array.
       if (passesShared) outer.push(`${pad}${n}.$w = ${n}$w;`);
@@ -71,8 +72,8 @@ export function assignedParams(ctx: FnCtx): Set<number> {
 export function resetShared(ctx: FnCtx): string[] {
   return ctx.fn.shared.flatMap((s) => {
     const n = arrayName(ctx, s);
-    if (!ctx.opts.checkUninitializedShared) return [`${n}.fill(${zeroOf(s.type.elem)});`];
-    return [`${n}.fill(${sentinelOf(s.type.elem)});`, `${n}$w.fill(0);`];
+    if (!ctx.opts.checkUninitializedShared) return [zeroFill(n, s.type.elem)];
+    return [sentinelFill(n, s.type.elem, sentinelOf), `${n}$w.fill(0);`];
   });
 }
 

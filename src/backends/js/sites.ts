@@ -7,7 +7,7 @@
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, AtomicOp, WarpOp } from "../../ir/nodes.js";
-import type { ScalarType } from "../../ir/types.js";
+import type { ArrayType, ScalarType } from "../../ir/types.js";
 
 interface SiteBase {
   /** The IR function the site is in (a kernel or a device_fn). */
@@ -18,6 +18,8 @@ interface SiteBase {
 export type Site = SiteBase &
   (
     | { readonly kind: "access"; readonly access: "read" | "write"; readonly array: ArrayVar }
+    /** An index of an array field of a struct value (`p.taps[i]`). */
+    | { readonly kind: "field"; readonly type: ArrayType }
     | { readonly kind: "atomic"; readonly op: AtomicOp; readonly builtin: string; readonly array: ArrayVar }
     | { readonly kind: "division"; readonly op: "div" | "rem"; readonly type: ScalarType }
     | { readonly kind: "loop" }

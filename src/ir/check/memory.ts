@@ -2,7 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar } from "../nodes.js";
 import { isInt, T, typeToString } from "../types.js";
-import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { textOf, tyName, type FnCtx, type ScalarExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 
@@ -37,7 +37,7 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
   if (local?.kind === "poisoned") return undefined;
   if (local) {
-    const t = local.kind === "scalar" ? typeToString(local.var.type) : "an untyped constant";
+    const t = local.kind === "value" ? typeToString(local.var.type) : "an untyped constant";
     ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed` : `'${e.name}' is ${t}, not an array`);
     return undefined;
   }
@@ -67,7 +67,7 @@ export function dimsOf(a: ArrayVar): readonly (number | undefined)[] {
 }
 
 /** Checks index expressions against an array's dimensions: integers, in bounds where both are constant. */
-export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.Expr[], whole: ast.Expr): ValueExpr[] | undefined {
+export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.Expr[], whole: ast.Expr): ScalarExpr[] | undefined {
   const dims = dimsOf(array);
   if (indices.length !== dims.length) {
     const shape = dims.length === 1 ? `${array.name}[i]` : `${array.name}${dims.map((_, k) => `[${"ijk"[k] ?? "i"}]`).join("")}`;
@@ -78,7 +78,7 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
     );
     return undefined;
   }
-  const out: ValueExpr[] = [];
+  const out: ScalarExpr[] = [];
   let ok = true;
   indices.forEach((ix, k) => {
     const v = checkValue(ctx, ix, T.i32);
@@ -86,8 +86,8 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
       ok = false;
       return;
     }
-    if (!isInt(v.type)) {
-      ctx.log.error("GK3009", ix.span, `an index must be an integer, but '${textOf(ctx, ix.span)}' is ${v.type.name}: write i32(${textOf(ctx, ix.span)})`);
+    if (v.type.kind !== "scalar" || !isInt(v.type)) {
+      ctx.log.error("GK3009", ix.span, `an index must be an integer, but '${textOf(ctx, ix.span)}' is ${typeToString(v.type)}: write i32(${textOf(ctx, ix.span)})`);
       ok = false;
       return;
     }
@@ -98,24 +98,7 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
       ok = false;
       return;
     }
-    out.push(v);
+    out.push(v as ScalarExpr);
   });
   return ok ? out : undefined;
-}
-
-/** `a[i]` / `t[i][j]` as an element: its array and checked indices. */
-export function checkIndexChain(
-  ctx: FnCtx,
-  e: ast.IndexExpr,
-  mode: "read" | "write",
-): { array: ArrayVar; indices: ValueExpr[] } | undefined {
-  const base = arrayBase(ctx, e);
-  if (!base) return undefined;
-  if (mode === "write" && base.readonly) {
-    ctx.log.error("GK2007", e.span, `'${base.array.name}' is readonly (${tyName(base.array.type)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`);
-    return undefined;
-  }
-  const indices = checkIndices(ctx, base.array, base.indices, e);
-  if (!indices) return undefined;
-  return { array: base.array, indices };
 }

@@ -5,7 +5,8 @@ import type { Function, Launch, Module, ModuleConstant, Param } from "../nodes.j
 import { newCtx } from "./context.js";
 import { FileScope } from "./fileScope.js";
 import { checkLaunch } from "./launch.js";
-import { alwaysLeaves, checkStmts, declare, newArrayVar, newScalarVar } from "./stmt.js";
+import { alwaysLeaves, checkStmts, declare, newArrayVar, newValueVar } from "./stmt.js";
+import { structsIn, typeToString, type StructType } from "../types.js";
 import { orderFunctions } from "./callgraph.js";
 import type { ModuleSymbol } from "./symbols.js";
 
@@ -47,7 +48,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
     const scope = scopes.get(f.path)!;
     for (const d of scope.declarations()) {
       const sym = scope.lookup(d.name.name);
-      if (d.kind === "Const" || !sym || (sym.kind !== "function" && sym.kind !== "kernel")) continue;
+      if (d.kind === "Const" || d.kind === "Struct" || !sym || (sym.kind !== "function" && sym.kind !== "kernel")) continue;
       const fn = checkFunction(scope, sym, log);
       if (!fn) continue;
       calls.set(fn.fn.name, fn.calls);
@@ -82,7 +83,10 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
 
   const ordered = orderFunctions(functions, kernels, calls, entry.path, log);
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
-  return { file: entry.path, functions: ordered, kernels, constants, launches };
+  // Every struct of every file, each after those it contains (the CUDA backend defines them in this order).
+  const structs: StructType[] = [];
+  for (const f of program.files.values()) for (const t of scopes.get(f.path)!.structs()) structsIn(t, structs);
+  return { file: entry.path, functions: ordered, kernels, structs, constants, launches };
 }
 
 /** Unique names across files: the entry file keeps its names, others get a suffix on a clash. */
@@ -112,9 +116,9 @@ function checkFunction(
   const params: Param[] = [];
   d.params.forEach((p, i) => {
     const t = sym.sig.params[i]!.type;
-    if (t.kind === "scalar") {
-      const v = newScalarVar(ctx, p.name, t, true);
-      declare(ctx, p.name, { kind: "scalar", var: v });
+    if (t.kind !== "global" && t.kind !== "array") {
+      const v = newValueVar(ctx, p.name, t, true);
+      declare(ctx, p.name, { kind: "value", var: v });
       params.push(v);
     } else {
       const a = newArrayVar(ctx, p.name, t);
@@ -127,7 +131,7 @@ function checkFunction(
   const body = [...checkStmts(ctx, d.body.body, true)];
   body.unshift(...ctx.prelude);
   if (log.errorCount === errors && kind === "device_fn" && sym.sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
-    log.error("GK4003", d.name.span, `'${sym.name}' must return ${sym.sig.returnType.name} on every path: add a 'return' at the end of its body`);
+    log.error("GK4003", d.name.span, `'${sym.name}' must return ${typeToString(sym.sig.returnType)} on every path: add a 'return' at the end of its body`);
   }
   if (log.errorCount > errors) return undefined;
   const fn: Function = {

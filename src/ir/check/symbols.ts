@@ -2,19 +2,19 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ValueVar } from "../nodes.js";
-import type { ArrayType, GlobalType, ScalarType, ScalarValue, VoidType } from "../types.js";
+import type { ArrayType, GlobalType, ScalarType, ScalarValue, StructType, ValueType, VoidType } from "../types.js";
 import type { Untyped } from "./untyped.js";
 
 export interface ParamSig {
   readonly name: string;
-  /** A scalar, a global array, or (device_fn only) a shared array of the caller's. */
-  readonly type: ScalarType | GlobalType | ArrayType;
+  /** A value (scalar, vector, struct), a global array, or (device_fn only) a shared array of the caller's. */
+  readonly type: ValueType | GlobalType | ArrayType;
   readonly span: Span;
 }
 
 export interface Signature {
   readonly params: readonly ParamSig[];
-  readonly returnType: ScalarType | VoidType;
+  readonly returnType: ValueType | VoidType;
 }
 
 /** A name declared at the top level of some file. */
@@ -26,12 +26,13 @@ export type ModuleSymbol =
   /** `irName`: the function's name in the IR and in generated code, unique across all files. */
   | { readonly kind: "function"; readonly name: string; readonly irName: string; readonly decl: ast.FunctionDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "kernel"; readonly name: string; readonly irName: string; readonly decl: ast.KernelDecl; readonly sig: Signature; readonly span: Span }
+  | { readonly kind: "struct"; readonly name: string; readonly type: StructType; readonly span: Span }
   /** A declaration that failed to check: uses of it are not reported again. */
   | { readonly kind: "poisoned"; readonly name: string; readonly span: Span };
 
 /** A name declared inside a function. */
 export type LocalSymbol =
-  | { readonly kind: "scalar"; readonly var: ValueVar }
+  | { readonly kind: "value"; readonly var: ValueVar }
   /** `scalar`: a `shared x: T;` scalar, stored as a one-element array and used by name. */
   | { readonly kind: "array"; readonly var: ArrayVar; readonly readonly: boolean; readonly scalar?: boolean }
   | { readonly kind: "untypedConst"; readonly value: Untyped; readonly span: Span }
@@ -74,7 +75,7 @@ export class Scopes {
 
 export function symbolSpan(s: LocalSymbol): Span {
   switch (s.kind) {
-    case "scalar":
+    case "value":
     case "array":
       return s.var.span;
     case "untypedConst":

@@ -1,47 +1,71 @@
-/** Types as written (`f32`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
+/** Types as written (`f32`, `f32x4`, `Node`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
 import type * as ast from "../../parser/ast.js";
 import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
-import type { ScalarType, Type } from "../types.js";
-import { isScalarName, scalarType, T } from "../types.js";
+import type { ArrayType, Type, ValueType } from "../types.js";
+import { isScalarName, scalarType, T, typeToString, vectorTypeNamed } from "../types.js";
 import { foldExpr } from "../passes/fold.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../types.js";
 import { ARRAY_DIM_MAX } from "../limits.js";
 
+/**
+ * Where a type is written: a parameter, a local, shared memory, a return type, a
+ * module-level constant, a struct's field, or the element type of `global<T>`.
+ */
+export type Where = "param" | "local" | "shared" | "return" | "const" | "field" | "elem";
 
-export type Where = "param" | "local" | "shared" | "return" | "const";
+const TYPE_LIST = "bool, i32, u32, i64, u64, f32, f64, vectors such as f32x4, structs, global<T> and arrays T[N]";
 
-/** A named type: a scalar, or `void` where a return type is expected. */
-export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): ScalarType | "void" | undefined {
+/** The value type a name spells: a scalar, a vector (`f32x4`) or a struct of the module; undefined (reported) otherwise. */
+export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefined {
+  if (isScalarName(name.name)) return scalarType(name.name);
+  const v = vectorTypeNamed(name.name);
+  if (v) return v;
+  const m = ctx.module.lookup(name.name);
+  if (m?.kind === "struct") return m.type;
+  if (m?.kind === "poisoned") return undefined;
+  if (m) {
+    const what = m.kind === "function" ? "a device_fn" : m.kind === "kernel" ? "a device_kernel" : "a constant";
+    ctx.log.error("GK2003", name.span, `'${name.name}' is ${what}, not a type`);
+    return undefined;
+  }
+  const hint = Object.hasOwn(FOREIGN_TYPES, name.name) ? FOREIGN_TYPES[name.name] : undefined;
+  ctx.log.error("GK2003", name.span, `unknown type '${name.name}'${hint ? `; did you mean ${hint}?` : `: the types are ${TYPE_LIST}`}`);
+  return undefined;
+}
+
+/** A value type (a scalar, a vector, a struct), or `void` where a return type is expected. */
+export function resolveValue(ctx: FnCtx, te: ast.TypeExpr, where: Where): ValueType | "void" | undefined {
   if (te.kind !== "NamedType") {
     const written = textOf(ctx, te.span);
     const message =
       where === "return"
-        ? "a device_fn returns a scalar (bool, i32, u32, i64, u64, f32, f64) or void"
+        ? "a device_fn returns a value (a scalar, a vector or a struct) or void; to return several values, return a struct"
         : where === "const" && te.kind === "ArrayType"
           ? `a module-level constant is a scalar, not '${written}': declare the table inside the kernel or function that reads it, as a local array with an initializer (let w: ${written} = [...];), or pass it as a readonly global array`
-          : `expected a scalar type here, not '${written}'`;
+          : `expected a value type (a scalar, a vector or a struct) here, not '${written}'`;
     ctx.log.error("GK4007", te.span, message);
     return undefined;
   }
-  const name = te.name.name;
-  if (isScalarName(name)) return scalarType(name);
-  if (name === "void") {
+  if (te.name.name === "void") {
     if (where === "return") return "void";
     ctx.log.error("GK2003", te.span, "'void' is only a return type");
     return undefined;
   }
-  const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
-  ctx.log.error("GK2003", te.span, `unknown type '${name}'${hint ? `; did you mean ${hint}?` : ": the types are bool, i32, u32, i64, u64, f32, f64, global<T> and arrays T[N]"}`);
-  return undefined;
+  const t = namedValueType(ctx, te.name);
+  if (t && where === "const" && t.kind !== "scalar") {
+    ctx.log.error("GK4007", te.span, `a module-level constant is a scalar, not ${typeToString(t)}: declare it in the function that uses it (const v = ${typeToString(t)}(...);)`);
+    return undefined;
+  }
+  return t;
 }
 
 /** Any type as written; array sizes must be positive integer constants. */
 export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | undefined {
   switch (te.kind) {
     case "NamedType": {
-      const s = resolveScalar(ctx, te, where);
+      const s = resolveValue(ctx, te, where);
       return s === "void" ? T.void : s;
     }
     case "GlobalType": {
@@ -49,7 +73,7 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         ctx.log.error("GK4007", te.span, "global<T> is the type of a kernel or device_fn parameter; inside a function declare a local array (let a: f32[8];) or shared memory");
         return undefined;
       }
-      const elem = resolveScalar(ctx, te.elem, "local");
+      const elem = resolveValue(ctx, te.elem, "elem");
       if (!elem || elem === "void") return undefined;
       return { kind: "global", elem, readonly: te.readonly };
     }
@@ -58,11 +82,15 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         ctx.log.error("GK4007", te.span, "'shared' in a type marks a device_fn parameter; shared memory itself is declared at a kernel's top level: `shared name: T[N];`");
         return undefined;
       }
-      if (!te.shared && (where === "param" || where === "return" || where === "const")) {
-        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>), or shared T[N] for a shared array in a device_fn" : "arrays cannot be returned or be constants");
+      if (!te.shared && (where === "param" || where === "return" || where === "const" || where === "elem")) {
+        const message =
+          where === "param" ? "an array parameter is written global<T> (or readonly global<T>), or shared T[N] for a shared array in a device_fn"
+          : where === "elem" ? "the elements of global<T> are values (scalars, vectors or structs); for a table of rows, index one flat array (a[row * width + col])"
+          : "arrays cannot be returned or be constants: return a struct with an array field";
+        ctx.log.error("GK4007", te.span, message);
         return undefined;
       }
-      const elem = resolveScalar(ctx, te.elem, "local");
+      const elem = resolveValue(ctx, te.elem, "elem");
       if (!elem || elem === "void") return undefined;
       const dims: number[] = [];
       for (const size of te.sizes) {
@@ -70,7 +98,8 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         if (n === undefined) return undefined;
         dims.push(n);
       }
-      return { kind: "array", elem, dims, space: where === "shared" || te.shared ? "shared" : "local" };
+      const t: ArrayType = { kind: "array", elem, dims, space: where === "shared" || te.shared ? "shared" : "local" };
+      return t;
     }
   }
 }
