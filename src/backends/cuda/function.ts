@@ -55,7 +55,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, mc.functionNames.values()), functionName, mc.functions, mc.types);
+  const scope = new FunctionScope(variableNames(f, [...mc.functionNames.values(), ...mc.types.structNames()]), functionName, mc.functions, mc.types);
   const read = readVariables(f.body);
   const aligned = mc.alignments.get(f.name);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };

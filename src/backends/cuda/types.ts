@@ -29,9 +29,16 @@ export class TypeNames {
   /** `taken`: the global names claimed already (functions), which struct names avoid. */
   constructor(structs: readonly StructType[], taken: NameTable) {
     for (const t of structs) {
-      const fields = new NameTable("local");
-      this.structs.set(t, { name: taken.claim(t.name), fields: t.fields.map((f) => fields.claim(f.name)) });
+      const name = taken.claim(t.name);
+      // A member may not take its class's name.
+      const fields = new NameTable("local", [name]);
+      this.structs.set(t, { name, fields: t.fields.map((f) => fields.claim(f.name)) });
     }
+  }
+
+  /** The C++ names of the module's structs, which variables must not take. */
+  structNames(): string[] {
+    return [...this.structs.values()].map((s) => s.name);
   }
 
   /** The C++ type of a value. */

@@ -146,6 +146,8 @@ function resolve(ctx: FnCtx, e: ast.Expr): Ref | undefined {
       return true;
     }
     const t = type as ArrayType;
+    // An array field not indexed at all is the whole array: not a value, which the reader or writer reports.
+    if (pending.length === 0) return true;
     if (pending.length !== t.dims.length) {
       ctx.log.error("GK3008", pendingSpan, `'${textTo(pendingSpan)}' has ${t.dims.length} dimension${t.dims.length === 1 ? "" : "s"} (${tyName(t)}) but is indexed with ${pending.length}`);
       return false;
