@@ -179,7 +179,7 @@ function construct(e: ConstructExpr, cx: ExprContext): Emitted {
   const t = e.type;
   const name = cx.types.name(t);
   if (t.kind === "struct") {
-    const args = e.args.map((a) => emitExpr(a, cx).text);
+    const args = e.args.map((a) => braced(a, emitExpr(a, cx).text));
     let k = 0;
     const fields = t.fields.map((f) => {
       if (f.type.kind !== "array") return args[k++]!;
@@ -201,13 +201,25 @@ function construct(e: ConstructExpr, cx: ExprContext): Emitted {
     return { kind: "var", type: tmp.type, var: tmp, span: a.span } satisfies Expr;
   });
   for (const a of refs) {
-    const text = emitExpr(a, cx).text;
+    const text = braced(a, emitExpr(a, cx).text);
     if (e.args.length === 1) parts.push(...Array.from({ length: t.lanes }, () => text));
     else if (a.type.kind === "vector") parts.push(...Array.from({ length: a.type.lanes }, (_, k) => `${text}.${laneName(k)}`));
     else parts.push(text);
   }
   const built = `${name}{${parts.join(", ")}}`;
   return atom(assigns.length ? `(${assigns.join(", ")}, ${built})` : built);
+}
+
+/**
+ * An element of a braced initializer, which C++ does not let narrow: a bool that C++ computes
+ * as an int (`a & b` of bools, a vote's `__any_sync`) is converted explicitly.
+ */
+function braced(e: Expr, text: string): string {
+  if (e.type.kind !== "scalar" || e.type.name !== "bool") return text;
+  const isBool =
+    e.kind === "const" || e.kind === "var" || e.kind === "load" || e.kind === "member" || e.kind === "logical" || e.kind === "call" ||
+    (e.kind === "binary" && e.op !== "and" && e.op !== "or") || (e.kind === "unary" && e.op === "not") || e.kind === "cast";
+  return isBool ? text : `(bool)(${text})`;
 }
 
 /** `v.zyx`: a new vector of the chosen lanes (the vector in a temporary unless it is a name). */

@@ -28,12 +28,13 @@ export class TypeNames {
 
   /** `taken`: the global names claimed already (functions), which struct names avoid. */
   constructor(structs: readonly StructType[], taken: NameTable) {
-    for (const t of structs) {
-      const name = taken.claim(t.name);
-      // A member may not take its class's name.
-      const fields = new NameTable("local", [name]);
-      this.structs.set(t, { name, fields: t.fields.map((f) => fields.claim(f.name)) });
-    }
+    const names = structs.map((t) => taken.claim(t.name));
+    structs.forEach((t, i) => {
+      // A member may not take a struct's name: its own (C++ forbids it), or another's (a later
+      // member's type would then name the member).
+      const fields = new NameTable("local", names);
+      this.structs.set(t, { name: names[i]!, fields: t.fields.map((f) => fields.claim(f.name)) });
+    });
   }
 
   /** The C++ names of the module's structs, which variables must not take. */
