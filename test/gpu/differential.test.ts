@@ -4,7 +4,8 @@
  *
  *   npx vitest run test/gpu/differential.test.ts        (gpu-available.ts builds gpu_launcher first)
  *
- * (a) GK_DIFF_KERNELS random kernels (default 10000; seed GK_DIFF_SEED, default 1), 200 per
+ * (a) GK_DIFF_KERNELS random kernels (default 10000; seed GK_DIFF_SEED, default 1; from kernel
+ *     GK_DIFF_START, default 0), 200 per
  *     module, built with --fmad=false through the kernel cache and run in one launcher
  *     session: every written array must agree bit for bit (approx_* arrays within the ulp
  *     of their builtins). A mismatch is shrunk and printed with its inputs; the shrunk
@@ -31,6 +32,8 @@ if (!gpu.ok) console.warn(`test/gpu/differential.test.ts skipped: ${gpu.reason}`
 const title = (what: string) => (gpu.ok ? `${what} on ${gpu.reason}` : `${what} (skipped: ${gpu.reason})`);
 
 const COUNT = Number(process.env.GK_DIFF_KERNELS ?? 10_000);
+/** GK_DIFF_START: the index of the first kernel (a multiple of 200), to replay one batch of a run on the GPU. */
+const START = Number(process.env.GK_DIFF_START ?? 0);
 /** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 leave out float atomics / inexact math builtins (to look past a known difference). */
 const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0" };
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
@@ -50,7 +53,7 @@ interface Prepared {
 }
 
 function prepareBatch(start: number): Prepared {
-  const entries = Array.from({ length: Math.min(BATCH, COUNT - start) }, (_, j) => ({ name: `k${start + j}`, program: sampleProgram(kernelSeed(SEED, start + j), GEN) }));
+  const entries = Array.from({ length: Math.min(BATCH, START + COUNT - start) }, (_, j) => ({ name: `k${start + j}`, program: sampleProgram(kernelSeed(SEED, start + j), GEN) }));
   const batch = printBatch(entries);
   const checked = checkBatch(batch, `batch${start / BATCH}.gk`);
   if (!checked.ir) throw new Error(`generated kernels do not check:\n${checked.problems.map((p) => `${p.kernel}: ${p.detail}`).join("\n")}`);
@@ -62,7 +65,7 @@ function prepareBatch(start: number): Prepared {
 describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
   it(`(a) ${COUNT} random kernels, seed ${SEED}, built with --fmad=false`, { timeout: 60 * 60_000 }, async () => {
     const t0 = performance.now();
-    const starts = Array.from({ length: Math.ceil(COUNT / BATCH) }, (_, b) => b * BATCH);
+    const starts = Array.from({ length: Math.ceil(COUNT / BATCH) }, (_, b) => START + b * BATCH);
     const ready: Prepared[] = [];
     const mismatches: { kernel: string; comparison: Comparison }[] = [];
     for (let b = 0; b < starts.length; b++) {

@@ -51,8 +51,15 @@ describe.skipIf(skip !== undefined)(skip ? `orphaned launchers on a GPU (skipped
       const t0 = Date.now();
       expect(await waitEnded(launchers, END_MS), "the launcher still runs").toEqual([]);
       console.log(`${mode}: the launcher ended ${Date.now() - t0} ms after its client was killed`);
-      const smi = await execa("nvidia-smi", ["--query-compute-apps=pid", "--format=csv,noheader"], { reject: false });
-      if (smi.exitCode === 0) expect(smi.stdout.split("\n").map((l) => Number(l.trim()))).not.toContain(launchers[0]);
+      // The driver releases the dead process's context (stopping its kernel) on its own time: poll nvidia-smi.
+      const listed = async () => {
+        const smi = await execa("nvidia-smi", ["--query-compute-apps=pid", "--format=csv,noheader"], { reject: false });
+        return smi.exitCode === 0 && smi.stdout.split("\n").map((l) => Number(l.trim())).includes(launchers[0]!);
+      };
+      const released = Date.now() + END_MS;
+      while ((await listed()) && Date.now() < released) await new Promise((r) => setTimeout(r, 100));
+      expect(await listed(), `nvidia-smi still lists the launcher ${END_MS} ms after it ended`).toBe(false);
+      console.log(`${mode}: the GPU released its context ${Date.now() - t0} ms after the client was killed`);
 
       // The GPU is free for the next client: a short kernel runs and returns at once.
       const session = new LauncherSession();

@@ -2,9 +2,9 @@
  * What the backend asks of a function body before it writes code: which variables are ever
  * read, whether a loop body continues. Traversal is the IR's one walker (src/ir/walk.ts).
  */
-import type { Module, Stmt } from "../../ir/nodes.js";
+import type { Expr, Module, Stmt } from "../../ir/nodes.js";
 import { sizeOf } from "../../ir/types.js";
-import { visit } from "../../ir/walk.js";
+import { someExpr, visit, visitExpr } from "../../ir/walk.js";
 import { assertNever } from "../../util.js";
 
 /** Ids of the variables and arrays a function body ever reads (array arguments count as reads). */
@@ -18,6 +18,35 @@ export function readVariables(body: readonly Stmt[]): Set<number> {
     },
   });
   return read;
+}
+
+/**
+ * Loads in a loop's condition from a readonly global array, at an index that depends on a
+ * variable the loop assigns: the backend emits them as volatile reads. ptxas of CUDA 13.0
+ * (sm_90) miscompiles such a condition when the read goes through the read-only data cache
+ * (`ld.global.nc`, which nvcc chooses for a `const T*` it sees no store to): it computes the
+ * loop's trip count once, from the wrong register, and the kernel intermittently hangs on its
+ * first launch in a process (a random kernel of the GPU differential tests; the PTX is right,
+ * the SASS is not; test/gpu/ptxas-loop-bound.test.ts). A volatile read of the bound keeps
+ * ptxas's hands off, at the price of one uncached load per iteration of such a loop.
+ */
+export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
+  const marked = new Set<Expr>();
+  visit(body, {
+    stmt: (s) => {
+      if (s.kind !== "loop" || !s.cond) return;
+      const assigned = new Set<number>();
+      visit([...s.body, ...s.step], { stmt: (x) => (x.kind === "assign" ? assigned.add(x.var.id) : undefined) });
+      if (assigned.size === 0) return;
+      visitExpr(s.cond, {
+        expr: (e) => {
+          if (e.kind !== "load" || e.array.type.kind !== "global" || !e.array.type.readonly) return;
+          if (e.indices.some((i) => someExpr(i, (x) => x.kind === "var" && assigned.has(x.var.id)))) marked.add(e);
+        },
+      });
+    },
+  });
+  return marked;
 }
 
 /** Whether these statements `continue` the loop they are in (not counting nested loops' own continues). */

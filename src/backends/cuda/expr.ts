@@ -55,6 +55,8 @@ export interface ExprContext {
   readonly temp: (t: ValueType) => ValueVar;
   /** C++ names of types and struct fields. */
   readonly types: TypeNames;
+  /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
+  readonly volatileLoads: ReadonlySet<Expr>;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -158,7 +160,9 @@ export function pathText(t: ValueType | ArrayType, path: readonly PathStep[], in
 function load(e: LoadExpr, cx: ExprContext): Emitted {
   const n = e.indices.length;
   return inOrder(operands(e), cx, (ops) => {
-    const element = `${cx.name(e.array)}${indexText(ops.slice(0, n), cx)}`;
+    // A volatile read (of a scalar: a volatile struct could not be copied) where a loop bound is reloaded (analysis.ts, `reloadedBounds`).
+    const base = cx.volatileLoads.has(e) && e.vector === null && e.type.kind === "scalar" ? `((const volatile ${cx.types.name(e.array.type.elem)}*)${cx.name(e.array)})` : cx.name(e.array);
+    const element = `${base}${indexText(ops.slice(0, n), cx)}`;
     if (e.vector !== null) return { text: `*reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})`, prec: PREC.unary };
     return atom(`${element}${pathText(e.array.type.elem, e.path, ops.slice(n), cx)}`);
   });

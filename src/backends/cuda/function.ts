@@ -34,7 +34,7 @@ import { CUDA } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
 import type { TypeNames } from "./types.js";
 import { visit } from "../../ir/walk.js";
-import { readVariables } from "./analysis.js";
+import { readVariables, reloadedBounds } from "./analysis.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -55,7 +55,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, [...mc.functionNames.values(), ...mc.types.structNames()]), functionName, mc.functions, mc.types);
+  const scope = new FunctionScope(variableNames(f, [...mc.functionNames.values(), ...mc.types.structNames()]), functionName, mc.functions, mc.types, reloadedBounds(f.body));
   const read = readVariables(f.body);
   const aligned = mc.alignments.get(f.name);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };

@@ -3,7 +3,7 @@
  * the backend invents, numbered in emission order so the output is deterministic. Internal
  * names start with `gk_`, a prefix no user name keeps (src/backends/cuda/names.ts).
  */
-import type { Function, ValueVar } from "../../ir/nodes.js";
+import type { Expr, Function, ValueVar } from "../../ir/nodes.js";
 import type { ValueType } from "../../ir/types.js";
 import type { TypeNames } from "./types.js";
 import { invariant } from "../../util.js";
@@ -21,6 +21,7 @@ export class FunctionScope implements ExprContext {
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
     readonly types: TypeNames,
+    readonly volatileLoads: ReadonlySet<Expr> = new Set(),
   ) {
     this.names = new Map(names);
   }

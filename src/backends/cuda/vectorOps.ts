@@ -62,6 +62,7 @@ function helperFor(e: Expr, types: TypeNames): VectorHelper {
     functionName: () => invariant(false, "a call in a vector helper") as never,
     functions: new Map(),
     temp: () => invariant(false, "a temporary in a vector helper") as never,
+    volatileLoads: new Set(),
     types,
   };
   const result = types.name(e.type as ValueType);

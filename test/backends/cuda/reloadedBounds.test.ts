@@ -1,0 +1,24 @@
+/** Loop bounds read from readonly arrays at indices the loop changes are volatile reads (src/backends/cuda/analysis.ts). */
+import { describe, expect, it } from "vitest";
+import { emitCuda } from "../../../src/backends/cuda/index.js";
+import { memoryHost } from "../../../src/load/program.js";
+import { frontEnd } from "../../../src/pipeline.js";
+
+function cuda(body: string): string {
+  const src = `device_kernel k(n: i32, lim: readonly global<i32>, out: global<i32>) {\n${body}\n}\n`;
+  const r = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+  expect(r.diagnostics).toEqual([]);
+  return emitCuda(r.ir!, { sources: r.sources }).source;
+}
+
+describe("loop bounds ptxas would miscompile", () => {
+  it("reads a bound volatile when its index changes in the loop", () => {
+    expect(cuda("  let j = n;\n  for (let i = 0; i < lim[j % 4]; i++) { j += 3; out[i] = j; }")).toContain("i < ((const volatile int*)lim)[j % 4]");
+    expect(cuda("  let j = 0;\n  while (lim[j] > 0) { j++; }\n  out[0] = j;")).toContain("((const volatile int*)lim)[j]");
+  });
+
+  it("leaves a bound alone when its index is the same every iteration (CSR row bounds, for instance)", () => {
+    const text = cuda("  const row = globalId.x;\n  for (let i = lim[row]; i < lim[row + 1]; i++) { out[i] = row; }");
+    expect(text).not.toContain("volatile");
+  });
+});
