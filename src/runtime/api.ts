@@ -192,6 +192,7 @@ function marshalEach(fn: Function, args: KernelArgs): { values: ArgValue[]; give
       return made.value;
     }
     if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
     const plain = elem.kind === "scalar" ? "an array of numbers" : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
     throw invalid(fn.name, `${what} takes ${c.want} (or ${plain}), got ${describe(v)}`);
   });
@@ -231,6 +232,9 @@ function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readon
 }
 function describe(v: unknown): string {
   if (v === null) return "null";
+  if (v === undefined) return "nothing";
+  if (Array.isArray(v)) return `an array of ${v.length} element${v.length === 1 ? "" : "s"}`;
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return `a ${v.constructor.name} of length ${(v as unknown as ArrayLike<unknown>).length}`;
   if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
   return `${typeof v} ${String(v)}`;
 }
