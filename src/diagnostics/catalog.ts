@@ -28,7 +28,7 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
-  GK2011: "struct that contains itself or has no fields",
+  GK2040: "struct that contains itself or has no fields",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -48,7 +48,7 @@ export const catalog = {
   GK3016: "division by zero in a constant expression",
   GK3017: "invalid atomic target or type",
   GK3018: "void value used",
-  GK3019: "struct value that does not fit its type",
+  GK3040: "struct value that does not fit its type",
   // statements and structure
   GK4001: "shared declared outside a kernel's top level",
   GK4002: "recursion",
@@ -99,7 +99,7 @@ export const catalog = {
   GK8013: "uninitialized shared memory read",
   GK8014: "warp divergence",
   GK8015: "shuffle from a lane that does not exist",
-  GK8016: "misaligned vector access",
+  GK8030: "misaligned vector access",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -144,7 +144,7 @@ export interface CastExpr {
  * `vector` set, the array holds scalars and the load reads the element at `indices` and the
  * `vector - 1` after it along the last dimension, as one vector of that many lanes, in one
  * access: the element's flat index must be a multiple of `vector` (the simulator checks it,
- * GK8016) and `path` is empty.
+ * GK8030) and `path` is empty.
  */
 export interface LoadExpr {
   readonly kind: "load";

@@ -30,8 +30,8 @@ describe("struct declarations", () => {
   });
 
   it("reports structs that contain themselves, have no fields, or repeat a field", () => {
-    expectError("struct A { b: B; }\nstruct B { a: A[2]; }\n", "GK2011 1:8 struct 'A' contains itself");
-    expectError("struct E {}\n", "GK2011 1:8 struct 'E' has no fields");
+    expectError("struct A { b: B; }\nstruct B { a: A[2]; }\n", "GK2040 1:8 struct 'A' contains itself");
+    expectError("struct E {}\n", "GK2040 1:8 struct 'E' has no fields");
     expectError("struct D { a: i32; a: f32; }\n", "GK2002 1:20 field 'a' is declared twice in struct 'D'");
     expectError("struct G { a: global<f32>; }\n", "GK4007 1:15 global<T> is the type of a kernel or device_fn parameter");
     expectError("struct f32x4 { a: i32; }\n", "GK2009 1:8 'f32x4' is a reserved name");
@@ -57,11 +57,11 @@ describe("struct values", () => {
   });
 
   it("reports missing, unknown and repeated fields, and literals without a struct type", () => {
-    expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = { start: 1 }; }\n`, "GK3019 2:47 this Node value lacks 'edges'");
+    expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = { start: 1 }; }\n`, "GK3040 2:47 this Node value lacks 'edges'");
     expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = { start: 1, edge: 2, edges: 3 }; }\n`, "GK2005 2:59 Node has no field 'edge'; did you mean 'edges'?");
     expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = { start: 1, start: 2, edges: 3 }; }\n`, "GK2002 2:59 field 'start' is given twice");
-    expectError(`${NODE}device_kernel k(out: global<Node>) { let n = { start: 1, edges: 2 }; }\n`, "GK3019 2:46 a struct value needs its type written here");
-    expectError(`${NODE}device_kernel k(out: global<i32>) { out[0] = { start: 1, edges: 2 }; }\n`, "GK3019 2:46 a struct value { ... } where i32 is expected");
+    expectError(`${NODE}device_kernel k(out: global<Node>) { let n = { start: 1, edges: 2 }; }\n`, "GK3040 2:46 a struct value needs its type written here");
+    expectError(`${NODE}device_kernel k(out: global<i32>) { out[0] = { start: 1, edges: 2 }; }\n`, "GK3040 2:46 a struct value { ... } where i32 is expected");
     expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = { start: 1.5, edges: 2 }; }\n`, "GK3007 2:56 the float constant 1.5 is used where i32 is expected");
   });
 

@@ -296,7 +296,7 @@ function checkSpecial(ctx: FnCtx, e: ast.MemberExpr): Expr | undefined {
 function checkStructValue(ctx: FnCtx, e: ast.ObjectLit, expected: ValueType | undefined): Expr | undefined {
   if (expected?.kind !== "struct") {
     const where = expected ? `where ${typeToString(expected)} is expected` : "here: nothing gives it a struct type";
-    ctx.log.error("GK3019", e.span, `a struct value { ... } ${where}; write it where a struct is expected (let p: Point = { x: 1, y: 2 };, an argument, a return value, an element)`);
+    ctx.log.error("GK3040", e.span, `a struct value { ... } ${where}; write it where a struct is expected (let p: Point = { x: 1, y: 2 };, an argument, a return value, an element)`);
     for (const f of e.fields) checkExpr(ctx, f.value);
     return undefined;
   }
@@ -321,7 +321,7 @@ export function structValue(ctx: FnCtx, e: ast.ObjectLit, t: StructType): Expr |
   }
   const missing = t.fields.filter((f) => !given.has(f.name));
   if (missing.length) {
-    ctx.log.error("GK3019", e.span, `this ${t.name} value lacks ${missing.map((f) => `'${f.name}'`).join(", ")}: a struct value gives every field (${t.fields.map((f) => f.name).join(", ")})`);
+    ctx.log.error("GK3040", e.span, `this ${t.name} value lacks ${missing.map((f) => `'${f.name}'`).join(", ")}: a struct value gives every field (${t.fields.map((f) => f.name).join(", ")})`);
     ok = false;
   }
   const args: Expr[] = [];

@@ -107,7 +107,7 @@ export class FileScope implements ModuleScope {
     if (entry.state === "done") return entry.symbol;
     if (entry.state === "resolving") {
       if (entry.decl.kind === "Struct") {
-        this.log.error("GK2011", entry.decl.name.span, `struct '${name}' contains itself: a struct cannot hold a value of its own type, directly or through other structs (hold an index into an array instead)`);
+        this.log.error("GK2040", entry.decl.name.span, `struct '${name}' contains itself: a struct cannot hold a value of its own type, directly or through other structs (hold an index into an array instead)`);
       } else {
         this.log.error("GK3014", entry.decl.name.span, `the constant '${name}' is defined in terms of itself`);
       }
@@ -179,7 +179,7 @@ export class FileScope implements ModuleScope {
       fields.push({ name: f.name.name, type: t.kind === "array" ? { ...t, space: "local" } : t });
     }
     if (ok && d.fields.length === 0) {
-      this.log.error("GK2011", d.name.span, `struct '${name}' has no fields: give it at least one`);
+      this.log.error("GK2040", d.name.span, `struct '${name}' has no fields: give it at least one`);
       ok = false;
     }
     if (!ok) return { kind: "poisoned", name, span };

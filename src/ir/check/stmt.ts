@@ -162,7 +162,7 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     return [];
   }
   if (s.init.kind === "ObjectLit") {
-    ctx.log.error("GK3019", s.init.span, `a struct value needs its type written here: '${word} ${s.name.name}: Name = { ... };'`);
+    ctx.log.error("GK3040", s.init.span, `a struct value needs its type written here: '${word} ${s.name.name}: Name = { ... };'`);
     return poisonDecl(ctx, s);
   }
   const init = checkValue(ctx, s.init);

@@ -218,7 +218,7 @@ export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
       return make("GK8001", boundsMessage(site, cause));
     case "misaligned":
       if (site.kind !== "access") break;
-      return make("GK8016", misalignedMessage(site, cause));
+      return make("GK8030", misalignedMessage(site, cause));
     case "uninitialized":
       if (site.kind !== "access" && site.kind !== "atomic") break;
       {

@@ -120,17 +120,17 @@ describe("vector accesses of arrays of scalars", () => {
     expect(Array.from(out)).toEqual([0, 0, 0, 0, 10.5, 12.5, 14.5, 16.5]);
   });
 
-  it("report an access that is not aligned to its lanes (GK8016), or runs past the end (GK8001)", () => {
+  it("report an access that is not aligned to its lanes (GK8030), or runs past the end (GK8001)", () => {
     const x = new Float32Array(8);
     expect(simErrorOf(p.sources, () => run(p, "k", [1], [2], [x, new Float32Array(8), 0, 2]))).toBe(
-      "GK8016 8:5 misaligned 4-lane vector write of out[2]: it starts at element 2, not a multiple of 4; a 4-lane access of f32 must start at one (on the GPU it is one 16-byte access, which faults otherwise) (kernel 'k', thread (0,0,0), block (0,0,0))",
+      "GK8030 8:5 misaligned 4-lane vector write of out[2]: it starts at element 2, not a multiple of 4; a 4-lane access of f32 must start at one (on the GPU it is one 16-byte access, which faults otherwise) (kernel 'k', thread (0,0,0), block (0,0,0))",
     );
     expect(simErrorOf(p.sources, () => run(p, "k", [1], [2], [x, new Float32Array(10), 9, 4]))).toBe(
       "GK8001 9:13 out-of-bounds read out[9]: out has 10 elements (kernel 'k', thread (0,0,0), block (0,0,0))",
     );
     const q = gk(`device_kernel k(x: global<f64>, r: i32, c: i32) {\n  let t: f64[3][6];\n  let v = load2(t[r], c);\n  x[0] = v.y;\n}\n`);
     expect(simErrorOf(q.sources, () => run(q, "k", [1], [1], [new Float64Array(1), 1, 3]))).toBe(
-      "GK8016 3:11 misaligned 2-lane vector read of t[1][3]: it starts at element 9 of t (f64[3][6], row-major), not a multiple of 2; a 2-lane access of f64 must start at one (on the GPU it is one 16-byte access, which faults otherwise) (kernel 'k', thread (0,0,0), block (0,0,0))",
+      "GK8030 3:11 misaligned 2-lane vector read of t[1][3]: it starts at element 9 of t (f64[3][6], row-major), not a multiple of 2; a 2-lane access of f64 must start at one (on the GPU it is one 16-byte access, which faults otherwise) (kernel 'k', thread (0,0,0), block (0,0,0))",
     );
   });
 });
