@@ -6,6 +6,7 @@ import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
+import { benchVectors } from "./vectors.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -14,3 +15,4 @@ if (!only || only === "build") await benchBuild(process.env.GK_BENCH_ARCH ?? "sm
 if (!only || only === "sim") await benchSim();
 if (!only || only === "launch") await benchLaunch();
 if (!only || only === "kernels") await benchKernels();
+if (!only || only === "vectors") await benchVectors();
