@@ -214,31 +214,36 @@ export function coerceValue(t: ValueType | ArrayType, x: unknown, at = ""): Coer
       return { ok: true, value: out };
     }
     case "array": {
-      const n = elementCount(t);
-      const want = `an array of ${n} elements (${t.dims.map((d) => `[${d}]`).join("")}), nested or flat`;
-      const flat = flatten(x, t.dims);
-      if (!flat || flat.length !== n) return { ok: false, at, want, got: x };
-      const out: Value[] = [];
-      for (let i = 0; i < n; i++) {
-        const c = coerceValue(t.elem, flat[i], `${at}[${i}]`);
-        if (!c.ok) return c;
-        out.push(c.value);
+      // Elements that are arrays themselves (vectors, structs as arrays of their fields) make
+      // a flat array of them look nested: each reading is tried, nested first.
+      let firstBad: ValueMismatch | undefined;
+      for (const flat of readings(x, t.dims)) {
+        const out: Value[] = [];
+        for (let i = 0; i < flat.length; i++) {
+          const c = coerceValue(t.elem, flat[i], `${at}[${i}]`);
+          if (!c.ok) {
+            firstBad ??= c;
+            break;
+          }
+          out.push(c.value);
+        }
+        if (out.length === flat.length) return { ok: true, value: out };
       }
-      return { ok: true, value: out };
+      return firstBad ?? { ok: false, at, want: `an array of ${elementCount(t)} elements (${t.dims.map((d) => `[${d}]`).join("")}), nested or flat`, got: x };
     }
   }
 }
 
-/** The elements of a nested (by `dims`) or flat array, flat; undefined when it is neither. */
-function flatten(x: unknown, dims: readonly number[]): unknown[] | undefined {
-  if (!isArrayLike(x)) return undefined;
-  const total = dims.reduce((a, d) => a * d, 1);
-  if (x.length === total && (dims.length === 1 || !Array.from(x).some(isArrayLike))) return Array.from(x);
+/** The ways to read x as the elements of an array of `dims`, flat: nested by dimension (each row read nested first), and flat. */
+function readings(x: unknown, dims: readonly number[]): unknown[][] {
+  if (!isArrayLike(x)) return [];
+  const out: unknown[][] = [];
   if (dims.length > 1 && x.length === dims[0]) {
-    const parts = Array.from(x).map((r) => flatten(r, dims.slice(1)));
-    if (parts.every((p): p is unknown[] => p !== undefined)) return parts.flat();
+    const rows = Array.from(x).map((r) => readings(r, dims.slice(1))[0]);
+    if (rows.every((r): r is unknown[] => r !== undefined)) out.push(rows.flat());
   }
-  return undefined;
+  if (x.length === dims.reduce((a, d) => a * d, 1)) out.push(Array.from(x));
+  return out;
 }
 
 /**

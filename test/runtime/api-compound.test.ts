@@ -72,4 +72,14 @@ describe("vectors and structs from TypeScript", () => {
     expect(() => packStructs(S, [{ ...v, extra: 1 }])).toThrow("packStructs(S): element [0].extra must be no field 'extra': S has a, t, b, got number 1");
     expect(() => unpackStructs(S, new ArrayBuffer(S.size + 8))).toThrow(`unpackStructs(S): ${S.size + 8} bytes are not a whole number of ${S.size}-byte structs`);
   });
+
+  it("reads an array field of vectors or structs nested or flat, though its flat elements are arrays too", async () => {
+    const mod = await compileSource("struct P { q: i32; }\nstruct S { v: f32x2[2][2]; w: u32x2[3][1]; p: P[2][1]; }\ndevice_kernel k(s: global<S>) {}\n", { device: "cpu" });
+    const S = mod.structs.S!;
+    const v = { v: [[[1, 2], [3, 4]], [[5, 6], [7, 8]]], w: [[[1, 2]], [[3, 4]], [[5, 6]]], p: [[{ q: 1 }], [{ q: 2 }]] };
+    const flat = { v: [[1, 2], [3, 4], [5, 6], [7, 8]], w: [[1, 2], [3, 4], [5, 6]], p: [[1], [2]] };
+    expect(unpackStructs(S, packStructs(S, [v, flat]))).toEqual([v, v]);
+    expect(() => packStructs(S, [{ ...flat, v: [[1, 2], [3, 4], [5, 6]] }])).toThrow("packStructs(S): element [0].v must be an array of 4 elements ([2][2]), nested or flat, got an array");
+    expect(() => packStructs(S, [{ ...flat, v: [[1, 2], [3, 4], [5, 6], [7]] }])).toThrow("packStructs(S): element [0].v[3] must be an array of 2 numbers (f32x2), got an array");
+  });
 });
