@@ -37,6 +37,8 @@ import { CUDA, cType, shiftMask } from "./settings.js";
 export interface Emitted {
   readonly text: string;
   readonly prec: number;
+  /** A parenthesized comma expression `(gk_t1 = ..., value)`, which some places must wrap (`braced`). */
+  readonly comma?: boolean;
 }
 
 export const PREC = {
@@ -60,6 +62,8 @@ export interface ExprContext {
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
+/** `(assignments, value)`: temporaries set, then the value. */
+const sequence = (assigns: readonly string[], value: string): Emitted => ({ text: `(${assigns.join(", ")}, ${value})`, prec: PREC.primary, comma: true });
 
 /** The type of a value expression (only a call of a void function has none, and it is never an operand). */
 export function scalarType(e: Expr): ScalarType {
@@ -183,7 +187,7 @@ function construct(e: ConstructExpr, cx: ExprContext): Emitted {
   const t = e.type;
   const name = cx.types.name(t);
   if (t.kind === "struct") {
-    const args = e.args.map((a) => braced(a, emitExpr(a, cx).text));
+    const args = e.args.map((a) => braced(a, emitExpr(a, cx), cx));
     let k = 0;
     const fields = t.fields.map((f) => {
       if (f.type.kind !== "array") return args[k++]!;
@@ -205,20 +209,24 @@ function construct(e: ConstructExpr, cx: ExprContext): Emitted {
     return { kind: "var", type: tmp.type, var: tmp, span: a.span } satisfies Expr;
   });
   for (const a of refs) {
-    const text = braced(a, emitExpr(a, cx).text);
+    const text = braced(a, emitExpr(a, cx), cx);
     if (e.args.length === 1) parts.push(...Array.from({ length: t.lanes }, () => text));
     else if (a.type.kind === "vector") parts.push(...Array.from({ length: a.type.lanes }, (_, k) => `${text}.${laneName(k)}`));
     else parts.push(text);
   }
   const built = `${name}{${parts.join(", ")}}`;
-  return atom(assigns.length ? `(${assigns.join(", ")}, ${built})` : built);
+  return assigns.length ? sequence(assigns, built) : atom(built);
 }
 
 /**
  * An element of a braced initializer, which C++ does not let narrow: a bool that C++ computes
- * as an int (`a & b` of bools, a vote's `__any_sync`) is converted explicitly.
+ * as an int (`a & b` of bools, a vote's `__any_sync`) is converted explicitly. A vector or
+ * struct computed by a comma expression goes through its copy helper (`gk_copy_f32x3((gk_t1 =
+ * ..., gk_f32x3{...}))`): nvcc 13.0 crashes on such an element (TypeNames.copyHelper).
  */
-function braced(e: Expr, text: string): string {
+export function braced(e: Expr, em: Emitted, cx: ExprContext): string {
+  const text = em.text;
+  if ((e.type.kind === "vector" || e.type.kind === "struct") && em.comma) return `${cx.types.copyHelper(e.type)}(${text})`;
   if (e.type.kind !== "scalar" || e.type.name !== "bool") return text;
   const isBool =
     e.kind === "const" || e.kind === "var" || e.kind === "load" || e.kind === "member" || e.kind === "logical" || e.kind === "call" ||
@@ -238,7 +246,7 @@ function swizzle(e: SwizzleExpr, cx: ExprContext): Emitted {
   }
   const text = operand(emitExpr(v, cx), PREC.primary);
   const built = `${name}{${e.lanes.map((k) => `${text}.${laneName(k)}`).join(", ")}}`;
-  return atom(assign ? `(${assign}, ${built})` : built);
+  return assign ? sequence([assign], built) : atom(built);
 }
 
 /** `[i][j]`: C++17 sequences `a[i][j]` left to right, as gk does. */
@@ -263,7 +271,7 @@ export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops:
     ops[k] = { kind: "var", type: tmp.type, var: tmp, span: o.span };
     return `${cx.name(tmp)} = ${emitExpr(o, cx).text}`;
   });
-  return atom(`(${assigns.join(", ")}, ${build(ops).text})`);
+  return sequence(assigns, build(ops).text);
 }
 
 // ---------------------------------------------------------------- operators
@@ -374,7 +382,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
       const other = isZero(e.right) ? e.left : e.right;
       const value = always ? "true" : "false";
       if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other)) return atom(value);
-      return atom(`((void)${operand(emitExpr(other, cx), PREC.unary)}, ${value})`);
+      return sequence([`(void)${operand(emitExpr(other, cx), PREC.unary)}`], value);
     }
   }
   return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));

@@ -71,9 +71,11 @@ export function emitCuda(m: Module, opts: CudaOptions = {}): CudaOutput {
   if (prelude.length > 0) lines.push(line(""), ...prelude.map((t) => line(t)));
   const typeLines = [...usedVectorTypes(m).map(vectorDefinition), ...m.structs.flatMap((t) => types.structDefinition(t))];
   if (typeLines.length > 0) lines.push(line(""), ...typeLines.map((t) => line(t)));
-  const helpers = [...vectorOps.map((h) => h.code), ...storedWithPadding(m).map((t) => storeHelperDefinition(t, types))];
+  const functions = all.flatMap((f) => [line(""), ...emitFunction(f, mc)]);
+  // After the functions: they call the copy helpers they need.
+  const helpers = [...vectorOps.map((h) => h.code), ...storedWithPadding(m).map((t) => storeHelperDefinition(t, types)), ...types.copyHelperDefinitions()];
   if (helpers.length > 0) lines.push(line(""), ...helpers.map((t) => line(t)));
-  for (const f of all) lines.push(line(""), ...emitFunction(f, mc));
+  lines.push(...functions);
 
   const kernels = new Map(m.kernels.map((k) => [k.name, names.get(k.name)!]));
   return { source: renderLines(lines, opts.lineDirectives ?? true), kernels };

@@ -17,7 +17,7 @@ import { isDense, type ValueType } from "../../ir/types.js";
 import { pathType } from "../../ir/paths.js";
 import { pathExprs } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
-import { emitExpr, inOrder, pathText, PREC, type Emitted } from "./expr.js";
+import { braced, emitExpr, inOrder, pathText, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA } from "./settings.js";
@@ -100,7 +100,7 @@ function localArrayText(s: LocalArrayStmt, cx: StmtContext): string {
   let init = "{}";
   if (s.init) {
     // C++ evaluates a braced list left to right, as gk does.
-    const values = s.init.map((e) => emitExpr(e, cx.scope).text);
+    const values = s.init.map((e) => braced(e, emitExpr(e, cx.scope), cx.scope));
     const nest = (from: number, level: number): string => {
       if (level === t.dims.length) return values[from]!;
       const stride = t.dims.slice(level + 1).reduce((a, b) => a * b, 1);

@@ -25,6 +25,8 @@ import { CUDA } from "./settings.js";
 /** C++ names of a module's types and of their fields. */
 export class TypeNames {
   private readonly structs = new Map<StructType, { name: string; fields: string[] }>();
+  /** The types whose copy helper the emitted code calls, in the order first called. */
+  private readonly copied = new Set<ValueType>();
 
   /** `taken`: the global names claimed already (functions), which struct names avoid. */
   constructor(structs: readonly StructType[], taken: NameTable) {
@@ -67,6 +69,21 @@ export class TypeNames {
   /** The helper that stores a value of a type with padding without writing the padding (storeHelperDefinition). */
   storeHelper(t: ValueType): string {
     return `${CUDA.internalPrefix}store_${t.kind === "vector" ? typeToString(t) : this.name(t)}`;
+  }
+
+  /**
+   * `gk_copy_T(v)`, which returns v: a comma expression of a vector or struct type as an
+   * element of a braced list crashes nvcc 13.0 (a segmentation fault), though it is valid C++;
+   * passed through a function it does not. Calling it records that its definition is needed.
+   */
+  copyHelper(t: ValueType): string {
+    this.copied.add(t);
+    return `${CUDA.internalPrefix}copy_${t.kind === "vector" ? typeToString(t) : this.name(t)}`;
+  }
+
+  /** The definitions of the copy helpers called so far. */
+  copyHelperDefinitions(): string[] {
+    return [...this.copied].map((t) => `${CUDA.helperQualifier} ${this.name(t)} ${this.copyHelper(t)}(${this.name(t)} v) { return v; }`);
   }
 
   /** The definition of a struct, and the assertion that nvcc lays it out as gk does. */

@@ -92,6 +92,20 @@ device_kernel k(out: global<f32>) {
     expect(await ptxOf(src)).toMatch(/ld\.shared\.v4\.f32/);
   });
 
+  it("copies a vector or struct computed with temporaries before it goes into a braced list (nvcc 13.0 crashed on the comma expression)", async () => {
+    const src = `struct S { n: u64; v: u32x3; }
+device_kernel k(a: readonly global<u32>, out: global<S>, l: global<u32x3>) {
+  let s: S = { n: 1, v: u32x3(u32x2(a[0], a[1]), 36) };
+  let arr: u32x3[2] = [u32x3(l[0].zy, 1), (l[1] + 1).zyx];
+  out[0] = s;
+  l[0] = arr[a[2] % 2];
+}
+`;
+    const cuda = kernelBody(src);
+    expect(cuda).toMatch(/gk_copy_u32x3\(\(gk_t\d+ = /);
+    expect(await ptxOf(src)).toMatch(/\.entry k/);
+  });
+
   it("store a 3-lane vector's three lanes, never its padding", async () => {
     const ptx = await ptxOf("device_kernel k(v: global<f32x3>, s: f32) { v[threadIdx.x] = f32x3(s, 2.0 * s, 3.0); }\n");
     expect(ptx).not.toMatch(/st\.global\.v4/);
