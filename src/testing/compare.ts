@@ -151,36 +151,37 @@ export function arrayText(elem: ScalarName, a: AnyTypedArray, max = 16): string 
  */
 export function compareValues(name: string, elem: ValueType, cpu: AnyTypedArray, gpu: AnyTypedArray, tol?: Tolerance): ArrayComparison[] {
   if (elem.kind === "scalar") return [compareArrays(name, elem.name, cpu, gpu, tol)];
-  const a = leafColumns(name, elem, cpu);
-  const b = leafColumns(name, elem, gpu);
+  const a = leafColumns(elem, cpu);
+  const b = leafColumns(elem, gpu);
+  const paths = leaves(elem).map((_, k) => pathOfLeaf(elem, k));
   return [...a.keys()].map((s) => {
     const x = a.get(s)!;
-    const y = b.get(s) ?? { values: newTypedArray(s, 0), labels: [] };
-    return { ...compareArrays(`${name} (${s} leaves)`, s, x.values, y.values, tol), at: (i: number) => x.labels[i] ?? `${name}?` };
+    const y = b.get(s) ?? { values: newTypedArray(s, 0), leaves: x.leaves };
+    // Entry i of a column is leaf leaves[i % per] of element i / per.
+    const per = x.leaves.length;
+    const at = (i: number) => `${name}[${Math.floor(i / per)}]${paths[x.leaves[i % per]!]}`;
+    return { ...compareArrays(`${name} (${s} leaves)`, s, x.values, y.values, tol), at };
   });
 }
 
-/** The leaves of every element of an array of vectors or structs, by scalar type, with each leaf's name. */
-function leafColumns(name: string, elem: ValueType, a: AnyTypedArray): Map<ScalarName, { values: AnyTypedArray; labels: string[] }> {
+/** The leaves of every element of an array of vectors or structs, by scalar type: their values, and which leaves of an element (indices into `leaves(elem)`) a column holds. */
+function leafColumns(elem: ValueType, a: AnyTypedArray): Map<ScalarName, { values: AnyTypedArray; leaves: number[] }> {
   const ls = leaves(elem);
   const stride = elem.kind === "vector" ? storedLanes(elem) * sizeOf(elem.elem) : sizeOf(elem);
   const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
   const n = Math.floor(a.byteLength / stride);
-  const cols = new Map<ScalarName, { xs: (number | bigint)[]; labels: string[] }>();
-  for (let i = 0; i < n; i++) {
-    ls.forEach((l, k) => {
-      let col = cols.get(l.type.name);
-      if (!col) cols.set(l.type.name, (col = { xs: [], labels: [] }));
-      const v = readScalar(l.type, view, i * stride + l.offset);
-      col.xs.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
-      col.labels.push(`${name}[${i}]${pathOfLeaf(elem, k)}`);
-    });
+  const out = new Map<ScalarName, { values: AnyTypedArray; leaves: number[] }>();
+  for (const s of new Set(ls.map((l) => l.type.name))) {
+    const which = ls.flatMap((l, k) => (l.type.name === s ? [k] : []));
+    const values = newTypedArray(s, n * which.length);
+    const xs = values as unknown as (number | bigint)[];
+    for (let i = 0; i < n; i++) {
+      which.forEach((k, j) => {
+        const v = readScalar(ls[k]!.type, view, i * stride + ls[k]!.offset);
+        xs[i * which.length + j] = typeof v === "boolean" ? (v ? 1 : 0) : v;
+      });
+    }
+    out.set(s, { values, leaves: which });
   }
-  return new Map(
-    [...cols].map(([s, c]) => {
-      const values = newTypedArray(s, c.xs.length);
-      c.xs.forEach((x, j) => ((values as unknown as (number | bigint)[])[j] = x));
-      return [s, { values, labels: c.labels }];
-    }),
-  );
+  return out;
 }

@@ -212,6 +212,7 @@ export function describeShrunk(s: Shrunk, seed: number): string {
 }
 
 function argText(a: ArgValue): string {
+  if (Array.isArray(a)) return `[${a.map((x) => argText(x as ArgValue)).join(", ")}]`; // a vector or struct value
   if (!ArrayBuffer.isView(a)) return typeof a === "number" && Object.is(a, -0) ? "-0" : String(a);
   const arr = Array.from(a as ArrayLike<number | bigint>, (v) => (Object.is(v, -0) ? "-0" : String(v)));
   return `[${arr.slice(0, 24).join(", ")}${arr.length > 24 ? `, ... (${arr.length})` : ""}]`;

@@ -3,15 +3,19 @@
  * conversion, every builtin of the table with every operand type it takes, every atomic
  * (own slots, and contended on global and shared memory), every shuffle on every type it
  * moves and every vote (syncWarp apart: it orders memory, which generated kernels never
- * share within a warp), and every statement form. Over
+ * share within a warp), and every statement form; vectors of every type with every operator
+ * and builtin that takes them, swizzles, constructors, vector loads and stores (of arrays of
+ * vectors, and load2/load4/store2/store4 of arrays of scalars in global, shared and local
+ * memory); structs with vector, array and struct fields, struct values, field reads and
+ * assignments, arrays of structs in every memory, struct parameters and results. Over
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
  * luck); a builtin added to the table is covered without changes here.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { ALL_TYPES, INT_TYPES, NUM_TYPES } from "../../src/testing/gen/ast.js";
-import { MATH, mathUses } from "../../src/testing/gen/expr.js";
+import { ALL_TYPES, INT_TYPES, NUM_TYPES, vec } from "../../src/testing/gen/ast.js";
+import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { arbProgram, features } from "../../src/testing/gen/index.js";
 
 function expectedFeatures(): string[] {
@@ -39,15 +43,70 @@ function expectedFeatures(): string[] {
   return [...new Set(want)];
 }
 
+const LANES = [2, 3, 4] as const;
+
+function expectedVectorFeatures(): string[] {
+  const want: string[] = [];
+  for (const t of ALL_TYPES) for (const n of LANES) want.push(`vector:type:${vec(t, n)}`);
+  for (const op of ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">="]) want.push(`vector:op:${op}`);
+  for (const f of ["broadcast", "unary:-", "unary:~", "unary:!", "lane", "swizzle", "rgba", "splat", "lanes", "parts", "convert", "call", "step"]) want.push(`vector:${f}`);
+  for (const f of ["local", "local:zero", "kernel-value", "fn-param", "fn-return", "fn-array", "assign:=", "assign:+=", "assign:*=", "assign:<<=", "assign:&="]) want.push(`vector:${f}`);
+  for (const where of ["global", "shared", "local"]) want.push(`vector:array:${where}`, `vector:load2:${where}`, `vector:load4:${where}`);
+  want.push("vector:store2:global", "vector:store4:global", "vector:store2:local", "vector:store4:local", "assign:lane");
+  for (const t of ALL_TYPES) for (const fn of ["load2", "load4", "store2", "store4"]) want.push(`builtin:${fn}:${t}`);
+  for (const n of LANES) {
+    want.push(`builtin:select:${vec("bool", n)}`, `builtin:any:${vec("bool", n)}`, `builtin:all:${vec("bool", n)}`, `select:${vec("f32", n)}`);
+    for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
+  }
+  want.push("builtin:cross:f32x3", "builtin:cross:f64x3");
+  return want;
+}
+
+function expectedStructFeatures(): string[] {
+  const want = ["struct:type:struct", "struct:value", "struct:field", "struct:field:array", "struct:nested", "struct:vector-field", "assign:field", "struct:call"];
+  for (const f of ["local", "local:zero", "assign:=", "kernel-value", "fn-param", "fn-return", "fn-array"]) want.push(`struct:${f}`);
+  for (const where of ["global", "shared", "local"]) want.push(`struct:array:${where}`);
+  return want;
+}
+
 describe("the kernel generator's coverage", () => {
+  const kernels = new Map<string, number>();
+  const programs = () => fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 });
+  const seenFeatures = () => {
+    if (kernels.size === 0) {
+      for (const p of programs()) {
+        const fs = features(p);
+        for (const f of fs) kernels.set(f, (kernels.get(f) ?? 0) + 1);
+        for (const kind of ["vector", "struct"]) if ([...fs].some((f) => f.startsWith(`${kind}:`))) kernels.set(`${kind}:(any)`, (kernels.get(`${kind}:(any)`) ?? 0) + 1);
+      }
+    }
+    return kernels.keys();
+  };
+
   it("reaches every operator, conversion, builtin, atomic and statement form in 2,000 kernels", () => {
-    const seen = new Set<string>();
-    for (const p of fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 })) for (const f of features(p)) seen.add(f);
+    const seen = new Set(seenFeatures());
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
     const contended = (where: string) => [...seen].filter((f) => f.startsWith("atomic:") && f.endsWith(`:${where}`)).map((f) => f.split(":")[1]);
     for (const fn of ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"]) {
       expect(contended("global"), `${fn} on global accumulators`).toContain(fn);
       expect(contended("shared"), `${fn} on shared accumulators`).toContain(fn);
     }
+  });
+
+  it("reaches vectors of every type with every operator and builtin, and vector loads and stores in every memory", () => {
+    const seen = new Set(seenFeatures());
+    expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
+    // Every exact math builtin lane by lane, on some lane count.
+    const missing = EXACT_USES.filter((m) => !LANES.some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
+    expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
+  });
+
+  it("reaches structs with every kind of field, their values, fields and arrays in every memory, as parameters and results", () => {
+    const seen = new Set(seenFeatures());
+    expect(expectedStructFeatures().filter((f) => !seen.has(f))).toEqual([]);
+    // How many of the kernels use each vector and struct feature (printed for the record).
+    seenFeatures();
+    const counts = [...kernels].filter(([f]) => /^(vector|struct):/.test(f) && !f.includes(":type:")).sort(([a], [b]) => a.localeCompare(b));
+    console.log(`vector and struct features in 2,000 kernels (kernels using each):\n${counts.map(([f, n]) => `  ${f}: ${n}`).join("\n")}`);
   });
 });

@@ -23,7 +23,7 @@ afterAll(async () => {
 const simulator: Runner = async (p, kernel, c) => runOnSimulator(p, p.ir.kernels.find((k) => k.name === kernel)!, c.grid, c.block, c.args);
 
 describe("example kernels build to PTX", () => {
-  for (const { example } of EXAMPLE_PROPERTIES) {
+  for (const example of new Set(EXAMPLE_PROPERTIES.map((p) => p.example))) {
     it(example, async () => {
       const p = loadExample(example);
       const [plain, fused] = await Promise.all([false, true].map((fmad) => buildPtx(p.ir, p.sources, { dir, name: `${example}-${fmad ? "fmad" : "exact"}`, fmad })));

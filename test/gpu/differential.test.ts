@@ -91,8 +91,8 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
 
   describe("(b) example properties", () => {
     for (const p of EXAMPLE_PROPERTIES) {
-      it(`${p.example}, default fmad, within the stated tolerance`, { timeout: 600_000 }, () => checkExampleProperty(p, simulator, onGpu(true), true));
-      it(`${p.example}, --fmad=false, bit for bit`, { timeout: 600_000 }, () => checkExampleProperty(p, simulator, onGpu(false), false));
+      it(`${p.example} (${p.kernel}), default fmad, within the stated tolerance`, { timeout: 600_000 }, () => checkExampleProperty(p, simulator, onGpu(true), true));
+      it(`${p.example} (${p.kernel}), --fmad=false, bit for bit`, { timeout: 600_000 }, () => checkExampleProperty(p, simulator, onGpu(false), false));
     }
   });
 

@@ -17,14 +17,16 @@
 import fc from "fast-check";
 import { builtins, operandTypes, type MathEntry } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isSignedTy, lit, nameRef, NUM_TYPES, small, widthOf,
-  type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type Ty, type Value,
+  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
+  type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
 } from "./ast.js";
+import { fieldReads, structExpr } from "./structs.js";
+import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
 
 export interface ValueVar {
   readonly name: string;
-  readonly t: Ty;
+  readonly t: ValTy;
   /** Statements may assign it (loop counters and `const`s are read-only). */
   readonly mutable: boolean;
 }
@@ -32,7 +34,7 @@ export interface ValueVar {
 /** A readable array: an input, a local array, readable shared memory, or this thread's own output slots. */
 export interface ArrayRef {
   readonly name: string;
-  readonly t: Ty;
+  readonly t: ValTy;
   /** Sizes per dimension; empty for a scalar `shared` variable. */
   readonly dims: readonly number[];
   readonly kind: "input" | "local" | "shared" | "own";
@@ -41,7 +43,7 @@ export interface ArrayRef {
 export interface FnSig {
   readonly index: number;
   readonly params: readonly ParamType[];
-  readonly ret: Ty | "void";
+  readonly ret: ValTy | "void";
 }
 
 /** What expressions may refer to. */
@@ -55,6 +57,10 @@ export interface Env {
   readonly slots: number;
   /** Length of every `in_T` input array. */
   readonly inputLength: number;
+  /** The program's structs. */
+  readonly structs: readonly StructDef[];
+  /** The program's vector types: scalar expressions read lanes of vectors of these lane counts. */
+  readonly vecTypes: readonly VecTy[];
 }
 
 export const MATH: readonly MathEntry[] = builtins.filter((b): b is MathEntry => b.rule.kind === "math");
@@ -73,14 +79,14 @@ export function mathUses(entries: readonly MathEntry[]): MathUse[] {
   return entries.flatMap((b) => operandTypes(b.rule).map((u) => ({ entry: b, operand: u, result: b.rule.result === "operand" ? u : (b.rule.result as Ty) })));
 }
 
-const EXACT_USES = mathUses(EXACT_MATH);
+export const EXACT_USES = mathUses(EXACT_MATH);
 
 /**
  * Builtins that read the sign bit of a NaN operand (the second one). The sign of a NaN made
  * by arithmetic is the hardware's choice (set on x86, where the simulator runs; clear on the
  * GPU), so such an operand is replaced by a number when it is a NaN.
  */
-const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
+export const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
 
 function mathCall(m: MathUse, t: Ty, args: readonly Expr[]): Expr {
   const k = NAN_SIGN_OPERAND.get(m.entry.name);
@@ -96,11 +102,11 @@ const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" | "z" }[] = (["thr
   (["x", "y", "z"] as const).map((axis) => ({ name, axis })),
 );
 
-type Weighted = fc.WeightedArbitrary<Expr>;
-const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
+export type Weighted = fc.WeightedArbitrary<Expr>;
+export const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
 
 /** The own output slot `out_T[o + j]`. */
-export function ownSlot(t: Ty, j: number): Expr {
+export function ownSlot(t: ValTy, j: number): Expr {
   return index(t, `out_${t}`, bin("i32", "+", nameRef("i32", "o"), lit("i32", j)));
 }
 
@@ -189,7 +195,7 @@ export class ExprGen {
   }
 
   /** An expression of type t, of any depth up to 4 (mostly 1 or 2). */
-  any(t: Ty): fc.Arbitrary<Expr> {
+  any(t: ValTy): fc.Arbitrary<Expr> {
     return this.cached(`any:${t}`, () => fc.oneof(w(this.expr(t, 0), 4), w(this.expr(t, 1), 6), w(this.expr(t, 2), 6), w(this.expr(t, 3), 2), w(this.expr(t, 4), 1)));
   }
 
@@ -205,9 +211,10 @@ export class ExprGen {
     });
   }
 
-  /** Literals, variables and thread indices: no array reads (indices are built from these). */
-  atom(t: Ty): fc.Arbitrary<Expr> {
+  /** Literals, variables and thread indices: no array reads (indices are built from these); for vectors, also constructors of such scalars. */
+  atom(t: ValTy): fc.Arbitrary<Expr> {
     return this.cached(`atom:${t}`, () => {
+      if (!isScalarTy(t)) return isVecTy(t) ? vectorAtom(this, t) : this.expr(t, 0);
       const alts: Weighted[] = [w(this.literal(t), 3)];
       const vars = this.env.vars.filter((v) => v.t === t);
       if (vars.length) alts.push(w(fc.constantFrom(...vars).map((v) => nameRef(t, v.name)), 4));
@@ -232,7 +239,7 @@ export class ExprGen {
   }
 
   /** Reads of arrays of element type t, with indices of depth at most d. */
-  private loads(t: Ty, d: number): Weighted[] {
+  loads(t: ValTy, d: number): Weighted[] {
     const out: Weighted[] = [];
     for (const a of this.env.arrays.filter((x) => x.t === t)) {
       if (a.kind === "own") {
@@ -248,12 +255,14 @@ export class ExprGen {
   }
 
   /** An expression of type t and depth exactly d (d = 0: a leaf). */
-  expr(t: Ty, d: number): fc.Arbitrary<Expr> {
+  expr(t: ValTy, d: number): fc.Arbitrary<Expr> {
     return this.cached(`expr:${t}:${d}`, () => {
+      if (isVecTy(t)) return vectorExpr(this, t, d);
+      if (!isScalarTy(t)) return structExpr(this, t, d);
       const leaves = fc.oneof(w(this.atom(t), 3), ...this.loads(t, 0));
       if (d === 0) return leaves;
       const alts: Weighted[] = [w(leaves, 3), ...this.loads(t, d - 1)];
-      const sub = (u: Ty) => this.expr(u, d - 1);
+      const sub = (u: ValTy) => this.expr(u, d - 1);
       if (t === "bool") alts.push(...this.boolOps(sub));
       else alts.push(...this.numericOps(t, sub));
       alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
@@ -264,12 +273,12 @@ export class ExprGen {
       }
       const others = ALL_TYPES.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
-      alts.push(...this.calls(t, sub));
+      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d));
       return fc.oneof(...alts);
     });
   }
 
-  private boolOps(sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  private boolOps(sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     const pair = (u: Ty) => fc.tuple(sub(u), sub(u));
     const eq = fc.oneof(...ALL_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!=", "===", "!=="), pair(u))));
     const order = fc.oneof(...NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), pair(u))));
@@ -279,7 +288,7 @@ export class ExprGen {
     return [w(compare, 4), w(logic, 2), w(not, 1)];
   }
 
-  private numericOps(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  private numericOps(t: NumTy, sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     const s = sub(t);
     const arith = fc.tuple(fc.constantFrom<BinOp>("+", "-", "*"), s, s).map(([op, l, r]) => bin(t, op, l, r));
     const neg = fc.tuple(fc.constantFrom("-", "-", "+"), s).map(([op, e]): Expr => ({ k: "unary", t, op: op as "-" | "+", e }));
@@ -295,7 +304,7 @@ export class ExprGen {
   }
 
   /** `/` and `%`: floats as they are; integers with a divisor that cannot be 0. */
-  private division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
+  division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
     const op = fc.constantFrom<BinOp>("/", "%");
     if (isFloatTy(t)) return fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, b));
     const one = lit(t, small(t, 1));
@@ -308,7 +317,7 @@ export class ExprGen {
   }
 
   /** Calls of device functions that return t. */
-  private calls(t: Ty, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  calls(t: ValTy, sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     return this.env.fns.filter((f) => f.ret === t).flatMap((f) => {
       const call = this.call(f, sub);
       return call ? [w(call, 1)] : [];
@@ -316,14 +325,14 @@ export class ExprGen {
   }
 
   /** A call of `f` (undefined when no input array in scope fits its array parameter). */
-  call(f: FnSig, sub: (u: Ty) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
+  call(f: FnSig, sub: (u: ValTy) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
     if (!f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t))) return undefined;
     const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
     return fc.tuple(...args).map((a): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a }));
   }
 
   /** An input array of element type t in scope (to pass to a device function's readonly parameter). */
-  private inputOf(t: Ty): ArrayRef | undefined {
+  private inputOf(t: ValTy): ArrayRef | undefined {
     return this.env.arrays.find((a) => a.kind === "input" && a.t === t);
   }
 }
