@@ -23,7 +23,7 @@ import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, Construct
 import { asScalar, isBigIntType, isFloat, isInt, isSigned, laneName, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { stepType } from "../../ir/paths.js";
-import { operands } from "../../ir/walk.js";
+import { operands, someExpr } from "../../ir/walk.js";
 import type { TypeNames } from "./types.js";
 import { laneWiseHelperName } from "./vectorOps.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
@@ -373,7 +373,9 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
   const t = scalarType(e.left);
   if (!isSigned(t) && (t.name === "u32" || t.name === "u64")) {
     // An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
-    // about `u >= 0u`, so the known result is written instead.
+    // about `u >= 0u`, so the known result is written instead. The other operand is still
+    // evaluated (cast to void) where it has effects, or reads a variable, which nvcc would
+    // otherwise report as never referenced when this is its only use.
     const always =
       (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
       : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
@@ -381,7 +383,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
     if (always !== undefined) {
       const other = isZero(e.right) ? e.left : e.right;
       const value = always ? "true" : "false";
-      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other)) return atom(value);
+      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other) && !someExpr(other, (x) => x.kind === "var")) return atom(value);
       return sequence([`(void)${operand(emitExpr(other, cx), PREC.unary)}`], value);
     }
   }
