@@ -2,7 +2,8 @@
 // elements: one-shot (a gpu_launcher process per launch, like cLean's ~50 ms per launch),
 // a persistent session (buffers resident on the GPU), and the TypeScript API; with CuPy's
 // RawKernel measured in the same run as the reference (6.6 us async / 11.9 us with a sync
-// on an H100 in DESIGN.md).
+// on an H100 in DESIGN.md); then the targets of GPU-resident arrays through the public API,
+// in each isolation, beside CuPy (launch_targets.mjs).
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
@@ -10,6 +11,7 @@ import { compile } from "../dist/runtime/api.js";
 import { buildModule } from "../dist/runtime/build.js";
 import { LauncherSession, launchOnce } from "../dist/runtime/launcher.js";
 import { probeGpu } from "../dist/runtime/target.js";
+import { benchTargets } from "./launch_targets.mjs";
 import { ROOT, median, table, writeResult } from "./lib.mjs";
 
 const SIZES = (process.env.GK_BENCH_SIZES ?? "10,14,18,22,24,26").split(",").map((e) => 2 ** Number(e));
@@ -147,7 +149,8 @@ export async function benchLaunch() {
     ),
   );
   if (cupy.error) console.log(`CuPy not measured: ${cupy.error}`);
-  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, pipePingPongUs: pipeUs, oneShot, resident, cupy })}`);
+  const targets = await benchTargets(device);
+  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, pipePingPongUs: pipeUs, oneShot, resident, cupy, targets })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchLaunch();

@@ -95,7 +95,21 @@ Loaded load() {
   need(d.cuEventSynchronize, {"cuEventSynchronize"});
   need(d.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
   need(d.cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
+  need(d.cuStreamCreate, {"cuStreamCreate"});
+  need(d.cuStreamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"});
+  need(d.cuStreamQuery, {"cuStreamQuery"});
+  need(d.cuStreamSynchronize, {"cuStreamSynchronize"});
+  need(d.cuCtxSynchronize, {"cuCtxSynchronize"});
+  need(d.cuMemcpyHtoDAsync, {"cuMemcpyHtoDAsync_v2"});
+  need(d.cuMemcpyDtoHAsync, {"cuMemcpyDtoHAsync_v2"});
+  need(d.cuMemsetD8Async, {"cuMemsetD8Async"});
+  need(d.cuMemHostAlloc, {"cuMemHostAlloc"});
+  need(d.cuMemFreeHost, {"cuMemFreeHost"});
+  need(d.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"});
+  need(d.cuMemGetInfo, {"cuMemGetInfo_v2"});
+  need(d.cuDevicePrimaryCtxReset, {"cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset"});
   resolve(lib, d.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});  // optional
+  resolve(lib, d.cuStreamWriteValue32, {"cuStreamWriteValue32_v2", "cuStreamWriteValue32"});  // optional
   // Optional: without them, shared files are copied from pageable memory.
   if (!resolve(lib, d.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"}) ||
       !resolve(lib, d.cuMemHostUnregister, {"cuMemHostUnregister"})) {

@@ -29,7 +29,12 @@ namespace cu {
 inline constexpr CUresult kSuccess = 0;
 inline constexpr CUresult kErrorInvalidValue = 1;
 inline constexpr CUresult kErrorNoDevice = 100;
+inline constexpr CUresult kErrorOutOfMemory = 2;
 inline constexpr CUresult kErrorNotReady = 600;
+
+// cuMemHostAlloc flags
+inline constexpr unsigned kHostAllocPortable = 0x01;
+inline constexpr unsigned kHostAllocDeviceMap = 0x02;
 
 // CUdevice_attribute
 inline constexpr int kAttrMaxThreadsPerBlock = 1;
@@ -90,6 +95,25 @@ struct Driver {
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  // Queues (streams), asynchronous copies, page-locked host memory and memory info: the
+  // in-process path (native/) and the --serve queues (launcher/queues.cpp).
+  CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuStreamQuery)(CUstream) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
+  CUresult (*cuMemHostAlloc)(void**, size_t, unsigned) = nullptr;
+  CUresult (*cuMemFreeHost)(void*) = nullptr;
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned) = nullptr;
+  CUresult (*cuMemGetInfo)(size_t*, size_t*) = nullptr;
+  CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr;
+  // Optional: a marker the GPU writes after each queued launch, so that an asynchronous fault
+  // is pinned on the launch that caused it (launcher/queues.cpp). Without it, on the first
+  // launch not seen to finish.
+  CUresult (*cuStreamWriteValue32)(CUstream, CUdeviceptr, uint32_t, unsigned) = nullptr;
 
   // Loads libcuda.so.1 once per process and calls cuInit(0). Throws NO_CUDA_DRIVER,
   // DRIVER_TOO_OLD (a required symbol is missing), NO_DEVICE, or CUDA_ERROR (phase init).

@@ -124,6 +124,7 @@ Gpu::Gpu(int ordinal) : d_(Driver::get()) {
     d_.check(r, "cuCtxSetCurrent", phase::kInit);
   }
   retained_ = true;
+  ctx_ = ctx;
 }
 
 Gpu::~Gpu() {
@@ -256,6 +257,12 @@ void Gpu::prepareLaunch(CUfunction f, KernelInfo& k, const LaunchDims& dims, uin
   }
 }
 
+LauncherError Gpu::launchError(CUresult r, CUfunction f, const LaunchDims& dims, uint32_t sharedBytes) {
+  LauncherError e = d_.error(r, "cuLaunchKernel", phase::kLaunch);
+  if (!e.sticky) e.hint = launchHint(f, dims, sharedBytes);
+  return e;
+}
+
 std::string Gpu::launchHint(CUfunction f, const LaunchDims& dims, uint32_t sharedBytes) {
   int maxThreads = 0, regs = 0, staticShared = 0;
   if (d_.cuFuncGetAttribute(&maxThreads, cu::kFuncAttrMaxThreadsPerBlock, f) != cu::kSuccess ||
@@ -310,11 +317,7 @@ KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOption
     d_.check(d_.cuEventRecord(start_, nullptr), "cuEventRecord", phase::kLaunch);
     CUresult r = d_.cuLaunchKernel(f, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0], dims.block[1],
                                    dims.block[2], options.sharedBytes, nullptr, params, nullptr);
-    if (r != cu::kSuccess) {
-      LauncherError e = d_.error(r, "cuLaunchKernel", phase::kLaunch);
-      if (!e.sticky) e.hint = launchHint(f, dims, options.sharedBytes);
-      throw e;
-    }
+    if (r != cu::kSuccess) throw launchError(r, f, dims, options.sharedBytes);
     d_.check(d_.cuEventRecord(stop_, nullptr), "cuEventRecord", phase::kKernel);
     // The stop event follows the kernel on the only stream the launcher uses, so once it has
     // completed the kernel has too, and an asynchronous fault has been reported here.
@@ -344,6 +347,14 @@ CUdeviceptr Gpu::alloc(uint64_t bytes, const std::string& what) {
   if (r != cu::kSuccess) {
     LauncherError e = d_.error(r, "cuMemAlloc_v2", phase::kAlloc);
     e.message += " while allocating " + std::to_string(bytes) + " bytes for " + what;
+    size_t free = 0, total = 0;
+    if (r == cu::kErrorOutOfMemory && d_.cuMemGetInfo(&free, &total) == cu::kSuccess) {
+      e.hasMemory = true;
+      e.bytesAsked = bytes;
+      e.bytesFree = free;
+      e.bytesTotal = total;
+      e.message += " (" + std::to_string(free) + " bytes free of " + std::to_string(total) + ")";
+    }
     throw e;
   }
   return p;

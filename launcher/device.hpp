@@ -56,6 +56,12 @@ class Gpu {
   const DeviceInfo& info() const { return info_; }
   // True after a kernel timed out: it still runs, so the context must be left alone.
   bool abandoned() const { return abandoned_; }
+  // Leaves the context alone from now on (a kernel still runs, or the context was lost).
+  void abandon() { abandoned_ = true; }
+  CUdevice device() const { return dev_; }
+  CUcontext context() const { return ctx_; }
+  // The error of a failed cuLaunchKernel, with the kernel's own limits as a hint.
+  LauncherError launchError(CUresult r, CUfunction f, const LaunchDims& dims, uint32_t sharedBytes);
 
   // `image` is a PTX text (NUL-terminated) or a cubin/fatbin. Phase module_load.
   CUmodule loadModule(const std::vector<char>& image, const std::string& path);
@@ -93,6 +99,7 @@ class Gpu {
   CUdevice dev_ = 0;
   DeviceInfo info_;
   bool retained_ = false;
+  CUcontext ctx_ = nullptr;
   bool abandoned_ = false;
   CUevent start_ = nullptr;  // launch timing, made on the first launch
   CUevent stop_ = nullptr;

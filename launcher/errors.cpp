@@ -77,6 +77,19 @@ void appendErrorJson(std::string& out, const LauncherError& e) {
     appendKey(out, "sticky");
     out += "true";
   }
+  if (e.hasLaunch) {
+    out += ',';
+    appendKey(out, "launch");
+    out += "{\"queue\":" + std::to_string(e.launchQueue) + ",\"seq\":" + std::to_string(e.launchSeq) + ",\"kernel\":";
+    appendJsonString(out, e.launchKernel);
+    out += e.launchCertain ? ",\"certain\":true}" : ",\"certain\":false}";
+  }
+  if (e.hasMemory) {
+    out += ',';
+    appendKey(out, "memory");
+    out += "{\"asked\":" + std::to_string(e.bytesAsked) + ",\"free\":" + std::to_string(e.bytesFree) +
+           ",\"total\":" + std::to_string(e.bytesTotal) + "}";
+  }
   out += '}';
 }
 

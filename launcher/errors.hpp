@@ -35,6 +35,17 @@ struct LauncherError {
   std::string log;       // the driver's JIT error log, for module errors
   std::string hint;      // what the launcher found out about a failed launch
   bool sticky = false;   // the CUDA context is unusable after this error
+  // An asynchronous failure of queued work: the launch it is pinned on (launcher/queues.hpp).
+  bool hasLaunch = false;
+  uint32_t launchQueue = 0;
+  uint32_t launchSeq = 0;
+  std::string launchKernel;
+  bool launchCertain = false;  // the GPU's markers show the launches before it finished
+  // CUDA_ERROR_OUT_OF_MEMORY from an allocation: what was asked and what the device had free.
+  bool hasMemory = false;
+  uint64_t bytesAsked = 0;
+  uint64_t bytesFree = 0;
+  uint64_t bytesTotal = 0;
 
   // The process exit status for this error (spec: "Exit statuses").
   int exitStatus() const;

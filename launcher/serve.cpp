@@ -17,6 +17,7 @@
 #include "frames.hpp"
 #include "json.hpp"
 #include "modes.hpp"
+#include "queues.hpp"
 #include "request.hpp"
 
 namespace gk {
@@ -72,6 +73,7 @@ class Server {
   Output out_;
   std::string header_;  // the current request's header, reused from frame to frame
   std::unique_ptr<Gpu> gpu_;
+  std::unique_ptr<Queues> queues_;  // made with the GPU's context, destroyed before it is released
   FileCache files_;  // after gpu_: destroyed first, as unpinning needs the context
   std::map<uint64_t, ModuleEntry> modules_;
   std::map<std::string, uint64_t> moduleByPath_;
@@ -81,6 +83,10 @@ class Server {
   Gpu& gpu() {
     if (!gpu_) gpu_ = std::make_unique<Gpu>(device_);
     return *gpu_;
+  }
+  Queues& queues() {
+    if (!queues_) queues_ = std::make_unique<Queues>(gpu());
+    return *queues_;
   }
 
   void send(const std::string& header, const std::vector<uint8_t>& payload);
@@ -97,6 +103,9 @@ class Server {
   Reply opUpload(const JsonValue& req);
   Reply opDownload(const JsonValue& req);
   Reply opLaunch(const JsonValue& req);
+  Reply opQueue(const JsonValue& req);
+  Reply opSync(const JsonValue& req);
+  Reply opMemory(const JsonValue& req);
 
   ModuleEntry& module(const JsonValue& req);
   BufferEntry& buffer(const JsonValue& handle, const std::string& path);
@@ -117,6 +126,7 @@ int Server::shutdown() {
   try {
     files_.clear();
     if (gpu_) {
+      queues_.reset();
       for (auto& b : buffers_) gpu_->free(b.second.ptr);
       for (auto& m : modules_) gpu_->unloadModule(m.second.module);
       gpu_->release();
@@ -154,8 +164,9 @@ int Server::serveOne(std::string& idText) {
     }
     send(begin(true) + reply.fields + "}", reply.payload);
     return reply.close ? shutdown() : -1;
-  } catch (const LauncherError& e) {
+  } catch (LauncherError& e) {
     if (e.code == "IO_ERROR" || e.code == "BAD_FRAME") throw;
+    if (e.sticky && queues_) queues_->blame(e);  // a copy or a free that reported queued work's fault
     in_.skipPayload();
     std::string h = begin(false) + ",\"error\":";
     appendErrorJson(h, e);
@@ -225,6 +236,9 @@ Reply Server::dispatch(const JsonValue& req) {
   if (op == "upload") return opUpload(req);
   if (op == "download") return opDownload(req);
   if (op == "launch") return opLaunch(req);
+  if (op == "queue") return opQueue(req);
+  if (op == "sync") return opSync(req);
+  if (op == "memory") return opMemory(req);
   if (op == "close") {
     checkKeys(req, "frame", {"op", "id"});
     Reply r;
@@ -441,7 +455,28 @@ Reply Server::opDownload(const JsonValue& req) {
 }
 
 Reply Server::opLaunch(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs"});
+  checkKeys(req, "frame",
+            {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "queue", "seq", "timing",
+             "name"});
+  // "queue" (with "seq"): queued without waiting for the kernel (spec: "Queues").
+  const JsonValue* queueField = req.get("queue");
+  uint32_t queue = 0, seq = 0;
+  bool timing = false;
+  std::string name;
+  if (queueField != nullptr) {
+    queue = uint32_t(requireUint(*queueField, "queue", kMaxQueues - 1));
+    seq = uint32_t(requireUint(requireMember(req, "frame", "seq"), "seq", UINT32_MAX));
+    if (const JsonValue* t = req.get("timing")) {
+      if (t->kind != JsonValue::Kind::Bool) throw badRequest("timing", "expected true or false");
+      timing = t->boolean;
+    }
+    if (req.get("repeat") != nullptr || req.get("timeoutMs") != nullptr) {
+      throw badRequest("queue", "a queued launch takes no \"repeat\" or \"timeoutMs\" (give \"timeoutMs\" to the sync)");
+    }
+    if (req.get("name") != nullptr) name = requireString(req, "frame", "name");
+  } else if (req.get("seq") != nullptr || req.get("timing") != nullptr || req.get("name") != nullptr) {
+    throw badRequest("seq", "\"seq\", \"timing\" and \"name\" go with \"queue\"");
+  }
   // Everything is checked before the driver is used.
   ModuleEntry& m = module(req);
   std::string kernel = requireString(req, "frame", "kernel");
@@ -482,6 +517,12 @@ Reply Server::opLaunch(const JsonValue& req) {
   g.prepareLaunch(fe.f, fe.info, dims, options.sharedBytes);
   std::vector<void*> params(n);
   for (size_t i = 0; i < n; i++) params[i] = &slots[i];
+  if (queueField != nullptr) {
+    queues().launch(queue, seq, name.empty() ? kernel : name, timing, fe.f, dims, options.sharedBytes, params.data());
+    Reply r;
+    r.fields = ",\"queued\":true";
+    return r;
+  }
   KernelTimes t = g.launch(fe.f, dims, options, params.data());
   Reply r;
   r.fields = ",\"timing\":{\"kernelMs\":";
@@ -491,6 +532,46 @@ Reply Server::opLaunch(const JsonValue& req) {
   r.fields += ",\"kernelMedianMs\":";
   appendMs(r.fields, t.medianMs);
   r.fields += ",\"launches\":" + std::to_string(t.launches) + "}";
+  return r;
+}
+
+Reply Server::opQueue(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "destroy"});
+  Reply r;
+  if (const JsonValue* d = req.get("destroy")) {
+    queues().destroy(uint32_t(requireUint(*d, "destroy", kMaxQueues - 1)));
+    return r;
+  }
+  r.fields = ",\"queue\":" + std::to_string(queues().create());
+  return r;
+}
+
+Reply Server::opSync(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "queue", "timeoutMs"});
+  const JsonValue* q = req.get("queue");
+  uint32_t queue = q != nullptr ? uint32_t(requireUint(*q, "queue", kMaxQueues - 1)) : 0;
+  uint64_t timeoutMs = 0;
+  if (const JsonValue* t = req.get("timeoutMs")) timeoutMs = requireUint(*t, "timeoutMs", kMaxTimeoutMs);
+  std::vector<LaunchTime> times = queues().sync(q == nullptr, queue, timeoutMs);
+  Reply r;
+  r.fields = ",\"times\":[";
+  for (size_t i = 0; i < times.size(); i++) {
+    if (i > 0) r.fields += ',';
+    r.fields += "[" + std::to_string(times[i].queue) + "," + std::to_string(times[i].seq) + ",";
+    appendMs(r.fields, times[i].ms);
+    r.fields += "]";
+  }
+  r.fields += "]";
+  return r;
+}
+
+Reply Server::opMemory(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id"});
+  Gpu& g = gpu();
+  size_t free = 0, total = 0;
+  g.driver().check(g.driver().cuMemGetInfo(&free, &total), "cuMemGetInfo_v2", phase::kAlloc);
+  Reply r;
+  r.fields = ",\"free\":" + std::to_string(free) + ",\"total\":" + std::to_string(total);
   return r;
 }
 

@@ -76,16 +76,17 @@ async function upToDate(out, inputs) {
   return true;
 }
 
-function isMain() {
+/** Whether the script at `url` is the one node was asked to run (also through a symlink, as npm's bin links are). */
+export function isMain(url) {
   if (!process.argv[1]) return false;
   try {
-    return pathToFileURL(realpathSync(process.argv[1])).href === pathToFileURL(realpathSync(fileURLToPath(import.meta.url))).href;
+    return pathToFileURL(realpathSync(process.argv[1])).href === pathToFileURL(realpathSync(fileURLToPath(url))).href;
   } catch {
     return false;
   }
 }
 
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const argv = process.argv.slice(2);
   const asan = argv.includes("--asan");
   const opts = {

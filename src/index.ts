@@ -1,7 +1,13 @@
 /** gk's public TypeScript API. */
 export { compile, compileSource, GkCompileError, GkModule } from "./runtime/api.js";
-export type { ArgInput, CompileOptions, KernelArgs, KernelFn, KernelOutputs, LaunchConfig } from "./runtime/api.js";
-export { GkRuntimeError } from "./runtime/launcher.js";
+export type { ArgInput, CompileOptions, GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig, LoadedModule, ModuleOptions } from "./runtime/api.js";
+export { openDevice, GpuDevice, GpuQueue } from "./runtime/device/device.js";
+export type { DeviceOptions, SyncOptions } from "./runtime/device/device.js";
+export { GpuArray } from "./runtime/device/gpuArray.js";
+export type { ArrayOptions, ElemName } from "./runtime/device/gpuArray.js";
+export type { Isolation } from "./runtime/device/engine.js";
+export type { RunConfig } from "./runtime/device/launching.js";
+export { GkRuntimeError } from "./runtime/launcher/errors.js";
 export { packStructs, unpackStructs } from "./runtime/structs.js";
 export type { StructType, StructField, ValueType, VectorType, ScalarType } from "./ir/types.js";
 export { SimError } from "./runtime/sim/index.js";

@@ -7,6 +7,7 @@
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { SourceMap, type Span } from "./diagnostics/source.js";
+import type { InstanceRequest } from "./ir/check/instanceRequest.js";
 import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
@@ -23,6 +24,12 @@ export const PASSES: readonly Pass[] = [{ name: "fold", run: foldModule }];
 
 export interface FrontEndOptions {
   readonly host?: SourceHost;
+  /**
+   * Instances of the entry file's generic kernels to make besides those its launch
+   * statements name (`{ kernel: "reduce", args: ["f32", 256] }`): the IR's kernels then
+   * include them, named `reduce<f32, 256>`.
+   */
+  readonly instances?: readonly InstanceRequest[];
   /** Stop after this pass ("check" stops before any pass). */
   readonly after?: string;
 }
@@ -43,7 +50,7 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
   try {
     const program = loadProgram(entry, opts.host ?? nodeHost, sources, log);
     const parsed = log.all.length;
-    const checked = program && checkLoadedProgram(program, log);
+    const checked = program && checkLoadedProgram(program, log, opts.instances);
     ir = checked && runPasses(checked, opts.after);
     diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {

@@ -28,6 +28,7 @@ export const catalog = {
   GK2008: "name is not a value",
   GK2009: "reserved name",
   GK2010: "kernel name taken by the module object",
+  GK2020: "invalid generic parameter, or too many type combinations or instances",
   GK2040: "struct that contains itself or has no fields",
   // types and expressions
   GK3001: "mixed types without a cast",
@@ -48,6 +49,9 @@ export const catalog = {
   GK3016: "division by zero in a constant expression",
   GK3017: "invalid atomic target or type",
   GK3018: "void value used",
+  GK3030: "generic arguments do not match the generic parameters",
+  GK3031: "generic argument not admitted by its parameter",
+  GK3032: "generic arguments cannot be inferred",
   GK3040: "struct value that does not fit its type",
   // statements and structure
   GK4001: "shared declared outside a kernel's top level",
@@ -99,6 +103,9 @@ export const catalog = {
   GK8013: "uninitialized shared memory read",
   GK8014: "warp divergence",
   GK8015: "shuffle from a lane that does not exist",
+  GK8016: "GPU array used after free()",
+  GK8017: "GPU array lost: its GPU context was lost or its device closed",
+  GK8018: "out of GPU memory",
   GK8030: "misaligned vector access",
   // internal
   GK9001: "internal compiler error",

@@ -7,7 +7,7 @@
  */
 import type { Span } from "../diagnostics/source.js";
 import type { BuiltinName } from "./builtins.js";
-import type { MemoryType, ScalarType, ScalarValue, StructType, ValueType, VectorType, VoidType } from "./types.js";
+import type { MemoryType, ScalarType, ScalarValue, StructType, TypeParam, ValueType, VectorType, VoidType } from "./types.js";
 import type { Value } from "./composite.js";
 
 // ---------------------------------------------------------------- variables
@@ -386,9 +386,23 @@ export type Stmt =
 
 // ---------------------------------------------------------------- functions and modules
 
+/** An argument of an instance of a generic definition: a type, or a constant parameter's value. */
+export type InstanceArg =
+  | { readonly kind: "type"; readonly type: ValueType }
+  | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue };
+
+/** What a function is an instance of: its generic definition (by IR name) and the arguments, in parameter order. */
+export interface Instance {
+  readonly generic: string;
+  readonly args: readonly InstanceArg[];
+}
+
 export interface Function {
   readonly kind: "kernel" | "device_fn";
+  /** Unique in the module. An instance's name is its gk spelling, `reduce<f32, 256>`. */
   readonly name: string;
+  /** Set on an instance of a generic definition (its body checked with these arguments). */
+  readonly instance?: Instance;
   readonly params: readonly Param[];
   readonly returnType: ValueType | VoidType;
   /** Kernels only: `shared` arrays, declared at the kernel's top level. */
@@ -428,15 +442,33 @@ export interface ModuleConstant {
   readonly span: Span;
 }
 
+/** A generic parameter as an instance needs it: a type parameter (the types it admits) or a constant parameter (its type). */
+export type GenericParamInfo = TypeParam | { readonly kind: "constParam"; readonly name: string; readonly type: ScalarType };
+
+/** A generic kernel of the entry file: its parameters, so that the API can name and check an instance (`with()`). */
+export interface GenericKernel {
+  /** Its name in the entry file. */
+  readonly name: string;
+  /** Its IR name, which its instances' names start with (`irName<f32, 256>`). */
+  readonly irName: string;
+  readonly params: readonly GenericParamInfo[];
+  readonly span: Span;
+}
+
 export interface Module {
   /** The entry file. */
   readonly file: string;
   /** Device functions of the entry file and everything it imports, callees before callers. */
   readonly functions: readonly Function[];
-  /** Kernels of the entry file, in source order. */
+  /**
+   * Kernels of the entry file, in source order, then the instances of generic kernels that
+   * launch statements (or an instance request) name, in the order first named.
+   */
   readonly kernels: readonly Function[];
   /** The struct types the functions use and the entry file declares, each after the structs it contains. */
   readonly structs: readonly StructType[];
+  /** Generic kernels of the entry file (and those it imports), which have no code until an instance is named. */
+  readonly generics?: readonly GenericKernel[];
   readonly constants: readonly ModuleConstant[];
   readonly launches: readonly Launch[];
 }

@@ -9,6 +9,7 @@
  *   call's value arguments, a member's operand then its path's indices).
  *   Array references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
+ * - `forEachOperand(e, f)`: the same, without making a list (for hot traversals).
  * - `visit(body, visitor)`: every statement and expression, depth first, pre-order.
  * - `mapExpr(e, f)`: rebuilds an expression bottom-up through `f`.
  * - `mapStmts(list, mapper)`: rebuilds statements, children first, in source order (a loop's
@@ -185,12 +186,67 @@ export function visitStmt(s: Stmt, v: Visitor): void {
 
 export function visitExpr(e: Expr, v: Visitor): void {
   v.expr?.(e);
-  for (const o of operands(e)) visitExpr(o, v);
+  forEachOperand(e, (o) => visitExpr(o, v));
+}
+
+/** Calls `f` on each operand of `e`, in evaluation order (as `operands` lists them, without making the list). */
+export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
+  switch (e.kind) {
+    case "const":
+    case "var":
+    case "special":
+    case "zero":
+      return;
+    case "unary":
+    case "cast":
+    case "swizzle":
+      f(e.operand);
+      return;
+    case "binary":
+    case "logical":
+      f(e.left);
+      f(e.right);
+      return;
+    case "select":
+      f(e.cond);
+      f(e.ifTrue);
+      f(e.ifFalse);
+      return;
+    case "load":
+      e.indices.forEach(f);
+      forEachPathExpr(e.path, f);
+      return;
+    case "member":
+      f(e.operand);
+      forEachPathExpr(e.path, f);
+      return;
+    case "call":
+      for (const a of e.args) if (a.kind !== "arrayArg") f(a);
+      return;
+    case "builtin":
+    case "warp":
+    case "construct":
+      e.args.forEach(f);
+      return;
+    case "atomic":
+      e.indices.forEach(f);
+      e.args.forEach(f);
+      return;
+    default:
+      assertNever(e, "expression");
+  }
+}
+
+function forEachPathExpr(path: readonly PathStep[], f: (o: Expr) => void): void {
+  for (const p of path) if (p.kind === "elem") p.indices.forEach(f);
 }
 
 /** Whether `e` or any expression inside it satisfies `test`. */
 export function someExpr(e: Expr, test: (x: Expr) => boolean): boolean {
-  return test(e) || operands(e).some((o) => someExpr(o, test));
+  if (test(e)) return true;
+  let found = false;
+  forEachOperand(e, (o) => (found ||= someExpr(o, test)));
+  return found;
 }
 
 /** Whether any statement or expression of `body` satisfies the tests. */
@@ -203,10 +259,12 @@ export function someIn(body: readonly Stmt[], test: { readonly stmt?: (s: Stmt) 
   return found;
 }
 
-/** `e` rebuilt bottom-up: operands first, then `f` on the node with its new operands. */
+/** `e` rebuilt bottom-up: operands first, then `f` on the node with its new operands (the node itself where none changed). */
 export function mapExpr(e: Expr, f: (e: Expr) => Expr): Expr {
   const ops = operands(e);
-  return f(ops.length ? withOperands(e, ops.map((o) => mapExpr(o, f))) : e);
+  if (ops.length === 0) return f(e);
+  const mapped = ops.map((o) => mapExpr(o, f));
+  return f(mapped.every((m, i) => m === ops[i]) ? e : withOperands(e, mapped));
 }
 
 export interface StmtMapper {

@@ -100,7 +100,20 @@ export interface ConditionalExpr {
 export interface CallExpr {
   readonly kind: "Call";
   readonly callee: Ident;
+  /** `add<f32>(a, b)`: the generic arguments as written (types are names; constants are expressions). */
+  readonly typeArgs?: GenericArgs;
   readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+/**
+ * `<f32, 256>` after a generic kernel's or function's name: each argument as an expression
+ * (a type is a Name; a constant is a unary expression, `(BLOCK * 2)` in parentheses). The
+ * checker matches them to the generic parameters.
+ */
+export interface GenericArgs {
+  readonly args: readonly Expr[];
+  /** From `<` to `>`. */
   readonly span: Span;
 }
 
@@ -318,10 +331,24 @@ export interface Param {
   readonly span: Span;
 }
 
+/**
+ * A generic parameter, `T: f32 | f64` or `BLOCK: i32`: a type parameter when its constraint
+ * has several members or names a class of types (`float`, `int`, `numeric`), a constant
+ * parameter when it is a single scalar type. The checker tells them apart.
+ */
+export interface GenericParam {
+  readonly name: Ident;
+  /** The names after `:`, separated by `|`. */
+  readonly constraint: readonly Ident[];
+  readonly span: Span;
+}
+
 export interface KernelDecl {
   readonly kind: "Kernel";
   readonly exported: boolean;
   readonly name: Ident;
+  /** `<T: f32 | f64, BLOCK: i32>`; absent for a plain kernel. */
+  readonly generics?: readonly GenericParam[];
   readonly params: readonly Param[];
   readonly body: BlockStmt;
   readonly span: Span;
@@ -331,6 +358,8 @@ export interface FunctionDecl {
   readonly kind: "Function";
   readonly exported: boolean;
   readonly name: Ident;
+  /** `<T: f32 | f64, N: i32>`; absent for a plain function. */
+  readonly generics?: readonly GenericParam[];
   readonly params: readonly Param[];
   /** Absent means `void`. */
   readonly returnType?: TypeExpr;
@@ -366,6 +395,8 @@ export interface LaunchArg {
 export interface LaunchDecl {
   readonly kind: "Launch";
   readonly kernel: Ident;
+  /** `launch reduce<f32, 256>(...)`: the instance of a generic kernel. */
+  readonly typeArgs?: GenericArgs;
   readonly args: readonly LaunchArg[];
   /** One to three constant expressions each. */
   readonly grid: readonly Expr[];

@@ -29,16 +29,23 @@ export interface ItemCst extends Node<"item", {
   launchDecl: LaunchDeclCst;
 }> {}
 
-export interface KernelDeclCst extends Node<"kernelDecl", { DeviceKernel: Tok; name: Tok; paramList: ParamListCst; body: BlockCst }> {}
+export interface KernelDeclCst extends Node<"kernelDecl", { DeviceKernel: Tok; name: Tok; genericParams: GenericParamsCst; paramList: ParamListCst; body: BlockCst }> {}
 
 export interface FunctionDeclCst extends Node<"functionDecl", {
   DeviceFn: Tok;
   name: Tok;
+  genericParams: GenericParamsCst;
   paramList: ParamListCst;
   Colon: Tok;
   returnType: TypeCst;
   body: BlockCst;
 }> {}
+
+export interface GenericParamsCst extends Node<"genericParams", { Less: Tok; genericParam: GenericParamCst; Comma: Tok; Greater: Tok }> {}
+
+export interface GenericParamCst extends Node<"genericParam", { name: Tok; Colon: Tok; constraint: Tok; Pipe: Tok }> {}
+
+export interface GenericArgsCst extends Node<"genericArgs", { Less: Tok; args: UnaryCst; Comma: Tok; Greater: Tok }> {}
 
 export interface ParamListCst extends Node<"paramList", { LParen: Tok; param: ParamCst; Comma: Tok; RParen: Tok }> {}
 
@@ -72,6 +79,7 @@ export interface ImportDeclCst extends Node<"importDecl", {
 export interface LaunchDeclCst extends Node<"launchDecl", {
   Launch: Tok;
   kernel: Tok;
+  typeArgs: GenericArgsCst;
   LParen: Tok;
   launchArg: LaunchArgCst;
   Comma: Tok;
@@ -208,9 +216,11 @@ export interface UnaryCst extends Node<"unary", { PrefixOp: Tok; postfix: Postfi
 
 export interface PostfixCst extends Node<"postfix", { primary: PrimaryCst; postfixOp: PostfixOpCst }> {}
 
-/** One of: a call's arguments, `[index]`, `.member`, `++`, `--`. */
+/** One of: a call's arguments (after a generic call's `<...>`), `[index]`, `.member`, `++`, `--`. */
 export interface PostfixOpCst extends Node<"postfixOp", {
   call: ArgListCst;
+  /** `<f32>` before `call`: a generic call. */
+  typeArgs: GenericArgsCst;
   LBracket: Tok;
   index: ExpressionCst;
   RBracket: Tok;

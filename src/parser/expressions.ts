@@ -10,10 +10,10 @@
  */
 import type { IToken } from "chevrotain";
 import type { Span } from "../diagnostics/source.js";
-import type { AssignOp, AssignStmt, BinaryOp, Expr, ExprStmt, IncDecStmt, UnaryOp } from "./ast.js";
+import type { AssignOp, AssignStmt, BinaryOp, Expr, ExprStmt, GenericArgs, IncDecStmt, UnaryOp } from "./ast.js";
 import { all, cover, one, real, type BuildContext } from "./build.js";
 import { tokenSpan } from "./lexer.js";
-import type { ArgListCst, BinaryCst, ConditionalCst, ExpressionCst, PostfixCst, PostfixOpCst, PrimaryCst, UnaryCst } from "./cst.js";
+import type { ArgListCst, BinaryCst, ConditionalCst, ExpressionCst, GenericArgsCst, PostfixCst, PostfixOpCst, PrimaryCst, UnaryCst } from "./cst.js";
 import { isFloatLiteral, numberProblem, numberText } from "./literals.js";
 import { MAX_CHAIN_OPERANDS } from "./nesting.js";
 
@@ -196,8 +196,9 @@ function applyPostfix(cx: BuildContext, object: Expr | undefined, cst: PostfixOp
   }
   const call = one(c.call);
   if (call !== undefined) {
+    const typeArgs = c.typeArgs ? genericArgs(cx, one(c.typeArgs)) : undefined;
     const args = argList(cx, call);
-    if (object === undefined || args === undefined) return undefined;
+    if (object === undefined || args === undefined || (c.typeArgs && !typeArgs)) return undefined;
     if (object.kind !== "Name") {
       const method = object.kind === "Member" ? object.property.name : undefined;
       const message =
@@ -207,7 +208,7 @@ function applyPostfix(cx: BuildContext, object: Expr | undefined, cst: PostfixOp
       cx.log.error("GK1010", object.span, message);
       return undefined;
     }
-    return { kind: "Call", callee: { name: object.name, span: object.span }, args: args.args, span: cover(cx, object.span, args.span) };
+    return { kind: "Call", callee: { name: object.name, span: object.span }, ...(typeArgs && { typeArgs }), args: args.args, span: cover(cx, object.span, args.span) };
   }
   const bracket = real(one(c.LBracket));
   if (bracket !== undefined) {
@@ -275,4 +276,13 @@ export function argList(cx: BuildContext, cst: ArgListCst | undefined): { args: 
   const args = all(cst.children.args, (a) => expression(cx, a));
   if (open === undefined || args === undefined) return undefined;
   return { args, span: cover(cx, open, ...args.map((a) => a.span), one(cst.children.RParen)) };
+}
+
+/** `<f32, 256>`: an instance's arguments and the span from `<` to `>`. */
+export function genericArgs(cx: BuildContext, cst: GenericArgsCst | undefined): GenericArgs | undefined {
+  if (cst === undefined || cst.recoveredNode) return undefined;
+  const open = real(one(cst.children.Less));
+  const args = all(cst.children.args, (a) => unary(cx, a));
+  if (open === undefined || args === undefined) return undefined;
+  return { args, span: cover(cx, open, ...args.map((a) => a.span), one(cst.children.Greater)) };
 }

@@ -18,15 +18,20 @@
  * Chevrotain's own recovery (single-token insertion and deletion, re-sync at rule
  * boundaries) handles the rest.
  */
-import { CstParser, tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import { CstParser, EOF, tokenMatcher, type IToken, type TokenType } from "chevrotain";
 import type { BracketMap } from "./cascade.js";
 import { ProblemRecorder, type StatementContext } from "./problems.js";
 import {
   AnyName, AssignOp, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxCase, CtxDefault, CtxFrom, CtxGlobal, CtxGrid, CtxStruct, CtxSwitch,
   CtxReadonly, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
-  Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, PlusPlus,
+  Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, Pipe, PlusPlus,
   PrefixOp, Question, RBracket, RCurly, Return, RParen, Semi, Shared, StringLit, True, While,
 } from "./tokens.js";
+
+/** Tokens that may stand between a generic call's `<` and `>` outside parentheses: names, numbers, signs, commas. */
+const GENERIC_ARG_TOKENS: readonly TokenType[] = [Identifier, NumberLit, True, False, Comma, PrefixOp, Dot];
+/** How far the parser looks for the `>` of a generic call before deciding `<` is less-than. */
+const GENERIC_LOOKAHEAD = 64;
 
 const reserved: ReadonlySet<TokenType> = new Set(keywords);
 
@@ -91,6 +96,7 @@ export class GkParser extends CstParser {
   readonly kernelDecl = this.RULE("kernelDecl", () => {
     this.CONSUME(DeviceKernel);
     this.declaredName();
+    this.OPTION(() => this.SUBRULE(this.genericParams));
     this.SUBRULE(this.paramList);
     this.SUBRULE(this.block, { LABEL: "body" });
   });
@@ -98,6 +104,7 @@ export class GkParser extends CstParser {
   readonly functionDecl = this.RULE("functionDecl", () => {
     this.CONSUME(DeviceFn);
     this.declaredName();
+    this.OPTION2(() => this.SUBRULE(this.genericParams));
     this.SUBRULE(this.paramList);
     this.OPTION(() => {
       this.CONSUME(Colon);
@@ -117,6 +124,41 @@ export class GkParser extends CstParser {
       this.OPTION2(() => this.CONSUME2(Comma));
     });
     this.closeWith(open, RParen, "paramList");
+  });
+
+  /** `<T: f32 | f64, BLOCK: i32>` after a kernel's or function's name. */
+  readonly genericParams = this.RULE("genericParams", () => {
+    const open = this.CONSUME(Less);
+    this.SUBRULE(this.genericParam);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.genericParam);
+    });
+    this.OPTION(() => this.CONSUME2(Comma));
+    this.closeWith(open, Greater, "genericParams");
+  });
+
+  /** `T: f32 | f64`: a name and its constraint, one or more names separated by `|`. */
+  readonly genericParam = this.RULE("genericParam", () => {
+    this.declaredName();
+    this.CONSUME(Colon);
+    this.CONSUME(Identifier, { LABEL: "constraint" });
+    this.MANY(() => {
+      this.CONSUME(Pipe);
+      this.CONSUME2(Identifier, { LABEL: "constraint" });
+    });
+  });
+
+  /** `<f32, 256>`: an instance's arguments, each a unary expression (a type is a name; `(N * 2)` needs its parentheses). */
+  readonly genericArgs = this.RULE("genericArgs", () => {
+    const open = this.CONSUME(Less);
+    this.SUBRULE(this.unary, { LABEL: "args" });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.unary, { LABEL: "args" });
+    });
+    this.OPTION(() => this.CONSUME2(Comma));
+    this.closeWith(open, Greater, "genericArgs");
   });
 
   readonly param = this.RULE("param", () => {
@@ -175,6 +217,7 @@ export class GkParser extends CstParser {
   readonly launchDecl = this.RULE("launchDecl", () => {
     this.CONSUME(Launch);
     this.CONSUME(Identifier, { LABEL: "kernel" });
+    this.OPTION3(() => this.SUBRULE(this.genericArgs, { LABEL: "typeArgs" }));
     const open = this.CONSUME(LParen);
     this.OPTION(() => {
       this.SUBRULE(this.launchArg);
@@ -457,12 +500,19 @@ export class GkParser extends CstParser {
 
   readonly postfix = this.RULE("postfix", () => {
     this.SUBRULE(this.primary);
-    this.MANY(() => this.SUBRULE(this.postfixOp));
+    // A `<` continues the postfix only as a generic call's arguments; otherwise it is less-than.
+    this.MANY({ GATE: () => !tokenMatcher(this.LA(1), Less) || this.genericCallAhead(), DEF: () => this.SUBRULE(this.postfixOp) });
   });
 
   readonly postfixOp = this.RULE("postfixOp", () => {
     this.OR([
       { ALT: () => this.SUBRULE(this.argList, { LABEL: "call" }) },
+      {
+        ALT: () => {
+          this.SUBRULE(this.genericArgs, { LABEL: "typeArgs" });
+          this.SUBRULE2(this.argList, { LABEL: "call" });
+        },
+      },
       {
         ALT: () => {
           const open = this.CONSUME(LBracket);
@@ -547,6 +597,27 @@ export class GkParser extends CstParser {
   });
 
   // ------------------------------------------------------------------ helpers
+
+  /**
+   * Whether the `<` ahead opens a generic call's arguments: `f<f32>(x)`, `g<T, (N * 2)>(a)`.
+   * As in TypeScript, it does when a matching `>` follows, with only names, numbers, signs
+   * and commas before it (anything inside parentheses), and a `(` right after it; otherwise
+   * the `<` is less-than. (`a < b > (c)` compares a bool with `>`, which gk refuses anyway.)
+   */
+  private genericCallAhead(): boolean {
+    if (!tokenMatcher(this.LA(1), Less)) return false;
+    let depth = 0;
+    for (let k = 2; k < GENERIC_LOOKAHEAD; k++) {
+      const t = this.LA(k);
+      if (tokenMatcher(t, EOF)) return false;
+      if (depth === 0 && tokenMatcher(t, Greater)) return tokenMatcher(this.LA(k + 1), LParen);
+      if (tokenMatcher(t, LParen)) depth++;
+      else if (tokenMatcher(t, RParen)) depth--;
+      else if (depth === 0 ? !GENERIC_ARG_TOKENS.some((g) => tokenMatcher(t, g)) : [Semi, LCurly, RCurly].some((g) => tokenMatcher(t, g))) return false;
+      if (depth < 0) return false;
+    }
+    return false;
+  }
 
   /**
    * The name a declaration introduces. Any word is taken, so that `let if = 1;` is one

@@ -147,6 +147,7 @@ function mismatch(expected: TokenType, rule: string, actual: IToken, previous: I
     case AnyName:
       return { text: nameExpected(rule, prev) };
     case Identifier:
+      if (rule === "genericParam") return withReservedWord(`expected a type after '${prev}', as in \`T: f32 | f64\` or \`N: i32\``, actual);
       return withReservedWord(nameExpected(rule, prev), actual);
     case RParen:
     case RBracket:
@@ -155,6 +156,7 @@ function mismatch(expected: TokenType, rule: string, actual: IToken, previous: I
       return closer(expected, rule, actual, prev, cx);
     case Colon:
       if (rule === "param") return { text: `expected ':' and a type after parameter '${prev}', as in \`${prev}: f32\`` };
+      if (rule === "genericParam") return { text: `expected ':' and a constraint after '${prev}': a type parameter lists the types it admits, as in \`${prev}: f32 | f64\`, a constant parameter has one type, as in \`${prev}: i32\``, full: true };
       if (rule === "sharedDecl") return { text: "expected ':' and a type, as in `shared tile: f32[16][16];`" };
       if (rule === "conditional") return { text: "expected ':' in the conditional expression `cond ? a : b`" };
       return { text: "expected ':'" };
@@ -190,6 +192,8 @@ function nameExpected(rule: string, prev: string): string {
       return "expected a function name after 'device_fn'";
     case "param":
       return "expected a parameter name";
+    case "genericParam":
+      return "expected the name of a generic parameter, as in `<T: f32 | f64>`";
     case "constDecl":
     case "varDecl":
     case "declarator":
@@ -254,6 +258,10 @@ function closer(expected: TokenType, rule: string, actual: IToken, prev: string,
       return { text: `expected ${close} after the array size` };
     case "typeAtom":
       return { text: `expected ${close} to close 'global<'` };
+    case "genericParams":
+      return { text: `expected ',' or ${close} after the generic parameter, as in \`<T: f32 | f64, N: i32>\`` };
+    case "genericArgs":
+      return { text: `expected ',' or ${close} after the generic argument (a constant expression other than a number or a name goes in parentheses: \`<(N * 2)>\`)` };
     case "parenExpr": {
       const open = openerOf(cx, actual, LParen);
       return open ? { text: `expected ${close} to match the '(' at ${where(cx, open)}`, notes: [{ message: "the '(' is here", span: tokenSpan(cx.file.path, open) }] } : { text: `expected ${close}` };

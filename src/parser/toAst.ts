@@ -11,15 +11,15 @@ import type { IToken } from "chevrotain";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type {
-  BlockStmt, ConstDecl, Expr, FieldDecl, FunctionDecl, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
+  BlockStmt, ConstDecl, Expr, FieldDecl, FunctionDecl, GenericParam, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
   StructDecl, SwitchCase, TypeExpr, VarDecl, VarDecls,
 } from "./ast.js";
 import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
 import type {
-  ArgListCst, BlockCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
+  ArgListCst, BlockCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, GenericParamsCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
   ExpressionCst, ModuleCst, ParamListCst, StatementCst, StructDeclCst, SwitchStmtCst, TypeAtomCst, TypeCst, VarDeclCst,
 } from "./cst.js";
-import { argList, expression, statementExpression } from "./expressions.js";
+import { argList, expression, genericArgs, statementExpression } from "./expressions.js";
 import { tokenSpan } from "./lexer.js";
 import { readString } from "./literals.js";
 import { Let } from "./tokens.js";
@@ -67,29 +67,43 @@ function kernelDecl(cx: BuildContext, cst: KernelDeclCst, exported: IToken | und
   const c = cst.children;
   const keyword = real(one(c.DeviceKernel));
   const name = declaredName(cx, one(c.name));
+  const generics = c.genericParams ? genericParams(cx, untouched(cx, one(c.genericParams))) : undefined;
   const params = paramList(cx, untouched(cx, one(c.paramList)));
   const body = block(cx, one(c.body));
-  if (!keyword || !name || !params || !body) return undefined;
-  return { kind: "Kernel", exported: exported !== undefined, name, params, body, span: cover(cx, exported, keyword, body.span) };
+  if (!keyword || !name || !params || !body || (c.genericParams && !generics)) return undefined;
+  return { kind: "Kernel", exported: exported !== undefined, name, ...(generics && { generics }), params, body, span: cover(cx, exported, keyword, body.span) };
 }
 
 function functionDecl(cx: BuildContext, cst: FunctionDeclCst, exported: IToken | undefined): FunctionDecl | undefined {
   const c = cst.children;
   const keyword = real(one(c.DeviceFn));
   const name = declaredName(cx, one(c.name));
+  const generics = c.genericParams ? genericParams(cx, untouched(cx, one(c.genericParams))) : undefined;
   const params = paramList(cx, untouched(cx, one(c.paramList)));
   const returnType = c.Colon ? typeExpr(cx, untouched(cx, one(c.returnType))) : undefined;
   const body = block(cx, one(c.body));
-  if (!keyword || !name || !params || !body || (c.Colon && !returnType)) return undefined;
+  if (!keyword || !name || !params || !body || (c.Colon && !returnType) || (c.genericParams && !generics)) return undefined;
   return {
     kind: "Function",
     exported: exported !== undefined,
     name,
+    ...(generics && { generics }),
     params,
     ...(returnType && { returnType }),
     body,
     span: cover(cx, exported, keyword, body.span),
   };
+}
+
+/** `<T: f32 | f64, N: i32>`: each parameter's name and the names of its constraint. */
+function genericParams(cx: BuildContext, cst: GenericParamsCst | undefined): GenericParam[] | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  return all(cst.children.genericParam, (p): GenericParam | undefined => {
+    const name = declaredName(cx, one(p.children.name));
+    const constraint = all(p.children.constraint, (t) => ident(cx, t));
+    if (!name || !constraint || constraint.length === 0 || p.recoveredNode) return undefined;
+    return { name, constraint, span: cover(cx, name.span, constraint[constraint.length - 1]!.span) };
+  });
 }
 
 function paramList(cx: BuildContext, cst: ParamListCst | undefined): Param[] | undefined {
@@ -145,6 +159,7 @@ function launchDecl(cx: BuildContext, cst: LaunchDeclCst): LaunchDecl | undefine
   const c = cst.children;
   const keyword = real(one(c.Launch));
   const kernel = ident(cx, one(c.kernel));
+  const typeArgs = c.typeArgs ? genericArgs(cx, one(c.typeArgs)) : undefined;
   const args = all(c.launchArg, (a): LaunchArg | undefined => {
     const name = declaredName(cx, one(a.children.name));
     const value = expression(cx, one(a.children.value));
@@ -152,8 +167,8 @@ function launchDecl(cx: BuildContext, cst: LaunchDeclCst): LaunchDecl | undefine
   });
   const grid = launchSizes(cx, "grid", one(c.CtxGrid), one(c.grid));
   const blockSizes = launchSizes(cx, "block", one(c.CtxBlock), one(c.block));
-  if (!keyword || !kernel || !args || !grid || !blockSizes || !real(one(c.LParen))) return undefined;
-  return { kind: "Launch", kernel, args, grid, block: blockSizes, span: cover(cx, keyword, one(c.block)?.children.RParen?.[0], one(c.Semi)) };
+  if (!keyword || !kernel || !args || !grid || !blockSizes || !real(one(c.LParen)) || (c.typeArgs && !typeArgs)) return undefined;
+  return { kind: "Launch", kernel, ...(typeArgs && { typeArgs }), args, grid, block: blockSizes, span: cover(cx, keyword, one(c.block)?.children.RParen?.[0], one(c.Semi)) };
 }
 
 function launchSizes(cx: BuildContext, what: string, keyword: IToken | undefined, cst: ArgListCst | undefined): Expr[] | undefined {

@@ -2,12 +2,25 @@
  * The aliasing rule of a launch (spec/language.md, Types): an array argument the kernel
  * may write shares no memory with any other array argument of the same launch. Two
  * TypedArrays share memory when they view overlapping bytes of one buffer (the same
- * array, a subarray of it, or another view of its ArrayBuffer). One function for every
+ * array, a subarray of it, or another view of its ArrayBuffer); two GPU arrays share memory
+ * when they are the same array (a GPU array has no views). One function for every
  * path that takes host arrays — the TypeScript API (api.ts), the simulator's argument
  * check (sim/args.ts) and gk/testing (testing/cpuGpu.ts) — each of which refuses the
  * launch, before anything runs, with its own error type.
  */
 import type { Function, Param } from "../ir/nodes.js";
+
+/** GPU arrays carry this brand (device/gpuArray.ts), so that this file, which the simulator loads, needs none of the device code. */
+export const GPU_ARRAY: unique symbol = Symbol.for("gk.GpuArray");
+
+interface GpuArrayLike {
+  readonly [GPU_ARRAY]: true;
+  describe(): string;
+}
+
+function isGpuArray(x: unknown): x is GpuArrayLike {
+  return typeof x === "object" && x !== null && (x as Partial<GpuArrayLike>)[GPU_ARRAY] === true;
+}
 
 export interface SharedMemory {
   /** The parameter the kernel may write. */
@@ -39,7 +52,18 @@ export function sharedMemory(fn: Function, values: readonly unknown[]): SharedMe
   for (let i = 0; i < fn.params.length; i++) {
     const written = fn.params[i]!;
     const a = values[i];
-    if (!isWritten(written) || !ArrayBuffer.isView(a)) continue;
+    if (!isWritten(written)) continue;
+    if (isGpuArray(a)) {
+      const j = values.findIndex((b, k) => k !== i && b === a);
+      if (j < 0) continue;
+      const other = fn.params[j]!;
+      return {
+        written,
+        other,
+        message: `arguments '${written.name}' (written by the kernel) and '${other.name}' share memory (they are the same GPU array: ${a.describe()}); an array a kernel writes may share memory with no other argument of its launch: pass another GPU array`,
+      };
+    }
+    if (!ArrayBuffer.isView(a)) continue;
     for (let j = 0; j < fn.params.length; j++) {
       const other = fn.params[j]!;
       const b = values[j];

@@ -1,24 +1,27 @@
 /**
- * The TypeScript API:
+ * The TypeScript API (spec/runtime-api.md):
  *
  *   const mod = await compile("saxpy.gk");
  *   const { out } = await mod.saxpy({ grid: 1, block: 256 }, { n: 8, alpha: 2.5, x, y, out });
  *
  * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool),
- * arrays of lanes for vectors, plain objects for structs, and TypedArrays for arrays (of
- * their lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
- * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted);
- * every argument is checked against the kernel's parameters before anything runs. Arrays a
- * kernel may write are updated in place and returned by name.
+ * arrays of lanes for vectors, plain objects for structs, TypedArrays for arrays (of their
+ * lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
+ * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted),
+ * and GPU arrays of the module's device for arrays of scalars (device/gpuArray.ts); every
+ * argument is checked against the kernel's parameters before anything runs. Arrays a kernel may write are updated in place and returned by name. A
+ * launch given only GPU arrays is queued and returns at once (device/launching.ts). A
+ * generic kernel runs as one of its instances: `mod.reduce.with({ T: "f32", BLOCK: 256 })(config, args)`
+ * (src/runtime/instances.ts).
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { Function, Module } from "../ir/nodes.js";
+import type { Function, GenericKernel, Module } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
-import { checkArrayArg, coerceScalar, INT_RANGES, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
+import { checkArrayArg, coerceScalar, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
 import { didYouMean } from "../ir/check/symbols.js";
@@ -26,33 +29,51 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
-import { GkRuntimeError } from "./launcher.js";
+import { openDevice, type GpuDevice, type SyncOptions } from "./device/device.js";
+import type { Isolation } from "./device/engine.js";
+import { describeValue, GpuArray } from "./device/gpuArray.js";
+import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
+import { GkRuntimeError } from "./launcher/errors.js";
+import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
-import { createRunner, type ArgValue, type Dims, type Runner, type RunnerOptions } from "./runner.js";
-import { selectTarget, type DeviceChoice, type Target } from "./target.js";
+import type { Dims, Runner, RunnerOptions } from "./runner.js";
+import type { DeviceChoice, Target } from "./target.js";
 
-export interface CompileOptions extends RunnerOptions {
-  /** Where kernels run (default auto: a GPU when one and nvcc are usable, else the CPU simulator). */
-  readonly device?: DeviceChoice;
-  /** GPU index (default 0). */
+/** How a module is built and run, whatever its device. */
+export type ModuleOptions = RunnerOptions;
+
+export interface CompileOptions extends ModuleOptions {
+  /**
+   * Where kernels run: a device from openDevice() (the module then shares its arrays and
+   * queues), or auto (default: a GPU when one and nvcc are usable, else the CPU simulator),
+   * cuda or cpu, for a device of the module's own, closed with it.
+   */
+  readonly device?: DeviceChoice | GpuDevice;
+  /** GPU index (default 0), for a device of the module's own. */
   readonly gpu?: number;
+  /** in-process or process (see openDevice), for a device of the module's own. */
+  readonly isolation?: Isolation;
 }
 
-export interface LaunchConfig {
+export interface LaunchConfig extends RunConfig {
   readonly grid: number | readonly number[];
   readonly block: number | readonly number[];
 }
 
 /**
  * A kernel argument: a scalar; a vector (an array of its lanes) or struct (a plain object) value;
- * or an array: a TypedArray, an ArrayBuffer or DataView (the bytes of an array of structs), or
- * a plain array of scalars, of vectors or of objects (converted to a new array).
+ * or an array: a TypedArray, a GpuArray (of scalars), an ArrayBuffer or DataView (the bytes of an
+ * array of structs), or a plain array of scalars, of vectors or of objects (converted to a new array).
  */
-export type ArgInput = number | bigint | boolean | AnyTypedArray | ArrayBuffer | DataView | readonly unknown[] | Readonly<Record<string, unknown>>;
+export type ArgInput = number | bigint | boolean | AnyTypedArray | GpuArray | ArrayBuffer | DataView | readonly unknown[] | Readonly<Record<string, unknown>>;
 export type KernelArgs = Readonly<Record<string, ArgInput>>;
 /** Arrays the kernel may write, by parameter name: the argument itself, updated in place (or the array made from a plain array). */
-export type KernelOutputs = Record<string, AnyTypedArray | ArrayBuffer | DataView>;
-export type KernelFn = (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>;
+export type KernelOutputs = Record<string, AnyTypedArray | GpuArray | ArrayBuffer | DataView>;
+export type { GenericArgs };
+/** Runs a kernel. `with(args)` names an instance of a generic kernel (a plain kernel takes no generic arguments). */
+export type KernelFn = ((config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>) & { with(args: GenericArgs): KernelFn };
+/** A compiled module: a GkModule with each kernel as a member. */
+export type LoadedModule = GkModule & Record<string, KernelFn>;
 
 /** A program that failed to compile: `diagnostics` holds every problem, `message` prints the first 100 and counts the rest. */
 export class GkCompileError extends Error {
@@ -66,70 +87,184 @@ export class GkModule {
   readonly kernels: readonly string[];
   /** The struct types of the module by name (the entry file's first), for packStructs and unpackStructs. */
   readonly structs: Readonly<Record<string, StructType>>;
+  readonly #program: Program;
+  readonly #owned: boolean;
+  readonly #build: Program["build"];
+  /** Builds of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
+  readonly #instances = new Map<string, Program>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
-    readonly target: Target,
-    private readonly runner: Runner,
+    /** The device the kernels run on: its arrays can be passed to them. */
+    readonly gpu: GpuDevice,
+    owned: boolean,
+    opts: ModuleOptions,
   ) {
+    this.#owned = owned;
+    this.#build = {
+      ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
+      ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    };
+    this.#program = this.#programOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
     const structs: Record<string, StructType> = {};
     for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
     this.structs = Object.freeze(structs);
-    for (const k of this.kernels) {
+    const members: [string, KernelFn][] = [
+      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => [k.name, kernelFn((c, a) => this.launch(k.name, c, a), (g) => this.#notGeneric(k.name, g))]),
+      ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
+    ];
+    for (const [k, fn] of members) {
       // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
       invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
-      Object.defineProperty(this, k, { value: ((c, a) => this.launch(k, c, a)) satisfies KernelFn, enumerable: true });
+      Object.defineProperty(this, k, { value: fn, enumerable: true });
     }
   }
 
-  static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<GkModule & Record<string, KernelFn>> {
-    const target = await selectTarget(opts.device ?? "auto", opts.gpu !== undefined ? { device: opts.gpu } : {});
-    return new GkModule(ir, sources, target, createRunner(ir, sources, target, opts)) as GkModule & Record<string, KernelFn>;
+  #programOf(ir: Module): Program {
+    return { ir, sources: this.sources, build: this.#build, kernels: new Map(), simKernels: new Map() };
+  }
+
+  #notGeneric(name: string, args: GenericArgs): KernelFn {
+    if (args && Object.keys(args).length) throw new GkRuntimeError("GK8005", `'${name}' is not generic: run it without with(...)`);
+    return (this as unknown as Record<string, KernelFn>)[name]!;
+  }
+
+  /** The kernel function of the instance of `g` that `args` name. */
+  #instanceFn(g: GenericKernel, args: GenericArgs): KernelFn {
+    const target = this.#instance(namedInstance(g, args));
+    return kernelFn(
+      (c, a) => this.#run(target, c, a),
+      () => {
+        throw new GkRuntimeError("GK8005", `'${target.fn.name}' is already an instance of '${g.name}'`);
+      },
+    );
+  }
+
+  /** Where an instance runs: the module's own build when its launch statements made it, else a build of its own, made once. */
+  #instance(wanted: NamedInstance): KernelTarget {
+    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { program: this.#program, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
+    let program = this.#instances.get(wanted.name);
+    if (!program) {
+      program = this.#programOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
+      this.#instances.set(wanted.name, program);
+    }
+    return { program, fn: program.ir.kernels.find((k) => k.name === wanted.name)! };
+  }
+
+  static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<LoadedModule> {
+    const given = typeof opts.device === "object" ? opts.device : undefined;
+    const device =
+      given ??
+      (await openDevice({
+        device: (opts.device as DeviceChoice | undefined) ?? "auto",
+        ...(opts.gpu !== undefined ? { gpu: opts.gpu } : {}),
+        ...(opts.isolation !== undefined ? { isolation: opts.isolation } : {}),
+        ...(opts.sim !== undefined ? { sim: opts.sim } : {}),
+      }));
+    given?.open("compile()");
+    return new GkModule(ir, sources, device, given === undefined, opts) as LoadedModule;
   }
 
   /** "cuda" or "cpu". */
   get device(): "cuda" | "cpu" {
-    return this.target.kind;
+    return this.gpu.kind;
   }
 
-  /** Runs kernel `name` (also available as `module[name](config, args)`). */
+  /** Where the kernels run, as `gkc run` describes it. */
+  get target(): Target {
+    const info = this.gpu.info;
+    return info ? { kind: "cuda", device: info, arch: info.arch } : { kind: "cpu", ...(this.gpu.reason !== undefined ? { reason: this.gpu.reason } : {}) };
+  }
+
+  /**
+   * Runs kernel `name` (also available as `module[name](config, args)`), or the instance of
+   * a generic kernel that `name` spells (`"reduce<f32, 256>"`). Given only GPU arrays it
+   * queues the launch and returns at once; given host TypedArrays it returns when their
+   * results are copied back into them.
+   */
   async launch(name: string, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const named = instanceByName(this.ir, name);
+    if (named) return this.#run(this.#instance(named), config, args);
     const fn = this.ir.kernels.find((k) => k.name === name);
-    if (!fn) throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
+    if (fn) return this.#run({ program: this.#program, fn }, config, args);
+    const generic = this.ir.generics?.find((g) => g.name === name);
+    if (generic) throw genericError(generic);
+    throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
+  }
+
+  async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
-    const { values, given } = marshal(fn, args ?? {});
-    await this.runner.run(name, grid, block, values);
+    if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
+    const { values, given } = marshal(fn, args ?? {}, this.gpu);
+    await launchOn(this.gpu, program, fn, grid, block, values, config ?? {});
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
-      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = given[i] as AnyTypedArray | ArrayBuffer | DataView;
+      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
     });
     return outputs;
+  }
+
+  /** Waits for everything queued on the module's device (every queue); throws the first failure, naming the kernel and the launch. */
+  sync(opts: SyncOptions = {}): Promise<void> {
+    return this.gpu.sync(opts);
   }
 
   /** Runs the file's `launch` statements in order. */
   async runLaunches(): Promise<LaunchOutcome[]> {
     const out: LaunchOutcome[] = [];
-    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, this.runner));
+    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, this.runner()));
     return out;
   }
 
-  /** Ends the GPU launcher process, if one was started. */
-  close(): Promise<void> {
-    return this.runner.close();
+  /** This module's launches as a Runner (host arrays in, results copied back). */
+  private runner(): Runner {
+    return {
+      target: this.target,
+      run: async (kernel, grid, block, args) => {
+        const t0 = performance.now();
+        const fn = this.ir.kernels.find((k) => k.name === kernel)!;
+        let kernelMs = 0;
+        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) });
+        return { kernelMs, totalMs: performance.now() - t0 };
+      },
+      close: () => this.close(),
+    };
+  }
+
+  /** Closes the module's device if the module opened it (a device given to compile() stays open). */
+  async close(): Promise<void> {
+    if (this.#owned) await this.gpu.close();
   }
 }
 
+/** A kernel and the build it runs in. */
+interface KernelTarget {
+  readonly program: Program;
+  readonly fn: Function;
+}
+
+function kernelFn(run: (config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>, withArgs: (args: GenericArgs) => KernelFn): KernelFn {
+  return Object.assign(run, { with: withArgs });
+}
+
+/** What running a generic kernel itself says: which instance to run instead. */
+function genericError(g: GenericKernel): GkRuntimeError {
+  return new GkRuntimeError("GK8005", `'${g.name}' is generic (${g.name}${genericParamList(g)}): run one of its instances, as in mod.${withExample(g)}(config, args)`);
+}
+
 /** Compiles a `.gk` file. Throws GkCompileError with every diagnostic when it has errors. */
-export async function compile(file: string, opts: CompileOptions = {}): Promise<GkModule & Record<string, KernelFn>> {
+export async function compile(file: string, opts: CompileOptions = {}): Promise<LoadedModule> {
   const fe = frontEnd(file);
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
   return GkModule.create(fe.ir, fe.sources, opts);
 }
 
 /** Compiles gk source text; `filename` names it in diagnostics and anchors relative imports. */
-export async function compileSource(source: string, opts: CompileOptions & { filename?: string } = {}): Promise<GkModule & Record<string, KernelFn>> {
+export async function compileSource(source: string, opts: CompileOptions & { filename?: string } = {}): Promise<LoadedModule> {
   const filename = opts.filename ?? path.join(process.cwd(), "<source>.gk");
   const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost) });
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
@@ -156,16 +291,16 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
   }
 }
 
-/** The arguments as the runner takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
-function marshal(fn: Function, args: KernelArgs): { values: ArgValue[]; given: unknown[] } {
-  const r = marshalEach(fn, args);
+/** The arguments as a launch takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
+function marshal(fn: Function, args: KernelArgs, device: GpuDevice): { values: RunValue[]; given: unknown[] } {
+  const r = marshalEach(fn, args, device);
   // An array the kernel writes shares memory with no other argument (spec: Types).
   const shared = sharedMemory(fn, r.values);
   if (shared) throw invalid(fn.name, shared.message);
   return r;
 }
 
-function marshalEach(fn: Function, args: KernelArgs): { values: ArgValue[]; given: unknown[] } {
+function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice): { values: RunValue[]; given: unknown[] } {
   const names = fn.params.map((p) => p.name);
   for (const k of Object.keys(args)) {
     if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, names)} (parameters: ${names.join(", ")})`);
@@ -173,30 +308,40 @@ function marshalEach(fn: Function, args: KernelArgs): { values: ArgValue[]; give
   const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
   if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
   const given: unknown[] = [];
-  const values = fn.params.map((p): ArgValue => {
+  const values = fn.params.map((p): RunValue => {
     const v = args[p.name]!;
     const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    if (p.kind === "valueVar") {
-      given.push(v);
-      return value(fn.name, what, p.type, v);
-    }
+    given.push(v);
+    if (p.kind === "valueVar") return value(fn.name, what, p.type, v);
     const elem = p.type.elem;
-    const c = checkArrayArg(elem, v);
-    if (c.ok) {
-      given.push(v);
-      return c.value;
+    if (v instanceof GpuArray) {
+      if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
+      if (v.owner === device && v.elem === elem.name) {
+        v.live(() => `argument '${p.name}' of ${fn.name}`);
+        return v;
+      }
+      if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+      throw invalid(fn.name, `${what} takes a GpuArray<"${elem.name}"> or a ${typedArrayName(elem.name)}, got ${v.toString()}`);
     }
+    const c = checkArrayArg(elem, v);
+    if (c.ok) return c.value;
     if (Array.isArray(v)) {
       const made = fromPlainArray(fn.name, what, elem, v);
-      given.push(made.given);
+      given[given.length - 1] = made.given;
       return made.value;
     }
     if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
     if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
-    const plain = elem.kind === "scalar" ? "an array of numbers" : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
-    throw invalid(fn.name, `${what} takes ${c.want} (or ${plain}), got ${describe(v)}`);
+    const plain = elem.kind === "scalar" ? `a GpuArray<"${elem.name}"> (or an array of numbers)` : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
+    throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
   });
   return { values, given };
+}
+
+/** What an array parameter of element type `elem` takes, in words (checkArrayArg's). */
+function wantOf(elem: ValueType): string {
+  const c = checkArrayArg(elem, undefined);
+  return c.ok ? "" : c.want;
 }
 
 /** A plain array as an array argument: of scalars; of vectors (flat lanes, or one array per vector); of objects (packed structs). */
@@ -230,13 +375,12 @@ function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readon
     }
   }
 }
+
 function describe(v: unknown): string {
-  if (v === null) return "null";
   if (v === undefined) return "nothing";
   if (Array.isArray(v)) return `an array of ${v.length} element${v.length === 1 ? "" : "s"}`;
-  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return `a ${v.constructor.name} of length ${(v as unknown as ArrayLike<unknown>).length}`;
-  if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;
-  return `${typeof v} ${String(v)}`;
+  if (v instanceof DataView) return `a DataView of ${v.byteLength} bytes`;
+  return describeValue(v);
 }
 
 function value(kernel: string, what: string, t: ValueType, v: unknown): Value {

@@ -36,7 +36,11 @@ export interface RunnerOptions {
 
 export interface Runner {
   readonly target: Target;
-  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[]): Promise<RunTiming>;
+  /**
+   * Runs `kernel` of the runner's module, or of `module` when given (an instance of a generic
+   * kernel in a module of its own, src/runtime/instances.ts), on the same target and session.
+   */
+  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[], module?: Module): Promise<RunTiming>;
   close(): Promise<void>;
 }
 
@@ -53,10 +57,10 @@ function kernelOf(ir: Module, name: string): Function {
 function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions): Runner {
   return {
     target,
-    async run(kernel, grid, block, args) {
+    async run(kernel, grid, block, args, module = ir) {
       const t0 = performance.now();
       const { compileKernel, runKernel } = await import("./sim/index.js");
-      const k = compileKernel(ir, kernel, sources, opts.sim);
+      const k = compileKernel(module, kernel, sources, opts.sim);
       const r = runKernel(k, { grid, block }, args);
       return { kernelMs: r.ms, totalMs: performance.now() - t0 };
     },
@@ -65,22 +69,26 @@ function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerO
 }
 
 function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cuda" }, opts: RunnerOptions): Runner {
-  let built: Promise<ModuleBuild> | undefined;
+  const builds = new Map<Module, Promise<ModuleBuild>>();
   let session: LauncherSession | undefined;
   return {
     target,
-    async run(kernel, grid, block, args) {
+    async run(kernel, grid, block, args, module = ir) {
       const t0 = performance.now();
       const [{ buildModule }, { LauncherSession }] = await Promise.all([import("./build.js"), import("./launcher.js")]);
       session ??= new LauncherSession({ device: target.device.index });
-      built ??= buildModule(ir, sources, {
-        arch: target.arch,
-        ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
-        ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
-        ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-      });
+      let built = builds.get(module);
+      if (!built) {
+        built = buildModule(module, sources, {
+          arch: target.arch,
+          ...(opts.fmad !== undefined ? { fmad: opts.fmad } : {}),
+          ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
+          ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+        });
+        builds.set(module, built);
+      }
       const b = await built;
-      const fn = kernelOf(ir, kernel);
+      const fn = kernelOf(module, kernel);
       const symbol = b.symbols.get(kernel);
       invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
       const wire = wireArgs(fn, args);

@@ -1,6 +1,6 @@
 /**
- * A kernel's arguments as the GPU launcher takes them (src/runtime/launcher: scalars and arrays
- * of scalars only):
+ * A kernel's arguments as the GPU takes them (the launcher, src/runtime/launcher, and the
+ * device engines, src/runtime/device: scalars and arrays of scalars only):
  *
  * - a scalar as it is; a vector or struct value as its scalars in leaf order, one kernel
  *   argument each, which is how the CUDA backend's kernel receives it (src/backends/cuda/function.ts);
@@ -15,7 +15,9 @@ import type { Function } from "../ir/nodes.js";
 import { leafValues, type Value } from "../ir/composite.js";
 import { leaves, type ValueType } from "../ir/types.js";
 import type { AnyTypedArray, ArgValue } from "../ir/values.js";
-import type { KernelArg } from "./launcher.js";
+import type { ArrayDataArg, KernelArg } from "./launcher.js";
+
+type WireArg = Extract<KernelArg, { kind: "scalar" }> | ArrayDataArg;
 
 /** Whether an array of `elem` travels as bytes (u32 elements) rather than as its scalars. */
 function asBytes(elem: ValueType): boolean {
@@ -50,7 +52,8 @@ export function wireArgs(fn: Function, args: readonly ArgValue[]): WireArgs {
   return { args: out, finish: () => after.forEach((f) => f()), output };
 }
 
-function wireArg(p: Function["params"][number], v: ArgValue, after: (() => void)[]): KernelArg[] {
+/** One parameter's argument as launcher arguments; `after` gets what must run after the launch (copying results back into the caller's bytes). */
+export function wireArg(p: Function["params"][number], v: ArgValue, after: (() => void)[]): WireArg[] {
   if (p.kind === "valueVar") {
     if (p.type.kind === "scalar") return [{ kind: "scalar", type: p.type.name, value: v as Exclude<Value, readonly Value[]> }];
     const ls = leaves(p.type);

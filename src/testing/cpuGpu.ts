@@ -14,7 +14,9 @@ import { formatAny, formatElements } from "../runtime/format.js";
 import { wireArgs } from "../runtime/wire.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
+import { parseInstanceSpelling } from "../ir/instances.js";
 import { GkCompileError } from "../runtime/api.js";
+import { instanceByName, instanceModule } from "../runtime/instances.js";
 import { sharedMemory } from "../runtime/aliasing.js";
 import { buildModule, type ModuleBuild } from "../runtime/build.js";
 import { GkRuntimeError, LauncherSession, type DeviceInfo } from "../runtime/launcher.js";
@@ -82,11 +84,42 @@ export async function gpuAvailable(device = 0): Promise<{ ok: boolean; reason: s
   }
 }
 
-/** Checks source text into a program; throws GkCompileError with every diagnostic when it has errors. */
-export function checkProgram(source: string, filename = path.join(process.cwd(), "<source>.gk")): { ir: Module; sources: SourceMap } {
-  const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost) });
+/**
+ * Checks source text into a program; throws GkCompileError with every diagnostic when it has
+ * errors. `instances` names instances of its generic kernels to make too (`"reduce<f32, 256>"`).
+ */
+export function checkProgram(source: string, filename = path.join(process.cwd(), "<source>.gk"), instances: readonly string[] = []): { ir: Module; sources: SourceMap } {
+  const requests = instances.map((name) => {
+    const parsed = parseInstanceSpelling(name);
+    if (!parsed || "error" in parsed) throw new GkRuntimeError("GK8009", parsed ? parsed.error : `'${name}' is not an instance's name, which is written like reduce<f32, 256>`);
+    return { kernel: parsed.name, args: parsed.args };
+  });
+  const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost), instances: requests });
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
   return { ir: fe.ir, sources: fe.sources };
+}
+
+/** Modules of instances named for checked programs that did not have them, per program and instance. */
+const instanceModules = new WeakMap<Module, Map<string, Module>>();
+
+/**
+ * The program to run `kernel` in, and the kernel: a program given as text is checked (with
+ * the instance `kernel` names, if it names one); a checked program runs an instance it does
+ * not have in a module of its own, as the API does (src/runtime/instances.ts).
+ */
+function programFor(program: ProgramInput, kernel: string): { p: { readonly ir: Module; readonly sources: SourceMap }; fn: Function } {
+  const named = parseInstanceSpelling(kernel);
+  if (typeof program === "string") {
+    const p = checkProgram(program, undefined, named ? [kernel] : []);
+    return { p, fn: kernelOf(p.ir, named ? instanceByName(p.ir, kernel)!.name : kernel) };
+  }
+  if (!named || program.ir.kernels.some((k) => k.name === kernel)) return { p: program, fn: kernelOf(program.ir, kernel) };
+  const wanted = instanceByName(program.ir, kernel)!;
+  let perProgram = instanceModules.get(program.ir);
+  if (!perProgram) instanceModules.set(program.ir, (perProgram = new Map()));
+  let ir = perProgram.get(wanted.name);
+  if (!ir) perProgram.set(wanted.name, (ir = instanceModule(program.ir, program.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources))));
+  return { p: { ir, sources: program.sources }, fn: kernelOf(ir, wanted.name) };
 }
 
 export class CpuGpuComparer {
@@ -114,8 +147,7 @@ export class CpuGpuComparer {
   }
 
   async compare(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions = {}): Promise<Comparison> {
-    const p = typeof program === "string" ? checkProgram(program) : program;
-    const fn = kernelOf(p.ir, kernel);
+    const { p, fn } = programFor(program, kernel);
     const fmad = opts.fmad ?? false;
     const values = positional(fn, args);
     const grid = dims(launch.grid);
@@ -133,7 +165,7 @@ export class CpuGpuComparer {
     let gpu = new Map<string, AnyTypedArray>();
     let gpuError: Error | undefined;
     try {
-      gpu = await this.runOnGpu(p, kernel, launch, values, fmad);
+      gpu = await this.runOnGpu(p, fn.name, launch, values, fmad);
     } catch (e) {
       gpuError = e instanceof Error ? e : new Error(String(e));
     }
@@ -151,11 +183,10 @@ export class CpuGpuComparer {
 
   /** Runs a kernel on the GPU on copies of `args`; the arrays it may write, by name. */
   async runOnGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, fmad = false): Promise<Map<string, AnyTypedArray>> {
-    const p = typeof program === "string" ? checkProgram(program) : program;
-    const fn = kernelOf(p.ir, kernel);
+    const { p, fn } = programFor(program, kernel);
     const values = positional(fn, args);
     const build = await this.prepare(p, fmad);
-    const symbol = build.symbols.get(kernel)!;
+    const symbol = build.symbols.get(fn.name)!;
     const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
     const wire = wireArgs(fn, values);
     const r = await this.session.run({ module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: wire.args, timeoutMs });

@@ -16,6 +16,7 @@ import { formatDiagnostic } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../backends/cuda/index.js";
+import { parseInstanceSpelling } from "../ir/instances.js";
 import type { Module } from "../ir/nodes.js";
 import type { AnyTypedArray } from "../ir/values.js";
 import { memoryHost } from "../load/program.js";
@@ -45,6 +46,7 @@ export type Stage = "check" | "simulate" | "fold" | "nvcc" | "gpu";
 
 /** Something wrong with one kernel of a batch. */
 export interface Problem {
+  /** The kernel's name as printed (GeneratedKernel.name: `k12`, also for the instance `k12<64>`). */
   readonly kernel: string;
   readonly stage: Stage;
   readonly detail: string;
@@ -59,13 +61,20 @@ export interface CheckedBatch {
   readonly problems: readonly Problem[];
 }
 
-/** Checks a batch as one module; every diagnostic (warnings included) is a problem of the kernel whose lines it points at. */
+/**
+ * Checks a batch as one module, with the instances of its generic kernels that its entries
+ * run; every diagnostic (warnings included) is a problem of the kernel whose lines it points at.
+ */
 export function checkBatch(batch: Batch, file = "batch.gk"): CheckedBatch {
-  const fe = frontEnd(file, { host: memoryHost({ [file]: batch.source }), after: "check" });
+  const instances = batch.kernels.flatMap((k) => {
+    const parsed = parseInstanceSpelling(k.kernel);
+    return parsed && !("error" in parsed) ? [{ kernel: parsed.name, args: parsed.args }] : [];
+  });
+  const fe = frontEnd(file, { host: memoryHost({ [file]: batch.source }), after: "check", instances });
   const problems = fe.diagnostics.map((d): Problem => {
     const f = d.span && fe.sources.get(d.span.file);
     const at = f && d.span ? kernelAtLine(batch, lineColOf(f, d.span.start).line) : undefined;
-    return { kernel: at?.kernel ?? "(unknown)", stage: "check", detail: formatDiagnostic(d, fe.sources) };
+    return { kernel: at?.name ?? "(unknown)", stage: "check", detail: formatDiagnostic(d, fe.sources) };
   });
   if (!fe.ir || problems.length) return { batch, sources: fe.sources, problems };
   return { batch, ir: runPasses(fe.ir), unfolded: fe.ir, sources: fe.sources, problems };
@@ -97,15 +106,15 @@ export function simulate(ir: Module, sources: SourceMap, k: { kernel: string; gr
  */
 export function simulateBoth(c: CheckedBatch, k: GeneratedKernel): Problem[] {
   const folded = simulate(c.ir!, c.sources, k);
-  if ("error" in folded) return [{ kernel: k.kernel, stage: "simulate", detail: folded.error.message }];
+  if ("error" in folded) return [{ kernel: k.name, stage: "simulate", detail: folded.error.message }];
   const plain = simulate(c.unfolded!, c.sources, k);
-  if ("error" in plain) return [{ kernel: k.kernel, stage: "fold", detail: `only the unfolded IR fails: ${plain.error.message}` }];
+  if ("error" in plain) return [{ kernel: k.name, stage: "fold", detail: `only the unfolded IR fails: ${plain.error.message}` }];
   const diffs = [...folded.outputs].flatMap(([name, a]) => {
     const elem = c.ir!.kernels.find((f) => f.name === k.kernel)!.params.find((p) => p.name === name)!;
     if (elem.type.kind !== "global") return [];
     return compareValues(name, elem.type.elem, a, plain.outputs.get(name)!).flatMap((c2) => describeMismatches(c2, ["folded", "unfolded"]));
   });
-  return diffs.length ? [{ kernel: k.kernel, stage: "fold", detail: `the folded and the unfolded IR compute different results:\n${diffs.join("\n")}` }] : [];
+  return diffs.length ? [{ kernel: k.name, stage: "fold", detail: `the folded and the unfolded IR compute different results:\n${diffs.join("\n")}` }] : [];
 }
 
 export interface PtxResult {
@@ -135,7 +144,7 @@ export function nvccProblems(batch: Batch, r: PtxResult): Problem[] {
     .filter((m) => m.severity === "error")
     .map((m): Problem => {
       const at = m.line !== undefined && m.file?.endsWith(".gk") ? kernelAtLine(batch, m.line) : undefined;
-      return { kernel: at?.kernel ?? "(unknown)", stage: "nvcc", detail: `${m.text}${m.context.length ? `\n${m.context.join("\n")}` : ""}` };
+      return { kernel: at?.name ?? "(unknown)", stage: "nvcc", detail: `${m.text}${m.context.length ? `\n${m.context.join("\n")}` : ""}` };
     });
   if (!r.ok && located.length === 0) located.push({ kernel: "(unknown)", stage: "nvcc", detail: r.output.slice(-3000) });
   return located;
@@ -156,11 +165,11 @@ export function nvccWarnings(results: readonly PtxResult[]): Map<string, number>
 
 /** Every problem one kernel has on its own: check, simulate (folded and not), and (when `nvccDir` is given) PTX. */
 export async function kernelProblems(k: GeneratedKernel, nvccDir?: string): Promise<Problem[]> {
-  const batch = printBatch([{ name: k.kernel, program: k.program }]);
-  const c = checkBatch(batch, `${k.kernel}.gk`);
+  const batch = printBatch([{ name: k.name, program: k.program }]);
+  const c = checkBatch(batch, `${k.name}.gk`);
   if (!c.ir) return [...c.problems];
   const problems = [...c.problems, ...simulateBoth(c, batch.kernels[0]!)];
-  if (nvccDir) problems.push(...nvccProblems(batch, await buildPtx(c.ir, c.sources, { dir: nvccDir, name: k.kernel })));
+  if (nvccDir) problems.push(...nvccProblems(batch, await buildPtx(c.ir, c.sources, { dir: nvccDir, name: k.name })));
   return problems;
 }
 

@@ -109,6 +109,22 @@ describe("gkc run on the CPU simulator", () => {
     expect(j.launches[0]).toMatchObject({ kernel: "block_sum", device: "cpu", outputs: { total: [499500], partial: [32640, 98176, 163712, 204972] } });
     expect(typeof j.launches[0].kernel_ms).toBe("number");
   });
+  it("runs the instances a generic kernel's launch statements name, and one named by --kernel", async () => {
+    const r = await gkc("run", "examples/reduce_generic.gk", "--device", "cpu", "--json");
+    const j = JSON.parse(r.out);
+    expect(j.launches.map((l: { kernel: string }) => l.kernel)).toEqual(["block_sum<f32, 256>", "block_sum<i32, 128>", "block_sum<f64, 512>"]);
+    expect(j.launches[0].outputs).toEqual({ total: [499500], partial: [32640, 98176, 163712, 204972] });
+    const i32 = j.launches[1].outputs;
+    expect(i32.total).toEqual([i32.partial.reduce((a: number, b: number) => a + b, 0)]);
+    const text = await gkc("run", "examples/reduce_generic.gk", "--device", "cpu");
+    expect(text.out.split("\n").slice(0, 3)).toEqual(["# block_sum<f32, 256> (examples/reduce_generic.gk:29)", "partial = [32640, 98176, 163712, 204972]", "total = [499500]"]);
+    const one = await gkc("run", "examples/reduce_generic.gk", "--device", "cpu", "--kernel", "block_sum<i32, 64>", "--grid", "2", "--block", "64", "--arg", "n=100", "--arg", "x=iota(100)", "--arg", "partial=zeros(2)", "--arg", "total=zeros(1)");
+    expect(one.out).toBe("partial = [2016, 2934]\ntotal = [4950]");
+    const bad = await gkc("run", "examples/reduce_generic.gk", "--device", "cpu", "--kernel", "block_sum<u8, 64>", "--arg", "n=1");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/GK2003|GK3031/);
+  });
+
   it("runs a kernel from flags, checking the arguments like a launch statement", async () => {
     const r = await gkc("run", "examples/saxpy.gk", "--device", "cpu", "--kernel", "saxpy", "--grid", "1", "--block", "4", "--arg", "n=4", "--arg", "alpha=2", "--arg", "x=iota(4)", "--arg", "y=[1, 1, 1, 1]", "--arg", "out=zeros(4)");
     expect(r.out).toBe("out = [1, 3, 5, 7]");

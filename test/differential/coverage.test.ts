@@ -14,9 +14,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { ALL_TYPES, INT_TYPES, NUM_TYPES, vec } from "../../src/testing/gen/ast.js";
+import { ALL_TYPES, INT_TYPES, NUM_TYPES, vec, type Program } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
-import { arbProgram, features } from "../../src/testing/gen/index.js";
+import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
+import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
 
 function expectedFeatures(): string[] {
   const want: string[] = [];
@@ -39,6 +40,9 @@ function expectedFeatures(): string[] {
   want.push("stmt:return:kernel", "stmt:return:fn", "stmt:return:fn:value", "barrier:in-loop", "stmt:let:zero", "stmt:shadowing");
   want.push("stmt:localArray:1d", "stmt:localArray:2d:init", "stmt:localArray:2d:flat", "stmt:shared:0d", "stmt:shared:1d", "stmt:shared:2d", "atomic:partly-indexed");
   want.push("step:prefix++", "step:prefix--", "step:postfix++", "step:postfix--", "call:value", "call:void", "const:typed", "const:untyped");
+  for (const c of CONSTRAINTS) want.push(`generic:fn:${c.text}`, `generic:fn:${c.text}:sized`);
+  for (const t of NUM_TYPES) want.push(`generic:instance:${t}`);
+  want.push("generic:call:inferred", "generic:call:explicit", "generic:call:sized", "generic:kernel");
   for (const s of ["threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y", "blockDim.x", "gridDim.x", "globalId.x", "globalId.y"]) want.push(`special:${s}`);
   return [...new Set(want)];
 }
@@ -71,7 +75,8 @@ function expectedStructFeatures(): string[] {
 
 describe("the kernel generator's coverage", () => {
   const kernels = new Map<string, number>();
-  const programs = () => fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 });
+  let sampled: Program[] | undefined;
+  const programs = () => (sampled ??= fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 }));
   const seenFeatures = () => {
     if (kernels.size === 0) {
       for (const p of programs()) {
@@ -85,6 +90,7 @@ describe("the kernel generator's coverage", () => {
 
   it("reaches every operator, conversion, builtin, atomic and statement form in 2,000 kernels", () => {
     const seen = new Set(seenFeatures());
+    console.log(genericUse(programs()));
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
     const contended = (where: string) => [...seen].filter((f) => f.startsWith("atomic:") && f.endsWith(`:${where}`)).map((f) => f.split(":")[1]);
     for (const fn of ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"]) {

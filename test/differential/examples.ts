@@ -63,6 +63,7 @@ const EPS32 = 2 ** -24;
 
 const f32 = fc.float({ min: -1000, max: 1000, noNaN: true });
 const f32s = (n: number) => fc.array(f32, { minLength: n, maxLength: n }).map((a) => Float32Array.from(a));
+const i32s = (n: number) => fc.array(fc.integer(), { minLength: n, maxLength: n }).map((a) => Int32Array.from(a));
 const u32s = (n: number) => fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: n, maxLength: n }).map((a) => Uint32Array.from(a));
 const none = () => ({});
 
@@ -178,6 +179,33 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
       }),
     // Partial sums are a fixed tree (exact); the blocks' atomicAdds to `total` come in any order.
     tolerance: blockTotals,
+  },
+  {
+    example: "reduce_generic",
+    kernel: "block_sum<f32, 256>",
+    numRuns: 15,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 1500 }), extra: fc.integer({ min: 0, max: 1 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.n)))
+      .map(([s, x]) => {
+        const blocks = Math.ceil(s.n / 256) + s.extra || 1;
+        return { grid: [blocks], block: [256], args: [s.n, x, new Float32Array(blocks), new Float32Array(1)] };
+      }),
+    tolerance: blockTotals,
+  },
+  {
+    example: "reduce_generic",
+    kernel: "block_sum<i32, 128>",
+    numRuns: 15,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 1500 }), extra: fc.integer({ min: 0, max: 1 }) })
+      .chain((s) => fc.tuple(fc.constant(s), i32s(s.n)))
+      .map(([s, x]) => {
+        const blocks = Math.ceil(s.n / 128) + s.extra || 1;
+        return { grid: [blocks], block: [128], args: [s.n, x, new Int32Array(blocks), new Int32Array(1)] };
+      }),
+    // Integers wrap the same in any order of the atomics.
+    tolerance: none,
   },
   {
     example: "warp_reduce",

@@ -21,7 +21,7 @@ import {
   buildPtx, checkBatch, describeShrunk, kernelProblems, kernelSeed, nvccProblems, nvccWarnings, sampleProgram, shrinkKernel, simulateBoth,
   type Problem, type PtxResult, type Stage,
 } from "../../src/testing/differential.js";
-import { generatedKernel, printBatch } from "../../src/testing/gen/index.js";
+import { generatedKernel, genericUse, printBatch, type Program } from "../../src/testing/gen/index.js";
 
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const COUNT = Number(process.env.GK_DIFF_CI_KERNELS ?? 1000);
@@ -81,6 +81,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
     const problems: Problem[] = [];
     const builds: Promise<void>[] = [];
     const ptx: PtxResult[] = [];
+    const programs: Program[] = [];
     const ms = { generate: 0, check: 0, simulate: 0, nvcc: 0 };
     for (let start = 0; start < COUNT; start += BATCH) {
       let t = performance.now();
@@ -89,6 +90,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
         program: sampleProgram(kernelSeed(SEED, start + j)),
       }));
       ms.generate += performance.now() - t;
+      programs.push(...entries.map((e) => e.program));
       t = performance.now();
       let batch = printBatch(entries);
       let checked = checkBatch(batch);
@@ -118,6 +120,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
     await Promise.all(builds);
     const s = (performance.now() - t0) / 1000;
     const parts = Object.entries(ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ");
+    console.log(genericUse(programs));
     console.log(`differential (CI): ${COUNT} kernels checked, built to PTX and simulated in ${s.toFixed(1)} s (${(COUNT / s).toFixed(0)} kernels/s; ${parts}; nvcc ${NVCC_AT_ONCE} at a time)`);
     if (problems.length) expect.fail(await explain(problems));
     // The generated CUDA compiles without a warning too: a user would see each one as GK7005.

@@ -20,9 +20,10 @@ import { performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SourceMap } from "../../src/diagnostics/source.js";
 import type { Module } from "../../src/ir/nodes.js";
+import type { Program } from "../../src/testing/gen/index.js";
 import { checkProgram, CpuGpuComparer, runOnSimulator, type Comparison } from "../../src/testing/cpuGpu.js";
 import { checkBatch, describeShrunk, kernelSeed, sampleProgram, shrinkKernel } from "../../src/testing/differential.js";
-import { printBatch, type Batch, type GenOptions } from "../../src/testing/gen/index.js";
+import { genericUse, printBatch, type Batch, type GenOptions } from "../../src/testing/gen/index.js";
 import { EDGE_CASES, expectedDiffs } from "../differential/edge-cases.js";
 import { checkExampleProperty, EXAMPLE_PROPERTIES, type Runner } from "../differential/examples.js";
 import { gpuAvailable } from "./gpu-available.js";
@@ -34,8 +35,8 @@ const title = (what: string) => (gpu.ok ? `${what} on ${gpu.reason}` : `${what} 
 const COUNT = Number(process.env.GK_DIFF_KERNELS ?? 10_000);
 /** GK_DIFF_START: the index of the first kernel (a multiple of 200), to replay one batch of a run on the GPU. */
 const START = Number(process.env.GK_DIFF_START ?? 0);
-/** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 leave out float atomics / inexact math builtins (to look past a known difference). */
-const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0" };
+/** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 / GK_DIFF_GENERICS=0 leave out float atomics / inexact math builtins / generics (to look past a known difference). */
+const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0", generics: process.env.GK_DIFF_GENERICS !== "0" };
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const BATCH = 200;
 /** Batches checked and sent to nvcc ahead of the one running (nvcc runs beside the GPU and the simulator). */
@@ -68,16 +69,19 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     const starts = Array.from({ length: Math.ceil(COUNT / BATCH) }, (_, b) => START + b * BATCH);
     const ready: Prepared[] = [];
     const mismatches: { kernel: string; comparison: Comparison }[] = [];
+    const programs: Program[] = [];
     for (let b = 0; b < starts.length; b++) {
       while (ready.length < Math.min(BUILDS_AHEAD, starts.length - b)) ready.push(prepareBatch(starts[b + ready.length]!));
       const { batch, program } = ready.shift()!;
+      programs.push(...batch.kernels.map((k) => k.program));
       for (const k of batch.kernels) {
         const c = await comparer.compare(program, k.kernel, { grid: k.grid, block: k.block }, k.args, { fmad: false, tolerance: k.tolerance });
-        if (!c.ok) mismatches.push({ kernel: k.kernel, comparison: c });
+        if (!c.ok) mismatches.push({ kernel: k.name, comparison: c });
       }
     }
     const s = ((performance.now() - t0) / 1000).toFixed(1);
     console.log(`differential: ${COUNT} kernels, ${mismatches.length} mismatches, ${s} s`);
+    console.log(genericUse(programs));
     if (mismatches.length === 0) return;
     const first = mismatches[0]!;
     const seed = kernelSeed(SEED, Number(first.kernel.slice(1)));

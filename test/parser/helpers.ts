@@ -1,7 +1,7 @@
 /** Test helpers for the parser: a compact S-expression printer of the AST, and diagnostics as lines. */
 import { formatDiagnostic } from "../../src/diagnostics/format.js";
 import { lineColOf, makeSourceFile, SourceMap, type Span } from "../../src/diagnostics/source.js";
-import type { Expr, Item, Module, Stmt, TypeExpr } from "../../src/parser/ast.js";
+import type { Expr, GenericArgs, GenericParam, Item, Module, Stmt, TypeExpr } from "../../src/parser/ast.js";
 import { parse, type ParseResult } from "../../src/parser/index.js";
 
 export const FILE = "test.gk";
@@ -76,11 +76,11 @@ function printItem(i: Item): string {
   const exp = "exported" in i && i.exported ? "export " : "";
   switch (i.kind) {
     case "Kernel":
-      return list(`${exp}kernel`, i.name.name, list("params", ...i.params.map((p) => `${p.name.name}:${printType(p.type)}`)), printStmt(i.body));
+      return list(`${exp}kernel`, `${i.name.name}${generics(i.generics)}`, list("params", ...i.params.map((p) => `${p.name.name}:${printType(p.type)}`)), printStmt(i.body));
     case "Function":
       return list(
         `${exp}fn`,
-        i.name.name,
+        `${i.name.name}${generics(i.generics)}`,
         list("params", ...i.params.map((p) => `${p.name.name}:${printType(p.type)}`)),
         i.returnType && printType(i.returnType),
         printStmt(i.body),
@@ -92,12 +92,22 @@ function printItem(i: Item): string {
     case "Launch":
       return list(
         "launch",
-        i.kernel.name,
+        `${i.kernel.name}${typeArgs(i.typeArgs)}`,
         list("args", ...i.args.map((a) => `${a.name.name}=${printExpr(a.value)}`)),
         list("grid", ...i.grid.map(printExpr)),
         list("block", ...i.block.map(printExpr)),
       );
   }
+}
+
+/** `<T:f32|f64,N:i32>`, or nothing for a plain definition. */
+function generics(ps: readonly GenericParam[] | undefined): string {
+  return ps ? `<${ps.map((p) => `${p.name.name}:${p.constraint.map((c) => c.name).join("|")}`).join(",")}>` : "";
+}
+
+/** `<f32,256>`, or nothing. */
+function typeArgs(a: GenericArgs | undefined): string {
+  return a ? `<${a.args.map(printExpr).join(",")}>` : "";
 }
 
 export function printType(t: TypeExpr): string {
@@ -159,7 +169,7 @@ export function printExpr(e: Expr): string {
     case "Conditional":
       return list("?", printExpr(e.cond), printExpr(e.then), printExpr(e.else));
     case "Call":
-      return list("call", e.callee.name, ...e.args.map(printExpr));
+      return list("call", `${e.callee.name}${typeArgs(e.typeArgs)}`, ...e.args.map(printExpr));
     case "Index":
       return list("at", printExpr(e.object), printExpr(e.index));
     case "Member":

@@ -47,6 +47,54 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
   });
 });
 
+describe("generic kernels from TypeScript (CPU simulator)", () => {
+  it("run as instances named with with(), made by the launch statements or on demand", async () => {
+    const mod = await compile("examples/reduce_generic.gk", { device: "cpu" });
+    expect(mod.kernels).toEqual(["block_sum<f32, 256>", "block_sum<i32, 128>", "block_sum<f64, 512>"]);
+    const x = Int32Array.from({ length: 300 }, (_, i) => (i % 7) - 3 + i);
+    const sum = x.reduce((a, b) => a + b, 0);
+    // An instance no launch statement made: checked and built in a module of its own.
+    const i32x64 = mod.block_sum.with({ T: "i32", BLOCK: 64 });
+    const r = await i32x64({ grid: 5, block: 64 }, { n: 300, x, partial: new Int32Array(5), total: new Int32Array(1) });
+    expect([...r.total!]).toEqual([sum]);
+    // Named again, it is the same instance; named by its name, too.
+    const again = await mod.launch("block_sum<i32, 64>", { grid: 5, block: 64 }, { n: 300, x, partial: new Int32Array(5), total: new Int32Array(1) });
+    expect([...again.total!]).toEqual([sum]);
+    // One the launch statements made.
+    const f64 = await mod.block_sum.with({ BLOCK: 512, T: "f64" })({ grid: 1, block: 512 }, { n: 300, x: Float64Array.from(x), partial: new Float64Array(1), total: new Float64Array(1) });
+    expect([...f64.total!]).toEqual([sum]);
+    await mod.close();
+  });
+
+  it("say what is wrong with the generic arguments, or that a generic kernel needs them", async () => {
+    const mod = await compile("examples/reduce_generic.gk", { device: "cpu" });
+    const msg = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message.split("\n")[0]}`;
+      }
+      return "no error";
+    };
+    expect(msg(() => mod.block_sum.with({ T: "u32", BLOCK: 64 }))).toBe('GkRuntimeError: GK8005: block_sum: T is one of "f32", "i32", "f64", not "u32"');
+    expect(msg(() => mod.block_sum.with({ T: "f32" }))).toBe("GkRuntimeError: GK8005: 'block_sum' takes <T: f32 | i32 | f64, BLOCK: i32>: 'BLOCK' missing, as in block_sum.with({ T: \"f32\", BLOCK: 256 })");
+    expect(msg(() => mod.block_sum.with({ T: "f32", BLOCK: 64, W: 1 }))).toBe("GkRuntimeError: GK8005: 'block_sum' has no generic parameter 'W' (it takes <T: f32 | i32 | f64, BLOCK: i32>)");
+    expect(msg(() => mod.block_sum.with({ T: "f32", BLOCK: 2.5 }))).toBe("GkRuntimeError: GK8005: block_sum: BLOCK takes an integer of i32, not 2.5");
+    // What only the instance's check finds is a compile error, naming the instance.
+    expect(msg(() => mod.block_sum.with({ T: "f64", BLOCK: 100_000 }))).toMatch(/^GkCompileError: .*error GK4008: in block_sum<f64, 100000>: /);
+    expect(msg(() => mod.block_sum.with({ T: "f32", BLOCK: 64 }).with({}))).toBe("GkRuntimeError: GK8005: 'block_sum<f32, 64>' is already an instance of 'block_sum'");
+    await expect(mod.block_sum({ grid: 1, block: 1 }, {})).rejects.toThrow("'block_sum' is generic (block_sum<T: f32 | i32 | f64, BLOCK: i32>): run one of its instances, as in mod.block_sum.with({ T: \"f32\", BLOCK: 256 })(config, args)");
+    await expect(mod.launch("block_sum", { grid: 1, block: 1 }, {})).rejects.toThrow("'block_sum' is generic");
+    await expect(mod.launch("block_sum<f32>", { grid: 1, block: 1 }, {})).rejects.toThrow("'block_sum' takes 2 generic arguments <T: f32 | i32 | f64, BLOCK: i32>, but 'block_sum<f32>' gives 1");
+    await expect(mod.launch("nope<f32>", { grid: 1, block: 1 }, {})).rejects.toThrow("there is no generic kernel 'nope'");
+    const plain = await compile("examples/saxpy.gk", { device: "cpu" });
+    expect(plain.saxpy.with({})).toBe(plain.saxpy);
+    expect(msg(() => plain.saxpy.with({ T: "f32" }))).toBe("GkRuntimeError: GK8005: 'saxpy' is not generic: run it without with(...)");
+    await mod.close();
+    await plain.close();
+  });
+});
+
 describe("kernel names", () => {
   it("are refused when a module object has them: the checker's table holds every member, own or inherited", async () => {
     const mod = await compileSource("device_kernel k(out: global<i32>) { out[0] = 1; }", { device: "cpu" });

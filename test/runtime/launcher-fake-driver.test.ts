@@ -104,7 +104,8 @@ describe("one-shot on the fake driver", () => {
     expect(size.launcher).toMatchObject({ code: "BAD_ARGS", path: "args[0]" });
 
     const oom = await failure(once("saxpy", [...saxpyArgs(2).slice(0, 4), { kind: "array", elem: "f32", length: 400_000_000, copyBack: false }]));
-    expect(oom).toMatchObject({ code: "GK8006", cudaError: "CUDA_ERROR_OUT_OF_MEMORY", phase: "alloc", call: "cuMemAlloc_v2" });
+    expect(oom).toMatchObject({ code: "GK8018", cudaError: "CUDA_ERROR_OUT_OF_MEMORY", phase: "alloc", call: "cuMemAlloc_v2" });
+    expect(oom.message).toMatch(/^GK8018: out of GPU memory: 1\.49 GiB asked, [\d.]+ [KMG]iB free of 1\.00 GiB \(CUDA_ERROR_OUT_OF_MEMORY in cuMemAlloc_v2\)$/);
   });
 
   it("checks dynamic shared memory against the device and opts in above 48 KB", async () => {

@@ -9,6 +9,8 @@ import { expect } from "vitest";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { SANITIZER_FLAGS, buildLauncher } from "../../scripts/build-launcher.mjs";
+// @ts-expect-error: a plain .mjs script without type declarations
+import { buildAddon } from "../../scripts/build-native.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LAUNCHER = join(ROOT, "build", "gpu_launcher");
@@ -23,6 +25,15 @@ export async function ensureLauncher(): Promise<string> {
   release ??= buildLauncher() as Promise<BuildResult>;
   const r = await release;
   if (r.status === "no-compiler") throw new Error("g++ is needed to build gpu_launcher for these tests");
+  return r.path;
+}
+
+let addon: Promise<{ status: string; path: string; why?: string }> | undefined;
+/** native/build/Release/gk_native.node (the in-process addon), rebuilt if its sources changed. Throws if it cannot be built. */
+export async function ensureAddon(): Promise<string> {
+  addon ??= buildAddon() as Promise<{ status: string; path: string; why?: string }>;
+  const r = await addon;
+  if (r.status === "missing") throw new Error(`the in-process addon is needed for these tests: ${r.why}`);
   return r.path;
 }
 

@@ -35,6 +35,7 @@ import {
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
 import { fill } from "../../ir/templates.js";
+import { instanceSymbol } from "../../ir/instances.js";
 
 /** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
 function templateVocabulary(): string[] {
@@ -149,12 +150,23 @@ export class NameTable {
 /**
  * C++ names of a module's functions: IR name → C++ name. Safe names are claimed first (IR
  * names are unique, so each keeps its own), then the others are spelled safely, kernels first.
+ * An instance of a generic definition is named by src/ir/instances.ts: the definition's name
+ * (claimed like a function's, after all of them), `$`, its arguments (`reduce$f32$256`). No
+ * other name has a `$`, so no instance's name can be another function's.
  */
 export function functionNames(m: Module, table = new NameTable("global")): ReadonlyMap<string, string> {
   const names = new Map<string, string>();
   const all = [...m.kernels, ...m.functions];
-  const safe = all.filter((f) => isSafeIdentifier(f.name, "global"));
-  for (const f of [...safe, ...all.filter((f) => !safe.includes(f))]) names.set(f.name, table.claim(f.name));
+  const plain = all.filter((f) => !f.instance);
+  const safe = plain.filter((f) => isSafeIdentifier(f.name, "global"));
+  for (const f of [...safe, ...plain.filter((f) => !safe.includes(f))]) names.set(f.name, table.claim(f.name));
+  const definitions = new Map<string, string>();
+  for (const f of all) {
+    if (!f.instance) continue;
+    let base = definitions.get(f.instance.generic);
+    if (base === undefined) definitions.set(f.instance.generic, (base = table.claim(f.instance.generic)));
+    names.set(f.name, instanceSymbol(base, f.instance.args));
+  }
   return names;
 }
 

@@ -35,7 +35,8 @@ then its error (exit status 1).
                           --json always prints every element)
   --no-fma                build without FMA contraction (the default contracts, as nvcc
                           does), so float results equal the simulator's bit for bit
-  --kernel K              run kernel K instead of the file's launch statements, with:
+  --kernel K              run kernel K instead of the file's launch statements (an
+                          instance of a generic kernel by its name: 'reduce<f32, 256>'), with:
   --grid X[,Y[,Z]]        grid size (default 1)
   --block X[,Y[,Z]]       block size (default 1)
   --arg name=value        one per parameter; value as in a launch statement:
@@ -137,9 +138,12 @@ function frontEndForFlags(file: string, kernel: string, grid: string | undefined
     if (eq <= 0) throw new UsageError(`--arg takes name=value (got '${a}')`);
     return `${a.slice(0, eq).trim()} = ${a.slice(eq + 1).trim()}`;
   });
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(kernel)) throw new UsageError(`--kernel takes a kernel name (got '${kernel}')`);
+  // A kernel's name, or an instance's: the name, then <...> of names, integers and commas.
+  const spelled = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<[A-Za-z0-9_,\s-]*>)?\s*$/.exec(kernel);
+  if (!spelled) throw new UsageError(`--kernel takes a kernel name, or an instance's as in 'reduce<f32, 256>' (got '${kernel}')`);
+  const [, name, instance = ""] = spelled;
   const dir = path.dirname(file);
   const virtual = path.join(dir, "<command line>.gk");
-  const text = `import { ${kernel} } from "./${path.basename(file)}";\nlaunch ${kernel}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")});\n`;
+  const text = `import { ${name} } from "./${path.basename(file)}";\nlaunch ${name}${instance}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")});\n`;
   return frontEnd(virtual, { host: memoryHost({ [virtual]: text }, nodeHost) });
 }

@@ -340,10 +340,14 @@ function namePlace(ctx: FnCtx, t: ast.NameExpr): Place | undefined {
     ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
     return undefined;
   }
+  if (local?.kind === "constParam" || local?.kind === "typeParam") {
+    ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : "type"} parameter`);
+    return undefined;
+  }
   if (local?.kind === "poisoned") return undefined;
   const m = ctx.module.lookup(t.name);
   if (m && m.kind !== "poisoned") {
-    const what = m.kind === "function" || m.kind === "kernel" ? "function" : m.kind === "struct" ? "struct type" : "constant";
+    const what = m.kind === "function" || m.kind === "kernel" || m.kind === "generic" ? "function" : m.kind === "struct" ? "struct type" : "constant";
     ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a module-level ${what}`);
     return undefined;
   }

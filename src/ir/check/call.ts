@@ -11,7 +11,8 @@ import { isFloat, isInt, isScalarName, laneScalar, scalarType, T, typeToString, 
 import { SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
-import { constExpr, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
+import { constExpr, knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
+import { checkGenericCall } from "./genericArgs.js";
 import { checkAs, checkCondition, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
@@ -22,15 +23,22 @@ import { castSource, type Untyped } from "./untyped.js";
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
+  const m = local ? undefined : ctx.module.lookup(name);
+  if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
+  if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
   if (local) {
-    if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is a local ${local.kind === "array" ? "array" : "variable"}, not a function`);
+    const what = local.kind === "array" ? "a local array" : local.kind === "constParam" ? "a constant parameter" : "a local variable";
+    if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is ${what}, not a function`);
     return undefined;
   }
-  const m = ctx.module.lookup(name);
   if (m) {
     switch (m.kind) {
       case "function":
         return checkUserCall(ctx, e, m.irName, m.sig.params, m.sig.returnType);
+      case "generic":
+        if (m.of === "function") return checkGenericCall(ctx, e, m);
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
+        return undefined;
       case "kernel":
         ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
         return undefined;
@@ -95,6 +103,14 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
   }
   const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];
   ctx.log.error("GK2004", e.callee.span, `unknown function '${name}'${didYouMean(name, candidates)}`);
+  return undefined;
+}
+
+/** `f<...>(x)` where `f` is not a generic function; `a < b > (c)` parses so too, and with a value `a` is likely a comparison. */
+function notGeneric(ctx: FnCtx, e: ast.CallExpr, typeArgs: ast.GenericArgs, isValue: boolean): undefined {
+  const name = e.callee.name;
+  const hint = isValue ? `; if you meant comparisons, write them in parentheses: (${name} < ...) and (... > ...)` : "";
+  ctx.log.error("GK3030", typeArgs.span, `'${name}' is not a generic function: call it without <...>${hint}`);
   return undefined;
 }
 
@@ -295,12 +311,17 @@ function shuffleLane(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undef
 
 // ---------------------------------------------------------------- device functions
 
-function checkUserCall(
+/**
+ * A call of a device function (or of a generic function's instance) with this signature;
+ * `pre` holds arguments already checked (while inferring generic arguments), by position.
+ */
+export function checkUserCall(
   ctx: FnCtx,
   e: ast.CallExpr,
   irName: string,
   params: readonly ParamSig[],
   returnType: ValueType | VoidType,
+  pre: ReadonlyMap<number, ValueExpr> = new Map(),
 ): Expr | undefined {
   const name = e.callee.name;
   if (ctx.kind === "const") {
@@ -316,7 +337,9 @@ function checkUserCall(
   params.forEach((p, i) => {
     const a = e.args[i]!;
     if (p.type.kind !== "global" && p.type.kind !== "array") {
-      const v = checkAs(ctx, a, p.type, `parameter '${p.name}' of ${name}()`);
+      const what = `parameter '${p.name}' of ${name}()`;
+      const checked = pre.get(i);
+      const v = checked ? sameType(ctx, checked, a, p.type, what) : checkAs(ctx, a, p.type, what);
       if (v) args.push(v);
       else ok = false;
       return;
@@ -333,7 +356,8 @@ function checkUserCall(
     const at = base.array.type;
     if (pt.kind === "array") {
       // A shared array parameter: the caller's shared array of the same element type and sizes.
-      const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k]);
+      // A size not known yet (in a generic definition) matches any: the instance checks it.
+      const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k] || !knownDim(n) || !knownDim(pt.dims[k]!));
       if (!same) {
         ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes`);
         ok = false;
@@ -363,4 +387,13 @@ function checkUserCall(
   if (!ok) return undefined;
   ctx.calls.push({ callee: irName, span: e.callee.span });
   return { kind: "call", type: returnType, callee: irName, args, span: e.span };
+}
+
+/** An argument already checked, which must have the parameter's type exactly (as checkAs says it). */
+function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ValueType, what: string): ValueExpr | undefined {
+  if (v.type === t) return v;
+  const text = textOf(ctx, a.span);
+  const fix = t.kind === "struct" ? `pass a ${t.name}` : `write ${typeToString(t)}(${text})`;
+  ctx.log.error("GK3001", a.span, `${what} is ${typeToString(t)}, but '${text}' is ${typeToString(v.type)}; gk never converts implicitly: ${fix}`);
+  return undefined;
 }

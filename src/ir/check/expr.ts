@@ -227,6 +227,11 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
         if (local.scalar) return scalarSharedLoad(local.var, e.span);
         ctx.log.error("GK3013", e.span, `'${e.name}' is an array (${tyName(local.var.type)}); arrays are not values: index it, e.g. ${e.name}[i]`);
         return undefined;
+      case "constParam":
+        return local.value !== undefined ? constExpr(local.var.type as ScalarType, local.value, e.span) : { kind: "var", type: local.var.type, var: local.var, span: e.span };
+      case "typeParam":
+        ctx.log.error("GK2008", e.span, `'${e.name}' is a type parameter (here ${local.type.name}), not a value; to convert a value write ${e.name}(x)`);
+        return undefined;
       case "untypedConst":
       case "poisoned":
         return undefined;
@@ -239,7 +244,8 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
         return constExpr(m.type, m.value, e.span);
       case "function":
       case "kernel":
-        ctx.log.error("GK2008", e.span, `'${e.name}' is a ${m.kind === "kernel" ? "device_kernel" : "device_fn"}, not a value`);
+      case "generic":
+        ctx.log.error("GK2008", e.span, `'${e.name}' is a ${m.kind === "kernel" || (m.kind === "generic" && m.of === "kernel") ? "device_kernel" : "device_fn"}, not a value`);
         return undefined;
       case "struct":
         ctx.log.error("GK2008", e.span, `'${e.name}' is a struct type, not a value: write a value of it as { ${m.type.fields.map((f) => `${f.name}: ...`).join(", ")} } where a ${e.name} is expected`);

@@ -6,13 +6,15 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { byteSize, leafCount, structType, T, typeToString, type ArrayType, type GlobalType, type ScalarType, type StructType, type ValueType } from "../types.js";
+import { byteSize, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
 import { takenKernelName } from "./kernelNames.js";
+import { genericParams } from "./genericParams.js";
 import { isReservedName } from "./names.js";
-import { didYouMean, type ModuleSymbol, type ParamSig, type Signature } from "./symbols.js";
-import { KERNEL_ARGS_MAX, LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
+import { resolveSignature } from "./signature.js";
+import { didYouMean, type ModuleSymbol } from "./symbols.js";
+import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
 import { resolveType, resolveValue } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.StructDecl;
@@ -212,52 +214,14 @@ export class FileScope implements ModuleScope {
       if (!f) return { kind: "poisoned", name, span };
       return { kind: "typedConst", name, type: f.type, value: f.value, span };
     }
-    const params: ParamSig[] = [];
-    let ok = true;
-    for (const p of d.params) {
-      const t = resolveType(ctx, p.type, "param");
-      if (!t) {
-        ok = false;
-        continue;
-      }
-      if (params.some((q) => q.name === p.name.name)) {
-        this.log.error("GK2002", p.name.span, `parameter '${p.name.name}' is declared twice`);
-        ok = false;
-        continue;
-      }
-      if (isReservedName(p.name.name)) {
-        this.log.error("GK2009", p.name.span, `'${p.name.name}' is a reserved name in gk and cannot be declared`);
-        ok = false;
-        continue;
-      }
-      if (t.kind === "array" && d.kind === "Kernel") {
-        this.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
-        ok = false;
-        continue;
-      }
-      params.push({ name: p.name.name, type: t as ValueType | GlobalType | ArrayType, span: p.span });
-    }
-    if (ok && d.kind === "Kernel") {
-      // The GPU receives a vector or struct argument as its scalars, one kernel argument each (spec: Kernel arguments).
-      let count = 0;
-      for (const p of params) {
-        count += p.type.kind === "global" || p.type.kind === "array" ? 1 : leafCount(p.type);
-        if (count > KERNEL_ARGS_MAX) {
-          this.log.error("GK4007", p.span, `'${name}' takes more than ${KERNEL_ARGS_MAX} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
-          ok = false;
-          break;
-        }
-      }
-    }
-    let returnType: Signature["returnType"] = T.void;
-    if (d.kind === "Function" && d.returnType) {
-      const r = resolveValue(ctx, d.returnType, "return");
-      if (!r) ok = false;
-      else returnType = r === "void" ? T.void : r;
-    }
-    if (!ok) return { kind: "poisoned", name, span };
-    const sig: Signature = { params, returnType };
     const irName = this.irNames.get(d) ?? name;
+    if (d.generics) {
+      const params = genericParams(ctx, d.generics);
+      if (!params) return { kind: "poisoned", name, span };
+      return { kind: "generic", of: d.kind === "Kernel" ? "kernel" : "function", name, irName, decl: d, params, scope: this, span };
+    }
+    const sig = resolveSignature(ctx, d);
+    if (!sig) return { kind: "poisoned", name, span };
     return d.kind === "Kernel" ? { kind: "kernel", name, irName, decl: d, sig, span } : { kind: "function", name, irName, decl: d, sig, span };
   }
 }

@@ -8,20 +8,18 @@ import { leafValues, zeroValue, type Value } from "../composite.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "./names.js";
+import { exampleArg, explicitBindings } from "./genericArgs.js";
+import { paramText } from "./genericParams.js";
 import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { constInteger } from "./typeExpr.js";
 import { checkShape, LAUNCH_LIMITS } from "../limits.js";
 
 const MAX_ELEMENTS = 0x7fffffffn;
 
-export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined, kernelName: string): Launch | undefined {
-  if (!kernel || kernel.kind !== "kernel") {
-    if (kernel?.kind === "poisoned") return undefined;
-    const what = kernel?.kind === "function" ? `'${l.kernel.name}' is a device_fn; only a device_kernel can be launched` : `unknown kernel '${l.kernel.name}'${didYouMean(l.kernel.name, ctx.module.names())}`;
-    ctx.log.error("GK5001", l.kernel.span, what);
-    return undefined;
-  }
-  const params = kernel.sig.params;
+export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): Launch | undefined {
+  const target = launched(ctx, l, kernel);
+  if (!target) return undefined;
+  const { params, name: kernelName } = target;
   const given = new Map<string, ast.LaunchArg>();
   let ok = true;
   for (const a of l.args) {
@@ -56,6 +54,32 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol 
   const block = dims(ctx, l.block, "block", l.span);
   if (!ok || !grid || !block) return undefined;
   return { kernel: kernelName, grid, block, args, span: l.span };
+}
+
+/** The kernel a launch runs: a plain kernel, or the instance of a generic one that its generic arguments name. */
+function launched(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): { params: readonly ParamSig[]; name: string } | undefined {
+  if (kernel?.kind === "kernel") {
+    if (l.typeArgs) {
+      ctx.log.error("GK3030", l.typeArgs.span, `'${l.kernel.name}' is not generic: launch it without <...>`);
+      return undefined;
+    }
+    return { params: kernel.sig.params, name: kernel.irName };
+  }
+  if (kernel?.kind === "generic" && kernel.of === "kernel") {
+    if (!l.typeArgs) {
+      ctx.log.error("GK3030", l.kernel.span, `'${l.kernel.name}' is generic (${l.kernel.name}<${kernel.params.map(paramText).join(", ")}>): launch one of its instances, as in 'launch ${l.kernel.name}<${kernel.params.map(exampleArg).join(", ")}>(...)'`);
+      return undefined;
+    }
+    const bindings = explicitBindings(ctx, kernel, l.typeArgs);
+    const made = bindings && ctx.instances?.signature(ctx, kernel, bindings, l.typeArgs.span);
+    return made && { params: made.sig.params, name: made.callee };
+  }
+  if (kernel?.kind === "poisoned") return undefined;
+  const what = kernel?.kind === "function" || (kernel?.kind === "generic" && kernel.of === "function")
+    ? `'${l.kernel.name}' is a device_fn; only a device_kernel can be launched`
+    : `unknown kernel '${l.kernel.name}'${didYouMean(l.kernel.name, ctx.module.names())}`;
+  ctx.log.error("GK5001", l.kernel.span, what);
+  return undefined;
 }
 
 function checkArg(ctx: FnCtx, p: ParamSig, a: ast.LaunchArg): LaunchArg | undefined {

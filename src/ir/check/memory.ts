@@ -2,7 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar } from "../nodes.js";
 import { isInt, T, typeToString } from "../types.js";
-import { textOf, tyName, type FnCtx, type ScalarExpr } from "./context.js";
+import { knownDim, textOf, tyName, type FnCtx, type ScalarExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 
@@ -37,7 +37,7 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
   if (local?.kind === "poisoned") return undefined;
   if (local) {
-    const t = local.kind === "value" ? typeToString(local.var.type) : "an untyped constant";
+    const t = local.kind === "value" ? typeToString(local.var.type) : local.kind === "constParam" ? "a constant parameter" : local.kind === "typeParam" ? "a type parameter" : "an untyped constant";
     const vt = local.kind === "value" ? local.var.type : undefined;
     const hint = vt?.kind === "vector" ? `: a vector's lanes are ${["x", "y", "z", "w"].slice(0, vt.lanes).map((l) => `.${l}`).join(" ")}` : "";
     ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed${hint}` : `'${e.name}' is ${t}, not an array`);
@@ -95,7 +95,7 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
     }
     const size = dims[k];
     const u = untypedOf(ctx, ix);
-    if (size !== undefined && u?.kind === "int" && (u.value < 0n || u.value >= BigInt(size))) {
+    if (size !== undefined && knownDim(size) && u?.kind === "int" && (u.value < 0n || u.value >= BigInt(size))) {
       ctx.log.error("GK3008", ix.span, `index ${u.value} is out of bounds for '${array.name}', whose dimension ${k + 1} has size ${size}`);
       ok = false;
       return;

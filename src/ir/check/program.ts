@@ -1,14 +1,16 @@
 /** Checking a whole program: every loaded file, its imports, its functions, and the entry file's launches. */
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
-import type { Function, Launch, Module, ModuleConstant, Param } from "../nodes.js";
-import { newCtx } from "./context.js";
+import type { Function, GenericKernel, GenericParamInfo, Launch, Module, ModuleConstant } from "../nodes.js";
+import { newCtx, type CallSite } from "./context.js";
 import { FileScope } from "./fileScope.js";
+import { checkFunctionBody } from "./function.js";
+import { Generics } from "./generics.js";
+import { requestInstance, type InstanceRequest } from "./instanceRequest.js";
 import { checkLaunch } from "./launch.js";
-import { alwaysLeaves, checkStmts, declare, newArrayVar, newValueVar } from "./stmt.js";
-import { structsIn, typeToString, type StructType } from "../types.js";
-import { orderFunctions } from "./callgraph.js";
-import type { ModuleSymbol } from "./symbols.js";
+import { structsIn, type StructType } from "../types.js";
+import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
+import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
 
 /** A parsed source file and where each of its imports resolved to (undefined: it failed to load, already reported). */
 export interface LoadedFile {
@@ -24,8 +26,12 @@ export interface LoadedProgram {
   readonly files: ReadonlyMap<string, LoadedFile>;
 }
 
-/** Checks the program; returns the IR when there were no errors. */
-export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): Module | undefined {
+/**
+ * Checks the program; returns the IR when there were no errors. `requests` name instances
+ * of the entry file's generic kernels to make besides those its launch statements name
+ * (the API's `with()`).
+ */
+export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, requests: readonly InstanceRequest[] = []): Module | undefined {
   const irNames = assignIrNames(program);
   const scopes = new Map<string, FileScope>();
   for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames));
@@ -41,26 +47,36 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
   }
 
   const errorsBefore = log.errorCount;
+  const generics = new Generics(log);
   const functions: Function[] = [];
-  const calls = new Map<string, { callee: string; span: ast.Ident["span"] }[]>();
+  const calls = new Map<string, readonly CallSite[]>();
   const kernelsByName = new Map<string, Function>();
+  const definitions: GenericSymbol[] = [];
   for (const f of program.files.values()) {
     const scope = scopes.get(f.path)!;
     for (const d of scope.declarations()) {
       const sym = scope.lookup(d.name.name);
-      if (d.kind === "Const" || d.kind === "Struct" || !sym || (sym.kind !== "function" && sym.kind !== "kernel")) continue;
-      const fn = checkFunction(scope, sym, log);
-      if (!fn) continue;
-      calls.set(fn.fn.name, fn.calls);
+      if (d.kind === "Const" || d.kind === "Struct" || !sym) continue;
+      if (sym.kind === "generic") {
+        // Every generic definition is checked, used or not (see generics.ts).
+        if (sym.decl === d) definitions.push(sym);
+        continue;
+      }
+      if (sym.kind !== "function" && sym.kind !== "kernel") continue;
+      const fn = checkFunction(scope, sym, log, generics);
+      calls.set(sym.irName, fn.calls);
+      if (!fn.fn) continue;
       if (fn.fn.kind === "kernel") kernelsByName.set(fn.fn.name, fn.fn);
       else functions.push(fn.fn);
     }
   }
+  for (const d of definitions) generics.definitionOk(d);
 
   const entry = program.files.get(program.entry)!;
   const entryScope = scopes.get(entry.path)!;
   const kernels: Function[] = [];
   const constants: ModuleConstant[] = [];
+  const genericKernels: GenericKernel[] = [];
   for (const name of entryScope.names()) {
     const sym = entryScope.lookup(name);
     if (sym?.kind === "kernel") {
@@ -68,25 +84,36 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog): 
       if (k) kernels.push(k);
     } else if (sym?.kind === "typedConst") {
       constants.push({ name, type: sym.type, value: sym.value, span: sym.span });
+    } else if (sym?.kind === "generic" && sym.of === "kernel") {
+      genericKernels.push({ name, irName: sym.irName, params: sym.params.map(paramInfo), span: sym.span });
     }
   }
   kernels.sort((a, b) => (a.file === b.file ? a.span.start - b.span.start : a.file === entry.path ? -1 : 1));
 
   const launches: Launch[] = [];
-  const launchCtx = newCtx(log, entryScope, "const", "launch", { kind: "void" });
+  const launchCtx = newCtx(log, entryScope, "const", "launch", { kind: "void" }, { instances: generics });
   for (const item of entry.ast.items) {
     if (item.kind !== "Launch") continue;
     const sym: ModuleSymbol | undefined = entryScope.lookup(item.kernel.name);
-    const l = checkLaunch(launchCtx, item, sym, sym?.kind === "kernel" ? sym.irName : item.kernel.name);
+    const l = checkLaunch(launchCtx, item, sym);
     if (l) launches.push(l);
   }
+  for (const r of requests) requestInstance(entryScope, generics, r, log);
 
-  const ordered = orderFunctions(functions, kernels, calls, entry.path, log);
+  generics.finish(recursiveDefinitions(new Map([...calls, ...generics.calls]), definitions.map((d) => d.irName)));
+  for (const [name, c] of generics.calls) calls.set(name, c);
+  // Kernel instances follow the plain kernels, in the order they were first named.
+  kernels.push(...generics.kernels);
+  const ordered = orderFunctions([...functions, ...generics.functions], kernels, calls, entry.path, log, definitions.map((d) => d.irName));
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
   // Every struct of every file, each after those it contains (the CUDA backend defines them in this order).
   const structs: StructType[] = [];
   for (const f of program.files.values()) for (const t of scopes.get(f.path)!.structs()) structsIn(t, structs);
-  return { file: entry.path, functions: ordered, kernels, structs, constants, launches };
+  return { file: entry.path, functions: ordered, kernels, structs, ...(genericKernels.length && { generics: genericKernels }), constants, launches };
+}
+
+function paramInfo(p: GenericParamSig): GenericParamInfo {
+  return p.kind === "type" ? { kind: "typeParam", name: p.name, allowed: p.allowed } : { kind: "constParam", name: p.name, type: p.type };
 }
 
 /** Unique names across files: the entry file keeps its names, others get a suffix on a clash. */
@@ -109,40 +136,9 @@ function checkFunction(
   scope: FileScope,
   sym: Extract<ModuleSymbol, { kind: "function" | "kernel" }>,
   log: DiagnosticLog,
-): { fn: Function; calls: { callee: string; span: ast.Ident["span"] }[] } | undefined {
-  const d = sym.decl;
+  generics: Generics,
+): { readonly fn?: Function; readonly calls: readonly CallSite[] } {
   const kind = sym.kind === "kernel" ? "kernel" : "device_fn";
-  const ctx = newCtx(log, scope, kind, sym.name, sym.sig.returnType);
-  const params: Param[] = [];
-  d.params.forEach((p, i) => {
-    const t = sym.sig.params[i]!.type;
-    if (t.kind !== "global" && t.kind !== "array") {
-      const v = newValueVar(ctx, p.name, t, true);
-      declare(ctx, p.name, { kind: "value", var: v });
-      params.push(v);
-    } else {
-      const a = newArrayVar(ctx, p.name, t);
-      declare(ctx, p.name, { kind: "array", var: a, readonly: t.kind === "global" && t.readonly });
-      params.push(a);
-    }
-  });
-  const errors = log.errorCount;
-  // The copies of module-level constant arrays the body reads come first.
-  const body = [...checkStmts(ctx, d.body.body, true)];
-  body.unshift(...ctx.prelude);
-  if (log.errorCount === errors && kind === "device_fn" && sym.sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
-    log.error("GK4003", d.name.span, `'${sym.name}' must return ${typeToString(sym.sig.returnType)} on every path: add a 'return' at the end of its body`);
-  }
-  if (log.errorCount > errors) return undefined;
-  const fn: Function = {
-    kind,
-    name: sym.irName,
-    params,
-    returnType: sym.sig.returnType,
-    shared: ctx.shared,
-    body,
-    file: scope.file,
-    span: d.span,
-  };
-  return { fn, calls: ctx.calls };
+  const ctx = newCtx(log, scope, kind, sym.name, sym.sig.returnType, { instances: generics });
+  return checkFunctionBody(ctx, sym.decl, sym.sig, sym.irName);
 }

@@ -6,7 +6,7 @@ import { vectorMemoryBuiltin } from "../builtins.js";
 import { pathExprs, someExpr, withPathExprs } from "../walk.js";
 import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../types.js";
 import { zeroValue } from "../composite.js";
-import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, flattenLiteral, materialize, untypedOf } from "./expr.js";
 import { checkPlace, type Place } from "./access.js";
 import { checkVectorStore } from "./vectors.js";
@@ -185,7 +185,9 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
     return poisonDecl(ctx, s);
   }
   const count = t.dims.reduce((a, b) => a * b, 1);
-  if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
+  // A size that depends on a constant parameter (in a generic definition) is checked in each instance.
+  const known = t.dims.every(knownDim);
+  if (known && count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
     ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
     return poisonDecl(ctx, s);
   }
@@ -196,7 +198,7 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
       return poisonDecl(ctx, s);
     }
     const flat = flattenLiteral(s.init);
-    if (flat.length !== count) {
+    if (known && flat.length !== count) {
       ctx.log.error("GK3004", s.init.span, `'${s.name.name}' has ${count} elements but the initializer has ${flat.length}`);
       return poisonDecl(ctx, s);
     }
@@ -249,7 +251,7 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   }
   const scalar = t.kind !== "array";
   const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
-  const bytes = type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem);
+  const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
   if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
     ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory`);

@@ -17,11 +17,12 @@
  */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ConstExpr, Expr, ValueVar, Stmt } from "../nodes.js";
+import type { Expr, ValueVar, Stmt } from "../nodes.js";
 import { isInt, T, type ScalarType } from "../types.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkAs, checkValue, foldedConstant } from "./expr.js";
 import { alwaysLeaves } from "./stmt.js";
+import { unknownConstant } from "./typeExpr.js";
 
 /** Checks a switch; `checkBody` checks a case's statements in a scope of their own. */
 export function checkSwitch(ctx: FnCtx, s: ast.SwitchStmt, checkBody: (body: readonly ast.Stmt[]) => Stmt[]): Stmt[] {
@@ -41,6 +42,11 @@ export function checkSwitch(ctx: FnCtx, s: ast.SwitchStmt, checkBody: (body: rea
       const t = constantLabel(ctx, label.test, type);
       if (!t) {
         ok = false;
+        continue;
+      }
+      // A label of constant parameters not known yet (in a generic definition): its instances check it.
+      if (t.kind !== "const") {
+        tests.push(t);
         continue;
       }
       const key = String(t.value);
@@ -93,8 +99,9 @@ function groupCases(cases: readonly ast.SwitchCase[]): Group[] {
   return groups;
 }
 
-function constantLabel(ctx: FnCtx, e: ast.Expr, type: ScalarType): ConstExpr | undefined {
+function constantLabel(ctx: FnCtx, e: ast.Expr, type: ScalarType): Expr | undefined {
   const v = checkAs(ctx, e, type, "a case label");
+  if (v && unknownConstant(ctx, v)) return v;
   return v && foldedConstant(ctx, v, e, "a case label", ": compare with if/else");
 }
 

@@ -3,6 +3,7 @@ import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ValueVar } from "../nodes.js";
 import type { ArrayType, GlobalType, ScalarType, ScalarValue, StructType, ValueType, VoidType } from "../types.js";
+import type { ModuleScope } from "./context.js";
 import type { Untyped } from "./untyped.js";
 
 export interface ParamSig {
@@ -17,6 +18,28 @@ export interface Signature {
   readonly returnType: ValueType | VoidType;
 }
 
+/**
+ * A generic parameter of a definition: a type parameter and the types it admits, or a
+ * constant parameter and its type.
+ */
+export type GenericParamSig =
+  | { readonly kind: "type"; readonly name: string; readonly allowed: readonly ScalarType[]; readonly span: Span }
+  | { readonly kind: "const"; readonly name: string; readonly type: ScalarType; readonly span: Span };
+
+/** A generic kernel or device function: checked once for every type its parameters admit, and instantiated where it is used. */
+export interface GenericSymbol {
+  readonly kind: "generic";
+  readonly of: "kernel" | "function";
+  readonly name: string;
+  /** Unique across all files, like a function's; instances are named `irName<args>`. */
+  readonly irName: string;
+  readonly decl: ast.KernelDecl | ast.FunctionDecl;
+  readonly params: readonly GenericParamSig[];
+  /** The file that defines it, whose names its body sees. */
+  readonly scope: ModuleScope;
+  readonly span: Span;
+}
+
 /** A name declared at the top level of some file. */
 export type ModuleSymbol =
   | { readonly kind: "untypedConst"; readonly name: string; readonly value: Untyped; readonly span: Span }
@@ -27,6 +50,7 @@ export type ModuleSymbol =
   | { readonly kind: "function"; readonly name: string; readonly irName: string; readonly decl: ast.FunctionDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "kernel"; readonly name: string; readonly irName: string; readonly decl: ast.KernelDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "struct"; readonly name: string; readonly type: StructType; readonly span: Span }
+  | GenericSymbol
   /** A declaration that failed to check: uses of it are not reported again. */
   | { readonly kind: "poisoned"; readonly name: string; readonly span: Span };
 
@@ -36,6 +60,13 @@ export type LocalSymbol =
   /** `scalar`: a `shared x: T;` scalar, stored as a one-element array and used by name. */
   | { readonly kind: "array"; readonly var: ArrayVar; readonly readonly: boolean; readonly scalar?: boolean }
   | { readonly kind: "untypedConst"; readonly value: Untyped; readonly span: Span }
+  /** A type parameter, bound to one of the types it admits while a generic body is checked. */
+  | { readonly kind: "typeParam"; readonly name: string; readonly type: ScalarType; readonly span: Span }
+  /**
+   * A constant parameter: in an instance, `value` is its value (a typed constant); in the
+   * check of the definition it has none, and reads as the immutable variable `var`.
+   */
+  | { readonly kind: "constParam"; readonly name: string; readonly var: ValueVar; readonly value?: ScalarValue; readonly span: Span }
   | { readonly kind: "poisoned"; readonly span: Span };
 
 /** Block scopes of one function, innermost last. */
@@ -79,6 +110,8 @@ export function symbolSpan(s: LocalSymbol): Span {
     case "array":
       return s.var.span;
     case "untypedConst":
+    case "typeParam":
+    case "constParam":
     case "poisoned":
       return s.span;
   }

@@ -4,7 +4,10 @@ import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
 import type { ArrayType, Type, ValueType } from "../types.js";
 import { isScalarName, scalarType, T, typeToString, vectorTypeNamed } from "../types.js";
 import { foldExpr } from "../passes/fold.js";
-import { textOf, type FnCtx } from "./context.js";
+import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
+import type { Expr } from "../nodes.js";
+import { someExpr } from "../walk.js";
+import { invariant } from "../../util.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../types.js";
 import { ARRAY_DIM_MAX } from "../limits.js";
@@ -22,6 +25,13 @@ export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefin
   if (isScalarName(name.name)) return scalarType(name.name);
   const v = vectorTypeNamed(name.name);
   if (v) return v;
+  // A generic definition's type parameter, bound to one of its types while the definition is checked.
+  const local = ctx.scopes.lookup(name.name);
+  if (local?.kind === "typeParam") return local.type;
+  if (local?.kind === "constParam") {
+    ctx.log.error("GK2003", name.span, `'${name.name}' is a constant parameter, not a type`);
+    return undefined;
+  }
   const m = ctx.module.lookup(name.name);
   if (m?.kind === "struct") return m.type;
   if (m?.kind === "poisoned") return undefined;
@@ -104,10 +114,11 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
   }
 }
 
-/** An array size: a positive integer constant expression. */
+/** An array size: a positive integer constant expression (UNKNOWN_DIM when it depends on a constant parameter not known yet). */
 export function constSize(ctx: FnCtx, e: ast.Expr): number | undefined {
-  const n = constInteger(ctx, e, "an array size");
+  const n = constIntegerOrUnknown(ctx, e, "an array size");
   if (n === undefined) return undefined;
+  if (n === "unknown") return UNKNOWN_DIM;
   if (n < 1n || n > BigInt(ARRAY_DIM_MAX)) {
     ctx.log.error("GK3015", e.span, `an array size must be between 1 and ${ARRAY_DIM_MAX}, but '${textOf(ctx, e.span)}' is ${n}`);
     return undefined;
@@ -117,6 +128,24 @@ export function constSize(ctx: FnCtx, e: ast.Expr): number | undefined {
 
 /** The value of an integer constant expression (untyped or typed), or a diagnostic saying why it is not one. */
 export function constInteger(ctx: FnCtx, e: ast.Expr, what: string): bigint | undefined {
+  const n = constIntegerOrUnknown(ctx, e, what);
+  invariant(n !== "unknown", `${what} depends on a constant parameter outside a generic definition`);
+  return n;
+}
+
+/**
+ * Whether `v` is a constant expression of the constant parameters whose values are not
+ * known yet, while a generic definition is checked (a constant in every instance).
+ */
+export function unknownConstant(ctx: FnCtx, v: Expr): boolean {
+  const symbolic = ctx.generic?.symbolic;
+  if (!symbolic?.size) return false;
+  const pure = (x: Expr) => x.kind === "const" || x.kind === "unary" || x.kind === "binary" || x.kind === "logical" || x.kind === "cast" || x.kind === "select" || (x.kind === "var" && symbolic.has(x.var.id));
+  return !someExpr(v, (x) => !pure(x)) && someExpr(v, (x) => x.kind === "var");
+}
+
+/** As constInteger, or "unknown" for a constant of constant parameters not known yet (see unknownConstant). */
+function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | "unknown" | undefined {
   const u = untypedOf(ctx, e);
   if (ctx.poisoned.has(e)) return undefined;
   if (u) {
@@ -129,6 +158,7 @@ export function constInteger(ctx: FnCtx, e: ast.Expr, what: string): bigint | un
   const v = checkValue(ctx, e);
   if (!v) return undefined;
   const f = foldExpr(v);
+  if (f.kind !== "const" && unknownConstant(ctx, v) && v.type.kind === "scalar" && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {
     ctx.log.error("GK3014", e.span, `${what} must be a constant, but '${textOf(ctx, e.span)}' is computed at run time; use a module-level const`);
     return undefined;

@@ -1,7 +1,8 @@
 /**
  * One `gpu_launcher --serve` process and the frames exchanged with it. Requests go out in
  * batches (one request is a batch of one): all of a batch's frames are written at once and
- * the answers, which come back in order, are collected as they arrive. The process inherits
+ * the answers, which come back in order, are collected as they arrive. Batches may be sent
+ * before the answers to earlier ones have come (queued launches do not wait for theirs). The process inherits
  * the session's shared file (shared.ts) as descriptor 3.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -40,7 +41,10 @@ export class ServeProcess {
   private readonly child: ChildProcess;
   private readonly reader = new FrameReader();
   private readonly handles: readonly { ref(): unknown; unref(): unknown }[];
-  private pending: Pending | undefined;
+  private readonly pending: Pending[] = [];
+  private readonly outbox: Buffer[] = [];
+  private waitingDrain = false;
+  private corked = false;
   private refd = true;
   private stderr = "";
 
@@ -84,17 +88,17 @@ export class ServeProcess {
 
   /**
    * Sends the requests; `done` gets their answers, called from the read that completes them
-   * (no extra turn of the event loop). One batch at a time.
+   * (no extra turn of the event loop). Batches are answered in the order they were sent.
    */
   send(requests: readonly ServeRequest[], done: (a: Answers) => void): void {
     const p: Pending = { requests, frames: [], done, timer: undefined };
-    this.pending = p;
+    this.pending.push(p);
     this.setRef(true);
-    this.arm(p);
+    if (this.pending.length === 1) this.arm(p);
     if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
-      this.write([encodeHead(requests[0]!.header)], 0); // the common case: one small frame
+      this.write([encodeHead(requests[0]!.header)]); // the common case: one small frame
     } else {
-      this.write(this.frames(requests), 0);
+      this.write(this.frames(requests));
     }
     this.deliver(); // the process may have ended already
   }
@@ -155,39 +159,67 @@ export class ServeProcess {
     this.onEnd(this);
   }
 
-  /** Writes parts[i..], waiting for the pipe to drain after a part it could not take at once. */
-  private write(parts: readonly Buffer[], i: number): void {
+  /**
+   * Writes the parts after everything written before, waiting for the pipe to drain after a
+   * part it could not take at once (a later batch waits behind, so frames never interleave).
+   * Writes made in one turn of the event loop go out together: a loop of queued launches
+   * costs one write(2) per turn, not one per launch.
+   */
+  private write(parts: readonly Buffer[]): void {
+    for (const p of parts) this.outbox.push(p);
     const stdin = this.child.stdin!;
-    for (; i < parts.length; i++) {
-      if (!this.alive) return; // the answers, or the exit, say what happened
-      if (!stdin.write(parts[i]!) && i + 1 < parts.length) {
-        const next = i + 1;
-        stdin.once("drain", () => this.write(parts, next));
+    if (!this.corked) {
+      this.corked = true;
+      stdin.cork();
+      setImmediate(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
+    }
+    this.flush();
+  }
+
+  private flush(): void {
+    const stdin = this.child.stdin!;
+    while (!this.waitingDrain && this.outbox.length > 0) {
+      if (!this.alive) {
+        this.outbox.length = 0; // the answers, or the exit, say what happened
         return;
+      }
+      const part = this.outbox.shift()!;
+      if (!stdin.write(part) && this.outbox.length > 0) {
+        this.waitingDrain = true;
+        stdin.once("drain", () => {
+          this.waitingDrain = false;
+          this.flush();
+        });
       }
     }
   }
 
-  /** Hands the answers read so far to the pending batch; resolves it when complete or when the stream ended. */
+  /** Hands the answers read so far to the pending batches, in order; resolves each when complete or when the stream ended. */
   private deliver(): void {
-    const p = this.pending;
-    if (p === undefined) return;
-    while (p.frames.length < p.requests.length) {
-      const f = this.reader.shift();
-      if (f === undefined) break;
-      p.frames.push(f);
-      if (p.timer !== undefined) {
-        clearTimeout(p.timer);
-        p.timer = undefined;
-        this.arm(p);
+    for (;;) {
+      const p = this.pending[0];
+      if (p === undefined) return;
+      while (p.frames.length < p.requests.length) {
+        const f = this.reader.shift();
+        if (f === undefined) break;
+        p.frames.push(f);
+        if (p.timer !== undefined) {
+          clearTimeout(p.timer);
+          p.timer = undefined;
+          this.arm(p);
+        }
       }
+      const ended = p.frames.length < p.requests.length ? this.reader.ended : undefined;
+      if (p.frames.length < p.requests.length && ended === undefined) return;
+      this.pending.shift();
+      if (p.timer !== undefined) clearTimeout(p.timer);
+      if (this.pending.length > 0) this.arm(this.pending[0]!);
+      else if (this.alive) this.setRef(false);
+      p.done(ended ? { frames: p.frames, ended } : { frames: p.frames });
     }
-    const ended = p.frames.length < p.requests.length ? this.reader.ended : undefined;
-    if (p.frames.length < p.requests.length && ended === undefined) return;
-    this.pending = undefined;
-    if (p.timer !== undefined) clearTimeout(p.timer);
-    if (this.alive) this.setRef(false);
-    p.done(ended ? { frames: p.frames, ended } : { frames: p.frames });
   }
 
   /** Starts the timer of the next answer the batch waits for, if it has one. */

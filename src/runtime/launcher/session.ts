@@ -71,7 +71,8 @@ export interface SessionTiming {
 
 export interface SessionRunOptions extends Omit<SessionLaunchOptions, "module" | "args"> {
   readonly module: string;
-  readonly args: readonly KernelArg[];
+  /** Arrays sent with the launch (uploaded, copied back, freed), and buffers already on the GPU. */
+  readonly args: readonly (KernelArg | BufferArg)[];
   /** Copy results back into the arguments' own TypedArrays (arrays sent with `data`), which `outputs` then holds. */
   readonly copyBackInPlace?: boolean;
 }
@@ -81,6 +82,14 @@ interface Planned {
   readonly header: Record<string, unknown>;
   readonly payload?: Uint8Array;
   readonly timeoutMs?: number;
+}
+
+/** A launch queued without waiting for the kernel (spec: "Queues"): `seq` numbers it on its queue, `name` is what errors call it. */
+export interface QueuedLaunchOptions extends Omit<SessionLaunchOptions, "repeat" | "timeoutMs"> {
+  readonly queue: number;
+  readonly seq: number;
+  readonly name: string;
+  readonly timing: boolean;
 }
 
 /** A batch's outcome: each request's answer frame or error, in order, and the server that answered. */
@@ -116,6 +125,10 @@ export class LauncherSession {
   /** Which server the session talks to: 1 for the first, +1 for each restart; 0 before the first call. */
   get generation(): number {
     return this.generations;
+  }
+  /** Whether a server is running: false before the first call, after close(), and after a lost context until the next call. */
+  get live(): boolean {
+    return this.server !== undefined;
   }
   /** How many servers ended without `close()` (context lost, crash, timeout). */
   get restarts(): number {
@@ -175,8 +188,8 @@ export class LauncherSession {
     );
   }
 
-  /** Copies `length` elements from `buf`, starting at element `offset`, into a new TypedArray. */
-  async read(buf: DeviceBuffer, offset = 0, length = buf.length - offset): Promise<AnyTypedArray> {
+  /** Copies `length` elements from `buf`, starting at element `offset`, into a new TypedArray (or into `into`, of that many elements). */
+  async read(buf: DeviceBuffer, offset = 0, length = buf.length - offset, into?: AnyTypedArray): Promise<AnyTypedArray> {
     this.checkHandle(buf, "buffer");
     let slot: Slot;
     return this.batch(
@@ -184,7 +197,7 @@ export class LauncherSession {
         slot = plan.reserve(length * elemSize(buf.elem));
         return () => [this.downloadOf(buf, offset, length, slot)];
       },
-      ({ results }, shared) => this.received(buf, frameOf(results[0]!), slot, shared, undefined),
+      ({ results }, shared) => this.received(buf, frameOf(results[0]!), slot, shared, into),
     );
   }
 
@@ -203,9 +216,68 @@ export class LauncherSession {
     return this.call(header, timingOf, undefined, this.launchWatchdog(o));
   }
 
+  /**
+   * Queues a launch without waiting for it or for the answer: the request is sent in order with
+   * every other call, and `answered` gets the answer's error (undefined when it was queued)
+   * once it comes. Failures of the kernel itself surface at the next sync().
+   */
+  queueLaunch(o: QueuedLaunchOptions, answered: (e: GkRuntimeError | undefined) => void): void {
+    const header: Record<string, unknown> = { ...this.launchHeader(o), queue: o.queue, seq: o.seq, name: o.name, ...(o.timing ? { timing: true } : {}) };
+    this.enqueue(() => {
+      let s: ServeProcess;
+      try {
+        s = this.ensureServer();
+      } catch (e) {
+        this.release();
+        answered(e instanceof GkRuntimeError ? e : launcherFailed(String(e)));
+        return;
+      }
+      const id = this.nextId++;
+      header.id = id;
+      s.send([{ header }], (answers) => {
+        const r = this.settle(s, id, answers.frames[0], answers.ended);
+        answered(r instanceof GkRuntimeError ? r : undefined);
+      });
+      this.release();
+    });
+  }
+
+  /** A new queue (a CUDA stream) on the current server; its number is 1 or more. */
+  async newQueue(): Promise<number> {
+    return this.call({ op: "queue" }, (f) => f.header.queue as number);
+  }
+
+  async dropQueue(queue: number): Promise<void> {
+    await this.call({ op: "queue", destroy: queue }, () => undefined);
+  }
+
+  /**
+   * Waits for `queue` (every queue when undefined) to finish; the kernel times of its timed
+   * launches as [queue, seq, ms]. `timeoutMs`: stop the server (and the kernel) after this long.
+   */
+  async sync(queue?: number, timeoutMs?: number): Promise<(readonly [number, number, number])[]> {
+    const header: Record<string, unknown> = { op: "sync" };
+    if (queue !== undefined) header.queue = queue;
+    if (timeoutMs !== undefined && timeoutMs > 0) header.timeoutMs = Math.ceil(timeoutMs);
+    const watchdog = timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs + LAUNCH_GRACE_MS : this.opts.requestTimeoutMs;
+    return this.call(header, (f) => f.header.times as [number, number, number][], undefined, watchdog);
+  }
+
+  /** The GPU's free and total memory in bytes. */
+  async memory(): Promise<{ free: number; total: number }> {
+    return this.call({ op: "memory" }, (f) => ({ free: f.header.free as number, total: f.header.total as number }));
+  }
+
+  /** The server the next call goes to: its generation (a new one after a lost context), starting it if needed. */
+  current(): number {
+    return this.ensureServer().generation;
+  }
+
   /** launchOnce's contract over this session: upload, launch, copy back, free (in two round trips). */
   async run(o: SessionRunOptions): Promise<{ outputs: Map<number, AnyTypedArray>; timing: SessionTiming }> {
-    o.args.forEach((a, i) => checkArrayArg(a, i));
+    o.args.forEach((a, i) => {
+      if (a.kind !== "buffer") checkArrayArg(a, i);
+    });
     const path = resolve(o.module);
     // The module, and a buffer for each array with its contents.
     const first = await this.batch(
@@ -241,7 +313,7 @@ export class LauncherSession {
     }
     // The launch, the copies back and the frees.
     const module: ModuleHandle = { id: frameOf(first.results[0]!).header.module as number, path, generation };
-    const args = o.args.map((a, i): SessionArg => (a.kind === "scalar" ? a : { kind: "buffer", buffer: buffers[i]! }));
+    const args = o.args.map((a, i): SessionArg => (a.kind === "scalar" || a.kind === "buffer" ? a : { kind: "buffer", buffer: buffers[i]! }));
     const launch = this.launchHeader({ ...o, module, args });
     const backs = o.args.map((a, i) => (a.kind === "array" && a.copyBack ? i : -1)).filter((i) => i >= 0);
     const slots: Slot[] = [];

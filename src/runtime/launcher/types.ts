@@ -129,4 +129,8 @@ export interface LauncherErrorInfo {
   readonly log?: string;
   readonly hint?: string;
   readonly sticky?: boolean;
+  /** A failure of queued work: the launch it is pinned on (`certain`: the GPU's markers show the launches before it finished). */
+  readonly launch?: { readonly queue: number; readonly seq: number; readonly kernel: string; readonly certain: boolean };
+  /** Out of memory: the bytes asked for, and the device's free and total bytes then. */
+  readonly memory?: { readonly asked: number; readonly free: number; readonly total: number };
 }

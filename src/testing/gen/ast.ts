@@ -7,6 +7,7 @@
 import { type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { Value as CompositeValue } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { GenericCall, GenericFn } from "./generic.js";
 
 export type Ty = ScalarName;
 export type IntTy = "i32" | "u32" | "i64" | "u64";
@@ -94,8 +95,11 @@ export type Expr =
   /** A builtin: math (maybe lane-wise), a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle or vote. */
   | { readonly k: "builtin"; readonly t: ValTy; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
-  /** A call of device function number `fn` of the program. */
-  | { readonly k: "call"; readonly t: ValTy | "void"; readonly fn: number; readonly args: readonly CallArg[] }
+  /**
+   * A call of device function number `fn` of the program; with `generic`, of generic
+   * function number `fn` (Program.generics), making its instance at type `t`.
+   */
+  | { readonly k: "call"; readonly t: ValTy | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
   | { readonly k: "index"; readonly t: ValTy; readonly array: string; readonly idx: readonly Expr[] }
   /** Fields, lanes, swizzles and elements of array fields of a value: `e.pos.x`, `e.taps[i]`, `e.zyx`. */
   | { readonly k: "path"; readonly t: ValTy; readonly e: Expr; readonly path: readonly PathStep[] }
@@ -195,6 +199,13 @@ export interface Program {
   readonly constants: readonly ConstDef[];
   readonly structs: readonly StructDef[];
   readonly fns: readonly FnDef[];
+  /** Generic device functions (src/testing/gen/generic.ts), printed `<name>_g0`, ... */
+  readonly generics?: readonly GenericFn[];
+  /**
+   * Makes the kernel generic over a constant `S: i32` that sizes the 1-D shared array
+   * `array`; the program runs the kernel's instance `<name><value>`.
+   */
+  readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly grid: Dims;

@@ -82,6 +82,10 @@ export function features(p: Program): Set<string> {
       case "call":
         out.add(`call:${e.t === "void" ? "void" : "value"}`);
         if (kind(e.t)) out.add(`${kind(e.t)}:call`);
+        if (e.generic) {
+          out.add(`generic:call:${e.generic.size !== undefined ? "sized" : e.generic.explicit ? "explicit" : "inferred"}`);
+          out.add(`generic:instance:${e.t}`);
+        }
         return e.args.forEach(expr);
       case "index":
         out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
@@ -179,5 +183,24 @@ export function features(p: Program): Set<string> {
     for (const f of s.fields) if (isVecTy(f.t)) out.add("struct:vector-field");
   }
   stmts(p.body, "kernel");
+  for (const g of p.generics ?? []) out.add(`generic:fn:${g.constraint.text}${g.sized ? ":sized" : ""}`);
+  if (p.sizeParam) out.add("generic:kernel");
   return out;
+}
+
+/** How many of these programs use generics, as a line for a test's log. */
+export function genericUse(programs: readonly Program[]): string {
+  let define = 0;
+  let call = 0;
+  let types = 0;
+  let kernel = 0;
+  for (const p of programs) {
+    const f = [...features(p)];
+    if (f.some((x) => x.startsWith("generic:fn:"))) define++;
+    const instances = new Set(f.filter((x) => x.startsWith("generic:instance:")));
+    if (instances.size) call++;
+    if (instances.size > 1) types++;
+    if (f.includes("generic:kernel")) kernel++;
+  }
+  return `generics in ${programs.length} kernels: ${define} define generic device functions, ${call} make instances of them (${types} at two types or more), ${kernel} are generic kernels run as an instance`;
 }

@@ -20,6 +20,7 @@ import {
   ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
   type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
 } from "./ast.js";
+import { SIZES } from "./generic.js";
 import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
@@ -44,6 +45,8 @@ export interface FnSig {
   readonly index: number;
   readonly params: readonly ParamType[];
   readonly ret: ValTy | "void";
+  /** An instance of generic function `index` at type `ret` (src/testing/gen/generic.ts): its size parameter, if it has one. */
+  readonly generic?: { readonly sized: boolean };
 }
 
 /** What expressions may refer to. */
@@ -324,11 +327,17 @@ export class ExprGen {
     });
   }
 
-  /** A call of `f` (undefined when no input array in scope fits its array parameter). */
+  /**
+   * A call of `f` (undefined when no input array in scope fits its array parameter). A
+   * generic function's instance is named explicitly or inferred (then its first argument
+   * is printed typed), with a size when it has one.
+   */
   call(f: FnSig, sub: (u: ValTy) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
     if (!f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t))) return undefined;
     const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
-    return fc.tuple(...args).map((a): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a }));
+    if (!f.generic) return fc.tuple(...args).map((a): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a }));
+    const call = fc.record({ explicit: fc.boolean(), size: f.generic.sized ? fc.constantFrom(...SIZES) : fc.constant(undefined) });
+    return fc.tuple(call, ...args).map(([g, ...a]): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a, generic: g.size === undefined ? { explicit: g.explicit } : { explicit: true, size: g.size } }));
   }
 
   /** An input array of element type t in scope (to pass to a device function's readonly parameter). */

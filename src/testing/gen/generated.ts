@@ -16,6 +16,9 @@ export type { ArgValue };
 export interface GeneratedKernel {
   /** The `.gk` text: the kernel, the device functions it calls, its constants. */
   readonly source: string;
+  /** The kernel's name as printed (its device functions and constants are prefixed with it). */
+  readonly name: string;
+  /** The kernel that runs: `name`, or the instance `name<S>` of a generic kernel (Program.sizeParam). */
   readonly kernel: string;
   readonly grid: Dims;
   readonly block: Dims;
@@ -31,7 +34,8 @@ export interface GeneratedKernel {
 export function generatedKernel(p: Program, name: string): GeneratedKernel {
   const printed = printProgram(p, name);
   const args = printed.params.map((q) => p.values.get(q.name)!);
-  return { source: printed.source, kernel: name, grid: p.grid, block: p.block, args, params: printed.params, tolerance: tolerances(p), program: p };
+  const kernel = p.sizeParam ? `${name}<${p.sizeParam.value}>` : name;
+  return { source: printed.source, name, kernel, grid: p.grid, block: p.block, args, params: printed.params, tolerance: tolerances(p), program: p };
 }
 
 /** Copies of the arguments, so that a run does not change the originals. */

@@ -17,7 +17,7 @@ export { arbProgram, INPUT_LENGTH, SLOTS, type GenOptions } from "./kernel.js";
 export { printProgram, type PrintedProgram } from "./print.js";
 export type { Program } from "./ast.js";
 export { cloneArgs, generatedKernel, kernelAtLine, printBatch, tolerances, type ArgValue, type Batch, type BatchEntry, type GeneratedKernel } from "./generated.js";
-export { features } from "./coverage.js";
+export { features, genericUse } from "./coverage.js";
 
 export function arbKernel(opts: GenOptions & { readonly name?: string } = {}): fc.Arbitrary<GeneratedKernel> {
   return arbProgram(opts).map((p) => generatedKernel(p, opts.name ?? "k"));

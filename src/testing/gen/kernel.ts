@@ -34,6 +34,8 @@ import {
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
+import type { GenericFn } from "./generic.js";
+import { arbGenericFn } from "./genericArb.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
 /** Output slots per thread. */
@@ -52,6 +54,8 @@ export interface GenOptions {
   readonly approx?: boolean;
   /** Atomics on floats (default true; contended float additions use small integers only, so they stay exact). */
   readonly floatAtomics?: boolean;
+  /** Generic device functions and kernels generic over a shared array's size (default true; src/testing/gen/generic.ts). */
+  readonly generics?: boolean;
 }
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
@@ -62,6 +66,10 @@ type FnShape =
 
 interface Shape {
   readonly grid: Dims;
+  /** Generic device functions (generic.ts), callable at every type their constraints admit. */
+  readonly generics: readonly GenericFn[];
+  /** Whether the kernel is generic over the size of a 1-D shared array (Program.sizeParam), where it has one. */
+  readonly genericKernel: boolean;
   readonly block: Dims;
   /** The program's vector types (inputs, outputs and value parameters of each; lanes read by scalar expressions). */
   readonly vecTypes: readonly VecTy[];
@@ -228,6 +236,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       // Where a segment of warp operations goes, in about one program in four.
       warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
+      generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
+      genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -249,6 +259,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
         constants: r.constants,
         plan,
         approx: r.approx,
+        generics: r.generics,
+        genericKernel: r.genericKernel,
       };
     });
 }
@@ -492,8 +504,8 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 // ---------------------------------------------------------------- device functions
 
-function fnBody(f: FnShape, i: number, s: Shape): fc.Arbitrary<FnDef> {
-  const callable: FnSig[] = s.fns.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : []));
+function fnBody(f: FnShape, i: number, s: Shape, generic: readonly FnSig[]): fc.Arbitrary<FnDef> {
+  const callable: FnSig[] = [...s.fns.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : [])), ...generic];
   const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({
     vars, arrays, fns: callable, constants: s.constants, slots: SLOTS, inputLength: INPUT_LENGTH, structs: s.structs, vecTypes: s.vecTypes,
   });
@@ -531,17 +543,37 @@ function fnBody(f: FnShape, i: number, s: Shape): fc.Arbitrary<FnDef> {
 
 // ---------------------------------------------------------------- the program
 
+/** Each generic function's instances: one signature per type its constraint admits. */
+function genericSigs(s: Shape): FnSig[] {
+  return s.generics.flatMap((g, index) =>
+    g.constraint.types.map((t): FnSig => ({ index, params: [{ kind: "scalar", t }, { kind: "scalar", t }, { kind: "scalar", t: "i32" }], ret: t, generic: { sized: g.sized } })),
+  );
+}
+
+/** The kernel's constant parameter: the size of its first 1-D shared array (data, else an accumulator), when it is generic. */
+function sizeParam(s: Shape): Program["sizeParam"] {
+  if (!s.genericKernel) return undefined;
+  const data = sharedData(s).find((d) => d.ref.dims.length === 1)?.ref;
+  const acc = s.sharedAccs.find((a) => a.dims.length === 1);
+  const array = data ?? (acc && accRef(acc));
+  return array ? { name: "S", value: array.dims[0]!, array: array.name } : undefined;
+}
+
 export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
   return shape(opts).chain((s) => {
     const params = kernelParams(s);
-    const sigs: FnSig[] = s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : []));
+    const generic = genericSigs(s);
+    const sigs: FnSig[] = [...s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : [])), ...generic];
+    const size = sizeParam(s);
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s))),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s, generic))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
-      .map(({ fns, body, values: vs }): Program => ({ constants: s.constants, structs: s.structs, fns, params, body, grid: s.grid, block: s.block, values: vs }));
+      .map(({ fns, body, values: vs }): Program => ({
+        constants: s.constants, structs: s.structs, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
+      }));
   });
 }
 

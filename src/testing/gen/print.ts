@@ -8,7 +8,8 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, Param, ParamType, PathStep, Program, Stmt, StructDef, Ty, ValTy, Value } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, PathStep, Program, Stmt, StructDef, Ty, ValTy, Value } from "./ast.js";
+import { genericArgsText, printGenericFn } from "./generic.js";
 import { isIntTy, isStructTy, laneType, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
@@ -21,10 +22,14 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions, constants and structs are named `<name>_f0`, `<name>_C0`, `<name>_S0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants, p.structs);
+  const pr = new Printer(name, p.constants, p.structs, p.sizeParam);
   const lines: string[] = [];
   for (const s of p.structs) lines.push(...pr.struct(s));
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
+  (p.generics ?? []).forEach((g, i) => {
+    if (lines.length) lines.push("");
+    lines.push(...printGenericFn(`${name}_g${i}`, g));
+  });
   p.fns.forEach((f, i) => {
     if (lines.length) lines.push("");
     lines.push(...pr.fn(`${name}_f${i}`, f));
@@ -32,7 +37,8 @@ export function printProgram(p: Program, name: string): PrintedProgram {
   const used = usedNames(p.body);
   const params = p.params.filter((q) => used.has(q.name));
   if (lines.length) lines.push("");
-  lines.push(`device_kernel ${name}(${params.map((q) => pr.param(q)).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
+  const generics = p.sizeParam ? `<${p.sizeParam.name}: i32>` : "";
+  lines.push(`device_kernel ${name}${generics}(${params.map((q) => pr.param(q)).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
   return { source: lines.join("\n") + "\n", kernel: name, params };
 }
 
@@ -110,6 +116,7 @@ class Printer {
     private readonly prefix: string,
     constants: readonly ConstDef[],
     structs: readonly StructDef[],
+    private readonly sizeParam?: Program["sizeParam"],
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
     this.structs = new Map(structs.map((s) => [s.name, s]));
@@ -186,8 +193,13 @@ class Printer {
         const args = [target, this.operand(last!, 0, true), ...e.args.map((a) => this.operand(a, 0, true))];
         return { text: `${e.fn}(${args.join(", ")})`, prec: PRIMARY };
       }
-      case "call":
-        return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
+      case "call": {
+        if (!e.generic) return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
+        // T inferred from the first argument: printed typed (never a bare literal).
+        const inferred = !e.generic.explicit && e.generic.size === undefined;
+        const args = e.args.map((a, i) => (inferred && i === 0 && a.k !== "arrayRef" ? this.operand(a, 0, false) : this.callArg(a)));
+        return { text: `${this.prefix}_g${e.fn}${genericArgsText(e.t as NumTy, e.generic)}(${args.join(", ")})`, prec: PRIMARY };
+      }
       case "index":
         return { text: `${e.array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
       default:
@@ -295,8 +307,11 @@ class Printer {
         const type = `${this.type(s.t)}${s.dims.map((d) => `[${d}]`).join("")}`;
         return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t as Ty, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
       }
-      case "shared":
-        return [`${ind}shared ${s.name}: ${this.type(s.t)}${s.dims.map((d) => `[${d}]`).join("")};`];
+      case "shared": {
+        // The kernel's constant parameter sizes this array (Program.sizeParam).
+        const sized = this.sizeParam?.array === s.name && s.dims.length === 1;
+        return [`${ind}shared ${s.name}: ${this.type(s.t)}${sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
+      }
       case "vstore":
         return [`${ind}${s.fn}(${s.array}, ${this.operand(s.idx, 0, true)}, ${this.operand(s.value, 0, true)});`];
       case "if": {

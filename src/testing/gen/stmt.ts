@@ -117,7 +117,8 @@ export class Scope {
       const target = fc.tuple(...a.dims.map((n) => g.index(n, 1))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
       out.push(w(this.assignTo(target, a.t), 2), ...this.inside(target, a.t, 1), ...this.vectorStores(a));
     }
-    for (const f of this.env.fns) {
+    // Generic functions' instances are pure: called for their value only.
+    for (const f of this.env.fns.filter((x) => !x.generic)) {
       const call = g.call(f);
       if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), 1));
     }

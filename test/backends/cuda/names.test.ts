@@ -119,3 +119,37 @@ function irOfWithSources(src: string) {
   expect(r.ir).toBeDefined();
   return { ir: r.ir!, sources: r.sources };
 }
+
+describe("instances of generic definitions", () => {
+  it("are named by their definition's symbol, '$' and their arguments, which no other name can take", () => {
+    const r = checkSource(`device_kernel fill<T: i32 | f32, V: i32, B: bool>(out: global<T>) { out[0] = B ? T(V) : T(0); }
+device_kernel fill$i32(out: global<i32>) {}
+device_kernel int<T: i32 | f32>(out: global<T>) {}
+device_fn sq<T: numeric>(x: T): T { return x * x; }
+device_kernel k(out: global<u64>) { out[0] = sq(out[0]); }
+launch fill<i32, -1, true>(out = zeros(1)) grid(1) block(1);
+launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
+launch int<f32>(out = zeros(1)) grid(1) block(1);
+`);
+    // A '$' is not part of a gk name: the second kernel's name is a syntax error, not a clash.
+    expect(r.diagnostics.map((d) => d.code)).toContain("GK1001");
+    const ok = checkSource(`device_kernel fill<T: i32 | f32, V: i32, B: bool>(out: global<T>) { out[0] = B ? T(V) : T(0); }
+device_kernel fill_i32(out: global<i32>) {}
+device_kernel int<T: i32 | f32>(out: global<T>) {}
+device_fn sq<T: numeric>(x: T): T { return x * x; }
+device_kernel k(out: global<u64>) { out[0] = sq(out[0]); }
+launch fill<i32, -1, true>(out = zeros(1)) grid(1) block(1);
+launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
+launch int<f32>(out = zeros(1)) grid(1) block(1);
+`);
+    const cuda = emitCuda(ok.ir!);
+    expect([...cuda.kernels]).toEqual([
+      ["fill_i32", "fill_i32"],
+      ["k", "k"],
+      ["fill<i32, -1, true>", "fill$i32$m1$true"],
+      ["fill<f32, 256, false>", "fill$f32$256$false"],
+      ["int<f32>", "int_$f32"],
+    ]);
+    expect(cuda.source).toContain("static __device__ unsigned long long sq$u64(unsigned long long x)");
+  });
+});

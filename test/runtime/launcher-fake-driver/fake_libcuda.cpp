@@ -10,7 +10,12 @@
 // tests' own modules load here too).
 // Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
-// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister.
+// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister;
+// FAKE_CUDA_MEMOPS=0 makes cuStreamWriteValue32 unsupported (launches are then blamed
+// without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
+// Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
+// stream's marker is written only while no fault is pending. Every entry point takes one
+// lock: the in-process addon waits for queues on a worker thread.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -19,6 +24,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -34,7 +40,12 @@ constexpr CUresult OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED
                    INVALID_DEVICE = 101, INVALID_IMAGE = 200, INVALID_PTX = 218, INVALID_HANDLE = 400,
                    NOT_FOUND = 500, NOT_READY = 600, ILLEGAL_ADDRESS = 700, ALREADY_REGISTERED = 712,
                    NOT_REGISTERED = 713, NOT_SUPPORTED = 801;
-constexpr uint64_t kMemory = uint64_t(1) << 30;
+uint64_t memoryBytes() {
+  const char* v = std::getenv("FAKE_CUDA_MEMORY");
+  return v != nullptr ? std::strtoull(v, nullptr, 10) : uint64_t(1) << 30;
+}
+const uint64_t kMemory = memoryBytes();
+std::recursive_mutex mu;
 
 struct Kernel {
   const char* name;
@@ -90,6 +101,7 @@ std::vector<std::unique_ptr<Module>> modules;
 std::vector<std::unique_ptr<Function>> functions;
 std::vector<std::unique_ptr<Event>> events;
 std::map<uintptr_t, size_t> registered;  // page-locked host ranges: start -> bytes
+std::map<uintptr_t, size_t> hostAllocs;  // cuMemHostAlloc'd memory: start -> bytes
 
 void logLine(const std::string& line) {
   const char* path = std::getenv("FAKE_CUDA_LOG");
@@ -233,10 +245,18 @@ const char* errorName(CUresult r) {
 }
 
 [[noreturn]] void hang() {
+  mu.unlock();  // the caller's lock (one level: hang is called from entry points only)
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+struct Stream {
+  int id = 0;
+};
+std::vector<std::unique_ptr<Stream>> streams;
+
 }  // namespace
+
+#define LOCK() std::lock_guard<std::recursive_mutex> lock_(mu)
 
 #define GUARD()                             \
   do {                                      \
@@ -247,39 +267,47 @@ const char* errorName(CUresult r) {
 extern "C" {
 
 CUresult cuGetErrorName(CUresult r, const char** s) {
+  LOCK();
   *s = errorName(r);
   return *s ? OK : INVALID_VALUE;
 }
 CUresult cuGetErrorString(CUresult r, const char** s) {
+  LOCK();
   *s = errorName(r) ? "fake driver error text" : nullptr;
   return *s ? OK : INVALID_VALUE;
 }
 CUresult cuDriverGetVersion(int* v) {
+  LOCK();
   *v = 12040;
   return OK;
 }
 CUresult cuInit(unsigned) {
+  LOCK();
   if (deviceCount() <= 0) return NO_DEVICE;
   initialized = true;
   return OK;
 }
 CUresult cuDeviceGetCount(int* n) {
+  LOCK();
   GUARD();
   *n = deviceCount();
   return OK;
 }
 CUresult cuDeviceGet(int* d, int ordinal) {
+  LOCK();
   GUARD();
   if (ordinal < 0 || ordinal >= deviceCount()) return INVALID_DEVICE;
   *d = ordinal;
   return OK;
 }
 CUresult cuDeviceGetName(char* name, int len, int) {
+  LOCK();
   GUARD();
   std::snprintf(name, size_t(len), "%s", "Fake GPU (gk test driver)");
   return OK;
 }
 CUresult cuDeviceGetAttribute(int* v, int attr, int) {
+  LOCK();
   GUARD();
   switch (attr) {
     case 1: *v = 1024; break;
@@ -297,32 +325,38 @@ CUresult cuDeviceGetAttribute(int* v, int attr, int) {
   return OK;
 }
 CUresult cuDeviceTotalMem_v2(size_t* bytes, int) {
+  LOCK();
   GUARD();
   *bytes = kMemory;
   return OK;
 }
 CUresult cuDevicePrimaryCtxRetain(void** ctx, int) {
+  LOCK();
   GUARD();
   static int context;
   *ctx = &context;
   return OK;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) {
+  LOCK();
   if (!registered.empty()) {
     std::fprintf(stderr, "fake driver: %zu host memory registrations left at context release\n", registered.size());
   }
   return initialized ? OK : NOT_INITIALIZED;
 }
 CUresult cuCtxSetCurrent(void*) {
+  LOCK();
   GUARD();
   return OK;
 }
 CUresult cuCtxSynchronize() {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (busy) hang();
   return OK;
 }
 CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* options, void** values) {
+  LOCK();
   GUARD();
   // The driver is not told an image's size: PTX ends at a NUL, and an ELF cubin's section
   // headers end the file.
@@ -349,11 +383,13 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opti
   return OK;
 }
 CUresult cuModuleUnload(void* mod) {
+  LOCK();
   GUARD();
   static_cast<Module*>(mod)->kernels.clear();
   return OK;
 }
 CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
+  LOCK();
   GUARD();
   if (!static_cast<Module*>(mod)->kernels.count(name)) return NOT_FOUND;
   for (const Kernel& k : kKernels) {
@@ -365,6 +401,7 @@ CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
   return NOT_FOUND;
 }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
+  LOCK();
   GUARD();
   auto* f = static_cast<Function*>(fn);
   switch (attr) {
@@ -375,12 +412,14 @@ CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   }
 }
 CUresult cuFuncSetAttribute(void* fn, int attr, int value) {
+  LOCK();
   GUARD();
   if (attr != 8 || value < 0 || value > 227 * 1024) return INVALID_VALUE;
   static_cast<Function*>(fn)->dynamicSharedLimit = value;
   return OK;
 }
 CUresult cuFuncGetParamInfo(void* fn, size_t i, size_t* offset, size_t* size) {
+  LOCK();
   GUARD();
   const auto& params = static_cast<Function*>(fn)->kernel->params;
   if (i >= params.size()) return INVALID_VALUE;
@@ -394,6 +433,7 @@ CUresult cuFuncGetParamInfo(void* fn, size_t i, size_t* offset, size_t* size) {
   return OK;
 }
 CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
+  LOCK();
   GUARD();
   if (bytes == 0) return INVALID_VALUE;
   if (bytes > kMemory - allocated) return OUT_OF_MEMORY;
@@ -412,6 +452,7 @@ CUresult cuMemAlloc_v2(Ptr* p, size_t bytes) {
   return OK;
 }
 CUresult cuMemFree_v2(Ptr p) {
+  LOCK();
   GUARD();
   auto it = allocations.find(p);
   if (it == allocations.end()) return INVALID_VALUE;
@@ -426,6 +467,7 @@ CUresult cuMemFree_v2(Ptr p) {
   return OK;
 }
 CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
@@ -433,6 +475,7 @@ CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
   return OK;
 }
 CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (busy) hang();
   uint8_t* s = translate(src, n);
@@ -441,6 +484,7 @@ CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
   return OK;
 }
 CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
+  LOCK();
   GUARD();
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
@@ -448,6 +492,7 @@ CUresult cuMemsetD8_v2(Ptr dst, unsigned char v, size_t n) {
   return OK;
 }
 CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+  LOCK();
   GUARD();
   const char* pin = std::getenv("FAKE_CUDA_PIN");
   if (pin != nullptr && std::strcmp(pin, "refuse") == 0) return NOT_SUPPORTED;
@@ -463,6 +508,7 @@ CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
   return OK;
 }
 CUresult cuMemHostUnregister(void* p) {
+  LOCK();
   GUARD();
   auto it = registered.find(reinterpret_cast<uintptr_t>(p));
   if (it == registered.end()) return NOT_REGISTERED;
@@ -472,6 +518,7 @@ CUresult cuMemHostUnregister(void* p) {
 }
 CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void*, void** params, void**) {
+  LOCK();
   GUARD();
   auto* f = static_cast<Function*>(fn);
   uint64_t block = uint64_t(bx) * by * bz;
@@ -480,29 +527,135 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   return OK;
 }
 CUresult cuEventCreate(void** e, unsigned) {
+  LOCK();
   GUARD();
   *e = keep(events, new Event);
   return OK;
 }
 CUresult cuEventRecord(void* e, void*) {
+  LOCK();
   GUARD();
   static_cast<Event*>(e)->done = !busy;
   return OK;
 }
 CUresult cuEventQuery(void* e) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   return static_cast<Event*>(e)->done ? OK : NOT_READY;
 }
 CUresult cuEventSynchronize(void* e) {
+  LOCK();
   if (CUresult r = syncPoint()) return r;
   if (!static_cast<Event*>(e)->done) hang();
   return OK;
 }
 CUresult cuEventElapsedTime_v2(float* ms, void*, void*) {
+  LOCK();
   GUARD();
   *ms = 0.015625f;
   return OK;
 }
 CUresult cuEventDestroy_v2(void*) { return OK; }
+CUresult cuStreamCreate(void** s, unsigned) {
+  LOCK();
+  GUARD();
+  auto* st = keep(streams, new Stream);
+  st->id = int(streams.size());
+  *s = st;
+  return OK;
+}
+CUresult cuStreamDestroy_v2(void*) {
+  LOCK();
+  GUARD();
+  return OK;
+}
+CUresult cuStreamQuery(void*) {
+  LOCK();
+  if (CUresult r = syncPoint()) return r;
+  return busy ? NOT_READY : OK;
+}
+CUresult cuStreamSynchronize(void*) {
+  LOCK();
+  if (CUresult r = syncPoint()) return r;
+  if (busy) hang();
+  return OK;
+}
+CUresult cuMemcpyHtoDAsync_v2(Ptr dst, const void* src, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memcpy(d, src, n);
+  return OK;
+}
+CUresult cuMemcpyDtoHAsync_v2(void* dst, Ptr src, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* s = translate(src, n);
+  if (!s) return INVALID_VALUE;
+  std::memcpy(dst, s, n);
+  return OK;
+}
+CUresult cuMemsetD8Async(Ptr dst, unsigned char v, size_t n, void*) {
+  LOCK();
+  GUARD();
+  uint8_t* d = translate(dst, n);
+  if (!d) return INVALID_VALUE;
+  std::memset(d, v, n);
+  return OK;
+}
+CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
+  LOCK();
+  GUARD();
+  if (bytes == 0) return INVALID_VALUE;
+  void* m = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  if (m == nullptr) return OUT_OF_MEMORY;
+  hostAllocs[reinterpret_cast<uintptr_t>(m)] = bytes;
+  *p = m;
+  return OK;
+}
+CUresult cuMemFreeHost(void* p) {
+  LOCK();
+  auto it = hostAllocs.find(reinterpret_cast<uintptr_t>(p));
+  if (it == hostAllocs.end()) return INVALID_VALUE;
+  hostAllocs.erase(it);
+  std::free(p);
+  return OK;
+}
+CUresult cuMemHostGetDevicePointer_v2(Ptr* d, void* p, unsigned) {
+  LOCK();
+  GUARD();
+  if (!hostAllocs.count(reinterpret_cast<uintptr_t>(p))) return INVALID_VALUE;
+  *d = Ptr(reinterpret_cast<uintptr_t>(p));
+  return OK;
+}
+CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  LOCK();
+  GUARD();
+  *free = size_t(kMemory - allocated);
+  *total = size_t(kMemory);
+  return OK;
+}
+CUresult cuStreamWriteValue32_v2(void*, Ptr addr, uint32_t value, unsigned) {
+  LOCK();
+  GUARD();
+  const char* on = std::getenv("FAKE_CUDA_MEMOPS");
+  if (on != nullptr && std::strcmp(on, "0") == 0) return NOT_SUPPORTED;
+  if (pendingFault != OK || busy) return OK;  // the stream stopped at a fault, or waits for a kernel
+  std::memcpy(reinterpret_cast<void*>(uintptr_t(addr)), &value, 4);
+  return OK;
+}
+CUresult cuDevicePrimaryCtxReset_v2(int) {
+  LOCK();
+  if (!initialized) return NOT_INITIALIZED;
+  sticky = OK;
+  pendingFault = OK;
+  busy = false;
+  allocations.clear();
+  allocated = 0;
+  for (auto& entry : hostAllocs) std::free(reinterpret_cast<void*>(entry.first));
+  hostAllocs.clear();
+  return OK;
+}
 
 }  // extern "C"

@@ -51,6 +51,29 @@ function blockSumRef(n: number, x: Float32Array, blocks: number): { partial: Flo
   return { partial, total };
 }
 
+type Elems = Float32Array | Float64Array | Int32Array;
+
+/**
+ * examples/reduce_generic.gk's block_sum<T, BLOCK>: the same tree per block as reduce.gk, in
+ * T's arithmetic (`add`), over BLOCK threads; the blocks' sums added to total in block order.
+ */
+function genericBlockSumRef<A extends Elems>(n: number, x: A, blocks: number, block: number, add: (a: number, b: number) => number): { partial: A; total: number } {
+  const make = (k: number) => new (x.constructor as new (k: number) => A)(k);
+  const partial = make(blocks);
+  let total = 0;
+  for (let b = 0; b < blocks; b++) {
+    const buf = make(block);
+    for (let t = 0; t < block; t++) buf[t] = b * block + t < n ? x[b * block + t]! : 0;
+    for (let stride = block / 2; stride > 0; stride >>= 1) for (let t = 0; t < stride; t++) buf[t] = add(buf[t]!, buf[t + stride]!);
+    partial[b] = buf[0]!;
+    total = add(total, buf[0]!);
+  }
+  return { partial, total };
+}
+const addF32 = (a: number, b: number) => f(a + b);
+const addF64 = (a: number, b: number) => a + b;
+const addI32 = (a: number, b: number) => (a + b) | 0;
+
 /** Lane 0's value after warp_sum's steps: at offset 16, 8, ..., 1 each lane adds lane + offset's value (its own where that is past 31). */
 function warpSumRef(lanes: Float32Array): number {
   let s = lanes.slice();
@@ -125,6 +148,19 @@ describe("launch statements of examples/*.gk", () => {
     expect([...r.outputs.get("partial")!]).toEqual([...ref.partial]);
     expect([...r.outputs.get("total")!]).toEqual([499500]);
     expect([...r.outputs.keys()]).toEqual(["partial", "total"]);
+  });
+
+  it("reduce_generic: three instances of one generic kernel", () => {
+    const p = example("reduce_generic");
+    expect(p.ir.kernels.map((k) => k.name)).toEqual(["block_sum<f32, 256>", "block_sum<i32, 128>", "block_sum<f64, 512>"]);
+    const instances: [number, number, number, (a: number, b: number) => number][] = [[256, 4, 0, addF32], [128, 8, 1, addI32], [512, 2, 2, addF64]];
+    for (const [block, blocks, i, add] of instances) {
+      const r = launchOf(p, i);
+      const ref = genericBlockSumRef(1000, r.args[1] as Elems, blocks, block, add);
+      expect(bits(r.outputs.get("partial")!)).toEqual(bits(ref.partial));
+      expect(bits(r.outputs.get("total")!)).toEqual(bits([ref.total]));
+    }
+    expect([...launchOf(p, 0).outputs.get("total")!]).toEqual([499500]);
   });
 
   it("warp_reduce", () => {
@@ -207,6 +243,32 @@ describe("example kernels on random sizes, launch shapes and inputs", () => {
       }),
       runs,
     );
+  });
+
+  it("reduce_generic (block_sum<i32, 128> and block_sum<f64, 512>)", () => {
+    const p = example("reduce_generic");
+    const shape = fc.record({ n: fc.integer({ min: 0, max: 1500 }), extra: fc.integer({ min: 0, max: 1 }) });
+    const i32s = (n: number) => fc.array(fc.integer(), { minLength: n, maxLength: n }).map((a) => Int32Array.from(a));
+    const f64s = (n: number) => fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: n, maxLength: n }).map((a) => Float64Array.from(a));
+    const cases: [string, number, (n: number) => fc.Arbitrary<Elems>, (a: number, b: number) => number][] = [
+      ["block_sum<i32, 128>", 128, i32s, addI32],
+      ["block_sum<f64, 512>", 512, f64s, addF64],
+    ];
+    for (const [kernel, block, values, add] of cases) {
+      fc.assert(
+        fc.property(shape.chain((s) => fc.tuple(fc.constant(s), values(s.n))), ([s, x]) => {
+          const blocks = Math.ceil(s.n / block) + s.extra || 1;
+          const make = (k: number) => new (x.constructor as new (k: number) => Elems)(k);
+          const partial = make(blocks);
+          const total = make(1);
+          check(p, kernel, [blocks], [block], [s.n, x, partial, total]);
+          const ref = genericBlockSumRef(s.n, x, blocks, block, add);
+          expect(bits(partial)).toEqual(bits(ref.partial));
+          expect(bits(total)).toEqual(bits([ref.total]));
+        }),
+        { numRuns: 10 },
+      );
+    }
   });
 
   it("warp_reduce", () => {

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+/**
+ * Builds gk's native parts, the package's `install` script (so an install from the registry
+ * builds them too): build/gpu_launcher (g++, scripts/build-launcher.mjs) and the in-process
+ * addon native/build/Release/gk_native.node (node-gyp, native/binding.gyp), side by side.
+ * Neither needs CUDA to build: both load libcuda.so.1 at run time.
+ *
+ * Where g++, node-gyp or the Node.js headers are missing, it prints one line saying what is
+ * missing and what still works, and exits 0: the CPU simulator needs neither part, and a GPU
+ * run says which part it lacks. A part that fails to compile (an unsupported platform) is
+ * reported the same way, with the compiler's output above the line; `--strict` makes that
+ * exit 1.
+ *
+ *   node scripts/build-native.mjs            build what is out of date
+ *   node scripts/build-native.mjs --force    rebuild both
+ *   node scripts/build-native.mjs --addon    the addon only (tests use buildAddon())
+ *   node scripts/build-native.mjs --strict   exit 1 when a part fails to compile (development)
+ *
+ * node-gyp is npm's own copy (npm hands it to install scripts as $npm_config_node_gyp), else
+ * one installed beside gk, else the copy inside the npm that came with this Node.js. The
+ * Node.js headers are taken from this Node.js's installation when they are there (no
+ * download), else node-gyp fetches them.
+ */
+import { execa } from "execa";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildLauncher, isMain } from "./build-launcher.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const ADDON = join(root, "native", "build", "Release", "gk_native.node");
+
+/** node-gyp's script, or undefined where none can be found. */
+export function findNodeGyp(env = process.env) {
+  const candidates = [env.npm_config_node_gyp];
+  try {
+    candidates.push(createRequire(import.meta.url).resolve("node-gyp/bin/node-gyp.js"));
+  } catch {
+    // not installed beside gk
+  }
+  const prefix = dirname(dirname(realpathSync(process.execPath)));
+  candidates.push(join(prefix, "lib", "node_modules", "npm", "node_modules", "node-gyp", "bin", "node-gyp.js"));
+  candidates.push(join(dirname(realpathSync(process.execPath)), "node_modules", "npm", "node_modules", "node-gyp", "bin", "node-gyp.js"));
+  return candidates.find((c) => c && existsSync(c));
+}
+
+/** The folder holding include/node/node_api.h for this Node.js, or undefined (node-gyp then downloads them). */
+export function localNodeDir() {
+  const prefix = dirname(dirname(realpathSync(process.execPath)));
+  return existsSync(join(prefix, "include", "node", "node_api.h")) && existsSync(join(prefix, "include", "node", "common.gypi")) ? prefix : undefined;
+}
+
+async function upToDate(out, inputs) {
+  if (!existsSync(out)) return false;
+  const built = statSync(out).mtimeMs;
+  return inputs.every((f) => statSync(f).mtimeMs < built);
+}
+
+/**
+ * @returns {Promise<{ status: "built" | "up-to-date" | "missing", path: string, why?: string }>}
+ * "missing" says why (no g++, no node-gyp, no headers); a failed compile throws with its output.
+ */
+export async function buildAddon(opts = {}) {
+  const nativeDir = join(root, "native");
+  const sources = [
+    ...(await readdir(nativeDir)).filter((n) => n.endsWith(".cpp") || n.endsWith(".gyp")).map((n) => join(nativeDir, n)),
+    ...(await readdir(join(root, "launcher"))).filter((n) => /\.(c|h)pp$/.test(n)).map((n) => join(root, "launcher", n)),
+  ];
+  if (!opts.force && (await upToDate(ADDON, sources))) return { status: "up-to-date", path: ADDON };
+  const gyp = findNodeGyp();
+  if (!gyp) return { status: "missing", path: ADDON, why: "node-gyp was not found (it comes with npm)" };
+  const nodedir = localNodeDir();
+  const r = await execa(process.execPath, [gyp, "rebuild", ...(nodedir ? [`--nodedir=${nodedir}`] : [])], { cwd: nativeDir, reject: false, all: true });
+  if (r.exitCode === 0 && existsSync(ADDON)) return { status: "built", path: ADDON };
+  const out = r.all ?? "";
+  if (/not found: make|not found: g\+\+|g\+\+: (command )?not found|spawn g\+\+ ENOENT|No such file or directory.*g\+\+/i.test(out)) {
+    return { status: "missing", path: ADDON, why: "g++ (or make) was not found" };
+  }
+  if (/node_api\.h|common\.gypi|Could not find any Python|find Python|ENOTFOUND|EAI_AGAIN|getaddrinfo|download/i.test(out)) {
+    const line = out.split("\n").find((l) => /node_api\.h|Python|ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(l)) ?? "";
+    return { status: "missing", path: ADDON, why: `the Node.js headers or Python that node-gyp needs are missing (${line.replace(/^gyp ERR! /, "").trim()})` };
+  }
+  throw new Error(`node-gyp failed building ${ADDON}:\n${out.slice(-6000)}`);
+}
+
+if (isMain(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  const force = argv.includes("--force");
+  const strict = argv.includes("--strict");
+  const addonOnly = argv.includes("--addon");
+  const [launcher, addon] = await Promise.allSettled([addonOnly ? Promise.resolve(undefined) : buildLauncher({ force }), buildAddon({ force })]);
+  const lines = [];
+  if (launcher.status === "rejected") {
+    console.error(String(launcher.reason?.message ?? launcher.reason));
+    lines.push("gpu_launcher failed to compile (above)");
+    if (strict) process.exitCode = 1;
+  } else if (launcher.value?.status === "no-compiler") {
+    lines.push("gpu_launcher not built (g++ not found)");
+  } else if (launcher.value?.status === "built") {
+    console.log(`build-native: built ${launcher.value.path}`);
+  }
+  if (addon.status === "rejected") {
+    console.error(String(addon.reason?.message ?? addon.reason));
+    lines.push("the in-process addon failed to compile (above)");
+    if (strict) process.exitCode = 1;
+  } else if (addon.value.status === "missing") {
+    lines.push(`the in-process addon not built: ${addon.value.why}`);
+  } else if (addon.value.status === "built") {
+    console.log(`build-native: built ${addon.value.path}`);
+  }
+  if (lines.length > 0) {
+    console.warn(`gk: ${lines.join("; ")}. The CPU simulator works without them; GPU runs need them (install g++ and reinstall gk).`);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * A kernel's or device function's signature from its declaration: the parameter types and
+ * the return type, resolved in a context (for a generic definition, one whose scope binds
+ * its generic parameters, so that `global<T>` and `shared f32[N]` resolve).
+ */
+import type * as ast from "../../parser/ast.js";
+import { leafCount, T, type ArrayType, type GlobalType, type ValueType } from "../types.js";
+import { KERNEL_ARGS_MAX } from "../limits.js";
+import type { FnCtx } from "./context.js";
+import { isReservedName } from "./names.js";
+import { symbolSpan, type ParamSig, type Signature } from "./symbols.js";
+import { resolveType, resolveValue } from "./typeExpr.js";
+
+/** The signature, or undefined after reporting every problem with it. */
+export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDecl): Signature | undefined {
+  const params: ParamSig[] = [];
+  let ok = true;
+  for (const p of d.params) {
+    const t = resolveType(ctx, p.type, "param");
+    if (!t) {
+      ok = false;
+      continue;
+    }
+    if (params.some((q) => q.name === p.name.name)) {
+      ctx.log.error("GK2002", p.name.span, `parameter '${p.name.name}' is declared twice`);
+      ok = false;
+      continue;
+    }
+    if (isReservedName(p.name.name)) {
+      ctx.log.error("GK2009", p.name.span, `'${p.name.name}' is a reserved name in gk and cannot be declared`);
+      ok = false;
+      continue;
+    }
+    const generic = ctx.scopes.declaredHere(p.name.name);
+    if (generic) {
+      ctx.log.error("GK2002", p.name.span, `parameter '${p.name.name}' has the name of a generic parameter of '${d.name.name}'`, [{ message: "the generic parameter", span: symbolSpan(generic) }]);
+      ok = false;
+      continue;
+    }
+    if (t.kind === "array" && d.kind === "Kernel") {
+      ctx.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
+      ok = false;
+      continue;
+    }
+    params.push({ name: p.name.name, type: t as ValueType | GlobalType | ArrayType, span: p.span });
+  }
+  if (ok && d.kind === "Kernel") {
+    // The GPU receives a vector or struct argument as its scalars, one kernel argument each (spec: Kernel arguments).
+    let count = 0;
+    for (const p of params) {
+      count += p.type.kind === "global" || p.type.kind === "array" ? 1 : leafCount(p.type);
+      if (count > KERNEL_ARGS_MAX) {
+        ctx.log.error("GK4007", p.span, `'${d.name.name}' takes more than ${KERNEL_ARGS_MAX} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
+        ok = false;
+        break;
+      }
+    }
+  }
+  let returnType: Signature["returnType"] = T.void;
+  if (d.kind === "Function" && d.returnType) {
+    const r = resolveValue(ctx, d.returnType, "return");
+    if (!r) ok = false;
+    else returnType = r === "void" ? T.void : r;
+  }
+  return ok ? { params, returnType } : undefined;
+}

@@ -1,0 +1,366 @@
+/**
+ * A device: a GPU (driven in-process by the addon, or by a gpu_launcher process) or the CPU
+ * simulator standing in for one, with the same API either way (spec/runtime-api.md):
+ *
+ *   const gpu = await openDevice();                   // a GPU when one is usable, else the simulator
+ *   const x = await gpu.array(Float32Array.from([1, 2, 3]), { label: "x" });
+ *   const out = await gpu.zeros("f32", 3);
+ *   const mod = await gpu.compile("saxpy.gk");
+ *   await mod.saxpy({ grid: 1, block: 256 }, { n: 3, alpha: 2, x, y: x2, out });   // queued
+ *   console.log(await out.read());                     // waits for the launch that writes it
+ *
+ * Arrays and queues belong to the device; modules compiled for it share them. The launching
+ * itself is in launching.ts.
+ */
+import { freemem, totalmem } from "node:os";
+import type { ScalarName } from "../../ir/types.js";
+import { TYPED_ARRAY, type TypedArrayFor } from "../../ir/values.js";
+import { GkRuntimeError } from "../launcher/errors.js";
+import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
+import type { SimOptions } from "../sim/index.js";
+import type { DeviceChoice } from "../target.js";
+import type { Engine, Isolation } from "./engine.js";
+import { describeValue, GpuArray, type ArrayOptions, type ArrayOwner, type ArrayStore, type ElemName } from "./gpuArray.js";
+
+export interface DeviceOptions {
+  /** auto (default): a GPU when one and nvcc are usable, else the simulator; cuda: a GPU or an error; cpu: the simulator. */
+  readonly device?: DeviceChoice;
+  /** GPU index (default 0). */
+  readonly gpu?: number;
+  /**
+   * How the GPU is driven: "in-process" (the default where the addon is built: fastest) or
+   * "process" (a gpu_launcher process: a kernel that never ends is stopped by a timeout).
+   * Default: $GK_ISOLATION, else in-process where the addon is built, else process.
+   */
+  readonly isolation?: Isolation;
+  /** Simulator options, for the CPU. */
+  readonly sim?: SimOptions;
+  /** The launcher's options, for isolation "process". */
+  readonly launcher?: LauncherOptions;
+}
+
+export interface SyncOptions {
+  /**
+   * Give up after this many milliseconds (GK8012). In process mode the launcher is ended,
+   * which stops the kernel; in-process a kernel cannot be stopped: the wait ends, the kernel
+   * runs on, and the GPU cannot be used again by this process.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** A queue of launches (a CUDA stream). Launches on one queue run in order; between queues, ordering is the caller's (sync one before using its results on another). */
+export class GpuQueue {
+  /** @internal */ nextSeq = 1;
+  /** @internal The engine's queue and the generation it belongs to. */
+  engineQueue: { readonly id: number; readonly generation: number } | undefined;
+  /** @internal Kernel-time callbacks of queued timed launches, by launch number. */
+  readonly timings = new Map<number, (ms: number) => void>();
+  /** @internal Simulator: the failure of a queued launch, reported by the next wait. */
+  failure: unknown;
+  /** @internal Simulator: kernel times to deliver at the next wait. */
+  simTimes: (() => void)[] = [];
+
+  /** @internal */
+  constructor(
+    readonly device: GpuDevice,
+    /** 0 for the device's default queue. */
+    readonly id: number,
+  ) {}
+
+  /** Waits for every launch queued on this queue; throws what one of them failed with (naming the kernel and the launch). */
+  sync(opts: SyncOptions = {}): Promise<void> {
+    return this.device.syncQueue(this, opts);
+  }
+}
+
+export class GpuDevice implements ArrayOwner {
+  /** The queue launches go to unless they name another. */
+  readonly defaultQueue: GpuQueue;
+  /** @internal */ readonly queues: GpuQueue[] = [];
+  private closed = false;
+  private lossReason: string | undefined;
+
+  /** @internal */
+  constructor(
+    /** "cuda" (a GPU) or "cpu" (the simulator). */
+    readonly kind: "cuda" | "cpu",
+    /** @internal */ readonly engine: Engine | undefined,
+    /** Why `auto` did not pick a GPU, for the simulator. */
+    readonly reason: string | undefined,
+    /** @internal */ readonly simOptions: SimOptions | undefined,
+  ) {
+    this.defaultQueue = new GpuQueue(this, 0);
+    this.queues.push(this.defaultQueue);
+  }
+
+  /** "in-process" or "process" for a GPU, "simulator" for the CPU. */
+  get isolation(): Isolation | "simulator" {
+    return this.engine?.isolation ?? "simulator";
+  }
+
+  /** The GPU's description (undefined on the simulator). */
+  get info(): DeviceInfo | undefined {
+    return this.engine?.info;
+  }
+
+  /** `GPU 0 (NVIDIA H100 80GB HBM3, in-process)`, or `the CPU simulator`. */
+  get name(): string {
+    const i = this.engine?.info;
+    return i ? `GPU ${i.index} (${i.name}, ${this.isolation})` : "the CPU simulator";
+  }
+
+  /** @internal Throws when the device was closed. */
+  open(use: string): Engine | undefined {
+    if (this.closed) throw new GkRuntimeError("GK8017", `${this.name} was closed (${use}); open a device again`);
+    return this.engine;
+  }
+
+  /** @internal Remembers why a context was lost, for the errors of arrays made before. */
+  note(e: unknown): unknown {
+    if (e instanceof GkRuntimeError && e.contextLost) this.lossReason = e.cudaError ?? e.launcher?.code ?? e.code;
+    return e;
+  }
+
+  /** A GPU array holding a copy of `data` (its element type from the TypedArray: Uint8Array is bool). */
+  async array<E extends ElemName>(data: TypedArrayFor<E>, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
+    const elem = elemOf(data);
+    if (elem === undefined) throw new GkRuntimeError("GK8005", `array() takes a TypedArray (Float32Array, Int32Array, ...), got ${describeValue(data)}`);
+    const a = await this.zeros(elem as E, data.length, opts);
+    try {
+      await a.write(data);
+    } catch (e) {
+      a.free();
+      throw e;
+    }
+    return a;
+  }
+
+  /** A GPU array of `length` zeros of element type `elem` ("f32", "i32", ...). */
+  async zeros<E extends ElemName>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
+    if (!(elem in TYPED_ARRAY)) throw new GkRuntimeError("GK8005", `zeros() takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
+    if (!Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `zeros() takes a length that is a non-negative integer, got ${describeValue(length)}`);
+    const engine = this.open("zeros()");
+    const label = opts.label;
+    if (engine === undefined) return new GpuArray<E>(this, elem, length, { kind: "host", data: new TYPED_ARRAY[elem](length) as TypedArrayFor<ScalarName> }, label);
+    const bytes = length * TYPED_ARRAY[elem].BYTES_PER_ELEMENT;
+    try {
+      const mem = await engine.alloc(bytes);
+      return new GpuArray<E>(this, elem, length, { kind: "device", mem }, label);
+    } catch (e) {
+      this.note(e);
+      if (e instanceof GkRuntimeError && e.code === "GK8018") {
+        const what = label !== undefined ? `GPU array '${label}' (${elem}[${length}])` : `a GPU array (${elem}[${length}])`;
+        throw new GkRuntimeError("GK8018", `${what}: ${e.diagnostic.message}`, e.launcher ? { launcher: e.launcher } : {});
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A TypedArray for fast copies to and from the GPU: in page-locked memory where the device
+   * can make it (in-process), else an ordinary TypedArray.
+   */
+  hostArray<E extends ElemName>(elem: E, length: number): TypedArrayFor<E> {
+    const Ctor = TYPED_ARRAY[elem];
+    const buffer = this.open("hostArray()")?.hostBuffer(length * Ctor.BYTES_PER_ELEMENT);
+    return (buffer ? new Ctor(buffer, 0, length) : new Ctor(length)) as TypedArrayFor<E>;
+  }
+
+  /** A new queue: its launches run in order, independently of other queues' (CUDA streams). */
+  async queue(): Promise<GpuQueue> {
+    this.open("queue()");
+    const q = new GpuQueue(this, this.queues.length);
+    this.queues.push(q);
+    return q;
+  }
+
+  /** @internal The engine's id for queue `q` in the current generation, made when first needed. */
+  async engineQueue(q: GpuQueue): Promise<number> {
+    const engine = this.engine!;
+    if (q.id === 0) return 0;
+    if (q.engineQueue?.generation !== engine.generation) {
+      const id = await engine.newQueue();
+      q.engineQueue = { id, generation: engine.generation };
+    }
+    return q.engineQueue.id;
+  }
+
+  /** Waits for everything queued on every queue of the device; throws the first failure. */
+  async sync(opts: SyncOptions = {}): Promise<void> {
+    const engine = this.open("sync()");
+    if (engine === undefined) {
+      for (const q of this.queues) this.deliverSim(q);
+      return;
+    }
+    let times;
+    try {
+      times = await engine.sync(undefined, opts.timeoutMs);
+    } catch (e) {
+      for (const q of this.queues) q.timings.clear();
+      throw this.note(e);
+    }
+    this.deliver(times);
+  }
+
+  /** @internal */
+  async syncQueue(q: GpuQueue, opts: SyncOptions): Promise<void> {
+    const engine = this.open("sync()");
+    if (engine === undefined) return this.deliverSim(q);
+    const current = q.id === 0 || q.engineQueue?.generation === engine.generation;
+    let times;
+    try {
+      times = current ? await engine.sync(q.id === 0 ? 0 : q.engineQueue?.id, opts.timeoutMs) : await engine.sync(undefined, opts.timeoutMs);
+    } catch (e) {
+      q.timings.clear();
+      throw this.note(e);
+    }
+    this.deliver(times);
+  }
+
+  private deliver(times: readonly (readonly [number, number, number])[]): void {
+    for (const [engineQ, seq, ms] of times) {
+      const q = engineQ === 0 ? this.defaultQueue : this.queues.find((x) => x.engineQueue?.id === engineQ && x.engineQueue.generation === this.engine!.generation);
+      const cb = q?.timings.get(seq);
+      if (cb) {
+        q!.timings.delete(seq);
+        cb(ms);
+      }
+    }
+  }
+
+  private deliverSim(q: GpuQueue): void {
+    const calls = q.simTimes;
+    q.simTimes = [];
+    const failure = q.failure;
+    q.failure = undefined;
+    if (failure !== undefined) throw failure;
+    for (const c of calls) c();
+  }
+
+  /** Free and total memory in bytes: the GPU's, or the host's on the simulator. */
+  async memory(): Promise<{ readonly free: number; readonly total: number }> {
+    const engine = this.open("memory()");
+    return engine ? engine.memory() : { free: freemem(), total: totalmem() };
+  }
+
+  /** Compiles a `.gk` file for this device (its kernels then share the device's arrays and queues). */
+  async compile(file: string, opts: import("../api.js").ModuleOptions = {}): Promise<import("../api.js").LoadedModule> {
+    const { compile } = await import("../api.js");
+    return compile(file, { ...opts, device: this });
+  }
+
+  /** Compiles gk source text for this device. */
+  async compileSource(source: string, opts: import("../api.js").ModuleOptions & { filename?: string } = {}): Promise<import("../api.js").LoadedModule> {
+    const { compileSource } = await import("../api.js");
+    return compileSource(source, { ...opts, device: this });
+  }
+
+  /** Ends the device: its arrays and queues can no longer be used (GK8017). A second close() does nothing. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.engine?.close();
+  }
+
+  // ------------------------------------------------------------ what arrays ask of their device
+
+  /** @internal */
+  lostWhy(a: GpuArray): string | undefined {
+    if (this.closed) return `${this.name}, which it belongs to, was closed`;
+    const s = a.store;
+    if (s?.kind === "device" && this.engine && s.mem.generation !== this.engine.generation) {
+      return `the GPU context it was made in was lost${this.lossReason ? ` (${this.lossReason})` : ""}`;
+    }
+    return undefined;
+  }
+
+  /** @internal */
+  async readArray(a: GpuArray, into: Uint8Array, byteOffset: number): Promise<void> {
+    const q = (a.lastQueue as GpuQueue | undefined) ?? this.defaultQueue;
+    await this.syncQueue(q, {}); // the work that writes it, and its failure if it failed
+    const s = a.live("read");
+    if (s.kind === "host") {
+      into.set(new Uint8Array(s.data.buffer, s.data.byteOffset + byteOffset, into.byteLength));
+      return;
+    }
+    try {
+      await this.engine!.read(s.mem, byteOffset, into);
+    } catch (e) {
+      throw this.note(e);
+    }
+  }
+
+  /** @internal */
+  async writeArray(a: GpuArray, data: Uint8Array, byteOffset: number): Promise<void> {
+    const s = a.live("write");
+    if (s.kind === "host") {
+      new Uint8Array(s.data.buffer, s.data.byteOffset + byteOffset, data.byteLength).set(data);
+      return;
+    }
+    try {
+      await this.engine!.write(s.mem, byteOffset, data);
+    } catch (e) {
+      throw this.note(e);
+    }
+  }
+
+  /** @internal */
+  freeStore(store: ArrayStore): void {
+    if (store.kind === "device" && !this.closed && this.engine && store.mem.generation === this.engine.generation) this.engine.free(store.mem);
+  }
+}
+
+function elemOf(data: unknown): ElemName | undefined {
+  for (const [name, Ctor] of Object.entries(TYPED_ARRAY)) {
+    if (data instanceof Ctor && data.constructor === Ctor) return name as ElemName;
+  }
+  return undefined;
+}
+
+/**
+ * Opens a device. `auto` (the default) takes a GPU when one and nvcc are usable, and the
+ * simulator otherwise (`reason` says why); `cuda` throws GK8007 when no GPU can be used.
+ */
+export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
+  const choice = opts.device ?? "auto";
+  if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim);
+  const noGpu = (why: string): GpuDevice => {
+    if (choice === "cuda") throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${why}`);
+    return new GpuDevice("cpu", undefined, why, opts.sim);
+  };
+  const { findNvcc } = await import("../nvcc.js");
+  try {
+    findNvcc(process.env);
+  } catch {
+    return noGpu("nvcc (the CUDA compiler) was not found; install the CUDA toolkit or set GK_NVCC");
+  }
+  const gpu = opts.gpu ?? 0;
+  const asked = opts.isolation ?? isolationFromEnv();
+  let engine: Engine;
+  try {
+    engine = await openEngine(asked, gpu, opts.launcher);
+  } catch (e) {
+    if (e instanceof GkRuntimeError && e.code === "GK8007") return noGpu(e.diagnostic.message.replace(/^no usable GPU: /, ""));
+    throw e;
+  }
+  return new GpuDevice("cuda", engine, undefined, opts.sim);
+}
+
+function isolationFromEnv(): Isolation | undefined {
+  const v = process.env.GK_ISOLATION;
+  if (v === undefined || v === "") return undefined;
+  if (v === "in-process" || v === "process") return v;
+  throw new GkRuntimeError("GK8005", `GK_ISOLATION must be "in-process" or "process", got ${JSON.stringify(v)}`);
+}
+
+async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
+  if (asked !== "process") {
+    const { loadAddon, NativeEngine } = await import("./native.js");
+    const a = loadAddon();
+    if ("addon" in a) return NativeEngine.open(a.addon, gpu);
+    if (asked === "in-process") throw new GkRuntimeError("GK8007", `no usable GPU in-process: ${a.why}`);
+    // Not built here: the launcher process serves instead.
+  }
+  const { ServeEngine } = await import("./serve.js");
+  return ServeEngine.open(gpu, launcher ?? {});
+}

@@ -1,0 +1,82 @@
+/**
+ * What a GPU device (device.ts) asks of the code that drives the GPU: an engine, one CUDA
+ * context, either in this process (native.ts, the Node-API addon) or in a `gpu_launcher
+ * --serve` process (serve.ts). Both queue launches without waiting for them (on queue 0,
+ * the context's default stream, or on queues made by newQueue()), and both copy
+ * synchronously with respect to every queue's earlier work, so a read sees what queued
+ * launches wrote.
+ *
+ * Memory and kernels belong to a generation of the engine: when the GPU context is lost (a
+ * faulting kernel), the engine starts a new one, and what the old one held is gone.
+ */
+import type { ScalarName, ScalarValue } from "../../ir/types.js";
+import type { AnyTypedArray } from "../../ir/values.js";
+import type { DeviceInfo } from "../launcher/types.js";
+import type { Dims } from "../runner.js";
+
+export type Isolation = "in-process" | "process";
+
+/** Device memory: `handle` is a device pointer (in-process) or a server's buffer handle (process). */
+export interface Memory {
+  readonly handle: number;
+  readonly bytes: number;
+  readonly generation: number;
+}
+
+/** A kernel ready to launch, of one generation. */
+export interface EngineKernel {
+  readonly handle: unknown;
+  /** The IR kernel's name, which errors give. */
+  readonly name: string;
+  readonly generation: number;
+}
+
+export type EngineArg =
+  | { readonly kind: "scalar"; readonly type: ScalarName; readonly value: ScalarValue }
+  | { readonly kind: "memory"; readonly mem: Memory }
+  /** A host array for run(): copied in, and back when `copyBack`. */
+  | { readonly kind: "host"; readonly elem: ScalarName; readonly data: AnyTypedArray; readonly copyBack: boolean };
+
+export interface QueuedLaunch {
+  readonly kernel: EngineKernel;
+  readonly grid: Dims;
+  readonly block: Dims;
+  /** Scalars and memory only. */
+  readonly args: readonly EngineArg[];
+  readonly queue: number;
+  /** The launch's number on its queue, 1, 2, ...: errors name it. */
+  readonly seq: number;
+  readonly timing: boolean;
+}
+
+/** [queue, seq, kernel milliseconds] of timed launches that finished. */
+export type LaunchTimes = readonly (readonly [number, number, number])[];
+
+export interface Engine {
+  readonly isolation: Isolation;
+  readonly info: DeviceInfo;
+  /** 1 for the first context, +1 each time a lost one is replaced. */
+  readonly generation: number;
+  /** `bytes` of zeroed memory. Out of memory: GK8018, with the bytes asked and free. */
+  alloc(bytes: number): Promise<Memory>;
+  /** Frees after the work queued before it. */
+  free(m: Memory): void;
+  write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void>;
+  read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void>;
+  kernel(module: string, symbol: string, name: string): Promise<EngineKernel>;
+  /** Queues a launch. A failure the launch call knows at once (a bad shape) is thrown; others surface at the next sync. */
+  launch(l: QueuedLaunch): void;
+  /**
+   * Runs one launch with host arrays on queue 0 (as its launch `seq`) and waits for it, copying
+   * arrays back; its kernel time (CUDA events).
+   */
+  run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number): Promise<number>;
+  /** Waits for `queue` (every queue when undefined); the times of its timed launches. Throws what queued work failed with. */
+  sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes>;
+  /** A new queue of the current generation. */
+  newQueue(): Promise<number>;
+  memory(): Promise<{ readonly free: number; readonly total: number }>;
+  /** A page-locked host array, where the engine can make one (in-process); undefined otherwise. */
+  hostBuffer(bytes: number): ArrayBuffer | undefined;
+  close(): Promise<void>;
+}

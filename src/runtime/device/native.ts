@@ -1,0 +1,326 @@
+/**
+ * The in-process engine: the GPU driven from this Node process through the Node-API addon
+ * (native/addon.cpp), with no process hop. Launches are queued with one call each; a wait
+ * first polls the queue for a moment on this thread (a short kernel is done by then), then
+ * goes on polling on a worker thread so Node goes on meanwhile.
+ *
+ * After a fault the addon resets the GPU's context (a new generation: memory and kernels of
+ * the old one are gone) and the next launch works. A kernel that never ends cannot be
+ * stopped in-process: a wait's timeout gives up on it (GK8012), and the GPU cannot be used
+ * again by this process (isolation "process" ends such a kernel by ending the launcher).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { ScalarName, ScalarValue } from "../../ir/types.js";
+import { bytesOf } from "../launcher/codec.js";
+import { fromLauncherError, GkRuntimeError, launcherFailed, parseLauncherError } from "../launcher/errors.js";
+import { packageRoot } from "../launcher/process.js";
+import type { DeviceInfo } from "../launcher/types.js";
+import type { Dims } from "../runner.js";
+import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+
+interface Addon {
+  open(gpu: number): string;
+  close(gpu: number): void;
+  reset(gpu: number): string;
+  alloc(gpu: number, bytes: number): number;
+  free(gpu: number, ptr: number): void;
+  upload(gpu: number, ptr: number, offset: number, data: Uint8Array): void;
+  download(gpu: number, ptr: number, offset: number, into: Uint8Array): void;
+  load(gpu: number, image: Uint8Array, path: string): number;
+  kernel(gpu: number, module: number, symbol: string, name: string): number;
+  launch(gpu: number, kernel: number, block: Uint8Array): void;
+  queue(gpu: number): number;
+  poll(gpu: number, queue: number, spinUs: number): number[] | null;
+  wait(gpu: number, queue: number, timeoutMs: number): Promise<void>;
+  memory(gpu: number): [number, number];
+  hostArray(gpu: number, bytes: number): ArrayBuffer;
+}
+
+/** How long a wait polls on this thread before handing over to a worker thread. */
+const SPIN_US = 100;
+const HEADER = 48;
+const MAX_PARAMS = 1024;
+
+/** The addon's file: $GK_NATIVE_ADDON, else native/build/Release/gk_native.node in the package. */
+export function addonPath(): string {
+  return process.env.GK_NATIVE_ADDON ?? join(packageRoot(), "native", "build", "Release", "gk_native.node");
+}
+
+let loaded: { addon: Addon } | { why: string } | undefined;
+
+/** The addon, or why it cannot be loaded (not built, or built for another Node.js). */
+export function loadAddon(): { addon: Addon } | { why: string } {
+  if (loaded) return loaded;
+  const path = addonPath();
+  if (!existsSync(path)) return (loaded = { why: `the in-process addon is not built (${path} is missing: npm run build:native builds it, with g++)` });
+  try {
+    loaded = { addon: createRequire(import.meta.url)(path) as Addon };
+  } catch (e) {
+    loaded = { why: `the in-process addon ${path} cannot be loaded: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
+  }
+  return loaded;
+}
+
+/** A thrown addon error as a GkRuntimeError. */
+function converted(e: unknown): GkRuntimeError {
+  if (e instanceof GkRuntimeError) return e;
+  const err = e as { code?: unknown; message?: unknown };
+  if (err?.code === "GK_LAUNCHER" && typeof err.message === "string") {
+    let info;
+    try {
+      info = parseLauncherError(JSON.parse(err.message));
+    } catch {
+      info = undefined;
+    }
+    if (info) return fromLauncherError(info);
+  }
+  return launcherFailed(`the in-process GPU path failed: ${err?.message !== undefined ? String(err.message) : String(e)}`);
+}
+
+/** Writes one parameter's bytes at `at` (8 bytes a parameter; the driver takes its size's low bytes). */
+function encodeScalar(view: DataView, at: number, type: ScalarName, v: ScalarValue): void {
+  switch (type) {
+    case "bool":
+      view.setUint8(at, v ? 1 : 0);
+      return;
+    case "i32":
+      view.setInt32(at, Number(v), true);
+      return;
+    case "u32":
+      view.setUint32(at, Number(v), true);
+      return;
+    case "i64":
+      view.setBigInt64(at, BigInt(v), true);
+      return;
+    case "u64":
+      view.setBigUint64(at, BigInt(v), true);
+      return;
+    case "f32":
+      view.setFloat32(at, Number(v), true);
+      return;
+    case "f64":
+      view.setFloat64(at, Number(v), true);
+      return;
+  }
+}
+
+/** The engines open in this process, by GPU index: devices opened on one GPU share its context. */
+const engines = new Map<number, { engine: NativeEngine; refs: number }>();
+
+export class NativeEngine implements Engine {
+  readonly isolation = "in-process" as const;
+  generation = 1;
+  private dead: GkRuntimeError | undefined;
+  private failed: GkRuntimeError | undefined;
+  private readonly modules = new Map<string, number>();
+  private readonly kernels = new Map<string, EngineKernel>();
+  private readonly block = new ArrayBuffer(HEADER + 8 * MAX_PARAMS);
+  private readonly words = new Uint32Array(this.block, 0, HEADER / 4);
+  private readonly view = new DataView(this.block);
+  private readonly bytes = new Uint8Array(this.block);
+  private times: (readonly [number, number, number])[] = [];
+
+  private constructor(
+    private readonly addon: Addon,
+    private readonly gpu: number,
+    public info: DeviceInfo,
+  ) {}
+
+  /**
+   * Opens GPU `gpu` in this process; throws GK8007 when there is no usable GPU. Devices
+   * opened on one GPU share its context (one per process): a fault loses the arrays of all.
+   */
+  static open(addon: Addon, gpu: number): NativeEngine {
+    const known = engines.get(gpu);
+    if (known) {
+      known.refs++;
+      return known.engine;
+    }
+    let info: DeviceInfo;
+    try {
+      info = JSON.parse(addon.open(gpu)) as DeviceInfo;
+    } catch (e) {
+      throw converted(e);
+    }
+    const engine = new NativeEngine(addon, gpu, info);
+    engines.set(gpu, { engine, refs: 1 });
+    return engine;
+  }
+
+  /** Runs an addon call; a lost context is replaced by a new one before the error is thrown. */
+  private call<T>(f: () => T): T {
+    if (this.dead) throw this.dead;
+    try {
+      return f();
+    } catch (e) {
+      throw this.lost(converted(e));
+    }
+  }
+
+  private lost(e: GkRuntimeError): GkRuntimeError {
+    if (!e.contextLost) return e;
+    this.modules.clear();
+    this.kernels.clear();
+    this.generation++;
+    try {
+      this.info = JSON.parse(this.addon.reset(this.gpu)) as DeviceInfo;
+    } catch (r) {
+      const why = converted(r);
+      this.dead = new GkRuntimeError(why.code, `the GPU cannot be used again in this process: ${why.diagnostic.message}`, { contextLost: true, ...(why.launcher ? { launcher: why.launcher } : {}) });
+    }
+    return e;
+  }
+
+  async alloc(bytes: number): Promise<Memory> {
+    const handle = this.call(() => this.addon.alloc(this.gpu, bytes));
+    return { handle, bytes, generation: this.generation };
+  }
+
+  free(m: Memory): void {
+    if (m.generation !== this.generation || this.dead) return; // went with its context
+    try {
+      this.call(() => this.addon.free(this.gpu, m.handle));
+    } catch (e) {
+      this.failed ??= e as GkRuntimeError; // reported by the next wait
+    }
+  }
+
+  async write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void> {
+    await this.settle();
+    this.call(() => this.addon.upload(this.gpu, m.handle, byteOffset, data));
+  }
+
+  async read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void> {
+    await this.settle();
+    this.call(() => this.addon.download(this.gpu, m.handle, byteOffset, into));
+  }
+
+  /** Waits for every queue (keeping the launch times for sync()), so a copy neither blocks this thread nor hides a queued failure. */
+  private async settle(): Promise<void> {
+    this.times.push(...(await this.waitFor(-1, undefined)));
+  }
+
+  async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
+    const key = `${module}\0${symbol}\0${name}`;
+    const known = this.kernels.get(key);
+    if (known && known.generation === this.generation) return known;
+    let m = this.modules.get(module);
+    if (m === undefined) {
+      const image = readFileSync(module);
+      m = this.call(() => this.addon.load(this.gpu, image, module));
+      this.modules.set(module, m);
+    }
+    const mod = m;
+    const handle = this.call(() => this.addon.kernel(this.gpu, mod, symbol, name));
+    const k = { handle, name, generation: this.generation };
+    this.kernels.set(key, k);
+    return k;
+  }
+
+  launch(l: QueuedLaunch): void {
+    const w = this.words;
+    w[0] = l.grid[0];
+    w[1] = l.grid[1];
+    w[2] = l.grid[2];
+    w[3] = l.block[0];
+    w[4] = l.block[1];
+    w[5] = l.block[2];
+    w[6] = 0;
+    w[7] = l.queue;
+    w[8] = l.seq;
+    w[9] = l.timing ? 1 : 0;
+    w[10] = l.args.length;
+    for (let i = 0; i < l.args.length; i++) {
+      const a = l.args[i]!;
+      const at = HEADER + 8 * i;
+      if (a.kind === "scalar") encodeScalar(this.view, at, a.type, a.value);
+      else if (a.kind === "memory") {
+        this.view.setUint32(at, a.mem.handle % 0x100000000, true);
+        this.view.setUint32(at + 4, Math.floor(a.mem.handle / 0x100000000), true);
+      } else throw launcherFailed("internal error: a host array in a queued launch");
+    }
+    const handle = l.kernel.handle as number;
+    this.call(() => this.addon.launch(this.gpu, handle, this.bytes));
+  }
+
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number): Promise<number> {
+    const temps: { mem: Memory; arg: EngineArg & { kind: "host" } }[] = [];
+    try {
+      const launchArgs: EngineArg[] = [];
+      for (const a of args) {
+        if (a.kind !== "host") {
+          launchArgs.push(a);
+          continue;
+        }
+        const mem = await this.alloc(a.data.byteLength);
+        temps.push({ mem, arg: a });
+        await this.write(mem, 0, bytesOf(a.data));
+        launchArgs.push({ kind: "memory", mem });
+      }
+      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true });
+      const times = await this.waitFor(0, timeoutMs);
+      const mine = times.find((t) => t[1] === seq);
+      this.times.push(...times.filter((t) => t !== mine));
+      for (const t of temps) if (t.arg.copyBack) this.call(() => this.addon.download(this.gpu, t.mem.handle, 0, bytesOf(t.arg.data)));
+      return mine ? mine[2] : 0;
+    } finally {
+      for (const t of temps) this.free(t.mem);
+    }
+  }
+
+  async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {
+    const got = await this.waitFor(queue ?? -1, timeoutMs);
+    const all = [...this.times, ...got];
+    this.times = queue === undefined ? [] : all.filter((t) => t[0] !== queue);
+    return queue === undefined ? all : all.filter((t) => t[0] === queue);
+  }
+
+  /** Polls, then waits off this thread; throws the failure of queued work (or of an earlier free). */
+  private async waitFor(queue: number, timeoutMs: number | undefined): Promise<LaunchTimes> {
+    if (this.failed) {
+      const f = this.failed;
+      this.failed = undefined;
+      throw f;
+    }
+    for (;;) {
+      const r = this.call(() => this.addon.poll(this.gpu, queue, SPIN_US));
+      if (r !== null) {
+        const out: [number, number, number][] = [];
+        for (let i = 0; i + 2 < r.length; i += 3) out.push([r[i]!, r[i + 1]!, r[i + 2]!]);
+        return out;
+      }
+      const waiting = this.call(() => this.addon.wait(this.gpu, queue, timeoutMs ?? 0));
+      try {
+        await waiting;
+      } catch (e) {
+        throw e instanceof GkRuntimeError ? e : this.lost(converted(e));
+      }
+    }
+  }
+
+  async newQueue(): Promise<number> {
+    return this.call(() => this.addon.queue(this.gpu));
+  }
+
+  async memory(): Promise<{ free: number; total: number }> {
+    const [free, total] = this.call(() => this.addon.memory(this.gpu));
+    return { free, total };
+  }
+
+  hostBuffer(bytes: number): ArrayBuffer | undefined {
+    return this.call(() => this.addon.hostArray(this.gpu, bytes));
+  }
+
+  async close(): Promise<void> {
+    const entry = engines.get(this.gpu);
+    if (entry?.engine === this && --entry.refs > 0) return;
+    engines.delete(this.gpu);
+    try {
+      this.addon.close(this.gpu);
+    } catch (e) {
+      throw converted(e);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The process engine: the GPU driven by a `gpu_launcher --serve` process (LauncherSession),
+ * which a kernel cannot take down with it and which survives a kernel that never ends: a
+ * wait's timeout ends the process, and the next call starts a new one. Queued launches are
+ * written to the server without waiting for their answers; an answer that reports a failure
+ * is kept and thrown by the next wait. A generation is one server: when it ends after a lost
+ * context, its memory and kernels are gone.
+ */
+import type { DeviceBuffer, ModuleHandle, SessionArg } from "../launcher/session.js";
+import { LauncherSession } from "../launcher/session.js";
+import type { GkRuntimeError } from "../launcher/errors.js";
+import type { BufferArg } from "../launcher/session.js";
+import type { DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
+import type { Dims } from "../runner.js";
+import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+
+interface ServeMemory extends Memory {
+  readonly buffer: DeviceBuffer;
+}
+
+interface ServeKernel {
+  readonly module: ModuleHandle;
+  readonly path: string;
+  readonly symbol: string;
+}
+
+export class ServeEngine implements Engine {
+  readonly isolation = "process" as const;
+  /** The first failure a queued launch's answer reported, by queue (-1: the context was lost). */
+  private readonly failures = new Map<number, GkRuntimeError>();
+
+  private constructor(
+    private readonly session: LauncherSession,
+    public info: DeviceInfo,
+  ) {}
+
+  /** Starts a server for GPU `gpu`; throws GK8007 when there is no usable GPU. */
+  static async open(gpu: number, opts: LauncherOptions = {}): Promise<ServeEngine> {
+    const session = new LauncherSession({ ...opts, device: gpu });
+    const info = await session.device();
+    return new ServeEngine(session, info);
+  }
+
+  get generation(): number {
+    return this.session.live ? this.session.generation : this.session.generation + 1;
+  }
+
+  private memOf(m: Memory): DeviceBuffer {
+    return (m as ServeMemory).buffer;
+  }
+
+  async alloc(bytes: number): Promise<Memory> {
+    const buffer = await this.session.alloc("bool", bytes);
+    const mem: ServeMemory = { handle: buffer.id, bytes, generation: buffer.generation, buffer };
+    return mem;
+  }
+
+  free(m: Memory): void {
+    if (m.generation !== this.generation) return; // went with its server
+    this.session.free(this.memOf(m)).catch((e: GkRuntimeError) => this.fail(-1, e));
+  }
+
+  async write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void> {
+    await this.session.write(this.memOf(m), data, byteOffset);
+  }
+
+  async read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void> {
+    await this.session.read(this.memOf(m), byteOffset, into.byteLength, into);
+  }
+
+  async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
+    const handle = await this.session.loadModule(module);
+    return { handle: { module: handle, path: module, symbol } satisfies ServeKernel, name, generation: handle.generation };
+  }
+
+  private sessionArgs(args: readonly EngineArg[]): (SessionArg | KernelArg)[] {
+    return args.map((a): SessionArg | KernelArg => {
+      switch (a.kind) {
+        case "scalar":
+          return a;
+        case "memory":
+          return { kind: "buffer", buffer: this.memOf(a.mem) } satisfies BufferArg;
+        case "host":
+          return { kind: "array", elem: a.elem, data: a.data, copyBack: a.copyBack };
+      }
+    });
+  }
+
+  private fail(queue: number, e: GkRuntimeError): void {
+    const key = e.contextLost ? -1 : queue;
+    if (!this.failures.has(key)) this.failures.set(key, e);
+  }
+
+  /** The failure kept for `queue` (any, when undefined), taken. */
+  private takeFailure(queue: number | undefined): GkRuntimeError | undefined {
+    for (const key of queue === undefined ? [-1, ...this.failures.keys()] : [-1, queue]) {
+      const f = this.failures.get(key);
+      if (f) {
+        this.failures.delete(key);
+        return f;
+      }
+    }
+    return undefined;
+  }
+
+  launch(l: QueuedLaunch): void {
+    const k = l.kernel.handle as ServeKernel;
+    this.session.queueLaunch(
+      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing },
+      (e) => {
+        if (e) this.fail(l.queue, e);
+      },
+    );
+  }
+
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined): Promise<number> {
+    const k = kernel.handle as ServeKernel;
+    const r = await this.session.run({ module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    return r.timing.kernelMs;
+  }
+
+  async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {
+    let times: LaunchTimes = [];
+    let error: GkRuntimeError | undefined;
+    try {
+      times = await this.session.sync(queue, timeoutMs);
+    } catch (e) {
+      error = e as GkRuntimeError;
+    }
+    // A launch's own answer came before the sync's: its failure is the earlier one.
+    const failed = this.takeFailure(queue) ?? error;
+    if (failed) throw failed;
+    return times;
+  }
+
+  async newQueue(): Promise<number> {
+    return this.session.newQueue();
+  }
+
+  async memory(): Promise<{ free: number; total: number }> {
+    return this.session.memory();
+  }
+
+  hostBuffer(): ArrayBuffer | undefined {
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+}

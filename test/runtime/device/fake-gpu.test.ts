@@ -1,0 +1,213 @@
+/**
+ * GPU devices without a GPU: the fake libcuda.so.1 (test/runtime/launcher-fake-driver/)
+ * stands in for the driver under both engines, the in-process addon (native/addon.cpp,
+ * built here by node-gyp) and the gpu_launcher server. Its kernels run inside
+ * cuLaunchKernel, by name, on modules nvcc builds from the .gk source below (nvcc is on CI's
+ * machines; the file skips, saying so, where it is not). test/gpu/device.test.ts runs the
+ * same paths on a real GPU.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GkRuntimeError, openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
+import { findNvcc } from "../../../src/runtime/nvcc.js";
+import { buildFakeDriver, ensureAddon, ensureLauncher, removeTempDirs, ROOT, tempDir } from "../launcher-helpers.js";
+
+// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends.
+const SRC = `
+device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
+  const i = globalId.x;
+  if (i < n) { out[i] = alpha * x[i] + y[i]; }
+}
+device_kernel add_one(n: i32, p: global<i32>) {
+  const i = globalId.x;
+  if (i < n) { p[i] = p[i] + 1; }
+}
+device_kernel oob(p: global<i32>) { p[globalId.x + 1000000000] = 1; }
+device_kernel spin(cycles: i64, done: global<i32>) {
+  let i: i64 = 0;
+  while (i < cycles) { i = i + 1; }
+  done[0] = 1;
+}
+`;
+
+let nvcc = true;
+try {
+  findNvcc(process.env);
+} catch {
+  nvcc = false;
+}
+const skip = nvcc ? undefined : "nvcc not found: the modules are built from .gk source";
+if (skip) console.warn(`test/runtime/device/fake-gpu.test.ts skipped: ${skip}`);
+
+let cacheRoot: string;
+beforeAll(async () => {
+  if (skip) return;
+  await Promise.all([ensureLauncher(), ensureAddon()]);
+  const dir = tempDir("fake-gpu");
+  Object.assign(process.env, await buildFakeDriver(dir));
+  cacheRoot = join(dir, "cache");
+});
+afterAll(removeTempDirs);
+
+async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(GkRuntimeError);
+    return e as GkRuntimeError;
+  }
+  throw new Error("expected a GkRuntimeError");
+}
+
+const ISOLATIONS: readonly Isolation[] = ["in-process", "process"];
+
+describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake driver, isolation %s", (isolation) => {
+  let gpu: GpuDevice;
+  let mod: LoadedModule;
+  beforeAll(async () => {
+    gpu = await openDevice({ device: "cuda", isolation });
+    mod = await gpu.compileSource(SRC, { cacheRoot });
+  });
+  afterAll(async () => {
+    await gpu?.close();
+  });
+
+  it("describes the GPU and its memory", async () => {
+    expect(gpu).toMatchObject({ kind: "cuda", isolation });
+    expect(gpu.info).toMatchObject({ name: "Fake GPU (gk test driver)", arch: "sm_90" });
+    expect(gpu.name).toBe(`GPU 0 (Fake GPU (gk test driver), ${isolation})`);
+    expect((await gpu.memory()).total).toBe(2 ** 30);
+  });
+
+  it("keeps arrays on the device, queues launches on them, and reads results back", async () => {
+    const n = 1000;
+    const x = await gpu.array(Float32Array.from({ length: n }, (_, i) => i), { label: "x" });
+    const y = await gpu.array(new Float32Array(n).fill(1));
+    const out = await gpu.zeros("f32", n);
+    await mod.saxpy({ grid: 4, block: 256 }, { n, alpha: 2, x, y, out });
+    expect(await out.read()).toEqual(Float32Array.from({ length: n }, (_, i) => 2 * i + 1));
+    const p = await gpu.array(new Int32Array([1, 2, 3]));
+    for (let i = 0; i < 10; i++) await mod.add_one({ grid: 1, block: 32 }, { n: 3, p });
+    expect(await p.read()).toEqual(new Int32Array([11, 12, 13]));
+    await p.write(new Int32Array([100]), 1);
+    expect(await p.read()).toEqual(new Int32Array([11, 100, 13]));
+    for (const a of [x, y, out, p]) a.free();
+  });
+
+  it("copies host arrays in and back, alone or beside GPU arrays, with the kernel time", async () => {
+    let ms = -1;
+    const out = new Float32Array(3);
+    await mod.saxpy({ grid: 1, block: 32, kernelTime: (t) => (ms = t) }, { n: 3, alpha: 3, x: Float32Array.from([1, 2, 3]), y: Float32Array.from([1, 1, 1]), out });
+    expect(out).toEqual(Float32Array.from([4, 7, 10]));
+    expect(ms).toBe(0.015625);
+    const x = await gpu.array(Float32Array.from([1, 2, 3]));
+    await mod.saxpy({ grid: 1, block: 32 }, { n: 3, alpha: 1, x, y: Float32Array.from([0, 0, 1]), out });
+    expect(out).toEqual(Float32Array.from([1, 2, 4]));
+  });
+
+  it("gives each timed queued launch its CUDA-event time at the next wait, on any queue", async () => {
+    const q = await gpu.queue();
+    const p = await gpu.zeros("i32", 4);
+    const r = await gpu.zeros("i32", 4);
+    const times: string[] = [];
+    for (let i = 0; i < 3; i++) await mod.add_one({ grid: 1, block: 32, kernelTime: (t) => times.push(`default ${t}`) }, { n: 4, p });
+    for (let i = 0; i < 2; i++) await mod.add_one({ grid: 1, block: 32, queue: q, kernelTime: (t) => times.push(`q ${t}`) }, { n: 4, p: r });
+    await q.sync();
+    expect(times).toEqual(["q 0.015625", "q 0.015625"]);
+    await mod.sync();
+    expect(times.slice(2)).toEqual(["default 0.015625", "default 0.015625", "default 0.015625"]);
+    expect(await p.read()).toEqual(new Int32Array([3, 3, 3, 3]));
+    expect(await r.read()).toEqual(new Int32Array([2, 2, 2, 2]));
+  });
+
+  it("names the kernel and the launch that faulted, loses the arrays made before, and the next launch works", async () => {
+    const p = await gpu.array(new Int32Array(4), { label: "before" });
+    await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+    await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+    await mod.oob({ grid: 1, block: 1 }, { p });
+    await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+    const e = await failure(mod.sync());
+    expect(e).toMatchObject({ code: "GK8006", cudaError: "CUDA_ERROR_ILLEGAL_ADDRESS", contextLost: true });
+    expect(e.launch).toMatchObject({ queue: 0, kernel: "oob", certain: true });
+    expect(e.message).toMatch(/^GK8006: launch \d+ of kernel 'oob' on queue 0 failed: .*CUDA_ERROR_ILLEGAL_ADDRESS/);
+    const lost = await failure(p.read());
+    expect(lost.message).toBe("GK8017: GPU array 'before' (i32[4]) can no longer be used (read): the GPU context it was made in was lost (CUDA_ERROR_ILLEGAL_ADDRESS); its contents are gone, make it again");
+    expect((await failure(mod.add_one({ grid: 1, block: 32 }, { n: 4, p }))).code).toBe("GK8017");
+    const fresh = await gpu.array(new Int32Array([5, 6]));
+    await mod.add_one({ grid: 1, block: 32 }, { n: 2, p: fresh });
+    expect(await fresh.read()).toEqual(new Int32Array([6, 7]));
+  });
+
+  it("reports out of memory with the size asked and the memory free (GK8018), and goes on", async () => {
+    const e = await failure(gpu.zeros("f32", 2 ** 29, { label: "big" }));
+    expect(e.code).toBe("GK8018");
+    expect(e.message).toMatch(/^GK8018: GPU array 'big' \(f32\[536870912\]\): out of GPU memory: 2\.00 GiB asked, [\d.]+ [KMG]iB free of 1\.00 GiB/);
+    const small = await gpu.array(new Int32Array([1]));
+    expect(await small.read()).toEqual(new Int32Array([1]));
+  });
+
+  it("refuses arrays used after free() (GK8016)", async () => {
+    const p = await gpu.zeros("i32", 2, { label: "gone" });
+    p.free();
+    expect((await failure(mod.add_one({ grid: 1, block: 2 }, { n: 2, p }))).message).toBe("GK8016: GPU array 'gone' (i32[2]) was used after free() (argument 'p' of add_one); make a new array");
+  });
+});
+
+describe.skipIf(skip !== undefined)("a kernel that never ends, on the fake driver", () => {
+  it("process: a wait's timeout ends the launcher, and the next launch works", async () => {
+    const gpu = await openDevice({ device: "cuda", isolation: "process" });
+    const mod = await gpu.compileSource(SRC, { cacheRoot });
+    const done = await gpu.zeros("i32", 1);
+    await mod.spin({ grid: 1, block: 1 }, { cycles: 10n ** 15n, done });
+    const started = Date.now();
+    const e = await failure(gpu.sync({ timeoutMs: 300 }));
+    expect(e).toMatchObject({ code: "GK8012", contextLost: true });
+    expect(e.launch).toMatchObject({ kernel: "spin" });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const p = await gpu.array(new Int32Array([1]));
+    await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
+    expect(await p.read()).toEqual(new Int32Array([2]));
+    await gpu.close();
+  });
+
+  it("in-process: a wait's timeout gives up on the kernel, says it still runs, and the GPU stays unusable", () => {
+    // In a process of its own: the fake driver stays busy for good afterwards, as a GPU would.
+    const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "spin-in-process.mjs")], {
+      encoding: "utf8",
+      env: { ...process.env, GK_CACHE_DIR: cacheRoot },
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^timeout GK8012 .*in-process, a timeout stops the wait but not the kernel: it goes on running, and this process cannot use the GPU again until it ends/);
+    expect(lines[1]).toMatch(/^after GK8012: the GPU cannot be used again in this process: a kernel that did not finish still runs/);
+    expect(r.status).toBe(0);
+  });
+});
+
+describe.skipIf(skip !== undefined).each(ISOLATIONS)("a program that never calls close(), isolation %s", (isolation) => {
+  it("still exits", () => {
+    const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "no-close.mjs"), isolation], {
+      encoding: "utf8",
+      env: { ...process.env, GK_CACHE_DIR: cacheRoot },
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("[ 2, 3 ]\n");
+    expect(r.status).toBe(0);
+  });
+});
+
+describe.skipIf(skip !== undefined)("two devices on one GPU in-process", () => {
+  it("share its context: closing one leaves the other working", async () => {
+    const a = await openDevice({ device: "cuda", isolation: "in-process" });
+    const b = await openDevice({ device: "cuda", isolation: "in-process" });
+    const mod = await b.compileSource(SRC, { cacheRoot });
+    const p = await b.array(new Int32Array([1]));
+    await a.close();
+    await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
+    expect(await p.read()).toEqual(new Int32Array([2]));
+    await b.close();
+  });
+});
