@@ -343,7 +343,9 @@ KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOption
 CUdeviceptr Gpu::alloc(uint64_t bytes, const std::string& what) {
   if (bytes == 0) return 0;
   CUdeviceptr p = 0;
-  CUresult r = d_.cuMemAlloc(&p, size_t(bytes));
+  // Rounded up to whole 4-byte words: an atomic on a 1- or 2-byte element goes through the
+  // aligned word that holds it (atomicCAS), so the last word must lie inside the allocation.
+  CUresult r = d_.cuMemAlloc(&p, size_t((bytes + 3) & ~uint64_t(3)));
   if (r != cu::kSuccess) {
     LauncherError e = d_.error(r, "cuMemAlloc_v2", phase::kAlloc);
     e.message += " while allocating " + std::to_string(bytes) + " bytes for " + what;

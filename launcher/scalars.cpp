@@ -1,5 +1,6 @@
 #include "scalars.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,11 +17,44 @@ struct ElemInfo {
 };
 
 const ElemInfo kElems[] = {
-    {Elem::Bool, "bool", 1}, {Elem::I32, "i32", 4}, {Elem::U32, "u32", 4}, {Elem::I64, "i64", 8},
-    {Elem::U64, "u64", 8},   {Elem::F32, "f32", 4}, {Elem::F64, "f64", 8},
+    {Elem::Bool, "bool", 1}, {Elem::I8, "i8", 1},   {Elem::U8, "u8", 1},   {Elem::I16, "i16", 2},   {Elem::U16, "u16", 2},
+    {Elem::I32, "i32", 4},   {Elem::U32, "u32", 4}, {Elem::I64, "i64", 8}, {Elem::U64, "u64", 8},   {Elem::F16, "f16", 2},
+    {Elem::BF16, "bf16", 2}, {Elem::F32, "f32", 4}, {Elem::F64, "f64", 8},
 };
 
-bool isFloat(Elem e) { return e == Elem::F32 || e == Elem::F64; }
+bool isFloat(Elem e) { return e == Elem::F16 || e == Elem::BF16 || e == Elem::F32 || e == Elem::F64; }
+
+// A double rounded once, to nearest even, to a binary format with `precision` significant
+// bits, smallest normal exponent `emin` and largest finite value `max` (f16: 11, -14, 65504;
+// bf16: 8, -126, about 3.39e38), as the value it rounds to. Zero, infinities and NaN pass.
+double roundToFormat(double d, int precision, int emin, double max) {
+  if (d != d || d == 0 || std::isinf(d)) return d;
+  double a = std::fabs(d);
+  int e = std::ilogb(a);
+  double ulpOfMax = std::ldexp(1.0, std::ilogb(max) - precision + 1);
+  if (a >= max + ulpOfMax / 2) return std::copysign(INFINITY, d);
+  double q = std::ldexp(1.0, (e > emin ? e : emin) - precision + 1);
+  double r = std::nearbyint(a / q) * q;  // the default rounding mode: to nearest, ties to even
+  return std::copysign(r, d);
+}
+
+// The bits of the f16 or bf16 nearest to d (a NaN as the quiet NaN of its sign).
+uint64_t halfBits(double d, Elem e) {
+  bool negative = std::signbit(d);
+  uint32_t sign = negative ? 0x8000u : 0u;
+  if (d != d) return sign | (e == Elem::F16 ? 0x7e00u : 0x7fc0u);
+  if (e == Elem::BF16) {
+    float f = static_cast<float>(roundToFormat(d, 8, -126, 3.3895313892515355e38));  // exact: a bf16 is an f32
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits >> 16;
+  }
+  double r = std::fabs(roundToFormat(d, 11, -14, 65504.0));
+  if (std::isinf(r)) return sign | 0x7c00u;
+  if (r < std::ldexp(1.0, -14)) return sign | uint32_t(std::ldexp(r, 24));  // subnormal or zero
+  int x = std::ilogb(r);
+  return sign | uint32_t(x + 15) << 10 | (uint32_t(std::ldexp(r, 10 - x)) - 0x400u);
+}
 
 // JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool isJsonNumber(const std::string& s, bool& integral) {
@@ -58,6 +92,7 @@ std::string quoted(const std::string& s) {
 }
 
 uint64_t floatBits(double d, Elem e) {
+  if (e == Elem::F16 || e == Elem::BF16) return halfBits(d, e);
   if (e == Elem::F64) {
     uint64_t bits;
     std::memcpy(&bits, &d, 8);
@@ -92,9 +127,9 @@ uint64_t parseHexBits(const std::string& s, Elem e, const std::string& path) {
 
 uint64_t parseFloatText(const std::string& s, bool fromString, Elem e, const std::string& path) {
   if (fromString) {
-    if (s == "NaN") return e == Elem::F64 ? 0x7FF8000000000000ull : 0x7FC00000ull;
-    if (s == "Infinity") return e == Elem::F64 ? 0x7FF0000000000000ull : 0x7F800000ull;
-    if (s == "-Infinity") return e == Elem::F64 ? 0xFFF0000000000000ull : 0xFF800000ull;
+    if (s == "NaN") return floatBits(NAN, e);
+    if (s == "Infinity") return floatBits(INFINITY, e);
+    if (s == "-Infinity") return floatBits(-INFINITY, e);
     bool integral;
     if (!isJsonNumber(s, integral)) {
       throw badRequest(path, std::string("expected a ") + elemName(e) +
@@ -126,10 +161,16 @@ uint64_t parseIntText(const std::string& s, Elem e, const std::string& path) {
   uint64_t limit = 0;  // the largest magnitude allowed in this direction
   switch (e) {
     case Elem::Bool: limit = neg ? 0 : 1; break;
+    case Elem::I8: limit = neg ? (1ull << 7) : (1ull << 7) - 1; break;
+    case Elem::U8: limit = neg ? 0 : 0xFFull; break;
+    case Elem::I16: limit = neg ? (1ull << 15) : (1ull << 15) - 1; break;
+    case Elem::U16: limit = neg ? 0 : 0xFFFFull; break;
     case Elem::I32: limit = neg ? (1ull << 31) : (1ull << 31) - 1; break;
     case Elem::U32: limit = neg ? 0 : 0xFFFFFFFFull; break;
     case Elem::I64: limit = neg ? (1ull << 63) : (1ull << 63) - 1; break;
     case Elem::U64: limit = neg ? 0 : UINT64_MAX; break;
+    case Elem::F16:
+    case Elem::BF16:
     case Elem::F32:
     case Elem::F64: break;
   }

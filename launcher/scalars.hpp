@@ -10,7 +10,7 @@
 
 namespace gk {
 
-enum class Elem { Bool, I32, U32, I64, U64, F32, F64 };
+enum class Elem { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
 
 const char* elemName(Elem e);
 size_t elemSize(Elem e);

@@ -11,6 +11,8 @@ export { GkRuntimeError } from "./runtime/launcher/errors.js";
 export { packStructs, unpackStructs } from "./runtime/structs.js";
 export type { StructType, StructField, ValueType, VectorType, ScalarType } from "./ir/types.js";
 export { SimError } from "./runtime/sim/index.js";
+export { bf16ToFloat32, f16ToFloat32, float32ToBf16, float32ToF16 } from "./runtime/halfArrays.js";
+export { roundBf16, roundF16 } from "./ir/halves.js";
 export { frontEnd } from "./pipeline.js";
 export type { FrontEndResult } from "./pipeline.js";
 export * from "./diagnostics/index.js";

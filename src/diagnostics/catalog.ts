@@ -30,6 +30,7 @@ export const catalog = {
   GK2010: "kernel name taken by the module object",
   GK2020: "invalid generic parameter, or too many type combinations or instances",
   GK2040: "struct that contains itself or has no fields",
+  GK2041: "vector lane or struct field of a 1- or 2-byte type",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",

@@ -1,5 +1,6 @@
 /** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
 import { builtins, operandTypes, type MathEntry, type VectorEntry, type VectorMemoryEntry } from "./builtins.js";
+import { SCALAR_NAMES } from "./types.js";
 import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function renderBuiltinDocs(): string {
@@ -51,15 +52,25 @@ export function renderBuiltinDocs(): string {
     "within 1 ulp in f64, and f32 results are computed in f64 and rounded once; gk's own erf and",
     "erfc are within 1 ulp in f64 below |x| = 4, and erfc within 4 beyond). 0 means exact: both are correctly rounded, so they agree bit for bit.",
     "",
-    "| function | types | result | f32 ulp | f64 ulp | meaning |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "On f16 and bf16 the simulator computes in f64 and rounds once to the type. On the GPU, f16",
+    "`exp exp2 log log2 log10 sin cos rsqrt` are CUDA's half-precision intrinsics (`hexp` ...), which",
+    "compute through approximate f32 hardware instructions and round to f16; every other function,",
+    "and every function on bf16, is the f32 function above on the operands converted exactly, its",
+    "result rounded once to the type. Either is within 1 ulp of the half result, so the half columns",
+    "say 1 for the inexact functions; the exact ones (`sqrt`, the roundings, `fma`, `min` ...) agree",
+    "bit for bit. The small integers (i8 u8 i16 u16) are computed as in i32 and wrapped back (abs of",
+    "-128 is -128); `popcount` and `clz` count in the operand's own width.",
+    "",
+    "| function | types | result | f32 ulp | f64 ulp | f16 ulp | bf16 ulp | meaning |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
   );
   for (const b of builtins) {
     if (b.rule.kind !== "math") continue;
     const m = b as MathEntry;
     const args = ["x", "y", "z"].slice(0, m.rule.arity).join(", ");
     const result = m.rule.result === "operand" ? "operand type" : m.rule.result;
-    out.push(`| \`${m.name}(${args})\` | ${operandTypes(m.rule).join(" ")} | ${result} | ${m.ulp.f32} | ${m.ulp.f64} | ${m.doc} |`);
+    const half = (t: "f16" | "bf16") => (operandTypes(m.rule).includes(t) ? String(m.ulp[t]) : "");
+    out.push(`| \`${m.name}(${args})\` | ${operandTypes(m.rule).join(" ")} | ${result} | ${m.ulp.f32} | ${m.ulp.f64} | ${half("f16")} | ${half("bf16")} | ${m.doc} |`);
   }
   out.push(
     "",
@@ -90,7 +101,18 @@ export function renderBuiltinDocs(): string {
     "| --- | --- |",
   );
   for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
-  out.push("", "## Atomics", "", "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).", "", "| call | element types | meaning |", "| --- | --- | --- |");
+  out.push(
+    "",
+    "## Atomics",
+    "",
+    "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).",
+    "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has no atomic instruction but f16 and bf16 `atomicAdd`:",
+    "gk's CUDA applies the operation in a loop of `atomicCAS` on the aligned 32-bit word that holds the element,",
+    "which changes only that element and is as atomic as the others (slower under heavy contention).",
+    "",
+    "| call | element types | meaning |",
+    "| --- | --- | --- |",
+  );
   for (const b of builtins) {
     if (b.rule.kind !== "atomic") continue;
     const args = b.rule.op === "cas" ? "arr, i, compare, v" : "arr, i, v";
@@ -100,7 +122,7 @@ export function renderBuiltinDocs(): string {
     "",
     "## Conversions and constructors",
     "",
-    "`bool(x)`, `i32(x)`, `u32(x)`, `i64(x)`, `u64(x)`, `f32(x)`, `f64(x)` convert any scalar; see language.md, Conversions.",
+    `${SCALAR_NAMES.map((n) => `\`${n}(x)\``).join(", ")} convert any scalar; see language.md, Conversions.`,
     "`f32x4(...)` and every other vector type make a vector: from one value per lane, from one value for every lane,",
     "from values and vectors of the lane type whose lanes add up, or by converting a vector of as many lanes lane by lane;",
     "see language.md, Vectors.",

@@ -9,11 +9,11 @@
  * evaluates each operand once declared beside it. `$` in a JavaScript template is the runtime
  * of src/ir/evalOp.ts (`makeRuntime`).
  */
-import { jsBinary } from "./evalOp.js";
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import { call, fill, raw, type Template } from "./templates.js";
-import { T, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
+import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
@@ -32,9 +32,9 @@ export interface TypeConstraint {
 }
 
 const CLASS_SCALARS: Record<ScalarClass, readonly ScalarName[]> = {
-  float: ["f32", "f64"],
-  int: ["i32", "u32", "i64", "u64"],
-  numeric: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  float: FLOAT_NAMES,
+  int: INT_NAMES,
+  numeric: [...INT_NAMES, ...FLOAT_NAMES],
 };
 
 /** The scalar types a constraint admits (for a vector, its lanes' types). */
@@ -113,8 +113,8 @@ export interface MathEntry {
   readonly rule: MathRule;
   readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
   readonly js: Partial<Record<ScalarName, Template>>;
-  /** How far GPU and simulator results may differ, in ulp: CUDA's documented error plus the simulator's; 0 means exact. */
-  readonly ulp: { readonly f32: number; readonly f64: number };
+  /** How far GPU and simulator results may differ, in ulp of the result type: CUDA's documented error plus the simulator's; 0 means exact. */
+  readonly ulp: Readonly<Record<FloatName, number>>;
 }
 
 export interface AtomicEntry {
@@ -193,25 +193,82 @@ const FLOAT: TypeConstraint = { scalars: "float", vectors: true };
 const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: true };
 const INT: TypeConstraint = { scalars: "int", vectors: true };
 
-const floatCuda = (f32: string, f64: string) => ({ f32: { template: call(f32) }, f64: { template: call(f64) } });
-/** A float function computed in f64 by JavaScript, then rounded to f32 for f32 operands. */
-const floatJs = (f: Template) => ({ f32: raw((a) => `Math.fround(${fill(f, a)})`), f64: f });
+/**
+ * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the CUDA
+ * templates below call, as this table spells CUDA functions (the backend's own conversions
+ * are in src/backends/cuda/settings.ts, which `gkc check` does not load).
+ */
+const HALF_CUDA = { f16: { toF32: "__half2float", fromF32: "__float2half_rn" }, bf16: { toF32: "__bfloat162float", fromF32: "__float2bfloat16_rn" } } as const;
 
-function floatMath(name: string, arity: 1 | 2 | 3, cudaF32: string, cudaF64: string, js: Template, ulp: { f32: number; f64: number }, doc: string): MathEntry {
-  return { name, doc, rule: { kind: "math", arity, operands: FLOAT, result: "operand" }, cuda: floatCuda(cudaF32, cudaF64), js: floatJs(js), ulp };
+/** A half-precision function computed by the f32 one (`sinf`): operands converted exactly, the result rounded once. */
+function throughF32(h: "f16" | "bf16", f32: Template, helpers?: readonly CudaHelperName[]): CudaImpl {
+  const { toF32, fromF32 } = HALF_CUDA[h];
+  return { template: raw((a) => `${fromF32}(${fill(f32, a.map((x) => `${toF32}(${x})`))})`), ...(helpers ? { helpers } : {}) };
+}
+
+/** A float function computed in f64 by JavaScript, then rounded once to the operands' type. */
+function floatJs(f: Template): Partial<Record<ScalarName, Template>> {
+  return {
+    f32: raw((a) => `Math.fround(${fill(f, a)})`),
+    f64: f,
+    f16: raw((a) => `$.f16(${fill(f, a)})`),
+    bf16: raw((a) => `$.bf16(${fill(f, a)})`),
+  };
+}
+
+/**
+ * The f16 and bf16 ulp of a function with these f32 and f64 ulp: 0 for the exact ones (computed
+ * by the f32 function, correctly rounded, and rounded again, which for these is as if once), 1
+ * for the others: CUDA's f16 intrinsic (or the f32 function, a few f32 ulp off) is within an
+ * ulp of the half result, and the simulator's f64 result, rounded, is the correctly rounded one.
+ */
+function halfUlp(ulp: { f32: number; f64: number }): Readonly<Record<FloatName, number>> {
+  const half = ulp.f32 === 0 && ulp.f64 === 0 ? 0 : 1;
+  return { ...ulp, f16: half, bf16: half };
+}
+
+/**
+ * A float function of the f32 and f64 CUDA functions, for f16 also `h` (CUDA's approximate
+ * half-precision intrinsic, `hexp`) where there is one; bf16 and the functions without one go
+ * through the f32 function.
+ */
+function floatMath(name: string, arity: 1 | 2 | 3, cudaF32: string, cudaF64: string, js: Template, ulp: { f32: number; f64: number }, doc: string, h?: string): MathEntry {
+  return {
+    name,
+    doc,
+    rule: { kind: "math", arity, operands: FLOAT, result: "operand" },
+    cuda: {
+      f32: { template: call(cudaF32) },
+      f64: { template: call(cudaF64) },
+      f16: h ? { template: call(h) } : throughF32("f16", call(cudaF32)),
+      bf16: throughF32("bf16", call(cudaF32)),
+    },
+    js: floatJs(js),
+    ulp: halfUlp(ulp),
+  };
 }
 
 const exact = { f32: 0, f64: 0 };
+const exactAll = halfUlp(exact);
+
+/** An operation that wraps a small integer result computed in i32 (abs of -128 is -128). */
+const wrapJs = (bits: 8 | 16, t: Template) => raw((a) => `((${fill(t, a)}) << ${32 - bits} >> ${32 - bits})`);
+const identity = raw((a) => `(${a[0]})`);
+
+/** The same implementation for i8 u8 i16 u16. */
+function forSmallInts<V>(v: V): Record<"i8" | "u8" | "i16" | "u16", V> {
+  return { i8: v, u8: v, i16: v, u16: v };
+}
 
 const mathEntries: readonly MathEntry[] = [
   floatMath("sqrt", 1, "sqrtf", "sqrt", call("Math.sqrt"), exact, "Square root, correctly rounded."),
-  floatMath("rsqrt", 1, "rsqrtf", "rsqrt", raw((a) => `(1 / Math.sqrt(${a[0]}))`), { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x)."),
-  floatMath("exp", 1, "expf", "exp", call("Math.exp"), { f32: 2, f64: 1 }, "e raised to x."),
-  floatMath("exp2", 1, "exp2f", "exp2", raw((a) => `Math.pow(2, ${a[0]})`), { f32: 2, f64: 1 }, "2 raised to x."),
-  floatMath("log", 1, "logf", "log", call("Math.log"), { f32: 1, f64: 1 }, "Natural logarithm."),
-  floatMath("log2", 1, "log2f", "log2", call("Math.log2"), { f32: 1, f64: 1 }, "Base-2 logarithm."),
-  floatMath("sin", 1, "sinf", "sin", call("Math.sin"), { f32: 2, f64: 2 }, "Sine of x radians."),
-  floatMath("cos", 1, "cosf", "cos", call("Math.cos"), { f32: 2, f64: 2 }, "Cosine of x radians."),
+  floatMath("rsqrt", 1, "rsqrtf", "rsqrt", raw((a) => `(1 / Math.sqrt(${a[0]}))`), { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x).", "hrsqrt"),
+  floatMath("exp", 1, "expf", "exp", call("Math.exp"), { f32: 2, f64: 1 }, "e raised to x.", "hexp"),
+  floatMath("exp2", 1, "exp2f", "exp2", raw((a) => `Math.pow(2, ${a[0]})`), { f32: 2, f64: 1 }, "2 raised to x.", "hexp2"),
+  floatMath("log", 1, "logf", "log", call("Math.log"), { f32: 1, f64: 1 }, "Natural logarithm.", "hlog"),
+  floatMath("log2", 1, "log2f", "log2", call("Math.log2"), { f32: 1, f64: 1 }, "Base-2 logarithm.", "hlog2"),
+  floatMath("sin", 1, "sinf", "sin", call("Math.sin"), { f32: 2, f64: 2 }, "Sine of x radians.", "hsin"),
+  floatMath("cos", 1, "cosf", "cos", call("Math.cos"), { f32: 2, f64: 2 }, "Cosine of x radians.", "hcos"),
   floatMath("tan", 1, "tanf", "tan", call("Math.tan"), { f32: 4, f64: 2 }, "Tangent of x radians."),
   floatMath("tanh", 1, "tanhf", "tanh", call("Math.tanh"), { f32: 2, f64: 2 }, "Hyperbolic tangent."),
   floatMath("pow", 2, "powf", "pow", call("$.pow"), { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
@@ -224,7 +281,7 @@ const mathEntries: readonly MathEntry[] = [
   floatMath("asinh", 1, "asinhf", "asinh", call("Math.asinh"), { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
   floatMath("acosh", 1, "acoshf", "acosh", call("Math.acosh"), { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
   floatMath("atanh", 1, "atanhf", "atanh", call("Math.atanh"), { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
-  floatMath("log10", 1, "log10f", "log10", call("Math.log10"), { f32: 2, f64: 2 }, "Base-10 logarithm."),
+  floatMath("log10", 1, "log10f", "log10", call("Math.log10"), { f32: 2, f64: 2 }, "Base-10 logarithm.", "hlog10"),
   floatMath("log1p", 1, "log1pf", "log1p", call("Math.log1p"), { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
   floatMath("expm1", 1, "expm1f", "expm1", call("Math.expm1"), { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
   floatMath("cbrt", 1, "cbrtf", "cbrt", call("Math.cbrt"), { f32: 2, f64: 2 }, "The cube root of x."),
@@ -240,15 +297,22 @@ const mathEntries: readonly MathEntry[] = [
     name: "fma",
     doc: "a * b + c rounded once.",
     rule: { kind: "math", arity: 3, operands: FLOAT, result: "operand" },
-    cuda: floatCuda("fmaf", "fma"),
-    js: { f32: call("$.fmaF32"), f64: call("$.fmaF64") },
-    ulp: exact,
+    cuda: { f32: { template: call("fmaf") }, f64: { template: call("fma") }, f16: { template: call("__hfma") }, bf16: { template: call("__hfma") } },
+    js: { f32: call("$.fmaF32"), f64: call("$.fmaF64"), f16: call("$.fmaF16"), bf16: call("$.fmaBf16") },
+    ulp: exactAll,
   },
   {
     name: "abs",
     doc: "Absolute value; for signed integers abs of the most negative value is itself (wraps).",
     rule: { kind: "math", arity: 1, operands: NUMERIC, result: "operand" },
     cuda: {
+      // The small integers are computed as int; the backend converts the result back (wrapping).
+      i8: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
+      i16: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
+      u8: { template: identity },
+      u16: { template: identity },
+      f16: { template: call("__habs") },
+      bf16: { template: call("__habs") },
       f32: { template: call("fabsf") },
       f64: { template: call("fabs") },
       i32: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
@@ -257,6 +321,12 @@ const mathEntries: readonly MathEntry[] = [
       u64: { template: raw((a) => `(${a[0]})`) },
     },
     js: {
+      i8: wrapJs(8, call("$.absI32")),
+      i16: wrapJs(16, call("$.absI32")),
+      u8: identity,
+      u16: identity,
+      f16: call("Math.abs"),
+      bf16: call("Math.abs"),
       f32: call("Math.abs"),
       f64: call("Math.abs"),
       i32: call("$.absI32"),
@@ -264,7 +334,7 @@ const mathEntries: readonly MathEntry[] = [
       u32: raw((a) => `${a[0]}`),
       u64: raw((a) => `${a[0]}`),
     },
-    ulp: exact,
+    ulp: exactAll,
   },
   minMax("min", "Smaller of a and b. For floats a NaN operand yields the other operand, and -0 is below +0."),
   minMax("max", "Larger of a and b. For floats a NaN operand yields the other operand, and +0 is above -0."),
@@ -275,6 +345,9 @@ const mathEntries: readonly MathEntry[] = [
     cuda: {
       f32: { template: raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f32", "gk_max_f32"] },
       f64: { template: raw((a) => `gk_min_f64(gk_max_f64(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f64", "gk_max_f64"] },
+      f16: throughF32("f16", raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), ["gk_min_f32", "gk_max_f32"]),
+      bf16: throughF32("bf16", raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), ["gk_min_f32", "gk_max_f32"]),
+      ...forSmallInts({ template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) }),
       i32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
       u32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
       i64: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
@@ -283,67 +356,89 @@ const mathEntries: readonly MathEntry[] = [
     js: {
       f32: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
       f64: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
+      f16: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
+      bf16: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
+      ...forSmallInts(raw((a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`)),
       i32: raw((a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`),
       u32: raw((a) => `Math.min(Math.max(${a[0]}, ${a[1]}), ${a[2]})`),
       i64: raw((a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`),
       u64: raw((a) => `$.minBig($.maxBig(${a[0]}, ${a[1]}), ${a[2]})`),
     },
-    ulp: exact,
+    ulp: exactAll,
   },
   {
     name: "popcount",
-    doc: "The number of one bits in x's binary representation, as i32.",
+    doc: "The number of one bits in x's binary representation (8, 16, 32 or 64 bits wide), as i32.",
     rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
     cuda: {
+      i8: { template: raw((a) => `__popc((unsigned int)(unsigned char)(${a[0]}))`) },
+      u8: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
+      i16: { template: raw((a) => `__popc((unsigned int)(unsigned short)(${a[0]}))`) },
+      u16: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
       i32: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
       u32: { template: call("__popc") },
       i64: { template: raw((a) => `__popcll((unsigned long long)(${a[0]}))`) },
       u64: { template: call("__popcll") },
     },
     js: {
+      i8: raw((a) => `$.popc32(${a[0]} & 255)`),
+      u8: call("$.popc32"),
+      i16: raw((a) => `$.popc32(${a[0]} & 65535)`),
+      u16: call("$.popc32"),
       i32: call("$.popc32"),
       u32: call("$.popc32"),
       i64: call("$.popc64"),
       u64: call("$.popc64"),
     },
-    ulp: exact,
+    ulp: exactAll,
   },
   {
     name: "clz",
-    doc: "The number of leading zero bits of x (32 or 64 for zero), as i32.",
+    doc: "The number of leading zero bits of x in its width (8, 16, 32 or 64 for zero), as i32.",
     rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
     cuda: {
+      i8: { template: raw((a) => `(__clz((int)(unsigned char)(${a[0]})) - 24)`) },
+      u8: { template: raw((a) => `(__clz((int)(${a[0]})) - 24)`) },
+      i16: { template: raw((a) => `(__clz((int)(unsigned short)(${a[0]})) - 16)`) },
+      u16: { template: raw((a) => `(__clz((int)(${a[0]})) - 16)`) },
       i32: { template: call("__clz") },
       u32: { template: raw((a) => `__clz((int)(${a[0]}))`) },
       i64: { template: call("__clzll") },
       u64: { template: raw((a) => `__clzll((long long)(${a[0]}))`) },
     },
     js: {
+      i8: raw((a) => `(Math.clz32(${a[0]} & 255) - 24)`),
+      u8: raw((a) => `(Math.clz32(${a[0]}) - 24)`),
+      i16: raw((a) => `(Math.clz32(${a[0]} & 65535) - 16)`),
+      u16: raw((a) => `(Math.clz32(${a[0]}) - 16)`),
       i32: call("Math.clz32"),
       u32: call("Math.clz32"),
       i64: call("$.clz64"),
       u64: call("$.clz64"),
     },
-    ulp: exact,
+    ulp: exactAll,
   },
   {
     name: "isnan",
     doc: "True when x is a NaN.",
     rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
-    cuda: { f32: { template: call("isnan") }, f64: { template: call("isnan") } },
-    js: { f32: raw((a) => `(${a[0]} !== ${a[0]})`, { once: false }), f64: raw((a) => `(${a[0]} !== ${a[0]})`, { once: false }) },
-    ulp: exact,
+    cuda: { f32: { template: call("isnan") }, f64: { template: call("isnan") }, f16: { template: call("__hisnan") }, bf16: { template: call("__hisnan") } },
+    js: Object.fromEntries(FLOAT_NAMES.map((t) => [t, raw((a) => `(${a[0]} !== ${a[0]})`, { once: false })])),
+    ulp: exactAll,
   },
   {
     name: "isinf",
     doc: "True when x is +Infinity or -Infinity.",
     rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
-    cuda: { f32: { template: call("isinf") }, f64: { template: call("isinf") } },
-    js: {
-      f32: raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false }),
-      f64: raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false }),
+    cuda: {
+      f32: { template: call("isinf") },
+      f64: { template: call("isinf") },
+      // __hisinf gives -1, 1 or 0.
+      f16: { template: raw((a) => `(__hisinf(${a[0]}) != 0)`) },
+      bf16: { template: raw((a) => `(__hisinf(${a[0]}) != 0)`) },
     },
-    ulp: exact,
+    js: Object.fromEntries(FLOAT_NAMES.map((t) => [t, raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false })])),
+    ulp: exactAll,
   },
 ];
 
@@ -356,6 +451,10 @@ function minMax(name: "min" | "max", doc: string): MathEntry {
     cuda: {
       f32: { template: call(`gk_${name}_f32`), helpers: [`gk_${name}_f32`] },
       f64: { template: call(`gk_${name}_f64`), helpers: [`gk_${name}_f64`] },
+      f16: throughF32("f16", call(`gk_${name}_f32`), [`gk_${name}_f32`]),
+      bf16: throughF32("bf16", call(`gk_${name}_f32`), [`gk_${name}_f32`]),
+      // The small integers are computed as int; the backend converts the result back.
+      ...forSmallInts(ints),
       i32: ints,
       u32: ints,
       i64: ints,
@@ -364,174 +463,17 @@ function minMax(name: "min" | "max", doc: string): MathEntry {
     js: {
       f32: call(`$.f${name}`),
       f64: call(`$.f${name}`),
+      f16: call(`$.f${name}`),
+      bf16: call(`$.f${name}`),
+      ...forSmallInts(call(`Math.${name}`)),
       i32: call(`Math.${name}`),
       u32: call(`Math.${name}`),
       i64: call(`$.${name}Big`),
       u64: call(`$.${name}Big`),
     },
-    ulp: exact,
+    ulp: exactAll,
   };
 }
-
-// ---------------------------------------------------------------- atomics
-
-const ULL = "unsigned long long";
-const INTS: readonly ScalarName[] = ["i32", "u32", "i64", "u64"];
-const NUMS: readonly ScalarName[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
-
-/** An atomic CUDA provides for i32/u32/u64 (and here i64 through u64, which is the same bits). */
-function nativeInts(fn: string): Partial<Record<ScalarName, CudaImpl>> {
-  const direct: CudaImpl = { template: call(fn) };
-  return {
-    i32: direct,
-    u32: direct,
-    u64: direct,
-    i64: { template: raw(([p, ...a]) => `(long long)${fn}((${ULL}*)${p}, ${a.map((x) => `(${ULL})(${x})`).join(", ")})`, { prec: "unary" }) },
-  };
-}
-
-type AtomicJs = (space: "global" | "shared") => Template;
-
-/** The same JavaScript in global and shared memory. */
-const anySpace = (t: Template): AtomicJs => () => t;
-
-/** The new value from the operator's own template (src/ir/evalOp.ts): `old op v`. */
-function jsOp(op: "add" | "sub" | "and" | "or" | "xor", types: readonly ScalarName[]): Partial<Record<ScalarName, AtomicJs>> {
-  const out: Partial<Record<ScalarName, AtomicJs>> = {};
-  for (const t of types) {
-    const tpl = jsBinary(op, T[t]);
-    if (tpl) out[t] = anySpace(raw(([old, v]) => tpl(old!, v!, "-1")));
-  }
-  return out;
-}
-
-/** Every type alike. */
-const forAll = (types: readonly ScalarName[], js: AtomicJs) => Object.fromEntries(types.map((t) => [t, js]));
-
-const atomicEntries: readonly AtomicEntry[] = [
-  {
-    name: "atomicAdd",
-    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does.",
-    rule: { kind: "atomic", op: "add", types: NUMS },
-    cuda: {
-      ...nativeInts("atomicAdd"),
-      f32: { template: call("atomicAdd") },
-      f64: { template: call("atomicAdd") },
-    },
-    js: { ...jsOp("add", NUMS), f32: (space) => raw(([o, v]) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${v})))` : `Math.fround(${o} + ${v})`)) },
-  },
-  {
-    name: "atomicSub",
-    doc: "atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd.",
-    rule: { kind: "atomic", op: "sub", types: NUMS },
-    cuda: {
-      // Not CUDA's atomicSub: its headers negate the operand as a signed int, which is
-      // undefined for the most negative value, and nvcc then assumes the operand is not it.
-      i32: { template: raw(([p, ...a]) => `atomicAdd(${p}, (int)(0u - (unsigned int)(${a[0]})))`) },
-      u32: { template: raw(([p, ...a]) => `atomicAdd(${p}, 0u - (${a[0]}))`) },
-      i64: { template: raw(([p, ...a]) => `(long long)atomicAdd((${ULL}*)${p}, 0ull - (${ULL})(${a[0]}))`, { prec: "unary" }) },
-      u64: { template: raw(([p, ...a]) => `atomicAdd(${p}, 0ull - (${a[0]}))`) },
-      f32: { template: raw(([p, ...a]) => `atomicAdd(${p}, -(${a[0]}))`) },
-      f64: { template: raw(([p, ...a]) => `atomicAdd(${p}, -(${a[0]}))`) },
-    },
-    js: { ...jsOp("sub", NUMS), f32: (space) => raw(([o, v]) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) - $.ftz32(${v})))` : `Math.fround(${o} - ${v})`)) },
-  },
-  {
-    name: "atomicMin",
-    doc: "atomicMin(arr, i, v): arr[i] = min(arr[i], v) atomically; returns the old value.",
-    rule: { kind: "atomic", op: "min", types: NUMS },
-    cuda: {
-      i32: { template: call("atomicMin") },
-      u32: { template: call("atomicMin") },
-      i64: { template: call("atomicMin") },
-      u64: { template: call("atomicMin") },
-      f32: { template: call("gk_atomic_min_f32"), helpers: ["gk_atomic_min_f32"] },
-      f64: { template: call("gk_atomic_min_f64"), helpers: ["gk_atomic_min_f64"] },
-    },
-    js: {
-      i32: anySpace(call("Math.min")),
-      u32: anySpace(call("Math.min")),
-      i64: anySpace(call("$.minBig")),
-      u64: anySpace(call("$.minBig")),
-      f32: anySpace(call("$.fmin")),
-      f64: anySpace(call("$.fmin")),
-    },
-  },
-  {
-    name: "atomicMax",
-    doc: "atomicMax(arr, i, v): arr[i] = max(arr[i], v) atomically; returns the old value.",
-    rule: { kind: "atomic", op: "max", types: NUMS },
-    cuda: {
-      i32: { template: call("atomicMax") },
-      u32: { template: call("atomicMax") },
-      i64: { template: call("atomicMax") },
-      u64: { template: call("atomicMax") },
-      f32: { template: call("gk_atomic_max_f32"), helpers: ["gk_atomic_max_f32"] },
-      f64: { template: call("gk_atomic_max_f64"), helpers: ["gk_atomic_max_f64"] },
-    },
-    js: {
-      i32: anySpace(call("Math.max")),
-      u32: anySpace(call("Math.max")),
-      i64: anySpace(call("$.maxBig")),
-      u64: anySpace(call("$.maxBig")),
-      f32: anySpace(call("$.fmax")),
-      f64: anySpace(call("$.fmax")),
-    },
-  },
-  {
-    name: "atomicExch",
-    doc: "atomicExch(arr, i, v): arr[i] = v atomically; returns the old value.",
-    rule: { kind: "atomic", op: "exch", types: NUMS },
-    cuda: {
-      ...nativeInts("atomicExch"),
-      f32: { template: call("atomicExch") },
-      f64: {
-        template: raw(([p, ...a]) => `__longlong_as_double((long long)atomicExch((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]})))`),
-      },
-    },
-    // The new value is the operand: the old one is read but not used.
-    js: forAll(NUMS, anySpace(raw(([, v]) => v!, { once: false }))),
-  },
-  {
-    name: "atomicCAS",
-    doc: "atomicCAS(arr, i, compare, v): if arr[i] equals compare (bit for bit), arr[i] = v; atomically; returns the old value.",
-    rule: { kind: "atomic", op: "cas", types: NUMS },
-    cuda: {
-      ...nativeInts("atomicCAS"),
-      f32: {
-        template: raw(([p, ...a]) => `__int_as_float(atomicCAS((int*)${p}, __float_as_int(${a[0]}), __float_as_int(${a[1]})))`),
-      },
-      f64: {
-        template: raw(([p, ...a]) => `__longlong_as_double((long long)atomicCAS((${ULL}*)${p}, (${ULL})__double_as_longlong(${a[0]}), (${ULL})__double_as_longlong(${a[1]})))`),
-      },
-    },
-    js: {
-      ...forAll(INTS, anySpace(raw(([o, c, v]) => `(${o} === ${c} ? ${v} : ${o})`, { once: false }))),
-      ...forAll(["f32", "f64"], anySpace(raw(([o, c, v]) => `(Object.is(${o}, ${c}) ? ${v} : ${o})`, { once: false }))),
-    },
-  },
-  {
-    name: "atomicAnd",
-    doc: "atomicAnd(arr, i, v): arr[i] &= v atomically; returns the old value.",
-    rule: { kind: "atomic", op: "and", types: INTS },
-    cuda: nativeInts("atomicAnd"),
-    js: jsOp("and", INTS),
-  },
-  {
-    name: "atomicOr",
-    doc: "atomicOr(arr, i, v): arr[i] |= v atomically; returns the old value.",
-    rule: { kind: "atomic", op: "or", types: INTS },
-    cuda: nativeInts("atomicOr"),
-    js: jsOp("or", INTS),
-  },
-  {
-    name: "atomicXor",
-    doc: "atomicXor(arr, i, v): arr[i] ^= v atomically; returns the old value.",
-    rule: { kind: "atomic", op: "xor", types: INTS },
-    cuda: nativeInts("atomicXor"),
-    js: jsOp("xor", INTS),
-  },
-];
 
 // ---------------------------------------------------------------- synchronization and thread indices
 

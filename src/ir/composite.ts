@@ -13,7 +13,8 @@
  * offsets; padding bytes are never read or written here.
  */
 import { coerceScalar, INT_RANGES } from "./values.js";
-import { elementCount, isBigIntType, leaves, type ArrayType, type IntName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits } from "./halves.js";
+import { elementCount, isBigIntType, leaves, type ArrayType, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import { invariant } from "../util.js";
 
 export type Value = ScalarValue | readonly Value[];
@@ -57,6 +58,18 @@ export function readScalar(t: ScalarType, view: DataView, at: number): ScalarVal
   switch (t.name) {
     case "bool":
       return view.getUint8(at) !== 0;
+    case "i8":
+      return view.getInt8(at);
+    case "u8":
+      return view.getUint8(at);
+    case "i16":
+      return view.getInt16(at, true);
+    case "u16":
+      return view.getUint16(at, true);
+    case "f16":
+      return fromF16Bits(view.getUint16(at, true));
+    case "bf16":
+      return fromBf16Bits(view.getUint16(at, true));
     case "i32":
       return view.getInt32(at, true);
     case "u32":
@@ -76,6 +89,18 @@ export function writeScalar(t: ScalarType, view: DataView, at: number, v: Scalar
   switch (t.name) {
     case "bool":
       return view.setUint8(at, v ? 1 : 0);
+    case "i8":
+      return view.setInt8(at, Number(v));
+    case "u8":
+      return view.setUint8(at, Number(v));
+    case "i16":
+      return view.setInt16(at, Number(v), true);
+    case "u16":
+      return view.setUint16(at, Number(v), true);
+    case "f16":
+      return view.setUint16(at, f16Bits(Number(v)), true);
+    case "bf16":
+      return view.setUint16(at, bf16Bits(Number(v)), true);
     case "i32":
       return view.setInt32(at, Number(v), true);
     case "u32":
@@ -149,15 +174,21 @@ export function expectedScalar(t: ScalarType): string {
   switch (t.name) {
     case "bool":
       return "a boolean";
+    case "f16":
+    case "bf16":
     case "f32":
     case "f64":
       return "a number";
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
     case "i32":
     case "u32":
-      return `an integer from ${INT_RANGES[t.name as IntName][0]} to ${INT_RANGES[t.name as IntName][1]}`;
+      return `an integer from ${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]}`;
     case "i64":
     case "u64":
-      return `a bigint (or a safe integer) from ${INT_RANGES[t.name as IntName][0]} to ${INT_RANGES[t.name as IntName][1]}`;
+      return `a bigint (or a safe integer) from ${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]}`;
   }
 }
 

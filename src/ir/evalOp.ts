@@ -11,7 +11,9 @@
 import { assertNever, invariant } from "../util.js";
 import type { BinOp, UnOp } from "./nodes.js";
 import { jsrt } from "./jsrt.js";
-import { isBigIntType, isFloat, isInt, type ScalarName, type ScalarType, type ScalarValue } from "./types.js";
+import {
+  T, bitWidth, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, type ScalarName, type ScalarType, type ScalarValue, type SmallIntName,
+} from "./types.js";
 
 export type JsBinary = (a: string, b: string, site: string) => string;
 export type JsUnary = (a: string) => string;
@@ -76,6 +78,38 @@ function int64(wrap: "asIntN" | "asUintN", signed: boolean): Record<ArithOp, JsB
   };
 }
 
+/** An integer number (exact, or right in its low 32 bits) wrapped to a small integer type. */
+function wrapTo(name: SmallIntName): (e: string) => string {
+  const bits = bitWidth(T[name]);
+  return isSigned(T[name]) ? (e) => `((${e}) << ${32 - bits} >> ${32 - bits})` : (e) => `((${e}) & ${2 ** bits - 1})`;
+}
+
+/**
+ * The small integers: the operation on the numbers (exact, or exact in its low 32 bits), then
+ * the result wrapped to the type's width, as C computes in int and converts back. Shift
+ * counts are taken modulo the width (the count has the shifted value's type, so its low bits
+ * are the count's own).
+ */
+function smallInt(name: SmallIntName): Record<ArithOp, JsBinary> {
+  const bits = bitWidth(T[name]);
+  const wrap = wrapTo(name);
+  const count = (b: string) => `(${b} & ${bits - 1})`;
+  return {
+    add: (a, b) => wrap(`${a} + ${b}`),
+    sub: (a, b) => wrap(`${a} - ${b}`),
+    mul: (a, b) => wrap(`Math.imul(${a}, ${b})`),
+    // In i32 nothing overflows (MIN / -1 is 128 or 32768) and the wrap makes it MIN again.
+    div: (a, b, s) => wrap(`$.divI32(${a}, ${b}, ${s})`),
+    rem: (a, b, s) => `$.remI32(${a}, ${b}, ${s})`,
+    shl: (a, b) => wrap(`${a} << ${count(b)}`),
+    shr: (a, b) => `(${a} >> ${count(b)})`,
+    // Bitwise operations of two values in range (sign-extended for signed types) stay in range.
+    and: (a, b) => `(${a} & ${b})`,
+    or: (a, b) => `(${a} | ${b})`,
+    xor: (a, b) => `(${a} ^ ${b})`,
+  };
+}
+
 function float(round: (e: string) => string): Partial<Record<ArithOp, JsBinary>> {
   return {
     add: (a, b) => round(`${a} + ${b}`),
@@ -95,12 +129,20 @@ const bool: Partial<Record<ArithOp, JsBinary>> = {
 
 const binaryTable: Record<ScalarName, Partial<Record<ArithOp, JsBinary>>> = {
   bool,
+  i8: smallInt("i8"),
+  u8: smallInt("u8"),
+  i16: smallInt("i16"),
+  u16: smallInt("u16"),
   i32,
   u32,
   i64: int64("asIntN", true),
   u64: int64("asUintN", false),
   f32: float((e) => `Math.fround(${e})`),
   f64: float((e) => `(${e})`),
+  // Every half-precision + - * / is exact in f64 or rounded there once, 53 >= 2 * 11 + 2 bits
+  // (so rounding again to the half is as if rounded once): the f64 result, rounded.
+  f16: float((e) => `$.f16(${e})`),
+  bf16: float((e) => `$.bf16(${e})`),
 };
 
 /** The template of `op` on operands of type `t`, or undefined where the operator is not defined. */
@@ -118,18 +160,31 @@ export function jsUnary(op: UnOp, t: ScalarType): JsUnary | undefined {
       return t.name === "bool" ? (a) => `(!${a})` : undefined;
     case "neg":
       switch (t.name) {
+        case "i8":
+        case "u8":
+        case "i16":
+        case "u16": {
+          const wrap = wrapTo(t.name);
+          return (a) => wrap(`-${a}`);
+        }
         case "i32": return (a) => `(-${a} | 0)`;
         case "u32": return (a) => `(-${a} >>> 0)`;
         case "i64": return (a) => `BigInt.asIntN(64, -${a})`;
         case "u64": return (a) => `BigInt.asUintN(64, -${a})`;
         case "f32":
-        case "f64": return (a) => `(-${a})`;
+        case "f64":
+        case "f16":
+        case "bf16": return (a) => `(-${a})`;
         case "bool": return undefined;
+        default: return assertNever(t.name);
       }
-      return assertNever(t.name);
     case "bitnot":
       switch (t.name) {
+        case "i8":
+        case "i16":
         case "i32": return (a) => `(~${a})`;
+        case "u8": return (a) => `(~${a} & 255)`;
+        case "u16": return (a) => `(~${a} & 65535)`;
         case "u32": return (a) => `(~${a} >>> 0)`;
         case "i64": return (a) => `(~${a})`;
         case "u64": return (a) => `BigInt.asUintN(64, ~${a})`;
@@ -138,7 +193,11 @@ export function jsUnary(op: UnOp, t: ScalarType): JsUnary | undefined {
   }
 }
 
-/** Every scalar converts to every other: ints wrap, floats to ints truncate and saturate (NaN → 0), to bool is `!= 0`. */
+/**
+ * Every scalar converts to every other: ints wrap, floats to ints truncate and saturate (NaN →
+ * 0), to a float rounds once to nearest even, to bool is `!= 0`. f16 and bf16 values are
+ * numbers that f32 represents exactly, so from them to f32 or f64 is the number itself.
+ */
 export function jsCast(from: ScalarType, to: ScalarType): JsUnary {
   const f = from.name;
   const t = to.name;
@@ -147,32 +206,43 @@ export function jsCast(from: ScalarType, to: ScalarType): JsUnary {
   if (f === "bool") return isBigIntType(to) ? (a) => `(${a} ? 1n : 0n)` : (a) => `(${a} ? 1 : 0)`;
   if (isFloat(from)) {
     switch (t) {
-      case "i32": return (a) => `$.f2i32(${a})`;
-      case "u32": return (a) => `$.f2u32(${a})`;
-      case "i64": return (a) => `$.f2i64(${a})`;
-      case "u64": return (a) => `$.f2u64(${a})`;
-      case "f32": return (a) => `Math.fround(${a})`;
+      case "i8":
+      case "u8":
+      case "i16":
+      case "u16":
+      case "i32":
+      case "u32":
+      case "i64":
+      case "u64": return (a) => `$.f2${t}(${a})`;
+      case "f32": return isHalf(from) ? (a) => a : (a) => `Math.fround(${a})`;
       case "f64": return (a) => a;
+      case "f16": return (a) => `$.f16(${a})`;
+      case "bf16": return (a) => `$.bf16(${a})`;
     }
   }
   invariant(isInt(from), `cast from ${f}`);
   if (isBigIntType(from)) {
+    if (isSmallInt(to) || t === "i32" || t === "u32") return (a) => `Number(BigInt.as${isSigned(to) ? "Int" : "Uint"}N(${bitWidth(to)}, ${a}))`;
     switch (t) {
-      case "i32": return (a) => `Number(BigInt.asIntN(32, ${a}))`;
-      case "u32": return (a) => `Number(BigInt.asUintN(32, ${a}))`;
       case "i64": return (a) => `BigInt.asIntN(64, ${a})`;
       case "u64": return (a) => `BigInt.asUintN(64, ${a})`;
       case "f32": return (a) => `$.big2f32(${a})`;
       case "f64": return (a) => `Number(${a})`;
+      case "f16": return (a) => `$.big2f16(${a})`;
+      case "bf16": return (a) => `$.big2bf16(${a})`;
     }
   }
+  // From a 32-bit or smaller integer: a number, exact in every float but f16 and bf16 (rounded once).
+  if (isSmallInt(to)) return wrapTo(to.name);
   switch (t) {
     case "i32": return (a) => `(${a} | 0)`;
     case "u32": return (a) => `(${a} >>> 0)`;
     case "i64": return (a) => `BigInt(${a})`;
-    case "u64": return f === "i32" ? (a) => `BigInt.asUintN(64, BigInt(${a}))` : (a) => `BigInt(${a})`;
+    case "u64": return isSigned(from) ? (a) => `BigInt.asUintN(64, BigInt(${a}))` : (a) => `BigInt(${a})`;
     case "f32": return (a) => `Math.fround(${a})`;
     case "f64": return (a) => a;
+    case "f16": return (a) => `$.f16(${a})`;
+    case "bf16": return (a) => `$.bf16(${a})`;
   }
   return invariant(false, `cast ${f} -> ${t}`) as never;
 }

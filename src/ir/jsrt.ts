@@ -5,6 +5,7 @@
  * CUDA backend and these helpers implement that definition.
  */
 
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "./halves.js";
 import { INT_RANGES } from "./values.js";
 
 const f64buf = new Float64Array(1);
@@ -34,6 +35,16 @@ export function f2u32(x: number): number {
   return Math.trunc(x) >>> 0;
 }
 
+/** Float to a small integer: truncated, saturated at [lo, hi], NaN → 0 (`| 0` turns -0 into 0). */
+function f2small(lo: number, hi: number): (x: number) => number {
+  return (x) => (x !== x ? 0 : x >= hi ? hi : x <= lo ? lo : Math.trunc(x) | 0);
+}
+
+export const f2i8 = f2small(-128, 127);
+export const f2u8 = f2small(0, 255);
+export const f2i16 = f2small(-32768, 32767);
+export const f2u16 = f2small(0, 65535);
+
 export function f2i64(x: number): bigint {
   if (x !== x) return 0n;
   if (x >= TWO63) return I64_MAX;
@@ -53,19 +64,42 @@ function bitLength(x: bigint): number {
   return x === 0n ? 0 : x.toString(2).length;
 }
 
-/** A 64-bit integer rounded once, to nearest-even, to f32 (Number() then fround would round twice). */
-export function big2f32(x: bigint): number {
+/**
+ * A 64-bit integer as the double nearest to it rounded to odd (exact when it fits in 53 bits):
+ * rounding that double once more, to a format of at most 51 significant bits, is the same as
+ * rounding the integer once (Number() rounds to nearest even, and rounding twice could differ).
+ */
+function bigToOdd(x: bigint): number {
   const neg = x < 0n;
   let a = neg ? -x : x;
-  if (a <= 9007199254740992n) return Math.fround(Number(x));
-  // Round to odd at 53 bits, then to f32: correct because 53 >= 24 + 2.
+  if (a <= 9007199254740992n) return Number(x);
   const shift = bitLength(a) - 53;
   const low = a & ((1n << BigInt(shift)) - 1n);
   a >>= BigInt(shift);
   if (low !== 0n) a |= 1n;
-  const r = Math.fround(Number(a) * 2 ** shift);
+  const r = Number(a) * 2 ** shift;
   return neg ? -r : r;
 }
+
+/** A 64-bit integer rounded once, to nearest-even, to f32. */
+export function big2f32(x: bigint): number {
+  return Math.fround(bigToOdd(x));
+}
+
+export function big2f16(x: bigint): number {
+  return roundF16(bigToOdd(x));
+}
+
+export function big2bf16(x: bigint): number {
+  return roundBf16(bigToOdd(x));
+}
+
+// ---------------------------------------------------------------- half precision
+
+/** x rounded to the nearest f16 (ties to even). */
+export const f16 = roundF16;
+/** x rounded to the nearest bf16 (ties to even). */
+export const bf16 = roundBf16;
 
 
 
@@ -104,18 +138,35 @@ function nextToward(x: number, dir: number): number {
   return f64buf[0];
 }
 
-/** fma for f32 operands, rounded once: the f64 sum is rounded to odd, then to f32. */
-export function fmaF32(a: number, b: number, c: number): number {
-  const p = a * b; // exact: 24 x 24 bits fit in 53
+/**
+ * a * b + c for operands of at most 26 significant bits (f32, f16, bf16), as a double rounded
+ * to odd: the product is exact in f64, and rounding the sum to odd keeps enough to round it
+ * once more, to the operands' format, as if the exact result were rounded once.
+ */
+function fmaToOdd(a: number, b: number, c: number): number {
+  const p = a * b;
   const s = p + c;
   // Not finite: an operand was Inf or NaN. Zero: an exact cancellation (gradual underflow).
-  if (!Number.isFinite(s) || s === 0) return Math.fround(s);
+  if (!Number.isFinite(s) || s === 0) return s;
   const bb = s - p;
   const err = p - (s - bb) + (c - bb);
-  if (err === 0) return Math.fround(s);
+  if (err === 0) return s;
   f64buf[0] = s;
   const odd = (u64view[0]! & 1n) === 1n;
-  return Math.fround(odd ? s : nextToward(s, err));
+  return odd ? s : nextToward(s, err);
+}
+
+/** fma for f32 operands, rounded once. */
+export function fmaF32(a: number, b: number, c: number): number {
+  return Math.fround(fmaToOdd(a, b, c));
+}
+
+export function fmaF16(a: number, b: number, c: number): number {
+  return roundF16(fmaToOdd(a, b, c));
+}
+
+export function fmaBf16(a: number, b: number, c: number): number {
+  return roundBf16(fmaToOdd(a, b, c));
 }
 
 /** C pow: pow(1, y) and pow(-1, ±Infinity) are 1 even for NaN y (JavaScript's ** gives NaN). */
@@ -383,8 +434,8 @@ export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byte
 
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
-  f2i32, f2u32, f2i64, f2u64, big2f32,
-  roundHalfAway, fmin, fmax, fmaF32, fmaF64, pow, copysign, ftz32, erf, erfc, popc32, popc64, clz64,
+  f2i8, f2u8, f2i16, f2u16, f2i32, f2u32, f2i64, f2u64, big2f32, big2f16, big2bf16, f16, bf16, f16Bits, fromF16Bits, bf16Bits, fromBf16Bits,
+  roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, erf, erfc, popc32, popc64, clz64,
   asI64, asU64, absI32, absI64, minBig, maxBig, structMemory,
 };
 export type JsRuntime = typeof jsrt;

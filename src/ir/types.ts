@@ -19,9 +19,13 @@
  */
 import { invariant } from "../util.js";
 
-export type ScalarName = "bool" | "i32" | "u32" | "i64" | "u64" | "f32" | "f64";
-export type IntName = "i32" | "u32" | "i64" | "u64";
-export type FloatName = "f32" | "f64";
+export type ScalarName = "bool" | SmallIntName | "i32" | "u32" | "i64" | "u64" | HalfName | "f32" | "f64";
+/** 8- and 16-bit integers: stored in their width, every operation's result wrapped to it. */
+export type SmallIntName = "i8" | "u8" | "i16" | "u16";
+export type IntName = SmallIntName | "i32" | "u32" | "i64" | "u64";
+/** 16-bit floats: IEEE binary16 (f16) and bfloat16 (bf16, f32's exponent with 8 significant bits). */
+export type HalfName = "f16" | "bf16";
+export type FloatName = HalfName | "f32" | "f64";
 
 export interface ScalarType {
   readonly kind: "scalar";
@@ -92,41 +96,84 @@ export type Type = ValueType | TypeParam | VoidType | MemoryType;
 
 // ---------------------------------------------------------------- scalars
 
+/** What a scalar type is: its width in bits, its class, and (integers) whether it is signed. */
+export interface ScalarInfo {
+  readonly bits: 8 | 16 | 32 | 64;
+  readonly class: "bool" | "int" | "float";
+  readonly signed: boolean;
+}
+
+/** The facts of every scalar type, in one table (the order is the order types are listed in). */
+export const SCALAR_INFO: Readonly<Record<ScalarName, ScalarInfo>> = {
+  bool: { bits: 8, class: "bool", signed: false },
+  i8: { bits: 8, class: "int", signed: true },
+  u8: { bits: 8, class: "int", signed: false },
+  i16: { bits: 16, class: "int", signed: true },
+  u16: { bits: 16, class: "int", signed: false },
+  i32: { bits: 32, class: "int", signed: true },
+  u32: { bits: 32, class: "int", signed: false },
+  i64: { bits: 64, class: "int", signed: true },
+  u64: { bits: 64, class: "int", signed: false },
+  f16: { bits: 16, class: "float", signed: true },
+  bf16: { bits: 16, class: "float", signed: true },
+  f32: { bits: 32, class: "float", signed: true },
+  f64: { bits: 64, class: "float", signed: true },
+};
+
 function scalar(name: ScalarName): ScalarType {
   return Object.freeze({ kind: "scalar", name });
 }
 
 export const T = Object.freeze({
   bool: scalar("bool"),
+  i8: scalar("i8"),
+  u8: scalar("u8"),
+  i16: scalar("i16"),
+  u16: scalar("u16"),
   i32: scalar("i32"),
   u32: scalar("u32"),
   i64: scalar("i64"),
   u64: scalar("u64"),
+  f16: scalar("f16"),
+  bf16: scalar("bf16"),
   f32: scalar("f32"),
   f64: scalar("f64"),
   void: Object.freeze({ kind: "void" }) as VoidType,
 });
 
-export const SCALAR_NAMES: readonly ScalarName[] = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
+export const SCALAR_NAMES: readonly ScalarName[] = Object.keys(SCALAR_INFO) as ScalarName[];
+export const INT_NAMES: readonly IntName[] = SCALAR_NAMES.filter((n): n is IntName => SCALAR_INFO[n].class === "int");
+export const FLOAT_NAMES: readonly FloatName[] = SCALAR_NAMES.filter((n): n is FloatName => SCALAR_INFO[n].class === "float");
 
 export function scalarType(name: ScalarName): ScalarType {
   return T[name];
 }
 
 export function isScalarName(s: string): s is ScalarName {
-  return (SCALAR_NAMES as readonly string[]).includes(s);
+  return Object.hasOwn(SCALAR_INFO, s);
 }
 
 export function isInt(t: ScalarType): boolean {
-  return t.name === "i32" || t.name === "u32" || t.name === "i64" || t.name === "u64";
+  return SCALAR_INFO[t.name].class === "int";
 }
 
+/** A signed integer type (floats are not counted: this is about integer arithmetic). */
 export function isSigned(t: ScalarType): boolean {
-  return t.name === "i32" || t.name === "i64";
+  return SCALAR_INFO[t.name].class === "int" && SCALAR_INFO[t.name].signed;
 }
 
 export function isFloat(t: ScalarType): boolean {
-  return t.name === "f32" || t.name === "f64";
+  return SCALAR_INFO[t.name].class === "float";
+}
+
+/** f16 or bf16: a float held as 16 bits in memory and as an exactly representable number in the simulator. */
+export function isHalf(t: ScalarType): t is ScalarType & { readonly name: HalfName } {
+  return t.name === "f16" || t.name === "bf16";
+}
+
+/** i8, u8, i16 or u16. */
+export function isSmallInt(t: ScalarType): t is ScalarType & { readonly name: SmallIntName } {
+  return SCALAR_INFO[t.name].class === "int" && SCALAR_INFO[t.name].bits < 32;
 }
 
 export function isBool(t: ScalarType): boolean {
@@ -134,7 +181,7 @@ export function isBool(t: ScalarType): boolean {
 }
 
 export function is64(t: ScalarType): boolean {
-  return t.name === "i64" || t.name === "u64" || t.name === "f64";
+  return SCALAR_INFO[t.name].bits === 64;
 }
 
 /** 64-bit integers are carried as bigint everywhere (constants, simulator, launcher client). */
@@ -143,23 +190,18 @@ export function isBigIntType(t: ScalarType): boolean {
 }
 
 export function bitWidth(t: ScalarType): number {
-  switch (t.name) {
-    case "bool":
-      return 8;
-    case "i32":
-    case "u32":
-    case "f32":
-      return 32;
-    case "i64":
-    case "u64":
-    case "f64":
-      return 64;
-  }
+  return SCALAR_INFO[t.name].bits;
 }
 
 /** The unsigned type of the same width (for wrapping arithmetic and `>>>`). */
 export function unsignedOf(t: ScalarType): ScalarType {
-  return t.name === "i32" ? T.u32 : t.name === "i64" ? T.u64 : t;
+  switch (t.name) {
+    case "i8": return T.u8;
+    case "i16": return T.u16;
+    case "i32": return T.u32;
+    case "i64": return T.u64;
+    default: return t;
+  }
 }
 
 /** A value of a scalar type: boolean for bool, bigint for 64-bit integers, number otherwise. */
@@ -171,6 +213,7 @@ const vectors = new Map<string, VectorType>();
 
 /** The interned vector type of `lanes` lanes of `elem`. */
 export function vectorType(elem: ScalarType, lanes: Lanes): VectorType {
+  invariant(isLaneScalar(elem), `a vector of ${elem.name} lanes reached the type algebra (the checker refuses them, GK2041)`);
   const key = `${elem.name}x${lanes}`;
   let v = vectors.get(key);
   if (!v) {
@@ -207,16 +250,34 @@ export function laneOfLetter(ch: string): number | undefined {
   return j >= 0 ? j : undefined;
 }
 
-/** The vector type a name like `f32x4` spells, or undefined. */
-export function vectorTypeNamed(name: string): VectorType | undefined {
-  const m = /^([a-z0-9]+)x([234])$/.exec(name);
-  if (!m || !isScalarName(m[1]!)) return undefined;
-  return vectorType(scalarType(m[1]!), Number(m[2]) as Lanes);
+/**
+ * The scalar types a vector's lanes (and a struct's fields) may have. The 1- and 2-byte types
+ * (i8 u8 i16 u16 f16 bf16) are not among them: the checker refuses `f16x2`, `u8x4` and struct
+ * fields of those types (GK2041).
+ */
+export const LANE_SCALARS: readonly ScalarName[] = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
+
+/** Whether vectors may have lanes, and structs fields, of scalar type `t`. */
+export function isLaneScalar(t: ScalarType): boolean {
+  return LANE_SCALARS.includes(t.name);
 }
 
-/** Every vector type of every scalar type, in a fixed order (scalars as listed, then 2, 3, 4 lanes). */
+/** A name spelled like a vector type (`f32x4`, also `f16x2`, whose lane type vectors cannot have): its lane type and count; or undefined. */
+export function vectorSpelling(name: string): { readonly elem: ScalarType; readonly lanes: Lanes } | undefined {
+  const m = /^([a-z0-9]+)x([234])$/.exec(name);
+  if (!m || !isScalarName(m[1]!)) return undefined;
+  return { elem: scalarType(m[1]!), lanes: Number(m[2]) as Lanes };
+}
+
+/** The vector type a name like `f32x4` spells, or undefined (also for a lane type vectors cannot have: see vectorSpelling). */
+export function vectorTypeNamed(name: string): VectorType | undefined {
+  const s = vectorSpelling(name);
+  return s && isLaneScalar(s.elem) ? vectorType(s.elem, s.lanes) : undefined;
+}
+
+/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes). */
 export function allVectorTypes(): VectorType[] {
-  return SCALAR_NAMES.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l)));
+  return LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l)));
 }
 
 /** The lanes a vector takes in memory: 4 for 3 lanes (the fourth is padding). */

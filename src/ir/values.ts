@@ -2,15 +2,26 @@
  * Values, one place for each fact about them: the range of each integer type, what host
  * value a scalar parameter accepts and how it is converted (the API, the simulator and the
  * gk/testing harness all coerce through `coerceScalar`, each wording its own messages),
- * which TypedArray holds each element type, which element type a TypedArray holds, and what
- * an array parameter of vectors or structs takes (`checkArrayArg`).
+ * which TypedArray holds each element type and how an element is stored in it, which element
+ * type a TypedArray holds, and what an array parameter of vectors or structs takes
+ * (`checkArrayArg`).
+ *
+ * Several element types share a TypedArray: bool and u8 are `Uint8Array`s (bool elements
+ * are 0 or 1), u16, f16 and bf16 are `Uint16Array`s (f16 and bf16 elements are the values'
+ * bits). A parameter's declared element type says how its array is read; a TypedArray alone
+ * is taken as bool (`Uint8Array`) or u16 (`Uint16Array`) where nothing else says.
  */
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "./halves.js";
 import type { IntName, ScalarName, ScalarType, ScalarValue, ValueType } from "./types.js";
 import { sizeOf, storedLanes, typeToString } from "./types.js";
 import type { Value } from "./composite.js";
 
 /** The smallest and largest value of each integer type. */
 export const INT_RANGES: Readonly<Record<IntName, readonly [bigint, bigint]>> = {
+  i8: [-(1n << 7n), (1n << 7n) - 1n],
+  u8: [0n, (1n << 8n) - 1n],
+  i16: [-(1n << 15n), (1n << 15n) - 1n],
+  u16: [0n, (1n << 16n) - 1n],
   i32: [-(1n << 31n), (1n << 31n) - 1n],
   u32: [0n, (1n << 32n) - 1n],
   i64: [-(1n << 63n), (1n << 63n) - 1n],
@@ -18,8 +29,8 @@ export const INT_RANGES: Readonly<Record<IntName, readonly [bigint, bigint]>> = 
 };
 
 /**
- * A host value as a value of scalar type `t`: a boolean for bool; a number for floats (f32
- * rounded); an integer (a safe-integer number, or a bigint) in range for integers, as a
+ * A host value as a value of scalar type `t`: a boolean for bool; a number for floats (f32,
+ * f16 and bf16 rounded to nearest even); an integer (a safe-integer number, or a bigint) in range for integers, as a
  * number for 32-bit types and a bigint for 64-bit ones. `type`: not a value of this kind at
  * all; `range`: an integer outside the type's range (`integer` says which).
  */
@@ -36,6 +47,14 @@ export function coerceScalar(t: ScalarType, x: unknown): Coerced {
       return typeof x === "number" ? { ok: true, value: Math.fround(x) } : { ok: false, why: "type" };
     case "f64":
       return typeof x === "number" ? { ok: true, value: x } : { ok: false, why: "type" };
+    case "f16":
+      return typeof x === "number" ? { ok: true, value: roundF16(x) } : { ok: false, why: "type" };
+    case "bf16":
+      return typeof x === "number" ? { ok: true, value: roundBf16(x) } : { ok: false, why: "type" };
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
     case "i32":
     case "u32":
     case "i64":
@@ -49,27 +68,30 @@ export function coerceScalar(t: ScalarType, x: unknown): Coerced {
   }
 }
 
-/** A scalar as a TypedArray element stores it (bool as 0 or 1). */
-export function storedValue(v: ScalarValue): number | bigint {
-  return typeof v === "boolean" ? (v ? 1 : 0) : v;
+/** A scalar value of type `t` as a TypedArray element stores it: bool as 0 or 1, f16 and bf16 as their bits. */
+export function storedValue(t: ScalarName, v: ScalarValue): number | bigint {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (t === "f16") return f16Bits(v as number);
+  if (t === "bf16") return bf16Bits(v as number);
+  return v;
 }
 
-export type TypedArrayFor<N extends ScalarName> = N extends "bool"
-  ? Uint8Array
-  : N extends "i32"
-    ? Int32Array
-    : N extends "u32"
-      ? Uint32Array
-      : N extends "i64"
-        ? BigInt64Array
-        : N extends "u64"
-          ? BigUint64Array
-          : N extends "f32"
-            ? Float32Array
-            : Float64Array;
+/** A TypedArray element as the scalar value of type `t` it stores (the inverse of `storedValue`). */
+export function loadedValue(t: ScalarName, stored: number | bigint): ScalarValue {
+  if (t === "bool") return stored !== 0;
+  if (t === "f16") return fromF16Bits(stored as number);
+  if (t === "bf16") return fromBf16Bits(stored as number);
+  return stored;
+}
+
+/** The TypedArray that holds elements of type N. */
+export type TypedArrayFor<N extends ScalarName> = InstanceType<(typeof TYPED_ARRAY)[N]>;
 
 export type AnyTypedArray =
+  | Int8Array
   | Uint8Array
+  | Int16Array
+  | Uint16Array
   | Int32Array
   | Uint32Array
   | BigInt64Array
@@ -79,13 +101,24 @@ export type AnyTypedArray =
 
 export const TYPED_ARRAY = {
   bool: Uint8Array,
+  i8: Int8Array,
+  u8: Uint8Array,
+  i16: Int16Array,
+  u16: Uint16Array,
   i32: Int32Array,
   u32: Uint32Array,
   i64: BigInt64Array,
   u64: BigUint64Array,
   f32: Float32Array,
   f64: Float64Array,
-} as const;
+  f16: Uint16Array,
+  bf16: Uint16Array,
+} as const satisfies Record<ScalarName, unknown>;
+
+/** What a TypedArray of `elem` holds where that is not plain numbers, for messages: ` of f16 bits`. */
+export function elemNote(elem: ScalarName): string {
+  return elem === "f16" || elem === "bf16" ? ` of ${elem} bits` : "";
+}
 
 /** The name of the TypedArray that holds elements of type `elem` (`Float32Array`). */
 export function typedArrayName(elem: ScalarName): string {
@@ -96,8 +129,19 @@ export function newTypedArray(elem: ScalarName, n: number): AnyTypedArray {
   return new TYPED_ARRAY[elem](n);
 }
 
-/** The element type a TypedArray holds, or undefined for other arrays. */
+/** Whether `a` is the TypedArray that holds elements of type `elem` (a Uint8Array holds bool or u8 elements alike). */
+export function holdsElem(a: unknown, elem: ScalarName): a is AnyTypedArray {
+  return a instanceof TYPED_ARRAY[elem];
+}
+
+/**
+ * The element type a TypedArray holds where nothing else says, or undefined for other
+ * arrays: a Uint8Array is bool and a Uint16Array u16 (say u8, f16 or bf16 where meant).
+ */
 export function elemOfTypedArray(a: unknown): ScalarName | undefined {
+  if (a instanceof Int8Array) return "i8";
+  if (a instanceof Int16Array) return "i16";
+  if (a instanceof Uint16Array) return "u16";
   if (a instanceof Float32Array) return "f32";
   if (a instanceof Float64Array) return "f64";
   if (a instanceof Int32Array) return "i32";
@@ -129,15 +173,15 @@ export type ArrayArgCheck = { readonly ok: true; readonly value: AnyTypedArray; 
 export function checkArrayArg(elem: ValueType, x: unknown): ArrayArgCheck {
   switch (elem.kind) {
     case "scalar": {
-      const want = `a ${typedArrayName(elem.name)}`;
-      return elemOfTypedArray(x) === elem.name && x instanceof TYPED_ARRAY[elem.name] ? { ok: true, value: x as AnyTypedArray, length: (x as AnyTypedArray).length } : { ok: false, want };
+      const want = `a ${typedArrayName(elem.name)}${elemNote(elem.name)}`;
+      return holdsElem(x, elem.name) ? { ok: true, value: x, length: x.length } : { ok: false, want };
     }
     case "vector": {
       const per = storedLanes(elem);
       const lane = elem.elem.name;
       const padding = elem.lanes === 3 ? ", the fourth of each padding" : "";
       const want = `a ${typedArrayName(lane)} of ${per}·n elements (n ${typeToString(elem)} vectors, ${per} ${lane} each${padding})`;
-      if (elemOfTypedArray(x) !== lane || !(x instanceof TYPED_ARRAY[lane]) || (x as AnyTypedArray).length % per !== 0) return { ok: false, want };
+      if (!holdsElem(x, lane) || x.length % per !== 0) return { ok: false, want };
       return { ok: true, value: x as AnyTypedArray, length: (x as AnyTypedArray).length / per };
     }
     case "struct": {

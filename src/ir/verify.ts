@@ -6,12 +6,14 @@
 import { assertNever } from "../util.js";
 import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
+import { jsrt } from "./jsrt.js";
 import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
 import { pathExprs } from "./walk.js";
 import { pathType } from "./paths.js";
 import {
   elementCount, isBool, isFloat, isInt, laneScalar, sameType, vectorType, type ArrayType, type ScalarType, type ScalarValue, T, typeToString, type ValueType, type VoidType,
 } from "./types.js";
+import { INT_RANGES } from "./values.js";
 import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function verifyModule(m: Module): string[] {
@@ -35,6 +37,15 @@ export function canonical(t: ScalarType, v: ScalarValue): boolean {
     case "u64": return typeof v === "bigint" && BigInt.asUintN(64, v) === v;
     case "f32": return typeof v === "number" && (Object.is(Math.fround(v), v) || Number.isNaN(v));
     case "f64": return typeof v === "number";
+    case "f16": return typeof v === "number" && (Object.is(jsrt.f16(v), v) || Number.isNaN(v));
+    case "bf16": return typeof v === "number" && (Object.is(jsrt.bf16(v), v) || Number.isNaN(v));
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16": {
+      const [lo, hi] = INT_RANGES[t.name];
+      return typeof v === "number" && Number.isInteger(v) && !Object.is(v, -0) && v >= Number(lo) && v <= Number(hi);
+    }
   }
 }
 

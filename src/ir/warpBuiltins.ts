@@ -14,7 +14,7 @@ import type { ScalarName } from "./types.js";
 import type { WarpEntry } from "./builtins.js";
 
 /** The types a shuffle moves. */
-export const SHUFFLE_TYPES: readonly ScalarName[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
+export const SHUFFLE_TYPES: readonly ScalarName[] = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"];
 
 const MASK = "gk_warp_mask()";
 

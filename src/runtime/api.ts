@@ -349,7 +349,7 @@ function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readon
   switch (elem.kind) {
     case "scalar": {
       const a = newTypedArray(elem.name, v.length);
-      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(value(kernel, `${what}[${i}]`, elem, x) as boolean | number | bigint)));
+      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem.name, value(kernel, `${what}[${i}]`, elem, x) as boolean | number | bigint)));
       return { value: a, given: a };
     }
     case "vector": {
@@ -361,7 +361,7 @@ function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readon
       for (let i = 0; i < n; i++) {
         const lanes = nested ? v[i] : v.slice(i * elem.lanes, (i + 1) * elem.lanes);
         const lv = leafValues(elem, value(kernel, `${what}[${i}]`, elem, lanes));
-        lv.forEach((x, k) => ((a as unknown as (number | bigint)[])[i * per + k] = storedValue(x)));
+        lv.forEach((x, k) => ((a as unknown as (number | bigint)[])[i * per + k] = storedValue(elem.elem.name, x)));
       }
       return { value: a, given: a };
     }
@@ -400,6 +400,8 @@ function scalar(kernel: string, what: string, t: ScalarType, v: unknown): Scalar
   switch (t.name) {
     case "bool":
       throw invalid(kernel, `${what} takes true or false, got ${describe(v)}`);
+    case "f16":
+    case "bf16":
     case "f32":
     case "f64":
       throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);

@@ -1,11 +1,13 @@
 /**
  * Launch data made real: the `ArrayData` of a host-side `launch` statement (`[..]`,
  * `zeros`, `fill`, `iota`, `rand`) becomes the TypedArray of its element type (Uint8Array
- * holding 0/1 for bool), of its lane type for vectors (stored lanes: the padding lane of a
- * 3-lane vector is 0), or the bytes of an array of structs (src/ir/values.ts, checkArrayArg).
- * The simulator and the GPU path both use this, so a launch sees the same inputs wherever it
- * runs. For vectors, `iota` and `rand` give the lanes of the elements in turn the values they
- * would give a flat array of that many scalars (n f32x4 from iota: 0, 1, 2, 3 | 4, 5, 6, 7 ...).
+ * holding 0/1 for bool, Uint16Array holding the bits of f16 and bf16), of its lane type for
+ * vectors (stored lanes: the padding lane of a 3-lane vector is 0), or the bytes of an array
+ * of structs (src/ir/values.ts, checkArrayArg). The simulator and the GPU path both use this,
+ * so a launch sees the same inputs wherever it runs. `iota(n)` wraps in a small integer type
+ * and rounds in f16 and bf16, as a conversion of the index would. For vectors, `iota` and
+ * `rand` give the lanes of the elements in turn the values they would give a flat array of
+ * that many scalars (n f32x4 from iota: 0, 1, 2, 3 | 4, 5, 6, 7 ...).
  *
  * `rand(n, seed, lo, hi)` is deterministic and defined here, bit for bit:
  *
@@ -15,7 +17,7 @@
  *               x ^= x >>> 16
  *   u(k)    = mix((mix(seed) + k * 0x9e3779b9) mod 2^32)      for element k = 0, 1, 2, ...
  *
- *   f32, f64:  v = lo + (hi - lo) * (u(k) >>> 8) / 2^24, computed in f64, then rounded to the
+ *   floats:    v = lo + (hi - lo) * (u(k) >>> 8) / 2^24, computed in f64, then rounded to the
  *              element type; a result below lo becomes the smallest value of the type not
  *              below lo, then a result not below hi becomes the largest value of the type
  *              below hi. Default range [0, 1).
@@ -25,9 +27,10 @@
  *
  * Each element depends only on (seed, k), so any element can be computed on its own.
  */
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "../ir/halves.js";
 import type { ArrayData } from "../ir/nodes.js";
-import { sizeOf, storedLanes, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
-import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
+import { sizeOf, storedLanes, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
+import { newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
 import { writeValue, type Value } from "../ir/composite.js";
 import { invariant } from "../util.js";
 
@@ -94,7 +97,7 @@ function materializeScalars(elem: ScalarType, data: ArrayData): AnyTypedArray {
   }
 }
 
-/** Stores a scalar value (boolean, bigint or number as the IR carries it) into element `i`. */
+/** Stores a scalar value (boolean, bigint or number as the IR carries it) into element `i` (the TypedArray wraps integers). */
 function setElement(out: AnyTypedArray, elem: ScalarName, i: number, v: ScalarValue): void {
   switch (elem) {
     case "bool":
@@ -103,6 +106,10 @@ function setElement(out: AnyTypedArray, elem: ScalarName, i: number, v: ScalarVa
     case "i64":
     case "u64":
       (out as BigInt64Array | BigUint64Array)[i] = typeof v === "bigint" ? v : BigInt(Number(v));
+      return;
+    case "f16":
+    case "bf16":
+      (out as Uint16Array)[i] = storedValue(elem, Number(v)) as number;
       return;
     default:
       (out as Float32Array)[i] = typeof v === "boolean" ? (v ? 1 : 0) : Number(v);
@@ -134,16 +141,18 @@ function randArray(elem: ScalarName, n: number, seed: number, lo: number, hi: nu
     case "bool":
       for (let k = 0; k < n; k++) out[k] = randU32(seed, k) & 1;
       return out;
+    case "f16":
+    case "bf16":
     case "f32":
     case "f64": {
-      const round = elem === "f32" ? Math.fround : (x: number) => x;
+      const round = FLOAT[elem].round;
       const bottom = lowestNotBelow(lo, elem);
       const top = highestBelow(hi, elem);
       for (let k = 0; k < n; k++) {
         let v = round(lo + ((hi - lo) * (randU32(seed, k) >>> 8)) / TWO24);
         if (v < lo) v = bottom;
         if (v >= hi) v = top;
-        out[k] = v;
+        setElement(out, elem, k, v);
       }
       return out;
     }
@@ -174,27 +183,43 @@ const f64bits = new BigInt64Array(f64buf.buffer);
 const f32buf = new Float32Array(1);
 const f32bits = new Int32Array(f32buf.buffer);
 
+/** Each float type: rounding to it, and its values as ordered integers (its bits, as a sign and magnitude). */
+const FLOAT: Record<FloatName, { round: (x: number) => number; next: (x: number, up: boolean) => number }> = {
+  f16: { round: roundF16, next: (x, up) => fromF16Bits(f16Bits(x) + (up ? 1 : -1)) },
+  bf16: { round: roundBf16, next: (x, up) => fromBf16Bits(bf16Bits(x) + (up ? 1 : -1)) },
+  f32: {
+    round: Math.fround,
+    next: (x, up) => {
+      f32buf[0] = x;
+      f32bits[0] = f32bits[0]! + (up ? 1 : -1);
+      return f32buf[0];
+    },
+  },
+  f64: {
+    round: (x) => x,
+    next: (x, up) => {
+      f64buf[0] = x;
+      f64bits[0] = f64bits[0]! + (up ? 1n : -1n);
+      return f64buf[0];
+    },
+  },
+};
+
 /** The next representable value of the type below (dir -1) or above (dir +1) a finite x. */
-function step(x: number, elem: "f32" | "f64", dir: 1 | -1): number {
-  if (x === 0) return dir * (elem === "f32" ? 1.401298464324817e-45 : 5e-324);
-  if (elem === "f32") {
-    f32buf[0] = x;
-    f32bits[0] = f32bits[0]! + (x > 0 === dir > 0 ? 1 : -1);
-    return f32buf[0];
-  }
-  f64buf[0] = x;
-  f64bits[0] = f64bits[0]! + (x > 0 === dir > 0 ? 1n : -1n);
-  return f64buf[0];
+function step(x: number, elem: FloatName, dir: 1 | -1): number {
+  // From zero: the smallest subnormal of the sign (the bits 1, or 1 with the sign bit set).
+  if (x === 0) return dir * Math.abs(FLOAT[elem].next(0, true));
+  return FLOAT[elem].next(x, x > 0 === dir > 0);
 }
 
 /** The largest value of the type below hi. */
-function highestBelow(hi: number, elem: "f32" | "f64"): number {
-  const r = elem === "f32" ? Math.fround(hi) : hi;
+function highestBelow(hi: number, elem: FloatName): number {
+  const r = FLOAT[elem].round(hi);
   return r < hi ? r : step(r, elem, -1);
 }
 
 /** The smallest value of the type not below lo. */
-function lowestNotBelow(lo: number, elem: "f32" | "f64"): number {
-  const r = elem === "f32" ? Math.fround(lo) : lo;
+function lowestNotBelow(lo: number, elem: FloatName): number {
+  const r = FLOAT[elem].round(lo);
   return r >= lo ? r : step(r, elem, 1);
 }

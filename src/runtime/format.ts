@@ -1,28 +1,42 @@
 /**
- * Printing values as users read them: f32 with the fewest digits that give back the same f32;
- * an array of vectors as its vectors (`[[1, 2, 3, 4], [5, 6, 7, 8]]`), an array of structs as
- * its structs (`[{ start: 0, edges: 2 }, ...]`), read leaf by leaf (padding is not data).
+ * Printing values as users read them: f32, f16 and bf16 with the fewest digits that give back
+ * the same value; arrays of f16 and bf16 (which hold bits) as the values the bits are; an
+ * array of vectors as its vectors (`[[1, 2, 3, 4], [5, 6, 7, 8]]`), an array of structs as its
+ * structs (`[{ start: 0, edges: 2 }, ...]`), read leaf by leaf (padding is not data).
  */
+import { roundBf16, roundF16 } from "../ir/halves.js";
 import { readValue, type Value } from "../ir/composite.js";
 import { sizeOf, storedLanes, type ArrayType, type ScalarName, type ScalarValue, type ValueType } from "../ir/types.js";
-import type { AnyTypedArray } from "../ir/values.js";
+import { loadedValue, type AnyTypedArray } from "../ir/values.js";
 
 /** The shortest decimal that reads back as the same f32 (e.g. 0.1, not 0.10000000149011612). */
 export function shortestF32(v: number): string {
+  return shortest(v, Math.fround);
+}
+
+/** The shortest decimal that `round` reads back as v. */
+function shortest(v: number, round: (x: number) => number): string {
   if (!Number.isFinite(v)) return String(v);
   if (Object.is(v, -0)) return "-0";
   for (let p = 1; p <= 9; p++) {
     const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
+    if (round(Number(s)) === v) return String(Number(s));
   }
   return String(v);
 }
+
+const SHORTEST: Partial<Record<ScalarName, (v: number) => string>> = {
+  f32: shortestF32,
+  f16: (v) => shortest(v, roundF16),
+  bf16: (v) => shortest(v, roundBf16),
+};
 
 export function formatValue(elem: ScalarName, v: ScalarValue): string {
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "boolean") return String(v);
   if (elem === "bool") return v ? "true" : "false";
-  if (elem === "f32") return shortestF32(v);
+  const short = SHORTEST[elem];
+  if (short) return short(v);
   return Object.is(v, -0) ? "-0" : String(v);
 }
 
@@ -30,7 +44,7 @@ export function formatValue(elem: ScalarName, v: ScalarValue): string {
 export function formatArray(elem: ScalarName, a: AnyTypedArray, limit = Infinity): string {
   const n = Math.min(a.length, limit);
   const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(formatValue(elem, a[i] as ScalarValue));
+  for (let i = 0; i < n; i++) parts.push(formatValue(elem, loadedValue(elem, a[i]!)));
   const more = a.length > n ? `, ... ${a.length - n} more` : "";
   return `[${parts.join(", ")}${more}]`;
 }
@@ -47,12 +61,13 @@ export function jsonValue(elem: ScalarName, v: ScalarValue): number | string | b
   if (v === Infinity) return "Infinity";
   if (v === -Infinity) return "-Infinity";
   if (Object.is(v, -0)) return "-0";
-  return elem === "f32" ? Number(shortestF32(v)) : v;
+  const short = SHORTEST[elem];
+  return short ? Number(short(v)) : v;
 }
 
 export function jsonArray(elem: ScalarName, a: AnyTypedArray): (number | string | boolean)[] {
   const out: (number | string | boolean)[] = new Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = jsonValue(elem, a[i] as ScalarValue);
+  for (let i = 0; i < a.length; i++) out[i] = jsonValue(elem, loadedValue(elem, a[i]!));
   return out;
 }
 
@@ -60,13 +75,13 @@ export function jsonArray(elem: ScalarName, a: AnyTypedArray): (number | string 
 export function elementsOf(elem: ValueType, a: AnyTypedArray, limit = Infinity): { values: Value[]; total: number } {
   if (elem.kind === "scalar") {
     const n = Math.min(a.length, limit);
-    return { values: Array.from({ length: n }, (_, i) => (elem.name === "bool" ? a[i] !== 0 : (a[i] as ScalarValue))), total: a.length };
+    return { values: Array.from({ length: n }, (_, i) => loadedValue(elem.name, a[i]!)), total: a.length };
   }
   if (elem.kind === "vector") {
     const per = storedLanes(elem);
     const total = a.length / per;
     const n = Math.min(total, limit);
-    return { values: Array.from({ length: n }, (_, i) => Array.from({ length: elem.lanes }, (_, k) => (elem.elem.name === "bool" ? a[i * per + k] !== 0 : (a[i * per + k] as ScalarValue)))), total };
+    return { values: Array.from({ length: n }, (_, i) => Array.from({ length: elem.lanes }, (_, k) => loadedValue(elem.elem.name, a[i * per + k]!))), total };
   }
   const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
   const size = sizeOf(elem);

@@ -2,9 +2,11 @@
  * Comparing two runs' arrays element by element, under the rules of spec/differential.md:
  * integers and bools bit for bit; floats bit for bit except that every NaN equals every
  * NaN, or, with a tolerance, within `ulp` units in the last place or `abs` (and then -0
- * equals +0).
+ * equals +0). f16 and bf16 arrays hold bits (Uint16Array): their elements are compared as
+ * the floats those bits are.
  */
-import { leaves, sizeOf, storedLanes, type ScalarName, type ValueType } from "../ir/types.js";
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits } from "../ir/halves.js";
+import { isFloat, leaves, sizeOf, storedLanes, T, type FloatName, type ScalarName, type ValueType } from "../ir/types.js";
 import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
 import { readScalar } from "../ir/composite.js";
 import { pathOfLeaf } from "./leafNames.js";
@@ -42,9 +44,18 @@ const f32Bits = new Uint32Array(f32.buffer);
 const f64 = new Float64Array(1);
 const f64Bits = new BigUint64Array(f64.buffer);
 
-/** The raw bits of a value of type `elem`, as an unsigned bigint. */
+/** The raw bits of a value of type `elem` as an array holds it (f16 and bf16: their bits already), as an unsigned bigint. */
 export function bitsOf(elem: ScalarName, v: number | bigint): bigint {
   switch (elem) {
+    case "f16":
+    case "bf16":
+    case "u8":
+    case "u16":
+      return BigInt(v);
+    case "i8":
+      return BigInt.asUintN(8, BigInt(v));
+    case "i16":
+      return BigInt.asUintN(16, BigInt(v));
     case "f32":
       f32[0] = v as number;
       return BigInt(f32Bits[0]!);
@@ -64,8 +75,20 @@ export function bitsOf(elem: ScalarName, v: number | bigint): bigint {
 
 /** `0x3fc00000`: the bits in hex, zero-padded to the type's width. */
 export function hexBits(elem: ScalarName, v: number | bigint): string {
-  const digits = elem === "bool" ? 2 : elem === "f64" || elem === "i64" || elem === "u64" ? 16 : 8;
-  return `0x${bitsOf(elem, v).toString(16).padStart(digits, "0")}`;
+  return `0x${bitsOf(elem, v).toString(16).padStart(bitWidthOf(elem) / 4, "0")}`;
+}
+
+function bitWidthOf(elem: ScalarName): number {
+  return elem === "bool" ? 8 : ({ i8: 8, u8: 8, i16: 16, u16: 16, f16: 16, bf16: 16, i32: 32, u32: 32, f32: 32, i64: 64, u64: 64, f64: 64 } as const)[elem];
+}
+
+const isFloatElem = (elem: ScalarName): elem is FloatName => isFloat(T[elem]);
+
+/** An array element as the number it stands for: f16 and bf16 bits decoded, others as they are. */
+export function elementValue(elem: ScalarName, stored: number | bigint): number | bigint {
+  if (elem === "f16") return fromF16Bits(stored as number);
+  if (elem === "bf16") return fromBf16Bits(stored as number);
+  return stored;
 }
 
 /** A value as text: `-0`, `NaN`, `1.5`, `-7`. */
@@ -74,22 +97,29 @@ export function valueText(v: number | bigint | boolean): string {
   return String(v);
 }
 
-/** Distance between two non-NaN floats in ulp: how many representable values lie between, +1 (±0 are 0 apart). */
-export function ulpDistance(elem: "f32" | "f64", a: number, b: number): bigint {
+/** Distance between two non-NaN floats (values, not bits) in ulp: how many representable values lie between, +1 (±0 are 0 apart). */
+export function ulpDistance(elem: FloatName, a: number, b: number): bigint {
   const ordered = (v: number) => {
-    const bits = bitsOf(elem, v);
-    const sign = elem === "f32" ? 1n << 31n : 1n << 63n;
+    const bits = floatBits(elem, v);
+    const sign = 1n << BigInt(bitWidthOf(elem) - 1);
     return bits & sign ? -(bits & (sign - 1n)) : bits;
   };
   const d = ordered(a) - ordered(b);
   return d < 0n ? -d : d;
 }
 
-/** Whether two elements count as the same under the rules above. */
+/** The bits of a float value of type `elem`. */
+function floatBits(elem: FloatName, v: number): bigint {
+  if (elem === "f16") return BigInt(f16Bits(v));
+  if (elem === "bf16") return BigInt(bf16Bits(v));
+  return bitsOf(elem, v);
+}
+
+/** Whether two elements (as arrays hold them) count as the same under the rules above. */
 export function sameElement(elem: ScalarName, a: number | bigint, b: number | bigint, tol?: Tolerance): boolean {
-  if (elem !== "f32" && elem !== "f64") return a === b;
-  const x = a as number;
-  const y = b as number;
+  if (!isFloatElem(elem)) return a === b;
+  const x = elementValue(elem, a) as number;
+  const y = elementValue(elem, b) as number;
   if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
   if (!tol) return Object.is(x, y);
   if (x === y) return true;
@@ -109,8 +139,10 @@ export function compareArrays(name: string, elem: ScalarName, cpu: AnyTypedArray
     if (sameElement(elem, a, b, tol)) continue;
     mismatches++;
     if (first.length < SHOWN) {
-      const float = (elem === "f32" || elem === "f64") && !Number.isNaN(a) && !Number.isNaN(b);
-      first.push({ index: i, cpu: a, gpu: b, ...(float ? { ulps: ulpDistance(elem, a as number, b as number) } : {}) });
+      const x = elementValue(elem, a);
+      const y = elementValue(elem, b);
+      const float = isFloatElem(elem) && !Number.isNaN(x) && !Number.isNaN(y);
+      first.push({ index: i, cpu: a, gpu: b, ...(float ? { ulps: ulpDistance(elem, x as number, y as number) } : {}) });
     }
   }
   return { name, elem, length: cpu.length, tolerance: tol, mismatches, first };
@@ -123,7 +155,9 @@ export function describeMismatches(c: ArrayComparison, labels: readonly [string,
   const lines = [`${c.name}: ${c.mismatches} of ${c.length} elements differ${tol}`];
   for (const d of c.first) {
     const ulps = d.ulps !== undefined ? `, ${d.ulps} ulp apart` : "";
-    lines.push(`  ${c.at ? c.at(d.index) : `${c.name}[${d.index}]`}: ${labels[0]} ${valueText(d.cpu)} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(d.gpu)} (${hexBits(c.elem, d.gpu)})${ulps}`);
+    lines.push(
+      `  ${c.at ? c.at(d.index) : `${c.name}[${d.index}]`}: ${labels[0]} ${valueText(elementValue(c.elem, d.cpu))} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(elementValue(c.elem, d.gpu))} (${hexBits(c.elem, d.gpu)})${ulps}`,
+    );
   }
   if (c.mismatches > c.first.length) lines.push(`  ... and ${c.mismatches - c.first.length} more`);
   return lines;
@@ -135,10 +169,13 @@ export function toleranceText(t: Tolerance): string {
 
 /** An array as text for a report: values (with float bits where they matter), long arrays cut short. */
 export function arrayText(elem: ScalarName, a: AnyTypedArray, max = 16): string {
-  const shown = Array.from(a.slice(0, max) as ArrayLike<number | bigint>, (v) => {
+  const shown = Array.from(a.slice(0, max) as ArrayLike<number | bigint>, (stored) => {
+    const v = elementValue(elem, stored);
     const text = valueText(v);
-    const float = elem === "f32" || elem === "f64";
-    return float && (Number.isNaN(v) || !Number.isFinite(v as number) || Object.is(v, -0) || text.length > 10) ? `${text} (${hexBits(elem, v)})` : text;
+    const float = isFloatElem(elem);
+    return float && (Number.isNaN(v) || !Number.isFinite(v as number) || Object.is(v, -0) || text.length > 10 || elem === "f16" || elem === "bf16")
+      ? `${text} (${hexBits(elem, stored)})`
+      : text;
   });
   return `[${shown.join(", ")}${a.length > max ? `, ... (${a.length} elements)` : ""}]`;
 }

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { typeToString } from "../ir/types.js";
-import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray } from "../ir/values.js";
+import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { coerceValue, type Value } from "../ir/composite.js";
 import { formatAny, formatElements } from "../runtime/format.js";
 import { wireArgs } from "../runtime/wire.js";
@@ -285,7 +285,8 @@ function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
       if (Array.isArray(v) && elem.kind === "scalar") {
         const a = newTypedArray(elem.name, v.length);
         const big = elem.name === "i64" || elem.name === "u64";
-        (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : Number(x)));
+        // Plain numbers as the element type stores them (f16 and bf16 as their bits, rounded).
+        (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : storedValue(elem.name, Number(x))));
         return a;
       }
       const c = checkArrayArg(elem, v);

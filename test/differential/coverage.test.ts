@@ -9,12 +9,14 @@
  * memory); structs with vector, array and struct fields, struct values, field reads and
  * assignments, arrays of structs in every memory, struct parameters and results. Over
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
- * luck); a builtin added to the table is covered without changes here.
+ * luck); a builtin added to the table is covered without changes here. Every element type is
+ * read or written in every memory space (global, shared, local, constant tables), and the
+ * small integers and f16/bf16 each appear in enough kernels: the counts are printed.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { ALL_TYPES, INT_TYPES, NUM_TYPES, vec, type Program } from "../../src/testing/gen/ast.js";
+import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
@@ -22,7 +24,8 @@ import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js
 function expectedFeatures(): string[] {
   const want: string[] = [];
   for (const t of INT_TYPES) for (const op of ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
-  for (const t of ["f32", "f64"]) for (const op of ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
+  for (const t of FLOAT_TYPES) for (const op of ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]) want.push(`op:${t}:${op}`);
+  for (const t of ALL_TYPES) for (const space of ["global", "shared", "local", "table"]) want.push(`mem:${space}:${t}`);
   for (const op of ["&", "|", "^", "==", "!=", "&&", "||"]) want.push(`op:bool:${op}`);
   for (const t of NUM_TYPES) want.push(`unary:${t}:-`);
   for (const t of INT_TYPES) want.push(`unary:${t}:~`);
@@ -51,13 +54,13 @@ const LANES = [2, 3, 4] as const;
 
 function expectedVectorFeatures(): string[] {
   const want: string[] = [];
-  for (const t of ALL_TYPES) for (const n of LANES) want.push(`vector:type:${vec(t, n)}`);
+  for (const t of LANE_TYPES) for (const n of LANES) want.push(`vector:type:${vec(t, n)}`);
   for (const op of ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">="]) want.push(`vector:op:${op}`);
   for (const f of ["broadcast", "unary:-", "unary:~", "unary:!", "lane", "swizzle", "rgba", "splat", "lanes", "parts", "convert", "call", "step"]) want.push(`vector:${f}`);
   for (const f of ["local", "local:zero", "kernel-value", "fn-param", "fn-return", "fn-array", "assign:=", "assign:+=", "assign:*=", "assign:<<=", "assign:&="]) want.push(`vector:${f}`);
   for (const where of ["global", "shared", "local"]) want.push(`vector:array:${where}`, `vector:load2:${where}`, `vector:load4:${where}`);
   want.push("vector:store2:global", "vector:store4:global", "vector:store2:local", "vector:store4:local", "assign:lane");
-  for (const t of ALL_TYPES) for (const fn of ["load2", "load4", "store2", "store4"]) want.push(`builtin:${fn}:${t}`);
+  for (const t of LANE_TYPES) for (const fn of ["load2", "load4", "store2", "store4"]) want.push(`builtin:${fn}:${t}`);
   for (const n of LANES) {
     want.push(`builtin:select:${vec("bool", n)}`, `builtin:any:${vec("bool", n)}`, `builtin:all:${vec("bool", n)}`, `select:${vec("f32", n)}`);
     for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
@@ -73,14 +76,29 @@ function expectedStructFeatures(): string[] {
   return want;
 }
 
+/** The features of kernels in a sample that use a new scalar type in each way, by the feature names of coverage.ts. */
+const USES: Readonly<Record<string, (t: Ty) => (f: string) => boolean>> = {
+  arithmetic: (t) => (f) => f.startsWith(`op:${t}:`) || f.startsWith(`unary:${t}:`),
+  conversions: (t) => (f) => f.startsWith(`cast:${t}->`) || f.endsWith(`->${t}`),
+  global: (t) => (f) => f === `mem:global:${t}`,
+  shared: (t) => (f) => f === `mem:shared:${t}`,
+  local: (t) => (f) => f === `mem:local:${t}`,
+  table: (t) => (f) => f === `mem:table:${t}`,
+  atomics: (t) => (f) => f.startsWith("atomic:") && f.split(":")[2] === t,
+  math: (t) => (f) => f.startsWith("builtin:") && f.endsWith(`:${t}`) && !/^builtin:shfl/.test(f),
+  shuffles: (t) => (f) => /^builtin:shfl/.test(f) && f.endsWith(`:${t}`),
+};
+const NEW_TYPES: readonly Ty[] = ["i8", "u8", "i16", "u16", "f16", "bf16"];
+
 describe("the kernel generator's coverage", () => {
   const kernels = new Map<string, number>();
   let sampled: Program[] | undefined;
+  let perKernelSets: Set<string>[] | undefined;
   const programs = () => (sampled ??= fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 }));
+  const perKernel = () => (perKernelSets ??= programs().map(features));
   const seenFeatures = () => {
     if (kernels.size === 0) {
-      for (const p of programs()) {
-        const fs = features(p);
+      for (const fs of perKernel()) {
         for (const f of fs) kernels.set(f, (kernels.get(f) ?? 0) + 1);
         for (const kind of ["vector", "struct"]) if ([...fs].some((f) => f.startsWith(`${kind}:`))) kernels.set(`${kind}:(any)`, (kernels.get(`${kind}:(any)`) ?? 0) + 1);
       }
@@ -88,7 +106,13 @@ describe("the kernel generator's coverage", () => {
     return kernels.keys();
   };
 
-  it("reaches every operator, conversion, builtin, atomic and statement form in 2,000 kernels", () => {
+  it("uses each small integer type and f16/bf16 in every way in many kernels (counts of 2,000)", () => {
+    const rows = NEW_TYPES.map((t) => [t, ...Object.values(USES).map((use) => perKernel().filter((fs) => [...fs].some(use(t))).length)] as const);
+    console.log(["| type | " + Object.keys(USES).join(" | ") + " |", `| --- |${" --- |".repeat(Object.keys(USES).length)}`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n"));
+    for (const [t, ...counts] of rows) counts.forEach((n, i) => expect(n, `${t} ${Object.keys(USES)[i]}`).toBeGreaterThanOrEqual(20));
+  });
+
+  it("reaches every operator, conversion, builtin, atomic, memory space and statement form in 2,000 kernels", () => {
     const seen = new Set(seenFeatures());
     console.log(genericUse(programs()));
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
@@ -103,7 +127,7 @@ describe("the kernel generator's coverage", () => {
     const seen = new Set(seenFeatures());
     expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
     // Every exact math builtin lane by lane, on some lane count.
-    const missing = EXACT_USES.filter((m) => !LANES.some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
+    const missing = EXACT_USES.filter((m) => LANE_TYPES.includes(m.operand) && LANE_TYPES.includes(m.result) && !LANES.some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
     expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
   });
 

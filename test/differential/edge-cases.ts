@@ -3,17 +3,21 @@
  * or choose differently from gk (spec/language.md, Conversions and Semantics): float to
  * integer conversions (truncation, saturation, NaN → 0), min/max of ±0 and NaN, abs of the
  * most negative integer, MIN / -1, division by zero, shifts by counts of any size, float
- * atomics and arithmetic on subnormals, and 64-bit integers and f64 converted to f32.
+ * atomics and arithmetic on subnormals, and 64-bit integers and f64 converted to f32; the
+ * small integers (small-int-edge-cases.ts) and f16 and bf16 (half-edge-cases.ts).
  *
  * Each has its expected results, computed here by plain TypeScript that follows the spec's
  * words (not the simulator's helpers): the CI tier checks the simulator against them, the
  * GPU tier the GPU against the simulator.
  */
-import { elemOfTypedArray, newTypedArray, type AnyTypedArray } from "../../src/ir/values.js";
+import type { ScalarName } from "../../src/ir/types.js";
+import { elemOfTypedArray, newTypedArray, storedValue, type AnyTypedArray } from "../../src/ir/values.js";
 import { compareArrays, describeMismatches } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
 import { sharedParamCase, tableSwitchCase } from "./language-edge-cases.js";
 import { WARP_EDGE_CASES } from "./warp-edge-cases.js";
+import { SMALL_INT_EDGE_CASES } from "./small-int-edge-cases.js";
+import { HALF_EDGE_CASES } from "./half-edge-cases.js";
 
 export interface EdgeCase {
   readonly name: string;
@@ -26,6 +30,11 @@ export interface EdgeCase {
   readonly expected: Readonly<Record<string, readonly (number | bigint)[]>>;
   /** The simulator reports this error instead (the GPU computes `expected`). */
   readonly simError?: string;
+  /**
+   * Element types of written arrays whose TypedArray does not say (a Uint8Array is taken as
+   * bool, a Uint16Array as u16): u8, f16, bf16. Expected f16 and bf16 values are numbers.
+   */
+  readonly elems?: Readonly<Record<string, ScalarName>>;
 }
 
 const I32_MIN = -(2 ** 31);
@@ -299,15 +308,15 @@ const subnormals: EdgeCase = (() => {
   };
 })();
 
-export const EDGE_CASES: readonly EdgeCase[] = [casts, minmax, ints, divzero, subnormals, ...WARP_EDGE_CASES, sharedParamCase, tableSwitchCase];
+export const EDGE_CASES: readonly EdgeCase[] = [casts, minmax, ints, divzero, subnormals, ...WARP_EDGE_CASES, sharedParamCase, tableSwitchCase, ...SMALL_INT_EDGE_CASES, ...HALF_EDGE_CASES];
 
 /** Differences between what a run wrote and the case's expected values, as report lines. */
 export function expectedDiffs(c: EdgeCase, got: ReadonlyMap<string, AnyTypedArray>, label: string): string[] {
   return Object.entries(c.expected).flatMap(([name, values]) => {
     const a = got.get(name)!;
-    const elem = elemOfTypedArray(a)!;
+    const elem = c.elems?.[name] ?? elemOfTypedArray(a)!;
     const want = newTypedArray(elem, values.length);
-    values.forEach((v, i) => ((want as unknown as (number | bigint)[])[i] = v));
+    values.forEach((v, i) => ((want as unknown as (number | bigint)[])[i] = storedValue(elem, v)));
     return describeMismatches(compareArrays(name, elem, want, a), ["spec", label]);
   });
 }

@@ -125,7 +125,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
     if (problems.length) expect.fail(await explain(problems));
     // The generated CUDA compiles without a warning too: a user would see each one as GK7005.
     const warnings = [...nvccWarnings(ptx)].map(([text, n]) => `${n} x ${text}`);
-    expect(warnings, "nvcc warnings").toEqual([]);
+    expect(warnings, `nvcc warnings:\n${warnings.join("\n")}`).toEqual([]);
   });
 });
 

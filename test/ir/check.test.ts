@@ -217,7 +217,7 @@ describe("builtins", () => {
     expect(ir).toContain("let g: bool = isnan.bool(f);");
   });
   it("reports wrong argument counts and types", () => {
-    expectError(kernel("  let a = sqrt(n);"), "GK3005 3:16 sqrt() takes f32 or f64, but 'n' is i32: write sqrt(f32(n))");
+    expectError(kernel("  let a = sqrt(n);"), "GK3005 3:16 sqrt() takes f16, bf16, f32 or f64, but 'n' is i32: write sqrt(f32(n))");
     expectError(kernel("  let a = pow(f);"), "GK3004 3:11 pow() takes 2 arguments (pow(x, y)), but 1 was given");
     expectError(kernel("  let a = min(f, d);"), "GK3001 3:18 mixed types in min(): 'f' is f32 but 'd' is f64");
   });
@@ -242,7 +242,7 @@ describe("builtins", () => {
     expect(ir).toContain("let i: i32 = laneId +.i32 32:i32;");
   });
   it("reports misused warp operations, laneId and warpSize", () => {
-    expectError(kernel("  let a = shfl(b, 1);"), "GK3005 3:16 shfl() moves i32, u32, i64, u64, f32, f64 values, but 'b' is bool");
+    expectError(kernel("  let a = shfl(b, 1);"), "GK3005 3:16 shfl() moves integers and floats, but 'b' is bool");
     expectError(kernel("  let a = shfl(f, 1.5);"), "GK3007 3:19 the float constant 1.5 is used where i32 is expected");
     expectError(kernel("  let a = shflUp(f, d);"), "GK3005 3:21 the delta of shflUp() must be an integer, but 'd' is f64: write i32(d)");
     expectError(kernel("  let a = ballot(n);"), "GK3002 3:18 the argument of ballot() must be bool, but 'n' is i32: write 'n != 0'");
@@ -384,5 +384,26 @@ describe("robustness", () => {
   });
   it("does not cascade from a broken declaration", () => {
     expectDiagnostics(kernel("  let a = zz + 1;\n  out[0] = f32(a);\n  let c: f32 = a;"), ["GK2001 3:11 unknown name 'zz'"]);
+  });
+});
+
+describe("small integers and half-precision floats", () => {
+  const src = (body: string) => `device_kernel k(out: global<f16>, b: global<u8>, x: u8, h: f16) {\n${body}\n}\n`;
+  it("give untyped constants their type only where they fit, rounding floats once", () => {
+    expectError(src("  let a: f16 = 70000.0;"), "GK3006 2:16 the constant 70000.0 does not fit in f16 (its largest finite value is 65504)");
+    expectError(src("  let c: u8 = 300;"), "GK3006 2:15 the constant 300 does not fit in u8 (0 to 255)");
+    expectError(src("  let e: i8 = -129;"), "GK3006 2:15 the constant -129 does not fit in i8 (-128 to 127)");
+    expectError(src("  let d: bf16 = 1e39;"), "GK3006 2:17 the constant 1e+39 does not fit in bf16");
+    expectError(src("  b[0] = x << 8;"), "GK3006 2:15 the shift count 8 is out of range for u8 (0 to 7)");
+    expectDiagnostics(src("  let a: f16 = 65519.0;\n  let c: u16 = 65535;\n  let g: i16 = -32768;\n  out[0] = a + 0.1;"), []);
+  });
+  it("keep operators to their classes and never convert implicitly", () => {
+    expectError(src("  out[0] = h & h;"), "GK3003 2:14 '&' needs integers or bool, but its operands are f16");
+    expectError(src("  out[0] = h + x;"), "GK3001 2:12 mixed types in '+': 'h' is f16 and 'x' is u8");
+    expectError(src("  out[0] = f16(1) << 2;"), "GK3003 2:19 '<<' needs an integer to shift, but 'f16(1)' is f16");
+    expectError(src("  b[0] = x + 1 + h;"), "GK3001");
+  });
+  it("type small-integer and half arithmetic as the operands' type", () => {
+    expect(printed("device_kernel k(b: global<u8>, x: u8, h: bf16, o: global<bf16>) { b[0] = x * 3 + 1; o[0] = h * 0.5; }")).toContain("b[0:i32] = (x *.u8 3:u8) +.u8 1:u8;\n  o[0:i32] = h *.bf16 0.5:bf16;");
   });
 });

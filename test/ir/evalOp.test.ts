@@ -181,3 +181,73 @@ describe("fma", () => {
     expect(jsrt.pow(NaN, 0)).toBe(1);
   });
 });
+
+describe("small integers: the exact result wrapped to the width (as C computes in int and converts back)", () => {
+  const OPS = ["add", "sub", "mul", "div", "rem", "shl", "shr", "and", "or", "xor"] as const;
+  /** The reference: exact BigInt arithmetic, division toward zero, shift counts modulo the width, wrapped. */
+  function reference(op: (typeof OPS)[number], bits: number, signed: boolean, a: number, b: number): number {
+    const wrap = (x: bigint) => Number(signed ? BigInt.asIntN(bits, x) : BigInt.asUintN(bits, x));
+    const x = BigInt(a);
+    const y = BigInt(b);
+    const count = BigInt.asUintN(32, y) % BigInt(bits);
+    switch (op) {
+      case "add": return wrap(x + y);
+      case "sub": return wrap(x - y);
+      case "mul": return wrap(x * y);
+      case "div": return wrap(x / y);
+      case "rem": return wrap(x % y);
+      case "shl": return wrap(x << count);
+      case "shr": return wrap(x >> count);
+      case "and": return wrap(x & y);
+      case "or": return wrap(x | y);
+      case "xor": return wrap(x ^ y);
+    }
+  }
+
+  for (const [name, bits, signed] of [["i8", 8, true], ["u8", 8, false], ["i16", 16, true], ["u16", 16, false]] as const) {
+    const lo = signed ? -(2 ** (bits - 1)) : 0;
+    const hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    it(`${name}: every operator ${bits === 8 ? "on every pair of values" : "on random values and the extremes"}`, () => {
+      const t = T[name];
+      const pairs: [number, number][] = [];
+      if (bits === 8) for (let a = lo; a <= hi; a++) for (let b = lo; b <= hi; b++) pairs.push([a, b]);
+      else {
+        const edge = [lo, lo + 1, -1, 0, 1, 7, 8, 15, 16, 17, hi - 1, hi].filter((v) => v >= lo && v <= hi);
+        for (const a of edge) for (const b of edge) pairs.push([a, b]);
+        for (const [a, b] of fc.sample(fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })), { numRuns: 20000, seed: 7 })) pairs.push([a, b]);
+      }
+      const bad: string[] = [];
+      for (const op of OPS) {
+        for (const [a, b] of pairs) {
+          if ((op === "div" || op === "rem") && b === 0) continue;
+          const got = evalBinary(op, t, a, b);
+          if (!Object.is(got, reference(op, bits, signed, a, b))) bad.push(`${a} ${op} ${b} = ${String(got)}`);
+        }
+        expect(bad.slice(0, 5), `${name} ${op}`).toEqual([]);
+      }
+      for (const a of [lo, -1, 0, 1, hi].filter((v) => v >= lo)) {
+        expect(evalUnary("neg", t, a)).toBe(reference("sub", bits, signed, 0, a));
+        expect(evalUnary("bitnot", t, a)).toBe(reference("xor", bits, signed, a, -1));
+      }
+      expect(() => evalBinary("div", t, 1, 0)).toThrow(FoldTrap);
+    });
+  }
+
+  it("converts by wrapping to the width, and from floats by truncating and saturating", () => {
+    expect(evalCast(T.i32, T.i8, 200)).toBe(-56);
+    expect(evalCast(T.i32, T.u8, -1)).toBe(255);
+    expect(evalCast(T.u64, T.i16, (1n << 64n) - 1n)).toBe(-1);
+    expect(evalCast(T.i8, T.u64, -1)).toBe((1n << 64n) - 1n);
+    expect(evalCast(T.i16, T.u32, -2)).toBe(4294967294);
+    expect(evalCast(T.u8, T.i8, 255)).toBe(-1);
+    expect(evalCast(T.f32, T.i8, 300.5)).toBe(127);
+    expect(evalCast(T.f64, T.u16, -1e300)).toBe(0);
+    expect(evalCast(T.f32, T.i16, -2.9)).toBe(-2);
+    expect(evalCast(T.f32, T.u8, NaN)).toBe(0);
+    expect(evalCast(T.i8, T.f16, -128)).toBe(-128);
+    expect(evalCast(T.u16, T.f16, 65535)).toBe(Infinity);
+    expect(evalCast(T.u16, T.bf16, 65535)).toBe(65536);
+    expect(evalCast(T.bool, T.u8, true)).toBe(1);
+    expect(evalCast(T.i16, T.bool, -32768)).toBe(true);
+  });
+});

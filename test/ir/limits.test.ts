@@ -42,6 +42,6 @@ describe("scalar values from the host", () => {
     expect(coerceScalar(T.i32, 2.5)).toEqual({ ok: false, why: "type" });
     expect(coerceScalar(T.bool, 1)).toEqual({ ok: false, why: "type" });
     expect(coerceScalar(T.u64, INT_RANGES.u64[1])).toEqual({ ok: true, value: INT_RANGES.u64[1] });
-    expect(storedValue(true)).toBe(1);
+    expect(storedValue("bool", true)).toBe(1);
   });
 });

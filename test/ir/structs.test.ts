@@ -37,6 +37,11 @@ describe("struct declarations", () => {
     expectError("struct f32x4 { a: i32; }\n", "GK2009 1:8 'f32x4' is a reserved name");
   });
 
+  it("refuses fields of the 1- and 2-byte scalars, also as array fields (GK2041)", () => {
+    expectError("struct S { a: f32; h: f16; }\ndevice_kernel k(s: S) {}\n", "GK2041 1:23 field 'h' of struct 'S' is of f16: struct fields hold bool, i32, u32, i64, u64, f32 or f64 values, vectors and structs, not the 1- and 2-byte types; use f32");
+    expectError("struct S { b: u8[4]; }\ndevice_kernel k(s: S) {}\n", "GK2041 1:15 field 'b' of struct 'S' is of u8");
+  });
+
   it("reports a struct where a value is expected, and a call of it", () => {
     expectError(`${NODE}device_kernel k(out: global<i32>) { out[0] = Node; }\n`, "GK2008 2:46 'Node' is a struct type, not a value");
     expectError(`${NODE}device_kernel k(out: global<Node>) { out[0] = Node(1, 2); }\n`, "GK2004 2:47 'Node' is a struct type, not a function");

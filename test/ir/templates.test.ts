@@ -51,7 +51,8 @@ function matchingParen(text: string, open: number): number {
 function looksLike(text: string, prec: "primary" | "unary"): boolean {
   const primary = (t: string): boolean => {
     if (/^[A-Za-z_$][\w.$]*$/.test(t)) return true;
-    const callee = /^[A-Za-z_$][\w.$]*/.exec(t)?.[0] ?? "";
+    // A name, or a function template's name with its arguments (`gk_atomic_narrow<gk_op_add>`).
+    const callee = /^[A-Za-z_$][\w.$]*(?:<[\w, ]*>)?/.exec(t)?.[0] ?? "";
     return t[callee.length] === "(" && matchingParen(t, callee.length) === t.length - 1;
   };
   if (prec === "primary") return primary(text);

@@ -42,7 +42,8 @@ describe("the type algebra", () => {
   });
 
   it("states builtin signatures as constraints over the algebra", () => {
-    expect(admittedScalars({ scalars: "float", vectors: false })).toEqual([T.f32, T.f64]);
+    expect(admittedScalars({ scalars: "float", vectors: false })).toEqual([T.f16, T.bf16, T.f32, T.f64]);
+    expect(admittedScalars({ scalars: "int", vectors: false })).toEqual([T.i8, T.u8, T.i16, T.u16, T.i32, T.u32, T.i64, T.u64]);
     expect(satisfies(T.f32, { scalars: "float", vectors: false })).toBe(true);
     expect(satisfies(T.i32, { scalars: "float", vectors: false })).toBe(false);
     expect(satisfies(vectorType(T.f32, 4), { scalars: "float", vectors: false })).toBe(false);

@@ -22,6 +22,21 @@ describe("vector types", () => {
     expectError(k("  let f32x4 = 1;"), "GK2009 3:7 'f32x4' is a reserved name");
   });
 
+  it("refuses the 1- and 2-byte scalars as lane types, in types, constructors and vector accesses (GK2041, GK3005)", () => {
+    expectError(k("  let a: f16x2;"), "GK2041 3:10 'f16x2' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64, not f16; use f32x2 and convert lanes with f16(v.x)");
+    expectError(k("  let a = u8x4(1, 2, 3, 4);"), "GK2041 3:11 'u8x4' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64, not u8; use u32x4");
+    expectError(k("  let a = i16x2(v.x);"), "GK2041 3:11 'i16x2' is not a vector type");
+    expectError(k("  let bf16x4 = 1;"), "GK2009 3:7 'bf16x4' is a reserved name");
+    expectError(
+      "device_kernel k(h: global<f16>) {\n  let a = load4(h, 0);\n}\n",
+      "GK3005 2:17 load4() moves lanes of bool, i32, u32, i64, u64, f32 or f64, but 'h' holds f16",
+    );
+    expectError(
+      "device_kernel k(h: global<u8>) {\n  store2(h, 0, u32x2(1));\n}\n",
+      "GK3005 2:10 store2() moves lanes of bool, i32, u32, i64, u64, f32 or f64, but 'h' holds u8",
+    );
+  });
+
   it("names CUDA's and WGSL's vector types in its hints", () => {
     expectError(k("  let a: float4;"), "GK2003 3:10 unknown type 'float4'; did you mean f32x4?");
     expectError(k("  let a: vec3f;"), "GK2003 3:10 unknown type 'vec3f'; did you mean f32x3?");

@@ -144,6 +144,26 @@ describe("arguments are checked before anything runs", () => {
     expect((await failure({ ...good(), big: -1n })).code).toBe("GK8005");
   });
 
+  it("takes each element type's TypedArray: a Uint8Array for bool and u8, a Uint16Array of bits for f16, bf16 and u16", async () => {
+    const mod = await compileSource(
+      "device_kernel k(flags: global<bool>, bytes: global<u8>, s: global<i8>, h: global<f16>, w: global<u16>, c: u8) { flags[0] = bytes[0] > c; bytes[0] = c; s[0] = i8(h[0]); h[0] = f16(w[0]); }",
+      { device: "cpu" },
+    );
+    const args = () => ({ flags: new Uint8Array(1), bytes: Uint8Array.from([200]), s: new Int8Array(1), h: Uint16Array.from([0x4900]), w: Uint16Array.from([2049]), c: 7 });
+    const r = await mod.launch("k", { grid: 1, block: 1 }, args());
+    expect([...(r.flags as Uint8Array)]).toEqual([1]);
+    expect([...(r.bytes as Uint8Array)]).toEqual([7]);
+    expect([...(r.s as Int8Array)]).toEqual([10]);
+    expect([...(r.h as Uint16Array)]).toEqual([0x6800]); // 2049 rounds to 2048
+    const wrong = async (patch: Record<string, unknown>) => ((await mod.launch("k", { grid: 1, block: 1 }, { ...args(), ...patch } as never).catch((x: unknown) => x)) as GkRuntimeError).diagnostic.message;
+    expect(await wrong({ bytes: new Int8Array(1) })).toBe("k: parameter 'bytes' (global<u8>) takes a Uint8Array, got a Int8Array");
+    expect(await wrong({ s: new Uint8Array(1) })).toBe("k: parameter 's' (global<i8>) takes a Int8Array, got a Uint8Array");
+    expect(await wrong({ flags: new Uint16Array(1) })).toBe("k: parameter 'flags' (global<bool>) takes a Uint8Array, got a Uint16Array");
+    expect(await wrong({ h: new Float32Array(1) })).toBe("k: parameter 'h' (global<f16>) takes a Uint16Array of f16 bits, got a Float32Array");
+    expect(await wrong({ c: 256 })).toBe("k: parameter 'c' (u8) takes values from 0 to 255, got 256");
+    await mod.close();
+  });
+
   it("refuses an output array that is also passed to another parameter", async () => {
     const a = new Float32Array(1);
     expect((await failure({ ...good(), x: a, out: a })).message).toBe("k: arguments 'out' (written by the kernel) and 'x' share memory (they are the same array); an array a kernel writes may share memory with no other argument of its launch: pass a copy (e.g. x.slice())");

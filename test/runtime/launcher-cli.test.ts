@@ -182,7 +182,7 @@ describe("malformed requests", () => {
     expect(await rejects([])).toMatchObject({ message: expect.stringContaining("must be a JSON object") });
     expect(await rejects({ args: {} })).toMatchObject({ path: "args" });
     expect(await rejects({ args: [{ value: 1 }] })).toMatchObject({ path: "args[0]", message: expect.stringContaining('missing "type"') });
-    expect(await rejects({ args: [{ type: "f16", value: 1 }] })).toMatchObject({ path: "args[0].type", message: expect.stringContaining('unknown type "f16"') });
+    expect(await rejects({ args: [{ type: "f8", value: 1 }] })).toMatchObject({ path: "args[0].type", message: expect.stringContaining('unknown type "f8"') });
     expect(await rejects({ args: [{ type: "array", elem: "int", b64: "" }] })).toMatchObject({ path: "args[0].elem" });
     expect(await rejects({ args: [{ type: "array", elem: "f32" }] })).toMatchObject({ message: expect.stringContaining('needs "b64", "values" or "length"') });
     expect(await rejects({ args: [{ type: "array", elem: "f32", b64: "", copyBack: 1 }] })).toMatchObject({ path: "args[0].copyBack" });
@@ -197,6 +197,7 @@ describe("malformed requests", () => {
       ["i32", 2147483648], ["i32", 1.5], ["i32", "1e3"], ["i32", "NaN"], ["u32", -1], ["u32", "4294967296"],
       ["i64", "9223372036854775808"], ["u64", "-1"], ["u64", "18446744073709551616"], ["bool", 2], ["bool", "0x2"],
       ["f32", "0x123456789"], ["f32", "nan"], ["f64", "1.5.2"], ["i32", "0x"], ["i32", "0xg"], ["i32", " 1"],
+      ["i8", 128], ["i8", -129], ["u8", 256], ["u8", -1], ["i16", 32768], ["u16", 65536], ["u16", 1.5], ["f16", "0x12345"], ["bf16", "nan"], ["f16", true],
     ];
     for (const [type, value] of bad) {
       const e = await rejects({ args: [{ type, value }] });

@@ -3,6 +3,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { bf16Bits, f16Bits } from "../../src/ir/halves.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, launchOnce, launcherPath, listDevices, packageRoot, type KernelArg } from "../../src/runtime/launcher.js";
 import { dummyModule, ensureLauncher, failure, LAUNCHER, NO_DRIVER_ENV, removeTempDirs, ROOT, tempDir } from "./launcher-helpers.js";
@@ -63,6 +64,12 @@ describe("marshalling through --check", () => {
       fc.bigUint64Array({ maxLength: 64 }).map((d) => ({ elem: "u64" as const, data: d })),
       fc.uint32Array({ maxLength: 64 }).map((d) => ({ elem: "f32" as const, data: new Float32Array(d.buffer) })),
       fc.bigUint64Array({ maxLength: 64 }).map((d) => ({ elem: "f64" as const, data: new Float64Array(d.buffer) })),
+      fc.int8Array({ maxLength: 64 }).map((d) => ({ elem: "i8" as const, data: d })),
+      fc.uint8Array({ maxLength: 64 }).map((d) => ({ elem: "u8" as const, data: d })),
+      fc.int16Array({ maxLength: 64 }).map((d) => ({ elem: "i16" as const, data: d })),
+      fc.uint16Array({ maxLength: 64 }).map((d) => ({ elem: "u16" as const, data: d })),
+      fc.uint16Array({ maxLength: 64 }).map((d) => ({ elem: "f16" as const, data: d })),
+      fc.uint16Array({ maxLength: 64 }).map((d) => ({ elem: "bf16" as const, data: d })),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(typed, { maxLength: 6 }), async (arrays) => {
@@ -89,6 +96,25 @@ describe("marshalling through --check", () => {
       [{ kind: "scalar", type: "f64", value: 0.1 }, 0x3fb999999999999an],
       [{ kind: "scalar", type: "f64", value: -0 }, 0x8000000000000000n],
       [{ kind: "scalar", type: "f64", value: Number.MAX_VALUE }, 0x7fefffffffffffffn],
+      [{ kind: "scalar", type: "i8", value: -128 }, 0x80n],
+      [{ kind: "scalar", type: "i8", value: -1 }, 0xffn],
+      [{ kind: "scalar", type: "u8", value: 255 }, 0xffn],
+      [{ kind: "scalar", type: "i16", value: -32768 }, 0x8000n],
+      [{ kind: "scalar", type: "u16", value: 65535 }, 0xffffn],
+      [{ kind: "scalar", type: "f16", value: 1 }, 0x3c00n],
+      [{ kind: "scalar", type: "f16", value: -0 }, 0x8000n],
+      [{ kind: "scalar", type: "f16", value: 65504 }, 0x7bffn],
+      [{ kind: "scalar", type: "f16", value: 65520 }, 0x7c00n],
+      [{ kind: "scalar", type: "f16", value: 2 ** -24 }, 0x0001n],
+      [{ kind: "scalar", type: "f16", value: 2 ** -25 }, 0x0000n],
+      [{ kind: "scalar", type: "f16", value: NaN }, 0x7e00n],
+      [{ kind: "scalar", type: "f16", value: -Infinity }, 0xfc00n],
+      [{ kind: "scalar", type: "bf16", value: 1 }, 0x3f80n],
+      [{ kind: "scalar", type: "bf16", value: 1 + 2 ** -8 }, 0x3f80n],
+      [{ kind: "scalar", type: "bf16", value: 1 + 3 * 2 ** -8 }, 0x3f82n],
+      [{ kind: "scalar", type: "bf16", value: 2 ** -133 }, 0x0001n],
+      [{ kind: "scalar", type: "bf16", value: 3.4e38 }, 0x7f80n],
+      [{ kind: "scalar", type: "bf16", value: NaN }, 0x7fc0n],
     ];
     const r = await check(cases.map((c) => c[0]));
     expect([...r.scalarBits!.values()]).toEqual(cases.map((c) => c[1]));
@@ -107,6 +133,23 @@ describe("marshalling through --check", () => {
           const f32 = BigInt(new Uint32Array(new Float32Array([x]).buffer)[0]!);
           expect(r.scalarBits!.get(2 * i)).toBe(Number.isNaN(x) ? 0x7ff8000000000000n : f64);
           expect(r.scalarBits!.get(2 * i + 1)).toBe(Number.isNaN(x) ? 0x7fc00000n : f32);
+        });
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("rounds random doubles to f16 and bf16 as src/ir/halves.ts does (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.double(), fc.double({ min: -70000, max: 70000 }), fc.double({ min: -1e-4, max: 1e-4 })), { minLength: 1, maxLength: 20 }), async (xs) => {
+        const args: KernelArg[] = xs.flatMap((x) => [
+          { kind: "scalar", type: "f16", value: x },
+          { kind: "scalar", type: "bf16", value: x },
+        ]);
+        const r = await check(args);
+        xs.forEach((x, i) => {
+          expect(r.scalarBits!.get(2 * i)).toBe(BigInt(f16Bits(x)));
+          expect(r.scalarBits!.get(2 * i + 1)).toBe(BigInt(bf16Bits(x)));
         });
       }),
       { numRuns: 30 },

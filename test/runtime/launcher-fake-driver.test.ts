@@ -15,7 +15,7 @@ beforeAll(async () => {
   await ensureLauncher();
   const dir = tempDir("fake");
   env = await buildFakeDriver(dir);
-  mod = fakeModule(dir, ["saxpy", "roundtrip", "add_one", "oob", "bounded", "spin"]);
+  mod = fakeModule(dir, ["saxpy", "roundtrip", "roundtrip_narrow", "add_one", "oob", "bounded", "spin"]);
 });
 afterAll(removeTempDirs);
 
@@ -45,6 +45,18 @@ const ROUNDTRIP_OUT = [
   new BigUint64Array([2n ** 64n - 1n]), new Float32Array([-0]), new Float64Array([-Infinity]),
 ];
 
+/** One scalar of each 1- and 2-byte type, and an output array for each (the fake kernel copies each scalar's bytes there). */
+const NARROW: KernelArg[] = [
+  { kind: "scalar", type: "i8", value: -128 },
+  { kind: "scalar", type: "u8", value: 255 },
+  { kind: "scalar", type: "i16", value: -2 },
+  { kind: "scalar", type: "u16", value: 65535 },
+  { kind: "scalar", type: "f16", value: -0.1 },
+  { kind: "scalar", type: "bf16", value: 3.5 },
+  ...(["i8", "u8", "i16", "u16", "f16", "bf16"] as const).map((elem): KernelArg => ({ kind: "array", elem, length: 1, copyBack: true })),
+];
+const NARROW_OUT = [new Int8Array([-128]), new Uint8Array([255]), new Int16Array([-2]), new Uint16Array([65535]), new Uint16Array([0xae66]), new Uint16Array([0x4060])];
+
 describe("one-shot on the fake driver", () => {
   const once = (kernel: string, args: KernelArg[], more: object = {}) => launchOnce({ module: mod, kernel, grid, block, args, env, ...more });
 
@@ -66,6 +78,8 @@ describe("one-shot on the fake driver", () => {
   it("passes scalars of every type to the kernel exactly", async () => {
     const r = await once("roundtrip", ROUNDTRIP);
     ROUNDTRIP_OUT.forEach((want, i) => expect(r.outputs.get(7 + i)).toEqual(want));
+    const n = await once("roundtrip_narrow", NARROW);
+    NARROW_OUT.forEach((want, i) => expect(n.outputs.get(6 + i), `argument ${i}`).toEqual(want));
     expect(Object.is((r.outputs.get(12) as Float32Array)[0], -0)).toBe(true);
   });
 
@@ -158,6 +172,8 @@ describe("LauncherSession on the fake driver", () => {
   it("runs launchOnce's contract over the session, for every scalar type", async () => {
     const r = await session.run({ module: mod, kernel: "roundtrip", grid, block, args: ROUNDTRIP });
     ROUNDTRIP_OUT.forEach((want, i) => expect(r.outputs.get(7 + i)).toEqual(want));
+    const n = await session.run({ module: mod, kernel: "roundtrip_narrow", grid, block, args: NARROW });
+    NARROW_OUT.forEach((want, i) => expect(n.outputs.get(6 + i), `argument ${i}`).toEqual(want));
     expect((await session.run({ module: mod, kernel: "saxpy", grid, block, args: saxpyArgs(5) })).outputs.get(4)).toEqual(saxpyExpected(5));
   });
 

@@ -7,17 +7,27 @@ import { sizeOf } from "../../ir/types.js";
 import { someExpr, visit, visitExpr } from "../../ir/walk.js";
 import { assertNever } from "../../util.js";
 
-/** Ids of the variables and arrays a function body ever reads (array arguments count as reads). */
-export function readVariables(body: readonly Stmt[]): Set<number> {
-  const read = new Set<number>();
+/**
+ * Ids of the variables and arrays a function body ever reads in the C++ it becomes (array
+ * arguments count as reads), leaving out reads in operands the backend drops (`dropped`: a
+ * comparison whose result is known, expr.ts), so that nvcc never finds a variable unread.
+ */
+export function readVariables(body: readonly Stmt[], dropped: (e: Expr) => Expr | undefined = () => undefined): Set<number> {
+  const reads = new Map<number, number>();
+  const count = (id: number, by: number) => reads.set(id, (reads.get(id) ?? 0) + by);
+  const reader = (by: number) => (e: Expr) => {
+    if (e.kind === "var") count(e.var.id, by);
+    else if (e.kind === "load" || e.kind === "atomic") count(e.array.id, by);
+    else if (e.kind === "call") for (const a of e.args) if (a.kind === "arrayArg") count(a.array.id, by);
+  };
   visit(body, {
     expr: (e) => {
-      if (e.kind === "var") read.add(e.var.id);
-      else if (e.kind === "load" || e.kind === "atomic") read.add(e.array.id);
-      else if (e.kind === "call") for (const a of e.args) if (a.kind === "arrayArg") read.add(a.array.id);
+      reader(1)(e);
+      const gone = dropped(e);
+      if (gone) visitExpr(gone, { expr: reader(-1) });
     },
   });
-  return read;
+  return new Set([...reads].filter(([, n]) => n > 0).map(([id]) => id));
 }
 
 /**

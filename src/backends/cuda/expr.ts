@@ -3,7 +3,12 @@
  *
  * - Signed `+ - *`, unary `-` and `<<` wrap: a tree of them is computed in the unsigned type
  *   of the same width and converted back once at its root:
- *   `(int)((unsigned int)row * (unsigned int)K + threadIdx.x)`.
+ *   `(int)((unsigned int)row * (unsigned int)K + threadIdx.x)`. The small integer types
+ *   (signed or not) do the same in `unsigned int` (C would compute them in `int`, where
+ *   u16 * u16 can overflow), and every other operator's result is converted back to its
+ *   type, so that each expression has its gk type in C++ too: `(unsigned char)(a >> 3)`.
+ * - f16 and bf16 use CUDA's operators, except `/` and `%`, which go through helpers that
+ *   round once (src/backends/cuda/prelude.ts); conversions to and from them go through f32.
  * - Shift counts are taken modulo the bit width (`a << (b & 31)`); `>>` of a signed value is
  *   arithmetic (nvcc's, and C++20's, definition).
  * - Integer `/` and `%` go through helpers (src/backends/cuda/prelude.ts) unless the divisor is
@@ -20,10 +25,10 @@
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
 import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, ConstructExpr, Expr, Function, LoadExpr, PathStep, SwizzleExpr, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
-import { asScalar, isBigIntType, isFloat, isInt, isSigned, laneName, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, laneName, T, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { stepType } from "../../ir/paths.js";
-import { operands, someExpr } from "../../ir/walk.js";
+import { operands } from "../../ir/walk.js";
 import type { TypeNames } from "./types.js";
 import { laneWiseHelperName } from "./vectorOps.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
@@ -165,7 +170,13 @@ function load(e: LoadExpr, cx: ExprContext): Emitted {
   const n = e.indices.length;
   return inOrder(operands(e), cx, (ops) => {
     // A volatile read (of a scalar: a volatile struct could not be copied) where a loop bound is reloaded (analysis.ts, `reloadedBounds`).
-    const base = cx.volatileLoads.has(e) && e.vector === null && e.type.kind === "scalar" ? `((const volatile ${cx.types.name(e.array.type.elem)}*)${cx.name(e.array)})` : cx.name(e.array);
+    const volatileScalar = cx.volatileLoads.has(e) && e.vector === null && e.type.kind === "scalar";
+    // f16 and bf16 have no operators on volatile values: their bits are read, then made the value.
+    if (volatileScalar && isHalf(asScalar(e.type))) {
+      const t = asScalar(e.type) as ScalarType & { readonly name: "f16" | "bf16" };
+      return atom(`${CUDA.half[t.name].fromBits}(((const volatile unsigned short*)${cx.name(e.array)})${indexText(ops.slice(0, n), cx)})`);
+    }
+    const base = volatileScalar ? `((const volatile ${cx.types.name(e.array.type.elem)}*)${cx.name(e.array)})` : cx.name(e.array);
     const element = `${base}${indexText(ops.slice(0, n), cx)}`;
     if (e.vector !== null) return { text: `*reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})`, prec: PREC.unary };
     return atom(`${element}${pathText(e.array.type.elem, e.path, ops.slice(n), cx)}`);
@@ -279,12 +290,12 @@ export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops:
 function unary(e: UnaryExpr, cx: ExprContext): Emitted {
   switch (e.op) {
     case "neg":
-      if (isSigned(asScalar(e.type))) return wrapping(e, cx);
+      if (wraps(asScalar(e.type))) return wrapping(e, cx);
       return prefix("-", emitExpr(e.operand, cx));
     case "not":
       return prefix("!", emitExpr(e.operand, cx));
     case "bitnot":
-      return prefix("~", emitExpr(e.operand, cx));
+      return narrow(asScalar(e.type), prefix("~", emitExpr(e.operand, cx)));
     default:
       return assertNever(e.op, "unary operator");
   }
@@ -320,28 +331,29 @@ function binary(e: BinaryExpr, cx: ExprContext): Emitted {
     case "add":
     case "sub":
     case "mul":
-      return isSigned(t) ? wrapping(e, cx) : infix(l(), e.op, r());
+      return wraps(t) ? wrapping(e, cx) : infix(l(), e.op, r());
     case "div":
     case "rem": {
+      const helper = divisionHelperFor(e);
+      if (helper) return atom(`${helper}(${l().text}, ${r().text})`);
       if (isFloat(t)) {
         if (e.op === "div") return infix(l(), "div", isZero(e.right) ? zeroFromBits(e.right) : r());
         return atom(`${CUDA.floatRem[t.name as "f32" | "f64"]}(${l().text}, ${r().text})`);
       }
-      const helper = divisionHelperFor(e);
-      return helper ? atom(`${helper}(${l().text}, ${r().text})`) : infix(l(), e.op, r());
+      return narrow(t, infix(l(), e.op, r()));
     }
     case "shl":
-      if (isSigned(t)) return wrapping(e, cx);
+      if (wraps(t)) return wrapping(e, cx);
       return shift(l(), "shl", e.right, cx);
     case "shr":
-      return shift(l(), "shr", e.right, cx);
+      return narrow(t, shift(l(), "shr", e.right, cx));
     case "and":
     case "or":
     case "xor": {
       if (t.name === "bool" && e.op === "xor") return comparison(l(), "ne", r());
       const p = OP_PREC[e.op];
       const left = l();
-      return { text: `${operand(left, left.prec === p ? p : PREC.unary)} ${SYMBOL[e.op]} ${operand(r(), PREC.unary)}`, prec: p };
+      return narrow(t, { text: `${operand(left, left.prec === p ? p : PREC.unary)} ${SYMBOL[e.op]} ${operand(r(), PREC.unary)}`, prec: p });
     }
     case "eq":
     case "ne":
@@ -361,6 +373,11 @@ function comparison(l: Emitted, op: "eq" | "ne" | "lt" | "le" | "gt" | "ge", r: 
 
 const isZero = (e: Expr) => e.kind === "const" && (e.value === 0 || e.value === 0n);
 
+/** `x` converted to the small integer type `t` (C++ computes their operators in int); `x` itself for other types. */
+function narrow(t: ScalarType, x: Emitted): Emitted {
+  return isSmallInt(t) ? castTo(t, x) : x;
+}
+
 /** A float zero divisor from its bits: IEEE defines x / 0, but nvcc warns about a literal `x / 0.0f`. */
 function zeroFromBits(zero: Expr): Emitted {
   invariant(zero.kind === "const" && (zero.type.name === "f32" || zero.type.name === "f64"), "a float zero");
@@ -368,24 +385,37 @@ function zeroFromBits(zero: Expr): Emitted {
   return atom(`${bits.fn}(${Object.is(zero.value, -0) ? bits.negZero : bits.zero})`);
 }
 
+/**
+ * An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
+ * about `u >= 0u`, so the backend writes the known result instead. The result, and the other
+ * operand (evaluated only for its effects).
+ */
+function knownComparison(e: BinaryExpr): { readonly value: boolean; readonly other: Expr } | undefined {
+  if (e.left.type.kind !== "scalar") return undefined;
+  const t = scalarType(e.left);
+  if (!isInt(t) || isSigned(t)) return undefined;
+  const always =
+    (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
+    : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
+    : undefined;
+  return always === undefined ? undefined : { value: always, other: isZero(e.right) ? e.left : e.right };
+}
+
+/** The operand of a comparison that the backend leaves out of the C++ (a known comparison's operand without effects). */
+export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>): Expr | undefined {
+  if (e.kind !== "binary") return undefined;
+  const known = knownComparison(e);
+  return known && !memoryAccess(known.other, functions).writes && !hasWarpOperation(known.other) ? known.other : undefined;
+}
+
 function compare(e: BinaryExpr, cx: ExprContext): Emitted {
   const op = e.op as "eq" | "ne" | "lt" | "le" | "gt" | "ge";
-  const t = scalarType(e.left);
-  if (!isSigned(t) && (t.name === "u32" || t.name === "u64")) {
-    // An unsigned value compared with 0 in a way that cannot fail (or cannot hold): nvcc warns
-    // about `u >= 0u`, so the known result is written instead. The other operand is still
-    // evaluated (cast to void) where it has effects, or reads a variable, which nvcc would
-    // otherwise report as never referenced when this is its only use.
-    const always =
-      (e.op === "ge" && isZero(e.right)) || (e.op === "le" && isZero(e.left)) ? true
-      : (e.op === "lt" && isZero(e.right)) || (e.op === "gt" && isZero(e.left)) ? false
-      : undefined;
-    if (always !== undefined) {
-      const other = isZero(e.right) ? e.left : e.right;
-      const value = always ? "true" : "false";
-      if (!memoryAccess(other, cx.functions).writes && !hasWarpOperation(other) && !someExpr(other, (x) => x.kind === "var")) return atom(value);
-      return sequence([`(void)${operand(emitExpr(other, cx), PREC.unary)}`], value);
-    }
+  const known = knownComparison(e);
+  if (known) {
+    // The other operand is still evaluated (cast to void) where it has effects or reads a variable.
+    const value = known.value ? "true" : "false";
+    if (droppedOperand(e, cx.functions)) return atom(value);
+    return sequence([`(void)${operand(emitExpr(known.other, cx), PREC.unary)}`], value);
   }
   return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));
 }
@@ -399,26 +429,43 @@ function shiftCount(count: Expr, cx: ExprContext): string {
   const t = scalarType(count);
   const mask = shiftMask(t);
   if (count.kind === "const") return String(BigInt.asUintN(64, BigInt(count.value as number | bigint)) & BigInt(mask));
-  return `(${operand(emitExpr(count, cx), PREC.unary)} & ${literal(t, isBigIntType(t) ? BigInt(mask) : mask).text})`;
+  // A small integer count is an int in C++: its mask too.
+  const maskText = isSmallInt(t) ? String(mask) : literal(t, isBigIntType(t) ? BigInt(mask) : mask).text;
+  return `(${operand(emitExpr(count, cx), PREC.unary)} & ${maskText})`;
 }
 
 // ---------------------------------------------------------------- wrapping signed arithmetic
 
-/** Signed operations that wrap: + - * << and unary -. */
+/** Whether `+ - * <<` and unary `-` of type t are computed in `wrapType(t)`: signed and small integers. */
+function wraps(t: ScalarType): boolean {
+  return isSigned(t) || isSmallInt(t);
+}
+
+/** The unsigned type in which t's wrapping operations are computed: of its width, or `unsigned int` for the small integers. */
+function wrapType(t: ScalarType): ScalarType {
+  return isSmallInt(t) ? T.u32 : unsignedOf(t);
+}
+
+/** Operations that wrap in a wrapping type: + - * << and unary -. */
 function isWrapOp(e: Expr, t: ScalarType): e is BinaryExpr | UnaryExpr {
   if (e.type !== t) return false;
   if (e.kind === "binary") return e.op === "add" || e.op === "sub" || e.op === "mul" || e.op === "shl";
   return e.kind === "unary" && e.op === "neg";
 }
 
-/** A signed wrapping operation: computed in the unsigned type, converted back once. */
+/** A wrapping operation: computed in the unsigned type, converted back once. */
 function wrapping(e: BinaryExpr | UnaryExpr, cx: ExprContext): Emitted {
   return { text: `(${cType(e.type)})${operand(inUnsigned(e, asScalar(e.type), cx), PREC.primary)}`, prec: PREC.unary };
 }
 
-/** `e` (of signed type `t`) as a value of the unsigned type of the same width, with the same bits. */
+/**
+ * `e` (of type `t`, which wraps) as a value of `wrapType(t)` whose low bits are e's: all of
+ * them where the types have one width; for a small integer the bits above its width are
+ * whatever the operations left there, and only the conversion back at the root drops them.
+ */
 function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
-  const u = unsignedOf(t);
+  const u = wrapType(t);
+  const small = isSmallInt(t);
   if (isWrapOp(e, t)) {
     if (e.kind === "unary") {
       return { text: `${literal(u, 0).text} - ${operand(inUnsigned(e.operand, t, cx), PREC.mul)}`, prec: PREC.add };
@@ -437,12 +484,13 @@ function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
   }
   if (e.kind === "const") {
     const v = BigInt(e.value as number | bigint);
-    if (v >= 0n || v === -(1n << BigInt(t.name === "i32" ? 31 : 63))) return atom(literal(u, BigInt.asUintN(t.name === "i32" ? 32 : 64, v)).text);
+    if (small || v >= 0n || v === -(1n << BigInt(t.name === "i32" ? 31 : 63))) return atom(literal(u, BigInt.asUintN(t.name === "i64" ? 64 : 32, v)).text);
     return { text: `(${cType(u)})${literal(t, v).text}`, prec: PREC.unary };
   }
   // CUDA computes the thread indices as unsigned int (the table's spelling); gk's i32 converts them.
   if (e.kind === "special" && t.name === "i32") return atom(indexBuiltin(e.name).cuda(e.axis));
-  // An integer converted to t and then to u is the integer converted to u (both wrap).
+  // An integer converted to t and then to u is the integer converted to u (both wrap), in the
+  // bits that matter: all of them for one width, t's for a small integer.
   if (e.kind === "cast" && isInt(scalarType(e.operand))) {
     return e.operand.type === u ? emitExpr(e.operand, cx) : castTo(u, emitExpr(e.operand, cx));
   }
@@ -452,20 +500,27 @@ function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
 // ---------------------------------------------------------------- conversions
 
 function cast(e: CastExpr, cx: ExprContext): Emitted {
-  const from = scalarType(e.operand);
+  let from = scalarType(e.operand);
   const to = asScalar(e.type);
   // A signed value's bits as the unsigned type of its width: computed there directly.
-  if (isSigned(from) && to === unsignedOf(from)) return inUnsigned(e.operand, from, cx);
-  const x = emitExpr(e.operand, cx);
+  if (isSigned(from) && !isSmallInt(from) && to === unsignedOf(from)) return inUnsigned(e.operand, from, cx);
+  let x = emitExpr(e.operand, cx);
   if (from === to) return x;
-  const f = from.name;
-  const t = to.name;
-  if (t === "bool") return comparison(x, "ne", atom(literal(from, isBigIntType(from) ? 0n : 0).text));
-  if (f === "bool") {
+  if (to.name === "bool") return comparison(x, "ne", atom(literal(from, isBigIntType(from) ? 0n : 0).text));
+  if (from.name === "bool") {
     const one = literal(to, isBigIntType(to) ? 1n : 1).text;
     const zero = literal(to, isBigIntType(to) ? 0n : 0).text;
     return { text: `${operand(x, PREC.land)} ? ${one} : ${zero}`, prec: PREC.cond };
   }
+  // From f16 or bf16: to f32 first, exactly.
+  if (isHalf(from)) {
+    x = atom(`${CUDA.half[from.name].toF32}(${x.text})`);
+    from = T.f32;
+    if (to === T.f32) return x;
+  }
+  if (isHalf(to)) return atom(`${toHalf(from, to.name)}(${x.text})`);
+  const f = from.name;
+  const t = to.name;
   if (f === "f32" || f === "f64") {
     if (t === "f32") return atom(`${CUDA.f64ToF32}(${x.text})`);
     if (t === "f64") return castTo(to, x);
@@ -474,6 +529,21 @@ function cast(e: CastExpr, cx: ExprContext): Emitted {
   if (t === "f32" && (f === "i64" || f === "u64")) return atom(`${CUDA.int64ToF32[f]}(${x.text})`);
   // int → float rounds to nearest (once); int → int wraps or extends.
   return castTo(to, x);
+}
+
+/** The intrinsic that converts a value of type `from` (not a half) to f16 or bf16, rounding once. */
+function toHalf(from: ScalarType, to: "f16" | "bf16"): string {
+  const h = CUDA.half[to];
+  switch (from.name) {
+    case "f32": return h.fromF32;
+    case "f64": return h.fromF64;
+    case "i32":
+    case "u32":
+    case "i64":
+    case "u64": return h.fromInt[from.name];
+    // The small integers arrive as int.
+    default: return h.fromInt.i32;
+  }
 }
 
 function castTo(t: ScalarType, x: Emitted): Emitted {
@@ -499,7 +569,7 @@ function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
   invariant(entry, `unknown math builtin ${e.name}`);
   const impl = entry.cuda[builtinOperandType(e).name];
   invariant(impl, `${e.name} has no CUDA implementation for ${builtinOperandType(e).name}`);
-  return inOrder(e.args, cx, (ops) => fromTemplate(impl.template, ops.map((a) => emitExpr(a, cx))));
+  return inOrder(e.args, cx, (ops) => narrow(asScalar(e.type), fromTemplate(impl.template, ops.map((a) => emitExpr(a, cx)))));
 }
 
 function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
@@ -517,7 +587,9 @@ function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
 function warp(e: WarpExpr, cx: ExprContext): Emitted {
   const entry = warpBuiltin(e.op);
   const shuffle = entry.rule.shape === "shuffle";
-  return inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.template, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
+  const emitted = inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.template, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
+  // CUDA shuffles a small integer as an int.
+  return e.type.kind === "scalar" ? narrow(e.type, emitted) : emitted;
 }
 
 /** A shuffle's lane operand (i32) modulo 32: its low five bits; a constant is reduced here. */

@@ -35,6 +35,7 @@ import { emitStmts, type StmtContext } from "./stmt.js";
 import type { TypeNames } from "./types.js";
 import { visit } from "../../ir/walk.js";
 import { readVariables, reloadedBounds } from "./analysis.js";
+import { droppedOperand } from "./expr.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -56,7 +57,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     return n;
   };
   const scope = new FunctionScope(variableNames(f, [...mc.functionNames.values(), ...mc.types.structNames()]), functionName, mc.functions, mc.types, reloadedBounds(f.body));
-  const read = readVariables(f.body);
+  const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions));
   const aligned = mc.alignments.get(f.name);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };
   const tn = mc.types.name;

@@ -2,7 +2,7 @@
  * The CUDA prelude helpers that the builtin table's templates name (src/ir/builtins.ts):
  * small device functions the CUDA backend emits only when a kernel uses them. They pin down
  * what CUDA leaves open: the sign of min/max of zeros, abs of the most negative integer,
- * float atomics that CUDA lacks, warp masks of partial warps.
+ * float atomics that CUDA lacks, atomics on 1- and 2-byte elements, warp masks of partial warps.
  */
 export const cudaHelpers = {
   gk_min_f32:
@@ -25,6 +25,32 @@ export const cudaHelpers = {
     "static __device__ double gk_atomic_min_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_min_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
   gk_atomic_max_f64:
     "static __device__ double gk_atomic_max_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_max_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
+  // A 1- or 2-byte element's bits in the low bits of a word, and back (little-endian, as the GPU is).
+  gk_narrow_from_bits:
+    "template <typename T> static __device__ __forceinline__ T gk_narrow_from_bits(unsigned int b) { T v; memcpy(&v, &b, sizeof(T)); return v; }",
+  gk_narrow_to_bits:
+    "template <typename T> static __device__ __forceinline__ unsigned int gk_narrow_to_bits(T v) { unsigned int b = 0u; memcpy(&b, &v, sizeof(T)); return b; }",
+  // An atomic read-modify-write of a 1- or 2-byte element: atomicCAS on the aligned word that holds it, until no other thread changed the word in between. The operand is converted to the element's type (it holds a value of it).
+  gk_atomic_narrow:
+    "template <typename Op, typename T, typename V> static __device__ T gk_atomic_narrow(T* p, V operand) { const T v = (T)operand; unsigned int* const w = (unsigned int*)((unsigned long long)p & ~3ull); const unsigned int shift = (unsigned int)((unsigned long long)p & 3ull) * 8u; const unsigned int mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift; unsigned int old = *w, assumed; do { assumed = old; const T next = Op::apply(gk_narrow_from_bits<T>((assumed & mask) >> shift), v); old = atomicCAS(w, assumed, (assumed & ~mask) | (gk_narrow_to_bits(next) << shift)); } while (old != assumed); return gk_narrow_from_bits<T>((old & mask) >> shift); }",
+  // atomicCAS of a 1- or 2-byte element: compared bit for bit, written only if equal.
+  gk_atomic_cas_narrow:
+    "template <typename T, typename C, typename V> static __device__ T gk_atomic_cas_narrow(T* p, C compare, V v) { unsigned int* const w = (unsigned int*)((unsigned long long)p & ~3ull); const unsigned int shift = (unsigned int)((unsigned long long)p & 3ull) * 8u; const unsigned int mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift; unsigned int old = *w, assumed, cur; do { assumed = old; cur = (assumed & mask) >> shift; if (cur != gk_narrow_to_bits((T)compare)) break; old = atomicCAS(w, assumed, (assumed & ~mask) | (gk_narrow_to_bits((T)v) << shift)); } while (old != assumed); return gk_narrow_from_bits<T>(cur); }",
+  // The operations of gk_atomic_narrow: a small integer's result is computed in int and wrapped back; f16 and bf16 min and max as gk_min_f32 (exact: the result is an operand).
+  gk_op_add: "struct gk_op_add { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a + b); } };",
+  gk_op_sub: "struct gk_op_sub { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a - b); } };",
+  gk_op_and: "struct gk_op_and { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a & b); } };",
+  gk_op_or: "struct gk_op_or { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a | b); } };",
+  gk_op_xor: "struct gk_op_xor { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a ^ b); } };",
+  gk_op_exch: "struct gk_op_exch { template <typename T> static __device__ __forceinline__ T apply(T, T b) { return b; } };",
+  gk_op_min_int: "struct gk_op_min_int { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return b < a ? b : a; } };",
+  gk_op_max_int: "struct gk_op_max_int { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return b > a ? b : a; } };",
+  gk_op_min_f16: "struct gk_op_min_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(gk_min_f32(__half2float(a), __half2float(b))); } };",
+  gk_op_max_f16: "struct gk_op_max_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(gk_max_f32(__half2float(a), __half2float(b))); } };",
+  gk_op_min_bf16:
+    "struct gk_op_min_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(gk_min_f32(__bfloat162float(a), __bfloat162float(b))); } };",
+  gk_op_max_bf16:
+    "struct gk_op_max_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(gk_max_f32(__bfloat162float(a), __bfloat162float(b))); } };",
   // The thread's linear index in its block: warps are 32 consecutive ones.
   gk_thread_rank:
     "static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }",
@@ -44,5 +70,11 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_atomic_min_f64: ["gk_min_f64"],
   gk_atomic_max_f64: ["gk_max_f64"],
   gk_warp_mask: ["gk_thread_rank"],
+  gk_atomic_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
+  gk_atomic_cas_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
+  gk_op_min_f16: ["gk_min_f32"],
+  gk_op_max_f16: ["gk_max_f32"],
+  gk_op_min_bf16: ["gk_min_f32"],
+  gk_op_max_bf16: ["gk_max_f32"],
   gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
 };

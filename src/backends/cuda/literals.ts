@@ -8,14 +8,18 @@
  *   compiler reads back.
  * - NaN and infinities: their bit patterns (`__int_as_float(0x7f800000)`); C++ has no literal.
  * - Integers with their type's suffix; the most negative i32/i64 as `(-2147483647 - 1)`,
- *   because `-2147483648` is the negation of a literal that does not fit in `int`.
+ *   because `-2147483648` is the negation of a literal that does not fit in `int`. The small
+ *   integer types have no literals: an `int` literal converted, `(signed char)-5`, so that the
+ *   value has its own type where C++ chooses an overload or a template argument by it.
+ * - f16 and bf16: from their bits, `__ushort_as_half(0x3e00)`, exact for every value.
  */
 import type { ConstExpr } from "../../ir/nodes.js";
-import type { FloatName, ScalarType, ScalarValue } from "../../ir/types.js";
+import { bf16Bits, f16Bits } from "../../ir/halves.js";
+import type { ScalarType, ScalarValue } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 
-/** A literal's text, and whether it begins with a minus sign (so it binds like a unary expression). */
+/** A literal's text, and whether it binds like a unary expression (it begins with a minus sign or a cast). */
 export interface Literal {
   readonly text: string;
   readonly negative: boolean;
@@ -34,9 +38,18 @@ export function literal(t: ScalarType, v: ScalarValue): Literal {
     case "i64":
     case "u64":
       return intLiteral(t.name, BigInt(v as number | bigint));
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
+      return { text: `(${CUDA.types[t.name]})${String(v)}`, negative: true };
     case "f32":
     case "f64":
       return floatLiteral(t.name, v as number);
+    case "f16":
+      return { text: `${CUDA.half.f16.fromBits}(0x${f16Bits(v as number).toString(16).padStart(4, "0")})`, negative: false };
+    case "bf16":
+      return { text: `${CUDA.half.bf16.fromBits}(0x${bf16Bits(v as number).toString(16).padStart(4, "0")})`, negative: false };
     default:
       return assertNever(t.name, "scalar type");
   }
@@ -52,7 +65,7 @@ function intLiteral(name: "i32" | "u32" | "i64" | "u64", v: bigint): Literal {
   return { text: `${v}${suffix}`, negative: v < 0n };
 }
 
-function floatLiteral(name: FloatName, v: number): Literal {
+function floatLiteral(name: "f32" | "f64", v: number): Literal {
   const bits = CUDA.floatFromBits[name];
   if (Number.isNaN(v)) return { text: `${bits.fn}(${bits.nan})`, negative: false };
   if (v === Infinity) return { text: `${bits.fn}(${bits.inf})`, negative: false };

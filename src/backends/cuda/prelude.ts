@@ -8,15 +8,13 @@ import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/
 import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
 import { isLaneWise } from "../../ir/lanes.js";
-import { asScalar, isFloat, isInt, isSigned, type FloatName, type IntName, type ScalarType } from "../../ir/types.js";
+import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 import { visit, visitExpr, type Visitor } from "../../ir/walk.js";
 
-const INT_NAMES = ["i32", "u32", "i64", "u64"] as const satisfies readonly IntName[];
-
-export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName}`;
-export type ConversionHelperName = `gk_${FloatName}_to_${IntName}`;
+export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName | HalfName}`;
+export type ConversionHelperName = `gk_${"f32" | "f64"}_to_${IntName}`;
 type OwnHelperName = DivisionHelperName | ConversionHelperName;
 export type HelperName = CudaHelperName | OwnHelperName;
 
@@ -36,6 +34,9 @@ function divisionHelper(op: "div" | "rem", t: IntName): HelperSource {
   const T = CUDA.types[t];
   const s = CUDA.intSuffix[t];
   const head = `${CUDA.helperQualifier} ${T} gk_${op}_${t}(${T} a, ${T} b)`;
+  // C computes a small integer's division in int, where nothing overflows (-128 / -1 is 128),
+  // and converting back wraps (to -128).
+  if (isSmallInt({ kind: "scalar", name: t })) return { code: `${head} { return b == 0 ? (${T})0 : (${T})(a ${op === "div" ? "/" : "%"} b); }`, comment: DIVISION_COMMENT };
   const signed = t === "i32" || t === "i64";
   if (!signed) return { code: `${head} { return b == 0${s} ? 0${s} : a ${op === "div" ? "/" : "%"} b; }`, comment: DIVISION_COMMENT };
   const U = CUDA.types[t === "i32" ? "u32" : "u64"];
@@ -47,29 +48,51 @@ function divisionHelper(op: "div" | "rem", t: IntName): HelperSource {
   return { code: `${head} { ${body} }`, comment: DIVISION_COMMENT };
 }
 
+const HALF_DIVISION_COMMENT = [
+  "// f16 and bf16 division and remainder, rounded once: an f32 division is correctly rounded and has",
+  "// 24 >= 2 * 11 + 2 bits, so rounding it again to the half is as if the exact quotient were rounded",
+  "// (CUDA's own __hdiv goes through an approximate reciprocal); fmod is exact.",
+].join("\n");
+
+function halfDivisionHelper(op: "div" | "rem", t: HalfName): HelperSource {
+  const T = CUDA.types[t];
+  const h = CUDA.half[t];
+  const q = op === "div" ? `${h.toF32}(a) / ${h.toF32}(b)` : `fmodf(${h.toF32}(a), ${h.toF32}(b))`;
+  return { code: `${CUDA.helperQualifier} ${T} gk_${op}_${t}(${T} a, ${T} b) { return ${h.fromF32}(${q}); }`, comment: HALF_DIVISION_COMMENT };
+}
+
 const CONVERSION_COMMENT = [
   "// gk's float-to-integer conversions truncate toward zero, saturate at the target's range, and",
   "// turn NaN into 0. CUDA's __float2*_rz / __double2*_rz saturate, but on sm_90 several of them",
   "// give the most negative value (or 2^31, 2^63 unsigned) for NaN, so NaN is tested first.",
 ].join("\n");
 
-function conversionHelper(f: FloatName, t: IntName): HelperSource {
+/** The saturating 32-bit conversion a small integer's goes through, and the small type's range. */
+const SMALL_RANGE = { i8: ["i32", -128, 127], u8: ["u32", 0, 255], i16: ["i32", -32768, 32767], u16: ["u32", 0, 65535] } as const;
+
+function conversionHelper(f: "f32" | "f64", t: IntName): HelperSource {
   const T = CUDA.types[t];
-  return {
-    code: `${CUDA.helperQualifier} ${T} gk_${f}_to_${t}(${CUDA.types[f]} x) { return x != x ? 0${CUDA.intSuffix[t]} : ${CUDA.floatToInt[f][t]}(x); }`,
-    comment: CONVERSION_COMMENT,
-  };
+  const head = `${CUDA.helperQualifier} ${T} gk_${f}_to_${t}(${CUDA.types[f]} x)`;
+  if (t === "i8" || t === "u8" || t === "i16" || t === "u16") {
+    // Saturated at 32 bits, then clamped: the same as saturating at the small type's range.
+    const [wide, lo, hi] = SMALL_RANGE[t];
+    const sat = `${CUDA.floatToInt[f][wide]}(x)`;
+    const clamped = wide === "i32" ? `min(max(${sat}, ${lo}), ${hi})` : `min(${sat}, ${hi}u)`;
+    return { code: `${head} { return x != x ? (${T})0 : (${T})${clamped}; }`, comment: CONVERSION_COMMENT };
+  }
+  return { code: `${head} { return x != x ? 0${CUDA.intSuffix[t]} : ${CUDA.floatToInt[f][t]}(x); }`, comment: CONVERSION_COMMENT };
 }
 
 const OWN_HELPERS: ReadonlyMap<OwnHelperName, HelperSource> = new Map<OwnHelperName, HelperSource>([
   ...INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
+  ...(["f16", "bf16"] as const).flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, halfDivisionHelper(op, t)] as const)),
   ...(["f32", "f64"] as const).flatMap((f) => INT_NAMES.map((t) => [`gk_${f}_to_${t}` as const, conversionHelper(f, t)] as const)),
 ]);
 
-/** The helper a float-to-integer conversion goes through. */
+/** The helper a float-to-integer conversion goes through (from f16 and bf16: the f32 one, after an exact conversion to f32). */
 export function conversionHelperFor(from: ScalarType, to: ScalarType): ConversionHelperName | undefined {
   if (!isFloat(from) || !isInt(to)) return undefined;
-  return `gk_${from.name as FloatName}_to_${to.name as IntName}`;
+  return `gk_${from.name === "f64" ? "f64" : "f32"}_to_${to.name as IntName}`;
 }
 
 /** Every helper in emission order: the backend's own, then the table's in its order. */
@@ -83,18 +106,20 @@ function source(name: HelperName): HelperSource {
 /**
  * The helper that an integer `/` or `%` needs, or undefined when a plain C++ operator is
  * exact: a constant divisor that is not 0 (and, for signed types, not -1) can neither trap
- * nor overflow.
+ * nor overflow. f16 and bf16 `/` and `%` always go through one.
  */
 export function divisionHelperFor(e: BinaryExpr): DivisionHelperName | undefined {
   const t = e.left.type;
   if (t.kind !== "scalar") return undefined;
-  if ((e.op !== "div" && e.op !== "rem") || t.name === "bool" || t.name === "f32" || t.name === "f64") return undefined;
+  if (e.op !== "div" && e.op !== "rem") return undefined;
+  if (isHalf(t)) return `gk_${e.op}_${t.name}`;
+  if (!isInt(t)) return undefined;
   const d = e.right;
   if (d.kind === "const") {
     const v = BigInt(d.value as number | bigint);
     if (v !== 0n && !(isSigned(t) && v === -1n)) return undefined;
   }
-  return `gk_${e.op}_${t.name}`;
+  return `gk_${e.op}_${t.name as IntName}`;
 }
 
 /** The type a math builtin's CUDA implementation is chosen by: its operands' (isnan returns bool). */
@@ -134,6 +159,28 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   for (const f of [...m.functions, ...m.kernels]) visit(f.body, visitor);
   for (const e of extra) visitExpr(e, visitor);
   return used;
+}
+
+/** The headers a module needs beyond `CUDA.headers`: those of the half-precision types it uses, in a fixed order. */
+export function usedHeaders(m: Module): string[] {
+  const used = new Set<HalfName>();
+  const note = (t: Type) => {
+    const v = t.kind === "global" || t.kind === "array" ? t.elem : t;
+    if (v.kind !== "scalar" && v.kind !== "vector" && v.kind !== "struct") return;
+    for (const l of leaves(v)) if (isHalf(l.type)) used.add(l.type.name);
+  };
+  for (const f of [...m.functions, ...m.kernels]) {
+    f.params.forEach((p) => note(p.type));
+    f.shared.forEach((a) => note(a.type));
+    note(f.returnType);
+    visit(f.body, {
+      stmt: (st) => {
+        if (st.kind === "localArray") note(st.array.type);
+      },
+      expr: (e) => note(e.type),
+    });
+  }
+  return (["f16", "bf16"] as const).filter((h) => used.has(h)).map((h) => CUDA.half[h].header);
 }
 
 /** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */

@@ -11,7 +11,8 @@
  *   and names.ts reserves those everywhere.
  *
  * The header names were taken from CUDA 13.0 on Linux with glibc (`nvcc -E` and
- * `nvcc -E -Xcompiler -dM` of an empty `.cu`); test/backends/cuda/reserved.test.ts derives
+ * `nvcc -E -Xcompiler -dM` of a `.cu` that includes only cuda_fp16.h and cuda_bf16.h, which
+ * the backend includes where a module uses f16 or bf16); test/backends/cuda/reserved.test.ts derives
  * them again from the installed nvcc, so a toolkit that adds a name fails that test instead
  * of miscompiling a user's program.
  */
@@ -26,6 +27,7 @@ export const RESERVED_PREFIXES: readonly RegExp[] = [
   /^cuda/i, // CUDA runtime API, its types and macros
   /^cu[A-Z]/, // CUDA driver API
   /^CU[A-Z_]/,
+  /^NV_/, // the target macros of <nv/target>, which cuda_fp16.h and cuda_bf16.h include
 ];
 
 /** Prefixes reserved for names at global scope: families of functions the headers declare. */
@@ -51,6 +53,7 @@ export const CUDA_BUILTIN_VARIABLES: readonly string[] = words("threadIdx blockI
 
 /** Macros (without a leading underscore) that the headers nvcc includes in every `.cu` define. */
 export const HEADER_MACROS: readonly string[] = words(`
+  IF_DEVICE_OR_CUDACC
   ADJ_ESTERROR ADJ_FREQUENCY ADJ_MAXERROR ADJ_MICRO ADJ_NANO ADJ_OFFSET ADJ_OFFSET_SINGLESHOT
   ADJ_OFFSET_SS_READ ADJ_SETOFFSET ADJ_STATUS ADJ_TAI ADJ_TICK ADJ_TIMECONST AIO_PRIO_DELTA_MAX
   BC_BASE_MAX BC_DIM_MAX BC_SCALE_MAX BC_STRING_MAX BIG_ENDIAN BOOL_MAX BOOL_WIDTH BUFSIZ BYTE_ORDER
@@ -111,6 +114,8 @@ export const MATH_FAMILIES: readonly string[] = words(`
 
 /** Every other name the headers declare at global scope, and names later CUDA headers are likely to. */
 export const HEADER_DECLARATIONS: readonly string[] = words(`
+  htrunc hceil hfloor hrint hsqrt hrcp htanh htanh_approx hexp10 nv_half nv_half2
+  h2trunc h2ceil h2floor h2rint h2tanh h2tanh_approx h2sqrt h2rsqrt h2rcp h2log h2log2 h2log10 h2exp h2exp2 h2exp10 h2cos h2sin
   dim3 half half2 nv_bfloat16 nv_bfloat162 nvcuda cooperative_groups cub thrust isinf isnan isfinite signbit
   fpclassify isnormal isgreater isless islessgreater
   CUevent_st CUexternalMemory_st CUexternalSemaphore_st CUfunc_st CUgraphDeviceUpdatableNode_st

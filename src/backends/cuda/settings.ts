@@ -3,25 +3,61 @@
  * suffixes, qualifiers, and the intrinsics that give conversions the spec's exact meaning.
  * The emitters read this record instead of spelling CUDA themselves.
  */
-import { asScalar, type FloatName, type IntName, type ScalarName, type ValueType } from "../../ir/types.js";
+import { asScalar, SCALAR_INFO, type HalfName, type IntName, type ScalarName, type ValueType } from "../../ir/types.js";
+
+type WideFloat = "f32" | "f64";
+type WideInt = "i32" | "u32" | "i64" | "u64";
 
 export const CUDA = {
   /** C++ spelling of each gk scalar type. */
   types: {
     bool: "bool",
+    i8: "signed char",
+    u8: "unsigned char",
+    i16: "short",
+    u16: "unsigned short",
     i32: "int",
     u32: "unsigned int",
     i64: "long long",
     u64: "unsigned long long",
     f32: "float",
     f64: "double",
+    f16: "__half",
+    bf16: "__nv_bfloat16",
   } satisfies Record<ScalarName, string>,
 
-  /** Suffix of an integer literal of each type (an `int` literal has none). */
-  intSuffix: { i32: "", u32: "u", i64: "ll", u64: "ull" } satisfies Record<IntName, string>,
+  /**
+   * Suffix of an integer literal of each type (an `int` literal has none). There is no literal
+   * of the small integer types: theirs are `int` literals converted, `(signed char)-5`.
+   */
+  intSuffix: { i8: "", u8: "", i16: "", u16: "", i32: "", u32: "u", i64: "ll", u64: "ull" } satisfies Record<IntName, string>,
 
   /** Suffix of a float literal of each type. */
-  floatSuffix: { f32: "f", f64: "" } satisfies Record<FloatName, string>,
+  floatSuffix: { f32: "f", f64: "" } satisfies Record<WideFloat, string>,
+
+  /**
+   * f16 and bf16: CUDA's `__half` and `__nv_bfloat16` from their headers (included only where
+   * used), with the intrinsics that convert exactly as gk defines: a literal from its bits, to
+   * f32 exactly, from f32, f64 and every integer type rounded once to nearest even.
+   */
+  half: {
+    f16: {
+      header: "cuda_fp16.h",
+      fromBits: "__ushort_as_half",
+      toF32: "__half2float",
+      fromF32: "__float2half_rn",
+      fromF64: "__double2half",
+      fromInt: { i32: "__int2half_rn", u32: "__uint2half_rn", i64: "__ll2half_rn", u64: "__ull2half_rn" },
+    },
+    bf16: {
+      header: "cuda_bf16.h",
+      fromBits: "__ushort_as_bfloat16",
+      toF32: "__bfloat162float",
+      fromF32: "__float2bfloat16_rn",
+      fromF64: "__double2bfloat16",
+      fromInt: { i32: "__int2bfloat16_rn", u32: "__uint2bfloat16_rn", i64: "__ll2bfloat16_rn", u64: "__ull2bfloat16_rn" },
+    },
+  } satisfies Record<HalfName, { header: string; fromBits: string; toF32: string; fromF32: string; fromF64: string; fromInt: Record<WideInt, string> }>,
 
   /** The float with the given bit pattern, and the integer literal type those bits are written in. */
   floatFromBits: {
@@ -34,7 +70,7 @@ export const CUDA = {
       zero: "0ll",
       negZero: "0x8000000000000000ll",
     },
-  } satisfies Record<FloatName, { fn: string; nan: string; inf: string; negInf: string; zero: string; negZero: string }>,
+  } satisfies Record<WideFloat, { fn: string; nan: string; inf: string; negInf: string; zero: string; negZero: string }>,
 
   /**
    * Float to integer: truncate toward zero, saturate at the target's range, NaN to 0. These are
@@ -43,7 +79,7 @@ export const CUDA = {
   floatToInt: {
     f32: { i32: "__float2int_rz", u32: "__float2uint_rz", i64: "__float2ll_rz", u64: "__float2ull_rz" },
     f64: { i32: "__double2int_rz", u32: "__double2uint_rz", i64: "__double2ll_rz", u64: "__double2ull_rz" },
-  } satisfies Record<FloatName, Record<IntName, string>>,
+  } satisfies Record<WideFloat, Record<WideInt, string>>,
 
   /** 64-bit integer to f32 rounded once, to nearest even (a cast through double would round twice). */
   int64ToF32: { i64: "__ll2float_rn", u64: "__ull2float_rn" },
@@ -52,7 +88,7 @@ export const CUDA = {
   f64ToF32: "__double2float_rn",
 
   /** Float remainder (C fmod: exact, with the sign of the dividend). */
-  floatRem: { f32: "fmodf", f64: "fmod" } satisfies Record<FloatName, string>,
+  floatRem: { f32: "fmodf", f64: "fmod" } satisfies Record<WideFloat, string>,
 
   kernelQualifier: 'extern "C" __global__',
   deviceFnQualifier: "static __device__",
@@ -64,7 +100,7 @@ export const CUDA = {
   /** Marks a declaration that is never read, so nvcc does not warn about it. */
   maybeUnused: "[[maybe_unused]]",
 
-  /** Headers the generated code includes: none, nvcc's device math and intrinsics are built in. */
+  /** Headers the generated code always includes: none, nvcc's device math and intrinsics are built in (see `half` for the others). */
   headers: [] as readonly string[],
 
   indent: "  ",
@@ -79,5 +115,5 @@ export function cType(t: ValueType): string {
 
 /** Bit mask applied to shift counts of a type: counts are taken modulo the bit width. */
 export function shiftMask(t: { readonly name: ScalarName }): number {
-  return t.name === "i64" || t.name === "u64" ? 63 : 31;
+  return SCALAR_INFO[t.name].bits - 1;
 }

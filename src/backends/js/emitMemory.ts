@@ -6,13 +6,14 @@
  * read of an element no thread of the block has written is reported (GK8013).
  *
  * Order of evaluation: indices left to right, then the path's indices, then the stored value
- * or atomic operands, then the checks, then the access. bool elements are 0/1 bytes:
- * converted on load and store. Arrays of vectors and structs, paths into elements, and vector
- * accesses of arrays of scalars are written with layout.ts.
+ * or atomic operands, then the checks, then the access. bool elements are 0/1 bytes and
+ * f16/bf16 elements their bits (src/ir/halves.ts): converted on load and store
+ * (`$.fromF16Bits`, `$.f16Bits`, ...). Arrays of vectors and structs, paths into elements,
+ * and vector accesses of arrays of scalars are written with layout.ts.
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt } from "../../ir/nodes.js";
-import { sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import { isHalf, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { TYPED_ARRAY } from "../../ir/values.js";
 import { stepType } from "../../ir/paths.js";
 import { invariant } from "../../util.js";
@@ -46,8 +47,12 @@ function indexTest(ctx: FnCtx, ix: Expr, bound: string, binds: string[]): { test
   invariant(ix.type.kind === "scalar", "index is not a scalar");
   const code = bindTo(ctx, emitExpr(ctx, ix), binds);
   switch (ix.type.name) {
+    case "i8":
+    case "i16":
     case "i32":
       return { test: `${code} >>> 0 < ${bound}`, ref: code, report: code };
+    case "u8":
+    case "u16":
     case "u32":
       return { test: `${code} < ${bound}`, ref: code, report: code };
     case "i64":
@@ -95,8 +100,23 @@ function flagged(ctx: FnCtx, array: ArrayVar): boolean {
   return ctx.opts.checkUninitializedShared && array.type.kind === "array" && array.type.space === "shared";
 }
 
-const fromStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} !== 0)` : code);
-const toStored = (t: ScalarType, code: string) => (t.name === "bool" ? `(${code} ? 1 : 0)` : code);
+function fromStored(t: ScalarType, code: string): string {
+  switch (t.name) {
+    case "bool": return `(${code} !== 0)`;
+    case "f16": return `$.fromF16Bits(${code})`;
+    case "bf16": return `$.fromBf16Bits(${code})`;
+    default: return code;
+  }
+}
+
+function toStored(t: ScalarType, code: string): string {
+  switch (t.name) {
+    case "bool": return `(${code} ? 1 : 0)`;
+    case "f16": return `$.f16Bits(${code})`;
+    case "bf16": return `$.bf16Bits(${code})`;
+    default: return code;
+  }
+}
 const seq = (parts: readonly string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(", ")})`);
 
 function accessSite(ctx: FnCtx, site: Site): number {
@@ -108,15 +128,28 @@ function accessSite(ctx: FnCtx, site: Site): number {
  * this value of the element type rather than zeros (`resetShared`, launchParts.ts), and `$w`
  * flags the elements written with it. A read that finds any other value needs no flag: the
  * element was written. Only a read that finds the sentinel looks at the flag, and only a
- * store of the sentinel sets one. (Floats use NaN; bools, stored as 0 or 1, use 2.)
+ * store of the sentinel sets one. (Floats use NaN, f16 and bf16 the bits of a NaN that no
+ * store writes, since a NaN is stored as the quiet NaN of its sign; bools, stored as 0 or 1, use 2.)
  */
 export function sentinelOf(t: ScalarType): string {
   switch (t.name) {
     case "f32":
     case "f64":
       return "NaN";
+    case "f16":
+      return "32257"; // 0x7e01
+    case "bf16":
+      return "32705"; // 0x7fc1
     case "bool":
       return "2";
+    case "i8":
+      return "(-86)";
+    case "u8":
+      return "170";
+    case "i16":
+      return "(-21846)";
+    case "u16":
+      return "43690";
     case "i32":
       return "(-1431655766)";
     case "u32":
@@ -133,9 +166,13 @@ function isSentinel(t: ScalarType, code: string): string {
   return t.name === "f32" || t.name === "f64" ? `${code} !== ${code}` : `${code} === ${sentinelOf(t)}`;
 }
 
-/** A statement that flags element `o` of `name` when the stored `value` is the sentinel (never for bools, stored as 0 or 1). */
+/**
+ * A statement that flags element `o` of `name` when storing `value` (a value, not yet stored)
+ * writes the sentinel: never for bools (stored as 0 or 1), f16 and bf16 (a NaN is stored as
+ * the quiet NaN of its sign, never as the sentinel's bits).
+ */
 function flagSentinel(t: ScalarType, name: string, o: string, value: string): string {
-  return t.name === "bool" ? "" : ` if (${isSentinel(t, value)}) ${name}$w[${o}] = 1;`;
+  return t.name === "bool" || isHalf(t) ? "" : ` if (${isSentinel(t, value)}) ${name}$w[${o}] = 1;`;
 }
 
 export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
@@ -193,13 +230,16 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
-  parts.push(`${old} = ${name}[${o}]`);
+  // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
+  const stored = isHalf(elem) ? newTemp(ctx) : old;
+  parts.push(`${stored} = ${name}[${o}]`);
+  if (stored !== old) parts.push(`${old} = ${fromStored(elem, stored)}`);
   // The old value and the operands are locals here, so the template may use them freely.
-  const update = fill(tpl(space), [old, ...args]);
+  const update = toStored(elem, fill(tpl(space), [old, ...args]));
   if (flagged(ctx, e.array)) {
     const next = newTemp(ctx);
     parts.push(
-      `${isSentinel(elem, old)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
+      `${isSentinel(elem, stored)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
       `${next} = ${update}`,
       `${name}[${o}] = ${next}`,
       `${isSentinel(elem, next)} && (${name}$w[${o}] = 1)`,

@@ -7,13 +7,14 @@ import type * as ast from "../../parser/ast.js";
 import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type VectorEntry, type WarpEntry } from "../builtins.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isScalarName, laneScalar, scalarType, T, typeToString, vectorType, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
+import { isFloat, isInt, isLaneScalar, isScalarName, laneScalar, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
 import { SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkGenericCall } from "./genericArgs.js";
-import { checkAs, checkCondition, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
+import { refuseVectorSpelling } from "./typeExpr.js";
+import { checkAs, checkCondition, checkExpr, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
@@ -55,6 +56,11 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
   if (isScalarName(name)) return checkCast(ctx, e, scalarType(name));
   const vt = vectorTypeNamed(name);
   if (vt) return checkVectorConstructor(ctx, e, vt);
+  if (vectorSpelling(name)) {
+    refuseVectorSpelling(ctx, name, e.callee.span);
+    for (const a of e.args) checkExpr(ctx, a); // still report what is wrong inside the arguments
+    return undefined;
+  }
   const b = lookupBuiltin(name);
   if (b) {
     switch (b.rule.kind) {
@@ -101,9 +107,14 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
     ctx.log.error("GK2004", e.callee.span, `unknown function '${name}': in gk, write ${spelled.gk}(${params})${spelled.note ? `; ${spelled.note}` : ""}`);
     return undefined;
   }
-  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), "f32", "f64", "i32", "u32", "i64", "u64", "bool"];
+  const candidates = [...ctx.module.names(), ...builtinFunctionNames(), ...SCALAR_NAMES];
   ctx.log.error("GK2004", e.callee.span, `unknown function '${name}'${didYouMean(name, candidates)}`);
   return undefined;
+}
+
+/** `a, b or c`. */
+function orList(names: readonly string[]): string {
+  return names.length <= 2 ? names.join(" or ") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
 /** `f<...>(x)` where `f` is not a generic function; `a < b > (c)` parses so too, and with a value `a` is likely a comparison. */
@@ -136,7 +147,7 @@ function checkCast(ctx: FnCtx, e: ast.CallExpr, to: ScalarType): Expr | undefine
   if (v.type === to) return v;
   if (v.type.kind !== "scalar") {
     const text = textOf(ctx, arg.span);
-    const hint = v.type.kind === "vector" ? `; to convert lane by lane write ${typeToString(vectorType(to, v.type.lanes))}(${text})` : "";
+    const hint = v.type.kind === "vector" && isLaneScalar(to) ? `; to convert lane by lane write ${typeToString(vectorType(to, v.type.lanes))}(${text})` : "";
     ctx.log.error("GK3010", e.span, `${to.name}() converts scalars, but '${text}' is ${typeToString(v.type)}${hint}`);
     return undefined;
   }
@@ -191,7 +202,7 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ValueTy
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
     const fix = vector ? "" : rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
-    const takes = vector ? `vectors of ${allowed.map((x) => x.name).join(" or ")}` : allowed.map((x) => x.name).join(" or ");
+    const takes = vector ? `vectors of ${orList(allowed.filter(isLaneScalar).map((x) => x.name))}` : orList(allowed.map((x) => x.name));
     ctx.log.error("GK3005", arg.span, `${b.name}() takes ${takes}, but '${text}' is ${vector ? typeToString(vector) : t.name}${fix}`);
     return undefined;
   }
@@ -288,7 +299,7 @@ function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: Valu
   if (v.type.kind !== "scalar" || !allowed.includes(v.type)) {
     const text = textOf(ctx, arg.span);
     const fix = v.type.kind === "scalar" ? `write ${b.name}(i32(${text}), ...), or use ballot(${text})` : "shuffle its lanes (or fields) one by one";
-    ctx.log.error("GK3005", arg.span, `${b.name}() moves ${SHUFFLE_TYPES.join(", ")} values, but '${text}' is ${typeToString(v.type)}: ${fix}`);
+    ctx.log.error("GK3005", arg.span, `${b.name}() moves integers and floats, but '${text}' is ${typeToString(v.type)}: ${fix}`);
     return undefined;
   }
   return v as ScalarExpr;

@@ -10,7 +10,8 @@ import { joinSpans, type Span } from "../../diagnostics/source.js";
 import type { ArrayVar, BinOp, ConstExpr, Expr, SpecialName } from "../nodes.js";
 import { foldExpr } from "../passes/fold.js";
 import { lookupBuiltin } from "../builtins.js";
-import { isBool, isFloat, isInt, isSigned, laneScalar, scalarType, T, typeToString, unsignedOf, vectorType, withLane, type ArrayType, type ScalarType, type StructType, type ValueType, type VectorType } from "../types.js";
+import { isBigIntType, isBool, isFloat, isInt, isSigned, laneScalar, scalarType, T, typeToString, unsignedOf, vectorType, withLane, type ArrayType, type ScalarType, type StructType, type ValueType, type VectorType } from "../types.js";
+import { BF16_MAX, F16_MAX } from "../halves.js";
 import { checkCall } from "./call.js";
 import { checkAccess } from "./access.js";
 import { constExpr, hasValue, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
@@ -114,6 +115,12 @@ function rangeHint(t: ScalarType): string {
     case "u32": return ` (0 to ${INT_RANGES.u32[1]}); use i64 or u64 for larger values, or a signed type for negative ones`;
     case "i64": return " (-2^63 to 2^63-1)";
     case "u64": return " (0 to 2^64-1)";
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16": return ` (${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]})`;
+    case "f16": return ` (its largest finite value is ${F16_MAX})`;
+    case "bf16": return ` (its largest finite value is about ${BF16_MAX.toPrecision(4)})`;
     default: return "";
   }
 }
@@ -542,7 +549,7 @@ function shiftWith(ctx: FnCtx, op: "<<" | ">>" | ">>>", left: ValueExpr, leftSpa
       ctx.log.error("GK3006", right.span, `the shift count ${textOf(ctx, right.span)} is out of range for ${lane.name} (0 to ${width - 1n})`);
       return undefined;
     }
-    count = constExpr(lane, lane.name === "i64" || lane.name === "u64" ? cu.value : Number(cu.value), right.span);
+    count = constExpr(lane, isBigIntType(lane) ? cu.value : Number(cu.value), right.span);
   } else {
     const c = checkValue(ctx, right);
     if (!c) return undefined;

@@ -6,7 +6,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { byteSize, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
+import { byteSize, isLaneScalar, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
 import { takenKernelName } from "./kernelNames.js";
@@ -15,7 +15,7 @@ import { isReservedName } from "./names.js";
 import { resolveSignature } from "./signature.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
-import { resolveType, resolveValue } from "./typeExpr.js";
+import { LANE_LIST, resolveType, resolveValue, widerLane } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.StructDecl;
 
@@ -175,6 +175,12 @@ export class FileScope implements ModuleScope {
       }
       const t = resolveType(ctx, f.type, "field");
       if (!t || (t.kind !== "array" && t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct")) {
+        ok = false;
+        continue;
+      }
+      const leaf = t.kind === "array" ? t.elem : t;
+      if (leaf.kind === "scalar" && !isLaneScalar(leaf)) {
+        this.log.error("GK2041", f.type.span, `field '${f.name.name}' of struct '${name}' is of ${leaf.name}: struct fields hold ${LANE_LIST} values, vectors and structs, not the 1- and 2-byte types; use ${widerLane(leaf)}`);
         ok = false;
         continue;
       }

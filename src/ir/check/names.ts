@@ -1,6 +1,6 @@
 /** Names with a fixed meaning in gk: types, thread indices, builtins and launch data helpers. */
 import { builtins } from "../builtins.js";
-import { isScalarName, vectorTypeNamed } from "../types.js";
+import { isScalarName, vectorSpelling, vectorTypeNamed } from "../types.js";
 
 export const SPECIALS: ReadonlySet<string> = new Set(["threadIdx", "blockIdx", "blockDim", "gridDim", "globalId"]);
 
@@ -24,7 +24,7 @@ export function builtinFunctionNames(): Iterable<string> {
  */
 export function isReservedName(name: string): boolean {
   return (
-    isScalarName(name) || vectorTypeNamed(name) !== undefined || name === "void" || SPECIALS.has(name) || name === "barrier" || name.startsWith("atomic") && BUILTIN_FUNCTIONS.has(name)
+    isScalarName(name) || vectorSpelling(name) !== undefined || name === "void" || SPECIALS.has(name) || name === "barrier" || name.startsWith("atomic") && BUILTIN_FUNCTIONS.has(name)
   );
 }
 
@@ -32,6 +32,7 @@ export function isReservedName(name: string): boolean {
 export function reservedNameHint(name: string): string {
   if (isScalarName(name)) return `'${name}' is a type; to convert a value write ${name}(x)`;
   if (vectorTypeNamed(name)) return `'${name}' is a vector type; to make a value write ${name}(...)`;
+  if (vectorSpelling(name)) return `'${name}' is spelled like a vector type, which gk reserves`;
   if (name === "void") return "'void' is a type, not a value";
   if (SPECIALS.has(name)) return `'${name}' is not a value by itself: use ${name}.x, ${name}.y or ${name}.z`;
   return `'${name}' is a builtin function: call it`;

@@ -2,7 +2,8 @@
 import type * as ast from "../../parser/ast.js";
 import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
 import type { ArrayType, Type, ValueType } from "../types.js";
-import { isScalarName, scalarType, T, typeToString, vectorTypeNamed } from "../types.js";
+import { isScalarName, LANE_SCALARS, scalarType, T, typeToString, vectorSpelling, vectorTypeNamed, type ScalarType } from "../types.js";
+import type { Span } from "../../diagnostics/source.js";
 import { foldExpr } from "../passes/fold.js";
 import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
 import type { Expr } from "../nodes.js";
@@ -18,13 +19,33 @@ import { ARRAY_DIM_MAX } from "../limits.js";
  */
 export type Where = "param" | "local" | "shared" | "return" | "const" | "field" | "elem";
 
-const TYPE_LIST = "bool, i32, u32, i64, u64, f32, f64, vectors such as f32x4, structs, global<T> and arrays T[N]";
+const TYPE_LIST = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, vectors such as f32x4, structs, global<T> and arrays T[N]";
+
+/** The lane types vectors have, in words. */
+export const LANE_LIST = `${LANE_SCALARS.slice(0, -1).join(", ")} or ${LANE_SCALARS[LANE_SCALARS.length - 1]}`;
+
+/** A substitute of 4 bytes or more for a 1- or 2-byte scalar type (`i32` for `u8`, `f32` for `f16`). */
+export function widerLane(t: ScalarType): string {
+  return t.name === "f16" || t.name === "bf16" ? "f32" : t.name.startsWith("u") ? "u32" : "i32";
+}
+
+/** GK2041 for `f16x2` and the like: a vector of a lane type vectors cannot have. */
+export function refuseVectorSpelling(ctx: FnCtx, name: string, span: Span): void {
+  const s = vectorSpelling(name);
+  invariant(s, `${name} is not spelled like a vector type`);
+  const wider = widerLane(s.elem);
+  ctx.log.error("GK2041", span, `'${name}' is not a vector type: vectors have lanes of ${LANE_LIST}, not ${s.elem.name}; use ${wider}x${s.lanes} and convert lanes with ${s.elem.name}(v.x)`);
+}
 
 /** The value type a name spells: a scalar, a vector (`f32x4`) or a struct of the module; undefined (reported) otherwise. */
 export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefined {
   if (isScalarName(name.name)) return scalarType(name.name);
   const v = vectorTypeNamed(name.name);
   if (v) return v;
+  if (vectorSpelling(name.name)) {
+    refuseVectorSpelling(ctx, name.name, name.span);
+    return undefined;
+  }
   // A generic definition's type parameter, bound to one of its types while the definition is checked.
   const local = ctx.scopes.lookup(name.name);
   if (local?.kind === "typeParam") return local.type;

@@ -50,6 +50,10 @@ export function convertUntyped(u: Untyped, t: ScalarType): Conversion {
   switch (t.name) {
     case "bool":
       return { ok: false, why: "to-bool" };
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
     case "i32":
     case "u32":
     case "i64":
@@ -57,7 +61,13 @@ export function convertUntyped(u: Untyped, t: ScalarType): Conversion {
       if (u.kind === "float") return { ok: false, why: "float-to-int" };
       const [lo, hi] = INT_RANGES[t.name];
       if (u.value < lo || u.value > hi) return { ok: false, why: "range" };
-      return { ok: true, value: t.name === "i32" || t.name === "u32" ? Number(u.value) : u.value };
+      return { ok: true, value: t.name === "i64" || t.name === "u64" ? u.value : Number(u.value) };
+    }
+    case "f16":
+    case "bf16": {
+      const v = u.kind === "int" ? (t.name === "f16" ? jsrt.big2f16 : jsrt.big2bf16)(u.value) : (t.name === "f16" ? jsrt.f16 : jsrt.bf16)(u.value);
+      if (!Number.isFinite(v) && finite(u)) return { ok: false, why: "range" };
+      return { ok: true, value: v };
     }
     case "f32": {
       const v = u.kind === "int" ? jsrt.big2f32(u.value) : Math.fround(u.value);

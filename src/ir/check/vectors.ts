@@ -10,10 +10,11 @@
 import type * as ast from "../../parser/ast.js";
 import type { VectorEntry } from "../builtins.js";
 import type { Expr, Stmt } from "../nodes.js";
-import { isBool, isFloat, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
+import { isBool, isFloat, isLaneScalar, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
 import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices } from "./memory.js";
+import { LANE_LIST } from "./typeExpr.js";
 import { T } from "../types.js";
 
 function arity(ctx: FnCtx, e: ast.CallExpr, want: string): undefined {
@@ -155,6 +156,10 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
   const size = dims[dims.length - 1];
   if (u?.kind === "int" && size !== undefined && u.value + BigInt(lanes) > BigInt(size)) {
     ctx.log.error("GK3008", last.span, `${e.callee.name}() at index ${u.value} reaches element ${u.value + BigInt(lanes) - 1n}, past the end of '${array.name}', whose last dimension has size ${size}`);
+    return undefined;
+  }
+  if (!isLaneScalar(elem)) {
+    ctx.log.error("GK3005", e.args[0]!.span, `${e.callee.name}() moves lanes of ${LANE_LIST}, but '${array.name}' holds ${elem.name}`);
     return undefined;
   }
   return { array, indices, elem };

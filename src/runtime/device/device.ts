@@ -14,7 +14,7 @@
  */
 import { freemem, totalmem } from "node:os";
 import type { ScalarName } from "../../ir/types.js";
-import { TYPED_ARRAY, type TypedArrayFor } from "../../ir/values.js";
+import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type TypedArrayFor } from "../../ir/values.js";
 import { GkRuntimeError } from "../launcher/errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
@@ -121,9 +121,16 @@ export class GpuDevice implements ArrayOwner {
     return e;
   }
 
-  /** A GPU array holding a copy of `data` (its element type from the TypedArray: Uint8Array is bool). */
+  /**
+   * A GPU array holding a copy of `data`, its element type `opts.elem` or the TypedArray's
+   * (a Uint8Array is bool, a Uint16Array u16: say u8, f16 or bf16 in `opts.elem`).
+   */
   async array<E extends ElemName>(data: TypedArrayFor<E>, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    const elem = elemOf(data);
+    if (opts.elem !== undefined && !(Object.hasOwn(TYPED_ARRAY, opts.elem) && holdsElem(data, opts.elem))) {
+      const want = Object.hasOwn(TYPED_ARRAY, opts.elem) ? `a ${typedArrayName(opts.elem)}${elemNote(opts.elem)}` : "a TypedArray";
+      throw new GkRuntimeError("GK8005", `array(data, { elem: ${JSON.stringify(opts.elem)} }) takes ${want}, got ${describeValue(data)}`);
+    }
+    const elem = opts.elem ?? elemOf(data);
     if (elem === undefined) throw new GkRuntimeError("GK8005", `array() takes a TypedArray (Float32Array, Int32Array, ...), got ${describeValue(data)}`);
     const a = await this.zeros(elem as E, data.length, opts);
     try {
@@ -137,7 +144,7 @@ export class GpuDevice implements ArrayOwner {
 
   /** A GPU array of `length` zeros of element type `elem` ("f32", "i32", ...). */
   async zeros<E extends ElemName>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    if (!(elem in TYPED_ARRAY)) throw new GkRuntimeError("GK8005", `zeros() takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
+    if (!Object.hasOwn(TYPED_ARRAY, elem)) throw new GkRuntimeError("GK8005", `zeros() takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
     if (!Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `zeros() takes a length that is a non-negative integer, got ${describeValue(length)}`);
     const engine = this.open("zeros()");
     const label = opts.label;

@@ -34,6 +34,11 @@ export interface ArrayOwner {
 export interface ArrayOptions {
   /** A name for the array in errors. */
   readonly label?: string;
+  /**
+   * `array(data)`'s element type where the TypedArray does not say: a Uint8Array is bool
+   * unless this says u8, and a Uint16Array u16 unless it says f16 or bf16 (their bits).
+   */
+  readonly elem?: ElemName;
 }
 
 /** Frees the memory of arrays collected without free(). */

@@ -12,7 +12,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { bf16Bits, f16Bits } from "../../ir/halves.js";
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
+import { assertNever } from "../../util.js";
 import { bytesOf } from "../launcher/codec.js";
 import { fromLauncherError, GkRuntimeError, launcherFailed, parseLauncherError } from "../launcher/errors.js";
 import { packageRoot } from "../launcher/process.js";
@@ -79,11 +81,32 @@ function converted(e: unknown): GkRuntimeError {
   return launcherFailed(`the in-process GPU path failed: ${err?.message !== undefined ? String(err.message) : String(e)}`);
 }
 
-/** Writes one parameter's bytes at `at` (8 bytes a parameter; the driver takes its size's low bytes). */
+/**
+ * Writes one parameter's bytes at `at` (8 bytes a parameter; the driver takes its size's low
+ * bytes). A value is of its type already (the API coerced it: f16 and bf16 rounded).
+ */
 function encodeScalar(view: DataView, at: number, type: ScalarName, v: ScalarValue): void {
   switch (type) {
     case "bool":
       view.setUint8(at, v ? 1 : 0);
+      return;
+    case "i8":
+      view.setInt8(at, Number(v));
+      return;
+    case "u8":
+      view.setUint8(at, Number(v));
+      return;
+    case "i16":
+      view.setInt16(at, Number(v), true);
+      return;
+    case "u16":
+      view.setUint16(at, Number(v), true);
+      return;
+    case "f16":
+      view.setUint16(at, f16Bits(Number(v)), true);
+      return;
+    case "bf16":
+      view.setUint16(at, bf16Bits(Number(v)), true);
       return;
     case "i32":
       view.setInt32(at, Number(v), true);
@@ -103,6 +126,8 @@ function encodeScalar(view: DataView, at: number, type: ScalarName, v: ScalarVal
     case "f64":
       view.setFloat64(at, Number(v), true);
       return;
+    default:
+      assertNever(type, "scalar type");
   }
 }
 

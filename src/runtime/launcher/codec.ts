@@ -4,7 +4,7 @@
  * base64 written and read in chunks of a few megabytes, so that no array ever becomes one
  * JavaScript string (V8 caps strings near 512 MiB).
  */
-import { TYPED_ARRAY, elemOfTypedArray } from "../../ir/values.js";
+import { TYPED_ARRAY, holdsElem } from "../../ir/values.js";
 import { invalidArgs, launcherFailed } from "./errors.js";
 import { SHARED_FD } from "./shared.js";
 import type { KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
@@ -75,15 +75,17 @@ export function scalarWire(type: ScalarName, value: ScalarValue, where: string):
   return value;
 }
 
-/** Checks what only the client can know: that each TypedArray is the one for its element type. */
+/**
+ * Checks what only the client can know: that each TypedArray is the one for its element type
+ * (a Uint8Array for bool and u8, a Uint16Array of bits for f16 and bf16 as for u16).
+ */
 export function checkArrayArg(arg: KernelArg, index: number): void {
   if (arg.kind !== "array") return;
-  if (!(arg.elem in TYPED_ARRAY)) throw invalidArgs(`argument ${index}: unknown element type ${JSON.stringify(arg.elem)}`);
+  if (!Object.hasOwn(TYPED_ARRAY, arg.elem)) throw invalidArgs(`argument ${index}: unknown element type ${JSON.stringify(arg.elem)}`);
   if ("data" in arg) {
-    const actual = elemOfTypedArray(arg.data);
-    if (actual !== arg.elem) {
+    if (!holdsElem(arg.data, arg.elem)) {
       const want = TYPED_ARRAY[arg.elem].name;
-      throw invalidArgs(`argument ${index}: an array of ${arg.elem} must be a ${want}, got ${arg.data?.constructor?.name ?? typeof arg.data}`);
+      throw invalidArgs(`argument ${index}: an array of ${arg.elem} must be a ${want}, got ${(arg.data as unknown as object)?.constructor?.name ?? typeof arg.data}`);
     }
   } else if (!Number.isSafeInteger(arg.length) || arg.length < 0) {
     throw invalidArgs(`argument ${index}: length must be a non-negative integer, got ${String(arg.length)}`);

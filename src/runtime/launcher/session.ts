@@ -158,7 +158,10 @@ export class LauncherSession {
     return this.call({ op: "alloc", bytes: byteLength }, (f, generation) => ({ id: f.header.buffer as number, elem, length, byteLength, generation }));
   }
 
-  /** A buffer holding a copy of `data` (element type from the TypedArray; Uint8Array is bool). One round trip. */
+  /**
+   * A buffer holding a copy of `data`, of element type `elem`: by default the TypedArray's
+   * (`elemOfTypedArray`: a Uint8Array is bool, a Uint16Array u16; say u8, f16 or bf16). One round trip.
+   */
   async upload(data: AnyTypedArray, elem: ScalarName | undefined = elemOfTypedArray(data)): Promise<DeviceBuffer> {
     if (elem === undefined) throw invalidArgs("upload needs a TypedArray");
     checkArrayArg({ kind: "array", elem, data, copyBack: false }, 0);

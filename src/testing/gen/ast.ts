@@ -4,18 +4,20 @@
  * Names of module-level things (the kernel, device functions, constants, structs) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import { type ScalarName, type ScalarValue } from "../../ir/types.js";
+import { FLOAT_NAMES, INT_NAMES, LANE_SCALARS, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { Value as CompositeValue } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import type { GenericCall, GenericFn } from "./generic.js";
 
 export type Ty = ScalarName;
-export type IntTy = "i32" | "u32" | "i64" | "u64";
-export type FloatTy = "f32" | "f64";
+export type IntTy = IntName;
+export type FloatTy = FloatName;
 export type NumTy = IntTy | FloatTy;
+/** f16 and bf16. */
+export type HalfTy = "f16" | "bf16";
 
-export const INT_TYPES: readonly IntTy[] = ["i32", "u32", "i64", "u64"];
-export const FLOAT_TYPES: readonly FloatTy[] = ["f32", "f64"];
+export const INT_TYPES: readonly IntTy[] = INT_NAMES;
+export const FLOAT_TYPES: readonly FloatTy[] = FLOAT_NAMES;
 export const NUM_TYPES: readonly NumTy[] = [...INT_TYPES, ...FLOAT_TYPES];
 export const ALL_TYPES: readonly Ty[] = ["bool", ...NUM_TYPES];
 
@@ -50,11 +52,18 @@ export interface StructDef {
   readonly fields: readonly FieldDef[];
 }
 
-export const isIntTy = (t: Ty): t is IntTy => t === "i32" || t === "u32" || t === "i64" || t === "u64";
-export const isFloatTy = (t: Ty): t is FloatTy => t === "f32" || t === "f64";
-export const isSignedTy = (t: Ty): boolean => t === "i32" || t === "i64";
-export const is64Ty = (t: Ty): boolean => t === "i64" || t === "u64" || t === "f64";
-export const widthOf = (t: IntTy): number => (t === "i64" || t === "u64" ? 64 : 32);
+export const isIntTy = (t: Ty): t is IntTy => SCALAR_INFO[t].class === "int";
+export const isFloatTy = (t: Ty): t is FloatTy => SCALAR_INFO[t].class === "float";
+export const isHalfTy = (t: Ty): t is HalfTy => t === "f16" || t === "bf16";
+export const isSignedTy = (t: Ty): boolean => SCALAR_INFO[t].class === "int" && SCALAR_INFO[t].signed;
+export const is64Ty = (t: Ty): boolean => SCALAR_INFO[t].bits === 64;
+export const widthOf = (t: IntTy): number => SCALAR_INFO[t].bits;
+
+/** The scalar types vectors have lanes of, and struct fields hold (not the 1- and 2-byte types: src/ir/types.ts). */
+export const LANE_TYPES: readonly Ty[] = LANE_SCALARS;
+export const LANE_NUM_TYPES: readonly NumTy[] = NUM_TYPES.filter((t) => LANE_SCALARS.includes(t));
+export const LANE_INT_TYPES: readonly IntTy[] = INT_TYPES.filter((t) => LANE_SCALARS.includes(t));
+export const LANE_FLOAT_TYPES: readonly FloatTy[] = FLOAT_TYPES.filter((t) => LANE_SCALARS.includes(t));
 
 /** A value of a scalar type: boolean for bool, bigint for i64/u64, number otherwise (f32 values already rounded). */
 export type Value = ScalarValue;
@@ -160,6 +169,14 @@ export interface FnDef {
   readonly body: readonly Stmt[];
 }
 
+/** A module-level constant table, `const T0: T[n] = [...]` (or `T[a][b]`, given flat, row-major). */
+export interface TableDef {
+  readonly name: string;
+  readonly t: Ty;
+  readonly dims: readonly number[];
+  readonly values: readonly Value[];
+}
+
 /** A module-level constant: untyped (`const C = 3;`) when `t` is undefined. */
 export interface ConstDef {
   readonly name: string;
@@ -198,6 +215,8 @@ export function small(t: NumTy, v: number): Value {
 export interface Program {
   readonly constants: readonly ConstDef[];
   readonly structs: readonly StructDef[];
+  /** Module constant tables, read by the kernel and device functions (named `tab<i>`). */
+  readonly tables: readonly TableDef[];
   readonly fns: readonly FnDef[];
   /** Generic device functions (src/testing/gen/generic.ts), printed `<name>_g0`, ... */
   readonly generics?: readonly GenericFn[];

@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { fromLeaves, writeValue, type Value as CompositeValue } from "../../ir/composite.js";
 import { leaves, scalarType, sizeOf, storedLanes, structType, vectorType, type ArrayType, type ScalarValue, type StructType, type ValueType } from "../../ir/types.js";
-import { newTypedArray, type AnyTypedArray } from "../../ir/values.js";
+import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
 import { isScalarTy, isVecTy, laneOf, lanesOf, type FieldDef, type StructDef, type Ty, type ValTy, type Value, type VecTy } from "./ast.js";
 import { toTypedArray } from "./values.js";
 
@@ -53,7 +53,7 @@ export function arrayValue(t: ValTy, structs: readonly StructDef[], n: number, s
 /** An array of n copies of a value whose every scalar is `leaf(type)` (made anew for every use: arrays are mutable). */
 export function filledArray(t: ValTy, structs: readonly StructDef[], n: number, leaf: (u: Ty) => Value): fc.Arbitrary<AnyTypedArray> {
   return fc.constant(null).map(() => {
-    if (isScalarTy(t)) return fill(newTypedArray(t, n), leaf(t));
+    if (isScalarTy(t)) return fill(newTypedArray(t, n), storedValue(t, leaf(t)));
     const ir = irType(t, structs);
     const one = packArray(t, structs, [fromLeaves(ir, leaves(ir).map((l) => leaf(l.type.name)))]);
     const out = ir.kind === "vector" ? newTypedArray(laneOf(t as VecTy), n * one.length) : new Uint8Array(n * one.length);
@@ -62,8 +62,8 @@ export function filledArray(t: ValTy, structs: readonly StructDef[], n: number, 
   });
 }
 
-function fill(a: AnyTypedArray, v: Value): AnyTypedArray {
-  (a as unknown as { fill(x: unknown): void }).fill(typeof v === "boolean" ? (v ? 1 : 0) : v);
+function fill(a: AnyTypedArray, v: number | bigint): AnyTypedArray {
+  (a as unknown as { fill(x: unknown): void }).fill(v);
   return a;
 }
 

@@ -1,8 +1,9 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
- * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "stmt:doWhile", "vector:swizzle",
- * "struct:array:shared", ...), so that a test can state that the generator reaches every
- * operator, conversion, builtin and statement form, on scalars, vectors and structs.
+ * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile",
+ * "vector:swizzle", "struct:array:shared", ...), so that a test can state that the generator
+ * reaches every operator, conversion, builtin, memory space of every element type, and
+ * statement form, on scalars, vectors and structs.
  */
 import { assertNever } from "../../util.js";
 import { isScalarTy, isStructTy, isVecTy, type CallArg, type Expr, type LValue, type PathStep, type Program, type Stmt, type ValTy } from "./ast.js";
@@ -13,8 +14,17 @@ function arrayKind(name: string): string {
   return m ? { in: "global", out: "global", approx: "global", acc: "global", la: "local", sh: "shared", ss: "shared", sacc: "shared" }[m[1]!]! : "param";
 }
 
+/** The memory space of an array of a generated program, by its name (kernel.ts names them). */
+export function spaceOf(array: string): "global" | "shared" | "local" | "table" {
+  if (/^(sh|ss|sacc)/.test(array)) return "shared";
+  if (/^la\d/.test(array)) return "local";
+  if (/^tab\d/.test(array)) return "table";
+  return "global";
+}
+
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  if (p.tables.length) out.add("const:table");
   /** `vector:…` or `struct:…` for a value of a vector or struct type. */
   const kind = (t: ValTy | "void"): string | undefined => (t === "void" || isScalarTy(t) ? undefined : isVecTy(t) ? "vector" : "struct");
   const steps = (base: ValTy | undefined, path: readonly PathStep[]): void => {
@@ -90,6 +100,7 @@ export function features(p: Program): Set<string> {
       case "index":
         out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
         if (kind(e.t)) out.add(`${kind(e.t)}:array:${arrayKind(e.array)}`);
+        out.add(`mem:${spaceOf(e.array)}:${e.t}`);
         return e.idx.forEach(expr);
       case "path":
         expr(e.e);
@@ -116,13 +127,16 @@ export function features(p: Program): Set<string> {
       case "localArray":
         out.add(`stmt:localArray:${s.dims.length}d${s.init ? (s.flat && s.dims.length > 1 ? ":flat" : ":init") : ""}`);
         if (kind(s.t)) out.add(`${kind(s.t)}:array:local`);
+        out.add(`mem:local:${s.t}`);
         return;
       case "shared":
         out.add(`stmt:shared:${s.dims.length}d`);
         if (kind(s.t)) out.add(`${kind(s.t)}:array:shared`);
+        out.add(`mem:shared:${s.t}`);
         return;
       case "assign":
         out.add(kind(s.target.t) ? `${kind(s.target.t)}:assign:${s.op}` : `assign:${s.op}:${s.target.t}`);
+        if (!s.target.path?.length && (s.target.idx.length || /^(ss|sacc)/.test(s.target.name))) out.add(`mem:${spaceOf(s.target.name)}:${s.target.t}`);
         lvalue(s.target);
         return expr(s.value);
       case "step":

@@ -16,6 +16,8 @@
  */
 import fc from "fast-check";
 import { builtins, operandTypes, type MathEntry } from "../../ir/builtins.js";
+import { evalCast } from "../../ir/evalOp.js";
+import { T } from "../../ir/types.js";
 import {
   ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
   type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
@@ -24,6 +26,7 @@ import { SIZES } from "./generic.js";
 import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
+import { INT_RANGES } from "../../ir/values.js";
 
 export interface ValueVar {
   readonly name: string;
@@ -32,13 +35,13 @@ export interface ValueVar {
   readonly mutable: boolean;
 }
 
-/** A readable array: an input, a local array, readable shared memory, or this thread's own output slots. */
+/** A readable array: an input, a local array, readable shared memory, a module constant table, or this thread's own output slots. */
 export interface ArrayRef {
   readonly name: string;
   readonly t: ValTy;
   /** Sizes per dimension; empty for a scalar `shared` variable. */
   readonly dims: readonly number[];
-  readonly kind: "input" | "local" | "shared" | "own";
+  readonly kind: "input" | "local" | "shared" | "table" | "own";
 }
 
 export interface FnSig {
@@ -113,8 +116,9 @@ export function ownSlot(t: ValTy, j: number): Expr {
   return index(t, `out_${t}`, bin("i32", "+", nameRef("i32", "o"), lit("i32", j)));
 }
 
-/** `e` (an integer of type u) guarded into 0..n-1. */
+/** `e` (an integer of type u) guarded into 0..n-1 (a small integer type that cannot hold n is converted to i32 first). */
 export function guardIndex(e: Expr, n: number): Expr {
+  if (BigInt(n) > INT_RANGE[e.t as IntTy][1]) e = cast("i32", e);
   const u = e.t as IntTy;
   const rem = bin(u, "%", e, lit(u, small(u, n)));
   return isSignedTy(u) ? builtin(u, "abs", rem) : rem;
@@ -142,23 +146,21 @@ function spell(t: Ty, v: Value, s: Spelling): Expr {
 function constantAs(c: ConstDef, t: Ty): Value | undefined {
   if (c.t !== undefined) return c.t === t ? c.v : undefined;
   if (typeof c.v === "bigint") {
-    if (isFloatTy(t)) return t === "f32" ? Math.fround(Number(c.v)) : Number(c.v);
+    if (isFloatTy(t)) {
+      const v = evalCast(T.i64, T[t], BigInt.asIntN(64, c.v)) as number;
+      return Number.isFinite(v) && BigInt.asIntN(64, c.v) === c.v ? v : undefined;
+    }
     if (!isIntTy(t) || c.v < INT_RANGE[t][0] || c.v > INT_RANGE[t][1]) return undefined;
     return t === "i64" || t === "u64" ? c.v : Number(c.v);
   }
   if (typeof c.v === "number" && isFloatTy(t)) {
-    const v = t === "f32" ? Math.fround(c.v) : c.v;
+    const v = evalCast(T.f64, T[t], c.v) as number;
     return Number.isFinite(v) ? v : undefined;
   }
   return undefined;
 }
 
-const INT_RANGE: Record<IntTy, readonly [bigint, bigint]> = {
-  i32: [-(1n << 31n), (1n << 31n) - 1n],
-  u32: [0n, (1n << 32n) - 1n],
-  i64: [-(1n << 63n), (1n << 63n) - 1n],
-  u64: [0n, (1n << 64n) - 1n],
-};
+const INT_RANGE = INT_RANGES;
 
 /** An arbitrary built when first used. */
 export class Lazy<T> extends fc.Arbitrary<T> {
@@ -236,7 +238,7 @@ export class ExprGen {
     return this.cached(`index:${n}:${d}`, () => {
       const fromInt = this.anyInt(d).map((e) => guardIndex(e, n));
       if (d === 0) return fromInt;
-      const fromOther = fc.oneof(...(["f32", "f64", "bool"] as const).map((u) => this.expr(u, d - 1))).map((e) => guardIndex(cast("u32", e), n));
+      const fromOther = fc.oneof(...(["f32", "f64", "f16", "bf16", "bool"] as const).map((u) => this.expr(u, d - 1))).map((e) => guardIndex(cast("u32", e), n));
       return fc.oneof(w(fromInt, 4), w(fromOther, 1));
     });
   }

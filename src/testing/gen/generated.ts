@@ -7,7 +7,7 @@
 import { mathBuiltin } from "../../ir/builtins.js";
 import { type AnyTypedArray, type ArgValue } from "../../ir/values.js";
 import type { Tolerance } from "../compare.js";
-import type { Dims, Param, Program, Stmt } from "./ast.js";
+import type { Dims, FloatTy, Param, Program, Stmt } from "./ast.js";
 import { printProgram } from "./print.js";
 
 /** A kernel argument: a scalar (boolean, number, or bigint for 64-bit integers) or a TypedArray. */
@@ -52,7 +52,7 @@ export function tolerances(p: Program): Record<string, Tolerance> {
   const visit = (ss: readonly Stmt[]) => {
     for (const s of ss) {
       if (s.k === "assign" && s.target.name.startsWith("approx_") && s.value.k === "builtin") {
-        const t = s.target.t as "f32" | "f64";
+        const t = s.target.t as FloatTy;
         const ulp = mathBuiltin(s.value.fn)?.ulp[t] ?? 0;
         worst.set(s.target.name, Math.max(worst.get(s.target.name) ?? 0, ulp));
       }

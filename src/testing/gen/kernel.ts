@@ -27,9 +27,9 @@
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isScalarTy, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
   type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type ParamValue, type Program, type Stmt,
-  type StructDef, type StructTy, type Ty, type ValTy, type VecTy,
+  type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
@@ -82,6 +82,7 @@ interface Shape {
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
   readonly constants: readonly ConstDef[];
+  readonly tables: readonly TableDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
 }
@@ -109,14 +110,19 @@ function names(n: number, fallback: string): fc.Arbitrary<string[]> {
   );
 }
 
-const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"] } as const;
+/**
+ * The operations threads apply to an accumulator of each kind of type, in any order with one
+ * result: integer operations wrap, f32 and f64 sums are of small integers (exact), and f16 and
+ * bf16 sums would not stay exact (integers are exact only up to 2048 and 256), so only min and max.
+ */
+const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add", "min", "max"], half: ["min", "max"] } as const;
 
 /** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
 const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
 
 function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
   return fc.constantFrom(...NUM_TYPES).chain((t) =>
-    fc.tuple(fc.constantFrom(...(isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
+    fc.tuple(fc.constantFrom(...(isHalfTy(t) ? ACC_OPS.half : isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
       ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
   );
@@ -129,11 +135,11 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
 /** Most bytes of a generated struct (fields past it are dropped): shared arrays of them stay well inside 48 KiB. */
 const STRUCT_BYTES = 96;
 
-const VEC_TYPES: readonly VecTy[] = ALL_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n)));
+const VEC_TYPES: readonly VecTy[] = LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n)));
 
 /** One struct, or two with the second holding the first (as a field or an array field). */
 function structDefs(): fc.Arbitrary<StructDef[]> {
-  const valueTy = fc.oneof({ arbitrary: fc.constantFrom<ValTy>(...ALL_TYPES), weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...VEC_TYPES), weight: 2 });
+  const valueTy = fc.oneof({ arbitrary: fc.constantFrom<ValTy>(...LANE_TYPES), weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...VEC_TYPES), weight: 2 });
   const dims = fc.constantFrom<readonly number[]>([], [], [], [], [2], [3], [2, 2]);
   const struct = (name: StructTy, inner: StructTy | null): fc.Arbitrary<StructDef> => {
     const t = inner ? fc.oneof({ arbitrary: valueTy, weight: 2 }, { arbitrary: fc.constant<ValTy>(inner), weight: 1 }) : valueTy;
@@ -192,9 +198,12 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
   const compound = compoundOf({ vecTypes, structs });
   // Value types: scalars, and now and then the program's vectors and structs.
   const types: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 3 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
+  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 apply.
+  const laneTypes = [...new Set(vecTypes.map((v) => laneType(v)!))];
+  const localElem: fc.Arbitrary<ValTy> = laneTypes.length ? fc.oneof({ arbitrary: types, weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...laneTypes), weight: 1 }) : types;
   const localArray = fc
     .record({
-      t: types,
+      t: localElem,
       dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
       init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
     })
@@ -232,9 +241,15 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
       fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
+      tables: fc.array(
+        fc.tuple(scalars, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+          fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
+        ),
+        { maxLength: 2 },
+      ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in four.
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
       genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
@@ -257,6 +272,7 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
         globalAccs: uniqueByName(r.globalAccs),
         fns: r.fns,
         constants: r.constants,
+        tables: r.tables,
         plan,
         approx: r.approx,
         generics: r.generics,
@@ -347,6 +363,11 @@ function sharedData(s: Shape): SharedData[] {
 
 const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
 
+/** The module constant tables as arrays expressions may read. */
+function tableRefs(s: Shape): ArrayRef[] {
+  return s.tables.map((t) => ({ name: t.name, t: t.t, dims: t.dims, kind: "table" }));
+}
+
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const types = paramTypes(s);
   const base: Env = {
@@ -357,6 +378,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     arrays: [
       ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...tableRefs(s),
     ],
     fns,
     constants,
@@ -506,8 +528,9 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 
 function fnBody(f: FnShape, i: number, s: Shape, generic: readonly FnSig[]): fc.Arbitrary<FnDef> {
   const callable: FnSig[] = [...s.fns.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : [])), ...generic];
+  const tables = tableRefs(s);
   const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({
-    vars, arrays, fns: callable, constants: s.constants, slots: SLOTS, inputLength: INPUT_LENGTH, structs: s.structs, vecTypes: s.vecTypes,
+    vars, arrays: [...arrays, ...tables], fns: callable, constants: s.constants, slots: SLOTS, inputLength: INPUT_LENGTH, structs: s.structs, vecTypes: s.vecTypes,
   });
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   if (f.kind === "writer") {
@@ -572,7 +595,7 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
         values: values(s, params),
       })
       .map(({ fns, body, values: vs }): Program => ({
-        constants: s.constants, structs: s.structs, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
+        constants: s.constants, structs: s.structs, tables: s.tables, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
       }));
   });
 }

@@ -8,9 +8,9 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, PathStep, Program, Stmt, StructDef, Ty, ValTy, Value } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, PathStep, Program, Stmt, StructDef, TableDef, Ty, ValTy, Value } from "./ast.js";
 import { genericArgsText, printGenericFn } from "./generic.js";
-import { isIntTy, isStructTy, laneType, widthOf } from "./ast.js";
+import { isFloatTy, isIntTy, isStructTy, laneType, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
   /** The whole `.gk` text. */
@@ -22,10 +22,11 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions, constants and structs are named `<name>_f0`, `<name>_C0`, `<name>_S0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants, p.structs, p.sizeParam);
+  const pr = new Printer(name, p.constants, p.structs, p.tables, p.sizeParam);
   const lines: string[] = [];
   for (const s of p.structs) lines.push(...pr.struct(s));
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
+  for (const t of p.tables) lines.push(`const ${pr.global(t.name)}: ${t.t}${t.dims.map((d) => `[${d}]`).join("")} = ${arrayLiteral(t.t, t.values, t.dims)};`);
   (p.generics ?? []).forEach((g, i) => {
     if (lines.length) lines.push("");
     lines.push(...printGenericFn(`${name}_g${i}`, g));
@@ -51,7 +52,7 @@ function untypedTy(v: Value): Ty {
 /** A literal's text, untyped: `5`, `-3`, `0.5`, `-0.0`, `1e+30`, `true`; in another spelling when `form` says so. */
 export function literalText(t: Ty, v: Value, form?: LitForm): string {
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (t === "f32" || t === "f64") {
+  if (isFloatTy(t)) {
     const x = v as number;
     if (Object.is(x, -0)) return "-0.0";
     const s = String(x);
@@ -111,15 +112,18 @@ function clarity(parent: string, child: Expr): boolean {
 class Printer {
   private readonly constants: ReadonlyMap<string, ConstDef>;
   private readonly structs: ReadonlyMap<string, StructDef>;
+  private readonly tables: ReadonlySet<string>;
 
   constructor(
     private readonly prefix: string,
     constants: readonly ConstDef[],
     structs: readonly StructDef[],
+    tables: readonly TableDef[],
     private readonly sizeParam?: Program["sizeParam"],
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
     this.structs = new Map(structs.map((s) => [s.name, s]));
+    this.tables = new Set(tables.map((t) => t.name));
   }
 
   global(name: string): string {
@@ -157,7 +161,8 @@ class Printer {
       case "lit":
         return this.literal(e, bare);
       case "name":
-        return { text: e.name, prec: PRIMARY };
+        // A constant table named as an array (`load2(tab0, i)`) is a module global.
+        return { text: this.tables.has(e.name) ? this.global(e.name) : e.name, prec: PRIMARY };
       case "special":
         return { text: `${e.name}.${e.axis}`, prec: PRIMARY };
       case "unary": {
@@ -200,8 +205,10 @@ class Printer {
         const args = e.args.map((a, i) => (inferred && i === 0 && a.k !== "arrayRef" ? this.operand(a, 0, false) : this.callArg(a)));
         return { text: `${this.prefix}_g${e.fn}${genericArgsText(e.t as NumTy, e.generic)}(${args.join(", ")})`, prec: PRIMARY };
       }
-      case "index":
-        return { text: `${e.array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
+      case "index": {
+        const array = this.tables.has(e.array) ? this.global(e.array) : e.array;
+        return { text: `${array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
+      }
       default:
         return assertNever(e, "generated expression");
     }

@@ -10,7 +10,7 @@
  * - a thread writes only its own output slots `out_T[o + j]` and its locals;
  * - atomics on memory that threads share (`acc_*` globals, `sacc*` shared arrays) use one
  *   operation family per array whose result does not depend on the order threads apply it
- *   (integer add/sub, min, max, and, or, xor; float min/max; float add/sub of small
+ *   (integer add/sub, min, max, and, or, xor; float min/max; f32 and f64 add/sub of small
  *   integers, which stay exact), and their old values are discarded; atomics whose old
  *   value is used target the thread's own output slot;
  * - `break`, `continue` and `return` only end an `if` branch, so nothing is unreachable;
@@ -19,7 +19,7 @@
 import fc from "fast-check";
 import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
-  assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
+  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
   type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type ValTy,
 } from "./ast.js";
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
@@ -132,7 +132,8 @@ export class Scope {
       if (t !== "bool" && (atomicTypes as readonly ValTy[]).includes(t)) out.push(w(this.ownAtomic(t as NumTy), 1));
     }
     out.push(...this.effects(atomicTypes));
-    for (const t of k.approx) out.push(w(this.approxStore(t), 3));
+    // Weighted up: two dozen inexact builtins on four float types share these stores.
+    for (const t of k.approx) out.push(w(this.approxStore(t), 10));
     for (const acc of k.accumulators) if (k.floatAtomics || !isFloatTy(acc.t)) out.push(w(this.accumulate(acc), 1));
     for (const f of k.writers) {
       const call = fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), g.any(f.t)).map(([j, x]): Stmt => ({
@@ -160,7 +161,7 @@ export class Scope {
 
   /** `store2`/`store4` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
   private vectorStores(a: ArrayRef): Weighted[] {
-    if (!isScalarTy(a.t) || !this.env.vecTypes.length) return [];
+    if (!isScalarTy(a.t) || !LANE_TYPES.includes(a.t) || !this.env.vecTypes.length) return [];
     const t = a.t;
     const out: Weighted[] = [];
     for (const n of [2, 4] as const) {
@@ -344,7 +345,7 @@ export class Scope {
   private block(ctx: StmtCtx): fc.Arbitrary<Stmt> {
     const shadowable = this.env.vars.filter((v) => v.mutable).map((v) => v.name);
     const names = fc.oneof({ arbitrary: fc.constant(`b${ctx.blocks}`), weight: 3 }, ...(shadowable.length ? [{ arbitrary: fc.constantFrom(...shadowable), weight: 1 }] : []));
-    const types = ["i32", "u32", "i64", "u64", "f32", "f64", "bool"] as const;
+    const types = ALL_TYPES;
     return fc.tuple(names, fc.constantFrom(...types)).chain(([name, t]) => {
       const inner = this.with({ name, t, mutable: true }).stmts({ ...ctx, blocks: ctx.blocks + 1 }, 1, 3);
       return fc.tuple(this.gen.any(t), inner).map(([init, body]): Stmt => ({ k: "block", body: [{ k: "let", decl: "let", name, t, init }, ...body] }));

@@ -4,8 +4,9 @@
  * the integer limits and the float values around them, where conversions saturate).
  */
 import fc from "fast-check";
-import { type AnyTypedArray, INT_RANGES, newTypedArray } from "../../ir/values.js";
-import type { FloatTy, IntTy, Ty, Value } from "./ast.js";
+import { BF16_MAX, F16_MAX, roundBf16, roundF16 } from "../../ir/halves.js";
+import { type AnyTypedArray, INT_RANGES, newTypedArray, storedValue } from "../../ir/values.js";
+import { isFloatTy, isSignedTy, type FloatTy, type IntTy, type Ty, type Value } from "./ast.js";
 
 const I32_MIN = Number(INT_RANGES.i32[0]);
 const I32_MAX = Number(INT_RANGES.i32[1]);
@@ -18,6 +19,10 @@ const F32_MIN_NORMAL = 1.1754943508222875e-38;
 const F32_MIN_SUBNORMAL = 1.401298464324817e-45;
 
 const EDGE_INTS: Record<IntTy, readonly (number | bigint)[]> = {
+  i8: [0, 1, -1, 2, 7, 8, 9, 127, -128, -127, 126, 100, -100],
+  u8: [0, 1, 2, 7, 8, 9, 127, 128, 255, 254, 200],
+  i16: [0, 1, -1, 2, 15, 16, 17, 255, 256, 32767, -32768, -32767, 1000, -1000],
+  u16: [0, 1, 2, 15, 16, 17, 255, 256, 32767, 32768, 65535, 65534],
   i32: [0, 1, -1, 2, -2, 31, 32, 33, 255, I32_MIN, I32_MAX, I32_MIN + 1, 65536, -65536],
   u32: [0, 1, 2, 31, 32, 33, 255, 0x7fffffff, 0x80000000, U32_MAX, U32_MAX - 1, 65536],
   i64: [0n, 1n, -1n, 2n, 63n, 64n, 65n, I64_MIN, I64_MAX, I64_MIN + 1n, 1n << 32n, -(1n << 32n), 4294967295n, -2147483649n],
@@ -34,16 +39,27 @@ const EDGE_FLOATS: readonly number[] = [
   1e39, -1e39, 1.7976931348623157e308, 5e-324, 2.2250738585072014e-308,
 ];
 
+/** f16 and bf16 values where their rounding, range and subnormals show: the largest finite, the smallest normal and subnormal, ties. */
+const EDGE_HALVES: Readonly<Record<"f16" | "bf16", readonly number[]>> = {
+  f16: [F16_MAX, -F16_MAX, 2 ** -14, 2 ** -24, -(2 ** -24), 3 * 2 ** -24, 2048, 2049, 2050, 1 + 2 ** -10, 1 + 2 ** -11, 65504 - 16, 127.5, 255, 256, 32768],
+  bf16: [BF16_MAX, -BF16_MAX, 2 ** -126, 2 ** -133, -(2 ** -133), 256, 257, 258, 1 + 2 ** -7, 1 + 2 ** -8, 65536, 2 ** 31, -(2 ** 31), 2 ** 63, 1e30],
+};
+
 const SPECIAL_FLOATS: readonly number[] = [NaN, Infinity, -Infinity, -0];
 
 function smallInt(t: IntTy): fc.Arbitrary<number | bigint> {
-  const signed = t === "i32" || t === "i64";
+  const signed = isSignedTy(t);
   const a = fc.integer({ min: signed ? -20 : 0, max: 40 });
   return t === "i64" || t === "u64" ? a.map((x) => BigInt(x)) : a;
 }
 
 function anyInt(t: IntTy): fc.Arbitrary<number | bigint> {
   switch (t) {
+    case "i8":
+    case "u8":
+    case "i16":
+    case "u16":
+      return fc.integer({ min: Number(INT_RANGES[t][0]), max: Number(INT_RANGES[t][1]) });
     case "i32":
       return fc.integer({ min: I32_MIN, max: I32_MAX });
     case "u32":
@@ -63,7 +79,8 @@ function intValue(t: IntTy): fc.Arbitrary<Value> {
   );
 }
 
-const roundTo = (t: FloatTy) => (x: number) => (t === "f32" ? Math.fround(x) : x);
+const ROUND: Record<FloatTy, (x: number) => number> = { f16: roundF16, bf16: roundBf16, f32: Math.fround, f64: (x) => x };
+const roundTo = (t: FloatTy) => ROUND[t];
 
 /** Ordinary floats: small multiples of 1/8, and some with many digits. */
 function plainFloat(t: FloatTy): fc.Arbitrary<number> {
@@ -75,21 +92,24 @@ function plainFloat(t: FloatTy): fc.Arbitrary<number> {
 
 /** A finite float of type t, as a literal can spell it. */
 function finiteFloat(t: FloatTy): fc.Arbitrary<number> {
-  const edges = EDGE_FLOATS.map(roundTo(t)).filter((x) => Number.isFinite(x));
-  const full = t === "f32" ? fc.float({ noNaN: true, noDefaultInfinity: true }) : fc.double({ noNaN: true, noDefaultInfinity: true });
+  const edges = [...EDGE_FLOATS, ...(t === "f16" || t === "bf16" ? EDGE_HALVES[t] : [])].map(roundTo(t)).filter((x) => Number.isFinite(x));
+  const full =
+    t === "f64" ? fc.double({ noNaN: true, noDefaultInfinity: true })
+    : t === "f32" ? fc.float({ noNaN: true, noDefaultInfinity: true })
+    : fc.float({ noNaN: true, noDefaultInfinity: true }).map(roundTo(t)).filter((x) => Number.isFinite(x));
   return fc.oneof({ arbitrary: plainFloat(t), weight: 6 }, { arbitrary: fc.constantFrom(...edges), weight: 3 }, { arbitrary: full, weight: 1 });
 }
 
 /** A value for a literal of type t: finite (there is no literal for NaN or Infinity). */
 export function literalValue(t: Ty): fc.Arbitrary<Value> {
   if (t === "bool") return fc.boolean();
-  if (t === "f32" || t === "f64") return finiteFloat(t);
+  if (isFloatTy(t)) return finiteFloat(t);
   return intValue(t);
 }
 
 /** A value for an input of type t: anything, NaN and the infinities included. */
 export function inputValue(t: Ty): fc.Arbitrary<Value> {
-  if (t === "f32" || t === "f64") {
+  if (isFloatTy(t)) {
     return fc.oneof({ arbitrary: finiteFloat(t), weight: 8 }, { arbitrary: fc.constantFrom(...SPECIAL_FLOATS), weight: 2 });
   }
   return literalValue(t);
@@ -98,18 +118,18 @@ export function inputValue(t: Ty): fc.Arbitrary<Value> {
 /** A small integer-valued input of type t (float atomic sums stay exact with these). */
 export function smallValue(t: Ty): fc.Arbitrary<Value> {
   if (t === "bool") return fc.boolean();
-  if (t === "f32" || t === "f64") return fc.integer({ min: -100, max: 100 });
+  if (isFloatTy(t)) return fc.integer({ min: -100, max: 100 });
   return smallInt(t);
 }
 
-/** An array of `n` values as the TypedArray of its element type (bool as 0/1 bytes). */
+/** An array of `n` values as the TypedArray of its element type (bool as 0/1 bytes, f16 and bf16 as bits). */
 export function typedArray(t: Ty, n: number, values: fc.Arbitrary<Value> = inputValue(t)): fc.Arbitrary<AnyTypedArray> {
   return fc.array(values, { minLength: n, maxLength: n }).map((vs) => toTypedArray(t, vs));
 }
 
 export function toTypedArray(t: Ty, vs: readonly Value[]): AnyTypedArray {
   const a = newTypedArray(t, vs.length);
-  vs.forEach((v, i) => ((a as unknown as Value[])[i] = typeof v === "boolean" ? (v ? 1 : 0) : v));
+  vs.forEach((v, i) => ((a as unknown as Value[])[i] = storedValue(t, v)));
   return a;
 }
 
@@ -130,5 +150,17 @@ export function sentinel(t: Ty): Value {
       return -1234.5;
     case "f64":
       return -98765.4321;
+    case "i8":
+      return -34;
+    case "u8":
+      return 0xad;
+    case "i16":
+      return -8531;
+    case "u16":
+      return 0xbeef;
+    case "f16":
+      return -1234;
+    case "bf16":
+      return -98304;
   }
 }

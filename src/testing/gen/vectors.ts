@@ -17,7 +17,7 @@
  */
 import fc from "fast-check";
 import {
-  ALL_TYPES, bin, builtin, INT_TYPES, isFloatTy, isIntTy, isSignedTy, laneOf, lanesOf, lit, nameRef, NUM_TYPES, small, vec, widthOf,
+  bin, builtin, isFloatTy, isIntTy, isSignedTy, laneOf, lanesOf, LANE_INT_TYPES, LANE_NUM_TYPES, LANE_TYPES, lit, nameRef, small, vec, widthOf,
   type BinOp, type Expr, type Lanes, type NumTy, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { EXACT_USES, NAN_SIGN_OPERAND, type ExprGen, type MathUse } from "./expr.js";
@@ -94,13 +94,13 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
     fc.tuple(sub(vec(lane, m)), fc.array(fc.integer({ min: 0, max: m - 1 }), { minLength: n, maxLength: n }), rgbaLetters).map(([e, ks, rgba]) => lanesOfExpr(e, t, ks, rgba)),
   );
   alts.push(w(fc.oneof(...swizzle), 3));
-  const others = ALL_TYPES.filter((u) => u !== lane);
+  const others = LANE_TYPES.filter((u) => u !== lane);
   alts.push(w(fc.oneof(...others.map((u) => sub(vec(u, n)))).map((e): Expr => ({ k: "cast", t, e })), 2));
   alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
   const selectArgs = fc.tuple(sub(vec("bool", n)), sub(t), fc.oneof({ arbitrary: sub(t), weight: 3 }, { arbitrary: sub(lane), weight: 1 }));
   alts.push(w(selectArgs.map(([c, a, b]) => builtin(t, "select", c, a, b)), 1));
   alts.push(...(lane === "bool" ? boolOps(t, n, sub) : numericOps(t, lane as NumTy, sub)));
-  const uses = EXACT_USES.filter((m) => m.result === lane);
+  const uses = EXACT_USES.filter((m) => m.result === lane && LANE_TYPES.includes(m.operand));
   if (uses.length) alts.push(w(fc.oneof(...uses.map((m) => mathCall(m, n, sub))), 2));
   if (isFloatTy(lane)) {
     alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
@@ -119,8 +119,8 @@ function operands(t: VecTy, sub: Sub): fc.Arbitrary<[Expr, Expr]> {
 
 /** Comparisons of vectors of any type (bool vectors), and logic on bool vectors. */
 function boolOps(t: VecTy, n: Lanes, sub: Sub): Weighted[] {
-  const eq = fc.oneof(...ALL_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!="), operands(vec(u, n), sub))));
-  const order = fc.oneof(...NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))));
+  const eq = fc.oneof(...LANE_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!="), operands(vec(u, n), sub))));
+  const order = fc.oneof(...LANE_NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))));
   const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin(t, op, l, r));
   const logic = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), operands(t, sub)).map(([op, [l, r]]) => bin(t, op, l, r));
   const not = sub(t).map((e): Expr => ({ k: "unary", t, op: "!", e }));
@@ -138,8 +138,8 @@ function numericOps(t: VecTy, lane: NumTy, sub: Sub): Weighted[] {
     const n = lanesOf(t);
     const count = fc.oneof(
       w(fc.integer({ min: 0, max: widthOf(lane) - 1 }).map((c) => lit(lane, small(lane, c))), 1),
-      w(fc.oneof(...INT_TYPES.map((u) => sub(u))), 1),
-      w(fc.oneof(...INT_TYPES.map((u) => sub(vec(u, n)))), 1),
+      w(fc.oneof(...LANE_INT_TYPES.map((u) => sub(u))), 1),
+      w(fc.oneof(...LANE_INT_TYPES.map((u) => sub(vec(u, n)))), 1),
     );
     const shift = fc.tuple(fc.constantFrom<BinOp>("<<", ">>", ">>>"), sub(t), count).map(([op, l, r]) => bin(t, op, l, r));
     alts.push(w(bits, 2), w(not, 1), w(shift, 2));
@@ -174,7 +174,7 @@ function mathCall(m: MathUse, n: Lanes, sub: Sub): fc.Arbitrary<Expr> {
 /** Scalars of type t from vectors of the program's lane counts: a lane, `dot`/`length`/`distance` (floats), `any`/`all` (bool). */
 export function scalarsFromVectors(g: ExprGen, t: Ty, d: number): Weighted[] {
   const counts = [...new Set(g.env.vecTypes.map(lanesOf))];
-  if (!counts.length || d === 0) return [];
+  if (!counts.length || d === 0 || !LANE_TYPES.includes(t)) return [];
   const sub: Sub = (u) => g.expr(u, d - 1);
   const lane = fc.oneof(...counts.map((n) => fc.tuple(sub(vec(t, n)), fc.integer({ min: 0, max: n - 1 }), rgbaLetters).map(([e, k, rgba]) => lanesOfExpr(e, t, [k], rgba))));
   const out: Weighted[] = [w(lane, 3)];

@@ -1,5 +1,6 @@
 /**
- * The names that the headers nvcc puts in front of every `.cu` define as macros or declare
+ * The names that the headers nvcc puts in front of every `.cu`, and the ones the backend
+ * includes where a module uses f16 or bf16 (cuda_fp16.h, cuda_bf16.h), define as macros or declare
  * at global scope, read from the installed nvcc: `nvcc -E -Xcompiler -dM` for macros, and a
  * small scan of `nvcc -E` output for declarations (functions, variables, typedefs, tags,
  * enumerators and `using` declarations outside any namespace or class). Names that start
@@ -9,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execa } from "execa";
+import { CUDA } from "../../../src/backends/cuda/settings.js";
 
 export interface HeaderNames {
   readonly macros: ReadonlySet<string>;
@@ -19,7 +21,7 @@ export async function headerNames(nvcc: string): Promise<HeaderNames> {
   const dir = mkdtempSync(path.join(tmpdir(), "gk-header-names-"));
   try {
     const cu = path.join(dir, "empty.cu");
-    writeFileSync(cu, "\n");
+    writeFileSync(cu, Object.values(CUDA.half).map((h) => `#include <${h.header}>\n`).join(""));
     const [defs, pre] = await Promise.all([
       execa(nvcc, ["-arch=sm_90", "-E", "-Xcompiler", "-dM", cu, "-o", path.join(dir, "macros.txt")]),
       execa(nvcc, ["-arch=sm_90", "-E", cu, "-o", path.join(dir, "empty.ii")]),

@@ -92,3 +92,14 @@ describe("integer literals", () => {
     expect(literal(T.bool, true).text).toBe("true");
   });
 });
+
+describe("the builtin table's half conversions", () => {
+  it("are the backend's", async () => {
+    const { CUDA } = await import("../../../src/backends/cuda/settings.js");
+    const { mathBuiltin } = await import("../../../src/ir/builtins.js");
+    const { fill } = await import("../../../src/ir/templates.js");
+    for (const h of ["f16", "bf16"] as const) {
+      expect(fill(mathBuiltin("tan")!.cuda[h]!.template, ["x"])).toBe(`${CUDA.half[h].fromF32}(tanf(${CUDA.half[h].toF32}(x)))`);
+    }
+  });
+});

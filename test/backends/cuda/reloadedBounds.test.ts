@@ -22,3 +22,11 @@ describe("loop bounds ptxas would miscompile", () => {
     expect(text).not.toContain("volatile");
   });
 });
+
+describe("volatile bounds of f16 and bf16", () => {
+  it("read the bits, which have operators (the half types have none on volatile values)", () => {
+    const src = "device_kernel k(x: readonly global<f16>, out: global<i32>) {\n  let j = 0;\n  while (j < 4 && x[j] < 1.5) { j++; }\n  out[0] = j;\n}\n";
+    const r = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+    expect(emitCuda(r.ir!, { sources: r.sources }).source).toContain("__ushort_as_half(((const volatile unsigned short*)x)[j]) < __ushort_as_half(0x3e00)");
+  });
+});

@@ -16,7 +16,7 @@ import {
 import { SHUFFLE_TYPES } from "../../../src/ir/warpBuiltins.js";
 import { jsBinary, jsUnary } from "../../../src/ir/evalOp.js";
 import type { AtomicOp, BinOp, Expr, Module, Param, Stmt, UnOp } from "../../../src/ir/nodes.js";
-import { SCALAR_NAMES, T, scalarType, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
+import { isFloat, isInt, isSigned, SCALAR_NAMES, T, scalarType, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
 import { assign, bin, c, cast, deviceFn, i32, Ids, kernelFn, letS, load, moduleOf, ref, span, store, un } from "./ir.js";
 
 const BIN_OPS: readonly BinOp[] = ["add", "sub", "mul", "div", "rem", "shl", "shr", "and", "or", "xor", "eq", "ne", "lt", "le", "gt", "ge"];
@@ -39,6 +39,18 @@ export function awkwardConstants(t: ScalarType): ScalarValue[] {
       return [0, -0, 1, 0.5, Math.fround(0.1), -2.5, 3.4028234663852886e38, 1.401298464324817e-45, 1.1754943508222875e-38, NaN, Infinity, -Infinity];
     case "f64":
       return [0, -0, 1, 0.1, -2.5, Number.MAX_VALUE, Number.MIN_VALUE, 2.2250738585072014e-308, NaN, Infinity, -Infinity];
+    case "i8":
+      return [0, 1, -1, 2, -128, 127, 7, 9];
+    case "u8":
+      return [0, 1, 2, 255, 128, 7, 9];
+    case "i16":
+      return [0, 1, -1, 2, -32768, 32767, 15, 17];
+    case "u16":
+      return [0, 1, 2, 65535, 32768, 15, 17];
+    case "f16":
+      return [0, -0, 1, 0.5, 0.0999755859375, -2.5, 65504, 2 ** -24, 2 ** -14, NaN, Infinity, -Infinity];
+    case "bf16":
+      return [0, -0, 1, 0.5, 0.10009765625, -2.5, 3.3895313892515355e38, 2 ** -133, 2 ** -126, NaN, Infinity, -Infinity];
   }
 }
 
@@ -61,12 +73,12 @@ function operators(): Module {
       for (const [l, r] of operands) put(bin(op, l, r));
     }
     for (const op of UN_OPS) if (jsUnary(op, t)) put(un(op, ref(a)));
-    if (t !== T.bool && t !== T.f32 && t !== T.f64) {
+    if (isInt(t)) {
       // Nested wrapping arithmetic, and unary minus of a negative constant.
       put(bin("shl", bin("mul", bin("add", ref(a), ref(b)), un("neg", bin("sub", ref(a), ref(b)))), bin("and", ref(b), c(t, typeof awkwardConstants(t)[1] === "bigint" ? 7n : 7))));
     }
-    if (t === T.f32 || t === T.f64) put(un("neg", c(t, -2.5)));
-    if (t === T.i32) put(un("neg", c(t, -5)));
+    if (isFloat(t)) put(un("neg", c(t, -2.5)));
+    if (isSigned(t)) put(un("neg", c(t, typeof awkwardConstants(t)[1] === "bigint" ? -5n : -5)));
     for (const v of awkwardConstants(t)) put(c(t, v));
     return kernelFn(`ops_${name}`, [a, b, out, flags], body);
   });

@@ -59,13 +59,27 @@ describe("GPU arrays on the simulator", () => {
     expect(await (await gpu.array(new Uint8Array([1, 0, 1]))).read()).toEqual(new Uint8Array([1, 0, 1]));
   });
 
+  it("take their element type from the TypedArray, or from { elem } where it does not say (u8, f16, bf16)", async () => {
+    const gpu = await cpu();
+    expect((await gpu.array(new Uint8Array([1, 0]))).elem).toBe("bool");
+    expect((await gpu.array(new Uint16Array([1]))).elem).toBe("u16");
+    const h = await gpu.array(Uint16Array.from([0x3c00, 0xc000]), { elem: "f16" });
+    expect(h.elem).toBe("f16");
+    expect([...(await h.read())]).toEqual([0x3c00, 0xc000]);
+    expect((await gpu.array(Uint8Array.from([200]), { elem: "u8" })).elem).toBe("u8");
+    expect((await failure(gpu.array(new Float32Array(2) as never, { elem: "f16" }))).message).toBe(
+      "GK8005: array(data, { elem: \"f16\" }) takes a Uint16Array of f16 bits, got a Float32Array of length 2",
+    );
+  });
+
   it("refuse reads into, and writes from, the wrong kind of array, and writes that do not fit", async () => {
     const gpu = await cpu();
     const a = await gpu.zeros("f32", 4, { label: "a" });
     expect((await failure(a.read(new Float32Array(3) as never))).message).toBe("GK8005: read(into) of GPU array 'a' (f32[4]) takes a Float32Array of length 4, got a Float32Array of length 3");
     expect((await failure(a.write(new Int32Array(4) as never))).message).toBe("GK8005: write() to GPU array 'a' (f32[4]) takes a Float32Array, got a Int32Array of length 4");
     expect((await failure(a.write(new Float32Array(2), 3))).message).toBe("GK8005: write() of 2 elements at offset 3 does not fit GPU array 'a' (f32[4])");
-    expect((await failure(gpu.zeros("f16" as never, 2))).code).toBe("GK8005");
+    expect((await failure(gpu.zeros("f8" as never, 2))).code).toBe("GK8005");
+    expect((await failure(gpu.zeros("toString" as never, 2))).code).toBe("GK8005");
     expect((await failure(gpu.zeros("f32", -1))).message).toContain("non-negative integer");
     expect((await failure(gpu.array([1, 2] as never))).message).toContain("array() takes a TypedArray");
   });

@@ -13,7 +13,8 @@ import { GkRuntimeError, openDevice, type GpuDevice, type Isolation, type Loaded
 import { findNvcc } from "../../../src/runtime/nvcc.js";
 import { buildFakeDriver, ensureAddon, ensureLauncher, removeTempDirs, ROOT, tempDir } from "../launcher-helpers.js";
 
-// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends.
+// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends,
+// roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays.
 const SRC = `
 device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
   const i = globalId.x;
@@ -24,6 +25,10 @@ device_kernel add_one(n: i32, p: global<i32>) {
   if (i < n) { p[i] = p[i] + 1; }
 }
 device_kernel oob(p: global<i32>) { p[globalId.x + 1000000000] = 1; }
+device_kernel roundtrip_narrow(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16,
+                               oa: global<i8>, ob: global<u8>, oc: global<i16>, od: global<u16>, oh: global<f16>, og: global<bf16>) {
+  oa[0] = a; ob[0] = b; oc[0] = c; od[0] = d; oh[0] = h; og[0] = g;
+}
 device_kernel spin(cycles: i64, done: global<i32>) {
   let i: i64 = 0;
   while (i < cycles) { i = i + 1; }
@@ -93,6 +98,13 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     await p.write(new Int32Array([100]), 1);
     expect(await p.read()).toEqual(new Int32Array([11, 100, 13]));
     for (const a of [x, y, out, p]) a.free();
+  });
+
+  it("passes scalars of 1 and 2 bytes at their sizes, f16 and bf16 rounded once", async () => {
+    const arrays = { oa: new Int8Array(1), ob: new Uint8Array(1), oc: new Int16Array(1), od: new Uint16Array(1), oh: new Uint16Array(1), og: await gpu.zeros("bf16", 1) };
+    await mod.roundtrip_narrow({ grid: 1, block: 1 }, { a: -128, b: 255, c: -2, d: 65535, h: -0.1, g: 3.5, ...arrays });
+    expect([arrays.oa[0], arrays.ob[0], arrays.oc[0], arrays.od[0], arrays.oh[0]]).toEqual([-128, 255, -2, 65535, 0xae66]);
+    expect(await arrays.og.read()).toEqual(new Uint16Array([0x4060]));
   });
 
   it("copies host arrays in and back, alone or beside GPU arrays, with the kernel time", async () => {

@@ -56,6 +56,7 @@ struct Kernel {
 const Kernel kKernels[] = {
     {"saxpy", {4, 4, 8, 8, 8}, 1024},                                 // (n, a, x, y, out)
     {"roundtrip", {1, 4, 4, 8, 8, 4, 8, 8, 8, 8, 8, 8, 8, 8}, 1024},  // 7 scalars, then 7 outputs
+    {"roundtrip_narrow", {1, 1, 2, 2, 2, 2, 8, 8, 8, 8, 8, 8}, 1024},  // i8 u8 i16 u16 f16 bf16, then 6 outputs
     {"copy_bool", {4, 8, 8}, 1024},                                   // (n, in, out)
     {"copy_i32", {4, 8, 8}, 1024},
     {"copy_u32", {4, 8, 8}, 1024},
@@ -164,9 +165,11 @@ bool runKernel(const Kernel& k, uint64_t threads, unsigned shared, void** params
       float r = a * fx + fy;
       std::memcpy(out + 4 * i, &r, 4);
     }
-  } else if (name == "roundtrip") {
-    for (int s = 0; s < 7; s++) {
-      uint8_t* dst = translate(param<Ptr>(params, 7 + s), k.params[size_t(s)]);
+  } else if (name == "roundtrip" || name == "roundtrip_narrow") {
+    // Each scalar's bytes, as the driver read them at its size, to the output of the same index.
+    const int scalars = int(k.params.size() / 2);
+    for (int s = 0; s < scalars; s++) {
+      uint8_t* dst = translate(param<Ptr>(params, scalars + s), k.params[size_t(s)]);
       if (!dst) return false;
       std::memcpy(dst, params[s], k.params[size_t(s)]);
     }

@@ -11,7 +11,8 @@ import { compileJs, isComparison, jsBinary, jsUnary } from "../../../src/ir/eval
 import type { AtomicOp, BinOp, Expr, Stmt, UnOp } from "../../../src/ir/nodes.js";
 import { foldExpr } from "../../../src/ir/passes/fold.js";
 import { SCALAR_NAMES, T, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
-import { newTypedArray, type AnyTypedArray } from "../../../src/ir/values.js";
+import { loadedValue, newTypedArray, storedValue, type AnyTypedArray } from "../../../src/ir/values.js";
+import { fromBf16Bits, fromF16Bits } from "../../../src/ir/halves.js";
 import { compileKernel, runKernel, SimError } from "../../../src/runtime/sim/index.js";
 import { fnDef, gid, globalParam, load, moduleOf, SPAN, store } from "./helpers.js";
 
@@ -30,7 +31,16 @@ const edges: Record<ScalarName, readonly ScalarValue[]> = {
   u64: [0n, 1n, 63n, 64n, 65n, 1n << 63n, U64_MAX, 7n],
   f32: [0, -0, 1, -1, 0.5, NaN, Infinity, -Infinity, Math.fround(0.1), Math.fround(3.4e38), 1.401298464324817e-45, 2147483648, -2147483904, 4294967296, 2.5, -2.5],
   f64: [0, -0, 1, -1, 0.5, NaN, Infinity, -Infinity, 0.1, 1.7976931348623157e308, 5e-324, 9223372036854775808, -9223372036854777856, 2.5, -2.5],
+  i8: [0, 1, -1, 7, 8, 9, -128, 127, -7],
+  u8: [0, 1, 7, 8, 9, 128, 255],
+  i16: [0, 1, -1, 15, 16, 17, -32768, 32767, -7],
+  u16: [0, 1, 15, 16, 17, 32768, 65535],
+  f16: [0, -0, 1, -1, 0.5, NaN, Infinity, -Infinity, 65504, -65504, 2 ** -24, 2 ** -14, 2049 - 1, 0.0999755859375, 2.5, -2.5],
+  bf16: [0, -0, 1, -1, 0.5, NaN, Infinity, -Infinity, 3.3895313892515355e38, 2 ** -133, 2 ** -126, 256, 2147483648, -9223372036854775808, 2.5, -2.5],
 };
+
+/** Every value of a 16-bit float, from its bits. */
+const halfBits = (fromBits: (b: number) => number) => fc.integer({ min: 0, max: 0xffff }).map(fromBits);
 
 const any: Record<ScalarName, fc.Arbitrary<ScalarValue>> = {
   bool: fc.boolean(),
@@ -40,19 +50,24 @@ const any: Record<ScalarName, fc.Arbitrary<ScalarValue>> = {
   u64: fc.bigInt({ min: 0n, max: U64_MAX }),
   f32: fc.float(),
   f64: fc.double(),
+  i8: fc.integer({ min: -128, max: 127 }),
+  u8: fc.integer({ min: 0, max: 255 }),
+  i16: fc.integer({ min: -32768, max: 32767 }),
+  u16: fc.integer({ min: 0, max: 65535 }),
+  f16: halfBits(fromF16Bits),
+  bf16: halfBits(fromBf16Bits),
 };
 
 const valueOf = (t: ScalarName): fc.Arbitrary<ScalarValue> => fc.oneof(fc.constantFrom(...edges[t]), any[t]);
 
 function typed(t: ScalarName, values: readonly ScalarValue[]): AnyTypedArray {
   const a = newTypedArray(t, values.length);
-  values.forEach((v, i) => ((a as unknown as ScalarValue[])[i] = t === "bool" ? (v ? 1 : 0) : v));
+  values.forEach((v, i) => ((a as unknown as ScalarValue[])[i] = storedValue(t, v)));
   return a;
 }
 
 function element(t: ScalarName, a: AnyTypedArray, i: number): ScalarValue {
-  const x = a[i]!;
-  return t === "bool" ? x !== 0 : x;
+  return loadedValue(t, a[i]!);
 }
 
 const same = (a: ScalarValue, b: ScalarValue) => (typeof a === "number" && typeof b === "number" ? Object.is(a, b) : a === b);
@@ -170,7 +185,7 @@ describe("atomics", () => {
             rows.forEach((r, i) => {
               const old = element(name, ref, 0);
               expect(same(element(name, args[args.length - 1]!, i), old)).toBe(true);
-              (ref as unknown as ScalarValue[])[0] = step(old, ...r.slice(0, vals.length));
+              (ref as unknown as ScalarValue[])[0] = storedValue(name, step(old, ...r.slice(0, vals.length)));
             });
             expect(same(element(name, a, 0), element(name, ref, 0))).toBe(true);
           }),

@@ -27,6 +27,7 @@
  */
 import type { Function } from "../../../ir/nodes.js";
 import { TYPED_ARRAY } from "../../../ir/values.js";
+import { isHalf } from "../../../ir/types.js";
 import type { KernelAnalysis } from "../analysis.js";
 import { arrayName, newFnCtx, type FnCtx, type GenOptions } from "../context.js";
 import { sentinelOf } from "../emitMemory.js";
@@ -154,9 +155,14 @@ function readBack(n: number, scopes: Scopes, codes: readonly RegionCode[]): Set<
   return need;
 }
 
-/** Per-thread storage of a local: a TypedArray of a scalar's type (bool as 0/1 bytes), or an Array of values (vectors, structs) or of a local array's per-thread arrays. */
+/**
+ * Per-thread storage of a local: a TypedArray of a scalar's type (bool as 0/1 bytes; f16 and
+ * bf16 in a Float32Array, which holds their values exactly), or an Array of values (vectors,
+ * structs) or of a local array's per-thread arrays.
+ */
 function storageOf(l: Local): string {
-  return l.kind === "valueVar" && l.type.kind === "scalar" ? `new ${TYPED_ARRAY[l.type.name].name}($n)` : "new Array($n)";
+  if (l.kind !== "valueVar" || l.type.kind !== "scalar") return "new Array($n)";
+  return `new ${isHalf(l.type) ? "Float32Array" : TYPED_ARRAY[l.type.name].name}($n)`;
 }
 
 /**

@@ -1,0 +1,220 @@
+/**
+ * Edge cases of the small integer types (i8 u8 i16 u16), with expected results computed here
+ * from the spec's words (language.md: Conversions, Semantics of operations): every operator
+ * wraps at the type's width, division rounds toward zero (MIN / -1 is MIN), shift counts are
+ * taken modulo the width, conversions from floats truncate and saturate (NaN → 0), and
+ * atomics, which the GPU does through atomicCAS on the 32-bit word holding the element, update
+ * only their own element while threads hit that element and its neighbours at once.
+ */
+import type { EdgeCase } from "./edge-cases.js";
+import { F16, roundDouble } from "./exact-floats.js";
+import { float32ToF16 } from "../../src/runtime/halfArrays.js";
+
+type Small = "i8" | "u8" | "i16" | "u16";
+const SMALL: Record<Small, { bits: number; signed: boolean; array: Int8ArrayConstructor | Uint8ArrayConstructor | Int16ArrayConstructor | Uint16ArrayConstructor }> = {
+  i8: { bits: 8, signed: true, array: Int8Array },
+  u8: { bits: 8, signed: false, array: Uint8Array },
+  i16: { bits: 16, signed: true, array: Int16Array },
+  u16: { bits: 16, signed: false, array: Uint16Array },
+};
+
+const range = (t: Small): [number, number] => (SMALL[t].signed ? [-(2 ** (SMALL[t].bits - 1)), 2 ** (SMALL[t].bits - 1) - 1] : [0, 2 ** SMALL[t].bits - 1]);
+const wrap = (t: Small, x: bigint) => Number(SMALL[t].signed ? BigInt.asIntN(SMALL[t].bits, x) : BigInt.asUintN(SMALL[t].bits, x));
+
+/** float → small integer: truncate toward zero, saturate at the type's range, NaN → 0. */
+function toSmall(v: number, t: Small): number {
+  const [lo, hi] = range(t);
+  if (Number.isNaN(v)) return 0;
+  if (v >= hi) return hi;
+  if (v <= lo) return lo;
+  return Math.trunc(v) + 0;
+}
+
+// ---------------------------------------------------------------- conversions
+
+const CAST_VALUES = [NaN, Infinity, -Infinity, -0, 0.5, -0.5, -0.99, 127.9, 128, -128.9, -129, 255.5, 256, -1, 32767.5, 32768, -32768.5, -32769, 65535.9, 65536, 1e10, -1e10, 65504];
+const INT_VALUES = [0n, 127n, 128n, -129n, 255n, 256n, -1n, 32767n, 32768n, -32769n, 65535n, 65536n, -(1n << 63n), (1n << 63n) - 1n, 0x12345678n, -0x12345678n, 200n, -200n, 1n, 100000n, -100000n, 3n, 70000n];
+
+const smallCasts: EdgeCase = (() => {
+  const n = CAST_VALUES.length;
+  const x = Float32Array.from(CAST_VALUES);
+  const d = Float64Array.from(CAST_VALUES);
+  const h = float32ToF16(CAST_VALUES);
+  const halfValues = CAST_VALUES.map((v) => roundDouble(F16, v));
+  const expect = (t: Small) =>
+    Array.from({ length: n }, (_, k) => [toSmall(x[k]!, t), toSmall(d[k]!, t), toSmall(halfValues[k]!, t), wrap(t, INT_VALUES[k]!)]).flat();
+  const outs = (["i8", "u8", "i16", "u16"] as const).map((t) => `  o${t}[4 * t] = ${t}(x[t]);\n  o${t}[4 * t + 1] = ${t}(d[t]);\n  o${t}[4 * t + 2] = ${t}(h[t]);\n  o${t}[4 * t + 3] = ${t}(w[t]);`);
+  return {
+    name: "conversions to i8 u8 i16 u16: from floats truncate, saturate and turn NaN into 0; from integers wrap",
+    kernel: "smallcasts",
+    source: `device_kernel smallcasts(n: i32, x: readonly global<f32>, d: readonly global<f64>, h: readonly global<f16>, w: readonly global<i64>,
+                           oi8: global<i8>, ou8: global<u8>, oi16: global<i16>, ou16: global<u16>) {
+  const t = globalId.x;
+  if (t >= n) {
+    return;
+  }
+${outs.join("\n")}
+}
+`,
+    grid: [1],
+    block: [32],
+    args: [n, x, d, h, BigInt64Array.from(INT_VALUES), new Int8Array(4 * n), new Uint8Array(4 * n), new Int16Array(4 * n), new Uint16Array(4 * n)],
+    expected: { oi8: expect("i8"), ou8: expect("u8"), oi16: expect("i16"), ou16: expect("u16") },
+    elems: { ou8: "u8", ou16: "u16" },
+  };
+})();
+
+// ---------------------------------------------------------------- arithmetic
+
+/** Pairs where the small types' arithmetic is interesting: MIN / -1, overflow, counts at and past the width. */
+function pairs(t: Small): [number, number][] {
+  const [lo, hi] = range(t);
+  const w = SMALL[t].bits;
+  const raw: [number, number][] = [
+    [lo, -1], [lo, 1], [hi, -1], [-7, 2], [7, -2], [-7, -2], [5, w], [5, w + 1], [-5, 2 * w - 1], [-1, -1], [1, w - 1],
+    [hi, hi], [lo, lo], [hi, 2], [100, 3], [lo + 1, -1], [3, 255], [-100, 100], [hi, lo],
+  ];
+  // An unsigned type reads a negative number as its wrapped bits.
+  return raw.map(([a, b]) => [wrap(t, BigInt(a)), wrap(t, BigInt(b))]);
+}
+
+function smallArith(t: Small): EdgeCase {
+  const ps = pairs(t);
+  const w = BigInt(SMALL[t].bits);
+  const wr = (x: bigint) => wrap(t, x);
+  const out = ps.flatMap(([a, b]) => {
+    const [x, y] = [BigInt(a), BigInt(b)];
+    const c = BigInt.asUintN(32, y) % w; // the count modulo the width
+    const bitsOfX = SMALL[t].signed ? BigInt.asUintN(SMALL[t].bits, x) : x;
+    return [
+      wr(x + y), wr(x - y), wr(x * y), y === 0n ? 0 : wr(x / y), y === 0n ? 0 : wr(x % y), wr(x << c), wr(x >> c), wr(bitsOfX >> c),
+      wr(-x), wr(~x), wr(x < 0n ? -x : x), wr(x < y ? x : y), wr(x > y ? x : y), wr(x & y), wr(x | y), wr(x ^ y),
+    ];
+  });
+  const flags = ps.flatMap(([a, b]) => [a < b, a <= b, a == b, a != b].map((f) => (f ? 1 : 0)));
+  return {
+    name: `${t}: every operator wraps at the width, MIN / -1 is MIN, shift counts are taken modulo ${SMALL[t].bits}`,
+    kernel: `arith_${t}`,
+    source: `device_kernel arith_${t}(n: i32, a: readonly global<${t}>, b: readonly global<${t}>, o: global<${t}>, f: global<bool>) {
+  const t = globalId.x;
+  if (t >= n) {
+    return;
+  }
+  const x = a[t];
+  const y = b[t];
+  o[16 * t] = x + y;
+  o[16 * t + 1] = x - y;
+  o[16 * t + 2] = x * y;
+  o[16 * t + 3] = y != 0 ? x / y : 0;
+  o[16 * t + 4] = y != 0 ? x % y : 0;
+  o[16 * t + 5] = x << y;
+  o[16 * t + 6] = x >> y;
+  o[16 * t + 7] = x >>> y;
+  o[16 * t + 8] = -x;
+  o[16 * t + 9] = ~x;
+  o[16 * t + 10] = abs(x);
+  o[16 * t + 11] = min(x, y);
+  o[16 * t + 12] = max(x, y);
+  o[16 * t + 13] = x & y;
+  o[16 * t + 14] = x | y;
+  o[16 * t + 15] = x ^ y;
+  f[4 * t] = x < y;
+  f[4 * t + 1] = x <= y;
+  f[4 * t + 2] = x == y;
+  f[4 * t + 3] = x != y;
+}
+`,
+    grid: [1],
+    block: [32],
+    args: [ps.length, SMALL[t].array.from(ps.map((p) => p[0])), SMALL[t].array.from(ps.map((p) => p[1])), new SMALL[t].array(16 * ps.length), new Uint8Array(4 * ps.length)],
+    expected: { o: out, f: flags },
+    elems: { o: t },
+  };
+}
+
+const smallDivZero: EdgeCase = {
+  name: "i8 and u16 division and remainder by zero: 0 on the GPU, GK8003 in the simulator",
+  kernel: "smalldivzero",
+  source: `device_kernel smalldivzero(a: readonly global<i8>, b: readonly global<u16>, zero: readonly global<i32>, o8: global<i8>, o16: global<u16>) {
+  const t = globalId.x;
+  o8[2 * t] = a[t] / i8(zero[t]);
+  o8[2 * t + 1] = a[t] % i8(zero[t]);
+  o16[2 * t] = b[t] / u16(zero[t]);
+  o16[2 * t + 1] = b[t] % u16(zero[t]);
+}
+`,
+  grid: [1],
+  block: [4],
+  args: [Int8Array.from([7, -7, -128, 0]), Uint16Array.from([7, 65535, 1, 0]), new Int32Array(4), Int8Array.from({ length: 8 }, () => 99), Uint16Array.from({ length: 8 }, () => 99)],
+  expected: { o8: Array(8).fill(0), o16: Array(8).fill(0) },
+  elems: { o16: "u16" },
+  simError: "GK8003",
+};
+
+// ---------------------------------------------------------------- atomics
+
+const THREADS = 256;
+
+/**
+ * Contended atomics whose result does not depend on the order (add wraps; or, and, min, max),
+ * on shared and global elements that share 32-bit words with their neighbours, and atomics on
+ * each thread's own element (exch, CAS, sub) next to every other thread's.
+ */
+const smallAtomics: EdgeCase = (() => {
+  const t = Array.from({ length: THREADS }, (_, k) => k);
+  // Shared u8 counters: each of 8 gets 32 threads adding 9 → 288 mod 256.
+  const s8 = Array.from({ length: 8 }, (_, i) => wrap("u8", BigInt(t.filter((k) => (k & 7) === i).length * 9)));
+  // Shared i16 sums of -k for k with k & 3 == i (wrapping).
+  const s16 = Array.from({ length: 4 }, (_, i) => wrap("i16", -BigInt(t.filter((k) => (k & 3) === i).reduce((a, k) => a + k * 300, 0))));
+  // Global u16 or of 1 << (k >> 4) over k & 7 == i; i8 min and max of (k - 128) wrapped, over k & 7 == i.
+  const ors = Array.from({ length: 8 }, (_, i) => t.filter((k) => (k & 7) === i).reduce((a, k) => a | (1 << (k >> 4)), 0));
+  const mins = Array.from({ length: 8 }, (_, i) => Math.min(...t.filter((k) => (k & 7) === i).map((k) => wrap("i8", BigInt(k - 128)))));
+  const maxs = Array.from({ length: 8 }, (_, i) => Math.max(...t.filter((k) => (k & 7) === i).map((k) => wrap("i8", BigInt(k - 128)))));
+  // Own elements: exch to k, then CAS from k to 255 - k (succeeds), then CAS from 0 to 1 (succeeds only where 255 - k is 0).
+  const own = t.map((k) => wrap("u8", BigInt(255 - k)));
+  const olds = t.flatMap((k) => [wrap("u8", BigInt(k * 7)), k, wrap("u8", BigInt(255 - k))]);
+  return {
+    name: "atomics on u8, i16, u16 and i8 elements in shared and global memory, many threads on neighbouring bytes at once",
+    kernel: "narrowatomics",
+    source: `device_kernel narrowatomics(seed: readonly global<u8>, counts: global<u8>, sums: global<i16>, ors: global<u16>, mins: global<i8>, maxs: global<i8>,
+                             own: global<u8>, olds: global<u8>) {
+  shared s8: u8[8];
+  shared s16: i16[4];
+  const t = threadIdx.x;
+  if (t < 8) {
+    s8[t] = 0;
+  }
+  if (t < 4) {
+    s16[t] = 0;
+  }
+  barrier();
+  atomicAdd(s8, t & 7, 9);
+  atomicSub(s16, t & 3, i16(t * 300));
+  atomicOr(ors, t & 7, u16(1 << (t >> 4)));
+  atomicMin(mins, t & 7, i8(t - 128));
+  atomicMax(maxs, t & 7, i8(t - 128));
+  olds[3 * t] = atomicExch(own, t, u8(t));
+  olds[3 * t + 1] = atomicCAS(own, t, u8(t), 255 - u8(t));
+  olds[3 * t + 2] = atomicCAS(own, t, seed[0], 1);
+  barrier();
+  if (t < 8) {
+    counts[t] = s8[t];
+  }
+  if (t < 4) {
+    sums[t] = s16[t];
+  }
+}
+`,
+    grid: [1],
+    block: [THREADS],
+    args: [
+      Uint8Array.from([0]), new Uint8Array(8), new Int16Array(4), new Uint16Array(8), Int8Array.from({ length: 8 }, () => 127), Int8Array.from({ length: 8 }, () => -128),
+      Uint8Array.from(t, (k) => k * 7), new Uint8Array(3 * THREADS),
+    ],
+    // Only thread 255 finds 0 in its element for the last CAS, and writes 1.
+    expected: { counts: s8, sums: s16, ors, mins, maxs, own: own.map((v, k) => (k === 255 ? 1 : v)), olds },
+    elems: { counts: "u8", ors: "u16", own: "u8", olds: "u8" },
+  };
+})();
+
+export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics];
