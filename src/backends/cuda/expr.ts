@@ -232,12 +232,14 @@ function construct(e: ConstructExpr, cx: ExprContext): Emitted {
 /**
  * An element of a braced initializer, which C++ does not let narrow: a bool that C++ computes
  * as an int (`a & b` of bools, a vote's `__any_sync`) is converted explicitly. A vector or
- * struct computed by a comma expression goes through its copy helper (`gk_copy_f32x3((gk_t1 =
- * ..., gk_f32x3{...}))`): nvcc 13.0 crashes on such an element (TypeNames.copyHelper).
+ * struct computed by a comma expression, or by `?:`, goes through its copy helper
+ * (`gk_copy_f32x3((gk_t1 = ..., gk_f32x3{...}))`, `gk_copy_i64x3(c ? gk_i64x3{...} : v)`):
+ * nvcc 13.0 crashes with a segmentation fault on such an element (TypeNames.copyHelper; the
+ * `?:` case found by the random kernels).
  */
 export function braced(e: Expr, em: Emitted, cx: ExprContext): string {
   const text = em.text;
-  if ((e.type.kind === "vector" || e.type.kind === "struct") && em.comma) return `${cx.types.copyHelper(e.type)}(${text})`;
+  if ((e.type.kind === "vector" || e.type.kind === "struct") && (em.comma || e.kind === "select")) return `${cx.types.copyHelper(e.type)}(${text})`;
   if (e.type.kind !== "scalar" || e.type.name !== "bool") return text;
   const isBool =
     e.kind === "const" || e.kind === "var" || e.kind === "load" || e.kind === "member" || e.kind === "logical" || e.kind === "call" ||

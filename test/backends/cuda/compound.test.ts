@@ -106,6 +106,17 @@ device_kernel k(a: readonly global<u32>, out: global<S>, l: global<u32x3>) {
     expect(await ptxOf(src)).toMatch(/\.entry k/);
   });
 
+  it("copies a vector or struct chosen by ?: before it goes into a braced list (nvcc 13.0 crashed on it; a random kernel)", async () => {
+    const src = `struct S0 { v: u64; }
+struct S1 { r: i64x3; a: S0; f: boolx3; }
+device_kernel k(c: bool, x: i64, u: u64, out: global<S1>) {
+  out[0] = { r: c ? i64x3(5, 8, x) : i64x3(x), a: { v: u }, f: boolx3(c) };
+}
+`;
+    expect(kernelBody(src)).toMatch(/gk_copy_i64x3\(c \? gk_i64x3\{/);
+    expect(await ptxOf(src)).toMatch(/\.entry k/);
+  });
+
   it("store a 3-lane vector's three lanes, never its padding", async () => {
     const ptx = await ptxOf("device_kernel k(v: global<f32x3>, s: f32) { v[threadIdx.x] = f32x3(s, 2.0 * s, 3.0); }\n");
     expect(ptx).not.toMatch(/st\.global\.v4/);
