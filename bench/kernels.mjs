@@ -2,7 +2,8 @@
 // (bench/reference/kernels.cu), on one GPU, side by side: kernel time (CUDA events, median
 // of 20 launches), the figure that matters for each kernel, and whether the outputs agree
 // bit for bit. Reference figures on an H100 (DESIGN.md): device copy 3003 GB/s, a 16x16
-// shared-memory-tile SGEMM at 4096: 8.2 TFLOP/s.
+// shared-memory-tile SGEMM at 4096: 8.2 TFLOP/s. Kernels that read constant memory get it
+// filled by the launch (`constants`: gk's `constant` array and the reference's `__constant__`).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,11 @@ function cases() {
   const B = f32(m * m, (i) => ((i * 5) % 11) / 11);
   const img = x.subarray(0, side * side);
   const bytes = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 24);
+  // A 17-tap binomial filter, normalized, for the separable convolution (gk's TAPS, the reference's c_taps).
+  const taps = Float32Array.from({ length: 17 }, (_, k) => binomial(16, k) / 2 ** 16);
+  const convolution = [{ gk: "TAPS", ref: "c_taps", elem: "f32", data: taps }];
+  const options = 1 << 24;
+  const spread = (lo, hi, salt) => f32(options, (i) => lo + (hi - lo) * (((i * 2654435761 + salt) >>> 0) / 2 ** 32));
   const sc = (type, value) => ({ kind: "scalar", type, value });
   const arr = (data) => ({ kind: "in", data });
   const out = (elem, length) => ({ kind: "out", elem, length });
@@ -37,12 +43,32 @@ function cases() {
     { name: "transpose 8192^2", file: "transpose.gk", kernel: "transpose", ref: "ref_transpose", grid: [side / 32, side / 32, 1], block: [32, 8, 1], args: [sc("i32", side), sc("i32", side), arr(img), out("f32", side * side)], figure: (s) => `${((8 * side * side) / s / 1e9).toFixed(0)} GB/s` },
     { name: "stencil 8192^2", file: "stencil.gk", kernel: "stencil", ref: "ref_stencil", grid: [side / 16, side / 16, 1], block: [16, 16, 1], args: [sc("i32", side), sc("i32", side), arr(img), out("f32", side * side)], figure: (s) => `${((8 * side * side) / s / 1e9).toFixed(0)} GB/s` },
     { name: "histogram 2^26", file: "histogram.gk", kernel: "histogram", ref: "ref_histogram", grid: [1024, 1, 1], block: [256, 1, 1], args: [sc("i32", n), arr(bytes), out("u32", 16)], figure: (s) => `${((4 * n) / s / 1e9).toFixed(0)} GB/s` },
+    {
+      name: "convolution rows 8192^2 (17 taps)", file: "convolution.gk", kernel: "convolveRows", ref: "ref_convolve_rows", grid: [side / 128, side / 4, 1], block: [16, 4, 1],
+      args: [sc("i32", side), arr(img), out("f32", side * side)], constants: convolution, figure: (s) => `${((8 * side * side) / s / 1e9).toFixed(0)} GB/s`,
+    },
+    {
+      name: "convolution columns 8192^2 (17 taps)", file: "convolution.gk", kernel: "convolveColumns", ref: "ref_convolve_columns", grid: [side / 16, side / 64, 1], block: [16, 8, 1],
+      args: [sc("i32", side), sc("i32", side), arr(img), out("f32", side * side)], constants: convolution, figure: (s) => `${((8 * side * side) / s / 1e9).toFixed(0)} GB/s`,
+    },
+    {
+      name: "black-scholes 2^24 options", file: "black_scholes.gk", kernel: "blackScholes", ref: "ref_black_scholes", grid: [options / 512, 1, 1], block: [128, 1, 1],
+      args: [sc("i32", options), arr(spread(5, 30, 1)), arr(spread(1, 100, 2)), arr(spread(0.25, 10, 3)), sc("f32", 0.02), sc("f32", 0.3), out("f32", options), out("f32", options)],
+      figure: (s) => `${(options / s / 1e9).toFixed(1)} G options/s`,
+    },
   ];
 }
 
-async function timeKernel(session, module, kernel, c, buffers) {
+function binomial(n, k) {
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return c;
+}
+
+/** `constants`: the module's constant variables to fill, each `{ name, elem, data }`. */
+async function timeKernel(session, module, kernel, c, buffers, constants) {
   const args = c.args.map((a, i) => (a.kind === "scalar" ? a : { kind: "buffer", buffer: buffers[i] }));
-  const t = await session.launch({ module, kernel, grid: c.grid, block: c.block, args, repeat: 20 });
+  const t = await session.launch({ module, kernel, grid: c.grid, block: c.block, args, repeat: 20, ...(constants.length ? { constants } : {}) });
   return t.kernelMedianMs;
 }
 
@@ -67,9 +93,12 @@ export async function benchKernels() {
       const buffers = [];
       for (const a of c.args) buffers.push(a.kind === "in" ? await session.upload(a.data) : a.kind === "out" ? await session.alloc(a.elem, a.length) : undefined);
       const outIndex = c.args.findIndex((a) => a.kind === "out");
-      const gkMs = await timeKernel(session, gkModule, built.symbols.get(c.kernel), c, buffers);
+      const constants = c.constants ?? [];
+      const gkConstants = constants.map((k) => ({ name: built.constantSymbols.get(k.gk), elem: k.elem, data: k.data }));
+      const refConstants = constants.map((k) => ({ name: k.ref, elem: k.elem, data: k.data }));
+      const gkMs = await timeKernel(session, gkModule, built.symbols.get(c.kernel), c, buffers, gkConstants);
       const gkOut = await session.read(buffers[outIndex]);
-      const refMs = await timeKernel(session, refModule, c.ref, c, buffers);
+      const refMs = await timeKernel(session, refModule, c.ref, c, buffers, refConstants);
       const refOut = await session.read(buffers[outIndex]);
       const same = Buffer.from(gkOut.buffer, gkOut.byteOffset, gkOut.byteLength).equals(Buffer.from(refOut.buffer, refOut.byteOffset, refOut.byteLength));
       for (const b of buffers) if (b) await session.free(b);

@@ -107,8 +107,8 @@ Loaded load() {
   need(d.cuMemFreeHost, {"cuMemFreeHost"});
   need(d.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"});
   need(d.cuMemGetInfo, {"cuMemGetInfo_v2"});
-  need(d.cuDevicePrimaryCtxReset, {"cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset"});
   resolve(lib, d.cuFuncGetParamInfo, {"cuFuncGetParamInfo"});  // optional
+  resolve(lib, d.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});   // checked where a launch fills constants
   resolve(lib, d.cuStreamWriteValue32, {"cuStreamWriteValue32_v2", "cuStreamWriteValue32"});  // optional
   // Optional: without them, shared files are copied from pageable memory.
   if (!resolve(lib, d.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"}) ||

@@ -29,6 +29,7 @@ namespace cu {
 inline constexpr CUresult kSuccess = 0;
 inline constexpr CUresult kErrorInvalidValue = 1;
 inline constexpr CUresult kErrorNoDevice = 100;
+inline constexpr CUresult kErrorNotFound = 500;
 inline constexpr CUresult kErrorOutOfMemory = 2;
 inline constexpr CUresult kErrorNotReady = 600;
 
@@ -77,6 +78,7 @@ struct Driver {
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr*, size_t*, CUmodule, const char*) = nullptr;  // optional until a launch fills constants
   CUresult (*cuFuncGetAttribute)(int*, int, CUfunction) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t*, size_t*) = nullptr;  // optional: CUDA 12.4+
@@ -109,7 +111,6 @@ struct Driver {
   CUresult (*cuMemFreeHost)(void*) = nullptr;
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr*, void*, unsigned) = nullptr;
   CUresult (*cuMemGetInfo)(size_t*, size_t*) = nullptr;
-  CUresult (*cuDevicePrimaryCtxReset)(CUdevice) = nullptr;
   // Optional: a marker the GPU writes after each queued launch, so that an asynchronous fault
   // is pinned on the launch that caused it (launcher/queues.cpp). Without it, on the first
   // launch not seen to finish.

@@ -340,6 +340,39 @@ KernelTimes Gpu::launch(CUfunction f, const LaunchDims& dims, const LaunchOption
   return t;
 }
 
+void Gpu::fillConstants(CUmodule m, ConstantCache& cache, const std::vector<ConstantSpec>& constants) {
+  if (constants.empty()) return;
+  if (d_.cuModuleGetGlobal == nullptr) {
+    throw makeError("DRIVER_TOO_OLD", phase::kLaunch, "the CUDA driver in libcuda.so.1 lacks cuModuleGetGlobal_v2, which filling constants needs; install a newer NVIDIA driver");
+  }
+  for (size_t i = 0; i < constants.size(); i++) {
+    const ConstantSpec& c = constants[i];
+    CUdeviceptr p = 0;
+    size_t bytes = 0;
+    CUresult r = d_.cuModuleGetGlobal(&p, &bytes, m, c.name.c_str());
+    std::string q;
+    appendJsonString(q, c.name);
+    if (r == cu::kErrorNotFound) {
+      LauncherError e = makeError("BAD_ARGS", phase::kLaunch, "the module has no constant " + q);
+      e.path = "constants[" + std::to_string(i) + "].name";
+      throw e;
+    }
+    d_.check(r, "cuModuleGetGlobal_v2", phase::kLaunch);
+    if (bytes != c.data.size()) {
+      LauncherError e = makeError("BAD_ARGS", phase::kLaunch,
+                                  "the constant " + q + " is " + std::to_string(bytes) + " bytes but the request gives " + std::to_string(c.data.size()));
+      e.path = "constants[" + std::to_string(i) + "].b64";
+      throw e;
+    }
+    auto known = cache.find(c.name);
+    if (known != cache.end() && known->second == c.data) continue;
+    // Forgotten first: should the copy fail, the next launch copies again.
+    cache.erase(c.name);
+    upload(p, c.data.data(), c.data.size());
+    cache[c.name] = c.data;
+  }
+}
+
 CUdeviceptr Gpu::alloc(uint64_t bytes, const std::string& what) {
   if (bytes == 0) return 0;
   CUdeviceptr p = 0;

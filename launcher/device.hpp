@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct KernelInfo {
   int staticSharedBytes = 0;
   uint32_t sharedOptIn = 0;  // dynamic shared memory the kernel has been opted in to so far
 };
+
+// The bytes each of a module's `__constant__` variables was last filled with, by symbol.
+using ConstantCache = std::map<std::string, std::vector<uint8_t>>;
 
 struct KernelTimes {
   double minMs = 0;
@@ -76,6 +80,10 @@ class Gpu {
   // The device's own limits for this launch (BAD_LAUNCH_CONFIG, phase launch), and the
   // opt-in that dynamic shared memory above the default 48 KB needs.
   void prepareLaunch(CUfunction f, KernelInfo& k, const LaunchDims& dims, uint32_t sharedBytes);
+  // Fills the module's `__constant__` variables (cuModuleGetGlobal, then a copy; phase h2d), each
+  // of exactly its size (BAD_ARGS otherwise, or for a name the module lacks); a variable already
+  // holding those bytes (`cache`) is not copied again.
+  void fillConstants(CUmodule m, ConstantCache& cache, const std::vector<ConstantSpec>& constants);
   // Launches options.repeat times, timing each launch with CUDA events (phases launch, kernel).
   // The two events are made on the first launch and kept until release().
   KernelTimes launch(CUfunction f, const LaunchDims& dims, const LaunchOptions& options, void** params);

@@ -78,7 +78,7 @@ void FrameInput::skipPayload() {
   while (payloadLeft_ > 0) readPayload(sink.data(), payloadLeft_ < sink.size() ? size_t(payloadLeft_) : sink.size());
 }
 
-void sendFrame(Output& out, const std::string& header, const uint8_t* payload, uint64_t payloadBytes) {
+void sendFrame(Output& out, const std::string& header, const uint8_t* payload, uint64_t payloadBytes, bool hold) {
   uint8_t prefix[16];
   std::memcpy(prefix, kMagic, 4);
   putLe(prefix + 4, header.size(), 4);
@@ -90,7 +90,7 @@ void sendFrame(Output& out, const std::string& header, const uint8_t* payload, u
   } else if (payloadBytes > 0) {
     out.write(reinterpret_cast<const char*>(payload), size_t(payloadBytes));  // one write with the header
   }
-  out.flush();
+  if (!hold) out.flush();
 }
 
 }  // namespace gk

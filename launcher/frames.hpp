@@ -26,6 +26,8 @@ class FrameInput {
   void readPayload(void* dst, size_t n);
   // Reads and drops what is left of the payload.
   void skipPayload();
+  // Whether bytes of a next request were read already (so reading it will not wait for input).
+  bool buffered() const { return pos_ < end_; }
 
  private:
   int fd_;
@@ -38,7 +40,8 @@ class FrameInput {
   size_t read(void* dst, size_t n);
 };
 
-// Writes one frame: the prefix, the header and the payload, in as few writes as it can.
-void sendFrame(Output& out, const std::string& header, const uint8_t* payload, uint64_t payloadBytes);
+// Writes one frame: the prefix, the header and the payload, in as few writes as it can. With
+// `hold`, a small frame stays in `out` for the next flush (answers written together).
+void sendFrame(Output& out, const std::string& header, const uint8_t* payload, uint64_t payloadBytes, bool hold = false);
 
 }  // namespace gk

@@ -127,6 +127,8 @@ void runOnDevice(const OneShotArgs& args, const std::vector<char>& image, const 
   KernelInfo info = gpu.describe(f);
   gpu.checkParams(info, args.kernel, sizes);
   gpu.prepareLaunch(f, info, dims, req.options.sharedBytes);
+  ConstantCache constants;
+  gpu.fillConstants(held.module, constants, req.options.constants);
 
   mark = Clock::now();
   for (size_t i = 0; i < req.args.size(); i++) {

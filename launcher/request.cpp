@@ -192,6 +192,43 @@ uint64_t parseScalarArg(const JsonValue& arg, const std::string& path, Elem& ele
   return parseScalarBits(requireMember(arg, path, "value"), elem, path + ".value");
 }
 
+// "constants": [{"name": "TAPS", "elem": "f32", "b64": "..."}, ...]: at most kMaxConstants
+// variables of at most 64 KiB each (CUDA's constant memory per module), names unique.
+static std::vector<ConstantSpec> parseConstants(const JsonValue& list) {
+  if (list.kind != JsonValue::Kind::Array) throw badRequest("constants", std::string("expected an array, got ") + jsonKindName(list.kind));
+  if (list.items.size() > kMaxConstants) {
+    throw makeError("TOO_LARGE", phase::kRequest, "a launch fills at most " + std::to_string(kMaxConstants) + " constants");
+  }
+  std::vector<ConstantSpec> out;
+  for (size_t i = 0; i < list.items.size(); i++) {
+    const JsonValue& c = list.items[i];
+    std::string path = "constants[" + std::to_string(i) + "]";
+    if (c.kind != JsonValue::Kind::Object) throw badRequest(path, std::string("expected an object, got ") + jsonKindName(c.kind));
+    checkKeys(c, path, {"name", "elem", "b64"});
+    ConstantSpec s;
+    s.name = requireString(c, path, "name");
+    if (s.name.empty() || s.name.find('\0') != std::string::npos) throw badRequest(path + ".name", "expected a symbol name");
+    for (const ConstantSpec& prev : out) {
+      if (prev.name == s.name) throw badRequest(path + ".name", "the constant " + s.name + " is given twice");
+    }
+    std::string elem = requireString(c, path, "elem");
+    if (!elemFromName(elem, s.elem)) throw badRequest(path + ".elem", "unknown element type (expected bool, i32, u32, i64, u64, f32, f64)");
+    const JsonValue& b64 = requireMember(c, path, "b64");
+    if (!b64.isString()) throw badRequest(path + ".b64", std::string("expected a base64 string, got ") + jsonKindName(b64.kind));
+    if (base64DecodedSize(b64.text) > kMaxConstantBytes) {
+      throw makeError("TOO_LARGE", phase::kRequest, path + " holds more than " + std::to_string(kMaxConstantBytes) + " bytes, CUDA's constant memory");
+    }
+    std::string why;
+    if (!base64Decode(b64.text, s.data, why)) throw badRequest(path + ".b64", why);
+    if (s.data.size() % elemSize(s.elem) != 0) {
+      throw badRequest(path + ".b64", std::to_string(s.data.size()) + " bytes is not a whole number of " + elem + " elements");
+    }
+    if (s.elem == Elem::Bool) checkBoolBytes(s.data.data(), s.data.size(), path + ".b64");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 LaunchOptions parseLaunchOptions(const JsonValue& obj) {
   LaunchOptions o;
   if (const JsonValue* v = obj.get("sharedBytes")) o.sharedBytes = static_cast<uint32_t>(requireUint(*v, "sharedBytes", UINT32_MAX));
@@ -200,6 +237,7 @@ LaunchOptions parseLaunchOptions(const JsonValue& obj) {
     if (o.repeat == 0) throw badRequest("repeat", "expected an integer from 1 to " + std::to_string(kMaxRepeat) + ", got 0");
   }
   if (const JsonValue* v = obj.get("timeoutMs")) o.timeoutMs = requireUint(*v, "timeoutMs", kMaxTimeoutMs);
+  if (const JsonValue* v = obj.get("constants")) o.constants = parseConstants(*v);
   return o;
 }
 
@@ -208,7 +246,7 @@ Request parseRequest(const char* text, size_t size) {
   if (root.kind != JsonValue::Kind::Object) {
     throw badRequest("", std::string("the request must be a JSON object, got ") + jsonKindName(root.kind));
   }
-  checkKeys(root, "request", {"args", "sharedBytes", "repeat", "timeoutMs"});
+  checkKeys(root, "request", {"args", "sharedBytes", "repeat", "timeoutMs", "constants"});
   Request req;
   req.options = parseLaunchOptions(root);
   JsonValue* args = nullptr;

@@ -25,6 +25,8 @@ inline constexpr uint64_t kMaxGridYZ = 65535;
 inline constexpr uint64_t kMaxBlockXY = 1024;
 inline constexpr uint64_t kMaxBlockZ = 64;
 inline constexpr uint64_t kMaxBlockThreads = 1024;
+inline constexpr size_t kMaxConstants = 1024;
+inline constexpr uint64_t kMaxConstantBytes = 64 * 1024;
 
 struct LaunchDims {
   uint32_t grid[3] = {1, 1, 1};
@@ -32,11 +34,19 @@ struct LaunchDims {
   uint64_t blockThreads() const { return uint64_t(block[0]) * block[1] * block[2]; }
 };
 
+// The contents of one of the module's `__constant__` variables, filled before a launch.
+struct ConstantSpec {
+  std::string name;  // the variable's symbol in the module
+  Elem elem = Elem::F32;
+  std::vector<uint8_t> data;
+};
+
 // Options every launch carries, in one-shot requests and --serve launch frames alike.
 struct LaunchOptions {
   uint32_t sharedBytes = 0;
   uint32_t repeat = 1;
   uint64_t timeoutMs = 0;  // 0: wait for the kernel however long it takes
+  std::vector<ConstantSpec> constants;
 };
 
 struct ArgSpec {
@@ -79,7 +89,7 @@ LaunchDims parseDimsJson(const JsonValue* grid, const JsonValue* block);
 // The launch-configuration limits that hold for every CUDA GPU (spec: "Limits").
 void checkDims(const LaunchDims& d);
 
-// Parses "sharedBytes", "repeat" and "timeoutMs" from a request or launch object.
+// Parses "sharedBytes", "repeat", "timeoutMs" and "constants" from a request or launch object.
 LaunchOptions parseLaunchOptions(const JsonValue& obj);
 
 // A scalar argument {"type": T, "value": V}: sets elem and returns the bits.

@@ -1,7 +1,10 @@
 // --serve: a persistent launcher. Requests and answers are binary frames (spec: "--serve
 // frames"): modules stay loaded and buffers stay on the GPU between launches. After an
 // error that leaves the CUDA context unusable the server answers it, marked
-// "contextLost", and exits; the client starts a new server.
+// "contextLost", and exits; the client starts a new server. The answer of a queued launch
+// waits in the output while the next request was read already (a launch and the sync behind
+// it, sent together): the answers go out together, so the client wakes once for them. Every
+// other answer, and every error, is sent at once (with those waiting before it).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +41,7 @@ struct ModuleEntry {
   int64_t mtimeNs = 0;
   uint64_t size = 0;
   std::map<std::string, FunctionEntry> functions;
+  ConstantCache constants;  // what the module's constants hold, so that a launch fills only what changed
 };
 
 struct BufferEntry {
@@ -56,6 +60,7 @@ struct Reply {
   std::string fields;            // extra members of the answer, each preceded by a comma
   std::vector<uint8_t> payload;  // download only
   bool close = false;
+  bool queued = false;  // a queued launch's: it may wait for the answers after it
 };
 
 LauncherError unknownHandle(const std::string& what, uint64_t id) {
@@ -89,7 +94,8 @@ class Server {
     return *queues_;
   }
 
-  void send(const std::string& header, const std::vector<uint8_t>& payload);
+  // Sends an answer; with `batch`, it waits in the output while the next request was read already.
+  void send(const std::string& header, const std::vector<uint8_t>& payload, bool batch = false);
   int serveOne(std::string& idText);
   int fatal(const LauncherError& e, const std::string& idText);
   int shutdown();
@@ -117,8 +123,8 @@ class Server {
   void uploadPayload(CUdeviceptr dst, uint64_t n);
 };
 
-void Server::send(const std::string& header, const std::vector<uint8_t>& payload) {
-  sendFrame(out_, header, payload.data(), payload.size());
+void Server::send(const std::string& header, const std::vector<uint8_t>& payload, bool batch) {
+  sendFrame(out_, header, payload.data(), payload.size(), batch && in_.buffered());
 }
 
 int Server::shutdown() {
@@ -162,7 +168,7 @@ int Server::serveOne(std::string& idText) {
     } catch (const std::bad_alloc&) {
       throw makeError("HOST_OUT_OF_MEMORY", phase::kServe, "the launcher ran out of host memory");
     }
-    send(begin(true) + reply.fields + "}", reply.payload);
+    send(begin(true) + reply.fields + "}", reply.payload, reply.queued);
     return reply.close ? shutdown() : -1;
   } catch (LauncherError& e) {
     if (e.code == "IO_ERROR" || e.code == "BAD_FRAME") throw;
@@ -456,8 +462,8 @@ Reply Server::opDownload(const JsonValue& req) {
 
 Reply Server::opLaunch(const JsonValue& req) {
   checkKeys(req, "frame",
-            {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "queue", "seq", "timing",
-             "name"});
+            {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "constants", "queue", "seq",
+             "timing", "name"});
   // "queue" (with "seq"): queued without waiting for the kernel (spec: "Queues").
   const JsonValue* queueField = req.get("queue");
   uint32_t queue = 0, seq = 0;
@@ -515,12 +521,14 @@ Reply Server::opLaunch(const JsonValue& req) {
   FunctionEntry& fe = fn->second;
   g.checkParams(fe.info, kernel, sizes);
   g.prepareLaunch(fe.f, fe.info, dims, options.sharedBytes);
+  g.fillConstants(m.module, m.constants, options.constants);
   std::vector<void*> params(n);
   for (size_t i = 0; i < n; i++) params[i] = &slots[i];
   if (queueField != nullptr) {
     queues().launch(queue, seq, name.empty() ? kernel : name, timing, fe.f, dims, options.sharedBytes, params.data());
     Reply r;
     r.fields = ",\"queued\":true";
+    r.queued = true;
     return r;
   }
   KernelTimes t = g.launch(fe.f, dims, options, params.data());

@@ -8,7 +8,8 @@
 // Every function takes the GPU's index first. Errors are thrown as JavaScript Errors whose
 // `code` is "GK_LAUNCHER" and whose message is the launcher's error JSON (spec/launcher-
 // protocol.md, "Errors"), which the caller parses. After an error that loses the context
-// (sticky), every call but reset() and close() fails until reset() makes a new context.
+// (sticky), every call but close() fails: CUDA cannot use the GPU again in this process, and
+// the caller goes on in a launcher process (src/runtime/device/inProcess.ts).
 #include <cstdlib>
 #include <cstring>
 
@@ -65,6 +66,7 @@ void release(Context& c, bool quiet) {
   c.staged[0] = c.staged[1] = nullptr;
   c.modules.clear();
   c.functions.clear();
+  c.constants.clear();
   c.pinned.clear();
   c.gpu.reset();  // releases the primary context (the destructor skips it once abandoned)
 }
@@ -85,8 +87,10 @@ napi_value Open(napi_env env, napi_callback_info info) {
     int ordinal = int32(env, a[0]);
     auto& slot = contexts[ordinal];
     if (!slot) {
+      static uint64_t opened = 0;
       auto c = std::make_unique<Context>();
       c->ordinal = ordinal;
+      c->generation = ++opened;
       open(*c);
       slot = std::move(c);
     }
@@ -104,28 +108,6 @@ napi_value Close(napi_env env, napi_callback_info info) {
     contexts.erase(it);
     release(*c, c->lost);
     return undefined(env);
-  });
-}
-
-// After a lost context: a fresh one (the driver's reset frees everything the old one held).
-napi_value Reset(napi_env env, napi_callback_info info) {
-  return guarded(env, [&]() -> napi_value {
-    auto a = args(env, info, 1);
-    Context& c = context(env, a[0], true);
-    if (c.gpu && c.gpu->abandoned()) {
-      throw makeError("KERNEL_TIMEOUT", phase::kKernel,
-                      "a kernel that did not finish still runs in this process: its GPU cannot be used again until the "
-                      "process ends (isolation \"process\" stops such kernels by ending the launcher)");
-    }
-    CUdevice dev = c.gpu ? c.gpu->device() : 0;
-    const Driver& d = Driver::get();
-    release(c, true);
-    d.check(d.cuDevicePrimaryCtxReset(dev), "cuDevicePrimaryCtxReset_v2", phase::kInit);
-    c.lost = false;
-    c.lostWhy.clear();
-    c.generation++;
-    open(c);
-    return str(env, deviceJson(c));
   });
 }
 
@@ -233,6 +215,7 @@ napi_value Unload(napi_env env, napi_callback_info info) {
     if (id >= c.modules.size() || c.modules[id] == nullptr) throw JsError{"no module " + std::to_string(id)};
     CUmodule m = c.modules[id];
     c.modules[id] = nullptr;
+    c.constants.erase(m);
     c.gpu->unloadModule(m);
     return undefined(env);
   });
@@ -245,7 +228,8 @@ napi_value Kernel(napi_env env, napi_callback_info info) {
     size_t id = size_t(int32(env, a[1]));
     if (id >= c.modules.size() || c.modules[id] == nullptr) throw JsError{"no module " + std::to_string(id)};
     Function fn;
-    fn.f = c.gpu->getFunction(c.modules[id], text(env, a[2]));
+    fn.module = c.modules[id];
+    fn.f = c.gpu->getFunction(fn.module, text(env, a[2]));
     fn.info = c.gpu->describe(fn.f);
     fn.name = text(env, a[3]);
     c.functions.push_back(std::move(fn));
@@ -287,6 +271,25 @@ napi_value Launch(napi_env env, napi_callback_info info) {
   });
 }
 
+// constants(gpu, kernel, symbol, bytes): fills the `__constant__` variable `symbol` of the
+// kernel's module for the launches after it (copied only when its contents changed; the copy
+// waits for the work queued before it, so earlier launches read what they were given).
+napi_value Constants(napi_env env, napi_callback_info info) {
+  auto a = args(env, info, 4);
+  return onContext(env, a[0], [&](Context& c) {
+    size_t id = size_t(int32(env, a[1]));
+    if (id >= c.functions.size()) throw JsError{"no kernel " + std::to_string(id)};
+    Function& fn = c.functions[id];
+    size_t n = 0;
+    const uint8_t* data = bytesOf(env, a[3], n);
+    ConstantSpec spec;
+    spec.name = text(env, a[2]);
+    spec.data.assign(data, data + n);
+    c.gpu->fillConstants(fn.module, c.constants[fn.module], {spec});
+    return undefined(env);
+  });
+}
+
 napi_value Queue(napi_env env, napi_callback_info info) {
   auto a = args(env, info, 1);
   return onContext(env, a[0], [&](Context& c) { return num(env, double(c.queues->create())); });
@@ -315,7 +318,7 @@ napi_value Memory(napi_env env, napi_callback_info info) {
 
 // hostArray(gpu, bytes): an ArrayBuffer in page-locked host memory, which copies to and from
 // the GPU take directly. Its memory is the process's (not the context's), so it stays valid
-// after a reset; the page-locking is undone when it is collected.
+// after the context is closed; the page-locking is undone when it is collected.
 struct HostBlock {
   int ordinal;
   uint64_t generation;
@@ -374,7 +377,6 @@ napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor fns[] = {
       {"open", nullptr, Open, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"close", nullptr, Close, nullptr, nullptr, nullptr, napi_default, nullptr},
-      {"reset", nullptr, Reset, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"alloc", nullptr, Alloc, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"free", nullptr, Free, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"upload", nullptr, Upload, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -383,6 +385,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"unload", nullptr, Unload, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"kernel", nullptr, Kernel, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"launch", nullptr, Launch, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"constants", nullptr, Constants, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"queue", nullptr, Queue, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"unqueue", nullptr, Unqueue, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"poll", nullptr, Poll, nullptr, nullptr, nullptr, napi_default, nullptr},

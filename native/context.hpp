@@ -23,21 +23,23 @@ constexpr size_t kLaunchHeader = 48;             // bytes before the parameters 
 
 struct Function {
   CUfunction f = nullptr;
+  CUmodule module = nullptr;  // whose constants constants() fills
   KernelInfo info;
   std::string name;  // what errors call it
 };
 
 struct Context {
   int ordinal = 0;
-  uint64_t generation = 1;
+  uint64_t generation = 0;  // unique among the contexts this process opens (addon.cpp)
   std::unique_ptr<Gpu> gpu;
   std::unique_ptr<Queues> queues;
   std::vector<CUmodule> modules;  // by id; null once unloaded
   std::vector<Function> functions;
+  std::map<CUmodule, ConstantCache> constants;  // what each module's __constant__ variables hold
   uint8_t* stage[2] = {nullptr, nullptr};
   CUevent staged[2] = {nullptr, nullptr};
   std::map<uintptr_t, size_t> pinned;  // host arrays page-locked by hostArray()
-  bool lost = false;                   // a sticky error happened: only reset() and close() work
+  bool lost = false;                   // a sticky error happened: only close() works
   std::string lostWhy;
 
   const Driver& d() const { return gpu->driver(); }
@@ -147,7 +149,7 @@ inline Context& context(napi_env env, napi_value v, bool evenIfLost = false) {
   if (it == contexts.end()) throw JsError{"GPU " + std::to_string(ordinal) + " is not open"};
   Context& c = *it->second;
   if (!evenIfLost && c.lost) {
-    LauncherError e = makeError("CUDA_ERROR", phase::kServe, "the GPU context was lost (" + c.lostWhy + "); reset it first");
+    LauncherError e = makeError("CUDA_ERROR", phase::kServe, "the GPU context was lost (" + c.lostWhy + "); this process cannot use the GPU again");
     e.sticky = true;
     throw e;
   }

@@ -1,7 +1,7 @@
 /** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
 import { builtins, operandTypes, type MathEntry, type VectorEntry, type VectorMemoryEntry } from "./builtins.js";
 import { SCALAR_NAMES } from "./types.js";
-import { SHUFFLE_TYPES } from "./warpBuiltins.js";
+import { MATCH_TYPES, SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function renderBuiltinDocs(): string {
   const out: string[] = [
@@ -37,7 +37,7 @@ export function renderBuiltinDocs(): string {
   for (const b of builtins) {
     if (b.rule.kind !== "warp") continue;
     const { shape, params, result } = b.rule;
-    const types = shape === "shuffle" ? SHUFFLE_TYPES.join(" ") : shape === "vote" ? "bool" : "";
+    const types = shape === "shuffle" ? SHUFFLE_TYPES.join(" ") : shape === "vote" ? "bool" : shape === "match" ? MATCH_TYPES.join(" ") : "";
     out.push(`| \`${b.name}(${params.join(", ")})\` | ${types} | ${result === "operand" ? "the value's type" : result} | ${b.doc} |`);
   }
   out.push(
@@ -65,7 +65,7 @@ export function renderBuiltinDocs(): string {
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
   );
   for (const b of builtins) {
-    if (b.rule.kind !== "math") continue;
+    if (b.rule.kind !== "math" || (b as MathEntry).fast) continue;
     const m = b as MathEntry;
     const args = ["x", "y", "z"].slice(0, m.rule.arity).join(", ");
     const result = m.rule.result === "operand" ? "operand type" : m.rule.result;
@@ -103,6 +103,53 @@ export function renderBuiltinDocs(): string {
   for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
   out.push(
     "",
+    "## Fast math",
+    "",
+    "CUDA's fast intrinsics, for f32: one or a few approximate instructions instead of a",
+    "correctly rounded routine. The bound is CUDA's (CUDA C++ Programming Guide, \"Intrinsic",
+    "Functions\"; for `fastTan` and `fastPow`, which CUDA defines by their implementation, gk's",
+    "bound derived from the bounds of the parts; ±3.1415925 is the f32 just below π). The",
+    "simulator computes the function itself,",
+    "rounded once: within the bound of the GPU's result wherever the bound holds. The tests",
+    "compare GPU and simulator over the operand ranges listed, within the tolerance listed (the",
+    "bound plus the simulator's own rounding); outside them the two may differ by more. No",
+    "option turns every function into its fast form (nvcc's `--use_fast_math`): write these",
+    "where you want them. Flushing subnormals to zero is the module option `@flushToZero;`",
+    "(language.md).",
+    "",
+    "| function | CUDA | error bound | tested operands → tolerance | meaning |",
+    "| --- | --- | --- | --- | --- |",
+  );
+  for (const b of builtins) {
+    const m = b as MathEntry;
+    if (b.rule.kind !== "math" || !m.fast) continue;
+    const args = ["x", "y"].slice(0, m.rule.arity).join(", ");
+    const cuda = m.cuda.f32?.template;
+    const regions = m.fast.regions.map((r) => `${r.operands.map((o) => `[${o.map(num).join(", ")}]`).join(" × ")} → ${tolerance(r.tolerance)}`).join("; ");
+    const outside = m.fast.outside ? ` Outside: ${m.fast.outside}.` : "";
+    out.push(`| \`${m.name}(${args})\` | ${cuda?.form === "call" ? `\`${cuda.fn}\`` : ""} | ${m.fast.bound} | ${regions} | ${m.doc}${outside} |`);
+  }
+  out.push(
+    "",
+    "## Memory ordering",
+    "",
+    "Fences, and loads and stores of one element of global or shared memory (`arr, i`, as for",
+    "atomics) with an ordering; what each guarantees is the memory model of language.md. The",
+    "simulator runs one access at a time, in one order every thread sees, so it cannot show the",
+    "weaker orderings a GPU allows: a kernel that needs a fence may still compute the right",
+    "result there.",
+    "",
+    "| call | element types | meaning |",
+    "| --- | --- | --- |",
+  );
+  for (const b of builtins) {
+    if (b.rule.kind !== "memory") continue;
+    const op = b.rule.op;
+    const args = op.startsWith("fence") ? "" : op.startsWith("load") ? "arr, i" : "arr, i, v";
+    out.push(`| \`${b.name}(${args})\` | ${b.rule.types.join(" ")} | ${b.doc} |`);
+  }
+  out.push(
+    "",
     "## Atomics",
     "",
     "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).",
@@ -129,4 +176,15 @@ export function renderBuiltinDocs(): string {
     "",
   );
   return out.join("\n");
+}
+
+/** A range bound as the tables print it: π-based ones by name, others as numbers. */
+function num(x: number): string {
+  return Number.isInteger(x) || Math.abs(x) >= 1e4 || Math.abs(x) < 1e-4 ? String(x) : x.toPrecision(8).replace(/0+$/, "");
+}
+
+function tolerance(t: { readonly ulp?: number; readonly abs?: number }): string {
+  if (t.ulp !== undefined) return `${t.ulp} ulp`;
+  const log = Math.log2(t.abs!);
+  return `abs ${t.abs!.toPrecision(3)} (2^${log.toFixed(2)})`;
 }

@@ -10,7 +10,7 @@
  * of src/ir/evalOp.ts (`makeRuntime`).
  */
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
-import { call, fill, raw, type Template } from "./templates.js";
+import { call, evaluatesOnce, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { atomicEntries } from "./atomicBuiltins.js";
@@ -18,9 +18,11 @@ import { warpEntries } from "./warpBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
 export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
+import { fastMathEntries } from "./fastMath.js";
+import { memoryEntries } from "./memoryBuiltins.js";
 
-/** A class of scalar types. */
-export type ScalarClass = "float" | "numeric" | "int";
+/** A class of scalar types ("f32": f32 alone, for CUDA's fast intrinsics). */
+export type ScalarClass = "float" | "numeric" | "int" | "f32";
 
 /**
  * A constraint on an operand's type, over the type algebra (src/ir/types.ts): a scalar of
@@ -35,6 +37,7 @@ const CLASS_SCALARS: Record<ScalarClass, readonly ScalarName[]> = {
   float: FLOAT_NAMES,
   int: INT_NAMES,
   numeric: [...INT_NAMES, ...FLOAT_NAMES],
+  f32: ["f32"],
 };
 
 /** The scalar types a constraint admits (for a vector, its lanes' types). */
@@ -81,11 +84,23 @@ export interface IndexRule {
  */
 export interface WarpRule {
   readonly kind: "warp";
-  readonly shape: "shuffle" | "vote" | "sync";
+  /** A shuffle, a vote on a bool, a match of an integer value across the warp, or `syncWarp`. */
+  readonly shape: "shuffle" | "vote" | "match" | "sync";
   /** The operands' names, for docs and messages. */
   readonly params: readonly string[];
-  /** The result: the value's type (shuffles), u32 (ballot), bool (anyLane, allLanes), or none (syncWarp). */
+  /** The result: the value's type (shuffles), u32 (ballot, matchAny), bool (anyLane, allLanes, matchAll), or none (syncWarp). */
   readonly result: "operand" | "u32" | "bool" | "void";
+}
+
+/**
+ * Memory ordering (src/ir/memoryBuiltins.ts): a fence (a statement), or a load or store of one
+ * element of global or shared memory with an ordering (spec: Memory model).
+ */
+export interface MemoryRule {
+  readonly kind: "memory";
+  readonly op: "fenceBlock" | "fenceDevice" | "loadAcquire" | "loadVolatile" | "storeRelease" | "storeVolatile";
+  /** Element types a load or store accepts (none for a fence). */
+  readonly types: readonly ScalarName[];
 }
 
 /**
@@ -99,7 +114,7 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule;
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule;
 
 /** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
 export interface CudaImpl {
@@ -115,6 +130,29 @@ export interface MathEntry {
   readonly js: Partial<Record<ScalarName, Template>>;
   /** How far GPU and simulator results may differ, in ulp of the result type: CUDA's documented error plus the simulator's; 0 means exact. */
   readonly ulp: Readonly<Record<FloatName, number>>;
+  /** A fast, approximate intrinsic (src/ir/fastMath.ts): CUDA's documented bound and where it holds, in place of `ulp`. */
+  readonly fast?: FastAccuracy;
+}
+
+/**
+ * The accuracy of a fast intrinsic (`fastExp` is CUDA's `__expf`), which CUDA documents as a bound
+ * that holds over some inputs (an absolute error for `__sinf` in [-π, π], ulp elsewhere).
+ */
+export interface FastAccuracy {
+  /** CUDA's documented bound, in its words (or how gk derives one from the documented implementation). */
+  readonly bound: string;
+  /**
+   * Where the tests compare the GPU with the simulator, and how closely: one range per operand
+   * in each region, and the bound there plus the simulator's own rounding.
+   */
+  readonly regions: readonly FastRegion[];
+  /** What the simulator computes outside the regions, where that differs from the accurate function. */
+  readonly outside?: string;
+}
+
+export interface FastRegion {
+  readonly operands: readonly (readonly [number, number])[];
+  readonly tolerance: { readonly ulp?: number; readonly abs?: number };
 }
 
 export interface AtomicEntry {
@@ -167,6 +205,8 @@ export type WarpJs =
   | { readonly kind: "shuffle"; readonly source: (lane: number, operand: number, size: number) => number }
   /** The value every lane receives, from the predicates of the warp's lanes in order. */
   | { readonly kind: "vote"; readonly combine: (preds: readonly boolean[]) => ScalarValue }
+  /** The value lane `lane` receives, from the values of the warp's lanes in order. */
+  | { readonly kind: "match"; readonly result: (values: readonly ScalarValue[], lane: number) => ScalarValue }
   | { readonly kind: "sync" };
 
 export interface WarpEntry {
@@ -184,7 +224,19 @@ export interface ConstantEntry {
   readonly rule: ConstantRule;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry;
+export interface MemoryEntry {
+  readonly name: string;
+  readonly doc: string;
+  readonly rule: MemoryRule;
+  /**
+   * Per element type, a template over `[addr]` (loads) or `[addr, value]` (stores), `addr` a
+   * C++ `T*` to the element binding as a unary expression (`&a[i]`), as for atomics; a fence's
+   * one template, over nothing, is filed under `fence`.
+   */
+  readonly cuda: Partial<Record<ScalarName | "fence", CudaImpl>>;
+}
+
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry;
 
 // ---------------------------------------------------------------- math
 
@@ -522,7 +574,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...warpEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;
@@ -566,8 +618,32 @@ export function warpBuiltin(op: WarpOp): WarpEntry {
   return b;
 }
 
+export function memoryBuiltin(op: MemoryRule["op"]): MemoryEntry {
+  const b = memoryEntries.find((e) => e.rule.op === op);
+  if (!b) throw new Error(`internal compiler error: no memory operation ${op}`);
+  return b;
+}
+
 export function constantBuiltin(name: string): ConstantEntry | undefined {
   return constantEntries.find((e) => e.name === name);
+}
+
+/**
+ * The simulator's template of a math builtin on operand type `t`. In a module that flushes
+ * f32 subnormals (`ftz`), its f32 operands are read flushed and an f32 result is written
+ * flushed, as the GPU's `.ftz` instructions and library do; `copysign` alone moves bits.
+ */
+export function mathJs(entry: MathEntry, t: ScalarType, ftz: boolean): Template | undefined {
+  const tpl = entry.js[t.name];
+  if (!tpl || !ftz || t.name !== "f32" || entry.name === "copysign") return tpl;
+  const result = entry.rule.result === "operand";
+  return raw(
+    (ops) => {
+      const inner = fill(tpl, ops.map((x) => `$.ftz32(${x})`));
+      return result ? `$.ftz32(${inner})` : inner;
+    },
+    { once: evaluatesOnce(tpl) },
+  );
 }
 
 /** The scalar types a math rule accepts, by name. */

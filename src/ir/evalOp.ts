@@ -145,16 +145,34 @@ const binaryTable: Record<ScalarName, Partial<Record<ArithOp, JsBinary>>> = {
   bf16: float((e) => `$.bf16(${e})`),
 };
 
-/** The template of `op` on operands of type `t`, or undefined where the operator is not defined. */
-export function jsBinary(op: BinOp, t: ScalarType): JsBinary | undefined {
+/**
+ * Flush to zero (`@flushToZero;`, spec: Flush to zero): f32 operations read a subnormal
+ * operand as a zero of its sign and write a subnormal result as one. `ftz(t)`: the template
+ * that wraps an f32 operand or result so, or undefined where nothing is flushed.
+ */
+function flushes(t: ScalarType, ftz: boolean): boolean {
+  return ftz && t.name === "f32";
+}
+const flush = (a: string) => `$.ftz32(${a})`;
+
+/**
+ * The template of `op` on operands of type `t`, or undefined where the operator is not
+ * defined; with `ftz`, f32 operands and results are flushed to zero.
+ */
+export function jsBinary(op: BinOp, t: ScalarType, ftz = false): JsBinary | undefined {
   if (isComparison(op)) {
     if (t.name === "bool" && op !== "eq" && op !== "ne") return undefined;
-    return comparisons[op as keyof typeof comparisons];
+    const cmp = comparisons[op as keyof typeof comparisons];
+    return flushes(t, ftz) ? (a, b, s) => cmp(flush(a), flush(b), s) : cmp;
   }
-  return binaryTable[t.name][op as ArithOp];
+  const tpl = binaryTable[t.name][op as ArithOp];
+  if (!tpl || !flushes(t, ftz)) return tpl;
+  return (a, b, s) => flush(tpl(flush(a), flush(b), s));
 }
 
-export function jsUnary(op: UnOp, t: ScalarType): JsUnary | undefined {
+export function jsUnary(op: UnOp, t: ScalarType, ftz = false): JsUnary | undefined {
+  // Negation flushes its operand (its result is then no subnormal); `!` and `~` take no floats.
+  if (op === "neg" && flushes(t, ftz)) return (a) => `(-${flush(a)})`;
   switch (op) {
     case "not":
       return t.name === "bool" ? (a) => `(!${a})` : undefined;
@@ -196,9 +214,19 @@ export function jsUnary(op: UnOp, t: ScalarType): JsUnary | undefined {
 /**
  * Every scalar converts to every other: ints wrap, floats to ints truncate and saturate (NaN →
  * 0), to a float rounds once to nearest even, to bool is `!= 0`. f16 and bf16 values are
- * numbers that f32 represents exactly, so from them to f32 or f64 is the number itself.
+ * numbers that f32 represents exactly, so from them to f32 or f64 is the number itself. With
+ * `ftz`, an f32 operand is read flushed (f32 → f64, → integer, → bool) and an f32 result
+ * written flushed (f64 → f32).
  */
-export function jsCast(from: ScalarType, to: ScalarType): JsUnary {
+export function jsCast(from: ScalarType, to: ScalarType, ftz = false): JsUnary {
+  if (from !== to && flushes(from, ftz)) {
+    const inner = jsCast(from, to);
+    return (a) => inner(flush(a));
+  }
+  if (from !== to && flushes(to, ftz) && isFloat(from)) {
+    const inner = jsCast(from, to);
+    return (a) => flush(inner(a));
+  }
   const f = from.name;
   const t = to.name;
   if (f === t) return (a) => a;
@@ -295,19 +323,19 @@ export function compileJs(key: string, arity: number, body: string): (...args: S
   return fn;
 }
 
-/** `a op b` with operands of type `t`, exactly as the kernel computes it. Throws FoldTrap on division by zero. */
-export function evalBinary(op: BinOp, t: ScalarType, a: ScalarValue, b: ScalarValue): ScalarValue {
-  const tpl = jsBinary(op, t);
+/** `a op b` with operands of type `t`, exactly as the kernel computes it (`ftz`: in a module that flushes f32 subnormals). Throws FoldTrap on division by zero. */
+export function evalBinary(op: BinOp, t: ScalarType, a: ScalarValue, b: ScalarValue, ftz = false): ScalarValue {
+  const tpl = jsBinary(op, t, ftz);
   invariant(tpl, `operator ${op} on ${t.name}`);
-  return compileJs(`b:${op}:${t.name}`, 2, tpl("a", "b", "-1"))(a, b);
+  return compileJs(`b:${op}:${t.name}:${ftz}`, 2, tpl("a", "b", "-1"))(a, b);
 }
 
-export function evalUnary(op: UnOp, t: ScalarType, a: ScalarValue): ScalarValue {
-  const tpl = jsUnary(op, t);
+export function evalUnary(op: UnOp, t: ScalarType, a: ScalarValue, ftz = false): ScalarValue {
+  const tpl = jsUnary(op, t, ftz);
   invariant(tpl, `operator ${op} on ${t.name}`);
-  return compileJs(`u:${op}:${t.name}`, 1, tpl("a"))(a);
+  return compileJs(`u:${op}:${t.name}:${ftz}`, 1, tpl("a"))(a);
 }
 
-export function evalCast(from: ScalarType, to: ScalarType, a: ScalarValue): ScalarValue {
-  return compileJs(`c:${from.name}:${to.name}`, 1, jsCast(from, to)("a"))(a);
+export function evalCast(from: ScalarType, to: ScalarType, a: ScalarValue, ftz = false): ScalarValue {
+  return compileJs(`c:${from.name}:${to.name}:${ftz}`, 1, jsCast(from, to, ftz)("a"))(a);
 }

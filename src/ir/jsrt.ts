@@ -183,6 +183,20 @@ export function ftz32(x: number): number {
   return x !== 0 && x > -F32_MIN_NORMAL && x < F32_MIN_NORMAL ? (x < 0 ? -0 : 0) : x;
 }
 
+/**
+ * fastDiv (CUDA __fdividef) as the simulator computes it: the quotient rounded once, except
+ * where CUDA documents the GPU's other result: for 2^126 < |y| < 2^128, zero signed as the
+ * quotient would be, or NaN when x is infinite or NaN (x times a reciprocal flushed to zero).
+ */
+export function fastDivF32(x: number, y: number): number {
+  const ay = Math.abs(y);
+  if (ay > 2 ** 126 && ay < Infinity) {
+    if (!Number.isFinite(x)) return NaN;
+    return (x < 0 || Object.is(x, -0)) !== y < 0 ? -0 : 0;
+  }
+  return Math.fround(x / y);
+}
+
 /** copysign: the magnitude of `a` with the sign bit of `b` (the sign bit of a NaN counts). */
 export function copysign(a: number, b: number): number {
   f64buf[0] = b;
@@ -435,7 +449,7 @@ export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byte
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
   f2i8, f2u8, f2i16, f2u16, f2i32, f2u32, f2i64, f2u64, big2f32, big2f16, big2bf16, f16, bf16, f16Bits, fromF16Bits, bf16Bits, fromBf16Bits,
-  roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, erf, erfc, popc32, popc64, clz64,
+  roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, fastDivF32, erf, erfc, popc32, popc64, clz64,
   asI64, asU64, absI32, absI64, minBig, maxBig, structMemory,
 };
 export type JsRuntime = typeof jsrt;

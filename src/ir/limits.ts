@@ -16,6 +16,9 @@ export const LAUNCH_LIMITS = {
 /** CUDA's static shared memory per block without opting in to more, in bytes. */
 export const SHARED_LIMIT_BYTES = 48 * 1024;
 
+/** CUDA's constant memory per module (`__constant__`), for all the module's `constant` arrays together, in bytes. */
+export const CONSTANT_LIMIT_BYTES = 64 * 1024;
+
 /** CUDA's local memory per thread (one thread's local arrays, and a module's constant table), in bytes. */
 export const LOCAL_ARRAY_LIMIT_BYTES = 512 * 1024;
 
@@ -49,4 +52,43 @@ export function checkShape(what: "grid" | "block", sizes: readonly unknown[]): S
   const threads = dims[0] * dims[1] * dims[2];
   if (what === "block" && threads > LAUNCH_LIMITS.blockThreads) return { ok: false, why: "threads", dims, threads };
   return { ok: true, dims };
+}
+
+// ---------------------------------------------------------------- shared memory at launch
+
+/**
+ * The most shared memory one block may use, static and dynamic together, in bytes: the
+ * H100's opt-in maximum (227 KiB). The simulator, the API and the checker's launch statements
+ * refuse launches past it; on a GPU whose own maximum is lower, the launcher refuses them
+ * with the GPU's figure (GK8010). Above SHARED_LIMIT_BYTES the launcher opts the kernel in
+ * (spec/launcher-protocol.md, `sharedBytes`).
+ */
+export const SHARED_OPTIN_LIMIT_BYTES = 227 * 1024;
+
+/** Alignment of the dynamic shared memory region (CUDA aligns `extern __shared__` storage to at least 16 bytes). */
+export const DYNAMIC_SHARED_ALIGN = 16;
+
+/**
+ * Where a kernel's dynamic shared arrays lie in its dynamic shared memory, for these lengths
+ * (elements): widest elements first, so that each array starts aligned to its element with no
+ * padding, then in declaration order; `order` lists the arrays' positions in layout order.
+ */
+export function dynamicSharedLayout(elemBytes: readonly number[], lengths: readonly number[]): { offsets: number[]; bytes: number; order: number[] } {
+  const order = elemBytes.map((_, i) => i).sort((a, b) => elemBytes[b]! - elemBytes[a]! || a - b);
+  const offsets: number[] = new Array<number>(elemBytes.length).fill(0);
+  let at = 0;
+  for (const i of order) {
+    offsets[i] = at;
+    at += elemBytes[i]! * lengths[i]!;
+  }
+  return { offsets, bytes: at, order };
+}
+
+/**
+ * Whether a block's shared memory fits: `staticBytes` (the kernel's fixed-size shared arrays)
+ * plus `dynamicBytes`; undefined when it does, else the total.
+ */
+export function sharedOverLimit(staticBytes: number, dynamicBytes: number): number | undefined {
+  const total = staticBytes + dynamicBytes;
+  return total > SHARED_OPTIN_LIMIT_BYTES ? total : undefined;
 }

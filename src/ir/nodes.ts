@@ -19,10 +19,19 @@ export interface ValueVar {
   readonly name: string;
   readonly type: ValueType;
   readonly mutable: boolean;
+  /**
+   * A device_fn parameter `inout T` or `out T`: a reference to the caller's variable or array
+   * element, which reading and assigning the parameter read and write (`out`: only written).
+   */
+  readonly ref?: "inout" | "out";
   readonly span: Span;
 }
 
-/** A `global<T>` parameter, a `shared` array or a local array. */
+/**
+ * A `global<T>` parameter, a `shared` array (of constant or dynamic length), a local array, a
+ * `view<T>` parameter, or a module-level `constant` array (its id is negative: such arrays
+ * belong to the module, not to one function, and their ids never meet a function's).
+ */
 export interface ArrayVar {
   readonly kind: "arrayVar";
   readonly id: number;
@@ -60,7 +69,11 @@ export type Axis = 0 | 1 | 2;
 export type AtomicOp = "add" | "sub" | "min" | "max" | "exch" | "cas" | "and" | "or" | "xor";
 
 /** The warp operations, by their builtin names. */
-export type WarpOp = "shfl" | "shflUp" | "shflDown" | "shflXor" | "ballot" | "anyLane" | "allLanes" | "syncWarp";
+export type WarpOp = "shfl" | "shflUp" | "shflDown" | "shflXor" | "ballot" | "anyLane" | "allLanes" | "syncWarp" | "matchAny" | "matchAll";
+
+/** How a load or store is ordered with other threads' accesses (spec: Memory model); plain when absent. */
+export type LoadOrder = "acquire" | "volatile";
+export type StoreOrder = "release" | "volatile";
 
 export interface ConstExpr {
   readonly kind: "const";
@@ -139,12 +152,12 @@ export interface CastExpr {
 }
 
 /**
- * An element of a global, shared or local array (one index per dimension; globals have one),
- * or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are read). With
- * `vector` set, the array holds scalars and the load reads the element at `indices` and the
- * `vector - 1` after it along the last dimension, as one vector of that many lanes, in one
- * access: the element's flat index must be a multiple of `vector` (the simulator checks it,
- * GK8030) and `path` is empty.
+ * An element of an array (one index per dimension; globals, dynamic shared arrays and views
+ * have one), or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are
+ * read). With `vector` set, the array holds scalars and the load reads the element at
+ * `indices` and the `vector - 1` after it along the last dimension, as one vector of that
+ * many lanes, in one access: the element's flat index must be a multiple of `vector` (the
+ * simulator checks it, GK8030) and `path` is empty.
  */
 export interface LoadExpr {
   readonly kind: "load";
@@ -153,17 +166,49 @@ export interface LoadExpr {
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
   readonly vector: 2 | 4 | null;
+  /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
+  readonly order?: LoadOrder;
   readonly span: Span;
 }
 
-/** A whole array passed to a device function's `global<T>` parameter. */
+/** A whole array passed to a device function's `global<T>` or shared array parameter. */
 export interface ArrayArg {
   readonly kind: "arrayArg";
   readonly array: ArrayVar;
   readonly span: Span;
 }
 
-export type CallArg = Expr | ArrayArg;
+/** A variable passed to an `inout`/`out` parameter: the callee reads and writes it. */
+export interface VarRef {
+  readonly kind: "varRef";
+  readonly var: ValueVar;
+  readonly span: Span;
+}
+
+/** An array element passed to an `inout`/`out` parameter; its indices are evaluated (and checked) at the call. */
+export interface ElemRef {
+  readonly kind: "elemRef";
+  readonly array: ArrayVar;
+  readonly indices: readonly Expr[];
+  readonly span: Span;
+}
+
+/**
+ * `view(a, offset, length, stride)` (or `a` alone: the whole array) passed to a `view<T>`
+ * parameter: elements offset, offset + stride, ... of `a` (its flat, row-major elements), `length`
+ * of them. A null length is "to the end of `a`"; a null stride is 1. Operands are i32,
+ * evaluated at the call in the order written.
+ */
+export interface ViewArg {
+  readonly kind: "viewArg";
+  readonly array: ArrayVar;
+  readonly offset: Expr;
+  readonly length: Expr | null;
+  readonly stride: Expr | null;
+  readonly span: Span;
+}
+
+export type CallArg = Expr | ArrayArg | VarRef | ElemRef | ViewArg;
 
 export interface CallExpr {
   readonly kind: "call";
@@ -202,7 +247,8 @@ export interface AtomicExpr {
  * A warp operation: collective over the threads of a warp, which all reach it together, so it
  * is never folded, moved, dropped or evaluated twice. Shuffles: `[value, lane]`, the lane
  * operand i32 (taken modulo 32), the type the value's; votes: `[pred]` (bool), type u32
- * (ballot) or bool; `syncWarp`: no operands, type void (an expression statement).
+ * (ballot) or bool; matches: `[value]` (an integer), type u32 (matchAny) or bool (matchAll);
+ * `syncWarp`: no operands, type void (an expression statement).
  */
 export interface WarpExpr {
   readonly kind: "warp";
@@ -308,6 +354,8 @@ export interface StoreStmt {
   readonly path: readonly PathStep[];
   readonly vector: 2 | 4 | null;
   readonly value: Expr;
+  /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
+  readonly order?: StoreOrder;
   readonly span: Span;
 }
 
@@ -338,6 +386,8 @@ export interface LoopStmt {
   readonly step: readonly Stmt[];
   readonly body: readonly Stmt[];
   readonly testFirst: boolean;
+  /** `@unroll` ("full") or `@unroll(N)`: how far the CUDA compiler should unroll it; it changes no result. */
+  readonly unroll?: "full" | number;
   readonly span: Span;
 }
 
@@ -363,6 +413,16 @@ export interface BarrierStmt {
   readonly span: Span;
 }
 
+/**
+ * `threadfenceBlock()` / `threadfence()`: this thread's memory accesses before the fence are
+ * seen by the threads of its block / of the device before those after it (spec: Memory model).
+ */
+export interface FenceStmt {
+  readonly kind: "fence";
+  readonly scope: "block" | "device";
+  readonly span: Span;
+}
+
 /** A nested scope (a source block): locals declared inside end with it. */
 export interface BlockStmt {
   readonly kind: "block";
@@ -382,6 +442,7 @@ export type Stmt =
   | ContinueStmt
   | ReturnStmt
   | BarrierStmt
+  | FenceStmt
   | BlockStmt;
 
 // ---------------------------------------------------------------- functions and modules
@@ -405,7 +466,7 @@ export interface Function {
   readonly instance?: Instance;
   readonly params: readonly Param[];
   readonly returnType: ValueType | VoidType;
-  /** Kernels only: `shared` arrays, declared at the kernel's top level. */
+  /** Kernels only: `shared` arrays (dynamic ones included, in declaration order), declared at the kernel's top level. */
   readonly shared: readonly ArrayVar[];
   readonly body: readonly Stmt[];
   /** The file that defines it (imports bring functions from other files). */
@@ -426,12 +487,26 @@ export type LaunchArg =
   | { readonly kind: "value"; readonly param: string; readonly type: ValueType; readonly value: Value; readonly span: Span }
   | { readonly kind: "array"; readonly param: string; readonly elem: ValueType; readonly data: ArrayData; readonly span: Span };
 
-/** A host-side example launch (`launch k(...) grid(...) block(...);`), arguments in parameter order. */
+/** The contents of a module's `constant` array for one launch. */
+export interface LaunchConstant {
+  readonly name: string;
+  readonly elem: ScalarType;
+  readonly data: ArrayData;
+  readonly span: Span;
+}
+
+/**
+ * A host-side example launch (`launch k(...) grid(...) block(...) shared(...);`), arguments in
+ * parameter order, then the contents of every `constant` array the kernel reads, and the length
+ * of each of its dynamic shared arrays, in their order in `Function.shared`.
+ */
 export interface Launch {
   readonly kernel: string;
   readonly grid: readonly [number, number, number];
   readonly block: readonly [number, number, number];
   readonly args: readonly LaunchArg[];
+  readonly constants: readonly LaunchConstant[];
+  readonly sharedLengths: readonly number[];
   readonly span: Span;
 }
 
@@ -458,6 +533,10 @@ export interface GenericKernel {
 export interface Module {
   /** The entry file. */
   readonly file: string;
+  /** `@flushToZero;`: f32 operations flush subnormal operands and results to zero (spec: Flush to zero). */
+  readonly flushToZero?: boolean;
+  /** The `constant` arrays of the entry file and everything it imports, in the order they were met. */
+  readonly constantArrays?: readonly ArrayVar[];
   /** Device functions of the entry file and everything it imports, callees before callers. */
   readonly functions: readonly Function[];
   /**

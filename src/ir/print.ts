@@ -19,8 +19,10 @@ export function printModule(m: Module): string {
   const parts: string[] = [];
   for (const t of m.structs) parts.push(`struct ${t.name} { ${t.fields.map((f) => `${f.name}: ${typeToString(f.type)} @${f.offset};`).join(" ")} } // ${t.size} bytes, align ${t.align}`);
   if (m.structs.length) parts.push("");
+  if (m.flushToZero) parts.push("@flushToZero;", "");
   for (const c of m.constants) parts.push(`const ${c.name}: ${c.type.name} = ${value(c.value)};`);
-  if (m.constants.length) parts.push("");
+  for (const a of m.constantArrays ?? []) parts.push(`constant ${a.name}: ${typeToString(a.type).replace(/^constant /, "")};`);
+  if (m.constants.length || m.constantArrays?.length) parts.push("");
   for (const f of [...m.functions, ...m.kernels]) parts.push(printFunction(f), "");
   for (const l of m.launches) parts.push(printLaunch(l));
   return parts.join("\n").trimEnd() + "\n";
@@ -66,7 +68,7 @@ export function printFunction(f: Function): string {
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
   const lines = [`${head} {`];
-  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : ""};`);
+  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
   return lines.join("\n");
@@ -89,7 +91,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "assign":
       return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -101,7 +103,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "loop": {
       const out: string[] = [];
       const cond = s.cond ? e(s.cond) : "true";
-      out.push(`${pad}loop {`);
+      out.push(`${pad}${s.unroll === undefined ? "" : s.unroll === "full" ? "@unroll " : `@unroll(${s.unroll}) `}loop {`);
       if (s.init.length) out.push(`${pad}  init:`, ...stmts(s.init, depth + 2, name));
       out.push(`${pad}  ${s.testFirst ? "while" : "do-while"} ${cond}`);
       if (s.step.length) out.push(`${pad}  step:`, ...stmts(s.step, depth + 2, name));
@@ -115,6 +117,8 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
       return [`${pad}return${s.value ? ` ${e(s.value)}` : ""};`];
     case "barrier":
       return [`${pad}barrier();`];
+    case "fence":
+      return [`${pad}${s.scope === "block" ? "threadfenceBlock" : "threadfence"}();`];
     case "block":
       return [`${pad}{`, ...stmts(s.body, depth + 1, name), `${pad}}`];
   }
@@ -140,10 +144,12 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
-    case "load":
-      return access(x.array, x.indices, x.path, x.vector, name);
+    case "load": {
+      const element = access(x.array, x.indices, x.path, x.vector, name);
+      return x.order ? `load.${x.order}(${element})` : element;
+    }
     case "call":
-      return `${x.callee}(${x.args.map((a: CallArg) => (a.kind === "arrayArg" ? name(a.array) : bare(e(a)))).join(", ")})`;
+      return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;
     case "builtin":
       return `${x.name}.${typeToString(x.type)}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
@@ -167,6 +173,22 @@ function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathSt
   const e = (y: Expr) => bare(expr(y, name));
   const text = `${name(array)}${indices.map((i) => `[${e(i)}]`).join("")}${pathText(array.type.elem, path, e)}`;
   return vector ? `${text.slice(0, -1)}..+${vector}]` : text;
+}
+
+function callArg(a: CallArg, name: Namer): string {
+  const e = (y: Expr) => bare(expr(y, name));
+  switch (a.kind) {
+    case "arrayArg":
+      return name(a.array);
+    case "varRef":
+      return `&${name(a.var)}`;
+    case "elemRef":
+      return `&${name(a.array)}${a.indices.map((i) => `[${e(i)}]`).join("")}`;
+    case "viewArg":
+      return `view(${[name(a.array), e(a.offset), a.length ? e(a.length) : "..", ...(a.stride ? [e(a.stride)] : [])].join(", ")})`;
+    default:
+      return e(a);
+  }
 }
 
 /** An expression's text without the parentheses that surround it as a whole. */
@@ -193,5 +215,7 @@ function data(d: ArrayData): string {
 
 export function printLaunch(l: Launch): string {
   const args = l.args.map((a) => (a.kind === "value" ? `${a.param} = ${value(a.value)}:${typeToString(a.type)}` : `${a.param} = ${data(a.data)}:${typeToString(a.elem)}[]`));
-  return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")});`;
+  args.push(...l.constants.map((c) => `${c.name} = ${data(c.data)}:constant ${typeToString(c.elem)}[]`));
+  const shared = l.sharedLengths.length ? ` shared(${l.sharedLengths.join(", ")})` : "";
+  return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")})${shared};`;
 }

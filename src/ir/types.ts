@@ -3,7 +3,8 @@
  *
  *   value types   scalar | vector | struct      what a variable, an operand or an array element holds
  *   type params   T (in a generic definition)   stand for a value type until an instance is made
- *   memory types  global<V> | V[d0][d1]...      where values live: device memory, shared or local arrays
+ *   memory types  global<V> | V[d0][d1]...      where values live: device memory, shared, local or constant arrays,
+ *                 | shared V[] | view<V>        dynamic shared arrays, views of any of them
  *   void          what a function returns when it returns nothing
  *
  * Every function over types (this file, the builtin constraints, the backends' type tables)
@@ -79,18 +80,59 @@ export interface GlobalType {
 }
 
 /**
- * An array with constant sizes, outermost first: a `shared` array, a local array, or a
- * field of a struct (space "local": it is part of a value, which each thread holds).
+ * An array with constant sizes, outermost first: a `shared` array, a local array, a
+ * module-level `constant` array, or a field of a struct (space "local": it is part of a
+ * value, which each thread holds).
  */
 export interface ArrayType {
   readonly kind: "array";
   readonly elem: ValueType;
   readonly dims: readonly number[];
-  readonly space: "shared" | "local";
+  readonly space: "shared" | "local" | "constant";
 }
 
-/** Where an array lives: global memory, shared memory or a local array. */
-export type MemoryType = GlobalType | ArrayType;
+/** `shared buf: f32[];`: a one-dimensional shared array whose length each launch gives. */
+export interface DynamicSharedType {
+  readonly kind: "dynamicShared";
+  readonly elem: ScalarType;
+}
+
+/**
+ * `view<T>` (a device_fn parameter): `length` elements of an array in any memory, from an
+ * offset, `stride` elements apart; all three known at run time.
+ */
+export interface ViewType {
+  readonly kind: "view";
+  readonly elem: ScalarType;
+  readonly readonly: boolean;
+}
+
+/** Where an array lives: global memory, shared memory, a local array, constant memory, or a view of one of them. */
+export type MemoryType = GlobalType | ArrayType | DynamicSharedType | ViewType;
+
+/** The sizes of an array's dimensions, outermost first; `undefined` where only the run time knows it. */
+export function memoryDims(t: MemoryType): readonly (number | undefined)[] {
+  return t.kind === "array" ? t.dims : [undefined];
+}
+
+/** The memory an array's elements are in; a view's is its array's, known only at run time ("any"). */
+export function memorySpace(t: MemoryType): "global" | "shared" | "local" | "constant" | "any" {
+  switch (t.kind) {
+    case "global":
+      return "global";
+    case "array":
+      return t.space;
+    case "dynamicShared":
+      return "shared";
+    case "view":
+      return "any";
+  }
+}
+
+/** Whether code may not write the array's elements (readonly globals and views, and constant memory). */
+export function isReadonlyMemory(t: MemoryType): boolean {
+  return t.kind === "global" || t.kind === "view" ? t.readonly : t.kind === "array" && t.space === "constant";
+}
 
 export type Type = ValueType | TypeParam | VoidType | MemoryType;
 
@@ -453,7 +495,11 @@ export function typeToString(t: Type): string {
     case "global":
       return `${t.readonly ? "readonly " : ""}global<${typeToString(t.elem)}>`;
     case "array":
-      return `${t.space === "shared" ? "shared " : ""}${typeToString(t.elem)}${t.dims.map((d) => `[${d}]`).join("")}`;
+      return `${t.space === "shared" ? "shared " : t.space === "constant" ? "constant " : ""}${typeToString(t.elem)}${t.dims.map((d) => `[${d}]`).join("")}`;
+    case "dynamicShared":
+      return `shared ${typeToString(t.elem)}[]`;
+    case "view":
+      return `${t.readonly ? "readonly " : ""}view<${typeToString(t.elem)}>`;
   }
 }
 
@@ -475,5 +521,9 @@ export function sameType(a: Type, b: Type): boolean {
         b.kind === "array" && sameType(a.elem, b.elem) && a.space === b.space &&
         a.dims.length === b.dims.length && a.dims.every((d, i) => d === b.dims[i])
       );
+    case "dynamicShared":
+      return b.kind === "dynamicShared" && sameType(a.elem, b.elem);
+    case "view":
+      return b.kind === "view" && sameType(a.elem, b.elem) && a.readonly === b.readonly;
   }
 }

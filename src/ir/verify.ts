@@ -11,7 +11,8 @@ import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
 import { pathExprs } from "./walk.js";
 import { pathType } from "./paths.js";
 import {
-  elementCount, isBool, isFloat, isInt, laneScalar, sameType, vectorType, type ArrayType, type ScalarType, type ScalarValue, T, typeToString, type ValueType, type VoidType,
+  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, vectorType, type ArrayType, type MemoryType, type ScalarType,
+  type ScalarValue, T, typeToString, type ValueType, type VoidType,
 } from "./types.js";
 import { INT_RANGES } from "./values.js";
 import { SHUFFLE_TYPES } from "./warpBuiltins.js";
@@ -19,7 +20,12 @@ import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 export function verifyModule(m: Module): string[] {
   const problems: string[] = [];
   const fns = new Map([...m.functions, ...m.kernels].map((f) => [f.name, f]));
-  for (const f of [...m.functions, ...m.kernels]) verifyFunction(f, fns, problems);
+  const constants = m.constantArrays ?? [];
+  for (const a of constants) {
+    if (a.id >= 0) problems.push(`constant array ${a.name} has id ${a.id}, not a negative one`);
+    if (a.type.kind !== "array" || a.type.space !== "constant") problems.push(`constant array ${a.name} has type ${typeToString(a.type)}`);
+  }
+  for (const f of [...m.functions, ...m.kernels]) verifyFunction(f, fns, constants.map((a) => a.id), problems);
   for (const l of m.launches) {
     const k = m.kernels.find((x) => x.name === l.kernel);
     if (!k) problems.push(`launch of unknown kernel ${l.kernel}`);
@@ -49,9 +55,15 @@ export function canonical(t: ScalarType, v: ScalarValue): boolean {
   }
 }
 
-function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problems: string[]): void {
+/** Whether a load or store with this ordering may touch this memory (global or shared). */
+function orderable(t: MemoryType): boolean {
+  const space = memorySpace(t);
+  return space === "global" || space === "shared";
+}
+
+function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constantIds: readonly number[], problems: string[]): void {
   const where = (what: string) => problems.push(`${f.name}: ${what}`);
-  const scopes: Set<number>[] = [new Set()];
+  const scopes: Set<number>[] = [new Set(constantIds)];
   const declared = new Set<number>();
   const inScope = (id: number) => scopes.some((s) => s.has(id));
   const declare = (id: number, name: string) => {
@@ -63,6 +75,11 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
   for (const s of f.shared) {
     declare(s.id, s.name);
     if (f.kind !== "kernel") where(`shared ${s.name} in a device function`);
+    if (memorySpace(s.type) !== "shared") where(`shared ${s.name} has type ${typeToString(s.type)}`);
+  }
+  for (const p of f.params) {
+    if (p.kind === "valueVar" && p.ref && f.kind === "kernel") where(`kernel parameter ${p.name} is a reference`);
+    if (p.kind === "arrayVar" && f.kind === "kernel" && p.type.kind !== "global") where(`kernel parameter ${p.name} is ${typeToString(p.type)}`);
   }
 
   /** The type `path` leads to from `t`, or a problem: a step that does not fit, or an index that is not an integer. */
@@ -92,6 +109,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         return;
       case "var":
         if (!inScope(e.var.id)) where(`${e.var.name}#${e.var.id} used outside its scope`);
+        if (e.var.ref === "out") where(`out parameter ${e.var.name} is read`);
         same(e, e.var.type, `use of ${e.var.name}`);
         return;
       case "special":
@@ -143,7 +161,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
       }
       case "load": {
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
-        indices(e.array.type.kind === "global" ? 1 : e.array.type.dims.length, e.indices, e.array.name);
+        indices(memoryDims(e.array.type).length, e.indices, e.array.name);
+        if (e.order && !orderable(e.array.type)) where(`${e.order} load of ${e.array.name} (${typeToString(e.array.type)})`);
         const elem = e.array.type.elem;
         if (e.vector !== null) {
           if (elem.kind !== "scalar" || e.path.length > 0) where(`vector load of ${e.array.name}, which holds ${typeToString(elem)}`);
@@ -164,13 +183,44 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         e.args.forEach((a, i) => {
           const p = callee.params[i];
           if (!p) return;
-          if (a.kind === "arrayArg") {
-            if (p.kind !== "arrayVar") where(`array passed to scalar parameter ${p.name} of ${e.callee}`);
-            if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
-          } else {
-            expr(a);
-            if (p.kind !== "valueVar") where(`value passed to array parameter ${p.name} of ${e.callee}`);
-            else same(a, p.type, `argument ${p.name} of ${e.callee}`);
+          const what = `parameter ${p.name} of ${e.callee}`;
+          switch (a.kind) {
+            case "arrayArg":
+              if (p.kind !== "arrayVar" || p.type.kind === "view") where(`array passed to ${what}`);
+              if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
+              return;
+            case "varRef":
+              if (p.kind !== "valueVar" || !p.ref) where(`variable reference passed to ${what}`);
+              else same({ type: a.var.type } as Expr, p.type, `reference argument of ${what}`);
+              if (!inScope(a.var.id)) where(`${a.var.name} used outside its scope`);
+              if (!a.var.mutable) where(`const ${a.var.name} passed to ${what}`);
+              if (a.var.ref === "out" && p.kind === "valueVar" && p.ref === "inout") where(`out parameter ${a.var.name} passed to inout ${what}`);
+              return;
+            case "elemRef":
+              if (p.kind !== "valueVar" || !p.ref) where(`element reference passed to ${what}`);
+              else if (a.array.type.elem !== p.type) where(`element of ${a.array.name} passed to ${what} of another type`);
+              if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
+              if (isReadonlyMemory(a.array.type)) where(`element of readonly ${a.array.name} passed to ${what}`);
+              indices(memoryDims(a.array.type).length, a.indices, a.array.name);
+              return;
+            case "viewArg":
+              if (p.kind !== "arrayVar" || p.type.kind !== "view") where(`view passed to ${what}`);
+              else {
+                if (a.array.type.elem !== p.type.elem) where(`view of ${a.array.name} passed to ${what} of another element type`);
+                if (isReadonlyMemory(a.array.type) && !p.type.readonly) where(`view of readonly ${a.array.name} passed to writable ${what}`);
+              }
+              if (!inScope(a.array.id)) where(`${a.array.name} used outside its scope`);
+              for (const x of [a.offset, a.length, a.stride]) {
+                if (!x) continue;
+                expr(x);
+                same(x, T.i32, `view operand of ${what}`);
+              }
+              if (a.stride && !a.length) where(`view with a stride but no length passed to ${what}`);
+              return;
+            default:
+              expr(a);
+              if (p.kind !== "valueVar" || p.ref) where(`value passed to ${what}`);
+              else same(a, p.type, `argument ${p.name} of ${e.callee}`);
           }
         });
         if (e.type !== callee.returnType) where(`call of ${e.callee} has the wrong type`);
@@ -212,9 +262,9 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
       case "atomic": {
         const b = atomicBuiltin(e.op);
         const at = e.array.type;
-        if ((at.kind === "global" && at.readonly) || (at.kind === "array" && at.space === "local")) where(`atomic on ${e.array.name}`);
+        if (isReadonlyMemory(at) || !orderable(at)) where(`atomic on ${e.array.name} (${typeToString(at)})`);
         if (at.elem.kind !== "scalar" || !b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
-        indices(at.kind === "global" ? 1 : at.dims.length, e.indices, e.array.name);
+        indices(memoryDims(at).length, e.indices, e.array.name);
         e.args.forEach((a) => {
           expr(a);
           same(a, at.elem, `operand of atomic ${e.op}`);
@@ -236,6 +286,10 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
             return;
           case "vote":
             if (v) same(v, T.bool, `operand of ${e.op}`);
+            same(e, rule.result === "u32" ? T.u32 : T.bool, `result of ${e.op}`);
+            return;
+          case "match":
+            if (v?.type.kind !== "scalar" || !isInt(v.type)) where(`${e.op} of a non-integer`);
             same(e, rule.result === "u32" ? T.u32 : T.bool, `result of ${e.op}`);
             return;
           case "sync":
@@ -301,7 +355,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         declare(s.var.id, s.var.name);
         return;
       case "localArray":
-        if (s.array.type.kind !== "array" || s.array.type.space !== "local") where(`local array ${s.array.name} has type ${s.array.type.kind}`);
+        if (s.array.type.kind !== "array" || s.array.type.space !== "local") where(`local array ${s.array.name} has type ${typeToString(s.array.type)}`);
         s.init?.forEach((x) => {
           expr(x);
           if (x.type !== s.array.type.elem) where(`element of ${s.array.name} has the wrong type`);
@@ -319,8 +373,9 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
       }
       case "store": {
         if (!inScope(s.array.id)) where(`store to ${s.array.name} outside its scope`);
-        if (s.array.type.kind === "global" && s.array.type.readonly) where(`store to readonly ${s.array.name}`);
-        indices(s.array.type.kind === "global" ? 1 : s.array.type.dims.length, s.indices, s.array.name);
+        if (isReadonlyMemory(s.array.type)) where(`store to readonly ${s.array.name}`);
+        if (s.order && !orderable(s.array.type)) where(`${s.order} store to ${s.array.name} (${typeToString(s.array.type)})`);
+        indices(memoryDims(s.array.type).length, s.indices, s.array.name);
         const elem = s.array.type.elem;
         const pt = s.vector !== null ? (elem.kind === "scalar" && s.path.length === 0 ? vectorType(elem, s.vector) : undefined) : pathFrom(elem, s.path, `a store to ${s.array.name}`);
         expr(s.value);
@@ -344,6 +399,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
           expr(s.cond);
           if (s.cond.type.kind !== "scalar" || !isBool(s.cond.type)) where("loop condition is not bool");
         }
+        if (s.unroll !== undefined && s.unroll !== "full" && !(Number.isInteger(s.unroll) && s.unroll >= 1)) where(`unroll by ${s.unroll}`);
         block(s.body, loops + 1);
         block(s.step, 0); // a step cannot break or continue its loop
         scopes.pop();
@@ -359,6 +415,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, problem
         } else if (f.returnType.kind !== "void") where("return without a value");
         return;
       case "barrier":
+      case "fence":
         return;
       case "block":
         block(s.body, loops);

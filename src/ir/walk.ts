@@ -6,8 +6,9 @@
  *
  * - `operands(e)`: an expression's operand expressions, in gk's evaluation order (left to
  *   right; a load's indices then its path's indices, an atomic's indices then its values, a
- *   call's value arguments, a member's operand then its path's indices).
- *   Array references (a load's array, a call's array arguments) are not operands.
+ *   call's value arguments, the indices of its element references and the offsets, lengths
+ *   and strides of its views, a member's operand then its path's indices).
+ *   Array and variable references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
  * - `forEachOperand(e, f)`: the same, without making a list (for hot traversals).
  * - `visit(body, visitor)`: every statement and expression, depth first, pre-order.
@@ -51,7 +52,7 @@ export function operands(e: Expr): readonly Expr[] {
     case "load":
       return e.path.length ? [...e.indices, ...pathExprs(e.path)] : e.indices;
     case "call":
-      return e.args.filter((a): a is Expr => a.kind !== "arrayArg");
+      return e.args.flatMap(argOperands);
     case "builtin":
     case "warp":
     case "construct":
@@ -66,6 +67,40 @@ export function operands(e: Expr): readonly Expr[] {
       return NONE;
     default:
       return assertNever(e, "expression");
+  }
+}
+
+/** The operands a call argument evaluates at the call: a scalar itself, an element reference's indices, a view's offset, length and stride. */
+export function argOperands(a: CallArg): readonly Expr[] {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return NONE;
+    case "elemRef":
+      return a.indices;
+    case "viewArg":
+      return [a.offset, ...(a.length ? [a.length] : []), ...(a.stride ? [a.stride] : [])];
+    default:
+      return [a];
+  }
+}
+
+/** A call argument with its operands (`argOperands`) replaced, taken from `next`. */
+function withArgOperands(a: CallArg, next: () => Expr): CallArg {
+  switch (a.kind) {
+    case "arrayArg":
+    case "varRef":
+      return a;
+    case "elemRef":
+      return { ...a, indices: a.indices.map(() => next()) };
+    case "viewArg": {
+      const offset = next();
+      const length = a.length ? next() : null;
+      const stride = a.stride ? next() : null;
+      return { ...a, offset, length, stride };
+    }
+    default:
+      return next();
   }
 }
 
@@ -104,7 +139,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       break;
     case "call": {
       let k = 0;
-      out = { ...x, args: x.args.map((a: CallArg) => (a.kind === "arrayArg" ? a : at(k++))) };
+      out = { ...x, args: x.args.map((a: CallArg) => withArgOperands(a, () => at(k++))) };
       break;
     }
     case "builtin":
@@ -144,6 +179,7 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       return NONE;
     default:
       return assertNever(s, "statement");
@@ -221,7 +257,23 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       forEachPathExpr(e.path, f);
       return;
     case "call":
-      for (const a of e.args) if (a.kind !== "arrayArg") f(a);
+      for (const a of e.args) {
+        switch (a.kind) {
+          case "arrayArg":
+          case "varRef":
+            break;
+          case "elemRef":
+            a.indices.forEach(f);
+            break;
+          case "viewArg":
+            f(a.offset);
+            if (a.length) f(a.length);
+            if (a.stride) f(a.stride);
+            break;
+          default:
+            f(a);
+        }
+      }
       return;
     case "builtin":
     case "warp":
@@ -317,6 +369,7 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       out = s;
       break;
     default:

@@ -1,5 +1,5 @@
 /**
- * The warp operations of the builtin table (src/ir/builtins.ts): shuffles, votes and
+ * The warp operations of the builtin table (src/ir/builtins.ts): shuffles, votes, matches and
  * `syncWarp`. A warp is 32 consecutive threads of a block in linear order (x fastest); the
  * last warp of a block whose size is not a multiple of 32 has fewer. Every thread of a warp
  * takes part in each warp operation, so the CUDA templates pass the mask of the warp's
@@ -15,6 +15,9 @@ import type { WarpEntry } from "./builtins.js";
 
 /** The types a shuffle moves. */
 export const SHUFFLE_TYPES: readonly ScalarName[] = ["i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"];
+
+/** The types `matchAny` and `matchAll` compare (every integer type; values are compared as they are, bit for bit). */
+export const MATCH_TYPES: readonly ScalarName[] = ["i32", "u32", "i64", "u64"];
 
 const MASK = "gk_warp_mask()";
 
@@ -79,6 +82,20 @@ export const warpEntries: readonly WarpEntry[] = [
     rule: { kind: "warp", shape: "vote", params: ["pred"], result: "bool" },
     cuda: { template: raw(([p]) => `(__all_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
     js: { kind: "vote", combine: (preds) => preds.every((p) => p) },
+  },
+  {
+    name: "matchAny",
+    doc: "A u32 whose bit k is set when lane k's v equals this thread's v; bits of lanes that do not exist are 0 (CUDA __match_any_sync).",
+    rule: { kind: "warp", shape: "match", params: ["v"], result: "u32" },
+    cuda: { template: raw(([v]) => `__match_any_sync(${MASK}, ${v})`), helpers: ["gk_warp_mask"] },
+    js: { kind: "match", result: (values, lane) => values.reduce<number>((m, x, k) => (x === values[lane] ? m | (1 << k) : m), 0) >>> 0 },
+  },
+  {
+    name: "matchAll",
+    doc: "True when every thread of the warp holds the same v (CUDA __match_all_sync).",
+    rule: { kind: "warp", shape: "match", params: ["v"], result: "bool" },
+    cuda: { template: raw(([v]) => `gk_match_all(${v})`), helpers: ["gk_match_all"] },
+    js: { kind: "match", result: (values) => values.every((x) => x === values[0]) },
   },
   {
     name: "syncWarp",

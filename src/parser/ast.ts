@@ -27,16 +27,37 @@ export interface GlobalTypeExpr {
   readonly span: Span;
 }
 
-/** `T[N]`, `T[N][M]`: sizes outermost first, each a constant expression; `shared T[N]` as a device_fn parameter. */
+/**
+ * `T[N]`, `T[N][M]`: sizes outermost first, each a constant expression; `shared T[N]` as a
+ * device_fn parameter. `T[]` (`unsized`, with no sizes): a dynamic shared array's type, whose
+ * length each launch gives.
+ */
 export interface ArrayTypeExpr {
   readonly kind: "ArrayType";
   readonly elem: TypeExpr;
   readonly sizes: readonly Expr[];
+  readonly unsized: boolean;
   readonly shared: boolean;
   readonly span: Span;
 }
 
-export type TypeExpr = NamedTypeExpr | GlobalTypeExpr | ArrayTypeExpr;
+/** `view<T>` or `readonly view<T>`: a device_fn parameter that is a run of elements of an array in any memory. */
+export interface ViewTypeExpr {
+  readonly kind: "ViewType";
+  readonly readonly: boolean;
+  readonly elem: TypeExpr;
+  readonly span: Span;
+}
+
+/** `inout T`, `out T`: a device_fn parameter that refers to a variable or an array element of the caller's. */
+export interface RefTypeExpr {
+  readonly kind: "RefType";
+  readonly mode: "inout" | "out";
+  readonly elem: TypeExpr;
+  readonly span: Span;
+}
+
+export type TypeExpr = NamedTypeExpr | GlobalTypeExpr | ArrayTypeExpr | ViewTypeExpr | RefTypeExpr;
 
 // ---------------------------------------------------------------- expressions
 
@@ -293,6 +314,21 @@ export interface ReturnStmt {
   readonly span: Span;
 }
 
+/** `@unroll`, `@unroll(4)`, `@flushToZero`: a name and, optionally, arguments. */
+export interface Annotation {
+  readonly name: Ident;
+  readonly args?: readonly Expr[];
+  readonly span: Span;
+}
+
+/** An annotation and the statement after it (`@unroll for (...) ...`). */
+export interface AnnotatedStmt {
+  readonly kind: "Annotated";
+  readonly annotation: Annotation;
+  readonly body: Stmt;
+  readonly span: Span;
+}
+
 export interface BlockStmt {
   readonly kind: "Block";
   readonly body: readonly Stmt[];
@@ -321,6 +357,7 @@ export type Stmt =
   | ContinueStmt
   | ReturnStmt
   | BlockStmt
+  | AnnotatedStmt
   | EmptyStmt;
 
 // ---------------------------------------------------------------- module items
@@ -391,13 +428,31 @@ export interface LaunchArg {
   readonly span: Span;
 }
 
-/** `launch k(a = 1, x = zeros(8)) grid(1) block(256);` */
+/** `constant TAPS: f32[17];`: an array in constant memory, which each launch fills. */
+export interface ConstantDecl {
+  readonly kind: "Constant";
+  readonly exported: boolean;
+  readonly name: Ident;
+  readonly type: TypeExpr;
+  readonly span: Span;
+}
+
+/** `@flushToZero;`: an option of the whole module. */
+export interface ModuleAnnotation {
+  readonly kind: "ModuleAnnotation";
+  readonly annotation: Annotation;
+  readonly span: Span;
+}
+
+/** `launch k(a = 1, x = zeros(8)) grid(1) block(256) shared(buf = 256);` */
 export interface LaunchDecl {
   readonly kind: "Launch";
   readonly kernel: Ident;
   /** `launch reduce<f32, 256>(...)`: the instance of a generic kernel. */
   readonly typeArgs?: GenericArgs;
   readonly args: readonly LaunchArg[];
+  /** `shared(name = length, ...)`: the lengths of dynamic shared arrays (empty without the clause). */
+  readonly shared: readonly LaunchArg[];
   /** One to three constant expressions each. */
   readonly grid: readonly Expr[];
   readonly block: readonly Expr[];
@@ -419,7 +474,7 @@ export interface FieldDecl {
   readonly span: Span;
 }
 
-export type Item = KernelDecl | FunctionDecl | ConstDecl | StructDecl | ImportDecl | LaunchDecl;
+export type Item = KernelDecl | FunctionDecl | ConstDecl | ConstantDecl | StructDecl | ImportDecl | LaunchDecl | ModuleAnnotation;
 
 export interface Module {
   readonly kind: "Module";

@@ -27,7 +27,15 @@ export interface ItemCst extends Node<"item", {
   structDecl: StructDeclCst;
   importDecl: ImportDeclCst;
   launchDecl: LaunchDeclCst;
+  constantDecl: ConstantDeclCst;
+  moduleAnnotation: ModuleAnnotationCst;
 }> {}
+
+export interface ConstantDeclCst extends Node<"constantDecl", { CtxConstant: Tok; name: Tok; Colon: Tok; type: TypeCst; Semi: Tok }> {}
+
+export interface ModuleAnnotationCst extends Node<"moduleAnnotation", { annotation: AnnotationCst; Semi: Tok }> {}
+
+export interface AnnotationCst extends Node<"annotation", { At: Tok; name: Tok; args: ArgListCst }> {}
 
 export interface KernelDeclCst extends Node<"kernelDecl", { DeviceKernel: Tok; name: Tok; genericParams: GenericParamsCst; paramList: ParamListCst; body: BlockCst }> {}
 
@@ -88,8 +96,11 @@ export interface LaunchDeclCst extends Node<"launchDecl", {
   grid: ArgListCst;
   CtxBlock: Tok;
   block: ArgListCst;
+  sharedClause: SharedClauseCst;
   Semi: Tok;
 }> {}
+
+export interface SharedClauseCst extends Node<"sharedClause", { Shared: Tok; LParen: Tok; lengths: LaunchArgCst; Comma: Tok; RParen: Tok }> {}
 
 export interface LaunchArgCst extends Node<"launchArg", { name: Tok; Eq: Tok; value: ExpressionCst }> {}
 
@@ -104,6 +115,10 @@ export interface TypeAtomCst extends Node<"typeAtom", {
   Less: Tok;
   elem: TypeCst;
   Greater: Tok;
+  CtxView: Tok;
+  viewElem: TypeCst;
+  mode: Tok;
+  referenced: TypeAtomCst;
   name: Tok;
 }> {}
 
@@ -113,6 +128,7 @@ export interface BlockCst extends Node<"block", { LCurly: Tok; statement: Statem
 
 export interface StatementCst extends Node<"statement", {
   block: BlockCst;
+  annotatedStmt: AnnotatedStmtCst;
   varStatement: VarStatementCst;
   sharedDecl: SharedDeclCst;
   ifStmt: IfStmtCst;
@@ -126,6 +142,8 @@ export interface StatementCst extends Node<"statement", {
   empty: Tok;
   exprStmt: ExprStmtCst;
 }> {}
+
+export interface AnnotatedStmtCst extends Node<"annotatedStmt", { annotation: AnnotationCst; body: StatementCst }> {}
 
 export interface VarStatementCst extends Node<"varStatement", { varDecl: VarDeclCst; Semi: Tok }> {}
 

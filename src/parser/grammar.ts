@@ -22,8 +22,8 @@ import { CstParser, EOF, tokenMatcher, type IToken, type TokenType } from "chevr
 import type { BracketMap } from "./cascade.js";
 import { ProblemRecorder, type StatementContext } from "./problems.js";
 import {
-  AnyName, AssignOp, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxCase, CtxDefault, CtxFrom, CtxGlobal, CtxGrid, CtxStruct, CtxSwitch,
-  CtxReadonly, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
+  AnyName, AssignOp, At, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxCase, CtxConstant, CtxDefault, CtxFrom, CtxGlobal, CtxGrid,
+  CtxInout, CtxOut, CtxStruct, CtxSwitch, CtxReadonly, CtxView, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
   Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, Pipe, PlusPlus,
   PrefixOp, Question, RBracket, RCurly, Return, RParen, Semi, Shared, StringLit, True, While,
 } from "./tokens.js";
@@ -90,7 +90,31 @@ export class GkParser extends CstParser {
       { ALT: () => this.SUBRULE(this.structDecl) },
       { ALT: () => this.SUBRULE(this.importDecl) },
       { ALT: () => this.SUBRULE(this.launchDecl) },
+      { ALT: () => this.SUBRULE(this.constantDecl) },
+      { ALT: () => this.SUBRULE(this.moduleAnnotation) },
     ]);
+  });
+
+  /** `constant TAPS: f32[17];`: constant memory, filled by each launch. */
+  readonly constantDecl = this.RULE("constantDecl", () => {
+    this.CONSUME(CtxConstant);
+    this.declaredName();
+    this.CONSUME(Colon);
+    this.SUBRULE(this.type);
+    this.endOfStatement("declaration");
+  });
+
+  /** `@flushToZero;`: an option of the whole module. */
+  readonly moduleAnnotation = this.RULE("moduleAnnotation", () => {
+    this.SUBRULE(this.annotation);
+    this.endOfStatement("declaration");
+  });
+
+  /** `@unroll`, `@unroll(4)`. */
+  readonly annotation = this.RULE("annotation", () => {
+    this.CONSUME(At);
+    this.CONSUME(Identifier, { LABEL: "name" });
+    this.OPTION(() => this.SUBRULE(this.argList, { LABEL: "args" }));
   });
 
   readonly kernelDecl = this.RULE("kernelDecl", () => {
@@ -232,7 +256,23 @@ export class GkParser extends CstParser {
     this.SUBRULE(this.argList, { LABEL: "grid" });
     this.CONSUME(CtxBlock);
     this.SUBRULE2(this.argList, { LABEL: "block" });
+    this.OPTION4(() => this.SUBRULE(this.sharedClause));
     this.endOfStatement("launch");
+  });
+
+  /** `shared(buf = 256)`: the lengths of a launched kernel's dynamic shared arrays. */
+  readonly sharedClause = this.RULE("sharedClause", () => {
+    this.CONSUME(Shared);
+    const open = this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.launchArg, { LABEL: "lengths" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.launchArg, { LABEL: "lengths" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RParen, "sharedClause");
   });
 
   readonly launchArg = this.RULE("launchArg", () => {
@@ -249,7 +289,8 @@ export class GkParser extends CstParser {
     this.SUBRULE(this.typeAtom);
     this.MANY(() => {
       const open = this.CONSUME(LBracket);
-      this.SUBRULE(this.expression, { LABEL: "sizes" });
+      // Left out in `shared buf: f32[];`, whose length each launch gives.
+      this.OPTION2(() => this.SUBRULE(this.expression, { LABEL: "sizes" }));
       this.closeWith(open, RBracket, "type");
     });
   });
@@ -270,6 +311,24 @@ export class GkParser extends CstParser {
           this.CONSUME(Greater);
         },
       },
+      {
+        // `view<f32>`: a device_fn parameter that is part of an array in any memory.
+        GATE: () => tokenMatcher(this.LA(2), Less),
+        ALT: () => {
+          this.CONSUME(CtxView);
+          this.CONSUME2(Less);
+          this.SUBRULE2(this.type, { LABEL: "viewElem" });
+          this.CONSUME2(Greater);
+        },
+      },
+      {
+        // `inout f32`, `out f32`: a device_fn parameter that is a reference to the caller's variable or element.
+        GATE: () => tokenMatcher(this.LA(2), AnyName),
+        ALT: () => {
+          this.OR2([{ ALT: () => this.CONSUME(CtxInout, { LABEL: "mode" }) }, { ALT: () => this.CONSUME(CtxOut, { LABEL: "mode" }) }]);
+          this.SUBRULE2(this.typeAtom, { LABEL: "referenced" });
+        },
+      },
       { ALT: () => this.CONSUME(Identifier, { LABEL: "name" }) },
     ]);
   });
@@ -285,6 +344,7 @@ export class GkParser extends CstParser {
   readonly statement = this.RULE("statement", () => {
     this.OR([
       { ALT: () => this.SUBRULE(this.block) },
+      { ALT: () => this.SUBRULE(this.annotatedStmt) },
       { ALT: () => this.SUBRULE(this.varStatement) },
       { ALT: () => this.SUBRULE(this.sharedDecl) },
       { ALT: () => this.SUBRULE(this.ifStmt) },
@@ -300,6 +360,12 @@ export class GkParser extends CstParser {
       // `{` starts a block, never an expression statement (an object literal there means nothing).
       { GATE: () => !tokenMatcher(this.LA(1), LCurly), ALT: () => this.SUBRULE(this.exprStmt), IGNORE_AMBIGUITIES: true },
     ]);
+  });
+
+  /** `@unroll for (...) ...`: an annotation and the statement it applies to. */
+  readonly annotatedStmt = this.RULE("annotatedStmt", () => {
+    this.SUBRULE(this.annotation);
+    this.SUBRULE(this.statement, { LABEL: "body" });
   });
 
   readonly varStatement = this.RULE("varStatement", () => {

@@ -62,7 +62,7 @@ function exprChildren(e: ast.Expr): readonly ast.Expr[] {
 function typeExprs(t: ast.TypeExpr | undefined): readonly ast.Expr[] {
   if (!t) return [];
   if (t.kind === "ArrayType") return [...t.sizes, ...typeExprs(t.elem)];
-  if (t.kind === "GlobalType") return typeExprs(t.elem);
+  if (t.kind === "GlobalType" || t.kind === "ViewType" || t.kind === "RefType") return typeExprs(t.elem);
   return [];
 }
 
@@ -94,6 +94,8 @@ function stmtChildren(s: ast.Stmt): { stmts: readonly ast.Stmt[]; exprs: readonl
       return { stmts: [], exprs: s.value ? [s.value] : [], compound: false };
     case "Block":
       return { stmts: s.body, exprs: [], compound: false };
+    case "Annotated":
+      return { stmts: [s.body], exprs: s.annotation.args ?? [], compound: false };
     case "Break":
     case "Continue":
     case "Empty":
@@ -167,8 +169,12 @@ function itemRoots(item: ast.Item): { stmts: readonly ast.Stmt[]; exprs: readonl
       return { stmts: [], exprs: item.fields.flatMap((f) => typeExprs(f.type)) };
     case "Import":
       return { stmts: [], exprs: [] };
+    case "Constant":
+      return { stmts: [], exprs: typeExprs(item.type) };
+    case "ModuleAnnotation":
+      return { stmts: [], exprs: item.annotation.args ?? [] };
     case "Launch":
-      return { stmts: [], exprs: [...item.args.map((a) => a.value), ...item.grid, ...item.block] };
+      return { stmts: [], exprs: [...item.args.map((a) => a.value), ...item.grid, ...item.block, ...item.shared.map((a) => a.value)] };
     default:
       return assertNever(item, "item");
   }

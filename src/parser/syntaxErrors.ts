@@ -118,6 +118,9 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
   if (actual.image === "as" && actual.tokenType === Identifier) {
     return { text: `${text}, found 'as': gk has no 'as' casts; convert with the type's name, as in f64(x)`, full: true, afterPrevious: true };
   }
+  if (context === "statement" && previous.image === "constant" && atStatementStart(previous, cx)) {
+    return { text: "constant memory is declared at the top level of a module (`constant TAPS: f32[17];`), not inside a function", full: true };
+  }
   if (context === "statement" && looksLikeCDeclaration(actual, previous, cx)) {
     const name = actual.image;
     const type = foreignScalar(previous.image) ?? previous.image;
@@ -129,11 +132,15 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
 /** `int i ...`: a type name then a name, at the start of a statement. */
 function looksLikeCDeclaration(actual: IToken, previous: IToken, cx: SyntaxErrorContext): boolean {
   if (isEof(previous) || previous.tokenType !== Identifier || actual.tokenType !== Identifier) return false;
-  const before = cx.tokens[cx.brackets.indexAt(previous.startOffset) - 1];
-  return before === undefined || [Semi, LCurly, RCurly, LParen].includes(before.tokenType);
+  return atStatementStart(previous, cx);
 }
 
-
+/** The token starts a statement: nothing, `;`, a brace or `(` before it. */
+function atStatementStart(token: IToken, cx: SyntaxErrorContext): boolean {
+  if (isEof(token)) return false;
+  const before = cx.tokens[cx.brackets.indexAt(token.startOffset) - 1];
+  return before === undefined || [Semi, LCurly, RCurly, LParen].includes(before.tokenType);
+}
 
 function mismatch(expected: TokenType, rule: string, actual: IToken, previous: IToken, cx: SyntaxErrorContext): Explanation {
   const prev = isEof(previous) ? "" : previous.image;

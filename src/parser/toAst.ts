@@ -11,12 +11,12 @@ import type { IToken } from "chevrotain";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type {
-  BlockStmt, ConstDecl, Expr, FieldDecl, FunctionDecl, GenericParam, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
+  Annotation, BlockStmt, ConstantDecl, ConstDecl, Expr, FieldDecl, FunctionDecl, GenericParam, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
   StructDecl, SwitchCase, TypeExpr, VarDecl, VarDecls,
 } from "./ast.js";
 import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
 import type {
-  ArgListCst, BlockCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, GenericParamsCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
+  AnnotationCst, ArgListCst, BlockCst, ConstantDeclCst, LaunchArgCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, GenericParamsCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
   ExpressionCst, ModuleCst, ParamListCst, StatementCst, StructDeclCst, SwitchStmtCst, TypeAtomCst, TypeCst, VarDeclCst,
 } from "./cst.js";
 import { argList, expression, genericArgs, statementExpression } from "./expressions.js";
@@ -51,6 +51,18 @@ function item(cx: BuildContext, cst: ItemCst): Item | undefined {
   if (constant) return touchedByRecovery(cx, constant) ? undefined : constDecl(cx, constant, exported);
   const struct = one(c.structDecl);
   if (struct) return touchedByRecovery(cx, struct) ? undefined : structDecl(cx, struct, exported);
+  const constantMemory = one(c.constantDecl);
+  if (constantMemory) return touchedByRecovery(cx, constantMemory) ? undefined : constantDecl(cx, constantMemory, exported);
+  const option = one(c.moduleAnnotation);
+  if (option) {
+    if (touchedByRecovery(cx, option)) return undefined;
+    if (exported) {
+      cx.log.error("GK1010", tokenSpan(cx.file, exported), "a module option cannot be exported: only device_kernel, device_fn, const, constant and struct declarations can");
+      return undefined;
+    }
+    const a = annotation(cx, one(option.children.annotation));
+    return a && { kind: "ModuleAnnotation", annotation: a, span: cover(cx, a.span, one(option.children.Semi)) };
+  }
   const imp = one(c.importDecl);
   const launch = one(c.launchDecl);
   if ((imp && touchedByRecovery(cx, imp)) || (launch && touchedByRecovery(cx, launch))) return undefined;
@@ -145,6 +157,25 @@ function structDecl(cx: BuildContext, cst: StructDeclCst, exported: IToken | und
   return { kind: "Struct", exported: exported !== undefined, name, fields, span: cover(cx, exported, keyword, one(c.RCurly)) };
 }
 
+function constantDecl(cx: BuildContext, cst: ConstantDeclCst, exported: IToken | undefined): ConstantDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.CtxConstant));
+  const name = declaredName(cx, one(c.name));
+  const type = typeExpr(cx, one(c.type));
+  if (!keyword || !name || !type) return undefined;
+  return { kind: "Constant", exported: exported !== undefined, name, type, span: cover(cx, exported, keyword, type.span, one(c.Semi)) };
+}
+
+/** `@name` or `@name(args)`. */
+function annotation(cx: BuildContext, cst: AnnotationCst | undefined): Annotation | undefined {
+  if (!cst || cst.recoveredNode) return undefined;
+  const at = real(one(cst.children.At));
+  const name = ident(cx, one(cst.children.name));
+  const list = cst.children.args ? argList(cx, one(cst.children.args)) : undefined;
+  if (!at || !name || (cst.children.args && !list)) return undefined;
+  return { name, ...(list && { args: list.args }), span: cover(cx, at, name.span, list?.span) };
+}
+
 function importDecl(cx: BuildContext, cst: ImportDeclCst): ImportDecl | undefined {
   const c = cst.children;
   const keyword = real(one(c.Import));
@@ -160,15 +191,20 @@ function launchDecl(cx: BuildContext, cst: LaunchDeclCst): LaunchDecl | undefine
   const keyword = real(one(c.Launch));
   const kernel = ident(cx, one(c.kernel));
   const typeArgs = c.typeArgs ? genericArgs(cx, one(c.typeArgs)) : undefined;
-  const args = all(c.launchArg, (a): LaunchArg | undefined => {
-    const name = declaredName(cx, one(a.children.name));
-    const value = expression(cx, one(a.children.value));
-    return name && value && !a.recoveredNode ? { name, value, span: cover(cx, name.span, value.span) } : undefined;
-  });
+  const args = all(c.launchArg, (a) => launchArg(cx, a));
   const grid = launchSizes(cx, "grid", one(c.CtxGrid), one(c.grid));
   const blockSizes = launchSizes(cx, "block", one(c.CtxBlock), one(c.block));
-  if (!keyword || !kernel || !args || !grid || !blockSizes || !real(one(c.LParen)) || (c.typeArgs && !typeArgs)) return undefined;
-  return { kind: "Launch", kernel, ...(typeArgs && { typeArgs }), args, grid, block: blockSizes, span: cover(cx, keyword, one(c.block)?.children.RParen?.[0], one(c.Semi)) };
+  const clause = one(c.sharedClause);
+  const shared = clause ? (clause.recoveredNode ? undefined : all(clause.children.lengths, (a) => launchArg(cx, a))) : [];
+  if (!keyword || !kernel || !args || !grid || !blockSizes || !shared || !real(one(c.LParen)) || (c.typeArgs && !typeArgs)) return undefined;
+  const end = clause ? one(clause.children.RParen) : one(c.block)?.children.RParen?.[0];
+  return { kind: "Launch", kernel, ...(typeArgs && { typeArgs }), args, grid, block: blockSizes, shared, span: cover(cx, keyword, end, one(c.Semi)) };
+}
+
+function launchArg(cx: BuildContext, a: LaunchArgCst): LaunchArg | undefined {
+  const name = declaredName(cx, one(a.children.name));
+  const value = expression(cx, one(a.children.value));
+  return name && value && !a.recoveredNode ? { name, value, span: cover(cx, name.span, value.span) } : undefined;
 }
 
 function launchSizes(cx: BuildContext, what: string, keyword: IToken | undefined, cst: ArgListCst | undefined): Expr[] | undefined {
@@ -189,13 +225,20 @@ function typeExpr(cx: BuildContext, cst: TypeCst | undefined): TypeExpr | undefi
   const shared = real(one(cst.children.Shared));
   const elem = typeAtom(cx, one(cst.children.typeAtom));
   const sizes = all(cst.children.sizes, (s) => expression(cx, s));
-  if (!elem || !sizes || sizes.length !== (cst.children.LBracket ?? []).length) return undefined;
-  if (shared && (sizes.length === 0 || elem.kind !== "NamedType")) {
+  const brackets = cst.children.LBracket ?? [];
+  if (!elem || !sizes || (cst.children.RBracket ?? []).length !== brackets.length) return undefined;
+  const span = cover(cx, shared, elem.span, last(sizes)?.span, last(cst.children.RBracket));
+  const unsized = sizes.length < brackets.length;
+  if (unsized && (brackets.length > 1 || shared)) {
+    cx.log.error("GK1010", span, "only a one-dimensional shared array declared in a kernel may leave out its size, which each launch gives: `shared buf: f32[];`");
+    return undefined;
+  }
+  if (shared && (brackets.length === 0 || elem.kind !== "NamedType")) {
     cx.log.error("GK1010", cover(cx, shared, elem.span), "'shared' in a type marks a device_fn parameter that is a shared array, with its sizes: `s: shared f32[256]`");
     return undefined;
   }
-  if (sizes.length === 0) return elem;
-  return { kind: "ArrayType", elem, sizes, shared: shared !== undefined, span: cover(cx, shared, elem.span, last(sizes)?.span, last(cst.children.RBracket)) };
+  if (brackets.length === 0) return elem;
+  return { kind: "ArrayType", elem, sizes, unsized, shared: shared !== undefined, span };
 }
 
 function typeAtom(cx: BuildContext, cst: TypeAtomCst | undefined): TypeExpr | undefined {
@@ -204,14 +247,24 @@ function typeAtom(cx: BuildContext, cst: TypeAtomCst | undefined): TypeExpr | un
   const readonlyTok = real(one(c.CtxReadonly));
   if (readonlyTok) {
     const inner = typeAtom(cx, one(c.qualified));
-    if (inner?.kind === "GlobalType" && !inner.readonly) return { ...inner, readonly: true, span: cover(cx, readonlyTok, inner.span) };
-    if (inner) cx.log.error("GK1010", tokenSpan(cx.file, readonlyTok), "'readonly' applies only to global memory, as in `readonly global<f32>`");
+    if ((inner?.kind === "GlobalType" || inner?.kind === "ViewType") && !inner.readonly) return { ...inner, readonly: true, span: cover(cx, readonlyTok, inner.span) };
+    if (inner) cx.log.error("GK1010", tokenSpan(cx.file, readonlyTok), "'readonly' applies only to global memory and views, as in `readonly global<f32>` or `readonly view<f32>`");
     return undefined;
   }
   const global = real(one(c.CtxGlobal));
   if (global) {
     const elem = typeExpr(cx, one(c.elem));
     return elem && { kind: "GlobalType", readonly: false, elem, span: cover(cx, global, elem.span, one(c.Greater)) };
+  }
+  const view = real(one(c.CtxView));
+  if (view) {
+    const elem = typeExpr(cx, one(c.viewElem));
+    return elem && { kind: "ViewType", readonly: false, elem, span: cover(cx, view, elem.span, one(c.Greater)) };
+  }
+  const mode = real(one(c.mode));
+  if (mode) {
+    const elem = typeAtom(cx, one(c.referenced));
+    return elem && { kind: "RefType", mode: mode.image === "out" ? "out" : "inout", elem, span: cover(cx, mode, elem.span) };
   }
   const name = ident(cx, one(c.name));
   return name && { kind: "NamedType", name, span: name.span };
@@ -235,6 +288,12 @@ function statement(cx: BuildContext, cst: StatementCst | undefined): Stmt | unde
   }
   const c = cst.children;
   if (c.block) return block(cx, one(c.block));
+  if (c.annotatedStmt) {
+    const s = one(c.annotatedStmt)!;
+    const a = annotation(cx, one(s.children.annotation));
+    const body = statement(cx, one(s.children.body));
+    return a && body && { kind: "Annotated", annotation: a, body, span: cover(cx, a.span, body.span) };
+  }
   if (c.varStatement) {
     const s = one(c.varStatement);
     return s && !s.recoveredNode ? varDecl(cx, one(s.children.varDecl), one(s.children.Semi)) : undefined;
@@ -294,6 +353,7 @@ function nestedStatements(cst: StatementCst): readonly StatementCst[] {
   const loop = one(c.forStmt) ?? one(c.whileStmt) ?? one(c.doWhileStmt);
   return [
     ...(one(c.block)?.children.statement ?? []),
+    ...(one(c.annotatedStmt)?.children.body ?? []),
     ...(branches?.then ?? []),
     ...(branches?.else ?? []),
     ...(loop?.children.body ?? []),

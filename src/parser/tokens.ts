@@ -1,6 +1,6 @@
 /**
  * gk's token types. Keywords are reserved; `from`, `grid`, `block`, `global`,
- * `readonly`, `switch`, `case`, `default` and `struct` are contextual: they lex as their own types but belong to the
+ * `readonly`, `switch`, `case`, `default`, `struct`, `constant`, `view`, `inout` and `out` are contextual: they lex as their own types but belong to the
  * `Identifier` category, so anywhere a name is accepted they are names too.
  * `BinaryOp`, `PrefixOp` and `AssignOp` are categories that let the grammar consume
  * "any binary operator" in one step; the CST keeps the concrete token.
@@ -77,6 +77,10 @@ export const CtxSwitch = contextual("CtxSwitch", "switch");
 export const CtxCase = contextual("CtxCase", "case");
 export const CtxDefault = contextual("CtxDefault", "default");
 export const CtxStruct = contextual("CtxStruct", "struct");
+export const CtxConstant = contextual("CtxConstant", "constant");
+export const CtxView = contextual("CtxView", "view");
+export const CtxInout = contextual("CtxInout", "inout");
+export const CtxOut = contextual("CtxOut", "out");
 
 export const BinaryOp = createToken({ name: "BinaryOp", pattern: Lexer.NA });
 export const PrefixOp = createToken({ name: "PrefixOp", pattern: Lexer.NA });
@@ -130,6 +134,7 @@ export const Colon = punct("Colon", ":");
 export const Semi = punct("Semi", ";");
 export const Comma = punct("Comma", ",");
 export const Dot = punct("Dot", ".");
+export const At = punct("At", "@");
 export const LParen = punct("LParen", "(");
 export const RParen = punct("RParen", ")");
 export const LBracket = punct("LBracket", "[");
@@ -153,15 +158,18 @@ export const keywords: readonly TokenType[] = [
 /** Patterns in the order the lexer tries them. */
 export const lexerTokens: TokenType[] = [
   WhiteSpace, LineComment, BlockComment, StringLit, NumberLit,
+  // `constant` before the keyword `const`, which would otherwise take its first five letters.
+  CtxConstant,
   ...keywords,
   CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault, CtxStruct,
+  CtxView, CtxInout, CtxOut,
   Identifier,
   ShrUAssign, ShrU, ShrAssign, Shr, GreaterEq, Greater, ShlAssign, Shl, LessEq, Less,
   StrictEq, EqEq, Eq, StrictNotEq, NotEq, Bang,
   PlusPlus, PlusAssign, Plus, MinusMinus, MinusAssign, Minus,
   StarAssign, Star, SlashAssign, Slash, PercentAssign, Percent,
   AmpAmp, AmpAssign, Amp, PipePipe, PipeAssign, Pipe, CaretAssign, Caret, Tilde,
-  Question, Colon, Semi, Comma, Dot, LParen, RParen, LBracket, RBracket, LCurly, RCurly,
+  Question, Colon, Semi, Comma, Dot, At, LParen, RParen, LBracket, RBracket, LCurly, RCurly,
 ];
 
 /** Every token type the parser may meet: the lexer's, the categories, and `BadChar`. */

@@ -36,6 +36,7 @@ import { launchOn, type Program, type RunConfig, type RunValue } from "./device/
 import { GkRuntimeError } from "./launcher/errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
+import { launchExtras } from "./launchExtras.js";
 import type { Dims, Runner, RunnerOptions } from "./runner.js";
 import type { DeviceChoice, Target } from "./target.js";
 
@@ -58,6 +59,8 @@ export interface CompileOptions extends ModuleOptions {
 export interface LaunchConfig extends RunConfig {
   readonly grid: number | readonly number[];
   readonly block: number | readonly number[];
+  /** The length (elements) of each of the kernel's dynamic shared arrays (`shared buf: f32[];`), by name. */
+  readonly shared?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -199,8 +202,9 @@ export class GkModule {
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
-    const { values, given } = marshal(fn, args ?? {}, this.gpu);
-    await launchOn(this.gpu, program, fn, grid, block, values, config ?? {});
+    const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
+    const { values, given } = marshal(fn, args ?? {}, this.gpu, extras.names);
+    await launchOn(this.gpu, program, fn, grid, block, values, { ...config, extras });
     const outputs: KernelOutputs = {};
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
@@ -224,11 +228,11 @@ export class GkModule {
   private runner(): Runner {
     return {
       target: this.target,
-      run: async (kernel, grid, block, args) => {
+      run: async (kernel, grid, block, args, extras) => {
         const t0 = performance.now();
         const fn = this.ir.kernels.find((k) => k.name === kernel)!;
         let kernelMs = 0;
-        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) });
+        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms), ...(extras && { extras }) });
         return { kernelMs, totalMs: performance.now() - t0 };
       },
       close: () => this.close(),
@@ -292,18 +296,20 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
 }
 
 /** The arguments as a launch takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
-function marshal(fn: Function, args: KernelArgs, device: GpuDevice): { values: RunValue[]; given: unknown[] } {
-  const r = marshalEach(fn, args, device);
+function marshal(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
+  const r = marshalEach(fn, args, device, constants);
   // An array the kernel writes shares memory with no other argument (spec: Types).
   const shared = sharedMemory(fn, r.values);
   if (shared) throw invalid(fn.name, shared.message);
   return r;
 }
 
-function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice): { values: RunValue[]; given: unknown[] } {
+function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
   const names = fn.params.map((p) => p.name);
   for (const k of Object.keys(args)) {
-    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, names)} (parameters: ${names.join(", ")})`);
+    if (constants.has(k)) continue;
+    const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
+    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
   }
   const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
   if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);

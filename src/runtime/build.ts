@@ -21,14 +21,17 @@ export interface ModuleBuild {
   readonly cubin: string;
   /** IR kernel name → extern "C" symbol in the module. */
   readonly symbols: ReadonlyMap<string, string>;
+  /** A `constant` array's gk name → its `__constant__` symbol in the module. */
+  readonly constantSymbols: ReadonlyMap<string, string>;
   readonly arch: string;
   readonly hit: boolean;
   readonly key: string;
   readonly timings: { readonly codegenMs: number; readonly cacheMs: number; readonly nvccMs?: number };
 }
 
-export function nvccFlags(o: { fmad?: boolean }): string[] {
-  return o.fmad === false ? ["--fmad=false"] : [];
+/** nvcc's flags for a build: `--fmad=false` without FMA contraction, `-ftz=true` for a module that flushes f32 subnormals (`@flushToZero;`). */
+export function nvccFlags(o: { fmad?: boolean; flushToZero?: boolean }): string[] {
+  return [...(o.fmad === false ? ["--fmad=false"] : []), ...(o.flushToZero ? ["-ftz=true"] : [])];
 }
 
 export async function buildModule(ir: Module, sources: SourceMap, o: BuildOptions): Promise<ModuleBuild> {
@@ -38,7 +41,7 @@ export async function buildModule(ir: Module, sources: SourceMap, o: BuildOption
   const r = await getOrBuild({
     source: cuda.source,
     arch: o.arch,
-    flags: nvccFlags(o),
+    flags: nvccFlags({ ...o, flushToZero: ir.flushToZero ?? false }),
     kernels: [...cuda.kernels.values()],
     sourceMap: sources,
     ...(o.cacheRoot !== undefined ? { root: o.cacheRoot } : {}),
@@ -49,6 +52,7 @@ export async function buildModule(ir: Module, sources: SourceMap, o: BuildOption
     ptx: r.entry.ptx,
     cubin: r.entry.cubin,
     symbols: cuda.kernels,
+    constantSymbols: cuda.constants,
     arch: o.arch,
     hit: r.hit,
     key: r.entry.key,

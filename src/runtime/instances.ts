@@ -103,7 +103,17 @@ export function instanceModule(ir: Module, sources: SourceMap, wanted: NamedInst
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw compileError(fe);
   const kernel = fe.ir.kernels.find((k) => k.name === wanted.name);
   if (!kernel) throw new GkRuntimeError("GK8009", `the checker made no kernel '${wanted.name}'`);
-  return { file: fe.ir.file, kernels: [kernel], functions: calledBy(kernel, fe.ir.functions), structs: fe.ir.structs, constants: [], launches: [] };
+  // The module's constant arrays and options come along: the instance may read the arrays, and flushes as the module does.
+  return {
+    file: fe.ir.file,
+    ...(fe.ir.flushToZero && { flushToZero: true }),
+    ...(fe.ir.constantArrays && { constantArrays: fe.ir.constantArrays }),
+    kernels: [kernel],
+    functions: calledBy(kernel, fe.ir.functions),
+    structs: fe.ir.structs,
+    constants: [],
+    launches: [],
+  };
 }
 
 /** The functions `k` calls, directly or not, in the module's order (callees first). */

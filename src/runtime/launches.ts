@@ -27,7 +27,8 @@ export async function runLaunch(ir: Module, launch: Launch, runner: Runner): Pro
   const k = ir.kernels.find((f) => f.name === launch.kernel);
   invariant(k, `launch of unknown kernel ${launch.kernel}`);
   const args: ArgValue[] = launch.args.map((a) => (a.kind === "value" ? a.value : materialize(a.elem, a.data)));
-  const timing = await runner.run(launch.kernel, launch.grid, launch.block, args);
+  const constants = launch.constants.map((c) => materialize(c.elem, c.data));
+  const timing = await runner.run(launch.kernel, launch.grid, launch.block, args, { constants, sharedLengths: launch.sharedLengths });
   const outputs = new Map<string, LaunchOutput>();
   k.params.forEach((p, i) => {
     if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) {

@@ -8,11 +8,12 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { type ArgValue } from "../ir/values.js";
+import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
 import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
-import type { LauncherSession } from "./launcher.js";
+import type { ConstantArg, LauncherSession, ScalarArg } from "./launcher.js";
+import { constantElem, constantsRead, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
@@ -34,13 +35,24 @@ export interface RunnerOptions {
   readonly onWarning?: (d: Diagnostic) => void;
 }
 
+/** What a launch gives besides the arguments (src/ir/kernelMemory.ts). */
+export interface LaunchExtras {
+  /** The contents of the constant arrays the kernel reads, in `constantsRead` order. */
+  readonly constants: readonly AnyTypedArray[];
+  /** The lengths of the kernel's dynamic shared arrays, in declaration order. */
+  readonly sharedLengths: readonly number[];
+}
+
+export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
+
 export interface Runner {
   readonly target: Target;
   /**
    * Runs `kernel` of the runner's module, or of `module` when given (an instance of a generic
-   * kernel in a module of its own, src/runtime/instances.ts), on the same target and session.
+   * kernel in a module of its own, src/runtime/instances.ts), on the same target and session,
+   * with a launch's constants and dynamic shared lengths (`extras`).
    */
-  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[], module?: Module): Promise<RunTiming>;
+  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[], extras?: LaunchExtras, module?: Module): Promise<RunTiming>;
   close(): Promise<void>;
 }
 
@@ -57,11 +69,11 @@ function kernelOf(ir: Module, name: string): Function {
 function cpuRunner(ir: Module, sources: SourceMap, target: Target, opts: RunnerOptions): Runner {
   return {
     target,
-    async run(kernel, grid, block, args, module = ir) {
+    async run(kernel, grid, block, args, extras = NO_EXTRAS, module = ir) {
       const t0 = performance.now();
       const { compileKernel, runKernel } = await import("./sim/index.js");
       const k = compileKernel(module, kernel, sources, opts.sim);
-      const r = runKernel(k, { grid, block }, args);
+      const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);
       return { kernelMs: r.ms, totalMs: performance.now() - t0 };
     },
     async close() {},
@@ -73,7 +85,7 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
   let session: LauncherSession | undefined;
   return {
     target,
-    async run(kernel, grid, block, args, module = ir) {
+    async run(kernel, grid, block, args, extras = NO_EXTRAS, module = ir) {
       const t0 = performance.now();
       const [{ buildModule }, { LauncherSession }] = await Promise.all([import("./build.js"), import("./launcher.js")]);
       session ??= new LauncherSession({ device: target.device.index });
@@ -92,9 +104,14 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
       const symbol = b.symbols.get(kernel);
       invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
       const wire = wireArgs(fn, args);
+      const more = launcherExtras(module, fn, b.constantSymbols, extras);
       // Results land straight in the caller's arrays (no second copy), or in copies that `finish` copies back.
       try {
-        const r = await session.run({ module: b.cubin, kernel: symbol, grid, block, args: wire.args, copyBackInPlace: true });
+        const r = await session.run({
+          module: b.cubin, kernel: symbol, grid, block, args: [...wire.args, ...more.args], copyBackInPlace: true,
+          ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
+          ...(more.constants.length > 0 && { constants: more.constants }),
+        });
         return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
       } finally {
         wire.finish();
@@ -102,4 +119,22 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
     },
     close: async () => session?.close(),
   };
+}
+
+/**
+ * A launch's extras as the launcher takes them (spec/launcher-protocol.md): the lengths of the
+ * dynamic shared arrays as u32 arguments after the kernel's parameters (the CUDA kernel takes
+ * them there, src/backends/cuda/function.ts), the bytes of dynamic shared memory they need,
+ * and the constant arrays under their `__constant__` symbols (`symbols`: gk name → symbol).
+ */
+export function launcherExtras(m: Module, fn: Function, symbols: ReadonlyMap<string, string>, extras: LaunchExtras): { args: ScalarArg[]; sharedBytes: number; constants: ConstantArg[] } {
+  const reads = constantsRead(fn, new Map(m.functions.map((f) => [f.name, f])));
+  const constants = reads.map((a, i): ConstantArg => {
+    const name = symbols.get(a.name);
+    const data = extras.constants[i];
+    invariant(name !== undefined && data !== undefined, `no contents or CUDA symbol for the constant array ${a.name}`);
+    return { name, elem: constantElem(a).name, data };
+  });
+  const args = extras.sharedLengths.map((n): ScalarArg => ({ kind: "scalar", type: "u32", value: n }));
+  return { args, sharedBytes: dynamicSharedBytes(fn, extras.sharedLengths).bytes, constants };
 }

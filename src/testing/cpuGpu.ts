@@ -19,6 +19,8 @@ import { GkCompileError } from "../runtime/api.js";
 import { instanceByName, instanceModule } from "../runtime/instances.js";
 import { sharedMemory } from "../runtime/aliasing.js";
 import { buildModule, type ModuleBuild } from "../runtime/build.js";
+import { launchExtras } from "../runtime/launchExtras.js";
+import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runtime/runner.js";
 import { GkRuntimeError, LauncherSession, type DeviceInfo } from "../runtime/launcher.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
 import { probeGpu } from "../runtime/target.js";
@@ -30,12 +32,19 @@ export type ProgramInput = string | { readonly ir: Module; readonly sources: Sou
 export interface LaunchShape {
   readonly grid: number | readonly number[];
   readonly block: number | readonly number[];
+  /** The length of each of the kernel's dynamic shared arrays, by name (as the API's `LaunchConfig`). */
+  readonly shared?: Readonly<Record<string, number>>;
+  /** The contents of the constant arrays the kernel reads, by name (with arguments in parameter order; by-name arguments may hold them instead). */
+  readonly constants?: Readonly<Record<string, ArgInput>>;
 }
 
 export type { ArgValue };
 /** An argument: as the API takes it (src/runtime/api.ts), or a plain array of scalars for an array of scalars. */
 export type ArgInput = ArgValue | ArrayBuffer | DataView | readonly (number | bigint | boolean)[] | Readonly<Record<string, unknown>>;
-/** Arguments in parameter order, or by parameter name. They are never modified: each run gets copies. */
+/**
+ * Arguments in parameter order, or by parameter name; by name, also the contents of the
+ * constant arrays the kernel reads (as in the API). They are never modified: each run gets copies.
+ */
 export type ArgsInput = readonly ArgValue[] | Readonly<Record<string, ArgInput>>;
 
 export interface CompareOptions {
@@ -150,6 +159,7 @@ export class CpuGpuComparer {
     const { p, fn } = programFor(program, kernel);
     const fmad = opts.fmad ?? false;
     const values = positional(fn, args);
+    const extras = extrasOf(p.ir, fn, launch, args);
     const grid = dims(launch.grid);
     const block = dims(launch.block);
     const written = writtenParams(fn);
@@ -157,7 +167,7 @@ export class CpuGpuComparer {
     let simError: SimError | undefined;
     let cpu = new Map<string, AnyTypedArray>();
     try {
-      cpu = runOnSimulator(p, fn, grid, block, values);
+      cpu = runOnSimulator(p, fn, grid, block, values, extras);
     } catch (e) {
       if (!(e instanceof SimError)) throw e;
       simError = e;
@@ -165,7 +175,7 @@ export class CpuGpuComparer {
     let gpu = new Map<string, AnyTypedArray>();
     let gpuError: Error | undefined;
     try {
-      gpu = await this.runOnGpu(p, fn.name, launch, values, fmad);
+      gpu = await this.runOnGpu(p, fn.name, launch, values, fmad, extras);
     } catch (e) {
       gpuError = e instanceof Error ? e : new Error(String(e));
     }
@@ -181,15 +191,25 @@ export class CpuGpuComparer {
     return { ...base, message: ok ? "" : report({ ...base, message: "" }, p, fn, values, grid, block) };
   }
 
-  /** Runs a kernel on the GPU on copies of `args`; the arrays it may write, by name. */
-  async runOnGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, fmad = false): Promise<Map<string, AnyTypedArray>> {
+  /**
+   * Runs a kernel on the GPU on copies of `args`; the arrays it may write, by name. `extras`:
+   * the constant arrays and dynamic shared lengths as the runner takes them, in place of those
+   * by name in `args` and `launch.shared`.
+   */
+  async runOnGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, fmad = false, extras?: LaunchExtras): Promise<Map<string, AnyTypedArray>> {
     const { p, fn } = programFor(program, kernel);
     const values = positional(fn, args);
+    extras ??= extrasOf(p.ir, fn, launch, args);
     const build = await this.prepare(p, fmad);
+    const more = launcherExtras(p.ir, fn, build.constantSymbols, extras);
     const symbol = build.symbols.get(fn.name)!;
     const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
     const wire = wireArgs(fn, values);
-    const r = await this.session.run({ module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: wire.args, timeoutMs });
+    const r = await this.session.run({
+      module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: [...wire.args, ...more.args], timeoutMs,
+      ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
+      ...(more.constants.length > 0 && { constants: more.constants }),
+    });
     return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, wire.output(i, r.outputs)]));
   }
 
@@ -225,15 +245,28 @@ export async function expectSameOnCpuAndGpu(program: ProgramInput, kernel: strin
 }
 
 /** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. Throws SimError. */
-export function runOnSimulator(p: { readonly ir: Module; readonly sources: SourceMap }, fn: Function, grid: readonly number[], block: readonly number[], args: readonly ArgValue[]): Map<string, AnyTypedArray> {
+export function runOnSimulator(
+  p: { readonly ir: Module; readonly sources: SourceMap },
+  fn: Function,
+  grid: readonly number[],
+  block: readonly number[],
+  args: readonly ArgValue[],
+  extras: LaunchExtras = NO_EXTRAS,
+): Map<string, AnyTypedArray> {
   // The copies share no memory, so the simulator's own check cannot see aliasing among the originals.
   refuseSharedMemory(fn, args);
   const copies = args.map(copy);
-  runKernel(compileKernel(p.ir, fn.name, p.sources), { grid: dims(grid), block: dims(block) }, copies);
+  runKernel(compileKernel(p.ir, fn.name, p.sources), { grid: dims(grid), block: dims(block), shared: extras.sharedLengths }, copies, extras.constants);
   return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, copies[i] as AnyTypedArray]));
 }
 
 // ---------------------------------------------------------------- arguments
+
+/** The launch's dynamic shared lengths (`launch.shared`) and constant arrays (among `args`, by name): checked as the API checks them. */
+function extrasOf(ir: Module, fn: Function, launch: LaunchShape, args: ArgsInput): LaunchExtras {
+  const named = Array.isArray(args) ? {} : (args as Readonly<Record<string, unknown>>);
+  return launchExtras(ir, fn, launch.shared, { ...named, ...launch.constants });
+}
 
 function kernelOf(ir: Module, kernel: string): Function {
   const fn = ir.kernels.find((k) => k.name === kernel);
@@ -274,6 +307,9 @@ function refuseSharedMemory(fn: Function, values: readonly ArgValue[]): void {
 
 function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
   const list = Array.isArray(args) ? (args as readonly ArgInput[]) : fn.params.map((p) => (args as Record<string, ArgInput>)[p.name]);
+  if (Array.isArray(args) && args.length > fn.params.length) {
+    throw new GkRuntimeError("GK8005", `kernel '${fn.name}' takes ${fn.params.length} arguments; give the constant arrays it reads by name, with the arguments as an object`);
+  }
   if (list.length !== fn.params.length || list.some((a) => a === undefined)) {
     throw new GkRuntimeError("GK8005", `kernel '${fn.name}' takes ${fn.params.length} arguments (${fn.params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")})`);
   }

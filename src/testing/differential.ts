@@ -24,6 +24,7 @@ import { frontEnd, runPasses } from "../pipeline.js";
 import { nvccFlags } from "../runtime/build.js";
 import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtime/nvcc.js";
 import { runInGroup } from "../runtime/processGroup.js";
+import { launchExtras } from "../runtime/launchExtras.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
 import { compareValues, describeMismatches } from "./compare.js";
 import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
@@ -82,12 +83,24 @@ export function checkBatch(batch: Batch, file = "batch.gk"): CheckedBatch {
 
 export type SimOutcome = { readonly outputs: ReadonlyMap<string, AnyTypedArray>; readonly ms: number } | { readonly error: SimError };
 
+/** What `simulate` runs: a kernel, its launch, arguments, dynamic shared lengths and constant arrays (by name). */
+export interface SimulatedKernel {
+  readonly kernel: string;
+  readonly grid: readonly number[];
+  readonly block: readonly number[];
+  readonly args: readonly ArgValue[];
+  readonly shared?: Readonly<Record<string, number>>;
+  readonly constants?: Readonly<Record<string, AnyTypedArray>>;
+}
+
 /** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. */
-export function simulate(ir: Module, sources: SourceMap, k: { kernel: string; grid: readonly number[]; block: readonly number[]; args: readonly ArgValue[] }): SimOutcome {
+export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel): SimOutcome {
   const fn = ir.kernels.find((f) => f.name === k.kernel)!;
   const args = cloneArgs(k.args);
   try {
-    const r = runKernel(compileKernel(ir, k.kernel, sources), { grid: k.grid as [number, number, number], block: k.block as [number, number, number] }, args);
+    const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {});
+    const launch = { grid: k.grid as [number, number, number], block: k.block as [number, number, number], shared: extras.sharedLengths };
+    const r = runKernel(compileKernel(ir, k.kernel, sources), launch, args, extras.constants);
     const outputs = new Map<string, AnyTypedArray>();
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs.set(p.name, args[i] as AnyTypedArray);
@@ -131,7 +144,7 @@ export async function buildPtx(ir: Module, sources: SourceMap, o: { readonly dir
   const cuda = emitCuda(ir, { sources });
   await mkdir(o.dir, { recursive: true });
   await writeFile(path.join(o.dir, `${o.name}.cu`), cuda.source);
-  const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false }), "ptx", o.name);
+  const args = nvccArgs(o.arch ?? "sm_90", nvccFlags({ fmad: o.fmad ?? false, flushToZero: ir.flushToZero ?? false }), "ptx", o.name);
   // In a process group of its own, so that the time limit stops nvcc's stages (cicc) too.
   const r = await runInGroup(findNvcc().path, args, { cwd: o.dir, timeoutMs: 10 * 60_000 });
   const output = r.kind === "ok" ? `${r.stderr}${r.stdout}` : r.kind === "spawn" ? `${r.code}: ${r.detail}` : r.kind === "canceled" ? "" : r.output;
@@ -214,9 +227,10 @@ export function describeShrunk(s: Shrunk, seed: number): string {
     `${s.reason}`,
     `smallest failing kernel (after ${s.shrinks} shrinks; replay with GK_DIFF_REPLAY=${seed}):`,
     k.source,
-    `launch: grid(${k.grid.join(", ")}) block(${k.block.join(", ")})`,
+    `launch: grid(${k.grid.join(", ")}) block(${k.block.join(", ")})${Object.keys(k.shared).length ? ` shared(${Object.entries(k.shared).map(([n, l]) => `${n} = ${l}`).join(", ")})` : ""}`,
     "arguments:",
     ...args,
+    ...Object.entries(k.constants).map(([n, a]) => `  ${n} = ${argText(a)} (constant)`),
   ].join("\n");
 }
 

@@ -53,7 +53,7 @@ describe("gkc check", () => {
 
 describe("reports of many diagnostics", () => {
   it("print the first 100 of a file and say how many more there are", async () => {
-    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const f = file("many-errors.gk", "`\n".repeat(100_000));
     const r = await gkc("check", f);
     expect(r.code).toBe(1);
     expect(r.err.match(/error GK1001/g)).toHaveLength(100);
@@ -62,7 +62,7 @@ describe("reports of many diagnostics", () => {
     expect(r.err.length).toBeLessThan(50_000);
   });
   it("in JSON, keep the first 100 of a file and give the number left out", async () => {
-    const f = file("many-errors.gk", "@\n".repeat(100_000));
+    const f = file("many-errors.gk", "`\n".repeat(100_000));
     const r = await gkc("check", "--json", f);
     const j = JSON.parse(r.out);
     expect(j.files[0].diagnostics).toHaveLength(100);
@@ -152,6 +152,16 @@ launch k(nodes = [{ start: 1, edges: f32x2(0) }, { start: 2, edges: f32x2(0) }],
     const flags = await gkc("run", src, "--device", "cpu", "--kernel", "k", "--block", "1", "--arg", "nodes=fill(1, { start: 5, edges: f32x2(1) })", "--arg", "vs=zeros(1)", "--arg", "base={ start: 1, edges: f32x2(2) }", "--arg", "shift=f32x3(7)");
     expect(flags.out).toBe("nodes = [{ start: 6, edges: [0, 0] }]\nvs = [[7, 7, 7]]");
   });
+  it("takes dynamic shared lengths with --shared and constant arrays with --arg", async () => {
+    const reduce = ["run", "examples/reduce_dynamic.gk", "--device", "cpu", "--kernel", "block_sum", "--grid", "2", "--block", "8", "--arg", "n=16", "--arg", "x=iota(16)", "--arg", "partial=zeros(2)", "--arg", "total=zeros(1)"];
+    expect((await gkc(...reduce, "--shared", "buf=8")).out).toBe("partial = [28, 92]\ntotal = [120]");
+    const missing = await gkc(...reduce);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("error GK5002: launch of 'block_sum' is missing the length of 'buf', a dynamic shared array");
+    const blur = ["run", "spec/ok/constant_memory.gk", "--device", "cpu", "--kernel", "blur", "--grid", "1", "--block", "8", "--arg", "n=8", "--arg", "x=iota(8)", "--arg", "out=zeros(8)"];
+    expect((await gkc(...blur, "--arg", "TAPS=[0.0, 0.0, 1.0, 0.0, 0.0]")).out).toBe("out = [0, 0, 2, 3, 4, 5, 0, 0]");
+    expect((await gkc(...blur)).err).toContain("error GK5002: launch of 'blur' is missing the argument 'TAPS'");
+  });
   it("reports a kernel's bug with its line, thread and block", async () => {
     const oob = file("oob.gk", "device_kernel k(out: global<f32>) {\n  out[globalId.x + 1] = 1.0;\n}\nlaunch k(out = zeros(4)) grid(1) block(4);\n");
     const r = await gkc("run", oob, "--device", "cpu");
@@ -216,6 +226,6 @@ describe("usage", () => {
     expect((await gkc("frobnicate")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
     expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
-    expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block and --arg go with --kernel K");
+    expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");
   });
 });

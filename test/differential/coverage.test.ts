@@ -2,8 +2,9 @@
  * What the kernel generator reaches: every operator on every type it applies to, every
  * conversion, every builtin of the table with every operand type it takes, every atomic
  * (own slots, and contended on global and shared memory), every shuffle on every type it
- * moves and every vote (syncWarp apart: it orders memory, which generated kernels never
- * share within a warp), and every statement form; vectors of every type with every operator
+ * moves, every vote and match (syncWarp apart: it orders memory, which generated kernels never
+ * share within a warp), every statement form, the fast builtins, dynamic shared and constant
+ * arrays, views and references, and @unroll; vectors of every type with every operator
  * and builtin that takes them, swizzles, constructors, vector loads and stores (of arrays of
  * vectors, and load2/load4/store2/store4 of arrays of scalars in global, shared and local
  * memory); structs with vector, array and struct fields, struct values, field reads and
@@ -16,6 +17,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
 import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
@@ -38,7 +40,13 @@ function expectedFeatures(): string[] {
   for (const w of builtins.filter((x): x is WarpEntry => x.rule.kind === "warp")) {
     if (w.rule.shape === "shuffle") for (const t of NUM_TYPES) want.push(`builtin:${w.name}:${t}`);
     if (w.rule.shape === "vote") want.push(`builtin:${w.name}:bool`);
+    if (w.rule.shape === "match") for (const t of MATCH_TYPES) want.push(`builtin:${w.name}:${t}`);
   }
+  // Memory and control: dynamic shared arrays, constant arrays, views of every kind of array
+  // (whole, rows, strided), references to variables, local elements and own slots, @unroll.
+  want.push("stmt:shared:dynamic", "constant:read", "param:view", "param:view:readonly", "param:inout", "param:out", "unroll:full", "unroll:N");
+  for (const k of ["input", "constant", "local", "shared", "own", "view"]) want.push(`view:${k}`, `view:${k}:stride`);
+  want.push("view:input:whole", "view:local:row", "view:shared:row", "ref:var", "ref:own", "ref:local");
   for (const s of ["if", "if-else", "else-if", "for", "for(;;)", "while", "doWhile", "break", "continue", "block", "barrier"]) want.push(`stmt:${s}`);
   want.push("stmt:return:kernel", "stmt:return:fn", "stmt:return:fn:value", "barrier:in-loop", "stmt:let:zero", "stmt:shadowing");
   want.push("stmt:localArray:1d", "stmt:localArray:2d:init", "stmt:localArray:2d:flat", "stmt:shared:0d", "stmt:shared:1d", "stmt:shared:2d", "atomic:partly-indexed");

@@ -10,7 +10,8 @@
  * Tolerances (spec/differential.md): with the default `fmad`, nvcc may contract `a * b + c`
  * into one fused multiply-add, which skips the rounding of the product: a result can move
  * by up to half an ulp of the product, and in a sum of K products, by that much per step.
- * Float atomics from several blocks add in any order on a GPU. Everything else is exact.
+ * Float atomics from several blocks add in any order on a GPU. The fast builtins (fastExp, ...)
+ * are within their documented bounds of the simulator's accurate values. Everything else is exact.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,7 @@ import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { compareArrays, describeMismatches, type Tolerance } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
+import type { LaunchExtras } from "../../src/runtime/runner.js";
 
 export interface Program {
   readonly ir: Module;
@@ -32,6 +34,8 @@ export interface ExampleCase {
   readonly block: readonly number[];
   /** In parameter order. */
   readonly args: readonly ArgValue[];
+  /** The constant arrays the kernel reads and the lengths of its dynamic shared arrays, where it has them. */
+  readonly extras?: LaunchExtras;
 }
 
 export type Outputs = ReadonlyMap<string, AnyTypedArray>;
@@ -108,6 +112,47 @@ function saxpyVector(kernel: "saxpy4" | "saxpy8", perThread: number): ExamplePro
       .map(([s, alpha, x, y]) => ({ grid: [Math.ceil(s.n / (perThread * s.block)) + s.extra || 1], block: [s.block], args: [s.n, alpha, x, y, new Float32Array(s.n + 5).fill(7)] })),
     tolerance: saxpyTolerance,
   };
+}
+
+/** 17 taps in [-1, 1]: the convolution's constant array TAPS. */
+const taps = () => fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 17, maxLength: 17 }).map((a) => Float32Array.from(a));
+
+const floats = (n: number, min: number, max: number) =>
+  fc.array(fc.float({ min: Math.fround(min), max: Math.fround(max), noNaN: true }), { minLength: n, maxLength: n }).map((a) => Float32Array.from(a));
+
+/**
+ * Each output of the convolution is a sum of 17 products, each step of which nvcc may contract
+ * (with fmad): half an ulp of the products' magnitude per step. `srcIndex` is the position of
+ * the source image among the arguments.
+ */
+function convolutionTolerance(out: string, srcIndex: number) {
+  return (c: ExampleCase, _sim: Outputs, fmad: boolean): Record<string, Tolerance> => {
+    if (!fmad) return {};
+    const src = c.args[srcIndex] as Float32Array;
+    const t = c.extras!.constants[0] as Float32Array;
+    const maxSrc = src.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    const sumTaps = t.reduce((a, v) => a + Math.abs(v), 0);
+    return { [out]: { ulp: 1, abs: 4 * 18 * EPS32 * maxSrc * sumTaps } };
+  };
+}
+
+/**
+ * The GPU's fastExp, fastLog and fastDiv are within their documented bounds (spec/builtins.md)
+ * of the simulator's accurate values. Carried through the formula: d1 and d2 move by at most
+ * 2^-21.41 / (v sqrt(t)) from the logarithm and a few ulp of d from the divisions; the CDF by
+ * at most 0.4 (the normal density's peak) times that, plus ~20 ulp of its tail from fastExp;
+ * a price by the strike and the spot times those. 1e-5 of (spot + strike) holds all of it
+ * with room; the same bound covers fmad's contractions.
+ */
+function blackScholesTolerance(c: ExampleCase): Record<string, Tolerance> {
+  const [n, price, strike, years, , v] = c.args as [number, Float32Array, Float32Array, Float32Array, number, number];
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    const spread = 1 / (v * Math.sqrt(years[i]!));
+    worst = Math.max(worst, (price[i]! + strike[i]!) * (2e-6 + 2 ** -21.41 * spread));
+  }
+  const t = { ulp: 64, abs: 4 * worst };
+  return { call: t, put: t };
 }
 
 export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
@@ -252,6 +297,79 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
       .chain((d) => fc.tuple(fc.constant(d), f32s(d.rows * d.cols)))
       .map(([{ rows, cols }, input]) => ({ grid: [Math.ceil(cols / 32), Math.ceil(rows / 32)], block: [32, 8], args: [rows, cols, input, new Float32Array(rows * cols)] })),
     tolerance: none,
+  },
+  {
+    example: "reduce_dynamic",
+    kernel: "block_sum",
+    numRuns: 20,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 1500 }), log2Block: fc.integer({ min: 0, max: 10 }), extra: fc.integer({ min: 0, max: 1 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.n)))
+      .map(([s, x]) => {
+        const block = 2 ** s.log2Block;
+        const blocks = Math.ceil(s.n / block) + s.extra || 1;
+        return { grid: [blocks], block: [block], args: [s.n, x, new Float32Array(blocks), new Float32Array(1)], extras: { constants: [], sharedLengths: [block] } };
+      }),
+    tolerance: blockTotals,
+  },
+  {
+    example: "lookback_scan",
+    kernel: "scan",
+    numRuns: 15,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 3000 }), extra: fc.integer({ min: 0, max: 2 }) })
+      .chain((s) => fc.tuple(fc.constant(s), u32s(s.n)))
+      .map(([s, x]) => {
+        const tiles = Math.ceil(s.n / 256) + s.extra || 1;
+        const zeros = () => new Uint32Array(tiles);
+        return { grid: [tiles], block: [256], args: [s.n, x, new Uint32Array(s.n), zeros(), zeros(), zeros(), new Uint32Array(1)] };
+      }),
+    // u32 sums wrap and are exact in any order; the tiles' order is their tickets'.
+    tolerance: none,
+  },
+  {
+    example: "convolution",
+    kernel: "convolveRows",
+    numRuns: 8,
+    cases: fc
+      .record({ wTiles: fc.integer({ min: 1, max: 2 }), hTiles: fc.integer({ min: 1, max: 6 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.wTiles * 128 * s.hTiles * 4), taps()))
+      .map(([{ wTiles, hTiles }, src, t]) => {
+        const w = wTiles * 128;
+        return { grid: [wTiles, hTiles], block: [16, 4], args: [w, src, new Float32Array(src.length)], extras: { constants: [t], sharedLengths: [] } };
+      }),
+    tolerance: convolutionTolerance("dst", 2),
+  },
+  {
+    example: "convolution",
+    kernel: "convolveColumns",
+    numRuns: 8,
+    cases: fc
+      .record({ wTiles: fc.integer({ min: 1, max: 4 }), hTiles: fc.integer({ min: 1, max: 2 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.wTiles * 16 * s.hTiles * 64), taps()))
+      .map(([{ wTiles, hTiles }, src, t]) => ({
+        grid: [wTiles, hTiles],
+        block: [16, 8],
+        args: [wTiles * 16, hTiles * 64, src, new Float32Array(src.length)],
+        extras: { constants: [t], sharedLengths: [] },
+      })),
+    tolerance: convolutionTolerance("dst", 3),
+  },
+  {
+    example: "black_scholes",
+    kernel: "blackScholes",
+    numRuns: 20,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 700 }), grid: fc.integer({ min: 1, max: 3 }), block: fc.integer({ min: 1, max: 256 }) })
+      .chain((s) =>
+        fc.tuple(fc.constant(s), floats(s.n, 5, 30), floats(s.n, 1, 100), floats(s.n, 0.25, 10), fc.float({ min: 0, max: Math.fround(0.1), noNaN: true }), fc.float({ min: Math.fround(0.1), max: Math.fround(0.5), noNaN: true })),
+      )
+      .map(([s, price, strike, years, r, v]) => ({
+        grid: [s.grid],
+        block: [s.block],
+        args: [s.n, price, strike, years, r, v, new Float32Array(s.n), new Float32Array(s.n)],
+      })),
+    tolerance: blackScholesTolerance,
   },
 ];
 

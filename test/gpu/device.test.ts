@@ -158,6 +158,8 @@ for (const isolation of ["in-process", "process"] as const) {
       expect((await failure(p.read())).message).toContain("GPU array 'freed' (i32[4]) was used after free()");
     });
 
+    // In-process, CUDA cannot use the GPU again in a process after such a fault (driver 580 / CUDA 13: the context cannot
+    // even be retained again), so the device goes on in a gpu_launcher process: the last test of this block, on purpose.
     it("names the faulting kernel and launch, loses the arrays made before (GK8017), and the next launch works", async () => {
       const before = await dev.array(new Int32Array([7, 7]), { label: "before" });
       await mod.add_one({ grid: 1, block: 2 }, { n: 2, p: before });
@@ -168,6 +170,8 @@ for (const isolation of ["in-process", "process"] as const) {
       expect(e.contextLost).toBe(true);
       expect(e.launch?.kernel).toBe("oob");
       expect(e.message).toContain("of kernel 'oob' on queue 0");
+      expect(dev.isolation).toBe("process");
+      if (isolation === "in-process") expect(e.diagnostic.notes.map((n) => n.message).join("\n")).toContain("the device goes on in a gpu_launcher process");
       const lost = await failure(before.read());
       expect(lost.code).toBe("GK8017");
       expect(lost.message).toContain("GPU array 'before' (i32[2]) can no longer be used");

@@ -8,7 +8,7 @@
  *     GK_DIFF_START, default 0), 200 per
  *     module, built with --fmad=false through the kernel cache and run in one launcher
  *     session: every written array must agree bit for bit (approx_* arrays within the ulp
- *     of their builtins). A mismatch is shrunk and printed with its inputs; the shrunk
+ *     of their builtins, fast_f32 within its fast builtin's documented bound). A mismatch is shrunk and printed with its inputs; the shrunk
  *     kernel replays in CI with GK_DIFF_REPLAY=<seed> npx vitest run test/differential.
  * (b) every example's properties (test/differential/examples.ts), with FMA contraction
  *     (within the stated tolerance) and without (bit for bit).
@@ -45,8 +45,8 @@ const BUILDS_AHEAD = 4;
 const comparer = new CpuGpuComparer({ kernelTimeoutMs: 20_000 });
 afterAll(() => comparer.close());
 
-const simulator: Runner = async (p, kernel, c) => runOnSimulator(p, p.ir.kernels.find((k) => k.name === kernel)!, c.grid, c.block, c.args);
-const onGpu = (fmad: boolean): Runner => (p, kernel, c) => comparer.runOnGpu(p, kernel, { grid: c.grid, block: c.block }, c.args, fmad);
+const simulator: Runner = async (p, kernel, c) => runOnSimulator(p, p.ir.kernels.find((k) => k.name === kernel)!, c.grid, c.block, c.args, c.extras);
+const onGpu = (fmad: boolean): Runner => (p, kernel, c) => comparer.runOnGpu(p, kernel, { grid: c.grid, block: c.block }, c.args, fmad, c.extras);
 
 interface Prepared {
   readonly batch: Batch;
@@ -75,7 +75,7 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
       const { batch, program } = ready.shift()!;
       programs.push(...batch.kernels.map((k) => k.program));
       for (const k of batch.kernels) {
-        const c = await comparer.compare(program, k.kernel, { grid: k.grid, block: k.block }, k.args, { fmad: false, tolerance: k.tolerance });
+        const c = await comparer.compare(program, k.kernel, { grid: k.grid, block: k.block, shared: k.shared, constants: k.constants }, k.args, { fmad: false, tolerance: k.tolerance });
         if (!c.ok) mismatches.push({ kernel: k.name, comparison: c });
       }
     }
@@ -86,7 +86,7 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     const first = mismatches[0]!;
     const seed = kernelSeed(SEED, Number(first.kernel.slice(1)));
     const shrunk = await shrinkKernel(seed, GEN, async (k) => {
-      const c = await comparer.compare(k.source, k.kernel, { grid: k.grid, block: k.block }, k.args, { fmad: false, tolerance: k.tolerance });
+      const c = await comparer.compare(k.source, k.kernel, { grid: k.grid, block: k.block, shared: k.shared, constants: k.constants }, k.args, { fmad: false, tolerance: k.tolerance });
       return c.ok ? undefined : c.message.split("\nlaunch:")[0];
     }, 300_000);
     const list = mismatches.slice(0, 10).map((m) => `- ${m.kernel}: ${m.comparison.message.split("\n").slice(0, 3).join(" | ")}`);

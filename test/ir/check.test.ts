@@ -264,7 +264,8 @@ describe("builtins", () => {
     expectError(kernel("  let a = fabsf(f);"), "GK2004 3:11 unknown function 'fabsf': in gk, write abs(...)");
     expectError(kernel("  __syncthreads();"), "GK2004 3:3 unknown function '__syncthreads': in gk, write barrier()");
     expectError(kernel("  let a = __shfl_xor_sync(0xffffffff, f, 1);"), "GK2004 3:11 unknown function '__shfl_xor_sync': in gk, write shflXor(v, laneMask); gk passes the mask of the warp's threads itself");
-    expectError(kernel("  let a = __expf(f);"), "GK2004 3:11 unknown function '__expf': in gk, write exp(...); gk has one accuracy per function");
+    expectError(kernel("  let a = __expf(f);"), "GK2004 3:11 unknown function '__expf': in gk, write fastExp(...)");
+    expectError(kernel("  __threadfence();"), "GK2004 3:3 unknown function '__threadfence': in gk, write threadfence(...)");
     expectError(kernel("  let a = float(n);"), "GK2004 3:11 unknown function 'float': in gk, write f32(...); gk writes a conversion as a call of the type");
   });
   it("rejects launch data helpers in kernels", () => {
@@ -326,6 +327,31 @@ describe("kernel names", () => {
   it("lets device functions and constants take those names, and kernels any other", () => {
     expectDiagnostics(`device_fn then(x: i32): i32 { return x; }\nconst close = 2;\n${k("thenable")}${k("closeAll")}`, []);
   });
+  // A kernel's name is its extern "C" symbol, verbatim: one C++ or the headers claim is refused.
+  it("refuses kernel names that cannot be their CUDA symbol, saying why (GK2011)", () => {
+    const why: Record<string, string> = {
+      free: "the headers nvcc includes declare that name",
+      int: "it is a C++ keyword",
+      main: "C++ reserves it",
+      NULL: "the headers nvcc includes define a macro of that name",
+      frexpf: "the headers nvcc includes declare that name",
+      sqrtf: "the generated code calls a function of that name",
+      fmodf: "the generated code calls a function of that name",
+      gk_scale: "names that start with 'gk_' are the generated code's own",
+      a__b: "C++ reserves names with a double underscore for its implementation",
+      _scale: "C++ reserves names that start with '_' for its implementation",
+      cudaScale: "the CUDA headers declare names that start with 'cuda'",
+      cuScale: "the CUDA headers declare names that start with 'cu' and a capital letter",
+      CUDA_SCALE: "the CUDA headers declare names that start with 'CUDA_'",
+      atomicScale: "the CUDA headers declare names that start with 'atomic' and a capital letter",
+    };
+    for (const [name, reason] of Object.entries(why)) {
+      expectError(k(name), `GK2011 1:15 a kernel's name is its CUDA symbol (extern "C"), and '${name}' cannot be one: ${reason}; rename the kernel`);
+    }
+  });
+  it("keeps every other kernel name as its symbol, CUDAkernel2DCT included, and lets device functions take any name", () => {
+    expectDiagnostics(`device_fn free(x: i32): i32 { return x; }\n${k("CUDAkernel2DCT")}${k("Cuda")}${k("cu")}${k("CUtile")}${k("makeTile")}`, []);
+  });
 });
 
 describe("imports", () => {
@@ -364,7 +390,7 @@ describe("launch statements", () => {
   });
   it("checks values against parameter types", () => {
     expectError(k + "launch k(n = 1.5, x = [1], out = [1]) grid(1) block(1);", "GK3007 2:14 the float constant 1.5 is used where i32 is expected");
-    expectError(k + "launch k(n = 1, x = 3, out = [1]) grid(1) block(1);", "GK5005 2:21 'x' is an array (global<f32>)");
+    expectError(k + "launch k(n = 1, x = 3, out = [1]) grid(1) block(1);", "GK5005 2:21 'x' is an array of f32: pass an array literal");
     expectError(k + "launch k(n = [1], x = [1], out = [1]) grid(1) block(1);", "GK5005 2:14 'n' is a scalar (i32)");
     expectError(k + "launch k(n = 1, x = [1], out = [-1]) grid(1) block(1);", "GK3006 2:33 the constant -1 does not fit in u32");
     expectError(k + "launch k(n = 1, x = ones(3), out = [1]) grid(1) block(1);", "GK5007 2:21 unknown data helper 'ones'");

@@ -3,7 +3,7 @@
  * (src/ir/templates.ts): these tests hold every template to what it declares.
  */
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { isComparison, jsBinary, jsCast, jsUnary } from "../../src/ir/evalOp.js";
 import type { BinOp, UnOp } from "../../src/ir/nodes.js";
 import { evaluatesOnce, fill, precOf, type Template } from "../../src/ir/templates.js";
@@ -86,6 +86,12 @@ function cudaCases(): Case[] {
       case "sync":
         out.push({ where: b.name, template: (b as SyncEntry).cuda, arity: 0 });
         break;
+      case "memory": {
+        const op = b.rule.op;
+        const arity = op.startsWith("fence") ? 0 : op.startsWith("load") ? 1 : 2;
+        for (const [t, impl] of Object.entries((b as MemoryEntry).cuda)) out.push({ where: `${b.name} ${t}`, template: impl!.template, arity, unarySlots: arity ? [0] : [] });
+        break;
+      }
       case "index":
       case "constant":
       // Vector builtins are IR (src/ir/lanes.ts); their lanes use the math templates above.
@@ -209,6 +215,13 @@ describe("every builtin has every backend", () => {
           expect((b as SyncEntry).cuda, b.name).toBeDefined();
           expect((b as SyncEntry).js, b.name).toBe("barrier");
           break;
+        case "memory": {
+          // The simulator runs every access in one order (it is sequentially consistent): CUDA only.
+          const e = b as MemoryEntry;
+          const types = b.rule.op.startsWith("fence") ? ["fence"] : b.rule.types;
+          for (const t of types) expect(e.cuda[t as "f32"], `${b.name}: CUDA for ${t}`).toBeDefined();
+          break;
+        }
         case "index":
           expect(typeof (b as IndexEntry).cuda(0), b.name).toBe("string");
           expect(typeof (b as IndexEntry).js(0), b.name).toBe("string");

@@ -181,7 +181,7 @@ describe("vector accesses of arrays of scalars", () => {
 
   it("reports arrays of non-scalars, readonly targets and constant ends past the array", () => {
     expectError(k("  let a = load4(out, 0);"), "GK3005 3:17 load4() reads and writes arrays of scalars, but 'out' holds f32x4: index it (out[i])");
-    expectError(k("  store4(x, 0, v);"), "GK2007 3:10 store4() writes to 'x', which is readonly (readonly global<f32>)");
+    expectError(k("  store4(x, 0, v);"), "GK2007 3:10 store4() writes to 'x': 'x' is readonly (readonly global<f32>)");
     expectError(`device_kernel k() {\n  let a: f32[6];\n  let v = load4(a, 4);\n}\n`, "GK3008 3:20 load4() at index 4 reaches element 7, past the end of 'a', whose last dimension has size 6");
     expectError(k("  store2(sc, 0, v);"), "GK3001 3:17 the value of store2() on 'sc' is f32x2, but 'v' is f32x4");
     expectError(k("  let a = store4(sc, 0, v);"), "GK3018 3:11 store4() has no value");

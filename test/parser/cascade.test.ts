@@ -108,8 +108,8 @@ describe("one mistake, one message", () => {
       "GK1002 1:28 unterminated comment: this '/*' has no closing '*/'",
     ]);
     expect(lines('import { a } from "./a.gk;\nconst b = 1;')).toEqual(['GK1002 1:19 unterminated string: add the closing " on the same line']);
-    expect(lines("device_kernel k() { x = 3 @ 4; }")).toEqual(["GK1001 1:27 unexpected character '@'"]);
-    expect(lines("device_kernel k(a: i32 @ b: i32) { }")).toEqual(["GK1001 1:24 unexpected character '@'"]);
+    expect(lines("device_kernel k() { x = 3 \\ 4; }")).toEqual(["GK1001 1:27 unexpected character '\\'"]);
+    expect(lines("device_kernel k(a: i32 \\ b: i32) { }")).toEqual(["GK1001 1:24 unexpected character '\\'"]);
   });
 
   it("a node that recovery patched gives no follow-on errors from the AST builder", () => {

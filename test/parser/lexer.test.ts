@@ -53,8 +53,8 @@ describe("tokens", () => {
 
 describe("lexical errors are diagnostics, and lexing goes on after them", () => {
   it("GK1001 names the character (or its code point when it is invisible)", () => {
-    expect(lines("const a = 1 @ 2;")).toEqual(["GK1001 1:13 unexpected character '@'"]);
-    expect(lines("const a = 1 @@ 2;")).toEqual(["GK1001 1:13 unexpected characters '@@'"]);
+    expect(lines("const a = 1 \\ 2;")).toEqual(["GK1001 1:13 unexpected character '\\'"]);
+    expect(lines("const a = 1 \\\\ 2;")).toEqual(["GK1001 1:13 unexpected characters '\\\\'"]);
     expect(lines("const a = 1 \u0007 2;")).toEqual(["GK1001 1:13 unexpected character U+0007"]);
     expect(lines("const café = 1;")).toEqual(["GK1001 1:10 unexpected character 'é'; names are ASCII letters, digits and '_'"]);
     expect(lines("const a = 1 😀 2;")).toEqual(["GK1001 1:13 unexpected character '😀'"]);

@@ -159,7 +159,7 @@ describe("messages say what is wrong, in the user's terms", () => {
     expect(lines("__global__ void add(int n, float *x) { }")).toEqual([
       "GK1010 1:1 gk has no '__global__': write a kernel as `device_kernel name(n: i32, x: global<f32>) { ... }` (spec/language.md)",
     ]);
-    expect(lines("device_kernel k(x: readonly f32) { }")).toEqual(["GK1010 1:20 'readonly' applies only to global memory, as in `readonly global<f32>`"]);
+    expect(lines("device_kernel k(x: readonly f32) { }")).toEqual(["GK1010 1:20 'readonly' applies only to global memory and views, as in `readonly global<f32>` or `readonly view<f32>`"]);
     expect(inKernel("  y = Math.sqrt(y);")).toEqual(["GK1010 2:7 gk has no Math object: call the math functions by name, as in sqrt(x)"]);
     expect(inKernel("  y = y ** 2;")).toEqual(["GK1010 2:10 gk has no '**' operator: write pow(x, y)"]);
     expect(inKernel("  let z = y as f64;")).toEqual(["GK1010 2:12 expected ';' after the statement, found 'as': gk has no 'as' casts; convert with the type's name, as in f64(x)"]);

@@ -32,7 +32,7 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
   });
 
   it("throws GkCompileError with every diagnostic, its message showing the first 100", async () => {
-    const err = (await compileSource("@\n".repeat(100_000), { device: "cpu" }).catch((e: unknown) => e)) as GkCompileError;
+    const err = (await compileSource("`\n".repeat(100_000), { device: "cpu" }).catch((e: unknown) => e)) as GkCompileError;
     expect(err.diagnostics).toHaveLength(100_000);
     expect(err.message.match(/error GK1001/g)).toHaveLength(100);
     expect(err.message).toContain("and 99900 more");

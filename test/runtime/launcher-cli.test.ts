@@ -224,6 +224,24 @@ describe("malformed requests", () => {
     expect(await rejects({ args: [], timeoutMs: 1.5 })).toMatchObject({ path: "timeoutMs" });
   });
 
+  it("checks constants: a list of {name, elem, b64}, names once each, whole elements, at most 64 KiB each", async () => {
+    const c = (entries: unknown) => ({ args: [], constants: entries });
+    expect(await rejects(c({}))).toMatchObject({ code: "BAD_REQUEST", path: "constants" });
+    expect(await rejects(c([1]))).toMatchObject({ path: "constants[0]" });
+    expect(await rejects(c([{ name: "T", elem: "f32" }]))).toMatchObject({ message: expect.stringContaining('missing "b64"') });
+    expect(await rejects(c([{ name: "", elem: "f32", b64: "" }]))).toMatchObject({ path: "constants[0].name" });
+    expect(await rejects(c([{ name: "T", elem: "f8", b64: "" }]))).toMatchObject({ path: "constants[0].elem" });
+    expect(await rejects(c([{ name: "T", elem: "f32", b64: b64([1, 2, 3]) }]))).toMatchObject({ path: "constants[0].b64", message: expect.stringContaining("not a whole number of f32 elements") });
+    expect(await rejects(c([{ name: "T", elem: "bool", b64: b64([2]) }]))).toMatchObject({ path: "constants[0].b64" });
+    const t = { name: "T", elem: "u32", b64: b64([1, 0, 0, 0]) };
+    expect(await rejects(c([t, t]))).toMatchObject({ path: "constants[1].name", message: expect.stringContaining("given twice") });
+    expect(await rejects(c([{ ...t, extra: 1 }]))).toMatchObject({ message: expect.stringContaining('unknown key "extra"') });
+    expect(await rejects(c([{ name: "T", elem: "u32", b64: Buffer.alloc(65_540).toString("base64") }]))).toMatchObject({ code: "TOO_LARGE" });
+    expect(await rejects(c(Array.from({ length: 1025 }, (_, i) => ({ ...t, name: `T${i}` }))))).toMatchObject({ code: "TOO_LARGE" });
+    const ok = answer(await check(c([t])));
+    expect(ok.ok, JSON.stringify(ok)).toBe(true);
+  });
+
   it("rejects huge declared sizes and too many arguments before allocating", async () => {
     expect(await rejects({ args: [{ type: "array", elem: "f64", length: 2 ** 40, copyBack: true }] })).toMatchObject({ code: "TOO_LARGE" });
     expect(await rejects({ args: [{ type: "array", elem: "f64", length: 1e300, copyBack: true }] })).toMatchObject({ path: "args[0].length" });

@@ -4,18 +4,25 @@
 // the same paths on a real GPU.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, listDevices, type KernelArg } from "../../src/runtime/launcher.js";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildFakeDriver, ensureLauncher, failure, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
 
 let env: Record<string, string>;
 let mod: string;
+/** A module with a 16-byte constant `table` and a kernel `read_constant(out)` that copies it to out. */
+let constMod: string;
+let dir: string;
 const grid = [1, 1, 1] as const;
 const block = [32, 1, 1] as const;
 
 beforeAll(async () => {
   await ensureLauncher();
-  const dir = tempDir("fake");
+  dir = tempDir("fake");
   env = await buildFakeDriver(dir);
   mod = fakeModule(dir, ["saxpy", "roundtrip", "roundtrip_narrow", "add_one", "oob", "bounded", "spin"]);
+  constMod = join(dir, "constants.ptx");
+  writeFileSync(constMod, "// fake-cuda module\nkernel read_constant\nconstant table 16\n");
 });
 afterAll(removeTempDirs);
 
@@ -139,6 +146,37 @@ describe("one-shot on the fake driver", () => {
   it("reports a missing GPU index and a driver without devices as GK8007", async () => {
     expect(await failure(once("saxpy", saxpyArgs(1), { device: 3 }))).toMatchObject({ code: "GK8007", message: expect.stringContaining("no GPU with index 3") });
     expect(await failure(once("saxpy", saxpyArgs(1), { env: { ...env, FAKE_CUDA_DEVICES: "0" } }))).toMatchObject({ code: "GK8007" });
+  });
+});
+
+describe("constants (__constant__ variables) on the fake driver", () => {
+  const table = (values: number[]) => ({ name: "table", elem: "f32" as const, data: Float32Array.from(values) });
+  const out: KernelArg[] = [{ kind: "array", elem: "f32", length: 4, copyBack: true }];
+
+  it("fills a module's constant before the launch, one-shot", async () => {
+    const r = await launchOnce({ module: constMod, kernel: "read_constant", grid, block, args: out, env, constants: [table([1, 2, 3, 4])] });
+    expect(r.outputs.get(0)).toEqual(Float32Array.of(1, 2, 3, 4));
+  });
+
+  it("refuses an unknown constant or one of another size (BAD_ARGS, naming the field)", async () => {
+    const unknown = await failure(launchOnce({ module: constMod, kernel: "read_constant", grid, block, args: out, env, constants: [{ ...table([1, 2, 3, 4]), name: "tabel" }] }));
+    expect(unknown).toMatchObject({ code: "GK8005", message: expect.stringContaining('the module has no constant "tabel"') });
+    const short = await failure(launchOnce({ module: constMod, kernel: "read_constant", grid, block, args: out, env, constants: [table([1, 2, 3])] }));
+    expect(short).toMatchObject({ code: "GK8005", message: expect.stringContaining('the constant "table" is 16 bytes but the request gives 12') });
+  });
+
+  it("in a session, copies a constant only when its contents change", async () => {
+    const log = join(dir, "constants.log");
+    rmSync(log, { force: true });
+    const session = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log } });
+    const m = await session.loadModule(constMod);
+    const b = await session.alloc("f32", 4);
+    for (const values of [[1, 2, 3, 4], [1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 3, 4], [1, 2, 3, 4]]) {
+      await session.launch({ module: m, kernel: "read_constant", grid, block, args: [{ kind: "buffer", buffer: b }], constants: [table(values)] });
+      expect(await session.read(b)).toEqual(Float32Array.from(values));
+    }
+    await session.close();
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["constant table 16", "constant table 16", "constant table 16"]);
   });
 });
 

@@ -18,7 +18,12 @@ export function readVariables(body: readonly Stmt[], dropped: (e: Expr) => Expr 
   const reader = (by: number) => (e: Expr) => {
     if (e.kind === "var") count(e.var.id, by);
     else if (e.kind === "load" || e.kind === "atomic") count(e.array.id, by);
-    else if (e.kind === "call") for (const a of e.args) if (a.kind === "arrayArg") count(a.array.id, by);
+    else if (e.kind === "call") {
+      for (const a of e.args) {
+        if (a.kind === "arrayArg" || a.kind === "viewArg" || a.kind === "elemRef") count(a.array.id, by);
+        else if (a.kind === "varRef") count(a.var.id, by);
+      }
+    }
   };
   visit(body, {
     expr: (e) => {
@@ -46,7 +51,11 @@ export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
     stmt: (s) => {
       if (s.kind !== "loop" || !s.cond) return;
       const assigned = new Set<number>();
-      visit([...s.body, ...s.step], { stmt: (x) => (x.kind === "assign" ? assigned.add(x.var.id) : undefined) });
+      // Assigned, or passed to a reference parameter, which may assign it.
+      visit([...s.body, ...s.step], {
+        stmt: (x) => (x.kind === "assign" ? assigned.add(x.var.id) : undefined),
+        expr: (x) => x.kind === "call" && x.args.forEach((a) => a.kind === "varRef" && assigned.add(a.var.id)),
+      });
       if (assigned.size === 0) return;
       visitExpr(s.cond, {
         expr: (e) => {
@@ -78,6 +87,7 @@ export function continuesLoop(stmts: readonly Stmt[]): boolean {
       case "break":
       case "return":
       case "barrier":
+      case "fence":
         return false;
       default:
         return assertNever(s, "statement");

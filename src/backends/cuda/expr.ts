@@ -23,17 +23,18 @@
  *   a vector load of an array of scalars reads through a vector pointer:
  *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallExpr, CastExpr, ConstructExpr, Expr, Function, LoadExpr, PathStep, SwizzleExpr, ValueVar, UnaryExpr, WarpExpr } from "../../ir/nodes.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, ConstructExpr, Expr, Function, LoadExpr, PathStep, SwizzleExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
+import { argOperands, operands } from "../../ir/walk.js";
 import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, laneName, T, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { stepType } from "../../ir/paths.js";
-import { operands } from "../../ir/walk.js";
 import type { TypeNames } from "./types.js";
 import { laneWiseHelperName } from "./vectorOps.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
 import { assertNever, invariant } from "../../util.js";
 import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
+import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
@@ -58,12 +59,16 @@ export interface ExprContext {
   readonly functionName: (irName: string) => string;
   /** The module's functions by IR name (for the effects of calls). */
   readonly functions: ReadonlyMap<string, Function>;
+  /** Variables a call may change through a reference: reading them counts as reading memory. */
+  readonly refTargets: ReadonlySet<number>;
   /** A fresh temporary of this type, declared before the statement being emitted. */
   readonly temp: (t: ValueType) => ValueVar;
   /** C++ names of types and struct fields. */
   readonly types: TypeNames;
   /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
   readonly volatileLoads: ReadonlySet<Expr>;
+  /** The module is built with -ftz=true: operations nvcc would fold away flush explicitly (ftzIdentities.ts). */
+  readonly flushToZero: boolean;
 }
 
 const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
@@ -83,6 +88,10 @@ export function operand(x: Emitted, min: number): string {
 
 export function emitExpr(e: Expr, cx: ExprContext): Emitted {
   if (isLaneWise(e)) return inOrder(operands(e), cx, (ops) => atom(`${laneWiseHelperName(e)}(${ops.map((o) => emitExpr(o, cx).text).join(", ")})`));
+  if (cx.flushToZero) {
+    const x = ftzIdentityOperand(e);
+    if (x) return atom(`gk_ftz_f32(${emitExpr(x, cx).text})`);
+  }
   switch (e.kind) {
     case "const": {
       const lit = constLiteral(e);
@@ -170,7 +179,7 @@ function load(e: LoadExpr, cx: ExprContext): Emitted {
   const n = e.indices.length;
   return inOrder(operands(e), cx, (ops) => {
     // A volatile read (of a scalar: a volatile struct could not be copied) where a loop bound is reloaded (analysis.ts, `reloadedBounds`).
-    const volatileScalar = cx.volatileLoads.has(e) && e.vector === null && e.type.kind === "scalar";
+    const volatileScalar = !e.order && cx.volatileLoads.has(e) && e.vector === null && e.type.kind === "scalar";
     // f16 and bf16 have no operators on volatile values: their bits are read, then made the value.
     if (volatileScalar && isHalf(asScalar(e.type))) {
       const t = asScalar(e.type) as ScalarType & { readonly name: "f16" | "bf16" };
@@ -179,6 +188,8 @@ function load(e: LoadExpr, cx: ExprContext): Emitted {
     const base = volatileScalar ? `((const volatile ${cx.types.name(e.array.type.elem)}*)${cx.name(e.array)})` : cx.name(e.array);
     const element = `${base}${indexText(ops.slice(0, n), cx)}`;
     if (e.vector !== null) return { text: `*reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})`, prec: PREC.unary };
+    // loadAcquire / loadVolatile: of a scalar element (the checker admits only those), through its ordered template.
+    if (e.order) return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", asScalar(e.type)), [{ text: `&${element}`, prec: PREC.unary }]);
     return atom(`${element}${pathText(e.array.type.elem, e.path, ops.slice(n), cx)}`);
   });
 }
@@ -275,7 +286,7 @@ function indexText(indices: readonly Expr[], cx: ExprContext): string {
  * temporaries first: `(gk_t1 = f(out), gk_t1 + out[0])`.
  */
 export function inOrder(operands: readonly Expr[], cx: ExprContext, build: (ops: readonly Expr[]) => Emitted): Emitted {
-  const hoist = operandsToHoist(operands, cx.functions);
+  const hoist = operandsToHoist(operands, cx.functions, cx.refTargets);
   if (hoist.length === 0) return build(operands);
   const ops = [...operands];
   const assigns = hoist.map((k) => {
@@ -404,10 +415,10 @@ function knownComparison(e: BinaryExpr): { readonly value: boolean; readonly oth
 }
 
 /** The operand of a comparison that the backend leaves out of the C++ (a known comparison's operand without effects). */
-export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>): Expr | undefined {
+export function droppedOperand(e: Expr, functions: ReadonlyMap<string, Function>, refs: ReadonlySet<number> = new Set()): Expr | undefined {
   if (e.kind !== "binary") return undefined;
   const known = knownComparison(e);
-  return known && !memoryAccess(known.other, functions).writes && !hasWarpOperation(known.other) ? known.other : undefined;
+  return known && !memoryAccess(known.other, functions, refs).writes && !hasWarpOperation(known.other) ? known.other : undefined;
 }
 
 function compare(e: BinaryExpr, cx: ExprContext): Emitted {
@@ -416,7 +427,7 @@ function compare(e: BinaryExpr, cx: ExprContext): Emitted {
   if (known) {
     // The other operand is still evaluated (cast to void) where it has effects or reads a variable.
     const value = known.value ? "true" : "false";
-    if (droppedOperand(e, cx.functions)) return atom(value);
+    if (droppedOperand(e, cx.functions, cx.refTargets)) return atom(value);
     return sequence([`(void)${operand(emitExpr(known.other, cx), PREC.unary)}`], value);
   }
   return comparison(emitExpr(e.left, cx), op, emitExpr(e.right, cx));
@@ -554,16 +565,58 @@ function castTo(t: ScalarType, x: Emitted): Emitted {
 
 // ---------------------------------------------------------------- calls, builtins, atomics
 
+/**
+ * A device function call. Its arguments' operands (scalars, element references' indices,
+ * views' offsets, lengths and strides) are evaluated in gk's order; a reference is the
+ * variable or element itself (the parameter is a C++ reference), a view a `gk_view` of a
+ * pointer to its first element and its stride.
+ */
 function call(e: CallExpr, cx: ExprContext): Emitted {
-  const scalarAt = e.args.flatMap((a, i) => (a.kind === "arrayArg" ? [] : [i]));
-  const scalars = scalarAt.map((i) => e.args[i] as Expr);
-  return inOrder(scalars, cx, (ops) => {
-    const args = e.args.map((a, i) => {
-      if (a.kind === "arrayArg") return cx.name(a.array);
-      return emitExpr(ops[scalarAt.indexOf(i)]!, cx).text;
+  return inOrder(e.args.flatMap(argOperands), cx, (ops) => {
+    let k = 0;
+    const next = () => ops[k++]!;
+    const args = e.args.map((a: CallArg, i): string => {
+      switch (a.kind) {
+        case "arrayArg":
+          return cx.name(a.array);
+        case "varRef":
+          return cx.name(a.var);
+        case "elemRef":
+          return `${cx.name(a.array)}${indexText(a.indices.map(next), cx)}`;
+        case "viewArg": {
+          const p = cx.functions.get(e.callee)?.params[i];
+          invariant(p?.type.kind === "view", `a view passed to parameter ${i + 1} of ${e.callee}`);
+          return viewText(a, p.type.readonly, cx, next);
+        }
+        default:
+          return emitExpr(next(), cx).text;
+      }
     });
     return atom(`${cx.functionName(e.callee)}(${args.join(", ")})`);
   });
+}
+
+/** `gk_view<float>{&tile[0][0] + off, stride}`; a view of a view composes their offsets and strides. */
+function viewText(a: ViewArg, readonly: boolean, cx: ExprContext, next: () => Expr): string {
+  const t = a.array.type;
+  const offset = operand(emitExpr(next(), cx), PREC.unary);
+  const length = a.length ? next() : undefined;
+  const stride = a.stride ? emitExpr(next(), cx).text : "1";
+  const name = cx.name(a.array);
+  let first: string;
+  let step = stride;
+  if (t.kind === "view") {
+    first = `${name}.p + (long long)${offset} * ${name}.s`;
+    step = a.stride ? `${name}.s * (${stride})` : `${name}.s`;
+  } else if (t.kind === "array") {
+    first = `&${name}${t.dims.map(() => "[0]").join("")} + ${offset}`;
+  } else {
+    first = `${name} + ${offset}`;
+  }
+  // The length matters to the simulator's checks, not to CUDA; it is still evaluated, in order, when it has an effect.
+  const effectful = length && (memoryAccess(length, cx.functions, cx.refTargets).writes || hasWarpOperation(length));
+  const strideText = effectful ? `((void)(${emitExpr(length, cx).text}), ${step})` : step;
+  return `${CUDA.viewType}<${readonly ? "const " : ""}${cType(t.elem)}>{${first}, ${strideText}}`;
 }
 
 function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
@@ -601,6 +654,13 @@ function laneOperand(lane: Expr, cx: ExprContext): Emitted {
 }
 
 // ---------------------------------------------------------------- builtin table templates
+
+/** The CUDA template of an ordered load or store of an element of type `t`. */
+export function orderedTemplate(op: "loadAcquire" | "loadVolatile" | "storeRelease" | "storeVolatile", t: ScalarType): Template {
+  const impl = memoryBuiltin(op).cuda[t.name];
+  invariant(impl, `${op} has no CUDA implementation for ${t.name}`);
+  return impl.template;
+}
 
 /**
  * Fills a builtin table template (src/ir/templates.ts): every operand sits in an argument

@@ -9,10 +9,11 @@
  *
  * A kernel's writable `global<T>` parameter is `T* __restrict__` (gk never passes one buffer
  * to two parameters of a launch), a readonly one `const T*`; a device function's a plain `T*`,
- * and its `shared T[N]` parameter a reference to the caller's array, `T (&s)[N]` (such a
- * function is `__forceinline__`, so that nvcc knows the memory it points at). A device function
- * that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`, since
- * nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
+ * its `shared T[N]` parameter a reference to the caller's array, `T (&s)[N]`, an `inout`/`out`
+ * one a reference `T&`, and a `view<T>` a `gk_view<T>` (a pointer and a stride, prelude.ts);
+ * such a function is `__forceinline__`, so that nvcc knows the memory they point at. A device
+ * function that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`,
+ * since nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
  *
  * A kernel's vector or struct parameter arrives as its scalars, one kernel argument each, in
  * leaf order (spec/language.md, "Kernel arguments"), and the body starts by putting it together:
@@ -22,13 +23,23 @@
  *
  * A shared or local array that vector accesses read or write is `__align__(N)`, N the widest
  * such access (also through device functions it is passed to), so nvcc may use them.
+ *
+ * A kernel with dynamic shared arrays (`shared buf: f32[];`) takes, after its parameters, the
+ * length of each (`unsigned int gk_len_buf`, in declaration order, src/ir/kernelMemory.ts),
+ * and places them in the one dynamic shared region, widest elements first:
+ *
+ *   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
+ *   double* sums = (double*)(gk_dynamic_shared);
+ *   float* buf = (float*)(gk_dynamic_shared + 8ull * gk_len_sums);
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Function, Param, ValueVar } from "../../ir/nodes.js";
-import { alignOf, elementCount, type ArrayType, type ValueType } from "../../ir/types.js";
+import { alignOf, byteSize, elementCount, type ArrayType, type ValueType } from "../../ir/types.js";
+import { dynamicSharedLayout } from "../../ir/limits.js";
+import { refTargets } from "./effects.js";
 import { invariant } from "../../util.js";
 import { line, type Line, type Loc } from "./lines.js";
-import { variableNames } from "./names.js";
+import { variableNames, type GlobalNames } from "./names.js";
 import { FunctionScope } from "./scope.js";
 import { CUDA } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
@@ -39,8 +50,8 @@ import { droppedOperand } from "./expr.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
-  /** C++ names of the module's functions, by IR name. */
-  readonly functionNames: ReadonlyMap<string, string>;
+  /** C++ names of the module's functions, by IR name, and of its constant arrays. */
+  readonly globalNames: GlobalNames;
   readonly functions: ReadonlyMap<string, Function>;
   /** IR names of the functions some function of the module calls. */
   readonly called: ReadonlySet<string>;
@@ -48,16 +59,19 @@ export interface ModuleContext {
   readonly types: TypeNames;
   /** Per function (by IR name), the alignment each of its arrays needs for vector accesses, by array id. */
   readonly alignments: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** Built with -ftz=true (`@flushToZero;`). */
+  readonly flushToZero: boolean;
 }
 
 export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const functionName = (irName: string) => {
-    const n = mc.functionNames.get(irName);
+    const n = mc.globalNames.functions.get(irName);
     invariant(n !== undefined, `call of unknown function ${irName}`);
     return n;
   };
-  const scope = new FunctionScope(variableNames(f, [...mc.functionNames.values(), ...mc.types.structNames()]), functionName, mc.functions, mc.types, reloadedBounds(f.body));
-  const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions));
+  const refs = refTargets(f);
+  const scope = new FunctionScope(variableNames(f, mc.globalNames, mc.types.structNames()), functionName, mc.functions, mc.types, refs, reloadedBounds(f.body), mc.flushToZero);
+  const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions, refs));
   const aligned = mc.alignments.get(f.name);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };
   const tn = mc.types.name;
@@ -66,33 +80,37 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const assigned = new Set<number>();
   visit(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
   const flattened = (p: Param): boolean => f.kind === "kernel" && p.kind === "valueVar" && p.type.kind !== "scalar";
-  const unreadScalar = (p: Param): p is ValueVar => p.kind === "valueVar" && !flattened(p) && assigned.has(p.id) && !read.has(p.id);
+  const unreadScalar = (p: Param): p is ValueVar => p.kind === "valueVar" && !p.ref && !flattened(p) && assigned.has(p.id) && !read.has(p.id);
   // nvcc ignores [[maybe_unused]] on parameters, so such a parameter is left unnamed (its value
   // is never read) and the body gets a local of its name instead, which the attribute does quiet.
-  const params = f.params
-    .map((p) => (flattened(p) ? leafParams(p as ValueVar, scope) : unreadScalar(p) ? `${tn(p.type as ValueType)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope)))
-    .join(", ");
+  const dynamic = f.shared.filter((a) => a.type.kind === "dynamicShared");
+  const lengths = dynamic.map((a) => `unsigned int ${lengthName(a, scope)}`);
+  const params = [
+    ...f.params.map((p) => (flattened(p) ? leafParams(p as ValueVar, scope) : unreadScalar(p) ? `${tn(p.type as ValueType)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))),
+    ...lengths,
+  ].join(", ");
   const unreadLocals = f.params.filter(unreadScalar).map((p) => line(`${CUDA.indent}${CUDA.maybeUnused} ${tn(p.type)} ${scope.name(p)}{};`, mc.loc(p.span)));
   const assembled = f.params.filter((p): p is ValueVar => flattened(p)).map((p) => {
     const unused = read.has(p.id) ? "" : `${CUDA.maybeUnused} `;
     return line(`${CUDA.indent}${unused}${tn(p.type)} ${scope.name(p)} = ${fromLeaves(p.type, leafNames(p, scope), scope)};`, mc.loc(p.span));
   });
   const name = functionName(f.name);
-  // Inlined, so that nvcc knows the shared parameters' memory (its atomics differ from global memory's).
-  const takesShared = f.params.some((p) => p.type.kind === "array");
+  // Inlined, so that nvcc knows the memory that shared, reference and view parameters point at
+  // (its atomics differ between global and shared memory).
+  const takesShared = f.params.some((p) => p.type.kind === "array" || p.type.kind === "view" || (p.kind === "valueVar" && p.ref));
   const head =
     f.kind === "kernel"
       ? `${CUDA.kernelQualifier} void ${name}(${params})`
       : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : tn(f.returnType)} ${name}(${params})`;
 
-  const shared = f.shared.map((a) => {
-    invariant(a.type.kind === "array", "a shared array of array type");
+  const shared = f.shared.flatMap((a) => {
+    if (a.type.kind !== "array") return [];
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
     const dims = a.type.dims.map((d) => `[${d}]`).join("");
     const align = cx.align(a) ? `__align__(${cx.align(a)}) ` : "";
-    return line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${align}${tn(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span));
+    return [line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${align}${tn(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span))];
   });
-  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...shared, ...emitStmts(f.body, cx, 1), line("}")];
+  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...shared, ...dynamicShared(dynamic, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
 }
 
 /** The alignment an array's declaration must state for its vector accesses: `bytes` when that exceeds its elements' own, else 0. */
@@ -144,11 +162,35 @@ function fromLeaves(t: ValueType, names: readonly string[], scope: FunctionScope
   return build(t);
 }
 
+/** `gk_len_buf`: the parameter holding the length of the dynamic shared array `buf`. */
+function lengthName(a: ArrayVar, scope: FunctionScope): string {
+  return `${CUDA.internalPrefix}len_${scope.name(a)}`;
+}
+
+/** The dynamic shared region, and a pointer into it for each dynamic shared array, widest elements first. */
+function dynamicShared(arrays: readonly ArrayVar[], scope: FunctionScope, read: ReadonlySet<number>, mc: ModuleContext): Line[] {
+  if (arrays.length === 0) return [];
+  const region = `${CUDA.internalPrefix}dynamic_shared`;
+  const sizes = arrays.map((a) => byteSize(a.type.elem));
+  const { order } = dynamicSharedLayout(sizes, arrays.map(() => 0));
+  const lines = [line(`${CUDA.indent}extern ${CUDA.sharedQualifier} __align__(16) unsigned char ${region}[];`)];
+  let offset = "";
+  for (const i of order) {
+    const a = arrays[i]!;
+    const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
+    lines.push(line(`${CUDA.indent}${unused}${scope.types.name(a.type.elem)}* ${scope.name(a)} = (${scope.types.name(a.type.elem)}*)(${region}${offset});`, mc.loc(a.span)));
+    offset += ` + ${sizes[i]}ull * ${lengthName(a, scope)}`;
+  }
+  return lines;
+}
+
 function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): string {
   const name = scope.name(p);
   const tn = scope.types.name;
-  if (p.kind === "valueVar") return `${tn(p.type)} ${name}`;
+  if (p.kind === "valueVar") return `${tn(p.type)}${p.ref ? "&" : ""} ${name}`;
   const t = p.type;
+  invariant(t.kind !== "dynamicShared", `parameter ${p.name} is a dynamic shared array`);
+  if (t.kind === "view") return `${CUDA.viewType}<${t.readonly ? "const " : ""}${tn(t.elem)}> ${name}`;
   if (t.kind === "array") {
     // A shared array of the caller's, by reference: indexing reads as in the kernel.
     invariant(t.space === "shared" && kind === "device_fn", `parameter ${p.name} is ${t.space} memory`);

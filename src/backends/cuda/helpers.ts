@@ -4,6 +4,8 @@
  * what CUDA leaves open: the sign of min/max of zeros, abs of the most negative integer,
  * float atomics that CUDA lacks, atomics on 1- and 2-byte elements, warp masks of partial warps.
  */
+import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
+
 export const cudaHelpers = {
   gk_min_f32:
     "static __device__ __forceinline__ float gk_min_f32(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }",
@@ -60,8 +62,33 @@ export const cudaHelpers = {
   // shflDown: a lane whose source (lane + delta) does not exist keeps its own value, in a partial warp too.
   gk_shfl_down:
     "template <typename T> static __device__ __forceinline__ T gk_shfl_down(T v, int delta) { const unsigned int mask = gk_warp_mask(); const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }",
+  // A device function's view<T> parameter: elements p[0], p[s], p[2s], ... of an array in any memory.
+  gk_view:
+    "template <typename T> struct gk_view { T* p; int s; __device__ __forceinline__ T& operator[](long long i) const { return p[i * s]; } };",
+  // A subnormal f32 as a zero of its sign, written out so that it holds with or without -ftz.
+  gk_ftz_f32: "static __device__ __forceinline__ float gk_ftz_f32(float x) { return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x; }",
+  // matchAll: whether every lane of the warp (every one that exists) holds the same value.
+  gk_match_all:
+    "template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }",
+  ...orderedHelpers,
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
+
+/**
+ * Helpers whose body differs in a module built with -ftz=true (`@flushToZero;`). There min and
+ * max flush their operands first: otherwise two that compare equal only once flushed (a
+ * subnormal and a zero) would give the OR of their bits, an unflushed subnormal.
+ */
+export const cudaHelpersFtz: Partial<Record<CudaHelperName, { readonly code: string; readonly deps: readonly CudaHelperName[] }>> = {
+  gk_min_f32: {
+    code: "static __device__ __forceinline__ float gk_min_f32(float a, float b) { a = gk_ftz_f32(a); b = gk_ftz_f32(b); return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }",
+    deps: ["gk_ftz_f32"],
+  },
+  gk_max_f32: {
+    code: "static __device__ __forceinline__ float gk_max_f32(float a, float b) { a = gk_ftz_f32(a); b = gk_ftz_f32(b); return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }",
+    deps: ["gk_ftz_f32"],
+  },
+};
 
 /** Helpers a helper's own body calls, so the backend can emit them first. */
 export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperName[]>> = {
@@ -77,4 +104,6 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_op_min_bf16: ["gk_min_f32"],
   gk_op_max_bf16: ["gk_max_f32"],
   gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
+  gk_match_all: ["gk_warp_mask"],
+  ...orderedHelperDeps,
 };

@@ -6,7 +6,7 @@
  *   includes, a name the generated code itself refers to (`fabsf`, `min`, `threadIdx`), nor
  *   one with a reserved prefix (`_`, `gk_`, `cuda`, `cu`/`CU` + capital); and, for kernels
  *   and device functions, not a name those headers declare at global scope, nor one starting
- *   with `atomic` + capital or `make_` (src/backends/cuda/reserved.ts).
+ *   with `atomic` + capital or `make_` (src/ir/cudaReserved.ts).
  * - Otherwise it is spelled safely: characters C++ does not allow become `_xHH_` (their
  *   code point in hex), runs of `_` shrink to one, leading `_` go, a reserved prefix gets `u_`
  *   in front, and a reserved word gets `_` after it: `int` → `int_`, `__x` → `x`,
@@ -18,10 +18,9 @@
  *   shadowed or a reused name) always get different C++ names, so C++ scoping never decides
  *   which one an expression means.
  */
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
 import type { ArrayVar, Function, Module, ValueVar } from "../../ir/nodes.js";
-import { assertNever } from "../../util.js";
 import {
+  builtinCudaNames,
   CPP_KEYWORDS,
   CUDA_BUILTIN_VARIABLES,
   CUDA_VECTOR_TYPES,
@@ -31,45 +30,11 @@ import {
   MATH_FAMILIES,
   MATH_SUFFIXES,
   RESERVED_PREFIXES,
-} from "./reserved.js";
+} from "../../ir/cudaReserved.js";
+import { kernelSymbolProblem } from "../../ir/check/kernelNames.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
-import { fill } from "../../ir/templates.js";
 import { instanceSymbol } from "../../ir/instances.js";
-
-/** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
-function templateVocabulary(): string[] {
-  const args = ["a", "b", "c"];
-  const texts: string[] = [];
-  for (const b of builtins) {
-    switch (b.rule.kind) {
-      case "math":
-        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
-        break;
-      case "atomic":
-        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
-        break;
-      case "sync":
-        texts.push(fill((b as SyncEntry).cuda, []));
-        break;
-      case "index":
-        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
-        break;
-      case "warp":
-        texts.push(fill((b as WarpEntry).cuda.template, args));
-        break;
-      case "constant":
-      case "vector":
-      case "vectorMemory":
-        break;
-      default:
-        assertNever(b.rule, "builtin rule");
-    }
-  }
-  // The placeholders, and the members .x .y .z of CUDA's index variables, are not names to avoid.
-  const notNames = new Set([...args, "p", "x", "y", "z"]);
-  return texts.flatMap((t) => t.match(/\b[A-Za-z_]\w*/g) ?? []).filter((w) => !notNames.has(w));
-}
 
 /** Where a name is declared: at global scope (kernels, device functions) or in a function. */
 export type NameScope = "global" | "local";
@@ -79,7 +44,7 @@ const RESERVED_EVERYWHERE: ReadonlySet<string> = new Set([
   ...CPP_KEYWORDS,
   ...CUDA_BUILTIN_VARIABLES,
   ...HEADER_MACROS,
-  ...templateVocabulary(),
+  ...builtinCudaNames(),
   ...Object.values(CUDA.floatRem),
 ]);
 
@@ -147,33 +112,52 @@ export class NameTable {
   }
 }
 
+/** C++ names of a module's global declarations: its functions by IR name, its constant arrays by id. */
+export interface GlobalNames {
+  readonly functions: ReadonlyMap<string, string>;
+  readonly constants: ReadonlyMap<number, string>;
+  /** The module's global names so far, from which struct names are claimed after these (types.ts). */
+  readonly table: NameTable;
+}
+
 /**
- * C++ names of a module's functions: IR name → C++ name. Safe names are claimed first (IR
- * names are unique, so each keeps its own), then the others are spelled safely, kernels first.
+ * C++ names of a module's functions and `constant` arrays. Kernels keep their names (the
+ * checker refuses a kernel name that cannot be its symbol, GK2011; IR made elsewhere with
+ * such a name is spelled safely). Then device functions' safe names are claimed (IR names
+ * are unique, so each keeps its own), then the others are spelled safely, kernels first,
+ * and last the constant arrays (the runtime finds them by the names this reports).
  * An instance of a generic definition is named by src/ir/instances.ts: the definition's name
- * (claimed like a function's, after all of them), `$`, its arguments (`reduce$f32$256`). No
- * other name has a `$`, so no instance's name can be another function's.
+ * (a generic kernel's verbatim, as a kernel's; a function's claimed like a function's, after
+ * all of them), `$`, its arguments (`reduce$f32$256`). No other name has a `$`, so no
+ * instance's name can be another function's.
  */
-export function functionNames(m: Module, table = new NameTable("global")): ReadonlyMap<string, string> {
-  const names = new Map<string, string>();
+export function globalNames(m: Module): GlobalNames {
   const all = [...m.kernels, ...m.functions];
   const plain = all.filter((f) => !f.instance);
-  const safe = plain.filter((f) => isSafeIdentifier(f.name, "global"));
-  for (const f of [...safe, ...plain.filter((f) => !safe.includes(f))]) names.set(f.name, table.claim(f.name));
-  const definitions = new Map<string, string>();
+  // Kernels, and the definitions of generic kernels, whose names can be their symbols' (bases).
+  const kernelNames = [...new Set(m.kernels.map((k) => k.instance?.generic ?? k.name))];
+  const verbatim = kernelNames.filter((n) => kernelSymbolProblem(n) === undefined);
+  const table = new NameTable("global", verbatim);
+  const functions = new Map<string, string>();
+  const definitions = new Map<string, string>(verbatim.map((n) => [n, n]));
+  for (const k of m.kernels) if (!k.instance && definitions.has(k.name)) functions.set(k.name, k.name);
+  const rest = plain.filter((f) => !functions.has(f.name));
+  const safe = rest.filter((f) => isSafeIdentifier(f.name, "global"));
+  for (const f of [...safe, ...rest.filter((f) => !safe.includes(f))]) functions.set(f.name, table.claim(f.name));
   for (const f of all) {
     if (!f.instance) continue;
     let base = definitions.get(f.instance.generic);
     if (base === undefined) definitions.set(f.instance.generic, (base = table.claim(f.instance.generic)));
-    names.set(f.name, instanceSymbol(base, f.instance.args));
+    functions.set(f.name, instanceSymbol(base, f.instance.args));
   }
-  return names;
+  const constants = new Map<number, string>((m.constantArrays ?? []).map((a) => [a.id, table.claim(a.name)]));
+  return { functions, constants, table };
 }
 
-/** C++ names of one function's parameters, shared arrays and locals, by IR variable id. */
-export function variableNames(f: Function, functionCNames: Iterable<string>): Map<number, string> {
-  const table = new NameTable("local", functionCNames);
-  const names = new Map<number, string>();
+/** C++ names of one function's parameters, shared arrays and locals, by IR variable id (and the module's constant arrays'). */
+export function variableNames(f: Function, globals: GlobalNames, structNames: Iterable<string> = []): Map<number, string> {
+  const table = new NameTable("local", [...globals.functions.values(), ...globals.constants.values(), ...structNames]);
+  const names = new Map<number, string>(globals.constants);
   const claim = (v: ValueVar | ArrayVar) => {
     if (!names.has(v.id)) names.set(v.id, table.claim(v.name));
   };

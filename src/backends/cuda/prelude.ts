@@ -4,8 +4,9 @@
  * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
  * own integer division helpers below.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
+import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { ftzIdentityOperand } from "./ftzIdentities.js";
+import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
@@ -134,7 +135,12 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   const used = new Set<HelperName>();
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   const visitor: Visitor = {
+    stmt: (s) => {
+      if (s.kind === "store" && s.order) add(memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").cuda[asScalar(s.array.type.elem).name]?.helpers);
+    },
       expr: (e) => {
+        if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");
+        if (e.kind === "call" && e.args.some((a) => a.kind === "viewArg")) used.add("gk_view");
         // A lane-wise operation calls its vector helper; what that calls comes from `extra`.
         if (isLaneWise(e)) return;
         if (e.kind === "binary") {
@@ -150,13 +156,18 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           add(warpBuiltin(e.op).cuda.helpers);
         } else if (e.kind === "special") {
           add(indexBuiltin(e.name).helpers);
+        } else if (e.kind === "load" && e.order) {
+          add(memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").cuda[asScalar(e.type).name]?.helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);
         }
       },
   };
-  for (const f of [...m.functions, ...m.kernels]) visit(f.body, visitor);
+  for (const f of [...m.functions, ...m.kernels]) {
+    if (f.params.some((p) => p.type.kind === "view")) used.add("gk_view");
+    visit(f.body, visitor);
+  }
   for (const e of extra) visitExpr(e, visitor);
   return used;
 }
@@ -165,10 +176,11 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
 export function usedHeaders(m: Module): string[] {
   const used = new Set<HalfName>();
   const note = (t: Type) => {
-    const v = t.kind === "global" || t.kind === "array" ? t.elem : t;
+    const v = t.kind === "global" || t.kind === "array" || t.kind === "view" || t.kind === "dynamicShared" ? t.elem : t;
     if (v.kind !== "scalar" && v.kind !== "vector" && v.kind !== "struct") return;
     for (const l of leaves(v)) if (isHalf(l.type)) used.add(l.type.name);
   };
+  (m.constantArrays ?? []).forEach((a) => note(a.type));
   for (const f of [...m.functions, ...m.kernels]) {
     f.params.forEach((p) => note(p.type));
     f.shared.forEach((a) => note(a.type));
@@ -183,16 +195,17 @@ export function usedHeaders(m: Module): string[] {
   return (["f16", "bf16"] as const).filter((h) => used.has(h)).map((h) => CUDA.half[h].header);
 }
 
-/** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */
-export function preludeLines(used: ReadonlySet<HelperName>): string[] {
+/** The prelude's text lines for these helpers (with their dependencies), in the fixed order; `ftz`: for a module built with -ftz=true. */
+export function preludeLines(used: ReadonlySet<HelperName>, ftz = false): string[] {
   const emitted = new Set<HelperName>();
   const lines: string[] = [];
   let lastComment: string | undefined;
   const emit = (name: HelperName): void => {
     if (emitted.has(name)) return;
-    for (const dep of cudaHelperDeps[name as CudaHelperName] ?? []) emit(dep);
+    const variant = ftz ? cudaHelpersFtz[name as CudaHelperName] : undefined;
+    for (const dep of [...(cudaHelperDeps[name as CudaHelperName] ?? []), ...(variant?.deps ?? [])]) emit(dep);
     emitted.add(name);
-    const src = source(name);
+    const src = variant ? { code: variant.code } : source(name);
     if (src.comment !== undefined && src.comment !== lastComment) lines.push(...src.comment.split("\n"));
     lastComment = src.comment;
     lines.push(src.code);

@@ -10,6 +10,8 @@ import { invariant } from "../../util.js";
 import type { ExprContext } from "./expr.js";
 import { CUDA } from "./settings.js";
 
+const TEMP_IDS = -(2 ** 30);
+
 export class FunctionScope implements ExprContext {
   private readonly names: Map<number, string>;
   private readonly pending: ValueVar[][] = [];
@@ -21,7 +23,11 @@ export class FunctionScope implements ExprContext {
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
     readonly types: TypeNames,
+    /** Variables a call may change through a reference (effects.ts). */
+    readonly refTargets: ReadonlySet<number> = new Set(),
     readonly volatileLoads: ReadonlySet<Expr> = new Set(),
+    /** The module is built with -ftz=true (`@flushToZero;`). */
+    readonly flushToZero = false,
   ) {
     this.names = new Map(names);
   }
@@ -36,8 +42,8 @@ export class FunctionScope implements ExprContext {
     const open = this.pending[this.pending.length - 1];
     invariant(open, "a temporary outside a statement");
     this.temps++;
-    // Temporaries take negative ids, which the IR never uses.
-    const v: ValueVar = { kind: "valueVar", id: -this.temps, name: `${CUDA.internalPrefix}t${this.temps}`, type, mutable: true, span: { file: "", start: 0, end: 0 } };
+    // Temporaries take ids from -2^30 down, which the IR never uses (its module-level constant arrays count down from -1).
+    const v: ValueVar = { kind: "valueVar", id: TEMP_IDS - this.temps, name: `${CUDA.internalPrefix}t${this.temps}`, type, mutable: true, span: { file: "", start: 0, end: 0 } };
     this.names.set(v.id, v.name);
     open.push(v);
     return v;

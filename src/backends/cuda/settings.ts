@@ -95,6 +95,9 @@ export const CUDA = {
   forceInline: "__forceinline__",
   helperQualifier: "static __device__ __forceinline__",
   sharedQualifier: "__shared__",
+  constantQualifier: "__constant__",
+  /** A device function's `view<T>` parameter: a prelude struct of a pointer and a stride (`gk_view`). */
+  viewType: "gk_view",
   /** Pointer qualifier of a kernel's `readonly global<T>` parameter (launches never alias buffers). */
   kernelPointer: "__restrict__",
   /** Marks a declaration that is never read, so nvcc does not warn about it. */

@@ -1,12 +1,12 @@
 /**
  * CUDA's names for what gk spells differently (`sqrtf` → `sqrt`, `__syncthreads` →
- * `barrier`, `__shfl_down_sync` → `shflDown`, `float(x)` → `f32(x)`), so that code ported
- * from CUDA gets a message that names the gk builtin. Most come from the builtin table
- * itself: the function each CUDA template calls. The rest are CUDA's fast intrinsics and
+ * `barrier`, `__shfl_down_sync` → `shflDown`, `__expf` → `fastExp`, `float(x)` → `f32(x)`),
+ * so that code ported from CUDA gets a message that names the gk builtin. Most come from the
+ * builtin table itself: the function each CUDA template calls. The rest are listed below, and
  * C's type names used as casts (src/diagnostics/foreignTypes.ts).
  */
 import { foreignScalar } from "../../diagnostics/foreignTypes.js";
-import { builtins, type MathEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
+import { builtins, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
 import { calledFunction } from "../../ir/templates.js";
 
 /** What to write instead of a CUDA name: a gk call, and a note where the two differ. */
@@ -16,15 +16,13 @@ export interface Spelling {
 }
 
 
-/** CUDA intrinsics without their own entry in the table: the fast (less accurate) forms. */
+/**
+ * CUDA names the table's templates do not call themselves. (The fast intrinsics, `__expf` and
+ * the others, have entries of their own, `fastExp`, ...: found in the table.)
+ */
 const INTRINSICS: Readonly<Record<string, Spelling>> = {
-  __expf: { gk: "exp", note: "gk has one accuracy per function (spec/builtins.md)" },
-  __logf: { gk: "log", note: "gk has one accuracy per function (spec/builtins.md)" },
-  __sinf: { gk: "sin", note: "gk has one accuracy per function (spec/builtins.md)" },
-  __cosf: { gk: "cos", note: "gk has one accuracy per function (spec/builtins.md)" },
-  __tanf: { gk: "tan", note: "gk has one accuracy per function (spec/builtins.md)" },
-  __powf: { gk: "pow", note: "gk has one accuracy per function (spec/builtins.md)" },
   __saturatef: { gk: "clamp", note: "clamp(x, 0.0, 1.0)" },
+  __match_all_sync: { gk: "matchAll", note: "gk passes the mask of the warp's threads itself, and matchAll(v) is the bool CUDA stores through its pointer" },
   __shfl_down_sync: { gk: "shflDown", note: "gk passes the mask of the warp's threads itself" },
   __activemask: { gk: "ballot", note: "ballot(true)" },
   fabs: { gk: "abs" },
@@ -40,6 +38,7 @@ function fromTable(): Map<string, Spelling> {
     if (b.rule.kind === "math") for (const impl of Object.values((b as MathEntry).cuda)) names.push(calledFunction(impl.template));
     if (b.rule.kind === "sync") names.push(calledFunction((b as SyncEntry).cuda));
     if (b.rule.kind === "warp") names.push(calledFunction((b as WarpEntry).cuda.template));
+    if (b.rule.kind === "memory") for (const impl of Object.values((b as MemoryEntry).cuda)) names.push(impl && calledFunction(impl.template));
     const note = b.rule.kind === "warp" && b.rule.params.length ? "gk passes the mask of the warp's threads itself" : undefined;
     for (const n of names) {
       if (n && n !== b.name && !n.startsWith("gk_") && !m.has(n)) m.set(n, { gk: b.name, ...(note && { note }) });

@@ -10,14 +10,14 @@
  *   a `continue` of this loop becomes `goto gk_continue_1;`, which leaves the body's block
  *   for the step. The label and the extra block appear only when the body continues.
  */
-import { lookupBuiltin, type SyncEntry } from "../../ir/builtins.js";
+import { lookupBuiltin, memoryBuiltin, type SyncEntry } from "../../ir/builtins.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
-import { isDense, type ValueType } from "../../ir/types.js";
+import { asScalar, isDense, type ValueType } from "../../ir/types.js";
 import { pathType } from "../../ir/paths.js";
 import { pathExprs } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
-import { braced, emitExpr, inOrder, pathText, PREC, type Emitted } from "./expr.js";
+import { braced, emitExpr, fromTemplate, inOrder, orderedTemplate, pathText, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA } from "./settings.js";
@@ -71,6 +71,8 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
       return simple(() => (s.value ? `return ${emitExpr(s.value, cx.scope).text};` : "return;"));
     case "barrier":
       return [line(`${pad(depth)}${fill(barrier.cuda, [])};`, at)];
+    case "fence":
+      return [line(`${pad(depth)}${fill(memoryBuiltin(s.scope === "block" ? "fenceBlock" : "fenceDevice").cuda.fence!.template, [])};`, at)];
     case "block":
       return [line(`${pad(depth)}{`, at), ...emitStmts(s.body, cx, depth + 1), line(`${pad(depth)}}`)];
     default:
@@ -139,10 +141,11 @@ function assignText(s: AssignStmt, cx: StmtContext): Emitted {
 }
 
 /**
- * `a[i][j] = v`, `a[i].pos.x = v`. gk evaluates the indices first; C++17 the value, so an
- * observable order is fixed with temporaries. A vector store writes through a vector pointer
- * (one access); a value with padding stored to global memory goes through its store helper,
- * which leaves the padding alone (types.ts).
+ * `a[i][j] = v`, `a[i].pos.x = v`, or `gk_st_release(&a[i], v)` with an ordering. gk
+ * evaluates the indices first; C++17 the value, so an observable order is fixed with
+ * temporaries. A vector store writes through a vector pointer (one access); a value with
+ * padding stored to global memory goes through its store helper, which leaves the padding
+ * alone (types.ts).
  */
 function storeText(s: StoreStmt, cx: StmtContext): Emitted {
   const n = s.indices.length;
@@ -150,9 +153,15 @@ function storeText(s: StoreStmt, cx: StmtContext): Emitted {
   const types = cx.scope.types;
   return inOrder([...s.indices, ...ix, s.value], cx.scope, (ops) => {
     const element = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
-    const value = emitExpr(ops[n + ix.length]!, cx.scope).text;
+    const emitted = emitExpr(ops[n + ix.length]!, cx.scope);
+    const value = emitted.text;
     if (s.vector !== null) {
       return { text: `*reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element}) = ${value}`, prec: PREC.cond - 1 };
+    }
+    if (s.order) {
+      // storeRelease / storeVolatile: of a scalar element (the checker admits only those).
+      const tpl = orderedTemplate(s.order === "release" ? "storeRelease" : "storeVolatile", asScalar(s.array.type.elem));
+      return fromTemplate(tpl, [{ text: `&${element}`, prec: PREC.unary }, emitted]);
     }
     const target = `${element}${pathText(s.array.type.elem, s.path, ops.slice(n, n + ix.length), cx.scope)}`;
     const t = pathType(s.array.type.elem, s.path) as ValueType;
@@ -199,6 +208,12 @@ function condText(cond: Expr | null, cx: StmtContext): string {
   return cond ? emitExpr(cond, cx.scope).text : "true";
 }
 
+/** `#pragma unroll` (or `#pragma unroll N`) for a loop annotated `@unroll`, on the line before the loop's own. */
+function unrollPragma(s: LoopStmt, depth: number): Line[] {
+  if (s.unroll === undefined) return [];
+  return [line(`${pad(depth)}#pragma unroll${s.unroll === "full" ? "" : ` ${s.unroll}`}`)];
+}
+
 function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
   const at = cx.loc(s.span);
   const native: StmtContext = { ...cx, continueLabel: undefined };
@@ -215,6 +230,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
       });
       return [
         ...declareTemps(temps, cx, depth, at),
+        ...unrollPragma(s, depth),
         line(`${pad(depth)}${head} {`, at),
         ...emitStmts(s.body, native, depth + 1),
         line(`${pad(depth)}}`),
@@ -224,6 +240,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
       const { value: cond, temps } = cx.scope.collect(() => condText(s.cond, cx));
       return [
         ...declareTemps(temps, cx, depth, at),
+        ...unrollPragma(s, depth),
         line(`${pad(depth)}do {`, at),
         ...emitStmts(s.body, native, depth + 1),
         line(`${pad(depth)}} while (${cond});`, s.cond ? cx.loc(s.cond.span) : undefined),
@@ -244,6 +261,7 @@ function emitGeneralLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
   if (s.init.length > 0) lines.push(line(`${pad(depth)}{`, at), ...emitStmts(s.init, cx, d));
   const { value: cond, temps } = cx.scope.collect(() => condText(s.cond, cx));
   lines.push(...declareTemps(temps, cx, d, at));
+  lines.push(...unrollPragma(s, d));
   lines.push(line(`${pad(d)}${s.testFirst ? `while (${cond})` : "do"} {`, at));
   const label = continuesLoop(s.body) ? cx.scope.continueLabel() : undefined;
   const bodyCx: StmtContext = { ...cx, continueLabel: label };

@@ -63,6 +63,8 @@ function helperFor(e: Expr, types: TypeNames): VectorHelper {
     functions: new Map(),
     temp: () => invariant(false, "a temporary in a vector helper") as never,
     volatileLoads: new Set(),
+    refTargets: new Set(),
+    flushToZero: false,
     types,
   };
   const result = types.name(e.type as ValueType);

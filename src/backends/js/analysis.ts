@@ -5,7 +5,8 @@
  * variables each function needs, so that device functions receive exactly those as parameters.
  */
 import { indexBuiltin } from "../../ir/builtins.js";
-import type { Function, Module } from "../../ir/nodes.js";
+import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
+import { constantsRead, dynamicSharedArrays } from "../../ir/kernelMemory.js";
 import { visit } from "../../ir/walk.js";
 import { invariant } from "../../util.js";
 
@@ -23,6 +24,12 @@ export interface KernelAnalysis {
   readonly loopFns: ReadonlySet<string>;
   /** Per function, the JS names of the thread-index variables it reads, directly or through calls, sorted. */
   readonly specials: ReadonlyMap<string, readonly string[]>;
+  /** The module's `constant` arrays the kernel reads (src/ir/kernelMemory.ts): the launch gives them after the arguments. */
+  readonly constants: readonly ArrayVar[];
+  /** The kernel's dynamic shared arrays: the launch gives their lengths after the constant arrays. */
+  readonly dynamicShared: readonly ArrayVar[];
+  /** Whether a device function the kernel calls takes a shared array, a view or a reference: shared arrays then carry their written flags as `$w`. */
+  readonly passesMemory: boolean;
 }
 
 interface Direct {
@@ -97,5 +104,7 @@ export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
   settle(kernel.name);
   const deviceFns = m.functions.filter((f) => info.has(f.name));
   const suspendFns = new Set([...barrierFns, ...warpFns]);
-  return { kernel, deviceFns, barrierFns, warpFns, suspendFns, loopFns, specials };
+  const constants = constantsRead(kernel, new Map(deviceFns.map((f) => [f.name, f])));
+  const passesMemory = deviceFns.some((f) => f.params.some((p) => p.type.kind === "array" || p.type.kind === "view" || (p.kind === "valueVar" && p.ref)));
+  return { kernel, deviceFns, barrierFns, warpFns, suspendFns, loopFns, specials, constants, dynamicShared: dynamicSharedArrays(kernel), passesMemory };
 }

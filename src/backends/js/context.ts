@@ -25,6 +25,8 @@ export type FnMode = "fastKernel" | "generator" | "plain" | "region";
 
 export interface GenOptions {
   readonly checkUninitializedShared: boolean;
+  /** The module flushes f32 subnormals to zero (`@flushToZero;`): its f32 operations do (evalOp.ts). */
+  readonly flushToZero: boolean;
 }
 
 export interface FnCtx {
@@ -82,7 +84,11 @@ export function varName(v: ValueVar): string {
   return `${safe(v.name)}_${v.id}`;
 }
 
-/** The JavaScript name of an array; `$n` (its length, for globals) and `$w` (written flags, shared) are suffixed to it. */
+/**
+ * The JavaScript name of an array; `$n` (its length, for globals, dynamic shared arrays and
+ * views) and `$w` (written flags, shared) are suffixed to it, and for a view `$o` (its first
+ * element's offset), `$s` (its stride) and `$v` (the site that made it, which names its array).
+ */
 export function arrayName(ctx: FnCtx, a: ArrayVar): string {
   const base = baseArrayName(a);
   // Hoisted local arrays live outside the function, beside other functions' arrays.
@@ -91,7 +97,8 @@ export function arrayName(ctx: FnCtx, a: ArrayVar): string {
 
 /** An array's name without the prefix of hoisted local arrays: the name everywhere but in `plain` device_fns. */
 export function baseArrayName(a: ArrayVar): string {
-  return `${safe(a.name)}_${a.id}`;
+  // A module's constant array (a negative id) is a variable of the whole generated module.
+  return a.id < 0 ? `${safe(a.name)}_k${-a.id}` : `${safe(a.name)}_${a.id}`;
 }
 
 /** The JavaScript name of a device function. */

@@ -9,16 +9,17 @@
  * a struct the array of its fields. A lane-wise operation evaluates its operands once, into
  * temporaries, then its lane expansion (src/ir/lanes.ts), the same one the CUDA backend emits.
  */
-import { indexBuiltin, mathBuiltin } from "../../ir/builtins.js";
+import { indexBuiltin, mathBuiltin, mathJs } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
-import type { CallExpr, ConstructExpr, Expr, SwizzleExpr, ValueVar, WarpExpr } from "../../ir/nodes.js";
+import type { ConstructExpr, Expr, SwizzleExpr, ValueVar, WarpExpr } from "../../ir/nodes.js";
 import { asScalar, isInt, type ArrayType, type ValueType } from "../../ir/types.js";
 import { expandLanes, isLaneWise } from "../../ir/lanes.js";
 import { operands } from "../../ir/walk.js";
 import { zeroValue, type Value } from "../../ir/composite.js";
 import { assertNever, invariant } from "../../util.js";
-import { applyTemplate, arrayName, fnName, isTrivial, literal, newTemp, varName, type FnCtx } from "./context.js";
-import { emitAtomic, emitLoad, emitMember } from "./emitMemory.js";
+import { applyTemplate, isTrivial, literal, newTemp, varName, type FnCtx } from "./context.js";
+import { emitAtomic, emitLoad, emitMember, emitRefRead } from "./emitMemory.js";
+import { emitCall } from "./emitCall.js";
 import { raw } from "../../ir/templates.js";
 
 export function emitExpr(ctx: FnCtx, e: Expr): string {
@@ -27,19 +28,19 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
     case "const":
       return literal(e.type, e.value);
     case "var":
-      return ctx.bound.get(e.var.id) ?? varName(e.var);
+      return ctx.bound.get(e.var.id) ?? (e.var.ref ? emitRefRead(ctx, e.var) : varName(e.var));
     case "special":
       return indexBuiltin(e.name).js(e.axis);
     case "unary": {
       invariant(e.operand.type.kind === "scalar", "unary operand is not a scalar");
-      const tpl = jsUnary(e.op, e.operand.type);
+      const tpl = jsUnary(e.op, e.operand.type, ctx.opts.flushToZero);
       invariant(tpl, `operator ${e.op} on ${e.operand.type.name}`);
       return applyTemplate(ctx, raw(([a]) => tpl(a!)), [emitExpr(ctx, e.operand)]);
     }
     case "binary": {
       const t = e.left.type;
       invariant(t.kind === "scalar", "binary operand is not a scalar");
-      const tpl = jsBinary(e.op, t);
+      const tpl = jsBinary(e.op, t, ctx.opts.flushToZero);
       invariant(tpl, `operator ${e.op} on ${t.name}`);
       const traps = (e.op === "div" || e.op === "rem") && isInt(t);
       const site = traps ? ctx.sites.add({ kind: "division", op: e.op as "div" | "rem", type: t, fn: ctx.fn.name, span: e.span }) : -1;
@@ -51,7 +52,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       return `(${emitExpr(ctx, e.cond)} ? ${emitExpr(ctx, e.ifTrue)} : ${emitExpr(ctx, e.ifFalse)})`;
     case "cast": {
       invariant(e.operand.type.kind === "scalar", "cast of a non-scalar");
-      const tpl = jsCast(e.operand.type, asScalar(e.type));
+      const tpl = jsCast(e.operand.type, asScalar(e.type), ctx.opts.flushToZero);
       return applyTemplate(ctx, raw(([a]) => tpl(a!)), [emitExpr(ctx, e.operand)]);
     }
     case "load":
@@ -63,7 +64,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       invariant(entry, `unknown math builtin ${e.name}`);
       const t = e.args[0]?.type;
       invariant(t?.kind === "scalar", `${e.name} without a scalar operand`);
-      const tpl = entry.js[t.name];
+      const tpl = mathJs(entry, t, ctx.opts.flushToZero);
       invariant(tpl, `${e.name} has no JavaScript implementation for ${t.name}`);
       return applyTemplate(ctx, tpl, e.args.map((a) => emitExpr(ctx, a)));
     }
@@ -161,36 +162,4 @@ function emitWarp(ctx: FnCtx, e: WarpExpr): string {
   const at = ctx.fn.kind === "kernel" ? `"w${site}"` : `$path + "w${site}"`;
   const [a, b] = e.args.map((x) => emitExpr(ctx, x));
   return `(yield { at: ${at}, site: ${site}, a: ${a ?? "0"}, b: ${b ?? "0"} })`;
-}
-
-/**
- * A device function call: arguments in order, arrays with their lengths, then the thread
- * indices the callee reads. A callee that reaches a barrier or a warp operation is a
- * generator, run with `yield*` and given the path of call sites that leads to it (see
- * emitStmt.ts, barrier).
- */
-export function emitCall(ctx: FnCtx, e: CallExpr): string {
-  const args: string[] = [];
-  for (const a of e.args) {
-    if (a.kind === "arrayArg") {
-      const n = arrayName(ctx, a.array);
-      // A global array with its length; a shared array alone (its sizes are constants of its type).
-      if (a.array.type.kind === "array") args.push(n);
-      else args.push(n, `${n}$n`);
-    } else {
-      args.push(emitExpr(ctx, a));
-    }
-  }
-  args.push(...(ctx.analysis.specials.get(e.callee) ?? []));
-  const name = fnName(e.callee, ctx.analysis);
-  if (!ctx.analysis.suspendFns.has(e.callee)) {
-    const call = `${name}(${args.join(", ")})`;
-    if (ctx.steps === "$steps" || !ctx.analysis.loopFns.has(e.callee)) return call;
-    // Hand the step count to the callee and take it back (arguments' own calls do the same).
-    const r = newTemp(ctx);
-    return `($steps = $s, ${r} = ${call}, $s = $steps, ${r})`;
-  }
-  const site = ctx.sites.add({ kind: "call", callee: e.callee, fn: ctx.fn.name, span: e.span });
-  args.push(ctx.mode === "generator" && ctx.fn.kind === "device_fn" ? `$path + "c${site}."` : `"c${site}."`);
-  return `(yield* ${name}(${args.join(", ")}))`;
 }

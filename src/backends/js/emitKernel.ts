@@ -22,7 +22,7 @@
  */
 import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
 import { analyzeKernel, type KernelAnalysis } from "./analysis.js";
-import { arrayName, fnName, newFnCtx, varName, type FnCtx, type FnMode, type GenOptions } from "./context.js";
+import { arrayName, baseArrayName, fnName, newFnCtx, varName, type FnCtx, type FnMode, type GenOptions } from "./context.js";
 import { emitStmts } from "./emitStmt.js";
 import { AXES, derivedIndices, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "./launchParts.js";
 import { regionLaunch } from "./regions/launch.js";
@@ -77,7 +77,10 @@ export function generateKernel(m: Module, kernelName: string, opts: GenOptions, 
 }
 
 function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
-  const parts = ['"use strict";', "let $steps = 0;", "let $budget = 0;", ""];
+  const parts = ['"use strict";', "let $steps = 0;", "let $budget = 0;"];
+  // The constant arrays the kernel reads, which every function reads; each launch sets them.
+  if (analysis.constants.length) parts.push(`let ${analysis.constants.map(baseArrayName).join(", ")};`);
+  parts.push("");
   for (const f of fns) parts.push(...deviceFn(f, analysis, sites, opts), "");
   return parts;
 }
@@ -85,7 +88,12 @@ function prelude(fns: readonly Function[], analysis: KernelAnalysis, sites: Site
 function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): string[] {
   const mode: FnMode = analysis.suspendFns.has(f.name) ? "generator" : "plain";
   const ctx = newFnCtx(f, mode, analysis, sites, opts);
-  const params = f.params.flatMap((p) => (p.kind === "valueVar" ? [varName(p)] : p.type.kind === "array" ? [arrayName(ctx, p)] : [arrayName(ctx, p), `${arrayName(ctx, p)}$n`]));
+  const params = f.params.flatMap((p) => {
+    if (p.kind === "valueVar") return p.ref ? [varName(p), `${varName(p)}$o`] : [varName(p)];
+    const n = arrayName(ctx, p);
+    // emitCall.ts: how each kind of argument arrives.
+    return p.type.kind === "array" ? [n] : p.type.kind === "view" ? [n, `${n}$o`, `${n}$n`, `${n}$s`, `${n}$v`] : [n, `${n}$n`];
+  });
   params.push(...(analysis.specials.get(f.name) ?? []));
   if (mode === "generator") params.push("$path");
   // A shared array parameter brings its written flags along as a property (launchParts.ts).

@@ -1,9 +1,12 @@
 /**
  * Array accesses: loads, stores, atomics and local array declarations, each with its bounds
- * check. Global arrays check against their length (hoisted into `name$n`), shared and local
- * arrays check every index against its constant dimension and are stored flat, row-major.
- * Shared arrays may carry `name$w` and start filled with a sentinel (`sentinelOf`), so that a
- * read of an element no thread of the block has written is reported (GK8013).
+ * check, and the accesses of `inout`/`out` parameters. Global arrays, dynamic shared arrays
+ * and views check against their length (hoisted into `name$n`), shared, local and constant
+ * arrays check every index against its constant dimension and are stored flat, row-major. A
+ * view reads element `name$o + i * name$s` of its array. Shared arrays may carry `name$w` and
+ * start filled with a sentinel (`sentinelOf`), so that a read of an element no thread of the
+ * block has written is reported (GK8013); through a view or a reference, whose memory the code
+ * cannot know, the flags are the array's own `$w` property, where it has one.
  *
  * Order of evaluation: indices left to right, then the path's indices, then the stored value
  * or atomic operands, then the checks, then the access. bool elements are 0/1 bytes and
@@ -12,12 +15,12 @@
  * and vector accesses of arrays of scalars are written with layout.ts.
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
-import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt } from "../../ir/nodes.js";
-import { isHalf, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt, ValueVar } from "../../ir/nodes.js";
+import { asScalar, isHalf, memoryDims, memorySpace, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { TYPED_ARRAY } from "../../ir/values.js";
 import { stepType } from "../../ir/paths.js";
 import { invariant } from "../../util.js";
-import { arrayName, isTrivial, newTemp, type FnCtx } from "./context.js";
+import { arrayName, isTrivial, newTemp, varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
 import { allocate, holdingOf, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
 import type { Site } from "./sites.js";
@@ -31,8 +34,8 @@ interface Indexing {
   readonly offset: string;
   /** The indices, for the message when they are out of bounds. */
   readonly report: string;
-  /** The length to report, for a global array. */
-  readonly length: string;
+  /** The call that reports the indices out of bounds at `site`. */
+  readonly fault: (site: number) => string;
 }
 
 function bindTo(ctx: FnCtx, code: string, binds: string[]): string {
@@ -68,10 +71,10 @@ function indexTest(ctx: FnCtx, ix: Expr, bound: string, binds: string[]): { test
 }
 
 /** `span`: a vector access reads that many elements from the last index on, which must all be in bounds. */
-function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], span = 1): Indexing {
+export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], span = 1): Indexing {
   const name = arrayName(ctx, array);
   const t = array.type;
-  const bounds = t.kind === "global" ? [`${name}$n`] : t.dims.map(String);
+  const bounds = memoryDims(t).map((d) => (d === undefined ? `${name}$n` : String(d)));
   invariant(bounds.length === indices.length, `${array.name} indexed with ${indices.length} indices`);
   const binds: string[] = [];
   const refs: string[] = [];
@@ -79,7 +82,7 @@ function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], span = 
   const reports: string[] = [];
   indices.forEach((ix, d) => {
     const last = d === indices.length - 1 && span > 1;
-    const bound = last ? (t.kind === "global" ? `(${bounds[d]} - ${span - 1})` : String(Number(bounds[d]) - (span - 1))) : bounds[d]!;
+    const bound = last ? (memoryDims(t)[d] === undefined ? `(${bounds[d]} - ${span - 1})` : String(Number(bounds[d]) - (span - 1))) : bounds[d]!;
     const r = indexTest(ctx, ix, bound, binds);
     tests.push(r.test);
     refs.push(r.ref);
@@ -87,17 +90,27 @@ function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], span = 
   });
   let offset = refs[0]!;
   if (t.kind === "array") for (let d = 1; d < refs.length; d++) offset = `(${offset} * ${t.dims[d]} + ${refs[d]})`;
-  return {
-    binds,
-    inBounds: tests.join(" && "),
-    offset,
-    report: `[${reports.join(", ")}]`,
-    length: t.kind === "global" ? `${name}$n` : "0",
-  };
+  if (t.kind === "view") offset = `(${name}$o + ${offset} * ${name}$s)`;
+  const report = `[${reports.join(", ")}]`;
+  const fault =
+    t.kind === "view"
+      ? (site: number) => `$sim.viewBounds(${site}, ${report}, ${name}$n, ${name}$o, ${name}$s, ${name}$v)`
+      : (site: number) => `$sim.bounds(${site}, ${report}, ${t.kind === "array" ? "0" : `${name}$n`})`;
+  return { binds, inBounds: tests.join(" && "), offset, report, fault };
 }
 
-function flagged(ctx: FnCtx, array: ArrayVar): boolean {
-  return ctx.opts.checkUninitializedShared && array.type.kind === "array" && array.type.space === "shared";
+/**
+ * Where the written flags of an array's elements are, when reads of unwritten shared memory are
+ * checked: `name$w` for shared memory, the array's `$w` property (undefined unless it is shared)
+ * for a view; nothing for other memory.
+ */
+function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonly maybe: boolean } | undefined {
+  if (!ctx.opts.checkUninitializedShared) return undefined;
+  const space = memorySpace(array.type);
+  const name = arrayName(ctx, array);
+  if (space === "shared") return { flags: `${name}$w`, maybe: false };
+  if (space === "any") return { flags: `${name}.$w`, maybe: true };
+  return undefined;
 }
 
 function fromStored(t: ScalarType, code: string): string {
@@ -166,13 +179,27 @@ function isSentinel(t: ScalarType, code: string): string {
   return t.name === "f32" || t.name === "f64" ? `${code} !== ${code}` : `${code} === ${sentinelOf(t)}`;
 }
 
+/** A read of element `offset` of `container`, with the check of unwritten shared memory when `flags` says where its flags are. */
+function checkedRead(ctx: FnCtx, container: string, offset: string, elem: ScalarType, flags: ReturnType<typeof flagsOf>, fault: string): string {
+  if (!flags) return `${container}[${offset}]`;
+  const o = isTrivial(offset) ? offset : newTemp(ctx);
+  const at = o === offset ? o : `${o} = ${offset}`;
+  const v = newTemp(ctx);
+  const unwritten = `${isSentinel(elem, v)}${flags.maybe ? ` && ${flags.flags} !== undefined` : ""} && ${flags.flags}[${o}] === 0`;
+  return `(${v} = ${container}[${at}], ${unwritten} ? ${fault} : ${v})`;
+}
+
 /**
- * A statement that flags element `o` of `name` when storing `value` (a value, not yet stored)
- * writes the sentinel: never for bools (stored as 0 or 1), f16 and bf16 (a NaN is stored as
- * the quiet NaN of its sign, never as the sentinel's bits).
+ * A write of `value` (a name or a literal, as stored) to element `offset` of `container`,
+ * flagging a stored sentinel: never for bools (stored as 0 or 1), f16 and bf16 (a NaN is
+ * stored as the quiet NaN of its sign, never as the sentinel's bits).
  */
-function flagSentinel(t: ScalarType, name: string, o: string, value: string): string {
-  return t.name === "bool" || isHalf(t) ? "" : ` if (${isSentinel(t, value)}) ${name}$w[${o}] = 1;`;
+function flaggedWrite(ctx: FnCtx, container: string, offset: string, elem: ScalarType, value: string, flags: ReturnType<typeof flagsOf>): string {
+  if (!flags || elem.name === "bool" || isHalf(elem)) return `${container}[${offset}] = ${value};`;
+  const o = isTrivial(offset) ? offset : newTemp(ctx);
+  const at = o === offset ? "" : `${o} = ${offset}; `;
+  const guard = flags.maybe ? ` && ${flags.flags} !== undefined` : "";
+  return `{ ${at}${container}[${o}] = ${value}; if (${isSentinel(elem, value)}${guard}) ${flags.flags}[${o}] = 1; }`;
 }
 
 export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
@@ -180,17 +207,8 @@ export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
   const ix = indexing(ctx, e.array, e.indices);
   const name = arrayName(ctx, e.array);
-  let read: string;
-  if (flagged(ctx, e.array)) {
-    const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
-    const at = o === ix.offset ? o : `${o} = ${ix.offset}`;
-    const v = newTemp(ctx);
-    const unwritten = `${isSentinel(e.array.type.elem as ScalarType, v)} && ${name}$w[${o}] === 0`;
-    read = `(${v} = ${name}[${at}], ${unwritten} ? $sim.uninitialized(${site}, ${ix.report}) : ${v})`;
-  } else {
-    read = `${name}[${ix.offset}]`;
-  }
-  const checked = `(${ix.inBounds} ? ${fromStored(e.type as ScalarType, read)} : $sim.bounds(${site}, ${ix.report}, ${ix.length}))`;
+  const read = checkedRead(ctx, name, ix.offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
+  const checked = `(${ix.inBounds} ? ${fromStored(e.type as ScalarType, read)} : ${ix.fault(site)})`;
   return seq([...ix.binds, checked]);
 }
 
@@ -203,15 +221,8 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   const name = arrayName(ctx, s.array);
   const elem = s.array.type.elem as ScalarType;
   const lines = ix.binds.map((b) => `${b};`);
-  let write: string;
-  if (flagged(ctx, s.array) && elem.name !== "bool") {
-    const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
-    const at = o === ix.offset ? "" : `${o} = ${ix.offset}; `;
-    write = `{ ${at}${name}[${o}] = ${toStored(elem, value)};${flagSentinel(elem, name, o, value)} }`;
-  } else {
-    write = `${name}[${ix.offset}] = ${toStored(elem, value)};`;
-  }
-  lines.push(`if (${ix.inBounds}) ${write} else $sim.bounds(${site}, ${ix.report}, ${ix.length});`);
+  const write = flaggedWrite(ctx, name, ix.offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
+  lines.push(`if (${ix.inBounds}) ${write} else ${ix.fault(site)};`);
   return lines.join(" ");
 }
 
@@ -225,24 +236,27 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const ix = indexing(ctx, e.array, e.indices);
   const args = e.args.map((a) => bindTo(ctx, emitExpr(ctx, a), ix.binds));
   const name = arrayName(ctx, e.array);
-  const space = e.array.type.kind === "global" ? "global" : "shared";
+  const space = memorySpace(e.array.type) === "global" ? "global" : "shared";
   const o = isTrivial(ix.offset) ? ix.offset : newTemp(ctx);
   const old = newTemp(ctx);
-  const parts = [...ix.binds, `(${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length})`];
+  const parts = [...ix.binds, `(${ix.inBounds}) || ${ix.fault(site)}`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
   // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
   const stored = isHalf(elem) ? newTemp(ctx) : old;
   parts.push(`${stored} = ${name}[${o}]`);
   if (stored !== old) parts.push(`${old} = ${fromStored(elem, stored)}`);
-  // The old value and the operands are locals here, so the template may use them freely.
-  const update = toStored(elem, fill(tpl(space), [old, ...args]));
-  if (flagged(ctx, e.array)) {
+  // The old value and the operands are locals here, so the template may use them freely. In a
+  // module that flushes f32 subnormals, atomicMin/Max compare them flushed (the min/max helper does).
+  const flushing = ctx.opts.flushToZero && elem.name === "f32" && (e.op === "min" || e.op === "max");
+  const update = toStored(elem, fill(tpl(space), flushing ? [`$.ftz32(${old})`, ...args.map((a) => `$.ftz32(${a})`)] : [old, ...args]));
+  const flags = flagsOf(ctx, e.array);
+  if (flags) {
     const next = newTemp(ctx);
     parts.push(
-      `${isSentinel(elem, stored)} && ${name}$w[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
+      `${isSentinel(elem, stored)} && ${flags.flags}[${o}] === 0 && $sim.uninitialized(${site}, ${ix.report})`,
       `${next} = ${update}`,
       `${name}[${o}] = ${next}`,
-      `${isSentinel(elem, next)} && (${name}$w[${o}] = 1)`,
+      `${isSentinel(elem, next)} && (${flags.flags}[${o}] = 1)`,
     );
   } else {
     parts.push(`${name}[${o}] = ${update}`);
@@ -326,6 +340,17 @@ function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds:
   return checks.map((c) => c.ref);
 }
 
+/**
+ * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory of a
+ * fixed size. Views and dynamic shared arrays hold only scalars (the checker: GK2042, GK2044)
+ * and are never vector-accessed (GK2046), so no layout access reaches them.
+ */
+function sharedFlags(ctx: FnCtx, array: ArrayVar): boolean {
+  const flags = flagsOf(ctx, array);
+  invariant(!flags?.maybe && array.type.kind !== "dynamicShared", `a layout access of ${array.name} (${array.type.kind})`);
+  return flags !== undefined;
+}
+
 /** `($b..., test && test && ..., value)`: binds, then every check (each reports when it fails), then the value. */
 function checkedSeq(binds: readonly string[], tests: readonly string[], value: string): string {
   return `(${[...binds, ...tests, value].join(", ")})`;
@@ -338,9 +363,9 @@ function emitLoadValue(ctx: FnCtx, e: LoadExpr): string {
   const ix = indexing(ctx, e.array, e.indices, lanes);
   const binds = [...ix.binds];
   const o = bindTo(ctx, ix.offset, binds);
-  const tests = [`((${ix.inBounds}) || $sim.bounds(${site}, ${ix.report}, ${ix.length}))`];
+  const tests = [`((${ix.inBounds}) || ${ix.fault(site)})`];
   const elem = e.array.type.elem;
-  const m = memOf(ctx, e.array, flagged(ctx, e.array), site, ix.report);
+  const m = memOf(ctx, e.array, sharedFlags(ctx, e.array), site, ix.report);
   if (e.vector !== null) {
     invariant(elem.kind === "scalar" && e.type.kind === "vector", "a vector load of an array of non-scalars");
     tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
@@ -359,7 +384,7 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   const o = bindTo(ctx, ix.offset, binds);
   const tests: string[] = [];
   const elem = s.array.type.elem;
-  const m = memOf(ctx, s.array, flagged(ctx, s.array), site, ix.report);
+  const m = memOf(ctx, s.array, sharedFlags(ctx, s.array), site, ix.report);
   let addr = elementAddr(elem, o);
   let type: ValueType | ArrayType = s.vector !== null ? (s.value.type as ValueType) : elem;
   if (s.vector !== null) tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
@@ -368,7 +393,7 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   binds.push(`${value} = ${emitExpr(ctx, s.value)}`);
   const writes = writeValue(ctx, m, type, addr, value, sentinelOf);
   const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
-  return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else $sim.bounds(${site}, ${ix.report}, ${ix.length});`;
+  return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
 }
 
 /**
@@ -429,4 +454,28 @@ export function emitAssignPath(ctx: FnCtx, name: string, t: ValueType, path: rea
   for (let k = keys.length - 1; k > 0; k--) lines.push(`${copies[k - 1]}[${keys[k - 1]}] = ${copies[k]};`);
   lines.push(`${name} = ${copies[0]};`);
   return `${binds.map((b) => `${b};`).join(" ")} ${tests.map((t) => `${t};`).join(" ")} ${lines.join(" ")}`.trim();
+}
+
+// ---------------------------------------------------------------- references
+
+/**
+ * A read of an `inout` parameter: element `name$o` of the container `name` (the caller's
+ * array, or a one-element box holding the caller's variable).
+ */
+export function emitRefRead(ctx: FnCtx, v: ValueVar): string {
+  const name = varName(v);
+  const t = asScalar(v.type);
+  const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
+  const site = flags ? accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span: v.span }) : -1;
+  return fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
+}
+
+/** A write of an `inout`/`out` parameter, as a statement. */
+export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string): string {
+  const name = varName(v);
+  const t = asScalar(v.type);
+  const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
+  const binds: string[] = [];
+  const stored = bindTo(ctx, toStored(t, value), binds);
+  return [...binds.map((b) => `${b};`), flaggedWrite(ctx, name, `${name}$o`, t, stored, flags)].join(" ");
 }

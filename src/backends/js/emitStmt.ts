@@ -18,7 +18,7 @@ import type { Stmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
 import { varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
-import { emitAssignPath, emitLocalArray, emitStore } from "./emitMemory.js";
+import { emitAssignPath, emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
 
 /** Exported for the regions' loops, which write the same back-edge. */
 export function budgetCheck(ctx: FnCtx, site: number): string {
@@ -38,7 +38,7 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
       return [`${pad}${emitLocalArray(ctx, s)}`];
     case "assign":
       if (s.path.length) return [`${pad}${emitAssignPath(ctx, varName(s.var), s.var.type, s.path, s.value, s.span)}`];
-      return [`${pad}${varName(s.var)} = ${emitExpr(ctx, s.value)};`];
+      return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value)) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
     case "store":
       return [`${pad}${emitStore(ctx, s)}`];
     case "expr":
@@ -70,6 +70,9 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     }
     case "block":
       return [`${pad}{`, ...emitStmts(ctx, s.body, inner), `${pad}}`];
+    case "fence":
+      // The simulator runs one access at a time, in one order every thread sees: a fence orders nothing more.
+      return [];
   }
   return assertNever(s, "statement");
 }

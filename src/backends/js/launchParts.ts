@@ -7,7 +7,7 @@ import { indexBuiltin } from "../../ir/builtins.js";
 import type { Axis, SpecialName } from "../../ir/nodes.js";
 import { visit } from "../../ir/walk.js";
 import { arrayName, varName, type FnCtx } from "./context.js";
-import { sentinelOf } from "./emitMemory.js";
+import { sentinelOf, typedArrayOf } from "./emitMemory.js";
 import { allocate, flagCount, globalLength, sentinelFill, zeroFill } from "./layout.js";
 
 export const AXES: readonly Axis[] = [0, 1, 2];
@@ -21,8 +21,10 @@ export function temps(ctx: FnCtx, pad: string): string[] {
 }
 
 /**
- * Kernel parameters taken from `$args`; a parameter the kernel assigns is copied per thread
- * (`perThread`). `names`: what `outer` declares (the region path passes them to its regions).
+ * Kernel parameters taken from `$args`, then the constant arrays the kernel reads (into the
+ * module's variables of them), then the lengths of its dynamic shared arrays; a parameter the
+ * kernel assigns is copied per thread (`perThread`). `names`: what `outer` declares (the
+ * region path passes them to its regions).
  */
 export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThread: string[]; names: string[] } {
   const outer: string[] = [`${pad}$steps = 0;`, `${pad}$budget = $stepBudget;`];
@@ -43,28 +45,42 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       names.push(varName(p));
     }
   });
-  const passesShared = ctx.analysis.deviceFns.some((f) => f.params.some((p) => p.type.kind === "array"));
+  const { constants, dynamicShared, passesMemory } = ctx.analysis;
+  constants.forEach((c, k) => outer.push(`${pad}${arrayName(ctx, c)} = $args[${ctx.fn.params.length + k}];`));
+  const lengthAt = ctx.fn.params.length + constants.length;
   for (const s of ctx.fn.shared) {
     const t = s.type;
-    if (t.kind !== "array") continue;
-    const size = t.dims.reduce((a, b) => a * b, 1);
+    if (t.kind !== "array" && t.kind !== "dynamicShared") continue;
     const n = arrayName(ctx, s);
-    outer.push(`${pad}const ${n} = ${allocate(t.elem, size)};`);
-    names.push(n);
+    let flags: string;
+    if (t.kind === "array") {
+      const size = t.dims.reduce((a, b) => a * b, 1);
+      outer.push(`${pad}const ${n} = ${allocate(t.elem, size)};`);
+      names.push(n);
+      flags = String(flagCount(t.elem, size));
+    } else {
+      // A dynamic shared array holds scalars (GK2042).
+      outer.push(`${pad}const ${n}$n = $args[${lengthAt + dynamicShared.indexOf(s)}], ${n} = new ${typedArrayOf(t.elem)}(${n}$n);`);
+      names.push(n, `${n}$n`);
+      flags = `${n}$n`;
+    }
     if (ctx.opts.checkUninitializedShared) {
-      outer.push(`${pad}const ${n}$w = new Uint8Array(${flagCount(t.elem, size)});`);
+      outer.push(`${pad}const ${n}$w = new Uint8Array(${flags});`);
       names.push(`${n}$w`);
-      // Device functions that take shared arrays find the written flags on the array.
-      if (passesShared) outer.push(`${pad}${n}.$w = ${n}$w;`);
+      // Device functions that take shared arrays, views or references find the written flags on the array.
+      if (passesMemory) outer.push(`${pad}${n}.$w = ${n}$w;`);
     }
   }
   return { outer, perThread, names };
 }
 
-/** Ids of the kernel's scalar parameters that its body assigns: each thread starts from the argument. */
+/** Ids of the kernel's scalar parameters that its body assigns (or passes by reference): each thread starts from the argument. */
 export function assignedParams(ctx: FnCtx): Set<number> {
   const assigned = new Set<number>();
-  visit(ctx.fn.body, { stmt: (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined) });
+  visit(ctx.fn.body, {
+    stmt: (s) => (s.kind === "assign" ? assigned.add(s.var.id) : undefined),
+    expr: (e) => e.kind === "call" && e.args.forEach((a) => a.kind === "varRef" && assigned.add(a.var.id)),
+  });
   return new Set(ctx.fn.params.filter((p) => p.kind === "valueVar" && assigned.has(p.id)).map((p) => p.id));
 }
 

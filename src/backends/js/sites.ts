@@ -6,7 +6,7 @@
  * the message needs to say.
  */
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, AtomicOp, WarpOp } from "../../ir/nodes.js";
+import type { ArrayVar, AtomicOp, ValueVar, WarpOp } from "../../ir/nodes.js";
 import type { ArrayType, ScalarType } from "../../ir/types.js";
 
 interface SiteBase {
@@ -20,6 +20,12 @@ export type Site = SiteBase &
     | { readonly kind: "access"; readonly access: "read" | "write"; readonly array: ArrayVar }
     /** An index of an array field of a struct value (`p.taps[i]`). */
     | { readonly kind: "field"; readonly type: ArrayType }
+    /** A read or write of an `inout`/`out` parameter, through its reference. */
+    | { readonly kind: "ref"; readonly access: "read" | "write"; readonly param: ValueVar }
+    /** A reference to an array element made at a call, for `param` of `callee`. */
+    | { readonly kind: "elemRef"; readonly array: ArrayVar; readonly param: string; readonly callee: string }
+    /** A view of `array` made at a call, for `param` of `callee`; a view of a view is of the first view's array. */
+    | { readonly kind: "view"; readonly array: ArrayVar; readonly param: string; readonly callee: string }
     | { readonly kind: "atomic"; readonly op: AtomicOp; readonly builtin: string; readonly array: ArrayVar }
     | { readonly kind: "division"; readonly op: "div" | "rem"; readonly type: ScalarType }
     | { readonly kind: "loop" }

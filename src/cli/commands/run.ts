@@ -39,9 +39,12 @@ then its error (exit status 1).
                           instance of a generic kernel by its name: 'reduce<f32, 256>'), with:
   --grid X[,Y[,Z]]        grid size (default 1)
   --block X[,Y[,Z]]       block size (default 1)
-  --arg name=value        one per parameter; value as in a launch statement:
+  --arg name=value        one per parameter, and one per constant array the kernel reads;
+                          value as in a launch statement:
                           --arg n=8 --arg x=iota(8) --arg y='[1, 2, 3]' --arg out='zeros(8)'
                           --arg v='f32x4(1, 2, 3, 4)' --arg p='{ x: 1, y: 2 }'
+  --shared name=length    the length (elements) of a dynamic shared array (shared buf: f32[];),
+                          one per such array: --shared buf=256
   --gpu N                 use GPU N (default 0)`;
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -58,6 +61,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         grid: { type: "string" },
         block: { type: "string" },
         arg: { type: "string", multiple: true },
+        shared: { type: "string", multiple: true },
         gpu: { type: "string" },
       },
     }),
@@ -66,11 +70,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   const file = positionals[0]!;
   const device = values.device!;
   if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda or cpu (got '${device}')`);
-  if (!values.kernel && (values.grid || values.block || values.arg)) throw new UsageError("--grid, --block and --arg go with --kernel K");
+  if (!values.kernel && (values.grid || values.block || values.arg || values.shared)) throw new UsageError("--grid, --block, --arg and --shared go with --kernel K");
   const gpu = values.gpu === undefined ? 0 : Number(values.gpu);
   if (!Number.isInteger(gpu) || gpu < 0) throw new UsageError(`--gpu takes a GPU index (got '${values.gpu}')`);
 
-  const fe = values.kernel ? frontEndForFlags(file, values.kernel, values.grid, values.block, values.arg ?? []) : frontEnd(file);
+  const fe = values.kernel ? frontEndForFlags(file, values.kernel, values.grid, values.block, values.arg ?? [], values.shared ?? []) : frontEnd(file);
   if (report(io, fe.diagnostics, fe.sources) || !fe.ir) return EXIT.failed;
   const ir = fe.ir;
   if (ir.launches.length === 0) {
@@ -130,20 +134,23 @@ export function describeTarget(t: Target): string {
  * file next to FILE that imports K, so the checker validates it like any launch and its
  * diagnostics quote the flags.
  */
-function frontEndForFlags(file: string, kernel: string, grid: string | undefined, block: string | undefined, argFlags: string[]) {
+function frontEndForFlags(file: string, kernel: string, grid: string | undefined, block: string | undefined, argFlags: string[], sharedFlags: string[]) {
   const g = grid ? parseDims(grid, "grid") : [1, 1, 1];
   const b = block ? parseDims(block, "block") : [1, 1, 1];
-  const args = argFlags.map((a) => {
+  const pair = (flag: string, what: string) => (a: string) => {
     const eq = a.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--arg takes name=value (got '${a}')`);
+    if (eq <= 0) throw new UsageError(`${flag} takes ${what} (got '${a}')`);
     return `${a.slice(0, eq).trim()} = ${a.slice(eq + 1).trim()}`;
-  });
+  };
+  const args = argFlags.map(pair("--arg", "name=value"));
+  const shared = sharedFlags.map(pair("--shared", "name=length"));
   // A kernel's name, or an instance's: the name, then <...> of names, integers and commas.
   const spelled = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<[A-Za-z0-9_,\s-]*>)?\s*$/.exec(kernel);
   if (!spelled) throw new UsageError(`--kernel takes a kernel name, or an instance's as in 'reduce<f32, 256>' (got '${kernel}')`);
   const [, name, instance = ""] = spelled;
   const dir = path.dirname(file);
   const virtual = path.join(dir, "<command line>.gk");
-  const text = `import { ${name} } from "./${path.basename(file)}";\nlaunch ${name}${instance}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")});\n`;
+  const clause = shared.length ? ` shared(${shared.join(", ")})` : "";
+  const text = `import { ${name} } from "./${path.basename(file)}";\nlaunch ${name}${instance}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")})${clause};\n`;
   return frontEnd(virtual, { host: memoryHost({ [virtual]: text }, nodeHost) });
 }

@@ -19,7 +19,7 @@ import type { ArrayVar, Expr, PathStep, ValueVar } from "../nodes.js";
 import { laneName, laneOfLetter, T, typeToString, vectorType, type ArrayType, type Lanes, type MemoryType, type ValueType } from "../types.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkExpr, checkValue, untypedOf } from "./expr.js";
-import { arrayBase, checkIndices } from "./memory.js";
+import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
 import { didYouMean } from "./symbols.js";
 import { isInt } from "../types.js";
 
@@ -311,15 +311,8 @@ export function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
 }
 
 function writable(ctx: FnCtx, array: ArrayVar, readonly: boolean, t: ast.Expr): boolean {
-  if (readonly && array.type.kind !== "global") {
-    ctx.log.error("GK2007", t.span, `'${array.name}' is a module-level constant array; it cannot be written: copy it into a local array (let a: ${tyName(array.type)} = ...) to change it`);
-    return false;
-  }
-  if (readonly) {
-    ctx.log.error("GK2007", t.span, `'${array.name}' is readonly (${tyName(array.type)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`);
-    return false;
-  }
-  return true;
+  if (readonly) ctx.log.error("GK2007", t.span, readonlyWrite(array));
+  return !readonly;
 }
 
 function namePlace(ctx: FnCtx, t: ast.NameExpr): Place | undefined {

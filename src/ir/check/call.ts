@@ -4,19 +4,21 @@
  * operations, and device functions.
  */
 import type * as ast from "../../parser/ast.js";
-import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type VectorEntry, type WarpEntry } from "../builtins.js";
+import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../builtins.js";
+import { checkOrderedLoad } from "./memoryOps.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isLaneScalar, isScalarName, laneScalar, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
-import { SHUFFLE_TYPES } from "../warpBuiltins.js";
+import { isFloat, isInt, isLaneScalar, isScalarName, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
+import { MATCH_TYPES, SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
-import { constExpr, knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
+import { constExpr, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkGenericCall } from "./genericArgs.js";
 import { refuseVectorSpelling } from "./typeExpr.js";
 import { checkAs, checkCondition, checkExpr, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
+import { checkCallArg } from "./callArgs.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
 import { didYouMean } from "./symbols.js";
 import { castSource, type Untyped } from "./untyped.js";
@@ -77,6 +79,8 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
       case "sync":
         ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}();'`);
         return undefined;
+      case "memory":
+        return checkOrderedLoad(ctx, e, b as MemoryEntry);
       case "warp":
         return checkWarp(ctx, e, b as WarpEntry, expected);
       case "index":
@@ -90,6 +94,10 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
   }
   if (SPECIALS.has(name)) {
     ctx.log.error("GK2004", e.callee.span, `'${name}' is not a function: use ${name}.x, ${name}.y or ${name}.z`);
+    return undefined;
+  }
+  if (name === "view") {
+    ctx.log.error("GK3013", e.span, "view(array, offset, length) makes a view for a device_fn's view<T> parameter; it can only be such an argument, not a value");
     return undefined;
   }
   if (DATA_HELPERS.has(name)) {
@@ -233,8 +241,13 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
   const target = arrayBase(ctx, e.args[0]!);
   if (!target) return undefined;
   const { array } = target;
-  if (array.type.kind === "array" && array.type.space === "local") {
+  const space = memorySpace(array.type);
+  if (space === "local") {
     ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a local array, private to its thread: update it directly`);
+    return undefined;
+  }
+  if (space === "any") {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a view, which may be of a local array: pass the global or shared array itself`);
     return undefined;
   }
   if (target.readonly) {
@@ -279,6 +292,10 @@ function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ValueTy
       const pred = checkCondition(ctx, e.args[0]!, `the argument of ${b.name}()`);
       return pred && warp(b.rule.result === "u32" ? T.u32 : T.bool, [pred]);
     }
+    case "match": {
+      const value = matchValue(ctx, e.args[0]!, b);
+      return value && warp(b.rule.result === "u32" ? T.u32 : T.bool, [value]);
+    }
     case "shuffle": {
       const value = shuffleValue(ctx, e, b, expected);
       const lane = shuffleLane(ctx, e.args[1]!, b);
@@ -303,6 +320,22 @@ function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: Valu
     return undefined;
   }
   return v as ScalarExpr;
+}
+
+/** The value `matchAny` and `matchAll` compare: an integer (an untyped constant is i32). */
+function matchValue(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undefined {
+  const u = untypedOf(ctx, arg);
+  if (ctx.poisoned.has(arg)) return undefined;
+  if (u) return materialize(ctx, u, T.i32, arg.span);
+  const v = checkValue(ctx, arg);
+  if (!v) return undefined;
+  if (v.type.kind !== "scalar" || !MATCH_TYPES.includes(v.type.name)) {
+    const text = textOf(ctx, arg.span);
+    const fix = v.type.kind === "scalar" && isFloat(v.type) ? `: convert it, as in ${b.name}(i32(${text}))` : v.type.kind !== "scalar" ? ": compare its lanes or fields one by one" : "";
+    ctx.log.error("GK3005", arg.span, `${b.name}() compares ${MATCH_TYPES.join(", ")} values, but '${text}' is ${typeToString(v.type)}${fix}`);
+    return undefined;
+  }
+  return v;
 }
 
 /** A shuffle's lane operand: any integer, as i32. */
@@ -346,65 +379,11 @@ export function checkUserCall(
   const args: CallArg[] = [];
   let ok = true;
   params.forEach((p, i) => {
-    const a = e.args[i]!;
-    if (p.type.kind !== "global" && p.type.kind !== "array") {
-      const what = `parameter '${p.name}' of ${name}()`;
-      const checked = pre.get(i);
-      const v = checked ? sameType(ctx, checked, a, p.type, what) : checkAs(ctx, a, p.type, what);
-      if (v) args.push(v);
-      else ok = false;
-      return;
-    }
-    const pt = p.type;
-    let inner = a;
-    while (inner.kind === "Paren") inner = inner.expr;
-    const base = inner.kind === "Name" ? arrayBase(ctx, inner) : undefined;
-    if (!base) {
-      if (inner.kind !== "Name") ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}: pass a global array by name`);
-      ok = false;
-      return;
-    }
-    const at = base.array.type;
-    if (pt.kind === "array") {
-      // A shared array parameter: the caller's shared array of the same element type and sizes.
-      // A size not known yet (in a generic definition) matches any: the instance checks it.
-      const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k] || !knownDim(n) || !knownDim(pt.dims[k]!));
-      if (!same) {
-        ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes`);
-        ok = false;
-        return;
-      }
-      args.push({ kind: "arrayArg", array: base.array, span: a.span });
-      return;
-    }
-    if (at.kind !== "global") {
-      const hint = at.kind === "array" && at.space === "shared" ? `; to pass shared memory, declare the parameter 'shared ${typeToString(at.elem)}${at.dims.map((n) => `[${n}]`).join("")}'` : "";
-      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; only global arrays can be passed${hint}`);
-      ok = false;
-      return;
-    }
-    if (at.elem !== pt.elem) {
-      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${name}() holds ${typeToString(pt.elem)}, but '${base.array.name}' holds ${typeToString(at.elem)}`);
-      ok = false;
-      return;
-    }
-    if (at.readonly && !pt.readonly) {
-      ctx.log.error("GK2007", a.span, `'${base.array.name}' is readonly, but parameter '${p.name}' of ${name}() may write it: declare the parameter 'readonly global<${typeToString(pt.elem)}>'`);
-      ok = false;
-      return;
-    }
-    args.push({ kind: "arrayArg", array: base.array, span: a.span });
+    const a = checkCallArg(ctx, p, e.args[i]!, name, pre.get(i));
+    if (a) args.push(a);
+    else ok = false;
   });
   if (!ok) return undefined;
   ctx.calls.push({ callee: irName, span: e.callee.span });
   return { kind: "call", type: returnType, callee: irName, args, span: e.span };
-}
-
-/** An argument already checked, which must have the parameter's type exactly (as checkAs says it). */
-function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ValueType, what: string): ValueExpr | undefined {
-  if (v.type === t) return v;
-  const text = textOf(ctx, a.span);
-  const fix = t.kind === "struct" ? `pass a ${t.name}` : `write ${typeToString(t)}(${text})`;
-  ctx.log.error("GK3001", a.span, `${what} is ${typeToString(t)}, but '${text}' is ${typeToString(v.type)}; gk never converts implicitly: ${fix}`);
-  return undefined;
 }

@@ -11,6 +11,8 @@ import type { Untyped } from "./untyped.js";
 export interface ModuleScope {
   readonly file: string;
   readonly text: string;
+  /** The module flushes f32 subnormals (`@flushToZero;`): its constant expressions fold so. */
+  readonly flushToZero: boolean;
   lookup(name: string): ModuleSymbol | undefined;
   names(): Iterable<string>;
 }

@@ -149,7 +149,7 @@ export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ValueType): Value
  * constant expression, but '...' is computed at run time" and then `advice`.
  */
 export function foldedConstant(ctx: FnCtx, v: Expr, e: ast.Expr, what: string, advice = ""): ConstExpr | undefined {
-  const f = foldExpr(v);
+  const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind === "const") return f;
   ctx.log.error("GK3014", e.span, `${what} must be a constant expression, but '${textOf(ctx, e.span)}' is computed at run time${advice}`);
   return undefined;
@@ -229,6 +229,10 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
   if (local) {
     switch (local.kind) {
       case "value":
+        if (local.var.ref === "out") {
+          ctx.log.error("GK3019", e.span, outRead(e.name));
+          return undefined;
+        }
         return { kind: "var", type: local.var.type, var: local.var, span: e.span };
       case "array":
         if (local.scalar) return scalarSharedLoad(local.var, e.span);
@@ -275,6 +279,11 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
   }
   ctx.log.error("GK2001", e.span, `unknown name '${e.name}'${didYouMean(e.name, [...ctx.scopes.names(), ...ctx.module.names()])}`);
   return undefined;
+}
+
+/** GK3019's message: an `out` parameter is only written. */
+export function outRead(name: string): string {
+  return `'${name}' is an out parameter: the function writes it and cannot read it; declare it 'inout' to read the caller's value`;
 }
 
 /** A read of a scalar `shared` variable: element 0 of its one-element array. */

@@ -7,17 +7,18 @@ import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
 import { byteSize, isLaneScalar, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
+import type { ArrayVar } from "../nodes.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
-import { takenKernelName } from "./kernelNames.js";
+import { kernelSymbolProblem, takenKernelName } from "./kernelNames.js";
 import { genericParams } from "./genericParams.js";
 import { isReservedName } from "./names.js";
 import { resolveSignature } from "./signature.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
-import { LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
+import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
 import { LANE_LIST, resolveType, resolveValue, widerLane } from "./typeExpr.js";
 
-type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.StructDecl;
+type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.ConstantDecl | ast.StructDecl;
 
 interface Entry {
   readonly decl: Decl;
@@ -42,9 +43,12 @@ export class FileScope implements ModuleScope {
     private readonly log: DiagnosticLog,
     /** Unique IR names of every function and kernel of the program. */
     private readonly irNames: ReadonlyMap<ast.KernelDecl | ast.FunctionDecl, string>,
+    /** Hands out the ids of `constant` arrays: negative, unique in the program. */
+    private readonly constantIds: { next: number } = { next: -1 },
+    readonly flushToZero = false,
   ) {
     for (const item of items) {
-      if (item.kind === "Import" || item.kind === "Launch") continue;
+      if (item.kind === "Import" || item.kind === "Launch" || item.kind === "ModuleAnnotation") continue;
       const name = item.name;
       if (isReservedName(name.name)) {
         log.error("GK2009", name.span, `'${name.name}' is a reserved name in gk and cannot be declared`);
@@ -53,6 +57,8 @@ export class FileScope implements ModuleScope {
       const taken = item.kind === "Kernel" ? takenKernelName(name.name) : undefined;
       // Reported, but still declared: what uses the kernel checks as usual.
       if (taken) log.error("GK2010", name.span, `a kernel cannot be named '${name.name}': ${taken}; rename the kernel`);
+      const symbol = item.kind === "Kernel" && !taken ? kernelSymbolProblem(name.name) : undefined;
+      if (symbol) log.error("GK2011", name.span, `a kernel's name is its CUDA symbol (extern "C"), and '${name.name}' cannot be one: ${symbol}; rename the kernel`);
       const prev = this.own.get(name.name);
       if (prev) {
         log.error("GK2002", name.span, `'${name.name}' is already declared in this file`, [{ message: "first declared here", span: prev.decl.name.span }]);
@@ -199,11 +205,35 @@ export class FileScope implements ModuleScope {
     return { kind: "struct", name, type, span };
   }
 
+  /** `constant TAPS: f32[17];`: an array of constant memory, at most 64 KiB, each launch filling it. */
+  private constantArray(ctx: FnCtx, d: ast.ConstantDecl): ModuleSymbol {
+    const name = d.name.name;
+    const span = d.name.span;
+    if (d.type.kind !== "ArrayType" || d.type.shared || d.type.unsized) {
+      this.log.error("GK4007", d.type.span, `a constant array has a scalar element type and constant sizes: constant ${name}: f32[16];`);
+      return { kind: "poisoned", name, span };
+    }
+    const t = resolveType(ctx, d.type, "constant");
+    if (!t || t.kind !== "array") return { kind: "poisoned", name, span };
+    if (t.elem.kind !== "scalar") {
+      this.log.error("GK2043", d.type.span, `constant memory holds arrays of scalars, not of ${typeToString(t.elem)}: declare 'constant ${name}: <scalar>[N];' and build the ${t.elem.kind} from its elements, or pass the ${t.elem.kind}s in a readonly global array`);
+      return { kind: "poisoned", name, span };
+    }
+    const bytes = t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem);
+    if (bytes > CONSTANT_LIMIT_BYTES) {
+      this.log.error("GK4014", d.type.span, `'${name}' has ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+      return { kind: "poisoned", name, span };
+    }
+    const array: ArrayVar = { kind: "arrayVar", id: this.constantIds.next--, name, type: t, span };
+    return { kind: "constantArray", name, array, span };
+  }
+
   private resolve(d: Decl): ModuleSymbol {
     const span = d.name.span;
     const name = d.name.name;
     const ctx = newCtx(this.log, this, "const", name, T.void);
     if (d.kind === "Struct") return this.struct(ctx, d);
+    if (d.kind === "Constant") return this.constantArray(ctx, d);
     if (d.kind === "Const") {
       if (d.type?.kind === "ArrayType" && !d.type.shared) return this.constArray(ctx, d, d.type);
       let type: ScalarType | undefined;

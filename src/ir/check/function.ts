@@ -19,14 +19,15 @@ export function checkFunctionBody(
 ): { readonly fn?: Function; readonly calls: readonly CallSite[] } {
   const params: Param[] = [];
   d.params.forEach((p, i) => {
-    const t = sig.params[i]!.type;
-    if (t.kind !== "global" && t.kind !== "array") {
-      const v = newValueVar(ctx, p.name, t, true);
+    const ps = sig.params[i]!;
+    const t = ps.type;
+    if (t.kind !== "global" && t.kind !== "array" && t.kind !== "view") {
+      const v = { ...newValueVar(ctx, p.name, t, true), ...(ps.ref && { ref: ps.ref }) };
       declare(ctx, p.name, { kind: "value", var: v });
       params.push(v);
     } else {
       const a = newArrayVar(ctx, p.name, t);
-      declare(ctx, p.name, { kind: "array", var: a, readonly: t.kind === "global" && t.readonly });
+      declare(ctx, p.name, { kind: "array", var: a, readonly: (t.kind === "global" || t.kind === "view") && t.readonly });
       params.push(a);
     }
   });

@@ -1,25 +1,31 @@
 /** Host-side `launch` statements: arguments matched to the kernel's parameters, data helpers, grid and block. */
 import type * as ast from "../../parser/ast.js";
 import { foldExpr } from "../passes/fold.js";
-import type { ArrayData, Expr, Launch, LaunchArg } from "../nodes.js";
+import type { ArrayData, ArrayVar, Expr, Function, Launch, LaunchArg, LaunchConstant } from "../nodes.js";
 import { evalCast } from "../evalOp.js";
-import { isBool, isFloat, isInt, laneScalar, typeToString, type ScalarType, type ScalarValue, type ValueType } from "../types.js";
+import { dynamicSharedArrays, dynamicSharedBytes, staticSharedBytes } from "../kernelMemory.js";
+import { invariant } from "../../util.js";
+import { asScalar, isBool, isFloat, isInt, laneScalar, typeToString, type ScalarType, type ScalarValue, type ValueType } from "../types.js";
 import { leafValues, zeroValue, type Value } from "../composite.js";
-import { textOf, type FnCtx } from "./context.js";
+import { textOf, tyName, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "./names.js";
 import { exampleArg, explicitBindings } from "./genericArgs.js";
 import { paramText } from "./genericParams.js";
 import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { constInteger } from "./typeExpr.js";
-import { checkShape, LAUNCH_LIMITS } from "../limits.js";
+import { checkShape, LAUNCH_LIMITS, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "../limits.js";
 
 const MAX_ELEMENTS = 0x7fffffffn;
 
-export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): Launch | undefined {
-  const target = launched(ctx, l, kernel);
-  if (!target) return undefined;
+/**
+ * `fn`: the checked kernel (absent when it failed to check), whose dynamic shared arrays the
+ * `shared(...)` clause sizes; `reads`: the constant arrays it reads, which the launch gives by
+ * name among its arguments.
+ */
+export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, target: LaunchTarget, fn?: Function, reads: readonly ArrayVar[] = []): Launch | undefined {
   const { params, name: kernelName } = target;
+  const names = [...params.map((p) => p.name), ...reads.map((a) => a.name)];
   const given = new Map<string, ast.LaunchArg>();
   let ok = true;
   for (const a of l.args) {
@@ -30,16 +36,19 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol 
       continue;
     }
     given.set(a.name.name, a);
-    if (!params.some((p) => p.name === a.name.name)) {
+    if (!names.includes(a.name.name)) {
       const list = params.map((p) => p.name).join(", ");
-      ctx.log.error("GK5003", a.name.span, `'${l.kernel.name}' has no parameter '${a.name.name}'${didYouMean(a.name.name, params.map((p) => p.name))} (its parameters: ${list})`);
+      const constants = reads.length ? `; the constant arrays it reads: ${reads.map((r) => r.name).join(", ")}` : "";
+      const m = ctx.module.lookup(a.name.name);
+      const unread = m?.kind === "constantArray" ? `'${l.kernel.name}' does not read the constant array '${a.name.name}'` : `'${l.kernel.name}' has no parameter '${a.name.name}'${didYouMean(a.name.name, names)}`;
+      ctx.log.error("GK5003", a.name.span, `${unread} (its parameters: ${list}${constants})`);
       ok = false;
     }
   }
-  const missing = params.filter((p) => !given.has(p.name));
+  const missing = names.filter((n) => !given.has(n));
   if (missing.length) {
-    const names = missing.map((p) => `'${p.name}'`).join(", ");
-    ctx.log.error("GK5002", l.kernel.span, `launch of '${l.kernel.name}' is missing ${missing.length === 1 ? "the argument" : "arguments"} ${names}: write ${missing.map((p) => `${p.name} = ...`).join(", ")}`);
+    const list = missing.map((n) => `'${n}'`).join(", ");
+    ctx.log.error("GK5002", l.kernel.span, `launch of '${l.kernel.name}' is missing ${missing.length === 1 ? "the argument" : "arguments"} ${list}: write ${missing.map((n) => `${n} = ...`).join(", ")}`);
     ok = false;
   }
   const args: LaunchArg[] = [];
@@ -50,20 +59,102 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol 
     if (arg) args.push(arg);
     else ok = false;
   }
+  const constants: LaunchConstant[] = [];
+  for (const c of reads) {
+    const a = given.get(c.name);
+    if (!a) continue;
+    const data = constantData(ctx, c, a);
+    // Constant memory holds scalars (GK2043).
+    if (data) constants.push({ name: c.name, elem: asScalar(c.type.elem), data, span: a.span });
+    else ok = false;
+  }
   const grid = dims(ctx, l.grid, "grid", l.span);
   const block = dims(ctx, l.block, "block", l.span);
-  if (!ok || !grid || !block) return undefined;
-  return { kernel: kernelName, grid, block, args, span: l.span };
+  const sharedLengths = fn ? sharedClause(ctx, l, fn) : [];
+  if (!ok || !grid || !block || !sharedLengths) return undefined;
+  return { kernel: kernelName, grid, block, args, constants, sharedLengths, span: l.span };
+}
+
+/** The contents of a constant array: as many elements as it has, in any form an array argument takes. */
+function constantData(ctx: FnCtx, c: ArrayVar, a: ast.LaunchArg): ArrayData | undefined {
+  const t = c.type;
+  const data = arrayData(ctx, a.value, t.elem, c.name);
+  if (!data || t.kind !== "array") return data;
+  const count = t.dims.reduce((x, y) => x * y, 1);
+  const length = data.kind === "values" ? data.values.length : data.length;
+  if (length !== count) {
+    ctx.log.error("GK5005", a.value.span, `'${c.name}' is ${tyName(t)}: give its ${count} element${count === 1 ? "" : "s"} (row-major), not ${length}`);
+    return undefined;
+  }
+  return data;
+}
+
+/** `shared(buf = 256, ...)`: a length (elements) for each dynamic shared array, in declaration order; the total within the limit. */
+function sharedClause(ctx: FnCtx, l: ast.LaunchDecl, fn: Function): number[] | undefined {
+  const dynamic = dynamicSharedArrays(fn);
+  const given = new Map<string, ast.LaunchArg>();
+  let ok = true;
+  for (const a of l.shared) {
+    const prev = given.get(a.name.name);
+    if (prev) {
+      ctx.log.error("GK5004", a.name.span, `the length of '${a.name.name}' is given twice`, [{ message: "first given here", span: prev.name.span }]);
+      ok = false;
+      continue;
+    }
+    given.set(a.name.name, a);
+    if (!dynamic.some((d) => d.name === a.name.name)) {
+      const list = dynamic.length ? `its dynamic shared arrays: ${dynamic.map((d) => d.name).join(", ")}` : "it has none";
+      ctx.log.error("GK5003", a.name.span, `'${l.kernel.name}' has no dynamic shared array '${a.name.name}' (declared 'shared ${a.name.name}: T[];'; ${list})`);
+      ok = false;
+    }
+  }
+  const missing = dynamic.filter((d) => !given.has(d.name));
+  if (missing.length) {
+    ctx.log.error("GK5002", l.kernel.span, `launch of '${l.kernel.name}' is missing the length of ${missing.map((d) => `'${d.name}'`).join(", ")}, ${missing.length === 1 ? "a dynamic shared array" : "dynamic shared arrays"}: write shared(${missing.map((d) => `${d.name} = ...`).join(", ")}) after block(...)`);
+    ok = false;
+  }
+  const lengths: number[] = [];
+  for (const d of dynamic) {
+    const a = given.get(d.name);
+    if (!a) continue;
+    const n = constInteger(ctx, a.value, `the length of '${d.name}'`);
+    if (n === undefined) {
+      ok = false;
+      continue;
+    }
+    if (n < 0n || n > BigInt(SHARED_OPTIN_LIMIT_BYTES)) {
+      ctx.log.error("GK5006", a.value.span, `the length of '${d.name}' must be from 0 to ${SHARED_OPTIN_LIMIT_BYTES} elements, but it is ${n}`);
+      ok = false;
+      continue;
+    }
+    lengths.push(Number(n));
+  }
+  if (!ok) return undefined;
+  const staticBytes = staticSharedBytes(fn);
+  const over = sharedOverLimit(staticBytes, dynamicSharedBytes(fn, lengths).bytes);
+  if (over !== undefined) {
+    ctx.log.error("GK5006", l.shared[0]?.span ?? l.span, `this launch gives '${l.kernel.name}' ${over} bytes of shared memory per block (${staticBytes} static); a block may use at most ${SHARED_OPTIN_LIMIT_BYTES}`);
+    return undefined;
+  }
+  return lengths;
 }
 
 /** The kernel a launch runs: a plain kernel, or the instance of a generic one that its generic arguments name. */
-function launched(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): { params: readonly ParamSig[]; name: string } | undefined {
+/** The kernel a launch statement runs: its parameters and IR name, and whether it is an instance of a generic kernel. */
+export interface LaunchTarget {
+  readonly params: readonly ParamSig[];
+  readonly name: string;
+  readonly instance: boolean;
+}
+
+/** The kernel `l` launches (an instance is made here, its body checked later), or undefined after reporting why there is none. */
+export function launchTarget(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefined): LaunchTarget | undefined {
   if (kernel?.kind === "kernel") {
     if (l.typeArgs) {
       ctx.log.error("GK3030", l.typeArgs.span, `'${l.kernel.name}' is not generic: launch it without <...>`);
       return undefined;
     }
-    return { params: kernel.sig.params, name: kernel.irName };
+    return { params: kernel.sig.params, name: kernel.irName, instance: false };
   }
   if (kernel?.kind === "generic" && kernel.of === "kernel") {
     if (!l.typeArgs) {
@@ -72,7 +163,7 @@ function launched(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefine
     }
     const bindings = explicitBindings(ctx, kernel, l.typeArgs);
     const made = bindings && ctx.instances?.signature(ctx, kernel, bindings, l.typeArgs.span);
-    return made && { params: made.sig.params, name: made.callee };
+    return made && { params: made.sig.params, name: made.callee, instance: true };
   }
   if (kernel?.kind === "poisoned") return undefined;
   const what = kernel?.kind === "function" || (kernel?.kind === "generic" && kernel.of === "function")
@@ -84,7 +175,7 @@ function launched(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol | undefine
 
 function checkArg(ctx: FnCtx, p: ParamSig, a: ast.LaunchArg): LaunchArg | undefined {
   const v = a.value;
-  if (p.type.kind !== "global" && p.type.kind !== "array") {
+  if (p.type.kind !== "global" && p.type.kind !== "array" && p.type.kind !== "view") {
     if (v.kind === "ArrayLit" || (v.kind === "Call" && DATA_HELPERS.has(v.callee.name))) {
       ctx.log.error("GK5005", v.span, `'${p.name}' is ${p.type.kind === "scalar" ? "a scalar" : `a ${p.type.kind}`} (${typeToString(p.type)}); pass a single value`);
       return undefined;
@@ -106,7 +197,7 @@ function launchValue(ctx: FnCtx, e: ast.Expr, t: ValueType, what: string): Value
     ctx.log.error("GK5008", e.span, `${what} is ${typeToString(t)}, but '${textOf(ctx, e.span)}' is ${typeToString(v.type)}`);
     return undefined;
   }
-  const value = constantValue(foldExpr(v));
+  const value = constantValue(foldExpr(v, ctx.module.flushToZero));
   if (value === undefined) {
     ctx.log.error("GK3014", e.span, `${what} must be a constant`);
     return undefined;
@@ -163,7 +254,7 @@ function constantOf(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string): Scala
   }
   const v = checkValue(ctx, e, t);
   if (!v) return undefined;
-  const f = foldExpr(v);
+  const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind !== "const") {
     ctx.log.error("GK3014", e.span, `${what} must be a constant`);
     return undefined;
@@ -177,6 +268,18 @@ function constantOf(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string): Scala
 
 function arrayData(ctx: FnCtx, v: ast.Expr, elem: ValueType, param: string): ArrayData | undefined {
   const et = typeToString(elem);
+  if (v.kind === "Name") {
+    // A module-level constant table (`const TAPS: f32[5] = [...]`), by name.
+    const m = ctx.module.lookup(v.name);
+    if (m?.kind === "poisoned") return undefined;
+    if (m?.kind === "constArray") {
+      if (m.type.elem !== elem) {
+        ctx.log.error("GK5008", v.span, `'${param}' holds ${et}, but the constant table '${v.name}' holds ${typeToString(m.type.elem)}`);
+        return undefined;
+      }
+      return { kind: "values", values: m.values.map((x) => (x.kind === "const" ? x.value : invariant(false, "a folded table") as never)) };
+    }
+  }
   if (v.kind === "ArrayLit") {
     const values: Value[] = [];
     for (const el of v.elements) {
@@ -192,7 +295,7 @@ function arrayData(ctx: FnCtx, v: ast.Expr, elem: ValueType, param: string): Arr
     return { kind: "values", values };
   }
   if (v.kind !== "Call") {
-    ctx.log.error("GK5005", v.span, `'${param}' is an array (global<${et}>): pass an array literal [..] or zeros(n), fill(n, v), iota(n), rand(n, seed)`);
+    ctx.log.error("GK5005", v.span, `'${param}' is an array of ${et}: pass an array literal [..], a module's constant table by name, or zeros(n), fill(n, v), iota(n), rand(n, seed)`);
     return undefined;
   }
   const name = v.callee.name;

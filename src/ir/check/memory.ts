@@ -1,8 +1,8 @@
 /** Arrays: resolving an indexed expression to its array and checking one index per dimension. */
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar } from "../nodes.js";
-import { isInt, T, typeToString } from "../types.js";
-import { knownDim, textOf, tyName, type FnCtx, type ScalarExpr } from "./context.js";
+import { isInt, memoryDims, T, typeToString } from "../types.js";
+import { knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 
@@ -46,6 +46,7 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   const m = ctx.module.lookup(e.name);
   if (m?.kind === "poisoned") return undefined;
   if (m?.kind === "constArray" && ctx.kind !== "const") return { array: constArrayCopy(ctx, m), readonly: true };
+  if (m?.kind === "constantArray" && ctx.kind !== "const") return { array: m.array, readonly: true };
   if (m) {
     ctx.log.error("GK3008", e.span, `'${e.name}' is not an array`);
     return undefined;
@@ -65,7 +66,7 @@ function constArrayCopy(ctx: FnCtx, m: Extract<ModuleSymbol, { kind: "constArray
 }
 
 export function dimsOf(a: ArrayVar): readonly (number | undefined)[] {
-  return a.type.kind === "global" ? [undefined] : a.type.dims;
+  return memoryDims(a.type);
 }
 
 /** Checks index expressions against an array's dimensions: integers, in bounds where both are constant. */
@@ -103,4 +104,29 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
     out.push(v as ScalarExpr);
   });
   return ok ? out : undefined;
+}
+
+/** Why code cannot write an element of this readonly array, and what to do. */
+export function readonlyWrite(a: ArrayVar): string {
+  const t = a.type;
+  if (t.kind === "array" && t.space === "constant") return `'${a.name}' is constant memory (${tyName(t)}); kernels read it, and each launch gives its contents`;
+  if (t.kind === "array") return `'${a.name}' is a module-level constant array; it cannot be written: copy it into a local array (let a: ${tyName(t)} = ...) to change it`;
+  return `'${a.name}' is readonly (${tyName(t)}); it cannot be written: drop 'readonly' from the parameter if the kernel must write it`;
+}
+
+/** `a[i]` / `t[i][j]` as an element: its array and checked indices. */
+export function checkIndexChain(
+  ctx: FnCtx,
+  e: ast.IndexExpr,
+  mode: "read" | "write",
+): { array: ArrayVar; indices: ValueExpr[] } | undefined {
+  const base = arrayBase(ctx, e);
+  if (!base) return undefined;
+  if (mode === "write" && base.readonly) {
+    ctx.log.error("GK2007", e.span, readonlyWrite(base.array));
+    return undefined;
+  }
+  const indices = checkIndices(ctx, base.array, base.indices, e);
+  if (!indices) return undefined;
+  return { array: base.array, indices };
 }

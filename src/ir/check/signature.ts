@@ -4,7 +4,7 @@
  * its generic parameters, so that `global<T>` and `shared f32[N]` resolve).
  */
 import type * as ast from "../../parser/ast.js";
-import { leafCount, T, type ArrayType, type GlobalType, type ValueType } from "../types.js";
+import { leafCount, T, typeToString } from "../types.js";
 import { KERNEL_ARGS_MAX } from "../limits.js";
 import type { FnCtx } from "./context.js";
 import { isReservedName } from "./names.js";
@@ -16,8 +16,15 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
   const params: ParamSig[] = [];
   let ok = true;
   for (const p of d.params) {
-    const t = resolveType(ctx, p.type, "param");
-    if (!t) {
+    const ref = p.type.kind === "RefType" ? p.type : undefined;
+    if (ref && d.kind === "Kernel") {
+      ctx.log.error("GK4007", ref.span, `a kernel's parameters are values and global arrays, given by the launch; '${ref.mode}' marks a device_fn parameter that refers to its caller's variable or element`);
+      ok = false;
+      continue;
+    }
+    const t = ref ? resolveValue(ctx, ref.elem, "local") : resolveType(ctx, p.type, "param");
+    if (!t || t === "void") {
+      if (t === "void") ctx.log.error("GK2003", p.type.span, "'void' is only a return type");
       ok = false;
       continue;
     }
@@ -37,18 +44,24 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
       ok = false;
       continue;
     }
-    if (t.kind === "array" && d.kind === "Kernel") {
-      ctx.log.error("GK4007", p.type.span, "a kernel's parameters are scalars and global arrays; its shared memory is declared in its body (`shared name: T[N];`)");
+    if ((t.kind === "array" || t.kind === "view") && d.kind === "Kernel") {
+      const what = t.kind === "view" ? "a view is a device_fn parameter" : "its shared memory is declared in its body (`shared name: T[N];`)";
+      ctx.log.error("GK4007", p.type.span, `a kernel's parameters are scalars and global arrays; ${what}`);
       ok = false;
       continue;
     }
-    params.push({ name: p.name.name, type: t as ValueType | GlobalType | ArrayType, span: p.span });
+    if (ref && t.kind !== "scalar") {
+      ctx.log.error("GK2045", ref.elem.span, `'${ref.mode} ${typeToString(t)}': references are to scalars; pass a ${t.kind} by value and return the new one (${t.kind === "struct" ? `device_fn f(p: ${t.name}): ${t.name}` : `device_fn f(v: ${typeToString(t)}): ${typeToString(t)}`})`);
+      ok = false;
+      continue;
+    }
+    params.push({ name: p.name.name, type: t as ParamSig["type"], ...(ref && { ref: ref.mode }), span: p.span });
   }
   if (ok && d.kind === "Kernel") {
     // The GPU receives a vector or struct argument as its scalars, one kernel argument each (spec: Kernel arguments).
     let count = 0;
     for (const p of params) {
-      count += p.type.kind === "global" || p.type.kind === "array" ? 1 : leafCount(p.type);
+      count += p.type.kind === "global" || p.type.kind === "array" || p.type.kind === "view" ? 1 : leafCount(p.type);
       if (count > KERNEL_ARGS_MAX) {
         ctx.log.error("GK4007", p.span, `'${d.name.name}' takes more than ${KERNEL_ARGS_MAX} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
         ok = false;

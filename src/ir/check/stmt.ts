@@ -2,18 +2,19 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, PathStep, ValueVar, Stmt } from "../nodes.js";
-import { vectorMemoryBuiltin } from "../builtins.js";
+import { lookupBuiltin, vectorMemoryBuiltin, type MemoryEntry } from "../builtins.js";
+import { checkMemoryStatement } from "./memoryOps.js";
 import { pathExprs, someExpr, withPathExprs } from "../walk.js";
 import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../types.js";
 import { zeroValue } from "../composite.js";
 import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
-import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, flattenLiteral, materialize, untypedOf } from "./expr.js";
+import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, flattenLiteral, materialize, outRead, untypedOf } from "./expr.js";
 import { checkPlace, type Place } from "./access.js";
 import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
-import { resolveType } from "./typeExpr.js";
+import { constInteger, resolveType } from "./typeExpr.js";
 import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../limits.js";
 
 
@@ -97,9 +98,43 @@ export function checkStmt(ctx: FnCtx, s: ast.Stmt, topLevel: boolean): Stmt[] {
       ctx.scopes.pop();
       return [{ kind: "block", body, span: s.span }];
     }
+    case "Annotated":
+      return checkAnnotated(ctx, s, topLevel);
     case "Empty":
       return [];
   }
+}
+
+/** `@unroll` / `@unroll(N)` before a loop; every other annotation is refused (GK4013), its statement still checked. */
+function checkAnnotated(ctx: FnCtx, s: ast.AnnotatedStmt, topLevel: boolean): Stmt[] {
+  const a = s.annotation;
+  const body = checkStmt(ctx, s.body, topLevel);
+  if (a.name.name !== "unroll") {
+    const why = a.name.name === "flushToZero" ? "@flushToZero is an option of the whole module: write '@flushToZero;' at the top level of the entry file" : `unknown annotation '@${a.name.name}': a statement may be annotated with @unroll or @unroll(N), before a loop`;
+    ctx.log.error("GK4013", a.span, why);
+    return body;
+  }
+  const loop = s.body.kind === "For" || s.body.kind === "While" || s.body.kind === "DoWhile";
+  if (!loop) {
+    ctx.log.error("GK4013", a.span, "@unroll applies to the loop after it (for, while, do-while), not to this statement");
+    return body;
+  }
+  const args = a.args ?? [];
+  if (args.length > 1) {
+    ctx.log.error("GK4013", a.span, `@unroll takes at most one argument, the unroll count, but ${args.length} were given`);
+    return body;
+  }
+  let unroll: "full" | number = "full";
+  if (args.length === 1) {
+    const n = constInteger(ctx, args[0]!, "the unroll count");
+    if (n === undefined) return body;
+    if (n < 1n || n > 0x7fffffffn) {
+      ctx.log.error("GK4013", args[0]!.span, `the unroll count must be from 1 (no unrolling) to 2147483647, but '${textOf(ctx, args[0]!.span)}' is ${n}`);
+      return body;
+    }
+    unroll = Number(n);
+  }
+  return body.map((x) => (x.kind === "loop" ? { ...x, unroll } : x));
 }
 
 // ---------------------------------------------------------------- declarations
@@ -245,16 +280,26 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
     return;
   }
   const t = resolveType(ctx, s.type, "shared");
-  if (!t || (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct" && t.kind !== "array")) {
+  if (!t || (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct" && t.kind !== "array" && t.kind !== "dynamicShared")) {
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }
-  const scalar = t.kind !== "array";
+  const scalar = t.kind !== "array" && t.kind !== "dynamicShared";
+  if (t.kind === "dynamicShared") {
+    // Its bytes are counted at each launch, which gives its length (src/ir/limits.ts).
+    const a = newArrayVar(ctx, s.name, t);
+    if (declare(ctx, s.name, { kind: "array", var: a, readonly: false })) ctx.shared.push(a);
+    return;
+  }
+  if (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct" && t.kind !== "array") {
+    ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
+    return;
+  }
   const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
   const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
   if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
-    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory`);
+    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory (a dynamic shared array, 'shared buf: f32[];', may use more)`);
   }
   const a = newArrayVar(ctx, s.name, type);
   if (declare(ctx, s.name, { kind: "array", var: a, readonly: false, scalar })) ctx.shared.push(a);
@@ -298,6 +343,11 @@ function checkUpdate(ctx: FnCtx, target: ast.Expr, op: ast.BinaryOp, value: ast.
     return [];
   }
   const t = place.type;
+  if (place.kind === "var" && place.var.ref === "out") {
+    ctx.log.error("GK3019", place.span, outRead(place.var.name));
+    if (value) checkExpr(ctx, value);
+    return [];
+  }
   const pre: Stmt[] = [];
   // Indices with effects are evaluated once, into locals, before the place is read and written.
   const once = (ix: Expr, k: number): Expr => {
@@ -351,6 +401,10 @@ function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
     }
     if (ctx.kind === "const") return [];
     return [{ kind: "barrier", span: s.span }];
+  }
+  if (e.kind === "Call" && !ctx.scopes.lookup(e.callee.name) && !ctx.module.lookup(e.callee.name)) {
+    const b = lookupBuiltin(e.callee.name);
+    if (b?.rule.kind === "memory") return ctx.kind === "const" ? [] : checkMemoryStatement(ctx, e, b as MemoryEntry, s.span);
   }
   const r = checkExpr(ctx, e);
   if (!r) return [];

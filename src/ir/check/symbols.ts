@@ -2,14 +2,16 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ValueVar } from "../nodes.js";
-import type { ArrayType, GlobalType, ScalarType, ScalarValue, StructType, ValueType, VoidType } from "../types.js";
+import type { ArrayType, GlobalType, ScalarType, ScalarValue, StructType, ValueType, ViewType, VoidType } from "../types.js";
 import type { ModuleScope } from "./context.js";
 import type { Untyped } from "./untyped.js";
 
 export interface ParamSig {
   readonly name: string;
-  /** A value (scalar, vector, struct), a global array, or (device_fn only) a shared array of the caller's. */
-  readonly type: ValueType | GlobalType | ArrayType;
+  /** A value (scalar, vector, struct), a global array, or (device_fn only) a shared array of the caller's or a view. */
+  readonly type: ValueType | GlobalType | ArrayType | ViewType;
+  /** device_fn only: `inout T` or `out T` (the type is then the scalar T). */
+  readonly ref?: "inout" | "out";
   readonly span: Span;
 }
 
@@ -46,6 +48,8 @@ export type ModuleSymbol =
   | { readonly kind: "typedConst"; readonly name: string; readonly type: ScalarType; readonly value: ScalarValue; readonly span: Span }
   /** `const W: f32[3] = [...]`: a table of constants; each function that reads it gets a read-only local copy. */
   | { readonly kind: "constArray"; readonly name: string; readonly type: ArrayType; readonly values: readonly Expr[]; readonly span: Span }
+  /** `constant TAPS: f32[17];`: constant memory, which every function of the module reads and each launch fills. */
+  | { readonly kind: "constantArray"; readonly name: string; readonly array: ArrayVar; readonly span: Span }
   /** `irName`: the function's name in the IR and in generated code, unique across all files. */
   | { readonly kind: "function"; readonly name: string; readonly irName: string; readonly decl: ast.FunctionDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "kernel"; readonly name: string; readonly irName: string; readonly decl: ast.KernelDecl; readonly sig: Signature; readonly span: Span }

@@ -15,9 +15,9 @@ import { ARRAY_DIM_MAX } from "../limits.js";
 
 /**
  * Where a type is written: a parameter, a local, shared memory, a return type, a
- * module-level constant, a struct's field, or the element type of `global<T>`.
+ * module-level constant, constant memory, a struct's field, or the element type of `global<T>`.
  */
-export type Where = "param" | "local" | "shared" | "return" | "const" | "field" | "elem";
+export type Where = "param" | "local" | "shared" | "return" | "const" | "constant" | "field" | "elem";
 
 const TYPE_LIST = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, vectors such as f32x4, structs, global<T> and arrays T[N]";
 
@@ -92,6 +92,15 @@ export function resolveValue(ctx: FnCtx, te: ast.TypeExpr, where: Where): ValueT
   return t;
 }
 
+/** The scalar element type of a view or a dynamic shared array; `code` and `why` refuse a vector or struct there. */
+function scalarElem(ctx: FnCtx, te: ast.TypeExpr, code: "GK2042" | "GK2044", why: string): ScalarType | undefined {
+  const t = resolveValue(ctx, te, "local");
+  if (!t || t === "void") return undefined;
+  if (t.kind === "scalar") return t;
+  ctx.log.error(code, te.span, `'${typeToString(t)}' elements are not allowed here: ${why}`);
+  return undefined;
+}
+
 /** Any type as written; array sizes must be positive integer constants. */
 export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | undefined {
   switch (te.kind) {
@@ -108,14 +117,36 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
       if (!elem || elem === "void") return undefined;
       return { kind: "global", elem, readonly: te.readonly };
     }
+    case "ViewType": {
+      if (where !== "param") {
+        ctx.log.error("GK4007", te.span, "view<T> is the type of a device_fn parameter, which a call gives as view(array, offset, length) or a whole array");
+        return undefined;
+      }
+      const elem = scalarElem(ctx, te.elem, "GK2044", "a view's elements are scalars (view<f32>); pass a global array of vectors or structs as global<T>, or a shared one as shared T[N]");
+      if (!elem) return undefined;
+      return { kind: "view", elem, readonly: te.readonly };
+    }
+    case "RefType":
+      // Parameter modes are read by refParam (fileScope.ts); anywhere else they are a mistake.
+      ctx.log.error("GK4007", te.span, `'${te.mode}' marks a device_fn parameter that refers to the caller's variable or array element: \`x: ${te.mode} f32\``);
+      return undefined;
     case "ArrayType": {
+      if (te.unsized) {
+        if (where !== "shared") {
+          ctx.log.error("GK4007", te.span, "only a shared array declared in a kernel may leave out its size (`shared buf: f32[];`, its length given by each launch); give this array its size");
+          return undefined;
+        }
+        const elem = scalarElem(ctx, te.elem, "GK2042", "a dynamic shared array holds scalars (shared buf: f32[];); give an array of vectors or structs its size (shared tile: f32x4[64];), or use a dynamic array of their scalars with load4/store4");
+        if (!elem) return undefined;
+        return { kind: "dynamicShared", elem };
+      }
       if (te.shared && where !== "param") {
         ctx.log.error("GK4007", te.span, "'shared' in a type marks a device_fn parameter; shared memory itself is declared at a kernel's top level: `shared name: T[N];`");
         return undefined;
       }
       if (!te.shared && (where === "param" || where === "return" || where === "const" || where === "elem")) {
         const message =
-          where === "param" ? "an array parameter is written global<T> (or readonly global<T>), or shared T[N] for a shared array in a device_fn"
+          where === "param" ? "an array parameter is written global<T> (or readonly global<T>), shared T[N] for a shared array in a device_fn, or view<T> for part of any array"
           : where === "elem" ? "the elements of global<T> are values (scalars, vectors or structs); for a table of rows, index one flat array (a[row * width + col])"
           : "arrays cannot be returned or be constants: return a struct with an array field";
         ctx.log.error("GK4007", te.span, message);
@@ -129,7 +160,7 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         if (n === undefined) return undefined;
         dims.push(n);
       }
-      const t: ArrayType = { kind: "array", elem, dims, space: where === "shared" || te.shared ? "shared" : "local" };
+      const t: ArrayType = { kind: "array", elem, dims, space: where === "constant" ? "constant" : where === "shared" || te.shared ? "shared" : "local" };
       return t;
     }
   }
@@ -178,7 +209,7 @@ function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | 
   }
   const v = checkValue(ctx, e);
   if (!v) return undefined;
-  const f = foldExpr(v);
+  const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind !== "const" && unknownConstant(ctx, v) && v.type.kind === "scalar" && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {
     ctx.log.error("GK3014", e.span, `${what} must be a constant, but '${textOf(ctx, e.span)}' is computed at run time; use a module-level const`);

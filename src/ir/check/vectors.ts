@@ -10,10 +10,10 @@
 import type * as ast from "../../parser/ast.js";
 import type { VectorEntry } from "../builtins.js";
 import type { Expr, Stmt } from "../nodes.js";
-import { isBool, isFloat, isLaneScalar, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
-import { textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { isBool, isFloat, isLaneScalar, memoryDims, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
+import { textOf, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
-import { arrayBase, checkIndices } from "./memory.js";
+import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
 import { LANE_LIST } from "./typeExpr.js";
 import { T } from "../types.js";
 
@@ -138,8 +138,12 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
   if (!target) return undefined;
   const { array } = target;
   if (write && target.readonly) {
-    const what = array.type.kind === "global" ? `readonly (${tyName(array.type)})` : "a module-level constant array";
-    ctx.log.error("GK2007", e.args[0]!.span, `${e.callee.name}() writes to '${array.name}', which is ${what}`);
+    ctx.log.error("GK2007", e.args[0]!.span, `${e.callee.name}() writes to '${array.name}': ${readonlyWrite(array)}`);
+    return undefined;
+  }
+  const unaligned = array.type.kind === "view" ? "a view (its elements may be strided)" : array.type.kind === "dynamicShared" ? "a dynamic shared array (placed in the dynamic region after others)" : array.type.kind === "array" && array.type.space === "constant" ? "constant memory" : undefined;
+  if (unaligned) {
+    ctx.log.error("GK2046", e.args[0]!.span, `${e.callee.name}() moves ${lanes} elements in one aligned access, which gk cannot promise for '${array.name}', ${unaligned}: index its elements one by one (${array.name}[i], ${array.name}[i + 1], ...)`);
     return undefined;
   }
   const elem = array.type.elem;
@@ -152,7 +156,7 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
   // A constant start whose last lane is past the end is known wrong now.
   const last = e.args[1]!;
   const u = untypedOf(ctx, last);
-  const dims = array.type.kind === "global" ? [] : array.type.dims;
+  const dims = memoryDims(array.type);
   const size = dims[dims.length - 1];
   if (u?.kind === "int" && size !== undefined && u.value + BigInt(lanes) > BigInt(size)) {
     ctx.log.error("GK3008", last.span, `${e.callee.name}() at index ${u.value} reaches element ${u.value + BigInt(lanes) - 1n}, past the end of '${array.name}', whose last dimension has size ${size}`);

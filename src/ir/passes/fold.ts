@@ -4,7 +4,7 @@
  * time (integer division by zero) are left for run time to report.
  */
 import { assertNever } from "../../util.js";
-import { mathBuiltin } from "../builtins.js";
+import { mathBuiltin, mathJs } from "../builtins.js";
 import { compileJs, evalBinary, evalCast, evalUnary, FoldTrap } from "../evalOp.js";
 import type { ConstExpr, Expr, Function, Module, Stmt } from "../nodes.js";
 import { mapExpr } from "../walk.js";
@@ -12,16 +12,21 @@ import { asScalar, type ScalarValue, type ValueType } from "../types.js";
 import type { Span } from "../../diagnostics/source.js";
 import { fill } from "../templates.js";
 
+/**
+ * Folds every function of the module; in a module that flushes f32 subnormals
+ * (`@flushToZero;`), with the flushing semantics, as the module's code computes.
+ */
 export function foldModule(m: Module): Module {
+  const ftz = m.flushToZero ?? false;
   return {
     ...m,
-    functions: m.functions.map(foldFunction),
-    kernels: m.kernels.map(foldFunction),
+    functions: m.functions.map((f) => foldFunction(f, ftz)),
+    kernels: m.kernels.map((f) => foldFunction(f, ftz)),
   };
 }
 
-export function foldFunction(f: Function): Function {
-  return { ...f, body: foldStmts(f.body) };
+export function foldFunction(f: Function, ftz = false): Function {
+  return { ...f, body: foldStmts(f.body, ftz) };
 }
 
 function isConst(e: Expr): e is ConstExpr {
@@ -32,20 +37,20 @@ function constLike(e: { readonly type: ValueType; readonly span: Span }, value: 
   return { kind: "const", type: asScalar(e.type), value, span: e.span };
 }
 
-export function foldExpr(e: Expr): Expr {
-  return mapExpr(e, foldNode);
+export function foldExpr(e: Expr, ftz = false): Expr {
+  return mapExpr(e, (x) => foldNode(x, ftz));
 }
 
 /** One node whose operands are folded already. */
-function foldNode(e: Expr): Expr {
+function foldNode(e: Expr, ftz: boolean): Expr {
   switch (e.kind) {
     case "unary":
-      return isConst(e.operand) ? constLike(e, evalUnary(e.op, e.operand.type, e.operand.value)) : e;
+      return isConst(e.operand) ? constLike(e, evalUnary(e.op, e.operand.type, e.operand.value, ftz)) : e;
     case "binary": {
       const { left, right } = e;
       if (isConst(left) && isConst(right)) {
         try {
-          return constLike(e, evalBinary(e.op, left.type, left.value, right.value));
+          return constLike(e, evalBinary(e.op, left.type, left.value, right.value, ftz));
         } catch (err) {
           if (!(err instanceof FoldTrap)) throw err;
         }
@@ -61,15 +66,16 @@ function foldNode(e: Expr): Expr {
     case "select":
       return isConst(e.cond) ? (e.cond.value === true ? e.ifTrue : e.ifFalse) : e;
     case "cast":
-      return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, asScalar(e.type), e.operand.value)) : e;
+      return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, asScalar(e.type), e.operand.value, ftz)) : e;
     case "builtin": {
       const args = e.args;
       if (!args.every(isConst)) return e;
       const operandType = args[0]!.type;
-      const js = mathBuiltin(e.name)?.js[operandType.name];
+      const entry = mathBuiltin(e.name);
+      const js = entry && mathJs(entry, operandType, ftz);
       if (!js) return e;
       const names = ["a", "b", "c"].slice(0, args.length);
-      const fn = compileJs(`m:${e.name}:${operandType.name}`, args.length, fill(js, names));
+      const fn = compileJs(`m:${e.name}:${operandType.name}:${ftz}`, args.length, fill(js, names));
       return constLike(e, fn(...args.map((a) => a.value)));
     }
     case "member": {
@@ -98,10 +104,10 @@ function laneOf(args: readonly ConstExpr[], k: number): ConstExpr {
 }
 
 /** Folds a statement list and drops what follows a statement that always jumps away (dead after folding). */
-export function foldStmts(stmts: readonly Stmt[]): Stmt[] {
+export function foldStmts(stmts: readonly Stmt[], ftz = false): Stmt[] {
   const out: Stmt[] = [];
   for (const s of stmts) {
-    for (const f of foldStmt(s)) {
+    for (const f of foldStmt(s, ftz)) {
       out.push(f);
       if (jumpsAway(f)) return out;
     }
@@ -125,22 +131,22 @@ function jumpsAway(s: Stmt): boolean {
   }
 }
 
-function foldStmt(s: Stmt): Stmt[] {
+function foldStmt(s: Stmt, ftz: boolean): Stmt[] {
   switch (s.kind) {
     case "let":
-      return [{ ...s, init: foldExpr(s.init) }];
+      return [{ ...s, init: foldExpr(s.init, ftz) }];
     case "localArray":
-      return [{ ...s, init: s.init ? s.init.map(foldExpr) : null }];
+      return [{ ...s, init: s.init ? s.init.map((x) => foldExpr(x, ftz)) : null }];
     case "assign":
-      return [{ ...s, value: foldExpr(s.value) }];
+      return [{ ...s, value: foldExpr(s.value, ftz) }];
     case "store":
-      return [{ ...s, indices: s.indices.map(foldExpr), value: foldExpr(s.value) }];
+      return [{ ...s, indices: s.indices.map((x) => foldExpr(x, ftz)), value: foldExpr(s.value, ftz) }];
     case "expr":
-      return [{ ...s, expr: foldExpr(s.expr) }];
+      return [{ ...s, expr: foldExpr(s.expr, ftz) }];
     case "if": {
-      const cond = foldExpr(s.cond);
-      const then = foldStmts(s.then);
-      const els = foldStmts(s.else);
+      const cond = foldExpr(s.cond, ftz);
+      const then = foldStmts(s.then, ftz);
+      const els = foldStmts(s.else, ftz);
       if (isConst(cond)) {
         const taken = cond.value === true ? then : els;
         return taken.length ? [{ kind: "block", body: taken, span: s.span }] : [];
@@ -148,21 +154,22 @@ function foldStmt(s: Stmt): Stmt[] {
       return [{ ...s, cond, then, else: els }];
     }
     case "loop": {
-      const init = foldStmts(s.init);
-      const cond = s.cond ? foldExpr(s.cond) : null;
+      const init = foldStmts(s.init, ftz);
+      const cond = s.cond ? foldExpr(s.cond, ftz) : null;
       if (s.testFirst && cond && isConst(cond) && cond.value === false) {
         return init.length ? [{ kind: "block", body: init, span: s.span }] : [];
       }
       const alwaysTrue = cond && isConst(cond) && cond.value === true;
-      return [{ ...s, init, cond: alwaysTrue ? null : cond, step: foldStmts(s.step), body: foldStmts(s.body) }];
+      return [{ ...s, init, cond: alwaysTrue ? null : cond, step: foldStmts(s.step, ftz), body: foldStmts(s.body, ftz) }];
     }
     case "return":
-      return [{ ...s, value: s.value ? foldExpr(s.value) : null }];
+      return [{ ...s, value: s.value ? foldExpr(s.value, ftz) : null }];
     case "block":
-      return [{ ...s, body: foldStmts(s.body) }];
+      return [{ ...s, body: foldStmts(s.body, ftz) }];
     case "break":
     case "continue":
     case "barrier":
+    case "fence":
       return [s];
   }
   return assertNever(s, "statement");

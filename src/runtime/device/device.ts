@@ -276,7 +276,8 @@ export class GpuDevice implements ArrayOwner {
     if (this.closed) return `${this.name}, which it belongs to, was closed`;
     const s = a.store;
     if (s?.kind === "device" && this.engine && s.mem.generation !== this.engine.generation) {
-      return `the GPU context it was made in was lost${this.lossReason ? ` (${this.lossReason})` : ""}`;
+      const why = this.lossReason ?? this.engine.lossReason;
+      return `the GPU context it was made in was lost${why ? ` (${why})` : ""}`;
     }
     return undefined;
   }
@@ -362,9 +363,12 @@ function isolationFromEnv(): Isolation | undefined {
 
 async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
   if (asked !== "process") {
-    const { loadAddon, NativeEngine } = await import("./native.js");
+    const { loadAddon } = await import("./native.js");
     const a = loadAddon();
-    if ("addon" in a) return NativeEngine.open(a.addon, gpu);
+    if ("addon" in a) {
+      const { InProcessEngine } = await import("./inProcess.js");
+      return InProcessEngine.open(a.addon, gpu, launcher ?? {});
+    }
     if (asked === "in-process") throw new GkRuntimeError("GK8007", `no usable GPU in-process: ${a.why}`);
     // Not built here: the launcher process serves instead.
   }

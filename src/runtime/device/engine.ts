@@ -11,7 +11,7 @@
  */
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
-import type { DeviceInfo } from "../launcher/types.js";
+import type { ConstantArg, DeviceInfo } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
 
 export type Isolation = "in-process" | "process";
@@ -37,6 +37,17 @@ export type EngineArg =
   /** A host array for run(): copied in, and back when `copyBack`. */
   | { readonly kind: "host"; readonly elem: ScalarName; readonly data: AnyTypedArray; readonly copyBack: boolean };
 
+/**
+ * What a launch gives the GPU besides its parameters (runner.ts, launcherExtras): the bytes of
+ * dynamic shared memory, and the contents of the constant arrays under their `__constant__`
+ * symbols, filled before the launch (a later launch with other contents leaves earlier ones
+ * reading theirs: the copy waits for the work queued before it).
+ */
+export interface EngineExtras {
+  readonly sharedBytes: number;
+  readonly constants: readonly ConstantArg[];
+}
+
 export interface QueuedLaunch {
   readonly kernel: EngineKernel;
   readonly grid: Dims;
@@ -47,16 +58,20 @@ export interface QueuedLaunch {
   /** The launch's number on its queue, 1, 2, ...: errors name it. */
   readonly seq: number;
   readonly timing: boolean;
+  readonly extras?: EngineExtras;
 }
 
 /** [queue, seq, kernel milliseconds] of timed launches that finished. */
 export type LaunchTimes = readonly (readonly [number, number, number])[];
 
 export interface Engine {
+  /** How the GPU is driven now: an in-process engine goes on in a launcher process after a fault (inProcess.ts). */
   readonly isolation: Isolation;
   readonly info: DeviceInfo;
   /** 1 for the first context, +1 each time a lost one is replaced. */
   readonly generation: number;
+  /** Why the last context was lost (the CUDA error), where the engine knows it before a device is told. */
+  readonly lossReason?: string | undefined;
   /** `bytes` of zeroed memory. Out of memory: GK8018, with the bytes asked and free. */
   alloc(bytes: number): Promise<Memory>;
   /** Frees after the work queued before it. */
@@ -70,7 +85,7 @@ export interface Engine {
    * Runs one launch with host arrays on queue 0 (as its launch `seq`) and waits for it, copying
    * arrays back; its kernel time (CUDA events).
    */
-  run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number): Promise<number>;
+  run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number>;
   /** Waits for `queue` (every queue when undefined); the times of its timed launches. Throws what queued work failed with. */
   sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes>;
   /** A new queue of the current generation. */

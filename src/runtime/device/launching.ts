@@ -9,6 +9,9 @@
  * - Any host TypedArray: the arrays are copied to the device, the kernel runs, the arrays the
  *   kernel may write are copied back into them, and the call returns when that is done (it
  *   throws what failed).
+ *
+ * Either way a launch's extras (the lengths of its dynamic shared arrays, the contents of the
+ * constant arrays it reads) go with it, on every engine and on the simulator.
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
@@ -16,10 +19,10 @@ import type { Value } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
-import type { Dims } from "../runner.js";
+import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
-import type { EngineArg, EngineKernel } from "./engine.js";
+import type { EngineArg, EngineExtras, EngineKernel } from "./engine.js";
 import { GpuArray } from "./gpuArray.js";
 import type { GpuDevice, GpuQueue } from "./device.js";
 
@@ -39,6 +42,8 @@ export interface RunConfig {
   readonly kernelTime?: (ms: number) => void;
   /** For launches with host arrays: give up on the kernel after this long (GK8012; see SyncOptions). */
   readonly timeoutMs?: number;
+  /** The launch's constants and dynamic shared lengths (launchExtras.ts); none by default. */
+  readonly extras?: LaunchExtras;
 }
 
 /** A scalar, vector or struct value, a host array, or a GPU array. */
@@ -51,12 +56,13 @@ const isWritten = (fn: Function, i: number) => {
 
 export async function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, values: readonly RunValue[], config: RunConfig): Promise<void> {
   const engine = device.open(`launch of ${fn.name}`);
+  const extras = config.extras ?? NO_EXTRAS;
   const queue = config.queue ?? device.defaultQueue;
   const host = values.some((v) => ArrayBuffer.isView(v));
   const arrays = values.filter((v): v is GpuArray => v instanceof GpuArray);
   const stores = values.map((v, i) => (v instanceof GpuArray ? v.live(() => `argument '${fn.params[i]!.name}' of a launch of ${fn.name}`) : undefined));
   for (const a of arrays) a.lastQueue = queue;
-  if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config);
+  if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
 
   const cached = program.kernels.get(fn.name);
   const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
@@ -70,11 +76,15 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
     }
     return wireArg(fn.params[i]!, v as Value | AnyTypedArray, after).map((a): EngineArg => (a.kind === "scalar" ? a : { kind: "host", elem: a.elem, data: a.data as AnyTypedArray, copyBack: isWritten(fn, i) }));
   });
+  invariant(program.built, `kernel ${fn.name} without its build`);
+  const more = launcherExtras(program.ir, fn, (await program.built).constantSymbols, extras);
+  args.push(...more.args);
+  const engineExtras: EngineExtras | undefined = more.sharedBytes > 0 || more.constants.length > 0 ? { sharedBytes: more.sharedBytes, constants: more.constants } : undefined;
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
       try {
-        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++);
+        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
         config.kernelTime?.(ms);
       } finally {
         after.forEach((f) => f());
@@ -84,7 +94,7 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
     const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
     const seq = queue.nextSeq++;
     if (config.kernelTime) queue.timings.set(seq, config.kernelTime);
-    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined });
+    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined, ...(engineExtras && { extras: engineExtras }) });
   } catch (e) {
     throw device.note(e);
   }
@@ -108,7 +118,18 @@ async function kernelOf(device: GpuDevice, program: Program, name: string): Prom
   }
 }
 
-async function simulate(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, args: readonly (Value | AnyTypedArray)[], host: boolean, queue: GpuQueue, config: RunConfig): Promise<void> {
+async function simulate(
+  device: GpuDevice,
+  program: Program,
+  fn: Function,
+  grid: Dims,
+  block: Dims,
+  args: readonly (Value | AnyTypedArray)[],
+  host: boolean,
+  queue: GpuQueue,
+  config: RunConfig,
+  extras: LaunchExtras,
+): Promise<void> {
   const { compileKernel, runKernel } = await import("../sim/index.js");
   let k = program.simKernels.get(fn.name);
   if (k === undefined) {
@@ -116,13 +137,13 @@ async function simulate(device: GpuDevice, program: Program, fn: Function, grid:
     program.simKernels.set(fn.name, k);
   }
   if (host) {
-    const r = runKernel(k, { grid, block }, args);
+    const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);
     config.kernelTime?.(r.ms);
     return;
   }
   if (queue.failure !== undefined) return; // after a failed launch, its queue runs nothing until the wait reports it
   try {
-    const r = runKernel(k, { grid, block }, args);
+    const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);
     const cb = config.kernelTime;
     if (cb) queue.simTimes.push(() => cb(r.ms));
   } catch (e) {

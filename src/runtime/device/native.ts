@@ -4,10 +4,11 @@
  * first polls the queue for a moment on this thread (a short kernel is done by then), then
  * goes on polling on a worker thread so Node goes on meanwhile.
  *
- * After a fault the addon resets the GPU's context (a new generation: memory and kernels of
- * the old one are gone) and the next launch works. A kernel that never ends cannot be
- * stopped in-process: a wait's timeout gives up on it (GK8012), and the GPU cannot be used
- * again by this process (isolation "process" ends such a kernel by ending the launcher).
+ * One context, for the engine's life: after a sticky error (a faulting kernel) CUDA cannot
+ * use the GPU again in this process, and inProcess.ts moves the device to a launcher
+ * process. A kernel that never ends cannot be stopped in-process: a wait's timeout gives up
+ * on it (GK8012), and the GPU cannot be used again by this process (isolation "process"
+ * ends such a kernel by ending the launcher).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,12 +21,11 @@ import { fromLauncherError, GkRuntimeError, launcherFailed, parseLauncherError }
 import { packageRoot } from "../launcher/process.js";
 import type { DeviceInfo } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
-interface Addon {
+export interface Addon {
   open(gpu: number): string;
   close(gpu: number): void;
-  reset(gpu: number): string;
   alloc(gpu: number, bytes: number): number;
   free(gpu: number, ptr: number): void;
   upload(gpu: number, ptr: number, offset: number, data: Uint8Array): void;
@@ -33,6 +33,7 @@ interface Addon {
   load(gpu: number, image: Uint8Array, path: string): number;
   kernel(gpu: number, module: number, symbol: string, name: string): number;
   launch(gpu: number, kernel: number, block: Uint8Array): void;
+  constants(gpu: number, kernel: number, symbol: string, data: Uint8Array): void;
   queue(gpu: number): number;
   poll(gpu: number, queue: number, spinUs: number): number[] | null;
   wait(gpu: number, queue: number, timeoutMs: number): Promise<void>;
@@ -131,12 +132,9 @@ function encodeScalar(view: DataView, at: number, type: ScalarName, v: ScalarVal
   }
 }
 
-/** The engines open in this process, by GPU index: devices opened on one GPU share its context. */
-const engines = new Map<number, { engine: NativeEngine; refs: number }>();
-
 export class NativeEngine implements Engine {
   readonly isolation = "in-process" as const;
-  generation = 1;
+  readonly generation = 1;
   private dead: GkRuntimeError | undefined;
   private failed: GkRuntimeError | undefined;
   private readonly modules = new Map<string, number>();
@@ -150,31 +148,19 @@ export class NativeEngine implements Engine {
   private constructor(
     private readonly addon: Addon,
     private readonly gpu: number,
-    public info: DeviceInfo,
+    readonly info: DeviceInfo,
   ) {}
 
-  /**
-   * Opens GPU `gpu` in this process; throws GK8007 when there is no usable GPU. Devices
-   * opened on one GPU share its context (one per process): a fault loses the arrays of all.
-   */
+  /** Opens GPU `gpu` in this process; throws GK8007 when there is no usable GPU. */
   static open(addon: Addon, gpu: number): NativeEngine {
-    const known = engines.get(gpu);
-    if (known) {
-      known.refs++;
-      return known.engine;
-    }
-    let info: DeviceInfo;
     try {
-      info = JSON.parse(addon.open(gpu)) as DeviceInfo;
+      return new NativeEngine(addon, gpu, JSON.parse(addon.open(gpu)) as DeviceInfo);
     } catch (e) {
       throw converted(e);
     }
-    const engine = new NativeEngine(addon, gpu, info);
-    engines.set(gpu, { engine, refs: 1 });
-    return engine;
   }
 
-  /** Runs an addon call; a lost context is replaced by a new one before the error is thrown. */
+  /** Runs an addon call; after an error that loses the context, every later call throws. */
   private call<T>(f: () => T): T {
     if (this.dead) throw this.dead;
     try {
@@ -188,14 +174,22 @@ export class NativeEngine implements Engine {
     if (!e.contextLost) return e;
     this.modules.clear();
     this.kernels.clear();
-    this.generation++;
-    try {
-      this.info = JSON.parse(this.addon.reset(this.gpu)) as DeviceInfo;
-    } catch (r) {
-      const why = converted(r);
-      this.dead = new GkRuntimeError(why.code, `the GPU cannot be used again in this process: ${why.diagnostic.message}`, { contextLost: true, ...(why.launcher ? { launcher: why.launcher } : {}) });
-    }
+    const why =
+      e.code === "GK8012"
+        ? "a kernel that did not finish still runs in this process: its GPU cannot be used again until the process ends (isolation \"process\" stops such kernels by ending the launcher)"
+        : `its context was lost (${e.cudaError ?? e.code})`;
+    this.dead ??= new GkRuntimeError(e.code, `the GPU cannot be used again in this process: ${why}`, { contextLost: true, ...(e.launcher ? { launcher: e.launcher } : {}) });
     return e;
+  }
+
+  /** Lets go of a context lost to a fault (inProcess.ts goes on in a launcher process). */
+  abandon(): void {
+    this.dead ??= new GkRuntimeError("GK8006", "the GPU cannot be used again in this process: its context was lost", { contextLost: true });
+    try {
+      this.addon.close(this.gpu);
+    } catch {
+      // the context is gone already; there is nothing left to release
+    }
   }
 
   async alloc(bytes: number): Promise<Memory> {
@@ -252,7 +246,7 @@ export class NativeEngine implements Engine {
     w[3] = l.block[0];
     w[4] = l.block[1];
     w[5] = l.block[2];
-    w[6] = 0;
+    w[6] = l.extras?.sharedBytes ?? 0;
     w[7] = l.queue;
     w[8] = l.seq;
     w[9] = l.timing ? 1 : 0;
@@ -267,10 +261,11 @@ export class NativeEngine implements Engine {
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;
+    for (const c of l.extras?.constants ?? []) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
     this.call(() => this.addon.launch(this.gpu, handle, this.bytes));
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
     const temps: { mem: Memory; arg: EngineArg & { kind: "host" } }[] = [];
     try {
       const launchArgs: EngineArg[] = [];
@@ -284,7 +279,7 @@ export class NativeEngine implements Engine {
         await this.write(mem, 0, bytesOf(a.data));
         launchArgs.push({ kind: "memory", mem });
       }
-      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true });
+      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true, ...(extras && { extras }) });
       const times = await this.waitFor(0, timeoutMs);
       const mine = times.find((t) => t[1] === seq);
       this.times.push(...times.filter((t) => t !== mine));
@@ -339,9 +334,6 @@ export class NativeEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    const entry = engines.get(this.gpu);
-    if (entry?.engine === this && --entry.refs > 0) return;
-    engines.delete(this.gpu);
     try {
       this.addon.close(this.gpu);
     } catch (e) {

@@ -10,9 +10,9 @@ import type { DeviceBuffer, ModuleHandle, SessionArg } from "../launcher/session
 import { LauncherSession } from "../launcher/session.js";
 import type { GkRuntimeError } from "../launcher/errors.js";
 import type { BufferArg } from "../launcher/session.js";
-import type { DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
+import type { ConstantArg, DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 interface ServeMemory extends Memory {
   readonly buffer: DeviceBuffer;
@@ -32,17 +32,27 @@ export class ServeEngine implements Engine {
   private constructor(
     private readonly session: LauncherSession,
     public info: DeviceInfo,
+    /** Generations before this engine's first server (an in-process engine's, when this one takes over from it). */
+    private readonly base: number,
   ) {}
 
   /** Starts a server for GPU `gpu`; throws GK8007 when there is no usable GPU. */
   static async open(gpu: number, opts: LauncherOptions = {}): Promise<ServeEngine> {
     const session = new LauncherSession({ ...opts, device: gpu });
     const info = await session.device();
-    return new ServeEngine(session, info);
+    return new ServeEngine(session, info, 0);
+  }
+
+  /**
+   * An engine for GPU `gpu`, already known to be usable (`info`), that takes over from
+   * another whose generations end at `base`: its server starts with the first call.
+   */
+  static after(gpu: number, opts: LauncherOptions, info: DeviceInfo, base: number): ServeEngine {
+    return new ServeEngine(new LauncherSession({ ...opts, device: gpu }), info, base);
   }
 
   get generation(): number {
-    return this.session.live ? this.session.generation : this.session.generation + 1;
+    return this.base + (this.session.live ? this.session.generation : this.session.generation + 1);
   }
 
   private memOf(m: Memory): DeviceBuffer {
@@ -51,7 +61,7 @@ export class ServeEngine implements Engine {
 
   async alloc(bytes: number): Promise<Memory> {
     const buffer = await this.session.alloc("bool", bytes);
-    const mem: ServeMemory = { handle: buffer.id, bytes, generation: buffer.generation, buffer };
+    const mem: ServeMemory = { handle: buffer.id, bytes, generation: this.base + buffer.generation, buffer };
     return mem;
   }
 
@@ -70,7 +80,7 @@ export class ServeEngine implements Engine {
 
   async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
     const handle = await this.session.loadModule(module);
-    return { handle: { module: handle, path: module, symbol } satisfies ServeKernel, name, generation: handle.generation };
+    return { handle: { module: handle, path: module, symbol } satisfies ServeKernel, name, generation: this.base + handle.generation };
   }
 
   private sessionArgs(args: readonly EngineArg[]): (SessionArg | KernelArg)[] {
@@ -106,16 +116,19 @@ export class ServeEngine implements Engine {
   launch(l: QueuedLaunch): void {
     const k = l.kernel.handle as ServeKernel;
     this.session.queueLaunch(
-      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing },
+      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing, ...extrasOf(l.extras) },
       (e) => {
         if (e) this.fail(l.queue, e);
       },
     );
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {
     const k = kernel.handle as ServeKernel;
-    const r = await this.session.run({ module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    const r = await this.session.run({
+      module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...extrasOf(extras),
+    });
     return r.timing.kernelMs;
   }
 
@@ -148,4 +161,10 @@ export class ServeEngine implements Engine {
   async close(): Promise<void> {
     await this.session.close();
   }
+}
+
+/** The launch frame's `sharedBytes` and `constants` (spec/launcher-protocol.md), where a launch has them. */
+function extrasOf(e: EngineExtras | undefined): { sharedBytes?: number; constants?: readonly ConstantArg[] } {
+  if (e === undefined) return {};
+  return { ...(e.sharedBytes > 0 && { sharedBytes: e.sharedBytes }), ...(e.constants.length > 0 && { constants: e.constants }) };
 }

@@ -7,7 +7,7 @@
 import { TYPED_ARRAY, holdsElem } from "../../ir/values.js";
 import { invalidArgs, launcherFailed } from "./errors.js";
 import { SHARED_FD } from "./shared.js";
-import type { KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
+import type { ConstantArg, KernelArg, LaunchTiming, ScalarName, ScalarValue } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 
 const B64_IN_CHUNK = 3 * (1 << 20); // bytes per encoded chunk (a multiple of 3: no padding inside)
@@ -107,7 +107,7 @@ const fileRef = (offset: number) => `{"fd":${SHARED_FD},"offset":${offset}}`;
 /** The one-shot request, as a sequence of pieces to stream to the launcher's stdin. */
 export function* requestChunks(
   args: readonly KernelArg[],
-  opts: { sharedBytes?: number; repeat?: number; timeoutMs?: number },
+  opts: { sharedBytes?: number; repeat?: number; timeoutMs?: number; constants?: readonly ConstantArg[] },
   places: readonly (ArgPlaces | undefined)[] = [],
 ): Generator<string> {
   yield '{"args":[';
@@ -139,7 +139,13 @@ export function* requestChunks(
   if (opts.sharedBytes !== undefined) yield `,"sharedBytes":${JSON.stringify(opts.sharedBytes)}`;
   if (opts.repeat !== undefined) yield `,"repeat":${JSON.stringify(opts.repeat)}`;
   if (opts.timeoutMs !== undefined) yield `,"timeoutMs":${JSON.stringify(opts.timeoutMs)}`;
+  if (opts.constants?.length) yield `,"constants":${JSON.stringify(constantsWire(opts.constants))}`;
   yield "}";
+}
+
+/** The launch request's `constants`: each variable's symbol, element type and bytes in base64. */
+export function constantsWire(constants: readonly ConstantArg[]): { name: string; elem: string; b64: string }[] {
+  return constants.map((c) => ({ name: c.name, elem: c.elem, b64: Buffer.from(bytesOf(c.data)).toString("base64") }));
 }
 
 /**

@@ -13,14 +13,14 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { elemOfTypedArray } from "../../ir/values.js";
-import { checkArrayArg, bytesOf, deliver, elemSize, scalarWire } from "./codec.js";
+import { checkArrayArg, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
 import { GkRuntimeError, fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
 import type { Frame } from "./frames.js";
 import { missingLauncher } from "./oneshot.js";
 import { launcherPath } from "./process.js";
 import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
-import type { DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
+import type { ConstantArg, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 
 export interface SessionOptions extends LauncherOptions {
@@ -56,6 +56,8 @@ export interface SessionLaunchOptions {
   readonly block: Dim3;
   readonly args: readonly SessionArg[];
   readonly sharedBytes?: number;
+  /** The module's `__constant__` variables to fill before the launch. */
+  readonly constants?: readonly ConstantArg[];
   readonly repeat?: number;
   readonly timeoutMs?: number;
 }
@@ -398,6 +400,7 @@ export class LauncherSession {
     }
     const header: Record<string, unknown> = { op: "launch", module: o.module.id, kernel: o.kernel, grid: o.grid, block: o.block, args };
     if (o.sharedBytes !== undefined) header.sharedBytes = o.sharedBytes;
+    if (o.constants?.length) header.constants = constantsWire(o.constants);
     if (o.repeat !== undefined) header.repeat = o.repeat;
     if (o.timeoutMs !== undefined) header.timeoutMs = o.timeoutMs;
     return header;

@@ -32,6 +32,13 @@ export interface ArrayZerosArg {
 export type ArrayArg = ArrayDataArg | ArrayZerosArg;
 export type KernelArg = ScalarArg | ArrayArg;
 
+/** The contents of a module's `__constant__` variable `name` (its symbol), filled before the launch; `data` the TypedArray of `elem`. */
+export interface ConstantArg {
+  readonly name: string;
+  readonly elem: ScalarName;
+  readonly data: AnyTypedArray;
+}
+
 /** Where the launcher is and how it runs; every field is optional. */
 export interface LauncherOptions {
   /** The gpu_launcher binary; default `$GK_LAUNCHER`, else `<package root>/build/gpu_launcher`. */
@@ -59,6 +66,8 @@ export interface LaunchOnceOptions extends LauncherOptions {
   readonly args: readonly KernelArg[];
   /** Dynamic shared memory in bytes. */
   readonly sharedBytes?: number;
+  /** The module's `__constant__` variables to fill before the launch (spec: "constants"). */
+  readonly constants?: readonly ConstantArg[];
   /** Launch this many times (on the same buffers) and report min and median kernel time. */
   readonly repeat?: number;
   /** Give up on a kernel that runs longer than this; the launcher process then ends (GK8012). */

@@ -11,7 +11,8 @@
  * bytes (or over a copy, when the caller's bytes do not start at a multiple of 8: `finish`
  * then copies the results back).
  */
-import type { Function, Param } from "../../ir/nodes.js";
+import type { ArrayVar, Function, Param } from "../../ir/nodes.js";
+import { constantValueProblem, sharedLengthsProblem } from "../../ir/kernelMemory.js";
 import { typeToString } from "../../ir/types.js";
 import { checkShape, LAUNCH_LIMITS } from "../../ir/limits.js";
 import { checkArrayArg } from "../../ir/values.js";
@@ -48,6 +49,26 @@ function describe(x: unknown): string {
 
 function paramList(k: Function): string {
   return k.params.map((p: Param) => `${p.name}: ${typeToString(p.type)}`).join(", ");
+}
+
+/** The lengths of the kernel's dynamic shared arrays, checked as a GPU would take them (GK8010: the same rule the API applies). */
+export function sharedLengths(kernel: Function, lengths: readonly number[], sources?: SourceMap): number[] {
+  const problem = sharedLengthsProblem(kernel, lengths);
+  if (problem) throw simError("GK8010", kernel.span, `invalid shared memory for kernel '${kernel.name}': ${problem}`, [], sources);
+  return [...lengths];
+}
+
+/** The contents of the constant arrays the kernel reads, in `constantsRead` order; GK8005 names the first wrong one. */
+export function checkConstants(kernel: Function, arrays: readonly ArrayVar[], values: readonly unknown[], sources?: SourceMap): unknown[] {
+  if (values.length !== arrays.length) {
+    const names = arrays.map((a) => a.name).join(", ") || "none";
+    throw simError("GK8005", kernel.span, `kernel '${kernel.name}' reads ${arrays.length} constant array${arrays.length === 1 ? "" : "s"} (${names}), but ${values.length} ${values.length === 1 ? "was" : "were"} given`, [], sources);
+  }
+  arrays.forEach((a, i) => {
+    const problem = constantValueProblem(a, values[i]);
+    if (problem) throw simError("GK8005", a.span, `kernel '${kernel.name}': ${problem}`, [], sources);
+  });
+  return [...values];
 }
 
 /**

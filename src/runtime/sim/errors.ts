@@ -30,7 +30,14 @@ export class SimError extends Error {
   }
 }
 
-export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "misaligned";
+export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "misaligned" | "viewRange";
+
+/** Where a view lies in its array: its first element, its stride, and the site that made it (which names the array). */
+export interface ViewPlace {
+  readonly offset: number;
+  readonly stride: number;
+  readonly site: number;
+}
 
 /** What generated code throws: a fault of a kind at a site, with the indices of an access. */
 export class Fault {
@@ -38,8 +45,10 @@ export class Fault {
     readonly kind: FaultKind,
     readonly site: number,
     readonly indices: readonly (number | bigint)[] = [],
-    /** The length of a global array, for out-of-bounds accesses of one; the lanes of a misaligned vector access. */
+    /** The length of a global array, dynamic shared array or view, for out-of-bounds accesses of one; a viewed array's, for `viewRange`; the lanes of a misaligned vector access. */
     readonly length = 0,
+    /** For an access through a view, or a view that does not fit its array (`viewRange`, whose length is `indices[0]`). */
+    readonly view?: ViewPlace,
   ) {}
 }
 
@@ -72,6 +81,14 @@ export class BarrierDivergence {
 export const faultHandlers = {
   bounds(site: number, indices: readonly (number | bigint)[], length: number): never {
     throw new Fault("bounds", site, indices, length);
+  },
+  /** An index out of the view's `length` elements, which are elements offset, offset + stride, ... of the array `viewSite` made it of. */
+  viewBounds(site: number, indices: readonly (number | bigint)[], length: number, offset: number, stride: number, viewSite: number): never {
+    throw new Fault("bounds", site, indices, length, { offset, stride, site: viewSite });
+  },
+  /** A view made at `site` (offset, length, stride) whose elements are not all elements of its array of `arrayLength`. */
+  viewRange(site: number, offset: number, length: number, stride: number, arrayLength: number): never {
+    throw new Fault("viewRange", site, [length], arrayLength, { offset, stride, site });
   },
   uninitialized(site: number, indices: readonly (number | bigint)[]): never {
     throw new Fault("uninitialized", site, indices);
@@ -152,9 +169,12 @@ function threadNote(ctx: FaultContext, thread: Dim3, block: Dim3): RelatedNote {
 
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
 
-function accessText(site: Site & { kind: "access" | "atomic" }, indices: readonly (number | bigint)[]): string {
+type ArraySite = Site & { kind: "access" | "atomic" | "elemRef" };
+
+function accessText(site: ArraySite, indices: readonly (number | bigint)[]): string {
   const target = `${site.array.name}${indices.map((i) => `[${i}]`).join("")}`;
   if (site.kind === "atomic") return `${site.builtin} on ${target}`;
+  if (site.kind === "elemRef") return `reference to ${target} for parameter '${site.param}' of ${site.callee}()`;
   return `${site.access} ${target}`;
 }
 
@@ -169,19 +189,38 @@ function fieldBoundsMessage(site: Site & { kind: "field" }, f: Fault): string {
 /** A vector access whose first element is not at a multiple of its lanes. */
 function misalignedMessage(site: Site & { kind: "access" }, f: Fault): string {
   const t = site.array.type;
-  const flat = t.kind === "global" ? Number(f.indices[0]) : f.indices.reduce((acc: number, x, d) => acc * t.dims[d]! + Number(x), 0);
+  const flat = t.kind !== "array" ? Number(f.indices[0]) : f.indices.reduce((acc: number, x, d) => acc * t.dims[d]! + Number(x), 0);
   const elem = typeToString(t.elem);
   const n = f.length;
-  const where = t.kind === "global" || t.dims.length === 1 ? `element ${flat}` : `element ${flat} of ${site.array.name} (${typeToString(t)}, row-major)`;
+  const where = t.kind !== "array" || t.dims.length === 1 ? `element ${flat}` : `element ${flat} of ${site.array.name} (${typeToString(t)}, row-major)`;
   return `misaligned ${n}-lane vector ${site.access} of ${site.array.name}${f.indices.map((i) => `[${i}]`).join("")}: it starts at ${where}, not a multiple of ${n}; a ${n}-lane access of ${elem} must start at one (on the GPU it is one ${n * sizeOf(t.elem)}-byte access, which faults otherwise)`;
 }
 
-function boundsMessage(site: Site & { kind: "access" | "atomic" }, f: Fault): string {
+const elements = (n: number) => `${n} element${n === 1 ? "" : "s"}`;
+
+/** "a view of 'tile' from its element 16, every 2nd element" (`view.site` made it). */
+function viewOrigin(ctx: FaultContext, view: ViewPlace): string {
+  const made = ctx.sites.get(view.site);
+  const of = made?.kind === "view" ? `'${made.array.name}'` : "an array";
+  const every = view.stride === 1 ? "" : `, every ${view.stride === 0 ? "0th (the same)" : ordinal(view.stride)} element`;
+  return `a view of ${of} from its element ${view.offset}${every}`;
+}
+
+function ordinal(n: number): string {
+  const m = Math.abs(n) % 100;
+  const suffix = m >= 11 && m <= 13 ? "th" : ["th", "st", "nd", "rd"][Math.abs(n) % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+function boundsMessage(ctx: FaultContext, site: ArraySite, f: Fault): string {
   const t = site.array.type;
   const name = site.array.name;
-  if (t.kind === "global") {
-    return `out-of-bounds ${accessText(site, f.indices)}: ${name} has ${f.length} element${f.length === 1 ? "" : "s"}`;
+  if (t.kind === "view") {
+    const origin = f.view ? `, ${viewOrigin(ctx, f.view)}` : "";
+    return `out-of-bounds ${accessText(site, f.indices)}: the view '${name}' has ${elements(f.length)}${origin}`;
   }
+  if (t.kind === "global") return `out-of-bounds ${accessText(site, f.indices)}: ${name} has ${elements(f.length)}`;
+  if (t.kind === "dynamicShared") return `out-of-bounds ${accessText(site, f.indices)}: ${name} (${typeToString(t)}) has ${elements(f.length)} in this launch`;
   const dim = Math.max(
     0,
     t.dims.findIndex((d, i) => {
@@ -190,8 +229,19 @@ function boundsMessage(site: Site & { kind: "access" | "atomic" }, f: Fault): st
     }),
   );
   const which = t.dims.length === 1 ? "the index" : `the ${ORDINALS[dim] ?? `#${dim + 1}`} index`;
-  const space = t.space === "shared" ? "" : "local ";
+  const space = t.space === "local" ? "local " : "";
   return `out-of-bounds ${accessText(site, f.indices)}: ${name} is ${space}${typeToString(t)}, so ${which} must be in 0..${t.dims[dim]! - 1}`;
+}
+
+/** GK8001 for a view whose elements are not all its array's. */
+function viewRangeMessage(site: Site & { kind: "view" }, f: Fault): string {
+  const length = Number(f.indices[0] ?? 0);
+  const v = f.view!;
+  const of = `'${site.array.name}' (${elements(f.length)})`;
+  if (length < 0) return `a view of ${of} for parameter '${site.param}' of ${site.callee}() with length ${length}: a view has 0 or more elements`;
+  const last = v.offset + (length - 1) * v.stride;
+  const bad = v.offset < 0 || v.offset >= f.length ? v.offset : last;
+  return `the view for parameter '${site.param}' of ${site.callee}() is ${elements(length)} of ${of} from element ${v.offset}, ${v.stride} apart, so it reaches element ${bad}, which ${of.slice(0, of.indexOf(" "))} does not have`;
 }
 
 function divisionMessage(ctx: FaultContext, site: Site & { kind: "division" }): string {
@@ -214,12 +264,21 @@ export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
   switch (cause.kind) {
     case "bounds":
       if (site.kind === "field") return make("GK8001", fieldBoundsMessage(site, cause));
-      if (site.kind !== "access" && site.kind !== "atomic") break;
-      return make("GK8001", boundsMessage(site, cause));
+      if (site.kind !== "access" && site.kind !== "atomic" && site.kind !== "elemRef") break;
+      return make("GK8001", boundsMessage(ctx, site, cause));
     case "misaligned":
       if (site.kind !== "access") break;
       return make("GK8030", misalignedMessage(site, cause));
+    case "viewRange":
+      if (site.kind !== "view" || !cause.view) break;
+      return make("GK8001", viewRangeMessage(site, cause));
     case "uninitialized":
+      if (site.kind === "ref") {
+        return make(
+          "GK8013",
+          `read of shared memory through '${site.param.name}' (an inout parameter) before any thread of block ${dim3(block)} wrote it: store it first, and put a barrier() between the store and this read when another thread stores it`,
+        );
+      }
       if (site.kind !== "access" && site.kind !== "atomic") break;
       {
         const target = `shared ${site.array.name}${cause.indices.map((i) => `[${i}]`).join("")}`;

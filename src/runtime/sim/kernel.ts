@@ -7,11 +7,11 @@
 import { error } from "../../diagnostics/diagnostic.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
-import type { Function, Module } from "../../ir/nodes.js";
+import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import type { Value } from "../../ir/composite.js";
 import { invariant } from "../../util.js";
-import { checkArgs, launchShape } from "./args.js";
+import { checkArgs, checkConstants, launchShape, sharedLengths } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";
 import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
@@ -42,6 +42,8 @@ export type Dim = readonly [number] | readonly [number, number] | readonly [numb
 export interface SimLaunch {
   readonly grid: Dim;
   readonly block: Dim;
+  /** The lengths of the kernel's dynamic shared arrays (`shared buf: f32[];`), in declaration order. */
+  readonly shared?: readonly number[];
 }
 
 export interface SimResult {
@@ -59,6 +61,8 @@ type Launcher = (args: readonly unknown[], gdx: number, gdy: number, gdz: number
 
 interface Compiled {
   readonly launch: Launcher;
+  /** The constant arrays the kernel reads, in the order the launch gives them. */
+  readonly constants: readonly ArrayVar[];
   readonly source: string;
   readonly sites: SiteTable;
   readonly usesBarriers: boolean;
@@ -116,22 +120,29 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
 function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, sources: SourceMap | undefined): Compiled {
   const runtime: Runtime = makeRuntime((site) => faultHandlers.divisionByZero(site));
   try {
-    const gen = generateKernel(m, k.name, { checkUninitializedShared }, barrierPath);
+    const gen = generateKernel(m, k.name, { checkUninitializedShared, flushToZero: m.flushToZero ?? false }, barrierPath);
     const make = new globalThis.Function("$", "$sim", gen.source) as ($: Runtime, $sim: FaultHandlers) => Launcher;
     const { sites, usesBarriers, usesWarpOps, barrierPoints } = gen;
-    return { launch: make(runtime, faultHandlers), source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints };
+    const constants = gen.analysis.constants;
+    return { launch: make(runtime, faultHandlers), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);
   }
 }
 
-/** Runs one launch; arrays in `args` are updated in place. Throws SimError. */
-export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg[]): SimResult {
+/**
+ * Runs one launch; arrays in `args` are updated in place. `constants`: the contents of the
+ * constant arrays the kernel reads, in the order `constantsRead` gives them. Throws SimError.
+ */
+export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg[], constants: readonly TypedArray[] = []): SimResult {
   const t0 = performance.now();
   const grid = launchShape(k.kernel, "grid", launch.grid, k.sources);
   const block = launchShape(k.kernel, "block", launch.block, k.sources);
-  const { values, finish } = checkArgs(k.kernel, args, k.sources);
+  const lengths = sharedLengths(k.kernel, launch.shared ?? [], k.sources);
+  const checked = checkArgs(k.kernel, args, k.sources);
+  const values = [...checked.values, ...checkConstants(k.kernel, k.compiled.constants, constants, k.sources), ...lengths];
+  const finish = checked.finish;
   const ctx: FaultContext = { kernel: k.kernel, sites: k.compiled.sites, sources: k.sources, stepBudget: k.stepBudget };
   // Every thread takes at least a step: a launch of more threads than the budget cannot finish within it.
   const total = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];

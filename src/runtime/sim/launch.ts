@@ -25,7 +25,9 @@ export function simulateLaunch(m: Module, launch: Launch, sources?: SourceMap, o
     invariant(a.param === params[i]!.name, `launch argument ${a.param} is not parameter ${params[i]!.name}`);
     return a.kind === "value" ? a.value : materialize(a.elem, a.data);
   });
-  const result = runKernel(k, { grid: launch.grid, block: launch.block }, args);
+  // The checker lists a launch's constants in the order the kernel reads them (constantsRead).
+  const constants = launch.constants.map((c) => materialize(c.elem, c.data));
+  const result = runKernel(k, { grid: launch.grid, block: launch.block, shared: launch.sharedLengths }, args, constants);
   const outputs = new Map<string, TypedArray>();
   params.forEach((p, i) => {
     if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs.set(p.name, args[i] as TypedArray);

@@ -68,8 +68,15 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
       for (let k = 0; k < size; k++) s.results[lo + k] = value;
       return;
     }
+    case "match": {
+      const values = Array.from({ length: size }, (_, k) => at(k).a);
+      for (let k = 0; k < size; k++) s.results[lo + k] = rule.result(values, k);
+      return;
+    }
     case "sync":
       return;
+    default:
+      throw internalSimError(s.ctx, new Error(`warp rule ${(rule as { kind: string }).kind}`), s.coords[first], s.block);
   }
 }
 

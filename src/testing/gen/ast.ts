@@ -101,7 +101,7 @@ export type Expr =
   | { readonly k: "select"; readonly t: ValTy; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   /** A conversion: of a scalar, or of a vector to a vector of as many lanes. */
   | { readonly k: "cast"; readonly t: ValTy; readonly e: Expr }
-  /** A builtin: math (maybe lane-wise), a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle or vote. */
+  /** A builtin: math (maybe lane-wise), fast math, a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle, vote or match. */
   | { readonly k: "builtin"; readonly t: ValTy; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
   /**
@@ -120,8 +120,22 @@ export type Expr =
 /** `.name` (a field, a lane or a swizzle) or `[i]` (an element of an array field). */
 export type PathStep = { readonly k: "field"; readonly name: string } | { readonly k: "elem"; readonly idx: Expr };
 
-/** A global array passed by name to a device function. */
-export type CallArg = Expr | { readonly k: "arrayRef"; readonly name: string };
+/**
+ * A device function's argument: a value; a global array passed by name; a view of an array
+ * (`view(a, offset, length, stride)`, of a row `a[r]` when `row` is set; the array or row
+ * alone when `whole`); or a variable or element passed to a reference parameter.
+ */
+export type CallArg =
+  | Expr
+  | { readonly k: "arrayRef"; readonly name: string }
+  | {
+      readonly k: "view"; readonly array: string; readonly row: Expr | null; readonly offset: Expr; readonly length: number; readonly stride: number;
+      readonly whole: boolean; readonly source: ArrayKind;
+    }
+  | { readonly k: "ref"; readonly target: LValue; readonly source: "var" | ArrayKind };
+
+/** Where an array a program reads lives (expr.ts, ArrayRef). */
+export type ArrayKind = "input" | "constant" | "table" | "local" | "shared" | "own" | "view";
 
 export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
 
@@ -138,15 +152,16 @@ export type Stmt =
   | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: ValTy; readonly init: Expr | null }
   /** `flat`: a 2-D array's initializer written as one row-major list (arrays of scalars only). */
   | { readonly k: "localArray"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
-  /** `dims` empty: one `shared x: T;`. */
-  | { readonly k: "shared"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[] }
+  /** `dims` empty: one `shared x: T;`; `dynamic`: `shared x: T[];` (of scalars), its length (dims[0]) given by the launch. */
+  | { readonly k: "shared"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly dynamic?: boolean }
   /** `store2(array, idx, value)` / `store4(...)` into an array of scalars of type t. */
   | { readonly k: "vstore"; readonly fn: "store2" | "store4"; readonly array: string; readonly t: Ty; readonly idx: Expr; readonly value: Expr }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
   | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
   | { readonly k: "do"; readonly e: Expr }
   | { readonly k: "if"; readonly c: Expr; readonly then: readonly Stmt[]; readonly else: readonly Stmt[] | null }
-  | { readonly k: "for"; readonly init: Stmt | null; readonly cond: Expr | null; readonly step: Stmt | null; readonly body: readonly Stmt[] }
+  /** `unroll`: written after `@unroll` (full) or `@unroll(N)`. */
+  | { readonly k: "for"; readonly init: Stmt | null; readonly cond: Expr | null; readonly step: Stmt | null; readonly body: readonly Stmt[]; readonly unroll?: Unroll }
   | { readonly k: "while"; readonly c: Expr; readonly body: readonly Stmt[] }
   | { readonly k: "doWhile"; readonly body: readonly Stmt[]; readonly c: Expr }
   | { readonly k: "jump"; readonly word: "break" | "continue" }
@@ -155,8 +170,16 @@ export type Stmt =
   | { readonly k: "block"; readonly body: readonly Stmt[] }
   | { readonly k: "comment"; readonly text: string };
 
-/** A value parameter (`kind` "scalar", of any value type) or a global array. */
-export type ParamType = { readonly kind: "scalar"; readonly t: ValTy } | { readonly kind: "global"; readonly t: ValTy; readonly readonly: boolean };
+export type Unroll = "full" | number;
+
+/** A value parameter (`kind` "scalar", of any value type), a global array, a view or a reference (of scalars). */
+export type ParamType =
+  | { readonly kind: "scalar"; readonly t: ValTy }
+  | { readonly kind: "global"; readonly t: ValTy; readonly readonly: boolean }
+  /** `v: view<T>` (or readonly): the function reads (and writes) elements 0..length-1. */
+  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number }
+  /** `x: inout T` / `x: out T`. */
+  | { readonly kind: "ref"; readonly t: Ty; readonly mode: "inout" | "out" };
 
 export interface Param {
   readonly name: string;
@@ -215,6 +238,12 @@ export function small(t: NumTy, v: number): Value {
 export interface Program {
   readonly constants: readonly ConstDef[];
   readonly structs: readonly StructDef[];
+  /** Module-level `constant` arrays (`constant K0: T[8];`); their contents are in `values`, by name. */
+  readonly constantArrays: readonly ConstantArray[];
+  /** The lengths of the kernel's dynamic shared arrays, by name. */
+  readonly sharedLengths: ReadonlyMap<string, number>;
+  /** How the `fast_f32` output compares (fast.ts): within this, or bit for bit when it is empty; absent when the kernel has no `fast_f32`. */
+  readonly fastTolerance?: { readonly ulp?: number; readonly abs?: number };
   /** Module constant tables, read by the kernel and device functions (named `tab<i>`). */
   readonly tables: readonly TableDef[];
   readonly fns: readonly FnDef[];
@@ -231,10 +260,17 @@ export interface Program {
   readonly block: Dims;
   /**
    * Parameter name → its value: a scalar, a vector or struct value (src/ir/composite.ts), or
-   * an array parameter's TypedArray (of its lanes for vectors, of its bytes for structs).
+   * an array parameter's or constant array's TypedArray (of its lanes for vectors, of its
+   * bytes for structs).
    */
   readonly values: ReadonlyMap<string, ParamValue>;
 }
 
 export type ArrayValue = AnyTypedArray;
 export type ParamValue = CompositeValue | ArrayValue;
+
+export interface ConstantArray {
+  readonly name: string;
+  readonly t: Ty;
+  readonly length: number;
+}

@@ -1,9 +1,10 @@
 /**
  * What a generated program exercises, as feature names ("op:i32:<<", "cast:f32->u64",
  * "builtin:fma:f64", "atomic:atomicCAS:f32:own", "mem:shared:f16", "stmt:doWhile",
- * "vector:swizzle", "struct:array:shared", ...), so that a test can state that the generator
- * reaches every operator, conversion, builtin, memory space of every element type, and
- * statement form, on scalars, vectors and structs.
+ * "vector:swizzle", "struct:array:shared", "view:shared:row", "ref:own", "stmt:shared:dynamic",
+ * "constant:read", ...), so that a test can state that the generator reaches every operator,
+ * conversion, builtin, statement form, kind of memory and memory space of every element type,
+ * on scalars, vectors and structs.
  */
 import { assertNever } from "../../util.js";
 import { isScalarTy, isStructTy, isVecTy, type CallArg, type Expr, type LValue, type PathStep, type Program, type Stmt, type ValTy } from "./ast.js";
@@ -24,6 +25,8 @@ export function spaceOf(array: string): "global" | "shared" | "local" | "table" 
 
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  const constantArrays = new Set(p.constantArrays.map((a) => a.name));
+  for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
   if (p.tables.length) out.add("const:table");
   /** `vector:…` or `struct:…` for a value of a vector or struct type. */
   const kind = (t: ValTy | "void"): string | undefined => (t === "void" || isScalarTy(t) ? undefined : isVecTy(t) ? "vector" : "struct");
@@ -47,7 +50,7 @@ export function features(p: Program): Set<string> {
     l.idx.forEach(expr);
   };
   const expr = (e: Expr | CallArg): void => {
-    if (e.k !== "arrayRef" && e.k !== "lit" && e.k !== "special") {
+    if (e.k !== "arrayRef" && e.k !== "lit" && e.k !== "special" && e.k !== "view" && e.k !== "ref") {
       const k = kind(e.t);
       if (k) out.add(`${k}:type:${isStructTy(e.t as ValTy) ? "struct" : e.t}`);
     }
@@ -60,6 +63,13 @@ export function features(p: Program): Set<string> {
         return;
       case "arrayRef":
         return;
+      case "view":
+        out.add(`view:${e.source}${e.row ? ":row" : ""}${e.whole ? ":whole" : e.stride > 1 ? ":stride" : ""}`);
+        if (e.row) expr(e.row);
+        return expr(e.offset);
+      case "ref":
+        out.add(`ref:${e.source}`);
+        return e.target.idx.forEach(expr);
       case "special":
         out.add(`special:${e.name}.${e.axis}`);
         return;
@@ -98,9 +108,12 @@ export function features(p: Program): Set<string> {
         }
         return e.args.forEach(expr);
       case "index":
-        out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
-        if (kind(e.t)) out.add(`${kind(e.t)}:array:${arrayKind(e.array)}`);
-        out.add(`mem:${spaceOf(e.array)}:${e.t}`);
+        if (constantArrays.has(e.array)) out.add("constant:read");
+        else {
+          out.add(`index:${e.array.replace(/\d+$/, "").replace(/_.*$/, "")}:${e.idx.length}d`);
+          if (kind(e.t)) out.add(`${kind(e.t)}:array:${arrayKind(e.array)}`);
+          out.add(`mem:${spaceOf(e.array)}:${e.t}`);
+        }
         return e.idx.forEach(expr);
       case "path":
         expr(e.e);
@@ -130,7 +143,7 @@ export function features(p: Program): Set<string> {
         out.add(`mem:local:${s.t}`);
         return;
       case "shared":
-        out.add(`stmt:shared:${s.dims.length}d`);
+        out.add(s.dynamic ? "stmt:shared:dynamic" : `stmt:shared:${s.dims.length}d`);
         if (kind(s.t)) out.add(`${kind(s.t)}:array:shared`);
         out.add(`mem:shared:${s.t}`);
         return;
@@ -157,6 +170,7 @@ export function features(p: Program): Set<string> {
         return stmts(s.else ?? [], where);
       case "for":
         out.add(s.cond ? "stmt:for" : "stmt:for(;;)");
+        if (s.unroll !== undefined) out.add(s.unroll === "full" ? "unroll:full" : "unroll:N");
         stmt(s.init, where);
         if (s.cond) expr(s.cond);
         stmt(s.step, where);

@@ -20,7 +20,7 @@ import { evalCast } from "../../ir/evalOp.js";
 import { T } from "../../ir/types.js";
 import {
   ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
-  type BinOp, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
+  type ArrayKind, type BinOp, type CallArg, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
 } from "./ast.js";
 import { SIZES } from "./generic.js";
 import { fieldReads, structExpr } from "./structs.js";
@@ -35,13 +35,20 @@ export interface ValueVar {
   readonly mutable: boolean;
 }
 
-/** A readable array: an input, a local array, readable shared memory, a module constant table, or this thread's own output slots. */
+/**
+ * A readable array: an input, a constant array, a module constant table, a local array,
+ * readable shared memory, this thread's own output slots, or a device function's view
+ * parameter (`writable` unless readonly).
+ */
 export interface ArrayRef {
   readonly name: string;
   readonly t: ValTy;
   /** Sizes per dimension; empty for a scalar `shared` variable. */
   readonly dims: readonly number[];
-  readonly kind: "input" | "local" | "shared" | "table" | "own";
+  readonly kind: ArrayKind;
+  readonly writable?: boolean;
+  /** A dynamic shared array (`shared sh: T[];`): never vector-accessed (gk refuses it, GK2046). */
+  readonly dynamic?: boolean;
 }
 
 export interface FnSig {
@@ -102,7 +109,9 @@ function mathCall(m: MathUse, t: Ty, args: readonly Expr[]): Expr {
   return builtin(t, m.entry.name, ...args.map((x, i) => (i === k ? safe : x)));
 }
 /** Math builtins with a stated ulp error: used only at the root of an `approx_*` store. */
-export const APPROX_MATH = MATH.filter((b) => b.ulp.f32 > 0 || b.ulp.f64 > 0);
+export const APPROX_MATH = MATH.filter((b) => !b.fast && (b.ulp.f32 > 0 || b.ulp.f64 > 0));
+/** The fast builtins (fastExp, ...): used only at the root of a `fast_f32` store, their operands clamped into a region where a bound holds. */
+export const FAST_MATH = MATH.filter((b) => b.fast !== undefined);
 
 const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" | "z" }[] = (["threadIdx", "blockIdx", "blockDim", "gridDim", "globalId"] as const).flatMap((name) =>
   (["x", "y", "z"] as const).map((axis) => ({ name, axis })),
@@ -330,16 +339,83 @@ export class ExprGen {
   }
 
   /**
-   * A call of `f` (undefined when no input array in scope fits its array parameter). A
-   * generic function's instance is named explicitly or inferred (then its first argument
-   * is printed typed), with a size when it has one.
+   * A call of `f` (undefined when the scope has nothing to pass to one of its array, view or
+   * reference parameters). A generic function's instance is named explicitly or inferred
+   * (then its first argument is printed typed), with a size when it has one.
    */
   call(f: FnSig, sub: (u: ValTy) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
-    if (!f.params.every((p) => p.kind === "scalar" || this.inputOf(p.t))) return undefined;
-    const args = f.params.map((p) => (p.kind === "scalar" ? sub(p.t) : fc.constant({ k: "arrayRef" as const, name: this.inputOf(p.t)!.name })));
+    const args: fc.Arbitrary<CallArg>[] = [];
+    for (const p of f.params) {
+      let a: fc.Arbitrary<CallArg> | undefined;
+      if (p.kind === "scalar") a = sub(p.t);
+      else if (p.kind === "global") {
+        const input = this.inputOf(p.t);
+        a = input && fc.constant({ k: "arrayRef" as const, name: input.name });
+      } else if (p.kind === "view") a = this.viewArg(p.t, p.length, !p.readonly);
+      else a = this.refArg(p.t);
+      if (!a) return undefined;
+      args.push(a);
+    }
     if (!f.generic) return fc.tuple(...args).map((a): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a }));
     const call = fc.record({ explicit: fc.boolean(), size: f.generic.sized ? fc.constantFrom(...SIZES) : fc.constant(undefined) });
     return fc.tuple(call, ...args).map(([g, ...a]): Expr => ({ k: "call", t: f.ret, fn: f.index, args: a, generic: g.size === undefined ? { explicit: g.explicit } : { explicit: true, size: g.size } }));
+  }
+
+  /**
+   * A view of `length` elements of type t for a view parameter: of any array in scope (a
+   * writable one for a writable view: this thread's own slots, a local array, a writable
+   * view), whole, a row of a 2-D array, or a run from a guarded offset with stride 1 to 3
+   * that stays inside it. Undefined when no array fits.
+   */
+  viewArg(t: Ty, length: number, writable: boolean): fc.Arbitrary<CallArg> | undefined {
+    const out: fc.WeightedArbitrary<CallArg>[] = [];
+    // Rows of 2-D arrays (shared tiles among them) weigh more: few programs have one of the view's type.
+    const add = (arbitrary: fc.Arbitrary<CallArg>, weight = 1) => out.push({ arbitrary, weight });
+    const fits = (n: number) => [1, 2, 3].filter((s) => (length - 1) * s + 1 <= n);
+    for (const a of this.env.arrays) {
+      if (a.t !== t || a.dims.length === 0 && a.kind !== "own") continue;
+      if (writable && !(a.kind === "own" || a.kind === "local" || (a.kind === "view" && a.writable))) continue;
+      if (a.kind === "own") {
+        const n = this.env.slots;
+        for (const s of fits(n)) {
+          add(fc.integer({ min: 0, max: n - (length - 1) * s - 1 }).map((j): CallArg => ({
+            k: "view", array: a.name, row: null, offset: bin("i32", "+", nameRef("i32", "o"), lit("i32", j)), length, stride: s, whole: false, source: "own",
+          })));
+        }
+        continue;
+      }
+      const flat = a.dims.reduce((x, y) => x * y, 1);
+      if (a.dims.length === 1 && flat === length) add(fc.constant({ k: "view", array: a.name, row: null, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind }));
+      for (const s of fits(flat)) {
+        add(this.index(flat - (length - 1) * s, 1).map((i): CallArg => ({ k: "view", array: a.name, row: null, offset: cast("i32", i), length, stride: s, whole: false, source: a.kind })));
+      }
+      if (a.dims.length === 2) {
+        const [rows, m] = a.dims as [number, number];
+        if (m === length) add(this.index(rows, 1).map((r): CallArg => ({ k: "view", array: a.name, row: r, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind })), 3);
+        for (const s of fits(m)) {
+          add(fc.tuple(this.index(rows, 1), this.index(m - (length - 1) * s, 1)).map(([r, i]): CallArg => ({
+            k: "view", array: a.name, row: r, offset: cast("i32", i), length, stride: s, whole: false, source: a.kind,
+          })), 3);
+        }
+      }
+    }
+    return out.length ? fc.oneof(...out) : undefined;
+  }
+
+  /** A variable or element of type t for a reference parameter: a mutable variable, a local array's element, an own slot, a writable view's element. */
+  refArg(t: Ty): fc.Arbitrary<CallArg> | undefined {
+    const out: fc.Arbitrary<CallArg>[] = [];
+    const vars = this.env.vars.filter((v) => v.mutable && v.t === t);
+    if (vars.length) out.push(fc.constantFrom(...vars).map((v): CallArg => ({ k: "ref", target: { name: v.name, t, idx: [] }, source: "var" })));
+    for (const a of this.env.arrays) {
+      if (a.t !== t) continue;
+      if (a.kind === "own") {
+        out.push(fc.integer({ min: 0, max: this.env.slots - 1 }).map((j): CallArg => ({ k: "ref", target: { name: a.name, t, idx: [bin("i32", "+", nameRef("i32", "o"), lit("i32", j))] }, source: "own" })));
+      } else if (a.kind === "local" || (a.kind === "view" && a.writable)) {
+        out.push(fc.tuple(...a.dims.map((n) => this.index(n, 1))).map((idx): CallArg => ({ k: "ref", target: { name: a.name, t, idx }, source: a.kind })));
+      }
+    }
+    return out.length ? fc.oneof(...out) : undefined;
   }
 
   /** An input array of element type t in scope (to pass to a device function's readonly parameter). */

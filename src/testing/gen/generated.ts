@@ -24,6 +24,10 @@ export interface GeneratedKernel {
   readonly block: Dims;
   /** Arguments in parameter order. Arrays are shared with the generator: run on `cloneArgs(args)`. */
   readonly args: readonly ArgValue[];
+  /** The lengths of its dynamic shared arrays, by name (the launch's `shared`). */
+  readonly shared: Readonly<Record<string, number>>;
+  /** The contents of the constant arrays of its module, by name as printed (each launch gives those the kernel reads). */
+  readonly constants: Readonly<Record<string, AnyTypedArray>>;
   readonly params: readonly Param[];
   /** How each written array is compared (absent: bit for bit). */
   readonly tolerance: Readonly<Record<string, Tolerance>>;
@@ -34,8 +38,10 @@ export interface GeneratedKernel {
 export function generatedKernel(p: Program, name: string): GeneratedKernel {
   const printed = printProgram(p, name);
   const args = printed.params.map((q) => p.values.get(q.name)!);
+  const shared = Object.fromEntries(p.sharedLengths);
+  const constants = Object.fromEntries(p.constantArrays.map((a) => [`${name}_${a.name}`, p.values.get(a.name) as AnyTypedArray]));
   const kernel = p.sizeParam ? `${name}<${p.sizeParam.value}>` : name;
-  return { source: printed.source, name, kernel, grid: p.grid, block: p.block, args, params: printed.params, tolerance: tolerances(p), program: p };
+  return { source: printed.source, name, kernel, grid: p.grid, block: p.block, args, shared, constants, params: printed.params, tolerance: tolerances(p), program: p };
 }
 
 /** Copies of the arguments, so that a run does not change the originals. */
@@ -45,7 +51,8 @@ export function cloneArgs(args: readonly ArgValue[]): ArgValue[] {
 
 /**
  * The `approx_T` arrays' tolerance: the largest ulp error the builtin table states for the
- * builtins stored there, plus one for the simulator's own rounding (spec/builtins.md).
+ * builtins stored there, plus one for the simulator's own rounding (spec/builtins.md); the
+ * `fast_f32` array's: its region's (fast.ts).
  */
 export function tolerances(p: Program): Record<string, Tolerance> {
   const worst = new Map<string, number>();
@@ -60,7 +67,9 @@ export function tolerances(p: Program): Record<string, Tolerance> {
     }
   };
   visit(p.body);
-  return Object.fromEntries([...worst].map(([name, ulp]) => [name, { ulp: ulp + 1 }]));
+  const out: Record<string, Tolerance> = Object.fromEntries([...worst].map(([name, ulp]) => [name, { ulp: ulp + 1 }]));
+  if (p.fastTolerance && Object.keys(p.fastTolerance).length) out["fast_f32"] = p.fastTolerance;
+  return out;
 }
 
 function childStatements(s: Stmt): (readonly Stmt[])[] {

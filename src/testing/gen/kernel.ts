@@ -26,13 +26,16 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
+import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import {
   ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
-  type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type FnDef, type LValue, type Param, type ParamType, type ParamValue, type Program, type Stmt,
+  type ConstantArray, type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
   type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
+import { FAST_USES, type FastUse } from "./fast.js";
+import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
 import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
@@ -60,10 +63,6 @@ export interface GenOptions {
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
-type FnShape =
-  | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: ValTy }
-  | { readonly kind: "writer"; readonly t: ValTy };
-
 interface Shape {
   readonly grid: Dims;
   /** Generic device functions (generic.ts), callable at every type their constraints admit. */
@@ -76,8 +75,13 @@ interface Shape {
   readonly structs: readonly StructDef[];
   readonly locals: readonly { readonly name: string; readonly t: ValTy }[];
   readonly localArrays: readonly { readonly t: ValTy; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
-  /** Shared data arrays: element types; the last may be a single `shared` variable. */
-  readonly shared: readonly { readonly t: ValTy; readonly scalar: boolean }[];
+  /**
+   * Shared data arrays: element types; the last may be a single `shared` variable. `dynamic`:
+   * declared `shared sh: T[];` (of a scalar type) with its length given by the launch (where
+   * the array is one-dimensional).
+   */
+  readonly shared: readonly { readonly t: ValTy; readonly scalar: boolean; readonly dynamic: boolean }[];
+  readonly constantArrays: readonly ConstantArray[];
   readonly sharedAccs: readonly Accumulator[];
   readonly globalAccs: readonly Accumulator[];
   readonly fns: readonly FnShape[];
@@ -85,6 +89,8 @@ interface Shape {
   readonly tables: readonly TableDef[];
   readonly plan: readonly Segment[];
   readonly approx: readonly FloatTy[];
+  /** The fast builtin stored to `fast_f32`, with its operands clamped into one region (one per program, so its tolerance is the array's). */
+  readonly fast: FastUse | null;
 }
 
 /**
@@ -208,18 +214,15 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
     })
     .map((a) => (isScalarTy(a.t) ? a : { ...a, init: "none" as const }));
-  const shared = fc.array(types, { maxLength: 2 }).chain((ts) =>
-    fc.option(types, { freq: 3 }).map((scalar) => [...ts.map((t) => ({ t, scalar: false })), ...(scalar ? [{ t: scalar, scalar: true }] : [])]),
+  // Shared arrays: mostly of scalars, which views and dynamic shared arrays take (gk refuses
+  // others there, GK2042, GK2044); of the program's vectors and structs now and then.
+  const sharedTypes: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 6 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
+  const shared = fc.array(fc.tuple(sharedTypes, fc.boolean()), { maxLength: 2 }).chain((ts) =>
+    fc.option(sharedTypes, { freq: 3 }).map((scalar) => [
+      ...ts.map(([t, dynamic]) => ({ t, scalar: false, dynamic: dynamic && isScalarTy(t) })),
+      ...(scalar ? [{ t: scalar, scalar: true, dynamic: false }] : []),
+    ]),
   );
-  const valueFn = fc
-    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), types, names(3, "p"))
-    .map(([ps, input, ret, pnames]): FnShape => ({
-      kind: "value",
-      params: [...ps.map((t): ParamType => ({ kind: "scalar", t })), ...(input ? [{ kind: "global", t: input, readonly: true } as const] : [])],
-      names: pnames,
-      ret,
-    }));
-  const writerFn = types.map((t): FnShape => ({ kind: "writer", t }));
   const constants = fc.tuple(
     fc.option(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), { freq: 2 }),
     fc.option(fc.integer({ min: -400, max: 400 }).map((n) => n / 16 + 1 / 1024)),
@@ -239,7 +242,6 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       shared,
       sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"]), { maxLength: 2 }),
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
-      fns: fc.array(fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }), { maxLength: 3 }),
       constants,
       tables: fc.array(
         fc.tuple(scalars, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
@@ -248,11 +250,20 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
         { maxLength: 2 },
       ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
-      // Where a segment of warp operations goes, in about one program in three (shuffles move twelve types).
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where a segment of warp operations goes, in about one program in two (shuffles move twelve types; matches four).
+      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
+      fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
+      // Constant memory holds scalars (gk refuses others, GK2043).
+      constantArrays: fc.array(scalars, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
       generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
       genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    })
+    // Device functions after the arrays: their views are now and then of a shared or local array's type.
+    .chain((r) => {
+      const arrayScalars = [...new Set([...r.shared, ...r.localArrays].map((x) => x.t).filter(isScalarTy))];
+      const viewTypes = arrayScalars.length ? fc.oneof(fc.constantFrom(...ALL_TYPES), fc.constantFrom(...arrayScalars)) : fc.constantFrom(...ALL_TYPES);
+      return fc.array(fnShape(names(3, "p"), INPUT_LENGTH, types, viewTypes), { maxLength: 3 }).map((fns) => ({ ...r, fns }));
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -275,6 +286,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
         tables: r.tables,
         plan,
         approx: r.approx,
+        fast: r.fast,
+        constantArrays: r.constantArrays,
         generics: r.generics,
         genericKernel: r.genericKernel,
       };
@@ -300,6 +313,7 @@ function kernelParams(s: Shape): Param[] {
     ...types.map((t): Param => ({ name: `in_${t}`, type: { kind: "global", t, readonly: true } })),
     ...types.map((t): Param => ({ name: `out_${t}`, type: { kind: "global", t, readonly: false } })),
     ...s.approx.map((t): Param => ({ name: `approx_${t}`, type: { kind: "global", t, readonly: false } })),
+    ...(s.fast ? [{ name: "fast_f32", type: { kind: "global", t: "f32", readonly: false } } as const] : []),
     ...s.globalAccs.map((a): Param => ({ name: a.name, type: { kind: "global", t: a.t, readonly: false } })),
   ];
 }
@@ -320,7 +334,11 @@ function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, Pa
     if (acc) return typedArray(acc.t, ACC_LENGTH, isFloatTy(acc.t) && acc.op === "add" ? smallValue(acc.t) : inputValue(acc.t));
     return filledArray(t, s.structs, n, sentinel);
   });
-  return fc.tuple(...arbs).map((vs) => new Map(params.map((p, i) => [p.name, vs[i]!])));
+  const constants = s.constantArrays.map((a) => typedArray(a.t, a.length));
+  return fc.tuple(fc.tuple(...arbs), fc.tuple(...constants)).map(([vs, cs]) => new Map<string, ParamValue>([
+    ...params.map((p, i): [string, ParamValue] => [p.name, vs[i]!]),
+    ...s.constantArrays.map((a, i): [string, ParamValue] => [a.name, cs[i]!]),
+  ]));
 }
 
 // ---------------------------------------------------------------- the kernel body
@@ -345,23 +363,32 @@ function prologue(): Stmt[] {
 
 interface SharedData {
   readonly ref: ArrayRef;
+  /** Declared `shared sh: T[];`, its length (the block's threads) given by the launch. */
+  readonly dynamic: boolean;
   /** Where this thread writes: `sh[tid]` or `sh[threadIdx.y][threadIdx.x]`; none for a scalar (thread 0 writes it). */
   readonly own: readonly Expr[] | null;
 }
 
 function sharedData(s: Shape): SharedData[] {
   const [bx, by, bz] = s.block;
-  return s.shared.map(({ t, scalar }, k) => {
-    if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null };
+  return s.shared.map(({ t, scalar, dynamic }, k) => {
+    if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null, dynamic: false };
     const twoD = by > 1 && bz === 1;
+    const isDynamic = dynamic && !twoD;
     return {
-      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared" },
+      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared", ...(isDynamic && { dynamic: true }) },
+      dynamic: isDynamic,
       own: twoD ? [special("threadIdx", "y"), special("threadIdx", "x")] : [i32("tid")],
     };
   });
 }
 
 const accRef = (a: Accumulator): ArrayRef => ({ name: a.name, t: a.t, dims: a.dims, kind: "shared" });
+
+/** The module's constant arrays as arrays expressions read. */
+function constantRefs(s: Shape): ArrayRef[] {
+  return s.constantArrays.map((a): ArrayRef => ({ name: a.name, t: a.t, dims: [a.length], kind: "constant" }));
+}
 
 /** The module constant tables as arrays expressions may read. */
 function tableRefs(s: Shape): ArrayRef[] {
@@ -378,6 +405,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     arrays: [
       ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
       ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...constantRefs(s),
       ...tableRefs(s),
     ],
     fns,
@@ -389,7 +417,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
   };
   const writers = s.fns.flatMap((f, index) => (f.kind === "writer" ? [{ index, t: f.t }] : []));
   const parts = (accs: readonly Accumulator[]): KernelParts => ({
-    outTypes: types, approx: s.approx, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
+    outTypes: types, approx: s.approx, fast: s.fast, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
   });
   const outer = new Scope(base, parts(s.globalAccs));
   const locals = s.locals.map(({ name, t }): ValueVar => ({ name, t, mutable: true }));
@@ -411,7 +439,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     ),
   );
   const declarations: Stmt[] = [
-    ...shared.map((d): Stmt => ({ k: "shared", name: d.ref.name, t: d.ref.t, dims: d.ref.dims })),
+    ...shared.map((d): Stmt => ({ k: "shared", name: d.ref.name, t: d.ref.t, dims: d.ref.dims, ...(d.dynamic ? { dynamic: true } : {}) })),
     ...s.sharedAccs.map((a): Stmt => ({ k: "shared", name: a.name, t: a.t, dims: a.dims })),
   ];
   pieces.push(fc.constant(declarations));
@@ -474,7 +502,7 @@ function count(dims: readonly number[]): number {
 
 /**
  * One to three warp operations, each stored to one of the thread's output slots: a shuffle
- * of a value of any numeric type with any i32 lane operand, or a vote.
+ * of a value of any numeric type with any i32 lane operand, a vote, or a match.
  */
 function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
   const whole = (bx * by * bz) % 32 === 0;
@@ -484,7 +512,12 @@ function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> 
   );
   const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
   const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
-  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 });
+  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it (of the
+  // 32- and 64-bit integers, MATCH_TYPES). Partial warps as votes.
+  const match = fc
+    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...(MATCH_TYPES as readonly IntTy[])))
+    .chain(([[t, fn], u]) => scope.gen.any(u).map((v): [Ty, Expr] => [t, builtin(t, fn, v)]));
+  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 }, { arbitrary: match, weight: 1 });
   return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
     ops.map(([[t, e], k]) => assign({ name: `out_${t}`, t, idx: [bin("i32", "+", i32("o"), lit("i32", k))] }, "=", e)),
   );
@@ -524,46 +557,6 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
   });
 }
 
-// ---------------------------------------------------------------- device functions
-
-function fnBody(f: FnShape, i: number, s: Shape, generic: readonly FnSig[]): fc.Arbitrary<FnDef> {
-  const callable: FnSig[] = [...s.fns.slice(0, i).flatMap((g, index) => (g.kind === "value" ? [{ index, params: g.params, ret: g.ret }] : [])), ...generic];
-  const tables = tableRefs(s);
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({
-    vars, arrays: [...arrays, ...tables], fns: callable, constants: s.constants, slots: SLOTS, inputLength: INPUT_LENGTH, structs: s.structs, vecTypes: s.vecTypes,
-  });
-  const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
-  if (f.kind === "writer") {
-    const params: Param[] = [
-      { name: "dst", type: { kind: "global", t: f.t, readonly: false } },
-      { name: "s", type: { kind: "scalar", t: "i32" } },
-      { name: "x", type: { kind: "scalar", t: f.t } },
-    ];
-    const scope = new Scope(env([{ name: "s", t: "i32", mutable: false }, { name: "x", t: f.t, mutable: true }], []), undefined);
-    return fc.tuple(scope.stmts(ctx("void", 0), 0, 2), fc.option(scope.gen.any("bool")), scope.gen.any(f.t)).map(([ss, c, e]): FnDef => ({
-      params,
-      ret: "void",
-      body: [
-        ...ss,
-        ...(c ? [{ k: "if", c, then: [{ k: "return", e: null }], else: null } as Stmt] : []),
-        assign({ name: "dst", t: f.t, idx: [i32("s")] }, "=", e),
-      ],
-    }));
-  }
-  const params: Param[] = f.params.map((p, j) => ({ name: p.kind === "scalar" ? f.names[j]! : "a", type: p }));
-  const vars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
-  const arrays = params.flatMap((p): ArrayRef[] => (p.type.kind === "global" ? [{ name: p.name, t: p.type.t, dims: [INPUT_LENGTH], kind: "input" }] : []));
-  const scope = new Scope(env(vars, arrays), undefined);
-  const withLocal = fc.option(fc.constantFrom(...paramTypes(s))).chain((t) => {
-    if (!t) return fc.tuple(fc.constant<Stmt[]>([]), fc.constant(scope));
-    const inner = scope.with({ name: "w0", t, mutable: true });
-    return fc.tuple(scope.gen.any(t).map((init): Stmt[] => [{ k: "let", decl: "let", name: "w0", t, init }]), fc.constant(inner));
-  });
-  return withLocal.chain(([decl, sc]) =>
-    fc.tuple(sc.stmts(ctx(f.ret, 1), 0, 3), sc.gen.any(f.ret)).map(([ss, r]): FnDef => ({ params, ret: f.ret, body: [...decl, ...ss, { k: "return", e: r }] })),
-  );
-}
-
 // ---------------------------------------------------------------- the program
 
 /** Each generic function's instances: one signature per type its constraint admits. */
@@ -576,7 +569,7 @@ function genericSigs(s: Shape): FnSig[] {
 /** The kernel's constant parameter: the size of its first 1-D shared array (data, else an accumulator), when it is generic. */
 function sizeParam(s: Shape): Program["sizeParam"] {
   if (!s.genericKernel) return undefined;
-  const data = sharedData(s).find((d) => d.ref.dims.length === 1)?.ref;
+  const data = sharedData(s).find((d) => d.ref.dims.length === 1 && !d.dynamic)?.ref;
   const acc = s.sharedAccs.find((a) => a.dims.length === 1);
   const array = data ?? (acc && accRef(acc));
   return array ? { name: "S", value: array.dims[0]!, array: array.name } : undefined;
@@ -585,17 +578,20 @@ function sizeParam(s: Shape): Program["sizeParam"] {
 export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
   return shape(opts).chain((s) => {
     const params = kernelParams(s);
+    const sharedLengths = new Map(sharedData(s).flatMap((d) => (d.dynamic ? [[d.ref.name, d.ref.dims[0]!] as const] : [])));
     const generic = genericSigs(s);
-    const sigs: FnSig[] = [...s.fns.flatMap((f, index) => (f.kind === "value" ? [{ index, params: f.params, ret: f.ret }] : [])), ...generic];
+    const sigs: FnSig[] = [...callable(s.fns), ...generic];
     const size = sizeParam(s);
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s, generic))),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic, s))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
       .map(({ fns, body, values: vs }): Program => ({
-        constants: s.constants, structs: s.structs, tables: s.tables, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }), params, body, grid: s.grid, block: s.block, values: vs,
+        constants: s.constants, constantArrays: s.constantArrays, structs: s.structs, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
+        params, body, grid: s.grid, block: s.block, values: vs,
+        ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
       }));
   });
 }

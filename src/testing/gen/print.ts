@@ -22,10 +22,11 @@ export interface PrintedProgram {
 
 /** Prints `p` with kernel name `name`; device functions, constants and structs are named `<name>_f0`, `<name>_C0`, `<name>_S0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants, p.structs, p.tables, p.sizeParam);
+  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)), p.structs, p.tables, p.sizeParam);
   const lines: string[] = [];
   for (const s of p.structs) lines.push(...pr.struct(s));
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
+  for (const a of p.constantArrays) lines.push(`constant ${pr.global(a.name)}: ${a.t}[${a.length}];`);
   for (const t of p.tables) lines.push(`const ${pr.global(t.name)}: ${t.t}${t.dims.map((d) => `[${d}]`).join("")} = ${arrayLiteral(t.t, t.values, t.dims)};`);
   (p.generics ?? []).forEach((g, i) => {
     if (lines.length) lines.push("");
@@ -117,6 +118,8 @@ class Printer {
   constructor(
     private readonly prefix: string,
     constants: readonly ConstDef[],
+    /** Module-level constant arrays: their names take the prefix. */
+    private readonly constantArrays: ReadonlySet<string>,
     structs: readonly StructDef[],
     tables: readonly TableDef[],
     private readonly sizeParam?: Program["sizeParam"],
@@ -124,6 +127,10 @@ class Printer {
     this.constants = new Map(constants.map((c) => [c.name, c]));
     this.structs = new Map(structs.map((s) => [s.name, s]));
     this.tables = new Set(tables.map((t) => t.name));
+  }
+
+  private arrayName(name: string): string {
+    return this.constantArrays.has(name) || this.tables.has(name) ? this.global(name) : name;
   }
 
   global(name: string): string {
@@ -140,7 +147,18 @@ class Printer {
   }
 
   private paramType(t: ParamType): string {
-    return t.kind === "scalar" ? this.type(t.t) : `${t.readonly ? "readonly " : ""}global<${this.type(t.t)}>`;
+    switch (t.kind) {
+      case "scalar":
+        return this.type(t.t);
+      case "global":
+        return `${t.readonly ? "readonly " : ""}global<${this.type(t.t)}>`;
+      case "view":
+        return `${t.readonly ? "readonly " : ""}view<${t.t}>`;
+      case "ref":
+        return `${t.mode} ${t.t}`;
+      default:
+        return assertNever(t, "generated parameter type");
+    }
   }
 
   /** `struct <prefix>_S0 { f: T; taps: T[2]; }`, with `,` between fields now and then. */
@@ -162,7 +180,7 @@ class Printer {
         return this.literal(e, bare);
       case "name":
         // A constant table named as an array (`load2(tab0, i)`) is a module global.
-        return { text: this.tables.has(e.name) ? this.global(e.name) : e.name, prec: PRIMARY };
+        return { text: this.arrayName(e.name), prec: PRIMARY };
       case "special":
         return { text: `${e.name}.${e.axis}`, prec: PRIMARY };
       case "unary": {
@@ -202,13 +220,11 @@ class Printer {
         if (!e.generic) return { text: `${this.prefix}_f${e.fn}(${e.args.map((a) => this.callArg(a)).join(", ")})`, prec: PRIMARY };
         // T inferred from the first argument: printed typed (never a bare literal).
         const inferred = !e.generic.explicit && e.generic.size === undefined;
-        const args = e.args.map((a, i) => (inferred && i === 0 && a.k !== "arrayRef" ? this.operand(a, 0, false) : this.callArg(a)));
+        const args = e.args.map((a, i) => (inferred && i === 0 && a.k !== "arrayRef" && a.k !== "ref" && a.k !== "view" ? this.operand(a, 0, false) : this.callArg(a)));
         return { text: `${this.prefix}_g${e.fn}${genericArgsText(e.t as NumTy, e.generic)}(${args.join(", ")})`, prec: PRIMARY };
       }
-      case "index": {
-        const array = this.tables.has(e.array) ? this.global(e.array) : e.array;
-        return { text: `${array}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
-      }
+      case "index":
+        return { text: `${this.arrayName(e.array)}${e.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`, prec: PRIMARY };
       default:
         return assertNever(e, "generated expression");
     }
@@ -232,7 +248,19 @@ class Printer {
   }
 
   private callArg(a: CallArg): string {
-    return a.k === "arrayRef" ? a.name : this.operand(a, 0, true);
+    switch (a.k) {
+      case "arrayRef":
+        return a.name;
+      case "ref":
+        return this.lvalue(a.target);
+      case "view": {
+        const array = `${this.arrayName(a.array)}${a.row ? `[${this.operand(a.row, 0, true)}]` : ""}`;
+        if (a.whole) return array;
+        return `view(${array}, ${this.operand(a.offset, 0, true)}, ${a.length}${a.stride !== 1 ? `, ${a.stride}` : ""})`;
+      }
+      default:
+        return this.operand(a, 0, true);
+    }
   }
 
   /** Which of these sibling operands may be bare literals: all of them when one is not a literal, else all but the first. */
@@ -279,7 +307,7 @@ class Printer {
   }
 
   private lvalue(t: LValue): string {
-    return `${t.name}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}${this.path(t.path ?? [])}`;
+    return `${this.arrayName(t.name)}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}${this.path(t.path ?? [])}`;
   }
 
   /** A statement without indentation or `;`, for a `for` header. */
@@ -316,11 +344,11 @@ class Printer {
       }
       case "shared": {
         // The kernel's constant parameter sizes this array (Program.sizeParam).
-        const sized = this.sizeParam?.array === s.name && s.dims.length === 1;
-        return [`${ind}shared ${s.name}: ${this.type(s.t)}${sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
+        const sized = this.sizeParam?.array === s.name && s.dims.length === 1 && !s.dynamic;
+        return [`${ind}shared ${s.name}: ${this.type(s.t)}${s.dynamic ? "[]" : sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
       }
       case "vstore":
-        return [`${ind}${s.fn}(${s.array}, ${this.operand(s.idx, 0, true)}, ${this.operand(s.value, 0, true)});`];
+        return [`${ind}${s.fn}(${this.arrayName(s.array)}, ${this.operand(s.idx, 0, true)}, ${this.operand(s.value, 0, true)});`];
       case "if": {
         const out = [`${ind}if (${this.operand(s.c, 0, false)}) {`, ...block(s.then)];
         let rest = s.else;
@@ -334,7 +362,8 @@ class Printer {
       }
       case "for": {
         const head = `${s.init ? this.simple(s.init) : ""}; ${s.cond ? this.operand(s.cond, 0, false) : ""}; ${s.step ? this.simple(s.step) : ""}`;
-        return [`${ind}for (${head}) {`, ...block(s.body), `${ind}}`];
+        const unroll = s.unroll === undefined ? [] : [`${ind}@unroll${s.unroll === "full" ? "" : `(${s.unroll})`}`];
+        return [...unroll, `${ind}for (${head}) {`, ...block(s.body), `${ind}}`];
       }
       case "while":
         return [`${ind}while (${this.operand(s.c, 0, false)}) {`, ...block(s.body), `${ind}}`];
@@ -388,6 +417,14 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
       case "name":
       case "arrayRef":
         names.add(e.name);
+        return;
+      case "view":
+        names.add(e.array);
+        if (e.row) expr(e.row);
+        return expr(e.offset);
+      case "ref":
+        names.add(e.target.name);
+        e.target.idx.forEach(expr);
         return;
       case "unary":
       case "cast":

@@ -20,11 +20,12 @@ import fc from "fast-check";
 import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
   ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
-  type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type ValTy,
+  type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type Unroll, type ValTy,
 } from "./ast.js";
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
 import { innerPlaces, pathTo } from "./structs.js";
-import { alignedIndex } from "./vectors.js";
+import { alignedIndex, vectorAccessible } from "./vectors.js";
+import { fastCall, type FastUse } from "./fast.js";
 
 /** An array that threads update with one order-independent atomic family. */
 export interface Accumulator {
@@ -41,6 +42,8 @@ export interface KernelParts {
   readonly outTypes: readonly ValTy[];
   /** `approx_T` outputs for inexact math builtins. */
   readonly approx: readonly FloatTy[];
+  /** The fast builtin, and its region, that `fast_f32` stores hold (none: no `fast_f32`). */
+  readonly fast: FastUse | null;
   /** Accumulators that atomics may update here (global ones, and shared ones between their barriers). */
   readonly accumulators: readonly Accumulator[];
   /** Void device functions `(o: global<T>, s: i32, x: T)` that store to one slot. */
@@ -120,7 +123,9 @@ export class Scope {
     // Generic functions' instances are pure: called for their value only.
     for (const f of this.env.fns.filter((x) => !x.generic)) {
       const call = g.call(f);
-      if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), 1));
+      // Functions that take views or references are called more often: what they pass is what they test.
+      const weight = f.params.some((p) => p.kind === "view" || p.kind === "ref") ? 12 : 1;
+      if (call) out.push(w(call.map((e): Stmt => ({ k: "do", e })), weight));
     }
     const k = this.kernel;
     if (!k) return out;
@@ -134,6 +139,7 @@ export class Scope {
     out.push(...this.effects(atomicTypes));
     // Weighted up: two dozen inexact builtins on four float types share these stores.
     for (const t of k.approx) out.push(w(this.approxStore(t), 10));
+    if (k.fast) out.push(w(this.fastStore(k.fast), 3));
     for (const acc of k.accumulators) if (k.floatAtomics || !isFloatTy(acc.t)) out.push(w(this.accumulate(acc), 1));
     for (const f of k.writers) {
       const call = fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), g.any(f.t)).map(([j, x]): Stmt => ({
@@ -161,7 +167,7 @@ export class Scope {
 
   /** `store2`/`store4` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
   private vectorStores(a: ArrayRef): Weighted[] {
-    if (!isScalarTy(a.t) || !LANE_TYPES.includes(a.t) || !this.env.vecTypes.length) return [];
+    if (!isScalarTy(a.t) || !LANE_TYPES.includes(a.t) || !this.env.vecTypes.length || !vectorAccessible(a)) return [];
     const t = a.t;
     const out: Weighted[] = [];
     for (const n of [2, 4] as const) {
@@ -206,6 +212,12 @@ export class Scope {
     return fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), call).map(([j, e]) =>
       assign({ name: `approx_${t}`, t, idx: [slotIndex(j)] }, "=", e),
     );
+  }
+
+  /** `fast_f32[o + j] = fastX(clamp(a, lo, hi), ...)`: see fast.ts. */
+  private fastStore(use: FastUse): fc.Arbitrary<Stmt> {
+    const args = fc.tuple(...use.bounds.map(() => this.gen.any("f32")));
+    return fc.tuple(fc.integer({ min: 0, max: this.env.slots - 1 }), args).map(([j, a]) => assign({ name: "fast_f32", t: "f32", idx: [slotIndex(j)] }, "=", fastCall(use, a)));
   }
 
   /** An atomic on one of the thread's own output slots, as a value (its old value): any operation of the table. */
@@ -311,13 +323,15 @@ export class Scope {
     const trips = fc.integer({ min: 0, max: 5 });
     const cond = this.gen.any("bool");
 
-    const up = fc.tuple(lo, trips, fc.constantFrom(1, 1, 2), body).map(([a, n, by, b]): Stmt => ({
+    // Loops with constant bounds are sometimes unrolled (`@unroll`, `@unroll(N)`): nothing may change.
+    const unroll = fc.option(fc.constantFrom<Unroll>("full", 1, 2, 4), { freq: 4 }).map((u) => (u === null ? {} : { unroll: u }));
+    const up = fc.tuple(lo, trips, fc.constantFrom(1, 1, 2), body, unroll).map(([a, n, by, b, u]): Stmt => ({
       k: "for", init: declare(a), cond: bin("bool", "<", counter, lit("i32", a + n)),
-      step: by === 1 ? inc : assign(scalarTarget(c, "i32"), "+=", lit("i32", by)), body: b,
+      step: by === 1 ? inc : assign(scalarTarget(c, "i32"), "+=", lit("i32", by)), body: b, ...u,
     }));
-    const down = fc.tuple(lo, trips, body).map(([a, n, b]): Stmt => ({
+    const down = fc.tuple(lo, trips, body, unroll).map(([a, n, b, u]): Stmt => ({
       k: "for", init: declare(a + n), cond: bin("bool", ">", counter, lit("i32", a)),
-      step: { k: "step", target: scalarTarget(c, "i32"), op: "--", prefix: true }, body: b,
+      step: { k: "step", target: scalarTarget(c, "i32"), op: "--", prefix: true }, body: b, ...u,
     }));
     const dataBound = fc.tuple(this.gen.index(5, 1), body).map(([bound, b]): Stmt => ({
       k: "for", init: declare(0), cond: bin("bool", "<", counter, cast("i32", bound)), step: inc, body: b,

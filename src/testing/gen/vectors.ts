@@ -20,7 +20,7 @@ import {
   bin, builtin, isFloatTy, isIntTy, isSignedTy, laneOf, lanesOf, LANE_INT_TYPES, LANE_NUM_TYPES, LANE_TYPES, lit, nameRef, small, vec, widthOf,
   type BinOp, type Expr, type Lanes, type NumTy, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
-import { EXACT_USES, NAN_SIGN_OPERAND, type ExprGen, type MathUse } from "./expr.js";
+import { EXACT_USES, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen, type MathUse } from "./expr.js";
 import { fieldReads } from "./structs.js";
 import { literalValue } from "./values.js";
 
@@ -62,6 +62,11 @@ export function alignedIndex(g: ExprGen, size: number, n: number, d: number): fc
   return g.index(Math.floor(size / n), d).map((i) => bin(i.t as Ty, "*", i, lit(i.t as Ty, small(i.t as NumTy, n))));
 }
 
+/** Whether load2/load4/store2/store4 may access `a` (gk refuses views, dynamic shared arrays and constant memory: GK2046). */
+export function vectorAccessible(a: ArrayRef): boolean {
+  return a.kind !== "view" && a.kind !== "constant" && !a.dynamic;
+}
+
 /** `load2`/`load4` of arrays of t's lane type: inputs, one-dimensional local and shared arrays, the thread's own slots. */
 function vectorLoads(g: ExprGen, t: VecTy, d: number): Weighted[] {
   const n = lanesOf(t);
@@ -69,7 +74,8 @@ function vectorLoads(g: ExprGen, t: VecTy, d: number): Weighted[] {
   const lane = laneOf(t);
   const fn = `load${n}`;
   const out: Weighted[] = [];
-  for (const a of g.env.arrays.filter((x) => x.t === lane)) {
+  // Not of views, dynamic shared arrays or constant memory, whose alignment gk cannot promise (GK2046).
+  for (const a of g.env.arrays.filter((x) => x.t === lane && vectorAccessible(x))) {
     const array = nameRef(lane, a.name);
     if (a.kind === "own") {
       out.push(w(fc.integer({ min: 0, max: g.env.slots / n - 1 }).map((j) => builtin(t, fn, array, ownIndex(j * n))), 1));
@@ -101,7 +107,7 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
   alts.push(w(selectArgs.map(([c, a, b]) => builtin(t, "select", c, a, b)), 1));
   alts.push(...(lane === "bool" ? boolOps(t, n, sub) : numericOps(t, lane as NumTy, sub)));
   const uses = EXACT_USES.filter((m) => m.result === lane && LANE_TYPES.includes(m.operand));
-  if (uses.length) alts.push(w(fc.oneof(...uses.map((m) => mathCall(m, n, sub))), 2));
+  if (uses.length) alts.push(w(fc.oneof(...uses.map((m) => mathCall(m, n, sub))), 6));
   if (isFloatTy(lane)) {
     alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
     if (n === 3) alts.push(w(fc.tuple(sub(t), sub(t)).map(([a, b]) => builtin(t, "cross", a, b)), 1));

@@ -62,6 +62,21 @@ device_kernel k(out: global<i32>) {
     expect([...emitCuda(m).kernels]).toEqual([["free", "free_"], ["saxpy", "saxpy"], ["a$b", "a_x24_b_1"], ["a_x24_b", "a_x24_b"], ["main", "main_"]]);
   });
 
+  it("gives a kernel its gk name as its symbol, even one a device function's rule would rename", () => {
+    const body = emitCuda(checkSource(`device_fn CUDAhelper(x: f32): f32 { return x; }\ndevice_kernel CUDAkernel2DCT(out: global<f32>) { out[0] = CUDAhelper(1.0); }\n`).ir!);
+    expect([...body.kernels]).toEqual([["CUDAkernel2DCT", "CUDAkernel2DCT"]]);
+    expect(body.source).toContain('extern "C" __global__ void CUDAkernel2DCT(');
+    expect(body.source).toContain("u_CUDAhelper(1.0f)");
+  });
+
+  it("keeps the name of a kernel imported from a file whose name clashes with another file's function", () => {
+    const files = { "a.gk": "device_fn scale(x: f32): f32 { return x; }\n", "b.gk": "export device_kernel scale(out: global<f32>) { out[0] = 2.0; }\n" };
+    const r = checkSource(`import { scale } from "./b.gk";\nimport { } from "./a.gk";\n`, files);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir!.kernels.map((k) => k.name)).toEqual(["scale"]);
+    expect([...emitCuda(r.ir!).kernels]).toEqual([["scale", "scale"]]);
+  });
+
   it("separates names that only differ before being made safe", () => {
     const ids = new Ids();
     const out = ids.global("out", T.i32);
@@ -135,21 +150,22 @@ launch int<f32>(out = zeros(1)) grid(1) block(1);
     expect(r.diagnostics.map((d) => d.code)).toContain("GK1001");
     const ok = checkSource(`device_kernel fill<T: i32 | f32, V: i32, B: bool>(out: global<T>) { out[0] = B ? T(V) : T(0); }
 device_kernel fill_i32(out: global<i32>) {}
-device_kernel int<T: i32 | f32>(out: global<T>) {}
+device_fn int<T: i32 | f32>(x: T): T { return x; }
 device_fn sq<T: numeric>(x: T): T { return x * x; }
-device_kernel k(out: global<u64>) { out[0] = sq(out[0]); }
+device_kernel k(out: global<u64>, f: global<f32>) { out[0] = sq(out[0]); f[0] = int(f[0]); }
 launch fill<i32, -1, true>(out = zeros(1)) grid(1) block(1);
 launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
-launch int<f32>(out = zeros(1)) grid(1) block(1);
 `);
     const cuda = emitCuda(ok.ir!);
+    // A generic kernel's instances keep its name verbatim (name fidelity) before the '$'.
     expect([...cuda.kernels]).toEqual([
       ["fill_i32", "fill_i32"],
       ["k", "k"],
       ["fill<i32, -1, true>", "fill$i32$m1$true"],
       ["fill<f32, 256, false>", "fill$f32$256$false"],
-      ["int<f32>", "int_$f32"],
     ]);
+    // A device function's definition named like a C++ keyword is spelled safely.
+    expect(cuda.source).toContain("int_$f32(");
     expect(cuda.source).toContain("static __device__ unsigned long long sq$u64(unsigned long long x)");
   });
 });

@@ -13,7 +13,7 @@ import {
   type MathEntry,
   type WarpEntry,
 } from "../../../src/ir/builtins.js";
-import { SHUFFLE_TYPES } from "../../../src/ir/warpBuiltins.js";
+import { MATCH_TYPES, SHUFFLE_TYPES } from "../../../src/ir/warpBuiltins.js";
 import { jsBinary, jsUnary } from "../../../src/ir/evalOp.js";
 import type { AtomicOp, BinOp, Expr, Module, Param, Stmt, UnOp } from "../../../src/ir/nodes.js";
 import { isFloat, isInt, isSigned, SCALAR_NAMES, T, scalarType, type ScalarName, type ScalarType, type ScalarValue } from "../../../src/ir/types.js";
@@ -182,11 +182,29 @@ function builtinsModule(): Module {
         put({ kind: "warp", type: T.i32, op: w.name, args: [xs.get("i32")!, i32(33)], span });
       } else if (w.rule.shape === "vote") {
         put({ kind: "warp", type: w.rule.result === "u32" ? T.u32 : T.bool, op: w.name, args: [xs.get("bool")!], span });
+      } else if (w.rule.shape === "match") {
+        for (const tn of MATCH_TYPES) put({ kind: "warp", type: w.rule.result === "u32" ? T.u32 : T.bool, op: w.name, args: [xs.get(tn)!], span });
       } else {
         body.push({ kind: "expr", expr: { kind: "warp", type: T.void, op: w.name, args: [], span }, span });
       }
     } else if (b.rule.kind === "sync") {
       body.push({ kind: "barrier", span });
+    } else if (b.rule.kind === "memory") {
+      const op = b.rule.op;
+      if (op === "fenceBlock" || op === "fenceDevice") {
+        body.push({ kind: "fence", scope: op === "fenceBlock" ? "block" : "device", span });
+        continue;
+      }
+      for (const tn of b.rule.types) {
+        const targets = [
+          { array: globals.get(tn)!, indices: [i32(3)] },
+          ...shared.filter((a) => a.name === `s1_${tn}` || a.name === `s2_${tn}`).map((a) => ({ array: a, indices: a.type.kind === "array" && a.type.dims.length === 2 ? [i32(1), i32(2)] : [i32(3)] })),
+        ];
+        for (const { array, indices } of targets) {
+          if (op === "loadAcquire" || op === "loadVolatile") put({ kind: "load", type: scalarType(tn), array, indices, path: [], vector: null, order: op === "loadAcquire" ? "acquire" : "volatile", span });
+          else body.push({ ...store(array, indices, xs.get(tn)!), order: op === "storeRelease" ? "release" : "volatile" });
+        }
+      }
     }
   }
   for (const s of shared) {

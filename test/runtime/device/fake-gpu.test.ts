@@ -2,68 +2,24 @@
  * GPU devices without a GPU: the fake libcuda.so.1 (test/runtime/launcher-fake-driver/)
  * stands in for the driver under both engines, the in-process addon (native/addon.cpp,
  * built here by node-gyp) and the gpu_launcher server. Its kernels run inside
- * cuLaunchKernel, by name, on modules nvcc builds from the .gk source below (nvcc is on CI's
+ * cuLaunchKernel, by name, on modules nvcc builds from the .gk source of fake-gpu-helpers.ts (nvcc is on CI's
  * machines; the file skips, saying so, where it is not). test/gpu/device.test.ts runs the
  * same paths on a real GPU.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GkRuntimeError, openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
-import { findNvcc } from "../../../src/runtime/nvcc.js";
-import { buildFakeDriver, ensureAddon, ensureLauncher, removeTempDirs, ROOT, tempDir } from "../launcher-helpers.js";
+import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
+import { removeTempDirs, ROOT } from "../launcher-helpers.js";
+import { FAKE_SRC as SRC, failure, fakeSkip as skip, setUpFakeGpu } from "./fake-gpu-helpers.js";
 
-// The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends,
-// roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays.
-const SRC = `
-device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
-  const i = globalId.x;
-  if (i < n) { out[i] = alpha * x[i] + y[i]; }
-}
-device_kernel add_one(n: i32, p: global<i32>) {
-  const i = globalId.x;
-  if (i < n) { p[i] = p[i] + 1; }
-}
-device_kernel oob(p: global<i32>) { p[globalId.x + 1000000000] = 1; }
-device_kernel roundtrip_narrow(a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16,
-                               oa: global<i8>, ob: global<u8>, oc: global<i16>, od: global<u16>, oh: global<f16>, og: global<bf16>) {
-  oa[0] = a; ob[0] = b; oc[0] = c; od[0] = d; oh[0] = h; og[0] = g;
-}
-device_kernel spin(cycles: i64, done: global<i32>) {
-  let i: i64 = 0;
-  while (i < cycles) { i = i + 1; }
-  done[0] = 1;
-}
-`;
-
-let nvcc = true;
-try {
-  findNvcc(process.env);
-} catch {
-  nvcc = false;
-}
-const skip = nvcc ? undefined : "nvcc not found: the modules are built from .gk source";
 if (skip) console.warn(`test/runtime/device/fake-gpu.test.ts skipped: ${skip}`);
 
 let cacheRoot: string;
 beforeAll(async () => {
-  if (skip) return;
-  await Promise.all([ensureLauncher(), ensureAddon()]);
-  const dir = tempDir("fake-gpu");
-  Object.assign(process.env, await buildFakeDriver(dir));
-  cacheRoot = join(dir, "cache");
+  if (!skip) cacheRoot = await setUpFakeGpu("fake-gpu");
 });
 afterAll(removeTempDirs);
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 const ISOLATIONS: readonly Isolation[] = ["in-process", "process"];
 
@@ -107,6 +63,24 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     expect(await arrays.og.read()).toEqual(new Uint16Array([0x4060]));
   });
 
+  it("fills constant arrays and sizes dynamic shared memory per launch, queued or with host arrays", async () => {
+    const out = await gpu.zeros("f32", 4);
+    await mod.read_constant({ grid: 1, block: 4 }, { out, table: [1, 2, 3, 4] });
+    await mod.read_constant({ grid: 1, block: 4 }, { out: await gpu.zeros("f32", 4), table: [9, 9, 9, 9] });
+    expect(await out.read()).toEqual(Float32Array.from([1, 2, 3, 4]));
+    const host = new Float32Array(4);
+    await mod.read_constant({ grid: 1, block: 4 }, { out: host, table: Float32Array.from([5, 6, 7, 8]) });
+    expect(host).toEqual(Float32Array.from([5, 6, 7, 8]));
+    const len = new Float32Array(1);
+    await mod.shared_length({ grid: 1, block: 32, shared: { buf: 300 } }, { out: len });
+    expect(len[0]).toBe(300);
+    const queued = await gpu.zeros("f32", 1);
+    await mod.shared_length({ grid: 1, block: 32, shared: { buf: 7 } }, { out: queued });
+    expect(await queued.read()).toEqual(Float32Array.from([7]));
+    const e = await failure(mod.read_constant({ grid: 1, block: 4 }, { out }));
+    expect(e.message).toContain("missing argument 'table'");
+  });
+
   it("copies host arrays in and back, alone or beside GPU arrays, with the kernel time", async () => {
     let ms = -1;
     const out = new Float32Array(3);
@@ -133,7 +107,8 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     expect(await r.read()).toEqual(new Int32Array([2, 2, 2, 2]));
   });
 
-  it("names the kernel and the launch that faulted, loses the arrays made before, and the next launch works", async () => {
+  // In-process, a fault poisons the process: fake-gpu-fault.test.ts runs that case in a process of its own.
+  it.skipIf(isolation === "in-process")("names the kernel and the launch that faulted, loses the arrays made before, and the next launch works", async () => {
     const p = await gpu.array(new Int32Array(4), { label: "before" });
     await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
     await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
@@ -221,5 +196,25 @@ describe.skipIf(skip !== undefined)("two devices on one GPU in-process", () => {
     await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
     expect(await p.read()).toEqual(new Int32Array([2]));
     await b.close();
+  });
+});
+
+describe.skipIf(skip !== undefined)("launch markers off (GK_LAUNCH_MARKERS=0), process isolation", () => {
+  it("blames a fault on the first launch not seen to finish, and says the blame is not certain", async () => {
+    process.env.GK_LAUNCH_MARKERS = "0"; // read by the launcher this device starts
+    const gpu = await openDevice({ device: "cuda", isolation: "process" });
+    try {
+      const mod = await gpu.compileSource(SRC, { cacheRoot });
+      const p = await gpu.array(new Int32Array(4));
+      await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+      await mod.oob({ grid: 1, block: 1 }, { p });
+      const e = await failure(mod.sync());
+      expect(e).toMatchObject({ code: "GK8006", cudaError: "CUDA_ERROR_ILLEGAL_ADDRESS", contextLost: true });
+      expect(e.launch).toEqual({ queue: 0, seq: 1, kernel: "add_one", certain: false });
+      expect(e.message).toMatch(/^GK8006: launch 1 of kernel 'add_one' on queue 0 \(the first on its queue not seen to finish\) failed: .*CUDA_ERROR_ILLEGAL_ADDRESS/);
+    } finally {
+      delete process.env.GK_LAUNCH_MARKERS;
+      await gpu.close();
+    }
   });
 });

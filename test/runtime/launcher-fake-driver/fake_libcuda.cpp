@@ -6,15 +6,17 @@
 //
 // A module is either a text file naming kernels:   // fake-cuda module
 //                                                  kernel saxpy
+//   and constants (`__constant__` variables) with their sizes in bytes:   constant table 16
 // or a real cubin or PTX file, whose kernels are found by name in the image (so the GPU
 // tests' own modules load here too).
 // Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
-// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister;
-// FAKE_CUDA_MEMOPS=0 makes cuStreamWriteValue32 unsupported (launches are then blamed
-// without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
+// names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister, and for
+// each copy to a module's constant ("constant table 16"); FAKE_CUDA_MEMOPS=0 makes
+// cuStreamWriteValue32 unsupported (launches are then blamed without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
 // Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
-// stream's marker is written only while no fault is pending. Every entry point takes one
+// stream's marker is written only while no fault is pending. A fault poisons the process for
+// good, as on CUDA 13: no reset clears it (cuDevicePrimaryCtxReset_v2). Every entry point takes one
 // lock: the in-process addon waits for queues on a worker thread.
 #include <algorithm>
 #include <chrono>
@@ -69,6 +71,8 @@ const Kernel kKernels[] = {
     {"bounded", {8}, 128},          // like __launch_bounds__(128)
     {"use_shared", {4, 8}, 1024},   // (count, out): needs 4 * count bytes of dynamic shared memory
     {"spin", {8, 8}, 1024},         // (cycles, done): never finishes here
+    {"read_constant", {8}, 1024},   // (out): copies the module's constant "table", all of it, to out
+    {"shared_length", {8, 4}, 1024},  // (out, n): a gk kernel with one dynamic shared f32 array of length n; out[0] = n
 };
 
 size_t copyElemSize(const std::string& name) {
@@ -78,9 +82,12 @@ size_t copyElemSize(const std::string& name) {
 
 struct Module {
   std::set<std::string> kernels;
+  std::map<std::string, size_t> constantSizes;  // declared in the module's text
+  std::map<std::string, Ptr> constants;          // allocated on the first cuModuleGetGlobal
 };
 struct Function {
   const Kernel* kernel;
+  Module* module;
   int dynamicSharedLimit = 48 * 1024;
 };
 struct Event {
@@ -102,6 +109,7 @@ std::vector<std::unique_ptr<Module>> modules;
 std::vector<std::unique_ptr<Function>> functions;
 std::vector<std::unique_ptr<Event>> events;
 std::map<uintptr_t, size_t> registered;  // page-locked host ranges: start -> bytes
+std::map<Ptr, std::string> constantNames;  // modules' constants' device addresses, for FAKE_CUDA_LOG
 std::map<uintptr_t, size_t> hostAllocs;  // cuMemHostAlloc'd memory: start -> bytes
 
 void logLine(const std::string& line) {
@@ -150,7 +158,8 @@ T param(void** params, int i) {
 }
 
 // Runs a kernel over the grid; returns false on a memory fault (any element out of bounds).
-bool runKernel(const Kernel& k, uint64_t threads, unsigned shared, void** params) {
+bool runKernel(const Function& f, uint64_t threads, unsigned shared, void** params) {
+  const Kernel& k = *f.kernel;
   std::string name = k.name;
   if (name == "saxpy") {
     uint64_t n = std::min<uint64_t>(threads, uint64_t(std::max(param<int>(params, 0), 0)));
@@ -198,20 +207,35 @@ bool runKernel(const Kernel& k, uint64_t threads, unsigned shared, void** params
     if (!out || count < 1 || uint64_t(count) * 4 > shared) return false;
     float last = float(count - 1);
     std::memcpy(out, &last, 4);
+  } else if (name == "shared_length") {
+    uint8_t* out = translate(param<Ptr>(params, 0), 4);
+    uint32_t n = param<uint32_t>(params, 1);
+    if (!out || uint64_t(n) * 4 > shared) return false;
+    float v = float(n);
+    std::memcpy(out, &v, 4);
   } else if (name == "spin") {
     busy = true;
+  } else if (name == "read_constant") {
+    auto c = f.module->constants.find("table");
+    if (c == f.module->constants.end()) return false;
+    size_t bytes = f.module->constantSizes.at("table");
+    uint8_t *src = translate(c->second, bytes), *out = translate(param<Ptr>(params, 0), bytes);
+    if (!src || !out) return false;
+    std::memcpy(out, src, bytes);
   }
   return true;
 }
 
 // The kernels a module holds: listed in a fake module, or found by name in a cubin or PTX.
-CUresult kernelsOf(const char* image, size_t size, std::set<std::string>& out) {
+CUresult kernelsOf(const char* image, size_t size, std::set<std::string>& out, std::map<std::string, size_t>& constants) {
   std::string text(image, size);
   if (text.rfind("// fake-cuda module", 0) == 0) {
     std::istringstream lines(text);
     std::string word, name;
+    size_t bytes;
     while (lines >> word) {
       if (word == "kernel" && lines >> name) out.insert(name);
+      if (word == "constant" && lines >> name >> bytes) constants[name] = bytes;
     }
     return OK;
   }
@@ -223,6 +247,10 @@ CUresult kernelsOf(const char* image, size_t size, std::set<std::string>& out) {
     std::string needle = elf ? std::string(1, '\0') + k.name + std::string(1, '\0') : std::string(".entry ") + k.name + "(";
     if (text.find(needle) != std::string::npos) out.insert(k.name);
   }
+  // A real image's constant "table" (read_constant's) is taken to be 16 bytes, as in a fake module:
+  // the fake reads no symbol table, so the tests declare it so (constant table: f32[4]).
+  std::string table = elf ? std::string(1, '\0') + "table" + std::string(1, '\0') : std::string(" table[16]");
+  if (text.find(table) != std::string::npos) constants["table"] = 16;
   return OK;
 }
 
@@ -375,7 +403,7 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opti
     size = std::strlen(p);
   }
   auto* m = keep(modules, new Module);
-  CUresult r = kernelsOf(p, size, m->kernels);
+  CUresult r = kernelsOf(p, size, m->kernels, m->constantSizes);
   if (r != OK) {
     for (unsigned i = 0; i < n; i++) {
       if (options[i] == 5) std::snprintf(static_cast<char*>(values[i]), 64, "%s", "fake driver: not a module it can read");
@@ -397,11 +425,27 @@ CUresult cuModuleGetFunction(void** fn, void* mod, const char* name) {
   if (!static_cast<Module*>(mod)->kernels.count(name)) return NOT_FOUND;
   for (const Kernel& k : kKernels) {
     if (std::strcmp(k.name, name) == 0) {
-      *fn = keep(functions, new Function{&k});
+      *fn = keep(functions, new Function{&k, static_cast<Module*>(mod)});
       return OK;
     }
   }
   return NOT_FOUND;
+}
+CUresult cuMemAlloc_v2(Ptr* p, size_t bytes);
+CUresult cuModuleGetGlobal_v2(Ptr* dptr, size_t* bytes, void* mod, const char* name) {
+  GUARD();
+  auto* m = static_cast<Module*>(mod);
+  auto size = m->constantSizes.find(name);
+  if (size == m->constantSizes.end()) return NOT_FOUND;
+  auto& p = m->constants[name];
+  if (p == 0) {
+    CUresult r = cuMemAlloc_v2(&p, size->second);
+    if (r != OK) return r;
+    constantNames[p] = name;
+  }
+  if (dptr) *dptr = p;
+  if (bytes) *bytes = size->second;
+  return OK;
 }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   LOCK();
@@ -475,6 +519,8 @@ CUresult cuMemcpyHtoD_v2(Ptr dst, const void* src, size_t n) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memcpy(d, src, n);
+  auto constant = constantNames.find(dst);
+  if (constant != constantNames.end()) logLine("constant " + constant->second + " " + std::to_string(n));
   return OK;
 }
 CUresult cuMemcpyDtoH_v2(void* dst, Ptr src, size_t n) {
@@ -526,7 +572,7 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   auto* f = static_cast<Function*>(fn);
   uint64_t block = uint64_t(bx) * by * bz;
   if (block == 0 || block > uint64_t(f->kernel->maxThreads) || int(shared) > f->dynamicSharedLimit) return INVALID_VALUE;
-  if (!runKernel(*f->kernel, block * gx * gy * gz, shared, params)) pendingFault = ILLEGAL_ADDRESS;
+  if (!runKernel(*f, block * gx * gy * gz, shared, params)) pendingFault = ILLEGAL_ADDRESS;
   return OK;
 }
 CUresult cuEventCreate(void** e, unsigned) {
@@ -648,12 +694,13 @@ CUresult cuStreamWriteValue32_v2(void*, Ptr addr, uint32_t value, unsigned) {
   std::memcpy(reinterpret_cast<void*>(uintptr_t(addr)), &value, 4);
   return OK;
 }
+// As with CUDA 13 (driver 580): a sticky error poisons the process, reset or not. The reset
+// succeeds and frees the context's memory, but the error stays: retaining the context again,
+// and every other call, fails with it. Only a new process can use the GPU.
 CUresult cuDevicePrimaryCtxReset_v2(int) {
   LOCK();
   if (!initialized) return NOT_INITIALIZED;
-  sticky = OK;
-  pendingFault = OK;
-  busy = false;
+  if (pendingFault != OK) syncPoint();
   allocations.clear();
   allocated = 0;
   for (auto& entry : hostAllocs) std::free(reinterpret_cast<void*>(entry.first));

@@ -6,7 +6,13 @@ import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "..
 import { T, type ScalarType } from "../../../src/ir/types.js";
 import { memoryHost } from "../../../src/load/program.js";
 import { frontEnd } from "../../../src/pipeline.js";
-import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult } from "../../../src/runtime/sim/index.js";
+import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult, type TypedArray } from "../../../src/runtime/sim/index.js";
+
+/** A launch's dynamic shared lengths (declaration order) and constant arrays (constantsRead order). */
+export interface LaunchExtras {
+  readonly shared?: readonly number[];
+  readonly constants?: readonly TypedArray[];
+}
 
 export interface Program {
   readonly ir: Module;
@@ -34,15 +40,19 @@ export function example(name: string): Program {
  * region path; both must leave the arrays the same (after an error too: they run in the same
  * order), take the same steps and throw the same error. "The same": bit for bit, except that
  * every NaN equals every NaN (V8 gives NaNs a sign bit or not depending on how optimized the
- * code that made them is, as src/testing/compare.ts says).
+ * code that made them is, as src/testing/compare.ts says). `extras`: the dynamic shared
+ * arrays' lengths and the constant arrays' contents (in the order the kernel reads them).
  */
-export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: readonly SimArg[], opts?: SimOptions): SimResult {
+export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: readonly SimArg[], opts?: SimOptions, extras: LaunchExtras = {}): SimResult {
   const k = compileKernel(p.ir, kernel, p.sources, opts);
-  if (k.barrierPath !== "regions" || opts?.barrierPath) return runKernel(k, { grid, block }, args);
+  const launch = { grid, block, shared: extras.shared ?? [] };
+  const constants = extras.constants ?? [];
+  if (k.barrierPath !== "regions" || opts?.barrierPath) return runKernel(k, launch, args, constants);
   const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
-  const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), { grid, block }, copies));
-  const regions = outcome(() => runKernel(k, { grid, block }, args));
-  expect(describeOutcome(regions, args)).toEqual(describeOutcome(fallback, copies));
+  const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), launch, copies, constants));
+  const regions = outcome(() => runKernel(k, launch, args, constants));
+  const elems = k.kernel.params.map((q) => (q.type.kind === "global" ? q.type.elem.name : undefined));
+  expect(describeOutcome(regions, args, elems)).toEqual(describeOutcome(fallback, copies, elems));
   if (regions.error !== undefined) throw regions.error;
   return regions.result!;
 }
@@ -57,11 +67,21 @@ function outcome(f: () => SimResult): Outcome {
   }
 }
 
-/** What two runs must agree on: the error, the steps, and every array argument's elements (-0 apart from 0). */
-function describeOutcome(o: Outcome, args: readonly SimArg[]) {
+/**
+ * What two runs must agree on: the error, the steps, and every array argument's elements (-0
+ * apart from 0). A NaN is a NaN whatever its sign, in f32 and f64 arrays as in arrays of f16 or
+ * bf16 bits (`elems`: each argument's element type): the sign of a computed NaN is JavaScript's, which two
+ * compiled forms of one kernel need not agree on, and gk leaves it unspecified (spec/differential.md).
+ */
+function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly (string | undefined)[]) {
   const error = o.error instanceof SimError ? { code: o.error.code, message: o.error.message, notes: o.error.diagnostic.notes } : o.error;
   const text = (x: number | bigint) => (Object.is(x, -0) ? "-0" : String(x));
-  const arrays = args.map((a) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, text).join(",") : a));
+  const nanBits = { f16: [0x7c00, 0x3ff], bf16: [0x7f80, 0x7f] } as const;
+  const element = (elem: string | undefined) => {
+    const nan = elem === "f16" || elem === "bf16" ? nanBits[elem] : undefined;
+    return (x: number | bigint) => (nan && typeof x === "number" && (x & nan[0]) === nan[0] && (x & nan[1]) !== 0 ? "NaN" : text(x));
+  };
+  const arrays = args.map((a, i) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, element(elems[i])).join(",") : a));
   return { error, steps: o.result?.steps, arrays };
 }
 

@@ -103,6 +103,16 @@ class RegionWriter {
       expr: (e) => {
         if (e.kind === "var") this.uses.add(e.var.id);
         if (e.kind === "load" || e.kind === "atomic") this.uses.add(e.array.id);
+        if (e.kind !== "call") return;
+        for (const a of e.args) {
+          // A reference lets the callee write the variable; a view or reference of a local array reaches its elements.
+          if (a.kind === "varRef") {
+            this.uses.add(a.var.id);
+            this.defs.add(a.var.id);
+          } else if (a.kind === "arrayArg" || a.kind === "elemRef" || a.kind === "viewArg") {
+            this.uses.add(a.array.id);
+          }
+        }
       },
     });
   }

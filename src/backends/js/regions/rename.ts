@@ -37,6 +37,8 @@ export class Renaming {
   }
 
   private arrayOf(a: ArrayVar): ArrayVar {
+    // A module's constant array (a negative id) is the same in every function.
+    if (a.id < 0) return a;
     const r = this.arrays.get(a.id);
     invariant(r, `array ${a.name} used before its declaration in an inlined device_fn`);
     return r;

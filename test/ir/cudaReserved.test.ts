@@ -1,12 +1,13 @@
 /**
- * The reserved names (src/backends/cuda/reserved.ts) cover what the installed nvcc's headers
+ * The reserved names (src/ir/cudaReserved.ts) cover what the installed nvcc's headers
  * define and declare: a toolkit that adds a name fails here, with the names to add, instead
  * of miscompiling a program that uses one.
  */
 import { describe, expect, it } from "vitest";
-import { isReservedIdentifier } from "../../../src/backends/cuda/names.js";
-import { nvccPath } from "./helpers.js";
-import { globalDeclarations, headerNames } from "./headerNames.js";
+import { isReservedIdentifier } from "../../src/backends/cuda/names.js";
+import { kernelSymbolProblem } from "../../src/ir/check/kernelNames.js";
+import { nvccPath } from "../backends/cuda/helpers.js";
+import { globalDeclarations, headerNames } from "../backends/cuda/headerNames.js";
 
 const nvcc = nvccPath();
 
@@ -19,6 +20,12 @@ describe.skipIf(!nvcc)("reserved names against the installed nvcc's headers", ()
     expect(declarations).toContain("threadIdx");
     expect([...macros].filter((n) => !isReservedIdentifier(n, "local"))).toEqual([]);
     expect([...declarations].filter((n) => !isReservedIdentifier(n, "global"))).toEqual([]);
+  });
+
+  it("refuses every one of them as a kernel name, whose symbol is the name verbatim (GK2011)", async () => {
+    const { macros, declarations } = await headerNames(nvcc!);
+    expect([...macros, ...declarations].filter((n) => kernelSymbolProblem(n) === undefined)).toEqual([]);
+    expect(kernelSymbolProblem("CUDAkernel2DCT")).toBeUndefined();
   });
 });
 

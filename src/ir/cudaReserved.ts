@@ -1,6 +1,7 @@
 /**
  * Identifiers that generated CUDA must not declare, as data. A user name that is reserved is
- * renamed (src/backends/cuda/names.ts). Two levels:
+ * renamed (src/backends/cuda/names.ts), except a kernel's, which is its symbol and must be
+ * one of none of these (src/ir/check/kernelNames.ts, GK2011). Two levels:
  *
  * - everywhere (locals and parameters too): C++ keywords, the reserved prefixes, CUDA's
  *   built-in variables, and every macro the headers nvcc includes define (a macro rewrites a
@@ -12,10 +13,14 @@
  *
  * The header names were taken from CUDA 13.0 on Linux with glibc (`nvcc -E` and
  * `nvcc -E -Xcompiler -dM` of a `.cu` that includes only cuda_fp16.h and cuda_bf16.h, which
- * the backend includes where a module uses f16 or bf16); test/backends/cuda/reserved.test.ts derives
+ * the backend includes where a module uses f16 or bf16); test/ir/cudaReserved.test.ts derives
  * them again from the installed nvcc, so a toolkit that adds a name fails that test instead
  * of miscompiling a user's program.
  */
+
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "./builtins.js";
+import { fill } from "./templates.js";
+import { assertNever } from "../util.js";
 
 const words = (s: string): string[] => s.trim().split(/\s+/);
 
@@ -35,6 +40,15 @@ export const GLOBAL_RESERVED_PREFIXES: readonly RegExp[] = [
   /^atomic[A-Z]/, // atomicAdd, atomicAdd_block, ...
   /^make_/, // make_float4 and the other vector constructors
 ];
+
+/**
+ * The CUDA API's prefixes with their case, for kernel names (kept verbatim as symbols, see
+ * names.ts `kernelSymbolProblem`): the runtime API (`cudaMalloc`, `cudaArrayDefault`), the driver
+ * API (`cuInit`), and its macros and enumerators (`CU_UUID_HAS_BEEN_DEFINED`, `CUDA_R_32F`,
+ * `CUDART_VERSION`), and the target macros of <nv/target> (`NV_IS_DEVICE`). The headers' other
+ * names that start with `CU` are in HEADER_DECLARATIONS.
+ */
+export const CUDA_API_PREFIXES: readonly RegExp[] = [/^cuda/, /^cu[A-Z]/, /^CU_/, /^CUDA_/, /^CUDART/, /^NV_/];
 
 /** C++20 keywords and alternative operator spellings, and `main`, `std` and `errno`. */
 export const CPP_KEYWORDS: readonly string[] = words(`
@@ -120,7 +134,7 @@ export const HEADER_DECLARATIONS: readonly string[] = words(`
   fpclassify isnormal isgreater isless islessgreater
   CUevent_st CUexternalMemory_st CUexternalSemaphore_st CUfunc_st CUgraphDeviceUpdatableNode_st
   CUgraphExec_st CUgraphNode_st CUgraph_st CUkern_st CUlib_st CUlogsCallbackEntry_st CUmemPoolHandle_st
-  CUstream_st CUuserObject_st CUuuid CUuuid_st FILE MAJOR_VERSION MINOR_VERSION PATCH_LEVEL a64l abort abs
+  CUstream_st CUuserObject_st CUuuid CUuuid_st CUDAlogLevel_enum FILE MAJOR_VERSION MINOR_VERSION PATCH_LEVEL a64l abort abs
   aligned_alloc all any arc4random arc4random_buf arc4random_uniform asctime asctime_r asprintf
   at_quick_exit atexit atof atoi atol atoll ballot basename bcmp bcopy blkcnt64_t blkcnt_t blksize_t
   blockDim blockIdx bsearch bzero caddr_t calloc canonicalize_file_name clearenv clearerr
@@ -176,3 +190,41 @@ export const HEADER_DECLARATIONS: readonly string[] = words(`
   ull2double ullmax ullmin ulong umax umin ungetc unlockpt unsetenv useconds_t ushort va_list valloc
   vasprintf vdprintf vfprintf vfscanf vprintf vscanf vsnprintf vsprintf vsscanf warpSize wcstombs wctomb
 `);
+
+/** Identifiers that the builtin table's CUDA templates use (`fabsf`, `atomicCAS`, `threadIdx`, ...). */
+export function builtinCudaNames(): string[] {
+  const args = ["a", "b", "c"];
+  const texts: string[] = [];
+  for (const b of builtins) {
+    switch (b.rule.kind) {
+      case "math":
+        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
+        break;
+      case "atomic":
+        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        break;
+      case "sync":
+        texts.push(fill((b as SyncEntry).cuda, []));
+        break;
+      case "index":
+        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
+        break;
+      case "warp":
+        texts.push(fill((b as WarpEntry).cuda.template, args));
+        break;
+      case "memory":
+        for (const impl of Object.values((b as MemoryEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        break;
+      case "constant":
+      case "vector":
+      case "vectorMemory":
+        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts.
+        break;
+      default:
+        assertNever(b.rule, "builtin rule");
+    }
+  }
+  // The placeholders, and the members .x .y .z of CUDA's index variables, are not names to avoid.
+  const notNames = new Set([...args, "p", "x", "y", "z"]);
+  return texts.flatMap((t) => t.match(/\b[A-Za-z_]\w*/g) ?? []).filter((w) => !notNames.has(w));
+}
