@@ -5,7 +5,7 @@
  * constant table at the top level of a file), `constant(f32, 17)` (constant memory that each
  * launch fills, at the top level) and `view(a, offset, length, stride)` (a device function's
  * view argument). gk reads these calls from the source; on the host, shared(),
- * dynamicShared(), local() and view() throw (GK8030), table() is a TypedArray of the table's
+ * dynamicShared(), local() and view() throw (GK8019), table() is a TypedArray of the table's
  * values, row-major, converted as a kernel converts them, and constant() describes the array
  * (its element type and sizes), whose contents each launch gives by name.
  */
@@ -21,7 +21,7 @@ type Value = number | bigint | boolean;
 type Nested = readonly (Value | Nested)[];
 
 function onlyInKernels(name: string): GkRuntimeError {
-  return new GkRuntimeError("GK8030", `${name}() declares an array in a kernel body; host code cannot call it (it runs only on the device)`);
+  return new GkRuntimeError("GK8019", `${name}() declares an array in a kernel body; host code cannot call it (it runs only on the device)`);
 }
 
 /** `shared(f32, 16, 16)`: `shared t: f32[16][16];` (`shared(f32)`: `shared t: f32;`), at the top of a kernel body. */

@@ -15,11 +15,12 @@
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
-import { asScalar, type ScalarValue } from "../../ir/types.js";
+import type { Value } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
 import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
+import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
 import type { EngineArg, EngineExtras, EngineKernel } from "./engine.js";
 import { GpuArray } from "./gpuArray.js";
@@ -45,7 +46,8 @@ export interface RunConfig {
   readonly extras?: LaunchExtras;
 }
 
-export type RunValue = ScalarValue | AnyTypedArray | GpuArray;
+/** A scalar, vector or struct value, a host array, or a GPU array. */
+export type RunValue = Value | AnyTypedArray | GpuArray;
 
 const isWritten = (fn: Function, i: number) => {
   const p = fn.params[i]!;
@@ -64,15 +66,15 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
 
   const cached = program.kernels.get(fn.name);
   const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
-  const args: EngineArg[] = values.map((v, i): EngineArg => {
-    const p = fn.params[i]!;
-    if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
+  // A vector or struct value goes as its scalars, an array of structs or bool vectors as its bytes in u32 words (wire.ts).
+  const after: (() => void)[] = [];
+  const args: EngineArg[] = values.flatMap((v, i): EngineArg[] => {
     const s = stores[i];
     if (s !== undefined) {
       invariant(s.kind === "device", "a GPU array of a GPU device in host memory");
-      return { kind: "memory", mem: s.mem };
+      return [{ kind: "memory", mem: s.mem }];
     }
-    return { kind: "host", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: isWritten(fn, i) };
+    return wireArg(fn.params[i]!, v as Value | AnyTypedArray, after).map((a): EngineArg => (a.kind === "scalar" ? a : { kind: "host", elem: a.elem, data: a.data as AnyTypedArray, copyBack: isWritten(fn, i) }));
   });
   invariant(program.built, `kernel ${fn.name} without its build`);
   const more = launcherExtras(program.ir, fn, (await program.built).constantSymbols, extras);
@@ -81,8 +83,12 @@ export async function launchOn(device: GpuDevice, program: Program, fn: Function
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
-      const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
-      config.kernelTime?.(ms);
+      try {
+        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
+        config.kernelTime?.(ms);
+      } finally {
+        after.forEach((f) => f());
+      }
       return;
     }
     const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
@@ -118,7 +124,7 @@ async function simulate(
   fn: Function,
   grid: Dims,
   block: Dims,
-  args: readonly (ScalarValue | AnyTypedArray)[],
+  args: readonly (Value | AnyTypedArray)[],
   host: boolean,
   queue: GpuQueue,
   config: RunConfig,
