@@ -425,13 +425,16 @@ export interface StructMemory {
   readonly u64: BigUint64Array;
   readonly f32: Float32Array;
   readonly f64: Float64Array;
+  /** The bits of f16 and bf16 lanes (of f16x2 and bf16x2 fields). */
+  readonly f16: Uint16Array;
+  readonly bf16: Uint16Array;
 }
 
 /** `n` structs of `size` bytes over `buffer` from `byteOffset` (a multiple of 8), or over fresh zeros. */
 export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byteOffset = 0): StructMemory {
   const bytes = n * size;
   const buf = buffer ?? new ArrayBuffer(bytes);
-  // The 4- and 8-byte views cover whole elements of their width (a struct's size is a multiple of its widest field).
+  // The 2-, 4- and 8-byte views cover whole elements of their width (a struct's size is a multiple of its widest field).
   const view = <A>(make: new (b: ArrayBuffer, o: number, len: number) => A, w: number): A => new make(buf, byteOffset, Math.floor(bytes / w));
   return {
     n,
@@ -443,6 +446,8 @@ export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byte
     u64: view(BigUint64Array, 8),
     f32: view(Float32Array, 4),
     f64: view(Float64Array, 8),
+    f16: view(Uint16Array, 2),
+    bf16: view(Uint16Array, 2),
   };
 }
 

@@ -255,7 +255,7 @@ const vectors = new Map<string, VectorType>();
 
 /** The interned vector type of `lanes` lanes of `elem`. */
 export function vectorType(elem: ScalarType, lanes: Lanes): VectorType {
-  invariant(isLaneScalar(elem), `a vector of ${elem.name} lanes reached the type algebra (the checker refuses them, GK2041)`);
+  invariant(isVectorLane(elem, lanes), `a vector of ${lanes} ${elem.name} lanes reached the type algebra (the checker refuses them, GK2041)`);
   const key = `${elem.name}x${lanes}`;
   let v = vectors.get(key);
   if (!v) {
@@ -293,15 +293,24 @@ export function laneOfLetter(ch: string): number | undefined {
 }
 
 /**
- * The scalar types a vector's lanes (and a struct's fields) may have. The 1- and 2-byte types
- * (i8 u8 i16 u16 f16 bf16) are not among them: the checker refuses `f16x2`, `u8x4` and struct
- * fields of those types (GK2041).
+ * The scalar types a vector's lanes (of any count) and a struct's scalar fields may have. The
+ * 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) are not among them: the checker refuses `u8x4`,
+ * `f16x4` and struct fields of those types (GK2041). f16 and bf16 are the lanes of 2-lane
+ * vectors (HALF_LANE_SCALARS).
  */
 export const LANE_SCALARS: readonly ScalarName[] = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
 
-/** Whether vectors may have lanes, and structs fields, of scalar type `t`. */
+/** The lane types of 2-lane vectors only: `f16x2` and `bf16x2` (4 bytes, aligned to 4, as CUDA's `__half2`). */
+export const HALF_LANE_SCALARS: readonly ScalarName[] = ["f16", "bf16"];
+
+/** Whether vectors of any lane count may have lanes, and structs scalar fields, of scalar type `t`. */
 export function isLaneScalar(t: ScalarType): boolean {
   return LANE_SCALARS.includes(t.name);
+}
+
+/** Whether a vector of `lanes` lanes may have lanes of `t`: a lane scalar, or f16/bf16 with 2 lanes. */
+export function isVectorLane(t: ScalarType, lanes: number): boolean {
+  return isLaneScalar(t) || (lanes === 2 && HALF_LANE_SCALARS.includes(t.name));
 }
 
 /** A name spelled like a vector type (`f32x4`, also `f16x2`, whose lane type vectors cannot have): its lane type and count; or undefined. */
@@ -314,12 +323,12 @@ export function vectorSpelling(name: string): { readonly elem: ScalarType; reado
 /** The vector type a name like `f32x4` spells, or undefined (also for a lane type vectors cannot have: see vectorSpelling). */
 export function vectorTypeNamed(name: string): VectorType | undefined {
   const s = vectorSpelling(name);
-  return s && isLaneScalar(s.elem) ? vectorType(s.elem, s.lanes) : undefined;
+  return s && isVectorLane(s.elem, s.lanes) ? vectorType(s.elem, s.lanes) : undefined;
 }
 
-/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes). */
+/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes; then f16x2, bf16x2). */
 export function allVectorTypes(): VectorType[] {
-  return LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l)));
+  return [...LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l))), ...HALF_LANE_SCALARS.map((n) => vectorType(T[n], 2))];
 }
 
 /** The lanes a vector takes in memory: 4 for 3 lanes (the fourth is padding). */

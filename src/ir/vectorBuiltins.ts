@@ -133,7 +133,7 @@ export const vectorEntries: readonly VectorEntry[] = [
 const ALIGN = "the element's flat index (row-major) must be a multiple of";
 
 export const vectorMemoryEntries: readonly VectorMemoryEntry[] = [
-  { name: "load2", doc: `load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (8 bytes for 32-bit elements, 16 for 64-bit ones); ${ALIGN} 2 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 2 } },
+  { name: "load2", doc: `load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (4 bytes for f16 and bf16 elements, an f16x2 or bf16x2; 8 for 32-bit elements, 16 for 64-bit ones); ${ALIGN} 2 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 2 } },
   { name: "load4", doc: `load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (16 bytes for 32-bit elements; 64-bit ones take two 16-byte accesses); ${ALIGN} 4 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 4 } },
   { name: "store2", doc: `store2(arr, i, v): the lanes of the 2-lane vector v into arr[i] and arr[i + 1], in one access; ${ALIGN} 2 (GK8030).`, rule: { kind: "vectorMemory", op: "store", lanes: 2 } },
   { name: "store4", doc: `store4(arr, i, v): the lanes of the 4-lane vector v into arr[i] to arr[i + 3], in one access (two for 64-bit elements); ${ALIGN} 4 (GK8030).`, rule: { kind: "vectorMemory", op: "store", lanes: 4 } },

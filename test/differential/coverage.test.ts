@@ -4,7 +4,7 @@
  * (own slots, and contended on global and shared memory), every shuffle on every type it
  * moves, every vote and match (syncWarp apart: it orders memory, which generated kernels never
  * share within a warp), every statement form, the fast builtins, dynamic shared and constant
- * arrays, views and references, and @unroll; vectors of every type with every operator
+ * arrays, views and references, and @unroll; vectors of every type (f16x2 and bf16x2 among them) with every operator
  * and builtin that takes them, swizzles, constructors, vector loads and stores (of arrays of
  * vectors, and load2/load4/store2/store4 of arrays of scalars in global, shared and local
  * memory); structs with vector, array and struct fields, struct values, field reads and
@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
-import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
+import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
@@ -69,6 +69,12 @@ function expectedVectorFeatures(): string[] {
   for (const where of ["global", "shared", "local"]) want.push(`vector:array:${where}`, `vector:load2:${where}`, `vector:load4:${where}`);
   want.push("vector:store2:global", "vector:store4:global", "vector:store2:local", "vector:store4:local", "assign:lane");
   for (const t of LANE_TYPES) for (const fn of ["load2", "load4", "store2", "store4"]) want.push(`builtin:${fn}:${t}`);
+  // f16x2 and bf16x2: their types, load2/store2 of f16 and bf16 arrays, arrays of them in global
+  // memory, the vector builtins and select on them (their math builtins: below).
+  for (const t of HALF_LANE_TYPES) {
+    want.push(`vector:type:${vec(t, 2)}`, `builtin:load2:${t}`, `builtin:store2:${t}`, `mem:global:${vec(t, 2)}`, `select:${vec(t, 2)}`);
+    for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, 2)}`);
+  }
   for (const n of LANES) {
     want.push(`builtin:select:${vec("bool", n)}`, `builtin:any:${vec("bool", n)}`, `builtin:all:${vec("bool", n)}`, `select:${vec("f32", n)}`);
     for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
@@ -131,11 +137,12 @@ describe("the kernel generator's coverage", () => {
     }
   });
 
-  it("reaches vectors of every type with every operator and builtin, and vector loads and stores in every memory", () => {
+  it("reaches vectors of every type (f16x2 and bf16x2 too) with every operator and builtin, and vector loads and stores in every memory", () => {
     const seen = new Set(seenFeatures());
     expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
-    // Every exact math builtin lane by lane, on some lane count.
-    const missing = EXACT_USES.filter((m) => LANE_TYPES.includes(m.operand) && LANE_TYPES.includes(m.result) && !LANES.some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
+    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on f16x2 and bf16x2).
+    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2] as const) : []);
+    const missing = EXACT_USES.filter((m) => vectorOf(m.operand).length > 0 && vectorOf(m.result).length > 0 && !vectorOf(m.operand).some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
     expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
   });
 

@@ -4,8 +4,9 @@
  * writes them); a kernel given vector and struct values and arrays through their host forms
  * (plain arrays and objects, a Float32Array of 4·n lanes, packStructs bytes) agrees with the
  * simulator; a misaligned vector access is CUDA's misaligned-address error by name (the
- * simulator's GK8030), and the next launch works. Skipped, with a one-line reason, where
- * there is no GPU.
+ * simulator's GK8030), and the next launch works. f16x2 and bf16x2: spec/ok/half_vectors.gk,
+ * and every lane-wise operation over thousands of random finite halves (subnormals and zeros
+ * of both signs among them), byte for byte. Skipped, with a one-line reason, where there is no GPU.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryHost } from "../../src/load/program.js";
@@ -19,6 +20,7 @@ import { selectTarget } from "../../src/runtime/target.js";
 import { compareCpuGpu } from "../../src/testing/cpuGpu.js";
 import { structType, scalarType, vectorType } from "../../src/ir/types.js";
 import { gpuAvailable } from "./gpu-available.js";
+import { bf16ToFloat32, f16ToFloat32 } from "../../src/runtime/halfArrays.js";
 
 const gpu = await gpuAvailable();
 if (!gpu.ok) console.warn(`test/gpu/compound.test.ts skipped: ${gpu.reason}`);
@@ -55,8 +57,45 @@ device_kernel move(n: i32, g: f32x3, proto: Body, bodies: global<Body>, v: globa
 }
 `;
 
+/** Every lane-wise operation of f16x2 and bf16x2 on one pair of vectors per thread (no operation can make a NaN or an infinity: see halves()). */
+const HALVES2 = `device_kernel halves2(a: readonly global<f16x2>, b: readonly global<f16x2>, c: readonly global<bf16x2>, d: readonly global<bf16x2>,
+                      xs: readonly global<f16>, ys: global<bf16>, out: global<f16x2>, outb: global<bf16x2>, conv: global<f32x2>, flags: global<boolx2>) {
+  const i = globalId.x;
+  let p = a[i];
+  let q = b[i];
+  out[i * 4] = p + q;
+  out[i * 4 + 1] = p * q - p;
+  out[i * 4 + 2] = p / q + sqrt(abs(q));
+  out[i * 4 + 3] = fma(p, q, load2(xs, i * 2)).yx + f16x2(length(q));
+  let r = c[i];
+  let s = d[i];
+  outb[i * 4] = r + s;
+  outb[i * 4 + 1] = r * s - r;
+  outb[i * 4 + 2] = r / s + sqrt(abs(s));
+  outb[i * 4 + 3] = max(r, s) - min(r, bf16x2(p)) + bf16x2(dot(s, s));
+  conv[i] = f32x2(p) + f32x2(r);
+  store2(ys, i * 2, bf16x2(p) - s);
+  flags[i] = (p < q) | (r == s);
+}
+`;
+
+/** n random finite f16 or bf16 values as bits (seeded), of magnitude at least \`min\` (0: any, subnormals and zeros included). */
+function halves(n: number, t: "f16" | "bf16", seed: number, min: number): Uint16Array {
+  let x = seed * 2654435761;
+  const next = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x >>> 16);
+  const out = new Uint16Array(n);
+  for (let i = 0; i < n; ) {
+    const bits = next();
+    const v = t === "f16" ? f16ToFloat32(Uint16Array.of(bits))[0]! : bf16ToFloat32(Uint16Array.of(bits))[0]!;
+    // Finite, and at most 2^7 (f16) or 2^60 (bf16): every result stays finite, so no NaN (whose sign gk leaves open) can appear.
+    if (!Number.isFinite(v) || Math.abs(v) < min || Math.abs(v) > (t === "f16" ? 128 : 2 ** 60)) continue;
+    out[i++] = bits;
+  }
+  return out;
+}
+
 describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vectors and structs on a GPU (skipped)", () => {
-  for (const file of ["vectors.gk", "structs.gk"]) {
+  for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk"]) {
     it(`spec/ok/${file}: its launches write the same bytes on the GPU as on the simulator (no FMA contraction)`, async () => {
       const fe = frontEnd(`spec/ok/${file}`);
       const ir = fe.ir!;
@@ -101,6 +140,25 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vect
     expect(unpackStructs(Body, bodies)[1]).toEqual({ pos: [0.25, -1, 0.5], mass: -1, id: 2654435761, alive: true, taps: [1n << 40n, -1n] });
     const cpuBodies = unpackStructs(Body, r.cpu.get("bodies")!);
     expect(cpuBodies[1]!.id).toBe((2654435761 ^ 0xdeadbeef) >>> 0);
+  });
+
+  it("f16x2 and bf16x2: every lane-wise operation, conversion and load2/store2 over random halves writes the same bytes on the GPU as on the simulator", async () => {
+    const fe = frontEnd("halves2.gk", { host: memoryHost({ "halves2.gk": HALVES2 }) });
+    expect(fe.ir, fe.diagnostics.map((d) => d.message).join("\n")).toBeDefined();
+    const n = 4096;
+    const args = () => [
+      halves(n * 2, "f16", 1, 0), halves(n * 2, "f16", 2, 2 ** -8), halves(n * 2, "bf16", 3, 0), halves(n * 2, "bf16", 4, 2 ** -8), halves(n * 2, "f16", 5, 0),
+      new Uint16Array(n * 2), new Uint16Array(n * 8), new Uint16Array(n * 8), new Float32Array(n * 2), new Uint8Array(n * 2),
+    ];
+    const cpu = createRunner(fe.ir!, fe.sources, { kind: "cpu" });
+    const cuda = createRunner(fe.ir!, fe.sources, await selectTarget("cuda"), { fmad: false });
+    runners.push(cuda);
+    const want = args();
+    const got = args();
+    await cpu.run("halves2", [n / 256, 1, 1], [256, 1, 1], want);
+    await cuda.run("halves2", [n / 256, 1, 1], [256, 1, 1], got);
+    const names = ["a", "b", "c", "d", "xs", "ys", "out", "outb", "conv", "flags"];
+    for (let k = 5; k < want.length; k++) expect(hex(got[k]!), names[k]).toBe(hex(want[k]!));
   });
 
   it("a misaligned vector access is CUDA's misaligned-address error (GK8030 in the simulator), and the next launch works", async () => {

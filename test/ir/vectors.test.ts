@@ -1,6 +1,6 @@
 /** Checking vectors (src/ir/check: expr.ts, access.ts, vectors.ts): types, constructors, lanes, swizzles, operators, builtins, vector accesses. */
 import { describe, expect, it } from "vitest";
-import { expectError, printed } from "../helpers.js";
+import { checkSource, diagnosticLines, expectError, printed } from "../helpers.js";
 
 /** A kernel with vector parameters and arrays; statements start on line 3. */
 const k = (body: string) =>
@@ -22,19 +22,32 @@ describe("vector types", () => {
     expectError(k("  let f32x4 = 1;"), "GK2009 3:7 'f32x4' is a reserved name");
   });
 
-  it("refuses the 1- and 2-byte scalars as lane types, in types, constructors and vector accesses (GK2041, GK3005)", () => {
-    expectError(k("  let a: f16x2;"), "GK2041 3:10 'f16x2' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64, not f16; use f32x2 and convert lanes with f16(v.x)");
-    expectError(k("  let a = u8x4(1, 2, 3, 4);"), "GK2041 3:11 'u8x4' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64, not u8; use u32x4");
+  it("refuses the 1-byte and 16-bit integers as lane types, and f16 and bf16 with 3 or 4 lanes, in types, constructors and vector accesses (GK2041, GK3005)", () => {
+    expectError(k("  let a: f16x4;"), "GK2041 3:10 'f16x4' is not a vector type: f16 vectors have 2 lanes (f16x2); use f32x4 and convert lanes with f16(v.x)");
+    expectError(k("  let a = bf16x3(1.0);"), "GK2041 3:11 'bf16x3' is not a vector type: bf16 vectors have 2 lanes (bf16x2); use f32x3");
+    expectError(k("  let a = u8x4(1, 2, 3, 4);"), "GK2041 3:11 'u8x4' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64 (and f16, bf16 in f16x2, bf16x2), not u8; use u32x4");
     expectError(k("  let a = i16x2(v.x);"), "GK2041 3:11 'i16x2' is not a vector type");
     expectError(k("  let bf16x4 = 1;"), "GK2009 3:7 'bf16x4' is a reserved name");
     expectError(
       "device_kernel k(h: global<f16>) {\n  let a = load4(h, 0);\n}\n",
-      "GK3005 2:17 load4() moves lanes of bool, i32, u32, i64, u64, f32 or f64, but 'h' holds f16",
+      "GK3005 2:17 load4() moves lanes of bool, i32, u32, i64, u64, f32 or f64 (f16 and bf16 2 at a time), but 'h' holds f16 (f16 2 at a time: load2, store2)",
     );
     expectError(
       "device_kernel k(h: global<u8>) {\n  store2(h, 0, u32x2(1));\n}\n",
-      "GK3005 2:10 store2() moves lanes of bool, i32, u32, i64, u64, f32 or f64, but 'h' holds u8",
+      "GK3005 2:10 store2() moves lanes of bool, i32, u32, i64, u64, f32 or f64 (f16 and bf16 2 at a time), but 'h' holds u8",
     );
+  });
+
+  it("takes f16x2 and bf16x2: values, conversions, lane-wise operations, load2/store2 of f16 and bf16 arrays, struct fields", () => {
+    const src = `struct P { uv: f16x2; w: bf16x2; }
+device_kernel k(h: global<f16>, b: global<bf16>, ps: global<P>, v: f16x2) {
+  let a = load2(h, 2) * v + f16x2(1.0, f16(0.5));
+  store2(b, 0, bf16x2(a) - bf16x2(b[3]));
+  ps[0] = { uv: a.yx, w: bf16x2(f32x2(a)) };
+  h[0] = dot(a, a) + length(sqrt(abs(a)));
+}
+`;
+    expect(diagnosticLines(checkSource(src))).toEqual([]);
   });
 
   it("names CUDA's and WGSL's vector types in its hints", () => {

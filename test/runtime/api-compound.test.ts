@@ -1,6 +1,6 @@
-/** The TypeScript API with vectors and structs: values, arrays in and out, packStructs/unpackStructs, and the errors that name the argument. */
+/** The TypeScript API with vectors and structs: values, arrays in and out (f16x2 and bf16x2 too), packStructs/unpackStructs, and the errors that name the argument. */
 import { describe, expect, it } from "vitest";
-import { compileSource, packStructs, unpackStructs } from "../../src/index.js";
+import { bf16ToFloat32, compileSource, f16ToFloat32, float32ToF16, packStructs, roundBf16, roundF16, unpackStructs } from "../../src/index.js";
 
 const SRC = `struct Body { pos: f32x3; mass: f32; id: u32; alive: bool; }
 device_kernel step(bodies: global<Body>, shift: f32x4, lanes: global<f32x4>, gravity: Body) {
@@ -42,6 +42,27 @@ describe("vectors and structs from TypeScript", () => {
     });
     expect(unpackStructs(mod.structs.Body!, r.bodies as ArrayBuffer)[0]).toMatchObject({ pos: [1, 1, 1], alive: true });
     expect(Array.from(r.lanes as Float32Array)).toEqual([5, 4, 3, 2]);
+  });
+
+  it("takes f16x2 and bf16x2 as numbers rounded once, and their arrays as Uint16Arrays of lanes' bits (or plain arrays), packed in structs too", async () => {
+    const mod = await compileSource(`struct T { uv: f16x2; k: i32; }
+device_kernel h(v: f16x2, hs: global<f16x2>, bs: global<bf16x2>, ts: global<T>) {
+  const i = globalId.x;
+  hs[i] = hs[i] * v;
+  bs[i] = bf16x2(hs[i]) + bs[i];
+  ts[i].uv += v;
+}
+`, { device: "cpu" });
+    const hs = float32ToF16([1, 2, 3, 4]);
+    const ts = packStructs(mod.structs.T!, [{ uv: [0.5, 1], k: 3 }, { uv: [0, 0], k: 4 }]);
+    expect(mod.structs.T!.size).toBe(8);
+    const r = await mod.h({ grid: 1, block: 2 }, { v: [0.1, 3], hs, bs: [[0.25, 1e10], [1, 2]], ts });
+    expect(r.hs).toBe(hs);
+    const v = [roundF16(0.1), 3];
+    const hv = [1, 2, 3, 4].map((x, k) => roundF16(x * v[k % 2]!));
+    expect(Array.from(f16ToFloat32(hs))).toEqual(hv);
+    expect(Array.from(bf16ToFloat32(r.bs as Uint16Array))).toEqual([0.25, 1e10, 1, 2].map((x, k) => roundBf16(roundBf16(hv[k]!) + roundBf16(x))));
+    expect(unpackStructs(mod.structs.T!, ts)).toEqual([{ uv: [roundF16(0.5 + v[0]!), 4], k: 3 }, { uv: v, k: 4 }]);
   });
 
   it("names the argument, and the place in it, that does not fit", async () => {

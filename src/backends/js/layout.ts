@@ -73,8 +73,14 @@ function viewOf(m: Mem, s: ScalarType): string {
 }
 
 const width = (s: ScalarType) => sizeOf(s);
-const fromStored = (s: ScalarType, code: string) => (s.name === "bool" ? `(${code} !== 0)` : code);
-const toStored = (s: ScalarType, code: string) => (s.name === "bool" ? `(${code} ? 1 : 0)` : code);
+/** bool lanes are stored as 0/1 and f16/bf16 lanes as their bits (src/ir/halves.ts), as in arrays of scalars (emitMemory.ts). */
+function fromStored(s: ScalarType, code: string): string {
+  return s.name === "bool" ? `(${code} !== 0)` : s.name === "f16" ? `$.fromF16Bits(${code})` : s.name === "bf16" ? `$.fromBf16Bits(${code})` : code;
+}
+
+function toStored(s: ScalarType, code: string): string {
+  return s.name === "bool" ? `(${code} ? 1 : 0)` : s.name === "f16" ? `$.f16Bits(${code})` : s.name === "bf16" ? `$.bf16Bits(${code})` : code;
+}
 
 /** The sentinel of unwritten shared memory (emitMemory.ts), as a test of `code`. */
 function isSentinel(s: ScalarType, code: string, sentinel: string): string {
@@ -102,7 +108,8 @@ export function writeScalar(m: Mem, s: ScalarType, a: Addr, value: string, senti
   const write = `${viewOf(m, s)}[${i}] = ${toStored(s, value)};`;
   if (!m.flagged) return write;
   if (m.holding === "structs") return `${write} ${m.name}$w[${indexIn(a, 1)}] = 1;`;
-  return s.name === "bool" ? write : `${write} if (${isSentinel(s, value, sentinel(s))}) ${m.name}$w[${i}] = 1;`;
+  // A stored bool is 0 or 1 and a stored f16/bf16 NaN the quiet NaN of its sign: never the sentinel.
+  return s.name === "bool" || s.name === "f16" || s.name === "bf16" ? write : `${write} if (${isSentinel(s, value, sentinel(s))}) ${m.name}$w[${i}] = 1;`;
 }
 
 /** Array fields of at most this many elements are read and written element by element; larger ones in a loop. */

@@ -8,7 +8,7 @@ import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type M
 import { checkOrderedLoad } from "./memoryOps.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isLaneScalar, isScalarName, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
+import { isFloat, isInt, isLaneScalar, isScalarName, isVectorLane, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
@@ -155,7 +155,7 @@ function checkCast(ctx: FnCtx, e: ast.CallExpr, to: ScalarType): Expr | undefine
   if (v.type === to) return v;
   if (v.type.kind !== "scalar") {
     const text = textOf(ctx, arg.span);
-    const hint = v.type.kind === "vector" && isLaneScalar(to) ? `; to convert lane by lane write ${typeToString(vectorType(to, v.type.lanes))}(${text})` : "";
+    const hint = v.type.kind === "vector" && isVectorLane(to, v.type.lanes) ? `; to convert lane by lane write ${typeToString(vectorType(to, v.type.lanes))}(${text})` : "";
     ctx.log.error("GK3010", e.span, `${to.name}() converts scalars, but '${text}' is ${typeToString(v.type)}${hint}`);
     return undefined;
   }

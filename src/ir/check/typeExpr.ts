@@ -2,7 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
 import type { ArrayType, Type, ValueType } from "../types.js";
-import { isScalarName, LANE_SCALARS, scalarType, T, typeToString, vectorSpelling, vectorTypeNamed, type ScalarType } from "../types.js";
+import { HALF_LANE_SCALARS, isScalarName, LANE_SCALARS, scalarType, T, typeToString, vectorSpelling, vectorTypeNamed, type ScalarType } from "../types.js";
 import type { Span } from "../../diagnostics/source.js";
 import { foldExpr } from "../passes/fold.js";
 import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
@@ -29,12 +29,14 @@ export function widerLane(t: ScalarType): string {
   return t.name === "f16" || t.name === "bf16" ? "f32" : t.name.startsWith("u") ? "u32" : "i32";
 }
 
-/** GK2041 for `f16x2` and the like: a vector of a lane type vectors cannot have. */
+/** GK2041 for `u8x4`, `f16x4` and the like: a vector of a lane type (or, for f16 and bf16, a lane count) vectors cannot have. */
 export function refuseVectorSpelling(ctx: FnCtx, name: string, span: Span): void {
   const s = vectorSpelling(name);
   invariant(s, `${name} is not spelled like a vector type`);
   const wider = widerLane(s.elem);
-  ctx.log.error("GK2041", span, `'${name}' is not a vector type: vectors have lanes of ${LANE_LIST}, not ${s.elem.name}; use ${wider}x${s.lanes} and convert lanes with ${s.elem.name}(v.x)`);
+  const half = HALF_LANE_SCALARS.includes(s.elem.name);
+  const why = half ? `${s.elem.name} vectors have 2 lanes (${s.elem.name}x2)` : `vectors have lanes of ${LANE_LIST} (and f16, bf16 in f16x2, bf16x2), not ${s.elem.name}`;
+  ctx.log.error("GK2041", span, `'${name}' is not a vector type: ${why}; use ${wider}x${s.lanes} and convert lanes with ${s.elem.name}(v.x)`);
 }
 
 /** The value type a name spells: a scalar, a vector (`f32x4`) or a struct of the module; undefined (reported) otherwise. */

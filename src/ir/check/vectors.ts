@@ -10,7 +10,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { VectorEntry } from "../builtins.js";
 import type { Expr, Stmt } from "../nodes.js";
-import { isBool, isFloat, isLaneScalar, memoryDims, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
+import { HALF_LANE_SCALARS, isBool, isFloat, isVectorLane, memoryDims, typeToString, vectorType, type ValueType, type VectorType } from "../types.js";
 import { textOf, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
@@ -162,8 +162,9 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
     ctx.log.error("GK3008", last.span, `${e.callee.name}() at index ${u.value} reaches element ${u.value + BigInt(lanes) - 1n}, past the end of '${array.name}', whose last dimension has size ${size}`);
     return undefined;
   }
-  if (!isLaneScalar(elem)) {
-    ctx.log.error("GK3005", e.args[0]!.span, `${e.callee.name}() moves lanes of ${LANE_LIST}, but '${array.name}' holds ${elem.name}`);
+  if (!isVectorLane(elem, lanes)) {
+    const half = HALF_LANE_SCALARS.includes(elem.name) ? ` (${elem.name} 2 at a time: load2, store2)` : "";
+    ctx.log.error("GK3005", e.args[0]!.span, `${e.callee.name}() moves lanes of ${LANE_LIST} (f16 and bf16 2 at a time), but '${array.name}' holds ${elem.name}${half}`);
     return undefined;
   }
   return { array, indices, elem };

@@ -4,7 +4,7 @@
  * Names of module-level things (the kernel, device functions, constants, structs) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import { FLOAT_NAMES, INT_NAMES, LANE_SCALARS, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
+import { FLOAT_NAMES, HALF_LANE_SCALARS, INT_NAMES, LANE_SCALARS, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { Value as CompositeValue } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import type { GenericCall, GenericFn } from "./generic.js";
@@ -61,6 +61,12 @@ export const widthOf = (t: IntTy): number => SCALAR_INFO[t].bits;
 
 /** The scalar types vectors have lanes of, and struct fields hold (not the 1- and 2-byte types: src/ir/types.ts). */
 export const LANE_TYPES: readonly Ty[] = LANE_SCALARS;
+/** f16 and bf16: lanes of 2-lane vectors only (f16x2, bf16x2). */
+export const HALF_LANE_TYPES: readonly Ty[] = HALF_LANE_SCALARS;
+/** The lane types of vectors of n lanes. */
+export const laneTypesOf = (n: Lanes): readonly Ty[] => (n === 2 ? [...LANE_TYPES, ...HALF_LANE_TYPES] : LANE_TYPES);
+/** Whether a vector of n lanes may have lanes of t. */
+export const isVecLane = (t: Ty, n: Lanes): boolean => laneTypesOf(n).includes(t);
 export const LANE_NUM_TYPES: readonly NumTy[] = NUM_TYPES.filter((t) => LANE_SCALARS.includes(t));
 export const LANE_INT_TYPES: readonly IntTy[] = INT_TYPES.filter((t) => LANE_SCALARS.includes(t));
 export const LANE_FLOAT_TYPES: readonly FloatTy[] = FLOAT_TYPES.filter((t) => LANE_SCALARS.includes(t));

@@ -74,7 +74,8 @@ function packArray(t: ValTy, structs: readonly StructDef[], vs: readonly Composi
     const per = storedLanes(ir);
     const a = newTypedArray(laneOf(t as VecTy), vs.length * per);
     const out = a as unknown as Value[];
-    vs.forEach((v, i) => (v as readonly Value[]).forEach((x, k) => (out[i * per + k] = typeof x === "boolean" ? ((x ? 1 : 0) as Value) : x)));
+    const lane = laneOf(t as VecTy);
+    vs.forEach((v, i) => (v as readonly Value[]).forEach((x, k) => (out[i * per + k] = storedValue(lane, x as ScalarValue) as Value)));
     return a;
   }
   const size = sizeOf(ir);

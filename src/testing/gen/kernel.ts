@@ -28,7 +28,7 @@ import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
   type ConstantArray, type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
   type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
@@ -141,7 +141,7 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
 /** Most bytes of a generated struct (fields past it are dropped): shared arrays of them stay well inside 48 KiB. */
 const STRUCT_BYTES = 96;
 
-const VEC_TYPES: readonly VecTy[] = LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n)));
+const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.map((t) => vec(t, 2))];
 
 /** One struct, or two with the second holding the first (as a field or an array field). */
 function structDefs(): fc.Arbitrary<StructDef[]> {
@@ -167,9 +167,9 @@ function structDefs(): fc.Arbitrary<StructDef[]> {
   });
 }
 
-/** The program's vector types (in one program in four) and structs (in one in five): none in most programs, so that scalar code keeps most of the runs. */
+/** The program's vector types (in one program in three) and structs (in one in five): none in most programs, so that scalar code keeps most of the runs. */
 function compoundTypes(): fc.Arbitrary<{ vecTypes: VecTy[]; structs: StructDef[] }> {
-  const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 3 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...VEC_TYPES), { minLength: 1, maxLength: 3 }), weight: 1 });
+  const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 2 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...VEC_TYPES), { minLength: 1, maxLength: 3 }), weight: 1 });
   const structs = fc.oneof({ arbitrary: fc.constant<StructDef[]>([]), weight: 4 }, { arbitrary: structDefs(), weight: 1 });
   return fc.record({ vecTypes, structs });
 }
@@ -506,8 +506,9 @@ function count(dims: readonly number[]): number {
  */
 function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
   const whole = (bx * by * bz) % 32 === 0;
-  const shuffles = whole ? ["shfl", "shflUp", "shflDown", "shflXor"] : ["shflUp", "shflDown"];
-  const shuffle = fc.tuple(fc.constantFrom(...shuffles), fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
+  // shfl and shflXor appear only in whole warps (fewer programs): there they take most draws.
+  const shuffles = whole ? fc.oneof({ arbitrary: fc.constantFrom("shfl", "shflXor"), weight: 2 }, { arbitrary: fc.constantFrom("shflUp", "shflDown"), weight: 1 }) : fc.constantFrom("shflUp", "shflDown");
+  const shuffle = fc.tuple(shuffles, fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
     fc.tuple(scope.gen.any(t), scope.gen.any("i32")).map(([v, lane]): [Ty, Expr] => [t, builtin(t, fn, v, lane)]),
   );
   const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);

@@ -19,7 +19,7 @@
 import fc from "fast-check";
 import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
+  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, isVecLane, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
   type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type Unroll, type ValTy,
 } from "./ast.js";
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
@@ -167,10 +167,10 @@ export class Scope {
 
   /** `store2`/`store4` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
   private vectorStores(a: ArrayRef): Weighted[] {
-    if (!isScalarTy(a.t) || !LANE_TYPES.includes(a.t) || !this.env.vecTypes.length || !vectorAccessible(a)) return [];
+    if (!isScalarTy(a.t) || !isVecLane(a.t, 2) || !this.env.vecTypes.length || !vectorAccessible(a)) return [];
     const t = a.t;
     const out: Weighted[] = [];
-    for (const n of [2, 4] as const) {
+    for (const n of ([2, 4] as const).filter((k) => isVecLane(t, k))) {
       const idx =
         a.kind === "own" ? fc.integer({ min: 0, max: this.env.slots / n - 1 }).map((j) => slotIndex(j * n))
         : a.dims.length === 1 && a.dims[0]! >= n ? alignedIndex(this.gen, a.dims[0]!, n, 1)

@@ -1,6 +1,8 @@
-/** The simulator on vectors: lane-wise semantics, vector builtins, arrays of vectors, vector accesses of arrays of scalars and their errors. */
+/** The simulator on vectors: lane-wise semantics, vector builtins, arrays of vectors, vector accesses of arrays of scalars and their errors, f16x2 and bf16x2. */
 import { describe, expect, it } from "vitest";
 import { gk, run, simErrorOf } from "./helpers.js";
+import { roundBf16, roundF16 } from "../../../src/ir/halves.js";
+import { bf16ToFloat32, f16ToFloat32, float32ToF16 } from "../../../src/runtime/halfArrays.js";
 
 const f = Math.fround;
 
@@ -132,5 +134,46 @@ describe("vector accesses of arrays of scalars", () => {
     expect(simErrorOf(q.sources, () => run(q, "k", [1], [1], [new Float64Array(1), 1, 3]))).toBe(
       "GK8030 3:11 misaligned 2-lane vector read of t[1][3]: it starts at element 9 of t (f64[3][6], row-major), not a multiple of 2; a 2-lane access of f64 must start at one (on the GPU it is one 16-byte access, which faults otherwise) (kernel 'k', thread (0,0,0), block (0,0,0))",
     );
+  });
+});
+
+describe("f16x2 and bf16x2", () => {
+  const h = roundF16;
+  const b = roundBf16;
+  it("compute each lane as the scalar f16 or bf16 operation does, rounded once, and hold arrays as lanes' bits", () => {
+    const p = gk(`struct P { n: i32; uv: f16x2; w: bf16x2; }
+device_kernel k(v: f16x2, w: bf16x2, xs: readonly global<f16>, out: global<f16x2>, bout: global<bf16x2>, ps: global<P>, ys: global<bf16>, cmp: global<boolx2>) {
+  out[0] = v * v + v;
+  out[1] = load2(xs, 2) / v;
+  out[2] = sqrt(abs(v)) - f16x2(f16(1.0) / f16(3.0));
+  bout[0] = w * bf16(3.0) + w;
+  bout[1] = bf16x2(f32x2(v));
+  ps[1] = { n: 7, uv: v.yx, w: w };
+  ps[1].uv.x += f16(1.0);
+  store2(ys, 2, w - bf16x2(0.1));
+  cmp[0] = v < f16x2(f16(1.0));
+}
+`);
+    const v = [1.1, -3.3].map(h);
+    const w = [0.3, 70.7].map(b);
+    const xs = float32ToF16([5, 7, 9, 11]);
+    const out = new Uint16Array(6);
+    const bout = new Uint16Array(4);
+    const ps = new Uint8Array(2 * 12);
+    const ys = new Uint16Array(4);
+    const cmp = new Uint8Array(2);
+    run(p, "k", [1], [1], [v, w, xs, out, bout, ps, ys, cmp]);
+    const got = Array.from(f16ToFloat32(out));
+    expect(got.slice(0, 2)).toEqual(v.map((x) => h(h(x * x) + x)));
+    expect(got.slice(2, 4)).toEqual([9, 11].map((x, i) => h(x / v[i]!)));
+    expect(got.slice(4)).toEqual(v.map((x) => h(h(Math.sqrt(Math.abs(x))) - h(1 / 3))));
+    expect(Array.from(bf16ToFloat32(bout))).toEqual([...w.map((x) => b(b(x * 3) + x)), ...v.map(b)]);
+    // Struct P: n at 0, uv at 4 (f16x2, aligned to 4), w at 8; 12 bytes.
+    const view = new DataView(ps.buffer, 12);
+    expect(view.getInt32(0, true)).toBe(7);
+    expect([f16ToFloat32(new Uint16Array([view.getUint16(4, true), view.getUint16(6, true)]))].map((a) => Array.from(a))[0]).toEqual([h(v[1]! + 1), v[0]]);
+    expect(Array.from(bf16ToFloat32(new Uint16Array([view.getUint16(8, true), view.getUint16(10, true)])))).toEqual(w);
+    expect(Array.from(bf16ToFloat32(ys.slice(2)))).toEqual(w.map((x) => b(x - b(0.1))));
+    expect(Array.from(cmp)).toEqual([0, 1]);
   });
 });
