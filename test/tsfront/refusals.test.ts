@@ -29,7 +29,9 @@ const REFUSALS: readonly Refusal[] = [
   { what: "console.log", body: "console.log(n);", expected: ["GK2051", 0, 1, "'console.log' is a host function"] },
   { what: "a string", body: 'const s = "a";', expected: ["GK1020", 0, 11, "kernels have no strings"] },
   { what: "a template string", body: "const s = `a${n}`;", expected: ["GK1020", 0, 11, "kernels have no strings"] },
-  { what: "an object", body: "const o = { a: 1 };", expected: ["GK1020", 0, 11, "kernels have no objects"] },
+  { what: "an object literal without its struct type: gk's checker, as in .gk", body: "const o = { a: 1 };", expected: ["GK3040", 0, 11, "a struct value needs its type written here"] },
+  { what: "a struct value with a spread", body: "const o = { ...x };", expected: ["GK1020", 0, 13, "a struct value names each field"] },
+  { what: "a struct value with a method", body: "const o = { f() { return 1; } };", expected: ["GK1020", 0, 13, "a struct value names each field"] },
   { what: "new", body: "const a = new Float32Array(4);", expected: ["GK1020", 0, 11, "kernels create no objects"] },
   { what: "any", body: "let a: any = 1;", expected: ["GK2003", 0, 8, "'any' is TypeScript's type"] },
   { what: "number", body: "let a: number = 1;", expected: ["GK2003", 0, 8, "'number' is TypeScript's type: a kernel names gk's number types: i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64"] },
@@ -96,6 +98,12 @@ describe("declarations gk refuses", () => {
     ["unroll() at the top level", `${GK_IMPORTS}unroll();\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n`, "GK4013 5:1 unroll() stands right before a loop in a kernel or device function"],
     ["constant() without sizes", `${GK_IMPORTS}const C = constant(f32);\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = C[0];\n});\n`, "GK1020 5:11 an array of constant memory has sizes, and no values"],
     ["a syntax error", `${GK_IMPORTS}export const k = kernel((out: Global<f32>) => {\n  out[0] = ;\n});\n`, "GK1010 6:12 syntax error: Expression expected."],
+    ["a struct with a method", `${GK_IMPORTS}interface P {\n  x: f32;\n  f(): f32;\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK1020 7:3 a struct's members are fields, each named with its gk type"],
+    ["a struct with an optional field", `${GK_IMPORTS}interface P {\n  x?: f32;\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK1020 6:3 a struct's fields are all there"],
+    ["a struct that extends an interface", `${GK_IMPORTS}interface Q {\n  y: f32;\n}\ninterface P extends Q {\n  x: f32;\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK1020 8:13 a struct extends nothing"],
+    ["a generic struct", `${GK_IMPORTS}interface P<T> {\n  x: T;\n}\nexport const k = kernel((ps: Global<P<f32>>) => {\n});\n`, "GK1020 8:39 'P' takes no type arguments"],
+    ["a struct field of a TypeScript type", `${GK_IMPORTS}interface P {\n  x: number;\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 6:6 'number' is TypeScript's type"],
+    ["an array field (write it in a .gk file)", `${GK_IMPORTS}interface P {\n  x: f32[];\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 6:6 this TypeScript type names no gk type"],
     ["an import from a package", `${GK_IMPORTS}import { helper } from "kernels";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = helper(1.0);\n});\n`, "GK2051 7:12 'helper' is a name imported of the host"],
   ];
   for (const [what, src, expected] of cases) {
