@@ -33,7 +33,7 @@ describe("gk's declarations for TypeScript kernels", () => {
   it("and gk's checker takes those kernels as written, refusing only what TypeScript refuses", () => {
     const r = frontEnd(COMPOUND);
     expect(r.diagnostics.map((d) => `${d.code} ${r.sources.locate(d.span!).slice(COMPOUND.length + 1)}`), formatDiagnostics(r.diagnostics, r.sources)).toEqual([
-      "GK2005 49:17", // a.x!.length: a lane has no members
+      "GK2005 53:17", // a.x!.length: a lane has no members
     ]);
   });
 
