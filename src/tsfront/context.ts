@@ -44,6 +44,8 @@ export interface Lowering {
    * struct (`interface Particle { pos: f32x3; bounces: i32 }`); the others are the host's.
    */
   readonly interfaces: Map<string, TS.InterfaceDeclaration>;
+  /** The file's top-level type aliases: not structs (GK2003 where kernel code names one). */
+  readonly typeAliases: Set<string>;
   /** The interfaces kernel code has named as types so far: lowered to structs. */
   readonly structs: Set<string>;
   /** Calls of kernel() and deviceFn() that declare items (any other is an error). */

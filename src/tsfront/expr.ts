@@ -266,7 +266,8 @@ export function typeExpr(cx: Lowering, t: TS.TypeNode): ast.TypeExpr | undefined
       return memory.kind === "view" ? { kind: "ViewType", readonly: memory.readonly, elem, span } : { kind: "RefType", mode: memory.mode, elem, span };
     }
     if (args.length) return refuse(cx, args[0]!, `'${local}' takes no type arguments`);
-    if (gk === undefined && !isLocal(cx, local) && cx.interfaces.has(local)) cx.structs.add(local);
+    if (gk === undefined && cx.interfaces.has(local)) cx.structs.add(local);
+    else if (gk === undefined && cx.typeAliases.has(local)) return unknownType(cx, t, `'${local}' is a type alias, which names no gk type: a struct is an interface (interface ${local} { x: f32; ... })`);
     return { kind: "NamedType", name: { name: local, span: spanOf(cx, t.typeName) }, span };
   }
   if (t.kind === ts.SyntaxKind.VoidKeyword) return { kind: "NamedType", name: { name: "void", span }, span };

@@ -21,7 +21,7 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
   const cx: Lowering = {
     ts, sf, file, log,
     gk: new Map(), gkNamespaces: new Set(), imports: new Map(), items: new Set(), host: new Map(), itemCalls: new Set(),
-    interfaces: new Map(), structs: new Set(),
+    interfaces: new Map(), typeAliases: new Set(), structs: new Set(),
     scopes: [],
   };
   const decls: { stmt: TS.VariableStatement; decl: TS.VariableDeclaration; name: string; call?: ItemCall }[] = [];
@@ -44,6 +44,7 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
     else if (ts.isClassDeclaration(s) && s.name) hostName(cx, s.name, "class");
     else if (ts.isEnumDeclaration(s)) hostName(cx, s.name, "constant");
     else if (ts.isInterfaceDeclaration(s)) cx.interfaces.set(s.name.text, s);
+    else if (ts.isTypeAliasDeclaration(s)) cx.typeAliases.add(s.name.text);
   }
 
   // Which consts gk can compute: found by rounds, since a constant may use one declared after it.

@@ -26,7 +26,7 @@ function body(name: string, gkBody: string, tsBody: string): Pair {
 const same = (name: string, stmts: string) => body(name, stmts, stmts);
 
 /** gk's vector names, imported beside GK_IMPORTS by the vector and struct pairs. */
-const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, bool3, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
+const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
 /** A kernel of vector code, in both spellings. */
 function vectors(name: string, gkBody: string, tsBody: string): Pair {
   const p = body(name, gkBody, tsBody);
