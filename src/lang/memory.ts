@@ -1,5 +1,6 @@
 /**
- * Arrays in kernels written in TypeScript, typed for the kernel body: `shared(f32, 16, 16)`
+ * Arrays in kernels written in TypeScript, typed for the kernel body (of a scalar type, or a
+ * vector type for shared and local arrays: `local(f32x4, 8, 2)`): `shared(f32, 16, 16)`
  * (shared memory of the block), `dynamicShared(f32)` (shared memory whose length each launch
  * gives), `local(i32, 8)` (an array of the thread's own), `table(f32, [0.25, 0.5, 0.25])` (a
  * constant table at the top level of a file), `constant(f32, 17)` (constant memory that each

@@ -268,6 +268,9 @@ export function typeExpr(cx: Lowering, t: TS.TypeNode): ast.TypeExpr | undefined
     if (args.length) return refuse(cx, args[0]!, `'${local}' takes no type arguments`);
     if (gk === undefined && cx.interfaces.has(local)) cx.structs.add(local);
     else if (gk === undefined && cx.typeAliases.has(local)) return unknownType(cx, t, `'${local}' is a type alias, which names no gk type: a struct is an interface (interface ${local} { x: f32; ... })`);
+    else if (gk === undefined && (cx.imports.has(local) || cx.host.get(local)?.kind === "import")) {
+      return unknownType(cx, t, `'${local}' is imported: a TypeScript kernel names the structs of its own file (declare interface ${local} { ... } here; a .gk file's structs are for .gk kernels)`);
+    }
     return { kind: "NamedType", name: { name: local, span: spanOf(cx, t.typeName) }, span };
   }
   if (t.kind === ts.SyntaxKind.VoidKeyword) return { kind: "NamedType", name: { name: "void", span }, span };

@@ -105,6 +105,7 @@ describe("declarations gk refuses", () => {
     ["a struct field of a TypeScript type", `${GK_IMPORTS}interface P {\n  x: number;\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 6:6 'number' is TypeScript's type"],
     ["an array field (write it in a .gk file)", `${GK_IMPORTS}interface P {\n  x: f32[];\n}\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 6:6 this TypeScript type names no gk type"],
     ["a type alias for a struct (an interface is one)", `${GK_IMPORTS}type P = {\n  x: f32;\n};\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 8:37 'P' is a type alias, which names no gk type: a struct is an interface"],
+    ["a struct imported from another file", `${GK_IMPORTS}import type { P } from "./lib.js";\nexport const k = kernel((ps: Global<P>) => {\n});\n`, "GK2003 6:37 'P' is imported: a TypeScript kernel names the structs of its own file"],
     ["a tuple type for a vector (f32x2 is one)", `${GK_IMPORTS}export const k = kernel((v: [f32, f32]) => {\n});\n`, "GK2003 5:29 this TypeScript type names no gk type"],
     ["an import from a package", `${GK_IMPORTS}import { helper } from "kernels";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = helper(1.0);\n});\n`, "GK2051 7:12 'helper' is a name imported of the host"],
   ];
