@@ -318,8 +318,28 @@ export interface f64x4Lanes extends VectorOf<f64, 4>, Swizzles<"x" | "y" | "z" |
 /** The gk vector type f64x4: 4 lanes of f64; and its constructor f64x4(...) (kernels only). */
 export type f64x4 = number & f64x4Lanes;
 export const f64x4: VectorCtor<f64x4> = deviceOnly("f64x4");
+/** The lanes and swizzles of f16x2 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface f16x2Lanes extends VectorOf<f16, 2>, Swizzles<"x" | "y", f16x2, never, never>, Swizzles<"r" | "g", f16x2, never, never> {
+  x?: f16;
+  r?: f16;
+  y?: f16;
+  g?: f16;
+}
+/** The gk vector type f16x2: 2 lanes of f16; and its constructor f16x2(...) (kernels only). */
+export type f16x2 = number & f16x2Lanes;
+export const f16x2: VectorCtor<f16x2> = deviceOnly("f16x2");
+/** The lanes and swizzles of bf16x2 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface bf16x2Lanes extends VectorOf<bf16, 2>, Swizzles<"x" | "y", bf16x2, never, never>, Swizzles<"r" | "g", bf16x2, never, never> {
+  x?: bf16;
+  r?: bf16;
+  y?: bf16;
+  g?: bf16;
+}
+/** The gk vector type bf16x2: 2 lanes of bf16; and its constructor bf16x2(...) (kernels only). */
+export type bf16x2 = number & bf16x2Lanes;
+export const bf16x2: VectorCtor<bf16x2> = deviceOnly("bf16x2");
 /** The scalar types vectors have lanes of. */
-export type LaneScalar = bool | i32 | u32 | i64 | u64 | f32 | f64;
+export type LaneScalar = bool | i32 | u32 | i64 | u64 | f32 | f64 | f16 | bf16;
 /** The vector types of float lanes, of 3 float lanes, and of bool lanes (what dot, cross and any take). */
 export type FloatVector = f32x2 | f32x3 | f32x4 | f64x2 | f64x3 | f64x4;
 export type Float3Vector = f32x3 | f64x3;
@@ -333,6 +353,8 @@ export interface VectorTypes {
   u64: { 2: u64x2; 3: u64x3; 4: u64x4 };
   f32: { 2: f32x2; 3: f32x3; 4: f32x4 };
   f64: { 2: f64x2; 3: f64x3; 4: f64x4 };
+  f16: { 2: f16x2; 3: never; 4: never };
+  bf16: { 2: bf16x2; 3: never; 4: never };
 }
 export type VectorFor<T, N extends 2 | 3 | 4> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];
 
@@ -454,7 +476,7 @@ export const any: <V extends BoolVector>(b: V) => bool = deviceOnly("any");
 export const all: <V extends BoolVector>(b: V) => bool = deviceOnly("all");
 /** select(c, a, b): a where c is true, else b; lane by lane when c is a bool vector. Unlike c ? a : b, both a and b are evaluated. */
 export const select: <T>(c: boolean, a: T, b: T) => T = deviceOnly("select");
-/** load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (8 bytes for 32-bit elements, 16 for 64-bit ones); the element's flat index (row-major) must be a multiple of 2 (GK8030). */
+/** load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (4 bytes for f16 and bf16 elements, an f16x2 or bf16x2; 8 for 32-bit elements, 16 for 64-bit ones); the element's flat index (row-major) must be a multiple of 2 (GK8030). */
 export const load2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("load2");
 /** load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (16 bytes for 32-bit elements; 64-bit ones take two 16-byte accesses); the element's flat index (row-major) must be a multiple of 4 (GK8030). */
 export const load4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("load4");

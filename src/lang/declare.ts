@@ -6,7 +6,7 @@
  * file snapshot: `npx vitest run test/lang/declare.test.ts -u` rewrites it).
  */
 import { builtins, type BuiltinEntry, type MathRule, type ScalarClass } from "../ir/builtins.js";
-import { allVectorTypes, isBigIntType, LANE_COUNTS, laneName, SCALAR_NAMES, scalarType, typeToString, type ScalarName, type VectorType } from "../ir/types.js";
+import { allVectorTypes, isBigIntType, isVectorLane, LANE_COUNTS, laneName, SCALAR_NAMES, scalarType, typeToString, type ScalarName, type VectorType } from "../ir/types.js";
 import { assertNever } from "../util.js";
 
 /** The host type of each scalar: the one rule behind ScalarHost. */
@@ -95,7 +95,7 @@ function declaration(b: BuiltinEntry): string | undefined {
 function vectorDeclaration(t: VectorType): string[] {
   const name = typeToString(t);
   const lane = t.elem.name;
-  const sibling = (n: number) => (LANE_COUNTS.includes(n as 2) ? `${lane}x${n}` : "never");
+  const sibling = (n: number) => (LANE_COUNTS.includes(n as 2) && isVectorLane(t.elem, n) ? `${lane}x${n}` : "never");
   const letters = (family: string) => Array.from({ length: t.lanes }, (_, k) => `"${family[k]}"`).join(" | ");
   const swizzles = (family: string) => `Swizzles<${letters(family)}, ${sibling(2)}, ${sibling(3)}, ${sibling(4)}>`;
   const lanes = Array.from({ length: t.lanes }, (_, k) => `  ${laneName(k)}?: ${lane};\n  ${"rgba"[k]}?: ${lane};`).join("\n");
@@ -149,7 +149,7 @@ export function declarationsText(): string {
     `export type BoolVector = ${named((t) => t.elem.name === "bool")};`,
     doc("The vector type of N lanes of T: VectorFor<f32, 4> is f32x4."),
     "export interface VectorTypes {",
-    ...lanesOf.map((l) => `  ${l}: { ${LANE_COUNTS.map((n) => `${n}: ${l}x${n}`).join("; ")} };`),
+    ...lanesOf.map((l) => `  ${l}: { ${LANE_COUNTS.map((n) => `${n}: ${isVectorLane(scalarType(l), n) ? `${l}x${n}` : "never"}`).join("; ")} };`),
     "}",
     `export type VectorFor<T, N extends 2 | 3 | 4> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];`,
     "",
