@@ -83,6 +83,8 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     console.log(`differential: ${COUNT} kernels, ${mismatches.length} mismatches, ${s} s`);
     console.log(genericUse(programs));
     if (mismatches.length === 0) return;
+    // The list first: a run stopped while shrinking still says which kernels differed and how.
+    console.log(mismatches.map((m) => `- ${m.kernel}: ${m.comparison.message.split("\n").slice(0, 3).join(" | ")}`).join("\n"));
     const first = mismatches[0]!;
     const seed = kernelSeed(SEED, Number(first.kernel.slice(1)));
     const shrunk = await shrinkKernel(seed, GEN, async (k) => {
