@@ -146,7 +146,7 @@ device_kernel k(a: f16, out: global<f16>, outb: global<bf16>) {
 `);
     const out = new Uint16Array(2);
     const outb = new Uint16Array(2);
-    run(p, "k", [1], [1], [0x3c00, out, outb]);
+    run(p, "k", [1], [1], [1.0, out, outb]);
     // a: 1.0 * 2 = 2.0 (0x4000), 3.0 (0x4200); b: -0.5 (0xbf00), 0.5 (0x3f00).
     expect([...out]).toEqual([0x4000, 0x4200]);
     expect([...outb]).toEqual([0xbf00, 0x3f00]);
