@@ -259,4 +259,34 @@ const scalarArgs: EdgeCase = {
   elems: { hb: "f16", gb: "bf16" },
 };
 
-export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics, scalarArgs];
+// ---------------------------------------------------------------- references
+
+/**
+ * Variables of f16 and bf16 (a scalar parameter and a local) bound to inout and out
+ * parameters: the function reads and writes values (k3695 of the GPU differential run, where
+ * the simulator left the variable holding the bits of the value written).
+ */
+const halfRefs: EdgeCase = {
+  name: "f16 and bf16 variables bound to inout and out parameters read and get back values",
+  kernel: "halfrefs",
+  source: `device_fn twice(x: inout f16, y: out bf16) {
+  x = x * 2.0;
+  y = -0.5;
+}
+device_kernel halfrefs(s: f16, hb: global<f16>, gb: global<bf16>) {
+  let g: bf16 = 1.0;
+  twice(s, g);
+  hb[0] = s;
+  gb[0] = g;
+  hb[1] = s + 1.0;
+  gb[1] = g + 1.0;
+}
+`,
+  grid: [1],
+  block: [1],
+  args: [round("f16", 0.1), new Uint16Array(2), new Uint16Array(2)],
+  expected: { hb: [round("f16", 2 * round("f16", 0.1)), round("f16", 2 * round("f16", 0.1) + 1)], gb: [-0.5, 0.5] },
+  elems: { hb: "f16", gb: "bf16" },
+};
+
+export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics, scalarArgs, halfRefs];

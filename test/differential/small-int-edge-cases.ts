@@ -217,4 +217,36 @@ const smallAtomics: EdgeCase = (() => {
   };
 })();
 
-export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics];
+/**
+ * A thread's atomics on its own u8, u16 and f16 elements in a loop, each operand read from
+ * the element itself: every read sees the atomic before it (k3708 and k4135 of the GPU
+ * differential run, where nvcc read the array through the non-coherent cache and saw the value
+ * from before the loop). Only CAS-loop atomics here: a native one (f16 atomicAdd) in the
+ * kernel made nvcc keep the reads coherent and hid the defect.
+ */
+const ownAtomicReads: EdgeCase = (() => {
+  const n = 64;
+  const b0 = Array.from({ length: n }, (_, k) => 1000 * k + 0xde00);
+  const bAfter = b0.map((v) => [0, 1].reduce((x) => (x + (x | 1)) % 65536, v));
+  return {
+    name: "atomics on a thread's own u8, u16 and f16 elements in a loop, their operands read from the element: each read sees the atomic before it",
+    kernel: "ownatomicreads",
+    source: `device_kernel ownatomicreads(a: global<u8>, b: global<u16>, h: global<f16>) {
+  const t = globalId.x;
+  for (let i = 0; i < 2; i++) {
+    atomicXor(a, t, max(a[t], u8(8)));
+    atomicAdd(b, t, b[t] | u16(1));
+    atomicMax(h, t, h[t] + 1.0);
+  }
+}
+`,
+    grid: [2],
+    block: [n / 2],
+    args: [Uint8Array.from({ length: n }, () => 0xad), Uint16Array.from(b0), float32ToF16(Array.from({ length: n }, (_, k) => k + 1))],
+    // a: 0xad ^ 0xad = 0, then 0 ^ max(0, 8) = 8; h grows by 1 twice (exact).
+    expected: { a: Array(n).fill(8), b: bAfter, h: Array.from({ length: n }, (_, k) => k + 3) },
+    elems: { a: "u8", b: "u16", h: "f16" },
+  };
+})();
+
+export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics, ownAtomicReads];

@@ -22,7 +22,7 @@ import { asScalar, memoryDims } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { arrayName, fnName, isTrivial, newTemp, varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
-import { indexing } from "./emitMemory.js";
+import { fromStored, indexing, toStored } from "./emitMemory.js";
 
 export function emitCall(ctx: FnCtx, e: CallExpr): string {
   const callee = ctx.analysis.deviceFns.find((f) => f.name === e.callee);
@@ -50,8 +50,6 @@ export function emitCall(ctx: FnCtx, e: CallExpr): string {
   return `(${r} = ${call}, ${writeBack.join(", ")}, ${r})`;
 }
 
-const toStored = (bool: boolean, code: string) => (bool ? `(${code} ? 1 : 0)` : code);
-
 function argCode(ctx: FnCtx, a: CallArg, callee: Function, i: number, boxes: Map<number, string>, writeBack: string[]): string[] {
   const param = callee.params[i];
   invariant(param, `call of ${callee.name} without parameter ${i + 1}`);
@@ -64,13 +62,15 @@ function argCode(ctx: FnCtx, a: CallArg, callee: Function, i: number, boxes: Map
     case "varRef": {
       const v = a.var;
       if (v.ref) return [varName(v), `${varName(v)}$o`];
-      const bool = asScalar(v.type).name === "bool";
+      // The box holds the stored form, as the callee's emitRefRead/emitRefWrite expect it
+      // (bools as 0 or 1, f16 and bf16 as bits); the variable holds the value.
+      const t = asScalar(v.type);
       let box = boxes.get(v.id);
       if (box) return [box, "0"];
       box = newTemp(ctx);
       boxes.set(v.id, box);
-      writeBack.push(`${varName(v)} = ${bool ? `${box}[0] !== 0` : `${box}[0]`}`);
-      return [`(${box} = [${toStored(bool, varName(v))}])`, "0"];
+      writeBack.push(`${varName(v)} = ${fromStored(t, `${box}[0]`)}`);
+      return [`(${box} = [${toStored(t, varName(v))}])`, "0"];
     }
     case "elemRef": {
       const site = ctx.sites.add({ kind: "elemRef", array: a.array, param: param.name, callee: callee.name, fn: ctx.fn.name, span: a.span });

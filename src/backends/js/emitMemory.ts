@@ -113,7 +113,7 @@ function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonl
   return undefined;
 }
 
-function fromStored(t: ScalarType, code: string): string {
+export function fromStored(t: ScalarType, code: string): string {
   switch (t.name) {
     case "bool": return `(${code} !== 0)`;
     case "f16": return `$.fromF16Bits(${code})`;
@@ -122,7 +122,7 @@ function fromStored(t: ScalarType, code: string): string {
   }
 }
 
-function toStored(t: ScalarType, code: string): string {
+export function toStored(t: ScalarType, code: string): string {
   switch (t.name) {
     case "bool": return `(${code} ? 1 : 0)`;
     case "f16": return `$.f16Bits(${code})`;

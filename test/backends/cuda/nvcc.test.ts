@@ -3,11 +3,14 @@
  * error and no warning: every example, every spec/ok program, the torture modules (every
  * operator, conversion, builtin, atomic and loop form), the name torture modules, a weird
  * file name, and nvcc's own reading of every kind of literal. One example also goes to a
- * cubin through the runtime's `compileCuda`. All builds run in one parallel batch.
+ * cubin through the runtime's `compileCuda`. All builds run in one parallel batch. Atomics on
+ * u8, i16 and f16 elements (a CAS loop on the word that holds them) leave the array's plain
+ * reads coherent: no `ld.global.nc` of an array the kernel writes.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitCuda } from "../../../src/backends/cuda/index.js";
@@ -16,7 +19,7 @@ import { bitWidth, byteSize, T, type ScalarType, type ScalarValue } from "../../
 import { INT_RANGES } from "../../../src/ir/values.js";
 import { frontEnd } from "../../../src/pipeline.js";
 import { compileCuda } from "../../../src/runtime/nvcc.js";
-import { compileAll, expectClean, finiteF32, nvccPath, type CompileJob, type CompileResult } from "./helpers.js";
+import { compileAll, cudaOf, expectClean, finiteF32, nvccPath, type CompileJob, type CompileResult } from "./helpers.js";
 import { deviceFunctionsModule, kernelsModule, localsModule, weirdFileModule } from "./nameTorture.js";
 import { awkwardConstants, tortureModules } from "./torture.js";
 
@@ -117,4 +120,35 @@ describe.skipIf(!nvcc)("through the runtime's compileCuda", () => {
     expect(built.warnings).toEqual([]);
     expect(out.kernels.get("matmul")).toBe("matmul");
   });
+});
+
+describe.skipIf(!nvcc)("atomics on small elements", () => {
+  // k3708 and k4135 of the GPU differential run: the CAS loop's word pointer was made from
+  // the element's address as an integer, so nvcc took the __restrict__ array as never
+  // written and read it through the non-coherent cache (ld.global.nc), which still held the
+  // value from before the atomics of an earlier loop iteration.
+  it("are writes of their array as nvcc sees it: its reads stay coherent", async () => {
+    const source = cudaOf(`
+device_kernel k(a: global<u8>, b: global<i16>, h: global<f16>, c: global<u8>) {
+  for (let i = 0; i < 2; i++) {
+    atomicXor(a, 0, max(a[0], u8(8)));
+    atomicAdd(b, 1, b[1] | i16(1));
+    atomicMax(h, 2, h[2] + 1.0);
+    atomicCAS(c, 3, c[3], c[3] + 1);
+  }
+}
+`);
+    const dir = mkdtempSync(path.join(tmpdir(), "gk-narrow-atomics-"));
+    try {
+      const cu = path.join(dir, "narrow.cu");
+      writeFileSync(cu, source);
+      const built = await execa(nvcc!, ["-O3", "-arch=sm_90", "-ptx", cu, "-o", path.join(dir, "narrow.ptx")], { reject: false, stdin: "ignore" });
+      expect(built.exitCode, built.stderr).toBe(0);
+      const ptx = readFileSync(path.join(dir, "narrow.ptx"), "utf8");
+      expect(ptx).toContain("atom.global.cas.b32");
+      expect(ptx.split("\n").filter((l) => l.includes("ld.global.nc"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -127,6 +127,31 @@ device_kernel k(g: global<i32>) {
     expect([...g]).toEqual([100, 101, 102, 103, 0, 20, 40, 60, 0, 2, 4, 6, 0, 2, 4, 6]);
   });
 
+  it("out and inout of f16 and bf16 bound to local variables pass values, not their bits", () => {
+    // Each variable holds a number; the reference's box holds the stored form (bits) inside the
+    // call, and the variable gets the value back after it.
+    const p = gk(`
+device_fn half(x: inout f16, y: out bf16) {
+  x = x * 2.0;
+  y = -0.5;
+}
+device_kernel k(a: f16, out: global<f16>, outb: global<bf16>) {
+  let b: bf16 = 1.0;
+  half(a, b);
+  out[0] = a;
+  outb[0] = b;
+  out[1] = a + 1.0;
+  outb[1] = b + 1.0;
+}
+`);
+    const out = new Uint16Array(2);
+    const outb = new Uint16Array(2);
+    run(p, "k", [1], [1], [1.0, out, outb]);
+    // a: 1.0 * 2 = 2.0 (0x4000), 3.0 (0x4200); b: -0.5 (0xbf00), 0.5 (0x3f00).
+    expect([...out]).toEqual([0x4000, 0x4200]);
+    expect([...outb]).toEqual([0xbf00, 0x3f00]);
+  });
+
   it("views read and write the underlying array at offset + i * stride, in every memory", () => {
     const p = gk(`
 device_fn fill(v: view<f32>, n: i32, x: f32) {
