@@ -16,9 +16,9 @@ import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { Function, GenericKernel, Module } from "../ir/nodes.js";
+import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
-import { asScalar, type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
+import { type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
 import { coerceScalar, elemNote, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../load/program.js";
@@ -33,6 +33,7 @@ import { GkRuntimeError } from "./launcher/errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
+import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
 import type { Dims, Runner, RunnerOptions } from "./runner.js";
 import type { DeviceChoice, Target } from "./target.js";
 
@@ -100,7 +101,11 @@ export class GkModule {
     this.#program = this.#programOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
     const members: [string, KernelFn][] = [
-      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => [k.name, kernelFn((c, a) => this.launch(k.name, c, a), (g) => this.#notGeneric(k.name, g))]),
+      // A kernel's member runs it directly (its name is no instance's spelling: launch(name) would find it).
+      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => {
+        const target: KernelTarget = { program: this.#program, fn: k };
+        return [k.name, kernelFn((c, a) => this.#run(target, c, a), (g) => this.#notGeneric(k.name, g))];
+      }),
       ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
     ];
     for (const [k, fn] of members) {
@@ -183,17 +188,17 @@ export class GkModule {
   }
 
   async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const plan = launchPlan(program.ir, fn);
     const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
     const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
-    const values = marshal(fn, args ?? {}, this.gpu, extras.names);
-    await launchOn(this.gpu, program, fn, grid, block, values, { ...config, extras });
+    const values = marshal(plan, args ?? {}, this.gpu, extras.names);
+    const launched = launchOn(this.gpu, program, fn, grid, block, values, config ?? {}, extras);
+    if (launched !== undefined) await launched;
     const outputs: KernelOutputs = {};
-    fn.params.forEach((p, i) => {
-      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = values[i] as AnyTypedArray | GpuArray;
-    });
+    for (const i of plan.written) outputs[plan.names[i]!] = values[i] as AnyTypedArray | GpuArray;
     return outputs;
   }
 
@@ -217,7 +222,7 @@ export class GkModule {
         const t0 = performance.now();
         const fn = this.ir.kernels.find((k) => k.name === kernel)!;
         let kernelMs = 0;
-        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms), ...(extras && { extras }) });
+        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
         return { kernelMs, totalMs: performance.now() - t0 };
       },
       close: () => this.close(),
@@ -267,6 +272,8 @@ function invalid(kernel: string, message: string): GkRuntimeError {
 }
 
 function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dims {
+  // The common case, one size within the limits; checkShape says the same of it.
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
   const c = checkShape(what, list);
   if (c.ok) return c.dims;
@@ -280,52 +287,62 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
   }
 }
 
-function marshal(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
-  const values = marshalEach(fn, args, device, constants);
+function marshal(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
+  const values = marshalEach(plan, args, device, constants);
   // An array the kernel writes shares memory with no other argument (spec: Types).
-  const shared = sharedMemory(fn, values);
-  if (shared) throw invalid(fn.name, shared.message);
+  const shared = sharedMemory(plan.fn, values);
+  if (shared) throw invalid(plan.fn.name, shared.message);
   return values;
 }
 
-function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
-  const names = fn.params.map((p) => p.name);
+function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
+  const fn = plan.fn;
+  const names = plan.names;
   for (const k of Object.keys(args)) {
     if (constants.has(k)) continue;
-    const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
-    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
+    if (!names.includes(k)) {
+      const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
+      throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
+    }
   }
-  const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
-  if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
-  return fn.params.map((p) => {
-    const v = args[p.name]!;
-    if (p.kind === "valueVar") {
-      const t = asScalar(p.type);
-      const c = coerceScalar(t, v);
-      return c.ok ? c.value : scalar(fn.name, `parameter '${p.name}' (${typeToString(p.type)})`, t, v);
+  let missing: Param[] | undefined;
+  for (const p of fn.params) if (!(p.name in args) || args[p.name] === undefined) (missing ??= []).push(p);
+  if (missing) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
+  const values = new Array<RunValue>(fn.params.length);
+  for (let i = 0; i < fn.params.length; i++) {
+    const pp = plan.params[i]!;
+    const v = args[pp.name]!;
+    if (pp.scalar !== undefined) {
+      const c = coerceScalar(pp.scalar, v);
+      values[i] = c.ok ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
+      continue;
     }
-    const elem = p.type.elem.name;
-    if (v instanceof GpuArray) {
-      if (v.owner === device && v.elem === elem) {
-        v.live(() => `argument '${p.name}' of ${fn.name}`);
-        return v;
-      }
-      const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-      if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
-      throw invalid(fn.name, `${what} takes a GpuArray<"${elem}"> or a ${typedArrayName(elem)}, got ${v.toString()}`);
-    }
-    const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    if (ArrayBuffer.isView(v)) {
-      if (!holdsElem(v, elem)) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}${elemNote(elem)}, got a ${(v as object).constructor.name}`);
+    values[i] = arrayValue(fn, fn.params[i] as ArrayVar, pp, v, device);
+  }
+  return values;
+}
+
+function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, device: GpuDevice): RunValue {
+  const elem = pp.elem!;
+  const what = pp.what;
+  if (v instanceof GpuArray) {
+    if (v.owner === device && v.elem === elem) {
+      v.live(pp.argUse);
       return v;
     }
-    if (Array.isArray(v)) {
-      const a = newTypedArray(elem, v.length);
-      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem, scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
-      return a;
-    }
-    throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, a GpuArray<"${elem}"> (or an array of numbers), got ${describe(v)}`);
-  });
+    if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+    throw invalid(fn.name, `${what} takes a GpuArray<"${elem}"> or a ${typedArrayName(elem)}, got ${v.toString()}`);
+  }
+  if (ArrayBuffer.isView(v)) {
+    if (!holdsElem(v, elem)) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}${elemNote(elem)}, got a ${(v as object).constructor.name}`);
+    return v as AnyTypedArray;
+  }
+  if (Array.isArray(v)) {
+    const a = newTypedArray(elem, v.length);
+    v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem, scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
+    return a;
+  }
+  throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, a GpuArray<"${elem}"> (or an array of numbers), got ${describe(v)}`);
 }
 
 function describe(v: unknown): string {
