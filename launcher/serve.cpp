@@ -531,6 +531,7 @@ Reply Server::opLaunch(const JsonValue& req) {
     r.queued = true;
     return r;
   }
+  if (queues_) queues_->mark();  // the last queued launch's marker goes before this one
   KernelTimes t = g.launch(fe.f, dims, options, params.data());
   Reply r;
   r.fields = ",\"timing\":{\"kernelMs\":";
