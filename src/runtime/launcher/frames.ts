@@ -17,9 +17,9 @@ export interface Frame {
   readonly payload: Buffer;
 }
 
-/** The prefix and header of one frame, in one new Buffer. */
-export function encodeHead(header: object, payloadBytes = 0): Buffer {
-  const json = JSON.stringify(header);
+/** The prefix and header of one frame (an object, or its JSON text), in one new Buffer. */
+export function encodeHead(header: object | string, payloadBytes = 0): Buffer {
+  const json = typeof header === "string" ? header : JSON.stringify(header);
   const n = Buffer.byteLength(json, "utf8");
   const head = Buffer.allocUnsafe(PREFIX_BYTES + n);
   head.writeUInt32LE(MAGIC_U32, 0);

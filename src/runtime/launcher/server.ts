@@ -14,6 +14,8 @@ import type { SharedFile } from "./shared.js";
 export interface ServeRequest {
   /** The request's header, with its `id`. */
   readonly header: Record<string, unknown>;
+  /** The header as JSON text, where the caller wrote it (sent instead of `header` stringified). */
+  readonly json?: string;
   readonly payload?: Uint8Array;
   /** Stop the server if this answer takes longer than this many milliseconds. */
   readonly timeoutMs?: number;
@@ -96,7 +98,8 @@ export class ServeProcess {
     this.setRef(true);
     if (this.pending.length === 1) this.arm(p);
     if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
-      this.write([encodeHead(requests[0]!.header)]); // the common case: one small frame
+      const r = requests[0]!;
+      this.write([encodeHead(r.json ?? r.header)]); // the common case: one small frame
     } else {
       this.write(this.frames(requests));
     }
@@ -110,7 +113,7 @@ export class ServeProcess {
     let smallBytes = 0;
     for (const r of requests) {
       const n = r.payload?.byteLength ?? 0;
-      const head = encodeHead(r.header, n);
+      const head = encodeHead(r.json ?? r.header, n);
       small.push(head);
       smallBytes += head.length;
       if (n > 0 && n <= COALESCE_BYTES) {
