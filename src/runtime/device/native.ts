@@ -41,7 +41,7 @@ export interface Addon {
   hostArray(gpu: number, bytes: number): ArrayBuffer;
 }
 
-/** How long a wait polls on this thread before handing over to a worker thread. */
+/** How long a wait polls on this thread (after a first query) before handing over to a worker thread: bounded, so a long kernel does not hold Node's thread. */
 const SPIN_US = 100;
 const HEADER = 48;
 const NO_TIMES: LaunchTimes = Object.freeze([]);
