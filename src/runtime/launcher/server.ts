@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
 import { GkRuntimeError } from "./errors.js";
-import { FrameReader, encodeHead, type Frame } from "./frames.js";
+import { Fifo, FrameReader, encodeHead, type Frame } from "./frames.js";
 import type { SharedFile } from "./shared.js";
 
 export interface ServeRequest {
@@ -43,7 +43,7 @@ export class ServeProcess {
   private readonly child: ChildProcess;
   private readonly reader = new FrameReader();
   private readonly handles: readonly { ref(): unknown; unref(): unknown }[];
-  private readonly pending: Pending[] = [];
+  private readonly pending = new Fifo<Pending>();
   private readonly outbox: Buffer[] = [];
   private waitingDrain = false;
   private corked = false;
@@ -170,16 +170,20 @@ export class ServeProcess {
    */
   private write(parts: readonly Buffer[]): void {
     for (const p of parts) this.outbox.push(p);
-    const stdin = this.child.stdin!;
-    if (!this.corked) {
-      this.corked = true;
-      stdin.cork();
-      setImmediate(() => {
-        this.corked = false;
-        stdin.uncork();
-      });
-    }
+    this.corkTurn();
     this.flush();
+  }
+
+  /** Holds this turn's writes back until its end, then writes them together. */
+  private corkTurn(): void {
+    if (this.corked) return;
+    const stdin = this.child.stdin!;
+    this.corked = true;
+    stdin.cork();
+    setImmediate(() => {
+      this.corked = false;
+      stdin.uncork();
+    });
   }
 
   private flush(): void {
@@ -203,7 +207,7 @@ export class ServeProcess {
   /** Hands the answers read so far to the pending batches, in order; resolves each when complete or when the stream ended. */
   private deliver(): void {
     for (;;) {
-      const p = this.pending[0];
+      const p = this.pending.first();
       if (p === undefined) return;
       while (p.frames.length < p.requests.length) {
         const f = this.reader.shift();
@@ -219,7 +223,7 @@ export class ServeProcess {
       if (p.frames.length < p.requests.length && ended === undefined) return;
       this.pending.shift();
       if (p.timer !== undefined) clearTimeout(p.timer);
-      if (this.pending.length > 0) this.arm(this.pending[0]!);
+      if (this.pending.length > 0) this.arm(this.pending.first()!);
       else if (this.alive) this.setRef(false);
       p.done(ended ? { frames: p.frames, ended } : { frames: p.frames });
     }
