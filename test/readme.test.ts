@@ -1,12 +1,15 @@
 /**
  * Claims of README.md that the code decides, checked against the code: what gk/testing,
- * `gkc run`/`gkc build` and `compile()` do about FMA contraction by default.
+ * `gkc run`/`gkc build` and `compile()` do about FMA contraction by default, and the example
+ * of arrays of structs.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { help as buildHelp } from "../src/cli/commands/build.js";
 import { help as runHelp } from "../src/cli/commands/run.js";
+import { compile } from "../src/runtime/api.js";
 import { nvccFlags } from "../src/runtime/build.js";
+import { packStructs, unpackStructs } from "../src/runtime/structs.js";
 
 const readme = readFileSync("README.md", "utf8");
 /** The paragraph of the README that says when floats agree bit for bit. */
@@ -44,3 +47,16 @@ describe("README's From TypeScript", () => {
   });
 });
 
+describe("README on structs", () => {
+  it("runs its example of packStructs and unpackStructs (examples/particles.gk) with the result it shows", async () => {
+    const block = readme.split("```").find((b) => b.includes("packStructs(Particle")) ?? "";
+    expect(block).toMatch(/compile\("examples\/particles\.gk"\)/);
+    const shown = /console\.log\(unpackStructs\(Particle, ps\)\);\s*\/\/ (.*)/.exec(block)?.[1] ?? "";
+    const mod = await compile("examples/particles.gk", { device: "cpu" });
+    const { Particle } = mod.structs;
+    const ps = packStructs(Particle!, [{ pos: [0, 4, 0], vel: [1, 0, 0], bounces: 0 }]);
+    await mod.step!({ grid: 1, block: 32 }, { n: 1, dt: 0.5, gravity: [0, -10, 0], ps });
+    expect(unpackStructs(Particle!, ps)).toEqual(JSON.parse(shown.replace(/(\w+):/g, '"$1":')));
+    await mod.close();
+  });
+});

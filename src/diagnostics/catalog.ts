@@ -33,6 +33,13 @@ export const catalog = {
   GK2020: "invalid generic parameter, or too many type combinations or instances",
   GK2050: "host value used in a kernel",
   GK2051: "host function called in a kernel",
+  GK2040: "struct that contains itself or has no fields",
+  GK2041: "vector lane or struct field of a 1- or 2-byte type",
+  GK2042: "dynamic shared array of vectors or structs",
+  GK2043: "constant memory array of vectors or structs",
+  GK2044: "view of vectors or structs",
+  GK2045: "reference to a vector or struct",
+  GK2046: "vector load or store of a view, dynamic shared array or constant memory",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -56,6 +63,7 @@ export const catalog = {
   GK3030: "generic arguments do not match the generic parameters",
   GK3031: "generic argument not admitted by its parameter",
   GK3032: "generic arguments cannot be inferred",
+  GK3040: "struct value that does not fit its type",
   // statements and structure
   GK4001: "shared declared outside a kernel's top level",
   GK4002: "recursion",
@@ -112,7 +120,8 @@ export const catalog = {
   GK8016: "GPU array used after free()",
   GK8017: "GPU array lost: its GPU context was lost or its device closed",
   GK8018: "out of GPU memory",
-  GK8030: "device builtin used on the host",
+  GK8019: "device builtin used on the host",
+  GK8030: "misaligned vector access",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -11,9 +11,17 @@ export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   char: "i8", uchar: "u8", short: "i16", ushort: "u16", byte: "u8", half: "f16", __half: "f16", float16: "f16",
   bfloat16: "bf16", __nv_bfloat16: "bf16",
   number: "f32 or f64", bigint: "i64 or u64",
+  // CUDA's and WGSL's vector types.
+  ...Object.fromEntries(
+    [2, 3, 4].flatMap((n) => [
+      [`float${n}`, `f32x${n}`], [`double${n}`, `f64x${n}`], [`int${n}`, `i32x${n}`], [`uint${n}`, `u32x${n}`],
+      [`longlong${n}`, `i64x${n}`], [`ulonglong${n}`, `u64x${n}`],
+      [`vec${n}f`, `f32x${n}`], [`vec${n}i`, `i32x${n}`], [`vec${n}u`, `u32x${n}`], [`vec${n}`, `f32x${n}`],
+    ]),
+  ),
 };
 
-/** The gk scalar type for a foreign type name, where there is exactly one. */
+/** The gk scalar (or vector) type for a foreign type name, where there is exactly one. */
 export function foreignScalar(name: string): string | undefined {
   const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
   return hint && /^\w+$/.test(hint) ? hint : undefined;

@@ -1,5 +1,5 @@
 /** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
-import { builtins, operandTypes, type MathEntry } from "./builtins.js";
+import { builtins, operandTypes, type MathEntry, type VectorEntry, type VectorMemoryEntry } from "./builtins.js";
 import { SCALAR_NAMES } from "./types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "./warpBuiltins.js";
 
@@ -44,7 +44,9 @@ export function renderBuiltinDocs(): string {
     "",
     "## Math",
     "",
-    "All operands share one type; untyped constants take it. `ulp` is how far the GPU's and the",
+    "All operands share one type; untyped constants take it. Every math function also works lane by lane",
+    "on vectors of the types it takes (`sqrt(v)` for `v: f32x4`), a scalar operand of the lane type standing",
+    "for a vector of that value (`clamp(v, 0.0, 1.0)`); a result of bool or i32 is then a vector of them. `ulp` is how far the GPU's and the",
     "simulator's results may differ, in units in the last place of the result type: the error",
     "CUDA documents for its implementation, plus the simulator's (JavaScript's Math functions are",
     "within 1 ulp in f64, and f32 results are computed in f64 and rounded once; gk's own erf and",
@@ -70,6 +72,35 @@ export function renderBuiltinDocs(): string {
     const half = (t: "f16" | "bf16") => (operandTypes(m.rule).includes(t) ? String(m.ulp[t]) : "");
     out.push(`| \`${m.name}(${args})\` | ${operandTypes(m.rule).join(" ")} | ${result} | ${m.ulp.f32} | ${m.ulp.f64} | ${half("f16")} | ${half("bf16")} | ${m.doc} |`);
   }
+  out.push(
+    "",
+    "## Vectors",
+    "",
+    "Each is defined by the scalar operations it is made of (src/ir/vectorBuiltins.ts), which the GPU and the",
+    "simulator both perform in the order given, so they agree bit for bit where those operations do (with FMA",
+    "contraction off: language.md, Semantics).",
+    "",
+    "| function | operands | result | meaning |",
+    "| --- | --- | --- | --- |",
+  );
+  const vectorOperands = { float: "float vectors of one type", float3: "3-lane float vectors of one type", bool: "a bool vector", select: "c: bool or a bool vector; a, b: one type" } as const;
+  for (const b of builtins) {
+    if (b.rule.kind !== "vector") continue;
+    const v = b as VectorEntry;
+    const result = v.rule.result === "lane" ? "the lane type" : v.rule.result === "operand" ? "the operands' type" : "bool";
+    out.push(`| \`${v.name}(${v.rule.params.join(", ")})\` | ${vectorOperands[v.rule.operands]} | ${result} | ${v.doc} |`);
+  }
+  out.push(
+    "",
+    "## Vector loads and stores",
+    "",
+    "`arr` is an array of scalars: global, shared or local, optionally partly indexed (`load4(tile[row], col)`);",
+    "the result is a vector of its element type. The array is aligned for the access (language.md, Memory layout).",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
   out.push(
     "",
     "## Fast math",
@@ -134,7 +165,16 @@ export function renderBuiltinDocs(): string {
     const args = b.rule.op === "cas" ? "arr, i, compare, v" : "arr, i, v";
     out.push(`| \`${b.name}(${args})\` | ${b.rule.types.join(" ")} | ${b.doc} |`);
   }
-  out.push("", "## Conversions", "", `${SCALAR_NAMES.map((n) => `\`${n}(x)\``).join(", ")} convert any scalar; see language.md, Conversions.`, "");
+  out.push(
+    "",
+    "## Conversions and constructors",
+    "",
+    `${SCALAR_NAMES.map((n) => `\`${n}(x)\``).join(", ")} convert any scalar; see language.md, Conversions.`,
+    "`f32x4(...)` and every other vector type make a vector: from one value per lane, from one value for every lane,",
+    "from values and vectors of the lane type whose lanes add up, or by converting a vector of as many lanes lane by lane;",
+    "see language.md, Vectors.",
+    "",
+  );
   return out.join("\n");
 }
 

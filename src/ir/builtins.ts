@@ -15,6 +15,9 @@ import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type Scalar
 import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
+import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
+
+export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
 import { fastMathEntries } from "./fastMath.js";
 import { memoryEntries } from "./memoryBuiltins.js";
 
@@ -111,7 +114,7 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | MemoryRule;
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule;
 
 /** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
 export interface CudaImpl {
@@ -233,13 +236,14 @@ export interface MemoryEntry {
   readonly cuda: Partial<Record<ScalarName | "fence", CudaImpl>>;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | MemoryEntry;
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry;
 
 // ---------------------------------------------------------------- math
 
-const FLOAT: TypeConstraint = { scalars: "float", vectors: false };
-const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: false };
-const INT: TypeConstraint = { scalars: "int", vectors: false };
+// Every math builtin works lane by lane on vectors too (src/ir/lanes.ts).
+const FLOAT: TypeConstraint = { scalars: "float", vectors: true };
+const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: true };
+const INT: TypeConstraint = { scalars: "int", vectors: true };
 
 /**
  * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the CUDA
@@ -570,7 +574,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...fastMathEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;
@@ -584,6 +588,18 @@ export function lookupBuiltin(name: string): BuiltinEntry | undefined {
 export function mathBuiltin(name: string): MathEntry | undefined {
   const b = byName.get(name);
   return b && b.rule.kind === "math" ? (b as MathEntry) : undefined;
+}
+
+/** A vector builtin (`dot`, `select`, ...), by name. */
+export function vectorBuiltin(name: string): VectorEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "vector" ? (b as VectorEntry) : undefined;
+}
+
+/** `load2 load4 store2 store4`, by name. */
+export function vectorMemoryBuiltin(name: string): VectorMemoryEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "vectorMemory" ? (b as VectorMemoryEntry) : undefined;
 }
 
 export function atomicBuiltin(op: AtomicOp): AtomicEntry {

@@ -216,6 +216,9 @@ export function builtinCudaNames(): string[] {
         for (const impl of Object.values((b as MemoryEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
         break;
       case "constant":
+      case "vector":
+      case "vectorMemory":
+        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts.
         break;
       default:
         assertNever(b.rule, "builtin rule");

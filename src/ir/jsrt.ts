@@ -408,10 +408,53 @@ export function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
 }
 
+// ---------------------------------------------------------------- memory of structs
+
+/**
+ * An array of structs as the simulator holds it: `n` elements of `size` bytes in one buffer,
+ * seen through one view per scalar type, so that generated code reads a field as
+ * `a.f32[(i * size + offset) / 4]` (every field is aligned to its width, and so is the buffer).
+ */
+export interface StructMemory {
+  readonly n: number;
+  readonly bytes: Uint8Array;
+  readonly bool: Uint8Array;
+  readonly i32: Int32Array;
+  readonly u32: Uint32Array;
+  readonly i64: BigInt64Array;
+  readonly u64: BigUint64Array;
+  readonly f32: Float32Array;
+  readonly f64: Float64Array;
+  /** The bits of f16 and bf16 lanes (of f16x2 and bf16x2 fields). */
+  readonly f16: Uint16Array;
+  readonly bf16: Uint16Array;
+}
+
+/** `n` structs of `size` bytes over `buffer` from `byteOffset` (a multiple of 8), or over fresh zeros. */
+export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byteOffset = 0): StructMemory {
+  const bytes = n * size;
+  const buf = buffer ?? new ArrayBuffer(bytes);
+  // The 2-, 4- and 8-byte views cover whole elements of their width (a struct's size is a multiple of its widest field).
+  const view = <A>(make: new (b: ArrayBuffer, o: number, len: number) => A, w: number): A => new make(buf, byteOffset, Math.floor(bytes / w));
+  return {
+    n,
+    bytes: new Uint8Array(buf, byteOffset, bytes),
+    bool: new Uint8Array(buf, byteOffset, bytes),
+    i32: view(Int32Array, 4),
+    u32: view(Uint32Array, 4),
+    i64: view(BigInt64Array, 8),
+    u64: view(BigUint64Array, 8),
+    f32: view(Float32Array, 4),
+    f64: view(Float64Array, 8),
+    f16: view(Uint16Array, 2),
+    bf16: view(Uint16Array, 2),
+  };
+}
+
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
   f2i8, f2u8, f2i16, f2u16, f2i32, f2u32, f2i64, f2u64, big2f32, big2f16, big2bf16, f16, bf16, f16Bits, fromF16Bits, bf16Bits, fromBf16Bits,
   roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, fastDivF32, erf, erfc, popc32, popc64, clz64,
-  asI64, asU64, absI32, absI64, minBig, maxBig,
+  asI64, asU64, absI32, absI64, minBig, maxBig, structMemory,
 };
 export type JsRuntime = typeof jsrt;

@@ -6,7 +6,7 @@
  */
 import { dynamicSharedLayout, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "./limits.js";
 import type { ArrayVar, Function } from "./nodes.js";
-import { byteSize, typeToString } from "./types.js";
+import { asScalar, byteSize, typeToString, type ScalarType } from "./types.js";
 import { elemNote, holdsElem, typedArrayName, type AnyTypedArray } from "./values.js";
 import { visit } from "./walk.js";
 
@@ -52,6 +52,11 @@ export function constantsRead(kernel: Function, functions: ReadonlyMap<string, F
 }
 
 /** Elements of a constant array (its sizes multiplied). */
+/** The element type of constant array `a`: a scalar (the checker refuses others, GK2043). */
+export function constantElem(a: ArrayVar): ScalarType {
+  return asScalar(a.type.elem);
+}
+
 export function constantLength(a: ArrayVar): number {
   return a.type.kind === "array" ? a.type.dims.reduce((x, y) => x * y, 1) : 0;
 }
@@ -63,15 +68,16 @@ export function constantLength(a: ArrayVar): number {
  */
 export function constantValueProblem(a: ArrayVar, value: unknown): string | undefined {
   const t = a.type;
-  const want = `a ${typedArrayName(t.elem.name)}${elemNote(t.elem.name)} of ${constantLength(a)} elements`;
+  const elem = constantElem(a);
+  const want = `a ${typedArrayName(elem.name)}${elemNote(elem.name)} of ${constantLength(a)} elements`;
   // A Uint8Array holds bool or u8, a Uint16Array u16, f16 or bf16 bits: the constant's type says which.
-  if (!holdsElem(value, t.elem.name)) {
+  if (!holdsElem(value, elem.name)) {
     const got = ArrayBuffer.isView(value) ? `a ${value.constructor.name}` : Array.isArray(value) ? "a plain array" : typeof value;
     return `the constant array '${a.name}' (${typeToString(t)}) takes ${want}, got ${got}`;
   }
   const n = (value as AnyTypedArray).length;
   if (n !== constantLength(a)) return `the constant array '${a.name}' (${typeToString(t)}) takes ${want}, got ${n}`;
-  if (t.elem.name === "bool" && (value as Uint8Array).some((x) => x > 1)) return `the constant array '${a.name}' holds bool: its Uint8Array must hold only 0 and 1`;
+  if (elem.name === "bool" && (value as Uint8Array).some((x) => x > 1)) return `the constant array '${a.name}' holds bool: its Uint8Array must hold only 0 and 1`;
   return undefined;
 }
 

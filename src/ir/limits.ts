@@ -22,6 +22,9 @@ export const CONSTANT_LIMIT_BYTES = 64 * 1024;
 /** CUDA's local memory per thread (one thread's local arrays, and a module's constant table), in bytes. */
 export const LOCAL_ARRAY_LIMIT_BYTES = 512 * 1024;
 
+/** The most arguments a kernel takes on the GPU (the launcher's limit); a vector or struct parameter counts one per scalar. */
+export const KERNEL_ARGS_MAX = 1024;
+
 /** The largest size of one dimension of an array type. */
 export const ARRAY_DIM_MAX = 0x7fffffff;
 

@@ -7,7 +7,8 @@
  */
 import type { Span } from "../diagnostics/source.js";
 import type { BuiltinName } from "./builtins.js";
-import type { ArrayType, MemoryType, ScalarType, ScalarValue, TypeParam, ValueType, VoidType } from "./types.js";
+import type { ArrayType, MemoryType, ScalarType, ScalarValue, StructType, TypeParam, ValueType, VectorType, VoidType } from "./types.js";
+import type { Value } from "./composite.js";
 
 // ---------------------------------------------------------------- variables
 
@@ -40,6 +41,17 @@ export interface ArrayVar {
 }
 
 export type Param = ValueVar | ArrayVar;
+
+// ---------------------------------------------------------------- paths into values
+
+/**
+ * One step into a value: a struct's field (by number), a vector's lane (0 to 3: `x y z w`),
+ * or an element of an array field (one index per dimension, evaluated left to right).
+ */
+export type PathStep =
+  | { readonly kind: "field"; readonly field: number }
+  | { readonly kind: "lane"; readonly lane: number }
+  | { readonly kind: "elem"; readonly indices: readonly Expr[] };
 
 // ---------------------------------------------------------------- expressions
 
@@ -139,12 +151,21 @@ export interface CastExpr {
   readonly span: Span;
 }
 
-/** An element of an array; one index per dimension (globals, dynamic shared arrays and views have one). */
+/**
+ * An element of an array (one index per dimension; globals, dynamic shared arrays and views
+ * have one), or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are
+ * read). With `vector` set, the array holds scalars and the load reads the element at
+ * `indices` and the `vector - 1` after it along the last dimension, as one vector of that
+ * many lanes, in one access: the element's flat index must be a multiple of `vector` (the
+ * simulator checks it, GK8030) and `path` is empty.
+ */
 export interface LoadExpr {
   readonly kind: "load";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
+  readonly path: readonly PathStep[];
+  readonly vector: 2 | 4 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
   readonly span: Span;
@@ -191,17 +212,20 @@ export type CallArg = Expr | ArrayArg | VarRef | ElemRef | ViewArg;
 
 export interface CallExpr {
   readonly kind: "call";
-  readonly type: ScalarType | VoidType;
+  readonly type: ValueType | VoidType;
   /** Name of an IR function of the same module. */
   readonly callee: string;
   readonly args: readonly CallArg[];
   readonly span: Span;
 }
 
-/** A math builtin from the builtin table. */
+/**
+ * A math builtin from the builtin table, lane by lane when its operands are vectors (all of
+ * one type: the checker splats a scalar operand), or a vector builtin (`dot`, `select`, ...).
+ */
 export interface BuiltinExpr {
   readonly kind: "builtin";
-  readonly type: ScalarType;
+  readonly type: ValueType;
   readonly name: BuiltinName;
   readonly args: readonly Expr[];
   readonly span: Span;
@@ -234,6 +258,44 @@ export interface WarpExpr {
   readonly span: Span;
 }
 
+/** The part of a value that `path` leads to: `p.pos`, `v.x`, `s.taps[i]` (path not empty). */
+export interface MemberExpr {
+  readonly kind: "member";
+  readonly type: ValueType;
+  readonly operand: Expr;
+  readonly path: readonly PathStep[];
+  readonly span: Span;
+}
+
+/**
+ * A vector or struct value from its parts, evaluated left to right. A vector: from one scalar
+ * of its lane type (every lane that value), or from scalars and vectors of its lane type
+ * whose lanes add up to its own, in order. A struct: one argument per field in order, except
+ * that an array field takes one argument per element, row-major.
+ */
+export interface ConstructExpr {
+  readonly kind: "construct";
+  readonly type: VectorType | StructType;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+/** Lanes of a vector in any order, repeated or not (`v.zyx`, `v.xxyy`): a new vector of `lanes.length` lanes. */
+export interface SwizzleExpr {
+  readonly kind: "swizzle";
+  readonly type: VectorType;
+  readonly operand: Expr;
+  readonly lanes: readonly number[];
+  readonly span: Span;
+}
+
+/** The zero value of a type: every scalar in it 0 or false. */
+export interface ZeroExpr {
+  readonly kind: "zero";
+  readonly type: ValueType;
+  readonly span: Span;
+}
+
 export type Expr =
   | ConstExpr
   | VarExpr
@@ -247,11 +309,15 @@ export type Expr =
   | CallExpr
   | BuiltinExpr
   | AtomicExpr
-  | WarpExpr;
+  | WarpExpr
+  | MemberExpr
+  | ConstructExpr
+  | SwizzleExpr
+  | ZeroExpr;
 
 // ---------------------------------------------------------------- statements
 
-/** Declares a scalar local; every local starts initialized. */
+/** Declares a local value; every local starts initialized. */
 export interface LetStmt {
   readonly kind: "let";
   readonly var: ValueVar;
@@ -267,17 +333,26 @@ export interface LocalArrayStmt {
   readonly span: Span;
 }
 
+/** `x = v`, or with a path `p.pos.x = v` (path indices are evaluated before the value). */
 export interface AssignStmt {
   readonly kind: "assign";
   readonly var: ValueVar;
+  readonly path: readonly PathStep[];
   readonly value: Expr;
   readonly span: Span;
 }
 
+/**
+ * `a[i] = v`, `a[i].pos.x = v` (only the bytes `path` leads to are written, and a store never
+ * writes padding), or with `vector` a vector stored into that many consecutive elements of an
+ * array of scalars (as for a vector load). Indices and path indices are evaluated before the value.
+ */
 export interface StoreStmt {
   readonly kind: "store";
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
+  readonly path: readonly PathStep[];
+  readonly vector: 2 | 4 | null;
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;
@@ -390,7 +465,7 @@ export interface Function {
   /** Set on an instance of a generic definition (its body checked with these arguments). */
   readonly instance?: Instance;
   readonly params: readonly Param[];
-  readonly returnType: ScalarType | VoidType;
+  readonly returnType: ValueType | VoidType;
   /** Kernels only: `shared` arrays (dynamic ones included, in declaration order), declared at the kernel's top level. */
   readonly shared: readonly ArrayVar[];
   readonly body: readonly Stmt[];
@@ -399,18 +474,18 @@ export interface Function {
   readonly span: Span;
 }
 
-/** Launch data, materialized only when a launch runs. */
+/** Launch data, materialized only when a launch runs; lengths count elements (vectors, structs) of the array. */
 export type ArrayData =
-  | { readonly kind: "values"; readonly values: readonly ScalarValue[] }
+  | { readonly kind: "values"; readonly values: readonly Value[] }
   | { readonly kind: "zeros"; readonly length: number }
-  | { readonly kind: "fill"; readonly length: number; readonly value: ScalarValue }
+  | { readonly kind: "fill"; readonly length: number; readonly value: Value }
   | { readonly kind: "iota"; readonly length: number }
   /** Deterministic: floats in [lo, hi) (default [0, 1)), integers in [lo, hi), bools either. */
   | { readonly kind: "rand"; readonly length: number; readonly seed: number; readonly lo: number; readonly hi: number };
 
 export type LaunchArg =
-  | { readonly kind: "scalar"; readonly param: string; readonly type: ScalarType; readonly value: ScalarValue; readonly span: Span }
-  | { readonly kind: "array"; readonly param: string; readonly elem: ScalarType; readonly data: ArrayData; readonly span: Span };
+  | { readonly kind: "value"; readonly param: string; readonly type: ValueType; readonly value: Value; readonly span: Span }
+  | { readonly kind: "array"; readonly param: string; readonly elem: ValueType; readonly data: ArrayData; readonly span: Span };
 
 /** The contents of a module's `constant` array for one launch. */
 export interface LaunchConstant {
@@ -481,6 +556,8 @@ export interface Module {
    * launch statements (or an instance request) name, in the order first named.
    */
   readonly kernels: readonly Function[];
+  /** The struct types the functions use and the entry file declares, each after the structs it contains. */
+  readonly structs: readonly StructType[];
   /** Generic kernels of the entry file (and those it imports), which have no code until an instance is named. */
   readonly generics?: readonly GenericKernel[];
   readonly constants: readonly ModuleConstant[];

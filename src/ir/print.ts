@@ -4,8 +4,10 @@
  * explicit; a local whose name is declared more than once in a function prints as `name#id`.
  */
 import { assertNever } from "../util.js";
-import type { ArrayData, CallArg, Expr, Function, Launch, Module, Param, Stmt } from "./nodes.js";
-import { typeToString, type ScalarValue } from "./types.js";
+import type { ArrayData, ArrayVar, CallArg, Expr, Function, Launch, Module, Param, PathStep, Stmt } from "./nodes.js";
+import { laneName, typeToString, type ScalarValue, type ValueType } from "./types.js";
+import type { Value } from "./composite.js";
+import { pathText } from "./paths.js";
 
 const OPS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
@@ -15,6 +17,8 @@ const AXES = ["x", "y", "z"];
 
 export function printModule(m: Module): string {
   const parts: string[] = [];
+  for (const t of m.structs) parts.push(`struct ${t.name} { ${t.fields.map((f) => `${f.name}: ${typeToString(f.type)} @${f.offset};`).join(" ")} } // ${t.size} bytes, align ${t.align}`);
+  if (m.structs.length) parts.push("");
   if (m.flushToZero) parts.push("@flushToZero;", "");
   for (const c of m.constants) parts.push(`const ${c.name}: ${c.type.name} = ${value(c.value)};`);
   for (const a of m.constantArrays ?? []) parts.push(`constant ${a.name}: ${typeToString(a.type).replace(/^constant /, "")};`);
@@ -24,7 +28,8 @@ export function printModule(m: Module): string {
   return parts.join("\n").trimEnd() + "\n";
 }
 
-export function value(v: ScalarValue): string {
+export function value(v: ScalarValue | Value): string {
+  if (Array.isArray(v)) return `{${v.map(value).join(", ")}}`;
   if (typeof v === "number" && Object.is(v, -0)) return "-0";
   return String(v);
 }
@@ -63,7 +68,7 @@ export function printFunction(f: Function): string {
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
   const lines = [`${head} {`];
-  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${s.type.elem.name}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
+  for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
   return lines.join("\n");
@@ -84,9 +89,9 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "localArray":
       return [`${pad}let ${name(s.array)}: ${typeToString(s.array.type)}${s.init ? ` = [${s.init.map(e).join(", ")}]` : ""};`];
     case "assign":
-      return [`${pad}${name(s.var)} = ${e(s.value)};`];
+      return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${s.order ? `store.${s.order} ` : ""}${name(s.array)}${s.indices.map((i) => `[${bare(e(i))}]`).join("")} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -140,19 +145,34 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
     case "load": {
-      const element = `${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}`;
+      const element = access(x.array, x.indices, x.path, x.vector, name);
       return x.order ? `load.${x.order}(${element})` : element;
     }
     case "call":
       return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;
     case "builtin":
-      return `${x.name}.${x.type.name}(${x.args.map((a) => bare(e(a))).join(", ")})`;
+      return `${x.name}.${typeToString(x.type)}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
       return `atomic_${x.op}.${x.type.name}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
     case "warp":
       return `${x.op}${x.type.kind === "scalar" ? `.${x.type.name}` : ""}(${x.args.map((a) => bare(e(a))).join(", ")})`;
+    case "member":
+      return `${e(x.operand)}${pathText(x.operand.type as ValueType, x.path, (i) => bare(e(i)))}`;
+    case "construct":
+      return `${typeToString(x.type)}{${x.args.map((a) => bare(e(a))).join(", ")}}`;
+    case "swizzle":
+      return `${e(x.operand)}.${x.lanes.map(laneName).join("")}`;
+    case "zero":
+      return `zero.${typeToString(x.type)}`;
   }
   return assertNever(x, "expression");
+}
+
+/** `a[i][j]`, `a[i].pos.x`, or a vector access of a scalar array `a[i..+4]`. */
+function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | null, name: Namer): string {
+  const e = (y: Expr) => bare(expr(y, name));
+  const text = `${name(array)}${indices.map((i) => `[${e(i)}]`).join("")}${pathText(array.type.elem, path, e)}`;
+  return vector ? `${text.slice(0, -1)}..+${vector}]` : text;
 }
 
 function callArg(a: CallArg, name: Namer): string {
@@ -185,7 +205,7 @@ function bare(text: string): string {
 
 function data(d: ArrayData): string {
   switch (d.kind) {
-    case "values": return `[${d.values.map(value).join(", ")}]`;
+    case "values": return `[${d.values.map((v) => value(v)).join(", ")}]`;
     case "zeros": return `zeros(${d.length})`;
     case "fill": return `fill(${d.length}, ${value(d.value)})`;
     case "iota": return `iota(${d.length})`;
@@ -194,8 +214,8 @@ function data(d: ArrayData): string {
 }
 
 export function printLaunch(l: Launch): string {
-  const args = l.args.map((a) => (a.kind === "scalar" ? `${a.param} = ${value(a.value)}:${a.type.name}` : `${a.param} = ${data(a.data)}:${a.elem.name}[]`));
-  args.push(...l.constants.map((c) => `${c.name} = ${data(c.data)}:constant ${c.elem.name}[]`));
+  const args = l.args.map((a) => (a.kind === "value" ? `${a.param} = ${value(a.value)}:${typeToString(a.type)}` : `${a.param} = ${data(a.data)}:${typeToString(a.elem)}[]`));
+  args.push(...l.constants.map((c) => `${c.name} = ${data(c.data)}:constant ${typeToString(c.elem)}[]`));
   const shared = l.sharedLengths.length ? ` shared(${l.sharedLengths.join(", ")})` : "";
   return `launch ${l.kernel}(${args.join(", ")}) grid(${l.grid.join(", ")}) block(${l.block.join(", ")})${shared};`;
 }

@@ -7,11 +7,16 @@
  *                 | shared V[] | view<V>        dynamic shared arrays, views of any of them
  *   void          what a function returns when it returns nothing
  *
- * The checker produces scalar value types and array/global memory types today; vectors,
- * structs and type parameters have their shapes, names and layouts here so that every
- * function over types (this file, the builtin constraints, the backends' type tables) is
- * written over the algebra, not over scalar names. Scalars and vectors are interned
- * singletons, so `a === b` compares them; `sameType` compares any two types.
+ * Every function over types (this file, the builtin constraints, the backends' type tables)
+ * is written over the algebra, not over scalar names. Scalars and vectors are interned
+ * singletons, so `a === b` compares them; a struct type is made once per declaration, so
+ * `===` compares those too within one checked program; `sameType` compares any two types.
+ *
+ * Layout (spec/language.md, "Memory layout"): a scalar takes its width; a vector of n lanes
+ * takes n lanes' bytes and is aligned to that, except that 3 lanes take the room of 4 (so a
+ * 3-lane vector is 16 bytes for f32, and its fourth lane is padding); a struct is laid out
+ * as C lays it out, each field at the next multiple of its alignment, the size rounded up to
+ * the largest alignment.
  */
 import { invariant } from "../util.js";
 
@@ -67,17 +72,21 @@ export interface VoidType {
   readonly kind: "void";
 }
 
-/** A kernel or device-function parameter pointing at device memory. */
+/** A kernel or device-function parameter pointing at device memory: elements of any value type. */
 export interface GlobalType {
   readonly kind: "global";
-  readonly elem: ScalarType;
+  readonly elem: ValueType;
   readonly readonly: boolean;
 }
 
-/** A `shared`, local or module-level `constant` array with constant sizes, outermost first. */
+/**
+ * An array with constant sizes, outermost first: a `shared` array, a local array, a
+ * module-level `constant` array, or a field of a struct (space "local": it is part of a
+ * value, which each thread holds).
+ */
 export interface ArrayType {
   readonly kind: "array";
-  readonly elem: ScalarType;
+  readonly elem: ValueType;
   readonly dims: readonly number[];
   readonly space: "shared" | "local" | "constant";
 }
@@ -246,6 +255,7 @@ const vectors = new Map<string, VectorType>();
 
 /** The interned vector type of `lanes` lanes of `elem`. */
 export function vectorType(elem: ScalarType, lanes: Lanes): VectorType {
+  invariant(isVectorLane(elem, lanes), `a vector of ${lanes} ${elem.name} lanes reached the type algebra (the checker refuses them, GK2041)`);
   const key = `${elem.name}x${lanes}`;
   let v = vectors.get(key);
   if (!v) {
@@ -260,10 +270,75 @@ export function laneScalar(t: ValueType): ScalarType | undefined {
   return t.kind === "scalar" ? t : t.kind === "vector" ? t.elem : undefined;
 }
 
-/** The scalar type of a value the IR holds as a scalar (the checker produces no other values yet). */
+/** The scalar type of a value that must be a scalar (a compiler bug otherwise). */
 export function asScalar(t: ValueType | VoidType): ScalarType {
   invariant(t.kind === "scalar", `a ${t.kind} value where a scalar is expected`);
   return t;
+}
+
+export const LANE_COUNTS: readonly Lanes[] = [2, 3, 4];
+const LANE_NAMES = ["x", "y", "z", "w"] as const;
+
+/** The name of lane `k` (`x y z w`). */
+export function laneName(k: number): string {
+  return LANE_NAMES[k]!;
+}
+
+/** The lane a letter names (`x y z w`, or `r g b a`), or undefined. */
+export function laneOfLetter(ch: string): number | undefined {
+  const i = "xyzw".indexOf(ch);
+  if (i >= 0) return i;
+  const j = "rgba".indexOf(ch);
+  return j >= 0 ? j : undefined;
+}
+
+/**
+ * The scalar types a vector's lanes (of any count) and a struct's scalar fields may have. The
+ * 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) are not among them: the checker refuses `u8x4`,
+ * `f16x4` and struct fields of those types (GK2041). f16 and bf16 are the lanes of 2-lane
+ * vectors (HALF_LANE_SCALARS).
+ */
+export const LANE_SCALARS: readonly ScalarName[] = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
+
+/** The lane types of 2-lane vectors only: `f16x2` and `bf16x2` (4 bytes, aligned to 4, as CUDA's `__half2`). */
+export const HALF_LANE_SCALARS: readonly ScalarName[] = ["f16", "bf16"];
+
+/** Whether vectors of any lane count may have lanes, and structs scalar fields, of scalar type `t`. */
+export function isLaneScalar(t: ScalarType): boolean {
+  return LANE_SCALARS.includes(t.name);
+}
+
+/** Whether a vector of `lanes` lanes may have lanes of `t`: a lane scalar, or f16/bf16 with 2 lanes. */
+export function isVectorLane(t: ScalarType, lanes: number): boolean {
+  return isLaneScalar(t) || (lanes === 2 && HALF_LANE_SCALARS.includes(t.name));
+}
+
+/** A name spelled like a vector type (`f32x4`, also `f16x2`, whose lane type vectors cannot have): its lane type and count; or undefined. */
+export function vectorSpelling(name: string): { readonly elem: ScalarType; readonly lanes: Lanes } | undefined {
+  const m = /^([a-z0-9]+)x([234])$/.exec(name);
+  if (!m || !isScalarName(m[1]!)) return undefined;
+  return { elem: scalarType(m[1]!), lanes: Number(m[2]) as Lanes };
+}
+
+/** The vector type a name like `f32x4` spells, or undefined (also for a lane type vectors cannot have: see vectorSpelling). */
+export function vectorTypeNamed(name: string): VectorType | undefined {
+  const s = vectorSpelling(name);
+  return s && isVectorLane(s.elem, s.lanes) ? vectorType(s.elem, s.lanes) : undefined;
+}
+
+/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes; then f16x2, bf16x2). */
+export function allVectorTypes(): VectorType[] {
+  return [...LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l))), ...HALF_LANE_SCALARS.map((n) => vectorType(T[n], 2))];
+}
+
+/** The lanes a vector takes in memory: 4 for 3 lanes (the fourth is padding). */
+export function storedLanes(t: VectorType): number {
+  return t.lanes === 3 ? 4 : t.lanes;
+}
+
+/** The same shape with lanes of another scalar: `f32x4` with i32 is `i32x4`; a scalar gives the scalar. */
+export function withLane(t: ScalarType | VectorType, lane: ScalarType): ScalarType | VectorType {
+  return t.kind === "vector" ? vectorType(lane, t.lanes) : lane;
 }
 
 // ---------------------------------------------------------------- structs
@@ -299,7 +374,7 @@ export function sizeOf(t: ValueType | ArrayType): number {
     case "scalar":
       return bitWidth(t) / 8;
     case "vector":
-      return sizeOf(t.elem) * (t.lanes === 3 ? 4 : t.lanes);
+      return sizeOf(t.elem) * storedLanes(t);
     case "struct":
       return t.size;
     case "array":
@@ -320,9 +395,97 @@ export function alignOf(t: ValueType | ArrayType): number {
   }
 }
 
-/** Bytes of one scalar. */
-export function byteSize(t: ScalarType): number {
+/** Bytes of one scalar (or of one element of any value type). */
+export function byteSize(t: ValueType): number {
   return sizeOf(t);
+}
+
+/** Elements of an array type: the product of its sizes. */
+export function elementCount(t: ArrayType): number {
+  return t.dims.reduce((a, d) => a * d, 1);
+}
+
+/** A scalar of a value in memory: its type and byte offset from the value's start. */
+export interface Leaf {
+  readonly offset: number;
+  readonly type: ScalarType;
+}
+
+/**
+ * The scalars a value is made of, in memory order: a vector's lanes (not the padding of 3
+ * lanes), a struct's fields, an array field's elements row by row. What a value means is its
+ * leaves; the other bytes are padding, which no store ever writes.
+ */
+export function leaves(t: ValueType | ArrayType, at = 0): Leaf[] {
+  switch (t.kind) {
+    case "scalar":
+      return [{ offset: at, type: t }];
+    case "vector":
+      return Array.from({ length: t.lanes }, (_, k) => ({ offset: at + k * sizeOf(t.elem), type: t.elem }));
+    case "struct":
+      return t.fields.flatMap((f) => leaves(f.type, at + f.offset));
+    case "array": {
+      const n = elementCount(t);
+      const size = sizeOf(t.elem);
+      return Array.from({ length: n }, (_, i) => leaves(t.elem, at + i * size)).flat();
+    }
+  }
+}
+
+/** How many scalars a value is made of (`leaves(t).length`, without making them). */
+export function leafCount(t: ValueType | ArrayType): number {
+  switch (t.kind) {
+    case "scalar":
+      return 1;
+    case "vector":
+      return t.lanes;
+    case "struct":
+      return t.fields.reduce((a, f) => a + leafCount(f.type), 0);
+    case "array":
+      return elementCount(t) * leafCount(t.elem);
+  }
+}
+
+/** Whether every byte of the type belongs to a leaf (no padding): such a value may be copied as a whole. */
+export function isDense(t: ValueType | ArrayType): boolean {
+  switch (t.kind) {
+    case "scalar":
+      return true;
+    case "vector":
+      return t.lanes !== 3;
+    case "struct": {
+      let end = 0;
+      for (const f of t.fields) {
+        if (f.offset !== end || !isDense(f.type)) return false;
+        end = f.offset + sizeOf(f.type);
+      }
+      return end === t.size;
+    }
+    case "array":
+      return isDense(t.elem);
+  }
+}
+
+/** The scalar types of a value's leaves, once each, in the order of SCALAR_NAMES. */
+export function leafScalars(t: ValueType | ArrayType): ScalarType[] {
+  const seen = new Set(leaves(t).map((l) => l.type.name));
+  return SCALAR_NAMES.filter((n) => seen.has(n)).map((n) => T[n]);
+}
+
+/** The struct types a type mentions (itself included), each after the structs it contains. */
+export function structsIn(t: Type, out: StructType[] = []): StructType[] {
+  switch (t.kind) {
+    case "struct":
+      if (out.includes(t)) return out;
+      for (const f of t.fields) structsIn(f.type, out);
+      if (!out.includes(t)) out.push(t);
+      return out;
+    case "array":
+    case "global":
+      return structsIn(t.elem, out);
+    default:
+      return out;
+  }
 }
 
 // ---------------------------------------------------------------- names and equality
@@ -355,7 +518,7 @@ export function sameType(a: Type, b: Type): boolean {
     case "vector":
       return a === b;
     case "struct":
-      return b.kind === "struct" && a.name === b.name && a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type));
+      return a === b || (b.kind === "struct" && a.name === b.name && a.fields.length === b.fields.length && a.fields.every((f, i) => f.name === b.fields[i]!.name && sameType(f.type, b.fields[i]!.type)));
     case "typeParam":
       return b.kind === "typeParam" && a.name === b.name;
     case "void":

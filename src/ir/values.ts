@@ -2,8 +2,9 @@
  * Values, one place for each fact about them: the range of each integer type, what host
  * value a scalar parameter accepts and how it is converted (the API, the simulator and the
  * gk/testing harness all coerce through `coerceScalar`, each wording its own messages),
- * which TypedArray holds each element type and how an element is stored in it, and which
- * element type a TypedArray holds.
+ * which TypedArray holds each element type and how an element is stored in it, which element
+ * type a TypedArray holds, and what an array parameter of vectors or structs takes
+ * (`checkArrayArg`).
  *
  * Several element types share a TypedArray: bool and u8 are `Uint8Array`s (bool elements
  * are 0 or 1), u16, f16 and bf16 are `Uint16Array`s (f16 and bf16 elements are the values'
@@ -11,7 +12,9 @@
  * is taken as bool (`Uint8Array`) or u16 (`Uint16Array`) where nothing else says.
  */
 import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "./halves.js";
-import type { IntName, ScalarName, ScalarType, ScalarValue } from "./types.js";
+import type { IntName, ScalarName, ScalarType, ScalarValue, ValueType } from "./types.js";
+import { sizeOf, storedLanes, typeToString } from "./types.js";
+import type { Value } from "./composite.js";
 
 /** The smallest and largest value of each integer type. */
 export const INT_RANGES: Readonly<Record<IntName, readonly [bigint, bigint]>> = {
@@ -175,5 +178,50 @@ export function elemOfTypedArray(a: unknown): ScalarName | undefined {
   return undefined;
 }
 
-/** A kernel argument on the host: a scalar value, or a TypedArray of an array parameter's elements. */
-export type ArgValue = ScalarValue | AnyTypedArray;
+/**
+ * A kernel argument on the host: a value (a scalar; a vector or struct as src/ir/composite.ts
+ * holds it), or the TypedArray of an array parameter (`checkArrayArg`).
+ */
+export type ArgValue = Value | AnyTypedArray;
+
+// ---------------------------------------------------------------- arrays of vectors and structs
+
+/**
+ * An array argument as a kernel takes it: for elements of a scalar type, the TypedArray of that
+ * type (Uint8Array for bool); for vectors, the TypedArray of the lane type holding n × (stored
+ * lanes) numbers, each vector's lanes in turn (a 3-lane vector takes 4, the fourth padding);
+ * for structs, the bytes of n structs laid out as the struct's type says, as a Uint8Array
+ * viewing the caller's memory (given as an ArrayBuffer, a DataView or any TypedArray).
+ * `length` counts elements; `want` says what was expected.
+ */
+export type ArrayArgCheck = { readonly ok: true; readonly value: AnyTypedArray; readonly length: number } | { readonly ok: false; readonly want: string };
+
+export function checkArrayArg(elem: ValueType, x: unknown): ArrayArgCheck {
+  switch (elem.kind) {
+    case "scalar": {
+      const want = `a ${typedArrayName(elem.name)}${elemNote(elem.name)}`;
+      return holdsElem(x, elem.name) ? { ok: true, value: x, length: x.length } : { ok: false, want };
+    }
+    case "vector": {
+      const per = storedLanes(elem);
+      const lane = elem.elem.name;
+      const padding = elem.lanes === 3 ? ", the fourth of each padding" : "";
+      const want = `a ${typedArrayName(lane)} of ${per}·n elements (n ${typeToString(elem)} vectors, ${per} ${lane} each${padding})`;
+      if (!holdsElem(x, lane) || x.length % per !== 0) return { ok: false, want };
+      return { ok: true, value: x as AnyTypedArray, length: (x as AnyTypedArray).length / per };
+    }
+    case "struct": {
+      const size = sizeOf(elem);
+      const want = `an ArrayBuffer, DataView or TypedArray of n × ${size} bytes (n ${elem.name} structs, laid out as spec/language.md says; packStructs makes one from objects)`;
+      const bytes = x instanceof ArrayBuffer ? new Uint8Array(x) : ArrayBuffer.isView(x) ? new Uint8Array(x.buffer, x.byteOffset, x.byteLength) : undefined;
+      if (!bytes || bytes.byteLength % size !== 0) return { ok: false, want };
+      return { ok: true, value: bytes, length: bytes.byteLength / size };
+    }
+  }
+}
+
+/** What `checkArrayArg` accepts for an array of `elem`, in words (`a Float32Array`). */
+export function arrayArgWant(elem: ValueType): string {
+  const c = checkArrayArg(elem, undefined);
+  return c.ok ? "" : c.want;
+}

@@ -4,11 +4,16 @@
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
 import { assertNever } from "../util.js";
-import { atomicBuiltin, mathBuiltin, satisfies, warpBuiltin } from "./builtins.js";
+import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
 import { jsrt } from "./jsrt.js";
-import type { Expr, Function, Module, Stmt } from "./nodes.js";
-import { isBool, isInt, isReadonlyMemory, memoryDims, memorySpace, sameType, type MemoryType, type ScalarType, type ScalarValue, T, typeToString } from "./types.js";
+import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
+import { pathExprs } from "./walk.js";
+import { pathType } from "./paths.js";
+import {
+  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, vectorType, type ArrayType, type MemoryType, type ScalarType,
+  type ScalarValue, T, typeToString, type ValueType, type VoidType,
+} from "./types.js";
 import { INT_RANGES } from "./values.js";
 import { SHUFFLE_TYPES } from "./warpBuiltins.js";
 
@@ -77,12 +82,27 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
     if (p.kind === "arrayVar" && f.kind === "kernel" && p.type.kind !== "global") where(`kernel parameter ${p.name} is ${typeToString(p.type)}`);
   }
 
+  /** The type `path` leads to from `t`, or a problem: a step that does not fit, or an index that is not an integer. */
+  const pathFrom = (t: ValueType | ArrayType, path: readonly PathStep[], what: string): ValueType | ArrayType | undefined => {
+    for (const i of pathExprs(path)) {
+      expr(i);
+      if (i.type.kind !== "scalar" || !isInt(i.type)) where(`non-integer index in the path of ${what}`);
+    }
+    try {
+      return pathType(t, path);
+    } catch {
+      where(`a path that does not fit ${typeToString(t)} in ${what}`);
+      return undefined;
+    }
+  };
+
   const expr = (e: Expr, allowVoid = false): void => {
     const t = e.type;
-    if (t.kind !== "scalar" && !(allowVoid && (e.kind === "call" || e.kind === "warp"))) where(`${e.kind} has type ${t.kind}`);
-    const same = (a: Expr, b: ScalarType | Expr["type"], what: string) => {
-      if (a.type !== b) where(`${what}: ${a.type.kind === "scalar" ? a.type.name : a.type.kind} is not ${b.kind === "scalar" ? b.name : b.kind}`);
+    if (t.kind === "void" && !(allowVoid && (e.kind === "call" || e.kind === "warp"))) where(`${e.kind} has type void`);
+    const same = (a: Expr | { readonly type: ValueType | VoidType }, b: ValueType | VoidType | ArrayType, what: string) => {
+      if (a.type !== b) where(`${what}: ${typeToString(a.type)} is not ${typeToString(b)}`);
     };
+    const lane = t.kind === "void" ? undefined : laneScalar(t);
     switch (e.kind) {
       case "const":
         if (!canonical(e.type, e.value)) where(`constant ${String(e.value)} is not a canonical ${e.type.name}`);
@@ -99,17 +119,25 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
       case "unary":
         expr(e.operand);
         same(e.operand, e.type, `operand of ${e.op}`);
-        if (e.op === "not" && e.type !== T.bool) where("! on non-bool");
+        if (!lane) where(`${e.op} on a ${t.kind}`);
+        else if (e.op === "not" && !isBool(lane)) where("! on non-bool");
+        else if (e.op === "bitnot" && !isInt(lane)) where("~ on a non-integer");
+        else if (e.op === "neg" && isBool(lane)) where("- on bool");
         return;
-      case "binary":
+      case "binary": {
         expr(e.left);
         expr(e.right);
         same(e.right, e.left.type, `right operand of ${e.op}`);
+        const lt = e.left.type;
+        const opLane = lt.kind === "void" ? undefined : laneScalar(lt);
+        if (!opLane) where(`${e.op} on a ${lt.kind}`);
         if (isComparison(e.op)) {
-          if (e.type !== T.bool) where(`comparison ${e.op} is not bool`);
+          const want = lt.kind === "vector" ? vectorType(T.bool, lt.lanes) : T.bool;
+          if (e.type !== want) where(`comparison ${e.op} is not ${typeToString(want)}`);
         } else same(e.left, e.type, `left operand of ${e.op}`);
-        if ((e.op === "shl" || e.op === "shr") && e.left.type.kind === "scalar" && !isInt(e.left.type)) where("shift of a non-integer");
+        if ((e.op === "shl" || e.op === "shr") && opLane && !isInt(opLane)) where("shift of a non-integer");
         return;
+      }
       case "logical":
         expr(e.left);
         expr(e.right);
@@ -123,16 +151,28 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         same(e.ifTrue, e.type, "select branch");
         same(e.ifFalse, e.type, "select branch");
         return;
-      case "cast":
+      case "cast": {
         expr(e.operand);
-        if (e.operand.type === e.type) where(`redundant cast to ${typeToString(e.type)}`);
+        const from = e.operand.type;
+        if (from === e.type) where(`redundant cast to ${typeToString(e.type)}`);
+        const shapes = (from.kind === "scalar" && e.type.kind === "scalar") || (from.kind === "vector" && e.type.kind === "vector" && from.lanes === e.type.lanes);
+        if (!shapes) where(`cast from ${typeToString(from)} to ${typeToString(e.type)}`);
         return;
-      case "load":
+      }
+      case "load": {
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
         indices(memoryDims(e.array.type).length, e.indices, e.array.name);
-        same(e, e.array.type.elem, `load of ${e.array.name}`);
         if (e.order && !orderable(e.array.type)) where(`${e.order} load of ${e.array.name} (${typeToString(e.array.type)})`);
+        const elem = e.array.type.elem;
+        if (e.vector !== null) {
+          if (elem.kind !== "scalar" || e.path.length > 0) where(`vector load of ${e.array.name}, which holds ${typeToString(elem)}`);
+          else same(e, vectorType(elem, e.vector), `vector load of ${e.array.name}`);
+          return;
+        }
+        const pt = pathFrom(elem, e.path, `a load of ${e.array.name}`);
+        if (pt) same(e, pt, `load of ${e.array.name}`);
         return;
+      }
       case "call": {
         const callee = fns.get(e.callee);
         if (!callee || callee.kind !== "device_fn") {
@@ -179,7 +219,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
               return;
             default:
               expr(a);
-              if (p.kind !== "valueVar" || p.ref) where(`scalar passed to ${what}`);
+              if (p.kind !== "valueVar" || p.ref) where(`value passed to ${what}`);
               else same(a, p.type, `argument ${p.name} of ${e.callee}`);
           }
         });
@@ -187,18 +227,34 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         return;
       }
       case "builtin": {
+        e.args.forEach((a) => expr(a));
+        const v = vectorBuiltin(e.name);
+        if (v) {
+          if (e.args.length !== v.rule.params.length) where(`${e.name} with ${e.args.length} args`);
+          const a0 = e.args[v.rule.operands === "select" ? 1 : 0]?.type;
+          const l0 = a0 && a0.kind !== "void" ? laneScalar(a0) : undefined;
+          if (!a0 || !l0 || (v.rule.operands !== "select" && a0.kind !== "vector")) where(`${e.name} on a bad operand type`);
+          else if (v.rule.operands === "bool" ? !isBool(l0) : v.rule.operands !== "select" && !isFloat(l0)) where(`${e.name} on ${typeToString(a0)}`);
+          else {
+            if (v.rule.operands === "select") same(e.args[2]!, a0, "branch of select");
+            else e.args.forEach((a) => same(a, a0, `argument of ${e.name}`));
+            const want = v.rule.result === "lane" ? l0 : v.rule.result === "bool" ? T.bool : a0;
+            same(e, want, `result of ${e.name}`);
+          }
+          return;
+        }
         const b = mathBuiltin(e.name);
         if (!b) {
           where(`unknown builtin ${e.name}`);
           return;
         }
-        e.args.forEach((a) => expr(a));
         const t0 = e.args[0]?.type;
         if (e.args.length !== b.rule.arity) where(`${e.name} with ${e.args.length} args`);
         if (!t0 || t0.kind === "void" || !satisfies(t0, b.rule.operands)) where(`${e.name} on a bad operand type`);
         else {
           e.args.forEach((a) => same(a, t0, `argument of ${e.name}`));
-          const want = b.rule.result === "bool" ? T.bool : b.rule.result === "i32" ? T.i32 : t0;
+          const l = b.rule.result === "bool" ? T.bool : b.rule.result === "i32" ? T.i32 : laneScalar(t0)!;
+          const want = t0.kind === "vector" ? vectorType(l, t0.lanes) : l;
           if (!sameType(e.type, want)) where(`${e.name} has the wrong result type`);
         }
         return;
@@ -207,7 +263,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         const b = atomicBuiltin(e.op);
         const at = e.array.type;
         if (isReadonlyMemory(at) || !orderable(at)) where(`atomic on ${e.array.name} (${typeToString(at)})`);
-        if (!b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${at.elem.name}`);
+        if (at.elem.kind !== "scalar" || !b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
         indices(memoryDims(at).length, e.indices, e.array.name);
         e.args.forEach((a) => {
           expr(a);
@@ -242,6 +298,37 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         }
         return assertNever(rule.shape, "warp shape");
       }
+      case "member": {
+        expr(e.operand);
+        const ot = e.operand.type;
+        if (e.path.length === 0) where("a member with an empty path");
+        if (ot.kind === "void") return;
+        const pt = pathFrom(ot, e.path, "a member");
+        if (pt) same(e, pt, "member");
+        return;
+      }
+      case "construct": {
+        e.args.forEach((a) => expr(a));
+        const ct = e.type;
+        if (ct.kind === "vector") {
+          const splat = e.args.length === 1 && e.args[0]!.type === ct.elem;
+          const lanes = e.args.reduce((n, a) => n + (a.type === ct.elem ? 1 : a.type.kind === "vector" && a.type.elem === ct.elem ? a.type.lanes : NaN), 0);
+          if (!splat && lanes !== ct.lanes) where(`construct of ${typeToString(ct)} from ${e.args.map((a) => typeToString(a.type)).join(", ")}`);
+          return;
+        }
+        const want = ct.fields.flatMap((f) => (f.type.kind === "array" ? Array.from({ length: elementCount(f.type) }, () => (f.type as ArrayType).elem) : [f.type]));
+        if (want.length !== e.args.length) where(`construct of ${ct.name} with ${e.args.length} args for ${want.length}`);
+        else e.args.forEach((a, i) => same(a, want[i]!, `field value ${i} of ${ct.name}`));
+        return;
+      }
+      case "swizzle": {
+        expr(e.operand);
+        const ot = e.operand.type;
+        if (ot.kind !== "vector" || e.lanes.some((k) => k >= ot.lanes) || e.type !== vectorType(ot.elem, e.lanes.length as 2 | 3 | 4)) where(`swizzle of ${typeToString(ot)}`);
+        return;
+      }
+      case "zero":
+        return;
     }
     assertNever(e, "expression");
   };
@@ -276,20 +363,26 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (s.init && s.array.type.kind === "array" && s.init.length !== s.array.type.dims.reduce((a, b) => a * b, 1)) where(`initializer of ${s.array.name} has the wrong length`);
         declare(s.array.id, s.array.name);
         return;
-      case "assign":
+      case "assign": {
+        const pt = pathFrom(s.var.type, s.path, `an assignment to ${s.var.name}`);
         expr(s.value);
         if (!inScope(s.var.id)) where(`assignment to ${s.var.name} outside its scope`);
         if (!s.var.mutable) where(`assignment to const ${s.var.name}`);
-        if (s.value.type !== s.var.type) where(`assignment to ${s.var.name} with the wrong type`);
+        if (pt && s.value.type !== pt) where(`assignment to ${s.var.name} with the wrong type`);
         return;
-      case "store":
+      }
+      case "store": {
         if (!inScope(s.array.id)) where(`store to ${s.array.name} outside its scope`);
         if (isReadonlyMemory(s.array.type)) where(`store to readonly ${s.array.name}`);
         if (s.order && !orderable(s.array.type)) where(`${s.order} store to ${s.array.name} (${typeToString(s.array.type)})`);
         indices(memoryDims(s.array.type).length, s.indices, s.array.name);
+        const elem = s.array.type.elem;
+        const pt = s.vector !== null ? (elem.kind === "scalar" && s.path.length === 0 ? vectorType(elem, s.vector) : undefined) : pathFrom(elem, s.path, `a store to ${s.array.name}`);
         expr(s.value);
-        if (s.value.type !== s.array.type.elem) where(`store to ${s.array.name} with the wrong type`);
+        if (s.vector !== null && !pt) where(`vector store to ${s.array.name}, which holds ${typeToString(elem)}`);
+        if (pt && s.value.type !== pt) where(`store to ${s.array.name} with the wrong type`);
         return;
+      }
       case "expr":
         expr(s.expr, true);
         return;

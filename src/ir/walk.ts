@@ -5,8 +5,9 @@
  * node kind is one change here.
  *
  * - `operands(e)`: an expression's operand expressions, in gk's evaluation order (left to
- *   right; a load's indices, an atomic's indices then its values, a call's scalar arguments,
- *   the indices of its element references and the offsets, lengths and strides of its views).
+ *   right; a load's indices then its path's indices, an atomic's indices then its values, a
+ *   call's value arguments, the indices of its element references and the offsets, lengths
+ *   and strides of its views, a member's operand then its path's indices).
  *   Array and variable references (a load's array, a call's array arguments) are not operands.
  * - `withOperands(e, ops)`: the same node with new operands, in the same order.
  * - `forEachOperand(e, f)`: the same, without making a list (for hot traversals).
@@ -15,10 +16,23 @@
  * - `mapStmts(list, mapper)`: rebuilds statements, children first, in source order (a loop's
  *   init, condition, body, then step), so declarations are met before their uses.
  */
-import type { CallArg, Expr, Stmt } from "./nodes.js";
+import type { CallArg, Expr, PathStep, Stmt } from "./nodes.js";
 import { assertNever, invariant } from "../util.js";
 
 const NONE: readonly Expr[] = [];
+
+/** The index expressions of a path (its array-field elements' indices), in order. */
+export function pathExprs(path: readonly PathStep[]): readonly Expr[] {
+  return path.some((p) => p.kind === "elem") ? path.flatMap((p) => (p.kind === "elem" ? p.indices : [])) : NONE;
+}
+
+/** `path` with its index expressions replaced by `ops` (as many, in order). */
+export function withPathExprs(path: readonly PathStep[], ops: readonly Expr[]): PathStep[] {
+  let k = 0;
+  const out = path.map((p) => (p.kind === "elem" ? { ...p, indices: p.indices.map(() => ops[k++]!) } : p));
+  invariant(k === ops.length && ops.every((o) => o !== undefined), "withPathExprs: wrong number of operands");
+  return out;
+}
 
 /** The operand expressions of `e`, in evaluation order. */
 export function operands(e: Expr): readonly Expr[] {
@@ -36,14 +50,21 @@ export function operands(e: Expr): readonly Expr[] {
     case "select":
       return [e.cond, e.ifTrue, e.ifFalse];
     case "load":
-      return e.indices;
+      return e.path.length ? [...e.indices, ...pathExprs(e.path)] : e.indices;
     case "call":
       return e.args.flatMap(argOperands);
     case "builtin":
     case "warp":
+    case "construct":
       return e.args;
     case "atomic":
       return [...e.indices, ...e.args];
+    case "member":
+      return [e.operand, ...pathExprs(e.path)];
+    case "swizzle":
+      return [e.operand];
+    case "zero":
+      return NONE;
     default:
       return assertNever(e, "expression");
   }
@@ -96,10 +117,15 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
     case "const":
     case "var":
     case "special":
+    case "zero":
       return e;
     case "unary":
     case "cast":
+    case "swizzle":
       out = { ...x, operand: at(0) };
+      break;
+    case "member":
+      out = { ...x, operand: at(0), path: withPathExprs(x.path, ops.slice(1)) };
       break;
     case "binary":
     case "logical":
@@ -109,7 +135,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       out = { ...x, cond: at(0), ifTrue: at(1), ifFalse: at(2) };
       break;
     case "load":
-      out = { ...x, indices: ops.slice(0, x.indices.length) };
+      out = { ...x, indices: ops.slice(0, x.indices.length), path: withPathExprs(x.path, ops.slice(x.indices.length)) };
       break;
     case "call": {
       let k = 0;
@@ -118,6 +144,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
     }
     case "builtin":
     case "warp":
+    case "construct":
       out = { ...x, args: ops.slice(0, x.args.length) };
       break;
     case "atomic":
@@ -137,9 +164,9 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
     case "localArray":
       return s.init ?? NONE;
     case "assign":
-      return [s.value];
+      return [...pathExprs(s.path), s.value];
     case "store":
-      return [...s.indices, s.value];
+      return [...s.indices, ...pathExprs(s.path), s.value];
     case "expr":
       return [s.expr];
     case "if":
@@ -204,9 +231,11 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
     case "const":
     case "var":
     case "special":
+    case "zero":
       return;
     case "unary":
     case "cast":
+    case "swizzle":
       f(e.operand);
       return;
     case "binary":
@@ -221,6 +250,11 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       return;
     case "load":
       e.indices.forEach(f);
+      forEachPathExpr(e.path, f);
+      return;
+    case "member":
+      f(e.operand);
+      forEachPathExpr(e.path, f);
       return;
     case "call":
       for (const a of e.args) {
@@ -243,6 +277,7 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       return;
     case "builtin":
     case "warp":
+    case "construct":
       e.args.forEach(f);
       return;
     case "atomic":
@@ -252,6 +287,10 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
     default:
       assertNever(e, "expression");
   }
+}
+
+function forEachPathExpr(path: readonly PathStep[], f: (o: Expr) => void): void {
+  for (const p of path) if (p.kind === "elem") p.indices.forEach(f);
 }
 
 /** Whether `e` or any expression inside it satisfies `test`. */
@@ -303,10 +342,10 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
       out = { ...s, init: s.init ? s.init.map(f) : null };
       break;
     case "assign":
-      out = { ...s, value: f(s.value) };
+      out = { ...s, path: withPathExprs(s.path, pathExprs(s.path).map(f)), value: f(s.value) };
       break;
     case "store":
-      out = { ...s, indices: s.indices.map(f), value: f(s.value) };
+      out = { ...s, indices: s.indices.map(f), path: withPathExprs(s.path, pathExprs(s.path).map(f)), value: f(s.value) };
       break;
     case "expr":
       out = { ...s, expr: f(s.expr) };

@@ -2,7 +2,7 @@
  * What gk's kernel-language names do when host code (not a kernel) uses them. Kernels
  * written in TypeScript import gk's builtins from "gk" so that their bodies type-check; the
  * bodies never run on the host (gk compiles them), but the names must exist at run time,
- * and a host program that calls one by mistake gets a clear error (GK8030), not a wrong
+ * and a host program that calls one by mistake gets a clear error (GK8019), not a wrong
  * number. Conversions (`f32(x)`) and `warpSize` mean on the host what they mean in a kernel.
  */
 import { castSource, type Untyped } from "../ir/check/untyped.js";
@@ -11,7 +11,7 @@ import { scalarType, type ScalarName } from "../ir/types.js";
 import { GkRuntimeError } from "../runtime/launcher/errors.js";
 
 function onlyInKernels(what: string): GkRuntimeError {
-  return new GkRuntimeError("GK8030", `${what} is gk's, for kernel bodies: it runs only on the device (in a kernel or a deviceFn), and host code cannot call or read it`);
+  return new GkRuntimeError("GK8019", `${what} is gk's, for kernel bodies: it runs only on the device (in a kernel or a deviceFn), and host code cannot call or read it`);
 }
 
 /** A builtin function: throws when the host calls it. */

@@ -144,7 +144,7 @@ export function kernel<P extends unknown[]>(body: (...args: P) => void, prebuilt
 export function deviceFn<F extends (...args: never[]) => unknown>(body: F): F {
   const name = body.name || "deviceFn";
   const f = (): never => {
-    throw new GkRuntimeError("GK8030", `${name}() is a device function: kernels call it on the device; host code cannot`);
+    throw new GkRuntimeError("GK8019", `${name}() is a device function: kernels call it on the device; host code cannot`);
   };
   return f as unknown as F;
 }

@@ -1,18 +1,22 @@
 /**
- * Arrays in kernels written in TypeScript, typed for the kernel body: `shared(f32, 16, 16)`
+ * Arrays in kernels written in TypeScript, typed for the kernel body (of a scalar type, or a
+ * vector type for shared and local arrays: `local(f32x4, 8, 2)`): `shared(f32, 16, 16)`
  * (shared memory of the block), `dynamicShared(f32)` (shared memory whose length each launch
  * gives), `local(i32, 8)` (an array of the thread's own), `table(f32, [0.25, 0.5, 0.25])` (a
  * constant table at the top level of a file), `constant(f32, 17)` (constant memory that each
  * launch fills, at the top level) and `view(a, offset, length, stride)` (a device function's
  * view argument). gk reads these calls from the source; on the host, shared(),
- * dynamicShared(), local() and view() throw (GK8030), table() is a TypedArray of the table's
+ * dynamicShared(), local() and view() throw (GK8019), table() is a TypedArray of the table's
  * values, row-major, converted as a kernel converts them, and constant() describes the array
  * (its element type and sizes), whose contents each launch gives by name.
  */
 import { scalarType } from "../ir/types.js";
 import { newTypedArray, storedValue, TYPED_ARRAY } from "../ir/values.js";
 import { GkRuntimeError } from "../runtime/launcher/errors.js";
-import type { ArrayOf, Cast, ConstantArray, Table, View } from "./types.js";
+import type { ArrayOf, Cast, ConstantArray, Table, VectorCtor, View } from "./types.js";
+
+/** What names an array's element type: a scalar type's conversion (`f32`) or a vector type's constructor (`f32x4`). */
+type ElemType<T> = Cast<T> | VectorCtor<T>;
 
 /** The sizes of a nested array literal's type, outermost first. */
 export type DimsOf<V> = V extends readonly (infer E)[] ? [number, ...DimsOf<E>] : [];
@@ -21,11 +25,11 @@ type Value = number | bigint | boolean;
 type Nested = readonly (Value | Nested)[];
 
 function onlyInKernels(name: string): GkRuntimeError {
-  return new GkRuntimeError("GK8030", `${name}() declares an array in a kernel body; host code cannot call it (it runs only on the device)`);
+  return new GkRuntimeError("GK8019", `${name}() declares an array in a kernel body; host code cannot call it (it runs only on the device)`);
 }
 
 /** `shared(f32, 16, 16)`: `shared t: f32[16][16];` (`shared(f32)`: `shared t: f32;`), at the top of a kernel body. */
-export function shared<T, D extends number[]>(type: Cast<T>, ...sizes: D): ArrayOf<T, D>;
+export function shared<T, D extends number[]>(type: ElemType<T>, ...sizes: D): ArrayOf<T, D>;
 export function shared(): never {
   throw onlyInKernels("shared");
 }
@@ -63,9 +67,9 @@ export function constant(type: Cast<unknown>, ...sizes: number[]): unknown {
  * A local array: `local(f32, 8)` is `let a: f32[8];`, `local(i32, [[1, 2], [3, 4]])` is
  * `let a: i32[2][2] = [[1, 2], [3, 4]];`, `local(i32, [2, 2], [1, 2, 3, 4])` gives the sizes.
  */
-export function local<T, D extends [number, ...number[]]>(type: Cast<T>, ...sizes: D): ArrayOf<T, D>;
-export function local<T, const V extends Nested>(type: Cast<T>, values: V): ArrayOf<T, DimsOf<V>>;
-export function local<T, const D extends readonly number[]>(type: Cast<T>, sizes: D, values: Nested): ArrayOf<T, D>;
+export function local<T, D extends [number, ...number[]]>(type: ElemType<T>, ...sizes: D): ArrayOf<T, D>;
+export function local<T, const V extends Nested>(type: ElemType<T>, values: V): ArrayOf<T, DimsOf<V>>;
+export function local<T, const D extends readonly number[]>(type: ElemType<T>, sizes: D, values: Nested): ArrayOf<T, D>;
 export function local(): never {
   throw onlyInKernels("local");
 }

@@ -21,9 +21,30 @@ import type { i32, ScalarHost } from "./declarations.js";
 declare const scalarBrand: unique symbol;
 declare const memoryBrand: unique symbol;
 declare const castBrand: unique symbol;
+declare const vectorBrand: unique symbol;
 
 /** A gk scalar type: its host type, branded with its name (the brand is optional, so `let s: f32 = 0.5` type-checks). */
 export type Scalar<N extends ScalarName> = ScalarHost[N] & { readonly [scalarBrand]?: N };
+
+/**
+ * What every gk vector type has: its lane type `E` and lane count `N`, as an optional brand
+ * (spec/typescript.md). A vector type is its lanes' host type (`f32x4` is a `number`) with
+ * this brand and optional lanes and swizzles, so that TypeScript takes gk's lane-wise
+ * operators (`a + b`, `v * 2.0`, `a += load4(x, i)`) as it takes them on scalars; gk's checker
+ * types them. Lanes read as possibly undefined: write `v.x!` (gk reads `e!` as `e`).
+ */
+export interface VectorOf<E, N extends number> {
+  readonly [vectorBrand]?: readonly [E, N];
+}
+
+/** The swizzles of a vector whose lanes are named `L`: two to four of them, repeats allowed (`v.zyx`, `v.xxyy`). */
+export type Swizzles<L extends string, V2, V3, V4> = { [K in `${L}${L}`]?: V2 } & { [K in `${L}${L}${L}`]?: V3 } & { [K in `${L}${L}${L}${L}`]?: V4 };
+
+/** The lane type of a vector type `V` (its host type where `V` is a plain number, as arithmetic gives). */
+export type LaneOf<V> = V extends { readonly [vectorBrand]?: readonly [infer E, number] } ? ([E] extends [undefined] ? V : E) : V;
+
+/** A vector constructor: `f32x4(a, b, c, d)`, `f32x4(s)`, `f32x4(v.xy, z, 1.0)`, `f32x4(iv)` (gk checks that the lanes add up). */
+export type VectorCtor<V> = (...parts: (number | bigint | boolean)[]) => V;
 
 /** Any gk scalar type. */
 export type AnyScalar = { [N in ScalarName]: Scalar<N> }[ScalarName];
@@ -36,14 +57,14 @@ export type ScalarNameOf<T> = T extends { readonly [scalarBrand]?: infer N } ? E
 /** A conversion `f32(x)`, which also names its type where a type is passed as a value (`shared(f32, 16)`). */
 export type Cast<T> = ((x: number | bigint | boolean) => T) & { readonly [castBrand]: T };
 
-/** `global<T>`: a kernel parameter pointing at device memory. */
-export interface Global<T extends AnyScalar> {
+/** `global<T>`: a kernel parameter pointing at device memory (of scalars, vectors or structs). */
+export interface Global<T> {
   [index: number]: T;
   readonly [memoryBrand]: readonly ["global", T];
 }
 
 /** `readonly global<T>`: a kernel parameter pointing at device memory the kernel only reads. */
-export interface ReadonlyGlobal<T extends AnyScalar> {
+export interface ReadonlyGlobal<T> {
   readonly [index: number]: T;
   readonly [memoryBrand]: readonly ["readonly", T];
 }
@@ -120,16 +141,48 @@ type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
 /** A read-only view of a TypedArray `A`: what a `readonly global<T>` parameter accepts (any `A` is one). */
 export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
 
-/** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans, TypedArrays and GPU arrays. */
-export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, infer E, ...unknown[]] }
-  ? K extends "global"
-    ? HostArray<E>
-    : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>>
+/** `N` values of type `H`, as a tuple: a vector's lanes on the host. */
+type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : readonly [H, H, H, H];
+
+/** Whether `T` is a gk vector type (its brand names a lane type). */
+type IsVector<T> = T extends { readonly [vectorBrand]?: readonly [infer E, number] } ? ([E] extends [undefined] ? false : true) : false;
+
+/**
+ * The host form of a value of type `P`: a scalar's host type, a vector's lanes as a tuple
+ * (`f32x3`: `readonly [number, number, number]`), a struct as a plain object of its fields'
+ * host forms (as an imported .gk file's declaration types them).
+ */
+export type HostValue<P> = IsVector<P> extends true
+  ? P extends { readonly [vectorBrand]?: readonly [infer E, infer N] } ? Lanes<HostValue<E>, N> : never
   : P extends bigint
     ? bigint
     : P extends boolean
       ? boolean
-      : number;
+      : P extends number
+        ? number
+        : { readonly [K in keyof P]: HostValue<P[K]> };
+
+/**
+ * What an array parameter of elements `E` takes: of scalars, the TypedArray or a GPU array;
+ * of vectors, the TypedArray of their lanes (four for a 3-lane vector); of structs, their
+ * bytes (packStructs), which a launch updates in place. An array the kernel only reads may
+ * also be a plain array of vectors or objects; one it writes may not, since a TypeScript
+ * kernel's launch returns nothing and the results would be lost.
+ */
+type HostArrayOf<E, K> = IsVector<E> extends true
+  ? K extends "global"
+    ? TypedArrayFor<ScalarNameOf<LaneOf<E>>>
+    : ReadonlyView<TypedArrayFor<ScalarNameOf<LaneOf<E>>>> | readonly HostValue<E>[]
+  : E extends number | bigint | boolean
+    ? K extends "global"
+      ? HostArray<E>
+      : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>>
+    : K extends "global"
+      ? ArrayBuffer | ArrayBufferView
+      : ReadonlyView<ArrayBuffer> | ArrayBuffer | ArrayBufferView | readonly HostValue<E>[];
+
+/** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans, tuples, objects, TypedArrays and GPU arrays. */
+export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, infer E, ...unknown[]] } ? HostArrayOf<E, K> : HostValue<P>;
 
 /** The host arguments of a kernel with parameters `P`, in order, with their names. */
 export type HostArgs<P extends readonly unknown[]> = { [K in keyof P]: HostArg<P[K]> };

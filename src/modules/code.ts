@@ -6,7 +6,7 @@
  */
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Module } from "../ir/nodes.js";
-import type { ScalarValue } from "../ir/types.js";
+import { asScalar, type ScalarValue } from "../ir/types.js";
 import { storedValue, typedArrayName } from "../ir/values.js";
 import { moduleShape, sourceHash } from "./shape.js";
 
@@ -37,7 +37,7 @@ export function moduleCode(file: string, ir: Module, sources: SourceMap, runtime
     const { type, value } = c.constant;
     const v =
       typeof type === "object" && type.kind === "array"
-        ? `new ${typedArrayName(type.elem.name)}([${(value as ScalarValue[]).map((x) => literal(storedValue(type.elem.name, x))).join(", ")}])`
+        ? `new ${typedArrayName(asScalar(type.elem).name)}([${(value as ScalarValue[]).map((x) => literal(storedValue(asScalar(type.elem).name, x))).join(", ")}])`
         : type === "int" && Number.isSafeInteger(Number(value))
           ? String(Number(value))
           : literal(value as ScalarValue);

@@ -16,20 +16,52 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
 import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
 import { genericParamList } from "../runtime/instances.js";
-import { typeToString, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
+import { assertNever } from "../util.js";
 import { typedArrayName } from "../ir/values.js";
 import { hostTypeOf } from "../lang/declare.js";
 import { HASH_PREFIX, moduleShape, sourceHash } from "./shape.js";
 
 type Param = Function["params"][number];
 
-/** The host type of a kernel parameter, as an argument: a scalar's, or the arrays an array parameter takes. */
+/**
+ * The host form of a value: a scalar's host type, a vector's lanes as a tuple, a struct as a
+ * plain object of its fields' host forms (api.ts takes these; spec/runtime-api.md).
+ */
+function valueType(t: ValueType | ArrayType): string {
+  switch (t.kind) {
+    case "array": // a struct's array field: an array (of arrays, per dimension) of its elements
+      return t.dims.reduce((inner) => `readonly (${inner})[]`, valueType(t.elem));
+    case "scalar":
+      return hostTypeOf(t.name);
+    case "vector":
+      return `readonly [${Array.from({ length: t.lanes }, () => hostTypeOf(t.elem.name)).join(", ")}]`;
+    case "struct":
+      return `{ ${t.fields.map((f) => `readonly ${f.name}: ${valueType(f.type)}`).join("; ")} }`;
+    default:
+      return assertNever(t, "value type");
+  }
+}
+
+/**
+ * The host type of a kernel parameter, as an argument: a value's, or the arrays an array
+ * parameter takes: of scalars, a TypedArray or a GPU array; of vectors, the TypedArray of
+ * their lanes (four for a 3-lane vector) or a plain array of vectors; of structs, their bytes
+ * (packStructs) or a plain array of objects.
+ */
 function argType(p: Param): string {
-  if (p.kind === "valueVar") return hostTypeOf((p.type as ScalarType).name);
-  const elem = p.type.elem.name;
-  const array = typedArrayName(elem);
-  const gpu = `GpuArray<"${elem}">`;
-  return p.type.kind === "global" && p.type.readonly ? `ReadonlyView<${array}> | ${gpu}` : `${array} | ${gpu}`;
+  if (p.kind === "valueVar") return valueType(p.type as ValueType);
+  const elem = p.type.elem;
+  const readonly = p.type.kind === "global" && p.type.readonly;
+  if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | readonly ${valueType(elem)}[]`;
+  if (elem.kind === "vector") {
+    const lanes = typedArrayName(elem.elem.name);
+    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | readonly ${valueType(elem)}[]`;
+  }
+  const name = (elem as ScalarType).name;
+  const array = typedArrayName(name);
+  const gpu = `GpuArray<"${name}">`;
+  return readonly ? `ReadonlyView<${array}> | ${gpu}` : `${array} | ${gpu}`;
 }
 
 const writes = (p: Param) => p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly;
@@ -45,7 +77,7 @@ function kernelType(fn: Function, ir: Module): string {
   const typeParams = fn.params.filter(writes).map((p) => `${out.get(p.name)} extends ${argType(p)}`);
   const args = fn.params.map((p) => `  readonly ${p.name}: ${out.get(p.name) ?? argType(p)};`);
   for (const c of constantsRead(fn, new Map(ir.functions.map((f) => [f.name, f])))) {
-    const elem = c.type.elem.name;
+    const elem = asScalar(c.type.elem).name;
     args.push(`  /** constant ${c.name}: ${elem}, ${constantLength(c)} elements */`, `  readonly ${c.name}: ReadonlyView<${typedArrayName(elem)}> | readonly ${hostTypeOf(elem)}[];`);
   }
   const shared = dynamicSharedArrays(fn).map((a) => JSON.stringify(a.name));
@@ -71,7 +103,7 @@ function literalType(v: ScalarValue, host: string): string {
 function constantType(c: ExportedConstant): string {
   if (c.type === "int") return literalType(Number.isSafeInteger(Number(c.value)) ? Number(c.value) : (c.value as bigint), "number");
   if (c.type === "float") return literalType(c.value as number, "number");
-  if (c.type.kind === "array") return `ReadonlyView<${typedArrayName(c.type.elem.name)}>`;
+  if (c.type.kind === "array") return `ReadonlyView<${typedArrayName(asScalar(c.type.elem).name)}>`;
   return literalType(c.value as ScalarValue, hostTypeOf(c.type.name));
 }
 

@@ -145,7 +145,7 @@ export interface IndexExpr {
   readonly span: Span;
 }
 
-/** `threadIdx.x` and the like. */
+/** `threadIdx.x`, `p.pos`, `v.xy` and the like. */
 export interface MemberExpr {
   readonly kind: "Member";
   readonly object: Expr;
@@ -153,10 +153,23 @@ export interface MemberExpr {
   readonly span: Span;
 }
 
-/** `[1, 2, 3]`: launch values and local array initializers. */
+/** `[1, 2, 3]`: launch values, local array initializers and the array fields of struct values. */
 export interface ArrayLit {
   readonly kind: "ArrayLit";
   readonly elements: readonly Expr[];
+  readonly span: Span;
+}
+
+/** `{ start: 0, edges: 2 }`: a struct value, whose struct type comes from where it is used. */
+export interface ObjectLit {
+  readonly kind: "ObjectLit";
+  readonly fields: readonly ObjectField[];
+  readonly span: Span;
+}
+
+export interface ObjectField {
+  readonly name: Ident;
+  readonly value: Expr;
   readonly span: Span;
 }
 
@@ -178,6 +191,7 @@ export type Expr =
   | IndexExpr
   | MemberExpr
   | ArrayLit
+  | ObjectLit
   | ParenExpr;
 
 // ---------------------------------------------------------------- statements
@@ -445,7 +459,22 @@ export interface LaunchDecl {
   readonly span: Span;
 }
 
-export type Item = KernelDecl | FunctionDecl | ConstDecl | ConstantDecl | ImportDecl | LaunchDecl | ModuleAnnotation;
+/** `struct Node { start: i32; edges: i32; }`: fields in order, separated by `;` or `,`. */
+export interface StructDecl {
+  readonly kind: "Struct";
+  readonly exported: boolean;
+  readonly name: Ident;
+  readonly fields: readonly FieldDecl[];
+  readonly span: Span;
+}
+
+export interface FieldDecl {
+  readonly name: Ident;
+  readonly type: TypeExpr;
+  readonly span: Span;
+}
+
+export type Item = KernelDecl | FunctionDecl | ConstDecl | ConstantDecl | StructDecl | ImportDecl | LaunchDecl | ModuleAnnotation;
 
 export interface Module {
   readonly kind: "Module";

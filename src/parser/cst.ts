@@ -24,6 +24,7 @@ export interface ItemCst extends Node<"item", {
   kernelDecl: KernelDeclCst;
   functionDecl: FunctionDeclCst;
   constDecl: ConstDeclCst;
+  structDecl: StructDeclCst;
   importDecl: ImportDeclCst;
   launchDecl: LaunchDeclCst;
   constantDecl: ConstantDeclCst;
@@ -67,6 +68,10 @@ export interface ConstDeclCst extends Node<"constDecl", {
   init: ExpressionCst;
   Semi: Tok;
 }> {}
+
+export interface StructDeclCst extends Node<"structDecl", { CtxStruct: Tok; name: Tok; LCurly: Tok; fieldDecl: FieldDeclCst; Semi: Tok; Comma: Tok; RCurly: Tok }> {}
+
+export interface FieldDeclCst extends Node<"fieldDecl", { name: Tok; Colon: Tok; type: TypeCst }> {}
 
 export interface ImportDeclCst extends Node<"importDecl", {
   Import: Tok;
@@ -250,7 +255,12 @@ export interface PrimaryCst extends Node<"primary", {
   Identifier: Tok;
   parenExpr: ParenExprCst;
   arrayLit: ArrayLitCst;
+  objectLit: ObjectLitCst;
 }> {}
+
+export interface ObjectLitCst extends Node<"objectLit", { LCurly: Tok; fields: ObjectFieldCst; Comma: Tok; RCurly: Tok }> {}
+
+export interface ObjectFieldCst extends Node<"objectField", { name: Tok; Colon: Tok; value: ExpressionCst }> {}
 
 export interface ParenExprCst extends Node<"parenExpr", { LParen: Tok; expression: ExpressionCst; RParen: Tok }> {}
 

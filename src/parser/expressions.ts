@@ -251,6 +251,17 @@ function primary(cx: BuildContext, cst: PrimaryCst | undefined): Expr | undefine
     const open = real(one(paren.children.LParen));
     return inner && open && { kind: "Paren", expr: inner, span: cover(cx, open, inner.span, one(paren.children.RParen)) };
   }
+  const object = one(c.objectLit);
+  if (object !== undefined) {
+    if (object.recoveredNode) return undefined;
+    const open = real(one(object.children.LCurly));
+    const fields = all(object.children.fields, (f) => {
+      const name = real(one(f.children.name));
+      const value = expression(cx, one(f.children.value));
+      return name && value && !f.recoveredNode ? { name: { name: name.image, span: tokenSpan(cx.file, name) }, value, span: cover(cx, name, value.span) } : undefined;
+    });
+    return open && fields && { kind: "ObjectLit", fields, span: cover(cx, open, ...fields.map((f) => f.span), one(object.children.RCurly)) };
+  }
   const array = one(c.arrayLit);
   if (array === undefined || array.recoveredNode) return undefined;
   const open = real(one(array.children.LBracket));

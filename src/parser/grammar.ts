@@ -23,7 +23,7 @@ import type { BracketMap } from "./cascade.js";
 import { ProblemRecorder, type StatementContext } from "./problems.js";
 import {
   AnyName, AssignOp, At, BinaryOp, Break, Colon, Comma, Const, Continue, CtxBlock, CtxCase, CtxConstant, CtxDefault, CtxFrom, CtxGlobal, CtxGrid,
-  CtxInout, CtxOut, CtxSwitch, CtxReadonly, CtxView, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
+  CtxInout, CtxOut, CtxStruct, CtxSwitch, CtxReadonly, CtxView, DeviceFn, DeviceKernel, Do, Dot, Else, Eq, Export, False, For, Greater, Identifier, If,
   Import, keywords, LBracket, LCurly, Less, Let, Launch, LParen, MinusMinus, NumberLit, parserVocabulary, Pipe, PlusPlus,
   PrefixOp, Question, RBracket, RCurly, Return, RParen, Semi, Shared, StringLit, True, While,
 } from "./tokens.js";
@@ -87,6 +87,7 @@ export class GkParser extends CstParser {
       { ALT: () => this.SUBRULE(this.kernelDecl) },
       { ALT: () => this.SUBRULE(this.functionDecl) },
       { ALT: () => this.SUBRULE(this.constDecl) },
+      { ALT: () => this.SUBRULE(this.structDecl) },
       { ALT: () => this.SUBRULE(this.importDecl) },
       { ALT: () => this.SUBRULE(this.launchDecl) },
       { ALT: () => this.SUBRULE(this.constantDecl) },
@@ -200,6 +201,24 @@ export class GkParser extends CstParser {
     this.CONSUME(Eq);
     this.SUBRULE(this.expression, { LABEL: "init" });
     this.endOfStatement("declaration");
+  });
+
+  /** `struct Name { a: T; b: U, ... }`: fields separated (or ended) by `;` or `,`. */
+  readonly structDecl = this.RULE("structDecl", () => {
+    this.CONSUME(CtxStruct);
+    this.declaredName();
+    const open = this.CONSUME(LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.fieldDecl);
+      this.OPTION(() => this.OR([{ ALT: () => this.CONSUME(Semi) }, { ALT: () => this.CONSUME(Comma) }]));
+    });
+    this.closeWith(open, RCurly, "structDecl");
+  });
+
+  readonly fieldDecl = this.RULE("fieldDecl", () => {
+    this.declaredName();
+    this.CONSUME(Colon);
+    this.SUBRULE(this.type);
   });
 
   readonly importDecl = this.RULE("importDecl", () => {
@@ -338,7 +357,8 @@ export class GkParser extends CstParser {
       { ALT: () => this.SUBRULE(this.continueStmt) },
       { ALT: () => this.SUBRULE(this.returnStmt) },
       { ALT: () => this.CONSUME(Semi, { LABEL: "empty" }) },
-      { ALT: () => this.SUBRULE(this.exprStmt) },
+      // `{` starts a block, never an expression statement (an object literal there means nothing).
+      { GATE: () => !tokenMatcher(this.LA(1), LCurly), ALT: () => this.SUBRULE(this.exprStmt), IGNORE_AMBIGUITIES: true },
     ]);
   });
 
@@ -585,7 +605,28 @@ export class GkParser extends CstParser {
       { ALT: () => this.CONSUME(Identifier) },
       { ALT: () => this.SUBRULE(this.parenExpr) },
       { ALT: () => this.SUBRULE(this.arrayLit) },
+      { ALT: () => this.SUBRULE(this.objectLit) },
     ]);
+  });
+
+  /** `{ a: 1, b: x }`: a struct value. */
+  readonly objectLit = this.RULE("objectLit", () => {
+    const open = this.CONSUME(LCurly);
+    this.OPTION(() => {
+      this.SUBRULE(this.objectField, { LABEL: "fields" });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.objectField, { LABEL: "fields" });
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    this.closeWith(open, RCurly, "objectLit");
+  });
+
+  readonly objectField = this.RULE("objectField", () => {
+    this.CONSUME(Identifier, { LABEL: "name" });
+    this.CONSUME(Colon);
+    this.SUBRULE(this.expression, { LABEL: "value" });
   });
 
   readonly parenExpr = this.RULE("parenExpr", () => {

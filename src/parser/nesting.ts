@@ -50,6 +50,8 @@ function exprChildren(e: ast.Expr): readonly ast.Expr[] {
       return [e.object];
     case "ArrayLit":
       return e.elements;
+    case "ObjectLit":
+      return e.fields.map((f) => f.value);
     case "Paren":
       return [e.expr];
     default:
@@ -163,6 +165,8 @@ function itemRoots(item: ast.Item): { stmts: readonly ast.Stmt[]; exprs: readonl
       return { stmts: [item.body], exprs: item.params.flatMap((p) => typeExprs(p.type)) };
     case "Const":
       return { stmts: [], exprs: [...typeExprs(item.type), item.init] };
+    case "Struct":
+      return { stmts: [], exprs: item.fields.flatMap((f) => typeExprs(f.type)) };
     case "Import":
       return { stmts: [], exprs: [] };
     case "Constant":

@@ -303,9 +303,9 @@ function noAlternative(rule: string, actual: IToken, previous: IToken): Explanat
         ? { text: "expected an expression (strings are used only as import paths)" }
         : { text: "expected an expression" };
     case "typeAtom":
-      return { text: "expected a type, such as f32, i32[4] or global<f32>" };
+      return { text: "expected a type, such as f32, f32x4, i32[4] or global<f32>" };
     case "item":
-      return { text: "expected device_kernel, device_fn or const after 'export'" };
+      return { text: "expected device_kernel, device_fn, struct or const after 'export'" };
     case "statement":
       return { text: "expected a statement" };
     default:
@@ -326,7 +326,7 @@ function topLevel(actual: IToken): Explanation {
   if (actual.image === "function" || actual.image === "fn") {
     return { text: `gk has no '${actual.image}': declare a device function with 'device_fn' (or a kernel with 'device_kernel')`, full: true };
   }
-  return { text: `unexpected ${found(actual)} at the top level: expected device_kernel, device_fn, const, import or launch`, full: true };
+  return { text: `unexpected ${found(actual)} at the top level: expected device_kernel, device_fn, struct, const, import or launch`, full: true };
 }
 
 // ---------------------------------------------------------------- words and places

@@ -11,13 +11,13 @@ import type { IToken } from "chevrotain";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type {
-  Annotation, BlockStmt, ConstantDecl, ConstDecl, Expr, FunctionDecl, GenericParam, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
-  SwitchCase, TypeExpr, VarDecl, VarDecls,
+  Annotation, BlockStmt, ConstantDecl, ConstDecl, Expr, FieldDecl, FunctionDecl, GenericParam, ImportDecl, Item, KernelDecl, LaunchArg, LaunchDecl, Module, Param, Stmt,
+  StructDecl, SwitchCase, TypeExpr, VarDecl, VarDecls,
 } from "./ast.js";
 import { all, cover, declaredName, ident, last, one, real, touchedByRecovery, untouched, type BuildContext } from "./build.js";
 import type {
   AnnotationCst, ArgListCst, BlockCst, ConstantDeclCst, LaunchArgCst, ConstDeclCst, DeclaratorCst, ForStmtCst, FunctionDeclCst, GenericParamsCst, IfStmtCst, ImportDeclCst, ItemCst, KernelDeclCst, LaunchDeclCst,
-  ExpressionCst, ModuleCst, ParamListCst, StatementCst, SwitchStmtCst, TypeAtomCst, TypeCst, VarDeclCst,
+  ExpressionCst, ModuleCst, ParamListCst, StatementCst, StructDeclCst, SwitchStmtCst, TypeAtomCst, TypeCst, VarDeclCst,
 } from "./cst.js";
 import { argList, expression, genericArgs, statementExpression } from "./expressions.js";
 import { tokenSpan } from "./lexer.js";
@@ -49,13 +49,15 @@ function item(cx: BuildContext, cst: ItemCst): Item | undefined {
   if (fn) return functionDecl(cx, fn, exported);
   const constant = one(c.constDecl);
   if (constant) return touchedByRecovery(cx, constant) ? undefined : constDecl(cx, constant, exported);
+  const struct = one(c.structDecl);
+  if (struct) return touchedByRecovery(cx, struct) ? undefined : structDecl(cx, struct, exported);
   const constantMemory = one(c.constantDecl);
   if (constantMemory) return touchedByRecovery(cx, constantMemory) ? undefined : constantDecl(cx, constantMemory, exported);
   const option = one(c.moduleAnnotation);
   if (option) {
     if (touchedByRecovery(cx, option)) return undefined;
     if (exported) {
-      cx.log.error("GK1010", tokenSpan(cx.file, exported), "a module option cannot be exported: only device_kernel, device_fn, const and constant declarations can");
+      cx.log.error("GK1010", tokenSpan(cx.file, exported), "a module option cannot be exported: only device_kernel, device_fn, const, constant and struct declarations can");
       return undefined;
     }
     const a = annotation(cx, one(option.children.annotation));
@@ -66,7 +68,7 @@ function item(cx: BuildContext, cst: ItemCst): Item | undefined {
   if ((imp && touchedByRecovery(cx, imp)) || (launch && touchedByRecovery(cx, launch))) return undefined;
   if (exported && (imp || launch)) {
     const what = imp ? "an import" : "a launch";
-    cx.log.error("GK1010", tokenSpan(cx.file, exported), `${what} cannot be exported: only device_kernel, device_fn and const declarations can`);
+    cx.log.error("GK1010", tokenSpan(cx.file, exported), `${what} cannot be exported: only device_kernel, device_fn, struct and const declarations can`);
     return undefined;
   }
   if (imp) return importDecl(cx, imp);
@@ -140,6 +142,19 @@ function constDecl(cx: BuildContext, cst: ConstDeclCst, exported: IToken | undef
     init,
     span: cover(cx, exported, keyword, init.span, one(c.Semi)),
   };
+}
+
+function structDecl(cx: BuildContext, cst: StructDeclCst, exported: IToken | undefined): StructDecl | undefined {
+  const c = cst.children;
+  const keyword = real(one(c.CtxStruct));
+  const name = declaredName(cx, one(c.name));
+  const fields = all(c.fieldDecl, (f): FieldDecl | undefined => {
+    const fname = declaredName(cx, one(f.children.name));
+    const type = typeExpr(cx, one(f.children.type));
+    return fname && type && !f.recoveredNode ? { name: fname, type, span: cover(cx, fname.span, type.span) } : undefined;
+  });
+  if (!keyword || !name || !fields || !real(one(c.LCurly))) return undefined;
+  return { kind: "Struct", exported: exported !== undefined, name, fields, span: cover(cx, exported, keyword, one(c.RCurly)) };
 }
 
 function constantDecl(cx: BuildContext, cst: ConstantDeclCst, exported: IToken | undefined): ConstantDecl | undefined {

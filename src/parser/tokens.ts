@@ -1,6 +1,6 @@
 /**
  * gk's token types. Keywords are reserved; `from`, `grid`, `block`, `global`,
- * `readonly`, `switch`, `case`, `default`, `constant`, `view`, `inout` and `out` are contextual: they lex as their own types but belong to the
+ * `readonly`, `switch`, `case`, `default`, `struct`, `constant`, `view`, `inout` and `out` are contextual: they lex as their own types but belong to the
  * `Identifier` category, so anywhere a name is accepted they are names too.
  * `BinaryOp`, `PrefixOp` and `AssignOp` are categories that let the grammar consume
  * "any binary operator" in one step; the CST keeps the concrete token.
@@ -76,6 +76,7 @@ export const CtxReadonly = contextual("CtxReadonly", "readonly");
 export const CtxSwitch = contextual("CtxSwitch", "switch");
 export const CtxCase = contextual("CtxCase", "case");
 export const CtxDefault = contextual("CtxDefault", "default");
+export const CtxStruct = contextual("CtxStruct", "struct");
 export const CtxConstant = contextual("CtxConstant", "constant");
 export const CtxView = contextual("CtxView", "view");
 export const CtxInout = contextual("CtxInout", "inout");
@@ -160,7 +161,7 @@ export const lexerTokens: TokenType[] = [
   // `constant` before the keyword `const`, which would otherwise take its first five letters.
   CtxConstant,
   ...keywords,
-  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault,
+  CtxFrom, CtxGrid, CtxBlock, CtxGlobal, CtxReadonly, CtxSwitch, CtxCase, CtxDefault, CtxStruct,
   CtxView, CtxInout, CtxOut,
   Identifier,
   ShrUAssign, ShrU, ShrAssign, Shr, GreaterEq, Greater, ShlAssign, Shl, LessEq, Less,

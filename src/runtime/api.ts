@@ -5,9 +5,11 @@
  *   const { out } = await mod.saxpy({ grid: 1, block: 256 }, { n: 8, alpha: 2.5, x, y, out });
  *
  * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool),
- * TypedArrays (plain arrays are converted) and GPU arrays of the module's device
- * (device/gpuArray.ts); every argument is checked against the kernel's parameters before
- * anything runs. Arrays a kernel may write are updated in place and returned by name. A
+ * arrays of lanes for vectors, plain objects for structs, TypedArrays for arrays (of their
+ * lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
+ * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted),
+ * and GPU arrays of the module's device for arrays of scalars (device/gpuArray.ts); every
+ * argument is checked against the kernel's parameters before anything runs. Arrays a kernel may write are updated in place and returned by name. A
  * launch given only GPU arrays is queued and returns at once (device/launching.ts). A
  * generic kernel runs as one of its instances: `mod.reduce.with({ T: "f32", BLOCK: 256 })(config, args)`
  * (src/runtime/instances.ts).
@@ -18,8 +20,10 @@ import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
-import { type IntName, type ScalarType, type ScalarValue, typeToString } from "../ir/types.js";
-import { coerceScalar, elemNote, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
+import { checkArrayArg, coerceScalar, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { coerceValue, leafValues, type Value } from "../ir/composite.js";
+import { packStructs } from "./structs.js";
 import { didYouMean } from "../ir/check/symbols.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
@@ -60,9 +64,15 @@ export interface LaunchConfig extends RunConfig {
   readonly shared?: Readonly<Record<string, number>>;
 }
 
-export type ArgInput = number | bigint | boolean | AnyTypedArray | GpuArray | readonly (number | bigint | boolean)[];
+/**
+ * A kernel argument: a scalar; a vector (an array of its lanes) or struct (a plain object) value;
+ * or an array: a TypedArray, a GpuArray (of scalars), an ArrayBuffer or DataView (the bytes of an
+ * array of structs), or a plain array of scalars, of vectors or of objects (converted to a new array).
+ */
+export type ArgInput = number | bigint | boolean | AnyTypedArray | GpuArray | ArrayBuffer | DataView | readonly unknown[] | Readonly<Record<string, unknown>>;
 export type KernelArgs = Readonly<Record<string, ArgInput>>;
-export type KernelOutputs = Record<string, AnyTypedArray | GpuArray>;
+/** Arrays the kernel may write, by parameter name: the argument itself, updated in place (or the array made from a plain array). */
+export type KernelOutputs = Record<string, AnyTypedArray | GpuArray | ArrayBuffer | DataView>;
 export type { GenericArgs };
 /** Runs a kernel. `with(args)` names an instance of a generic kernel (a plain kernel takes no generic arguments). */
 export type KernelFn = ((config: LaunchConfig, args: KernelArgs) => Promise<KernelOutputs>) & { with(args: GenericArgs): KernelFn };
@@ -79,6 +89,8 @@ export class GkCompileError extends Error {
 
 export class GkModule {
   readonly kernels: readonly string[];
+  /** The struct types of the module by name (the entry file's first), for packStructs and unpackStructs. */
+  readonly structs: Readonly<Record<string, StructType>>;
   readonly #program: Program;
   readonly #owned: boolean;
   readonly #build: Program["build"];
@@ -100,6 +112,9 @@ export class GkModule {
     };
     this.#program = this.#programOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
+    const structs: Record<string, StructType> = {};
+    for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
+    this.structs = Object.freeze(structs);
     const members: [string, KernelFn][] = [
       // A kernel's member runs it directly (its name is no instance's spelling: launch(name) would find it).
       ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => {
@@ -194,11 +209,11 @@ export class GkModule {
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
     const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
-    const values = marshal(plan, args ?? {}, this.gpu, extras.names);
+    const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
     const launched = launchOn(this.gpu, program, fn, grid, block, values, config ?? {}, extras);
     if (launched !== undefined) await launched;
     const outputs: KernelOutputs = {};
-    for (const i of plan.written) outputs[plan.names[i]!] = values[i] as AnyTypedArray | GpuArray;
+    for (const i of plan.written) outputs[plan.names[i]!] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
     return outputs;
   }
 
@@ -287,15 +302,16 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
   }
 }
 
-function marshal(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
-  const values = marshalEach(plan, args, device, constants);
+/** The arguments as a launch takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
+function marshal(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
+  const r = marshalEach(plan, args, device, constants);
   // An array the kernel writes shares memory with no other argument (spec: Types).
-  const shared = sharedMemory(plan.fn, values);
+  const shared = sharedMemory(plan.fn, r.values);
   if (shared) throw invalid(plan.fn.name, shared.message);
-  return values;
+  return r;
 }
 
-function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): RunValue[] {
+function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
   const fn = plan.fn;
   const names = plan.names;
   for (const k of Object.keys(args)) {
@@ -308,45 +324,114 @@ function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, cons
   let missing: Param[] | undefined;
   for (const p of fn.params) if (!(p.name in args) || args[p.name] === undefined) (missing ??= []).push(p);
   if (missing) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
-  const values = new Array<RunValue>(fn.params.length);
-  for (let i = 0; i < fn.params.length; i++) {
+  const n = fn.params.length;
+  const values = new Array<RunValue>(n);
+  const given = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
     const pp = plan.params[i]!;
     const v = args[pp.name]!;
+    given[i] = v;
     if (pp.scalar !== undefined) {
       const c = coerceScalar(pp.scalar, v);
       values[i] = c.ok ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
       continue;
     }
-    values[i] = arrayValue(fn, fn.params[i] as ArrayVar, pp, v, device);
+    const p = fn.params[i]!;
+    if (p.kind === "valueVar") {
+      values[i] = value(fn.name, pp.what, p.type, v);
+      continue;
+    }
+    // The fast path: a GPU array of this device, or a TypedArray, of the parameter's scalar type.
+    if (pp.elem !== undefined) {
+      if (v instanceof GpuArray && v.owner === device && v.elem === pp.elem) {
+        v.live(pp.argUse);
+        values[i] = v;
+        continue;
+      }
+      if (holdsElem(v, pp.elem)) {
+        values[i] = v;
+        continue;
+      }
+    }
+    const made = arrayValue(fn, p, pp, v, device);
+    values[i] = made.value;
+    given[i] = made.given;
   }
-  return values;
+  return { values, given };
 }
 
-function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, device: GpuDevice): RunValue {
-  const elem = pp.elem!;
+/** An array argument off the fast path: checked (checkArrayArg), or made from a plain array; its value and the object to hand back. */
+function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, device: GpuDevice): { value: RunValue; given: unknown } {
   const what = pp.what;
+  const elem = p.type.elem;
   if (v instanceof GpuArray) {
-    if (v.owner === device && v.elem === elem) {
+    if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
+    if (v.owner === device && v.elem === elem.name) {
       v.live(pp.argUse);
-      return v;
+      return { value: v, given: v };
     }
     if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
-    throw invalid(fn.name, `${what} takes a GpuArray<"${elem}"> or a ${typedArrayName(elem)}, got ${v.toString()}`);
+    throw invalid(fn.name, `${what} takes a GpuArray<"${elem.name}"> or a ${typedArrayName(elem.name)}, got ${v.toString()}`);
   }
-  if (ArrayBuffer.isView(v)) {
-    if (!holdsElem(v, elem)) throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}${elemNote(elem)}, got a ${(v as object).constructor.name}`);
-    return v as AnyTypedArray;
+  const c = checkArrayArg(elem, v);
+  if (c.ok) return { value: c.value, given: v };
+  if (Array.isArray(v)) return fromPlainArray(fn.name, what, elem, v);
+  if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
+  const plain = elem.kind === "scalar" ? `a GpuArray<"${elem.name}"> (or an array of numbers)` : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
+  throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
+}
+
+/** What an array parameter of element type `elem` takes, in words (checkArrayArg's). */
+function wantOf(elem: ValueType): string {
+  const c = checkArrayArg(elem, undefined);
+  return c.ok ? "" : c.want;
+}
+
+/** A plain array as an array argument: of scalars; of vectors (flat lanes, or one array per vector); of objects (packed structs). */
+function fromPlainArray(kernel: string, what: string, elem: ValueType, v: readonly unknown[]): { value: AnyTypedArray; given: unknown } {
+  switch (elem.kind) {
+    case "scalar": {
+      const a = newTypedArray(elem.name, v.length);
+      v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem.name, value(kernel, `${what}[${i}]`, elem, x) as boolean | number | bigint)));
+      return { value: a, given: a };
+    }
+    case "vector": {
+      const per = storedLanes(elem);
+      const nested = v.length > 0 && v.every((x) => Array.isArray(x) || ArrayBuffer.isView(x));
+      if (!nested && v.length % elem.lanes !== 0) throw invalid(kernel, `${what} takes ${elem.lanes}·n numbers as a plain array (n vectors), or an array of ${elem.lanes}-lane arrays, got ${v.length} numbers`);
+      const n = nested ? v.length : v.length / elem.lanes;
+      const a = newTypedArray(elem.elem.name, n * per);
+      for (let i = 0; i < n; i++) {
+        const lanes = nested ? v[i] : v.slice(i * elem.lanes, (i + 1) * elem.lanes);
+        const lv = leafValues(elem, value(kernel, `${what}[${i}]`, elem, lanes));
+        lv.forEach((x, k) => ((a as unknown as (number | bigint)[])[i * per + k] = storedValue(elem.elem.name, x)));
+      }
+      return { value: a, given: a };
+    }
+    case "struct": {
+      try {
+        const buffer = packStructs(elem, v);
+        return { value: new Uint8Array(buffer), given: buffer };
+      } catch (e) {
+        throw invalid(kernel, `${what}: ${(e as Error).message}`);
+      }
+    }
   }
-  if (Array.isArray(v)) {
-    const a = newTypedArray(elem, v.length);
-    v.forEach((x, i) => ((a as unknown as (number | bigint)[])[i] = storedValue(elem, scalar(fn.name, `${what}[${i}]`, p.type.elem, x))));
-    return a;
-  }
-  throw invalid(fn.name, `${what} takes a ${typedArrayName(elem)}, a GpuArray<"${elem}"> (or an array of numbers), got ${describe(v)}`);
 }
 
 function describe(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (Array.isArray(v)) return `an array of ${v.length} element${v.length === 1 ? "" : "s"}`;
+  if (v instanceof DataView) return `a DataView of ${v.byteLength} bytes`;
   return describeValue(v);
+}
+
+function value(kernel: string, what: string, t: ValueType, v: unknown): Value {
+  if (t.kind === "scalar") return scalar(kernel, what, t, v);
+  const c = coerceValue(t, v);
+  if (c.ok) return c.value;
+  throw invalid(kernel, `${what}${c.at ? `, at ${c.at},` : ""} takes ${c.want}, got ${describe(c.got)}`);
 }
 
 function scalar(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {

@@ -1,9 +1,13 @@
 /**
  * Launch data made real: the `ArrayData` of a host-side `launch` statement (`[..]`,
  * `zeros`, `fill`, `iota`, `rand`) becomes the TypedArray of its element type (Uint8Array
- * holding 0/1 for bool, Uint16Array holding the bits of f16 and bf16). The simulator and the
- * GPU path both use this, so a launch sees the same inputs wherever it runs. `iota(n)` wraps
- * in a small integer type and rounds in f16 and bf16, as a conversion of the index would.
+ * holding 0/1 for bool, Uint16Array holding the bits of f16 and bf16), of its lane type for
+ * vectors (stored lanes: the padding lane of a 3-lane vector is 0), or the bytes of an array
+ * of structs (src/ir/values.ts, checkArrayArg). The simulator and the GPU path both use this,
+ * so a launch sees the same inputs wherever it runs. `iota(n)` wraps in a small integer type
+ * and rounds in f16 and bf16, as a conversion of the index would. For vectors, `iota` and
+ * `rand` give the lanes of the elements in turn the values they would give a flat array of
+ * that many scalars (n f32x4 from iota: 0, 1, 2, 3 | 4, 5, 6, 7 ...).
  *
  * `rand(n, seed, lo, hi)` is deterministic and defined here, bit for bit:
  *
@@ -25,16 +29,51 @@
  */
 import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits, roundBf16, roundF16 } from "../ir/halves.js";
 import type { ArrayData } from "../ir/nodes.js";
-import { type FloatName, type ScalarName, type ScalarType, type ScalarValue } from "../ir/types.js";
+import { sizeOf, storedLanes, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
 import { newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
+import { writeValue, type Value } from "../ir/composite.js";
 import { invariant } from "../util.js";
 
-/** The TypedArray holding `data` as elements of type `elem`. */
-export function materialize(elem: ScalarType, data: ArrayData): AnyTypedArray {
+/** The array argument holding `data` as elements of type `elem`. */
+export function materialize(elem: ValueType, data: ArrayData): AnyTypedArray {
+  switch (elem.kind) {
+    case "scalar":
+      return materializeScalars(elem, data);
+    case "vector": {
+      const per = storedLanes(elem);
+      const n = data.kind === "values" ? data.values.length : data.length;
+      if (data.kind === "iota" || data.kind === "rand") {
+        // The lanes in turn, as a flat array of n × lanes scalars would hold them.
+        const flat = materializeScalars(elem.elem, { ...data, length: n * elem.lanes });
+        if (per === elem.lanes) return flat;
+        const out = newTypedArray(elem.elem.name, n * per);
+        for (let i = 0; i < n; i++) for (let k = 0; k < elem.lanes; k++) (out as Float32Array)[i * per + k] = (flat as Float32Array)[i * elem.lanes + k]!;
+        return out;
+      }
+      const out = newTypedArray(elem.elem.name, n * per);
+      const put = (i: number, v: Value) => (v as readonly ScalarValue[]).forEach((x, k) => setElement(out, elem.elem.name, i * per + k, x));
+      if (data.kind === "values") data.values.forEach((v, i) => put(i, v));
+      else if (data.kind === "fill") for (let i = 0; i < n; i++) put(i, data.value);
+      return out;
+    }
+    case "struct": {
+      const n = data.kind === "values" ? data.values.length : data.length;
+      const out = new Uint8Array(n * sizeOf(elem));
+      const view = new DataView(out.buffer);
+      invariant(data.kind === "values" || data.kind === "fill" || data.kind === "zeros", `${data.kind}() of structs reached the materializer`);
+      if (data.kind === "values") data.values.forEach((v, i) => writeValue(elem, view, i * elem.size, v));
+      else if (data.kind === "fill") for (let i = 0; i < n; i++) writeValue(elem, view, i * elem.size, data.value);
+      return out;
+    }
+  }
+}
+
+/** The TypedArray holding `data` as scalars of type `elem`. */
+function materializeScalars(elem: ScalarType, data: ArrayData): AnyTypedArray {
   switch (data.kind) {
     case "values": {
       const out = newTypedArray(elem.name, data.values.length);
-      data.values.forEach((v, i) => setElement(out, elem.name, i, v));
+      data.values.forEach((v, i) => setElement(out, elem.name, i, v as ScalarValue));
       return out;
     }
     case "zeros":
@@ -42,7 +81,7 @@ export function materialize(elem: ScalarType, data: ArrayData): AnyTypedArray {
     case "fill": {
       const out = newTypedArray(elem.name, data.length);
       if (data.length > 0) {
-        setElement(out, elem.name, 0, data.value);
+        setElement(out, elem.name, 0, data.value as ScalarValue);
         (out as { fill(v: number | bigint): unknown }).fill(out[0]!);
       }
       return out;

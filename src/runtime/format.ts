@@ -1,9 +1,12 @@
 /**
  * Printing values as users read them: f32, f16 and bf16 with the fewest digits that give back
- * the same value; arrays of f16 and bf16 (which hold bits) as the values the bits are.
+ * the same value; arrays of f16 and bf16 (which hold bits) as the values the bits are; an
+ * array of vectors as its vectors (`[[1, 2, 3, 4], [5, 6, 7, 8]]`), an array of structs as its
+ * structs (`[{ start: 0, edges: 2 }, ...]`), read leaf by leaf (padding is not data).
  */
 import { roundBf16, roundF16 } from "../ir/halves.js";
-import type { ScalarName, ScalarValue } from "../ir/types.js";
+import { readValue, type Value } from "../ir/composite.js";
+import { sizeOf, storedLanes, type ArrayType, type ScalarName, type ScalarValue, type ValueType } from "../ir/types.js";
 import { loadedValue, type AnyTypedArray } from "../ir/values.js";
 
 /** The shortest decimal that reads back as the same f32 (e.g. 0.1, not 0.10000000149011612). */
@@ -66,4 +69,73 @@ export function jsonArray(elem: ScalarName, a: AnyTypedArray): (number | string 
   const out: (number | string | boolean)[] = new Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = jsonValue(elem, loadedValue(elem, a[i]!));
   return out;
+}
+
+/** The elements of an array argument (src/ir/values.ts checkArrayArg) as values, the first `limit` of them. */
+export function elementsOf(elem: ValueType, a: AnyTypedArray, limit = Infinity): { values: Value[]; total: number } {
+  if (elem.kind === "scalar") {
+    const n = Math.min(a.length, limit);
+    return { values: Array.from({ length: n }, (_, i) => loadedValue(elem.name, a[i]!)), total: a.length };
+  }
+  if (elem.kind === "vector") {
+    const per = storedLanes(elem);
+    const total = a.length / per;
+    const n = Math.min(total, limit);
+    return { values: Array.from({ length: n }, (_, i) => Array.from({ length: elem.lanes }, (_, k) => loadedValue(elem.elem.name, a[i * per + k]!))), total };
+  }
+  const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
+  const size = sizeOf(elem);
+  const total = a.byteLength / size;
+  const n = Math.min(total, limit);
+  return { values: Array.from({ length: n }, (_, i) => readValue(elem, view, i * size)), total };
+}
+
+/** Flat row-major items nested by `dims`: [[a, b], [c, d]] for dims [2, 2]. */
+function nest<T>(dims: readonly number[], flat: readonly T[]): unknown[] {
+  if (dims.length === 1) return [...flat];
+  const stride = flat.length / dims[0]!;
+  return Array.from({ length: dims[0]! }, (_, k) => nest(dims.slice(1), flat.slice(k * stride, (k + 1) * stride)));
+}
+
+/** A value as gkc prints it: scalars as formatValue, vectors as `[x, y]`, structs as `{ a: 1, b: [2, 3] }`, array fields nested by dimension. */
+export function formatAny(t: ValueType | ArrayType, v: Value): string {
+  const list = (u: unknown): string => (Array.isArray(u) ? `[${u.map(list).join(", ")}]` : (u as string));
+  switch (t.kind) {
+    case "scalar":
+      return formatValue(t.name, v as ScalarValue);
+    case "vector":
+      return `[${(v as readonly Value[]).map((x) => formatValue(t.elem.name, x as ScalarValue)).join(", ")}]`;
+    case "struct":
+      return `{ ${t.fields.map((f, i) => `${f.name}: ${formatAny(f.type, (v as readonly Value[])[i]!)}`).join(", ")} }`;
+    case "array":
+      return list(nest(t.dims, (v as readonly Value[]).map((x) => formatAny(t.elem, x))));
+  }
+}
+
+/** `[...]` of the elements of an array argument of any element type, at most `limit` of them. */
+export function formatElements(elem: ValueType, a: AnyTypedArray, limit = Infinity): string {
+  if (elem.kind === "scalar") return formatArray(elem.name, a, limit);
+  const { values, total } = elementsOf(elem, a, limit);
+  const more = total > values.length ? `, ... ${total - values.length} more` : "";
+  return `[${values.map((v) => formatAny(elem, v)).join(", ")}${more}]`;
+}
+
+/** A value for JSON output (vectors as arrays, structs as objects, array fields nested by dimension), every scalar as jsonValue writes it. */
+export function jsonAny(t: ValueType | ArrayType, v: Value): unknown {
+  switch (t.kind) {
+    case "scalar":
+      return jsonValue(t.name, v as ScalarValue);
+    case "vector":
+      return (v as readonly Value[]).map((x) => jsonValue(t.elem.name, x as ScalarValue));
+    case "struct":
+      return Object.fromEntries(t.fields.map((f, i) => [f.name, jsonAny(f.type, (v as readonly Value[])[i]!)]));
+    case "array":
+      return nest(t.dims, (v as readonly Value[]).map((x) => jsonAny(t.elem, x)));
+  }
+}
+
+/** Every element of an array argument of any element type, for JSON. */
+export function jsonElements(elem: ValueType, a: AnyTypedArray): unknown[] {
+  if (elem.kind === "scalar") return jsonArray(elem.name, a);
+  return elementsOf(elem, a).values.map((v) => jsonAny(elem, v));
 }

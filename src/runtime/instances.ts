@@ -110,6 +110,7 @@ export function instanceModule(ir: Module, sources: SourceMap, wanted: NamedInst
     ...(fe.ir.constantArrays && { constantArrays: fe.ir.constantArrays }),
     kernels: [kernel],
     functions: calledBy(kernel, fe.ir.functions),
+    structs: fe.ir.structs,
     constants: [],
     launches: [],
   };

@@ -7,7 +7,7 @@
  * launch statements (src/ir/kernelMemory.ts): GK8005 for the constants, GK8010 for shared memory.
  */
 import { didYouMean } from "../ir/check/symbols.js";
-import { constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
+import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
@@ -29,8 +29,8 @@ export function launchExtras(m: Module, fn: Function, shared: unknown, args: Rea
   const reads = plan.constants;
   const constants = reads.map((a): AnyTypedArray => {
     const v = args[a.name];
-    if (v === undefined) throw new GkRuntimeError("GK8005", `${fn.name}: missing argument '${a.name}', a constant array it reads (${a.type.elem.name}, ${constantLength(a)} elements)`);
-    const value = Array.isArray(v) ? fromPlain(fn, a.name, a.type.elem.name, v) : v;
+    if (v === undefined) throw new GkRuntimeError("GK8005", `${fn.name}: missing argument '${a.name}', a constant array it reads (${constantElem(a).name}, ${constantLength(a)} elements)`);
+    const value = Array.isArray(v) ? fromPlain(fn, a.name, constantElem(a).name, v) : v;
     const problem = constantValueProblem(a, value);
     if (problem) throw new GkRuntimeError("GK8005", `${fn.name}: ${problem}`);
     return value as AnyTypedArray;

@@ -1,7 +1,7 @@
 /**
  * What launching one kernel needs to know about it, worked out once per kernel and kept with
- * it: its parameters (names, scalar types, element types, which arrays it writes, and the
- * words its errors use), the constant arrays it reads (a walk of its body and its callees)
+ * it: its parameters (names, scalar types, element types, which go through wire.ts, which
+ * arrays it writes, and the words its errors use), the constant arrays it reads (a walk of its body and its callees)
  * and its dynamic shared arrays. The API's checks (api.ts, launchExtras.ts) and the device's
  * launch path (device/launching.ts, runner.ts's launcherExtras) read it instead of walking the
  * IR and building strings on every launch: a queued launch costs a few microseconds, and these
@@ -9,14 +9,20 @@
  */
 import { constantsRead, dynamicSharedArrays, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
-import { asScalar, type ScalarName, type ScalarType, typeToString } from "../ir/types.js";
+import { type ScalarName, type ScalarType, typeToString } from "../ir/types.js";
 
 export interface ParamPlan {
   readonly name: string;
-  /** The scalar type of a value parameter; undefined for an array. */
+  /** The type of a scalar value parameter; undefined for a vector or struct value and for an array. */
   readonly scalar: ScalarType | undefined;
-  /** The element type of an array parameter; undefined for a value. */
+  /** The element type of an array of scalars; undefined for a value and for an array of vectors or structs. */
   readonly elem: ScalarName | undefined;
+  /**
+   * A vector or struct value, or an array of vectors or structs: neither `scalar` nor `elem`.
+   * Its argument is coerced (api.ts) and goes to the GPU through wireArg (wire.ts); the others
+   * take the fast path (a scalar as it is, a TypedArray or GpuArray as it is).
+   */
+  readonly wire: boolean;
   /** An array the kernel may write (`global<T>` not readonly): returned by name, copied back. */
   readonly written: boolean;
   /** `parameter 'x' (global<f32>)`, as argument errors call it. */
@@ -59,10 +65,13 @@ export function launchPlan(m: Module, fn: Function): LaunchPlan {
 function makePlan(m: Module, fn: Function): LaunchPlan {
   const params = fn.params.map((p): ParamPlan => {
     const array = p.kind === "arrayVar";
+    const scalar = !array && p.type.kind === "scalar" ? p.type : undefined;
+    const elem = array && p.type.elem.kind === "scalar" ? p.type.elem.name : undefined;
     return {
       name: p.name,
-      scalar: array ? undefined : asScalar(p.type),
-      elem: array ? p.type.elem.name : undefined,
+      scalar,
+      elem,
+      wire: scalar === undefined && elem === undefined,
       written: array && p.type.kind === "global" && !p.type.readonly,
       what: `parameter '${p.name}' (${typeToString(p.type)})`,
       argUse: `argument '${p.name}' of ${fn.name}`,

@@ -1,14 +1,15 @@
 /** Running a module's host-side `launch` statements, in order, on one runner. */
 import type { Span } from "../diagnostics/source.js";
 import type { Launch, Module } from "../ir/nodes.js";
-import type { ScalarName } from "../ir/types.js";
+import type { ValueType } from "../ir/types.js";
 import type { AnyTypedArray } from "../ir/values.js";
 import { invariant } from "../util.js";
 import { materialize } from "./data.js";
 import type { ArgValue, Runner } from "./runner.js";
 
 export interface LaunchOutput {
-  readonly elem: ScalarName;
+  readonly elem: ValueType;
+  /** The array as src/ir/values.ts checkArrayArg describes it (the bytes of an array of structs). */
   readonly data: AnyTypedArray;
 }
 
@@ -25,13 +26,13 @@ export interface LaunchOutcome {
 export async function runLaunch(ir: Module, launch: Launch, runner: Runner): Promise<LaunchOutcome> {
   const k = ir.kernels.find((f) => f.name === launch.kernel);
   invariant(k, `launch of unknown kernel ${launch.kernel}`);
-  const args: ArgValue[] = launch.args.map((a) => (a.kind === "scalar" ? a.value : materialize(a.elem, a.data)));
+  const args: ArgValue[] = launch.args.map((a) => (a.kind === "value" ? a.value : materialize(a.elem, a.data)));
   const constants = launch.constants.map((c) => materialize(c.elem, c.data));
   const timing = await runner.run(launch.kernel, launch.grid, launch.block, args, { constants, sharedLengths: launch.sharedLengths });
   const outputs = new Map<string, LaunchOutput>();
   k.params.forEach((p, i) => {
     if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) {
-      outputs.set(p.name, { elem: p.type.elem.name, data: args[i] as AnyTypedArray });
+      outputs.set(p.name, { elem: p.type.elem, data: args[i] as AnyTypedArray });
     }
   });
   return { kernel: launch.kernel, span: launch.span, device: runner.target.kind, outputs, kernelMs: timing.kernelMs };

@@ -8,12 +8,12 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { asScalar, type ScalarValue } from "../ir/types.js";
 import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
+import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
-import type { ConstantArg, KernelArg, LauncherSession, ScalarArg } from "./launcher.js";
-import { dynamicSharedBytes } from "../ir/kernelMemory.js";
+import type { ConstantArg, LauncherSession, ScalarArg } from "./launcher.js";
+import { constantElem, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import { launchPlan } from "./launchPlan.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
@@ -104,20 +104,19 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
       const fn = kernelOf(module, kernel);
       const symbol = b.symbols.get(kernel);
       invariant(symbol, `no CUDA symbol for kernel ${kernel}`);
-      const launchArgs: KernelArg[] = fn.params.map((p, i) => {
-        const v = args[i]!;
-        if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
-        const writable = p.type.kind === "global" && !p.type.readonly;
-        return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
-      });
+      const wire = wireArgs(fn, args);
       const more = launcherExtras(module, fn, b.constantSymbols, extras);
-      // Results land straight in the caller's arrays (no second copy).
-      const r = await session.run({
-        module: b.cubin, kernel: symbol, grid, block, args: [...launchArgs, ...more.args], copyBackInPlace: true,
-        ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
-        ...(more.constants.length > 0 && { constants: more.constants }),
-      });
-      return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
+      // Results land straight in the caller's arrays (no second copy), or in copies that `finish` copies back.
+      try {
+        const r = await session.run({
+          module: b.cubin, kernel: symbol, grid, block, args: [...wire.args, ...more.args], copyBackInPlace: true,
+          ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
+          ...(more.constants.length > 0 && { constants: more.constants }),
+        });
+        return { kernelMs: r.timing.kernelMs, totalMs: performance.now() - t0 };
+      } finally {
+        wire.finish();
+      }
     },
     close: async () => session?.close(),
   };
@@ -137,7 +136,7 @@ export function launcherExtras(m: Module, fn: Function, symbols: ReadonlyMap<str
     const name = symbols.get(a.name);
     const data = extras.constants[i];
     invariant(name !== undefined && data !== undefined, `no contents or CUDA symbol for the constant array ${a.name}`);
-    return { name, elem: a.type.elem.name, data };
+    return { name, elem: constantElem(a).name, data };
   });
   const args = extras.sharedLengths.map((n): ScalarArg => ({ kind: "scalar", type: "u32", value: n }));
   return { args, sharedBytes: dynamicSharedBytes(fn, extras.sharedLengths).bytes, constants };

@@ -6,8 +6,10 @@
  * the floats those bits are.
  */
 import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits } from "../ir/halves.js";
-import { isFloat, T, type FloatName, type ScalarName } from "../ir/types.js";
-import type { AnyTypedArray } from "../ir/values.js";
+import { isFloat, leaves, sizeOf, storedLanes, T, type FloatName, type ScalarName, type ValueType } from "../ir/types.js";
+import { newTypedArray, type AnyTypedArray } from "../ir/values.js";
+import { readScalar } from "../ir/composite.js";
+import { pathOfLeaf } from "./leafNames.js";
 
 export interface Tolerance {
   /** Largest distance in units in the last place (adjacent floats are 1 apart; so are MAX and Infinity). */
@@ -33,6 +35,8 @@ export interface ArrayComparison {
   readonly mismatches: number;
   /** The first few that differ, in index order. */
   readonly first: readonly ElementDiff[];
+  /** How an element is named in a report (default `name[index]`): `pts[3].pos.y` for the leaves of an array of structs. */
+  readonly at?: (index: number) => string;
 }
 
 const f32 = new Float32Array(1);
@@ -152,7 +156,7 @@ export function describeMismatches(c: ArrayComparison, labels: readonly [string,
   for (const d of c.first) {
     const ulps = d.ulps !== undefined ? `, ${d.ulps} ulp apart` : "";
     lines.push(
-      `  ${c.name}[${d.index}]: ${labels[0]} ${valueText(elementValue(c.elem, d.cpu))} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(elementValue(c.elem, d.gpu))} (${hexBits(c.elem, d.gpu)})${ulps}`,
+      `  ${c.at ? c.at(d.index) : `${c.name}[${d.index}]`}: ${labels[0]} ${valueText(elementValue(c.elem, d.cpu))} (${hexBits(c.elem, d.cpu)}), ${labels[1]} ${valueText(elementValue(c.elem, d.gpu))} (${hexBits(c.elem, d.gpu)})${ulps}`,
     );
   }
   if (c.mismatches > c.first.length) lines.push(`  ... and ${c.mismatches - c.first.length} more`);
@@ -174,4 +178,47 @@ export function arrayText(elem: ScalarName, a: AnyTypedArray, max = 16): string 
       : text;
   });
   return `[${shown.join(", ")}${a.length > max ? `, ... (${a.length} elements)` : ""}]`;
+}
+
+/**
+ * Compares two arrays of any element type (as src/ir/values.ts checkArrayArg holds them): an
+ * array of scalars as compareArrays does; an array of vectors or structs leaf by leaf, padding
+ * left out, one comparison per scalar type of its leaves, each mismatch named by its element
+ * and path (`pts[3].pos.y`).
+ */
+export function compareValues(name: string, elem: ValueType, cpu: AnyTypedArray, gpu: AnyTypedArray, tol?: Tolerance): ArrayComparison[] {
+  if (elem.kind === "scalar") return [compareArrays(name, elem.name, cpu, gpu, tol)];
+  const a = leafColumns(elem, cpu);
+  const b = leafColumns(elem, gpu);
+  const paths = leaves(elem).map((_, k) => pathOfLeaf(elem, k));
+  return [...a.keys()].map((s) => {
+    const x = a.get(s)!;
+    const y = b.get(s) ?? { values: newTypedArray(s, 0), leaves: x.leaves };
+    // Entry i of a column is leaf leaves[i % per] of element i / per.
+    const per = x.leaves.length;
+    const at = (i: number) => `${name}[${Math.floor(i / per)}]${paths[x.leaves[i % per]!]}`;
+    return { ...compareArrays(`${name} (${s} leaves)`, s, x.values, y.values, tol), at };
+  });
+}
+
+/** The leaves of every element of an array of vectors or structs, by scalar type: their values, and which leaves of an element (indices into `leaves(elem)`) a column holds. */
+function leafColumns(elem: ValueType, a: AnyTypedArray): Map<ScalarName, { values: AnyTypedArray; leaves: number[] }> {
+  const ls = leaves(elem);
+  const stride = elem.kind === "vector" ? storedLanes(elem) * sizeOf(elem.elem) : sizeOf(elem);
+  const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
+  const n = Math.floor(a.byteLength / stride);
+  const out = new Map<ScalarName, { values: AnyTypedArray; leaves: number[] }>();
+  for (const s of new Set(ls.map((l) => l.type.name))) {
+    const which = ls.flatMap((l, k) => (l.type.name === s ? [k] : []));
+    const values = newTypedArray(s, n * which.length);
+    const xs = values as unknown as (number | bigint)[];
+    for (let i = 0; i < n; i++) {
+      which.forEach((k, j) => {
+        const v = readScalar(ls[k]!.type, view, i * stride + ls[k]!.offset);
+        xs[i * which.length + j] = typeof v === "boolean" ? (v ? 1 : 0) : v;
+      });
+    }
+    out.set(s, { values, leaves: which });
+  }
+  return out;
 }

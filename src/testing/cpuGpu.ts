@@ -7,8 +7,11 @@
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { asScalar, isBigIntType, type ScalarValue, typeToString } from "../ir/types.js";
-import { type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
+import { typeToString } from "../ir/types.js";
+import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
+import { coerceValue, type Value } from "../ir/composite.js";
+import { formatAny, formatElements } from "../runtime/format.js";
+import { wireArgs } from "../runtime/wire.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
@@ -18,10 +21,10 @@ import { sharedMemory } from "../runtime/aliasing.js";
 import { buildModule, type ModuleBuild } from "../runtime/build.js";
 import { launchExtras } from "../runtime/launchExtras.js";
 import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runtime/runner.js";
-import { GkRuntimeError, LauncherSession, type DeviceInfo, type KernelArg } from "../runtime/launcher.js";
+import { GkRuntimeError, LauncherSession, type DeviceInfo } from "../runtime/launcher.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
 import { probeGpu } from "../runtime/target.js";
-import { arrayText, compareArrays, describeMismatches, valueText, type ArrayComparison, type Tolerance } from "./compare.js";
+import { arrayText, compareValues, describeMismatches, type ArrayComparison, type Tolerance } from "./compare.js";
 
 /** gk source text, or a checked program (a `GkModule` from `compile()` is one). */
 export type ProgramInput = string | { readonly ir: Module; readonly sources: SourceMap };
@@ -36,7 +39,8 @@ export interface LaunchShape {
 }
 
 export type { ArgValue };
-export type ArgInput = ArgValue | readonly (number | bigint | boolean)[];
+/** An argument: as the API takes it (src/runtime/api.ts), or a plain array of scalars for an array of scalars. */
+export type ArgInput = ArgValue | ArrayBuffer | DataView | readonly (number | bigint | boolean)[] | Readonly<Record<string, unknown>>;
 /**
  * Arguments in parameter order, or by parameter name; by name, also the contents of the
  * constant arrays the kernel reads (as in the API). They are never modified: each run gets copies.
@@ -67,7 +71,7 @@ export interface Comparison {
   readonly ok: boolean;
   readonly kernel: string;
   readonly fmad: boolean;
-  /** One per array parameter the kernel may write, in parameter order. */
+  /** Per array parameter the kernel may write, in parameter order: one comparison, or one per scalar type of the leaves of its vectors or structs. */
   readonly arrays: readonly ArrayComparison[];
   readonly cpu: ReadonlyMap<string, AnyTypedArray>;
   readonly gpu: ReadonlyMap<string, AnyTypedArray>;
@@ -177,10 +181,10 @@ export class CpuGpuComparer {
     }
 
     const tolerance = (name: string): Tolerance | undefined => toleranceFor(opts.tolerance, name);
-    const arrays = simError || gpuError ? [] : written.map((i) => {
+    const arrays = simError || gpuError ? [] : written.flatMap((i) => {
       const q = fn.params[i]!;
-      const elem = q.type.kind === "global" ? q.type.elem.name : "i32";
-      return compareArrays(q.name, elem, cpu.get(q.name)!, gpu.get(q.name)!, tolerance(q.name));
+      if (q.type.kind !== "global") return [];
+      return compareValues(q.name, q.type.elem, cpu.get(q.name)!, gpu.get(q.name)!, tolerance(q.name));
     });
     const ok = !simError && !gpuError && arrays.every((a) => a.mismatches === 0);
     const base = { ok, kernel, fmad, arrays, cpu, gpu, ...(simError ? { simError } : {}), ...(gpuError ? { gpuError } : {}) };
@@ -200,12 +204,13 @@ export class CpuGpuComparer {
     const more = launcherExtras(p.ir, fn, build.constantSymbols, extras);
     const symbol = build.symbols.get(fn.name)!;
     const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
+    const wire = wireArgs(fn, values);
     const r = await this.session.run({
-      module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: [...launchArgs(fn, values), ...more.args], timeoutMs,
+      module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: [...wire.args, ...more.args], timeoutMs,
       ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
       ...(more.constants.length > 0 && { constants: more.constants }),
     });
-    return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, r.outputs.get(i)!]));
+    return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, wire.output(i, r.outputs)]));
   }
 
   private gpu(): Promise<DeviceInfo> {
@@ -310,26 +315,23 @@ function positionalValues(fn: Function, args: ArgsInput): ArgValue[] {
   }
   return fn.params.map((p, i) => {
     const v = list[i]!;
+    const bad = (want: string) => new GkRuntimeError("GK8005", `kernel '${fn.name}': argument '${p.name}' (${typeToString(p.type)}) must be ${want}`);
     if (p.kind === "arrayVar") {
-      if (!Array.isArray(v)) return v as ArgValue;
-      const elem = p.type.elem.name;
-      const a = newTypedArray(elem, v.length);
-      const big = elem === "i64" || elem === "u64";
-      // Plain numbers as the element type stores them (f16 and bf16 as their bits, rounded).
-      (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : storedValue(elem, Number(x))));
-      return a;
+      const elem = p.type.elem;
+      if (Array.isArray(v) && elem.kind === "scalar") {
+        const a = newTypedArray(elem.name, v.length);
+        const big = elem.name === "i64" || elem.name === "u64";
+        // Plain numbers as the element type stores them (f16 and bf16 as their bits, rounded).
+        (v as (number | bigint | boolean)[]).forEach((x, j) => ((a as unknown as unknown[])[j] = typeof x === "boolean" ? (x ? 1 : 0) : big ? BigInt(x) : storedValue(elem.name, Number(x))));
+        return a;
+      }
+      const c = checkArrayArg(elem, v);
+      if (!c.ok) throw bad(c.want);
+      return c.value;
     }
-    const big = isBigIntType(asScalar(p.type));
-    return big && typeof v === "number" ? BigInt(v) : (v as ArgValue);
-  });
-}
-
-function launchArgs(fn: Function, values: readonly ArgValue[]): KernelArg[] {
-  return fn.params.map((p, i): KernelArg => {
-    const v = values[i]!;
-    if (p.kind === "valueVar") return { kind: "scalar", type: asScalar(p.type).name, value: v as ScalarValue };
-    const writable = p.type.kind === "global" && !p.type.readonly;
-    return { kind: "array", elem: p.type.elem.name, data: v as AnyTypedArray, copyBack: writable };
+    const c = coerceValue(p.type, v);
+    if (!c.ok) throw bad(`${c.want}${c.at ? ` at ${c.at}` : ""}`);
+    return c.value;
   });
 }
 
@@ -369,7 +371,10 @@ function report(c: Comparison, p: { ir: Module; sources: SourceMap }, fn: Functi
   fn.params.forEach((q, i) => {
     const v = values[i]!;
     const type = typeToString(q.type);
-    lines.push(`  ${q.name}: ${type} = ${ArrayBuffer.isView(v) ? arrayText(q.type.kind === "global" ? q.type.elem.name : "i32", v as AnyTypedArray) : valueText(v as number | bigint | boolean)}`);
+    const text =
+      q.type.kind === "global" ? (q.type.elem.kind === "scalar" ? arrayText(q.type.elem.name, v as AnyTypedArray) : formatElements(q.type.elem, v as AnyTypedArray, 16))
+      : q.kind === "valueVar" ? formatAny(q.type, v as Value) : String(v);
+    lines.push(`  ${q.name}: ${type} = ${text}`);
   });
   lines.push(`source (${fn.file}):`, ...kernelText(p, fn).split("\n").map((l) => `  ${l}`));
   return lines.join("\n");

@@ -26,7 +26,7 @@ import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../runtim
 import { runInGroup } from "../runtime/processGroup.js";
 import { launchExtras } from "../runtime/launchExtras.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
-import { compareArrays, describeMismatches } from "./compare.js";
+import { compareValues, describeMismatches } from "./compare.js";
 import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
 
 /** The seed of kernel `i` of a run with seed `seed` (a 32-bit mix of both). */
@@ -124,8 +124,8 @@ export function simulateBoth(c: CheckedBatch, k: GeneratedKernel): Problem[] {
   if ("error" in plain) return [{ kernel: k.name, stage: "fold", detail: `only the unfolded IR fails: ${plain.error.message}` }];
   const diffs = [...folded.outputs].flatMap(([name, a]) => {
     const elem = c.ir!.kernels.find((f) => f.name === k.kernel)!.params.find((p) => p.name === name)!;
-    const c2 = compareArrays(name, elem.type.kind === "global" ? elem.type.elem.name : "i32", a, plain.outputs.get(name)!);
-    return describeMismatches(c2, ["folded", "unfolded"]);
+    if (elem.type.kind !== "global") return [];
+    return compareValues(name, elem.type.elem, a, plain.outputs.get(name)!).flatMap((c2) => describeMismatches(c2, ["folded", "unfolded"]));
   });
   return diffs.length ? [{ kernel: k.name, stage: "fold", detail: `the folded and the unfolded IR compute different results:\n${diffs.join("\n")}` }] : [];
 }
@@ -235,6 +235,7 @@ export function describeShrunk(s: Shrunk, seed: number): string {
 }
 
 function argText(a: ArgValue): string {
+  if (Array.isArray(a)) return `[${a.map((x) => argText(x as ArgValue)).join(", ")}]`; // a vector or struct value
   if (!ArrayBuffer.isView(a)) return typeof a === "number" && Object.is(a, -0) ? "-0" : String(a);
   const arr = Array.from(a as ArrayLike<number | bigint>, (v) => (Object.is(v, -0) ? "-0" : String(v)));
   return `[${arr.slice(0, 24).join(", ")}${arr.length > 24 ? `, ... (${arr.length})` : ""}]`;

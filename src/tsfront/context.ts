@@ -39,6 +39,15 @@ export interface Lowering {
   readonly items: Set<string>;
   /** Top-level names that stay on the host: what each is and where it is declared. */
   readonly host: Map<string, { readonly kind: HostKind; readonly span: Span }>;
+  /**
+   * The file's top-level interfaces, by name: each that kernel code names as a type is a gk
+   * struct (`interface Particle { pos: f32x3; bounces: i32 }`); the others are the host's.
+   */
+  readonly interfaces: Map<string, TS.InterfaceDeclaration>;
+  /** The file's top-level type aliases: not structs (GK2003 where kernel code names one). */
+  readonly typeAliases: Set<string>;
+  /** The interfaces kernel code has named as types so far: lowered to structs. */
+  readonly structs: Set<string>;
   /** Calls of kernel() and deviceFn() that declare items (any other is an error). */
   readonly itemCalls: Set<TS.Node>;
   /** Locals of the function being lowered, innermost scope last. */

@@ -88,6 +88,7 @@ export function expr(cx: Lowering, e: TS.Expression): ast.Expr | undefined {
     const object = expr(cx, e.expression);
     return object && { kind: "Member", object, property: ident(cx, e.name), span };
   }
+  if (ts.isObjectLiteralExpression(e)) return objectLiteral(cx, e, span);
   if (ts.isArrayLiteralExpression(e)) {
     const elements: ast.Expr[] = [];
     let ok = true;
@@ -105,6 +106,28 @@ export function expr(cx: Lowering, e: TS.Expression): ast.Expr | undefined {
   }
   if (e.kind === ts.SyntaxKind.NullKeyword || e.kind === ts.SyntaxKind.ThisKeyword || e.kind === ts.SyntaxKind.SuperKeyword) return refuse(cx, e);
   return refuse(cx, e);
+}
+
+/** `{ pos: p, vel: v, bounces: 0 }` (or `{ pos, vel, bounces }`): a struct value, typed where it is used. */
+function objectLiteral(cx: Lowering, e: TS.ObjectLiteralExpression, span: Span): ast.ObjectLit | undefined {
+  const ts = cx.ts;
+  const fields: ast.ObjectField[] = [];
+  let ok = true;
+  for (const p of e.properties) {
+    let field: ast.ObjectField | undefined;
+    if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) {
+      const value = expr(cx, p.initializer);
+      field = value && { name: ident(cx, p.name), value, span: spanOf(cx, p) };
+    } else if (ts.isShorthandPropertyAssignment(p) && !p.objectAssignmentInitializer) {
+      const value = name(cx, p.name, "value");
+      field = value && { name: ident(cx, p.name), value, span: spanOf(cx, p) };
+    } else {
+      refuse(cx, p, "a struct value names each field: { pos: p, bounces: 0 } (no spread, methods, getters or computed names)");
+    }
+    if (field) fields.push(field);
+    else ok = false;
+  }
+  return ok ? { kind: "ObjectLit", fields, span } : undefined;
 }
 
 function number(cx: Lowering, e: TS.Node, image: string): ast.NumberLit | undefined {
@@ -243,6 +266,11 @@ export function typeExpr(cx: Lowering, t: TS.TypeNode): ast.TypeExpr | undefined
       return memory.kind === "view" ? { kind: "ViewType", readonly: memory.readonly, elem, span } : { kind: "RefType", mode: memory.mode, elem, span };
     }
     if (args.length) return refuse(cx, args[0]!, `'${local}' takes no type arguments`);
+    if (gk === undefined && cx.interfaces.has(local)) cx.structs.add(local);
+    else if (gk === undefined && cx.typeAliases.has(local)) return unknownType(cx, t, `'${local}' is a type alias, which names no gk type: a struct is an interface (interface ${local} { x: f32; ... })`);
+    else if (gk === undefined && (cx.imports.has(local) || cx.host.get(local)?.kind === "import")) {
+      return unknownType(cx, t, `'${local}' is imported: a TypeScript kernel names the structs of its own file (declare interface ${local} { ... } here; a .gk file's structs are for .gk kernels)`);
+    }
     return { kind: "NamedType", name: { name: local, span: spanOf(cx, t.typeName) }, span };
   }
   if (t.kind === ts.SyntaxKind.VoidKeyword) return { kind: "NamedType", name: { name: "void", span }, span };

@@ -21,6 +21,7 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
   const cx: Lowering = {
     ts, sf, file, log,
     gk: new Map(), gkNamespaces: new Set(), imports: new Map(), items: new Set(), host: new Map(), itemCalls: new Set(),
+    interfaces: new Map(), typeAliases: new Set(), structs: new Set(),
     scopes: [],
   };
   const decls: { stmt: TS.VariableStatement; decl: TS.VariableDeclaration; name: string; call?: ItemCall }[] = [];
@@ -42,6 +43,8 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
     } else if (ts.isFunctionDeclaration(s) && s.name) hostName(cx, s.name, "function");
     else if (ts.isClassDeclaration(s) && s.name) hostName(cx, s.name, "class");
     else if (ts.isEnumDeclaration(s)) hostName(cx, s.name, "constant");
+    else if (ts.isInterfaceDeclaration(s)) cx.interfaces.set(s.name.text, s);
+    else if (ts.isTypeAliasDeclaration(s)) cx.typeAliases.add(s.name.text);
   }
 
   // Which consts gk can compute: found by rounds, since a constant may use one declared after it.
@@ -70,6 +73,18 @@ export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: Diagnost
   for (const s of options) {
     const option = moduleOption(cx, s);
     if (option) items.push(option);
+  }
+  // The interfaces kernel code names are structs (a struct's fields may name more).
+  const lowered = new Set<string>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const n of [...cx.structs]) {
+      if (lowered.has(n)) continue;
+      lowered.add(n);
+      grew = true;
+      const struct = structItem(cx, cx.interfaces.get(n)!);
+      if (struct) items.push(struct);
+    }
   }
   strayItemCalls(cx, sf);
   const imports = gkImports(cx);
@@ -218,6 +233,44 @@ function moduleOption(cx: Lowering, s: TS.Statement): ast.ModuleAnnotation | und
   cx.scopes = [];
   const annotation = annotationOf(cx, call, name);
   return annotation && { kind: "ModuleAnnotation", annotation, span: spanOf(cx, s) };
+}
+
+// ---------------------------------------------------------------- structs
+
+/**
+ * `interface Particle { pos: f32x3; vel: f32x3; bounces: i32; }`: `struct Particle { ... }`,
+ * its fields in order. An interface that kernel code names is all fields of gk types.
+ */
+function structItem(cx: Lowering, s: TS.InterfaceDeclaration): ast.StructDecl | undefined {
+  const ts = cx.ts;
+  cx.scopes = [];
+  if (s.typeParameters?.length) return refuse(cx, s.typeParameters[0]!, "a struct has no type parameters: declare one interface per struct");
+  if (s.heritageClauses?.length) return refuse(cx, s.heritageClauses[0]!, "a struct extends nothing: write each of its fields");
+  const fields: ast.FieldDecl[] = [];
+  let ok = true;
+  for (const m of s.members) {
+    if (!ts.isPropertySignature(m) || !ts.isIdentifier(m.name)) {
+      refuse(cx, m, "a struct's members are fields, each named with its gk type (pos: f32x3;): no methods, index signatures or computed names");
+      ok = false;
+      continue;
+    }
+    if (m.questionToken) {
+      refuse(cx, m, "a struct's fields are all there: no optional fields");
+      ok = false;
+      continue;
+    }
+    if (!m.type) {
+      cx.log.error("GK4007", spanOf(cx, m), `field '${m.name.text}' needs a gk type: ${m.name.text}: f32, ${m.name.text}: f32x3, ...`);
+      ok = false;
+      continue;
+    }
+    const type = typeExpr(cx, m.type);
+    if (!type) ok = false;
+    else fields.push({ name: ident(cx, m.name), type, span: spanOf(cx, m) });
+  }
+  if (!ok) return undefined;
+  const isExported = s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+  return { kind: "Struct", exported: isExported, name: ident(cx, s.name), fields, span: spanOf(cx, s) };
 }
 
 // ---------------------------------------------------------------- kernels and device functions

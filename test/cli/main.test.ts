@@ -132,6 +132,26 @@ describe("gkc run on the CPU simulator", () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("error GK3007: the float constant 4.5 is used where i32 is expected");
   });
+  it("prints arrays of vectors as vectors and arrays of structs as objects, in text and JSON, and takes them from --arg", async () => {
+    const src = file(
+      "compound.gk",
+      `struct Node { start: i32; edges: f32x2; }
+device_kernel k(nodes: global<Node>, vs: global<f32x3>, base: Node, shift: f32x3) {
+  const i = globalId.x;
+  nodes[i].start += base.start;
+  nodes[i].edges = base.edges * f32(i);
+  vs[i] = shift + f32x3(f32(i));
+}
+launch k(nodes = [{ start: 1, edges: f32x2(0) }, { start: 2, edges: f32x2(0) }], vs = zeros(2), base = { start: 10, edges: f32x2(0.5, -1) }, shift = f32x3(1, 2, 3)) grid(1) block(2);
+`,
+    );
+    const r = await gkc("run", src, "--device", "cpu");
+    expect(r.out).toBe("nodes = [{ start: 11, edges: [0, -0] }, { start: 12, edges: [0.5, -1] }]\nvs = [[1, 2, 3], [2, 3, 4]]");
+    const j = JSON.parse((await gkc("run", src, "--device", "cpu", "--json")).out);
+    expect(j.launches[0].outputs).toEqual({ nodes: [{ start: 11, edges: [0, "-0"] }, { start: 12, edges: [0.5, -1] }], vs: [[1, 2, 3], [2, 3, 4]] });
+    const flags = await gkc("run", src, "--device", "cpu", "--kernel", "k", "--block", "1", "--arg", "nodes=fill(1, { start: 5, edges: f32x2(1) })", "--arg", "vs=zeros(1)", "--arg", "base={ start: 1, edges: f32x2(2) }", "--arg", "shift=f32x3(7)");
+    expect(flags.out).toBe("nodes = [{ start: 6, edges: [0, 0] }]\nvs = [[7, 7, 7]]");
+  });
   it("takes dynamic shared lengths with --shared and constant arrays with --arg", async () => {
     const reduce = ["run", "examples/reduce_dynamic.gk", "--device", "cpu", "--kernel", "block_sum", "--grid", "2", "--block", "8", "--arg", "n=16", "--arg", "x=iota(16)", "--arg", "partial=zeros(2)", "--arg", "total=zeros(1)"];
     expect((await gkc(...reduce, "--shared", "buf=8")).out).toBe("partial = [28, 92]\ntotal = [120]");

@@ -1,7 +1,9 @@
 /** The comparison rules of spec/differential.md, as src/testing/compare.ts implements them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareArrays, describeMismatches, hexBits, sameElement, ulpDistance } from "../../src/testing/compare.js";
+import { packStructs } from "../../src/runtime/structs.js";
+import { scalarType, structType, vectorType } from "../../src/ir/types.js";
+import { compareArrays, compareValues, describeMismatches, hexBits, sameElement, ulpDistance } from "../../src/testing/compare.js";
 
 const nanWithPayload = (bits: number) => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
 
@@ -67,5 +69,31 @@ describe("compareArrays", () => {
   it("prints integer bits at their width", () => {
     expect(hexBits("i32", -1)).toBe("0xffffffff");
     expect(hexBits("i64", -1n)).toBe("0xffffffffffffffff");
+  });
+});
+
+describe("compareValues", () => {
+  it("compares arrays of structs leaf by leaf, per scalar type, named by element and path, padding left out", () => {
+    const P = structType("P", [
+      { name: "id", type: scalarType("u32") },
+      { name: "pos", type: vectorType(scalarType("f32"), 3) },
+      { name: "taps", type: { kind: "array", elem: scalarType("f32"), dims: [2], space: "local" } },
+    ]);
+    const cpu = new Uint8Array(packStructs(P, [{ id: 1, pos: [1, 2, 3], taps: [4, 5] }, { id: 2, pos: [6, 7, 8], taps: [9, 10] }]));
+    const gpu = new Uint8Array(packStructs(P, [{ id: 1, pos: [1, 2, 3], taps: [4, 5] }, { id: 3, pos: [6, 7.5, 8], taps: [9, 11] }]));
+    gpu[4] = 0xff; // padding between id and pos
+    const [u32, f32] = compareValues("pts", P, cpu, gpu);
+    expect(describeMismatches(u32!)).toEqual(["pts (u32 leaves): 1 of 2 elements differ (compared bit for bit)", "  pts[1].id: cpu 2 (0x00000002), gpu 3 (0x00000003)"]);
+    expect(describeMismatches(f32!)).toEqual([
+      "pts (f32 leaves): 2 of 10 elements differ (compared bit for bit)",
+      "  pts[1].pos.y: cpu 7 (0x40e00000), gpu 7.5 (0x40f00000), 1048576 ulp apart",
+      "  pts[1].taps[1]: cpu 10 (0x41200000), gpu 11 (0x41300000), 1048576 ulp apart",
+    ]);
+  });
+
+  it("leaves a 3-lane vector's padding lane out", () => {
+    const v3 = vectorType(scalarType("i32"), 3);
+    const [c] = compareValues("v", v3, Int32Array.from([1, 2, 3, 99, 4, 5, 6, 99]), Int32Array.from([1, 2, 3, -7, 4, 5, 7, 0]));
+    expect(describeMismatches(c!)).toEqual(["v (i32 leaves): 1 of 6 elements differ (compared bit for bit)", "  v[1].z: cpu 6 (0x00000006), gpu 7 (0x00000007)"]);
   });
 });

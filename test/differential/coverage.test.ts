@@ -4,7 +4,11 @@
  * (own slots, and contended on global and shared memory), every shuffle on every type it
  * moves, every vote and match (syncWarp apart: it orders memory, which generated kernels never
  * share within a warp), every statement form, the fast builtins, dynamic shared and constant
- * arrays, views and references, and @unroll. Over
+ * arrays, views and references, and @unroll; vectors of every type (f16x2 and bf16x2 among them) with every operator
+ * and builtin that takes them, swizzles, constructors, vector loads and stores (of arrays of
+ * vectors, and load2/load4/store2/store4 of arrays of scalars in global, shared and local
+ * memory); structs with vector, array and struct fields, struct values, field reads and
+ * assignments, arrays of structs in every memory, struct parameters and results. Over
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
  * luck); a builtin added to the table is covered without changes here. Every element type is
  * read or written in every memory space (global, shared, local, constant tables), and the
@@ -14,8 +18,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
-import { ALL_TYPES, FLOAT_TYPES, INT_TYPES, NUM_TYPES, type Ty } from "../../src/testing/gen/ast.js";
-import { MATH, mathUses } from "../../src/testing/gen/expr.js";
+import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
+import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
 
@@ -54,6 +58,38 @@ function expectedFeatures(): string[] {
   return [...new Set(want)];
 }
 
+const LANES = [2, 3, 4] as const;
+
+function expectedVectorFeatures(): string[] {
+  const want: string[] = [];
+  for (const t of LANE_TYPES) for (const n of LANES) want.push(`vector:type:${vec(t, n)}`);
+  for (const op of ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", ">>>", "==", "!=", "<", "<=", ">", ">="]) want.push(`vector:op:${op}`);
+  for (const f of ["broadcast", "unary:-", "unary:~", "unary:!", "lane", "swizzle", "rgba", "splat", "lanes", "parts", "convert", "call", "step"]) want.push(`vector:${f}`);
+  for (const f of ["local", "local:zero", "kernel-value", "fn-param", "fn-return", "fn-array", "assign:=", "assign:+=", "assign:*=", "assign:<<=", "assign:&="]) want.push(`vector:${f}`);
+  for (const where of ["global", "shared", "local"]) want.push(`vector:array:${where}`, `vector:load2:${where}`, `vector:load4:${where}`);
+  want.push("vector:store2:global", "vector:store4:global", "vector:store2:local", "vector:store4:local", "assign:lane");
+  for (const t of LANE_TYPES) for (const fn of ["load2", "load4", "store2", "store4"]) want.push(`builtin:${fn}:${t}`);
+  // f16x2 and bf16x2: their types, load2/store2 of f16 and bf16 arrays, arrays of them in global
+  // memory, the vector builtins and select on them (their math builtins: below).
+  for (const t of HALF_LANE_TYPES) {
+    want.push(`vector:type:${vec(t, 2)}`, `builtin:load2:${t}`, `builtin:store2:${t}`, `mem:global:${vec(t, 2)}`, `select:${vec(t, 2)}`);
+    for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, 2)}`);
+  }
+  for (const n of LANES) {
+    want.push(`builtin:select:${vec("bool", n)}`, `builtin:any:${vec("bool", n)}`, `builtin:all:${vec("bool", n)}`, `select:${vec("f32", n)}`);
+    for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
+  }
+  want.push("builtin:cross:f32x3", "builtin:cross:f64x3");
+  return want;
+}
+
+function expectedStructFeatures(): string[] {
+  const want = ["struct:type:struct", "struct:value", "struct:field", "struct:field:array", "struct:nested", "struct:vector-field", "assign:field", "struct:call"];
+  for (const f of ["local", "local:zero", "assign:=", "kernel-value", "fn-param", "fn-return", "fn-array"]) want.push(`struct:${f}`);
+  for (const where of ["global", "shared", "local"]) want.push(`struct:array:${where}`);
+  return want;
+}
+
 /** The features of kernels in a sample that use a new scalar type in each way, by the feature names of coverage.ts. */
 const USES: Readonly<Record<string, (t: Ty) => (f: string) => boolean>> = {
   arithmetic: (t) => (f) => f.startsWith(`op:${t}:`) || f.startsWith(`unary:${t}:`),
@@ -69,24 +105,53 @@ const USES: Readonly<Record<string, (t: Ty) => (f: string) => boolean>> = {
 const NEW_TYPES: readonly Ty[] = ["i8", "u8", "i16", "u16", "f16", "bf16"];
 
 describe("the kernel generator's coverage", () => {
-  const programs = fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 });
-  const perKernel = programs.map(features);
+  const kernels = new Map<string, number>();
+  let sampled: Program[] | undefined;
+  let perKernelSets: Set<string>[] | undefined;
+  const programs = () => (sampled ??= fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 }));
+  const perKernel = () => (perKernelSets ??= programs().map(features));
+  const seenFeatures = () => {
+    if (kernels.size === 0) {
+      for (const fs of perKernel()) {
+        for (const f of fs) kernels.set(f, (kernels.get(f) ?? 0) + 1);
+        for (const kind of ["vector", "struct"]) if ([...fs].some((f) => f.startsWith(`${kind}:`))) kernels.set(`${kind}:(any)`, (kernels.get(`${kind}:(any)`) ?? 0) + 1);
+      }
+    }
+    return kernels.keys();
+  };
 
   it("uses each small integer type and f16/bf16 in every way in many kernels (counts of 2,000)", () => {
-    const rows = NEW_TYPES.map((t) => [t, ...Object.values(USES).map((use) => perKernel.filter((fs) => [...fs].some(use(t))).length)] as const);
+    const rows = NEW_TYPES.map((t) => [t, ...Object.values(USES).map((use) => perKernel().filter((fs) => [...fs].some(use(t))).length)] as const);
     console.log(["| type | " + Object.keys(USES).join(" | ") + " |", `| --- |${" --- |".repeat(Object.keys(USES).length)}`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n"));
     for (const [t, ...counts] of rows) counts.forEach((n, i) => expect(n, `${t} ${Object.keys(USES)[i]}`).toBeGreaterThanOrEqual(20));
   });
 
   it("reaches every operator, conversion, builtin, atomic, memory space and statement form in 2,000 kernels", () => {
-    const seen = new Set<string>();
-    for (const fs of perKernel) for (const f of fs) seen.add(f);
-    console.log(genericUse(programs));
+    const seen = new Set(seenFeatures());
+    console.log(genericUse(programs()));
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
     const contended = (where: string) => [...seen].filter((f) => f.startsWith("atomic:") && f.endsWith(`:${where}`)).map((f) => f.split(":")[1]);
     for (const fn of ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"]) {
       expect(contended("global"), `${fn} on global accumulators`).toContain(fn);
       expect(contended("shared"), `${fn} on shared accumulators`).toContain(fn);
     }
+  });
+
+  it("reaches vectors of every type (f16x2 and bf16x2 too) with every operator and builtin, and vector loads and stores in every memory", () => {
+    const seen = new Set(seenFeatures());
+    expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
+    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on f16x2 and bf16x2).
+    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2] as const) : []);
+    const missing = EXACT_USES.filter((m) => vectorOf(m.operand).length > 0 && vectorOf(m.result).length > 0 && !vectorOf(m.operand).some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
+    expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
+  });
+
+  it("reaches structs with every kind of field, their values, fields and arrays in every memory, as parameters and results", () => {
+    const seen = new Set(seenFeatures());
+    expect(expectedStructFeatures().filter((f) => !seen.has(f))).toEqual([]);
+    // How many of the kernels use each vector and struct feature (printed for the record).
+    seenFeatures();
+    const counts = [...kernels].filter(([f]) => /^(vector|struct):/.test(f) && !f.includes(":type:")).sort(([a], [b]) => a.localeCompare(b));
+    console.log(`vector and struct features in 2,000 kernels (kernels using each):\n${counts.map(([f, n]) => `  ${f}: ${n}`).join("\n")}`);
   });
 });

@@ -78,6 +78,42 @@ function blockTotals(_c: ExampleCase, sim: Outputs): Record<string, Tolerance> {
   return { total: { ulp: partial.length, abs: 2 * partial.length * EPS32 * magnitude } };
 }
 
+/** out = alpha * x + y: one possible contraction per element. */
+function saxpyTolerance(c: ExampleCase, _sim: Outputs, fmad: boolean): Record<string, Tolerance> {
+  if (!fmad) return {};
+  const [, alpha, x, y] = c.args as [number, number, Float32Array, Float32Array];
+  let worst = 0;
+  x.forEach((xi, i) => (worst = Math.max(worst, Math.abs(alpha * xi) + Math.abs(y[i]!))));
+  return { out: { ulp: 1, abs: 4 * EPS32 * worst } };
+}
+
+/** A sum of K products per element of C, each step maybe one contraction: errors add up along the sum. */
+function matmulTolerance(A: Float32Array, B: Float32Array, M: number, N: number, K: number): Tolerance {
+  let worst = 0;
+  for (let r = 0; r < M; r++) {
+    for (let col = 0; col < N; col++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s += Math.abs(A[r * K + k]! * B[k * N + col]!);
+      worst = Math.max(worst, s);
+    }
+  }
+  return { ulp: 1, abs: 4 * (K + 1) * EPS32 * worst };
+}
+
+/** saxpy4 (four elements per thread) or saxpy8 (eight). */
+function saxpyVector(kernel: "saxpy4" | "saxpy8", perThread: number): ExampleProperty {
+  return {
+    example: "saxpy4",
+    kernel,
+    numRuns: 25,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 700 }), block: fc.integer({ min: 1, max: 128 }), extra: fc.integer({ min: 0, max: 2 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32, f32s(s.n), f32s(s.n)))
+      .map(([s, alpha, x, y]) => ({ grid: [Math.ceil(s.n / (perThread * s.block)) + s.extra || 1], block: [s.block], args: [s.n, alpha, x, y, new Float32Array(s.n + 5).fill(7)] })),
+    tolerance: saxpyTolerance,
+  };
+}
+
 /** 17 taps in [-1, 1]: the convolution's constant array TAPS. */
 const taps = () => fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 17, maxLength: 17 }).map((a) => Float32Array.from(a));
 
@@ -128,13 +164,37 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
       .record({ n: fc.integer({ min: 0, max: 600 }), block: fc.integer({ min: 1, max: 256 }), extra: fc.integer({ min: 0, max: 2 }) })
       .chain((s) => fc.tuple(fc.constant(s), f32, f32s(s.n), f32s(s.n)))
       .map(([s, alpha, x, y]) => ({ grid: [Math.ceil(s.n / s.block) + s.extra || 1], block: [s.block], args: [s.n, alpha, x, y, new Float32Array(s.n + 3).fill(7)] })),
-    // out = alpha * x + y: one possible contraction per element.
+    tolerance: saxpyTolerance,
+  },
+  saxpyVector("saxpy4", 4),
+  saxpyVector("saxpy8", 8),
+  {
+    example: "sum4",
+    kernel: "sum4",
+    numRuns: 15,
+    cases: fc
+      .record({ n: fc.integer({ min: 0, max: 3000 }), warps: fc.integer({ min: 1, max: 8 }), blocks: fc.integer({ min: 1, max: 4 }) })
+      .chain((s) => fc.tuple(fc.constant(s), f32s(s.n)))
+      .map(([s, x]) => ({ grid: [s.blocks], block: [32 * s.warps], args: [s.n, x, new Float32Array(1)] })),
+    // Each block's sum is a fixed tree (exact); the blocks' atomicAdds to `total` come in any order.
+    tolerance: (c): Record<string, Tolerance> => {
+      const x = c.args[1] as Float32Array;
+      const blocks = c.grid[0]!;
+      return { total: { ulp: blocks, abs: 2 * blocks * EPS32 * x.reduce((a, v) => a + Math.abs(v), 0) } };
+    },
+  },
+  {
+    example: "sgemm",
+    kernel: "sgemm",
+    numRuns: 3,
+    cases: fc
+      .record({ M: fc.constantFrom(128, 256), N: fc.constantFrom(128, 256), K: fc.constantFrom(8, 16, 24) })
+      .chain((d) => fc.tuple(fc.constant(d), f32s(d.M * d.K), f32s(d.K * d.N)))
+      .map(([{ M, N, K }, A, B]) => ({ grid: [N / 128, M / 128], block: [256], args: [M, N, K, A, B, new Float32Array(M * N)] })),
     tolerance: (c, _sim, fmad): Record<string, Tolerance> => {
       if (!fmad) return {};
-      const [, alpha, x, y] = c.args as [number, number, Float32Array, Float32Array];
-      let worst = 0;
-      x.forEach((xi, i) => (worst = Math.max(worst, Math.abs(alpha * xi) + Math.abs(y[i]!))));
-      return { out: { ulp: 1, abs: 4 * EPS32 * worst } };
+      const [M, N, K, A, B] = c.args as [number, number, number, Float32Array, Float32Array];
+      return { C: matmulTolerance(A, B, M, N, K) };
     },
   },
   {
@@ -145,19 +205,10 @@ export const EXAMPLE_PROPERTIES: readonly ExampleProperty[] = [
       .record({ M: fc.integer({ min: 1, max: 40 }), N: fc.integer({ min: 1, max: 40 }), K: fc.integer({ min: 1, max: 40 }) })
       .chain((d) => fc.tuple(fc.constant(d), f32s(d.M * d.K), f32s(d.K * d.N)))
       .map(([{ M, N, K }, A, B]) => ({ grid: [Math.ceil(N / TILE), Math.ceil(M / TILE)], block: [TILE, TILE], args: [A, B, new Float32Array(M * N), M, N, K] })),
-    // sum += a * b, K times: each step may be one contraction; errors add up along the sum.
     tolerance: (c, _sim, fmad): Record<string, Tolerance> => {
       if (!fmad) return {};
       const [A, B, , M, N, K] = c.args as [Float32Array, Float32Array, Float32Array, number, number, number];
-      let worst = 0;
-      for (let r = 0; r < M; r++) {
-        for (let col = 0; col < N; col++) {
-          let s = 0;
-          for (let k = 0; k < K; k++) s += Math.abs(A[r * K + k]! * B[k * N + col]!);
-          worst = Math.max(worst, s);
-        }
-      }
-      return { C: { ulp: 1, abs: 4 * (K + 1) * EPS32 * worst } };
+      return { C: matmulTolerance(A, B, M, N, K) };
     },
   },
   {

@@ -7,6 +7,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { readScalar } from "../../src/ir/composite.js";
+import { leaves, type ValueType } from "../../src/ir/types.js";
 import { mathBuiltin } from "../../src/ir/builtins.js";
 import type { Module } from "../../src/ir/nodes.js";
 import type { AnyTypedArray } from "../../src/ir/values.js";
@@ -17,6 +19,7 @@ import { GkRuntimeError } from "../../src/runtime/launcher.js";
 import { runLaunch } from "../../src/runtime/launches.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
 import { selectTarget } from "../../src/runtime/target.js";
+import { compareValues, describeMismatches } from "../../src/testing/compare.js";
 import { gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();
@@ -38,8 +41,16 @@ function bitsOf(a: AnyTypedArray): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
 }
 
-/** Float outputs agree within `rel` of the largest magnitude; others exactly. */
-function close(a: AnyTypedArray, b: AnyTypedArray, rel: number): string | undefined {
+/** Float outputs agree within `rel` of the largest magnitude; others exactly; structs leaf by leaf, so. */
+function close(elem: ValueType, a: AnyTypedArray, b: AnyTypedArray, rel: number): string | undefined {
+  if (elem.kind === "struct") {
+    const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
+    const floats = leaves(elem).filter((l) => l.type.name === "f32" || l.type.name === "f64");
+    let scale = 0;
+    for (let at = 0; at < a.byteLength; at += elem.size) for (const l of floats) scale = Math.max(scale, Math.abs(readScalar(l.type, view, at + l.offset) as number));
+    const diffs = compareValues("output", elem, a, b, { abs: rel * scale }).flatMap((c) => describeMismatches(c, ["simulator", "GPU"]));
+    return diffs.length ? diffs.join("\n") : undefined;
+  }
   if (!(a instanceof Float32Array || a instanceof Float64Array)) return bitsOf(a) === bitsOf(b) ? undefined : "integer outputs differ";
   let scale = 0;
   for (let i = 0; i < a.length; i++) scale = Math.max(scale, Math.abs(a[i]!));
@@ -70,7 +81,7 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `examples on ${gpu.reason}` : `examples on a G
           expect(got.device).toBe("cuda");
           for (const [name, w] of want.outputs) {
             const g = got.outputs.get(name)!;
-            if (approximate) expect(close(w.data, g.data, 1e-5), `${file}: ${name}`).toBeUndefined();
+            if (approximate) expect(close(w.elem, w.data, g.data, 1e-5), `${file}: ${name}`).toBeUndefined();
             else expect(bitsOf(g.data), `${file}: ${name}`).toBe(bitsOf(w.data));
           }
         }

@@ -250,7 +250,7 @@ describe("builtins", () => {
     expectError(kernel("  syncWarp(1);"), "GK3004 3:3 syncWarp() takes no arguments, but 1 was given");
     expectError(kernel("  let a = laneId();"), "GK2004 3:11 'laneId' is a value, not a function: write laneId");
     expectError(kernel("  let a = warpSize();"), "GK2004 3:11 'warpSize' is a constant (32), not a function: write warpSize");
-    expectError(kernel("  let a = laneId.x;"), "GK2005 3:18 '.x': only threadIdx, blockIdx, blockDim, gridDim and globalId have members");
+    expectError(kernel("  let a = laneId.x;"), "GK2005 3:18 'laneId' is i32, which has no members: members are the fields of structs, the lanes of vectors, and .x .y .z of threadIdx");
     expectError(kernel("  laneId += 1;"), "GK1012 3:3 cannot assign here: 'laneId' is read-only");
     expectError(kernel("  warpSize = 16;"), "GK1012 3:3 cannot assign here: 'warpSize' is read-only");
   });

@@ -17,6 +17,12 @@ describe("constant folding", () => {
     expect(ir).toContain("if (b) {");
     expect(ir).toContain("let c: i32 = n;");
   });
+  it("folds lanes and swizzles of vectors of constants, so that a zero divisor is seen as one", () => {
+    const ir = printed(kernel("  out[0] = out[1] / f32x4(-0.0).w;\n  out[2] = f32x3(1.0, 2.0, 3.0).zyx.x + f32(i32x2(4, n).x);\n  out[3] = f32x2(f32(n)).y;"));
+    expect(ir).toContain("out[0:i32] = out[1:i32] /.f32 -0:f32;");
+    expect(ir).toContain("out[2:i32] = 3:f32 +.f32 f32(i32x2{4:i32, n}.x);"); // only vectors of constants fold
+    expect(ir).toContain("out[3:i32] = f32x2{f32(n)}.y;");
+  });
   it("keeps -0 and NaN", () => {
     const ir = printed(kernel("  out[0] = -f32(0);\n  out[1] = f32(0) / f32(0);"));
     expect(ir).toContain("out[0:i32] = -0:f32;");

@@ -3,7 +3,7 @@
  * (src/ir/templates.ts): these tests hold every template to what it declares.
  */
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { isComparison, jsBinary, jsCast, jsUnary } from "../../src/ir/evalOp.js";
 import type { BinOp, UnOp } from "../../src/ir/nodes.js";
 import { evaluatesOnce, fill, precOf, type Template } from "../../src/ir/templates.js";
@@ -94,6 +94,9 @@ function cudaCases(): Case[] {
       }
       case "index":
       case "constant":
+      // Vector builtins are IR (src/ir/lanes.ts); their lanes use the math templates above.
+      case "vector":
+      case "vectorMemory":
         break;
       default:
         assertNever(b.rule, "builtin rule");
@@ -226,6 +229,14 @@ describe("every builtin has every backend", () => {
         case "constant":
           // A value, folded where it is used: no backend code of its own.
           expect(b.rule.value, b.name).toBeDefined();
+          break;
+        case "vector":
+          // Defined as IR over its operands (src/ir/lanes.ts), which both backends emit.
+          expect(typeof (b as VectorEntry).expand, b.name).toBe("function");
+          break;
+        case "vectorMemory":
+          // A load or store in the IR, which both backends emit as one access.
+          expect([2, 4], b.name).toContain(b.rule.lanes);
           break;
         default:
           assertNever(b.rule, "builtin rule");

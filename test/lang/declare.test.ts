@@ -1,7 +1,7 @@
 /**
  * src/lang/declarations.ts is generated from the compiler's tables (a file snapshot: `npx
  * vitest run test/lang/declare.test.ts -u` rewrites it), and what its names do on the host:
- * conversions convert as a kernel does, builtins throw GK8030.
+ * conversions convert as a kernel does, builtins throw GK8019.
  */
 import { describe, expect, it } from "vitest";
 import { builtins } from "../../src/ir/builtins.js";
@@ -55,14 +55,14 @@ describe("gk's names on the host", () => {
     expect(lang.laneId).toBeNaN();
   });
 
-  it("builtins, thread indices, shared() and local() throw GK8030, device functions too", () => {
-    expect(() => lang.sqrt(2)).toThrow(/GK8030: sqrt\(\) is gk's, for kernel bodies/);
-    expect(() => lang.barrier()).toThrow(/GK8030/);
-    expect(() => lang.globalId.x).toThrow(/GK8030: globalId\.x is gk's/);
-    expect(() => lang.shared(lang.f32, 4)).toThrow(/GK8030: shared\(\) declares an array in a kernel body/);
-    expect(() => lang.local(lang.f32, 4)).toThrow(/GK8030/);
+  it("builtins, thread indices, shared() and local() throw GK8019, device functions too", () => {
+    expect(() => lang.sqrt(2)).toThrow(/GK8019: sqrt\(\) is gk's, for kernel bodies/);
+    expect(() => lang.barrier()).toThrow(/GK8019/);
+    expect(() => lang.globalId.x).toThrow(/GK8019: globalId\.x is gk's/);
+    expect(() => lang.shared(lang.f32, 4)).toThrow(/GK8019: shared\(\) declares an array in a kernel body/);
+    expect(() => lang.local(lang.f32, 4)).toThrow(/GK8019/);
     const sq = lang.deviceFn((v: lang.f32): lang.f32 => v * v);
-    expect(() => sq(2)).toThrow(/GK8030: .*is a device function/);
+    expect(() => sq(2)).toThrow(/GK8019: .*is a device function/);
   });
 
   it("a table is its values, row-major, converted to the element type", () => {

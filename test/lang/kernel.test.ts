@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roundF16 } from "../../src/ir/halves.js";
 import { throughSourceMap } from "../../src/lang/site.js";
 import { f16ToFloat32, float32ToF16 } from "../../src/runtime/halfArrays.js";
+import { packStructs, unpackStructs } from "../../src/runtime/structs.js";
 
 beforeAll(() => {
   process.env.GK_DEVICE = "cpu";
@@ -54,6 +55,24 @@ describe("kernel() under vitest, no plugin", () => {
     expect([...bytes]).toEqual([100, -56, 44]); // 100 + 100 wraps to -56; 100 + 200: 200 is i8 -56, so 44
     expect([...steps]).toEqual([11, 12, 4]); // 250 + 10 wraps modulo 256
     await expect((scaleHalves as unknown as (...a: unknown[]) => Promise<void>)({ grid: 1, block: 1 }, 1, 1.5, new Float32Array(1), out)).rejects.toThrow(/parameter 'x' \(readonly global<f16>\) takes a Uint16Array/);
+  });
+
+  it("runs the TypeScript particles, sum4 and saxpy4 examples: a vector argument is its lanes as a tuple, an array of structs its bytes (updated in place), vectors load and store", async () => {
+    const { step } = await import("../../examples/particles.js");
+    const particle = step.ir.kernels.find((k) => k.name === "step")!.params[3]!.type;
+    if (particle.kind !== "global" || particle.elem.kind !== "struct") throw new Error("step's ps is a global<Particle>");
+    const ps = new Uint8Array(packStructs(particle.elem, [{ pos: [0, 4, 0], vel: [1, 0, 0], bounces: 0 }, { pos: [2, 1, 0], vel: [0, -5, 0], bounces: 0 }]));
+    await step({ grid: 1, block: 32 }, 2, 0.5, [0, -10, 0], ps);
+    expect(unpackStructs(particle.elem, ps)).toEqual([{ pos: [0.5, 1.5, 0], vel: [1, -5, 0], bounces: 0 }, { pos: [2, 4, 0], vel: [0, 10, 0], bounces: 1 }]);
+    await expect(step({ grid: 1, block: 32 }, 2, 0.5, [0, -10] as never, ps)).rejects.toThrow(/gravity/);
+    const { sum4 } = await import("../../examples/sum4.js");
+    const total = new Float32Array(1);
+    await sum4({ grid: 2, block: 64 }, 1000, Float32Array.from({ length: 1000 }, (_, i) => i), total);
+    expect([...total]).toEqual([499500]);
+    const { saxpy4 } = await import("../../examples/saxpy4.js");
+    const out = new Float32Array(10);
+    await saxpy4({ grid: 1, block: 32 }, 10, 2.5, Float32Array.from({ length: 10 }, (_, i) => i + 1), new Float32Array(10).fill(1), out);
+    expect([...out]).toEqual([3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21, 23.5, 26]);
   });
 
   it("runs the TypeScript convolution and dynamic reduce examples: constants by name in config.constants, dynamic shared lengths in config.shared", async () => {

@@ -3,7 +3,7 @@
  * (x.d.gk.ts) and its module code, for the examples (file snapshots) and for the corners:
  * every parameter type, constants of every kind, names that are JavaScript reserved words,
  * a constant named `default`, the small integers and halves (i8 u8 i16 u16 f16 bf16) and
- * generic kernels over them. The declaration is checked by TypeScript itself against calls
+ * generic kernels over them, vectors and structs. The declaration is checked by TypeScript itself against calls
  * that must pass and calls that must fail.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -222,5 +222,74 @@ describe("the small integers and halves, and generic kernels over them", () => {
     const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
     const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
     expect(at, errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")).join("\n")).toEqual(["10 TS2322", "11 TS2322", "12 TS2322", "13 TS2322", "14 TS2322", "15 TS2322", "16 TS2322"]);
+  });
+});
+
+const COMPOUND = `struct Inner {
+  id: u32;
+  big: i64;
+}
+struct Pair {
+  at: f32x3;
+  w: f32[2];
+  inner: Inner;
+}
+device_kernel compound(v: f32x4, l: i64x2, b: boolx3, s: Pair,
+                       vs: global<f32x3>, rv: readonly global<u64x2>, ps: global<Pair>, rps: readonly global<Pair>) {
+  vs[0] = v.xyz + s.at;
+  ps[0] = rps[0];
+  ps[0].inner.big = l.x + i64(rv[0].y);
+  if (any(b)) {
+    ps[0].w[1] = s.w[0];
+  }
+}
+`;
+
+describe("vectors and structs as parameters", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gk-decl-compound-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "compound.gk");
+  const r = frontEnd(file, { host: memoryHost({ [file]: COMPOUND }) });
+
+  it("checks", () => {
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("has this declaration: vectors as tuples of their lanes, structs as objects, arrays of them as TypedArrays of lanes, bytes or plain arrays", async () => {
+    await expect(declarationText(file, r.ir!, r.sources).replace(dir, "DIR")).toMatchFileSnapshot("declarations/compound.d.gk.ts");
+  });
+
+  it("TypeScript accepts right calls and refuses wrong ones, at their lines", () => {
+    writeFileSync(join(dir, "compound.d.gk.ts"), declarationText(file, r.ir!, r.sources));
+    const s = "{ at: [1, 2, 3], w: [0.5, 0.25], inner: { id: 1, big: 2n } }";
+    const args = `v: [1, 2, 3, 4], l: [1n, 2n], b: [true, false, true], s: ${s}`;
+    const use = [
+      'import { compound } from "./compound.gk";\nimport type { ReadonlyView } from "gk";',
+      "declare const ro: ReadonlyView<BigUint64Array>, bytes: ReadonlyView<ArrayBuffer>;",
+      `const { vs, ps } = await compound({ grid: 1, block: 1 }, { ${args}, vs: new Float32Array(8), rv: new BigUint64Array(2), ps: new ArrayBuffer(128), rps: bytes });`,
+      `const o = await compound({ grid: 1, block: 1 }, { ${args}, vs: [[1, 2, 3]], rv: ro, ps: [${s}], rps: [${s}] });`,
+      "const f: Float32Array = vs; const p: ArrayBuffer = ps; const q: readonly { readonly at: readonly [number, number, number] }[] = o.ps;",
+      "void [f, p, q];",
+      // Wrong: 3 lanes for an f32x4 (line 8), numbers for i64 lanes (line 9), a struct missing a field (line 10), a nested field of the wrong type (line 11),
+      // an Int32Array for a global<f32x3> (line 12), a vector of 2 lanes in an array of f32x3 (line 13), vectors for an array of structs (line 14).
+      `await compound({ grid: 1, block: 1 }, { ${args.replace("v: [1, 2, 3, 4]", "v: [1, 2, 3]")}, vs: new Float32Array(8), rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args.replace("l: [1n, 2n]", "l: [1, 2]")}, vs: new Float32Array(8), rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args.replace("w: [0.5, 0.25], ", "")}, vs: new Float32Array(8), rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args.replace("big: 2n", "big: 2")}, vs: new Float32Array(8), rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args}, vs: new Int32Array(8), rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args}, vs: [[1, 2]], rv: ro, ps: new ArrayBuffer(128), rps: bytes });`,
+      `await compound({ grid: 1, block: 1 }, { ${args}, vs: new Float32Array(8), rv: ro, ps: [[1, 2, 3]], rps: bytes });`,
+      "export {};",
+    ].join("\n");
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+    writeFileSync(join(dir, "use.mts"), use);
+    const program = ts.createProgram([join(dir, "use.mts")], {
+      strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowArbitraryExtensions: true, skipLibCheck: true, types: [], noUncheckedIndexedAccess: true,
+      paths: { gk: [join(process.cwd(), "dist/index.d.ts")] }, baseUrl: dir,
+    });
+    const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.endsWith("use.mts"));
+    const at = errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}`);
+    expect(at, errors.map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`).join("\n")).toEqual(["8 TS2322", "9 TS2322", "9 TS2322", "10 TS2741", "11 TS2322", "12 TS2322", "13 TS2322", "14 TS2322"]);
   });
 });

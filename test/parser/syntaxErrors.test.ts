@@ -101,7 +101,7 @@ describe("messages say what is wrong, in the user's terms", () => {
     expect(inKernel("  let a = 1, ;")).toEqual(["GK1010 2:12 expected ';' after the statement, found ','"]);
     expect(inKernel("  do { } while (n)")).toEqual(["GK1010 2:19 expected ';' after the statement, found '}'"]);
     expect(inKernel("  let = 5;")).toEqual(["GK1010 2:7 expected a name after 'let', found '='"]);
-    expect(inKernel("  let x: = 5;")).toEqual(["GK1010 2:10 expected a type, such as f32, i32[4] or global<f32>, found '='"]);
+    expect(inKernel("  let x: = 5;")).toEqual(["GK1010 2:10 expected a type, such as f32, f32x4, i32[4] or global<f32>, found '='"]);
     expect(inKernel("  x = a ? b;")).toEqual(["GK1010 2:12 expected ':' in the conditional expression `cond ? a : b`, found ';'"]);
     expect(inKernel("  x = p.;")).toEqual(["GK1010 2:9 expected a member name after '.', found ';'"]);
   });
@@ -171,11 +171,11 @@ describe("messages say what is wrong, in the user's terms", () => {
     ]);
     expect(lines("shared t: f32;")).toEqual(["GK1010 1:1 shared memory is declared inside a device_kernel, not at the top level"]);
     expect(lines("device_kernel k() { } }")).toEqual(["GK1010 1:23 unexpected '}' at the top level: it has no matching '{'"]);
-    expect(lines("x = 1;")).toEqual(["GK1010 1:1 unexpected 'x' at the top level: expected device_kernel, device_fn, const, import or launch"]);
+    expect(lines("x = 1;")).toEqual(["GK1010 1:1 unexpected 'x' at the top level: expected device_kernel, device_fn, struct, const, import or launch"]);
     expect(lines("const N: i32;")).toEqual(["GK1010 1:13 expected '=' and a value: a module constant needs one, as in `const N = 16;`, found ';'"]);
-    expect(lines("export let x = 1;")).toEqual(["GK1010 1:8 expected device_kernel, device_fn or const after 'export', found 'let'"]);
+    expect(lines("export let x = 1;")).toEqual(["GK1010 1:8 expected device_kernel, device_fn, struct or const after 'export', found 'let'"]);
     expect(lines("export import { a } from './a.gk';")).toEqual([
-      "GK1010 1:1 an import cannot be exported: only device_kernel, device_fn and const declarations can",
+      "GK1010 1:1 an import cannot be exported: only device_kernel, device_fn, struct and const declarations can",
     ]);
   });
 

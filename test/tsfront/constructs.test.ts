@@ -25,6 +25,14 @@ function body(name: string, gkBody: string, tsBody: string): Pair {
 }
 const same = (name: string, stmts: string) => body(name, stmts, stmts);
 
+/** gk's vector names, imported beside GK_IMPORTS by the vector and struct pairs. */
+const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
+/** A kernel of vector code, in both spellings. */
+function vectors(name: string, gkBody: string, tsBody: string): Pair {
+  const p = body(name, gkBody, tsBody);
+  return { ...p, ts: `${VECTOR_IMPORTS}${p.ts}` };
+}
+
 const PAIRS: readonly Pair[] = [
   same("let, const, several names in one declaration, a typed local", "let a = 1, b: f32 = 2.0, c = a + 2;\nconst d = c * 2;\nout[0] = b;\niout[0] = d;"),
   same("literals: hex, binary, octal, separators, floats, exponents", "iout[0] = 0xFF + 0b101 + 0o17 + 1_000;\nout[0] = 1.5 + .5 + 1e-3 + 2.5E+4;"),
@@ -147,6 +155,36 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
   same("memory fences, acquire/release and volatile loads and stores", "storeVolatile(iout, 1, 5);\nthreadfence();\nthreadfenceBlock();\nstoreRelease(iout, 0, 1);\nconst f = loadAcquire(iout, 0);\nconst g = loadVolatile(iout, 1);\niout[2] = f + g;"),
   same("warp match: matchAny, matchAll", "const m = matchAny(n);\nif (matchAll(l)) { iout[0] = i32(m); }"),
   body("@unroll, @unroll(4), @unroll(1) before for, while and do loops", "@unroll\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\n@unroll(4)\nwhile (j < n) { j++; }\n@unroll(1)\ndo { j--; } while (j > 0);\niout[0] = j;", "unroll();\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\nunroll(4);\nwhile (j < n) { j++; }\nunroll(1);\ndo { j--; } while (j > 0);\niout[0] = j;"),
+  vectors("vector constructors (per lane, splat, mixed parts), lanes (v.x!), swizzles, assigning a lane",
+    "let v = f32x4(1.0, 2.0, 3.0, 4.0);\nlet w = f32x4(v.xy, 0.5, x[0]);\nlet u = f32x4(x[1]);\nv.y = 1.0;\nv.w *= 2.0;\nconst s = v.zyx;\nout[0] = v.x + w.w + s.y + u.r;",
+    "let v = f32x4(1.0, 2.0, 3.0, 4.0);\nlet w = f32x4(v.xy!, 0.5, x[0]);\nlet u = f32x4(x[1]);\nv.y = 1.0;\nv.w! *= 2.0;\nconst s = v.zyx!;\nout[0] = v.x! + w.w! + s.y! + u.r!;"),
+  vectors("lane-wise operators, a vector and a scalar of its lane type, compound assignment; dot, length, normalize, distance",
+    "let a = f32x4(x[0]);\nconst b = a * 2.0 + a / f32x4(3.0) - -a;\na += b;\na *= x[1];\nout[0] = dot(a, b) + length(normalize(b)) + distance(a, b);",
+    "let a = f32x4(x[0]);\nconst b = a * 2.0 + a / f32x4(3.0) - -a;\na += b;\na *= x[1];\nout[0] = dot(a, b) + length(normalize(b)) + distance(a, b);"),
+  vectors("cross, comparisons to bool vectors, any, all, select; integer vectors",
+    "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x ^ q.y;",
+    "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z!; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x! ^ q.y!;"),
+  vectors("vector accesses: load2, load4, store2, store4",
+    "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx);",
+    "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx!);"),
+  vectors("a local array of vectors, a typed vector local",
+    "let acc: f32x4[2][2];\nlet t: f32x2 = f32x2(1.0, 2.0);\nacc[1][0] += load4(x, 0) * t.x;\nstore4(out, 0, acc[1][0]);",
+    "const acc = local(f32x4, 2, 2);\nlet t: f32x2 = f32x2(1.0, 2.0);\nacc[1][0] += load4(x, 0) * t.x!;\nstore4(out, 0, acc[1][0]);"),
+  {
+    construct: "vector parameters, global arrays of vectors, a device function of vectors",
+    gk: "device_fn scale(v: f32x3, s: f32): f32x3 {\n  return v * s;\n}\ndevice_kernel k(g: f32x3, a: global<f32x3>, b: readonly global<i32x2>, out: global<i32>) {\n  a[0] = scale(a[1] + g, 0.5);\n  out[0] = b[0].x + b[1].y;\n}\n",
+    ts: `${GK_IMPORTS}${VECTOR_IMPORTS}const scale = deviceFn((v: f32x3, s: f32): f32x3 => v * s);\nexport const k = kernel((g: f32x3, a: Global<f32x3>, b: ReadonlyGlobal<i32x2>, out: Global<i32>) => {\n  a[0] = scale(a[1] + g, 0.5);\n  out[0] = b[0].x! + b[1].y!;\n});\n`,
+  },
+  {
+    construct: "structs: an interface of gk-typed fields; struct values as object literals (`{ vel }` is `{ vel: vel }`); fields and paths; passed to and returned from device functions; global arrays of structs",
+    gk: "struct Particle {\n  pos: f32x3;\n  vel: f32x3;\n  bounces: i32;\n}\ndevice_fn moved(p: Particle, dt: f32): Particle {\n  let q = p;\n  q.pos += q.vel * dt;\n  if (q.pos.y < 0.0) {\n    q.pos.y = 0.0;\n    q.bounces += 1;\n  }\n  return q;\n}\ndevice_kernel k(n: i32, ps: global<Particle>, out: global<i32>) {\n  const vel = f32x3(0.0, -1.0, 0.0);\n  const p: Particle = { pos: f32x3(0.0), vel: vel, bounces: n };\n  ps[0] = moved(p, 0.5);\n  ps[1].vel.x = 2.0;\n  out[0] = ps[1].bounces;\n}\n",
+    ts: `${GK_IMPORTS}${VECTOR_IMPORTS}interface Particle {\n  pos: f32x3;\n  vel: f32x3;\n  bounces: i32;\n}\nconst moved = deviceFn((p: Particle, dt: f32): Particle => {\n  let q = p;\n  q.pos += q.vel * dt;\n  if (q.pos.y! < 0.0) {\n    q.pos.y = 0.0;\n    q.bounces += 1;\n  }\n  return q;\n});\nexport const k = kernel((n: i32, ps: Global<Particle>, out: Global<i32>) => {\n  const vel = f32x3(0.0, -1.0, 0.0);\n  const p: Particle = { pos: f32x3(0.0), vel, bounces: n };\n  ps[0] = moved(p, 0.5);\n  ps[1].vel.x = 2.0;\n  out[0] = ps[1].bounces;\n});\n`,
+  },
+  {
+    construct: "an exported struct, a struct field of struct type (declared after it is used)",
+    gk: "export struct Box {\n  lo: Corner;\n  hi: Corner;\n}\nstruct Corner {\n  at: f32x2;\n  id: u32;\n}\ndevice_kernel k(bs: readonly global<Box>, out: global<f32>) {\n  out[0] = bs[0].hi.at.x - bs[0].lo.at.x;\n}\n",
+    ts: `${GK_IMPORTS}${VECTOR_IMPORTS}export interface Box {\n  lo: Corner;\n  hi: Corner;\n}\ninterface Corner {\n  at: f32x2;\n  id: u32;\n}\nexport const k = kernel((bs: ReadonlyGlobal<Box>, out: Global<f32>) => {\n  out[0] = bs[0].hi.at.x! - bs[0].lo.at.x!;\n});\n`,
+  },
   {
     construct: "@flushToZero: a module option",
     gk: "@flushToZero;\ndevice_kernel k(x: readonly global<f32>, out: global<f32>) {\n  out[0] = x[0] * 0.5;\n}\n",

@@ -2,7 +2,8 @@
  * What the backend asks of a function body before it writes code: which variables are ever
  * read, whether a loop body continues. Traversal is the IR's one walker (src/ir/walk.ts).
  */
-import type { Expr, Stmt } from "../../ir/nodes.js";
+import type { Expr, Module, Stmt } from "../../ir/nodes.js";
+import { sizeOf } from "../../ir/types.js";
 import { someExpr, visit, visitExpr } from "../../ir/walk.js";
 import { assertNever } from "../../util.js";
 
@@ -92,4 +93,35 @@ export function continuesLoop(stmts: readonly Stmt[]): boolean {
         return assertNever(s, "statement");
     }
   });
+}
+
+/**
+ * The alignment (bytes) that vector accesses need of each array of each function: per function
+ * (IR name), per array id (parameters included), the widest vector access of it. An array
+ * passed to a device function's shared parameter needs what the function's accesses of the
+ * parameter need. Functions are visited callees first (the module's order).
+ */
+export function vectorAlignments(m: Module): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  const byName = new Map(m.functions.map((f) => [f.name, f]));
+  for (const f of [...m.functions, ...m.kernels]) {
+    const own = new Map<number, number>();
+    const need = (id: number, bytes: number) => own.set(id, Math.max(own.get(id) ?? 0, bytes));
+    visit(f.body, {
+      stmt: (s) => {
+        if (s.kind === "store" && s.vector !== null) need(s.array.id, s.vector * sizeOf(s.array.type.elem));
+      },
+      expr: (e) => {
+        if (e.kind === "load" && e.vector !== null) need(e.array.id, e.vector * sizeOf(e.array.type.elem));
+        if (e.kind !== "call") return;
+        const params = byName.get(e.callee)?.params ?? [];
+        e.args.forEach((a, i) => {
+          const n = a.kind === "arrayArg" ? out.get(e.callee)?.get(params[i]?.id ?? -1) : undefined;
+          if (a.kind === "arrayArg" && n) need(a.array.id, n);
+        });
+      },
+    });
+    out.set(f.name, own);
+  }
+  return out;
 }

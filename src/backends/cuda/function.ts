@@ -15,6 +15,15 @@
  * function that nothing calls, and a local or shared array nothing reads, is `[[maybe_unused]]`,
  * since nvcc warns about them; a parameter set but never read is unnamed, and a local takes its name.
  *
+ * A kernel's vector or struct parameter arrives as its scalars, one kernel argument each, in
+ * leaf order (spec/language.md, "Kernel arguments"), and the body starts by putting it together:
+ *
+ *   extern "C" __global__ void k(float gk_p_0, float gk_p_1, int gk_p_2) {
+ *     Pair p = Pair{gk_f32x2{gk_p_0, gk_p_1}, gk_p_2};
+ *
+ * A shared or local array that vector accesses read or write is `__align__(N)`, N the widest
+ * such access (also through device functions it is passed to), so nvcc may use them.
+ *
  * A kernel with dynamic shared arrays (`shared buf: f32[];`) takes, after its parameters, the
  * length of each (`unsigned int gk_len_buf`, in declaration order, src/ir/kernelMemory.ts),
  * and places them in the one dynamic shared region, widest elements first:
@@ -25,15 +34,16 @@
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Function, Param, ValueVar } from "../../ir/nodes.js";
-import { byteSize } from "../../ir/types.js";
+import { alignOf, byteSize, elementCount, type ArrayType, type ValueType } from "../../ir/types.js";
 import { dynamicSharedLayout } from "../../ir/limits.js";
 import { refTargets } from "./effects.js";
 import { invariant } from "../../util.js";
 import { line, type Line, type Loc } from "./lines.js";
 import { variableNames, type GlobalNames } from "./names.js";
 import { FunctionScope } from "./scope.js";
-import { CUDA, cType } from "./settings.js";
+import { CUDA } from "./settings.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
+import type { TypeNames } from "./types.js";
 import { visit } from "../../ir/walk.js";
 import { readVariables, reloadedBounds } from "./analysis.js";
 import { droppedOperand } from "./expr.js";
@@ -46,6 +56,9 @@ export interface ModuleContext {
   /** IR names of the functions some function of the module calls. */
   readonly called: ReadonlySet<string>;
   readonly loc: (span: Span) => Loc | undefined;
+  readonly types: TypeNames;
+  /** Per function (by IR name), the alignment each of its arrays needs for vector accesses, by array id. */
+  readonly alignments: ReadonlyMap<string, ReadonlyMap<number, number>>;
   /** Built with -ftz=true (`@flushToZero;`). */
   readonly flushToZero: boolean;
 }
@@ -57,20 +70,30 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     return n;
   };
   const refs = refTargets(f);
-  const scope = new FunctionScope(variableNames(f, mc.globalNames), functionName, mc.functions, refs, reloadedBounds(f.body), mc.flushToZero);
+  const scope = new FunctionScope(variableNames(f, mc.globalNames, mc.types.structNames()), functionName, mc.functions, mc.types, refs, reloadedBounds(f.body), mc.flushToZero);
   const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions, refs));
-  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id) };
+  const aligned = mc.alignments.get(f.name);
+  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };
+  const tn = mc.types.name;
 
   // nvcc warns about a parameter that is set but never read (#550).
   const assigned = new Set<number>();
   visit(f.body, { stmt: (st) => st.kind === "assign" && assigned.add(st.var.id) });
-  const unreadScalar = (p: Param): p is ValueVar => p.kind === "valueVar" && !p.ref && assigned.has(p.id) && !read.has(p.id);
+  const flattened = (p: Param): boolean => f.kind === "kernel" && p.kind === "valueVar" && p.type.kind !== "scalar";
+  const unreadScalar = (p: Param): p is ValueVar => p.kind === "valueVar" && !p.ref && !flattened(p) && assigned.has(p.id) && !read.has(p.id);
   // nvcc ignores [[maybe_unused]] on parameters, so such a parameter is left unnamed (its value
   // is never read) and the body gets a local of its name instead, which the attribute does quiet.
   const dynamic = f.shared.filter((a) => a.type.kind === "dynamicShared");
   const lengths = dynamic.map((a) => `unsigned int ${lengthName(a, scope)}`);
-  const params = [...f.params.map((p) => (unreadScalar(p) ? `${cType(p.type)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))), ...lengths].join(", ");
-  const unreadLocals = f.params.filter(unreadScalar).map((p) => line(`${CUDA.indent}${CUDA.maybeUnused} ${cType(p.type)} ${scope.name(p)}{};`, mc.loc(p.span)));
+  const params = [
+    ...f.params.map((p) => (flattened(p) ? leafParams(p as ValueVar, scope) : unreadScalar(p) ? `${tn(p.type as ValueType)} /* ${scope.name(p)}: set, never read */` : paramText(p, f.kind, scope))),
+    ...lengths,
+  ].join(", ");
+  const unreadLocals = f.params.filter(unreadScalar).map((p) => line(`${CUDA.indent}${CUDA.maybeUnused} ${tn(p.type)} ${scope.name(p)}{};`, mc.loc(p.span)));
+  const assembled = f.params.filter((p): p is ValueVar => flattened(p)).map((p) => {
+    const unused = read.has(p.id) ? "" : `${CUDA.maybeUnused} `;
+    return line(`${CUDA.indent}${unused}${tn(p.type)} ${scope.name(p)} = ${fromLeaves(p.type, leafNames(p, scope), scope)};`, mc.loc(p.span));
+  });
   const name = functionName(f.name);
   // Inlined, so that nvcc knows the memory that shared, reference and view parameters point at
   // (its atomics differ between global and shared memory).
@@ -78,15 +101,65 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const head =
     f.kind === "kernel"
       ? `${CUDA.kernelQualifier} void ${name}(${params})`
-      : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : cType(f.returnType)} ${name}(${params})`;
+      : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : tn(f.returnType)} ${name}(${params})`;
 
   const shared = f.shared.flatMap((a) => {
     if (a.type.kind !== "array") return [];
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
     const dims = a.type.dims.map((d) => `[${d}]`).join("");
-    return [line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${cType(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span))];
+    const align = cx.align(a) ? `__align__(${cx.align(a)}) ` : "";
+    return [line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${align}${tn(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span))];
   });
-  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...shared, ...dynamicShared(dynamic, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
+  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...shared, ...dynamicShared(dynamic, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
+}
+
+/** The alignment an array's declaration must state for its vector accesses: `bytes` when that exceeds its elements' own, else 0. */
+function vectorAlign(a: ArrayVar, bytes: number): number {
+  return a.type.kind === "array" && bytes > alignOf(a.type.elem) ? bytes : 0;
+}
+
+/** The kernel arguments a vector or struct parameter arrives as: one per scalar, in leaf order. */
+function leafNames(p: ValueVar, scope: FunctionScope): string[] {
+  const n = leafTypes(p.type).length;
+  return Array.from({ length: n }, (_, k) => `${CUDA.internalPrefix}${scope.name(p)}_${k}`);
+}
+
+function leafTypes(t: ValueType | ArrayType): ValueType[] {
+  switch (t.kind) {
+    case "scalar":
+      return [t];
+    case "vector":
+      return Array.from({ length: t.lanes }, () => t.elem);
+    case "struct":
+      return t.fields.flatMap((f) => leafTypes(f.type));
+    case "array":
+      return Array.from({ length: elementCount(t) }, () => leafTypes(t.elem)).flat();
+  }
+}
+
+function leafParams(p: ValueVar, scope: FunctionScope): string {
+  const names = leafNames(p, scope);
+  return leafTypes(p.type).map((t, k) => `${scope.types.name(t)} ${names[k]}`).join(", ");
+}
+
+/** A value of type `t` put together from its scalars, named in leaf order. */
+function fromLeaves(t: ValueType, names: readonly string[], scope: FunctionScope): string {
+  let k = 0;
+  const build = (u: ValueType | ArrayType): string => {
+    switch (u.kind) {
+      case "scalar":
+        return names[k++]!;
+      case "vector":
+        return `${scope.types.name(u)}{${Array.from({ length: u.lanes }, () => names[k++]!).join(", ")}}`;
+      case "struct":
+        return `${scope.types.name(u)}{${u.fields.map((f) => build(f.type)).join(", ")}}`;
+      case "array": {
+        const nest = (level: number): string => `{${Array.from({ length: u.dims[level]! }, () => (level === u.dims.length - 1 ? build(u.elem) : nest(level + 1))).join(", ")}}`;
+        return nest(0);
+      }
+    }
+  };
+  return build(t);
 }
 
 /** `gk_len_buf`: the parameter holding the length of the dynamic shared array `buf`. */
@@ -105,7 +178,7 @@ function dynamicShared(arrays: readonly ArrayVar[], scope: FunctionScope, read: 
   for (const i of order) {
     const a = arrays[i]!;
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
-    lines.push(line(`${CUDA.indent}${unused}${cType(a.type.elem)}* ${scope.name(a)} = (${cType(a.type.elem)}*)(${region}${offset});`, mc.loc(a.span)));
+    lines.push(line(`${CUDA.indent}${unused}${scope.types.name(a.type.elem)}* ${scope.name(a)} = (${scope.types.name(a.type.elem)}*)(${region}${offset});`, mc.loc(a.span)));
     offset += ` + ${sizes[i]}ull * ${lengthName(a, scope)}`;
   }
   return lines;
@@ -113,14 +186,15 @@ function dynamicShared(arrays: readonly ArrayVar[], scope: FunctionScope, read: 
 
 function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): string {
   const name = scope.name(p);
-  if (p.kind === "valueVar") return `${cType(p.type)}${p.ref ? "&" : ""} ${name}`;
+  const tn = scope.types.name;
+  if (p.kind === "valueVar") return `${tn(p.type)}${p.ref ? "&" : ""} ${name}`;
   const t = p.type;
   invariant(t.kind !== "dynamicShared", `parameter ${p.name} is a dynamic shared array`);
-  if (t.kind === "view") return `${CUDA.viewType}<${t.readonly ? "const " : ""}${cType(t.elem)}> ${name}`;
+  if (t.kind === "view") return `${CUDA.viewType}<${t.readonly ? "const " : ""}${tn(t.elem)}> ${name}`;
   if (t.kind === "array") {
     // A shared array of the caller's, by reference: indexing reads as in the kernel.
     invariant(t.space === "shared" && kind === "device_fn", `parameter ${p.name} is ${t.space} memory`);
-    return `${cType(t.elem)} (&${name})${t.dims.map((n) => `[${n}]`).join("")}`;
+    return `${tn(t.elem)} (&${name})${t.dims.map((n) => `[${n}]`).join("")}`;
   }
   // A kernel's arrays never alias: every launch argument is its own buffer (spec: Types), so
   // the arrays it writes are __restrict__. Besides being true, that steers nvcc 13.0 around
@@ -130,5 +204,5 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   // (both found by the GPU differential tests). A device function's parameters may alias
   // (f(a, a)), so they get neither.
   const restrict = kind === "kernel" && !t.readonly ? ` ${CUDA.kernelPointer}` : "";
-  return `${t.readonly ? "const " : ""}${cType(t.elem)}*${restrict} ${name}`;
+  return `${t.readonly ? "const " : ""}${tn(t.elem)}*${restrict} ${name}`;
 }

@@ -116,6 +116,8 @@ export class NameTable {
 export interface GlobalNames {
   readonly functions: ReadonlyMap<string, string>;
   readonly constants: ReadonlyMap<number, string>;
+  /** The module's global names so far, from which struct names are claimed after these (types.ts). */
+  readonly table: NameTable;
 }
 
 /**
@@ -149,12 +151,12 @@ export function globalNames(m: Module): GlobalNames {
     functions.set(f.name, instanceSymbol(base, f.instance.args));
   }
   const constants = new Map<number, string>((m.constantArrays ?? []).map((a) => [a.id, table.claim(a.name)]));
-  return { functions, constants };
+  return { functions, constants, table };
 }
 
 /** C++ names of one function's parameters, shared arrays and locals, by IR variable id (and the module's constant arrays'). */
-export function variableNames(f: Function, globals: GlobalNames): Map<number, string> {
-  const table = new NameTable("local", [...globals.functions.values(), ...globals.constants.values()]);
+export function variableNames(f: Function, globals: GlobalNames, structNames: Iterable<string> = []): Map<number, string> {
+  const table = new NameTable("local", [...globals.functions.values(), ...globals.constants.values(), ...structNames]);
   const names = new Map<number, string>(globals.constants);
   const claim = (v: ValueVar | ArrayVar) => {
     if (!names.has(v.id)) names.set(v.id, table.claim(v.name));

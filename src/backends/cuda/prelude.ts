@@ -7,11 +7,12 @@
 import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
-import type { BinaryExpr, BuiltinExpr, Module } from "../../ir/nodes.js";
-import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, type HalfName, type IntName, type ScalarType } from "../../ir/types.js";
+import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
+import { isLaneWise } from "../../ir/lanes.js";
+import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
-import { visit } from "../../ir/walk.js";
+import { visit, visitExpr, type Visitor } from "../../ir/walk.js";
 
 export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName | HalfName}`;
 export type ConversionHelperName = `gk_${"f32" | "f64"}_to_${IntName}`;
@@ -129,19 +130,19 @@ export function builtinOperandType(e: BuiltinExpr): ScalarType {
   return t;
 }
 
-/** The helpers a module's code calls directly. */
-export function usedHelpers(m: Module): Set<HelperName> {
+/** The helpers a module's code calls directly, and those the expressions `extra` (the bodies of vector helpers) call. */
+export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperName> {
   const used = new Set<HelperName>();
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
-  for (const f of [...m.functions, ...m.kernels]) {
-    if (f.params.some((p) => p.type.kind === "view")) used.add("gk_view");
-    visit(f.body, {
-      stmt: (s) => {
-        if (s.kind === "store" && s.order) add(memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").cuda[s.array.type.elem.name]?.helpers);
-      },
+  const visitor: Visitor = {
+    stmt: (s) => {
+      if (s.kind === "store" && s.order) add(memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").cuda[asScalar(s.array.type.elem).name]?.helpers);
+    },
       expr: (e) => {
         if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");
         if (e.kind === "call" && e.args.some((a) => a.kind === "viewArg")) used.add("gk_view");
+        // A lane-wise operation calls its vector helper; what that calls comes from `extra`.
+        if (isLaneWise(e)) return;
         if (e.kind === "binary") {
           const h = divisionHelperFor(e);
           if (h) used.add(h);
@@ -156,23 +157,28 @@ export function usedHelpers(m: Module): Set<HelperName> {
         } else if (e.kind === "special") {
           add(indexBuiltin(e.name).helpers);
         } else if (e.kind === "load" && e.order) {
-          add(memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").cuda[e.type.name]?.helpers);
+          add(memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").cuda[asScalar(e.type).name]?.helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);
         }
       },
-    });
+  };
+  for (const f of [...m.functions, ...m.kernels]) {
+    if (f.params.some((p) => p.type.kind === "view")) used.add("gk_view");
+    visit(f.body, visitor);
   }
+  for (const e of extra) visitExpr(e, visitor);
   return used;
 }
 
 /** The headers a module needs beyond `CUDA.headers`: those of the half-precision types it uses, in a fixed order. */
 export function usedHeaders(m: Module): string[] {
   const used = new Set<HalfName>();
-  const note = (t: { readonly kind: string; readonly name?: string; readonly elem?: { readonly name: string } }) => {
-    const name = t.kind === "scalar" ? t.name : t.kind === "global" || t.kind === "array" || t.kind === "view" ? t.elem?.name : undefined;
-    if (name === "f16" || name === "bf16") used.add(name);
+  const note = (t: Type) => {
+    const v = t.kind === "global" || t.kind === "array" || t.kind === "view" || t.kind === "dynamicShared" ? t.elem : t;
+    if (v.kind !== "scalar" && v.kind !== "vector" && v.kind !== "struct") return;
+    for (const l of leaves(v)) if (isHalf(l.type)) used.add(l.type.name);
   };
   (m.constantArrays ?? []).forEach((a) => note(a.type));
   for (const f of [...m.functions, ...m.kernels]) {

@@ -4,7 +4,8 @@
  * names start with `gk_`, a prefix no user name keeps (src/backends/cuda/names.ts).
  */
 import type { Expr, Function, ValueVar } from "../../ir/nodes.js";
-import type { ScalarType } from "../../ir/types.js";
+import type { ValueType } from "../../ir/types.js";
+import type { TypeNames } from "./types.js";
 import { invariant } from "../../util.js";
 import type { ExprContext } from "./expr.js";
 import { CUDA } from "./settings.js";
@@ -21,6 +22,7 @@ export class FunctionScope implements ExprContext {
     names: ReadonlyMap<number, string>,
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
+    readonly types: TypeNames,
     /** Variables a call may change through a reference (effects.ts). */
     readonly refTargets: ReadonlySet<number> = new Set(),
     readonly volatileLoads: ReadonlySet<Expr> = new Set(),
@@ -36,7 +38,7 @@ export class FunctionScope implements ExprContext {
     return n;
   };
 
-  readonly temp = (type: ScalarType): ValueVar => {
+  readonly temp = (type: ValueType): ValueVar => {
     const open = this.pending[this.pending.length - 1];
     invariant(open, "a temporary outside a statement");
     this.temps++;

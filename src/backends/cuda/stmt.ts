@@ -12,12 +12,15 @@
  */
 import { lookupBuiltin, memoryBuiltin, type SyncEntry } from "../../ir/builtins.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import { asScalar, isDense, type ValueType } from "../../ir/types.js";
+import { pathType } from "../../ir/paths.js";
+import { pathExprs } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
-import { emitExpr, fromTemplate, inOrder, orderedTemplate, PREC, type Emitted } from "./expr.js";
+import { braced, emitExpr, fromTemplate, inOrder, orderedTemplate, pathText, PREC, type Emitted } from "./expr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
-import { CUDA, cType } from "./settings.js";
+import { CUDA } from "./settings.js";
 import { continuesLoop } from "./analysis.js";
 import { fill } from "../../ir/templates.js";
 
@@ -28,6 +31,8 @@ export interface StmtContext {
   readonly unread: (id: number) => boolean;
   /** Where `continue` jumps in the innermost loop, when that loop cannot use C++'s `continue`. */
   readonly continueLabel?: string | undefined;
+  /** The alignment in bytes a local or shared array's declaration states for the vector accesses of it (0: none beyond its elements'). */
+  readonly align: (a: ArrayVar) => number;
 }
 
 const barrier = lookupBuiltin("barrier") as SyncEntry;
@@ -76,7 +81,7 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
 }
 
 function declareTemps(temps: readonly ValueVar[], cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
-  return temps.map((t) => line(`${pad(depth)}${cType(t.type)} ${cx.scope.name(t)};`, at));
+  return temps.map((t) => line(`${pad(depth)}${cx.scope.types.name(t.type)} ${cx.scope.name(t)};`, at));
 }
 
 function maybeUnused(id: number, cx: StmtContext): string {
@@ -86,7 +91,7 @@ function maybeUnused(id: number, cx: StmtContext): string {
 /** `const int x = e` (without the semicolon: also a `for` header's init). */
 function letText(s: LetStmt, cx: StmtContext): string {
   const init = emitExpr(s.init, cx.scope).text;
-  return `${maybeUnused(s.var.id, cx)}${s.var.mutable ? "" : "const "}${cType(s.var.type)} ${cx.scope.name(s.var)} = ${init}`;
+  return `${maybeUnused(s.var.id, cx)}${s.var.mutable ? "" : "const "}${cx.scope.types.name(s.var.type)} ${cx.scope.name(s.var)} = ${init}`;
 }
 
 /** `float a[2][3] = {{...}, {...}}`, or `= {}` (zero-filled). */
@@ -97,7 +102,7 @@ function localArrayText(s: LocalArrayStmt, cx: StmtContext): string {
   let init = "{}";
   if (s.init) {
     // C++ evaluates a braced list left to right, as gk does.
-    const values = s.init.map((e) => emitExpr(e, cx.scope).text);
+    const values = s.init.map((e) => braced(e, emitExpr(e, cx.scope), cx.scope));
     const nest = (from: number, level: number): string => {
       if (level === t.dims.length) return values[from]!;
       const stride = t.dims.slice(level + 1).reduce((a, b) => a * b, 1);
@@ -106,7 +111,8 @@ function localArrayText(s: LocalArrayStmt, cx: StmtContext): string {
     };
     init = nest(0, 0);
   }
-  return `${maybeUnused(s.array.id, cx)}${cType(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
+  const align = cx.align(s.array);
+  return `${maybeUnused(s.array.id, cx)}${align ? `__align__(${align}) ` : ""}${cx.scope.types.name(t.elem)} ${cx.scope.name(s.array)}${dims} = ${init}`;
 }
 
 /** An assignment, a store or an expression statement, without its semicolon (also a `for` header part). */
@@ -115,7 +121,7 @@ function headerText(s: Stmt, cx: StmtContext): string {
     case "let":
       return letText(s, cx);
     case "assign":
-      return `${cx.scope.name(s.var)} = ${emitExpr(s.value, cx.scope).text}`;
+      return assignText(s, cx).text;
     case "store":
       return storeText(s, cx).text;
     case "expr":
@@ -125,20 +131,42 @@ function headerText(s: Stmt, cx: StmtContext): string {
   }
 }
 
+/** `x = v`, `p.pos.x = v`: the path's indices before the value, as for a store. */
+function assignText(s: AssignStmt, cx: StmtContext): Emitted {
+  const ix = pathExprs(s.path);
+  return inOrder([...ix, s.value], cx.scope, (ops) => {
+    const target = `${cx.scope.name(s.var)}${pathText(s.var.type, s.path, ops.slice(0, ix.length), cx.scope)}`;
+    return { text: `${target} = ${emitExpr(ops[ix.length]!, cx.scope).text}`, prec: PREC.cond - 1 };
+  });
+}
+
 /**
- * `a[i][j] = v`, or `gk_st_release(&a[i], v)` with an ordering. gk evaluates the indices
- * first; C++17 the value, so an observable order is fixed with temporaries.
+ * `a[i][j] = v`, `a[i].pos.x = v`, or `gk_st_release(&a[i], v)` with an ordering. gk
+ * evaluates the indices first; C++17 the value, so an observable order is fixed with
+ * temporaries. A vector store writes through a vector pointer (one access); a value with
+ * padding stored to global memory goes through its store helper, which leaves the padding
+ * alone (types.ts).
  */
 function storeText(s: StoreStmt, cx: StmtContext): Emitted {
   const n = s.indices.length;
-  return inOrder([...s.indices, s.value], cx.scope, (ops) => {
-    const target = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
-    const value = emitExpr(ops[n]!, cx.scope);
-    if (s.order) {
-      const tpl = orderedTemplate(s.order === "release" ? "storeRelease" : "storeVolatile", s.array.type.elem);
-      return fromTemplate(tpl, [{ text: `&${target}`, prec: PREC.unary }, value]);
+  const ix = pathExprs(s.path);
+  const types = cx.scope.types;
+  return inOrder([...s.indices, ...ix, s.value], cx.scope, (ops) => {
+    const element = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
+    const emitted = emitExpr(ops[n + ix.length]!, cx.scope);
+    const value = emitted.text;
+    if (s.vector !== null) {
+      return { text: `*reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element}) = ${value}`, prec: PREC.cond - 1 };
     }
-    return { text: `${target} = ${value.text}`, prec: PREC.cond - 1 };
+    if (s.order) {
+      // storeRelease / storeVolatile: of a scalar element (the checker admits only those).
+      const tpl = orderedTemplate(s.order === "release" ? "storeRelease" : "storeVolatile", asScalar(s.array.type.elem));
+      return fromTemplate(tpl, [{ text: `&${element}`, prec: PREC.unary }, emitted]);
+    }
+    const target = `${element}${pathText(s.array.type.elem, s.path, ops.slice(n, n + ix.length), cx.scope)}`;
+    const t = pathType(s.array.type.elem, s.path) as ValueType;
+    if (s.array.type.kind === "global" && !isDense(t)) return { text: `${types.storeHelper(t)}(&${target}, ${value})`, prec: PREC.primary };
+    return { text: `${target} = ${value}`, prec: PREC.cond - 1 };
   });
 }
 

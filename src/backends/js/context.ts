@@ -63,12 +63,18 @@ export interface FnCtx {
    * than from the closure.
    */
   readonly budget: "$budget" | "$stepBudget";
+  /**
+   * Names standing for IR variables that exist only while an operation is emitted: the
+   * operands of a lane-wise operation, evaluated once into temporaries (emitExpr.ts), by the
+   * (negative) ids of the variables its lane expansion reads.
+   */
+  readonly bound: Map<number, string>;
 }
 
 export function newFnCtx(fn: Function, mode: FnMode, analysis: KernelAnalysis, sites: SiteTable, opts: GenOptions): FnCtx {
   const steps = mode === "fastKernel" || mode === "region" ? "$s" : "$steps";
   const budget = mode === "fastKernel" || mode === "region" ? "$stepBudget" : "$budget";
-  return { fn, mode, analysis, sites, opts, temps: [], hoisted: [], loops: [], continued: new Set(), broken: new Set(), labels: { next: 0 }, steps, budget };
+  return { fn, mode, analysis, sites, opts, temps: [], hoisted: [], loops: [], continued: new Set(), broken: new Set(), labels: { next: 0 }, steps, budget, bound: new Map() };
 }
 
 const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");

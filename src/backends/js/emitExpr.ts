@@ -4,23 +4,31 @@
  * computes. `&&`, `||` and `?:` stay lazy; array accesses are in emitMemory.ts. A warp
  * operation yields to the scheduler, which resumes the thread with its result once the whole
  * warp has arrived (src/runtime/sim/scheduler.ts).
+ *
+ * Vectors and structs are arrays (src/ir/composite.ts): `f32x4(a, b, c, d)` is `[a, b, c, d]`,
+ * a struct the array of its fields. A lane-wise operation evaluates its operands once, into
+ * temporaries, then its lane expansion (src/ir/lanes.ts), the same one the CUDA backend emits.
  */
 import { indexBuiltin, mathBuiltin, mathJs } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
-import type { Expr, WarpExpr } from "../../ir/nodes.js";
-import { asScalar, isInt } from "../../ir/types.js";
+import type { ConstructExpr, Expr, SwizzleExpr, ValueVar, WarpExpr } from "../../ir/nodes.js";
+import { asScalar, isInt, type ArrayType, type ValueType } from "../../ir/types.js";
+import { expandLanes, isLaneWise } from "../../ir/lanes.js";
+import { operands } from "../../ir/walk.js";
+import { zeroValue, type Value } from "../../ir/composite.js";
 import { assertNever, invariant } from "../../util.js";
-import { applyTemplate, literal, varName, type FnCtx } from "./context.js";
-import { emitAtomic, emitLoad, emitRefRead } from "./emitMemory.js";
+import { applyTemplate, isTrivial, literal, newTemp, varName, type FnCtx } from "./context.js";
+import { emitAtomic, emitLoad, emitMember, emitRefRead } from "./emitMemory.js";
 import { emitCall } from "./emitCall.js";
 import { raw } from "../../ir/templates.js";
 
 export function emitExpr(ctx: FnCtx, e: Expr): string {
+  if (isLaneWise(e)) return laneWise(ctx, e);
   switch (e.kind) {
     case "const":
       return literal(e.type, e.value);
     case "var":
-      return e.var.ref ? emitRefRead(ctx, e.var) : varName(e.var);
+      return ctx.bound.get(e.var.id) ?? (e.var.ref ? emitRefRead(ctx, e.var) : varName(e.var));
     case "special":
       return indexBuiltin(e.name).js(e.axis);
     case "unary": {
@@ -64,8 +72,83 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       return emitAtomic(ctx, e);
     case "warp":
       return emitWarp(ctx, e);
+    case "member":
+      return emitMember(ctx, emitExpr(ctx, e.operand), e.operand.type as ValueType, e.path, e.span);
+    case "construct":
+      return construct(ctx, e);
+    case "swizzle":
+      return swizzle(ctx, e);
+    case "zero":
+      return zeroLiteral(e.type);
   }
   return assertNever(e, "expression");
+}
+
+/** Code that is a name or a literal as it is; anything else evaluated once into a temporary (`binds` gets the assignment). */
+function once(ctx: FnCtx, code: string, binds: string[]): string {
+  if (isTrivial(code)) return code;
+  const t = newTemp(ctx);
+  binds.push(`${t} = ${code}`);
+  return t;
+}
+
+function seqOf(binds: readonly string[], value: string): string {
+  return binds.length ? `(${binds.join(", ")}, ${value})` : value;
+}
+
+/** A lane-wise operation: its operands once, in order, then its lane expansion over them. */
+function laneWise(ctx: FnCtx, e: Expr): string {
+  const binds: string[] = [];
+  const refs = operands(e).map((o): Expr => {
+    const code = once(ctx, emitExpr(ctx, o), binds);
+    const v: ValueVar = { kind: "valueVar", id: -1 - ctx.bound.size, name: code, type: o.type as ValueType, mutable: false, span: o.span };
+    ctx.bound.set(v.id, code);
+    return { kind: "var", type: v.type, var: v, span: o.span };
+  });
+  return seqOf(binds, emitExpr(ctx, expandLanes(e, refs)));
+}
+
+/** `[a, b, c, d]`; a splat repeats its value; a vector argument is spread into its lanes. */
+function construct(ctx: FnCtx, e: ConstructExpr): string {
+  if (e.type.kind === "vector" && e.args.length === 1) {
+    const binds: string[] = [];
+    const s = once(ctx, emitExpr(ctx, e.args[0]!), binds);
+    return seqOf(binds, `[${Array.from({ length: e.type.lanes }, () => s).join(", ")}]`);
+  }
+  if (e.type.kind === "vector") return `[${e.args.map((a) => (a.type.kind === "vector" ? `...${emitExpr(ctx, a)}` : emitExpr(ctx, a))).join(", ")}]`;
+  // A struct: its fields in order, an array field the flat array of its elements.
+  const args = e.args.map((a) => emitExpr(ctx, a));
+  let k = 0;
+  const fields = e.type.fields.map((f) => {
+    if (f.type.kind !== "array") return args[k++]!;
+    const n = f.type.dims.reduce((a, d) => a * d, 1);
+    const elems = args.slice(k, k + n);
+    k += n;
+    return `[${elems.join(", ")}]`;
+  });
+  return `[${fields.join(", ")}]`;
+}
+
+function swizzle(ctx: FnCtx, e: SwizzleExpr): string {
+  const binds: string[] = [];
+  const v = once(ctx, emitExpr(ctx, e.operand), binds);
+  return seqOf(binds, `[${e.lanes.map((k) => `${v}[${k}]`).join(", ")}]`);
+}
+
+/** A JavaScript literal of the zero value of a type (arrays for vectors and structs; values are never changed in place, so a large array field may repeat one element). */
+function zeroLiteral(t: ValueType | ArrayType): string {
+  switch (t.kind) {
+    case "scalar":
+      return literal(t, zeroValue(t) as Exclude<Value, readonly Value[]>);
+    case "vector":
+      return `[${Array.from({ length: t.lanes }, () => zeroLiteral(t.elem)).join(", ")}]`;
+    case "struct":
+      return `[${t.fields.map((f) => zeroLiteral(f.type)).join(", ")}]`;
+    case "array": {
+      const n = t.dims.reduce((a, d) => a * d, 1);
+      return n > 16 ? `new Array(${n}).fill(${zeroLiteral(t.elem)})` : `[${Array.from({ length: n }, () => zeroLiteral(t.elem)).join(", ")}]`;
+    }
+  }
 }
 
 /**

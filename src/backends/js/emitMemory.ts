@@ -8,17 +8,21 @@
  * block has written is reported (GK8013); through a view or a reference, whose memory the code
  * cannot know, the flags are the array's own `$w` property, where it has one.
  *
- * Order of evaluation: indices left to right, then the stored value or atomic operands, then
- * the check, then the access. bool elements are 0/1 bytes and f16/bf16 elements their bits
- * (src/ir/halves.ts): converted on load and store (`$.fromF16Bits`, `$.f16Bits`, ...).
+ * Order of evaluation: indices left to right, then the path's indices, then the stored value
+ * or atomic operands, then the checks, then the access. bool elements are 0/1 bytes and
+ * f16/bf16 elements their bits (src/ir/halves.ts): converted on load and store
+ * (`$.fromF16Bits`, `$.f16Bits`, ...). Arrays of vectors and structs, paths into elements,
+ * and vector accesses of arrays of scalars are written with layout.ts.
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
-import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, StoreStmt, ValueVar } from "../../ir/nodes.js";
-import { asScalar, isHalf, memoryDims, memorySpace, type ScalarType } from "../../ir/types.js";
+import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt, ValueVar } from "../../ir/nodes.js";
+import { asScalar, isHalf, memoryDims, memorySpace, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
 import { TYPED_ARRAY } from "../../ir/values.js";
+import { stepType } from "../../ir/paths.js";
 import { invariant } from "../../util.js";
-import { arrayName, isTrivial, newTemp, varName, zeroOf, type FnCtx } from "./context.js";
+import { arrayName, isTrivial, newTemp, varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
+import { allocate, holdingOf, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
 import type { Site } from "./sites.js";
 import { fill } from "../../ir/templates.js";
 
@@ -41,7 +45,33 @@ function bindTo(ctx: FnCtx, code: string, binds: string[]): string {
   return t;
 }
 
-export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[]): Indexing {
+/** One index: bound to a name, its test against `bound` (exclusive), the number to compute with, and what to report. */
+function indexTest(ctx: FnCtx, ix: Expr, bound: string, binds: string[]): { test: string; ref: string; report: string } {
+  invariant(ix.type.kind === "scalar", "index is not a scalar");
+  const code = bindTo(ctx, emitExpr(ctx, ix), binds);
+  switch (ix.type.name) {
+    case "i8":
+    case "i16":
+    case "i32":
+      return { test: `${code} >>> 0 < ${bound}`, ref: code, report: code };
+    case "u8":
+    case "u16":
+    case "u32":
+      return { test: `${code} < ${bound}`, ref: code, report: code };
+    case "i64":
+    case "u64": {
+      // Number() keeps the order of bigints, so the test is exact even where it rounds.
+      const n = newTemp(ctx);
+      binds.push(`${n} = Number(${code})`);
+      return { test: ix.type.name === "i64" ? `${n} >= 0 && ${n} < ${bound}` : `${n} < ${bound}`, ref: n, report: code };
+    }
+    default:
+      return invariant(false, `index of type ${ix.type.name}`) as never;
+  }
+}
+
+/** `span`: a vector access reads that many elements from the last index on, which must all be in bounds. */
+export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], span = 1): Indexing {
   const name = arrayName(ctx, array);
   const t = array.type;
   const bounds = memoryDims(t).map((d) => (d === undefined ? `${name}$n` : String(d)));
@@ -51,37 +81,12 @@ export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[]):
   const tests: string[] = [];
   const reports: string[] = [];
   indices.forEach((ix, d) => {
-    invariant(ix.type.kind === "scalar", "index is not a scalar");
-    const bound = bounds[d]!;
-    const code = bindTo(ctx, emitExpr(ctx, ix), binds);
-    switch (ix.type.name) {
-      case "i8":
-      case "i16":
-      case "i32":
-        tests.push(`${code} >>> 0 < ${bound}`);
-        refs.push(code);
-        reports.push(code);
-        return;
-      case "u8":
-      case "u16":
-      case "u32":
-        tests.push(`${code} < ${bound}`);
-        refs.push(code);
-        reports.push(code);
-        return;
-      case "i64":
-      case "u64": {
-        // Number() keeps the order of bigints, so the test is exact even where it rounds.
-        const n = newTemp(ctx);
-        binds.push(`${n} = Number(${code})`);
-        tests.push(ix.type.name === "i64" ? `${n} >= 0 && ${n} < ${bound}` : `${n} < ${bound}`);
-        refs.push(n);
-        reports.push(code);
-        return;
-      }
-      default:
-        invariant(false, `index of type ${ix.type.name}`);
-    }
+    const last = d === indices.length - 1 && span > 1;
+    const bound = last ? (memoryDims(t)[d] === undefined ? `(${bounds[d]} - ${span - 1})` : String(Number(bounds[d]) - (span - 1))) : bounds[d]!;
+    const r = indexTest(ctx, ix, bound, binds);
+    tests.push(r.test);
+    refs.push(r.ref);
+    reports.push(r.report);
   });
   let offset = refs[0]!;
   if (t.kind === "array") for (let d = 1; d < refs.length; d++) offset = `(${offset} * ${t.dims[d]} + ${refs[d]})`;
@@ -198,21 +203,23 @@ function flaggedWrite(ctx: FnCtx, container: string, offset: string, elem: Scala
 }
 
 export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
+  if (e.vector !== null || e.path.length > 0 || holdingOf(e.array.type.elem) !== "scalars") return emitLoadValue(ctx, e);
   const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
   const ix = indexing(ctx, e.array, e.indices);
   const name = arrayName(ctx, e.array);
-  const read = checkedRead(ctx, name, ix.offset, e.array.type.elem, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
-  const checked = `(${ix.inBounds} ? ${fromStored(e.type, read)} : ${ix.fault(site)})`;
+  const read = checkedRead(ctx, name, ix.offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
+  const checked = `(${ix.inBounds} ? ${fromStored(e.type as ScalarType, read)} : ${ix.fault(site)})`;
   return seq([...ix.binds, checked]);
 }
 
 /** A store statement. */
 export function emitStore(ctx: FnCtx, s: StoreStmt): string {
+  if (s.vector !== null || s.path.length > 0 || holdingOf(s.array.type.elem) !== "scalars") return emitStoreValue(ctx, s);
   const site = accessSite(ctx, { kind: "access", access: "write", array: s.array, fn: ctx.fn.name, span: s.span });
   const ix = indexing(ctx, s.array, s.indices);
   const value = bindTo(ctx, emitExpr(ctx, s.value), ix.binds);
   const name = arrayName(ctx, s.array);
-  const elem = s.array.type.elem;
+  const elem = s.array.type.elem as ScalarType;
   const lines = ix.binds.map((b) => `${b};`);
   const write = flaggedWrite(ctx, name, ix.offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
   lines.push(`if (${ix.inBounds}) ${write} else ${ix.fault(site)};`);
@@ -222,7 +229,7 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
 /** An atomic read-modify-write; threads run one at a time, so it is a plain read and write. The value is the old element. */
 export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const entry = atomicBuiltin(e.op);
-  const elem = e.array.type.elem;
+  const elem = e.array.type.elem as ScalarType;
   const tpl = entry.js[elem.name];
   invariant(tpl, `${entry.name} has no JavaScript implementation for ${elem.name}`);
   const site = accessSite(ctx, { kind: "atomic", op: e.op, builtin: entry.name, array: e.array, fn: ctx.fn.name, span: e.span });
@@ -269,7 +276,7 @@ export function emitLocalArray(ctx: FnCtx, s: LocalArrayStmt): string {
   invariant(t.kind === "array" && t.space === "local", `${s.array.name} is not a local array`);
   const name = arrayName(ctx, s.array);
   const size = t.dims.reduce((a, b) => a * b, 1);
-  const alloc = `new ${typedArrayOf(t.elem)}(${size})`;
+  const alloc = allocate(t.elem, size);
   const lines: string[] = [];
   if (ctx.mode === "generator" || ctx.perThread?.has(s.array.id)) {
     // Threads of a block interleave at barriers: each needs its own storage.
@@ -277,10 +284,176 @@ export function emitLocalArray(ctx: FnCtx, s: LocalArrayStmt): string {
   } else {
     // A thread runs this function to completion before another starts: one storage will do.
     ctx.hoisted.push(`const ${name} = ${alloc};`);
-    if (!s.init) lines.push(`${name}.fill(${zeroOf(t.elem)});`);
+    if (!s.init) lines.push(zeroFill(name, t.elem));
   }
-  s.init?.forEach((v, i) => lines.push(`${name}[${i}] = ${toStored(t.elem, emitExpr(ctx, v))};`));
+  const elem = t.elem;
+  if (elem.kind === "scalar") s.init?.forEach((v, i) => lines.push(`${name}[${i}] = ${toStored(elem, emitExpr(ctx, v))};`));
+  else {
+    const m = memOf(ctx, s.array, false, -1, "[]");
+    s.init?.forEach((v, i) => {
+      const value = newTemp(ctx);
+      lines.push(`${value} = ${emitExpr(ctx, v)};`, ...writeValue(ctx, m, elem, { terms: [], bytes: i * sizeOf(elem) }, value, sentinelOf));
+    });
+  }
   return lines.join(" ");
+}
+
+// ---------------------------------------------------------------- arrays of vectors and structs, paths, vector accesses
+
+/** The byte address of element `offset` (a name) of an array of `elem`. */
+function elementAddr(elem: ValueType, offset: string): Addr {
+  return { terms: [{ code: offset, bytes: sizeOf(elem) }], bytes: 0 };
+}
+
+/**
+ * A path into a value of type `t` at `a`: the address it leads to and its type. Array-field
+ * indices are evaluated into `binds` (in order) and their tests pushed to `tests`, each a
+ * complete check that reports the index (GK8001) when it fails.
+ */
+function pathAddr(ctx: FnCtx, t: ValueType | ArrayType, a: Addr, path: readonly PathStep[], binds: string[], tests: string[], span: Site["span"]): { addr: Addr; type: ValueType | ArrayType } {
+  let cur = t;
+  let addr = a;
+  for (const step of path) {
+    if (step.kind === "field") {
+      invariant(cur.kind === "struct", "a field of a non-struct");
+      addr = plus(addr, cur.fields[step.field]!.offset);
+    } else if (step.kind === "lane") {
+      invariant(cur.kind === "vector", "a lane of a non-vector");
+      addr = plus(addr, step.lane * sizeOf(cur.elem));
+    } else {
+      invariant(cur.kind === "array", "an element of a non-array");
+      const at = cur;
+      const refs = fieldIndices(ctx, at, step.indices, binds, tests, span);
+      const size = sizeOf(at.elem);
+      refs.forEach((r, d) => (addr = withTerm(addr, r, size * at.dims.slice(d + 1).reduce((x, y) => x * y, 1))));
+    }
+    cur = stepType(cur, step);
+  }
+  return { addr, type: cur };
+}
+
+/** The indices of an array field, bound to names, each with its check against its dimension. */
+function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds: string[], tests: string[], span: Site["span"]): string[] {
+  const site = ctx.sites.add({ kind: "field", type: t, fn: ctx.fn.name, span });
+  const checks = indices.map((ix, d) => indexTest(ctx, ix, String(t.dims[d]), binds));
+  tests.push(`((${checks.map((c) => c.test).join(" && ")}) || $sim.bounds(${site}, [${checks.map((c) => c.report).join(", ")}], 0))`);
+  return checks.map((c) => c.ref);
+}
+
+/**
+ * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory of a
+ * fixed size. Views and dynamic shared arrays hold only scalars (the checker: GK2042, GK2044)
+ * and are never vector-accessed (GK2046), so no layout access reaches them.
+ */
+function sharedFlags(ctx: FnCtx, array: ArrayVar): boolean {
+  const flags = flagsOf(ctx, array);
+  invariant(!flags?.maybe && array.type.kind !== "dynamicShared", `a layout access of ${array.name} (${array.type.kind})`);
+  return flags !== undefined;
+}
+
+/** `($b..., test && test && ..., value)`: binds, then every check (each reports when it fails), then the value. */
+function checkedSeq(binds: readonly string[], tests: readonly string[], value: string): string {
+  return `(${[...binds, ...tests, value].join(", ")})`;
+}
+
+/** A load of a vector or struct element, of part of an element, or a vector load of an array of scalars. */
+function emitLoadValue(ctx: FnCtx, e: LoadExpr): string {
+  const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
+  const lanes = e.vector ?? 1;
+  const ix = indexing(ctx, e.array, e.indices, lanes);
+  const binds = [...ix.binds];
+  const o = bindTo(ctx, ix.offset, binds);
+  const tests = [`((${ix.inBounds}) || ${ix.fault(site)})`];
+  const elem = e.array.type.elem;
+  const m = memOf(ctx, e.array, sharedFlags(ctx, e.array), site, ix.report);
+  if (e.vector !== null) {
+    invariant(elem.kind === "scalar" && e.type.kind === "vector", "a vector load of an array of non-scalars");
+    tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
+    return checkedSeq(binds, tests, readValue(ctx, m, e.type, elementAddr(elem, o), sentinelOf));
+  }
+  const { addr, type } = pathAddr(ctx, elem, elementAddr(elem, o), e.path, binds, tests, e.span);
+  return checkedSeq(binds, tests, readValue(ctx, m, type, addr, sentinelOf));
+}
+
+/** A store of a vector or struct element, of part of an element, or a vector store into an array of scalars. */
+function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
+  const site = accessSite(ctx, { kind: "access", access: "write", array: s.array, fn: ctx.fn.name, span: s.span });
+  const lanes = s.vector ?? 1;
+  const ix = indexing(ctx, s.array, s.indices, lanes);
+  const binds = [...ix.binds];
+  const o = bindTo(ctx, ix.offset, binds);
+  const tests: string[] = [];
+  const elem = s.array.type.elem;
+  const m = memOf(ctx, s.array, sharedFlags(ctx, s.array), site, ix.report);
+  let addr = elementAddr(elem, o);
+  let type: ValueType | ArrayType = s.vector !== null ? (s.value.type as ValueType) : elem;
+  if (s.vector !== null) tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
+  else ({ addr, type } = pathAddr(ctx, elem, addr, s.path, binds, tests, s.span));
+  const value = newTemp(ctx);
+  binds.push(`${value} = ${emitExpr(ctx, s.value)}`);
+  const writes = writeValue(ctx, m, type, addr, value, sentinelOf);
+  const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
+  return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
+}
+
+/**
+ * `operand.path` of a value (vectors and structs are arrays: a field or lane is an element, an
+ * array field a flat array). Indices of array fields are checked (GK8001).
+ */
+export function emitMember(ctx: FnCtx, operand: string, t: ValueType, path: readonly PathStep[], span: Site["span"]): string {
+  const binds: string[] = [];
+  const tests: string[] = [];
+  let cur: ValueType | ArrayType = t;
+  const hasIndex = path.some((p) => p.kind === "elem");
+  const base = hasIndex ? bindTo(ctx, operand, binds) : isTrivial(operand) ? operand : `(${operand})`;
+  let code = base;
+  for (const step of path) {
+    if (step.kind === "field") code += `[${step.field}]`;
+    else if (step.kind === "lane") code += `[${step.lane}]`;
+    else {
+      invariant(cur.kind === "array", "an element of a non-array");
+      const at = cur;
+      const refs = fieldIndices(ctx, at, step.indices, binds, tests, span);
+      const flat = refs.reduce((acc, r, d) => (d === 0 ? r : `(${acc} * ${at.dims[d]} + ${r})`), "");
+      code += `[${flat}]`;
+    }
+    cur = stepType(cur, step);
+  }
+  return binds.length || tests.length ? checkedSeq(binds, tests, code) : code;
+}
+
+/**
+ * `name.path = value` as a new value of the variable: the parts along the path are copied and
+ * the last one replaced (values are never changed in place, so a copy made by `let q = p;` is
+ * safe). Returns statements.
+ */
+export function emitAssignPath(ctx: FnCtx, name: string, t: ValueType, path: readonly PathStep[], value: Expr, span: Site["span"]): string {
+  const binds: string[] = [];
+  const tests: string[] = [];
+  const keys: string[] = [];
+  let cur: ValueType | ArrayType = t;
+  for (const step of path) {
+    if (step.kind === "field") keys.push(String(step.field));
+    else if (step.kind === "lane") keys.push(String(step.lane));
+    else {
+      invariant(cur.kind === "array", "an element of a non-array");
+      const at = cur;
+      const refs = fieldIndices(ctx, at, step.indices, binds, tests, span);
+      const flat = refs.reduce((acc, r, d) => (d === 0 ? r : `(${acc} * ${at.dims[d]} + ${r})`), "");
+      keys.push(bindTo(ctx, flat, binds));
+    }
+    cur = stepType(cur, step);
+  }
+  const v = newTemp(ctx);
+  binds.push(`${v} = ${emitExpr(ctx, value)}`);
+  // Copies along the path, outermost first; then each is put back into its parent.
+  const copies = keys.map(() => newTemp(ctx));
+  const lines = [`${copies[0]} = ${name}.slice();`];
+  for (let k = 1; k < keys.length; k++) lines.push(`${copies[k]} = ${copies[k - 1]}[${keys[k - 1]}].slice();`);
+  lines.push(`${copies[keys.length - 1]}[${keys[keys.length - 1]}] = ${v};`);
+  for (let k = keys.length - 1; k > 0; k--) lines.push(`${copies[k - 1]}[${keys[k - 1]}] = ${copies[k]};`);
+  lines.push(`${name} = ${copies[0]};`);
+  return `${binds.map((b) => `${b};`).join(" ")} ${tests.map((t) => `${t};`).join(" ")} ${lines.join(" ")}`.trim();
 }
 
 // ---------------------------------------------------------------- references

@@ -18,7 +18,7 @@ import type { Stmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
 import { varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
-import { emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
+import { emitAssignPath, emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
 
 /** Exported for the regions' loops, which write the same back-edge. */
 export function budgetCheck(ctx: FnCtx, site: number): string {
@@ -37,6 +37,7 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     case "localArray":
       return [`${pad}${emitLocalArray(ctx, s)}`];
     case "assign":
+      if (s.path.length) return [`${pad}${emitAssignPath(ctx, varName(s.var), s.var.type, s.path, s.value, s.span)}`];
       return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value)) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
     case "store":
       return [`${pad}${emitStore(ctx, s)}`];

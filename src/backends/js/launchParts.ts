@@ -6,8 +6,9 @@
 import { indexBuiltin } from "../../ir/builtins.js";
 import type { Axis, SpecialName } from "../../ir/nodes.js";
 import { visit } from "../../ir/walk.js";
-import { arrayName, varName, zeroOf, type FnCtx } from "./context.js";
+import { arrayName, varName, type FnCtx } from "./context.js";
 import { sentinelOf, typedArrayOf } from "./emitMemory.js";
+import { allocate, flagCount, globalLength, sentinelFill, zeroFill } from "./layout.js";
 
 export const AXES: readonly Axis[] = [0, 1, 2];
 /** The JavaScript name of a thread-index variable: `$tx`, `$bdy`, `$gz`... */
@@ -33,7 +34,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
   ctx.fn.params.forEach((p, i) => {
     if (p.kind === "arrayVar") {
       const n = arrayName(ctx, p);
-      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${n}.length;`);
+      outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${globalLength(n, p.type.elem)};`);
       names.push(n, `${n}$n`);
     } else if (assigned.has(p.id)) {
       outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
@@ -51,18 +52,20 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
     const t = s.type;
     if (t.kind !== "array" && t.kind !== "dynamicShared") continue;
     const n = arrayName(ctx, s);
-    let size: string;
+    let flags: string;
     if (t.kind === "array") {
-      size = String(t.dims.reduce((a, b) => a * b, 1));
-      outer.push(`${pad}const ${n} = new ${typedArrayOf(t.elem)}(${size});`);
+      const size = t.dims.reduce((a, b) => a * b, 1);
+      outer.push(`${pad}const ${n} = ${allocate(t.elem, size)};`);
       names.push(n);
+      flags = String(flagCount(t.elem, size));
     } else {
-      size = `${n}$n`;
+      // A dynamic shared array holds scalars (GK2042).
       outer.push(`${pad}const ${n}$n = $args[${lengthAt + dynamicShared.indexOf(s)}], ${n} = new ${typedArrayOf(t.elem)}(${n}$n);`);
       names.push(n, `${n}$n`);
+      flags = `${n}$n`;
     }
     if (ctx.opts.checkUninitializedShared) {
-      outer.push(`${pad}const ${n}$w = new Uint8Array(${size});`);
+      outer.push(`${pad}const ${n}$w = new Uint8Array(${flags});`);
       names.push(`${n}$w`);
       // Device functions that take shared arrays, views or references find the written flags on the array.
       if (passesMemory) outer.push(`${pad}${n}.$w = ${n}$w;`);
@@ -85,8 +88,8 @@ export function assignedParams(ctx: FnCtx): Set<number> {
 export function resetShared(ctx: FnCtx): string[] {
   return ctx.fn.shared.flatMap((s) => {
     const n = arrayName(ctx, s);
-    if (!ctx.opts.checkUninitializedShared) return [`${n}.fill(${zeroOf(s.type.elem)});`];
-    return [`${n}.fill(${sentinelOf(s.type.elem)});`, `${n}$w.fill(0);`];
+    if (!ctx.opts.checkUninitializedShared) return [zeroFill(n, s.type.elem)];
+    return [sentinelFill(n, s.type.elem, sentinelOf), `${n}$w.fill(0);`];
   });
 }
 

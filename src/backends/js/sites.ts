@@ -7,7 +7,7 @@
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, AtomicOp, ValueVar, WarpOp } from "../../ir/nodes.js";
-import type { ScalarType } from "../../ir/types.js";
+import type { ArrayType, ScalarType } from "../../ir/types.js";
 
 interface SiteBase {
   /** The IR function the site is in (a kernel or a device_fn). */
@@ -18,6 +18,8 @@ interface SiteBase {
 export type Site = SiteBase &
   (
     | { readonly kind: "access"; readonly access: "read" | "write"; readonly array: ArrayVar }
+    /** An index of an array field of a struct value (`p.taps[i]`). */
+    | { readonly kind: "field"; readonly type: ArrayType }
     /** A read or write of an `inout`/`out` parameter, through its reference. */
     | { readonly kind: "ref"; readonly access: "read" | "write"; readonly param: ValueVar }
     /** A reference to an array element made at a call, for `param` of `callee`. */

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { lineColOf } from "../../diagnostics/source.js";
 import { memoryHost, nodeHost } from "../../load/program.js";
 import { frontEnd } from "../../pipeline.js";
-import { formatArray, jsonArray } from "../../runtime/format.js";
+import { formatElements, jsonElements } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
 import { cacheRoot } from "../../runtime/cache/layout.js";
 import { createRunner } from "../../runtime/runner.js";
@@ -20,13 +20,16 @@ Runs the launch statements of FILE in order, on a GPU when one and nvcc are usab
 else on the CPU simulator (stderr says which), and prints every array each kernel may
 write (its non-readonly global parameters) by name:
   out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]
+  vs = [[1, 2, 3, 4], [5, 6, 7, 8]]                    (vectors)
+  nodes = [{ start: 0, edges: 2 }, { start: 2, edges: 1 }]   (structs)
 A launch that fails stops the run: the outputs of the launches before it are printed,
 then its error (exit status 1).
 
   --device auto|cuda|cpu  where to run (default auto); cuda fails if no GPU is usable
   --json                  print {"launches":[{"kernel", "device", "outputs":{name:[...]},
                           "kernel_ms"}]}; NaN, Infinity, -0 and 64-bit integers beyond
-                          2^53 are strings so values stay exact; after a failed launch,
+                          2^53 are strings so values stay exact; vectors are arrays of
+                          their lanes, structs objects by field; after a failed launch,
                           also "error":{"code", "message"}
   --all                   print every element (default: the first 64 of each array;
                           --json always prints every element)
@@ -39,6 +42,7 @@ then its error (exit status 1).
   --arg name=value        one per parameter, and one per constant array the kernel reads;
                           value as in a launch statement:
                           --arg n=8 --arg x=iota(8) --arg y='[1, 2, 3]' --arg out='zeros(8)'
+                          --arg v='f32x4(1, 2, 3, 4)' --arg p='{ x: 1, y: 2 }'
   --shared name=length    the length (elements) of a dynamic shared array (shared buf: f32[];),
                           one per such array: --shared buf=256
   --gpu N                 use GPU N (default 0)`;
@@ -97,7 +101,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const launches = outcomes.map((o) => ({
       kernel: o.kernel,
       device: o.device,
-      outputs: Object.fromEntries([...o.outputs].map(([k, v]) => [k, jsonArray(v.elem, v.data)])),
+      outputs: Object.fromEntries([...o.outputs].map(([k, v]) => [k, jsonElements(v.elem, v.data)])),
       kernel_ms: o.kernelMs,
     }));
     const error = failure?.[0] && { code: failure[0].code, message: failure[0].message };
@@ -110,7 +114,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         const at = src ? `${o.span.file}:${lineColOf(src, o.span.start).line}` : o.span.file;
         io.out(`# ${o.kernel} (${at})`);
       }
-      for (const [name, v] of o.outputs) io.out(`${name} = ${formatArray(v.elem, v.data, limit)}`);
+      for (const [name, v] of o.outputs) io.out(`${name} = ${formatElements(v.elem, v.data, limit)}`);
     }
   }
   if (failure) {

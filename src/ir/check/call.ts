@@ -1,27 +1,33 @@
-/** Calls: casts (`f32(x)`), math builtins, atomics, warp operations, and device functions. */
+/**
+ * Calls: casts (`f32(x)`), vector constructors (`f32x4(...)`, vectors.ts), math builtins (lane
+ * by lane on vectors), vector builtins and vector loads (vectors.ts), atomics, warp
+ * operations, and device functions.
+ */
 import type * as ast from "../../parser/ast.js";
-import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type MemoryEntry, type WarpEntry } from "../builtins.js";
+import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../builtins.js";
 import { checkOrderedLoad } from "./memoryOps.js";
 import { evalCast } from "../evalOp.js";
 import type { CallArg, Expr } from "../nodes.js";
-import { isFloat, isInt, isScalarName, memorySpace, SCALAR_NAMES, scalarType, T, type ScalarType, type VoidType } from "../types.js";
+import { isFloat, isInt, isLaneScalar, isScalarName, isVectorLane, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "../warpBuiltins.js";
 import { cudaSpelling } from "../../backends/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
-import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { constExpr, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkGenericCall } from "./genericArgs.js";
-import { checkAs, checkCondition, checkValue, materialize, untypedOf } from "./expr.js";
+import { refuseVectorSpelling } from "./typeExpr.js";
+import { checkAs, checkCondition, checkExpr, checkValue, constantTypeFor, materialize, splat, untypedOf } from "./expr.js";
+import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
 import { didYouMean } from "./symbols.js";
 import { castSource, type Untyped } from "./untyped.js";
 
-export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): Expr | undefined {
+export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
   const m = local ? undefined : ctx.module.lookup(name);
-  if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "scalar" || local?.kind === "constParam");
+  if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
   if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
   if (local) {
     const what = local.kind === "array" ? "a local array" : local.kind === "constParam" ? "a constant parameter" : "a local variable";
@@ -39,6 +45,9 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
       case "kernel":
         ctx.log.error("GK2004", e.callee.span, `'${name}' is a device_kernel: kernels are launched, not called; move the shared code into a device_fn`);
         return undefined;
+      case "struct":
+        ctx.log.error("GK2004", e.callee.span, `'${name}' is a struct type, not a function: write a value of it as { ${m.type.fields.map((f) => `${f.name}: ...`).join(", ")} }`);
+        return undefined;
       case "poisoned":
         return undefined;
       default:
@@ -47,11 +56,24 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ScalarType): E
     }
   }
   if (isScalarName(name)) return checkCast(ctx, e, scalarType(name));
+  const vt = vectorTypeNamed(name);
+  if (vt) return checkVectorConstructor(ctx, e, vt);
+  if (vectorSpelling(name)) {
+    refuseVectorSpelling(ctx, name, e.callee.span);
+    for (const a of e.args) checkExpr(ctx, a); // still report what is wrong inside the arguments
+    return undefined;
+  }
   const b = lookupBuiltin(name);
   if (b) {
     switch (b.rule.kind) {
       case "math":
         return checkMath(ctx, e, b as MathEntry, expected);
+      case "vector":
+        return checkVectorBuiltin(ctx, e, b as VectorEntry, expected);
+      case "vectorMemory":
+        if (b.rule.op === "load") return checkVectorLoad(ctx, e, b.rule.lanes);
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}(arr, i, v);'`);
+        return undefined;
       case "atomic":
         return checkAtomic(ctx, e, atomicBuiltin(b.rule.op));
       case "sync":
@@ -118,6 +140,10 @@ function arityError(ctx: FnCtx, e: ast.CallExpr, want: string): undefined {
 
 // ---------------------------------------------------------------- casts
 
+export function arityOf(ctx: FnCtx, e: ast.CallExpr, want: string): undefined {
+  return arityError(ctx, e, want);
+}
+
 function checkCast(ctx: FnCtx, e: ast.CallExpr, to: ScalarType): Expr | undefined {
   if (e.args.length !== 1) return arityError(ctx, e, "1 argument");
   const arg = e.args[0]!;
@@ -127,10 +153,16 @@ function checkCast(ctx: FnCtx, e: ast.CallExpr, to: ScalarType): Expr | undefine
   const v = checkValue(ctx, arg);
   if (!v) return undefined;
   if (v.type === to) return v;
+  if (v.type.kind !== "scalar") {
+    const text = textOf(ctx, arg.span);
+    const hint = v.type.kind === "vector" && isVectorLane(to, v.type.lanes) ? `; to convert lane by lane write ${typeToString(vectorType(to, v.type.lanes))}(${text})` : "";
+    ctx.log.error("GK3010", e.span, `${to.name}() converts scalars, but '${text}' is ${typeToString(v.type)}${hint}`);
+    return undefined;
+  }
   return { kind: "cast", type: to, operand: v, span: e.span };
 }
 
-function castConstant(ctx: FnCtx, u: Untyped, to: ScalarType, e: ast.CallExpr): ValueExpr | undefined {
+export function castConstant(ctx: FnCtx, u: Untyped, to: ScalarType, e: ast.CallExpr): ScalarExpr | undefined {
   const src = castSource(u);
   if (!src) {
     ctx.log.error("GK3006", e.args[0]!.span, `the constant ${u.value} does not fit in any 64-bit integer type`);
@@ -141,7 +173,11 @@ function castConstant(ctx: FnCtx, u: Untyped, to: ScalarType, e: ast.CallExpr): 
 
 // ---------------------------------------------------------------- math
 
-function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarType): Expr | undefined {
+/**
+ * A math builtin: every operand of one type (untyped constants take it). On vectors it works
+ * lane by lane: operands of one vector type, or scalars of its lane type, which are splatted.
+ */
+function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ValueType): Expr | undefined {
   const rule = b.rule;
   const sig = Array.from({ length: rule.arity }, (_, i) => "xyz"[i]).join(", ");
   if (e.args.length !== rule.arity) return arityError(ctx, e, `${rule.arity} argument${rule.arity === 1 ? "" : "s"} (${b.name}(${sig}))`);
@@ -152,34 +188,47 @@ function checkMath(ctx: FnCtx, e: ast.CallExpr, b: MathEntry, expected?: ScalarT
   const typed = new Map<number, ValueExpr>();
   for (let i = 0; i < e.args.length; i++) {
     if (untyped[i]) continue;
-    const v = checkValue(ctx, e.args[i]!);
+    const v = checkValue(ctx, e.args[i]!, expected);
     if (!v) return undefined;
     typed.set(i, v);
   }
+  const vector = [...typed.values()].find((v) => v.type.kind === "vector")?.type as VectorType | undefined;
+  const firstTyped = [...typed.values()][0];
   let t: ScalarType;
-  const first = [...typed.values()][0];
-  if (first) t = first.type;
-  else if (rule.result === "operand" && expected && allowed.includes(expected)) t = expected;
+  const want = constantTypeFor(expected);
+  if (vector) t = vector.elem;
+  else if (firstTyped) {
+    const lane = laneScalar(firstTyped.type);
+    if (!lane) {
+      ctx.log.error("GK3005", e.args[[...typed.keys()][0]!]!.span, `${b.name}() takes ${allowed.map((x) => x.name).join(" or ")}, or vectors of them, but '${textOf(ctx, e.args[[...typed.keys()][0]!]!.span)}' is ${typeToString(firstTyped.type)}`);
+      return undefined;
+    }
+    t = lane;
+  } else if (rule.result === "operand" && want && allowed.includes(want)) t = want;
   else t = rule.operands.scalars === "int" ? T.i32 : rule.operands.scalars === "float" || untyped.some((u) => u?.kind === "float") ? T.f32 : T.i32;
   if (!allowed.includes(t)) {
     const arg = e.args[[...typed.keys()][0] ?? 0]!;
     const text = textOf(ctx, arg.span);
-    const fix = rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
-    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${orList(allowed.map((x) => x.name))}, but '${text}' is ${t.name}${fix}`);
+    const fix = vector ? "" : rule.operands.scalars === "int" ? `: write ${b.name}(i32(${text}))` : isFloat(t) ? "" : `: write ${b.name}(f32(${text}))`;
+    const takes = vector ? `vectors of ${orList(allowed.filter(isLaneScalar).map((x) => x.name))}` : orList(allowed.map((x) => x.name));
+    ctx.log.error("GK3005", arg.span, `${b.name}() takes ${takes}, but '${text}' is ${vector ? typeToString(vector) : t.name}${fix}`);
     return undefined;
   }
+  const opType: ValueType = vector ?? t;
   const args: ValueExpr[] = [];
   for (let i = 0; i < e.args.length; i++) {
     const u = untyped[i];
-    const v = u ? materialize(ctx, u, t, e.args[i]!.span) : typed.get(i)!;
+    let v: ValueExpr | undefined = u ? materialize(ctx, u, t, e.args[i]!.span) : typed.get(i)!;
     if (!v) return undefined;
-    if (v.type !== t) {
-      ctx.log.error("GK3001", e.args[i]!.span, `mixed types in ${b.name}(): '${textOf(ctx, e.args[0]!.span)}' is ${t.name} but '${textOf(ctx, e.args[i]!.span)}' is ${v.type.name}; write ${t.name}(${textOf(ctx, e.args[i]!.span)})`);
+    if (vector && v.type === t) v = splat(vector, v);
+    if (v.type !== opType) {
+      ctx.log.error("GK3001", e.args[i]!.span, `mixed types in ${b.name}(): '${textOf(ctx, e.args[0]!.span)}' is ${typeToString(opType)} but '${textOf(ctx, e.args[i]!.span)}' is ${typeToString(v.type)}; write ${typeToString(opType)}(${textOf(ctx, e.args[i]!.span)})`);
       return undefined;
     }
     args.push(v);
   }
-  const result = rule.result === "bool" ? T.bool : rule.result === "i32" ? T.i32 : t;
+  const resultLane = rule.result === "bool" ? T.bool : rule.result === "i32" ? T.i32 : t;
+  const result: ValueType = vector ? vectorType(resultLane, vector.lanes) : resultLane;
   return { kind: "builtin", type: result, name: b.name, args, span: e.span };
 }
 
@@ -206,8 +255,9 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     return undefined;
   }
   const elem = array.type.elem;
-  if (!b.rule.types.includes(elem.name)) {
-    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${elem.name}`);
+  if (elem.kind !== "scalar" || !b.rule.types.includes(elem.name)) {
+    const hint = elem.kind === "scalar" ? "" : "; atomics update scalar elements (of an array of scalars)";
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${typeToString(elem)}${hint}`);
     return undefined;
   }
   const indices = checkIndices(ctx, array, [...target.indices, e.args[1]!], e);
@@ -228,7 +278,7 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
  * its default) and a lane operand of any integer type, converted to i32 (only its low five
  * bits count); votes take a bool; syncWarp takes nothing and has no value.
  */
-function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ScalarType): Expr | undefined {
+function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ValueType): Expr | undefined {
   const { params, shape } = b.rule;
   if (e.args.length !== params.length) {
     const n = params.length;
@@ -254,20 +304,22 @@ function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ScalarT
   }
 }
 
-function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ScalarType): ValueExpr | undefined {
+function shuffleValue(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ValueType): ScalarExpr | undefined {
   const arg = e.args[0]!;
   const allowed = SHUFFLE_TYPES.map((n) => scalarType(n));
   const u = untypedOf(ctx, arg);
   if (ctx.poisoned.has(arg)) return undefined;
-  if (u) return materialize(ctx, u, expected && allowed.includes(expected) ? expected : undefined, arg.span);
-  const v = checkValue(ctx, arg, expected);
+  const want = expected?.kind === "scalar" && allowed.includes(expected) ? expected : undefined;
+  if (u) return materialize(ctx, u, want, arg.span);
+  const v = checkValue(ctx, arg, want);
   if (!v) return undefined;
-  if (!allowed.includes(v.type)) {
+  if (v.type.kind !== "scalar" || !allowed.includes(v.type)) {
     const text = textOf(ctx, arg.span);
-    ctx.log.error("GK3005", arg.span, `${b.name}() moves integers and floats, but '${text}' is ${v.type.name}: write ${b.name}(i32(${text}), ...), or use ballot(${text})`);
+    const fix = v.type.kind === "scalar" ? `write ${b.name}(i32(${text}), ...), or use ballot(${text})` : "shuffle its lanes (or fields) one by one";
+    ctx.log.error("GK3005", arg.span, `${b.name}() moves integers and floats, but '${text}' is ${typeToString(v.type)}: ${fix}`);
     return undefined;
   }
-  return v;
+  return v as ScalarExpr;
 }
 
 /** The value `matchAny` and `matchAll` compare: an integer (an untyped constant is i32). */
@@ -277,9 +329,10 @@ function matchValue(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undefi
   if (u) return materialize(ctx, u, T.i32, arg.span);
   const v = checkValue(ctx, arg);
   if (!v) return undefined;
-  if (!MATCH_TYPES.includes(v.type.name)) {
+  if (v.type.kind !== "scalar" || !MATCH_TYPES.includes(v.type.name)) {
     const text = textOf(ctx, arg.span);
-    ctx.log.error("GK3005", arg.span, `${b.name}() compares ${MATCH_TYPES.join(", ")} values, but '${text}' is ${v.type.name}${isFloat(v.type) ? `: convert it, as in ${b.name}(i32(${text}))` : ""}`);
+    const fix = v.type.kind === "scalar" && isFloat(v.type) ? `: convert it, as in ${b.name}(i32(${text}))` : v.type.kind !== "scalar" ? ": compare its lanes or fields one by one" : "";
+    ctx.log.error("GK3005", arg.span, `${b.name}() compares ${MATCH_TYPES.join(", ")} values, but '${text}' is ${typeToString(v.type)}${fix}`);
     return undefined;
   }
   return v;
@@ -293,8 +346,8 @@ function shuffleLane(ctx: FnCtx, arg: ast.Expr, b: WarpEntry): ValueExpr | undef
   if (u) return materialize(ctx, u, T.i32, arg.span);
   const v = checkValue(ctx, arg, T.i32);
   if (!v) return undefined;
-  if (!isInt(v.type)) {
-    ctx.log.error("GK3005", arg.span, `${what} must be an integer, but '${textOf(ctx, arg.span)}' is ${v.type.name}: write i32(${textOf(ctx, arg.span)})`);
+  if (v.type.kind !== "scalar" || !isInt(v.type)) {
+    ctx.log.error("GK3005", arg.span, `${what} must be an integer, but '${textOf(ctx, arg.span)}' is ${typeToString(v.type)}: write i32(${textOf(ctx, arg.span)})`);
     return undefined;
   }
   return v.type === T.i32 ? v : { kind: "cast", type: T.i32, operand: v, span: v.span };
@@ -311,7 +364,7 @@ export function checkUserCall(
   e: ast.CallExpr,
   irName: string,
   params: readonly ParamSig[],
-  returnType: ScalarType | VoidType,
+  returnType: ValueType | VoidType,
   pre: ReadonlyMap<number, ValueExpr> = new Map(),
 ): Expr | undefined {
   const name = e.callee.name;

@@ -6,7 +6,7 @@
  */
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar, CallArg, Expr } from "../nodes.js";
-import { isInt, isReadonlyMemory, memoryDims, T, type ArrayType, type GlobalType, type ScalarType, type ViewType } from "../types.js";
+import { isInt, isReadonlyMemory, memoryDims, T, typeToString, type ArrayType, type GlobalType, type ScalarType, type ValueType, type ViewType } from "../types.js";
 import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, materialize, untypedOf } from "./expr.js";
 import { arrayBase, checkIndexChain, checkIndices } from "./memory.js";
@@ -17,11 +17,11 @@ function unparen(e: ast.Expr): ast.Expr {
   return e;
 }
 
-/** The argument `a` for parameter `p` of `fn`; `pre`: a scalar argument already checked (while inferring generic arguments). */
+/** The argument `a` for parameter `p` of `fn`; `pre`: a value argument already checked (while inferring generic arguments). */
 export function checkCallArg(ctx: FnCtx, p: ParamSig, a: ast.Expr, fn: string, pre?: ValueExpr): CallArg | undefined {
   const t = p.type;
-  if (t.kind === "scalar") {
-    if (p.ref) return refArg(ctx, p, t, a, fn);
+  if (t.kind === "scalar" || t.kind === "vector" || t.kind === "struct") {
+    if (p.ref && t.kind === "scalar") return refArg(ctx, p, t, a, fn);
     const what = `parameter '${p.name}' of ${fn}()`;
     return pre ? sameType(ctx, pre, a, t, what) : checkAs(ctx, a, t, what);
   }
@@ -30,10 +30,11 @@ export function checkCallArg(ctx: FnCtx, p: ParamSig, a: ast.Expr, fn: string, p
 }
 
 /** An argument already checked, which must have the parameter's type exactly (as checkAs says it). */
-function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ScalarType, what: string): ValueExpr | undefined {
+function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ValueType, what: string): ValueExpr | undefined {
   if (v.type === t) return v;
   const text = textOf(ctx, a.span);
-  ctx.log.error("GK3001", a.span, `${what} is ${t.name}, but '${text}' is ${v.type.name}; gk never converts implicitly: write ${t.name}(${text})`);
+  const fix = t.kind === "struct" ? `pass a ${t.name}` : `write ${typeToString(t)}(${text})`;
+  ctx.log.error("GK3001", a.span, `${what} is ${typeToString(t)}, but '${text}' is ${typeToString(v.type)}; gk never converts implicitly: ${fix}`);
   return undefined;
 }
 
@@ -43,15 +44,15 @@ function sameType(ctx: FnCtx, v: ValueExpr, a: ast.Expr, t: ScalarType, what: st
 function refArg(ctx: FnCtx, p: ParamSig, t: ScalarType, a: ast.Expr, fn: string): CallArg | undefined {
   const what = `parameter '${p.name}' of ${fn}() is ${p.ref} ${t.name}`;
   const inner = unparen(a);
-  const typed = (got: ScalarType, text: string): boolean => {
+  const typed = (got: ValueType, text: string): boolean => {
     if (got === t) return true;
-    ctx.log.error("GK3005", a.span, `${what}, but '${text}' is ${got.name}: a reference is to a variable or element of exactly its type`);
+    ctx.log.error("GK3005", a.span, `${what}, but '${text}' is ${typeToString(got)}: a reference is to a variable or element of exactly its type`);
     return false;
   };
   if (inner.kind === "Name") {
     const local = ctx.scopes.lookup(inner.name);
     if (local?.kind === "poisoned") return undefined;
-    if (local?.kind === "scalar") {
+    if (local?.kind === "value") {
       const v = local.var;
       if (!v.mutable) {
         ctx.log.error("GK2006", a.span, `${what}, which ${fn}() may write, but '${inner.name}' is a const: declare it with 'let'`, [{ message: "declared here", span: v.span }]);
@@ -61,7 +62,7 @@ function refArg(ctx: FnCtx, p: ParamSig, t: ScalarType, a: ast.Expr, fn: string)
         ctx.log.error("GK3019", a.span, `${what}, which ${fn}() reads, but '${inner.name}' is an out parameter, which cannot be read: declare it 'inout'`);
         return undefined;
       }
-      return typed(v.type as ScalarType, inner.name) ? { kind: "varRef", var: v, span: a.span } : undefined;
+      return typed(v.type, inner.name) ? { kind: "varRef", var: v, span: a.span } : undefined;
     }
     if (local?.kind === "array" && local.scalar) {
       if (!typed(local.var.type.elem, inner.name)) return undefined;
@@ -87,8 +88,8 @@ function viewOperand(ctx: FnCtx, e: ast.Expr, what: string): ValueExpr | undefin
   const v = checkValue(ctx, e, T.i32);
   if (!v) return undefined;
   if (v.type !== T.i32) {
-    const fix = isInt(v.type) ? `: write i32(${textOf(ctx, e.span)})` : "";
-    ctx.log.error("GK3005", e.span, `the ${what} of a view is an i32, but '${textOf(ctx, e.span)}' is ${v.type.name}${fix}`);
+    const fix = v.type.kind === "scalar" && isInt(v.type) ? `: write i32(${textOf(ctx, e.span)})` : "";
+    ctx.log.error("GK3005", e.span, `the ${what} of a view is an i32, but '${textOf(ctx, e.span)}' is ${typeToString(v.type)}${fix}`);
     return undefined;
   }
   return v;
@@ -117,11 +118,11 @@ function viewArg(ctx: FnCtx, p: ParamSig, t: ViewType, a: ast.Expr, fn: string):
   if (!base) return undefined;
   const array = base.array;
   if (array.type.elem !== t.elem) {
-    ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(t)}, but '${array.name}' holds ${array.type.elem.name}`);
+    ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(t)}, but '${array.name}' holds ${typeToString(array.type.elem)}`);
     return undefined;
   }
   if ((base.readonly || isReadonlyMemory(array.type)) && !t.readonly) {
-    ctx.log.error("GK2007", a.span, `'${array.name}' is ${tyName(array.type)}, but parameter '${p.name}' of ${fn}() may write it: declare the parameter 'readonly view<${t.elem.name}>'`);
+    ctx.log.error("GK2007", a.span, `'${array.name}' is ${tyName(array.type)}, but parameter '${p.name}' of ${fn}() may write it: declare the parameter 'readonly view<${typeToString(t.elem)}>'`);
     return undefined;
   }
   const rowOffset = leadingOffset(ctx, array, base.indices, target);
@@ -188,22 +189,22 @@ function arrayArg(ctx: FnCtx, p: ParamSig, pt: GlobalType | ArrayType, a: ast.Ex
     // A size not known yet (in a generic definition) matches any: the instance checks it.
     const same = at.kind === "array" && at.space === "shared" && at.elem === pt.elem && at.dims.length === pt.dims.length && at.dims.every((n, k) => n === pt.dims[k] || !knownDim(n) || !knownDim(pt.dims[k]!));
     if (!same) {
-      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes, or declare the parameter view<${pt.elem.name}>`);
+      ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; pass a shared array of that element type and those sizes, or declare the parameter view<${typeToString(pt.elem)}>`);
       return undefined;
     }
     return { kind: "arrayArg", array: base.array, span: a.span };
   }
   if (at.kind !== "global") {
-    const hint = at.kind === "array" && at.space === "shared" ? `; to pass shared memory, declare the parameter 'shared ${at.elem.name}${at.dims.map((n) => `[${n}]`).join("")}' or 'view<${at.elem.name}>'` : `; to pass any array, declare the parameter 'view<${at.elem.name}>'`;
+    const hint = at.kind === "array" && at.space === "shared" ? `; to pass shared memory, declare the parameter 'shared ${typeToString(at.elem)}${at.dims.map((n) => `[${n}]`).join("")}' or 'view<${typeToString(at.elem)}>'` : `; to pass any array, declare the parameter 'view<${typeToString(at.elem)}>'`;
     ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}, but '${base.array.name}' is ${tyName(at)}; only global arrays can be passed${hint}`);
     return undefined;
   }
   if (at.elem !== pt.elem) {
-    ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() holds ${pt.elem.name}, but '${base.array.name}' holds ${at.elem.name}`);
+    ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() holds ${typeToString(pt.elem)}, but '${base.array.name}' holds ${typeToString(at.elem)}`);
     return undefined;
   }
   if (at.readonly && !pt.readonly) {
-    ctx.log.error("GK2007", a.span, `'${base.array.name}' is readonly, but parameter '${p.name}' of ${fn}() may write it: declare the parameter 'readonly global<${pt.elem.name}>'`);
+    ctx.log.error("GK2007", a.span, `'${base.array.name}' is readonly, but parameter '${p.name}' of ${fn}() may write it: declare the parameter 'readonly global<${typeToString(pt.elem)}>'`);
     return undefined;
   }
   return { kind: "arrayArg", array: base.array, span: a.span };

@@ -3,7 +3,7 @@ import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, ConstExpr, Expr, Stmt } from "../nodes.js";
-import { typeToString, type ScalarType, type ScalarValue, type Type, type VoidType } from "../types.js";
+import { typeToString, type ScalarType, type ScalarValue, type Type, type ValueType, type VoidType } from "../types.js";
 import { Scopes, type GenericSymbol, type ModuleSymbol, type Signature } from "./symbols.js";
 import type { Untyped } from "./untyped.js";
 
@@ -63,7 +63,7 @@ export interface FnCtx {
   /** `const` is a constant context: module-level constants, launch values, array sizes at module level. */
   readonly kind: "kernel" | "device_fn" | "const";
   readonly name: string;
-  readonly returnType: ScalarType | VoidType;
+  readonly returnType: ValueType | VoidType;
   readonly calls: CallSite[];
   readonly shared: ArrayVar[];
   /** Untyped-constant values of AST expressions, computed once (null: not an untyped constant). */
@@ -93,7 +93,7 @@ export function newCtx(
   module: ModuleScope,
   kind: FnCtx["kind"],
   name: string,
-  returnType: ScalarType | VoidType,
+  returnType: ValueType | VoidType,
   extra: { readonly generic?: GenericMode; readonly instances?: InstanceMaker } = {},
 ): FnCtx {
   return {
@@ -125,9 +125,16 @@ export function constExpr(type: ScalarType, value: ScalarValue, span: Span): Con
 }
 
 /** An IR expression that has a value (not a call of a void function). */
-export type ValueExpr = Expr & { readonly type: ScalarType };
+export type ValueExpr = Expr & { readonly type: ValueType };
+
+/** A value expression of a scalar type. */
+export type ScalarExpr = Expr & { readonly type: ScalarType };
 
 export function hasValue(e: Expr): e is ValueExpr {
+  return e.type.kind !== "void";
+}
+
+export function isScalarExpr(e: Expr): e is ScalarExpr {
   return e.type.kind === "scalar";
 }
 

@@ -1,14 +1,20 @@
-/** Checking expressions: from AST expressions to typed IR expressions. */
+/**
+ * Checking expressions: from AST expressions to typed IR expressions. Operators work on
+ * scalars and, lane by lane, on vectors: both operands of one type, or a vector and a scalar
+ * of its lane type, which stands for a vector of that scalar in every lane (a splat, not a
+ * conversion: `v * 2.0` and `v * s` with `s: f32` for `v: f32x4`; `v * i` with `i: i32` is
+ * GK3001). Comparisons of vectors give bool vectors. Structs have no operators.
+ */
 import type * as ast from "../../parser/ast.js";
 import { joinSpans, type Span } from "../../diagnostics/source.js";
 import type { ArrayVar, BinOp, ConstExpr, Expr, SpecialName } from "../nodes.js";
 import { foldExpr } from "../passes/fold.js";
 import { lookupBuiltin } from "../builtins.js";
-import { isBigIntType, isBool, isFloat, isInt, isSigned, scalarType, T, unsignedOf, type ScalarType } from "../types.js";
+import { isBigIntType, isBool, isFloat, isInt, isSigned, laneScalar, scalarType, T, typeToString, unsignedOf, vectorType, withLane, type ArrayType, type ScalarType, type StructType, type ValueType, type VectorType } from "../types.js";
 import { BF16_MAX, F16_MAX } from "../halves.js";
 import { checkCall } from "./call.js";
-import { constExpr, hasValue, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
-import { checkIndexChain } from "./memory.js";
+import { checkAccess } from "./access.js";
+import { constExpr, hasValue, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { didYouMean } from "./symbols.js";
 import {
   convertUntyped, defaultType, literalValue, untypedBinary, untypedCompare, untypedToString, untypedUnary,
@@ -16,6 +22,7 @@ import {
 } from "./untyped.js";
 import { isReservedName, reservedNameHint, SPECIALS } from "./names.js";
 import { bitWidth } from "../types.js";
+
 import { INT_RANGES } from "../values.js";
 
 // ---------------------------------------------------------------- untyped constants
@@ -83,7 +90,7 @@ function poison(ctx: FnCtx, e: ast.Expr, code: "GK1003" | "GK3016" | "GK3003" | 
 }
 
 /** Gives an untyped constant the type `t` (or its default), reporting values that do not fit. */
-export function materialize(ctx: FnCtx, u: Untyped, t: ScalarType | undefined, span: Span): ValueExpr | undefined {
+export function materialize(ctx: FnCtx, u: Untyped, t: ScalarType | undefined, span: Span): ScalarExpr | undefined {
   const type = t ?? defaultType(u);
   const r = convertUntyped(u, type);
   if (r.ok) return constExpr(type, r.value, span);
@@ -120,8 +127,13 @@ function rangeHint(t: ScalarType): string {
 
 // ---------------------------------------------------------------- entry points
 
-/** Checks an expression that must produce a value; `expected` types untyped constants. */
-export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): ValueExpr | undefined {
+/** The scalar an untyped constant becomes where `expected` is wanted: the type, or a vector's lane type. */
+export function constantTypeFor(expected: ValueType | undefined): ScalarType | undefined {
+  return expected ? laneScalar(expected) : undefined;
+}
+
+/** Checks an expression that must produce a value; `expected` types untyped constants (a vector's lanes type them) and struct literals. */
+export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ValueType): ValueExpr | undefined {
   const r = checkExpr(ctx, e, expected);
   if (!r) return undefined;
   if (!hasValue(r)) {
@@ -132,7 +144,6 @@ export function checkValue(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Valu
   return r;
 }
 
-/** Checks `e` and requires exactly type `t` (no implicit conversion exists in gk). */
 /**
  * A checked expression folded to its constant value, or GK3014 at `e`: "WHAT must be a
  * constant expression, but '...' is computed at run time" and then `advice`.
@@ -144,34 +155,44 @@ export function foldedConstant(ctx: FnCtx, v: Expr, e: ast.Expr, what: string, a
   return undefined;
 }
 
-export function checkAs(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string, code: "GK3001" | "GK3011" = "GK3001"): ValueExpr | undefined {
+/** Checks `e` and requires exactly type `t` (no implicit conversion exists in gk). */
+export function checkAs(ctx: FnCtx, e: ast.Expr, t: ValueType, what: string, code: "GK3001" | "GK3011" = "GK3001"): ValueExpr | undefined {
   const r = checkValue(ctx, e, t);
   if (!r) return undefined;
   if (r.type !== t) {
-    ctx.log.error(code, e.span, `${what} is ${t.name}, but '${textOf(ctx, e.span)}' is ${r.type.name}; gk never converts implicitly: write ${t.name}(${textOf(ctx, e.span)})`);
+    const text = textOf(ctx, e.span);
+    const fix =
+      t.kind === "vector" && r.type === t.elem ? `write ${typeToString(t)}(${text}) for that value in every lane`
+      : t.kind === "struct" || r.type.kind === "struct" ? "a value of one struct type is never another"
+      : `write ${typeToString(t)}(${text})`;
+    ctx.log.error(code, e.span, `${what} is ${typeToString(t)}, but '${text}' is ${typeToString(r.type)}; gk never converts implicitly: ${fix}`);
     return undefined;
   }
   return r;
 }
 
 /** Checks a condition, which must be bool. */
-export function checkCondition(ctx: FnCtx, e: ast.Expr, what: string): ValueExpr | undefined {
+export function checkCondition(ctx: FnCtx, e: ast.Expr, what: string): ScalarExpr | undefined {
   const r = checkValue(ctx, e, T.bool);
   if (!r) return undefined;
-  if (!isBool(r.type)) {
+  if (r.type.kind !== "scalar" || !isBool(r.type)) {
     const text = textOf(ctx, e.span);
-    const hint = isInt(r.type) || isFloat(r.type) ? `: write '${text} != 0'` : "";
-    ctx.log.error("GK3002", e.span, `${what} must be bool, but '${text}' is ${r.type.name}${hint}`);
+    const lane = laneScalar(r.type);
+    const hint =
+      r.type.kind === "vector" && lane && isBool(lane) ? `: it holds one bool per lane; write any(${text}) or all(${text}), or select(...) to choose lane by lane`
+      : lane && r.type.kind === "scalar" && (isInt(lane) || isFloat(lane)) ? `: write '${text} != 0'`
+      : "";
+    ctx.log.error("GK3002", e.span, `${what} must be bool, but '${text}' is ${typeToString(r.type)}${hint}`);
     return undefined;
   }
-  return r;
+  return r as ScalarExpr;
 }
 
 /** Any expression; a call of a void function gives an expression of type void. */
-export function checkExpr(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Expr | undefined {
+export function checkExpr(ctx: FnCtx, e: ast.Expr, expected?: ValueType): Expr | undefined {
   const u = untypedOf(ctx, e);
   if (ctx.poisoned.has(e)) return undefined;
-  if (u) return materialize(ctx, u, expected, e.span);
+  if (u) return materialize(ctx, u, constantTypeFor(expected), e.span);
   switch (e.kind) {
     case "Number":
       return undefined; // handled as an untyped constant above
@@ -182,9 +203,9 @@ export function checkExpr(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Expr 
     case "Name":
       return checkName(ctx, e);
     case "Member":
-      return checkMember(ctx, e);
+      return isSpecialMember(ctx, e) ? checkSpecial(ctx, e) : checkAccess(ctx, e);
     case "Index":
-      return checkIndex(ctx, e);
+      return checkAccess(ctx, e);
     case "Unary":
       return checkUnary(ctx, e, expected);
     case "Binary":
@@ -193,8 +214,10 @@ export function checkExpr(ctx: FnCtx, e: ast.Expr, expected?: ScalarType): Expr 
       return checkConditional(ctx, e, expected);
     case "Call":
       return checkCall(ctx, e, expected);
+    case "ObjectLit":
+      return checkStructValue(ctx, e, expected);
     case "ArrayLit":
-      ctx.log.error("GK3013", e.span, "an array literal can only initialize a local array ('let a: f32[3] = [1, 2, 3];') or be a launch argument");
+      ctx.log.error("GK3013", e.span, "an array literal can only initialize a local array ('let a: f32[3] = [1, 2, 3];'), an array field of a struct value, or be a launch argument");
       return undefined;
   }
 }
@@ -205,7 +228,7 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
   const local = ctx.scopes.lookup(e.name);
   if (local) {
     switch (local.kind) {
-      case "scalar":
+      case "value":
         if (local.var.ref === "out") {
           ctx.log.error("GK3019", e.span, outRead(e.name));
           return undefined;
@@ -235,6 +258,9 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
       case "generic":
         ctx.log.error("GK2008", e.span, `'${e.name}' is a ${m.kind === "kernel" || (m.kind === "generic" && m.of === "kernel") ? "device_kernel" : "device_fn"}, not a value`);
         return undefined;
+      case "struct":
+        ctx.log.error("GK2008", e.span, `'${e.name}' is a struct type, not a value: write a value of it as { ${m.type.fields.map((f) => `${f.name}: ...`).join(", ")} } where a ${e.name} is expected`);
+        return undefined;
       case "constArray":
         ctx.log.error("GK3013", e.span, `'${e.name}' is a constant array (${tyName(m.type)}); arrays are not values: index it, e.g. ${e.name}[i]`);
         return undefined;
@@ -262,58 +288,137 @@ export function outRead(name: string): string {
 
 /** A read of a scalar `shared` variable: element 0 of its one-element array. */
 export function scalarSharedLoad(array: ArrayVar, span: Span): ValueExpr {
-  return { kind: "load", type: array.type.elem, array, indices: [constExpr(T.i32, 0, span)], span };
+  return { kind: "load", type: array.type.elem, array, indices: [constExpr(T.i32, 0, span)], path: [], vector: null, span };
 }
 
 const AXES: Record<string, 0 | 1 | 2> = { x: 0, y: 1, z: 2 };
 
-function checkMember(ctx: FnCtx, e: ast.MemberExpr): Expr | undefined {
-  const obj = e.object;
-  if (obj.kind === "Name" && SPECIALS.has(obj.name) && !ctx.scopes.lookup(obj.name)) {
-    const axis = AXES[e.property.name];
-    if (axis === undefined) {
-      ctx.log.error("GK2005", e.property.span, `'${obj.name}' has members .x, .y and .z, not '.${e.property.name}'`);
-      return undefined;
-    }
-    if (ctx.kind === "const") {
-      ctx.log.error("GK3014", e.span, `'${obj.name}.${e.property.name}' is not a constant`);
-      return undefined;
-    }
-    return { kind: "special", type: T.i32, name: obj.name as SpecialName, axis, span: e.span };
-  }
-  ctx.log.error("GK2005", e.property.span, `'.${e.property.name}': only threadIdx, blockIdx, blockDim, gridDim and globalId have members (.x, .y, .z)`);
-  return undefined;
+/** `threadIdx.x` and the like (unless a local shadows the name). */
+function isSpecialMember(ctx: FnCtx, e: ast.MemberExpr): boolean {
+  return e.object.kind === "Name" && SPECIALS.has(e.object.name) && !ctx.scopes.lookup(e.object.name);
 }
 
-function checkIndex(ctx: FnCtx, e: ast.IndexExpr): Expr | undefined {
-  const r = checkIndexChain(ctx, e, "read");
-  if (!r) return undefined;
-  return { kind: "load", type: r.array.type.elem, array: r.array, indices: r.indices, span: e.span };
+function checkSpecial(ctx: FnCtx, e: ast.MemberExpr): Expr | undefined {
+  const obj = e.object as ast.NameExpr;
+  const axis = AXES[e.property.name];
+  if (axis === undefined) {
+    ctx.log.error("GK2005", e.property.span, `'${obj.name}' has members .x, .y and .z, not '.${e.property.name}'`);
+    return undefined;
+  }
+  if (ctx.kind === "const") {
+    ctx.log.error("GK3014", e.span, `'${obj.name}.${e.property.name}' is not a constant`);
+    return undefined;
+  }
+  return { kind: "special", type: T.i32, name: obj.name as SpecialName, axis, span: e.span };
+}
+
+// ---------------------------------------------------------------- struct values
+
+/** `{ a: 1, b: x }` where a struct of type `expected` is wanted: every field once, in any order; a construct in field order. */
+function checkStructValue(ctx: FnCtx, e: ast.ObjectLit, expected: ValueType | undefined): Expr | undefined {
+  if (expected?.kind !== "struct") {
+    const where = expected ? `where ${typeToString(expected)} is expected` : "here: nothing gives it a struct type";
+    ctx.log.error("GK3040", e.span, `a struct value { ... } ${where}; write it where a struct is expected (let p: Point = { x: 1, y: 2 };, an argument, a return value, an element)`);
+    for (const f of e.fields) checkExpr(ctx, f.value);
+    return undefined;
+  }
+  return structValue(ctx, e, expected);
+}
+
+export function structValue(ctx: FnCtx, e: ast.ObjectLit, t: StructType): Expr | undefined {
+  const given = new Map<string, ast.ObjectField>();
+  let ok = true;
+  for (const f of e.fields) {
+    const prev = given.get(f.name.name);
+    if (prev) {
+      ctx.log.error("GK2002", f.name.span, `field '${f.name.name}' is given twice`, [{ message: "first given here", span: prev.name.span }]);
+      ok = false;
+      continue;
+    }
+    given.set(f.name.name, f);
+    if (!t.fields.some((g) => g.name === f.name.name)) {
+      ctx.log.error("GK2005", f.name.span, `${t.name} has no field '${f.name.name}'${didYouMean(f.name.name, t.fields.map((g) => g.name))} (its fields: ${t.fields.map((g) => g.name).join(", ")})`);
+      ok = false;
+    }
+  }
+  const missing = t.fields.filter((f) => !given.has(f.name));
+  if (missing.length) {
+    ctx.log.error("GK3040", e.span, `this ${t.name} value lacks ${missing.map((f) => `'${f.name}'`).join(", ")}: a struct value gives every field (${t.fields.map((f) => f.name).join(", ")})`);
+    ok = false;
+  }
+  const args: Expr[] = [];
+  for (const f of t.fields) {
+    const g = given.get(f.name);
+    if (!g) continue;
+    if (f.type.kind === "array") {
+      const elems = arrayFieldValues(ctx, g.value, f.type, `field '${f.name}' of ${t.name}`);
+      if (!elems) ok = false;
+      else args.push(...elems);
+      continue;
+    }
+    const v = checkAs(ctx, g.value, f.type, `field '${f.name}' of ${t.name}`);
+    if (!v) ok = false;
+    else args.push(v);
+  }
+  return ok ? { kind: "construct", type: t, args, span: e.span } : undefined;
+}
+
+/** The elements of an array field's value: an array literal, nested or flat, of values of its element type. */
+function arrayFieldValues(ctx: FnCtx, e: ast.Expr, t: ArrayType, what: string): Expr[] | undefined {
+  if (e.kind !== "ArrayLit") {
+    ctx.log.error("GK3013", e.span, `${what} is an array (${tyName(t)}): give its elements as an array literal [...]`);
+    return undefined;
+  }
+  const flat = flattenLiteral(e);
+  const count = t.dims.reduce((a, d) => a * d, 1);
+  if (flat.length !== count) {
+    ctx.log.error("GK3004", e.span, `${what} has ${count} elements but the literal has ${flat.length}`);
+    return undefined;
+  }
+  const out: Expr[] = [];
+  for (const x of flat) {
+    const v = checkAs(ctx, x, t.elem, `an element of ${what}`);
+    if (!v) return undefined;
+    out.push(v);
+  }
+  return out;
+}
+
+/** `[[1, 2], [3, 4]]` or `[1, 2, 3, 4]`: elements in row-major order. */
+export function flattenLiteral(lit: ast.ArrayLit): ast.Expr[] {
+  return lit.elements.flatMap((e) => (e.kind === "ArrayLit" ? flattenLiteral(e) : [e]));
 }
 
 // ---------------------------------------------------------------- operators
 
-function checkUnary(ctx: FnCtx, e: ast.UnaryExpr, expected?: ScalarType): Expr | undefined {
+/** A vector of `t` with `s` in every lane. */
+export function splat(t: VectorType, s: ValueExpr): ValueExpr {
+  return { kind: "construct", type: t, args: [s], span: s.span };
+}
+
+function checkUnary(ctx: FnCtx, e: ast.UnaryExpr, expected?: ValueType): Expr | undefined {
   const a = checkValue(ctx, e.operand, e.op === "!" ? T.bool : expected);
   if (!a) return undefined;
   const text = textOf(ctx, e.operand.span);
+  const lane = laneScalar(a.type);
+  const what = typeToString(a.type);
   switch (e.op) {
     case "+":
     case "-":
-      if (isBool(a.type)) {
-        ctx.log.error("GK3003", e.span, `unary '${e.op}' needs a number, but '${text}' is bool`);
+      if (!lane || isBool(lane)) {
+        ctx.log.error("GK3003", e.span, `unary '${e.op}' needs a number, but '${text}' is ${what}`);
         return undefined;
       }
       return e.op === "+" ? a : { kind: "unary", type: a.type, op: "neg", operand: a, span: e.span };
     case "!":
-      if (!isBool(a.type)) {
-        ctx.log.error("GK3003", e.span, `'!' needs bool, but '${text}' is ${a.type.name}: write '${text} == 0'`);
+      if (!lane || !isBool(lane)) {
+        ctx.log.error("GK3003", e.span, `'!' needs bool, but '${text}' is ${what}${lane && a.type.kind === "scalar" ? `: write '${text} == 0'` : ""}`);
         return undefined;
       }
-      return { kind: "unary", type: T.bool, op: "not", operand: a, span: e.span };
+      return { kind: "unary", type: a.type, op: "not", operand: a, span: e.span };
     case "~":
-      if (!isInt(a.type)) {
-        ctx.log.error("GK3003", e.span, `'~' needs an integer, but '${text}' is ${a.type.name}`);
+      if (!lane || !isInt(lane)) {
+        ctx.log.error("GK3003", e.span, `'~' needs an integer, but '${text}' is ${what}`);
         return undefined;
       }
       return { kind: "unary", type: a.type, op: "bitnot", operand: a, span: e.span };
@@ -326,7 +431,12 @@ const COMPARE: Partial<Record<ast.BinaryOp, BinOp>> = {
   "==": "eq", "===": "eq", "!=": "ne", "!==": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
 };
 
-function checkBinary(ctx: FnCtx, e: ast.BinaryExpr, expected?: ScalarType): Expr | undefined {
+/** bool, or a bool vector of `t`'s lanes: what comparing two values of type `t` gives. */
+function comparisonType(t: ValueType): ValueType {
+  return t.kind === "vector" ? vectorType(T.bool, t.lanes) : T.bool;
+}
+
+function checkBinary(ctx: FnCtx, e: ast.BinaryExpr, expected?: ValueType): Expr | undefined {
   if (e.op === "&&" || e.op === "||") {
     const l = checkCondition(ctx, e.left, `the left operand of '${e.op}'`);
     const r = checkCondition(ctx, e.right, `the right operand of '${e.op}'`);
@@ -341,22 +451,32 @@ function checkBinary(ctx: FnCtx, e: ast.BinaryExpr, expected?: ScalarType): Expr
     if (lu && ru) return constExpr(T.bool, untypedCompare(e.op, lu, ru)!, e.span);
     const ops = unify(ctx, e, undefined);
     if (!ops) return undefined;
-    if (isBool(ops.type) && cmp !== "eq" && cmp !== "ne") {
+    const lane = laneScalar(ops.type);
+    if (!lane) {
+      ctx.log.error("GK3003", e.opSpan, `'${e.op}' does not compare structs (${typeToString(ops.type)}); compare their fields`);
+      return undefined;
+    }
+    if (isBool(lane) && cmp !== "eq" && cmp !== "ne") {
       ctx.log.error("GK3003", e.opSpan, `'${e.op}' does not order bool values; compare them with == or !=`);
       return undefined;
     }
-    return { kind: "binary", type: T.bool, op: cmp, left: ops.left, right: ops.right, span: e.span };
+    return { kind: "binary", type: comparisonType(ops.type), op: cmp, left: ops.left, right: ops.right, span: e.span };
   }
   const op = ARITH[e.op] ?? BITWISE[e.op];
   if (!op) return undefined;
   const ops = unify(ctx, e, expected);
   if (!ops) return undefined;
-  if (ARITH[e.op] && isBool(ops.type)) {
-    ctx.log.error("GK3003", e.opSpan, `'${e.op}' needs numbers, but its operands are bool`);
+  const lane = laneScalar(ops.type);
+  if (!lane) {
+    ctx.log.error("GK3003", e.opSpan, `'${e.op}' is not defined for structs (${typeToString(ops.type)}); work on their fields`);
     return undefined;
   }
-  if (BITWISE[e.op] && isFloat(ops.type)) {
-    ctx.log.error("GK3003", e.opSpan, `'${e.op}' needs integers or bool, but its operands are ${ops.type.name}`);
+  if (ARITH[e.op] && isBool(lane)) {
+    ctx.log.error("GK3003", e.opSpan, `'${e.op}' needs numbers, but its operands are ${typeToString(ops.type)}`);
+    return undefined;
+  }
+  if (BITWISE[e.op] && isFloat(lane)) {
+    ctx.log.error("GK3003", e.opSpan, `'${e.op}' needs integers or bool, but its operands are ${typeToString(ops.type)}`);
     return undefined;
   }
   return { kind: "binary", type: ops.type, op, left: ops.left, right: ops.right, span: e.span };
@@ -365,83 +485,97 @@ function checkBinary(ctx: FnCtx, e: ast.BinaryExpr, expected?: ScalarType): Expr
 interface Operands {
   readonly left: ValueExpr;
   readonly right: ValueExpr;
-  readonly type: ScalarType;
+  readonly type: ValueType;
 }
 
-/** Checks both operands of a binary operator to one common type; an untyped side takes the other side's type. */
-function unify(ctx: FnCtx, e: { left: ast.Expr; right: ast.Expr; span: Span; op?: string }, expected?: ScalarType): Operands | undefined {
+/**
+ * Checks both operands of a binary operator (or the branches of `?:`, without `op`) to one
+ * common type; an untyped side takes the other side's (lane) type. An operator (not `?:`)
+ * also takes a vector and a scalar of its lane type, splatting the scalar.
+ */
+function unify(ctx: FnCtx, e: { left: ast.Expr; right: ast.Expr; span: Span; op?: string }, expected?: ValueType): Operands | undefined {
   const lu = untypedOf(ctx, e.left);
   const ru = untypedOf(ctx, e.right);
   if (ctx.poisoned.has(e.left) || ctx.poisoned.has(e.right)) return undefined;
   let left: ValueExpr | undefined;
   let right: ValueExpr | undefined;
   if (lu && ru) {
-    const t = expected ?? (lu.kind === "float" || ru.kind === "float" ? T.f32 : T.i32);
+    const t = constantTypeFor(expected) ?? (lu.kind === "float" || ru.kind === "float" ? T.f32 : T.i32);
     left = materialize(ctx, lu, t, e.left.span);
     right = materialize(ctx, ru, t, e.right.span);
   } else if (lu) {
     right = checkValue(ctx, e.right, expected);
     if (!right) return undefined;
-    left = materialize(ctx, lu, right.type, e.left.span);
+    left = materialize(ctx, lu, constantTypeFor(right.type), e.left.span);
   } else if (ru) {
     left = checkValue(ctx, e.left, expected);
     if (!left) return undefined;
-    right = materialize(ctx, ru, left.type, e.right.span);
+    right = materialize(ctx, ru, constantTypeFor(left.type), e.right.span);
   } else {
     left = checkValue(ctx, e.left, expected);
     right = checkValue(ctx, e.right, left?.type ?? expected);
   }
   if (!left || !right) return undefined;
-  if (left.type !== right.type) {
-    const lt = textOf(ctx, e.left.span);
-    const rt = textOf(ctx, e.right.span);
-    const what = e.op ? `'${e.op}'` : "the two branches of '?:'";
-    ctx.log.error(
-      "GK3001",
-      joinSpans(e.left.span, e.right.span),
-      `mixed types in ${what}: '${lt}' is ${left.type.name} and '${rt}' is ${right.type.name}; gk never converts implicitly: write ${right.type.name}(${lt}) or ${left.type.name}(${rt})`,
-    );
-    return undefined;
+  if (left.type === right.type) return { left, right, type: left.type };
+  if (e.op !== undefined) {
+    if (left.type.kind === "vector" && right.type === left.type.elem) return { left, right: splat(left.type, right), type: left.type };
+    if (right.type.kind === "vector" && left.type === right.type.elem) return { left: splat(right.type, left), right, type: right.type };
   }
-  return { left, right, type: left.type };
+  const lt = textOf(ctx, e.left.span);
+  const rt = textOf(ctx, e.right.span);
+  const what = e.op ? `'${e.op}'` : "the two branches of '?:'";
+  const lT = typeToString(left.type);
+  const rT = typeToString(right.type);
+  const fix = left.type.kind === "struct" || right.type.kind === "struct" ? "" : `: write ${rT}(${lt}) or ${lT}(${rt})`;
+  ctx.log.error("GK3001", joinSpans(e.left.span, e.right.span), `mixed types in ${what}: '${lt}' is ${lT} and '${rt}' is ${rT}; gk never converts implicitly${fix}`);
+  return undefined;
 }
 
-function checkShift(ctx: FnCtx, e: ast.BinaryExpr, expected?: ScalarType): ValueExpr | undefined {
+function checkShift(ctx: FnCtx, e: ast.BinaryExpr, expected?: ValueType): ValueExpr | undefined {
   const left = checkValue(ctx, e.left, expected);
   if (!left) return undefined;
   return shiftWith(ctx, e.op as "<<" | ">>" | ">>>", left, e.left.span, e.right, e.span, e.opSpan);
 }
 
-/** `left op count` for a checked left operand: any integer count, converted to the left's type. */
+/**
+ * `left op count` for a checked left operand (an integer, or a vector of integers): the count
+ * is any integer (converted to the left's lane type, and splatted for a vector), or a vector
+ * of integers of the left's lanes (converted lane by lane).
+ */
 function shiftWith(ctx: FnCtx, op: "<<" | ">>" | ">>>", left: ValueExpr, leftSpan: Span, right: ast.Expr, span: Span, opSpan: Span): ValueExpr | undefined {
-  if (!isInt(left.type)) {
-    ctx.log.error("GK3003", opSpan, `'${op}' needs an integer to shift, but '${textOf(ctx, leftSpan)}' is ${left.type.name}`);
+  const lane = laneScalar(left.type);
+  if (!lane || !isInt(lane)) {
+    ctx.log.error("GK3003", opSpan, `'${op}' needs an integer to shift, but '${textOf(ctx, leftSpan)}' is ${typeToString(left.type)}`);
     return undefined;
   }
-  const t = left.type;
+  const t = left.type as ScalarType | VectorType;
   let count: ValueExpr | undefined;
   const cu = untypedOf(ctx, right);
   if (ctx.poisoned.has(right)) return undefined;
   if (cu) {
-    const width = BigInt(bitWidth(t));
+    const width = BigInt(bitWidth(lane));
     if (cu.kind !== "int" || cu.value < 0n || cu.value >= width) {
-      ctx.log.error("GK3006", right.span, `the shift count ${textOf(ctx, right.span)} is out of range for ${t.name} (0 to ${width - 1n})`);
+      ctx.log.error("GK3006", right.span, `the shift count ${textOf(ctx, right.span)} is out of range for ${lane.name} (0 to ${width - 1n})`);
       return undefined;
     }
-    count = constExpr(t, isBigIntType(t) ? cu.value : Number(cu.value), right.span);
+    count = constExpr(lane, isBigIntType(lane) ? cu.value : Number(cu.value), right.span);
   } else {
     const c = checkValue(ctx, right);
     if (!c) return undefined;
-    if (!isInt(c.type)) {
-      ctx.log.error("GK3003", right.span, `a shift count must be an integer, but '${textOf(ctx, right.span)}' is ${c.type.name}`);
+    const cl = laneScalar(c.type);
+    if (!cl || !isInt(cl) || (c.type.kind === "vector" && (t.kind !== "vector" || c.type.lanes !== t.lanes))) {
+      const want = t.kind === "vector" ? `an integer, or a vector of ${t.lanes} integers` : "an integer";
+      ctx.log.error("GK3003", right.span, `a shift count must be ${want}, but '${textOf(ctx, right.span)}' is ${typeToString(c.type)}`);
       return undefined;
     }
-    count = c.type === t ? c : { kind: "cast", type: t, operand: c, span: c.span };
+    const target = withLane(c.type as ScalarType | VectorType, lane);
+    count = c.type === target ? c : { kind: "cast", type: target, operand: c, span: c.span };
   }
+  if (t.kind === "vector" && count.type.kind === "scalar") count = splat(t, count);
   if (op === "<<") return { kind: "binary", type: t, op: "shl", left, right: count, span };
-  if (op === ">>" || !isSigned(t)) return { kind: "binary", type: t, op: "shr", left, right: count, span };
+  if (op === ">>" || !isSigned(lane)) return { kind: "binary", type: t, op: "shr", left, right: count, span };
   // `>>>` on a signed integer shifts in zeros: shift its unsigned bits, then read them back as signed.
-  const u = unsignedOf(t);
+  const u = withLane(t, unsignedOf(lane));
   const shifted: ValueExpr = {
     kind: "binary", type: u, op: "shr",
     left: { kind: "cast", type: u, operand: left, span: left.span },
@@ -453,30 +587,48 @@ function shiftWith(ctx: FnCtx, op: "<<" | ">>" | ">>>", left: ValueExpr, leftSpa
 
 /**
  * `left op= right` (and `++`/`--`): the operator applied to an already checked left
- * operand, whose type the result must keep.
+ * operand, whose type the result must keep (a vector target also takes a scalar of its lane
+ * type, splatted).
  */
 export function checkCompound(ctx: FnCtx, op: ast.BinaryOp, left: ValueExpr, leftSpan: Span, right: ast.Expr, span: Span, opSpan: Span): ValueExpr | undefined {
   if (op === "<<" || op === ">>" || op === ">>>") return shiftWith(ctx, op, left, leftSpan, right, span, opSpan);
   const bin = ARITH[op] ?? BITWISE[op];
   if (!bin) return undefined;
   const t = left.type;
-  if (ARITH[op] && isBool(t)) {
-    ctx.log.error("GK3003", opSpan, `'${op}' needs a number, but '${textOf(ctx, leftSpan)}' is bool`);
+  const lane = laneScalar(t);
+  const what = typeToString(t);
+  if (!lane) {
+    ctx.log.error("GK3003", opSpan, `'${op}' is not defined for structs: '${textOf(ctx, leftSpan)}' is ${what}`);
     return undefined;
   }
-  if (BITWISE[op] && isFloat(t)) {
-    ctx.log.error("GK3003", opSpan, `'${op}' needs integers or bool, but '${textOf(ctx, leftSpan)}' is ${t.name}`);
+  if (ARITH[op] && isBool(lane)) {
+    ctx.log.error("GK3003", opSpan, `'${op}' needs a number, but '${textOf(ctx, leftSpan)}' is ${what}`);
     return undefined;
   }
-  const r = checkAs(ctx, right, t, `'${textOf(ctx, leftSpan)}'`);
+  if (BITWISE[op] && isFloat(lane)) {
+    ctx.log.error("GK3003", opSpan, `'${op}' needs integers or bool, but '${textOf(ctx, leftSpan)}' is ${what}`);
+    return undefined;
+  }
+  let r: ValueExpr | undefined;
+  if (t.kind === "vector") {
+    const v = checkValue(ctx, right, t);
+    if (!v) return undefined;
+    if (v.type === lane) r = splat(t, v);
+    else if (v.type === t) r = v;
+    else {
+      ctx.log.error("GK3001", right.span, `'${textOf(ctx, leftSpan)}' is ${what}, but '${textOf(ctx, right.span)}' is ${typeToString(v.type)}; gk never converts implicitly: write ${what}(${textOf(ctx, right.span)}) or a ${lane.name}`);
+      return undefined;
+    }
+  } else {
+    r = checkAs(ctx, right, t, `'${textOf(ctx, leftSpan)}'`);
+  }
   if (!r) return undefined;
   return { kind: "binary", type: t, op: bin, left, right: r, span };
 }
 
-function checkConditional(ctx: FnCtx, e: ast.ConditionalExpr, expected?: ScalarType): Expr | undefined {
+function checkConditional(ctx: FnCtx, e: ast.ConditionalExpr, expected?: ValueType): Expr | undefined {
   const cond = checkCondition(ctx, e.cond, "the condition of '?:'");
   const ops = unify(ctx, { left: e.then, right: e.else, span: e.span }, expected);
   if (!cond || !ops) return undefined;
   return { kind: "select", type: ops.type, cond, ifTrue: ops.left, ifFalse: ops.right, span: e.span };
 }
-

@@ -6,20 +6,19 @@
 import type * as ast from "../../parser/ast.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { byteSize, T, type ScalarType } from "../types.js";
+import { byteSize, isLaneScalar, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
 import type { ArrayVar } from "../nodes.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
-import { checkAs, checkValue, foldedConstant, untypedOf } from "./expr.js";
+import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
 import { kernelSymbolProblem, takenKernelName } from "./kernelNames.js";
 import { genericParams } from "./genericParams.js";
 import { isReservedName } from "./names.js";
 import { resolveSignature } from "./signature.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../limits.js";
-import { flattenLiteral } from "./stmt.js";
-import { resolveScalar, resolveType } from "./typeExpr.js";
+import { LANE_LIST, resolveType, resolveValue, widerLane } from "./typeExpr.js";
 
-type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.ConstantDecl;
+type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.ConstantDecl | ast.StructDecl;
 
 interface Entry {
   readonly decl: Decl;
@@ -97,6 +96,17 @@ export class FileScope implements ModuleScope {
     return [...this.own.values()].map((e) => e.decl);
   }
 
+  /** The struct types this file declares (those that check), in source order. */
+  structs(): StructType[] {
+    const out: StructType[] = [];
+    for (const e of this.own.values()) {
+      if (e.decl.kind !== "Struct") continue;
+      const sym = this.lookup(e.decl.name.name);
+      if (sym?.kind === "struct") out.push(sym.type);
+    }
+    return out;
+  }
+
   lookup(name: string): ModuleSymbol | undefined {
     const imp = this.imported.get(name);
     if (imp) return imp.from.own.has(imp.name) ? imp.from.lookup(imp.name) : { kind: "poisoned", name, span: imp.span };
@@ -104,7 +114,11 @@ export class FileScope implements ModuleScope {
     if (!entry) return undefined;
     if (entry.state === "done") return entry.symbol;
     if (entry.state === "resolving") {
-      this.log.error("GK3014", entry.decl.name.span, `the constant '${name}' is defined in terms of itself`);
+      if (entry.decl.kind === "Struct") {
+        this.log.error("GK2040", entry.decl.name.span, `struct '${name}' contains itself: a struct cannot hold a value of its own type, directly or through other structs (hold an index into an array instead)`);
+      } else {
+        this.log.error("GK3014", entry.decl.name.span, `the constant '${name}' is defined in terms of itself`);
+      }
       entry.symbol = { kind: "poisoned", name, span: entry.decl.name.span };
       entry.state = "done";
       return entry.symbol;
@@ -124,6 +138,10 @@ export class FileScope implements ModuleScope {
     const span = d.name.span;
     const t = resolveType(ctx, te, "local");
     if (!t || t.kind !== "array") return { kind: "poisoned", name, span };
+    if (t.elem.kind !== "scalar") {
+      this.log.error("GK4007", te.span, `a constant array holds scalars, not ${typeToString(t.elem)}: declare the table in the function that reads it, as a local array`);
+      return { kind: "poisoned", name, span };
+    }
     const count = t.dims.reduce((a, b) => a * b, 1);
     if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
       this.log.error("GK4009", te.span, `'${name}' has ${count * byteSize(t.elem)} bytes; a constant table is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
@@ -148,6 +166,45 @@ export class FileScope implements ModuleScope {
     return { kind: "constArray", name, type: { ...t, space: "local" }, values, span };
   }
 
+  /** `struct Name { ... }`: each field's type resolved (a struct field looks its struct up, which finds a struct that contains itself). */
+  private struct(ctx: FnCtx, d: ast.StructDecl): ModuleSymbol {
+    const name = d.name.name;
+    const span = d.name.span;
+    const fields: { name: string; type: ValueType | ArrayType }[] = [];
+    let ok = true;
+    for (const f of d.fields) {
+      const prev = d.fields.find((g) => g !== f && g.name.name === f.name.name);
+      if (prev && d.fields.indexOf(prev) < d.fields.indexOf(f)) {
+        this.log.error("GK2002", f.name.span, `field '${f.name.name}' is declared twice in struct '${name}'`, [{ message: "first declared here", span: prev.name.span }]);
+        ok = false;
+        continue;
+      }
+      const t = resolveType(ctx, f.type, "field");
+      if (!t || (t.kind !== "array" && t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct")) {
+        ok = false;
+        continue;
+      }
+      const leaf = t.kind === "array" ? t.elem : t;
+      if (leaf.kind === "scalar" && !isLaneScalar(leaf)) {
+        this.log.error("GK2041", f.type.span, `field '${f.name.name}' of struct '${name}' is of ${leaf.name}: struct fields hold ${LANE_LIST} values, vectors and structs, not the 1- and 2-byte types; use ${widerLane(leaf)}`);
+        ok = false;
+        continue;
+      }
+      fields.push({ name: f.name.name, type: t.kind === "array" ? { ...t, space: "local" } : t });
+    }
+    if (ok && d.fields.length === 0) {
+      this.log.error("GK2040", d.name.span, `struct '${name}' has no fields: give it at least one`);
+      ok = false;
+    }
+    if (!ok) return { kind: "poisoned", name, span };
+    const type = structType(name, fields);
+    if (type.size > LOCAL_ARRAY_LIMIT_BYTES) {
+      this.log.error("GK4009", d.name.span, `struct '${name}' takes ${type.size} bytes; a value is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (keep large data in global arrays)`);
+      return { kind: "poisoned", name, span };
+    }
+    return { kind: "struct", name, type, span };
+  }
+
   /** `constant TAPS: f32[17];`: an array of constant memory, at most 64 KiB, each launch filling it. */
   private constantArray(ctx: FnCtx, d: ast.ConstantDecl): ModuleSymbol {
     const name = d.name.name;
@@ -158,6 +215,10 @@ export class FileScope implements ModuleScope {
     }
     const t = resolveType(ctx, d.type, "constant");
     if (!t || t.kind !== "array") return { kind: "poisoned", name, span };
+    if (t.elem.kind !== "scalar") {
+      this.log.error("GK2043", d.type.span, `constant memory holds arrays of scalars, not of ${typeToString(t.elem)}: declare 'constant ${name}: <scalar>[N];' and build the ${t.elem.kind} from its elements, or pass the ${t.elem.kind}s in a readonly global array`);
+      return { kind: "poisoned", name, span };
+    }
     const bytes = t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem);
     if (bytes > CONSTANT_LIMIT_BYTES) {
       this.log.error("GK4014", d.type.span, `'${name}' has ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
@@ -171,13 +232,14 @@ export class FileScope implements ModuleScope {
     const span = d.name.span;
     const name = d.name.name;
     const ctx = newCtx(this.log, this, "const", name, T.void);
+    if (d.kind === "Struct") return this.struct(ctx, d);
     if (d.kind === "Constant") return this.constantArray(ctx, d);
     if (d.kind === "Const") {
       if (d.type?.kind === "ArrayType" && !d.type.shared) return this.constArray(ctx, d, d.type);
       let type: ScalarType | undefined;
       if (d.type) {
-        const t = resolveScalar(ctx, d.type, "const");
-        if (!t || t === "void") return { kind: "poisoned", name, span };
+        const t = resolveValue(ctx, d.type, "const");
+        if (!t || t === "void" || t.kind !== "scalar") return { kind: "poisoned", name, span };
         type = t;
       }
       const u = untypedOf(ctx, d.init);

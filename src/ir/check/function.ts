@@ -2,7 +2,8 @@
 import type * as ast from "../../parser/ast.js";
 import type { Function, Instance, Param } from "../nodes.js";
 import type { CallSite, FnCtx } from "./context.js";
-import { alwaysLeaves, checkStmts, declare, newArrayVar, newScalarVar } from "./stmt.js";
+import { typeToString } from "../types.js";
+import { alwaysLeaves, checkStmts, declare, newArrayVar, newValueVar } from "./stmt.js";
 import type { Signature } from "./symbols.js";
 
 /**
@@ -20,9 +21,9 @@ export function checkFunctionBody(
   d.params.forEach((p, i) => {
     const ps = sig.params[i]!;
     const t = ps.type;
-    if (t.kind === "scalar") {
-      const v = { ...newScalarVar(ctx, p.name, t, true), ...(ps.ref && { ref: ps.ref }) };
-      declare(ctx, p.name, { kind: "scalar", var: v });
+    if (t.kind !== "global" && t.kind !== "array" && t.kind !== "view") {
+      const v = { ...newValueVar(ctx, p.name, t, true), ...(ps.ref && { ref: ps.ref }) };
+      declare(ctx, p.name, { kind: "value", var: v });
       params.push(v);
     } else {
       const a = newArrayVar(ctx, p.name, t);
@@ -35,7 +36,7 @@ export function checkFunctionBody(
   const body = [...checkStmts(ctx, d.body.body, true)];
   body.unshift(...ctx.prelude);
   if (ctx.log.errorCount === errors && ctx.silentFailures === 0 && ctx.kind === "device_fn" && sig.returnType.kind !== "void" && !alwaysLeaves(body)) {
-    ctx.log.error("GK4003", d.name.span, `'${d.name.name}' must return ${sig.returnType.name} on every path: add a 'return' at the end of its body`);
+    ctx.log.error("GK4003", d.name.span, `'${d.name.name}' must return ${typeToString(sig.returnType)} on every path: add a 'return' at the end of its body`);
   }
   if (ctx.log.errorCount > errors || ctx.silentFailures > 0) return { calls: ctx.calls };
   const fn: Function = {

@@ -11,7 +11,7 @@
 import type * as ast from "../../parser/ast.js";
 import { foldExpr } from "../passes/fold.js";
 import type { Expr } from "../nodes.js";
-import { isScalarName, scalarType, type ScalarType } from "../types.js";
+import { isScalarName, scalarType, typeToString, type ScalarType, type ValueType } from "../types.js";
 import { checkUserCall } from "./call.js";
 import { knownDim, textOf, type Binding, type FnCtx, type ValueExpr } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
@@ -92,7 +92,7 @@ function constArg(ctx: FnCtx, sym: GenericSymbol, p: ConstParamSig, a: ast.Expr)
   if (!v) return undefined;
   if (v.type !== p.type) {
     const text = textOf(ctx, a.span);
-    ctx.log.error("GK3031", a.span, `${what} is ${p.type.name}, but '${text}' is ${v.type.name}; gk never converts implicitly: write ${p.type.name}(${text})`);
+    ctx.log.error("GK3031", a.span, `${what} is ${p.type.name}, but '${text}' is ${typeToString(v.type)}; gk never converts implicitly: write ${p.type.name}(${text})`);
     return undefined;
   }
   const f = foldExpr(v);
@@ -124,6 +124,12 @@ export function checkGenericCall(ctx: FnCtx, e: ast.CallExpr, sym: GenericSymbol
     return undefined;
   }
   return checkUserCall(ctx, e, r.callee, r.sig.params, r.sig.returnType, pre);
+}
+
+/** A type parameter stands for scalar types only: an argument of a vector or struct type cannot give it (reported; false). */
+function notScalar(ctx: FnCtx, sym: GenericSymbol, p: GenericParamSig, a: ast.Expr, t: ValueType): false {
+  ctx.log.error("GK3031", a.span, `'${textOf(ctx, a.span)}' is of type ${typeToString(t)}, but ${p.name} of '${sym.name}' stands for a scalar type${p.kind === "type" ? ` (${p.allowed.map((x) => x.name).join(" | ")})` : ""}`);
+  return false;
 }
 
 /** Bindings inferred from the call's arguments (see the file comment); `pre` receives the arguments checked on the way. */
@@ -161,6 +167,7 @@ function inferBindings(ctx: FnCtx, sym: GenericSymbol, e: ast.CallExpr, pre: Map
       const known = bindings.get(p.name);
       const v = checkValue(ctx, a, known?.kind === "type" ? known.type : undefined);
       if (!v) return void (ok = false);
+      if (v.type.kind !== "scalar") return void (ok = notScalar(ctx, sym, p, a, v.type));
       pre.set(i, v);
       bind(p, { kind: "type", type: v.type }, a);
       return;
@@ -176,7 +183,10 @@ function inferBindings(ctx: FnCtx, sym: GenericSymbol, e: ast.CallExpr, pre: Map
       return void (ok = false);
     }
     const at = ref.array.type;
-    if (elem?.kind === "type") bind(elem, { kind: "type", type: at.elem }, a);
+    if (elem?.kind === "type") {
+      if (at.elem.kind !== "scalar") return void (ok = notScalar(ctx, sym, elem, a, at.elem));
+      bind(elem, { kind: "type", type: at.elem }, a);
+    }
     sizes.forEach((s, k) => {
       if (s?.kind !== "const" || at.kind !== "array" || k >= at.dims.length) return;
       const d = at.dims[k]!;

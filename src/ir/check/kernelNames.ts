@@ -21,7 +21,7 @@ const OBJECT_MEMBER = "every JavaScript object has a member of that name";
 
 export const TAKEN_KERNEL_NAMES: ReadonlyMap<string, string> = new Map([
   // GkModule's members (runtime/api.ts)
-  ...["kernels", "ir", "sources", "target", "runner", "device", "gpu", "launch", "sync", "runLaunches", "close"].map((n) => [n, MODULE_MEMBER] as const),
+  ...["kernels", "structs", "ir", "sources", "target", "runner", "device", "gpu", "launch", "sync", "runLaunches", "close"].map((n) => [n, MODULE_MEMBER] as const),
   // Object.prototype's members
   ...[
     "constructor", "__proto__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf",

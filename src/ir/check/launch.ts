@@ -1,10 +1,12 @@
 /** Host-side `launch` statements: arguments matched to the kernel's parameters, data helpers, grid and block. */
 import type * as ast from "../../parser/ast.js";
 import { foldExpr } from "../passes/fold.js";
-import type { ArrayData, ArrayVar, Function, Launch, LaunchArg, LaunchConstant } from "../nodes.js";
+import type { ArrayData, ArrayVar, Expr, Function, Launch, LaunchArg, LaunchConstant } from "../nodes.js";
+import { evalCast } from "../evalOp.js";
 import { dynamicSharedArrays, dynamicSharedBytes, staticSharedBytes } from "../kernelMemory.js";
 import { invariant } from "../../util.js";
-import { isFloat, isInt, type ScalarType, type ScalarValue } from "../types.js";
+import { asScalar, isBool, isFloat, isInt, laneScalar, typeToString, type ScalarType, type ScalarValue, type ValueType } from "../types.js";
+import { leafValues, zeroValue, type Value } from "../composite.js";
 import { textOf, tyName, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "./names.js";
@@ -62,7 +64,8 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, target: LaunchTarget,
     const a = given.get(c.name);
     if (!a) continue;
     const data = constantData(ctx, c, a);
-    if (data) constants.push({ name: c.name, elem: c.type.elem, data, span: a.span });
+    // Constant memory holds scalars (GK2043).
+    if (data) constants.push({ name: c.name, elem: asScalar(c.type.elem), data, span: a.span });
     else ok = false;
   }
   const grid = dims(ctx, l.grid, "grid", l.span);
@@ -172,17 +175,73 @@ export function launchTarget(ctx: FnCtx, l: ast.LaunchDecl, kernel: ModuleSymbol
 
 function checkArg(ctx: FnCtx, p: ParamSig, a: ast.LaunchArg): LaunchArg | undefined {
   const v = a.value;
-  if (p.type.kind === "scalar") {
+  if (p.type.kind !== "global" && p.type.kind !== "array" && p.type.kind !== "view") {
     if (v.kind === "ArrayLit" || (v.kind === "Call" && DATA_HELPERS.has(v.callee.name))) {
-      ctx.log.error("GK5005", v.span, `'${p.name}' is a scalar (${p.type.name}); pass a single value`);
+      ctx.log.error("GK5005", v.span, `'${p.name}' is ${p.type.kind === "scalar" ? "a scalar" : `a ${p.type.kind}`} (${typeToString(p.type)}); pass a single value`);
       return undefined;
     }
-    const value = constantOf(ctx, v, p.type, `'${p.name}'`);
-    return value === undefined ? undefined : { kind: "scalar", param: p.name, type: p.type, value, span: a.span };
+    const value = launchValue(ctx, v, p.type, `'${p.name}'`);
+    return value === undefined ? undefined : { kind: "value", param: p.name, type: p.type, value, span: a.span };
   }
   const elem = p.type.elem;
   const data = arrayData(ctx, v, elem, p.name);
   return data && { kind: "array", param: p.name, elem, data, span: a.span };
+}
+
+/** A constant of any value type for a launch: a scalar constant, a vector constructor of constants, a struct value of constants. */
+function launchValue(ctx: FnCtx, e: ast.Expr, t: ValueType, what: string): Value | undefined {
+  if (t.kind === "scalar") return constantOf(ctx, e, t, what);
+  const v = checkValue(ctx, e, t);
+  if (!v) return undefined;
+  if (v.type !== t) {
+    ctx.log.error("GK5008", e.span, `${what} is ${typeToString(t)}, but '${textOf(ctx, e.span)}' is ${typeToString(v.type)}`);
+    return undefined;
+  }
+  const value = constantValue(foldExpr(v, ctx.module.flushToZero));
+  if (value === undefined) {
+    ctx.log.error("GK3014", e.span, `${what} must be a constant`);
+    return undefined;
+  }
+  return value;
+}
+
+/** The value of a folded expression built only of constants (constructors, zero, conversions of them), or undefined. */
+export function constantValue(e: Expr): Value | undefined {
+  switch (e.kind) {
+    case "const":
+      return e.value;
+    case "zero":
+      return zeroValue(e.type);
+    case "construct": {
+      const args = e.args.map(constantValue);
+      if (args.some((a) => a === undefined)) return undefined;
+      const t = e.type;
+      if (t.kind === "vector") {
+        if (args.length === 1 && e.args[0]!.type.kind === "scalar") return Array.from({ length: t.lanes }, () => args[0]!);
+        return e.args.flatMap((a, i) => (a.type.kind === "vector" ? (args[i] as readonly Value[]) : [args[i]!]));
+      }
+      // A struct: one argument per field, an array field's elements one each.
+      const out: Value[] = [];
+      let k = 0;
+      for (const f of t.fields) {
+        if (f.type.kind === "array") {
+          const n = f.type.dims.reduce((a, d) => a * d, 1);
+          out.push(args.slice(k, k + n) as Value[]);
+          k += n;
+        } else out.push(args[k++]!);
+      }
+      return out;
+    }
+    case "cast": {
+      const from = e.operand.type;
+      const x = constantValue(e.operand);
+      if (x === undefined || from.kind !== "vector" || e.type.kind !== "vector") return undefined;
+      const to = e.type.elem;
+      return leafValues(from, x).map((l) => evalCast(from.elem, to, l));
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** A constant of type `t` for a launch value, or undefined after reporting why not. */
@@ -207,34 +266,36 @@ function constantOf(ctx: FnCtx, e: ast.Expr, t: ScalarType, what: string): Scala
   return f.value;
 }
 
-function arrayData(ctx: FnCtx, v: ast.Expr, elem: ScalarType, param: string): ArrayData | undefined {
+function arrayData(ctx: FnCtx, v: ast.Expr, elem: ValueType, param: string): ArrayData | undefined {
+  const et = typeToString(elem);
   if (v.kind === "Name") {
     // A module-level constant table (`const TAPS: f32[5] = [...]`), by name.
     const m = ctx.module.lookup(v.name);
     if (m?.kind === "poisoned") return undefined;
     if (m?.kind === "constArray") {
       if (m.type.elem !== elem) {
-        ctx.log.error("GK5008", v.span, `'${param}' holds ${elem.name}, but the constant table '${v.name}' holds ${m.type.elem.name}`);
+        ctx.log.error("GK5008", v.span, `'${param}' holds ${et}, but the constant table '${v.name}' holds ${typeToString(m.type.elem)}`);
         return undefined;
       }
       return { kind: "values", values: m.values.map((x) => (x.kind === "const" ? x.value : invariant(false, "a folded table") as never)) };
     }
   }
   if (v.kind === "ArrayLit") {
-    const values: ScalarValue[] = [];
+    const values: Value[] = [];
     for (const el of v.elements) {
       if (el.kind === "ArrayLit") {
-        ctx.log.error("GK5005", el.span, `'${param}' is a flat global<${elem.name}> array; nested array literals are not allowed here`);
+        const hint = elem.kind === "vector" ? `; write each element as ${et}(...)` : "";
+        ctx.log.error("GK5005", el.span, `'${param}' is a flat global<${et}> array; nested array literals are not allowed here${hint}`);
         return undefined;
       }
-      const x = constantOf(ctx, el, elem, `an element of '${param}'`);
+      const x = launchValue(ctx, el, elem, `an element of '${param}'`);
       if (x === undefined) return undefined;
       values.push(x);
     }
     return { kind: "values", values };
   }
   if (v.kind !== "Call") {
-    ctx.log.error("GK5005", v.span, `'${param}' is an array of ${elem.name}: pass an array literal [..], a module's constant table by name, or zeros(n), fill(n, v), iota(n), rand(n, seed)`);
+    ctx.log.error("GK5005", v.span, `'${param}' is an array of ${et}: pass an array literal [..], a module's constant table by name, or zeros(n), fill(n, v), iota(n), rand(n, seed)`);
     return undefined;
   }
   const name = v.callee.name;
@@ -258,21 +319,26 @@ function arrayData(ctx: FnCtx, v: ast.Expr, elem: ScalarType, param: string): Ar
     return undefined;
   }
   const length = Number(n);
+  const lane = laneScalar(elem);
+  if ((name === "iota" || name === "rand") && !lane) {
+    ctx.log.error("GK5007", v.span, `${name}() makes numbers, and '${param}' holds ${et}: pass a list of ${et} values, zeros(n) or fill(n, { ... })`);
+    return undefined;
+  }
   switch (name) {
     case "zeros":
       return { kind: "zeros", length };
     case "iota":
-      if (elem.name === "bool") {
-        ctx.log.error("GK5007", v.span, `iota() counts 0, 1, 2, ...; '${param}' holds bool`);
+      if (isBool(lane!)) {
+        ctx.log.error("GK5007", v.span, `iota() counts 0, 1, 2, ...; '${param}' holds ${et}`);
         return undefined;
       }
       return { kind: "iota", length };
     case "fill": {
-      const value = constantOf(ctx, args[1]!, elem, `the value given to fill() for '${param}'`);
+      const value = launchValue(ctx, args[1]!, elem, `the value given to fill() for '${param}'`);
       return value === undefined ? undefined : { kind: "fill", length, value };
     }
     case "rand":
-      return randData(ctx, v, elem, param, length);
+      return randData(ctx, v, lane!, param, length);
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { ArrayVar } from "../nodes.js";
 import { isInt, memoryDims, T, typeToString } from "../types.js";
-import { knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
+import { knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 
@@ -37,8 +37,10 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
   if (local?.kind === "poisoned") return undefined;
   if (local) {
-    const t = local.kind === "scalar" ? typeToString(local.var.type) : local.kind === "constParam" ? "a constant parameter" : local.kind === "typeParam" ? "a type parameter" : "an untyped constant";
-    ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed` : `'${e.name}' is ${t}, not an array`);
+    const t = local.kind === "value" ? typeToString(local.var.type) : local.kind === "constParam" ? "a constant parameter" : local.kind === "typeParam" ? "a type parameter" : "an untyped constant";
+    const vt = local.kind === "value" ? local.var.type : undefined;
+    const hint = vt?.kind === "vector" ? `: a vector's lanes are ${["x", "y", "z", "w"].slice(0, vt.lanes).map((l) => `.${l}`).join(" ")}` : "";
+    ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed${hint}` : `'${e.name}' is ${t}, not an array`);
     return undefined;
   }
   const m = ctx.module.lookup(e.name);
@@ -68,7 +70,7 @@ export function dimsOf(a: ArrayVar): readonly (number | undefined)[] {
 }
 
 /** Checks index expressions against an array's dimensions: integers, in bounds where both are constant. */
-export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.Expr[], whole: ast.Expr): ValueExpr[] | undefined {
+export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.Expr[], whole: ast.Expr): ScalarExpr[] | undefined {
   const dims = dimsOf(array);
   if (indices.length !== dims.length) {
     const shape = dims.length === 1 ? `${array.name}[i]` : `${array.name}${dims.map((_, k) => `[${"ijk"[k] ?? "i"}]`).join("")}`;
@@ -79,7 +81,7 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
     );
     return undefined;
   }
-  const out: ValueExpr[] = [];
+  const out: ScalarExpr[] = [];
   let ok = true;
   indices.forEach((ix, k) => {
     const v = checkValue(ctx, ix, T.i32);
@@ -87,8 +89,8 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
       ok = false;
       return;
     }
-    if (!isInt(v.type)) {
-      ctx.log.error("GK3009", ix.span, `an index must be an integer, but '${textOf(ctx, ix.span)}' is ${v.type.name}: write i32(${textOf(ctx, ix.span)})`);
+    if (v.type.kind !== "scalar" || !isInt(v.type)) {
+      ctx.log.error("GK3009", ix.span, `an index must be an integer, but '${textOf(ctx, ix.span)}' is ${typeToString(v.type)}: write i32(${textOf(ctx, ix.span)})`);
       ok = false;
       return;
     }
@@ -99,7 +101,7 @@ export function checkIndices(ctx: FnCtx, array: ArrayVar, indices: readonly ast.
       ok = false;
       return;
     }
-    out.push(v);
+    out.push(v as ScalarExpr);
   });
   return ok ? out : undefined;
 }

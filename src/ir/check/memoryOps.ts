@@ -7,7 +7,7 @@
 import type * as ast from "../../parser/ast.js";
 import type { MemoryEntry } from "../builtins.js";
 import type { Expr, LoadOrder, Stmt, StoreOrder } from "../nodes.js";
-import { memorySpace } from "../types.js";
+import { memorySpace, typeToString } from "../types.js";
 import { tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs } from "./expr.js";
 import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
@@ -37,8 +37,9 @@ function element(ctx: FnCtx, e: ast.CallExpr, b: MemoryEntry, write: boolean): {
     ctx.log.error("GK2007", e.args[0]!.span, `${b.name}() writes to '${array.name}': ${readonlyWrite(array)}`);
     return undefined;
   }
-  if (!b.rule.types.includes(array.type.elem.name)) {
-    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${array.type.elem.name} (${tyName(array.type)})`);
+  const elem = array.type.elem;
+  if (elem.kind !== "scalar" || !b.rule.types.includes(elem.name)) {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${typeToString(elem)} (${tyName(array.type)})`);
     return undefined;
   }
   const indices = checkIndices(ctx, array, [...target.indices, e.args[1]!], e);
@@ -54,7 +55,7 @@ export function checkOrderedLoad(ctx: FnCtx, e: ast.CallExpr, b: MemoryEntry): E
   }
   if (!arity(ctx, e, 2, `${b.name}(array, index)`)) return undefined;
   const el = element(ctx, e, b, false);
-  return el && { kind: "load", type: el.array.type.elem, array: el.array, indices: el.indices, order, span: e.span };
+  return el && { kind: "load", type: el.array.type.elem, array: el.array, indices: el.indices, path: [], vector: null, order, span: e.span };
 }
 
 /** A fence, or a store with an ordering, as a statement; a load as a statement has no effect (GK4011). */
@@ -72,5 +73,5 @@ export function checkMemoryStatement(ctx: FnCtx, e: ast.CallExpr, b: MemoryEntry
   if (!arity(ctx, e, 3, `${b.name}(array, index, value)`)) return [];
   const el = element(ctx, e, b, true);
   const value = el && checkAs(ctx, e.args[2]!, el.array.type.elem, `the value ${b.name}() stores in '${el.array.name}'`);
-  return el && value ? [{ kind: "store", array: el.array, indices: el.indices, value, order, span }] : [];
+  return el && value ? [{ kind: "store", array: el.array, indices: el.indices, path: [], vector: null, value, order, span }] : [];
 }

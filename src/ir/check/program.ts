@@ -11,6 +11,7 @@ import { checkFunctionBody } from "./function.js";
 import { Generics } from "./generics.js";
 import { requestInstance, type InstanceRequest } from "./instanceRequest.js";
 import { checkLaunch, launchTarget, type LaunchTarget } from "./launch.js";
+import { structsIn, type StructType } from "../types.js";
 import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
 import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
 
@@ -60,7 +61,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, r
     const scope = scopes.get(f.path)!;
     for (const d of scope.declarations()) {
       const sym = scope.lookup(d.name.name);
-      if (d.kind === "Const" || d.kind === "Constant" || !sym) continue;
+      if (d.kind === "Const" || d.kind === "Constant" || d.kind === "Struct" || !sym) continue;
       if (sym.kind === "generic") {
         // Every generic definition is checked, used or not (see generics.ts).
         if (sym.decl === d) definitions.push(sym);
@@ -132,7 +133,10 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, r
   kernels.push(...generics.kernels);
   const ordered = orderFunctions([...functions, ...generics.functions], kernels, calls, entry.path, log, definitions.map((d) => d.irName));
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
-  return { file: entry.path, ...(flushToZero && { flushToZero }), constantArrays, functions: ordered, kernels, ...(genericKernels.length && { generics: genericKernels }), constants, launches, exported };
+  // Every struct of every file, each after those it contains (the CUDA backend defines them in this order).
+  const structs: StructType[] = [];
+  for (const f of program.files.values()) for (const t of scopes.get(f.path)!.structs()) structsIn(t, structs);
+  return { file: entry.path, ...(flushToZero && { flushToZero }), constantArrays, functions: ordered, kernels, structs, ...(genericKernels.length && { generics: genericKernels }), constants, launches, exported };
 }
 
 function paramInfo(p: GenericParamSig): GenericParamInfo {

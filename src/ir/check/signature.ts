@@ -4,11 +4,12 @@
  * its generic parameters, so that `global<T>` and `shared f32[N]` resolve).
  */
 import type * as ast from "../../parser/ast.js";
-import { T } from "../types.js";
+import { leafCount, T, typeToString } from "../types.js";
+import { KERNEL_ARGS_MAX } from "../limits.js";
 import type { FnCtx } from "./context.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type ParamSig, type Signature } from "./symbols.js";
-import { resolveScalar, resolveType } from "./typeExpr.js";
+import { resolveType, resolveValue } from "./typeExpr.js";
 
 /** The signature, or undefined after reporting every problem with it. */
 export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDecl): Signature | undefined {
@@ -21,7 +22,7 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
       ok = false;
       continue;
     }
-    const t = ref ? resolveScalar(ctx, ref.elem, "local") : resolveType(ctx, p.type, "param");
+    const t = ref ? resolveValue(ctx, ref.elem, "local") : resolveType(ctx, p.type, "param");
     if (!t || t === "void") {
       if (t === "void") ctx.log.error("GK2003", p.type.span, "'void' is only a return type");
       ok = false;
@@ -49,11 +50,28 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
       ok = false;
       continue;
     }
+    if (ref && t.kind !== "scalar") {
+      ctx.log.error("GK2045", ref.elem.span, `'${ref.mode} ${typeToString(t)}': references are to scalars; pass a ${t.kind} by value and return the new one (${t.kind === "struct" ? `device_fn f(p: ${t.name}): ${t.name}` : `device_fn f(v: ${typeToString(t)}): ${typeToString(t)}`})`);
+      ok = false;
+      continue;
+    }
     params.push({ name: p.name.name, type: t as ParamSig["type"], ...(ref && { ref: ref.mode }), span: p.span });
+  }
+  if (ok && d.kind === "Kernel") {
+    // The GPU receives a vector or struct argument as its scalars, one kernel argument each (spec: Kernel arguments).
+    let count = 0;
+    for (const p of params) {
+      count += p.type.kind === "global" || p.type.kind === "array" || p.type.kind === "view" ? 1 : leafCount(p.type);
+      if (count > KERNEL_ARGS_MAX) {
+        ctx.log.error("GK4007", p.span, `'${d.name.name}' takes more than ${KERNEL_ARGS_MAX} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
+        ok = false;
+        break;
+      }
+    }
   }
   let returnType: Signature["returnType"] = T.void;
   if (d.kind === "Function" && d.returnType) {
-    const r = resolveScalar(ctx, d.returnType, "return");
+    const r = resolveValue(ctx, d.returnType, "return");
     if (!r) ok = false;
     else returnType = r === "void" ? T.void : r;
   }

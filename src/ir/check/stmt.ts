@@ -1,14 +1,16 @@
 /** Checking statements: from AST statements to IR statements, with scopes, loops and returns. */
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, Expr, ValueVar, Stmt } from "../nodes.js";
-import { lookupBuiltin, type MemoryEntry } from "../builtins.js";
+import type { ArrayVar, Expr, PathStep, ValueVar, Stmt } from "../nodes.js";
+import { lookupBuiltin, vectorMemoryBuiltin, type MemoryEntry } from "../builtins.js";
 import { checkMemoryStatement } from "./memoryOps.js";
-import { someExpr } from "../walk.js";
-import { asScalar, byteSize, isBigIntType, isBool, T, type ScalarType } from "../types.js";
+import { pathExprs, someExpr, withPathExprs } from "../walk.js";
+import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../types.js";
+import { zeroValue } from "../composite.js";
 import { constExpr, knownDim, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
-import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, materialize, outRead, untypedOf } from "./expr.js";
-import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
+import { checkAs, checkCompound, checkCondition, checkExpr, checkValue, flattenLiteral, materialize, outRead, untypedOf } from "./expr.js";
+import { checkPlace, type Place } from "./access.js";
+import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
@@ -152,8 +154,13 @@ export function declare(ctx: FnCtx, name: ast.Ident, sym: LocalSymbol): boolean 
   return true;
 }
 
-export function newScalarVar(ctx: FnCtx, name: ast.Ident, type: ScalarType, mutable: boolean): ValueVar {
+export function newValueVar(ctx: FnCtx, name: ast.Ident, type: ValueType, mutable: boolean): ValueVar {
   return { kind: "valueVar", id: ctx.nextId++, name: name.name, type, mutable, span: name.span };
+}
+
+/** The zero of a type as an expression: a constant for a scalar. */
+export function zeroExpr(t: ValueType, span: Span): Expr {
+  return t.kind === "scalar" ? constExpr(t, zeroValue(t) as boolean | number | bigint, span) : { kind: "zero", type: t, span };
 }
 
 export function newArrayVar(ctx: FnCtx, name: ast.Ident, type: ArrayVar["type"]): ArrayVar {
@@ -166,11 +173,11 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     const t = resolveType(ctx, s.type, "local");
     if (!t) return poisonDecl(ctx, s, s.init);
     if (t.kind === "array") return checkLocalArray(ctx, s, t);
-    if (t.kind !== "scalar") return poisonDecl(ctx, s, s.init);
-    const init = s.init ? checkAs(ctx, s.init, t, `'${s.name.name}'`) : constExpr(t, zeroOf(t), s.span);
+    if (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct") return poisonDecl(ctx, s, s.init);
+    const init = s.init ? checkAs(ctx, s.init, t, `'${s.name.name}'`) : zeroExpr(t, s.span);
     if (!init) return poisonDecl(ctx, s);
-    const v = newScalarVar(ctx, s.name, t, s.mutable);
-    if (!declare(ctx, s.name, { kind: "scalar", var: v })) return [];
+    const v = newValueVar(ctx, s.name, t, s.mutable);
+    if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
     return [{ kind: "let", var: v, init, span: s.span }];
   }
   if (!s.init) {
@@ -189,10 +196,14 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     declare(ctx, s.name, { kind: "untypedConst", value: u, span: s.name.span });
     return [];
   }
+  if (s.init.kind === "ObjectLit") {
+    ctx.log.error("GK3040", s.init.span, `a struct value needs its type written here: '${word} ${s.name.name}: Name = { ... };'`);
+    return poisonDecl(ctx, s);
+  }
   const init = checkValue(ctx, s.init);
   if (!init) return poisonDecl(ctx, s);
-  const v = newScalarVar(ctx, s.name, init.type, s.mutable);
-  if (!declare(ctx, s.name, { kind: "scalar", var: v })) return [];
+  const v = newValueVar(ctx, s.name, init.type, s.mutable);
+  if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
   return [{ kind: "let", var: v, init, span: s.span }];
 }
 
@@ -201,10 +212,6 @@ function poisonDecl(ctx: FnCtx, s: ast.VarDecl, init?: ast.Expr): Stmt[] {
   if (init) checkExpr(ctx, init); // still report what is wrong inside the initializer
   if (!ctx.scopes.declaredHere(s.name.name)) ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
   return [];
-}
-
-function zeroOf(t: ScalarType): boolean | number | bigint {
-  return t.name === "bool" ? false : isBigIntType(t) ? 0n : 0;
 }
 
 function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kind: "array" }): Stmt[] {
@@ -265,11 +272,6 @@ function literalArrayType(ctx: FnCtx, lit: ast.ArrayLit): (ArrayVar["type"] & { 
   return { kind: "array", elem, dims, space: "local" };
 }
 
-/** `[[1, 2], [3, 4]]` or `[1, 2, 3, 4]`: elements in row-major order. */
-export function flattenLiteral(lit: ast.ArrayLit): ast.Expr[] {
-  return lit.elements.flatMap((e) => (e.kind === "ArrayLit" ? flattenLiteral(e) : [e]));
-}
-
 function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   if (ctx.kind !== "kernel" || !topLevel) {
     const where = ctx.kind === "kernel" ? "inside a nested block" : "in a device_fn";
@@ -278,22 +280,22 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
     return;
   }
   const t = resolveType(ctx, s.type, "shared");
-  if (!t || (t.kind !== "scalar" && t.kind !== "array" && t.kind !== "dynamicShared")) {
+  if (!t || (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct" && t.kind !== "array" && t.kind !== "dynamicShared")) {
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }
-  const scalar = t.kind === "scalar";
+  const scalar = t.kind !== "array" && t.kind !== "dynamicShared";
   if (t.kind === "dynamicShared") {
     // Its bytes are counted at each launch, which gives its length (src/ir/limits.ts).
     const a = newArrayVar(ctx, s.name, t);
     if (declare(ctx, s.name, { kind: "array", var: a, readonly: false })) ctx.shared.push(a);
     return;
   }
-  if (t.kind !== "scalar" && t.kind !== "array") {
+  if (t.kind !== "scalar" && t.kind !== "vector" && t.kind !== "struct" && t.kind !== "array") {
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }
-  const type = t.kind === "scalar" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
+  const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
   const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
   if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
@@ -305,75 +307,10 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
 
 // ---------------------------------------------------------------- assignment
 
-/** Where an assignment writes: a scalar variable, or an array element with its indices. */
-type Place =
-  | { readonly kind: "var"; readonly var: ValueVar; readonly span: Span }
-  | { readonly kind: "elem"; readonly array: ArrayVar; readonly indices: readonly ValueExpr[]; readonly span: Span };
-
-function checkPlace(ctx: FnCtx, target: ast.Expr): Place | undefined {
-  let t = target;
-  while (t.kind === "Paren") t = t.expr;
-  if (t.kind === "Name") {
-    const local = ctx.scopes.lookup(t.name);
-    if (local?.kind === "scalar") {
-      if (!local.var.mutable) {
-        ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`, [{ message: "declared here", span: local.var.span }]);
-        return undefined;
-      }
-      return { kind: "var", var: local.var, span: t.span };
-    }
-    if (local?.kind === "array") {
-      if (local.scalar) return { kind: "elem", array: local.var, indices: [constExpr(T.i32, 0, t.span)], span: t.span };
-      ctx.log.error("GK3013", t.span, `cannot assign to the whole array '${t.name}': assign its elements, e.g. ${t.name}[i] = ...`);
-      return undefined;
-    }
-    if (local?.kind === "untypedConst") {
-      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
-      return undefined;
-    }
-    if (local?.kind === "constParam" || local?.kind === "typeParam") {
-      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : "type"} parameter`);
-      return undefined;
-    }
-    if (local?.kind === "poisoned") return undefined;
-    const m = ctx.module.lookup(t.name);
-    if (m && m.kind !== "poisoned") {
-      ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a module-level ${m.kind === "function" || m.kind === "kernel" || m.kind === "generic" ? "function" : "constant"}`);
-      return undefined;
-    }
-    if (m) return undefined;
-    const b = lookupBuiltin(t.name);
-    if (b?.rule.kind === "constant" || b?.rule.kind === "index") {
-      ctx.log.error("GK1012", t.span, `cannot assign here: '${t.name}' is read-only; declare a variable of your own (e.g. let my${t.name[0]!.toUpperCase()}${t.name.slice(1)} = ${t.name};)`);
-      return undefined;
-    }
-    checkExpr(ctx, t); // reports the unknown name
-    return undefined;
-  }
-  if (t.kind === "Index") {
-    const base = arrayBase(ctx, t);
-    if (!base) return undefined;
-    if (base.readonly) {
-      ctx.log.error("GK2007", t.span, readonlyWrite(base.array));
-      return undefined;
-    }
-    const indices = checkIndices(ctx, base.array, base.indices, t);
-    if (!indices) return undefined;
-    return { kind: "elem", array: base.array, indices, span: t.span };
-  }
-  const what = t.kind === "Member" ? `'${textOf(ctx, t.span)}' is read-only` : `'${textOf(ctx, t.span)}' is not a variable or an array element`;
-  ctx.log.error("GK1012", t.span, `cannot assign here: ${what}`);
-  return undefined;
-}
-
-function placeType(p: Place): ScalarType {
-  return p.kind === "var" ? asScalar(p.var.type) : p.array.type.elem;
-}
-
 function write(p: Place, value: ValueExpr, span: Span): Stmt {
   return p.kind === "var"
-    ? { kind: "assign", var: p.var, value, span }
-    : { kind: "store", array: p.array, indices: p.indices, value, span };
+    ? { kind: "assign", var: p.var, path: p.path, value, span }
+    : { kind: "store", array: p.array, indices: p.indices, path: p.path, vector: null, value, span };
 }
 
 function checkAssign(ctx: FnCtx, s: ast.AssignStmt): Stmt[] {
@@ -383,7 +320,7 @@ function checkAssign(ctx: FnCtx, s: ast.AssignStmt): Stmt[] {
       if (!isWholeArray(ctx, s.target)) checkExpr(ctx, s.value); // report what else is wrong
       return [];
     }
-    const value = checkAs(ctx, s.value, placeType(place), `'${textOf(ctx, s.target.span)}'`);
+    const value = checkAs(ctx, s.value, place.type, `'${textOf(ctx, s.target.span)}'`);
     return value ? [write(place, value, s.span)] : [];
   }
   return checkUpdate(ctx, s.target, s.op.slice(0, -1) as ast.BinaryOp, s.value, s.span, s.opSpan);
@@ -405,33 +342,42 @@ function checkUpdate(ctx: FnCtx, target: ast.Expr, op: ast.BinaryOp, value: ast.
     if (value) checkExpr(ctx, value);
     return [];
   }
-  const t = placeType(place);
+  const t = place.type;
   if (place.kind === "var" && place.var.ref === "out") {
     ctx.log.error("GK3019", place.span, outRead(place.var.name));
     if (value) checkExpr(ctx, value);
     return [];
   }
   const pre: Stmt[] = [];
-  if (place.kind === "elem" && place.indices.some(hasEffects)) {
-    const indices = place.indices.map((ix, k) => {
-      if (!hasEffects(ix)) return ix;
-      const tmp: ValueVar = { kind: "valueVar", id: ctx.nextId++, name: `${place!.kind === "elem" ? place!.array.name : "t"}_i${k}`, type: ix.type, mutable: false, span: ix.span };
-      pre.push({ kind: "let", var: tmp, init: ix, span: ix.span });
-      return { kind: "var", type: ix.type, var: tmp, span: ix.span } as ValueExpr;
-    });
-    place = { ...place, indices };
+  // Indices with effects are evaluated once, into locals, before the place is read and written.
+  const once = (ix: Expr, k: number): Expr => {
+    if (!hasEffects(ix)) return ix;
+    const name = place!.kind === "elem" ? place!.array.name : place!.var.name;
+    const tmp: ValueVar = { kind: "valueVar", id: ctx.nextId++, name: `${name}_i${k}`, type: ix.type as ValueType, mutable: false, span: ix.span };
+    pre.push({ kind: "let", var: tmp, init: ix, span: ix.span });
+    return { kind: "var", type: tmp.type, var: tmp, span: ix.span };
+  };
+  const pathIndices = pathExprs(place.path);
+  if ((place.kind === "elem" && place.indices.some(hasEffects)) || pathIndices.some(hasEffects)) {
+    const indices = place.kind === "elem" ? place.indices.map((ix, k) => once(ix, k) as ValueExpr) : [];
+    const path: PathStep[] = withPathExprs(place.path, pathIndices.map((ix, k) => once(ix, indices.length + k)));
+    place = place.kind === "elem" ? { ...place, indices, path } : { ...place, path };
   }
   const current: ValueExpr =
     place.kind === "var"
-      ? { kind: "var", type: t, var: place.var, span: place.span }
-      : { kind: "load", type: t, array: place.array, indices: place.indices, span: place.span };
+      ? place.path.length
+        ? { kind: "member", type: t, operand: { kind: "var", type: place.var.type, var: place.var, span: place.span }, path: place.path, span: place.span }
+        : { kind: "var", type: t, var: place.var, span: place.span }
+      : { kind: "load", type: t, array: place.array, indices: place.indices, path: place.path, vector: null, span: place.span };
   let next: ValueExpr | undefined;
+  const lane = laneScalar(t);
   if (value) next = checkCompound(ctx, op, current, target.span, value, span, opSpan);
-  else if (isBool(t)) {
-    ctx.log.error("GK3003", span, `'${op}${op}' needs a number, but '${textOf(ctx, target.span)}' is bool`);
+  else if (!lane || isBool(lane)) {
+    ctx.log.error("GK3003", span, `'${op}${op}' needs a number, but '${textOf(ctx, target.span)}' is ${typeToString(t)}`);
   } else {
-    const one = materialize(ctx, { kind: "int", value: 1n }, t, span);
-    if (one) next = { kind: "binary", type: t, op: op === "+" ? "add" : "sub", left: current, right: one, span };
+    const one = materialize(ctx, { kind: "int", value: 1n }, lane, span);
+    const step: ValueExpr | undefined = one && (t.kind === "vector" ? { kind: "construct", type: t, args: [one], span } : one);
+    if (step) next = { kind: "binary", type: t, op: op === "+" ? "add" : "sub", left: current, right: step, span };
   }
   if (!next) return [];
   const stmt = write(place, next, span);
@@ -443,6 +389,11 @@ function checkUpdate(ctx: FnCtx, target: ast.Expr, op: ast.BinaryOp, value: ast.
 function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
   let e = s.expr;
   while (e.kind === "Paren") e = e.expr;
+  const vstore = e.kind === "Call" && !ctx.scopes.lookup(e.callee.name) && !ctx.module.lookup(e.callee.name) ? vectorMemoryBuiltin(e.callee.name) : undefined;
+  if (e.kind === "Call" && vstore?.rule.op === "store") {
+    const st = checkVectorStore(ctx, e, vstore.rule.lanes);
+    return st ? [st] : [];
+  }
   if (e.kind === "Call" && e.callee.name === "barrier" && !ctx.scopes.lookup("barrier") && !ctx.module.lookup("barrier")) {
     if (e.args.length !== 0) {
       ctx.log.error("GK3004", e.span, `barrier() takes no arguments, but ${e.args.length} ${e.args.length === 1 ? "was" : "were"} given`);
@@ -489,7 +440,7 @@ function checkReturn(ctx: FnCtx, s: ast.ReturnStmt): Stmt[] {
     return [{ kind: "return", value: null, span: s.span }];
   }
   if (!s.value) {
-    ctx.log.error("GK4005", s.span, `'${ctx.name}' returns ${rt.name}: write 'return <value>;'`);
+    ctx.log.error("GK4005", s.span, `'${ctx.name}' returns ${typeToString(rt)}: write 'return <value>;'`);
     return [];
   }
   const v = checkAs(ctx, s.value, rt, `the return type of '${ctx.name}'`, "GK3011");

@@ -2,14 +2,14 @@
 import type * as ast from "../../parser/ast.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Expr, ValueVar } from "../nodes.js";
-import type { ArrayType, GlobalType, ScalarType, ScalarValue, ViewType, VoidType } from "../types.js";
+import type { ArrayType, GlobalType, ScalarType, ScalarValue, StructType, ValueType, ViewType, VoidType } from "../types.js";
 import type { ModuleScope } from "./context.js";
 import type { Untyped } from "./untyped.js";
 
 export interface ParamSig {
   readonly name: string;
-  /** A scalar, a global array, or (device_fn only) a shared array of the caller's or a view. */
-  readonly type: ScalarType | GlobalType | ArrayType | ViewType;
+  /** A value (scalar, vector, struct), a global array, or (device_fn only) a shared array of the caller's or a view. */
+  readonly type: ValueType | GlobalType | ArrayType | ViewType;
   /** device_fn only: `inout T` or `out T` (the type is then the scalar T). */
   readonly ref?: "inout" | "out";
   readonly span: Span;
@@ -17,7 +17,7 @@ export interface ParamSig {
 
 export interface Signature {
   readonly params: readonly ParamSig[];
-  readonly returnType: ScalarType | VoidType;
+  readonly returnType: ValueType | VoidType;
 }
 
 /**
@@ -53,13 +53,14 @@ export type ModuleSymbol =
   /** `irName`: the function's name in the IR and in generated code, unique across all files. */
   | { readonly kind: "function"; readonly name: string; readonly irName: string; readonly decl: ast.FunctionDecl; readonly sig: Signature; readonly span: Span }
   | { readonly kind: "kernel"; readonly name: string; readonly irName: string; readonly decl: ast.KernelDecl; readonly sig: Signature; readonly span: Span }
+  | { readonly kind: "struct"; readonly name: string; readonly type: StructType; readonly span: Span }
   | GenericSymbol
   /** A declaration that failed to check: uses of it are not reported again. */
   | { readonly kind: "poisoned"; readonly name: string; readonly span: Span };
 
 /** A name declared inside a function. */
 export type LocalSymbol =
-  | { readonly kind: "scalar"; readonly var: ValueVar }
+  | { readonly kind: "value"; readonly var: ValueVar }
   /** `scalar`: a `shared x: T;` scalar, stored as a one-element array and used by name. */
   | { readonly kind: "array"; readonly var: ArrayVar; readonly readonly: boolean; readonly scalar?: boolean }
   | { readonly kind: "untypedConst"; readonly value: Untyped; readonly span: Span }
@@ -109,7 +110,7 @@ export class Scopes {
 
 export function symbolSpan(s: LocalSymbol): Span {
   switch (s.kind) {
-    case "scalar":
+    case "value":
     case "array":
       return s.var.span;
     case "untypedConst":

@@ -1,8 +1,9 @@
-/** Types as written (`f32`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
+/** Types as written (`f32`, `f32x4`, `Node`, `global<T>`, `f32[16][16]`) resolved to gk types, with constant array sizes. */
 import type * as ast from "../../parser/ast.js";
 import { FOREIGN_TYPES } from "../../diagnostics/foreignTypes.js";
-import type { ScalarType, Type } from "../types.js";
-import { isScalarName, scalarType, T } from "../types.js";
+import type { ArrayType, Type, ValueType } from "../types.js";
+import { HALF_LANE_SCALARS, isScalarName, LANE_SCALARS, scalarType, T, typeToString, vectorSpelling, vectorTypeNamed, type ScalarType } from "../types.js";
+import type { Span } from "../../diagnostics/source.js";
 import { foldExpr } from "../passes/fold.js";
 import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
 import type { Expr } from "../nodes.js";
@@ -12,37 +13,93 @@ import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../types.js";
 import { ARRAY_DIM_MAX } from "../limits.js";
 
+/**
+ * Where a type is written: a parameter, a local, shared memory, a return type, a
+ * module-level constant, constant memory, a struct's field, or the element type of `global<T>`.
+ */
+export type Where = "param" | "local" | "shared" | "return" | "const" | "constant" | "field" | "elem";
 
-export type Where = "param" | "local" | "shared" | "return" | "const" | "constant";
+const TYPE_LIST = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, vectors such as f32x4, structs, global<T> and arrays T[N]";
 
-/** A named type: a scalar, or `void` where a return type is expected. */
-export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): ScalarType | "void" | undefined {
+/** The lane types vectors have, in words. */
+export const LANE_LIST = `${LANE_SCALARS.slice(0, -1).join(", ")} or ${LANE_SCALARS[LANE_SCALARS.length - 1]}`;
+
+/** A substitute of 4 bytes or more for a 1- or 2-byte scalar type (`i32` for `u8`, `f32` for `f16`). */
+export function widerLane(t: ScalarType): string {
+  return t.name === "f16" || t.name === "bf16" ? "f32" : t.name.startsWith("u") ? "u32" : "i32";
+}
+
+/** GK2041 for `u8x4`, `f16x4` and the like: a vector of a lane type (or, for f16 and bf16, a lane count) vectors cannot have. */
+export function refuseVectorSpelling(ctx: FnCtx, name: string, span: Span): void {
+  const s = vectorSpelling(name);
+  invariant(s, `${name} is not spelled like a vector type`);
+  const wider = widerLane(s.elem);
+  const half = HALF_LANE_SCALARS.includes(s.elem.name);
+  const why = half ? `${s.elem.name} vectors have 2 lanes (${s.elem.name}x2)` : `vectors have lanes of ${LANE_LIST} (and f16, bf16 in f16x2, bf16x2), not ${s.elem.name}`;
+  ctx.log.error("GK2041", span, `'${name}' is not a vector type: ${why}; use ${wider}x${s.lanes} and convert lanes with ${s.elem.name}(v.x)`);
+}
+
+/** The value type a name spells: a scalar, a vector (`f32x4`) or a struct of the module; undefined (reported) otherwise. */
+export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefined {
+  if (isScalarName(name.name)) return scalarType(name.name);
+  const v = vectorTypeNamed(name.name);
+  if (v) return v;
+  if (vectorSpelling(name.name)) {
+    refuseVectorSpelling(ctx, name.name, name.span);
+    return undefined;
+  }
+  // A generic definition's type parameter, bound to one of its types while the definition is checked.
+  const local = ctx.scopes.lookup(name.name);
+  if (local?.kind === "typeParam") return local.type;
+  if (local?.kind === "constParam") {
+    ctx.log.error("GK2003", name.span, `'${name.name}' is a constant parameter, not a type`);
+    return undefined;
+  }
+  const m = ctx.module.lookup(name.name);
+  if (m?.kind === "struct") return m.type;
+  if (m?.kind === "poisoned") return undefined;
+  if (m) {
+    const what = m.kind === "function" ? "a device_fn" : m.kind === "kernel" ? "a device_kernel" : "a constant";
+    ctx.log.error("GK2003", name.span, `'${name.name}' is ${what}, not a type`);
+    return undefined;
+  }
+  const hint = Object.hasOwn(FOREIGN_TYPES, name.name) ? FOREIGN_TYPES[name.name] : undefined;
+  ctx.log.error("GK2003", name.span, `unknown type '${name.name}'${hint ? `; did you mean ${hint}?` : `: the types are ${TYPE_LIST}`}`);
+  return undefined;
+}
+
+/** A value type (a scalar, a vector, a struct), or `void` where a return type is expected. */
+export function resolveValue(ctx: FnCtx, te: ast.TypeExpr, where: Where): ValueType | "void" | undefined {
   if (te.kind !== "NamedType") {
     const written = textOf(ctx, te.span);
     const message =
       where === "return"
-        ? "a device_fn returns a scalar (bool, i32, u32, i64, u64, f32, f64) or void"
+        ? "a device_fn returns a value (a scalar, a vector or a struct) or void; to return several values, return a struct"
         : where === "const" && te.kind === "ArrayType"
           ? `a module-level constant is a scalar, not '${written}': declare the table inside the kernel or function that reads it, as a local array with an initializer (let w: ${written} = [...];), or pass it as a readonly global array`
-          : `expected a scalar type here, not '${written}'`;
+          : `expected a value type (a scalar, a vector or a struct) here, not '${written}'`;
     ctx.log.error("GK4007", te.span, message);
     return undefined;
   }
-  const name = te.name.name;
-  if (isScalarName(name)) return scalarType(name);
-  const local = ctx.scopes.lookup(name);
-  if (local?.kind === "typeParam") return local.type;
-  if (local?.kind === "constParam") {
-    ctx.log.error("GK2003", te.span, `'${name}' is a constant parameter, not a type`);
-    return undefined;
-  }
-  if (name === "void") {
+  if (te.name.name === "void") {
     if (where === "return") return "void";
     ctx.log.error("GK2003", te.span, "'void' is only a return type");
     return undefined;
   }
-  const hint = Object.hasOwn(FOREIGN_TYPES, name) ? FOREIGN_TYPES[name] : undefined;
-  ctx.log.error("GK2003", te.span, `unknown type '${name}'${hint ? `; did you mean ${hint}?` : ": the types are bool, i32, u32, i64, u64, f32, f64, global<T> and arrays T[N]"}`);
+  const t = namedValueType(ctx, te.name);
+  if (t && where === "const" && t.kind !== "scalar") {
+    ctx.log.error("GK4007", te.span, `a module-level constant is a scalar, not ${typeToString(t)}: declare it in the function that uses it (const v = ${typeToString(t)}(...);)`);
+    return undefined;
+  }
+  return t;
+}
+
+/** The scalar element type of a view or a dynamic shared array; `code` and `why` refuse a vector or struct there. */
+function scalarElem(ctx: FnCtx, te: ast.TypeExpr, code: "GK2042" | "GK2044", why: string): ScalarType | undefined {
+  const t = resolveValue(ctx, te, "local");
+  if (!t || t === "void") return undefined;
+  if (t.kind === "scalar") return t;
+  ctx.log.error(code, te.span, `'${typeToString(t)}' elements are not allowed here: ${why}`);
   return undefined;
 }
 
@@ -50,7 +107,7 @@ export function resolveScalar(ctx: FnCtx, te: ast.TypeExpr, where: Where): Scala
 export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | undefined {
   switch (te.kind) {
     case "NamedType": {
-      const s = resolveScalar(ctx, te, where);
+      const s = resolveValue(ctx, te, where);
       return s === "void" ? T.void : s;
     }
     case "GlobalType": {
@@ -58,7 +115,7 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         ctx.log.error("GK4007", te.span, "global<T> is the type of a kernel or device_fn parameter; inside a function declare a local array (let a: f32[8];) or shared memory");
         return undefined;
       }
-      const elem = resolveScalar(ctx, te.elem, "local");
+      const elem = resolveValue(ctx, te.elem, "elem");
       if (!elem || elem === "void") return undefined;
       return { kind: "global", elem, readonly: te.readonly };
     }
@@ -67,8 +124,8 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         ctx.log.error("GK4007", te.span, "view<T> is the type of a device_fn parameter, which a call gives as view(array, offset, length) or a whole array");
         return undefined;
       }
-      const elem = resolveScalar(ctx, te.elem, "local");
-      if (!elem || elem === "void") return undefined;
+      const elem = scalarElem(ctx, te.elem, "GK2044", "a view's elements are scalars (view<f32>); pass a global array of vectors or structs as global<T>, or a shared one as shared T[N]");
+      if (!elem) return undefined;
       return { kind: "view", elem, readonly: te.readonly };
     }
     case "RefType":
@@ -81,19 +138,23 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
           ctx.log.error("GK4007", te.span, "only a shared array declared in a kernel may leave out its size (`shared buf: f32[];`, its length given by each launch); give this array its size");
           return undefined;
         }
-        const elem = resolveScalar(ctx, te.elem, "local");
-        if (!elem || elem === "void") return undefined;
+        const elem = scalarElem(ctx, te.elem, "GK2042", "a dynamic shared array holds scalars (shared buf: f32[];); give an array of vectors or structs its size (shared tile: f32x4[64];), or use a dynamic array of their scalars with load4/store4");
+        if (!elem) return undefined;
         return { kind: "dynamicShared", elem };
       }
       if (te.shared && where !== "param") {
         ctx.log.error("GK4007", te.span, "'shared' in a type marks a device_fn parameter; shared memory itself is declared at a kernel's top level: `shared name: T[N];`");
         return undefined;
       }
-      if (!te.shared && (where === "param" || where === "return" || where === "const")) {
-        ctx.log.error("GK4007", te.span, where === "param" ? "an array parameter is written global<T> (or readonly global<T>), shared T[N] for a shared array in a device_fn, or view<T> for part of any array" : "arrays cannot be returned or be constants");
+      if (!te.shared && (where === "param" || where === "return" || where === "const" || where === "elem")) {
+        const message =
+          where === "param" ? "an array parameter is written global<T> (or readonly global<T>), shared T[N] for a shared array in a device_fn, or view<T> for part of any array"
+          : where === "elem" ? "the elements of global<T> are values (scalars, vectors or structs); for a table of rows, index one flat array (a[row * width + col])"
+          : "arrays cannot be returned or be constants: return a struct with an array field";
+        ctx.log.error("GK4007", te.span, message);
         return undefined;
       }
-      const elem = resolveScalar(ctx, te.elem, "local");
+      const elem = resolveValue(ctx, te.elem, "elem");
       if (!elem || elem === "void") return undefined;
       const dims: number[] = [];
       for (const size of te.sizes) {
@@ -101,7 +162,8 @@ export function resolveType(ctx: FnCtx, te: ast.TypeExpr, where: Where): Type | 
         if (n === undefined) return undefined;
         dims.push(n);
       }
-      return { kind: "array", elem, dims, space: where === "constant" ? "constant" : where === "shared" || te.shared ? "shared" : "local" };
+      const t: ArrayType = { kind: "array", elem, dims, space: where === "constant" ? "constant" : where === "shared" || te.shared ? "shared" : "local" };
+      return t;
     }
   }
 }
@@ -150,7 +212,7 @@ function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | 
   const v = checkValue(ctx, e);
   if (!v) return undefined;
   const f = foldExpr(v, ctx.module.flushToZero);
-  if (f.kind !== "const" && unknownConstant(ctx, v) && isInt(v.type)) return "unknown";
+  if (f.kind !== "const" && unknownConstant(ctx, v) && v.type.kind === "scalar" && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {
     ctx.log.error("GK3014", e.span, `${what} must be a constant, but '${textOf(ctx, e.span)}' is computed at run time; use a module-level const`);
     return undefined;

@@ -78,11 +78,29 @@ function foldNode(e: Expr, ftz: boolean): Expr {
       const fn = compileJs(`m:${e.name}:${operandType.name}:${ftz}`, args.length, fill(js, names));
       return constLike(e, fn(...args.map((a) => a.value)));
     }
+    case "member": {
+      // A lane of a vector of constants (`f32x4(0.0).x`): that constant.
+      const [step] = e.path;
+      const v = e.operand;
+      if (e.path.length !== 1 || step!.kind !== "lane" || v.kind !== "construct" || v.type.kind !== "vector" || !v.args.every(isConst)) return e;
+      return laneOf(v.args as readonly ConstExpr[], step!.lane);
+    }
+    case "swizzle": {
+      // Lanes of a vector of constants: a vector of those constants.
+      const v = e.operand;
+      if (v.kind !== "construct" || v.type.kind !== "vector" || !v.args.every(isConst)) return e;
+      return { kind: "construct", type: e.type, args: e.lanes.map((k) => laneOf(v.args as readonly ConstExpr[], k)), span: e.span };
+    }
     default:
       // Loads, calls and atomics touch memory; a warp operation is collective (every thread of
       // the warp takes part), so it never folds, though its operands do.
       return e;
   }
+}
+
+/** Lane k of a vector constructed from constants (scalars: one for every lane, or one per lane). */
+function laneOf(args: readonly ConstExpr[], k: number): ConstExpr {
+  return args.length === 1 ? args[0]! : args[k]!;
 }
 
 /** Folds a statement list and drops what follows a statement that always jumps away (dead after folding). */

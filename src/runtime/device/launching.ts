@@ -15,11 +15,13 @@
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
+import type { Value } from "../../ir/composite.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
 import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
+import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
 import { launchPlan, type LaunchPlan } from "../launchPlan.js";
 import type { Engine, EngineArg, EngineExtras, EngineKernel } from "./engine.js";
@@ -48,7 +50,8 @@ export interface RunConfig {
   readonly extras?: LaunchExtras;
 }
 
-export type RunValue = ScalarValue | AnyTypedArray | GpuArray;
+/** A scalar, vector or struct value, a host array, or a GPU array. */
+export type RunValue = Value | AnyTypedArray | GpuArray;
 
 /**
  * Launches `fn`: queued at once (no await) when the kernel is loaded in the engine's current
@@ -78,7 +81,10 @@ export function launchOn(device: GpuDevice, program: Program, fn: Function, grid
   if (!current || host || (queue.id !== 0 && queue.engineQueue?.generation !== engine.generation)) {
     return launchLater(device, engine, program, fn, plan, grid, block, values, stores, host, queue, config, extras);
   }
-  const args = engineArgs(plan, values, stores);
+  const after: (() => void)[] = [];
+  const args = engineArgs(plan, values, stores, after);
+  // Only a host array has results to copy back, and a host-array launch goes through launchLater.
+  invariant(after.length === 0, "a copy-back on the queued path");
   const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
   const engineExtras = plain ? undefined : extrasOf(program, fn, built, extras, args);
   try {
@@ -93,21 +99,29 @@ export function launchOn(device: GpuDevice, program: Program, fn: Function, grid
   return undefined;
 }
 
-/** The engine's arguments: scalars, device memory, host arrays (copied back when the kernel may write them). */
-function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: readonly (ArrayStore | undefined)[]): EngineArg[] {
-  const args = new Array<EngineArg>(values.length);
+/**
+ * The engine's arguments: scalars, device memory, host arrays (copied back when the kernel may
+ * write them). A vector or struct value goes as its scalars, an array of structs or bool
+ * vectors as its bytes in u32 words (wire.ts); `after` gets what must run after the launch.
+ */
+function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: readonly (ArrayStore | undefined)[], after: (() => void)[]): EngineArg[] {
+  const args: EngineArg[] = [];
   for (let i = 0; i < values.length; i++) {
     const p = plan.params[i]!;
     if (p.scalar !== undefined) {
-      args[i] = { kind: "scalar", type: p.scalar.name, value: values[i] as ScalarValue };
+      args.push({ kind: "scalar", type: p.scalar.name, value: values[i] as ScalarValue });
       continue;
     }
     const s = stores[i];
     if (s !== undefined) {
       invariant(s.kind === "device", "a GPU array of a GPU device in host memory");
-      args[i] = { kind: "memory", mem: s.mem };
+      args.push({ kind: "memory", mem: s.mem });
+    } else if (!p.wire) {
+      args.push({ kind: "host", elem: p.elem!, data: values[i] as AnyTypedArray, copyBack: p.written });
     } else {
-      args[i] = { kind: "host", elem: p.elem!, data: values[i] as AnyTypedArray, copyBack: p.written };
+      for (const a of wireArg(plan.fn.params[i]!, values[i] as Value | AnyTypedArray, after)) {
+        args.push(a.kind === "scalar" ? a : { kind: "host", elem: a.elem, data: a.data as AnyTypedArray, copyBack: p.written });
+      }
     }
   }
   return args;
@@ -138,14 +152,19 @@ async function launchLater(
 ): Promise<void> {
   const cached = program.kernels.get(fn.name);
   const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
-  const args = engineArgs(plan, values, stores);
+  const after: (() => void)[] = [];
+  const args = engineArgs(plan, values, stores, after);
   invariant(program.built, `kernel ${fn.name} without its build`);
   const engineExtras = extrasOf(program, fn, await program.built, extras, args);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
-      const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
-      config.kernelTime?.(ms);
+      try {
+        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
+        config.kernelTime?.(ms);
+      } finally {
+        after.forEach((f) => f());
+      }
       return;
     }
     const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
@@ -182,7 +201,7 @@ async function simulate(
   fn: Function,
   grid: Dims,
   block: Dims,
-  args: readonly (ScalarValue | AnyTypedArray)[],
+  args: readonly (Value | AnyTypedArray)[],
   host: boolean,
   queue: GpuQueue,
   config: RunConfig,

@@ -2,16 +2,22 @@
  * Checking what `runKernel` is given before any code runs: the launch shape (GK8010, with
  * the GPU's limits, so a launch that runs here also runs there) and the arguments, in
  * parameter order (GK8005): a number for f32/f64, an integer (a safe-integer number or a
- * bigint) in range for the integer types, a boolean for bool (src/ir/values.ts), and for each
- * `global<T>` parameter the TypedArray of T (Uint8Array for bool), an array the kernel
- * writes sharing memory with no other argument (aliasing.ts). Scalars come out in the
- * form the generated code computes with (f32 rounded, 64-bit integers as bigint).
+ * bigint) in range for the integer types, a boolean for bool (src/ir/values.ts), an array of
+ * lanes for a vector and of field values for a struct (src/ir/composite.ts), and for each
+ * `global<T>` parameter the TypedArray `checkArrayArg` names (of T; of its lanes for vectors;
+ * the bytes of an array of structs), an array the kernel writes sharing memory with no other
+ * argument (aliasing.ts). Values come out in the form the generated code computes with (f32
+ * rounded, 64-bit integers as bigint), arrays of structs as a StructMemory over the caller's
+ * bytes (or over a copy, when the caller's bytes do not start at a multiple of 8: `finish`
+ * then copies the results back).
  */
 import type { ArrayVar, Function, Param } from "../../ir/nodes.js";
 import { constantValueProblem, sharedLengthsProblem } from "../../ir/kernelMemory.js";
-import { asScalar, type ScalarType, typeToString } from "../../ir/types.js";
+import { typeToString } from "../../ir/types.js";
 import { checkShape, LAUNCH_LIMITS } from "../../ir/limits.js";
-import { coerceScalar, elemNote, holdsElem, INT_RANGES, typedArrayName } from "../../ir/values.js";
+import { checkArrayArg } from "../../ir/values.js";
+import { coerceValue } from "../../ir/composite.js";
+import { structMemory } from "../../ir/jsrt.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { sharedMemory } from "../aliasing.js";
 import { dim3, simError, type Dim3 } from "./errors.js";
@@ -41,28 +47,6 @@ function describe(x: unknown): string {
   return `a ${typeof x}`;
 }
 
-function expectation(t: ScalarType): string {
-  switch (t.name) {
-    case "bool":
-      return "a boolean";
-    case "f16":
-    case "bf16":
-    case "f32":
-    case "f64":
-      return "a number";
-    case "i8":
-    case "u8":
-    case "i16":
-    case "u16":
-    case "i32":
-    case "u32":
-      return `an integer from ${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]}`;
-    case "i64":
-    case "u64":
-      return `a bigint (or a safe integer) from ${INT_RANGES[t.name][0]} to ${INT_RANGES[t.name][1]}`;
-  }
-}
-
 function paramList(k: Function): string {
   return k.params.map((p: Param) => `${p.name}: ${typeToString(p.type)}`).join(", ");
 }
@@ -87,8 +71,11 @@ export function checkConstants(kernel: Function, arrays: readonly ArrayVar[], va
   return [...values];
 }
 
-/** The arguments as the generated code takes them; throws GK8005 naming the first wrong one, or two arrays that break the aliasing rule. */
-export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: SourceMap): unknown[] {
+/**
+ * The arguments as the generated code takes them, and what to do after the run; throws GK8005
+ * naming the first wrong one, or two arrays that break the aliasing rule.
+ */
+export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: SourceMap): { values: unknown[]; finish: () => void } {
   const ps = kernel.params;
   if (args.length !== ps.length) {
     throw simError(
@@ -99,21 +86,28 @@ export function checkArgs(kernel: Function, args: readonly SimArg[], sources?: S
       sources,
     );
   }
+  const after: (() => void)[] = [];
   const values = ps.map((p, i) => {
     const x: unknown = args[i];
-    const fail = (want: string) =>
-      simError("GK8005", p.span, `argument ${i + 1} of kernel '${kernel.name}' ('${p.name}: ${typeToString(p.type)}') must be ${want}, but it is ${describe(x)}`, [], sources);
+    const fail = (want: string, at = "", got: unknown = x) =>
+      simError("GK8005", p.span, `argument ${i + 1} of kernel '${kernel.name}' ('${p.name}: ${typeToString(p.type)}')${at ? `, at ${at},` : ""} must be ${want}, but it is ${describe(got)}`, [], sources);
     if (p.kind === "valueVar") {
-      const t = asScalar(p.type);
-      const c = coerceScalar(t, x);
-      if (!c.ok) throw fail(expectation(t));
+      const c = coerceValue(p.type, x);
+      if (!c.ok) throw fail(c.want, c.at, c.got);
       return c.value;
     }
-    const elem = p.type.elem.name;
-    if (!holdsElem(x, elem)) throw fail(`a ${typedArrayName(elem)}${elemNote(elem)}`);
-    return x;
+    const elem = p.type.elem;
+    const c = checkArrayArg(elem, x);
+    if (!c.ok) throw fail(c.want);
+    if (elem.kind !== "struct") return c.value;
+    const bytes = c.value as Uint8Array;
+    if (bytes.byteOffset % 8 === 0) return structMemory(c.length, elem.size, bytes.buffer as ArrayBuffer, bytes.byteOffset);
+    const copy = structMemory(c.length, elem.size);
+    copy.bytes.set(bytes);
+    after.push(() => bytes.set(copy.bytes));
+    return copy;
   });
-  const shared = sharedMemory(kernel, values);
+  const shared = sharedMemory(kernel, args);
   if (shared) throw simError("GK8005", shared.written.span, `kernel '${kernel.name}': ${shared.message}`, [], sources);
-  return values;
+  return { values, finish: () => after.forEach((f) => f()) };
 }

@@ -9,7 +9,7 @@ import type { DiagnosticCode } from "../../diagnostics/catalog.js";
 import { error, type Diagnostic, type RelatedNote } from "../../diagnostics/diagnostic.js";
 import { lineColOf, type SourceMap, type Span } from "../../diagnostics/source.js";
 import type { Function } from "../../ir/nodes.js";
-import { typeToString } from "../../ir/types.js";
+import { sizeOf, typeToString } from "../../ir/types.js";
 import type { Site, SiteTable } from "../../backends/js/sites.js";
 
 export type Dim3 = readonly [number, number, number];
@@ -30,7 +30,7 @@ export class SimError extends Error {
   }
 }
 
-export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "viewRange";
+export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "misaligned" | "viewRange";
 
 /** Where a view lies in its array: its first element, its stride, and the site that made it (which names the array). */
 export interface ViewPlace {
@@ -45,7 +45,7 @@ export class Fault {
     readonly kind: FaultKind,
     readonly site: number,
     readonly indices: readonly (number | bigint)[] = [],
-    /** The length of a global array, dynamic shared array or view, for out-of-bounds accesses of one; a viewed array's, for `viewRange`. */
+    /** The length of a global array, dynamic shared array or view, for out-of-bounds accesses of one; a viewed array's, for `viewRange`; the lanes of a misaligned vector access. */
     readonly length = 0,
     /** For an access through a view, or a view that does not fit its array (`viewRange`, whose length is `indices[0]`). */
     readonly view?: ViewPlace,
@@ -95,6 +95,10 @@ export const faultHandlers = {
   },
   budget(site: number): never {
     throw new Fault("budget", site);
+  },
+  /** A vector access of `lanes` elements whose first element's flat index is not a multiple of `lanes`. */
+  misaligned(site: number, indices: readonly (number | bigint)[], lanes: number): never {
+    throw new Fault("misaligned", site, indices, lanes);
   },
   divisionByZero(site: number): never {
     throw new Fault("divisionByZero", site);
@@ -174,6 +178,24 @@ function accessText(site: ArraySite, indices: readonly (number | bigint)[]): str
   return `${site.access} ${target}`;
 }
 
+/** An index of an array field of a struct value out of its bounds. */
+function fieldBoundsMessage(site: Site & { kind: "field" }, f: Fault): string {
+  const t = site.type;
+  const dim = Math.max(0, t.dims.findIndex((d, i) => f.indices[i]! < 0 || f.indices[i]! >= d));
+  const which = t.dims.length === 1 ? "the index" : `the ${ORDINALS[dim] ?? `#${dim + 1}`} index`;
+  return `out-of-bounds index ${f.indices.map((i) => `[${i}]`).join("")} of an array field (${typeToString(t)}): ${which} must be in 0..${t.dims[dim]! - 1}`;
+}
+
+/** A vector access whose first element is not at a multiple of its lanes. */
+function misalignedMessage(site: Site & { kind: "access" }, f: Fault): string {
+  const t = site.array.type;
+  const flat = t.kind !== "array" ? Number(f.indices[0]) : f.indices.reduce((acc: number, x, d) => acc * t.dims[d]! + Number(x), 0);
+  const elem = typeToString(t.elem);
+  const n = f.length;
+  const where = t.kind !== "array" || t.dims.length === 1 ? `element ${flat}` : `element ${flat} of ${site.array.name} (${typeToString(t)}, row-major)`;
+  return `misaligned ${n}-lane vector ${site.access} of ${site.array.name}${f.indices.map((i) => `[${i}]`).join("")}: it starts at ${where}, not a multiple of ${n}; a ${n}-lane access of ${elem} must start at one (on the GPU it is one ${n * sizeOf(t.elem)}-byte access, which faults otherwise)`;
+}
+
 const elements = (n: number) => `${n} element${n === 1 ? "" : "s"}`;
 
 /** "a view of 'tile' from its element 16, every 2nd element" (`view.site` made it). */
@@ -241,8 +263,12 @@ export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
     new SimError(error(code, site.span, `${message} (${where})`, notes), ctx.sources);
   switch (cause.kind) {
     case "bounds":
+      if (site.kind === "field") return make("GK8001", fieldBoundsMessage(site, cause));
       if (site.kind !== "access" && site.kind !== "atomic" && site.kind !== "elemRef") break;
       return make("GK8001", boundsMessage(ctx, site, cause));
+    case "misaligned":
+      if (site.kind !== "access") break;
+      return make("GK8030", misalignedMessage(site, cause));
     case "viewRange":
       if (site.kind !== "view" || !cause.view) break;
       return make("GK8001", viewRangeMessage(site, cause));

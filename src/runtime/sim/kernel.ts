@@ -9,6 +9,7 @@ import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
 import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { Value } from "../../ir/composite.js";
 import { invariant } from "../../util.js";
 import { checkArgs, checkConstants, launchShape, sharedLengths } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";
@@ -29,8 +30,12 @@ export interface SimOptions {
 }
 
 export type TypedArray = AnyTypedArray;
-/** A kernel argument, in parameter order: arrays are modified in place. */
-export type SimArg = number | bigint | boolean | TypedArray;
+/**
+ * A kernel argument, in parameter order: a value (a scalar; a vector or struct as an array,
+ * src/ir/composite.ts), or an array argument (src/ir/values.ts, checkArrayArg), which is
+ * modified in place.
+ */
+export type SimArg = Value | TypedArray | ArrayBuffer | DataView;
 
 export type Dim = readonly [number] | readonly [number, number] | readonly [number, number, number];
 
@@ -135,7 +140,9 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   const grid = launchShape(k.kernel, "grid", launch.grid, k.sources);
   const block = launchShape(k.kernel, "block", launch.block, k.sources);
   const lengths = sharedLengths(k.kernel, launch.shared ?? [], k.sources);
-  const values = [...checkArgs(k.kernel, args, k.sources), ...checkConstants(k.kernel, k.compiled.constants, constants, k.sources), ...lengths];
+  const checked = checkArgs(k.kernel, args, k.sources);
+  const values = [...checked.values, ...checkConstants(k.kernel, k.compiled.constants, constants, k.sources), ...lengths];
+  const finish = checked.finish;
   const ctx: FaultContext = { kernel: k.kernel, sites: k.compiled.sites, sources: k.sources, stepBudget: k.stepBudget };
   // Every thread takes at least a step: a launch of more threads than the budget cannot finish within it.
   const total = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
@@ -153,6 +160,9 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
     if (e instanceof LocatedFault) throw explainFault(ctx, e);
     if (e instanceof BarrierDivergence) throw divergenceError(ctx, e, block, k.compiled.barrierPoints);
     throw internalSimError(ctx, e);
+  } finally {
+    // What the kernel wrote to copies of the caller's arrays goes back, even when it failed midway.
+    finish();
   }
   invariant(typeof steps === "number", "the generated launch returned no step count");
   return { ms: performance.now() - t0, threads: total, steps };

@@ -23,7 +23,7 @@ export function simulateLaunch(m: Module, launch: Launch, sources?: SourceMap, o
   invariant(params.length === launch.args.length, `launch of ${launch.kernel} has ${launch.args.length} arguments for ${params.length} parameters`);
   const args: SimArg[] = launch.args.map((a, i) => {
     invariant(a.param === params[i]!.name, `launch argument ${a.param} is not parameter ${params[i]!.name}`);
-    return a.kind === "scalar" ? a.value : materialize(a.elem, a.data);
+    return a.kind === "value" ? a.value : materialize(a.elem, a.data);
   });
   // The checker lists a launch's constants in the order the kernel reads them (constantsRead).
   const constants = launch.constants.map((c) => materialize(c.elem, c.data));

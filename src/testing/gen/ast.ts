@@ -1,10 +1,11 @@
 /**
  * The generator's own small syntax tree of a gk program: close to the source text (it is
  * printed, never checked here), so that a shrunk counterexample prints as readable `.gk`.
- * Names of module-level things (the kernel, device functions, constants) are printed with
+ * Names of module-level things (the kernel, device functions, constants, structs) are printed with
  * a prefix, so that many generated programs fit in one module.
  */
-import { FLOAT_NAMES, INT_NAMES, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
+import { FLOAT_NAMES, HALF_LANE_SCALARS, INT_NAMES, LANE_SCALARS, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
+import type { Value as CompositeValue } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import type { GenericCall, GenericFn } from "./generic.js";
 
@@ -20,6 +21,37 @@ export const FLOAT_TYPES: readonly FloatTy[] = FLOAT_NAMES;
 export const NUM_TYPES: readonly NumTy[] = [...INT_TYPES, ...FLOAT_TYPES];
 export const ALL_TYPES: readonly Ty[] = ["bool", ...NUM_TYPES];
 
+/** Lane counts of vector types. */
+export type Lanes = 2 | 3 | 4;
+/** A vector type: `f32x4`, `boolx2`, ... */
+export type VecTy = `${Ty}x${Lanes}`;
+/** A struct type of the program: `S0`, `S1` (printed with the kernel's prefix). */
+export type StructTy = `S${number}`;
+/** The type of a value: a scalar, a vector or a struct. */
+export type ValTy = Ty | VecTy | StructTy;
+
+export const isScalarTy = (t: ValTy): t is Ty => (ALL_TYPES as readonly string[]).includes(t);
+export const isVecTy = (t: ValTy): t is VecTy => /x[234]$/.test(t);
+export const isStructTy = (t: ValTy): t is StructTy => /^S\d+$/.test(t);
+export const vec = (lane: Ty, n: Lanes): VecTy => `${lane}x${n}`;
+export const laneOf = (v: VecTy): Ty => v.slice(0, -2) as Ty;
+export const lanesOf = (v: VecTy): Lanes => Number(v.slice(-1)) as Lanes;
+/** The scalar type of a scalar or of a vector's lanes; undefined for a struct. */
+export const laneType = (t: ValTy): Ty | undefined => (isVecTy(t) ? laneOf(t) : isScalarTy(t) ? t : undefined);
+
+/** A field of a generated struct: a value type, or a fixed-size array of one when `dims` is not empty. */
+export interface FieldDef {
+  readonly name: string;
+  readonly t: ValTy;
+  readonly dims: readonly number[];
+}
+
+/** A struct declaration; a struct's fields may be of structs declared before it. */
+export interface StructDef {
+  readonly name: StructTy;
+  readonly fields: readonly FieldDef[];
+}
+
 export const isIntTy = (t: Ty): t is IntTy => SCALAR_INFO[t].class === "int";
 export const isFloatTy = (t: Ty): t is FloatTy => SCALAR_INFO[t].class === "float";
 export const isHalfTy = (t: Ty): t is HalfTy => t === "f16" || t === "bf16";
@@ -27,8 +59,19 @@ export const isSignedTy = (t: Ty): boolean => SCALAR_INFO[t].class === "int" && 
 export const is64Ty = (t: Ty): boolean => SCALAR_INFO[t].bits === 64;
 export const widthOf = (t: IntTy): number => SCALAR_INFO[t].bits;
 
+/** The scalar types vectors have lanes of, and struct fields hold (not the 1- and 2-byte types: src/ir/types.ts). */
+export const LANE_TYPES: readonly Ty[] = LANE_SCALARS;
+/** f16 and bf16: lanes of 2-lane vectors only (f16x2, bf16x2). */
+export const HALF_LANE_TYPES: readonly Ty[] = HALF_LANE_SCALARS;
+/** The lane types of vectors of n lanes. */
+export const laneTypesOf = (n: Lanes): readonly Ty[] => (n === 2 ? [...LANE_TYPES, ...HALF_LANE_TYPES] : LANE_TYPES);
+/** Whether a vector of n lanes may have lanes of t. */
+export const isVecLane = (t: Ty, n: Lanes): boolean => laneTypesOf(n).includes(t);
+export const LANE_NUM_TYPES: readonly NumTy[] = NUM_TYPES.filter((t) => LANE_SCALARS.includes(t));
+export const LANE_INT_TYPES: readonly IntTy[] = INT_TYPES.filter((t) => LANE_SCALARS.includes(t));
+export const LANE_FLOAT_TYPES: readonly FloatTy[] = FLOAT_TYPES.filter((t) => LANE_SCALARS.includes(t));
+
 /** A value of a scalar type: boolean for bool, bigint for i64/u64, number otherwise (f32 values already rounded). */
-/** A value of a generated program: a scalar value (src/ir/types.ts). */
 export type Value = ScalarValue;
 
 export type BinOp =
@@ -55,22 +98,33 @@ export type Expr =
    * expression of that exact value (`(7 ^ 2)`).
    */
   | { readonly k: "lit"; readonly t: Ty; readonly v: Value; readonly constant?: string; readonly form?: LitForm; readonly parts?: LitParts }
-  /** A scalar local, parameter, loop counter or scalar shared variable. */
-  | { readonly k: "name"; readonly t: Ty; readonly name: string }
+  /** A local, parameter, loop counter or shared variable. */
+  | { readonly k: "name"; readonly t: ValTy; readonly name: string }
   | { readonly k: "special"; readonly t: "i32"; readonly name: SpecialName; readonly axis: "x" | "y" | "z" }
-  | { readonly k: "unary"; readonly t: Ty; readonly op: "-" | "+" | "!" | "~"; readonly e: Expr }
-  | { readonly k: "binary"; readonly t: Ty; readonly op: BinOp; readonly l: Expr; readonly r: Expr }
-  | { readonly k: "select"; readonly t: Ty; readonly c: Expr; readonly a: Expr; readonly b: Expr }
-  | { readonly k: "cast"; readonly t: Ty; readonly e: Expr }
-  /** A math, warp or fast builtin. */
-  | { readonly k: "builtin"; readonly t: Ty; readonly fn: string; readonly args: readonly Expr[] }
+  | { readonly k: "unary"; readonly t: ValTy; readonly op: "-" | "+" | "!" | "~"; readonly e: Expr }
+  /** An operator; on vectors lane by lane, one operand maybe a scalar of the lane type (or a shift count). */
+  | { readonly k: "binary"; readonly t: ValTy; readonly op: BinOp; readonly l: Expr; readonly r: Expr }
+  | { readonly k: "select"; readonly t: ValTy; readonly c: Expr; readonly a: Expr; readonly b: Expr }
+  /** A conversion: of a scalar, or of a vector to a vector of as many lanes. */
+  | { readonly k: "cast"; readonly t: ValTy; readonly e: Expr }
+  /** A builtin: math (maybe lane-wise), fast math, a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle, vote or match. */
+  | { readonly k: "builtin"; readonly t: ValTy; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
   /**
    * A call of device function number `fn` of the program; with `generic`, of generic
    * function number `fn` (Program.generics), making its instance at type `t`.
    */
-  | { readonly k: "call"; readonly t: Ty | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
-  | { readonly k: "index"; readonly t: Ty; readonly array: string; readonly idx: readonly Expr[] };
+  | { readonly k: "call"; readonly t: ValTy | "void"; readonly fn: number; readonly args: readonly CallArg[]; readonly generic?: GenericCall }
+  | { readonly k: "index"; readonly t: ValTy; readonly array: string; readonly idx: readonly Expr[] }
+  /** Fields, lanes, swizzles and elements of array fields of a value: `e.pos.x`, `e.taps[i]`, `e.zyx`. */
+  | { readonly k: "path"; readonly t: ValTy; readonly e: Expr; readonly path: readonly PathStep[] }
+  /** A vector constructor: one scalar (every lane), or scalars and vectors of the lane type whose lanes add up. */
+  | { readonly k: "vec"; readonly t: VecTy; readonly parts: readonly Expr[] }
+  /** A struct value `{ f: e, ... }`, the fields in declaration order; an array field as its elements, row-major. */
+  | { readonly k: "struct"; readonly t: StructTy; readonly fields: readonly (Expr | readonly Expr[])[] };
+
+/** `.name` (a field, a lane or a swizzle) or `[i]` (an element of an array field). */
+export type PathStep = { readonly k: "field"; readonly name: string } | { readonly k: "elem"; readonly idx: Expr };
 
 /**
  * A device function's argument: a value; a global array passed by name; a view of an array
@@ -91,19 +145,23 @@ export type ArrayKind = "input" | "constant" | "table" | "local" | "shared" | "o
 
 export type AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<=" | ">>=" | ">>>=";
 
-/** A scalar variable (no indices) or an array element. */
+/** A variable (no indices) or an array element, or a field, lane or element of one of these (`path`). */
 export interface LValue {
   readonly name: string;
-  readonly t: Ty;
+  /** The type of the place written: after the path. */
+  readonly t: ValTy;
   readonly idx: readonly Expr[];
+  readonly path?: readonly PathStep[];
 }
 
 export type Stmt =
-  | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: Ty; readonly init: Expr | null }
-  /** `flat`: a 2-D array's initializer written as one row-major list. */
-  | { readonly k: "localArray"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
-  /** `dims` empty: a scalar `shared x: T;`; `dynamic`: `shared x: T[];`, its length (dims[0]) given by the launch. */
-  | { readonly k: "shared"; readonly name: string; readonly t: Ty; readonly dims: readonly number[]; readonly dynamic?: boolean }
+  | { readonly k: "let"; readonly decl: "let" | "const"; readonly name: string; readonly t: ValTy; readonly init: Expr | null }
+  /** `flat`: a 2-D array's initializer written as one row-major list (arrays of scalars only). */
+  | { readonly k: "localArray"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
+  /** `dims` empty: one `shared x: T;`; `dynamic`: `shared x: T[];` (of scalars), its length (dims[0]) given by the launch. */
+  | { readonly k: "shared"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly dynamic?: boolean }
+  /** `store2(array, idx, value)` / `store4(...)` into an array of scalars of type t. */
+  | { readonly k: "vstore"; readonly fn: "store2" | "store4"; readonly array: string; readonly t: Ty; readonly idx: Expr; readonly value: Expr }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
   | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
   | { readonly k: "do"; readonly e: Expr }
@@ -120,9 +178,10 @@ export type Stmt =
 
 export type Unroll = "full" | number;
 
+/** A value parameter (`kind` "scalar", of any value type), a global array, a view or a reference (of scalars). */
 export type ParamType =
-  | { readonly kind: "scalar"; readonly t: Ty }
-  | { readonly kind: "global"; readonly t: Ty; readonly readonly: boolean }
+  | { readonly kind: "scalar"; readonly t: ValTy }
+  | { readonly kind: "global"; readonly t: ValTy; readonly readonly: boolean }
   /** `v: view<T>` (or readonly): the function reads (and writes) elements 0..length-1. */
   | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number }
   /** `x: inout T` / `x: out T`. */
@@ -135,7 +194,7 @@ export interface Param {
 
 export interface FnDef {
   readonly params: readonly Param[];
-  readonly ret: Ty | "void";
+  readonly ret: ValTy | "void";
   readonly body: readonly Stmt[];
 }
 
@@ -159,13 +218,13 @@ export type Dims = readonly [number, number, number];
 // ---------------------------------------------------------------- constructors
 
 export const lit = (t: Ty, v: Value): Expr => ({ k: "lit", t, v });
-export const nameRef = (t: Ty, name: string): Expr => ({ k: "name", t, name });
-export const bin = (t: Ty, op: BinOp, l: Expr, r: Expr): Expr => ({ k: "binary", t, op, l, r });
-export const cast = (t: Ty, e: Expr): Expr => (e.t === t ? e : { k: "cast", t, e });
-export const builtin = (t: Ty, fn: string, ...args: Expr[]): Expr => ({ k: "builtin", t, fn, args });
-export const index = (t: Ty, array: string, ...idx: Expr[]): Expr => ({ k: "index", t, array, idx });
+export const nameRef = (t: ValTy, name: string): Expr => ({ k: "name", t, name });
+export const bin = (t: ValTy, op: BinOp, l: Expr, r: Expr): Expr => ({ k: "binary", t, op, l, r });
+export const cast = (t: ValTy, e: Expr): Expr => (e.t === t ? e : { k: "cast", t, e });
+export const builtin = (t: ValTy, fn: string, ...args: Expr[]): Expr => ({ k: "builtin", t, fn, args });
+export const index = (t: ValTy, array: string, ...idx: Expr[]): Expr => ({ k: "index", t, array, idx });
 export const assign = (target: LValue, op: AssignOp, value: Expr): Stmt => ({ k: "assign", target, op, value });
-export const scalarTarget = (name: string, t: Ty): LValue => ({ name, t, idx: [] });
+export const scalarTarget = (name: string, t: ValTy): LValue => ({ name, t, idx: [] });
 
 /** The zero of a type, in the representation `Value` uses. */
 export function zeroOf(t: Ty): Value {
@@ -184,6 +243,7 @@ export function small(t: NumTy, v: number): Value {
  */
 export interface Program {
   readonly constants: readonly ConstDef[];
+  readonly structs: readonly StructDef[];
   /** Module-level `constant` arrays (`constant K0: T[8];`); their contents are in `values`, by name. */
   readonly constantArrays: readonly ConstantArray[];
   /** The lengths of the kernel's dynamic shared arrays, by name. */
@@ -204,11 +264,16 @@ export interface Program {
   readonly body: readonly Stmt[];
   readonly grid: Dims;
   readonly block: Dims;
-  /** Parameter name → its value: a scalar Value, or the TypedArray of an array parameter or constant array. */
-  readonly values: ReadonlyMap<string, Value | ArrayValue>;
+  /**
+   * Parameter name → its value: a scalar, a vector or struct value (src/ir/composite.ts), or
+   * an array parameter's or constant array's TypedArray (of its lanes for vectors, of its
+   * bytes for structs).
+   */
+  readonly values: ReadonlyMap<string, ParamValue>;
 }
 
 export type ArrayValue = AnyTypedArray;
+export type ParamValue = CompositeValue | ArrayValue;
 
 export interface ConstantArray {
   readonly name: string;

@@ -19,16 +19,18 @@ import { builtins, operandTypes, type MathEntry } from "../../ir/builtins.js";
 import { evalCast } from "../../ir/evalOp.js";
 import { T } from "../../ir/types.js";
 import {
-  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isSignedTy, lit, nameRef, NUM_TYPES, small, widthOf,
-  type ArrayKind, type BinOp, type CallArg, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type Ty, type Value,
+  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
+  type ArrayKind, type BinOp, type CallArg, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
 } from "./ast.js";
 import { SIZES } from "./generic.js";
+import { fieldReads, structExpr } from "./structs.js";
+import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
 import { INT_RANGES } from "../../ir/values.js";
 
 export interface ValueVar {
   readonly name: string;
-  readonly t: Ty;
+  readonly t: ValTy;
   /** Statements may assign it (loop counters and `const`s are read-only). */
   readonly mutable: boolean;
 }
@@ -40,17 +42,19 @@ export interface ValueVar {
  */
 export interface ArrayRef {
   readonly name: string;
-  readonly t: Ty;
+  readonly t: ValTy;
   /** Sizes per dimension; empty for a scalar `shared` variable. */
   readonly dims: readonly number[];
   readonly kind: ArrayKind;
   readonly writable?: boolean;
+  /** A dynamic shared array (`shared sh: T[];`): never vector-accessed (gk refuses it, GK2046). */
+  readonly dynamic?: boolean;
 }
 
 export interface FnSig {
   readonly index: number;
   readonly params: readonly ParamType[];
-  readonly ret: Ty | "void";
+  readonly ret: ValTy | "void";
   /** An instance of generic function `index` at type `ret` (src/testing/gen/generic.ts): its size parameter, if it has one. */
   readonly generic?: { readonly sized: boolean };
 }
@@ -66,6 +70,10 @@ export interface Env {
   readonly slots: number;
   /** Length of every `in_T` input array. */
   readonly inputLength: number;
+  /** The program's structs. */
+  readonly structs: readonly StructDef[];
+  /** The program's vector types: scalar expressions read lanes of vectors of these lane counts. */
+  readonly vecTypes: readonly VecTy[];
 }
 
 export const MATH: readonly MathEntry[] = builtins.filter((b): b is MathEntry => b.rule.kind === "math");
@@ -84,14 +92,14 @@ export function mathUses(entries: readonly MathEntry[]): MathUse[] {
   return entries.flatMap((b) => operandTypes(b.rule).map((u) => ({ entry: b, operand: u, result: b.rule.result === "operand" ? u : (b.rule.result as Ty) })));
 }
 
-const EXACT_USES = mathUses(EXACT_MATH);
+export const EXACT_USES = mathUses(EXACT_MATH);
 
 /**
  * Builtins that read the sign bit of a NaN operand (the second one). The sign of a NaN made
  * by arithmetic is the hardware's choice (set on x86, where the simulator runs; clear on the
  * GPU), so such an operand is replaced by a number when it is a NaN.
  */
-const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
+export const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
 
 function mathCall(m: MathUse, t: Ty, args: readonly Expr[]): Expr {
   const k = NAN_SIGN_OPERAND.get(m.entry.name);
@@ -109,11 +117,11 @@ const SPECIALS: readonly { name: SpecialName; axis: "x" | "y" | "z" }[] = (["thr
   (["x", "y", "z"] as const).map((axis) => ({ name, axis })),
 );
 
-type Weighted = fc.WeightedArbitrary<Expr>;
-const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
+export type Weighted = fc.WeightedArbitrary<Expr>;
+export const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
 
 /** The own output slot `out_T[o + j]`. */
-export function ownSlot(t: Ty, j: number): Expr {
+export function ownSlot(t: ValTy, j: number): Expr {
   return index(t, `out_${t}`, bin("i32", "+", nameRef("i32", "o"), lit("i32", j)));
 }
 
@@ -201,7 +209,7 @@ export class ExprGen {
   }
 
   /** An expression of type t, of any depth up to 4 (mostly 1 or 2). */
-  any(t: Ty): fc.Arbitrary<Expr> {
+  any(t: ValTy): fc.Arbitrary<Expr> {
     return this.cached(`any:${t}`, () => fc.oneof(w(this.expr(t, 0), 4), w(this.expr(t, 1), 6), w(this.expr(t, 2), 6), w(this.expr(t, 3), 2), w(this.expr(t, 4), 1)));
   }
 
@@ -217,9 +225,10 @@ export class ExprGen {
     });
   }
 
-  /** Literals, variables and thread indices: no array reads (indices are built from these). */
-  atom(t: Ty): fc.Arbitrary<Expr> {
+  /** Literals, variables and thread indices: no array reads (indices are built from these); for vectors, also constructors of such scalars. */
+  atom(t: ValTy): fc.Arbitrary<Expr> {
     return this.cached(`atom:${t}`, () => {
+      if (!isScalarTy(t)) return isVecTy(t) ? vectorAtom(this, t) : this.expr(t, 0);
       const alts: Weighted[] = [w(this.literal(t), 3)];
       const vars = this.env.vars.filter((v) => v.t === t);
       if (vars.length) alts.push(w(fc.constantFrom(...vars).map((v) => nameRef(t, v.name)), 4));
@@ -244,7 +253,7 @@ export class ExprGen {
   }
 
   /** Reads of arrays of element type t, with indices of depth at most d. */
-  private loads(t: Ty, d: number): Weighted[] {
+  loads(t: ValTy, d: number): Weighted[] {
     const out: Weighted[] = [];
     for (const a of this.env.arrays.filter((x) => x.t === t)) {
       if (a.kind === "own") {
@@ -260,12 +269,14 @@ export class ExprGen {
   }
 
   /** An expression of type t and depth exactly d (d = 0: a leaf). */
-  expr(t: Ty, d: number): fc.Arbitrary<Expr> {
+  expr(t: ValTy, d: number): fc.Arbitrary<Expr> {
     return this.cached(`expr:${t}:${d}`, () => {
+      if (isVecTy(t)) return vectorExpr(this, t, d);
+      if (!isScalarTy(t)) return structExpr(this, t, d);
       const leaves = fc.oneof(w(this.atom(t), 3), ...this.loads(t, 0));
       if (d === 0) return leaves;
       const alts: Weighted[] = [w(leaves, 3), ...this.loads(t, d - 1)];
-      const sub = (u: Ty) => this.expr(u, d - 1);
+      const sub = (u: ValTy) => this.expr(u, d - 1);
       if (t === "bool") alts.push(...this.boolOps(sub));
       else alts.push(...this.numericOps(t, sub));
       alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
@@ -276,12 +287,12 @@ export class ExprGen {
       }
       const others = ALL_TYPES.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
-      alts.push(...this.calls(t, sub));
+      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d));
       return fc.oneof(...alts);
     });
   }
 
-  private boolOps(sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  private boolOps(sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     const pair = (u: Ty) => fc.tuple(sub(u), sub(u));
     const eq = fc.oneof(...ALL_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!=", "===", "!=="), pair(u))));
     const order = fc.oneof(...NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), pair(u))));
@@ -291,7 +302,7 @@ export class ExprGen {
     return [w(compare, 4), w(logic, 2), w(not, 1)];
   }
 
-  private numericOps(t: NumTy, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  private numericOps(t: NumTy, sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     const s = sub(t);
     const arith = fc.tuple(fc.constantFrom<BinOp>("+", "-", "*"), s, s).map(([op, l, r]) => bin(t, op, l, r));
     const neg = fc.tuple(fc.constantFrom("-", "-", "+"), s).map(([op, e]): Expr => ({ k: "unary", t, op: op as "-" | "+", e }));
@@ -307,7 +318,7 @@ export class ExprGen {
   }
 
   /** `/` and `%`: floats as they are; integers with a divisor that cannot be 0. */
-  private division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
+  division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
     const op = fc.constantFrom<BinOp>("/", "%");
     if (isFloatTy(t)) return fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, b));
     const one = lit(t, small(t, 1));
@@ -320,7 +331,7 @@ export class ExprGen {
   }
 
   /** Calls of device functions that return t. */
-  private calls(t: Ty, sub: (u: Ty) => fc.Arbitrary<Expr>): Weighted[] {
+  calls(t: ValTy, sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     return this.env.fns.filter((f) => f.ret === t).flatMap((f) => {
       const call = this.call(f, sub);
       return call ? [w(call, 1)] : [];
@@ -332,7 +343,7 @@ export class ExprGen {
    * reference parameters). A generic function's instance is named explicitly or inferred
    * (then its first argument is printed typed), with a size when it has one.
    */
-  call(f: FnSig, sub: (u: Ty) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
+  call(f: FnSig, sub: (u: ValTy) => fc.Arbitrary<Expr> = (u) => this.any(u)): fc.Arbitrary<Expr> | undefined {
     const args: fc.Arbitrary<CallArg>[] = [];
     for (const p of f.params) {
       let a: fc.Arbitrary<CallArg> | undefined;
@@ -357,7 +368,9 @@ export class ExprGen {
    * that stays inside it. Undefined when no array fits.
    */
   viewArg(t: Ty, length: number, writable: boolean): fc.Arbitrary<CallArg> | undefined {
-    const out: fc.Arbitrary<CallArg>[] = [];
+    const out: fc.WeightedArbitrary<CallArg>[] = [];
+    // Rows of 2-D arrays (shared tiles among them) weigh more: few programs have one of the view's type.
+    const add = (arbitrary: fc.Arbitrary<CallArg>, weight = 1) => out.push({ arbitrary, weight });
     const fits = (n: number) => [1, 2, 3].filter((s) => (length - 1) * s + 1 <= n);
     for (const a of this.env.arrays) {
       if (a.t !== t || a.dims.length === 0 && a.kind !== "own") continue;
@@ -365,24 +378,24 @@ export class ExprGen {
       if (a.kind === "own") {
         const n = this.env.slots;
         for (const s of fits(n)) {
-          out.push(fc.integer({ min: 0, max: n - (length - 1) * s - 1 }).map((j): CallArg => ({
+          add(fc.integer({ min: 0, max: n - (length - 1) * s - 1 }).map((j): CallArg => ({
             k: "view", array: a.name, row: null, offset: bin("i32", "+", nameRef("i32", "o"), lit("i32", j)), length, stride: s, whole: false, source: "own",
           })));
         }
         continue;
       }
       const flat = a.dims.reduce((x, y) => x * y, 1);
-      if (a.dims.length === 1 && flat === length) out.push(fc.constant({ k: "view", array: a.name, row: null, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind }));
+      if (a.dims.length === 1 && flat === length) add(fc.constant({ k: "view", array: a.name, row: null, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind }));
       for (const s of fits(flat)) {
-        out.push(this.index(flat - (length - 1) * s, 1).map((i): CallArg => ({ k: "view", array: a.name, row: null, offset: cast("i32", i), length, stride: s, whole: false, source: a.kind })));
+        add(this.index(flat - (length - 1) * s, 1).map((i): CallArg => ({ k: "view", array: a.name, row: null, offset: cast("i32", i), length, stride: s, whole: false, source: a.kind })));
       }
       if (a.dims.length === 2) {
         const [rows, m] = a.dims as [number, number];
-        if (m === length) out.push(this.index(rows, 1).map((r): CallArg => ({ k: "view", array: a.name, row: r, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind })));
+        if (m === length) add(this.index(rows, 1).map((r): CallArg => ({ k: "view", array: a.name, row: r, offset: lit("i32", 0), length, stride: 1, whole: true, source: a.kind })), 3);
         for (const s of fits(m)) {
-          out.push(fc.tuple(this.index(rows, 1), this.index(m - (length - 1) * s, 1)).map(([r, i]): CallArg => ({
+          add(fc.tuple(this.index(rows, 1), this.index(m - (length - 1) * s, 1)).map(([r, i]): CallArg => ({
             k: "view", array: a.name, row: r, offset: cast("i32", i), length, stride: s, whole: false, source: a.kind,
-          })));
+          })), 3);
         }
       }
     }
@@ -406,7 +419,7 @@ export class ExprGen {
   }
 
   /** An input array of element type t in scope (to pass to a device function's readonly parameter). */
-  private inputOf(t: Ty): ArrayRef | undefined {
+  private inputOf(t: ValTy): ArrayRef | undefined {
     return this.env.arrays.find((a) => a.kind === "input" && a.t === t);
   }
 }

@@ -11,27 +11,38 @@
  * - reference: `f(x: inout T, y: out U, p: V)`, updating `x` and setting `y` (the caller
  *   passes mutable variables, local array elements, own output slots or view elements).
  *
- * Each function may call the value, view writer and reference functions before it, and read
- * the module's constant arrays. Functions with side effects (all but value functions) are
+ * Value and writer functions take and return any of the program's value types (scalars, and
+ * its vectors and structs); views and references are of scalars (gk refuses others: GK2044,
+ * GK2045). Each function may call the value, view writer and reference functions before it,
+ * and read the module's constant arrays. Functions with side effects (all but value functions) are
  * called only as statements, so expressions stay free of side effects (expr.ts).
  */
 import fc from "fast-check";
-import { ALL_TYPES, assign, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type Ty } from "./ast.js";
+import { ALL_TYPES, assign, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type StructDef, type Ty, type ValTy, type VecTy } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type StmtCtx } from "./stmt.js";
 
 export type FnShape =
-  | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: Ty }
-  | { readonly kind: "writer"; readonly t: Ty }
+  | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: ValTy }
+  | { readonly kind: "writer"; readonly t: ValTy }
   | { readonly kind: "viewWriter"; readonly t: Ty; readonly length: number }
   | { readonly kind: "ref"; readonly t: Ty; readonly out: Ty; readonly extra: Ty };
 
-/** A device function's shape; `names`: its scalar parameters' names; views of 1 to 4 elements, or of `inputLength` (a whole input array). */
-export function fnShape(names: fc.Arbitrary<string[]>, inputLength: number): fc.Arbitrary<FnShape> {
+/**
+ * A device function's shape; `names`: its value parameters' names; `values`: the value types
+ * of value parameters, inputs, results and writers; views of 1 to 4 elements, or of
+ * `inputLength` (a whole input array), of `viewTypes`.
+ */
+export function fnShape(
+  names: fc.Arbitrary<string[]>,
+  inputLength: number,
+  values: fc.Arbitrary<ValTy> = fc.constantFrom(...ALL_TYPES),
+  viewTypes: fc.Arbitrary<Ty> = fc.constantFrom(...ALL_TYPES),
+): fc.Arbitrary<FnShape> {
   const types = fc.constantFrom(...ALL_TYPES);
-  const view = fc.tuple(types, fc.constantFrom(1, 2, 3, 4, inputLength)).map(([t, length]): ParamType => ({ kind: "view", t, readonly: true, length }));
+  const view = fc.tuple(viewTypes, fc.constantFrom(1, 2, 3, 4, inputLength)).map(([t, length]): ParamType => ({ kind: "view", t, readonly: true, length }));
   const valueFn = fc
-    .tuple(fc.array(types, { minLength: 1, maxLength: 3 }), fc.option(types, { freq: 3 }), fc.option(view, { freq: 3 }), types, names)
+    .tuple(fc.array(values, { minLength: 1, maxLength: 3 }), fc.option(values, { freq: 3 }), fc.option(view, { freq: 3 }), values, names)
     .map(([ps, input, v, ret, pnames]): FnShape => ({
       kind: "value",
       params: [
@@ -42,7 +53,7 @@ export function fnShape(names: fc.Arbitrary<string[]>, inputLength: number): fc.
       names: pnames,
       ret,
     }));
-  const writerFn = types.map((t): FnShape => ({ kind: "writer", t }));
+  const writerFn = values.map((t): FnShape => ({ kind: "writer", t }));
   const viewWriterFn = fc.tuple(types, fc.constantFrom(1, 2, 3, 4)).map(([t, length]): FnShape => ({ kind: "viewWriter", t, length }));
   const refFn = fc.tuple(types, types, types).map(([t, out, extra]): FnShape => ({ kind: "ref", t, out, extra }));
   return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 });
@@ -81,6 +92,12 @@ export function callable(shapes: readonly FnShape[]): FnSig[] {
   });
 }
 
+/** The program's vector and struct types, which function bodies may use. */
+export interface CompoundTypes {
+  readonly structs: readonly StructDef[];
+  readonly vecTypes: readonly VecTy[];
+}
+
 /**
  * The body of function `i`: statements over its parameters and the module's arrays (constant
  * arrays, constant tables), calling the functions before it and the generic functions'
@@ -95,9 +112,13 @@ export function fnBody(
   slots: number,
   inputLength: number,
   generic: readonly FnSig[] = [],
+  compound: CompoundTypes = { structs: [], vecTypes: [] },
 ): fc.Arbitrary<FnDef> {
   const params = fnParams(f);
-  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({ vars, arrays: [...arrays, ...moduleArrays], fns: [...callable(shapes.slice(0, i)), ...generic], constants, slots, inputLength });
+  const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({
+    vars, arrays: [...arrays, ...moduleArrays], fns: [...callable(shapes.slice(0, i)), ...generic], constants, slots, inputLength, structs: compound.structs, vecTypes: compound.vecTypes,
+  });
+  const valueTypes: ValTy[] = [...ALL_TYPES, ...compound.vecTypes, ...compound.structs.map((d) => d.name)];
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   const scalars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" || (p.type.kind === "ref" && p.type.mode === "inout") ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
   const arrays = params.flatMap((p): ArrayRef[] => {
@@ -131,7 +152,7 @@ export function fnBody(
     }
     case "value": {
       const scope = new Scope(env(scalars, arrays), undefined);
-      const withLocal = fc.option(fc.constantFrom(...ALL_TYPES)).chain((t) => {
+      const withLocal = fc.option(fc.constantFrom(...valueTypes)).chain((t) => {
         if (!t) return fc.tuple(fc.constant<Stmt[]>([]), fc.constant(scope));
         const inner = scope.with({ name: "w0", t, mutable: true });
         return fc.tuple(scope.gen.any(t).map((init): Stmt[] => [{ k: "let", decl: "let", name: "w0", t, init }]), fc.constant(inner));

@@ -26,12 +26,13 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { newTypedArray, storedValue, type AnyTypedArray } from "../../ir/values.js";
 import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, index, isFloatTy, isHalfTy, lit, nameRef, NUM_TYPES, scalarTarget,
-  type ConstantArray, type ConstDef, type Dims, type TableDef, type Expr, type FloatTy, type IntTy, type LValue, type Param, type Program, type Stmt, type Ty, type Value,
+  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  type ConstantArray, type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
+  type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
+import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { FAST_USES, type FastUse } from "./fast.js";
 import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
@@ -69,11 +70,17 @@ interface Shape {
   /** Whether the kernel is generic over the size of a 1-D shared array (Program.sizeParam), where it has one. */
   readonly genericKernel: boolean;
   readonly block: Dims;
-  readonly locals: readonly { readonly name: string; readonly t: Ty }[];
-  readonly localArrays: readonly { readonly t: Ty; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
-  /** Shared data arrays: element types; the last may be a scalar `shared` variable. */
-  /** `dynamic`: declared `shared sh: T[];` with its length given by the launch (where the array is one-dimensional). */
-  readonly shared: readonly { readonly t: Ty; readonly scalar: boolean; readonly dynamic: boolean }[];
+  /** The program's vector types (inputs, outputs and value parameters of each; lanes read by scalar expressions). */
+  readonly vecTypes: readonly VecTy[];
+  readonly structs: readonly StructDef[];
+  readonly locals: readonly { readonly name: string; readonly t: ValTy }[];
+  readonly localArrays: readonly { readonly t: ValTy; readonly dims: readonly number[]; readonly init: "none" | "nested" | "flat" }[];
+  /**
+   * Shared data arrays: element types; the last may be a single `shared` variable. `dynamic`:
+   * declared `shared sh: T[];` (of a scalar type) with its length given by the launch (where
+   * the array is one-dimensional).
+   */
+  readonly shared: readonly { readonly t: ValTy; readonly scalar: boolean; readonly dynamic: boolean }[];
   readonly constantArrays: readonly ConstantArray[];
   readonly sharedAccs: readonly Accumulator[];
   readonly globalAccs: readonly Accumulator[];
@@ -131,7 +138,47 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
   return xs.filter((x, i) => xs.findIndex((y) => y.name === x.name) === i);
 }
 
+/** Most bytes of a generated struct (fields past it are dropped): shared arrays of them stay well inside 48 KiB. */
+const STRUCT_BYTES = 96;
+
+const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.map((t) => vec(t, 2))];
+
+/** One struct, or two with the second holding the first (as a field or an array field). */
+function structDefs(): fc.Arbitrary<StructDef[]> {
+  const valueTy = fc.oneof({ arbitrary: fc.constantFrom<ValTy>(...LANE_TYPES), weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...VEC_TYPES), weight: 2 });
+  const dims = fc.constantFrom<readonly number[]>([], [], [], [], [2], [3], [2, 2]);
+  const struct = (name: StructTy, inner: StructTy | null): fc.Arbitrary<StructDef> => {
+    const t = inner ? fc.oneof({ arbitrary: valueTy, weight: 2 }, { arbitrary: fc.constant<ValTy>(inner), weight: 1 }) : valueTy;
+    return fc.tuple(fc.array(fc.tuple(t, dims), { minLength: 1, maxLength: 4 }), names(4, "f")).map(([fs, ns]) => ({
+      name,
+      fields: fs.map(([ft, d], i): FieldDef => ({ name: ns[i]!, t: ft, dims: d })),
+    }));
+  };
+  const one = struct("S0", null).map((a) => [a]);
+  const two = fc.tuple(struct("S0", null), struct("S1", "S0")).map(([a, b]) => [a, b]);
+  return fc.oneof(one, two).map((defs) => {
+    const out: StructDef[] = [];
+    for (const d of defs) {
+      let fields = d.fields;
+      while (fields.length > 1 && sizeOfTy(d.name, [...out, { ...d, fields }]) > STRUCT_BYTES) fields = fields.slice(0, -1);
+      out.push({ ...d, fields });
+    }
+    return out;
+  });
+}
+
+/** The program's vector types (in one program in three) and structs (in one in five): none in most programs, so that scalar code keeps most of the runs. */
+function compoundTypes(): fc.Arbitrary<{ vecTypes: VecTy[]; structs: StructDef[] }> {
+  const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 2 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...VEC_TYPES), { minLength: 1, maxLength: 3 }), weight: 1 });
+  const structs = fc.oneof({ arbitrary: fc.constant<StructDef[]>([]), weight: 4 }, { arbitrary: structDefs(), weight: 1 });
+  return fc.record({ vecTypes, structs });
+}
+
 function shape(opts: GenOptions): fc.Arbitrary<Shape> {
+  return compoundTypes().chain(({ vecTypes, structs }) => shapeWith(opts, vecTypes, structs));
+}
+
+function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readonly StructDef[]): fc.Arbitrary<Shape> {
   const maxThreads = opts.maxBlockThreads ?? 128;
   const maxBlocks = opts.maxBlocks ?? 6;
   const anyWidth = fc.integer({ min: 1, max: Math.min(64, maxThreads) });
@@ -153,19 +200,33 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       const gz2 = x * gy2 * gz <= maxBlocks ? gz : 1;
       return { block: [bx, y, z] as Dims, grid: [x, gy2, gz2] as Dims };
     });
-  const types = fc.constantFrom(...ALL_TYPES);
-  const localArray = fc.record({
-    t: types,
-    dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
-    init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
-  });
-  const shared = fc.array(fc.tuple(types, fc.boolean()), { maxLength: 2 }).chain((ts) =>
-    fc.option(types, { freq: 3 }).map((scalar) => [...ts.map(([t, dynamic]) => ({ t, scalar: false, dynamic })), ...(scalar ? [{ t: scalar, scalar: true, dynamic: false }] : [])]),
+  const scalars = fc.constantFrom(...ALL_TYPES);
+  const compound = compoundOf({ vecTypes, structs });
+  // Value types: scalars, and now and then the program's vectors and structs.
+  const types: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 3 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
+  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 apply.
+  const laneTypes = [...new Set(vecTypes.map((v) => laneType(v)!))];
+  const localElem: fc.Arbitrary<ValTy> = laneTypes.length ? fc.oneof({ arbitrary: types, weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...laneTypes), weight: 1 }) : types;
+  const localArray = fc
+    .record({
+      t: localElem,
+      dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
+      init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
+    })
+    .map((a) => (isScalarTy(a.t) ? a : { ...a, init: "none" as const }));
+  // Shared arrays: mostly of scalars, which views and dynamic shared arrays take (gk refuses
+  // others there, GK2042, GK2044); of the program's vectors and structs now and then.
+  const sharedTypes: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 6 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
+  const shared = fc.array(fc.tuple(sharedTypes, fc.boolean()), { maxLength: 2 }).chain((ts) =>
+    fc.option(sharedTypes, { freq: 3 }).map((scalar) => [
+      ...ts.map(([t, dynamic]) => ({ t, scalar: false, dynamic: dynamic && isScalarTy(t) })),
+      ...(scalar ? [{ t: scalar, scalar: true, dynamic: false }] : []),
+    ]),
   );
   const constants = fc.tuple(
     fc.option(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), { freq: 2 }),
     fc.option(fc.integer({ min: -400, max: 400 }).map((n) => n / 16 + 1 / 1024)),
-    fc.option(types.chain((t) => literalValue(t).map((v) => ({ t, v })))),
+    fc.option(scalars.chain((t) => literalValue(t).map((v) => ({ t, v })))),
   ).map(([i, f, typed]) => {
     const out: ConstDef[] = [];
     if (i !== null) out.push({ name: "C0", t: undefined, v: i });
@@ -181,10 +242,9 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       shared,
       sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"]), { maxLength: 2 }),
       globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
-      fns: fc.array(fnShape(names(3, "p"), INPUT_LENGTH), { maxLength: 3 }),
       constants,
       tables: fc.array(
-        fc.tuple(types, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+        fc.tuple(scalars, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
           fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
         ),
         { maxLength: 2 },
@@ -194,9 +254,16 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
-      constantArrays: fc.array(types, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
+      // Constant memory holds scalars (gk refuses others, GK2043).
+      constantArrays: fc.array(scalars, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
       generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
       genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+    })
+    // Device functions after the arrays: their views are now and then of a shared or local array's type.
+    .chain((r) => {
+      const arrayScalars = [...new Set([...r.shared, ...r.localArrays].map((x) => x.t).filter(isScalarTy))];
+      const viewTypes = arrayScalars.length ? fc.oneof(fc.constantFrom(...ALL_TYPES), fc.constantFrom(...arrayScalars)) : fc.constantFrom(...ALL_TYPES);
+      return fc.array(fnShape(names(3, "p"), INPUT_LENGTH, types, viewTypes), { maxLength: 3 }).map((fns) => ({ ...r, fns }));
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -207,6 +274,8 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
       if (r.warpAt !== null) plan.splice(r.warpAt % (plan.length + 1), 0, { k: "warp" });
       return {
         ...r.launch,
+        vecTypes,
+        structs,
         locals: r.locals,
         localArrays: r.localArrays,
         shared: r.shared,
@@ -227,11 +296,22 @@ function shape(opts: GenOptions): fc.Arbitrary<Shape> {
 
 // ---------------------------------------------------------------- parameters
 
+/** The program's vector and struct types. */
+function compoundOf(s: { readonly vecTypes: readonly VecTy[]; readonly structs: readonly StructDef[] }): ValTy[] {
+  return [...s.vecTypes, ...s.structs.map((d) => d.name)];
+}
+
+/** Every value type with a value parameter `s_T`, an input `in_T` and an output `out_T`. */
+function paramTypes(s: Shape): ValTy[] {
+  return [...ALL_TYPES, ...compoundOf(s)];
+}
+
 function kernelParams(s: Shape): Param[] {
+  const types = paramTypes(s);
   return [
-    ...ALL_TYPES.map((t): Param => ({ name: `s_${t}`, type: { kind: "scalar", t } })),
-    ...ALL_TYPES.map((t): Param => ({ name: `in_${t}`, type: { kind: "global", t, readonly: true } })),
-    ...ALL_TYPES.map((t): Param => ({ name: `out_${t}`, type: { kind: "global", t, readonly: false } })),
+    ...types.map((t): Param => ({ name: `s_${t}`, type: { kind: "scalar", t } })),
+    ...types.map((t): Param => ({ name: `in_${t}`, type: { kind: "global", t, readonly: true } })),
+    ...types.map((t): Param => ({ name: `out_${t}`, type: { kind: "global", t, readonly: false } })),
     ...s.approx.map((t): Param => ({ name: `approx_${t}`, type: { kind: "global", t, readonly: false } })),
     ...(s.fast ? [{ name: "fast_f32", type: { kind: "global", t: "f32", readonly: false } } as const] : []),
     ...s.globalAccs.map((a): Param => ({ name: a.name, type: { kind: "global", t: a.t, readonly: false } })),
@@ -242,31 +322,22 @@ function threads(s: Shape): number {
   return s.grid[0] * s.grid[1] * s.grid[2] * s.block[0] * s.block[1] * s.block[2];
 }
 
-/** A fresh array of n copies of v (made anew for every generated value: arrays are mutable). */
-function filled(t: Ty, n: number, v: Value): fc.Arbitrary<AnyTypedArray> {
-  return fc.constant(null).map(() => {
-    const a = newTypedArray(t, n);
-    (a as unknown as { fill(x: unknown): void }).fill(storedValue(t, v));
-    return a;
-  });
-}
-
-/** Values of every parameter: random scalars and inputs, sentinel-filled outputs, accumulators by their operation. */
-function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, Value | AnyTypedArray>> {
+/** Values of every parameter: random values and inputs, sentinel-filled outputs, accumulators by their operation. */
+function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, ParamValue>> {
   const n = threads(s) * SLOTS;
   const accs = new Map(s.globalAccs.map((a) => [a.name, a]));
-  const arbs = params.map((p) => {
+  const arbs = params.map((p): fc.Arbitrary<ParamValue> => {
     const t = p.type.t;
-    if (p.type.kind === "scalar") return inputValue(t);
-    if (p.name.startsWith("in_")) return typedArray(t, INPUT_LENGTH);
+    if (p.type.kind === "scalar") return compositeValue(t, s.structs, inputValue);
+    if (p.name.startsWith("in_")) return arrayValue(t, s.structs, INPUT_LENGTH, inputValue);
     const acc = accs.get(p.name);
-    if (acc) return typedArray(t, ACC_LENGTH, isFloatTy(t) && acc.op === "add" ? smallValue(t) : inputValue(t));
-    return filled(t, n, sentinel(t));
+    if (acc) return typedArray(acc.t, ACC_LENGTH, isFloatTy(acc.t) && acc.op === "add" ? smallValue(acc.t) : inputValue(acc.t));
+    return filledArray(t, s.structs, n, sentinel);
   });
   const constants = s.constantArrays.map((a) => typedArray(a.t, a.length));
-  return fc.tuple(fc.tuple(...arbs), fc.tuple(...constants)).map(([vs, cs]) => new Map<string, Value | AnyTypedArray>([
-    ...params.map((p, i): [string, Value | AnyTypedArray] => [p.name, vs[i]!]),
-    ...s.constantArrays.map((a, i): [string, Value | AnyTypedArray] => [a.name, cs[i]!]),
+  return fc.tuple(fc.tuple(...arbs), fc.tuple(...constants)).map(([vs, cs]) => new Map<string, ParamValue>([
+    ...params.map((p, i): [string, ParamValue] => [p.name, vs[i]!]),
+    ...s.constantArrays.map((a, i): [string, ParamValue] => [a.name, cs[i]!]),
   ]));
 }
 
@@ -303,9 +374,10 @@ function sharedData(s: Shape): SharedData[] {
   return s.shared.map(({ t, scalar, dynamic }, k) => {
     if (scalar) return { ref: { name: "ss", t, dims: [], kind: "shared" }, own: null, dynamic: false };
     const twoD = by > 1 && bz === 1;
+    const isDynamic = dynamic && !twoD;
     return {
-      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared" },
-      dynamic: dynamic && !twoD,
+      ref: { name: `sh${k}`, t, dims: twoD ? [by, bx] : [bx * by * bz], kind: "shared", ...(isDynamic && { dynamic: true }) },
+      dynamic: isDynamic,
       own: twoD ? [special("threadIdx", "y"), special("threadIdx", "x")] : [i32("tid")],
     };
   });
@@ -324,14 +396,15 @@ function tableRefs(s: Shape): ArrayRef[] {
 }
 
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
+  const types = paramTypes(s);
   const base: Env = {
     vars: [
-      ...ALL_TYPES.map((t): ValueVar => ({ name: `s_${t}`, t, mutable: true })),
+      ...types.map((t): ValueVar => ({ name: `s_${t}`, t, mutable: true })),
       ...["tid", "gid", "o"].map((name): ValueVar => ({ name, t: "i32", mutable: false })),
     ],
     arrays: [
-      ...ALL_TYPES.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
-      ...ALL_TYPES.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
+      ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
       ...constantRefs(s),
       ...tableRefs(s),
     ],
@@ -339,10 +412,12 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     constants,
     slots: SLOTS,
     inputLength: INPUT_LENGTH,
+    structs: s.structs,
+    vecTypes: s.vecTypes,
   };
   const writers = s.fns.flatMap((f, index) => (f.kind === "writer" ? [{ index, t: f.t }] : []));
   const parts = (accs: readonly Accumulator[]): KernelParts => ({
-    outTypes: ALL_TYPES, approx: s.approx, fast: s.fast, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
+    outTypes: types, approx: s.approx, fast: s.fast, accumulators: accs, writers, floatAtomics: opts.floatAtomics !== false,
   });
   const outer = new Scope(base, parts(s.globalAccs));
   const locals = s.locals.map(({ name, t }): ValueVar => ({ name, t, mutable: true }));
@@ -356,10 +431,10 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
 
   const pieces: fc.Arbitrary<Stmt[]>[] = [fc.constant(prologue())];
   // A local without an initializer starts at zero (or false).
-  const init = (t: Ty) => fc.option(outer.gen.any(t), { freq: 8 });
+  const init = (t: ValTy) => fc.option(outer.gen.any(t), { freq: 8 });
   pieces.push(fc.tuple(...locals.map((v) => init(v.t))).map((inits) => locals.map((v, i): Stmt => ({ k: "let", decl: "let", name: v.name, t: v.t, init: inits[i] ?? null }))));
   pieces.push(
-    fc.tuple(...s.localArrays.map((a) => (a.init !== "none" ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
+    fc.tuple(...s.localArrays.map((a) => (a.init !== "none" && isScalarTy(a.t) ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
       s.localArrays.map((a, i): Stmt => ({ k: "localArray", name: `la${i}`, t: a.t, dims: a.dims, init: inits[i] ?? null, flat: a.init === "flat" })),
     ),
   );
@@ -431,8 +506,9 @@ function count(dims: readonly number[]): number {
  */
 function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
   const whole = (bx * by * bz) % 32 === 0;
-  const shuffles = whole ? ["shfl", "shflUp", "shflDown", "shflXor"] : ["shflUp", "shflDown"];
-  const shuffle = fc.tuple(fc.constantFrom(...shuffles), fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
+  // shfl and shflXor appear only in whole warps (fewer programs): there they take most draws.
+  const shuffles = whole ? fc.oneof({ arbitrary: fc.constantFrom("shfl", "shflXor"), weight: 2 }, { arbitrary: fc.constantFrom("shflUp", "shflDown"), weight: 1 }) : fc.constantFrom("shflUp", "shflDown");
+  const shuffle = fc.tuple(shuffles, fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
     fc.tuple(scope.gen.any(t), scope.gen.any("i32")).map(([v, lane]): [Ty, Expr] => [t, builtin(t, fn, v, lane)]),
   );
   const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
@@ -448,7 +524,7 @@ function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> 
   );
 }
 
-/** `sh[tid] = e` (and maybe a compound update of the same slot), or thread 0 setting a scalar. */
+/** `sh[tid] = e` (and maybe a compound update of the same slot: not of a struct), or thread 0 setting a single shared variable. */
 function sharedWrite(d: SharedData, scope: Scope): fc.Arbitrary<Stmt[]> {
   const t = d.ref.t;
   const value = scope.gen.any(t);
@@ -456,8 +532,9 @@ function sharedWrite(d: SharedData, scope: Scope): fc.Arbitrary<Stmt[]> {
     return value.map((e): Stmt[] => [{ k: "if", c: bin("bool", "==", i32("tid"), lit("i32", 0)), then: [assign(scalarTarget(d.ref.name, t), "=", e)], else: null }]);
   }
   const target: LValue = { name: d.ref.name, t, idx: d.own };
-  const update = t === "bool" ? fc.constantFrom("^=", "|=") : fc.constantFrom("+=", "*=", "-=");
-  return fc.tuple(value, fc.option(fc.tuple(update, value), { freq: 3 })).map(([e, more]): Stmt[] => [
+  const lane = laneType(t);
+  const update = lane === undefined ? fc.constant(null) : fc.option(fc.tuple(lane === "bool" ? fc.constantFrom("^=", "|=") : fc.constantFrom("+=", "*=", "-="), value), { freq: 3 });
+  return fc.tuple(value, update).map(([e, more]): Stmt[] => [
     assign(target, "=", e),
     ...(more ? [assign(target, more[0] as "+=", more[1])] : []),
   ]);
@@ -508,12 +585,12 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
     const size = sizeParam(s);
     return fc
       .record({
-        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic))),
+        fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic, s))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
       })
       .map(({ fns, body, values: vs }): Program => ({
-        constants: s.constants, constantArrays: s.constantArrays, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
+        constants: s.constants, constantArrays: s.constantArrays, structs: s.structs, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
         params, body, grid: s.grid, block: s.block, values: vs,
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
       }));

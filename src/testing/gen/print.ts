@@ -8,9 +8,9 @@
  * shift count must be a constant in range, so other counts are printed typed too.
  */
 import { assertNever } from "../../util.js";
-import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, Program, Stmt, TableDef, Ty, Value } from "./ast.js";
+import type { CallArg, ConstDef, Expr, FnDef, LitForm, LitParts, LValue, NumTy, Param, ParamType, PathStep, Program, Stmt, StructDef, TableDef, Ty, ValTy, Value } from "./ast.js";
 import { genericArgsText, printGenericFn } from "./generic.js";
-import { isFloatTy, isIntTy, widthOf } from "./ast.js";
+import { isFloatTy, isIntTy, isStructTy, laneType, widthOf } from "./ast.js";
 
 export interface PrintedProgram {
   /** The whole `.gk` text. */
@@ -20,10 +20,11 @@ export interface PrintedProgram {
   readonly params: readonly Param[];
 }
 
-/** Prints `p` with kernel name `name`; device functions and constants are named `<name>_f0`, `<name>_C0`. */
+/** Prints `p` with kernel name `name`; device functions, constants and structs are named `<name>_f0`, `<name>_C0`, `<name>_S0`. */
 export function printProgram(p: Program, name: string): PrintedProgram {
-  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)), p.tables, p.sizeParam);
+  const pr = new Printer(name, p.constants, new Set(p.constantArrays.map((a) => a.name)), p.structs, p.tables, p.sizeParam);
   const lines: string[] = [];
+  for (const s of p.structs) lines.push(...pr.struct(s));
   for (const c of p.constants) lines.push(`const ${pr.global(c.name)}${c.t ? `: ${c.t}` : ""} = ${literalText(c.t ?? untypedTy(c.v), c.v)};`);
   for (const a of p.constantArrays) lines.push(`constant ${pr.global(a.name)}: ${a.t}[${a.length}];`);
   for (const t of p.tables) lines.push(`const ${pr.global(t.name)}: ${t.t}${t.dims.map((d) => `[${d}]`).join("")} = ${arrayLiteral(t.t, t.values, t.dims)};`);
@@ -39,27 +40,8 @@ export function printProgram(p: Program, name: string): PrintedProgram {
   const params = p.params.filter((q) => used.has(q.name));
   if (lines.length) lines.push("");
   const generics = p.sizeParam ? `<${p.sizeParam.name}: i32>` : "";
-  lines.push(`device_kernel ${name}${generics}(${params.map(paramText).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
+  lines.push(`device_kernel ${name}${generics}(${params.map((q) => pr.param(q)).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
   return { source: lines.join("\n") + "\n", kernel: name, params };
-}
-
-function paramText(p: Param): string {
-  return `${p.name}: ${paramTypeText(p.type)}`;
-}
-
-function paramTypeText(t: ParamType): string {
-  switch (t.kind) {
-    case "scalar":
-      return t.t;
-    case "global":
-      return `${t.readonly ? "readonly " : ""}global<${t.t}>`;
-    case "view":
-      return `${t.readonly ? "readonly " : ""}view<${t.t}>`;
-    case "ref":
-      return `${t.mode} ${t.t}`;
-    default:
-      return assertNever(t, "generated parameter type");
-  }
 }
 
 function untypedTy(v: Value): Ty {
@@ -130,6 +112,7 @@ function clarity(parent: string, child: Expr): boolean {
 
 class Printer {
   private readonly constants: ReadonlyMap<string, ConstDef>;
+  private readonly structs: ReadonlyMap<string, StructDef>;
   private readonly tables: ReadonlySet<string>;
 
   constructor(
@@ -137,10 +120,12 @@ class Printer {
     constants: readonly ConstDef[],
     /** Module-level constant arrays: their names take the prefix. */
     private readonly constantArrays: ReadonlySet<string>,
+    structs: readonly StructDef[],
     tables: readonly TableDef[],
     private readonly sizeParam?: Program["sizeParam"],
   ) {
     this.constants = new Map(constants.map((c) => [c.name, c]));
+    this.structs = new Map(structs.map((s) => [s.name, s]));
     this.tables = new Set(tables.map((t) => t.name));
   }
 
@@ -150,6 +135,36 @@ class Printer {
 
   global(name: string): string {
     return `${this.prefix}_${name}`;
+  }
+
+  /** A type's name: a struct's with the prefix. */
+  type(t: ValTy): string {
+    return isStructTy(t) ? this.global(t) : t;
+  }
+
+  param(p: Param): string {
+    return `${p.name}: ${this.paramType(p.type)}`;
+  }
+
+  private paramType(t: ParamType): string {
+    switch (t.kind) {
+      case "scalar":
+        return this.type(t.t);
+      case "global":
+        return `${t.readonly ? "readonly " : ""}global<${this.type(t.t)}>`;
+      case "view":
+        return `${t.readonly ? "readonly " : ""}view<${t.t}>`;
+      case "ref":
+        return `${t.mode} ${t.t}`;
+      default:
+        return assertNever(t, "generated parameter type");
+    }
+  }
+
+  /** `struct <prefix>_S0 { f: T; taps: T[2]; }`, with `,` between fields now and then. */
+  struct(s: StructDef): string[] {
+    const sep = s.fields.length % 2 === 0 ? ";" : ",";
+    return [`struct ${this.global(s.name)} {`, ...s.fields.map((f) => `  ${f.name}: ${this.type(f.t)}${f.dims.map((d) => `[${d}]`).join("")}${sep}`), "}", ""];
   }
 
   /** `e` where it needs at least precedence `min`; a literal is bare when `bare` allows it. */
@@ -164,7 +179,8 @@ class Printer {
       case "lit":
         return this.literal(e, bare);
       case "name":
-        return { text: e.name, prec: PRIMARY };
+        // A constant table named as an array (`load2(tab0, i)`) is a module global.
+        return { text: this.arrayName(e.name), prec: PRIMARY };
       case "special":
         return { text: `${e.name}.${e.axis}`, prec: PRIMARY };
       case "unary": {
@@ -182,7 +198,14 @@ class Printer {
         };
       }
       case "cast":
-        return { text: `${e.t}(${this.operand(e.e, 0, true)})`, prec: PRIMARY };
+        return { text: `${this.type(e.t)}(${this.operand(e.e, 0, true)})`, prec: PRIMARY };
+      case "path":
+        return { text: `${this.operand(e.e, PRIMARY, false)}${this.path(e.path)}`, prec: PRIMARY };
+      case "vec":
+        // Untyped constants take the lane type: every part may be a bare literal.
+        return { text: `${e.t}(${e.parts.map((x) => this.operand(x, 0, true)).join(", ")})`, prec: PRIMARY };
+      case "struct":
+        return { text: this.structValue(e), prec: PRIMARY };
       case "builtin": {
         const bare = this.siblings(e.args);
         return { text: `${e.fn}(${e.args.map((a, i) => this.operand(a, 0, bare[i]!)).join(", ")})`, prec: PRIMARY };
@@ -205,6 +228,23 @@ class Printer {
       default:
         return assertNever(e, "generated expression");
     }
+  }
+
+  private path(steps: readonly PathStep[]): string {
+    return steps.map((s) => (s.k === "field" ? `.${s.name}` : `[${this.operand(s.idx, 0, true)}]`)).join("");
+  }
+
+  /** `{ f0: e, taps: [[a, b], [c, d]] }`: fields take bare literals (their types are known). */
+  private structValue(e: Expr & { k: "struct" }): string {
+    const def = this.structs.get(e.t);
+    if (!def) throw new Error(`internal error: no struct ${e.t} in the printed program`);
+    const fields = def.fields.map((f, i) => {
+      const v = e.fields[i]!;
+      if (!Array.isArray(v)) return `${f.name}: ${this.operand(v as Expr, 0, true)}`;
+      const texts = (v as readonly Expr[]).map((x) => this.operand(x, 0, true));
+      return `${f.name}: ${nested(texts, f.dims)}`;
+    });
+    return `{ ${fields.join(", ")} }`;
   }
 
   private callArg(a: CallArg): string {
@@ -246,7 +286,7 @@ class Printer {
     let rBare: boolean;
     if (e.op === "<<" || e.op === ">>" || e.op === ">>>") {
       lBare = false;
-      rBare = countFits(e.r, e.t);
+      rBare = countFits(e.r, laneType(e.t as ValTy));
     } else {
       [lBare, rBare] = this.siblings([e.l, e.r]) as [boolean, boolean];
     }
@@ -258,8 +298,8 @@ class Printer {
   // ---------------------------------------------------------------- statements
 
   fn(name: string, f: FnDef): string[] {
-    const params = f.params.map(paramText).join(", ");
-    return [`device_fn ${name}(${params})${f.ret === "void" ? "" : `: ${f.ret}`} {`, ...this.stmts(f.body, 1), "}"];
+    const params = f.params.map((q) => this.param(q)).join(", ");
+    return [`device_fn ${name}(${params})${f.ret === "void" ? "" : `: ${this.type(f.ret)}`} {`, ...this.stmts(f.body, 1), "}"];
   }
 
   stmts(ss: readonly Stmt[], depth: number): string[] {
@@ -267,7 +307,7 @@ class Printer {
   }
 
   private lvalue(t: LValue): string {
-    return `${this.arrayName(t.name)}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}`;
+    return `${this.arrayName(t.name)}${t.idx.map((i) => `[${this.operand(i, 0, true)}]`).join("")}${this.path(t.path ?? [])}`;
   }
 
   /** A statement without indentation or `;`, for a `for` header. */
@@ -275,10 +315,10 @@ class Printer {
     switch (s.k) {
       case "let":
         if (s.decl === "const") return `const ${s.name} = ${this.operand(s.init!, 0, false)}`;
-        return s.init ? `let ${s.name}: ${s.t} = ${this.operand(s.init, 0, true)}` : `let ${s.name}: ${s.t}`;
+        return s.init ? `let ${s.name}: ${this.type(s.t)} = ${this.operand(s.init, 0, true)}` : `let ${s.name}: ${this.type(s.t)}`;
       case "assign": {
         const shift = s.op === "<<=" || s.op === ">>=" || s.op === ">>>=";
-        return `${this.lvalue(s.target)} ${s.op} ${this.operand(s.value, 0, shift ? countFits(s.value, s.target.t) : true)}`;
+        return `${this.lvalue(s.target)} ${s.op} ${this.operand(s.value, 0, shift ? countFits(s.value, laneType(s.target.t)) : true)}`;
       }
       case "step":
         return s.prefix ? `${s.op}${this.lvalue(s.target)}` : `${this.lvalue(s.target)}${s.op}`;
@@ -299,14 +339,16 @@ class Printer {
       case "do":
         return [`${ind}${this.simple(s)};`];
       case "localArray": {
-        const type = `${s.t}${s.dims.map((d) => `[${d}]`).join("")}`;
-        return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
+        const type = `${this.type(s.t)}${s.dims.map((d) => `[${d}]`).join("")}`;
+        return [`${ind}let ${s.name}: ${type}${s.init ? ` = ${arrayLiteral(s.t as Ty, s.init, s.flat ? [s.init.length] : s.dims)}` : ""};`];
       }
       case "shared": {
         // The kernel's constant parameter sizes this array (Program.sizeParam).
         const sized = this.sizeParam?.array === s.name && s.dims.length === 1 && !s.dynamic;
-        return [`${ind}shared ${s.name}: ${s.t}${s.dynamic ? "[]" : sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
+        return [`${ind}shared ${s.name}: ${this.type(s.t)}${s.dynamic ? "[]" : sized ? `[${this.sizeParam!.name}]` : s.dims.map((d) => `[${d}]`).join("")};`];
       }
+      case "vstore":
+        return [`${ind}${s.fn}(${this.arrayName(s.array)}, ${this.operand(s.idx, 0, true)}, ${this.operand(s.value, 0, true)});`];
       case "if": {
         const out = [`${ind}if (${this.operand(s.c, 0, false)}) {`, ...block(s.then)];
         let rest = s.else;
@@ -343,15 +385,19 @@ class Printer {
   }
 }
 
-/** A literal shift count can be printed bare only when it is an integer in 0..width-1 of the shifted type. */
-function countFits(count: Expr, shifted: Ty): boolean {
-  if (count.k !== "lit" || !isIntTy(shifted) || typeof count.v === "boolean") return false;
+/** A literal shift count can be printed bare only when it is an integer in 0..width-1 of the shifted type (of a vector's lanes). */
+function countFits(count: Expr, shifted: Ty | undefined): boolean {
+  if (count.k !== "lit" || shifted === undefined || !isIntTy(shifted) || typeof count.v === "boolean") return false;
   const v = BigInt(count.v);
   return v >= 0n && v < BigInt(widthOf(shifted));
 }
 
 function arrayLiteral(t: Ty, values: readonly Value[], dims: readonly number[]): string {
-  const texts = values.map((v) => literalText(t, v));
+  return nested(values.map((v) => literalText(t, v)), dims);
+}
+
+/** Elements' texts as an array literal of one or two dimensions, row by row. */
+function nested(texts: readonly string[], dims: readonly number[]): string {
   if (dims.length === 1) return `[${texts.join(", ")}]`;
   const inner = dims[1]!;
   const rows = Array.from({ length: dims[0]! }, (_, r) => `[${texts.slice(r * inner, (r + 1) * inner).join(", ")}]`);
@@ -399,10 +445,20 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
         e.idx.forEach(expr);
         if (e.k === "atomic") e.args.forEach(expr);
         return;
+      case "path":
+        expr(e.e);
+        return path(e.path);
+      case "vec":
+        e.parts.forEach(expr);
+        return;
+      case "struct":
+        e.fields.forEach((f) => (Array.isArray(f) ? (f as readonly Expr[]).forEach(expr) : expr(f as Expr)));
+        return;
       default:
         return assertNever(e, "generated expression");
     }
   };
+  const path = (steps: readonly PathStep[] | undefined): void => steps?.forEach((s) => s.k === "elem" && expr(s.idx));
   const stmt = (s: Stmt | null): void => {
     if (!s) return;
     switch (s.k) {
@@ -412,10 +468,16 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
       case "assign":
         names.add(s.target.name);
         s.target.idx.forEach(expr);
+        path(s.target.path);
         return expr(s.value);
       case "step":
         names.add(s.target.name);
+        path(s.target.path);
         return s.target.idx.forEach(expr);
+      case "vstore":
+        names.add(s.array);
+        expr(s.idx);
+        return expr(s.value);
       case "do":
         return expr(s.e);
       case "if":

@@ -19,10 +19,12 @@
 import fc from "fast-check";
 import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, lit, nameRef, NUM_TYPES, scalarTarget, small,
-  type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type Unroll,
+  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, isVecLane, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
+  type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type Unroll, type ValTy,
 } from "./ast.js";
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
+import { innerPlaces, pathTo } from "./structs.js";
+import { alignedIndex, vectorAccessible } from "./vectors.js";
 import { fastCall, type FastUse } from "./fast.js";
 
 /** An array that threads update with one order-independent atomic family. */
@@ -37,7 +39,7 @@ export interface Accumulator {
 /** What kernel statements may do besides assigning locals. */
 export interface KernelParts {
   /** Element types of the `out_T` arrays (own slots). */
-  readonly outTypes: readonly Ty[];
+  readonly outTypes: readonly ValTy[];
   /** `approx_T` outputs for inexact math builtins. */
   readonly approx: readonly FloatTy[];
   /** The fast builtin, and its region, that `fast_f32` stores hold (none: no `fast_f32`). */
@@ -45,7 +47,7 @@ export interface KernelParts {
   /** Accumulators that atomics may update here (global ones, and shared ones between their barriers). */
   readonly accumulators: readonly Accumulator[];
   /** Void device functions `(o: global<T>, s: i32, x: T)` that store to one slot. */
-  readonly writers: readonly { readonly index: number; readonly t: Ty }[];
+  readonly writers: readonly { readonly index: number; readonly t: ValTy }[];
   /** Atomics on float elements (own slots and accumulators). */
   readonly floatAtomics: boolean;
 }
@@ -56,7 +58,7 @@ export interface StmtCtx {
   /** break and continue are allowed. */
   readonly loop: boolean;
   /** What `return` may return: nothing is allowed ("none"), `return;` ("void"), or a value of a type. */
-  readonly ret: "none" | "void" | Ty;
+  readonly ret: "none" | "void" | ValTy;
   /** Loop counters and block locals around: new ones are named after these counts. */
   readonly loops: number;
   readonly blocks: number;
@@ -110,10 +112,13 @@ export class Scope {
   private simple(): Weighted[] {
     const g = this.gen;
     const out: Weighted[] = [];
-    for (const v of this.env.vars.filter((x) => x.mutable)) out.push(w(this.assignTo(fc.constant(scalarTarget(v.name, v.t)), v.t), 3));
+    for (const v of this.env.vars.filter((x) => x.mutable)) {
+      const target = fc.constant(scalarTarget(v.name, v.t));
+      out.push(w(this.assignTo(target, v.t), 3), ...this.inside(target, v.t, 2));
+    }
     for (const a of this.env.arrays.filter((x) => x.kind === "local")) {
       const target = fc.tuple(...a.dims.map((n) => g.index(n, 1))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
-      out.push(w(this.assignTo(target, a.t), 2));
+      out.push(w(this.assignTo(target, a.t), 2), ...this.inside(target, a.t, 1), ...this.vectorStores(a));
     }
     // Generic functions' instances are pure: called for their value only.
     for (const f of this.env.fns.filter((x) => !x.generic)) {
@@ -127,8 +132,9 @@ export class Scope {
     const atomicTypes = NUM_TYPES.filter((t) => k.floatAtomics || !isFloatTy(t));
     for (const t of k.outTypes) {
       const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
-      out.push(w(this.assignTo(slot, t), 3));
-      if (t !== "bool" && atomicTypes.includes(t)) out.push(w(this.ownAtomic(t), 1));
+      out.push(w(this.assignTo(slot, t), 3), ...this.inside(slot, t, 2));
+      if (isScalarTy(t)) out.push(...this.vectorStores({ name: `out_${t}`, t, dims: [], kind: "own" }));
+      if (t !== "bool" && (atomicTypes as readonly ValTy[]).includes(t)) out.push(w(this.ownAtomic(t as NumTy), 1));
     }
     out.push(...this.effects(atomicTypes));
     // Weighted up: two dozen inexact builtins on four float types share these stores.
@@ -145,21 +151,53 @@ export class Scope {
     return out;
   }
 
-  /** `target = e`, a compound assignment, or `++`/`--`. */
-  private assignTo(target: fc.Arbitrary<LValue>, t: Ty): fc.Arbitrary<Stmt> {
+  /**
+   * Assignments to the places inside the targets (of a vector or struct type): fields,
+   * elements of array fields and lanes (`v.y = e;`, `s.taps[i] += e;`, `out_S0[o + 1].pos.x = e;`).
+   */
+  private inside(target: fc.Arbitrary<LValue>, t: ValTy, weight: number): Weighted[] {
+    if (isScalarTy(t)) return [];
+    const places = innerPlaces(t, this.env.structs, true);
+    // Built when drawn: a struct may have dozens of places.
+    const alts = places.map(
+      (p) => new Lazy(() => this.assignTo(fc.tuple(target, pathTo(this.gen, p, 1)).map(([l, path]): LValue => ({ ...l, t: p.t, path: [...(l.path ?? []), ...path] })), p.t)),
+    );
+    return alts.length ? [w(fc.oneof(...alts), weight)] : [];
+  }
+
+  /** `store2`/`store4` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
+  private vectorStores(a: ArrayRef): Weighted[] {
+    if (!isScalarTy(a.t) || !isVecLane(a.t, 2) || !this.env.vecTypes.length || !vectorAccessible(a)) return [];
+    const t = a.t;
+    const out: Weighted[] = [];
+    for (const n of ([2, 4] as const).filter((k) => isVecLane(t, k))) {
+      const idx =
+        a.kind === "own" ? fc.integer({ min: 0, max: this.env.slots / n - 1 }).map((j) => slotIndex(j * n))
+        : a.dims.length === 1 && a.dims[0]! >= n ? alignedIndex(this.gen, a.dims[0]!, n, 1)
+        : undefined;
+      if (!idx) continue;
+      out.push(w(fc.tuple(idx, this.gen.any(vec(t, n))).map(([i, v]): Stmt => ({ k: "vstore", fn: n === 2 ? "store2" : "store4", array: a.name, t, idx: i, value: v })), 1));
+    }
+    return out;
+  }
+
+  /** `target = e`, a compound assignment (a vector's with a vector or a scalar of its lane type), or `++`/`--`. */
+  private assignTo(target: fc.Arbitrary<LValue>, t: ValTy): fc.Arbitrary<Stmt> {
     const g = this.gen;
     const plain = fc.tuple(target, g.any(t)).map(([l, e]) => assign(l, "=", e));
     const alts: Weighted[] = [w(plain, 4)];
-    const ops = compoundOps(t);
-    if (ops.length) {
-      const compound = fc.tuple(target, fc.constantFrom(...ops), g.any(t), g.anyInt(1)).map(([l, op, e, count]) => {
+    const lane = laneType(t);
+    const ops = lane ? compoundOps(lane) : [];
+    if (lane && ops.length) {
+      const value = lane === t ? g.any(t) : fc.oneof({ arbitrary: g.any(t), weight: 3 }, { arbitrary: g.any(lane), weight: 1 });
+      const compound = fc.tuple(target, fc.constantFrom(...ops), value, g.anyInt(1)).map(([l, op, e, count]) => {
         if (op === "<<=" || op === ">>=" || op === ">>>=") return assign(l, op, count);
-        if (isIntTy(t) && (op === "/=" || op === "%=")) return assign(l, op, bin(t, "|", e, lit(t, small(t, 1))));
+        if (isIntTy(lane) && (op === "/=" || op === "%=")) return assign(l, op, bin(e.t as ValTy, "|", e, lit(lane, small(lane, 1))));
         return assign(l, op, e);
       });
       alts.push(w(compound, 3));
     }
-    if (t !== "bool") {
+    if (lane && lane !== "bool") {
       const step = fc.tuple(target, fc.constantFrom<"++" | "--">("++", "--"), fc.boolean()).map(([l, op, prefix]): Stmt => ({ k: "step", target: l, op, prefix }));
       alts.push(w(step, 1));
     }
@@ -233,12 +271,12 @@ export class Scope {
       out.push(w(select, 1), w(shortCircuit, 1));
     }
     const ints = types.filter(isIntTy);
-    for (const a of this.env.arrays.filter((x) => x.kind === "local" && x.t !== "bool")) {
+    for (const a of this.env.arrays.filter((x) => x.kind === "local" && isScalarTy(x.t) && x.t !== "bool")) {
       if (!ints.length) break;
       const first = fc.oneof(...ints.map((t) => this.ownAtomicValue(t))).map((e) => guardIndex(e, a.dims[0]!));
       const target = fc.tuple(first, ...a.dims.slice(1).map((n) => g.index(n, 0))).map((idx): LValue => ({ name: a.name, t: a.t, idx }));
       const update = fc.oneof(
-        fc.tuple(target, g.any(a.t)).map(([l, e]) => assign(l, isFloatTy(a.t) ? "*=" : "+=", e)),
+        fc.tuple(target, g.any(a.t)).map(([l, e]) => assign(l, isFloatTy(a.t as Ty) ? "*=" : "+=", e)),
         fc.tuple(target, fc.boolean()).map(([l, prefix]): Stmt => ({ k: "step", target: l, op: "++", prefix })),
       );
       out.push(w(update, 1));
@@ -334,7 +372,7 @@ export function slotIndex(j: number): Expr {
   return bin("i32", "+", nameRef("i32", "o"), lit("i32", j));
 }
 
-export function slotTarget(t: Ty, j: number): LValue {
+export function slotTarget(t: ValTy, j: number): LValue {
   return { name: `out_${t}`, t, idx: [slotIndex(j)] };
 }
 

@@ -48,12 +48,12 @@ export const bin = (op: BinOp, left: Expr, right: Expr): Expr => ({
 });
 export const un = (op: UnOp, operand: Expr): Expr => ({ kind: "unary", type: operand.type as ScalarType, op, operand, span });
 export const cast = (type: ScalarType, operand: Expr): Expr => ({ kind: "cast", type, operand, span });
-export const load = (array: ArrayVar, ...indices: Expr[]): Expr => ({ kind: "load", type: array.type.elem, array, indices, span });
+export const load = (array: ArrayVar, ...indices: Expr[]): Expr => ({ kind: "load", type: array.type.elem, array, indices, path: [], vector: null, span });
 export const i32 = (v: number): Expr => c(T.i32, v);
 
-export const store = (array: ArrayVar, indices: Expr[], value: Expr): Stmt => ({ kind: "store", array, indices, value, span });
+export const store = (array: ArrayVar, indices: Expr[], value: Expr): Stmt => ({ kind: "store", array, indices, path: [], vector: null, value, span });
 export const letS = (v: ValueVar, init: Expr): Stmt => ({ kind: "let", var: v, init, span });
-export const assign = (v: ValueVar, value: Expr): Stmt => ({ kind: "assign", var: v, value, span });
+export const assign = (v: ValueVar, value: Expr): Stmt => ({ kind: "assign", var: v, path: [], value, span });
 
 export function kernelFn(name: string, params: Param[], body: Stmt[], shared: ArrayVar[] = []): Function {
   return { kind: "kernel", name, params, returnType: T.void, shared, body, file: "built.gk", span };
@@ -65,7 +65,7 @@ export function deviceFn(name: string, params: Param[], returnType: ScalarType |
 
 /** A verified module of these functions (device functions first, callees before callers). */
 export function moduleOf(kernels: Function[], functions: Function[] = [], file = "built.gk"): Module {
-  const m: Module = { file, functions, kernels, constants: [], launches: [] };
+  const m: Module = { file, functions, kernels, structs: [], constants: [], launches: [] };
   expect(verifyModule(m)).toEqual([]);
   return m;
 }

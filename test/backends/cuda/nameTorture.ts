@@ -65,7 +65,7 @@ export function localsModule(): Module {
       kind: "loop",
       init: [letS(i, i32(0))],
       cond: bin("lt", ref(i), ref(n)),
-      step: [{ kind: "assign", var: i, value: bin("add", ref(i), i32(1)), span }, store(out, [ref(i)], i32(0))],
+      step: [{ kind: "assign", var: i, path: [], value: bin("add", ref(i), i32(1)), span }, store(out, [ref(i)], i32(0))],
       body: [{ kind: "if", cond: bin("eq", ref(i), i32(2)), then: [{ kind: "continue", span }], else: [], span }],
       testFirst: true,
       span,

@@ -182,7 +182,7 @@ describe("comparisons and logic", () => {
   });
 
   it("writes the known result of an unsigned comparison with zero (nvcc warns about the comparison)", () => {
-    expect(kernelBody(typed("ob[0] = u >= 0; ob[1] = 0 > ul; ob[2] = u > 0;"))).toBe("ob[0] = true;\nob[1] = false;\nob[2] = u > 0u;");
+    expect(kernelBody(typed("ob[0] = u >= 0; ob[1] = 0 > ul; ob[2] = u > 0; ob[3] = u32(7) >= 0;"))).toBe("ob[0] = true;\nob[1] = false;\nob[2] = u > 0u;\nob[3] = true;");
   });
 });
 

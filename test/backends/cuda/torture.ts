@@ -201,7 +201,7 @@ function builtinsModule(): Module {
           ...shared.filter((a) => a.name === `s1_${tn}` || a.name === `s2_${tn}`).map((a) => ({ array: a, indices: a.type.kind === "array" && a.type.dims.length === 2 ? [i32(1), i32(2)] : [i32(3)] })),
         ];
         for (const { array, indices } of targets) {
-          if (op === "loadAcquire" || op === "loadVolatile") put({ kind: "load", type: scalarType(tn), array, indices, order: op === "loadAcquire" ? "acquire" : "volatile", span });
+          if (op === "loadAcquire" || op === "loadVolatile") put({ kind: "load", type: scalarType(tn), array, indices, path: [], vector: null, order: op === "loadAcquire" ? "acquire" : "volatile", span });
           else body.push({ ...store(array, indices, xs.get(tn)!), order: op === "storeRelease" ? "release" : "volatile" });
         }
       }

@@ -242,7 +242,7 @@ describe("diagnostics", () => {
     const big = globalParam("big", T.i64, true);
     const out = globalParam("out", T.i32);
     const zero: Expr = { kind: "const", type: T.i32, value: 0, span: SPAN };
-    const lie: Expr = { kind: "load", type: T.i32, array: big, indices: [zero], span: SPAN };
+    const lie: Expr = { kind: "load", type: T.i32, array: big, indices: [zero], path: [], vector: null, span: SPAN };
     const sum: Expr = { kind: "binary", type: T.i32, op: "add", left: lie, right: { kind: "const", type: T.i32, value: 1, span: SPAN }, span: SPAN };
     const m = moduleOf([fnDef("kernel", "k", [big, out], [store(out, zero, sum)])]);
     let caught: unknown;

@@ -128,9 +128,9 @@ export function fnDef(kind: "kernel" | "device_fn", name: string, params: Param[
 }
 
 export function moduleOf(kernels: Function[], functions: Function[] = []): Module {
-  return { file: SPAN.file, functions, kernels, constants: [], launches: [] };
+  return { file: SPAN.file, functions, kernels, structs: [], constants: [], launches: [] };
 }
 
-export const load = (array: ArrayVar, index: Expr): Expr => ({ kind: "load", type: array.type.elem, array, indices: [index], span: SPAN });
+export const load = (array: ArrayVar, index: Expr): Expr => ({ kind: "load", type: array.type.elem, array, indices: [index], path: [], vector: null, span: SPAN });
 export const gid: Expr = { kind: "special", type: T.i32, name: "globalId", axis: 0, span: SPAN };
-export const store = (array: ArrayVar, index: Expr, value: Expr): Stmt => ({ kind: "store", array, indices: [index], value, span: SPAN });
+export const store = (array: ArrayVar, index: Expr, value: Expr): Stmt => ({ kind: "store", array, indices: [index], path: [], vector: null, value, span: SPAN });

@@ -94,6 +94,8 @@ class RegionWriter {
       stmt: (x) => {
         if (x.kind === "let") this.defs.add(x.var.id);
         if (x.kind === "assign") this.defs.add(x.var.id);
+        // Assigning a part of a value reads the rest of it.
+        if (x.kind === "assign" && x.path.length) this.uses.add(x.var.id);
         if (x.kind === "return" && ret) this.defs.add(ret.id);
         if (x.kind === "localArray") this.defs.add(x.array.id);
         if (x.kind === "store") this.uses.add(x.array.id);

@@ -27,7 +27,7 @@
  */
 import type { Function } from "../../../ir/nodes.js";
 import { TYPED_ARRAY } from "../../../ir/values.js";
-import { asScalar, isHalf } from "../../../ir/types.js";
+import { isHalf } from "../../../ir/types.js";
 import type { KernelAnalysis } from "../analysis.js";
 import { arrayName, newFnCtx, type FnCtx, type GenOptions } from "../context.js";
 import { sentinelOf } from "../emitMemory.js";
@@ -75,7 +75,13 @@ export function regionLaunch(kernel: Function, tree: RegionTree, analysis: Kerne
   const fns = regions.map((r) => fn(r, `$r${r.point}`));
   // Once no element of the block's shared memory holds the sentinel, every element has been
   // written (GK8013 cannot happen): regions that touch it run a second version, without the check.
-  const written = opts.checkUninitializedShared ? kernel.shared.map((a) => `!${arrayName(kctx, a)}.includes(${sentinelOf(a.type.elem)})`) : [];
+  // Arrays of structs look at their written flags on every read (layout.ts): they are never all written.
+  const written = opts.checkUninitializedShared
+    ? kernel.shared.map((a) => {
+        const e = a.type.elem;
+        return e.kind === "struct" ? "false" : `!${arrayName(kctx, a)}.includes(${sentinelOf(e.kind === "vector" ? e.elem : e)})`;
+      })
+    : [];
   const unchecked = regions.map((r) => {
     if (!written.length || !r.code.lines.some((l) => l.includes("$w["))) return `$r${r.point}`;
     fns.push(fn(emit(r.point, { ...opts, checkUninitializedShared: false }), `$r${r.point}$u`));
@@ -150,13 +156,13 @@ function readBack(n: number, scopes: Scopes, codes: readonly RegionCode[]): Set<
 }
 
 /**
- * Per-thread storage of a local: a TypedArray of its type (bool as 0/1 bytes; f16 and bf16 in a
- * Float32Array, which holds their values exactly), or an Array of a local array's per-thread arrays.
+ * Per-thread storage of a local: a TypedArray of a scalar's type (bool as 0/1 bytes; f16 and
+ * bf16 in a Float32Array, which holds their values exactly), or an Array of values (vectors,
+ * structs) or of a local array's per-thread arrays.
  */
 function storageOf(l: Local): string {
-  if (l.kind !== "valueVar") return "new Array($n)";
-  const t = asScalar(l.type);
-  return `new ${isHalf(t) ? "Float32Array" : TYPED_ARRAY[t.name].name}($n)`;
+  if (l.kind !== "valueVar" || l.type.kind !== "scalar") return "new Array($n)";
+  return `new ${isHalf(l.type) ? "Float32Array" : TYPED_ARRAY[l.type.name].name}($n)`;
 }
 
 /**

@@ -20,7 +20,8 @@
  * code grows with the number of points (`MAX_POINTS`) times the size of the tree
  * (`MAX_REGION_CODE`).
  */
-import { T, type ScalarType } from "../../../ir/types.js";
+import { zeroValue } from "../../../ir/composite.js";
+import { T, type ScalarValue, type ValueType } from "../../../ir/types.js";
 import type { ArrayVar, CallArg, CallExpr, Expr, Function, Module, ValueVar, Stmt } from "../../../ir/nodes.js";
 import { invariant } from "../../../util.js";
 import { operands, someExpr, someIn, visit, withOperands } from "../../../ir/walk.js";
@@ -194,7 +195,7 @@ function flatten(lw: Lowering, fn: Function, es: readonly Expr[], path: string):
     invariant(rest, "a void call used as a value");
     // Operands before the call are evaluated before it: into a local, unless reading them later gives the same value.
     if (i < last && rest.kind !== "const" && rest.kind !== "var" && rest.kind !== "special") {
-      const tmp = fresh(lw, "tmp", rest.type as ScalarType, false, rest.span);
+      const tmp = fresh(lw, "tmp", rest.type as ValueType, false, rest.span);
       pre.push(plain({ kind: "let", var: tmp, init: rest, span: rest.span }));
       rest = { kind: "var", type: tmp.type, var: tmp, span: rest.span };
     }
@@ -236,7 +237,7 @@ function flattenOne(lw: Lowering, fn: Function, e: Expr, path: string): [RStmt[]
   }
 }
 
-function fresh(lw: Lowering, name: string, type: ScalarType, mutable: boolean, span: Expr["span"]): ValueVar {
+function fresh(lw: Lowering, name: string, type: ValueType, mutable: boolean, span: Expr["span"]): ValueVar {
   return { kind: "valueVar", id: lw.nextId++, name, type, mutable, span };
 }
 
@@ -262,7 +263,7 @@ function inline(lw: Lowering, caller: Function, e: CallExpr, args: readonly Call
   });
   const type = callee.returnType;
   let ret: ValueVar | null = null;
-  if (type.kind === "scalar") {
+  if (type.kind !== "void") {
     ret = fresh(lw, `${callee.name}_ret`, type, true, e.span);
     pre.push(plain({ kind: "let", var: ret, init: zero(type, e.span), span: e.span }));
   }
@@ -271,7 +272,6 @@ function inline(lw: Lowering, caller: Function, e: CallExpr, args: readonly Call
   return [pre, ret ? { kind: "var", type: ret.type, var: ret, span: e.span } : null];
 }
 
-function zero(t: ScalarType, span: Expr["span"]): Expr {
-  const value = t.name === "bool" ? false : t.name === "i64" || t.name === "u64" ? 0n : 0;
-  return { kind: "const", type: t, value, span };
+function zero(t: ValueType, span: Expr["span"]): Expr {
+  return t.kind === "scalar" ? { kind: "const", type: t, value: zeroValue(t) as ScalarValue, span } : { kind: "zero", type: t, span };
 }
