@@ -51,6 +51,7 @@ void Queues::drop() {
   finished_.clear();
   markers_ = nullptr;  // freed with the context
   markersOn_ = false;
+  unmarked_ = false;
 }
 
 uint32_t Queues::create() {
@@ -127,9 +128,40 @@ void Queues::retire(uint32_t q, Queue& queue, bool all) {
   }
 }
 
+void Queues::mark() {
+  if (!unmarked_) return;
+  unmarked_ = false;
+  auto it = queues_.find(unmarkedQueue_);
+  if (!markersOn_ || it == queues_.end()) return;
+  Queue& queue = it->second;
+  if (queue.pending.empty() || queue.pending.back().seq != unmarkedSeq_) return;  // a sync retired it
+  CUresult r = d_.cuStreamQuery(queue.stream);
+  if (r == cu::kSuccess) {
+    retire(unmarkedQueue_, queue, true);  // it finished: there is nothing to mark
+    return;
+  }
+  if (r != cu::kErrorNotReady) {
+    LauncherError e = d_.error(r, "cuStreamQuery", phase::kLaunch);
+    throw e.sticky ? blamed(e) : e;
+  }
+  if (d_.cuStreamWriteValue32(queue.stream, markersDev_ + unmarkedQueue_ * sizeof(uint32_t), unmarkedSeq_, 0) != cu::kSuccess) {
+    markersOn_ = false;  // the device cannot: launches are blamed without markers from now on
+  }
+}
+
+bool Queues::othersBusy(uint32_t q) {
+  for (auto& [n, queue] : queues_) {
+    if (n == q) continue;
+    retire(n, queue, false);
+    if (!queue.pending.empty()) return true;
+  }
+  return false;
+}
+
 void Queues::launch(uint32_t q, uint32_t seq, const std::string& kernel, bool timing, CUfunction f, const LaunchDims& dims,
                     uint32_t sharedBytes, void** params) {
   Queue& queue = this->queue(q);
+  mark();                   // the last launch's marker, before anything of this one
   retire(q, queue, false);  // keeps the list short in a long loop of launches
   Pending p;
   p.seq = seq;
@@ -148,10 +180,15 @@ void Queues::launch(uint32_t q, uint32_t seq, const std::string& kernel, bool ti
     throw e.sticky ? blamed(e) : e;
   }
   if (timing) d_.check(d_.cuEventRecord(p.stop, queue.stream), "cuEventRecord", phase::kLaunch);
-  if (markersOn_ && d_.cuStreamWriteValue32(queue.stream, markersDev_ + q * sizeof(uint32_t), seq, 0) != cu::kSuccess) {
+  queue.pending.push_back(std::move(p));
+  if (!markersOn_) return;
+  if (!othersBusy(q)) {
+    unmarked_ = true;  // written by whatever comes next, if anything does before a sync
+    unmarkedQueue_ = q;
+    unmarkedSeq_ = seq;
+  } else if (d_.cuStreamWriteValue32(queue.stream, markersDev_ + q * sizeof(uint32_t), seq, 0) != cu::kSuccess) {
     markersOn_ = false;  // the device cannot: launches are blamed without markers from now on
   }
-  queue.pending.push_back(std::move(p));
 }
 
 void Queues::waitIdle(bool all, CUstream s, uint64_t timeoutMs) {
@@ -203,6 +240,31 @@ std::vector<LaunchTime> Queues::sync(bool all, uint32_t q, uint64_t timeoutMs) {
     if (e.code == "KERNEL_TIMEOUT" || !e.sticky) throw;
     throw blamed(e);
   }
+  return finish(all, q);
+}
+
+bool Queues::idle(bool all, uint32_t q) {
+  try {
+    if (!all) {
+      CUresult r = d_.cuStreamQuery(stream(q));
+      if (r == cu::kErrorNotReady) return false;
+      d_.check(r, "cuStreamQuery", phase::kKernel);
+      return true;
+    }
+    for (auto& [n, queue] : queues_) {
+      CUresult r = d_.cuStreamQuery(queue.stream);
+      if (r == cu::kErrorNotReady) return false;
+      d_.check(r, "cuStreamQuery", phase::kKernel);
+    }
+    return true;
+  } catch (LauncherError& e) {
+    if (!e.sticky) throw;
+    throw blamed(e);
+  }
+}
+
+std::vector<LaunchTime> Queues::finish(bool all, uint32_t q) {
+  if (unmarked_ && (all || unmarkedQueue_ == q)) unmarked_ = false;  // it finished
   for (auto& [n, queue] : queues_) {
     if (all || n == q) retire(n, queue, true);
   }
@@ -224,7 +286,10 @@ LauncherError Queues::blamed(LauncherError e) const {
 
 void Queues::blame(LauncherError& e) const {
   if (!e.sticky || e.hasLaunch) return;
-  // The first queue (by number) with a launch the markers do not show finished.
+  // The first queue (by number) with a launch the markers do not show finished. The last
+  // launch, if unmarked, is reached only when the launches before it on its queue are marked
+  // finished; the other queues had none unfinished when it was made (launch()), and none
+  // was made after it.
   for (const auto& [q, queue] : queues_) {
     for (const Pending& p : queue.pending) {
       if (done(q, p.seq)) continue;

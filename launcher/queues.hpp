@@ -8,6 +8,13 @@
 // host memory after each launch (cuStreamWriteValue32): after a fault, the first launch of a
 // queue whose number was never written is the one that failed. Without that call, the first
 // launch not yet seen to finish is named, and the error says it could not be told for sure.
+//
+// The marker of the last launch made is written only when something comes after it: the next
+// launch (on any queue) writes it first, in the same place of its stream, unless its stream is
+// idle by then (it finished: nothing to write). A launch made while other queues have
+// unfinished work gets its marker at once. So a launch and the wait for it (the common round
+// trip) write no marker, and the blame is as certain as with every marker written: the last
+// launch is the only one without, and it is named only when everything before it finished.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +64,17 @@ class Queues {
   // queued work is thrown with the launch it is pinned on (LauncherError::hasLaunch).
   std::vector<LaunchTime> sync(bool all, uint32_t q, uint64_t timeoutMs);
 
+  // Whether queue q (every queue, with `all`) has finished, without waiting; throws the error
+  // a query reports (pinned on its launch when sticky).
+  bool idle(bool all, uint32_t q);
+  // sync() once idle() said true: the times of the timed launches that finished since the last
+  // sync, with no further driver call to wait.
+  std::vector<LaunchTime> finish(bool all, uint32_t q);
+
+  // Writes the last launch's marker now, before work that is not a queued launch (an
+  // unqueued launch) goes on its stream.
+  void mark();
+
   // Fills in e's launch when it is the asynchronous failure of queued work (a sticky error):
   // called on errors of other calls (a copy, a free) that report such a failure.
   void blame(LauncherError& e) const;
@@ -85,6 +103,10 @@ class Queues {
   bool markersOn_ = false;
   std::vector<CUevent> spareEvents_;
   std::vector<LaunchTime> finished_;  // times of launches retired before the sync that returns them
+  // The last launch made, while its marker is not written (see the top of this file).
+  bool unmarked_ = false;
+  uint32_t unmarkedQueue_ = 0;
+  uint32_t unmarkedSeq_ = 0;
 
   Queue& queue(uint32_t q);
   bool done(uint32_t q, uint32_t seq) const;
@@ -93,6 +115,8 @@ class Queues {
   CUevent event();
   void release(CUevent e);
   void waitIdle(bool all, CUstream s, uint64_t timeoutMs);
+  // Whether a queue other than q has launches not yet seen to finish.
+  bool othersBusy(uint32_t q);
   LauncherError blamed(LauncherError e) const;
 };
 

@@ -531,6 +531,7 @@ Reply Server::opLaunch(const JsonValue& req) {
     r.queued = true;
     return r;
   }
+  if (queues_) queues_->mark();  // the last queued launch's marker goes before this one
   KernelTimes t = g.launch(fe.f, dims, options, params.data());
   Reply r;
   r.fields = ",\"timing\":{\"kernelMs\":";
@@ -560,7 +561,9 @@ Reply Server::opSync(const JsonValue& req) {
   uint32_t queue = q != nullptr ? uint32_t(requireUint(*q, "queue", kMaxQueues - 1)) : 0;
   uint64_t timeoutMs = 0;
   if (const JsonValue* t = req.get("timeoutMs")) timeoutMs = requireUint(*t, "timeoutMs", kMaxTimeoutMs);
-  std::vector<LaunchTime> times = queues().sync(q == nullptr, queue, timeoutMs);
+  // Idle already (a short kernel is done by the time its sync is read): nothing to wait for.
+  Queues& qs = queues();
+  std::vector<LaunchTime> times = qs.idle(q == nullptr, queue) ? qs.finish(q == nullptr, queue) : qs.sync(q == nullptr, queue, timeoutMs);
   Reply r;
   r.fields = ",\"times\":[";
   for (size_t i = 0; i < times.size(); i++) {

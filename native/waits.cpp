@@ -33,16 +33,21 @@ napi_value Poll(napi_env env, napi_callback_info info) {
   return onContext(env, a[0], [&](Context& c) -> napi_value {
     int32_t q = int32(env, a[1]);
     double spinUs = number(env, a[2]);
-    std::vector<CUstream> streams = streamsOf(c, q);
-    auto start = std::chrono::steady_clock::now();
-    while (!idle(c.d(), streams)) {
-      if (std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() >= spinUs) {
-        napi_value nul;
-        napi_get_null(env, &nul);
-        return nul;
-      }
+    bool all = q < 0;
+    uint32_t one = all ? 0 : uint32_t(q);
+    // Queried at once (a short kernel is done by the time a wait is asked for), then spun on
+    // for at most spinUs; once idle, nothing more is asked of the driver.
+    if (!c.queues->idle(all, one)) {
+      auto start = std::chrono::steady_clock::now();
+      do {
+        if (std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() >= spinUs) {
+          napi_value nul;
+          napi_get_null(env, &nul);
+          return nul;
+        }
+      } while (!c.queues->idle(all, one));
     }
-    std::vector<LaunchTime> times = c.queues->sync(q < 0, q < 0 ? 0 : uint32_t(q), 0);
+    std::vector<LaunchTime> times = c.queues->finish(all, one);
     napi_value out;
     napi_create_array_with_length(env, times.size() * 3, &out);
     for (size_t i = 0; i < times.size(); i++) {

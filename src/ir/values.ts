@@ -28,6 +28,16 @@ export const INT_RANGES: Readonly<Record<IntName, readonly [bigint, bigint]>> = 
   u64: [0n, (1n << 64n) - 1n],
 };
 
+/** INT_RANGES as numbers, for the types of at most 32 bits (coerceScalar's number path). */
+const NUMBER_RANGES: Readonly<Record<"i8" | "u8" | "i16" | "u16" | "i32" | "u32", readonly [number, number]>> = {
+  i8: [-(2 ** 7), 2 ** 7 - 1],
+  u8: [0, 2 ** 8 - 1],
+  i16: [-(2 ** 15), 2 ** 15 - 1],
+  u16: [0, 2 ** 16 - 1],
+  i32: [-(2 ** 31), 2 ** 31 - 1],
+  u32: [0, 2 ** 32 - 1],
+};
+
 /**
  * A host value as a value of scalar type `t`: a boolean for bool; a number for floats (f32,
  * f16 and bf16 rounded to nearest even); an integer (a safe-integer number, or a bigint) in range for integers, as a
@@ -57,15 +67,25 @@ export function coerceScalar(t: ScalarType, x: unknown): Coerced {
     case "u16":
     case "i32":
     case "u32":
+      if (typeof x === "number" && Number.isSafeInteger(x)) {
+        // The common case, without a bigint: the same answers as coerceInteger's.
+        const [lo, hi] = NUMBER_RANGES[t.name];
+        if (x < lo || x > hi) return { ok: false, why: "range", integer: BigInt(x) };
+        return { ok: true, value: x === 0 ? 0 : x };
+      }
+      return coerceInteger(t.name, x);
     case "i64":
-    case "u64": {
-      const b = typeof x === "bigint" ? x : typeof x === "number" && Number.isSafeInteger(x) ? BigInt(x) : undefined;
-      if (b === undefined) return { ok: false, why: "type" };
-      const [lo, hi] = INT_RANGES[t.name];
-      if (b < lo || b > hi) return { ok: false, why: "range", integer: b };
-      return { ok: true, value: t.name === "i64" || t.name === "u64" ? b : Number(b) };
-    }
+    case "u64":
+      return coerceInteger(t.name, x);
   }
+}
+
+function coerceInteger(name: IntName, x: unknown): Coerced {
+  const b = typeof x === "bigint" ? x : typeof x === "number" && Number.isSafeInteger(x) ? BigInt(x) : undefined;
+  if (b === undefined) return { ok: false, why: "type" };
+  const [lo, hi] = INT_RANGES[name];
+  if (b < lo || b > hi) return { ok: false, why: "range", integer: b };
+  return { ok: true, value: name === "i64" || name === "u64" ? b : Number(b) };
 }
 
 /** A scalar value of type `t` as a TypedArray element stores it: bool as 0 or 1, f16 and bf16 as their bits. */

@@ -54,8 +54,9 @@ export function sharedMemory(fn: Function, values: readonly unknown[]): SharedMe
     const a = values[i];
     if (!isWritten(written)) continue;
     if (isGpuArray(a)) {
-      const j = values.findIndex((b, k) => k !== i && b === a);
-      if (j < 0) continue;
+      let j = 0;
+      while (j < values.length && (j === i || values[j] !== a)) j++;
+      if (j === values.length) continue;
       const other = fn.params[j]!;
       return {
         written,

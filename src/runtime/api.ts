@@ -18,10 +18,10 @@ import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
-import type { Function, GenericKernel, Module } from "../ir/nodes.js";
+import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
-import { checkArrayArg, coerceScalar, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { checkArrayArg, coerceScalar, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
 import { didYouMean } from "../ir/check/symbols.js";
@@ -37,6 +37,7 @@ import { GkRuntimeError } from "./launcher/errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
+import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
 import type { Dims, Runner, RunnerOptions } from "./runner.js";
 import type { DeviceChoice, Target } from "./target.js";
 
@@ -115,7 +116,11 @@ export class GkModule {
     for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
     this.structs = Object.freeze(structs);
     const members: [string, KernelFn][] = [
-      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => [k.name, kernelFn((c, a) => this.launch(k.name, c, a), (g) => this.#notGeneric(k.name, g))]),
+      // A kernel's member runs it directly (its name is no instance's spelling: launch(name) would find it).
+      ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => {
+        const target: KernelTarget = { program: this.#program, fn: k };
+        return [k.name, kernelFn((c, a) => this.#run(target, c, a), (g) => this.#notGeneric(k.name, g))];
+      }),
       ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
     ];
     for (const [k, fn] of members) {
@@ -198,17 +203,17 @@ export class GkModule {
   }
 
   async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const plan = launchPlan(program.ir, fn);
     const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
     const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
-    const { values, given } = marshal(fn, args ?? {}, this.gpu, extras.names);
-    await launchOn(this.gpu, program, fn, grid, block, values, { ...config, extras });
+    const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
+    const launched = launchOn(this.gpu, program, fn, grid, block, values, config ?? {}, extras);
+    if (launched !== undefined) await launched;
     const outputs: KernelOutputs = {};
-    fn.params.forEach((p, i) => {
-      if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs[p.name] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
-    });
+    for (const i of plan.written) outputs[plan.names[i]!] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
     return outputs;
   }
 
@@ -232,7 +237,7 @@ export class GkModule {
         const t0 = performance.now();
         const fn = this.ir.kernels.find((k) => k.name === kernel)!;
         let kernelMs = 0;
-        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms), ...(extras && { extras }) });
+        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
         return { kernelMs, totalMs: performance.now() - t0 };
       },
       close: () => this.close(),
@@ -282,6 +287,8 @@ function invalid(kernel: string, message: string): GkRuntimeError {
 }
 
 function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dims {
+  // The common case, one size within the limits; checkShape says the same of it.
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
   const c = checkShape(what, list);
   if (c.ok) return c.dims;
@@ -296,52 +303,83 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
 }
 
 /** The arguments as a launch takes them, and for each array the object to hand back (the caller's, or the one made from a plain array). */
-function marshal(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
-  const r = marshalEach(fn, args, device, constants);
+function marshal(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
+  const r = marshalEach(plan, args, device, constants);
   // An array the kernel writes shares memory with no other argument (spec: Types).
-  const shared = sharedMemory(fn, r.values);
-  if (shared) throw invalid(fn.name, shared.message);
+  const shared = sharedMemory(plan.fn, r.values);
+  if (shared) throw invalid(plan.fn.name, shared.message);
   return r;
 }
 
-function marshalEach(fn: Function, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
-  const names = fn.params.map((p) => p.name);
+function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, constants: ReadonlySet<string>): { values: RunValue[]; given: unknown[] } {
+  const fn = plan.fn;
+  const names = plan.names;
   for (const k of Object.keys(args)) {
     if (constants.has(k)) continue;
-    const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
-    if (!names.includes(k)) throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
+    if (!names.includes(k)) {
+      const also = constants.size ? `; constant arrays it reads: ${[...constants].join(", ")}` : "";
+      throw invalid(fn.name, `there is no parameter '${k}'${didYouMean(k, [...names, ...constants])} (parameters: ${names.join(", ")}${also})`);
+    }
   }
-  const missing = fn.params.filter((p) => !(p.name in args) || args[p.name] === undefined);
-  if (missing.length) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
-  const given: unknown[] = [];
-  const values = fn.params.map((p): RunValue => {
-    const v = args[p.name]!;
-    const what = `parameter '${p.name}' (${typeToString(p.type)})`;
-    given.push(v);
-    if (p.kind === "valueVar") return value(fn.name, what, p.type, v);
-    const elem = p.type.elem;
-    if (v instanceof GpuArray) {
-      if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
-      if (v.owner === device && v.elem === elem.name) {
-        v.live(() => `argument '${p.name}' of ${fn.name}`);
-        return v;
+  let missing: Param[] | undefined;
+  for (const p of fn.params) if (!(p.name in args) || args[p.name] === undefined) (missing ??= []).push(p);
+  if (missing) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
+  const n = fn.params.length;
+  const values = new Array<RunValue>(n);
+  const given = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const pp = plan.params[i]!;
+    const v = args[pp.name]!;
+    given[i] = v;
+    if (pp.scalar !== undefined) {
+      const c = coerceScalar(pp.scalar, v);
+      values[i] = c.ok ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
+      continue;
+    }
+    const p = fn.params[i]!;
+    if (p.kind === "valueVar") {
+      values[i] = value(fn.name, pp.what, p.type, v);
+      continue;
+    }
+    // The fast path: a GPU array of this device, or a TypedArray, of the parameter's scalar type.
+    if (pp.elem !== undefined) {
+      if (v instanceof GpuArray && v.owner === device && v.elem === pp.elem) {
+        v.live(pp.argUse);
+        values[i] = v;
+        continue;
       }
-      if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
-      throw invalid(fn.name, `${what} takes a GpuArray<"${elem.name}"> or a ${typedArrayName(elem.name)}, got ${v.toString()}`);
+      if (holdsElem(v, pp.elem)) {
+        values[i] = v;
+        continue;
+      }
     }
-    const c = checkArrayArg(elem, v);
-    if (c.ok) return c.value;
-    if (Array.isArray(v)) {
-      const made = fromPlainArray(fn.name, what, elem, v);
-      given[given.length - 1] = made.given;
-      return made.value;
-    }
-    if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
-    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
-    const plain = elem.kind === "scalar" ? `a GpuArray<"${elem.name}"> (or an array of numbers)` : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
-    throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
-  });
+    const made = arrayValue(fn, p, pp, v, device);
+    values[i] = made.value;
+    given[i] = made.given;
+  }
   return { values, given };
+}
+
+/** An array argument off the fast path: checked (checkArrayArg), or made from a plain array; its value and the object to hand back. */
+function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, device: GpuDevice): { value: RunValue; given: unknown } {
+  const what = pp.what;
+  const elem = p.type.elem;
+  if (v instanceof GpuArray) {
+    if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
+    if (v.owner === device && v.elem === elem.name) {
+      v.live(pp.argUse);
+      return { value: v, given: v };
+    }
+    if (v.owner !== device) throw invalid(fn.name, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+    throw invalid(fn.name, `${what} takes a GpuArray<"${elem.name}"> or a ${typedArrayName(elem.name)}, got ${v.toString()}`);
+  }
+  const c = checkArrayArg(elem, v);
+  if (c.ok) return { value: c.value, given: v };
+  if (Array.isArray(v)) return fromPlainArray(fn.name, what, elem, v);
+  if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
+  const plain = elem.kind === "scalar" ? `a GpuArray<"${elem.name}"> (or an array of numbers)` : elem.kind === "vector" ? "an array of vectors" : "an array of objects";
+  throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
 }
 
 /** What an array parameter of element type `elem` takes, in words (checkArrayArg's). */

@@ -7,11 +7,12 @@
  * launch statements (src/ir/kernelMemory.ts): GK8005 for the constants, GK8010 for shared memory.
  */
 import { didYouMean } from "../ir/check/symbols.js";
-import { constantElem, constantLength, constantsRead, constantValueProblem, dynamicSharedArrays, sharedLengthsProblem } from "../ir/kernelMemory.js";
+import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
 import { GkRuntimeError } from "./launcher/errors.js";
+import { launchPlan, type LaunchPlan } from "./launchPlan.js";
 import type { LaunchExtras } from "./runner.js";
 
 export interface ApiLaunchExtras extends LaunchExtras {
@@ -19,8 +20,13 @@ export interface ApiLaunchExtras extends LaunchExtras {
   readonly names: ReadonlySet<string>;
 }
 
+const NONE: ApiLaunchExtras = Object.freeze({ constants: Object.freeze([]) as readonly AnyTypedArray[], sharedLengths: Object.freeze([]) as readonly number[], names: new Set<string>() });
+
 export function launchExtras(m: Module, fn: Function, shared: unknown, args: Readonly<Record<string, unknown>>): ApiLaunchExtras {
-  const reads = constantsRead(fn, new Map(m.functions.map((f) => [f.name, f])));
+  const plan = launchPlan(m, fn);
+  // The common case, a kernel with neither: nothing to check or to make.
+  if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.noLengthsProblem === undefined) return NONE;
+  const reads = plan.constants;
   const constants = reads.map((a): AnyTypedArray => {
     const v = args[a.name];
     if (v === undefined) throw new GkRuntimeError("GK8005", `${fn.name}: missing argument '${a.name}', a constant array it reads (${constantElem(a).name}, ${constantLength(a)} elements)`);
@@ -29,7 +35,7 @@ export function launchExtras(m: Module, fn: Function, shared: unknown, args: Rea
     if (problem) throw new GkRuntimeError("GK8005", `${fn.name}: ${problem}`);
     return value as AnyTypedArray;
   });
-  return { constants, sharedLengths: lengths(fn, shared), names: new Set(reads.map((a) => a.name)) };
+  return { constants, sharedLengths: lengths(plan, shared), names: plan.constantNames };
 }
 
 function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedArray>[0], values: readonly unknown[]): AnyTypedArray {
@@ -43,8 +49,9 @@ function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedA
 }
 
 /** `config.shared` by name, as the lengths in declaration order. */
-function lengths(fn: Function, shared: unknown): number[] {
-  const arrays = dynamicSharedArrays(fn);
+function lengths(plan: LaunchPlan, shared: unknown): number[] {
+  const fn = plan.fn;
+  const arrays = plan.sharedArrays;
   const fail = (why: string) => new GkRuntimeError("GK8010", `${fn.name}: ${why}`);
   if (shared !== undefined && (typeof shared !== "object" || shared === null || Array.isArray(shared))) {
     throw fail(`'shared' is the length of each dynamic shared array by name, e.g. { shared: { ${arrays[0]?.name ?? "buf"}: 256 } }`);

@@ -13,7 +13,8 @@ import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
 import type { ConstantArg, LauncherSession, ScalarArg } from "./launcher.js";
-import { constantElem, constantsRead, dynamicSharedBytes } from "../ir/kernelMemory.js";
+import { constantElem, dynamicSharedBytes } from "../ir/kernelMemory.js";
+import { launchPlan } from "./launchPlan.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
 
@@ -128,7 +129,9 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
  * and the constant arrays under their `__constant__` symbols (`symbols`: gk name → symbol).
  */
 export function launcherExtras(m: Module, fn: Function, symbols: ReadonlyMap<string, string>, extras: LaunchExtras): { args: ScalarArg[]; sharedBytes: number; constants: ConstantArg[] } {
-  const reads = constantsRead(fn, new Map(m.functions.map((f) => [f.name, f])));
+  const plan = launchPlan(m, fn);
+  const reads = plan.constants;
+  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return { args: [], sharedBytes: 0, constants: [] };
   const constants = reads.map((a, i): ConstantArg => {
     const name = symbols.get(a.name);
     const data = extras.constants[i];

@@ -147,7 +147,12 @@ export class InProcessEngine implements Engine {
 
   async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {
     this.takeFailed();
-    return this.serve ? this.serve.sync(queue, timeoutMs) : this.onAddon((n) => n.sync(queue, timeoutMs));
+    if (this.serve) return this.serve.sync(queue, timeoutMs);
+    try {
+      return await this.native!.sync(queue, timeoutMs); // onAddon's work, without a closure a wait
+    } catch (e) {
+      throw e instanceof GkRuntimeError ? this.moved(e) : e;
+    }
   }
 
   async newQueue(): Promise<number> {

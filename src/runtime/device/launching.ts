@@ -16,14 +16,16 @@
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
 import type { Value } from "../../ir/composite.js";
+import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
 import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
-import type { EngineArg, EngineExtras, EngineKernel } from "./engine.js";
-import { GpuArray } from "./gpuArray.js";
+import { launchPlan, type LaunchPlan } from "../launchPlan.js";
+import type { Engine, EngineArg, EngineExtras, EngineKernel } from "./engine.js";
+import { GpuArray, type ArrayStore } from "./gpuArray.js";
 import type { GpuDevice, GpuQueue } from "./device.js";
 
 /** A module's kernels as a device runs them: built once for a GPU (through the cache), compiled once for the simulator. */
@@ -32,6 +34,8 @@ export interface Program {
   readonly sources: SourceMap;
   readonly build: Omit<BuildOptions, "arch">;
   built?: Promise<ModuleBuild>;
+  /** The build once made: launches after a kernel's first need not wait for it. */
+  resolved?: ModuleBuild;
   readonly kernels: Map<string, EngineKernel>;
   readonly simKernels: Map<string, SimKernel>;
 }
@@ -49,37 +53,109 @@ export interface RunConfig {
 /** A scalar, vector or struct value, a host array, or a GPU array. */
 export type RunValue = Value | AnyTypedArray | GpuArray;
 
-const isWritten = (fn: Function, i: number) => {
-  const p = fn.params[i]!;
-  return p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly;
-};
-
-export async function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, values: readonly RunValue[], config: RunConfig): Promise<void> {
-  const engine = device.open(`launch of ${fn.name}`);
-  const extras = config.extras ?? NO_EXTRAS;
+/**
+ * Launches `fn`: queued at once (no await) when the kernel is loaded in the engine's current
+ * generation and the queue exists there, which is every launch but a kernel's first; returns
+ * undefined then, else a promise of the launch made (a host-array launch: of its end).
+ * `given` overrides `config.extras`.
+ */
+export function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
+  const plan = launchPlan(program.ir, fn);
+  const engine = device.open(plan.use);
+  const extras = given ?? config.extras ?? NO_EXTRAS;
   const queue = config.queue ?? device.defaultQueue;
-  const host = values.some((v) => ArrayBuffer.isView(v));
-  const arrays = values.filter((v): v is GpuArray => v instanceof GpuArray);
-  const stores = values.map((v, i) => (v instanceof GpuArray ? v.live(() => `argument '${fn.params[i]!.name}' of a launch of ${fn.name}`) : undefined));
-  for (const a of arrays) a.lastQueue = queue;
+  const n = values.length;
+  let host = false;
+  const stores: (ArrayStore | undefined)[] = new Array<ArrayStore | undefined>(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v instanceof GpuArray) stores[i] = v.live(plan.params[i]!.launchUse);
+    else if (ArrayBuffer.isView(v)) host = true;
+  }
+  for (let i = 0; i < n; i++) if (stores[i] !== undefined) (values[i] as GpuArray).lastQueue = queue;
   if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
 
-  const cached = program.kernels.get(fn.name);
-  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
-  // A vector or struct value goes as its scalars, an array of structs or bool vectors as its bytes in u32 words (wire.ts).
+  const kernel = program.kernels.get(fn.name);
+  const built = program.resolved;
+  const current = kernel !== undefined && kernel.generation === engine.generation && built !== undefined;
+  if (!current || host || (queue.id !== 0 && queue.engineQueue?.generation !== engine.generation)) {
+    return launchLater(device, engine, program, fn, plan, grid, block, values, stores, host, queue, config, extras);
+  }
   const after: (() => void)[] = [];
-  const args: EngineArg[] = values.flatMap((v, i): EngineArg[] => {
+  const args = engineArgs(plan, values, stores, after);
+  // Only a host array has results to copy back, and a host-array launch goes through launchLater.
+  invariant(after.length === 0, "a copy-back on the queued path");
+  const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
+  const engineExtras = plain ? undefined : extrasOf(program, fn, built, extras, args);
+  try {
+    const seq = queue.nextSeq++;
+    const timing = config.kernelTime !== undefined;
+    if (timing) queue.timings.set(seq, config.kernelTime!);
+    const q = queue.id === 0 ? 0 : queue.engineQueue!.id;
+    engine.launch(engineExtras ? { kernel, grid, block, args, queue: q, seq, timing, extras: engineExtras } : { kernel, grid, block, args, queue: q, seq, timing });
+  } catch (e) {
+    throw device.note(e);
+  }
+  return undefined;
+}
+
+/**
+ * The engine's arguments: scalars, device memory, host arrays (copied back when the kernel may
+ * write them). A vector or struct value goes as its scalars, an array of structs or bool
+ * vectors as its bytes in u32 words (wire.ts); `after` gets what must run after the launch.
+ */
+function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: readonly (ArrayStore | undefined)[], after: (() => void)[]): EngineArg[] {
+  const args: EngineArg[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const p = plan.params[i]!;
+    if (p.scalar !== undefined) {
+      args.push({ kind: "scalar", type: p.scalar.name, value: values[i] as ScalarValue });
+      continue;
+    }
     const s = stores[i];
     if (s !== undefined) {
       invariant(s.kind === "device", "a GPU array of a GPU device in host memory");
-      return [{ kind: "memory", mem: s.mem }];
+      args.push({ kind: "memory", mem: s.mem });
+    } else if (!p.wire) {
+      args.push({ kind: "host", elem: p.elem!, data: values[i] as AnyTypedArray, copyBack: p.written });
+    } else {
+      for (const a of wireArg(plan.fn.params[i]!, values[i] as Value | AnyTypedArray, after)) {
+        args.push(a.kind === "scalar" ? a : { kind: "host", elem: a.elem, data: a.data as AnyTypedArray, copyBack: p.written });
+      }
     }
-    return wireArg(fn.params[i]!, v as Value | AnyTypedArray, after).map((a): EngineArg => (a.kind === "scalar" ? a : { kind: "host", elem: a.elem, data: a.data as AnyTypedArray, copyBack: isWritten(fn, i) }));
-  });
+  }
+  return args;
+}
+
+/** The launch's extras for the engine; the lengths of dynamic shared arrays go after the parameters, in `args`. */
+function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): EngineExtras | undefined {
+  const more = launcherExtras(program.ir, fn, built.constantSymbols, extras);
+  for (const a of more.args) args.push(a);
+  return more.sharedBytes > 0 || more.constants.length > 0 ? { sharedBytes: more.sharedBytes, constants: more.constants } : undefined;
+}
+
+/** launchOn's path where something must be waited for first: the kernel's build and load, a queue's stream, or a host-array launch. */
+async function launchLater(
+  device: GpuDevice,
+  engine: Engine,
+  program: Program,
+  fn: Function,
+  plan: LaunchPlan,
+  grid: Dims,
+  block: Dims,
+  values: readonly RunValue[],
+  stores: readonly (ArrayStore | undefined)[],
+  host: boolean,
+  queue: GpuQueue,
+  config: RunConfig,
+  extras: LaunchExtras,
+): Promise<void> {
+  const cached = program.kernels.get(fn.name);
+  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
+  const after: (() => void)[] = [];
+  const args = engineArgs(plan, values, stores, after);
   invariant(program.built, `kernel ${fn.name} without its build`);
-  const more = launcherExtras(program.ir, fn, (await program.built).constantSymbols, extras);
-  args.push(...more.args);
-  const engineExtras: EngineExtras | undefined = more.sharedBytes > 0 || more.constants.length > 0 ? { sharedBytes: more.sharedBytes, constants: more.constants } : undefined;
+  const engineExtras = extrasOf(program, fn, await program.built, extras, args);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
@@ -107,6 +183,7 @@ async function kernelOf(device: GpuDevice, program: Program, name: string): Prom
   const { buildModule } = await import("../build.js");
   program.built ??= buildModule(program.ir, program.sources, { ...program.build, arch: engine.info.arch });
   const b = await program.built;
+  program.resolved = b;
   const symbol = b.symbols.get(name);
   invariant(symbol, `no CUDA symbol for kernel ${name}`);
   try {

@@ -41,9 +41,10 @@ export interface Addon {
   hostArray(gpu: number, bytes: number): ArrayBuffer;
 }
 
-/** How long a wait polls on this thread before handing over to a worker thread. */
+/** How long a wait polls on this thread (after a first query) before handing over to a worker thread: bounded, so a long kernel does not hold Node's thread. */
 const SPIN_US = 100;
 const HEADER = 48;
+const NO_TIMES: LaunchTimes = Object.freeze([]);
 const MAX_PARAMS = 1024;
 
 /** The addon's file: $GK_NATIVE_ADDON, else native/build/Release/gk_native.node in the package. */
@@ -261,8 +262,14 @@ export class NativeEngine implements Engine {
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;
-    for (const c of l.extras?.constants ?? []) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
-    this.call(() => this.addon.launch(this.gpu, handle, this.bytes));
+    if (l.extras) for (const c of l.extras.constants) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
+    // call()'s work, without a closure a launch.
+    if (this.dead) throw this.dead;
+    try {
+      this.addon.launch(this.gpu, handle, this.bytes);
+    } catch (e) {
+      throw this.lost(converted(e));
+    }
   }
 
   async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
@@ -292,6 +299,7 @@ export class NativeEngine implements Engine {
 
   async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {
     const got = await this.waitFor(queue ?? -1, timeoutMs);
+    if (this.times.length === 0) return got; // nothing kept from before: got is all there is (of `queue` alone, when given)
     const all = [...this.times, ...got];
     this.times = queue === undefined ? [] : all.filter((t) => t[0] !== queue);
     return queue === undefined ? all : all.filter((t) => t[0] === queue);
@@ -307,6 +315,7 @@ export class NativeEngine implements Engine {
     for (;;) {
       const r = this.call(() => this.addon.poll(this.gpu, queue, SPIN_US));
       if (r !== null) {
+        if (r.length === 0) return NO_TIMES;
         const out: [number, number, number][] = [];
         for (let i = 0; i + 2 < r.length; i += 3) out.push([r[i]!, r[i + 1]!, r[i + 2]!]);
         return out;

@@ -6,7 +6,7 @@
  * is kept and thrown by the next wait. A generation is one server: when it ends after a lost
  * context, its memory and kernels are gone.
  */
-import type { DeviceBuffer, ModuleHandle, SessionArg } from "../launcher/session.js";
+import type { DeviceBuffer, ModuleHandle, QueuedLaunchOptions, SessionArg } from "../launcher/session.js";
 import { LauncherSession } from "../launcher/session.js";
 import type { GkRuntimeError } from "../launcher/errors.js";
 import type { BufferArg } from "../launcher/session.js";
@@ -115,12 +115,11 @@ export class ServeEngine implements Engine {
 
   launch(l: QueuedLaunch): void {
     const k = l.kernel.handle as ServeKernel;
-    this.session.queueLaunch(
-      { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue: l.queue, seq: l.seq, name: l.kernel.name, timing: l.timing, ...extrasOf(l.extras) },
-      (e) => {
-        if (e) this.fail(l.queue, e);
-      },
-    );
+    const queue = l.queue;
+    const o: QueuedLaunchOptions = { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue, seq: l.seq, name: l.kernel.name, timing: l.timing };
+    this.session.queueLaunch(l.extras ? { ...o, ...extrasOf(l.extras) } : o, (e) => {
+      if (e) this.fail(queue, e);
+    });
   }
 
   async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {

@@ -17,9 +17,9 @@ export interface Frame {
   readonly payload: Buffer;
 }
 
-/** The prefix and header of one frame, in one new Buffer. */
-export function encodeHead(header: object, payloadBytes = 0): Buffer {
-  const json = JSON.stringify(header);
+/** The prefix and header of one frame (an object, or its JSON text), in one new Buffer. */
+export function encodeHead(header: object | string, payloadBytes = 0): Buffer {
+  const json = typeof header === "string" ? header : JSON.stringify(header);
   const n = Buffer.byteLength(json, "utf8");
   const head = Buffer.allocUnsafe(PREFIX_BYTES + n);
   head.writeUInt32LE(MAGIC_U32, 0);
@@ -38,6 +38,43 @@ export function encodeFrame(header: object, payload?: Uint8Array): Buffer[] {
 }
 
 /**
+ * A first-in first-out list whose shift() takes the same time however long the list: a loop of
+ * queued launches that never yields leaves thousands of answers waiting, and
+ * Array.prototype.shift copies a long array each time.
+ */
+export class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(x: T): void {
+    this.items.push(x);
+  }
+
+  /** The first item, left in place. */
+  first(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const x = this.items[this.head];
+    this.items[this.head++] = undefined; // collectable
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return x;
+  }
+}
+
+/**
  * Reassembles frames from stdout chunks. A chunk that holds whole frames (the usual case for
  * answers) is parsed where it lies; otherwise chunks are kept as they came and joined once per
  * frame, so a large payload costs one copy.
@@ -47,7 +84,7 @@ export class FrameReader {
   private buffered = 0;
   private waiting: { resolve: (f: Frame) => void; reject: (e: Error) => void } | undefined;
   private endedWith: Error | undefined;
-  private readonly ready: Frame[] = [];
+  private readonly ready = new Fifo<Frame>();
 
   push(chunk: Buffer): void {
     if (this.endedWith) return;

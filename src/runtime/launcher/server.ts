@@ -8,12 +8,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
 import { GkRuntimeError } from "./errors.js";
-import { FrameReader, encodeHead, type Frame } from "./frames.js";
+import { Fifo, FrameReader, encodeHead, type Frame } from "./frames.js";
 import type { SharedFile } from "./shared.js";
 
 export interface ServeRequest {
   /** The request's header, with its `id`. */
   readonly header: Record<string, unknown>;
+  /** The header as JSON text, where the caller wrote it (sent instead of `header` stringified). */
+  readonly json?: string;
   readonly payload?: Uint8Array;
   /** Stop the server if this answer takes longer than this many milliseconds. */
   readonly timeoutMs?: number;
@@ -41,7 +43,7 @@ export class ServeProcess {
   private readonly child: ChildProcess;
   private readonly reader = new FrameReader();
   private readonly handles: readonly { ref(): unknown; unref(): unknown }[];
-  private readonly pending: Pending[] = [];
+  private readonly pending = new Fifo<Pending>();
   private readonly outbox: Buffer[] = [];
   private waitingDrain = false;
   private corked = false;
@@ -96,7 +98,8 @@ export class ServeProcess {
     this.setRef(true);
     if (this.pending.length === 1) this.arm(p);
     if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
-      this.write([encodeHead(requests[0]!.header)]); // the common case: one small frame
+      const r = requests[0]!;
+      this.write([encodeHead(r.json ?? r.header)]); // the common case: one small frame
     } else {
       this.write(this.frames(requests));
     }
@@ -110,7 +113,7 @@ export class ServeProcess {
     let smallBytes = 0;
     for (const r of requests) {
       const n = r.payload?.byteLength ?? 0;
-      const head = encodeHead(r.header, n);
+      const head = encodeHead(r.json ?? r.header, n);
       small.push(head);
       smallBytes += head.length;
       if (n > 0 && n <= COALESCE_BYTES) {
@@ -167,16 +170,20 @@ export class ServeProcess {
    */
   private write(parts: readonly Buffer[]): void {
     for (const p of parts) this.outbox.push(p);
-    const stdin = this.child.stdin!;
-    if (!this.corked) {
-      this.corked = true;
-      stdin.cork();
-      setImmediate(() => {
-        this.corked = false;
-        stdin.uncork();
-      });
-    }
+    this.corkTurn();
     this.flush();
+  }
+
+  /** Holds this turn's writes back until its end, then writes them together. */
+  private corkTurn(): void {
+    if (this.corked) return;
+    const stdin = this.child.stdin!;
+    this.corked = true;
+    stdin.cork();
+    setImmediate(() => {
+      this.corked = false;
+      stdin.uncork();
+    });
   }
 
   private flush(): void {
@@ -200,7 +207,7 @@ export class ServeProcess {
   /** Hands the answers read so far to the pending batches, in order; resolves each when complete or when the stream ended. */
   private deliver(): void {
     for (;;) {
-      const p = this.pending[0];
+      const p = this.pending.first();
       if (p === undefined) return;
       while (p.frames.length < p.requests.length) {
         const f = this.reader.shift();
@@ -216,7 +223,7 @@ export class ServeProcess {
       if (p.frames.length < p.requests.length && ended === undefined) return;
       this.pending.shift();
       if (p.timer !== undefined) clearTimeout(p.timer);
-      if (this.pending.length > 0) this.arm(this.pending[0]!);
+      if (this.pending.length > 0) this.arm(this.pending.first()!);
       else if (this.alive) this.setRef(false);
       p.done(ended ? { frames: p.frames, ended } : { frames: p.frames });
     }

@@ -126,6 +126,24 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     expect(await fresh.read()).toEqual(new Int32Array([6, 7]));
   });
 
+  // The last launch's marker is written only by what comes after it (launcher/queues.hpp): a
+  // fault in that launch, or on another queue, is still named for certain.
+  it.skipIf(isolation === "in-process")("names a faulting last launch for certain, and the faulting launch among queues", async () => {
+    const p = await gpu.array(new Int32Array(4));
+    await mod.add_one({ grid: 1, block: 32 }, { n: 4, p });
+    await mod.oob({ grid: 1, block: 1 }, { p });
+    const seq = gpu.defaultQueue.nextSeq - 1;
+    const last = await failure(mod.sync());
+    expect(last.launch).toEqual({ queue: 0, seq, kernel: "oob", certain: true });
+    const fresh = await gpu.array(new Int32Array(4));
+    const q = await gpu.queue();
+    await mod.oob({ grid: 1, block: 1, queue: q }, { p: fresh });
+    await mod.add_one({ grid: 1, block: 32 }, { n: 4, p: fresh });
+    const other = await failure(mod.sync());
+    expect(other.launch).toMatchObject({ seq: 1, kernel: "oob", certain: true });
+    expect(other.launch?.queue).toBeGreaterThan(0);
+  });
+
   it("reports out of memory with the size asked and the memory free (GK8018), and goes on", async () => {
     const e = await failure(gpu.zeros("f32", 2 ** 29, { label: "big" }));
     expect(e.code).toBe("GK8018");
