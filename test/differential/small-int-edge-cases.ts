@@ -249,4 +249,37 @@ const ownAtomicReads: EdgeCase = (() => {
   };
 })();
 
-export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics, ownAtomicReads];
+/**
+ * A loop whose bound reads the element that its body updates with a 2-byte atomic (behind a
+ * `||`): the bound is read again on every iteration (seed 1 kernel 5915 of the GPU
+ * differential run, where ptxas read it one iteration late and the loop ran once too often).
+ */
+const atomicBound: EdgeCase = (() => {
+  const n = 64;
+  const a0 = Array.from({ length: 4 * n }, (_, k) => wrap("i16", BigInt(-8531 + 7 * k)));
+  const after = a0.map((v, k) => {
+    if (k % 4 !== 2) return v;
+    let x = v;
+    for (let i = 0; i < Math.abs(x % 5); i++) x = wrap("i16", BigInt(x + 18));
+    return x;
+  });
+  return {
+    name: "a loop bound read from the element its body updates with an i16 atomic is read again on every iteration",
+    kernel: "atomicbound",
+    source: `device_kernel atomicbound(a: global<i16>, skip: readonly global<bool>, seen: global<bool>) {
+  const o = globalId.x * 4;
+  let s = false;
+  for (let i = 0; i < i32(abs(a[o + 2] % 5)); i++) {
+    s = skip[o] || atomicAdd(a, o + 2, i16(18)) < a[o + 3];
+  }
+  seen[globalId.x] = s;
+}
+`,
+    grid: [2],
+    block: [n / 2],
+    args: [Int16Array.from(a0), new Uint8Array(4 * n), new Uint8Array(n)],
+    expected: { a: after, seen: a0.filter((_, k) => k % 4 === 2).map((v, t) => (Math.abs(v % 5) > 0 && (after[4 * t + 2]! - 18 < a0[4 * t + 3]!) ? 1 : 0)) },
+  };
+})();
+
+export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics, ownAtomicReads, atomicBound];

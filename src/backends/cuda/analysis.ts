@@ -36,14 +36,19 @@ export function readVariables(body: readonly Stmt[], dropped: (e: Expr) => Expr 
 }
 
 /**
- * Loads in a loop's condition from a readonly global array, at an index that depends on a
- * variable the loop assigns: the backend emits them as volatile reads. ptxas of CUDA 13.0
- * (sm_90) miscompiles such a condition when the read goes through the read-only data cache
- * (`ld.global.nc`, which nvcc chooses for a `const T*` it sees no store to): it computes the
- * loop's trip count once, from the wrong register, and the kernel intermittently hangs on its
- * first launch in a process (a random kernel of the GPU differential tests; the PTX is right,
- * the SASS is not; test/gpu/ptxas-loop-bound.test.ts). A volatile read of the bound keeps
- * ptxas's hands off, at the price of one uncached load per iteration of such a loop.
+ * Loads in a loop's condition that the backend emits as volatile reads, at the price of one
+ * uncached load per iteration of such a loop. ptxas of CUDA 13.0 (sm_90) miscompiles two
+ * shapes of loop bound (random kernels of the GPU differential tests; the PTX is right, the
+ * SASS is not):
+ * - a read from a readonly global array at an index that depends on a variable the loop
+ *   assigns: through the read-only data cache (`ld.global.nc`, which nvcc chooses for a
+ *   `const T*` it sees no store to) ptxas computes the loop's trip count once, from the wrong
+ *   register, and the kernel intermittently hangs on its first launch in a process
+ *   (test/gpu/ptxas-loop-bound.test.ts);
+ * - a read from a global array that the loop itself writes (a store, an atomic, or a
+ *   device function it is passed to): with the write a 1- or 2-byte atomic (a compare-and-swap
+ *   loop on the 4-byte word) the bound was read one iteration late, so the loop ran once too
+ *   often (seed 1 kernel 5915; differential edge case `atomicbound`).
  */
 export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
   const marked = new Set<Expr>();
@@ -51,16 +56,30 @@ export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
     stmt: (s) => {
       if (s.kind !== "loop" || !s.cond) return;
       const assigned = new Set<number>();
-      // Assigned, or passed to a reference parameter, which may assign it.
+      const written = new Set<number>();
+      // Assigned, or passed to a reference parameter, which may assign it; arrays stored to, updated atomically, or passed on.
       visit([...s.body, ...s.step], {
-        stmt: (x) => (x.kind === "assign" ? assigned.add(x.var.id) : undefined),
-        expr: (x) => x.kind === "call" && x.args.forEach((a) => a.kind === "varRef" && assigned.add(a.var.id)),
+        stmt: (x) => {
+          if (x.kind === "assign") assigned.add(x.var.id);
+          else if (x.kind === "store") written.add(x.array.id);
+        },
+        expr: (x) => {
+          if (x.kind === "atomic") written.add(x.array.id);
+          else if (x.kind === "call") {
+            for (const a of x.args) {
+              if (a.kind === "varRef") assigned.add(a.var.id);
+              else if (a.kind === "arrayArg" || a.kind === "viewArg" || a.kind === "elemRef") written.add(a.array.id);
+            }
+          }
+        },
       });
-      if (assigned.size === 0) return;
+      if (assigned.size === 0 && written.size === 0) return;
       visitExpr(s.cond, {
         expr: (e) => {
-          if (e.kind !== "load" || e.array.type.kind !== "global" || !e.array.type.readonly) return;
-          if (e.indices.some((i) => someExpr(i, (x) => x.kind === "var" && assigned.has(x.var.id)))) marked.add(e);
+          if (e.kind !== "load") return;
+          const t = e.array.type;
+          if (t.kind === "global" && !t.readonly && written.has(e.array.id)) marked.add(e);
+          else if (t.kind === "global" && t.readonly && e.indices.some((i) => someExpr(i, (x) => x.kind === "var" && assigned.has(x.var.id)))) marked.add(e);
         },
       });
     },

@@ -101,7 +101,19 @@ export const EXACT_USES = mathUses(EXACT_MATH);
  */
 export const NAN_SIGN_OPERAND: ReadonlyMap<string, number> = new Map([["copysign", 1]]);
 
-function mathCall(m: MathUse, t: Ty, args: readonly Expr[]): Expr {
+/**
+ * The operands of a math builtin as generated, except that min/max/clamp take no `~x` operand:
+ * nvcc 13 loops forever on integer `max(~x, max(a + 1, b + 2))` (its optimizer, before PTX;
+ * seed 1 kernel 5400 found it), so that shape is left out. `~x` becomes `x` (a map, so the
+ * random stream and every other kernel stay the same).
+ */
+export function mathOperands(name: string, args: readonly Expr[]): readonly Expr[] {
+  if (name !== "min" && name !== "max" && name !== "clamp") return args;
+  return args.map((a) => (a.k === "unary" && a.op === "~" ? a.e : a));
+}
+
+function mathCall(m: MathUse, t: Ty, given: readonly Expr[]): Expr {
+  const args = mathOperands(m.entry.name, given);
   const k = NAN_SIGN_OPERAND.get(m.entry.name);
   if (k === undefined) return builtin(t, m.entry.name, ...args);
   const a = args[k]!;

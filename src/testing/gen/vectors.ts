@@ -20,7 +20,7 @@ import {
   bin, builtin, isFloatTy, isIntTy, isSignedTy, isVecLane, laneOf, lanesOf, laneTypesOf, LANE_INT_TYPES, lit, nameRef, small, vec, widthOf,
   type BinOp, type Expr, type Lanes, type NumTy, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
-import { EXACT_USES, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen, type MathUse } from "./expr.js";
+import { EXACT_USES, mathOperands, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen, type MathUse } from "./expr.js";
 import { fieldReads } from "./structs.js";
 import { literalValue } from "./values.js";
 
@@ -169,7 +169,8 @@ function mathCall(m: MathUse, n: Lanes, sub: Sub): fc.Arbitrary<Expr> {
   const operand = vec(m.operand, n);
   const t = vec(m.result, n);
   const k = NAN_SIGN_OPERAND.get(m.entry.name);
-  return fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => sub(operand))).map((args) => {
+  return fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => sub(operand))).map((given) => {
+    const args = mathOperands(m.entry.name, given);
     if (k === undefined) return builtin(t, m.entry.name, ...args);
     const a = args[k]!;
     const safe = builtin(operand, "select", builtin(vec("bool", n), "isnan", a), lit(m.operand, small(m.operand as NumTy, 1)), a);

@@ -1,4 +1,4 @@
-/** Loop bounds read from readonly arrays at indices the loop changes are volatile reads (src/backends/cuda/analysis.ts). */
+/** Loop bounds read from readonly arrays at indices the loop changes, or from arrays the loop writes, are volatile reads (src/backends/cuda/analysis.ts). */
 import { describe, expect, it } from "vitest";
 import { emitCuda } from "../../../src/backends/cuda/index.js";
 import { memoryHost } from "../../../src/load/program.js";
@@ -20,6 +20,22 @@ describe("loop bounds ptxas would miscompile", () => {
   it("leaves a bound alone when its index is the same every iteration (CSR row bounds, for instance)", () => {
     const text = cuda("  const row = globalId.x;\n  for (let i = lim[row]; i < lim[row + 1]; i++) { out[i] = row; }");
     expect(text).not.toContain("volatile");
+  });
+
+  it("reads a bound volatile when the loop writes its array: a store, an atomic, or a device function it is passed to", () => {
+    const body = (write: string) => `  for (let i = 0; i < out[3]; i++) { ${write} }`;
+    expect(cuda(body("out[3] -= 1;"))).toContain("i < ((const volatile int*)out)[3]");
+    expect(cuda(body("atomicAdd(out, 3, -1);"))).toContain("i < ((const volatile int*)out)[3]");
+    const src = "device_fn dec(a: global<i32>) { a[3] -= 1; }\ndevice_kernel k(out: global<i32>) {\n  for (let i = 0; i < out[3]; i++) { dec(out); }\n}\n";
+    const r = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+    expect(emitCuda(r.ir!, { sources: r.sources }).source).toContain("i < ((const volatile int*)out)[3]");
+  });
+
+  it("decides by array (another element of it counts) and leaves a bound alone when the loop writes other arrays only", () => {
+    expect(cuda("  for (let i = 0; i < out[3]; i++) { out[4] = i; }")).toContain("i < ((const volatile int*)out)[3]");
+    const src = "device_kernel k(a: global<i32>, out: global<i32>) {\n  for (let i = 0; i < a[0]; i++) { out[i] = i; }\n}\n";
+    const r = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+    expect(emitCuda(r.ir!, { sources: r.sources }).source).not.toContain("volatile");
   });
 });
 
