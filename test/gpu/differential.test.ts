@@ -8,7 +8,7 @@
  *     GK_DIFF_START, default 0), 200 per
  *     module, built with --fmad=false through the kernel cache and run in one launcher
  *     session: every written array must agree bit for bit (approx_* arrays within the ulp
- *     of their builtins, fast_f32 within its fast builtin's documented bound). A mismatch is shrunk and printed with its inputs; the shrunk
+ *     of their builtins, fast_f32 within its fast builtin's documented bound). A mismatch is shrunk (for GK_DIFF_SHRINK_MS, default 300000; 0: not at all) and printed with its inputs; the shrunk
  *     kernel replays in CI with GK_DIFF_REPLAY=<seed> npx vitest run test/differential.
  * (b) every example's properties (test/differential/examples.ts), with FMA contraction
  *     (within the stated tolerance) and without (bit for bit).
@@ -38,6 +38,8 @@ const START = Number(process.env.GK_DIFF_START ?? 0);
 /** GK_DIFF_FLOAT_ATOMICS=0 / GK_DIFF_APPROX=0 / GK_DIFF_GENERICS=0 leave out float atomics / inexact math builtins / generics (to look past a known difference). */
 const GEN: GenOptions = { floatAtomics: process.env.GK_DIFF_FLOAT_ATOMICS !== "0", approx: process.env.GK_DIFF_APPROX !== "0", generics: process.env.GK_DIFF_GENERICS !== "0" };
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
+/** GK_DIFF_SHRINK_MS: how long to shrink the first differing kernel (default 300000; 0 reports the list and the first kernel's comparison unshrunk). */
+const SHRINK_MS = Number(process.env.GK_DIFF_SHRINK_MS ?? 300_000);
 const BATCH = 200;
 /** Batches checked and sent to nvcc ahead of the one running (nvcc runs beside the GPU and the simulator). */
 const BUILDS_AHEAD = 4;
@@ -87,10 +89,10 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     console.log(mismatches.map((m) => `- ${m.kernel}: ${m.comparison.message.split("\n").slice(0, 3).join(" | ")}`).join("\n"));
     const first = mismatches[0]!;
     const seed = kernelSeed(SEED, Number(first.kernel.slice(1)));
-    const shrunk = await shrinkKernel(seed, GEN, async (k) => {
+    const shrunk = SHRINK_MS <= 0 ? undefined : await shrinkKernel(seed, GEN, async (k) => {
       const c = await comparer.compare(k.source, k.kernel, { grid: k.grid, block: k.block, shared: k.shared, constants: k.constants }, k.args, { fmad: false, tolerance: k.tolerance });
       return c.ok ? undefined : c.message.split("\nlaunch:")[0];
-    }, 300_000);
+    }, SHRINK_MS);
     const list = mismatches.slice(0, 10).map((m) => `- ${m.kernel}: ${m.comparison.message.split("\n").slice(0, 3).join(" | ")}`);
     expect.fail([`${mismatches.length} of ${COUNT} kernels differ (seed ${SEED}):`, ...list, "", shrunk ? describeShrunk(shrunk, seed) : first.comparison.message].join("\n"));
   });
