@@ -1,6 +1,9 @@
 #include "frames.hpp"
 
+#include <poll.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "errors.hpp"
@@ -26,6 +29,19 @@ void putLe(uint8_t* p, uint64_t v, int n) {
   for (int i = 0; i < n; i++) p[i] = uint8_t(v >> (8 * i));
 }
 
+// Before a read that would block, the input is polled for a while without sleeping: the next
+// request of a session (a sync after a launch) mostly comes within microseconds, and waking
+// from a blocking read costs tens of them on an idle core. Past kSpinUs the read blocks.
+constexpr double kSpinUs = 200;
+
+void spinForInput(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  auto start = std::chrono::steady_clock::now();
+  while (::poll(&p, 1, 0) == 0) {
+    if (std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() >= kSpinUs) return;
+  }
+}
+
 }  // namespace
 
 size_t FrameInput::read(void* dst, size_t n) {
@@ -41,6 +57,7 @@ size_t FrameInput::read(void* dst, size_t n) {
     }
     if (n - got >= buf_.size()) return got + readUpTo(fd_, out + got, n - got);  // large: no detour
     pos_ = 0;
+    spinForInput(fd_);
     end_ = readSome(fd_, buf_.data(), buf_.size());
     if (end_ == 0) break;
   }
