@@ -207,6 +207,22 @@ describe("LauncherSession on the fake driver", () => {
     expect(session.generation).toBe(1);
   });
 
+  it("sends thousands of queued launches waiting behind a call in flight, without a stack frame per launch", async () => {
+    const m = await session.loadModule(mod);
+    const p = await session.upload(new Int32Array([0]));
+    const n = { kind: "scalar", type: "i32", value: 1 } as const;
+    const busy = session.memory(); // the launches below wait behind it, then go out at once
+    const failures: unknown[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      session.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, (e) => e && failures.push(e));
+    }
+    await busy;
+    await session.sync(0);
+    expect(failures).toEqual([]);
+    expect(await session.read(p)).toEqual(new Int32Array([50_000]));
+    await session.free(p);
+  });
+
   it("runs launchOnce's contract over the session, for every scalar type", async () => {
     const r = await session.run({ module: mod, kernel: "roundtrip", grid, block, args: ROUNDTRIP });
     ROUNDTRIP_OUT.forEach((want, i) => expect(r.outputs.get(7 + i)).toEqual(want));
