@@ -120,7 +120,12 @@ export class LauncherSession {
   private lost = 0;
   private nextId = 1;
   private busy = false;
-  private readonly waiting: (() => void)[] = [];
+  /** Calls waiting to start, from `waitingHead` on (a queue that takes from its front in constant time). */
+  private waiting: ((() => void) | undefined)[] = [];
+  private waitingHead = 0;
+  /** release()'s loop: releases not yet acted on, and whether the loop is running. */
+  private releases = 0;
+  private releasing = false;
 
   constructor(private readonly opts: SessionOptions = {}) {}
 
@@ -456,11 +461,33 @@ export class LauncherSession {
     }
   }
 
-  /** The running call has finished: the next one starts. */
+  /**
+   * The running call has finished: the next one starts. A queued launch finishes as it starts
+   * (it releases at once), so thousands of them waiting behind a call would nest a release in
+   * a release per launch: the starts run in this loop instead, one level deep.
+   */
   private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy = false;
+    this.releases++;
+    if (this.releasing) return;
+    this.releasing = true;
+    try {
+      while (this.releases > 0) {
+        this.releases--;
+        const next = this.waiting[this.waitingHead];
+        if (next === undefined) {
+          this.busy = false;
+          continue;
+        }
+        this.waiting[this.waitingHead++] = undefined;
+        if (this.waitingHead === this.waiting.length) {
+          this.waiting = [];
+          this.waitingHead = 0;
+        }
+        next();
+      }
+    } finally {
+      this.releasing = false;
+    }
   }
 
   /** Runs `fn` alone, after every call before it. */
