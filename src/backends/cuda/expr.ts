@@ -19,16 +19,15 @@
  * - Warp operations pass the mask of the warp's threads; a shuffle's lane operand is taken
  *   modulo 32 here (`l & 31`), so the intrinsic never sees a lane it would read differently.
  * - Operations on vectors call one helper each (vectorOps.ts); vectors and structs are built
- *   with braces (`gk_f32x4{a, b, c, d}`, `Particle{...}`, C++ evaluates them left to right), and
- *   a vector load of an array of scalars reads through a vector pointer:
+ *   with braces (`gk_f32x4{a, b, c, d}`, `Particle{...}`, C++ evaluates them left to right;
+ *   compoundExpr.ts), and a vector load of an array of scalars reads through a vector pointer:
  *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
 import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, ConstructExpr, Expr, Function, LoadExpr, PathStep, SwizzleExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
+import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, LoadExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
 import { argOperands, operands } from "../../ir/walk.js";
-import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, laneName, T, unsignedOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, T, unsignedOf, type ScalarType, type ValueType } from "../../ir/types.js";
 import { isLaneWise } from "../../ir/lanes.js";
-import { stepType } from "../../ir/paths.js";
 import type { TypeNames } from "./types.js";
 import { laneWiseHelperName } from "./vectorOps.js";
 import { fill, precOf, type Template } from "../../ir/templates.js";
@@ -37,6 +36,7 @@ import { hasWarpOperation, memoryAccess, operandsToHoist } from "./effects.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
+import { construct, member, pathText, swizzle } from "./compoundExpr.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
 
 /** C++ text and the precedence of its outermost operator (higher binds tighter). */
@@ -71,9 +71,9 @@ export interface ExprContext {
   readonly flushToZero: boolean;
 }
 
-const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
+export const atom = (text: string): Emitted => ({ text, prec: PREC.primary });
 /** `(assignments, value)`: temporaries set, then the value. */
-const sequence = (assigns: readonly string[], value: string): Emitted => ({ text: `(${assigns.join(", ")}, ${value})`, prec: PREC.primary, comma: true });
+export const sequence = (assigns: readonly string[], value: string): Emitted => ({ text: `(${assigns.join(", ")}, ${value})`, prec: PREC.primary, comma: true });
 
 /** The type of a value expression (only a call of a void function has none, and it is never an operand). */
 export function scalarType(e: Expr): ScalarType {
@@ -131,7 +131,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "warp":
       return warp(e, cx);
     case "member":
-      return inOrder(operands(e), cx, ([operand, ...ix]) => atom(`${operand_(emitExpr(operand!, cx))}${pathText(operand!.type as ValueType, e.path, ix, cx)}`));
+      return member(e, cx);
     case "construct":
       return construct(e, cx);
     case "swizzle":
@@ -141,37 +141,6 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     default:
       return assertNever(e, "expression");
   }
-}
-
-/** An operand of a postfix operator (`.x`, `[i]`): parenthesized unless it binds as tightly. */
-function operand_(x: Emitted): string {
-  return operand(x, PREC.primary);
-}
-
-/**
- * `.pos.x`, `.taps[i][j]`: a path as C++ members and subscripts; `indices` are the path's index
- * expressions (in order), which C++17 evaluates after what they apply to, left to right.
- */
-export function pathText(t: ValueType | ArrayType, path: readonly PathStep[], indices: readonly Expr[], cx: ExprContext): string {
-  let out = "";
-  let cur = t;
-  let k = 0;
-  for (const step of path) {
-    switch (step.kind) {
-      case "field":
-        invariant(cur.kind === "struct", "a field of a non-struct");
-        out += `.${cx.types.field(cur, step.field)}`;
-        break;
-      case "lane":
-        out += `.${laneName(step.lane)}`;
-        break;
-      case "elem":
-        out += step.indices.map(() => `[${emitExpr(indices[k++]!, cx).text}]`).join("");
-        break;
-    }
-    cur = stepType(cur, step);
-  }
-  return out;
 }
 
 /** An element, or the part of it a path leads to; a vector load reads `vector` elements through a vector pointer. */
@@ -192,85 +161,6 @@ function load(e: LoadExpr, cx: ExprContext): Emitted {
     if (e.order) return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", asScalar(e.type)), [{ text: `&${element}`, prec: PREC.unary }]);
     return atom(`${element}${pathText(e.array.type.elem, e.path, ops.slice(n), cx)}`);
   });
-}
-
-/** Whether code may be pasted twice (a name or a literal) without evaluating anything twice. */
-function trivial(e: Expr): boolean {
-  return e.kind === "var" || e.kind === "const" || e.kind === "zero";
-}
-
-/**
- * `gk_f32x4{a, b, c, d}` (a splat repeats its value, a vector argument gives its lanes) or
- * `Particle{pos, mass, {t0, t1}}` (an array field's elements in nested braces). An argument
- * that is read more than once and is not a name or a literal is evaluated first into a
- * temporary, as are the arguments before it, so the order stays left to right.
- */
-function construct(e: ConstructExpr, cx: ExprContext): Emitted {
-  const t = e.type;
-  const name = cx.types.name(t);
-  if (t.kind === "struct") {
-    const args = e.args.map((a) => braced(a, emitExpr(a, cx), cx));
-    let k = 0;
-    const fields = t.fields.map((f) => {
-      if (f.type.kind !== "array") return args[k++]!;
-      const dims = f.type.dims;
-      const nest = (level: number): string => `{${Array.from({ length: dims[level]! }, () => (level === dims.length - 1 ? args[k++]! : nest(level + 1))).join(", ")}}`;
-      return nest(0);
-    });
-    return atom(`${name}{${fields.join(", ")}}`);
-  }
-  const repeated = e.args.map((a) => (e.args.length === 1 ? t.lanes > 1 : a.type.kind === "vector"));
-  const last = repeated.lastIndexOf(true);
-  const needsTemp = e.args.some((a, i) => repeated[i] && !trivial(a));
-  const parts: string[] = [];
-  const assigns: string[] = [];
-  const refs = e.args.map((a, i) => {
-    if (!needsTemp || i > last || trivial(a)) return a;
-    const tmp = cx.temp(a.type as ValueType);
-    assigns.push(`${cx.name(tmp)} = ${emitExpr(a, cx).text}`);
-    return { kind: "var", type: tmp.type, var: tmp, span: a.span } satisfies Expr;
-  });
-  for (const a of refs) {
-    const text = braced(a, emitExpr(a, cx), cx);
-    if (e.args.length === 1) parts.push(...Array.from({ length: t.lanes }, () => text));
-    else if (a.type.kind === "vector") parts.push(...Array.from({ length: a.type.lanes }, (_, k) => `${text}.${laneName(k)}`));
-    else parts.push(text);
-  }
-  const built = `${name}{${parts.join(", ")}}`;
-  return assigns.length ? sequence(assigns, built) : atom(built);
-}
-
-/**
- * An element of a braced initializer, which C++ does not let narrow: a bool that C++ computes
- * as an int (`a & b` of bools, a vote's `__any_sync`) is converted explicitly. A vector or
- * struct computed by a comma expression, or by `?:`, goes through its copy helper
- * (`gk_copy_f32x3((gk_t1 = ..., gk_f32x3{...}))`, `gk_copy_i64x3(c ? gk_i64x3{...} : v)`):
- * nvcc 13.0 crashes with a segmentation fault on such an element (TypeNames.copyHelper; the
- * `?:` case found by the random kernels).
- */
-export function braced(e: Expr, em: Emitted, cx: ExprContext): string {
-  const text = em.text;
-  if ((e.type.kind === "vector" || e.type.kind === "struct") && (em.comma || e.kind === "select")) return `${cx.types.copyHelper(e.type)}(${text})`;
-  if (e.type.kind !== "scalar" || e.type.name !== "bool") return text;
-  const isBool =
-    e.kind === "const" || e.kind === "var" || e.kind === "load" || e.kind === "member" || e.kind === "logical" || e.kind === "call" ||
-    (e.kind === "binary" && e.op !== "and" && e.op !== "or") || (e.kind === "unary" && e.op === "not") || e.kind === "cast";
-  return isBool ? text : `(bool)(${text})`;
-}
-
-/** `v.zyx`: a new vector of the chosen lanes (the vector in a temporary unless it is a name). */
-function swizzle(e: SwizzleExpr, cx: ExprContext): Emitted {
-  const name = cx.types.name(e.type);
-  let v = e.operand;
-  let assign = "";
-  if (!trivial(v)) {
-    const tmp = cx.temp(v.type as ValueType);
-    assign = `${cx.name(tmp)} = ${emitExpr(v, cx).text}`;
-    v = { kind: "var", type: tmp.type, var: tmp, span: v.span };
-  }
-  const text = operand(emitExpr(v, cx), PREC.primary);
-  const built = `${name}{${e.lanes.map((k) => `${text}.${laneName(k)}`).join(", ")}}`;
-  return assign ? sequence([assign], built) : atom(built);
 }
 
 /** `[i][j]`: C++17 sequences `a[i][j]` left to right, as gk does. */
