@@ -19,6 +19,7 @@ import type { Frame } from "./frames.js";
 import { missingLauncher } from "./oneshot.js";
 import { launcherPath } from "./process.js";
 import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
+import { CallQueue } from "./callQueue.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
 import type { ConstantArg, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
@@ -119,13 +120,8 @@ export class LauncherSession {
   private generations = 0;
   private lost = 0;
   private nextId = 1;
-  private busy = false;
-  /** Calls waiting to start, from `waitingHead` on (a queue that takes from its front in constant time). */
-  private waiting: ((() => void) | undefined)[] = [];
-  private waitingHead = 0;
-  /** release()'s loop: releases not yet acted on, and whether the loop is running. */
-  private releases = 0;
-  private releasing = false;
+  /** The session's calls, one at a time and in order. */
+  private readonly calls = new CallQueue();
 
   constructor(private readonly opts: SessionOptions = {}) {}
 
@@ -236,12 +232,12 @@ export class LauncherSession {
     // loop of launches, where JSON.stringify of a header object was most of the cost.
     const json = this.queuedLaunchJson(o);
     const header: Record<string, unknown> = { op: "launch" };
-    this.enqueue(() => {
+    this.calls.enqueue(() => {
       let s: ServeProcess;
       try {
         s = this.ensureServer();
       } catch (e) {
-        this.release();
+        this.calls.release();
         answered(e instanceof GkRuntimeError ? e : launcherFailed(String(e)));
         return;
       }
@@ -251,7 +247,7 @@ export class LauncherSession {
         const r = this.settle(s, id, answers.frames[0], answers.ended);
         answered(r instanceof GkRuntimeError ? r : undefined);
       });
-      this.release();
+      this.calls.release();
     });
   }
 
@@ -451,49 +447,10 @@ export class LauncherSession {
     }
   }
 
-  /** Runs `start` when every call before it has finished: at once when none is running. */
-  private enqueue(start: () => void): void {
-    if (this.busy) {
-      this.waiting.push(start);
-    } else {
-      this.busy = true;
-      start();
-    }
-  }
-
-  /**
-   * The running call has finished: the next one starts. A queued launch finishes as it starts
-   * (it releases at once), so thousands of them waiting behind a call would nest a release in
-   * a release per launch: the starts run in this loop instead, one level deep.
-   */
-  private release(): void {
-    this.releases++;
-    if (this.releasing) return;
-    this.releasing = true;
-    try {
-      while (this.releases > 0) {
-        this.releases--;
-        const next = this.waiting[this.waitingHead];
-        if (next === undefined) {
-          this.busy = false;
-          continue;
-        }
-        this.waiting[this.waitingHead++] = undefined;
-        if (this.waitingHead === this.waiting.length) {
-          this.waiting = [];
-          this.waitingHead = 0;
-        }
-        next();
-      }
-    } finally {
-      this.releasing = false;
-    }
-  }
-
   /** Runs `fn` alone, after every call before it. */
   private serialize<T>(fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.enqueue(() => {
+      this.calls.enqueue(() => {
         let p: Promise<T>;
         try {
           p = fn();
@@ -502,11 +459,11 @@ export class LauncherSession {
         }
         p.then(
           (v) => {
-            this.release();
+            this.calls.release();
             resolve(v);
           },
           (e: unknown) => {
-            this.release();
+            this.calls.release();
             reject(e);
           },
         );
@@ -520,12 +477,12 @@ export class LauncherSession {
    */
   private call<T>(header: Record<string, unknown>, map: (f: Frame, generation: number) => T, payload?: Uint8Array, timeoutMs = this.opts.requestTimeoutMs): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.enqueue(() => {
+      this.calls.enqueue(() => {
         let s: ServeProcess;
         try {
           s = this.ensureServer();
         } catch (e) {
-          this.release();
+          this.calls.release();
           reject(e);
           return;
         }
@@ -533,7 +490,7 @@ export class LauncherSession {
         header.id = id;
         s.send([{ header, payload, timeoutMs }], (answers) => {
           const r = this.settle(s, id, answers.frames[0], answers.ended);
-          this.release();
+          this.calls.release();
           if (r instanceof GkRuntimeError) return reject(r);
           try {
             resolve(map(r, s.generation));
