@@ -79,6 +79,53 @@ describe("the build lock", () => {
     expect(await tryLock(dir, KEY)).toBeDefined();
   });
 
+  it("has one owner at a time when many waiters find the lock of an ended owner at once", async () => {
+    for (let round = 0; round < 10; round++) {
+      const dir = locksDir();
+      writeFileSync(path.join(dir, KEY), JSON.stringify({ pid: endedPid(), host: HOST, startedAt: "" }));
+      let holders = 0;
+      let most = 0;
+      let owners = 0;
+      // What getOrBuild does: try the lock, else wait for it; the first owner keeps it a while.
+      const contender = async () => {
+        for (;;) {
+          const lock = await tryLock(dir, KEY);
+          if (lock !== undefined) {
+            owners++;
+            most = Math.max(most, ++holders);
+            await new Promise((r) => setTimeout(r, 30));
+            holders--;
+            return; // the lock stays held: every later contender must keep waiting
+          }
+          if ((await settledWithin(waitForLock(dir, KEY), 200)) === "pending") return;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, contender));
+      expect(most, `round ${round}`).toBe(1);
+      expect(owners, `round ${round}`).toBe(1);
+    }
+  });
+
+  it("is broken by one waiter at a time: not while another's guard is up, and a guard whose breaker ended is removed", async () => {
+    const dir = locksDir();
+    const lock = path.join(dir, KEY);
+    const guard = `${lock}.break`;
+    writeFileSync(lock, JSON.stringify({ pid: endedPid(), host: HOST, startedAt: "" }));
+    writeFileSync(guard, JSON.stringify({ pid: process.pid, host: HOST, startedAt: "" })); // a live breaker
+    const waiting = waitForLock(dir, KEY);
+    expect(await settledWithin(waiting, 400)).toBe("pending");
+    expect(existsSync(lock)).toBe(true);
+    rmSync(guard);
+    expect(await settledWithin(waiting, 1_000)).toBeUndefined();
+    expect(existsSync(lock)).toBe(false);
+
+    writeFileSync(lock, JSON.stringify({ pid: endedPid(), host: HOST, startedAt: "" }));
+    writeFileSync(guard, JSON.stringify({ pid: endedPid(), host: HOST, startedAt: "" })); // its breaker ended
+    expect(await settledWithin(waitForLock(dir, KEY), 1_000)).toBeUndefined();
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(guard)).toBe(false);
+  });
+
   it("from another host, is waited for while fresh and broken once untouched for LOCK_STALE_MS", async () => {
     const dir = locksDir();
     const file = path.join(dir, KEY);
