@@ -6,12 +6,14 @@
  * A lock never blocks for long after its owner is gone: the owner touches the file every
  * `HEARTBEAT_MS`, and a waiter breaks a lock whose owner is a process on this host that has
  * ended, or whose file has not been touched for `LOCK_STALE_MS` (an owner on another host that
- * stopped). Breaking renames the file away first, so two waiters never both break it, and a
- * fresh lock taken meanwhile is put back. A lock broken by mistake (an owner frozen past the
- * limit) costs one more nvcc run, never a wrong entry: entries are still published by rename.
+ * stopped). One waiter breaks at a time: it first creates `<key>.break` exclusively, then looks
+ * at the lock again and removes it only if it is still stale. (Renaming the lock away and
+ * putting back a fresh one taken meanwhile left a window where a third process took the name
+ * and two owners built; the cache fuzz test found it.) A guard left by a breaker that ended is
+ * judged like a lock. A lock broken by mistake (an owner frozen past the limit) costs one more
+ * nvcc run, never a wrong entry: entries are still published by rename.
  */
-import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import { mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import path from "node:path";
 import { errnoOf } from "./entry.js";
 import { HOST, processAlive } from "./layout.js";
@@ -81,10 +83,7 @@ export async function waitForLock(locksDir: string, key: string): Promise<void> 
       throw e;
     });
     if (st === undefined) return;
-    if (await isStale(file, Number(st.mtimeMs))) {
-      await breakLock(file, st.ino);
-      return;
-    }
+    if ((await isStale(file, Number(st.mtimeMs))) && (await breakLock(file))) return;
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(POLL_MAX_MS, pause * 2);
   }
@@ -99,13 +98,17 @@ export async function removeIfStale(locksDir: string, name: string): Promise<"he
   const st = await stat(file, { bigint: true }).catch(() => undefined);
   if (st === undefined) return "gone";
   if (name.includes(".stale.")) {
-    if (Date.now() - Number(st.mtimeMs) <= LOCK_STALE_MS) return "held"; // being broken now
+    // Left by gk before 2026-11-24, which renamed a lock away to break it.
+    if (Date.now() - Number(st.mtimeMs) <= LOCK_STALE_MS) return "held";
     await unlink(file).catch(() => undefined);
     return "removed";
   }
   if (!(await isStale(file, Number(st.mtimeMs)))) return "held";
-  await breakLock(file, st.ino);
-  return "removed";
+  if (name.endsWith(".break")) {
+    await unlink(file).catch(() => undefined); // the guard of a breaker that ended
+    return "removed";
+  }
+  return (await breakLock(file)) ? "removed" : "held";
 }
 
 async function isStale(file: string, mtimeMs: number): Promise<boolean> {
@@ -124,20 +127,34 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
   }
 }
 
-/** Removes the lock file that was found stale (identified by its inode), and no other. */
-async function breakLock(file: string, staleIno: bigint): Promise<void> {
-  const aside = `${file}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;
+/**
+ * Removes the lock file if it is (still) stale, as the one breaker of the moment (see the top of
+ * this file): true when the lock is gone, false when it is held after all or another waiter is
+ * breaking it.
+ */
+async function breakLock(file: string): Promise<boolean> {
+  const guard = `${file}.break`;
+  let fh;
   try {
-    await rename(file, aside);
+    fh = await open(guard, "wx");
   } catch (e) {
-    if (errnoOf(e) === "ENOENT") return; // someone else broke or released it
-    throw e;
+    if (errnoOf(e) !== "EEXIST") throw e;
+    const st = await stat(guard).catch(() => undefined);
+    if (st !== undefined && (await isStale(guard, st.mtimeMs))) await unlink(guard).catch(() => undefined);
+    return false;
   }
-  const moved = await stat(aside, { bigint: true }).catch(() => undefined);
-  if (moved !== undefined && moved.ino !== staleIno) {
-    // A new owner took the lock between the check and the rename: give it back, unless the
-    // name was taken yet again (then that owner builds too; the entry stays sound).
-    await link(aside, file).catch(() => undefined);
+  try {
+    const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: new Date().toISOString() };
+    await fh.writeFile(JSON.stringify(owner) + "\n");
+    await fh.close();
+    fh = undefined;
+    const st = await stat(file).catch(() => undefined);
+    if (st === undefined) return true;
+    if (!(await isStale(file, st.mtimeMs))) return false;
+    await unlink(file).catch(() => undefined);
+    return true;
+  } finally {
+    await fh?.close();
+    await unlink(guard).catch(() => undefined);
   }
-  await unlink(aside).catch(() => undefined);
 }
