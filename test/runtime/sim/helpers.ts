@@ -51,7 +51,8 @@ export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: rea
   const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
   const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), launch, copies, constants));
   const regions = outcome(() => runKernel(k, launch, args, constants));
-  const elems = k.kernel.params.map((q) => (q.type.kind === "global" ? q.type.elem.name : undefined));
+  // Each array's scalar element type, a vector's lane type for arrays of vectors (f16x2: f16 bits).
+  const elems = k.kernel.params.map((q) => (q.type.kind !== "global" ? undefined : q.type.elem.kind === "vector" ? q.type.elem.elem.name : q.type.elem.kind === "scalar" ? q.type.elem.name : undefined));
   expect(describeOutcome(regions, args, elems)).toEqual(describeOutcome(fallback, copies, elems));
   if (regions.error !== undefined) throw regions.error;
   return regions.result!;
@@ -70,7 +71,7 @@ function outcome(f: () => SimResult): Outcome {
 /**
  * What two runs must agree on: the error, the steps, and every array argument's elements (-0
  * apart from 0). A NaN is a NaN whatever its sign, in f32 and f64 arrays as in arrays of f16 or
- * bf16 bits (`elems`: each argument's element type): the sign of a computed NaN is JavaScript's, which two
+ * bf16 bits, alone or as the lanes of f16x2/bf16x2 (`elems`: each argument's element or lane type): the sign of a computed NaN is JavaScript's, which two
  * compiled forms of one kernel need not agree on, and gk leaves it unspecified (spec/differential.md).
  */
 function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly (string | undefined)[]) {
