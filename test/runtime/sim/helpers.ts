@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { formatDiagnostic } from "../../../src/diagnostics/format.js";
 import { lineColOf, type SourceMap, type Span } from "../../../src/diagnostics/source.js";
 import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "../../../src/ir/nodes.js";
-import { T, type ScalarType } from "../../../src/ir/types.js";
+import { sizeOf, storedLanes, T, type ArrayType, type ScalarType, type StructType, type ValueType } from "../../../src/ir/types.js";
 import { memoryHost } from "../../../src/load/program.js";
 import { frontEnd } from "../../../src/pipeline.js";
 import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult, type TypedArray } from "../../../src/runtime/sim/index.js";
@@ -51,8 +51,9 @@ export function run(p: Program, kernel: string, grid: Dim, block: Dim, args: rea
   const copies = args.map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
   const fallback = outcome(() => runKernel(compileKernel(p.ir, kernel, p.sources, { ...opts, barrierPath: "generators" }), launch, copies, constants));
   const regions = outcome(() => runKernel(k, launch, args, constants));
-  // Each array's scalar element type, a vector's lane type for arrays of vectors (f16x2: f16 bits).
-  const elems = k.kernel.params.map((q) => (q.type.kind !== "global" ? undefined : q.type.elem.kind === "vector" ? q.type.elem.elem.name : q.type.elem.kind === "scalar" ? q.type.elem.name : undefined));
+  // Each array's scalar element type, a vector's lane type for arrays of vectors (f16x2: f16
+  // bits), or a struct type (its f16 and bf16 fields are found in its bytes).
+  const elems = k.kernel.params.map((q): Elem => (q.type.kind !== "global" ? undefined : q.type.elem.kind === "vector" ? q.type.elem.elem.name : q.type.elem.kind === "scalar" ? q.type.elem.name : q.type.elem));
   expect(describeOutcome(regions, args, elems)).toEqual(describeOutcome(fallback, copies, elems));
   if (regions.error !== undefined) throw regions.error;
   return regions.result!;
@@ -74,15 +75,44 @@ function outcome(f: () => SimResult): Outcome {
  * bf16 bits, alone or as the lanes of f16x2/bf16x2 (`elems`: each argument's element or lane type): the sign of a computed NaN is JavaScript's, which two
  * compiled forms of one kernel need not agree on, and gk leaves it unspecified (spec/differential.md).
  */
-function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly (string | undefined)[]) {
+type Elem = string | StructType | undefined;
+const NAN_BITS = { f16: [0x7c00, 0x3ff], bf16: [0x7f80, 0x7f] } as const;
+const isHalfNaN = (kind: "f16" | "bf16", bits: number) => (bits & NAN_BITS[kind][0]) === NAN_BITS[kind][0] && (bits & NAN_BITS[kind][1]) !== 0;
+
+/** The byte offsets of the f16 and bf16 values inside a value of type t (fields, lanes, array elements). */
+function halfPlaces(t: ValueType | ArrayType, at = 0, out: { at: number; kind: "f16" | "bf16" }[] = []): { at: number; kind: "f16" | "bf16" }[] {
+  if (t.kind === "scalar" || t.kind === "vector") {
+    const lane = t.kind === "scalar" ? t : t.elem;
+    if (lane.name === "f16" || lane.name === "bf16") for (let k = 0; k < (t.kind === "vector" ? storedLanes(t) : 1); k++) out.push({ at: at + 2 * k, kind: lane.name });
+  } else if (t.kind === "struct") {
+    for (const f of t.fields) halfPlaces(f.type, at + f.offset, out);
+  } else {
+    const n = t.dims.reduce((x, y) => x * y, 1);
+    for (let k = 0; k < n; k++) halfPlaces(t.elem, at + k * sizeOf(t.elem), out);
+  }
+  return out;
+}
+
+function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly Elem[]) {
   const error = o.error instanceof SimError ? { code: o.error.code, message: o.error.message, notes: o.error.diagnostic.notes } : o.error;
   const text = (x: number | bigint) => (Object.is(x, -0) ? "-0" : String(x));
-  const nanBits = { f16: [0x7c00, 0x3ff], bf16: [0x7f80, 0x7f] } as const;
-  const element = (elem: string | undefined) => {
-    const nan = elem === "f16" || elem === "bf16" ? nanBits[elem] : undefined;
-    return (x: number | bigint) => (nan && typeof x === "number" && (x & nan[0]) === nan[0] && (x & nan[1]) !== 0 ? "NaN" : text(x));
+  const describe = (a: ArrayLike<number | bigint>, elem: Elem): string => {
+    if (typeof elem === "object") {
+      // The bytes of an array of structs, with every f16/bf16 NaN in them made the same.
+      const bytes = Uint8Array.from(a as ArrayLike<number>);
+      const places = halfPlaces(elem);
+      for (let base = 0; base + elem.size <= bytes.length; base += elem.size) {
+        for (const p of places) {
+          const i = base + p.at;
+          if (isHalfNaN(p.kind, bytes[i]! | (bytes[i + 1]! << 8))) bytes.set([0xc0, 0x7f], i); // 0x7fc0: a NaN in both
+        }
+      }
+      return bytes.join(",");
+    }
+    const half = elem === "f16" || elem === "bf16" ? elem : undefined;
+    return Array.from(a, (x) => (half && typeof x === "number" && isHalfNaN(half, x) ? "NaN" : text(x))).join(",");
   };
-  const arrays = args.map((a, i) => (ArrayBuffer.isView(a) ? Array.from(a as ArrayLike<number | bigint>, element(elems[i])).join(",") : a));
+  const arrays = args.map((a, i) => (ArrayBuffer.isView(a) ? describe(a as unknown as ArrayLike<number | bigint>, elems[i]) : a));
   return { error, steps: o.result?.steps, arrays };
 }
 
