@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";
-import { runLaunch } from "../../src/runtime/launches.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
 import { SimError } from "../../src/runtime/sim/index.js";
 import { packStructs, unpackStructs } from "../../src/runtime/structs.js";
@@ -20,6 +19,7 @@ import { selectTarget } from "../../src/runtime/target.js";
 import { compareCpuGpu } from "../../src/testing/cpuGpu.js";
 import { structType, scalarType, vectorType } from "../../src/ir/types.js";
 import { gpuAvailable } from "./gpu-available.js";
+import { specLaunchesBothWays } from "./spec-launches.js";
 import { bf16ToFloat32, f16ToFloat32 } from "../../src/runtime/halfArrays.js";
 
 const gpu = await gpuAvailable();
@@ -97,15 +97,9 @@ function halves(n: number, t: "f16" | "bf16", seed: number, min: number): Uint16
 describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vectors and structs on a GPU (skipped)", () => {
   for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk"]) {
     it(`spec/ok/${file}: its launches write the same bytes on the GPU as on the simulator (no FMA contraction)`, async () => {
-      const fe = frontEnd(`spec/ok/${file}`);
-      const ir = fe.ir!;
+      const { ir, pairs } = await specLaunchesBothWays(file, runners);
       expect(ir.launches.length).toBeGreaterThan(0);
-      const cpu = createRunner(ir, fe.sources, { kind: "cpu" });
-      const cuda = createRunner(ir, fe.sources, await selectTarget("cuda"), { fmad: false });
-      runners.push(cuda);
-      for (const l of ir.launches) {
-        const want = await runLaunch(ir, l, cpu);
-        const got = await runLaunch(ir, l, cuda);
+      for (const { want, got } of pairs) {
         expect(got.device).toBe("cuda");
         for (const [name, w] of want.outputs) expect(hex(got.outputs.get(name)!.data), `${file}: ${name}`).toBe(hex(w.data));
       }

@@ -10,8 +10,8 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GkRuntimeError, openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../src/index.js";
-import { ensureAddon, ROOT, sampleArray } from "../runtime/launcher-helpers.js";
+import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../src/index.js";
+import { ensureAddon, failure, hexOf, ROOT, sampleArray } from "../runtime/launcher-helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();
@@ -44,17 +44,6 @@ device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly glo
 }
 `;
 
-const hex = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex");
-
-async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
 
 for (const isolation of ["in-process", "process"] as const) {
   const skip = skipOf(isolation);
@@ -80,7 +69,7 @@ for (const isolation of ["in-process", "process"] as const) {
         const src = await dev.array(data as never, { label: `src ${elem}` });
         const dst = await dev.zeros(elem, 1000);
         await mod[`copy_${elem}`]!({ grid: 4, block: 256 }, { n: 1000, src, dst });
-        expect(hex(await dst.read()), elem).toBe(hex(data));
+        expect(hexOf(await dst.read()), elem).toBe(hexOf(data));
         src.free();
         dst.free();
       }
@@ -93,7 +82,7 @@ for (const isolation of ["in-process", "process"] as const) {
       const a = await dev.array(data);
       const back = await a.read();
       expect(back[n - 1]).toBe(data[n - 1]);
-      expect(hex(back.subarray(0, 1 << 16))).toBe(hex(data.subarray(0, 1 << 16)));
+      expect(hexOf(back.subarray(0, 1 << 16))).toBe(hexOf(data.subarray(0, 1 << 16)));
       expect(Buffer.compare(Buffer.from(back.buffer), Buffer.from(data.buffer))).toBe(0);
       const pinned = dev.hostArray("i32", n);
       pinned.set(data);

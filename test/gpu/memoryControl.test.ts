@@ -15,18 +15,15 @@
  * - the spec/ok programs of these features, launch by launch;
  * - a kernel named CUDAkernel2DCT is found in the cubin under that name.
  */
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compile, compileSource, GkRuntimeError, openDevice, type Isolation } from "../../src/index.js";
 import type { AnyTypedArray } from "../../src/ir/values.js";
-import { frontEnd } from "../../src/pipeline.js";
-import { runLaunch } from "../../src/runtime/launches.js";
-import { createRunner, type Runner } from "../../src/runtime/runner.js";
-import { selectTarget } from "../../src/runtime/target.js";
+import type { Runner } from "../../src/runtime/runner.js";
 import { checkProgram, CpuGpuComparer, type ArgsInput, type LaunchShape } from "../../src/testing/cpuGpu.js";
 import type { Tolerance } from "../../src/testing/compare.js";
 import { FAST_USES } from "../../src/testing/gen/fast.js";
 import { gpuAvailable } from "./gpu-available.js";
+import { specLaunchesBothWays } from "./spec-launches.js";
 
 const gpu = await gpuAvailable();
 if (!gpu.ok) console.warn(`test/gpu/memoryControl.test.ts skipped: ${gpu.reason}`);
@@ -307,14 +304,8 @@ device_kernel match(keys: readonly global<u32>, wide: readonly global<i64>, any:
     ];
     for (const [file, rel] of programs) {
       it(`${file}: the GPU computes what the simulator computes`, { timeout: 120_000 }, async () => {
-        const fe = frontEnd(join("spec/ok", file));
-        const ir = fe.ir!;
-        const cpu = createRunner(ir, fe.sources, { kind: "cpu" });
-        const cuda = createRunner(ir, fe.sources, await selectTarget("cuda"), { fmad: false });
-        runners.push(cuda);
-        for (const l of ir.launches) {
-          const want = await runLaunch(ir, l, cpu);
-          const got = await runLaunch(ir, l, cuda);
+        const { pairs } = await specLaunchesBothWays(file, runners);
+        for (const { want, got } of pairs) {
           expect(got.device).toBe("cuda");
           for (const [name, w] of want.outputs) expect(differs(w.data, got.outputs.get(name)!.data, rel), `${file}: ${name}`).toBeUndefined();
         }

@@ -5,7 +5,6 @@
  * 1- and 2-byte scalar and array arguments runs one-shot (JSON) and in a session with the
  * exact results. Skipped, with a one-line reason, where there is no GPU.
  */
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mathBuiltin } from "../../src/ir/builtins.js";
 import { fromF16Bits } from "../../src/ir/halves.js";
@@ -15,11 +14,11 @@ import { frontEnd } from "../../src/pipeline.js";
 import { buildModule } from "../../src/runtime/build.js";
 import { f16ToFloat32, float32ToBf16, float32ToF16 } from "../../src/runtime/halfArrays.js";
 import { LauncherSession, launchOnce, type KernelArg } from "../../src/runtime/launcher.js";
-import { runLaunch } from "../../src/runtime/launches.js";
-import { createRunner, type Runner } from "../../src/runtime/runner.js";
+import type { Runner } from "../../src/runtime/runner.js";
 import { selectTarget } from "../../src/runtime/target.js";
 import { compareArrays, describeMismatches } from "../../src/testing/compare.js";
 import { gpuAvailable } from "./gpu-available.js";
+import { specLaunchesBothWays } from "./spec-launches.js";
 
 const gpu = await gpuAvailable();
 if (!gpu.ok) console.warn(`test/gpu/scalars.test.ts skipped: ${gpu.reason}`);
@@ -44,14 +43,8 @@ const KERNEL = `device_kernel narrow(a: i8, h: f16, b: u16, g: bf16, x: readonly
 describe.skipIf(!gpu.ok)(gpu.ok ? `small integers and halves on ${gpu.reason}` : `small integers and halves on a GPU (skipped: ${gpu.reason})`, () => {
   for (const file of ["small_ints.gk", "halves.gk"]) {
     it(`spec/ok/${file}: the GPU computes what the simulator computes`, async () => {
-      const fe = frontEnd(join("spec/ok", file));
-      const ir = fe.ir!;
-      const cpu = createRunner(ir, fe.sources, { kind: "cpu" });
-      const cuda = createRunner(ir, fe.sources, await selectTarget("cuda"), { fmad: false });
-      runners.push(cuda);
-      for (const l of ir.launches) {
-        const want = await runLaunch(ir, l, cpu);
-        const got = await runLaunch(ir, l, cuda);
+      const { ir, pairs } = await specLaunchesBothWays(file, runners);
+      for (const { launch: l, want, got } of pairs) {
         expect(got.device).toBe("cuda");
         const kernel = ir.kernels.find((k) => k.name === l.kernel)!;
         for (const [name, w] of want.outputs) {

@@ -5,8 +5,6 @@
  * the tests skip where nvcc is missing.
  */
 import { join } from "node:path";
-import { expect } from "vitest";
-import { GkRuntimeError } from "../../../src/index.js";
 import { findNvcc } from "../../../src/runtime/nvcc.js";
 import { buildFakeDriver, ensureAddon, ensureLauncher, tempDir } from "../launcher-helpers.js";
 
@@ -63,12 +61,4 @@ export async function setUpFakeGpu(name: string): Promise<string> {
   return join(dir, "cache");
 }
 
-export async function failure(p: Promise<unknown>): Promise<GkRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GkRuntimeError);
-    return e as GkRuntimeError;
-  }
-  throw new Error("expected a GkRuntimeError");
-}
+export { failure } from "../launcher-helpers.js";
