@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { formatDiagnostic } from "../../../src/diagnostics/format.js";
 import { lineColOf, type SourceMap, type Span } from "../../../src/diagnostics/source.js";
 import type { ArrayVar, Expr, Function, Module, Param, ValueVar, Stmt } from "../../../src/ir/nodes.js";
-import { sizeOf, storedLanes, T, type ArrayType, type ScalarType, type StructType, type ValueType } from "../../../src/ir/types.js";
+import { leaves, T, type ScalarType, type StructType } from "../../../src/ir/types.js";
 import { memoryHost } from "../../../src/load/program.js";
 import { frontEnd } from "../../../src/pipeline.js";
 import { compileKernel, runKernel, SimError, type Dim, type SimArg, type SimOptions, type SimResult, type TypedArray } from "../../../src/runtime/sim/index.js";
@@ -79,20 +79,6 @@ type Elem = string | StructType | undefined;
 const NAN_BITS = { f16: [0x7c00, 0x3ff], bf16: [0x7f80, 0x7f] } as const;
 const isHalfNaN = (kind: "f16" | "bf16", bits: number) => (bits & NAN_BITS[kind][0]) === NAN_BITS[kind][0] && (bits & NAN_BITS[kind][1]) !== 0;
 
-/** The byte offsets of the f16 and bf16 values inside a value of type t (fields, lanes, array elements). */
-function halfPlaces(t: ValueType | ArrayType, at = 0, out: { at: number; kind: "f16" | "bf16" }[] = []): { at: number; kind: "f16" | "bf16" }[] {
-  if (t.kind === "scalar" || t.kind === "vector") {
-    const lane = t.kind === "scalar" ? t : t.elem;
-    if (lane.name === "f16" || lane.name === "bf16") for (let k = 0; k < (t.kind === "vector" ? storedLanes(t) : 1); k++) out.push({ at: at + 2 * k, kind: lane.name });
-  } else if (t.kind === "struct") {
-    for (const f of t.fields) halfPlaces(f.type, at + f.offset, out);
-  } else {
-    const n = t.dims.reduce((x, y) => x * y, 1);
-    for (let k = 0; k < n; k++) halfPlaces(t.elem, at + k * sizeOf(t.elem), out);
-  }
-  return out;
-}
-
 function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly Elem[]) {
   const error = o.error instanceof SimError ? { code: o.error.code, message: o.error.message, notes: o.error.diagnostic.notes } : o.error;
   const text = (x: number | bigint) => (Object.is(x, -0) ? "-0" : String(x));
@@ -100,11 +86,11 @@ function describeOutcome(o: Outcome, args: readonly SimArg[], elems: readonly El
     if (typeof elem === "object") {
       // The bytes of an array of structs, with every f16/bf16 NaN in them made the same.
       const bytes = Uint8Array.from(a as ArrayLike<number>);
-      const places = halfPlaces(elem);
+      const halves = leaves(elem).flatMap((l) => (l.type.name === "f16" || l.type.name === "bf16" ? [{ at: l.offset, kind: l.type.name }] : []));
       for (let base = 0; base + elem.size <= bytes.length; base += elem.size) {
-        for (const p of places) {
-          const i = base + p.at;
-          if (isHalfNaN(p.kind, bytes[i]! | (bytes[i + 1]! << 8))) bytes.set([0xc0, 0x7f], i); // 0x7fc0: a NaN in both
+        for (const h of halves) {
+          const i = base + h.at;
+          if (isHalfNaN(h.kind, bytes[i]! | (bytes[i + 1]! << 8))) bytes.set([0xc0, 0x7f], i); // 0x7fc0: a NaN in both
         }
       }
       return bytes.join(",");
