@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { openDevice } from "../dist/index.js";
 import { loadAddon } from "../dist/runtime/device/native.js";
-import { ROOT, median, table } from "./lib.mjs";
+import { ROOT, median, saxpy1K, table } from "./lib.mjs";
 
 function cupy() {
   try {
@@ -23,14 +23,8 @@ function cupy() {
 async function measure(isolation) {
   const gpu = await openDevice({ device: "cuda", isolation });
   try {
-    const saxpy = await gpu.compile(join(ROOT, "examples", "saxpy.gk"));
+    const { mod: saxpy, args, cfg } = await saxpy1K(gpu);
     const stencil = await gpu.compile(join(ROOT, "examples", "stencil.gk"));
-    const n = 1024;
-    const x = await gpu.array(Float32Array.from({ length: n }, (_, i) => i));
-    const y = await gpu.array(new Float32Array(n).fill(1));
-    const out = await gpu.zeros("f32", n);
-    const args = { n, alpha: 2.5, x, y, out };
-    const cfg = { grid: 4, block: 256 };
     // Warm as a program that launches in a loop is: V8 optimizes the launch path only after a
     // few thousand calls (with 200 the median round trip in-process was 18-26 us, not 12).
     for (let i = 0; i < 5000; i++) {

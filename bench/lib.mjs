@@ -45,3 +45,13 @@ export function writeResult(name, data) {
   writeFileSync(path, JSON.stringify({ name, date: new Date().toISOString(), node: process.version, ...data }, null, 2));
   return path;
 }
+
+/** examples/saxpy.gk's `saxpy` on 1K-element GPU arrays of `gpu` (the launch benches' kernel): its module, arguments and launch shape. */
+export async function saxpy1K(gpu) {
+  const mod = await gpu.compile(join(ROOT, "examples", "saxpy.gk"));
+  const n = 1024;
+  const x = await gpu.array(Float32Array.from({ length: n }, (_, i) => i));
+  const y = await gpu.array(new Float32Array(n).fill(1));
+  const out = await gpu.zeros("f32", n);
+  return { mod, args: { n, alpha: 2.5, x, y, out }, cfg: { grid: 4, block: 256 } };
+}

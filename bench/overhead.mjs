@@ -19,7 +19,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, fmt, median, table, writeResult } from "./lib.mjs";
+import { ROOT, fmt, median, saxpy1K, table, writeResult } from "./lib.mjs";
 
 const ROUNDS = Number(process.env.GK_BENCH_ROUNDS ?? 7);
 
@@ -95,13 +95,8 @@ async function pipeFloorUs() {
 async function measure(api, isolation) {
   const gpu = await api.openDevice({ device: "cuda", isolation });
   try {
-    const mod = await gpu.compile(join(ROOT, "examples", "saxpy.gk"));
-    const n = 1024;
-    const x = await gpu.array(Float32Array.from({ length: n }, (_, i) => i));
-    const y = await gpu.array(new Float32Array(n).fill(1));
-    const out = await gpu.zeros("f32", n);
-    const args = { n, alpha: 2.5, x, y, out };
-    const cfg = { grid: 4, block: 256 };
+    const { mod, args, cfg } = await saxpy1K(gpu);
+    const { out } = args;
     const row = { isolation };
     row.apiLaunchUs = await perCall(5000, () => mod.saxpy(cfg, args));
     await gpu.sync();
