@@ -24,6 +24,14 @@ function checked(file: string, text?: string) {
   return r;
 }
 
+/** `text` as the file `name` in a temporary folder removed after the describe block: the folder, the file, and its front end's result. */
+function inTempDir(prefix: string, name: string, text: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, name);
+  return { dir, file, r: frontEnd(file, { host: memoryHost({ [file]: text }) }) };
+}
+
 describe("the declarations of the examples", () => {
   for (const f of readdirSync("examples").filter((x) => x.endsWith(".gk"))) {
     it(f, async () => {
@@ -64,10 +72,7 @@ device_kernel dyn(out: global<f32>) {
 `;
 
 describe("every parameter type, constant kind and awkward name", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gk-decl-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "corners.gk");
-  const r = frontEnd(file, { host: memoryHost({ [file]: CORNERS }) });
+  const { dir, file, r } = inTempDir("gk-decl-", "corners.gk", CORNERS);
 
   it("checks (constants and device functions may be named by reserved words; kernels that JavaScript reads may not)", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
@@ -168,10 +173,7 @@ device_kernel pick<T: i8 | u16 | bf16>(x: readonly global<T>, out: global<T>) {
 `;
 
 describe("the small integers and halves, and generic kernels over them", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gk-decl-narrow-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "narrow.gk");
-  const r = frontEnd(file, { host: memoryHost({ [file]: NARROW }) });
+  const { dir, file, r } = inTempDir("gk-decl-narrow-", "narrow.gk", NARROW);
 
   it("checks", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
@@ -246,10 +248,7 @@ device_kernel compound(v: f32x4, l: i64x2, b: boolx3, s: Pair,
 `;
 
 describe("vectors and structs as parameters", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gk-decl-compound-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "compound.gk");
-  const r = frontEnd(file, { host: memoryHost({ [file]: COMPOUND }) });
+  const { dir, file, r } = inTempDir("gk-decl-compound-", "compound.gk", COMPOUND);
 
   it("checks", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
