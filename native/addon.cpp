@@ -3,9 +3,11 @@
 // launcher's code: libcuda.so.1 is loaded at run time (launcher/cuda_driver.cpp), CUDA
 // errors are mapped and described as the launcher describes them (launcher/errors.cpp),
 // the GPU is handled by launcher/device.cpp and queued launches by launcher/queues.cpp.
-// src/runtime/device/native.ts is its only caller; spec/runtime-api.md says what it does.
+// src/runtime/device/native.ts is its caller; spec/runtime-api.md says what it does. Its
+// host helpers (hostio.cpp: readReady, mapFile, unmapFile, copy) touch no GPU and serve
+// process isolation too (src/runtime/launcher/hostIo.ts).
 //
-// Every function takes the GPU's index first. Errors are thrown as JavaScript Errors whose
+// Every GPU function takes the GPU's index first. Errors are thrown as JavaScript Errors whose
 // `code` is "GK_LAUNCHER" and whose message is the launcher's error JSON (spec/launcher-
 // protocol.md, "Errors"), which the caller parses. After an error that loses the context
 // (sticky), every call but close() fails: CUDA cannot use the GPU again in this process, and
@@ -13,7 +15,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "context.hpp"
@@ -23,25 +24,6 @@ namespace gk {
 std::map<int, std::unique_ptr<Context>> contexts;
 
 namespace {
-
-// A copy between a staging buffer and ordinary (pageable) host memory: one thread moves about
-// 10 GB/s, below what the copy engine moves to and from the staging buffers, so a large piece
-// is copied by four threads at once.
-void hostCopy(uint8_t* dst, const uint8_t* src, size_t n) {
-  constexpr size_t kThreads = 4, kAlone = size_t(1) << 20;
-  if (n < kAlone) {
-    std::memcpy(dst, src, n);
-    return;
-  }
-  size_t part = (n / kThreads + 63) & ~size_t(63);
-  std::vector<std::thread> helpers;
-  for (size_t at = part; at < n; at += part) {
-    size_t len = std::min(part, n - at);
-    helpers.emplace_back([=] { std::memcpy(dst + at, src + at, len); });
-  }
-  std::memcpy(dst, src, std::min(part, n));
-  for (auto& t : helpers) t.join();
-}
 
 std::string deviceJson(Context& c) {
   std::string out;
@@ -417,6 +399,10 @@ napi_value Init(napi_env env, napi_value exports) {
       {"wait", nullptr, WaitFn, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"memory", nullptr, Memory, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"hostArray", nullptr, HostArray, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"readReady", nullptr, ReadReady, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"mapFile", nullptr, MapFile, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"unmapFile", nullptr, UnmapFile, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"copy", nullptr, Copy, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof fns / sizeof fns[0], fns);
   napi_add_env_cleanup_hook(env, cleanup, nullptr);

@@ -10,6 +10,7 @@
       "sources": [
         "addon.cpp",
         "waits.cpp",
+        "hostio.cpp",
         "../launcher/cuda_driver.cpp",
         "../launcher/device.cpp",
         "../launcher/errors.cpp",

@@ -4,7 +4,7 @@
 // the same paths on a real GPU.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, listDevices, type KernelArg } from "../../src/runtime/launcher.js";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildFakeDriver, ensureLauncher, failure, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
 
@@ -221,6 +221,32 @@ describe("LauncherSession on the fake driver", () => {
     expect(failures).toEqual([]);
     expect(await session.read(p)).toEqual(new Int32Array([50_000]));
     await session.free(p);
+  });
+
+  it("sends the first queued launch of a turn of the event loop at once and the rest 32 at a time, the tail when the turn ends", async () => {
+    const log = join(dir, "launches.log");
+    const s = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" } });
+    try {
+      const m = await s.loadModule(mod);
+      const p = await s.upload(new Int32Array([0]));
+      const n = { kind: "scalar", type: "i32", value: 1 } as const;
+      const launched = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l === "launch add_one").length : 0);
+      const failures: unknown[] = [];
+      // One turn: nothing below yields to the event loop until the await.
+      for (let i = 0; i < 40; i++) {
+        s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, (e) => e && failures.push(e));
+      }
+      const until = Date.now() + 5000;
+      while (launched() < 33 && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // time for more, were more sent
+      expect(launched()).toBe(33);
+      await s.sync(0);
+      expect(launched()).toBe(40);
+      expect(failures).toEqual([]);
+      expect(await s.read(p)).toEqual(new Int32Array([40]));
+    } finally {
+      await s.close();
+    }
   });
 
   it("runs launchOnce's contract over the session, for every scalar type", async () => {

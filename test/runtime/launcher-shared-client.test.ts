@@ -88,8 +88,11 @@ describe("the fake driver through shared files", () => {
     }
   });
 
-  it("session: upload, read, write, partial reads and run, for every element type, above and below the threshold", async () => {
-    const session = new LauncherSession({ env });
+  it.each([
+    ["with the addon's host helpers (the file mapped here, answers awaited on this thread)", true],
+    ["without them (system calls, answers through the event loop)", false],
+  ])("session: upload, read, write, partial reads and run, for every element type, above and below the threshold, %s", async (_, hostIo) => {
+    const session = new LauncherSession({ env, hostIo });
     try {
       for (const n of [SMALL, LARGE]) {
         for (const elem of ELEMS) {

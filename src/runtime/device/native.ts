@@ -39,6 +39,11 @@ export interface Addon {
   wait(gpu: number, queue: number, timeoutMs: number): Promise<void>;
   memory(gpu: number): [number, number];
   hostArray(gpu: number, bytes: number): ArrayBuffer;
+  /** Host helpers that touch no GPU (native/hostio.cpp), for process isolation: src/runtime/launcher/hostIo.ts. */
+  readReady(fd: number, into: Uint8Array, spinUs: number): number;
+  mapFile(fd: number, bytes: number): ArrayBuffer;
+  unmapFile(buffer: ArrayBuffer): void;
+  copy(dst: Uint8Array, src: Uint8Array): void;
 }
 
 /** How long a wait polls on this thread (after a first query) before handing over to a worker thread: bounded, so a long kernel does not hold Node's thread. */

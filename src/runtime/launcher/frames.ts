@@ -17,15 +17,20 @@ export interface Frame {
   readonly payload: Buffer;
 }
 
+/** Writes a frame's prefix at `at` in `buf`: the magic, the header's and the payload's lengths. */
+export function writePrefix(buf: Buffer, at: number, headerBytes: number, payloadBytes: number): void {
+  buf.writeUInt32LE(MAGIC_U32, at);
+  buf.writeUInt32LE(headerBytes, at + 4);
+  buf.writeUInt32LE(payloadBytes % TWO_32, at + 8);
+  buf.writeUInt32LE(Math.floor(payloadBytes / TWO_32), at + 12);
+}
+
 /** The prefix and header of one frame (an object, or its JSON text), in one new Buffer. */
 export function encodeHead(header: object | string, payloadBytes = 0): Buffer {
   const json = typeof header === "string" ? header : JSON.stringify(header);
   const n = Buffer.byteLength(json, "utf8");
   const head = Buffer.allocUnsafe(PREFIX_BYTES + n);
-  head.writeUInt32LE(MAGIC_U32, 0);
-  head.writeUInt32LE(n, 4);
-  head.writeUInt32LE(payloadBytes % TWO_32, 8);
-  head.writeUInt32LE(Math.floor(payloadBytes / TWO_32), 12);
+  writePrefix(head, 0, n, payloadBytes);
   head.write(json, PREFIX_BYTES, n, "utf8");
   return head;
 }

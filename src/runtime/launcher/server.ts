@@ -4,11 +4,17 @@
  * the answers, which come back in order, are collected as they arrive. Batches may be sent
  * before the answers to earlier ones have come (queued launches do not wait for theirs). The process inherits
  * the session's shared file (shared.ts) as descriptor 3.
+ *
+ * A batch whose answer is awaited (everything but a queued launch) goes out at once, and with
+ * the addon's host helpers (hostIo.ts) its answer is awaited for a moment on this thread
+ * without sleeping: Node waking from its event loop costs tens of microseconds on an idle
+ * core, several times what the server takes to answer a sync.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
 import { GkRuntimeError } from "./errors.js";
-import { Fifo, FrameReader, encodeHead, type Frame } from "./frames.js";
+import { Fifo, FrameReader, PREFIX_BYTES, encodeHead, writePrefix, type Frame } from "./frames.js";
+import type { HostIo } from "./hostIo.js";
 import type { SharedFile } from "./shared.js";
 
 export interface ServeRequest {
@@ -32,9 +38,16 @@ interface Pending {
   readonly frames: Frame[];
   readonly done: (a: Answers) => void;
   timer: NodeJS.Timeout | undefined;
+  settled: boolean;
 }
 
 const COALESCE_BYTES = 1 << 16;
+/** How long an awaited answer is waited for on this thread, as the in-process engine waits for a queue (native.ts). */
+const SPIN_US = 100;
+/** Queued launches made in one turn of the event loop go out this many at a time (after the first, which goes at once). */
+const HELD_LAUNCHES = 32;
+/** One answer awaited by nobody (a queued launch's): no payload, no timeout. */
+const QUEUED: readonly ServeRequest[] = [{ header: {} }];
 
 export class ServeProcess {
   /** Requests may be sent; false once the process ended, lost its context, or was closed. */
@@ -46,9 +59,17 @@ export class ServeProcess {
   private readonly pending = new Fifo<Pending>();
   private readonly outbox: Buffer[] = [];
   private waitingDrain = false;
-  private corked = false;
+  private inTurn = false;
+  /** Queued launches' frames held back (`heldBytes` of them, `heldCount` frames), written together. */
+  private held = Buffer.allocUnsafe(1 << 16);
+  private heldBytes = 0;
+  private heldCount = 0;
   private refd = true;
   private stderr = "";
+  /** The descriptor answers are read from, when this thread may wait for them (with `io`). */
+  private readonly answerFd: number | undefined;
+  private spinBuf: Buffer | undefined;
+  private spinning = false;
 
   /**
    * `onEnd` is called once, when the process stops taking requests other than by close():
@@ -61,6 +82,7 @@ export class ServeProcess {
     readonly generation: number,
     readonly shared: SharedFile | undefined,
     private readonly onEnd: (s: ServeProcess) => void,
+    private readonly io?: HostIo,
   ) {
     this.child = spawn(path, [...args], {
       stdio: ["pipe", "pipe", "pipe", ...(shared ? [shared.fd] : [])],
@@ -86,24 +108,80 @@ export class ServeProcess {
     this.child.on("close", (code, signal) => ended(signal ? `was killed by ${signal}` : `exited with status ${code}`));
     this.handles = [this.child, this.child.stdin, this.child.stdout, this.child.stderr].filter((h) => h === this.child || h instanceof Socket) as { ref(): unknown; unref(): unknown }[];
     this.setRef(false);
+    const fd = (this.child.stdout as unknown as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
+    this.answerFd = io !== undefined && typeof fd === "number" && fd >= 0 ? fd : undefined;
   }
 
   /**
    * Sends the requests; `done` gets their answers, called from the read that completes them
    * (no extra turn of the event loop). Batches are answered in the order they were sent.
+   * The caller waits for the answers, so the requests go out at once and the answers are
+   * waited for here for a moment (a queued launch, whose answer nobody waits for, goes by
+   * sendQueued instead).
    */
   send(requests: readonly ServeRequest[], done: (a: Answers) => void): void {
-    const p: Pending = { requests, frames: [], done, timer: undefined };
+    const p: Pending = { requests, frames: [], done, timer: undefined, settled: false };
     this.pending.push(p);
     this.setRef(true);
     if (this.pending.length === 1) this.arm(p);
     if (requests.length === 1 && !(requests[0]!.payload?.byteLength ?? 0)) {
       const r = requests[0]!;
-      this.write([encodeHead(r.json ?? r.header)]); // the common case: one small frame
+      this.write([encodeHead(r.json ?? r.header)], true); // the common case: one small frame
     } else {
-      this.write(this.frames(requests));
+      this.write(this.frames(requests), true);
     }
     this.deliver(); // the process may have ended already
+    this.await(p);
+  }
+
+  /**
+   * Sends a queued launch (`json`, its header as JSON text); `done` gets its answer, which
+   * nobody waits for. The hot path of a loop of launches: the frame is written into a buffer
+   * that goes out with the launches after it (see write()), with no objects made for the
+   * request.
+   */
+  sendQueued(json: string, done: (a: Answers) => void): void {
+    const p: Pending = { requests: QUEUED, frames: [], done, timer: undefined, settled: false };
+    this.pending.push(p);
+    this.setRef(true);
+    const most = PREFIX_BYTES + json.length * 3;
+    if (most > this.held.length) {
+      this.write([encodeHead(json)], false);
+    } else {
+      if (this.heldBytes + most > this.held.length) this.release();
+      const n = this.held.write(json, this.heldBytes + PREFIX_BYTES, "utf8");
+      writePrefix(this.held, this.heldBytes, n, 0);
+      this.heldBytes += PREFIX_BYTES + n;
+      this.heldCount++;
+      this.write([], false);
+    }
+    this.deliver(); // the process may have ended already
+  }
+
+  /**
+   * Reads answers on this thread, without sleeping, until `p` is answered or SPIN_US have
+   * passed (the event loop reads the rest). Both read the same pipe, one at a time, in order.
+   */
+  private await(p: Pending): void {
+    const fd = this.answerFd;
+    if (fd === undefined || this.spinning || p.settled || !this.alive) return;
+    this.spinning = true;
+    try {
+      const buf = (this.spinBuf ??= Buffer.allocUnsafe(1 << 16));
+      const until = performance.now() + SPIN_US / 1000;
+      while (!p.settled) {
+        const left = (until - performance.now()) * 1000;
+        if (left <= 0) return;
+        const n = this.io!.readReady(fd, buf, left);
+        if (n < 0) return; // the end of the stream: the event loop sees it and says why
+        if (n > 0) {
+          this.reader.push(Buffer.from(buf.subarray(0, n)));
+          this.deliver();
+        }
+      }
+    } finally {
+      this.spinning = false;
+    }
   }
 
   /** The requests as buffers to write: small frames joined, large payloads on their own. */
@@ -147,6 +225,8 @@ export class ServeProcess {
   /** Ends the server by request (`closing` is the close frame), freeing everything it holds. */
   async close(closing: object): Promise<void> {
     if (this.alive) {
+      this.release(); // the launches held back go before the close
+      this.flush();
       this.alive = false; // ending by request: onEnd is not called
       this.setRef(true);
       this.child.stdin?.end(encodeHead(closing));
@@ -165,25 +245,33 @@ export class ServeProcess {
   /**
    * Writes the parts after everything written before, waiting for the pipe to drain after a
    * part it could not take at once (a later batch waits behind, so frames never interleave).
-   * Writes made in one turn of the event loop go out together: a loop of queued launches
-   * costs one write(2) per turn, not one per launch.
+   * The first write of a turn of the event loop goes out at once (the GPU starts on it), and
+   * so does an awaited one. Queued launches after the first are held back and go out
+   * HELD_LAUNCHES at a time, or at the end of the turn: a loop of queued launches costs one
+   * write(2) per HELD_LAUNCHES launches, not one per launch.
    */
-  private write(parts: readonly Buffer[]): void {
+  private write(parts: readonly Buffer[], now: boolean): void {
+    if (parts.length > 0 || now || !this.inTurn || this.heldCount >= HELD_LAUNCHES) this.release();
     for (const p of parts) this.outbox.push(p);
-    this.corkTurn();
     this.flush();
+    if (now) {
+      this.inTurn = false; // a queued launch after it goes at once too (its answer may come within this turn)
+    } else if (!this.inTurn) {
+      this.inTurn = true;
+      setImmediate(() => {
+        this.inTurn = false;
+        this.release();
+        this.flush();
+      });
+    }
   }
 
-  /** Holds this turn's writes back until its end, then writes them together. */
-  private corkTurn(): void {
-    if (this.corked) return;
-    const stdin = this.child.stdin!;
-    this.corked = true;
-    stdin.cork();
-    setImmediate(() => {
-      this.corked = false;
-      stdin.uncork();
-    });
+  /** Moves the held-back launches to the outbox (in order, before anything written after them). */
+  private release(): void {
+    if (this.heldBytes === 0) return;
+    this.outbox.push(Buffer.from(this.held.subarray(0, this.heldBytes)));
+    this.heldBytes = 0;
+    this.heldCount = 0;
   }
 
   private flush(): void {
@@ -222,6 +310,7 @@ export class ServeProcess {
       const ended = p.frames.length < p.requests.length ? this.reader.ended : undefined;
       if (p.frames.length < p.requests.length && ended === undefined) return;
       this.pending.shift();
+      p.settled = true;
       if (p.timer !== undefined) clearTimeout(p.timer);
       if (this.pending.length > 0) this.arm(this.pending.first()!);
       else if (this.alive) this.setRef(false);

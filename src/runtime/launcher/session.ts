@@ -15,6 +15,7 @@ import { resolve } from "node:path";
 import { elemOfTypedArray } from "../../ir/values.js";
 import { checkArrayArg, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
 import { GkRuntimeError, fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
+import { hostIo } from "./hostIo.js";
 import type { Frame } from "./frames.js";
 import { missingLauncher } from "./oneshot.js";
 import { launcherPath } from "./process.js";
@@ -231,24 +232,32 @@ export class LauncherSession {
     // The header's JSON written here, with its id added when it is sent: the hot path of a
     // loop of launches, where JSON.stringify of a header object was most of the cost.
     const json = this.queuedLaunchJson(o);
-    const header: Record<string, unknown> = { op: "launch" };
-    this.calls.enqueue(() => {
-      let s: ServeProcess;
-      try {
-        s = this.ensureServer();
-      } catch (e) {
-        this.calls.release();
-        answered(e instanceof GkRuntimeError ? e : launcherFailed(String(e)));
-        return;
-      }
-      const id = this.nextId++;
-      header.id = id;
-      s.send([{ header, json: `${json},"id":${id}}` }], (answers) => {
-        const r = this.settle(s, id, answers.frames[0], answers.ended);
-        answered(r instanceof GkRuntimeError ? r : undefined);
-      });
+    this.calls.enqueue(() => this.sendQueued(json, answered));
+  }
+
+  private sendQueued(json: string, answered: (e: GkRuntimeError | undefined) => void): void {
+    let s: ServeProcess;
+    try {
+      s = this.ensureServer();
+    } catch (e) {
       this.calls.release();
-    });
+      answered(e instanceof GkRuntimeError ? e : launcherFailed(String(e)));
+      return;
+    }
+    const id = this.nextId++;
+    s.sendQueued(`${json},"id":${id}}`, this.queuedAnswer(s, id, answered));
+    this.calls.release();
+  }
+
+  /**
+   * What takes a queued launch's answer. Made apart from the launch's other values: a closure
+   * keeps its maker's scope alive, and thousands of launches wait for their answers at once.
+   */
+  private queuedAnswer(s: ServeProcess, id: number, answered: (e: GkRuntimeError | undefined) => void): (a: Answers) => void {
+    return (answers) => {
+      const r = this.settle(s, id, answers.frames[0], answers.ended);
+      answered(r instanceof GkRuntimeError ? r : undefined);
+    };
   }
 
   /** A new queue (a CUDA stream) on the current server; its number is 1 or more. */
@@ -547,11 +556,20 @@ export class LauncherSession {
     const path = launcherPath(this.opts);
     if (!existsSync(path)) throw missingLauncher(path);
     const args = [...(this.opts.device !== undefined ? ["--device", String(this.opts.device)] : []), "--serve"];
-    const shared = (this.opts.sharedFileMinBytes ?? DEFAULT_SHARED_MIN_BYTES) === Infinity ? undefined : SharedFile.create(this.opts.sharedFileDir);
-    const s = new ServeProcess(path, args, this.opts.env, ++this.generations, shared, (ended) => {
-      this.lost++;
-      if (this.server === ended) this.server = undefined;
-    });
+    const io = this.opts.hostIo === false ? undefined : hostIo();
+    const shared = (this.opts.sharedFileMinBytes ?? DEFAULT_SHARED_MIN_BYTES) === Infinity ? undefined : SharedFile.create(this.opts.sharedFileDir, false, io);
+    const s = new ServeProcess(
+      path,
+      args,
+      this.opts.env,
+      ++this.generations,
+      shared,
+      (ended) => {
+        this.lost++;
+        if (this.server === ended) this.server = undefined;
+      },
+      io,
+    );
     this.server = s;
     return s;
   }

@@ -1,8 +1,10 @@
 /**
  * Large arrays travel between the client and the launcher through a shared file rather than
- * through the pipes as base64 or payloads (spec: "Shared files"). The client writes an array's
+ * through the pipes as base64 or payloads (spec: "Shared files"). The client puts an array's
  * bytes into the file once; the launcher maps the file and copies between the mapping and the
- * GPU; results are read from the file straight into a TypedArray.
+ * GPU; results are read from the file straight into a TypedArray. Where the addon's host
+ * helpers are there (hostIo.ts), the client maps the file too and copies with several
+ * threads; otherwise it writes and reads the file with system calls.
  *
  * The file never has a name anyone could find: it is made with O_TMPFILE where the file system
  * allows (tmpfs does), else made and unlinked at once, and the launcher inherits its descriptor
@@ -14,6 +16,7 @@ import { accessSync, close, closeSync, constants, ftruncateSync, openSync, readS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launcherFailed } from "./errors.js";
+import type { HostIo } from "./hostIo.js";
 
 /** The descriptor the launcher inherits the shared file as. */
 export const SHARED_FD = 3;
@@ -56,22 +59,26 @@ export interface FilePlace {
 export class SharedFile {
   private bytes = 0;
   private closed = false;
+  /** The file mapped into this process (with `io`), made at the first copy after a resize. */
+  private mapping: Uint8Array | undefined;
 
   private constructor(
     readonly fd: number,
     private readonly dir: string,
+    private io: HostIo | undefined,
   ) {}
 
   /**
    * A new, empty shared file, or undefined where none can be made (the pipes carry everything
-   * then). `named`: skip O_TMPFILE, as on a file system without it.
+   * then). `named`: skip O_TMPFILE, as on a file system without it. `io`: the addon's host
+   * helpers, to map the file and copy with threads (else system calls copy).
    */
-  static create(dir?: string, named = false): SharedFile | undefined {
+  static create(dir?: string, named = false, io?: HostIo): SharedFile | undefined {
     if (process.platform !== "linux") return undefined; // the launcher and O_TMPFILE are Linux's
     const d = sharedDir(dir);
     if (!named) {
       try {
-        return new SharedFile(openSync(d, O_TMPFILE | constants.O_RDWR, 0o600), d);
+        return new SharedFile(openSync(d, O_TMPFILE | constants.O_RDWR, 0o600), d, io);
       } catch {
         // a file system without O_TMPFILE: a named file, unlinked before anyone else can use it
       }
@@ -89,7 +96,7 @@ export class SharedFile {
       closeSync(fd);
       return undefined;
     }
-    return new SharedFile(fd, d);
+    return new SharedFile(fd, d, io);
   }
 
   get size(): number {
@@ -114,6 +121,7 @@ export class SharedFile {
         // statfs unavailable: writing will tell
       }
     }
+    this.unmap(); // before the size changes: pages past a shrunk end would fault
     try {
       ftruncateSync(this.fd, want);
     } catch {
@@ -123,8 +131,34 @@ export class SharedFile {
     return true;
   }
 
+  /** The file's bytes mapped into this process, or undefined without the host helpers (or when mapping fails: system calls copy from then on). */
+  private mapped(end: number): Uint8Array | undefined {
+    if (this.io === undefined || end > this.bytes || this.closed) return undefined;
+    if (this.mapping === undefined) {
+      try {
+        this.mapping = new Uint8Array(this.io.mapFile(this.fd, this.bytes));
+      } catch {
+        this.io = undefined;
+        return undefined;
+      }
+    }
+    return this.mapping;
+  }
+
+  private unmap(): void {
+    if (this.mapping === undefined) return;
+    const m = this.mapping;
+    this.mapping = undefined;
+    this.io!.unmapFile(m.buffer as ArrayBuffer);
+  }
+
   /** Writes `data` at `offset`; false if the file system refuses (no space). */
   write(offset: number, data: Uint8Array): boolean {
+    const map = this.mapped(offset + data.byteLength);
+    if (map !== undefined) {
+      this.io!.copy(map.subarray(offset, offset + data.byteLength), data);
+      return true;
+    }
     let done = 0;
     try {
       while (done < data.byteLength) done += writeSync(this.fd, data, done, data.byteLength - done, offset + done);
@@ -136,6 +170,11 @@ export class SharedFile {
 
   /** Fills `target` from the file at `offset`. */
   readInto(offset: number, target: Uint8Array): void {
+    const map = this.mapped(offset + target.byteLength);
+    if (map !== undefined) {
+      this.io!.copy(target, map.subarray(offset, offset + target.byteLength));
+      return;
+    }
     let done = 0;
     while (done < target.byteLength) {
       const n = readSync(this.fd, target, done, target.byteLength - done, offset + done);
@@ -150,6 +189,7 @@ export class SharedFile {
    */
   close(): void {
     if (this.closed) return;
+    this.unmap();
     this.closed = true;
     close(this.fd, () => undefined);
   }

@@ -54,6 +54,12 @@ export interface LauncherOptions {
   readonly sharedFileMinBytes?: number;
   /** The folder for the shared-memory file (default /dev/shm, else the OS's temporary folder). The file never has a name there. */
   readonly sharedFileDir?: string;
+  /**
+   * Use the in-process addon's host helpers where it is built (default true; `GK_HOST_IO=0`
+   * turns them off): answers are awaited without sleeping, and arrays are copied into the
+   * mapped shared file by several threads. No GPU is touched in this process either way.
+   */
+  readonly hostIo?: boolean;
 }
 
 export interface LaunchOnceOptions extends LauncherOptions {

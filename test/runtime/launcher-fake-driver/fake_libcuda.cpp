@@ -12,7 +12,8 @@
 // Environment: FAKE_CUDA_DEVICES (default 1; 0 makes cuInit fail with CUDA_ERROR_NO_DEVICE);
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
 // names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister, and for
-// each copy to a module's constant ("constant table 16"); FAKE_CUDA_MEMOPS=0 makes
+// each copy to a module's constant ("constant table 16"), and with FAKE_CUDA_LOG_LAUNCHES=1 for
+// each launch ("launch add_one"); FAKE_CUDA_MEMOPS=0 makes
 // cuStreamWriteValue32 unsupported (launches are then blamed without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
 // Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
 // stream's marker is written only while no fault is pending. A fault poisons the process for
@@ -572,6 +573,9 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   auto* f = static_cast<Function*>(fn);
   uint64_t block = uint64_t(bx) * by * bz;
   if (block == 0 || block > uint64_t(f->kernel->maxThreads) || int(shared) > f->dynamicSharedLimit) return INVALID_VALUE;
+  if (const char* each = std::getenv("FAKE_CUDA_LOG_LAUNCHES"); each != nullptr && std::strcmp(each, "1") == 0) {
+    logLine(std::string("launch ") + f->kernel->name);
+  }
   if (!runKernel(*f, block * gx * gy * gz, shared, params)) pendingFault = ILLEGAL_ADDRESS;
   return OK;
 }
