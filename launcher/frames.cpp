@@ -44,6 +44,12 @@ void spinForInput(int fd) {
 
 }  // namespace
 
+bool FrameInput::waiting() const {
+  if (buffered()) return true;
+  pollfd p{fd_, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;
+}
+
 size_t FrameInput::read(void* dst, size_t n) {
   uint8_t* out = static_cast<uint8_t*>(dst);
   size_t got = 0;

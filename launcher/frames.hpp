@@ -28,6 +28,8 @@ class FrameInput {
   void skipPayload();
   // Whether bytes of a next request were read already (so reading it will not wait for input).
   bool buffered() const { return pos_ < end_; }
+  // Whether bytes of a next request were read already or wait in the input now.
+  bool waiting() const;
 
  private:
   int fd_;

@@ -2,9 +2,9 @@
 // frames"): modules stay loaded and buffers stay on the GPU between launches. After an
 // error that leaves the CUDA context unusable the server answers it, marked
 // "contextLost", and exits; the client starts a new server. The answer of a queued launch
-// waits in the output while the next request was read already (a launch and the sync behind
-// it, sent together): the answers go out together, so the client wakes once for them. Every
-// other answer, and every error, is sent at once (with those waiting before it).
+// waits in the output while the next request was read already or waits in the input (a
+// launch and the sync behind it): the answers go out together, so the client reads once for
+// them. Every other answer, and every error, is sent at once (with those waiting before it).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +94,7 @@ class Server {
     return *queues_;
   }
 
-  // Sends an answer; with `batch`, it waits in the output while the next request was read already.
+  // Sends an answer; with `batch`, it waits in the output while the next request was read already or waits in the input.
   void send(const std::string& header, const std::vector<uint8_t>& payload, bool batch = false);
   int serveOne(std::string& idText);
   int fatal(const LauncherError& e, const std::string& idText);
@@ -124,7 +124,7 @@ class Server {
 };
 
 void Server::send(const std::string& header, const std::vector<uint8_t>& payload, bool batch) {
-  sendFrame(out_, header, payload.data(), payload.size(), batch && in_.buffered());
+  sendFrame(out_, header, payload.data(), payload.size(), batch && in_.waiting());
 }
 
 int Server::shutdown() {
