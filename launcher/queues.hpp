@@ -9,12 +9,13 @@
 // queue whose number was never written is the one that failed. Without that call, the first
 // launch not yet seen to finish is named, and the error says it could not be told for sure.
 //
-// The marker of the last launch made is written only when something comes after it: the next
-// launch (on any queue) writes it first, in the same place of its stream, unless its stream is
-// idle by then (it finished: nothing to write). A launch made while other queues have
-// unfinished work gets its marker at once. So a launch and the wait for it (the common round
-// trip) write no marker, and the blame is as certain as with every marker written: the last
-// launch is the only one without, and it is named only when everything before it finished.
+// The marker of the last launch made is written only when something comes after it before a
+// wait: the next launch (on any queue) writes it first, in the same place of its stream (where
+// there are several queues, unless its stream is idle by then). A launch made while other
+// queues have unfinished work gets its marker at once. So a launch and
+// the wait for it (the common round trip) write no marker, and the blame is as certain as with
+// every marker written: the last launch is the only one without, and it is named only when
+// everything before it finished.
 #pragma once
 
 #include <cstdint>
@@ -117,6 +118,9 @@ class Queues {
   void waitIdle(bool all, CUstream s, uint64_t timeoutMs);
   // Whether a queue other than q has launches not yet seen to finish.
   bool othersBusy(uint32_t q);
+  // Queues the write of `seq` into queue q's marker; a device that cannot turns the markers
+  // off, a fault of earlier work it reports is thrown, blamed.
+  void writeMarker(uint32_t q, Queue& queue, uint32_t seq);
   LauncherError blamed(LauncherError e) const;
 };
 

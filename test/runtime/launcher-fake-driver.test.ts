@@ -223,7 +223,7 @@ describe("LauncherSession on the fake driver", () => {
     await session.free(p);
   });
 
-  it("sends the first queued launch of a turn of the event loop at once and the rest 32 at a time, the tail when the turn ends", async () => {
+  it("sends queued launches 32 at a time within a turn of the event loop, the tail with the next awaited request", async () => {
     const log = join(dir, "launches.log");
     const s = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" } });
     try {
@@ -237,13 +237,36 @@ describe("LauncherSession on the fake driver", () => {
         s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, (e) => e && failures.push(e));
       }
       const until = Date.now() + 5000;
-      while (launched() < 33 && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      while (launched() < 32 && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // time for more, were more sent
-      expect(launched()).toBe(33);
-      await s.sync(0);
+      expect(launched()).toBe(32);
+      await s.sync(0); // sent with the 8 held back, in one write
       expect(launched()).toBe(40);
       expect(failures).toEqual([]);
       expect(await s.read(p)).toEqual(new Int32Array([40]));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("writes a marker for each queued launch but the last, without asking the driver first while there is one queue", async () => {
+    const log = join(dir, "stream.log");
+    const s = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" } });
+    try {
+      const m = await s.loadModule(mod);
+      const p = await s.upload(new Int32Array([0]));
+      const n = { kind: "scalar", type: "i32", value: 1 } as const;
+      rmSync(log, { force: true });
+      for (let i = 0; i < 10; i++) {
+        s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, () => undefined);
+      }
+      await s.sync(0);
+      const lines = readFileSync(log, "utf8").trim().split("\n");
+      expect(lines.filter((l) => l === "launch add_one")).toHaveLength(10);
+      expect(lines.filter((l) => l === "marker")).toHaveLength(9);
+      // The queries are the sync's, after the last launch.
+      expect(lines.lastIndexOf("launch add_one")).toBeLessThan(lines.indexOf("query"));
+      expect(await s.read(p)).toEqual(new Int32Array([10]));
     } finally {
       await s.close();
     }

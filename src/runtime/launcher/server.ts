@@ -44,7 +44,7 @@ interface Pending {
 const COALESCE_BYTES = 1 << 16;
 /** How long an awaited answer is waited for on this thread, as the in-process engine waits for a queue (native.ts). */
 const SPIN_US = 100;
-/** Queued launches made in one turn of the event loop go out this many at a time (after the first, which goes at once). */
+/** Queued launches go out this many at a time, unless a request that is awaited or the end of the turn sends them sooner. */
 const HELD_LAUNCHES = 32;
 /** One answer awaited by nobody (a queued launch's): no payload, no timeout. */
 const QUEUED: readonly ServeRequest[] = [{ header: {} }];
@@ -245,18 +245,15 @@ export class ServeProcess {
   /**
    * Writes the parts after everything written before, waiting for the pipe to drain after a
    * part it could not take at once (a later batch waits behind, so frames never interleave).
-   * The first write of a turn of the event loop goes out at once (the GPU starts on it), and
-   * so does an awaited one. Queued launches after the first are held back and go out
-   * HELD_LAUNCHES at a time, or at the end of the turn: a loop of queued launches costs one
-   * write(2) per HELD_LAUNCHES launches, not one per launch.
+   * Queued launches are held back and go out HELD_LAUNCHES at a time, with the next request
+   * that is awaited (a launch and its sync in one write(2), answered in one), or at the end of
+   * the turn of the event loop: a loop of queued launches costs one write(2) per
+   * HELD_LAUNCHES launches, not one per launch. Everything else goes out at once.
    */
   private write(parts: readonly Buffer[], now: boolean): void {
-    if (parts.length > 0 || now || !this.inTurn || this.heldCount >= HELD_LAUNCHES) this.release();
-    for (const p of parts) this.outbox.push(p);
+    if (now || parts.length > 0 || this.heldCount >= HELD_LAUNCHES) this.release(parts);
     this.flush();
-    if (now) {
-      this.inTurn = false; // a queued launch after it goes at once too (its answer may come within this turn)
-    } else if (!this.inTurn) {
+    if (this.heldBytes > 0 && !this.inTurn) {
       this.inTurn = true;
       setImmediate(() => {
         this.inTurn = false;
@@ -266,10 +263,21 @@ export class ServeProcess {
     }
   }
 
-  /** Moves the held-back launches to the outbox (in order, before anything written after them). */
-  private release(): void {
-    if (this.heldBytes === 0) return;
-    this.outbox.push(Buffer.from(this.held.subarray(0, this.heldBytes)));
+  /** Moves the held-back launches to the outbox, then `parts` (joined with them when small: one write). */
+  private release(parts: readonly Buffer[] = []): void {
+    if (this.heldBytes === 0) {
+      for (const p of parts) this.outbox.push(p);
+      return;
+    }
+    const held = this.held.subarray(0, this.heldBytes);
+    let small = 0;
+    for (const p of parts) small += p.length;
+    if (small <= COALESCE_BYTES) {
+      this.outbox.push(Buffer.concat([held, ...parts], this.heldBytes + small));
+    } else {
+      this.outbox.push(Buffer.from(held));
+      for (const p of parts) this.outbox.push(p);
+    }
     this.heldBytes = 0;
     this.heldCount = 0;
   }

@@ -13,7 +13,8 @@
 // FAKE_CUDA_PIN=refuse makes cuMemHostRegister fail (CUDA_ERROR_NOT_SUPPORTED); FAKE_CUDA_LOG
 // names a file that gets a line for each cuMemHostRegister and cuMemHostUnregister, and for
 // each copy to a module's constant ("constant table 16"), and with FAKE_CUDA_LOG_LAUNCHES=1 for
-// each launch ("launch add_one"); FAKE_CUDA_MEMOPS=0 makes
+// each launch ("launch add_one"), stream query ("query") and marker write ("marker");
+// FAKE_CUDA_MEMOPS=0 makes
 // cuStreamWriteValue32 unsupported (launches are then blamed without markers); FAKE_CUDA_MEMORY sets the device's memory in bytes (default 1 GiB).
 // Streams run their work at once, in order (kernels run inside cuLaunchKernel), so a
 // stream's marker is written only while no fault is pending. A fault poisons the process for
@@ -120,6 +121,11 @@ void logLine(const std::string& line) {
     std::fprintf(f, "%s\n", line.c_str());
     std::fclose(f);
   }
+}
+
+bool logLaunches() {
+  const char* on = std::getenv("FAKE_CUDA_LOG_LAUNCHES");
+  return on != nullptr && std::strcmp(on, "1") == 0;
 }
 
 template <class T>
@@ -573,9 +579,7 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   auto* f = static_cast<Function*>(fn);
   uint64_t block = uint64_t(bx) * by * bz;
   if (block == 0 || block > uint64_t(f->kernel->maxThreads) || int(shared) > f->dynamicSharedLimit) return INVALID_VALUE;
-  if (const char* each = std::getenv("FAKE_CUDA_LOG_LAUNCHES"); each != nullptr && std::strcmp(each, "1") == 0) {
-    logLine(std::string("launch ") + f->kernel->name);
-  }
+  if (logLaunches()) logLine(std::string("launch ") + f->kernel->name);
   if (!runKernel(*f, block * gx * gy * gz, shared, params)) pendingFault = ILLEGAL_ADDRESS;
   return OK;
 }
@@ -624,6 +628,7 @@ CUresult cuStreamDestroy_v2(void*) {
 }
 CUresult cuStreamQuery(void*) {
   LOCK();
+  if (logLaunches()) logLine("query");
   if (CUresult r = syncPoint()) return r;
   return busy ? NOT_READY : OK;
 }
@@ -694,6 +699,7 @@ CUresult cuStreamWriteValue32_v2(void*, Ptr addr, uint32_t value, unsigned) {
   GUARD();
   const char* on = std::getenv("FAKE_CUDA_MEMOPS");
   if (on != nullptr && std::strcmp(on, "0") == 0) return NOT_SUPPORTED;
+  if (logLaunches()) logLine("marker");
   if (pendingFault != OK || busy) return OK;  // the stream stopped at a fault, or waits for a kernel
   std::memcpy(reinterpret_cast<void*>(uintptr_t(addr)), &value, 4);
   return OK;
