@@ -44,7 +44,7 @@ interface Pending {
 const COALESCE_BYTES = 1 << 16;
 /** How long an awaited answer is waited for on this thread, as the in-process engine waits for a queue (native.ts). */
 const SPIN_US = 100;
-/** Queued launches go out this many at a time, unless a request that is awaited or the end of the turn sends them sooner. */
+/** Queued launches after the first of a turn go out this many at a time, unless a request that is awaited or the end of the turn sends them sooner. */
 const HELD_LAUNCHES = 32;
 /** One answer awaited by nobody (a queued launch's): no payload, no timeout. */
 const QUEUED: readonly ServeRequest[] = [{ header: {} }];
@@ -245,15 +245,19 @@ export class ServeProcess {
   /**
    * Writes the parts after everything written before, waiting for the pipe to drain after a
    * part it could not take at once (a later batch waits behind, so frames never interleave).
-   * Queued launches are held back and go out HELD_LAUNCHES at a time, with the next request
-   * that is awaited (a launch and its sync in one write(2), answered in one), or at the end of
-   * the turn of the event loop: a loop of queued launches costs one write(2) per
-   * HELD_LAUNCHES launches, not one per launch. Everything else goes out at once.
+   * The first queued launch of a turn of the event loop goes out at once (the GPU starts on it
+   * while Node goes on: for a launch and its sync, a head start worth more than the write(2)
+   * saved by sending both together), and so does everything else but the queued launches
+   * after it: those are held back and go out HELD_LAUNCHES at a time, with the next request
+   * that is awaited, or at the end of the turn. A loop of queued launches costs one write(2)
+   * per HELD_LAUNCHES launches, not one per launch.
    */
   private write(parts: readonly Buffer[], now: boolean): void {
-    if (now || parts.length > 0 || this.heldCount >= HELD_LAUNCHES) this.release(parts);
+    if (now || parts.length > 0 || !this.inTurn || this.heldCount >= HELD_LAUNCHES) this.release(parts);
     this.flush();
-    if (this.heldBytes > 0 && !this.inTurn) {
+    if (now) {
+      this.inTurn = false; // a queued launch after it goes at once too (its answer may come within this turn)
+    } else if (!this.inTurn) {
       this.inTurn = true;
       setImmediate(() => {
         this.inTurn = false;
