@@ -65,7 +65,7 @@ async function upToDate(out, inputs) {
 export async function buildAddon(opts = {}) {
   const nativeDir = join(root, "native");
   const sources = [
-    ...(await readdir(nativeDir)).filter((n) => n.endsWith(".cpp") || n.endsWith(".gyp")).map((n) => join(nativeDir, n)),
+    ...(await readdir(nativeDir)).filter((n) => /\.(cpp|hpp|gyp)$/.test(n)).map((n) => join(nativeDir, n)),
     ...(await readdir(join(root, "launcher"))).filter((n) => /\.(c|h)pp$/.test(n)).map((n) => join(root, "launcher", n)),
   ];
   if (!opts.force && (await upToDate(ADDON, sources))) return { status: "up-to-date", path: ADDON };
