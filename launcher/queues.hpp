@@ -12,10 +12,10 @@
 // The marker of the last launch made is written only when something comes after it before a
 // wait: the next launch (on any queue) writes it first, in the same place of its stream (where
 // there are several queues, unless its stream is idle by then). A launch made while other
-// queues have unfinished work gets its marker at once. So a launch and
-// the wait for it (the common round trip) write no marker, and the blame is as certain as with
-// every marker written: the last launch is the only one without, and it is named only when
-// everything before it finished.
+// queues have unfinished work gets its marker at once. So a launch and the wait for it (the
+// common round trip) write no marker, and the blame is as certain as with every marker
+// written: the last launch is the only one without, and it is named only when everything
+// before it finished.
 #pragma once
 
 #include <cstdint>

@@ -223,19 +223,35 @@ describe("LauncherSession on the fake driver", () => {
     await session.free(p);
   });
 
-  it("sends the first queued launch of a turn of the event loop at once and the rest 32 at a time, the tail with the next awaited request", async () => {
-    const log = join(dir, "launches.log");
+  /**
+   * Runs `body` on a session whose fake driver logs its launches, queries and marker writes to
+   * `log` (named `name`), with a counter `p` on the device and `addOne(seq)`, which queues
+   * add_one on it.
+   */
+  async function loggedCounter(
+    name: string,
+    body: (c: { s: LauncherSession; log: string; p: Awaited<ReturnType<LauncherSession["upload"]>>; addOne: (seq: number, answered: (e: GkRuntimeError | undefined) => void) => void }) => Promise<void>,
+  ): Promise<void> {
+    const log = join(dir, name);
     const s = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" } });
     try {
       const m = await s.loadModule(mod);
       const p = await s.upload(new Int32Array([0]));
       const n = { kind: "scalar", type: "i32", value: 1 } as const;
+      const addOne = (seq: number, answered: (e: GkRuntimeError | undefined) => void) =>
+        s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq, name: "add_one", timing: false }, answered);
+      await body({ s, log, p, addOne });
+    } finally {
+      await s.close();
+    }
+  }
+
+  it("sends the first queued launch of a turn of the event loop at once and the rest 32 at a time, the tail with the next awaited request", async () => {
+    await loggedCounter("launches.log", async ({ s, log, p, addOne }) => {
       const launched = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l === "launch add_one").length : 0);
       const failures: unknown[] = [];
       // One turn: nothing below yields to the event loop until the await.
-      for (let i = 0; i < 40; i++) {
-        s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, (e) => e && failures.push(e));
-      }
+      for (let i = 0; i < 40; i++) addOne(i + 1, (e) => e && failures.push(e));
       const until = Date.now() + 5000;
       while (launched() < 33 && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); // time for more, were more sent
@@ -244,22 +260,13 @@ describe("LauncherSession on the fake driver", () => {
       expect(launched()).toBe(40);
       expect(failures).toEqual([]);
       expect(await s.read(p)).toEqual(new Int32Array([40]));
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("writes a marker for each queued launch but the last, without asking the driver first while there is one queue", async () => {
-    const log = join(dir, "stream.log");
-    const s = new LauncherSession({ env: { ...env, FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" } });
-    try {
-      const m = await s.loadModule(mod);
-      const p = await s.upload(new Int32Array([0]));
-      const n = { kind: "scalar", type: "i32", value: 1 } as const;
+    await loggedCounter("stream.log", async ({ s, log, p, addOne }) => {
       rmSync(log, { force: true });
-      for (let i = 0; i < 10; i++) {
-        s.queueLaunch({ module: m, kernel: "add_one", grid, block, args: [n, { kind: "buffer", buffer: p }], queue: 0, seq: i + 1, name: "add_one", timing: false }, () => undefined);
-      }
+      for (let i = 0; i < 10; i++) addOne(i + 1, () => undefined);
       await s.sync(0);
       const lines = readFileSync(log, "utf8").trim().split("\n");
       expect(lines.filter((l) => l === "launch add_one")).toHaveLength(10);
@@ -267,9 +274,7 @@ describe("LauncherSession on the fake driver", () => {
       // The queries are the sync's, after the last launch.
       expect(lines.lastIndexOf("launch add_one")).toBeLessThan(lines.indexOf("query"));
       expect(await s.read(p)).toEqual(new Int32Array([10]));
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it("runs launchOnce's contract over the session, for every scalar type", async () => {
