@@ -4,7 +4,7 @@
  * lengths by name in the launch config, and the errors that name what is wrong.
  */
 import { describe, expect, it } from "vitest";
-import { compileSource, GkRuntimeError } from "../../src/index.js";
+import { compileSource, GkRuntimeError, openDevice } from "../../src/index.js";
 import type { SimError } from "../../src/runtime/sim/index.js";
 
 const src = `constant TAPS: f32[3];
@@ -101,5 +101,42 @@ describe("constant arrays and dynamic shared memory of generic kernels", () => {
     const [outcome] = await mod.runLaunches();
     expect([...(outcome!.outputs.get("out")!.data as Float64Array)]).toEqual([2, 6, 6, 12]);
     await mod.close();
+  });
+});
+
+const copySrc = `constant TAPS: f32[4];
+device_kernel k(o: global<f32>) { o[0] = 5.0; o[1] = TAPS[0]; }`;
+
+describe("a launch's constant arrays are copies made when it is made, as a GPU's constant memory is", () => {
+  it("reads the contents a constant had at the launch, even where it shares memory with an array the kernel writes", async () => {
+    const mod = await compileSource(copySrc, { device: "cpu" });
+    const o = Float32Array.of(1, 1, 1, 1);
+    await mod.launch("k", { grid: 1, block: 1 }, { o, TAPS: o });
+    // A GPU copies TAPS into constant memory before the kernel writes o[0]: TAPS[0] is 1.
+    expect([...o]).toEqual([5, 1, 1, 1]);
+    await mod.close();
+  });
+
+  it("runs a TypeScript kernel whose constant shares memory with an array it writes on a copy too", async () => {
+    process.env.GK_DEVICE = "cpu";
+    const { convolveRows } = await import("../../examples/convolution.js");
+    const dst = new Float32Array(512);
+    dst[8] = 2; // TAPS is dst's first 17 elements: the centre tap alone, 2
+    const src = Float32Array.from({ length: 512 }, (_, i) => i % 7);
+    await convolveRows({ grid: [1, 1], block: [16, 4], constants: { TAPS: dst.subarray(0, 17) } }, 128, src, dst);
+    expect([...dst]).toEqual([...src].map((v) => 2 * v));
+  });
+
+  it("gives a queued launch the constants it was queued with, whatever the caller does to them before it runs", async () => {
+    const gpu = await openDevice({ device: "cpu" });
+    const mod = await compileSource(copySrc, { device: gpu });
+    const o = await gpu.zeros("f32", 4);
+    const taps = Float32Array.of(1, 2, 3, 4);
+    const queued = mod.launch("k", { grid: 1, block: 1 }, { o, TAPS: taps });
+    taps[0] = 99;
+    await queued;
+    await gpu.sync();
+    expect([...(await o.read())]).toEqual([5, 1, 0, 0]);
+    await gpu.close();
   });
 });
