@@ -5,10 +5,15 @@
  * and the length of each dynamic shared array, by name in the configuration (`{ shared: { buf:
  * 256 } }`). Checked before anything runs, by the same rules as the simulator and the checker's
  * launch statements (src/ir/kernelMemory.ts): GK8005 for the constants, GK8010 for shared memory.
+ *
+ * The constants are copied here, when the launch is made, as a GPU copies them into constant
+ * memory before the kernel runs: a queued launch reads what it was given even if the caller
+ * changes the array before it runs, and a constant may share memory with an array the kernel
+ * writes (the simulator, which would otherwise read that memory live, reads the copy too).
  */
 import { didYouMean } from "../ir/check/symbols.js";
 import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
-import type { Function, Module } from "../ir/nodes.js";
+import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
 import { GkRuntimeError } from "./launcher/errors.js";
@@ -30,12 +35,16 @@ export function launchExtras(m: Module, fn: Function, shared: unknown, args: Rea
   const constants = reads.map((a): AnyTypedArray => {
     const v = args[a.name];
     if (v === undefined) throw new GkRuntimeError("GK8005", `${fn.name}: missing argument '${a.name}', a constant array it reads (${constantElem(a).name}, ${constantLength(a)} elements)`);
-    const value = Array.isArray(v) ? fromPlain(fn, a.name, constantElem(a).name, v) : v;
-    const problem = constantValueProblem(a, value);
-    if (problem) throw new GkRuntimeError("GK8005", `${fn.name}: ${problem}`);
-    return value as AnyTypedArray;
+    if (Array.isArray(v)) return checked(fn, a, fromPlain(fn, a.name, constantElem(a).name, v));
+    return checked(fn, a, v).slice();
   });
   return { constants, sharedLengths: lengths(plan, shared), names: plan.constantNames };
+}
+
+function checked(fn: Function, a: ArrayVar, value: unknown): AnyTypedArray {
+  const problem = constantValueProblem(a, value);
+  if (problem) throw new GkRuntimeError("GK8005", `${fn.name}: ${problem}`);
+  return value as AnyTypedArray;
 }
 
 function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedArray>[0], values: readonly unknown[]): AnyTypedArray {
