@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import { isUtf8 } from "node:buffer";
 import * as path from "node:path";
 import { FRONT_ENDS } from "./frontEnds.js";
+import { ioProblem, NO_SUCH_FILE, notRegular, readRegularFileSync } from "./regularFile.js";
 
 /** The file name endings of kernel source: those of the front ends (frontEnds.ts). */
 export const SOURCE_EXTENSIONS: readonly string[] = FRONT_ENDS.flatMap((f) => f.extensions);
@@ -27,7 +28,7 @@ export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 export type SourceRead = { text: string } | { error: string };
 
 /** The error of a path where there is no file. */
-export const NO_SUCH_FILE = "no such file";
+export { NO_SUCH_FILE };
 
 /** A path as messages show it: quoted, control characters escaped (a name may hold a newline). */
 export function quotePath(p: string): string {
@@ -54,36 +55,6 @@ function tooLarge(bytes: number | undefined): string {
   return `it is ${bytes === undefined ? "more than 4 MiB" : `${bytes} bytes`}; a source file is at most 4 MiB (${MAX_SOURCE_BYTES} bytes)`;
 }
 
-function notRegular(st: fs.Stats): string | undefined {
-  if (st.isFile()) return undefined;
-  if (st.isDirectory()) return "it is a directory";
-  if (st.isFIFO()) return "it is a FIFO (a named pipe), not a regular file";
-  if (st.isSocket()) return "it is a socket, not a regular file";
-  if (st.isCharacterDevice()) return "it is a character device, not a regular file";
-  if (st.isBlockDevice()) return "it is a block device, not a regular file";
-  return "it is not a regular file";
-}
-
-function ioProblem(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err.code) {
-    case "ENOENT":
-    case "ENOTDIR":
-      return NO_SUCH_FILE;
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "ELOOP":
-      return "too many levels of symlinks (a symlink loop?)";
-    case "ENAMETOOLONG":
-      return "the path is too long";
-    case "EISDIR":
-      return "it is a directory";
-    default:
-      return err.code ? `cannot be read (${err.code})` : "cannot be read";
-  }
-}
-
 /** The line (from 1) of byte `offset`. */
 function lineOf(buf: Buffer, offset: number): number {
   let line = 1;
@@ -103,26 +74,6 @@ function firstBadLine(buf: Buffer): number {
   }
 }
 
-/** At most `limit` + 1 bytes of an open file: enough to know whether it is over the limit. */
-function readBounded(fd: number, sizeHint: number, limit: number): Buffer {
-  let buf = Buffer.allocUnsafe(Math.min(limit + 1, sizeHint + 1));
-  let n = 0;
-  for (;;) {
-    if (n === buf.length) {
-      if (buf.length > limit) break;
-      const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2));
-      buf.copy(bigger, 0, 0, n);
-      buf = bigger;
-    }
-    const got = fs.readSync(fd, buf, n, buf.length - n, null);
-    if (got === 0) break;
-    n += got;
-  }
-  return buf.subarray(0, n);
-}
-
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
-
 /** Reads a source file from the file system under the rules above; an error says which rule it breaks, never what the file holds. */
 export function readSourceFile(file: string): SourceRead {
   const named = sourceNameProblem(file);
@@ -140,21 +91,11 @@ export function readSourceFile(file: string): SourceRead {
   }
   if (sourceNameProblem(real)) return { error: `it is a symlink to ${quotePath(real)}, which is not ${SOURCE_KINDS}` };
   if (st.size > MAX_SOURCE_BYTES) return { error: tooLarge(st.size) };
-  let buf: Buffer;
-  try {
-    // Non-blocking, and checked again on the open file: a path swapped for a FIFO after the stat cannot block the read.
-    const fd = fs.openSync(file, OPEN_FLAGS);
-    try {
-      const opened = fs.fstatSync(fd);
-      if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev) return { error: "it changed while being opened; try again" };
-      buf = readBounded(fd, opened.size, MAX_SOURCE_BYTES);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (e) {
-    return { error: ioProblem(e) };
-  }
-  if (buf.length > MAX_SOURCE_BYTES) return { error: tooLarge(undefined) };
+  // Non-blocking, and checked again on the open file: a path swapped for a FIFO after the stat cannot block the read.
+  const read = readRegularFileSync(file, { maxBytes: MAX_SOURCE_BYTES, identity: st });
+  if (read.kind === "tooLarge") return { error: tooLarge(read.bytes) };
+  if (read.kind === "error") return { error: read.error };
+  const buf = read.data;
   const nul = buf.indexOf(0);
   if (nul >= 0) return { error: `it contains a NUL byte (line ${lineOf(buf, nul)}): not a text file` };
   if (!isUtf8(buf)) return { error: `it is not UTF-8 text (line ${firstBadLine(buf)})` };
