@@ -169,3 +169,36 @@ launch fill<f32, 256, false>(out = zeros(1)) grid(1) block(1);
     expect(cuda.source).toContain("static __device__ unsigned long long sq$u64(unsigned long long x)");
   });
 });
+
+/** Entries put into Sets and Maps while `f` runs: the work of naming, counted rather than timed. */
+function insertions(f: () => void): number {
+  const add = Set.prototype.add;
+  const set = Map.prototype.set;
+  let n = 0;
+  Set.prototype.add = function (this: Set<unknown>, v: unknown) {
+    n++;
+    return add.call(this, v);
+  };
+  Map.prototype.set = function (this: Map<unknown, unknown>, k: unknown, v: unknown) {
+    n++;
+    return set.call(this, k, v);
+  };
+  try {
+    f();
+  } finally {
+    Set.prototype.add = add;
+    Map.prototype.set = set;
+  }
+  return n;
+}
+
+describe("naming a module's variables", () => {
+  it("takes work linear in its functions and constant arrays (the table of global names is made once per module)", () => {
+    const module = (n: number) =>
+      checkSource(Array.from({ length: n }, (_, i) => `constant C${i}: f32[1];\ndevice_kernel k${i}(o: global<f32>) { const x = C${i}[0]; o[0] = x; }\n`).join("")).ir!;
+    const [small, large] = [module(400), module(800)];
+    const work = [insertions(() => emitCuda(small)), insertions(() => emitCuda(large))];
+    // Twice the functions and constants: about twice the work (a table per function would be four times).
+    expect(work[1]! / work[0]!).toBeLessThan(2.5);
+  });
+});
