@@ -5,9 +5,10 @@
  * without close().
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const REGISTER = resolve("dist/modules/register.js");
@@ -86,6 +87,17 @@ console.log(JSON.stringify({
     expect(r.error).toBeUndefined();
     expect(r.stdout.trim()).toBe("done");
     expect(r.status).toBe(0);
+  });
+
+  it("a folder whose name ends a line and holds code: the name stays a name (issue 25)", () => {
+    for (const name of ['x\nconsole.log("PWNED");var module={};', "x\u2028console.log('PWNED')//"]) {
+      const sub = join(dir, name);
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(sub, "*.gk"), "// */ ;//\ndevice_kernel k(o: global<f32>) { o[0] = 1.0; }\n");
+      const r = node(`import m, { k } from ${JSON.stringify(pathToFileURL(join(sub, "*.gk")).href)};\nconst o = new Float32Array(1);\nawait k({ grid: 1, block: 1 }, { o });\nconsole.log(m.kernels.join(), o[0]);\n`);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("k 1\n");
+    }
   });
 
   it("GK_DEVICE must name a device", () => {
