@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -208,6 +208,22 @@ describe("gkc build, cache and devices", () => {
     expect(ls.out).toContain("saxpy");
     expect((await gkc("cache", "path")).out).toBe(join(dir, "cache"));
     expect((await gkc("cache", "clear")).out).toMatch(/^removed 1 entry/);
+  });
+  it("--out DIR writes no file through a link or into a folder planted there, and says which", async () => {
+    const out = join(dir, "out-planted");
+    mkdirSync(join(out, "saxpy.ptx"), { recursive: true });
+    writeFileSync(join(dir, "victim.txt"), "precious\n");
+    symlinkSync("../victim.txt", join(out, "saxpy.cu"));
+    const r = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90", "--out", out);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`cannot write '${join(out, "saxpy.cu")}': it is a symbolic link`);
+    expect(readFileSync(join(dir, "victim.txt"), "utf8")).toBe("precious\n");
+    expect(lstatSync(join(out, "saxpy.cu")).isSymbolicLink()).toBe(true);
+    rmSync(join(out, "saxpy.cu"));
+    const again = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90", "--out", out);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`cannot write '${join(out, "saxpy.ptx")}': it is a folder`);
+    expect(readFileSync(join(out, "saxpy.cu"), "utf8")).toContain("saxpy");
   });
   it("lists devices or says why there are none", async () => {
     const r = await gkc("devices");

@@ -2,13 +2,17 @@
  * `gkc types`: declarations written beside .gk files (folders searched, node_modules and
  * hidden folders skipped), rewritten only when they change, none for a file with errors;
  * `--watch` writes them again when a file changes, in folders made while it watches too.
- * Real gkc processes.
+ * Real gkc processes; the names fuzzer (test/names.ts) runs gkc in-process.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Io } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { quotePath } from "../../src/load/sourceFiles.js";
+import { hostileNames } from "../names.js";
 
 const GKC = resolve("bin/gkc.js");
 let dir: string;
@@ -84,5 +88,30 @@ describe("gkc types", () => {
     } finally {
       child.kill();
     }
+  });
+});
+
+describe("gkc types and hostile file and folder names", () => {
+  it("writes a declaration for each, and prints each path quoted, with no control character of the name", async () => {
+    const names = hostileNames(60);
+    const top = join(dir, "names");
+    const decls: string[] = [];
+    names.forEach((name, i) => {
+      const folder = join(top, String(i), name);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `${name.split("/").pop()}.gk`), "device_kernel k(o: global<f32>) {\n  o[0] = 1.0;\n}\n");
+      decls.push(join(folder, `${name.split("/").pop()}.d.gk.ts`));
+    });
+    let err = "";
+    const io: Io = { out: () => undefined, err: (t) => (err += `${t}\n`), color: false, cwd: top, env: process.env };
+    expect(await main(["types", "."], io)).toBe(0);
+    // No character that moves the cursor or reaches the terminal as a command; one line per declaration.
+    const control = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const raw = decls.filter((d) => control.test(relative(top, d)) && err.includes(relative(top, d)));
+    expect(raw.length, `${raw.length} of ${names.length} names printed raw`).toBe(0);
+    expect(err).not.toMatch(control);
+    const lines = err.split("\n").slice(0, -1);
+    expect(lines.length).toBe(names.length);
+    for (const d of decls) expect(lines).toContain(`wrote ${quotePath(relative(top, d))}`);
   });
 });
