@@ -14,3 +14,13 @@ export function invariant(cond: unknown, message: string): asserts cond {
 export function assertNever(x: never, what = "value"): never {
   throw new InternalError(`internal compiler error: unhandled ${what}: ${JSON.stringify(x)}`);
 }
+
+/**
+ * A string (or another JSON value) as a literal in generated code (JavaScript, TypeScript,
+ * gk): JSON's escapes, and U+2028 and U+2029 escaped too, which end a line in a comment, and
+ * a string before ES2019. Every name or path in generated code is one of these (or absent),
+ * never text of its own.
+ */
+export function codeLiteral(value: string | object): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}

@@ -1,4 +1,4 @@
-// GK6010-stale-declaration.d.gk.ts: the types of GK6010-stale-declaration.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 0000000000000000000000000000000000000000000000000000000000000000
 import type { GkModule, LaunchConfig } from "gk";
 

@@ -2,12 +2,14 @@
  * The JavaScript of a `.gk` file imported as an ES module, for the Node loader (register.ts)
  * and the Vite plugin (vite.ts) alike (the shape is shape.ts's). The module embeds the
  * program's sources, so what runs is what was checked, and compiles them again when it is
- * evaluated (runtime.ts), on the program's target (runtime/imported.ts).
+ * evaluated (runtime.ts), on the program's target (runtime/imported.ts). Paths, file
+ * names and texts are string literals (codeLiteral), never comments or code of their own.
  */
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Module } from "../ir/nodes.js";
 import { asScalar, type ScalarValue } from "../ir/types.js";
 import { storedValue, typedArrayName } from "../ir/values.js";
+import { codeLiteral } from "../util.js";
 import { moduleShape, sourceHash } from "./shape.js";
 
 /** A value as JavaScript source. */
@@ -27,12 +29,12 @@ export function moduleCode(file: string, ir: Module, sources: SourceMap, runtime
   const shape = moduleShape(ir);
   const files = Object.fromEntries(sources.all().map((f) => [f.path, f.text]));
   const lines = [
-    `// gk: ${file} as a module`,
-    `import { loadGkModule } from ${JSON.stringify(runtime)};`,
-    `const module = await loadGkModule(${JSON.stringify(file)}, ${JSON.stringify(files)}, ${JSON.stringify(sourceHash(file, sources))});`,
+    "// gk: a .gk file as a module",
+    `import { loadGkModule } from ${codeLiteral(runtime)};`,
+    `const module = await loadGkModule(${codeLiteral(file)}, ${codeLiteral(files)}, ${codeLiteral(sourceHash(file, sources))});`,
     "export default module;",
   ];
-  for (const k of [...shape.kernels, ...shape.generics]) lines.push(`const ${k.local} = module[${JSON.stringify(k.name)}];`);
+  for (const k of [...shape.kernels, ...shape.generics]) lines.push(`const ${k.local} = module[${codeLiteral(k.name)}];`);
   for (const c of shape.constants) {
     const { type, value } = c.constant;
     const v =

@@ -11,13 +11,12 @@
  * The types come from two tables: the host type of each scalar (lang/declare.ts) and the
  * TypedArray of each element type (ir/values.ts).
  */
-import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
 import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
 import { genericParamList } from "../runtime/instances.js";
 import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
-import { assertNever } from "../util.js";
+import { assertNever, codeLiteral } from "../util.js";
 import { typedArrayName } from "../ir/values.js";
 import { hostTypeOf } from "../lang/declare.js";
 import { HASH_PREFIX, moduleShape, sourceHash } from "./shape.js";
@@ -80,7 +79,7 @@ function kernelType(fn: Function, ir: Module): string {
     const elem = asScalar(c.type.elem).name;
     args.push(`  /** constant ${c.name}: ${elem}, ${constantLength(c)} elements */`, `  readonly ${c.name}: ReadonlyView<${typedArrayName(elem)}> | readonly ${hostTypeOf(elem)}[];`);
   }
-  const shared = dynamicSharedArrays(fn).map((a) => JSON.stringify(a.name));
+  const shared = dynamicSharedArrays(fn).map((a) => codeLiteral(a.name));
   const config = shared.length ? `KernelLaunchConfig<${shared.join(" | ")}>` : "KernelLaunchConfig";
   const outputs = [...out].map(([name, t]) => `${name}: ${t}`);
   const generic = typeParams.length ? `<${typeParams.join(", ")}>` : "";
@@ -89,7 +88,7 @@ function kernelType(fn: Function, ir: Module): string {
 
 /** A generic kernel's type: its generic parameters, by name, as with() takes them. */
 function genericType(g: GenericKernel): string {
-  const params = g.params.map((p) => `${p.name}: ${p.kind === "typeParam" ? p.allowed.map((t) => JSON.stringify(typeToString(t))).join(" | ") : hostTypeOf(p.type.name)}`);
+  const params = g.params.map((p) => `${p.name}: ${p.kind === "typeParam" ? p.allowed.map((t) => codeLiteral(typeToString(t))).join(" | ") : hostTypeOf(p.type.name)}`);
   return `GenericKernelFn<{ ${params.join("; ")} }>`;
 }
 
@@ -119,9 +118,9 @@ function kernelDoc(fn: Function): string {
 /** The declaration of `file` (a checked .gk program). */
 export function declarationText(file: string, ir: Module, sources: SourceMap): string {
   const shape = moduleShape(ir);
-  const base = path.basename(file);
+  // The file is named by where the declaration is (beside it, of the same name), not in its text: a name may hold anything.
   const lines = [
-    `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
+    "// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.",
     `${HASH_PREFIX}${sourceHash(file, sources)}`,
     `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView"].join(", ")} } from "gk";`,
     "",
@@ -129,7 +128,7 @@ export function declarationText(file: string, ir: Module, sources: SourceMap): s
   for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn, ir)};`);
   for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
   for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
-  const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
+  const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${codeLiteral(k.name)}: typeof ${k.local};`);
   lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
   const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
   if (names.length) lines.push(`export { ${names.join(", ")} };`);

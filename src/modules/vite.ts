@@ -22,6 +22,7 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { kernelCalls } from "../tsfront/calls.js";
 import { parseTypeScript, TS_EXTENSIONS } from "../tsfront/index.js";
 import type { PrebuiltKernel } from "../lang/kernel.js";
+import { codeLiteral } from "../util.js";
 import { moduleCode } from "./code.js";
 import { declarationText } from "./declarations.js";
 import { declarationPath } from "./shape.js";
@@ -96,10 +97,10 @@ export default function gk(options: GkPluginOptions = {}) {
       }
       let out = code;
       for (const c of [...calls].sort((a, b) => b.afterBody - a.afterBody)) {
-        out = `${out.slice(0, c.afterBody)}, __gk_prebuilt(${JSON.stringify(c.name)})${out.slice(c.afterBody)}`;
+        out = `${out.slice(0, c.afterBody)}, __gk_prebuilt(${codeLiteral(c.name)})${out.slice(c.afterBody)}`;
       }
       const prebuilt: Omit<PrebuiltKernel, "name"> = { file, files: files as PrebuiltKernel["files"] };
-      out += `\n// gk/vite: the kernels of this file, lowered at build time\nfunction __gk_prebuilt(name) { return { ...${JSON.stringify(prebuilt)}, name }; }\n`;
+      out += `\n// gk/vite: the kernels of this file, lowered at build time\nfunction __gk_prebuilt(name) { return { ...${codeLiteral(prebuilt)}, name }; }\n`;
       return { code: out, map: null };
     },
 

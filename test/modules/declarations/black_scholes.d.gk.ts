@@ -1,4 +1,4 @@
-// black_scholes.d.gk.ts: the types of black_scholes.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 63c5671a00aa8b46fd6a297db195bb8f25c998e7b17611fb188f8fbd8f4de486
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// compound.d.gk.ts: the types of compound.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: fdd2397fb47985af2d726e59e2d30a0a972c95374f1ef427521d372ced5b902d
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// convolution.d.gk.ts: the types of convolution.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: aa780af4a89968b6788de394b61d6137e36fb371bc346a8f88033ee593b92b65
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// corners.d.gk.ts: the types of corners.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 67c62e7e8e2ebf628d23502257ebb48c2925fe8bf59eb453e4f54f6d6217eb73
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

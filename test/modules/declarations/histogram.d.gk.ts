@@ -1,4 +1,4 @@
-// histogram.d.gk.ts: the types of histogram.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 5fab03dd3da2dab4318b11fac568540e9ca3608e7382dcd64e57aa48da0917c7
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// lookback_scan.d.gk.ts: the types of lookback_scan.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 61d033a059054d9d37aaacfa57641c3c7274f7daaa7a49ced2995b99b64c5879
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// matmul.d.gk.ts: the types of matmul.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: bb84dec6ff933dfb33285755cb3c4aab21af840d953730fb6a7479acc50b9717
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// narrow.d.gk.ts: the types of narrow.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 4718a41198d1e00d960dca4b3a36a5c39e1963a9b309eb386bce0f7c5b23039d
 import type { GkModule, GenericKernelFn, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

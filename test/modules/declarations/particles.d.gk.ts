@@ -1,4 +1,4 @@
-// particles.d.gk.ts: the types of particles.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 56ba39ed85d670c78c21c937627af6cbb5b1eda2324da6863f8fbaade648a6de
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

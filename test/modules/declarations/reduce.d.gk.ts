@@ -1,4 +1,4 @@
-// reduce.d.gk.ts: the types of reduce.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 268914f072b976ac5362914c1cef582b7710320ca1905f010ae887814450ed5d
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// reduce_dynamic.d.gk.ts: the types of reduce_dynamic.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 3a5ce81f5e09f5ed56819d1040e0e3112f30225c90ba48012c883a74a3e40875
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

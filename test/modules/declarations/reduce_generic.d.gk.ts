@@ -1,4 +1,4 @@
-// reduce_generic.d.gk.ts: the types of reduce_generic.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 306713ea321689f81b883d943823c7520e891bca91198f565b52adbbba52c7db
 import type { GkModule, GenericKernelFn, GpuArray, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// saxpy.d.gk.ts: the types of saxpy.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 584cf0e4fee24add1ae48dace2fcac0265c07e85d8336992f889fbebd28c0795
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// saxpy4.d.gk.ts: the types of saxpy4.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 9283fcbf500477a6204f500048b55a43f68d4e354ccb071bb852a0d8740fb3a3
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

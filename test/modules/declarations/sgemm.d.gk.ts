@@ -1,4 +1,4 @@
-// sgemm.d.gk.ts: the types of sgemm.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 5f6ea36244937aa55089b1971c1f6368ff70a6bc57595793313ffb5e2ccddc61
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// stencil.d.gk.ts: the types of stencil.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: cd79d9598434a07398d8a17e8071c25abef36685e94bfc1f054c04d188f73305
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// sum4.d.gk.ts: the types of sum4.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: c34c72e9753f41e919d90f44d67bc133d6e1c5dd6aacd2fec90414f4b69521d1
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// transpose.d.gk.ts: the types of transpose.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 8ba1d9a9824283ff4ed82c9c43180f265c3d744bf5af1c319f19ba9a4f10a865
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

@@ -1,4 +1,4 @@
-// warp_reduce.d.gk.ts: the types of warp_reduce.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 7ac54b735cc5a81853165653938b7f8a311d9db56a0ae2a6840a365f3ccf8bc3
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

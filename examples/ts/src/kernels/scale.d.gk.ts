@@ -1,4 +1,4 @@
-// scale.d.gk.ts: the types of scale.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 89976a1a7fb532d63420cccdb473e8a4f4db083c95f1e40a20c823f2e6e1586d
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
