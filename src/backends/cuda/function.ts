@@ -52,6 +52,8 @@ import { droppedOperand } from "./expr.js";
 export interface ModuleContext {
   /** C++ names of the module's functions, by IR name, and of its constant arrays. */
   readonly globalNames: GlobalNames;
+  /** Every C++ name at global scope that a variable may not take (names.ts, globalIdentifiers). */
+  readonly globalIdentifiers: ReadonlySet<string>;
   readonly functions: ReadonlyMap<string, Function>;
   /** IR names of the functions some function of the module calls. */
   readonly called: ReadonlySet<string>;
@@ -70,7 +72,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     return n;
   };
   const refs = refTargets(f);
-  const scope = new FunctionScope(variableNames(f, mc.globalNames, mc.types.structNames()), functionName, mc.functions, mc.types, refs, reloadedBounds(f.body), mc.flushToZero);
+  const scope = new FunctionScope(variableNames(f, mc.globalIdentifiers), mc.globalNames.constants, functionName, mc.functions, mc.types, refs, reloadedBounds(f.body), mc.flushToZero);
   const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions, refs));
   const aligned = mc.alignments.get(f.name);
   const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };

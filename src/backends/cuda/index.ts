@@ -16,7 +16,7 @@ import { lineColOf, type SourceFile, type Span } from "../../diagnostics/source.
 import type { Function, Module } from "../../ir/nodes.js";
 import { emitFunction, type ModuleContext } from "./function.js";
 import { commentFileName, line, renderLines, type Line, type Loc } from "./lines.js";
-import { globalNames } from "./names.js";
+import { globalIdentifiers, globalNames } from "./names.js";
 import { preludeLines, usedHeaders, usedHelpers } from "./prelude.js";
 import { CUDA } from "./settings.js";
 import { invariant } from "../../util.js";
@@ -60,6 +60,7 @@ export function emitCuda(m: Module, opts: CudaOptions = {}): CudaOutput {
   const all: readonly Function[] = [...m.functions, ...m.kernels];
   const mc: ModuleContext = {
     globalNames: names,
+    globalIdentifiers: globalIdentifiers(names, types.structNames()),
     functions: new Map(all.map((f) => [f.name, f])),
     called: calledFunctions(all),
     loc: locator(opts.sources),
@@ -88,7 +89,7 @@ export function emitCuda(m: Module, opts: CudaOptions = {}): CudaOutput {
   // After the functions: they call the copy helpers they need.
   const helpers = [...vectorOps.map((h) => h.code), ...storedWithPadding(m).map((t) => storeHelperDefinition(t, types)), ...types.copyHelperDefinitions()];
   if (helpers.length > 0) lines.push(line(""), ...helpers.map((t) => line(t)));
-  lines.push(...functions);
+  for (const l of functions) lines.push(l); // not push(...functions): a module of many functions has more lines than a call has arguments
 
   const kernels = new Map(m.kernels.map((k) => [k.name, names.functions.get(k.name)!]));
   const constants = new Map(constantArrays.map((a) => [a.name, names.constants.get(a.id)!]));

@@ -93,9 +93,15 @@ export function safeSpelling(name: string, scope: NameScope): string {
 export class NameTable {
   private readonly taken: Set<string>;
 
+  /**
+   * `taken`: names claimed already, copied; `outer`: names of an enclosing scope, which this
+   * table avoids without copying them (one set of the module's global names serves every
+   * function's table, so naming a module's variables is linear in its size).
+   */
   constructor(
     private readonly scope: NameScope,
     taken: Iterable<string> = [],
+    private readonly outer: ReadonlySet<string> = new Set(),
   ) {
     this.taken = new Set(taken);
   }
@@ -104,7 +110,7 @@ export class NameTable {
   claim(name: string): string {
     const base = safeSpelling(name, this.scope);
     let candidate = base;
-    for (let k = 1; this.taken.has(candidate) || !isSafeIdentifier(candidate, this.scope); k++) {
+    for (let k = 1; this.taken.has(candidate) || this.outer.has(candidate) || !isSafeIdentifier(candidate, this.scope); k++) {
       candidate = base.endsWith("_") ? `${base}${k}` : `${base}_${k}`;
     }
     this.taken.add(candidate);
@@ -142,8 +148,8 @@ export function globalNames(m: Module): GlobalNames {
   const definitions = new Map<string, string>(verbatim.map((n) => [n, n]));
   for (const k of m.kernels) if (!k.instance && definitions.has(k.name)) functions.set(k.name, k.name);
   const rest = plain.filter((f) => !functions.has(f.name));
-  const safe = rest.filter((f) => isSafeIdentifier(f.name, "global"));
-  for (const f of [...safe, ...rest.filter((f) => !safe.includes(f))]) functions.set(f.name, table.claim(f.name));
+  const safe = new Set(rest.filter((f) => isSafeIdentifier(f.name, "global")));
+  for (const f of [...safe, ...rest.filter((f) => !safe.has(f))]) functions.set(f.name, table.claim(f.name));
   for (const f of all) {
     if (!f.instance) continue;
     let base = definitions.get(f.instance.generic);
@@ -154,10 +160,18 @@ export function globalNames(m: Module): GlobalNames {
   return { functions, constants, table };
 }
 
-/** C++ names of one function's parameters, shared arrays and locals, by IR variable id (and the module's constant arrays'). */
-export function variableNames(f: Function, globals: GlobalNames, structNames: Iterable<string> = []): Map<number, string> {
-  const table = new NameTable("local", [...globals.functions.values(), ...globals.constants.values(), ...structNames]);
-  const names = new Map<number, string>(globals.constants);
+/**
+ * The C++ names no variable may take: the module's functions, constant arrays and structs
+ * (`structNames`, claimed after globalNames). Made once per module.
+ */
+export function globalIdentifiers(globals: GlobalNames, structNames: Iterable<string>): ReadonlySet<string> {
+  return new Set([...globals.functions.values(), ...globals.constants.values(), ...structNames]);
+}
+
+/** C++ names of one function's parameters, shared arrays and locals, by IR variable id, avoiding `globals` (globalIdentifiers). */
+export function variableNames(f: Function, globals: ReadonlySet<string>): Map<number, string> {
+  const table = new NameTable("local", [], globals);
+  const names = new Map<number, string>();
   const claim = (v: ValueVar | ArrayVar) => {
     if (!names.has(v.id)) names.set(v.id, table.claim(v.name));
   };

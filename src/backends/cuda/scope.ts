@@ -18,8 +18,10 @@ export class FunctionScope implements ExprContext {
   private temps = 0;
   private labels = 0;
 
+  /** `names`: the function's variables' C++ names by IR id; `constants`: the module's constant arrays'. */
   constructor(
     names: ReadonlyMap<number, string>,
+    private readonly constants: ReadonlyMap<number, string>,
     readonly functionName: (irName: string) => string,
     readonly functions: ReadonlyMap<string, Function>,
     readonly types: TypeNames,
@@ -33,7 +35,7 @@ export class FunctionScope implements ExprContext {
   }
 
   readonly name = (v: { readonly id: number }): string => {
-    const n = this.names.get(v.id);
+    const n = this.names.get(v.id) ?? this.constants.get(v.id);
     invariant(n !== undefined, `no C++ name for variable #${v.id}`);
     return n;
   };

@@ -193,9 +193,9 @@ function insertions(f: () => void): number {
 }
 
 describe("naming a module's variables", () => {
-  it("takes work linear in its functions and constant arrays (the table of global names is made once per module)", () => {
+  it("takes work linear in its kernels, device functions and constant arrays (the table of global names is made once per module)", () => {
     const module = (n: number) =>
-      checkSource(Array.from({ length: n }, (_, i) => `constant C${i}: f32[1];\ndevice_kernel k${i}(o: global<f32>) { const x = C${i}[0]; o[0] = x; }\n`).join("")).ir!;
+      checkSource(Array.from({ length: n }, (_, i) => `constant C${i}: f32[1];\ndevice_fn g${i}(x: f32): f32 { return x; }\ndevice_kernel k${i}(o: global<f32>) { const x = C${i}[0]; o[0] = g${i}(x); }\n`).join("")).ir!;
     const [small, large] = [module(400), module(800)];
     const work = [insertions(() => emitCuda(small)), insertions(() => emitCuda(large))];
     // Twice the functions and constants: about twice the work (a table per function would be four times).
