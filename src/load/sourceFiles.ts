@@ -30,9 +30,20 @@ export type SourceRead = { text: string } | { error: string };
 /** The error of a path where there is no file. */
 export { NO_SUCH_FILE };
 
-/** A path as messages show it: quoted, control characters escaped (a name may hold a newline). */
+/**
+ * A path as messages show it: quoted, with every character escaped that would reach a
+ * terminal as more than itself (a name may hold a newline, an ANSI escape, a C1 control,
+ * a line or paragraph separator, or a bidirectional override that reorders what follows).
+ */
 export function quotePath(p: string): string {
-  return `'${p.replace(/[\x00-\x1f\x7f\\]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`))}'`;
+  const escape = (c: string): string => {
+    if (c === "\\") return "\\\\";
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  };
+  return `'${p.replace(/[\x00-\x1f\x7f-\x9f\\\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, escape)}'`;
 }
 
 /** Why `file` cannot be a source file by its name alone, or undefined. */

@@ -8,7 +8,7 @@ import { GkCompileError, type GkModule, type KernelFn } from "../runtime/api.js"
 import { importedModule } from "../runtime/imported.js";
 import { memoryHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
-import { staleDeclaration } from "./shape.js";
+import { staleDeclaration } from "./declarationFiles.js";
 
 export async function loadGkModule(file: string, files: Record<string, string>, hash: string): Promise<GkModule & Record<string, KernelFn>> {
   const fe = frontEnd(file, { host: memoryHost(files) });

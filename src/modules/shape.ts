@@ -8,7 +8,6 @@
  * name all the same (`export { k0 as delete }`); a constant named `default` is not exported,
  * since the default export is the module.
  */
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import type { SourceMap } from "../diagnostics/source.js";
@@ -41,28 +40,5 @@ export function sourceHash(entry: string, sources: SourceMap): string {
   return h.digest("hex");
 }
 
-/** Where the declaration of `file.gk` goes: `file.d.gk.ts`, the name TypeScript 5's allowArbitraryExtensions looks for. */
-export function declarationPath(gkFile: string): string {
-  return gkFile.replace(/\.gk$/, ".d.gk.ts");
-}
-
 /** The hash line of a declaration. */
 export const HASH_PREFIX = "// gk-source-hash: ";
-
-export function recordedHash(declaration: string): string | undefined {
-  const line = declaration.split("\n").find((l) => l.startsWith(HASH_PREFIX));
-  return line?.slice(HASH_PREFIX.length).trim();
-}
-
-/** Why the declaration beside `file` is out of date, or undefined (up to date, or none: the program may use `declare module "*.gk"`). */
-export function staleDeclaration(file: string, hash: string): string | undefined {
-  const decl = declarationPath(file);
-  let text: string;
-  try {
-    text = readFileSync(decl, "utf8");
-  } catch {
-    return undefined;
-  }
-  if (recordedHash(text) === hash) return undefined;
-  return `${decl} is out of date: it was written for other content of ${file} (or of the files it imports), so TypeScript checked this program against other kernels; run \`gkc types ${file}\``;
-}

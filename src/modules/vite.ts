@@ -14,7 +14,6 @@
  *   its kernels without reading the source and without the TypeScript compiler.
  * Vite's types are not imported: the plugin is a plain object in Vite's plugin shape.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { formatReport } from "../diagnostics/format.js";
 import type { FrontEndResult } from "../pipeline.js";
 import { frontEnd } from "../pipeline.js";
@@ -25,7 +24,7 @@ import type { PrebuiltKernel } from "../lang/kernel.js";
 import { codeLiteral } from "../util.js";
 import { moduleCode } from "./code.js";
 import { declarationText } from "./declarations.js";
-import { declarationPath } from "./shape.js";
+import { writeDeclaration } from "./declarationFiles.js";
 
 export interface GkPluginOptions {
   /** Write `x.d.gk.ts` beside each imported `.gk` file when it changes (default true). */
@@ -52,19 +51,6 @@ function errorsOf(fe: FrontEndResult): string | undefined {
   return formatReport(fe.diagnostics, fe.sources);
 }
 
-/** Writes the declaration of a checked .gk program when its text changes. */
-function writeDeclaration(file: string, fe: FrontEndResult): void {
-  const decl = declarationPath(file);
-  const text = declarationText(file, fe.ir!, fe.sources);
-  let old: string | undefined;
-  try {
-    old = readFileSync(decl, "utf8");
-  } catch {
-    old = undefined;
-  }
-  if (old !== text) writeFileSync(decl, text);
-}
-
 export default function gk(options: GkPluginOptions = {}) {
   const declarations = options.declarations ?? true;
   return {
@@ -78,7 +64,10 @@ export default function gk(options: GkPluginOptions = {}) {
       for (const src of fe.sources.all()) if (src.path !== file) this.addWatchFile(src.path);
       const errors = errorsOf(fe);
       if (errors) return this.error(`cannot import ${file}: it has errors\n${errors}`);
-      if (declarations) writeDeclaration(file, fe);
+      if (declarations) {
+        const w = writeDeclaration(file, declarationText(file, fe.ir!, fe.sources));
+        if ("error" in w) return this.error(`${w.error}, or give gk({ declarations: false })`);
+      }
       return moduleCode(file, fe.ir!, fe.sources, "gk/modules");
     },
 
@@ -107,7 +96,8 @@ export default function gk(options: GkPluginOptions = {}) {
     handleHotUpdate(ctx: HotContext): void {
       if (!declarations || !ctx.file.endsWith(".gk")) return;
       const fe = frontEnd(ctx.file);
-      if (!errorsOf(fe)) writeDeclaration(ctx.file, fe);
+      // Where it cannot be written, the load that follows says so.
+      if (!errorsOf(fe)) writeDeclaration(ctx.file, declarationText(ctx.file, fe.ir!, fe.sources));
     },
   };
 }

@@ -216,13 +216,13 @@ describe("gkc build, cache and devices", () => {
     symlinkSync("../victim.txt", join(out, "saxpy.cu"));
     const r = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90", "--out", out);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`cannot write '${join(out, "saxpy.cu")}': it is a symbolic link`);
+    expect(r.err).toContain(`cannot write '${join(out, "saxpy.cu")}': it is a symlink`);
     expect(readFileSync(join(dir, "victim.txt"), "utf8")).toBe("precious\n");
     expect(lstatSync(join(out, "saxpy.cu")).isSymbolicLink()).toBe(true);
     rmSync(join(out, "saxpy.cu"));
     const again = await gkc("build", "examples/saxpy.gk", "--arch", "sm_90", "--out", out);
     expect(again.code).toBe(1);
-    expect(again.err).toContain(`cannot write '${join(out, "saxpy.ptx")}': it is a folder`);
+    expect(again.err).toContain(`cannot write '${join(out, "saxpy.ptx")}': it is a directory`);
     expect(readFileSync(join(out, "saxpy.cu"), "utf8")).toContain("saxpy");
   });
   it("lists devices or says why there are none", async () => {

@@ -37,7 +37,7 @@ describe("gkc types", () => {
   it("writes a declaration beside every .gk file under a folder, and says which", () => {
     const r = gkc("types", "kernels");
     expect(r.status).toBe(0);
-    expect(r.stderr.split("\n").filter(Boolean).sort()).toEqual(["wrote kernels/a.d.gk.ts", "wrote kernels/deep/b.d.gk.ts"]);
+    expect(r.stderr.split("\n").filter(Boolean).sort()).toEqual(["wrote 'kernels/a.d.gk.ts'", "wrote 'kernels/deep/b.d.gk.ts'"]);
     expect(readFileSync(join(dir, "kernels", "deep", "b.d.gk.ts"), "utf8")).toContain("export { k0 as b, c0 as N };");
     expect(existsSync(join(dir, "node_modules", "x", "c.d.gk.ts"))).toBe(false);
     expect(existsSync(join(dir, ".hidden", "d.d.gk.ts"))).toBe(false);
@@ -62,8 +62,8 @@ describe("gkc types", () => {
 
   it("refuses what is not a .gk file or a folder", () => {
     writeFileSync(join(dir, "notes.txt"), "x");
-    expect(gkc("types", "notes.txt").stderr).toContain("notes.txt: not a .gk file or a folder");
-    expect(gkc("types", "missing").stderr).toContain("missing: no such file or folder");
+    expect(gkc("types", "notes.txt").stderr).toContain("'notes.txt': not a .gk file or a folder");
+    expect(gkc("types", "missing").stderr).toContain("'missing': no such file or folder");
   });
 
   it("--watch writes the declaration again when a .gk file changes", async () => {

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkFile } from "../../src/cli/commands/check.js";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
-import { staleDeclaration } from "../../src/modules/shape.js";
+import { staleDeclaration } from "../../src/modules/declarationFiles.js";
 import gk from "../../src/modules/vite.js";
 
 const GK = "device_kernel k(o: global<f32>) {\n  o[0] = 1.0;\n}\n";

@@ -74,7 +74,7 @@ console.log(JSON.stringify({
     writeFileSync(join(dir, "saxpy.d.gk.ts"), "// gk-source-hash: 1234\n");
     const stale = node('import "./saxpy.gk";\n');
     expect(stale.status).toBe(0);
-    expect(stale.stderr).toMatch(/\[GK6010\] Warning: .*saxpy\.d\.gk\.ts is out of date: it was written for other content of .*saxpy\.gk/);
+    expect(stale.stderr).toMatch(/\[GK6010\] Warning: .*saxpy\.d\.gk\.ts' is out of date: it was written for other content of '.*saxpy\.gk'/);
     const types = spawnSync(process.execPath, [resolve("bin/gkc.js"), "types", join(dir, "saxpy.gk")], { encoding: "utf8" });
     expect(types.status).toBe(0);
     const fresh = node('import "./saxpy.gk";\n');

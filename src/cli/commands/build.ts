@@ -1,7 +1,9 @@
 /** `gkc build FILE`: PTX and cubin through the kernel cache, optionally copied to a folder. */
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { replaceFile } from "../../load/outputFile.js";
+import { quotePath } from "../../load/sourceFiles.js";
 import { frontEnd } from "../../pipeline.js";
 import { buildModule } from "../../runtime/build.js";
 import { cacheRoot } from "../../runtime/cache.js";
@@ -17,7 +19,8 @@ through the kernel cache: a build that exists is reused, not rebuilt. Prints the
 of the .cu, .ptx and .cubin in the cache, or copies them into DIR.
 
   --arch sm_XX   target architecture (default: the GPU on this machine, else sm_90)
-  --out DIR      write NAME.cu, NAME.ptx and NAME.cubin into DIR
+  --out DIR      write NAME.cu, NAME.ptx and NAME.cubin into DIR (as regular files,
+                 replaced whole; where a symlink or a folder stands, gkc build stops)
   --no-fma       build without FMA contraction (--fmad=false; the default contracts)`;
 
 export async function build(args: string[], io: Io): Promise<number> {
@@ -42,7 +45,12 @@ export async function build(args: string[], io: Io): Promise<number> {
       mkdirSync(values.out, { recursive: true });
       for (const [from, ext] of [[b.cu, "cu"], [b.ptx, "ptx"], [b.cubin, "cubin"]] as const) {
         const to = path.join(values.out, `${base}.${ext}`);
-        copyFileSync(from, to);
+        // A file of the cache's, read as it was built (the cache checks its entries), and written only as a regular file of DIR's.
+        const failed = replaceFile(to, readFileSync(from));
+        if (failed) {
+          io.err(`gkc build: cannot write ${quotePath(to)}: ${failed}; --out writes only regular files (remove what stands there, or choose another folder)`);
+          return EXIT.failed;
+        }
         io.out(to);
       }
     } else {

@@ -1,7 +1,8 @@
 /** `gkc check FILE...`: report every diagnostic; exit 1 if any is an error. */
 import { warning, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { SourceMap } from "../../diagnostics/source.js";
-import { sourceHash, staleDeclaration } from "../../modules/shape.js";
+import { staleDeclaration } from "../../modules/declarationFiles.js";
+import { sourceHash } from "../../modules/shape.js";
 import { frontEnd } from "../../pipeline.js";
 import { diagnosticsJson, EXIT, report, UsageError, type Io } from "../io.js";
 import { parseArgs } from "node:util";

@@ -1,9 +1,10 @@
 /** `gkc types [FILE|DIR]... [--watch]`: write `x.d.gk.ts` beside each `.gk` file (src/modules/declarations.ts). */
-import { readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { declarationText } from "../../modules/declarations.js";
-import { declarationPath } from "../../modules/shape.js";
+import { declarationPath, writeDeclaration } from "../../modules/declarationFiles.js";
+import { quotePath } from "../../load/sourceFiles.js";
 import { frontEnd } from "../../pipeline.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
@@ -18,7 +19,8 @@ the module. A folder means every .gk file under it (but node_modules and hidden 
 no argument means the current folder. A declaration is rewritten only when it changes;
 it records a hash of the sources, so gkc check and the loaders can tell when it is out
 of date (GK6010). A file with errors gets no declaration: its diagnostics are printed
-and gkc types exits 1.
+and gkc types exits 1. A declaration is written only as a regular file, replaced whole:
+where a symlink, a folder or a device stands at its path, gkc types names it and exits 1.
 
   --watch  keep running, and write the declarations again whenever a .gk file changes`;
 
@@ -40,14 +42,14 @@ export function gkFiles(args: readonly string[], cwd: string): string[] {
     try {
       st = statSync(p);
     } catch {
-      throw new UsageError(`${a}: no such file or folder`);
+      throw new UsageError(`${quotePath(a)}: no such file or folder`);
     }
     if (st.isDirectory()) {
       for (const dir of foldersUnder(p)) {
         for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile() && !e.name.startsWith(".") && e.name.endsWith(".gk")) out.push(path.join(dir, e.name));
       }
     } else if (p.endsWith(".gk")) out.push(p);
-    else throw new UsageError(`${a}: not a .gk file or a folder`);
+    else throw new UsageError(`${quotePath(a)}: not a .gk file or a folder`);
   }
   return [...new Set(out)].sort();
 }
@@ -62,17 +64,14 @@ function writeAll(files: readonly string[], io: Io): boolean {
       ok = false;
       continue;
     }
-    const decl = declarationPath(file);
-    const text = declarationText(file, r.ir, r.sources);
-    let old: string | undefined;
-    try {
-      old = readFileSync(decl, "utf8");
-    } catch {
-      old = undefined;
+    const w = writeDeclaration(file, declarationText(file, r.ir, r.sources));
+    if ("error" in w) {
+      io.err(`gkc types: ${w.error}`);
+      ok = false;
+    } else if (w.written) {
+      const decl = declarationPath(file);
+      io.err(`wrote ${quotePath(path.relative(io.cwd, decl) || decl)}`);
     }
-    if (old === text) continue;
-    writeFileSync(decl, text);
-    io.err(`wrote ${path.relative(io.cwd, decl) || decl}`);
   }
   return ok;
 }
