@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   truncateSync,
   utimesSync,
   writeFileSync,
@@ -30,7 +31,7 @@ import {
   type CacheRow,
   type GetOrBuildResult,
 } from "../../src/runtime/cache.js";
-import { scratchName } from "../../src/runtime/cache/layout.js";
+import { cacheRootProblem, scratchName } from "../../src/runtime/cache/layout.js";
 import { findNvcc } from "../../src/runtime/nvcc.js";
 import { countingNvcc, type CountingNvcc } from "./fixtures/nvcc-wrapper.js";
 import { BROKEN, BROKEN_GK, SAXPY, SCALE } from "./fixtures/sources.js";
@@ -78,6 +79,17 @@ describe("cacheRoot", () => {
     expect(cacheRoot({ GK_CACHE_DIR: " ", XDG_CACHE_HOME: "/x" }, "/home/u")).toBe("/x/gk");
     expect(cacheRoot({}, "/home/u")).toBe("/home/u/.cache/gk");
     expect(cacheRoot({ GK_CACHE_DIR: "rel" }, "/home/u")).toBe(path.resolve("rel"));
+  });
+
+  it("refuses a root under /proc, /sys or /dev, also through a link, before creating anything (GK7006)", async () => {
+    const viaLink = path.join(work, "proc-link");
+    symlinkSync("/proc/self", viaLink);
+    for (const root of ["/proc/self/gk-cache", "/sys/gk", "/dev/gk", path.join(viaLink, "gk")]) {
+      expect(cacheRootProblem(root), root).toMatch(/^it is under \/(proc|sys|dev), a pseudo-filesystem/);
+      const e = await buildError(getOrBuild({ source: SAXPY, arch: "sm_90", kernels: ["saxpy"], root, nvcc: counting.path }));
+      expect(e.diagnostics[0]).toMatchObject({ code: "GK7006", message: `cannot use the kernel cache at ${root}: ${cacheRootProblem(root)}` });
+    }
+    for (const root of ["/dev/shm/gk", path.join(work, "a", "b")]) expect(cacheRootProblem(root), root).toBeUndefined();
   });
 });
 
