@@ -17,14 +17,14 @@
  *   named by the key alone) and writes into the private folder, so the folder names that it
  *   writes into the line info of the PTX and the cubin are the same for every build of a key.
  */
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { error, formatDiagnostic, SourceMap, warning, type Diagnostic } from "../diagnostics/index.js";
-import { cacheIoError, inspectEntry, moveAside, publish, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
+import { cacheIoError, inspectEntry, moveAside, publish, readEntryFile, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
 import type { EntryInputs, EntryMeta, ExpectedEntry, Inspection } from "./cache/entry.js";
 import { CACHE_FORMAT_VERSION, cacheKey, gkVersion, sha256 } from "./cache/key.js";
-import { BASE_NAME, cacheRoot, entryDir, failedDir, layoutOf, scratchName } from "./cache/layout.js";
+import { BASE_NAME, cacheRoot, cacheRootProblem, entryDir, failedDir, layoutOf, scratchName } from "./cache/layout.js";
 import { tryLock, waitForLock } from "./cache/lock.js";
 import { sweepStale } from "./cache/maintenance.js";
 import { BuildError, compileCuda, findNvcc, nvccVersion } from "./nvcc.js";
@@ -92,6 +92,7 @@ const MAX_ATTEMPTS = 8;
 export async function getOrBuild(opts: GetOrBuildOptions): Promise<GetOrBuildResult> {
   const t0 = performance.now();
   const root = path.resolve(opts.root ?? cacheRoot());
+  refuseRoot(root);
   const nvcc = opts.nvcc ?? findNvcc().path;
   const version = (await nvccVersion(nvcc)).text;
   const t1 = performance.now();
@@ -151,6 +152,17 @@ export async function getOrBuild(opts: GetOrBuildOptions): Promise<GetOrBuildRes
   } catch (e) {
     throw cacheIoError(e, root);
   }
+}
+
+/** A root where no cache can live (under /proc, /sys or /dev): GK7006, before anything is created there. */
+function refuseRoot(root: string): void {
+  const problem = cacheRootProblem(root);
+  if (problem === undefined) return;
+  throw new BuildError([
+    error("GK7006", undefined, `cannot use the kernel cache at ${root}: ${problem}`, [
+      { message: "point GK_CACHE_DIR at a folder on a disk (or unset it: the default is ~/.cache/gk)" },
+    ]),
+  ]);
 }
 
 /** Checking one entry, with repairs of damage and retries while other processes change it. */
@@ -315,11 +327,15 @@ interface FailureRecord {
 }
 
 const FAILURE_FILE = "failure.json";
+/** The largest failure.json read (nvcc's messages, as diagnostics). */
+const MAX_FAILURE_BYTES = 16 * 2 ** 20;
 
 /** The diagnostics of a build of this key that nvcc rejected at or after `since` (ms), if one was recorded. */
 async function readFailure(keptIn: string, since: number): Promise<Diagnostic[] | undefined> {
   try {
-    const r = JSON.parse(await readFile(path.join(keptIn, FAILURE_FILE), "utf8")) as Partial<FailureRecord>;
+    const text = await readEntryFile(keptIn, FAILURE_FILE, MAX_FAILURE_BYTES);
+    if (typeof text === "string") return undefined;
+    const r = JSON.parse(text.toString("utf8")) as Partial<FailureRecord>;
     if (typeof r.atMs !== "number" || r.atMs < since || r.atMs > Date.now() || !Array.isArray(r.diagnostics)) return undefined;
     return r.diagnostics as Diagnostic[];
   } catch {

@@ -3,14 +3,20 @@
  * file's gk AST and diagnostics, keyed by the front end's code, the file's path and its text. The
  * kernel cache's root (runtime/cache/layout.ts) holds it, `gkc cache clear` removes it, and
  * a write that fails (a read-only cache) only costs the next run the lowering again.
+ *
+ * An entry is checked as a kernel-cache entry is: its first line records its key and the
+ * sha256 of the rest, and it is read through the checked reader (a regular file, not a link,
+ * at most MAX_LOWERING_BYTES). Anything else at its name (an edit, garbage, a truncated file, a
+ * FIFO, a folder, a link) is not trusted: the file is lowered again and the entry replaced.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readRegularFileSync } from "../load/regularFile.js";
 import type { ParseResult } from "../parser/index.js";
-import { cacheRoot, layoutOf } from "../runtime/cache/layout.js";
-import { gkVersion } from "../runtime/cache/key.js";
+import { cacheRoot, cacheRootProblem, layoutOf } from "../runtime/cache/layout.js";
+import { gkVersion, sha256 } from "../runtime/cache/key.js";
 
 let frontEndStamp: string | undefined;
 
@@ -38,32 +44,71 @@ function stamp(): string {
 
 /** The cache key of a file's lowering. */
 export function loweringKey(file: string, text: string): string {
-  return createHash("sha256").update(`gk typescript\0${stamp()}\0${file}\0${text}`).digest("hex");
+  return sha256(`gk typescript\0${stamp()}\0${file}\0${text}`);
 }
 
-function entryPath(key: string): string {
-  return path.join(layoutOf(cacheRoot()).ts, `${key}.json`);
-}
+/** The largest entry read: the lowering of a 4 MiB source file (the largest gk reads) with room to spare. */
+export const MAX_LOWERING_BYTES = 256 * 2 ** 20;
+const HEADER = /^gk-lowering 1 ([0-9a-f]{64}) ([0-9a-f]{64})$/;
 
-export function readLowered(key: string): ParseResult | undefined {
+/** The ts folder, or undefined when there is no disk cache (gk bundled) or the root cannot hold one (under /proc). */
+function folder(): string | undefined {
   if (stamp() === "") return undefined;
+  const root = cacheRoot();
+  return cacheRootProblem(root) === undefined ? layoutOf(root).ts : undefined;
+}
+
+/** The checked lowering of `key`, or undefined when there is none or it is damaged. */
+export function readLowered(key: string): ParseResult | undefined {
+  const dir = folder();
+  if (dir === undefined) return undefined;
+  const r = readRegularFileSync(path.join(dir, `${key}.json`), { maxBytes: MAX_LOWERING_BYTES, followLinks: false });
+  if (r.kind !== "ok") return undefined;
+  const nl = r.data.indexOf(10);
+  const header = HEADER.exec(r.data.subarray(0, Math.max(0, nl)).toString("latin1"));
+  const payload = r.data.subarray(nl + 1);
+  if (nl < 0 || !header || header[1] !== key || header[2] !== sha256(payload)) return undefined;
   try {
-    const r = JSON.parse(readFileSync(entryPath(key), "utf8")) as ParseResult;
-    return r && r.module?.kind === "Module" && Array.isArray(r.diagnostics) ? r : undefined;
+    const result = JSON.parse(payload.toString("utf8")) as ParseResult;
+    return result && result.module?.kind === "Module" && Array.isArray(result.diagnostics) ? result : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Writes the lowering of `key` (a temporary file renamed over whatever is at its name); a failure is ignored. */
 export function writeLowered(key: string, result: ParseResult): void {
-  if (stamp() === "") return;
-  const file = entryPath(key);
+  const dir = folder();
+  if (dir === undefined) return;
+  const file = path.join(dir, `${key}.json`);
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const payload = JSON.stringify(result);
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(tmp, JSON.stringify(result));
+    clearName(dir, false);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, `gk-lowering 1 ${key} ${sha256(payload)}\n${payload}`, { flag: "wx" });
+    clearName(file, true);
     renameSync(tmp, file);
   } catch {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the folder itself is gone or unusable: nothing was written
+    }
   }
+}
+
+/**
+ * Removes what is at a name of the cache that is not what gk puts there: anything but a folder
+ * at the ts folder's name; a folder at an entry's name (a file, a FIFO or a link is replaced by
+ * the rename itself). Links are removed, never followed.
+ */
+function clearName(p: string, isEntry: boolean): void {
+  let st;
+  try {
+    st = lstatSync(p);
+  } catch {
+    return;
+  }
+  if (isEntry ? st.isDirectory() : !st.isDirectory()) rmSync(p, { recursive: true, force: true });
 }

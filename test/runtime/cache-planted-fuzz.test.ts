@@ -97,7 +97,7 @@ function runWorker(nvcc: string, cases: readonly PlantedCase[]): Promise<Outcome
       clearTimeout(timer);
       clearInterval(memory);
       if (current !== undefined) outcomes.push({ id: current, defects: [broke ?? `the worker ended (${code}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`] });
-      else if (outcomes.length === 0) outcomes.push({ id: cases[0]!.id, defects: [`the worker could not start (${code}): ${stderr.trim().slice(-500)}`] });
+      else if (outcomes.length === 0) outcomes.push({ id: cases[0]!.id, defects: [`the worker could not start (${broke ?? code}): ${stderr.trim().slice(-500)}`] });
       resolve(outcomes);
     });
   });

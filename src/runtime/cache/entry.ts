@@ -4,9 +4,10 @@
  * folder, so a reader sees either no entry or a whole one.
  */
 import type { BigIntStats } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { error } from "../../diagnostics/index.js";
+import { readProblem, readRegularFile } from "../../load/regularFile.js";
 import { BuildError } from "../nvcc.js";
 import { sha256 } from "./key.js";
 import { ENTRY_FILES, META_FILE, scratchName, type EntryFile } from "./layout.js";
@@ -45,12 +46,17 @@ export interface ExpectedEntry {
   readonly inputs: EntryInputs;
 }
 
-/** Enough to tell one folder from another that later took its name. */
+/** Enough to tell one folder from another that later took its name (of what is at the path itself: a link is not followed). */
 export interface DirIdentity {
   readonly dev: bigint;
   readonly ino: bigint;
   readonly birthtimeNs: bigint;
+  /** It is a folder (not a file, a FIFO or a symlink planted at the entry's name). */
+  readonly isDirectory: boolean;
 }
+
+/** The largest meta.json read (an entry's records are a few hundred bytes, and one name per kernel). */
+export const MAX_META_BYTES = 16 * 2 ** 20;
 
 export type Inspection =
   | { readonly kind: "missing" }
@@ -67,6 +73,8 @@ export type Inspection =
 export async function inspectEntry(dir: string, expected: ExpectedEntry): Promise<Inspection> {
   const before = await identityOf(dir);
   if (before === undefined) return { kind: "missing" };
+  // Not followed: a link at the entry's name could lead anywhere, a loop nowhere.
+  if (!before.isDirectory) return { kind: "damaged", reason: "the entry is not a folder (a file, a FIFO or a symlink is at its name)", identity: before };
   const checked = await checkEntry(dir, expected);
   if (checked.ok) return { kind: "valid", meta: checked.meta };
   const after = await identityOf(dir);
@@ -78,8 +86,8 @@ type Check = { readonly ok: true; readonly meta: EntryMeta } | { readonly ok: fa
 
 async function checkEntry(dir: string, expected: ExpectedEntry): Promise<Check> {
   const bad = (reason: string): Check => ({ ok: false, reason });
-  const text = await readOrMissing(path.join(dir, META_FILE));
-  if (text === undefined) return bad(`${META_FILE} is missing`);
+  const text = await readEntryFile(dir, META_FILE, MAX_META_BYTES);
+  if (typeof text === "string") return bad(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.toString("utf8"));
@@ -97,9 +105,10 @@ async function checkEntry(dir: string, expected: ExpectedEntry): Promise<Check> 
 
   const problems = await Promise.all(
     ENTRY_FILES.map(async (name) => {
-      const data = await readOrMissing(path.join(dir, name));
       const want = meta.files[name];
-      if (data === undefined) return `${name} is missing`;
+      // At most the recorded size is read: a planted device or a grown file is told by its size.
+      const data = await readEntryFile(dir, name, Math.max(0, want.size), (bytes) => `${name} has ${bytes ?? `more than ${want.size}`} bytes, ${META_FILE} records ${want.size}`);
+      if (typeof data === "string") return data;
       if (data.length !== want.size) return `${name} has ${data.length} bytes, ${META_FILE} records ${want.size}`;
       if (sha256(data) !== want.sha256) return `${name} does not match its recorded sha256`;
       return undefined;
@@ -231,25 +240,33 @@ export async function moveAside(dir: string, damaged: DirIdentity, trash: string
 export async function identityOf(dir: string): Promise<DirIdentity | undefined> {
   let s: BigIntStats;
   try {
-    s = await stat(dir, { bigint: true });
+    s = await lstat(dir, { bigint: true });
   } catch (e) {
     if (isMissing(e)) return undefined;
     throw e;
   }
-  return { dev: s.dev, ino: s.ino, birthtimeNs: s.birthtimeNs };
+  return { dev: s.dev, ino: s.ino, birthtimeNs: s.birthtimeNs, isDirectory: s.isDirectory() };
 }
 
 function sameDir(a: DirIdentity, b: DirIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.birthtimeNs === b.birthtimeNs;
 }
 
-async function readOrMissing(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (e) {
-    if (isMissing(e)) return undefined;
-    throw e;
+/**
+ * A file of an entry, read through the checked reader (regular, not a link, at most `maxBytes`),
+ * or why the entry is damaged ("meta.json is missing", "kernel.ptx: it is a FIFO …"). A failure
+ * that is no damage (no permission, an I/O error) is thrown, as the cache's I/O errors are.
+ */
+export async function readEntryFile(dir: string, name: string, maxBytes: number, tooLarge?: (bytes: number | undefined) => string): Promise<Buffer | string> {
+  const file = path.join(dir, name);
+  const r = await readRegularFile(file, { maxBytes, followLinks: false });
+  if (r.kind === "ok") return r.data;
+  if (r.kind === "tooLarge" && tooLarge) return tooLarge(r.bytes);
+  if (r.kind === "error" && r.missing) return `${name} is missing`;
+  if (r.kind === "error" && r.code !== undefined && !["ELOOP", "EISDIR", "ENXIO", "EINVAL"].includes(r.code)) {
+    throw Object.assign(new Error(`${file}: ${r.error}`), { code: r.code });
   }
+  return `${name}: ${readProblem(r, maxBytes)}`;
 }
 
 async function syncPath(p: string): Promise<void> {

@@ -15,6 +15,7 @@
  * Everything sits under one root, so every rename stays on one filesystem and is atomic.
  */
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -43,6 +44,33 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env, home: string = o
   const xdg = env.XDG_CACHE_HOME?.trim();
   if (xdg) return path.resolve(xdg, "gk");
   return path.resolve(home, ".cache", "gk");
+}
+
+/**
+ * The kernel's pseudo-filesystems: no cache can live there (under /proc/self, Node's recursive
+ * mkdir loops forever; elsewhere gk would write into the kernel's files). /dev/shm is memory.
+ */
+const PSEUDO_ROOTS = ["/proc", "/sys", "/dev"];
+const PSEUDO_EXCEPTIONS = ["/dev/shm"];
+
+/**
+ * Why `root` cannot hold a cache, or undefined: it is (or resolves, through the links of its
+ * nearest existing folder, to a place) under /proc, /sys or /dev.
+ */
+export function cacheRootProblem(root: string): string | undefined {
+  const under = (p: string, dir: string) => p === dir || p.startsWith(dir + path.sep);
+  const pseudo = (p: string) => (PSEUDO_EXCEPTIONS.some((x) => under(p, x)) ? undefined : PSEUDO_ROOTS.find((d) => under(p, d)));
+  const abs = path.resolve(root);
+  let found = pseudo(abs);
+  for (let p = abs; found === undefined; p = path.dirname(p)) {
+    try {
+      found = pseudo(path.join(realpathSync(p), path.relative(p, abs)));
+      break;
+    } catch {
+      if (path.dirname(p) === p) break; // nothing of it exists
+    }
+  }
+  return found === undefined ? undefined : `it is under ${found}, a pseudo-filesystem of the kernel, where no cache can be kept`;
 }
 
 export interface CacheLayout {

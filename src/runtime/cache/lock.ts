@@ -11,10 +11,13 @@
  * putting back a fresh one taken meanwhile left a window where a third process took the name
  * and two owners built; the cache fuzz test found it.) A guard left by a breaker that ended is
  * judged like a lock. A lock broken by mistake (an owner frozen past the limit) costs one more
- * nvcc run, never a wrong entry: entries are still published by rename.
+ * nvcc run, never a wrong entry: entries are still published by rename. A lock file is always
+ * a small regular file: anything else at a lock's name (a FIFO, a folder, a symlink, planted
+ * or left by something other than gk) is judged stale at once and removed, and is never read.
  */
-import { mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { lstat, mkdir, open, rm, unlink, utimes } from "node:fs/promises";
 import path from "node:path";
+import { readRegularFile } from "../../load/regularFile.js";
 import { errnoOf } from "./entry.js";
 import { HOST, processAlive } from "./layout.js";
 
@@ -60,7 +63,7 @@ export async function tryLock(locksDir: string, key: string): Promise<BuildLock 
     utimes(file, now, now).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
-  const held = async () => (await stat(file, { bigint: true }).catch(() => undefined))?.ino === ino;
+  const held = async () => (await lstat(file, { bigint: true }).catch(() => undefined))?.ino === ino;
   return {
     held,
     async release() {
@@ -78,12 +81,12 @@ export async function waitForLock(locksDir: string, key: string): Promise<void> 
   const file = path.join(locksDir, key);
   let pause = POLL_FIRST_MS;
   for (;;) {
-    const st = await stat(file, { bigint: true }).catch((e: unknown) => {
+    const st = await lstat(file, { bigint: true }).catch((e: unknown) => {
       if (errnoOf(e) === "ENOENT") return undefined;
       throw e;
     });
     if (st === undefined) return;
-    if ((await isStale(file, Number(st.mtimeMs))) && (await breakLock(file))) return;
+    if ((await isStale(file)) && (await breakLock(file))) return;
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(POLL_MAX_MS, pause * 2);
   }
@@ -95,7 +98,7 @@ export async function waitForLock(locksDir: string, key: string): Promise<void> 
  */
 export async function removeIfStale(locksDir: string, name: string): Promise<"held" | "removed" | "gone"> {
   const file = path.join(locksDir, name);
-  const st = await stat(file, { bigint: true }).catch(() => undefined);
+  const st = await lstat(file, { bigint: true }).catch(() => undefined);
   if (st === undefined) return "gone";
   if (name.includes(".stale.")) {
     // Left by gk before 2026-11-24, which renamed a lock away to break it.
@@ -103,24 +106,33 @@ export async function removeIfStale(locksDir: string, name: string): Promise<"he
     await unlink(file).catch(() => undefined);
     return "removed";
   }
-  if (!(await isStale(file, Number(st.mtimeMs)))) return "held";
+  if (!(await isStale(file))) return "held";
   if (name.endsWith(".break")) {
-    await unlink(file).catch(() => undefined); // the guard of a breaker that ended
+    await removeLockFile(file); // the guard of a breaker that ended
     return "removed";
   }
   return (await breakLock(file)) ? "removed" : "held";
 }
 
-async function isStale(file: string, mtimeMs: number): Promise<boolean> {
-  if (Date.now() - mtimeMs > LOCK_STALE_MS) return true;
+/** The largest lock file read: its owner's pid, host and start time. */
+const MAX_LOCK_BYTES = 4096;
+
+/** Whether the lock at `file` may be broken: not a regular file (not gk's), untouched for too long, or its owner gone. */
+async function isStale(file: string): Promise<boolean> {
+  const st = await lstat(file).catch(() => undefined);
+  if (st === undefined) return false; // gone: nothing to break
+  if (!st.isFile()) return true;
+  if (Date.now() - st.mtimeMs > LOCK_STALE_MS) return true;
   const owner = await readOwner(file);
   // An owner still writing its name, or one on another host, is judged by the heartbeat alone.
   return owner !== undefined && owner.host === HOST && !processAlive(owner.pid);
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
+  const r = await readRegularFile(file, { maxBytes: MAX_LOCK_BYTES, followLinks: false });
+  if (r.kind !== "ok") return undefined;
   try {
-    const o = JSON.parse(await readFile(file, "utf8")) as Partial<LockOwner>;
+    const o = JSON.parse(r.data.toString("utf8")) as Partial<LockOwner>;
     return typeof o.pid === "number" && typeof o.host === "string" ? (o as LockOwner) : undefined;
   } catch {
     return undefined;
@@ -139,8 +151,7 @@ async function breakLock(file: string): Promise<boolean> {
     fh = await open(guard, "wx");
   } catch (e) {
     if (errnoOf(e) !== "EEXIST") throw e;
-    const st = await stat(guard).catch(() => undefined);
-    if (st !== undefined && (await isStale(guard, st.mtimeMs))) await unlink(guard).catch(() => undefined);
+    if (await isStale(guard)) await removeLockFile(guard);
     return false;
   }
   try {
@@ -148,13 +159,17 @@ async function breakLock(file: string): Promise<boolean> {
     await fh.writeFile(JSON.stringify(owner) + "\n");
     await fh.close();
     fh = undefined;
-    const st = await stat(file).catch(() => undefined);
-    if (st === undefined) return true;
-    if (!(await isStale(file, st.mtimeMs))) return false;
-    await unlink(file).catch(() => undefined);
-    return true;
+    if ((await lstat(file).catch(() => undefined)) === undefined) return true;
+    if (!(await isStale(file))) return false;
+    await removeLockFile(file);
+    return (await lstat(file).catch(() => undefined)) === undefined;
   } finally {
     await fh?.close();
     await unlink(guard).catch(() => undefined);
   }
+}
+
+/** Removes what is at a lock's name: a lock file, or a folder or anything else planted there. */
+async function removeLockFile(file: string): Promise<void> {
+  await rm(file, { recursive: true, force: true }).catch(() => undefined);
 }

@@ -3,11 +3,11 @@
  * removing private folders that killed processes left behind. Only names that gk itself
  * creates are ever removed, and only under `<root>/v1`; a folder without `v1` is refused.
  */
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { error } from "../../diagnostics/index.js";
 import { BuildError } from "../nvcc.js";
-import { errnoOf, isMissing, metaShapeProblem, type EntryMeta } from "./entry.js";
+import { errnoOf, isMissing, MAX_META_BYTES, metaShapeProblem, readEntryFile, type EntryMeta } from "./entry.js";
 import { removeIfStale } from "./lock.js";
 import { FAILED_KEPT_MS, isAbandoned, KEY_RE, layoutOf, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
 
@@ -43,9 +43,9 @@ export async function listEntries(root: string, now: number = Date.now()): Promi
 
 async function describeEntry(dir: string, key: string, now: number): Promise<CacheRow | undefined> {
   try {
-    const dirStat = await stat(dir);
-    const sizeBytes = await folderSize(dir);
-    const meta = await readMeta(dir);
+    const dirStat = await lstat(dir); // a link at the entry's name is not followed: it lists as damaged
+    const sizeBytes = dirStat.isDirectory() ? await folderSize(dir) : 0;
+    const meta = dirStat.isDirectory() ? await readMeta(dir) : undefined;
     const builtAt = meta ? new Date(meta.builtAt) : dirStat.mtime;
     const when = Number.isNaN(builtAt.getTime()) ? dirStat.mtime : builtAt;
     return {
@@ -66,7 +66,9 @@ async function describeEntry(dir: string, key: string, now: number): Promise<Cac
 
 async function readMeta(dir: string): Promise<EntryMeta | undefined> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(path.join(dir, META_FILE), "utf8"));
+    const text = await readEntryFile(dir, META_FILE, MAX_META_BYTES);
+    if (typeof text === "string") return undefined;
+    const parsed: unknown = JSON.parse(text.toString("utf8"));
     return metaShapeProblem(parsed) === undefined ? (parsed as EntryMeta) : undefined;
   } catch {
     return undefined;
@@ -135,6 +137,9 @@ export interface ClearResult {
   readonly unknown: readonly string[];
 }
 
+/** The folders under `v1` that are not shards. */
+const KNOWN_FOLDERS = ["tmp", "trash", "src", "locks", "failed", "ts"];
+
 /**
  * Removes every entry, the kept sources of failed builds, trash, abandoned build folders and
  * the locks of builds whose process is gone.
@@ -171,7 +176,12 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
 
   for (const name of await namesIn(layout.base)) {
     const dir = path.join(layout.base, name);
-    if (SHARD_RE.test(name)) {
+    const known = SHARD_RE.test(name) || KNOWN_FOLDERS.includes(name);
+    if (known && (await lstat(dir).then((st) => !st.isDirectory(), () => false))) {
+      // A file, a FIFO or a link (a loop, or out of the cache) at one of gk's folder names: removed, never followed.
+      await rm(dir, { force: true });
+      scratch++;
+    } else if (SHARD_RE.test(name)) {
       for (const key of await namesIn(dir)) {
         if (!KEY_RE.test(key)) unknown.push(path.join(name, key));
         else if (await removeVia(path.join(dir, key), key)) entries++;
@@ -179,7 +189,7 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       await rmdir(dir).catch(() => undefined); // only when empty; a concurrent publish keeps it
     } else if (name === "tmp") {
       for (const t of await namesIn(dir)) {
-        const mtime = await stat(path.join(dir, t)).then((s) => s.mtimeMs, () => undefined);
+        const mtime = await lstat(path.join(dir, t)).then((s) => s.mtimeMs, () => undefined);
         if (mtime === undefined) continue;
         if (!isAbandoned(t, mtime, now, true)) inProgress.add(t.slice(0, 64));
         else if (await removeVia(path.join(dir, t), t.slice(0, 64))) scratch++;
@@ -213,8 +223,8 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       for (const f of await namesIn(dir)) {
         if (!/^[0-9a-f]{64}\.json(\.[0-9]+\.[0-9a-f]{8})?$/.test(f)) unknown.push(path.join(name, f));
         else {
-          bytes += await stat(path.join(dir, f)).then((s) => s.size, () => 0);
-          await rm(path.join(dir, f), { force: true });
+          bytes += await lstat(path.join(dir, f)).then((s) => (s.isFile() ? s.size : 0), () => 0);
+          await rm(path.join(dir, f), { recursive: true, force: true }); // a folder planted at the name goes too
           scratch++;
         }
       }
@@ -235,7 +245,7 @@ export async function sweepStale(root: string, now: number = Date.now()): Promis
   let removed = 0;
   const sweep = async (dir: string, maxAgeMs: number, keyOf: (name: string) => string) => {
     for (const name of await namesIn(dir).catch(() => [])) {
-      const mtime = await stat(path.join(dir, name)).then((s) => s.mtimeMs, () => undefined);
+      const mtime = await lstat(path.join(dir, name)).then((s) => s.mtimeMs, () => undefined);
       if (mtime === undefined || now - mtime <= maxAgeMs) continue;
       if (await removeViaTrash(path.join(dir, name), layout.trash, keyOf(name)).catch(() => false)) removed++;
     }
@@ -248,7 +258,7 @@ export async function sweepStale(root: string, now: number = Date.now()): Promis
   await sweep(layout.failed, FAILED_KEPT_MS, (n) => n);
   for (const name of await namesIn(layout.trash).catch(() => [])) {
     const t = path.join(layout.trash, name);
-    const mtime = await stat(t).then((s) => s.mtimeMs, () => undefined);
+    const mtime = await lstat(t).then((s) => s.mtimeMs, () => undefined);
     if (mtime !== undefined && now - mtime > STALE_AFTER_MS) {
       await rm(t, { recursive: true, force: true }).catch(() => undefined);
       removed++;
@@ -284,7 +294,7 @@ async function namesIn(dir: string): Promise<string[]> {
 async function folderSize(dir: string): Promise<number> {
   let total = 0;
   for (const name of await namesIn(dir)) {
-    total += await stat(path.join(dir, name)).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    total += await lstat(path.join(dir, name)).then((s) => (s.isFile() ? s.size : 0), () => 0);
   }
   return total;
 }
