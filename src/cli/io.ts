@@ -1,10 +1,18 @@
 /** What a command writes, and how it reports diagnostics: one place, so every command prints alike. */
+import { once } from "node:events";
 import { diagnosticToJson, formatReport, REPORT_LIMIT } from "../diagnostics/format.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 
 export interface Io {
   out(text: string): void;
+  /**
+   * Writes the parts to stdout as one text, then a newline, waiting whenever the reader is
+   * behind, so that an output of any size (`gkc run --json` of 2^28 elements) is never one
+   * string nor held in memory whole. Where absent (a test's Io), printParts gives out() the
+   * parts joined.
+   */
+  outParts?(parts: Iterable<string>): Promise<void>;
   err(text: string): void;
   /** ANSI colours on stderr. */
   readonly color: boolean;
@@ -36,8 +44,32 @@ function write(stream: NodeJS.WriteStream, t: string): void {
   stream.write(t.endsWith("\n") ? t : t + "\n");
 }
 
+/** Buffered up to this many characters before a write. */
+const WRITE_CHUNK = 1 << 16;
+
+async function writeParts(stream: NodeJS.WriteStream, parts: Iterable<string>): Promise<void> {
+  guardStreams();
+  let chunk = "";
+  for (const p of parts) {
+    chunk += p;
+    if (chunk.length < WRITE_CHUNK) continue;
+    // A write error ends the process (guardStreams), so a drain that never comes is never awaited for long.
+    if (!stream.write(chunk)) await once(stream, "drain");
+    chunk = "";
+  }
+  stream.write(chunk + "\n");
+}
+
+/** Writes the parts to stdout as one text (Io.outParts). */
+export function printParts(io: Io, parts: Iterable<string>): Promise<void> {
+  if (io.outParts) return io.outParts(parts);
+  io.out([...parts].join(""));
+  return Promise.resolve();
+}
+
 export const processIo: Io = {
   out: (t) => write(process.stdout, t),
+  outParts: (parts) => writeParts(process.stdout, parts),
   err: (t) => write(process.stderr, t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   cwd: process.cwd(),

@@ -40,15 +40,6 @@ export function formatValue(elem: ScalarName, v: ScalarValue): string {
   return Object.is(v, -0) ? "-0" : String(v);
 }
 
-/** `[1, 2, 3]`, with at most `limit` elements and a count of the rest. */
-export function formatArray(elem: ScalarName, a: AnyTypedArray, limit = Infinity): string {
-  const n = Math.min(a.length, limit);
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) parts.push(formatValue(elem, loadedValue(elem, a[i]!)));
-  const more = a.length > n ? `, ... ${a.length - n} more` : "";
-  return `[${parts.join(", ")}${more}]`;
-}
-
 /**
  * A value for JSON output, exactly: numbers that JSON can carry as numbers; NaN,
  * Infinity, -Infinity and -0 as strings; 64-bit integers beyond 2^53 as decimal strings.
@@ -65,29 +56,53 @@ export function jsonValue(elem: ScalarName, v: ScalarValue): number | string | b
   return short ? Number(short(v)) : v;
 }
 
-export function jsonArray(elem: ScalarName, a: AnyTypedArray): (number | string | boolean)[] {
-  const out: (number | string | boolean)[] = new Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = jsonValue(elem, loadedValue(elem, a[i]!));
-  return out;
-}
-
-/** The elements of an array argument (src/ir/values.ts checkArrayArg) as values, the first `limit` of them. */
-export function elementsOf(elem: ValueType, a: AnyTypedArray, limit = Infinity): { values: Value[]; total: number } {
-  if (elem.kind === "scalar") {
-    const n = Math.min(a.length, limit);
-    return { values: Array.from({ length: n }, (_, i) => loadedValue(elem.name, a[i]!)), total: a.length };
-  }
+/** The number of elements of an array argument (src/ir/values.ts checkArrayArg) and the i-th of them as a value. */
+function elementReader(elem: ValueType, a: AnyTypedArray): { total: number; at: (i: number) => Value } {
+  if (elem.kind === "scalar") return { total: a.length, at: (i) => loadedValue(elem.name, a[i]!) };
   if (elem.kind === "vector") {
     const per = storedLanes(elem);
-    const total = a.length / per;
-    const n = Math.min(total, limit);
-    return { values: Array.from({ length: n }, (_, i) => Array.from({ length: elem.lanes }, (_, k) => loadedValue(elem.elem.name, a[i * per + k]!))), total };
+    return { total: a.length / per, at: (i) => Array.from({ length: elem.lanes }, (_, k) => loadedValue(elem.elem.name, a[i * per + k]!)) };
   }
   const view = new DataView(a.buffer, a.byteOffset, a.byteLength);
   const size = sizeOf(elem);
-  const total = a.byteLength / size;
+  return { total: a.byteLength / size, at: (i) => readValue(elem, view, i * size) };
+}
+
+/** Elements written per piece of text (formatElementsParts, jsonElementsParts): a few hundred KiB at most. */
+const PIECE = 1 << 14;
+
+/**
+ * `[a, b, ...]` of the first `limit` elements (and a count of the rest) in pieces of at most
+ * PIECE elements, so that an array of any length is printed without ever being one string
+ * (V8's strings end at 2^29 characters).
+ */
+function* parts(elem: ValueType, a: AnyTypedArray, limit: number, sep: string, text: (v: Value) => string): Generator<string> {
+  const { total, at } = elementReader(elem, a);
   const n = Math.min(total, limit);
-  return { values: Array.from({ length: n }, (_, i) => readValue(elem, view, i * size)), total };
+  if (n === 0 && total === 0) {
+    yield "[]";
+    return;
+  }
+  for (let start = 0; start < n; start += PIECE) {
+    const end = Math.min(n, start + PIECE);
+    const piece: string[] = [];
+    for (let i = start; i < end; i++) piece.push(text(at(i)));
+    yield (start === 0 ? "[" : sep) + piece.join(sep);
+  }
+  yield total > n ? `${n === 0 ? "[" : sep}... ${total - n} more]` : "]";
+}
+
+/** formatElements in pieces (see parts). */
+export function formatElementsParts(elem: ValueType, a: AnyTypedArray, limit = Infinity): Generator<string> {
+  return parts(elem, a, limit, ", ", (v) => formatAny(elem, v));
+}
+
+/** The JSON text of every element of an array argument of any element type (jsonAny), in pieces (see parts). */
+export function jsonElementsParts(elem: ValueType, a: AnyTypedArray): Generator<string> {
+  return parts(elem, a, Infinity, ",", (v) => {
+    const j = jsonAny(elem, v);
+    return typeof j === "number" ? String(j) : JSON.stringify(j);
+  });
 }
 
 /** Flat row-major items nested by `dims`: [[a, b], [c, d]] for dims [2, 2]. */
@@ -114,10 +129,7 @@ export function formatAny(t: ValueType | ArrayType, v: Value): string {
 
 /** `[...]` of the elements of an array argument of any element type, at most `limit` of them. */
 export function formatElements(elem: ValueType, a: AnyTypedArray, limit = Infinity): string {
-  if (elem.kind === "scalar") return formatArray(elem.name, a, limit);
-  const { values, total } = elementsOf(elem, a, limit);
-  const more = total > values.length ? `, ... ${total - values.length} more` : "";
-  return `[${values.map((v) => formatAny(elem, v)).join(", ")}${more}]`;
+  return [...formatElementsParts(elem, a, limit)].join("");
 }
 
 /** A value for JSON output (vectors as arrays, structs as objects, array fields nested by dimension), every scalar as jsonValue writes it. */
@@ -132,10 +144,4 @@ export function jsonAny(t: ValueType | ArrayType, v: Value): unknown {
     case "array":
       return nest(t.dims, (v as readonly Value[]).map((x) => jsonAny(t.elem, x)));
   }
-}
-
-/** Every element of an array argument of any element type, for JSON. */
-export function jsonElements(elem: ValueType, a: AnyTypedArray): unknown[] {
-  if (elem.kind === "scalar") return jsonArray(elem.name, a);
-  return elementsOf(elem, a).values.map((v) => jsonAny(elem, v));
 }

@@ -4,14 +4,17 @@ import { parseArgs } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { lineColOf } from "../../diagnostics/source.js";
 import { memoryHost, nodeHost } from "../../load/program.js";
+import { quotePath } from "../../load/sourceFiles.js";
+import { isOneExpression } from "../../parser/index.js";
+import { codeLiteral } from "../../util.js";
 import { frontEnd } from "../../pipeline.js";
-import { formatElements, jsonElements } from "../../runtime/format.js";
+import { formatElementsParts, jsonElementsParts } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
 import { cacheRoot } from "../../runtime/cache/layout.js";
 import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";
-import { EXIT, report, UsageError, type Io } from "../io.js";
+import { EXIT, printParts, report, UsageError, type Io } from "../io.js";
 import { diagnosticsOf } from "../runtimeErrors.js";
 
 export const help = `gkc run FILE [options]
@@ -32,7 +35,8 @@ then its error (exit status 1).
                           their lanes, structs objects by field; after a failed launch,
                           also "error":{"code", "message"}
   --all                   print every element (default: the first 64 of each array;
-                          --json always prints every element)
+                          --json always prints every element); an output of any size is
+                          written as it is made, never held whole
   --no-fma                build without FMA contraction (the default contracts, as nvcc
                           does), so float results equal the simulator's bit for bit
   --kernel K              run kernel K instead of the file's launch statements (an
@@ -97,15 +101,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     await runner.close();
   }
 
+  // Outputs are printed in pieces (printParts): an array of any length is never one string.
   if (values.json) {
-    const launches = outcomes.map((o) => ({
-      kernel: o.kernel,
-      device: o.device,
-      outputs: Object.fromEntries([...o.outputs].map(([k, v]) => [k, jsonElements(v.elem, v.data)])),
-      kernel_ms: o.kernelMs,
-    }));
     const error = failure?.[0] && { code: failure[0].code, message: failure[0].message };
-    io.out(JSON.stringify({ launches, ...(error && { error }) }));
+    await printParts(io, jsonParts(outcomes, error));
   } else {
     const limit = values.all ? Infinity : 64;
     for (const o of outcomes) {
@@ -114,7 +113,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         const at = src ? `${o.span.file}:${lineColOf(src, o.span.start).line}` : o.span.file;
         io.out(`# ${o.kernel} (${at})`);
       }
-      for (const [name, v] of o.outputs) io.out(`${name} = ${formatElements(v.elem, v.data, limit)}`);
+      for (const [name, v] of o.outputs) await printParts(io, [`${name} = `, ...formatElementsParts(v.elem, v.data, limit)]);
     }
   }
   if (failure) {
@@ -122,6 +121,20 @@ export async function run(args: string[], io: Io): Promise<number> {
     return EXIT.failed;
   }
   return EXIT.ok;
+}
+
+/** `{"launches":[{"kernel", "device", "outputs":{name:[...]}, "kernel_ms"}], "error"?}` as text, in pieces. */
+function* jsonParts(outcomes: readonly LaunchOutcome[], error: { code: string; message: string } | undefined): Generator<string> {
+  yield '{"launches":[';
+  for (const [i, o] of outcomes.entries()) {
+    yield `${i === 0 ? "" : ","}{"kernel":${JSON.stringify(o.kernel)},"device":${JSON.stringify(o.device)},"outputs":{`;
+    for (const [j, [name, v]] of [...o.outputs].entries()) {
+      yield `${j === 0 ? "" : ","}${JSON.stringify(name)}:`;
+      yield* jsonElementsParts(v.elem, v.data);
+    }
+    yield `},"kernel_ms":${JSON.stringify(o.kernelMs)}}`;
+  }
+  yield `]${error ? `,"error":${JSON.stringify(error)}` : ""}}`;
 }
 
 export function describeTarget(t: Target): string {
@@ -132,25 +145,36 @@ export function describeTarget(t: Target): string {
 /**
  * `--kernel K --arg ...`: a launch statement written from the flags, in a small in-memory
  * file next to FILE that imports K, so the checker validates it like any launch and its
- * diagnostics quote the flags.
+ * diagnostics quote the flags. What the flags give is pasted into it only where it cannot
+ * end what it is pasted into: each name is a name, each value exactly one expression (the
+ * parser's rule: no second argument, clause, statement or comment), FILE's name a string.
  */
 function frontEndForFlags(file: string, kernel: string, grid: string | undefined, block: string | undefined, argFlags: string[], sharedFlags: string[]) {
   const g = grid ? parseDims(grid, "grid") : [1, 1, 1];
   const b = block ? parseDims(block, "block") : [1, 1, 1];
   const pair = (flag: string, what: string) => (a: string) => {
     const eq = a.indexOf("=");
-    if (eq <= 0) throw new UsageError(`${flag} takes ${what} (got '${a}')`);
-    return `${a.slice(0, eq).trim()} = ${a.slice(eq + 1).trim()}`;
+    if (eq <= 0) throw new UsageError(`${flag} takes ${what} (got ${quotePath(a)})`);
+    const name = a.slice(0, eq).trim();
+    const value = a.slice(eq + 1).trim();
+    if (!NAME.test(name)) throw new UsageError(`${flag} ${quotePath(a)}: ${quotePath(name)} is not a name (${what})`);
+    if (!isOneExpression(value)) {
+      throw new UsageError(`${flag} ${name}=${quotePath(value)}: the value must be one expression, as in a launch statement (no comment, nothing after it)`);
+    }
+    return `${name} = ${value}`;
   };
   const args = argFlags.map(pair("--arg", "name=value"));
   const shared = sharedFlags.map(pair("--shared", "name=length"));
   // A kernel's name, or an instance's: the name, then <...> of names, integers and commas.
   const spelled = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<[A-Za-z0-9_,\s-]*>)?\s*$/.exec(kernel);
-  if (!spelled) throw new UsageError(`--kernel takes a kernel name, or an instance's as in 'reduce<f32, 256>' (got '${kernel}')`);
+  if (!spelled) throw new UsageError(`--kernel takes a kernel name, or an instance's as in 'reduce<f32, 256>' (got ${quotePath(kernel)})`);
   const [, name, instance = ""] = spelled;
   const dir = path.dirname(file);
   const virtual = path.join(dir, "<command line>.gk");
   const clause = shared.length ? ` shared(${shared.join(", ")})` : "";
-  const text = `import { ${name} } from "./${path.basename(file)}";\nlaunch ${name}${instance}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")})${clause};\n`;
+  const text = `import { ${name} } from ${codeLiteral(`./${path.basename(file)}`)};\nlaunch ${name}${instance}(${args.join(", ")}) grid(${g.join(", ")}) block(${b.join(", ")})${clause};\n`;
   return frontEnd(virtual, { host: memoryHost({ [virtual]: text }, nodeHost) });
 }
+
+/** A name in a launch statement (a parameter's, a shared array's). */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
