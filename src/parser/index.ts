@@ -12,7 +12,8 @@ import type { Module } from "./ast.js";
 import type { ModuleCst } from "./cst.js";
 import { GkParser } from "./grammar.js";
 import { EOF, type IToken } from "chevrotain";
-import { lex, tokenSpan } from "./lexer.js";
+import { lex, tokenEnd, tokenSpan } from "./lexer.js";
+import { makeSourceFile } from "../diagnostics/source.js";
 import { LBracket, LCurly, LParen, RBracket, RCurly, RParen } from "./tokens.js";
 import { BracketMap } from "./cascade.js";
 import { checkNesting } from "./nesting.js";
@@ -108,4 +109,32 @@ function parseFile(file: SourceFile): ParseResult {
   // Items nested too deeply for the steps after the parser are reported and dropped.
   const { module, diagnostics: deep } = checkNesting(built);
   return { module, diagnostics: sortDiagnostics([...lexed.diagnostics, ...syntax, ...log.all, ...deep]) };
+}
+
+/**
+ * Whether `text` is exactly one expression: all of it read by the grammar's expression rule,
+ * with no error and no comment. For text that is pasted into generated source (`gkc run
+ * --arg` values into a launch statement), which must not end what it is pasted into: add a
+ * clause, a statement, or a comment that hides what follows.
+ */
+export function isOneExpression(text: string): boolean {
+  const lexed = lex(makeSourceFile("<expression>", text));
+  if (lexed.diagnostics.length || lexed.tokens.length === 0 || deepestOpener(lexed.tokens)) return false;
+  // Between tokens (the lexer found nothing it could not read) is white space or a comment, which starts with '/'.
+  let at = 0;
+  for (const t of lexed.tokens) {
+    if (text.slice(at, t.startOffset).includes("/")) return false;
+    at = tokenEnd(t);
+  }
+  if (text.slice(at).includes("/")) return false;
+  parserInstance ??= new GkParser(new ProblemRecorder());
+  const parser = parserInstance;
+  parser.start(lexed.tokens, new BracketMap(lexed.tokens));
+  try {
+    parser.expression();
+  } catch (e) {
+    if (e instanceof RangeError) return false; // nested too deeply to parse: not a value for a flag
+    throw e;
+  }
+  return parser.errors.length === 0 && parser.recorder.reportable(new Set()).length === 0 && parser.nextToken().tokenType === EOF;
 }
