@@ -1,8 +1,8 @@
-/** `parse` as a whole: it never throws, whatever the input, and one parse never leaks into the next. */
+/** `parse` as a whole: it never throws, whatever the input, and one parse never leaks into the next; `isOneExpression`. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeSourceFile, type Span } from "../../src/diagnostics/source.js";
-import { parse } from "../../src/parser/index.js";
+import { isOneExpression, parse } from "../../src/parser/index.js";
 import { lex } from "../../src/parser/lexer.js";
 import { allSpans } from "./helpers.js";
 
@@ -114,5 +114,20 @@ describe("programs nested too deeply", () => {
     expect(codes(`device_kernel k(o: global<i32>) { o[0] = ${"(".repeat(95)}1${")".repeat(95)}; }`)).toEqual([]);
     expect(codes(`device_kernel k(o: global<i32>) { o[0] = ${"o[0] > 1 ? 1 : ".repeat(3000)}0; }`)).toEqual(["GK1014"]);
     expect(codes(`device_kernel k(o: global<i32>) { o[0] = 1${" + 1".repeat(1000)}; }`)).toEqual(["GK1014"]);
+  });
+});
+
+describe("isOneExpression", () => {
+  it("takes one expression, spaced and nested as one likes", () => {
+    for (const e of ["1", " -1.5e3 ", "zeros(8)", "[1, 2, 3]", "{ x: 1, y: 2 }", "f32x4(1, 2, 3, 4)", "(a + b) * c[i]", "a ? b : c", "iota(8)\n"]) expect(isOneExpression(e), e).toBe(true);
+  });
+  it("refuses what is not exactly one expression, and comments", () => {
+    for (const e of ["", " ", "1, 2", "zeros(1)) grid(1) block(7);", "zeros(1);", "1 // c", "/* c */ 1", "1 /* c */", "(1", "1)", "'a", "`", "let x = 1", "1 2", "[".repeat(200) + "]".repeat(200)]) {
+      expect(isOneExpression(e), e).toBe(false);
+    }
+  });
+  it("leaves the next parse undisturbed", () => {
+    isOneExpression("zeros(1)) grid(1");
+    expect(parse(makeSourceFile("t.gk", "const A = 1;\n")).diagnostics).toEqual([]);
   });
 });

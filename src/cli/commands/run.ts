@@ -44,7 +44,7 @@ then its error (exit status 1).
   --grid X[,Y[,Z]]        grid size (default 1)
   --block X[,Y[,Z]]       block size (default 1)
   --arg name=value        one per parameter, and one per constant array the kernel reads;
-                          value as in a launch statement:
+                          value one expression, as in a launch statement (no comment):
                           --arg n=8 --arg x=iota(8) --arg y='[1, 2, 3]' --arg out='zeros(8)'
                           --arg v='f32x4(1, 2, 3, 4)' --arg p='{ x: 1, y: 2 }'
   --shared name=length    the length (elements) of a dynamic shared array (shared buf: f32[];),
