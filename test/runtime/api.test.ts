@@ -25,6 +25,11 @@ describe("compile and run from TypeScript (CPU simulator)", () => {
     expect([...(r.c as BigInt64Array)]).toEqual([11n, 22n, 33n]);
   });
 
+  it("names source text or a path that is no string (GK8005)", async () => {
+    expect(((await compileSource(42 as never, { device: "cpu" }).catch((e: unknown) => e)) as GkRuntimeError).message).toBe("GK8005: compileSource() takes the source text as a string, got number 42");
+    expect(((await compile(undefined as never, { device: "cpu" }).catch((e: unknown) => e)) as GkRuntimeError).message).toBe("GK8005: compile() takes the path of a .gk or .ts file as a string, got undefined");
+  });
+
   it("runs the file's launch statements", async () => {
     const mod = await compile("examples/reduce.gk", { device: "cpu" });
     const [first] = await mod.runLaunches();
@@ -134,6 +139,23 @@ describe("arguments are checked before anything runs", () => {
     expect((await failure({ ...good(), outt: new Float32Array(1) })).message).toBe("k: there is no parameter 'outt'; did you mean 'out'? (parameters: n, big, scale, x, out)");
     const { out: _, ...missing } = good();
     expect((await failure(missing)).message).toBe("k: missing argument 'out' (global<f32>)");
+  });
+
+  it("looks parameters up among the arguments' own properties: a missing 'toString' is missing", async () => {
+    const mod = await compileSource("device_kernel k(toString: i32, out: global<i32>) { out[0] = toString; }", { device: "cpu" });
+    const e = (await mod.launch("k", { grid: 1, block: 1 }, { out: new Int32Array(1) }).catch((x: unknown) => x)) as GkRuntimeError;
+    expect(e.diagnostic.message).toBe("k: missing argument 'toString' (i32)");
+    await mod.close();
+  });
+
+  it("names a hole in a plain array, of a parameter or of a constant array", async () => {
+    const mod = await compileSource("constant T: f32[3];\ndevice_kernel k(x: readonly global<f32>, out: global<f32>) { out[0] = x[1] + T[1]; }", { device: "cpu" });
+    const wrong = async (args: Record<string, unknown>) => ((await mod.launch("k", { grid: 1, block: 1 }, args as never).catch((x: unknown) => x)) as GkRuntimeError).diagnostic.message;
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await wrong({ x: [1, , 3], out: new Float32Array(1), T: [1, 2, 3] })).toBe("k: parameter 'x' (readonly global<f32>) has a hole at index 1: give every element of a plain array");
+    // eslint-disable-next-line no-sparse-arrays
+    expect(await wrong({ x: [1, 2, 3], out: new Float32Array(1), T: [1, , 3] })).toBe("k: the constant array 'T' has a hole at index 1: give every element of a plain array");
+    await mod.close();
   });
 
   it("names a parameter given the wrong kind of value", async () => {
