@@ -120,6 +120,6 @@ export async function types(args: string[], io: Io): Promise<number> {
     return added;
   };
   watchFolders();
-  io.err(`watching ${roots.map((r) => path.relative(io.cwd, r) || ".").join(", ")} for changes to .gk files (Ctrl-C stops)`);
+  io.err(`watching ${roots.map((r) => quotePath(path.relative(io.cwd, r) || ".")).join(", ")} for changes to .gk files (Ctrl-C stops)`);
   return new Promise<number>(() => undefined);
 }
