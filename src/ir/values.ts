@@ -38,6 +38,12 @@ const NUMBER_RANGES: Readonly<Record<"i8" | "u8" | "i16" | "u16" | "i32" | "u32"
   u32: [0, 2 ** 32 - 1],
 };
 
+/** The index of the first hole of a plain array (`[1, , 3]`: 1), which forEach and map skip, or undefined. */
+export function holeIn(values: readonly unknown[]): number | undefined {
+  for (let i = 0; i < values.length; i++) if (!Object.hasOwn(values, i)) return i;
+  return undefined;
+}
+
 /**
  * A host value as a value of scalar type `t`: a boolean for bool; a number for floats (f32,
  * f16 and bf16 rounded to nearest even); an integer (a safe-integer number, or a bigint) in range for integers, as a

@@ -21,7 +21,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
-import { checkArrayArg, coerceScalar, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
+import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
 import { didYouMean } from "../ir/check/symbols.js";
@@ -267,6 +267,7 @@ function genericError(g: GenericKernel): GkRuntimeError {
 
 /** Compiles a `.gk` file. Throws GkCompileError with every diagnostic when it has errors. */
 export async function compile(file: string, opts: CompileOptions = {}): Promise<LoadedModule> {
+  if (typeof file !== "string") throw new GkRuntimeError("GK8005", `compile() takes the path of a .gk or .ts file as a string, got ${describeValue(file)}`);
   const fe = frontEnd(file);
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
   return GkModule.create(fe.ir, fe.sources, opts);
@@ -274,6 +275,7 @@ export async function compile(file: string, opts: CompileOptions = {}): Promise<
 
 /** Compiles gk source text; `filename` names it in diagnostics and anchors relative imports. */
 export async function compileSource(source: string, opts: CompileOptions & { filename?: string } = {}): Promise<LoadedModule> {
+  if (typeof source !== "string") throw new GkRuntimeError("GK8005", `compileSource() takes the source text as a string, got ${describeValue(source)}`);
   const filename = opts.filename ?? path.join(process.cwd(), "<source>.gk");
   const fe = frontEnd(filename, { host: memoryHost({ [filename]: source }, nodeHost) });
   if (!fe.ir || fe.diagnostics.some((d) => d.severity === "error")) throw new GkCompileError(fe.diagnostics, fe.sources);
@@ -322,7 +324,8 @@ function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, cons
     }
   }
   let missing: Param[] | undefined;
-  for (const p of fn.params) if (!(p.name in args) || args[p.name] === undefined) (missing ??= []).push(p);
+  // Own properties only: a parameter named toString is not Object.prototype's.
+  for (const p of fn.params) if (!Object.hasOwn(args, p.name) || args[p.name] === undefined) (missing ??= []).push(p);
   if (missing) throw invalid(fn.name, `missing argument${missing.length > 1 ? "s" : ""} ${missing.map((p) => `'${p.name}' (${typeToString(p.type)})`).join(", ")}`);
   const n = fn.params.length;
   const values = new Array<RunValue>(n);
@@ -375,7 +378,11 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
   }
   const c = checkArrayArg(elem, v);
   if (c.ok) return { value: c.value, given: v };
-  if (Array.isArray(v)) return fromPlainArray(fn.name, what, elem, v);
+  if (Array.isArray(v)) {
+    const hole = holeIn(v);
+    if (hole !== undefined) throw invalid(fn.name, `${what} has a hole at index ${hole}: give every element of a plain array`);
+    return fromPlainArray(fn.name, what, elem, v);
+  }
   if (elem.kind === "scalar" && ArrayBuffer.isView(v)) throw invalid(fn.name, `${what} takes ${c.want}, got a ${v.constructor.name}`);
   if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) throw invalid(fn.name, `${what} takes ${c.want}, got ${describe(v)}`);
   const plain = elem.kind === "scalar" ? `a GpuArray<"${elem.name}"> (or an array of numbers)` : elem.kind === "vector" ? "an array of vectors" : "an array of objects";

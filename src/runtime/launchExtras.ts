@@ -15,7 +15,7 @@ import { didYouMean } from "../ir/check/symbols.js";
 import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
-import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
+import { coerceScalar, holeIn, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
 import { GkRuntimeError } from "./launcher/errors.js";
 import { launchPlan, type LaunchPlan } from "./launchPlan.js";
 import type { LaunchExtras } from "./runner.js";
@@ -33,7 +33,7 @@ export function launchExtras(m: Module, fn: Function, shared: unknown, args: Rea
   if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.noLengthsProblem === undefined) return NONE;
   const reads = plan.constants;
   const constants = reads.map((a): AnyTypedArray => {
-    const v = args[a.name];
+    const v = Object.hasOwn(args, a.name) ? args[a.name] : undefined;
     if (v === undefined) throw new GkRuntimeError("GK8005", `${fn.name}: missing argument '${a.name}', a constant array it reads (${constantElem(a).name}, ${constantLength(a)} elements)`);
     if (Array.isArray(v)) return checked(fn, a, fromPlain(fn, a.name, constantElem(a).name, v));
     return checked(fn, a, v).slice();
@@ -48,6 +48,8 @@ function checked(fn: Function, a: ArrayVar, value: unknown): AnyTypedArray {
 }
 
 function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedArray>[0], values: readonly unknown[]): AnyTypedArray {
+  const hole = holeIn(values);
+  if (hole !== undefined) throw new GkRuntimeError("GK8005", `${fn.name}: the constant array '${name}' has a hole at index ${hole}: give every element of a plain array`);
   const out = newTypedArray(elem, values.length);
   values.forEach((x, i) => {
     const c = coerceScalar(scalarType(elem), x);

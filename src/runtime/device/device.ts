@@ -144,21 +144,22 @@ export class GpuDevice implements ArrayOwner {
 
   /** A GPU array of `length` zeros of element type `elem` ("f32", "i32", ...). */
   async zeros<E extends ElemName>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    if (!Object.hasOwn(TYPED_ARRAY, elem)) throw new GkRuntimeError("GK8005", `zeros() takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
-    if (!Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `zeros() takes a length that is a non-negative integer, got ${describeValue(length)}`);
+    checkShape("zeros()", elem, length);
     const engine = this.open("zeros()");
     const label = opts.label;
-    if (engine === undefined) return new GpuArray<E>(this, elem, length, { kind: "host", data: new TYPED_ARRAY[elem](length) as TypedArrayFor<ScalarName> }, label);
+    const what = () => (label !== undefined ? `GPU array '${label}' (${elem}[${length}])` : `a GPU array (${elem}[${length}])`);
     const bytes = length * TYPED_ARRAY[elem].BYTES_PER_ELEMENT;
+    if (engine === undefined) {
+      const data = hostMemory(elem, length);
+      if (data === undefined) throw new GkRuntimeError("GK8018", `${what()}: the CPU simulator cannot allocate ${bytes} bytes`);
+      return new GpuArray<E>(this, elem, length, { kind: "host", data }, label);
+    }
     try {
       const mem = await engine.alloc(bytes);
       return new GpuArray<E>(this, elem, length, { kind: "device", mem }, label);
     } catch (e) {
       this.note(e);
-      if (e instanceof GkRuntimeError && e.code === "GK8018") {
-        const what = label !== undefined ? `GPU array '${label}' (${elem}[${length}])` : `a GPU array (${elem}[${length}])`;
-        throw new GkRuntimeError("GK8018", `${what}: ${e.diagnostic.message}`, e.launcher ? { launcher: e.launcher } : {});
-      }
+      if (e instanceof GkRuntimeError && e.code === "GK8018") throw new GkRuntimeError("GK8018", `${what()}: ${e.diagnostic.message}`, e.launcher ? { launcher: e.launcher } : {});
       throw e;
     }
   }
@@ -168,9 +169,13 @@ export class GpuDevice implements ArrayOwner {
    * can make it (in-process), else an ordinary TypedArray.
    */
   hostArray<E extends ElemName>(elem: E, length: number): TypedArrayFor<E> {
+    checkShape("hostArray()", elem, length);
     const Ctor = TYPED_ARRAY[elem];
     const buffer = this.open("hostArray()")?.hostBuffer(length * Ctor.BYTES_PER_ELEMENT);
-    return (buffer ? new Ctor(buffer, 0, length) : new Ctor(length)) as TypedArrayFor<E>;
+    if (buffer) return new Ctor(buffer, 0, length) as TypedArrayFor<E>;
+    const data = hostMemory(elem, length);
+    if (data === undefined) throw new GkRuntimeError("GK8005", `hostArray() cannot allocate ${length * Ctor.BYTES_PER_ELEMENT} bytes of host memory (${elem}[${length}])`);
+    return data as TypedArrayFor<E>;
   }
 
   /** A new queue: its launches run in order, independently of other queues' (CUDA streams). */
@@ -374,4 +379,20 @@ async function openEngine(asked: Isolation | undefined, gpu: number, launcher: L
   }
   const { ServeEngine } = await import("./serve.js");
   return ServeEngine.open(gpu, launcher ?? {});
+}
+
+/** GK8005 unless `elem` is an element type (an own key of TYPED_ARRAY: not "constructor") and `length` a non-negative safe integer. */
+function checkShape(what: string, elem: unknown, length: unknown): asserts elem is ElemName {
+  if (typeof elem !== "string" || !Object.hasOwn(TYPED_ARRAY, elem)) throw new GkRuntimeError("GK8005", `${what} takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
+  if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `${what} takes a length that is a non-negative integer, got ${describeValue(length)}`);
+}
+
+/** A zeroed TypedArray of `length` elements in the process's memory, or undefined where it cannot be had (a RangeError: beyond V8's limit or out of memory). */
+function hostMemory(elem: ElemName, length: number): TypedArrayFor<ScalarName> | undefined {
+  try {
+    return new TYPED_ARRAY[elem](length) as TypedArrayFor<ScalarName>;
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
 }

@@ -131,7 +131,7 @@ export class GpuArray<E extends ElemName = ElemName> {
 }
 
 export function describeValue(v: unknown): string {
-  if (v === null) return "null";
+  if (v === null || v === undefined) return String(v);
   if (v instanceof GpuArray) return v.toString();
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name} of length ${(v as unknown as { length?: number }).length ?? "?"}`;
   if (typeof v === "object") return `a ${(v as object).constructor?.name ?? "object"}`;

@@ -212,7 +212,7 @@ describe("launches with GPU arrays on the simulator", () => {
 
   it("names a wrong element type or length of hostArray() (GK8005), and memory the simulator cannot allocate (GK8018)", async () => {
     const gpu = await cpu();
-    const types = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64";
+    const types = "bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, f16, bf16";
     expect((await failure(() => gpu.hostArray("nope" as never, 4))).message).toBe(`GK8005: hostArray() takes an element type (${types}), got string nope`);
     expect((await failure(() => gpu.hostArray("constructor" as never, 4))).message).toBe(`GK8005: hostArray() takes an element type (${types}), got string constructor`);
     for (const n of [-1, 1.5, 2 ** 53, "4"]) expect((await failure(() => gpu.hostArray("f32", n as never))).message).toMatch(/^GK8005: hostArray\(\) takes a length that is a non-negative integer, got /);
