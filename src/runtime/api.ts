@@ -34,7 +34,7 @@ import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
 import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
 import { GkRuntimeError } from "./launcher/errors.js";
-import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
+import { genericParamList, InstanceCache, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
 import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
@@ -94,8 +94,8 @@ export class GkModule {
   readonly #program: Program;
   readonly #owned: boolean;
   readonly #build: Program["build"];
-  /** Builds of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
-  readonly #instances = new Map<string, Program>();
+  /** Builds of instances made for `with()` and `launch()`, by instance name, the last INSTANCE_CACHE_SIZE (src/runtime/instances.ts). */
+  readonly #instances = new InstanceCache<Program>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,

@@ -8,7 +8,9 @@
  * build. Another is checked from the program's sources with the instance requested, and
  * runs in a module of its own: the instance and the device functions it calls, whose CUDA
  * depends on nothing else, so the kernel cache builds each instance once, whatever program
- * asks for it.
+ * asks for it. A module keeps the last INSTANCE_CACHE_SIZE instances it made (InstanceCache);
+ * one dropped is checked again when next asked for, and a kernel function made from it
+ * before keeps it and runs as before.
  */
 import type { SourceMap } from "../diagnostics/source.js";
 import type { InstanceRequest } from "../ir/check/instanceRequest.js";
@@ -28,6 +30,39 @@ export type GenericArgs = Readonly<Record<string, string | number | bigint | boo
 export interface NamedInstance {
   readonly request: InstanceRequest;
   readonly name: string;
+}
+
+/** How many instances a module keeps made for with() and launch(name) (spec/language.md, Generic kernels). */
+export const INSTANCE_CACHE_SIZE = 256;
+
+/** The most recently used `limit` values by key; the least recently used is dropped first. */
+export class InstanceCache<V> {
+  readonly #values = new Map<string, V>();
+
+  constructor(readonly limit = INSTANCE_CACHE_SIZE) {}
+
+  get size(): number {
+    return this.#values.size;
+  }
+
+  get(key: string): V | undefined {
+    const v = this.#values.get(key);
+    if (v !== undefined) {
+      // A Map iterates in insertion order: put the key last, the most recently used.
+      this.#values.delete(key);
+      this.#values.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: V): void {
+    this.#values.delete(key);
+    this.#values.set(key, value);
+    for (const oldest of this.#values.keys()) {
+      if (this.#values.size <= this.limit) break;
+      this.#values.delete(oldest);
+    }
+  }
 }
 
 function invalid(message: string): GkRuntimeError {
@@ -52,7 +87,7 @@ export function namedInstance(g: GenericKernel, args: GenericArgs): NamedInstanc
   for (const k of Object.keys(given)) {
     if (!names.includes(k)) throw invalid(`'${g.name}' has no generic parameter '${k}' (it takes ${genericParamList(g)})`);
   }
-  const missing = names.filter((n) => given[n] === undefined);
+  const missing = names.filter((n) => !Object.hasOwn(given, n) || given[n] === undefined);
   if (missing.length) throw invalid(`'${g.name}' takes ${genericParamList(g)}: ${missing.map((n) => `'${n}'`).join(" and ")} missing, as in ${withExample(g)}`);
   return positional(g, names.map((n) => given[n]!));
 }
