@@ -118,6 +118,17 @@ describe("ordered accesses, fences and unrolling", () => {
 }`),
     ).toContain("#pragma unroll\nfor (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {\ns = (int)((unsigned int)s + (unsigned int)i);\n}\n#pragma unroll 2\nwhile (s < 100) {");
   });
+
+  it("takes an unroll count of a generic kernel's constant parameter, each instance its own", () => {
+    const cuda = cudaOf(`device_kernel k<N: i32>(out: global<i32>) {
+  @unroll(N * 2)
+  for (let i = 0; i < 8; i++) { out[i] = i; }
+}
+launch k<2>(out = zeros(8)) grid(1) block(1);
+launch k<3>(out = zeros(8)) grid(1) block(1);`);
+    expect(cuda).toContain("#pragma unroll 4\nfor");
+    expect(cuda).toContain("#pragma unroll 6\nfor");
+  });
 });
 
 describe("warp match and fast math", () => {

@@ -145,6 +145,11 @@ describe("annotations and module options", () => {
   it("refuses unknown annotations", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { @inline for (let i = 0; i < 2; i++) {} }", ["GK4013 1:35 unknown annotation '@inline': a statement may be annotated with @unroll or @unroll(N), before a loop"]);
   });
+  it("checks an unroll count of a generic kernel's constant parameter in each instance, located", () => {
+    expectDiagnostics("device_kernel k<N: i32>(o: global<f32>) { @unroll(N) for (let i = 0; i < 2; i++) {} }\nlaunch k<0>(o = zeros(1)) grid(1) block(1);", [
+      "GK4013 1:51 the unroll count must be from 1 (no unrolling) to 2147483647, but 'N' is 0",
+    ]);
+  });
   it("refuses a run-time unroll count", () => {
     expectDiagnostics("device_kernel k(o: global<f32>, n: i32) { @unroll(n) for (let i = 0; i < 2; i++) {} }", ["GK3014 1:51 the unroll count must be a constant, but 'n' is computed at run time; use a module-level const"]);
   });
