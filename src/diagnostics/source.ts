@@ -78,11 +78,35 @@ export class SourceMap {
     return [...this.files.values()];
   }
 
-  /** `file:line:col` for a span, or just the file when it is not loaded. */
+  /** `file:line:col` for a span, or just the file when it is not loaded; the file's name as `printable` shows it. */
   locate(s: Span): string {
     const f = this.files.get(s.file);
-    if (!f) return s.file;
+    if (!f) return printable(s.file);
     const { line, col } = lineColOf(f, s.start);
-    return `${s.file}:${line}:${col}`;
+    return `${printable(s.file)}:${line}:${col}`;
   }
 }
+
+/**
+ * A name as a terminal should show it: every character that would reach a terminal as more
+ * than itself (a newline, an ANSI escape, a C1 control, a line or paragraph separator, or a
+ * bidirectional override that reorders what follows) escaped, and a backslash doubled only
+ * where the name holds such a character, so that ordinary names, Windows paths among them,
+ * print as they are.
+ */
+export function printable(name: string): string {
+  return UNPRINTABLE.test(name) ? escapeUnprintable(name) : name;
+}
+
+/** `name` with every backslash doubled and every character `printable` escapes escaped (quotePath's body). */
+export function escapeUnprintable(name: string): string {
+  return name.replace(UNPRINTABLE_OR_BACKSLASH, (c) => {
+    if (c === "\\") return "\\\\";
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNPRINTABLE_OR_BACKSLASH = new RegExp(`${UNPRINTABLE.source.slice(0, -1)}\\\\]`, "g");

@@ -14,6 +14,7 @@ import { isUtf8 } from "node:buffer";
 import * as path from "node:path";
 import { FRONT_ENDS } from "./frontEnds.js";
 import { ioProblem, NO_SUCH_FILE, notRegular, readRegularFileSync } from "./regularFile.js";
+import { escapeUnprintable } from "../diagnostics/source.js";
 
 /** The file name endings of kernel source: those of the front ends (frontEnds.ts). */
 export const SOURCE_EXTENSIONS: readonly string[] = FRONT_ENDS.flatMap((f) => f.extensions);
@@ -36,14 +37,7 @@ export { NO_SUCH_FILE };
  * a line or paragraph separator, or a bidirectional override that reorders what follows).
  */
 export function quotePath(p: string): string {
-  const escape = (c: string): string => {
-    if (c === "\\") return "\\\\";
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  };
-  return `'${p.replace(/[\x00-\x1f\x7f-\x9f\\\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, escape)}'`;
+  return `'${escapeUnprintable(p)}'`;
 }
 
 /** Why `file` cannot be a source file by its name alone, or undefined. */

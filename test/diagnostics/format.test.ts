@@ -22,3 +22,25 @@ describe("formatDiagnostic", () => {
     expect(frame[3]!.indexOf("~~")).toBe(frame[2]!.indexOf("zz"));
   });
 });
+
+describe("file names in a diagnostic's location", () => {
+  const at = (name: string) => {
+    const sources = new SourceMap();
+    sources.add(makeSourceFile(name, "let x = 1;\n"));
+    return formatDiagnostic(error("GK1001", { file: name, start: 4, end: 5 }, "oops"), sources).split("\n")[0]!;
+  };
+  it("print as they are when they hold nothing a terminal would act on (backslashes too)", () => {
+    expect(at("src/a b.gk")).toBe("src/a b.gk:1:5 - error GK1001: oops");
+    expect(at("C:\\work\\a.gk")).toBe("C:\\work\\a.gk:1:5 - error GK1001: oops");
+  });
+  it("escape line ends, ANSI escapes, C1 controls, separators and bidirectional overrides", () => {
+    for (const [name, shown] of [
+      ["a\nb.gk", "a\\nb.gk"],
+      ["\x1b[31mred\x1b[0m.gk", "\\x1b[31mred\\x1b[0m.gk"],
+      ["x\x9by.gk", "x\\x9by.gk"],
+      ["p\u2028q.gk", "p\\u2028q.gk"],
+      ["evil\u202egk.exe", "evil\\u202egk.exe"],
+      ["d\\e\r.gk", "d\\\\e\\x0d.gk"],
+    ]) expect(at(name!)).toBe(`${shown}:1:5 - error GK1001: oops`);
+  });
+});
