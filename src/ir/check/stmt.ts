@@ -15,7 +15,7 @@ import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "./names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
-import { constInteger, resolveType } from "./typeExpr.js";
+import { constIntegerOrUnknown, resolveType } from "./typeExpr.js";
 import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../limits.js";
 
 
@@ -127,8 +127,9 @@ function checkAnnotated(ctx: FnCtx, s: ast.AnnotatedStmt, topLevel: boolean): St
   }
   let unroll: "full" | number = "full";
   if (args.length === 1) {
-    const n = constInteger(ctx, args[0]!, "the unroll count");
-    if (n === undefined) return body;
+    const n = constIntegerOrUnknown(ctx, args[0]!, "the unroll count");
+    // A count of constant parameters (@unroll(N) in a generic definition) is checked in each instance, where N is known.
+    if (n === undefined || n === "unknown") return body;
     if (n < 1n || n > 0x7fffffffn) {
       ctx.log.error("GK4013", args[0]!.span, `the unroll count must be from 1 (no unrolling) to 2147483647, but '${textOf(ctx, args[0]!.span)}' is ${n}`);
       return body;

@@ -198,8 +198,8 @@ export function unknownConstant(ctx: FnCtx, v: Expr): boolean {
   return !someExpr(v, (x) => !pure(x)) && someExpr(v, (x) => x.kind === "var");
 }
 
-/** As constInteger, or "unknown" for a constant of constant parameters not known yet (see unknownConstant). */
-function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | "unknown" | undefined {
+/** As constInteger, or "unknown" for a constant of constant parameters not known yet (see unknownConstant): each instance checks it with their values. */
+export function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bigint | "unknown" | undefined {
   const u = untypedOf(ctx, e);
   if (ctx.poisoned.has(e)) return undefined;
   if (u) {

@@ -126,8 +126,8 @@ describe("ordered accesses, fences and unrolling", () => {
 }
 launch k<2>(out = zeros(8)) grid(1) block(1);
 launch k<3>(out = zeros(8)) grid(1) block(1);`);
-    expect(cuda).toContain("#pragma unroll 4\nfor");
-    expect(cuda).toContain("#pragma unroll 6\nfor");
+    expect(cuda).toContain("#pragma unroll 4\n  for");
+    expect(cuda).toContain("#pragma unroll 6\n  for");
   });
 });
 

@@ -147,7 +147,7 @@ describe("annotations and module options", () => {
   });
   it("checks an unroll count of a generic kernel's constant parameter in each instance, located", () => {
     expectDiagnostics("device_kernel k<N: i32>(o: global<f32>) { @unroll(N) for (let i = 0; i < 2; i++) {} }\nlaunch k<0>(o = zeros(1)) grid(1) block(1);", [
-      "GK4013 1:51 the unroll count must be from 1 (no unrolling) to 2147483647, but 'N' is 0",
+      "GK4013 1:51 in k<0>: the unroll count must be from 1 (no unrolling) to 2147483647, but 'N' is 0",
     ]);
   });
   it("refuses a run-time unroll count", () => {
