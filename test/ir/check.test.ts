@@ -399,8 +399,8 @@ describe("launch statements", () => {
   it("refuses a data helper whose array would hold more than 2^31 - 1 scalars or bytes", () => {
     const v = "struct P { a: f64, b: f64 }\ndevice_kernel k(o: global<f32x4>, p: global<P>, q: global<f32x3>) {}\n";
     expectError(v + "launch k(o = iota(2147483647), p = zeros(1), q = zeros(1)) grid(1) block(1);", "GK5007 3:19 iota(2147483647) of f32x4 would hold 8589934588 f32 lanes; an array a launch statement makes holds at most 2147483647, so at most 536870911 f32x4");
-    expectError(v + "launch k(o = zeros(1), p = fill(134217728, { a: 1.0, b: 2.0 }), q = zeros(1)) grid(1) block(1);", "GK5007 3:32 fill(134217728) of P would hold 2147483648 bytes; an array a launch statement makes holds at most 2147483647, so at most 134217727 P");
-    expectError(v + "launch k(o = zeros(1), p = zeros(1), q = zeros(536870912)) grid(1) block(1);", "GK5007 3:44 zeros(536870912) of f32x3 would hold 2147483648 f32 lanes");
+    expectError(v + "launch k(o = zeros(1), p = fill(134217728, { a: 1.0, b: 2.0 }), q = zeros(1)) grid(1) block(1);", "GK5007 3:33 fill(134217728) of P would hold 2147483648 bytes; an array a launch statement makes holds at most 2147483647, so at most 134217727 P");
+    expectError(v + "launch k(o = zeros(1), p = zeros(1), q = zeros(536870912)) grid(1) block(1);", "GK5007 3:48 zeros(536870912) of f32x3 would hold 2147483648 f32 lanes");
     expectDiagnostics(v + "launch k(o = iota(536870911), p = zeros(134217727), q = zeros(536870911)) grid(1) block(1);", []);
   });
   it("checks grid and block sizes", () => {

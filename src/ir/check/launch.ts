@@ -5,7 +5,7 @@ import type { ArrayData, ArrayVar, Expr, Function, Launch, LaunchArg, LaunchCons
 import { evalCast } from "../evalOp.js";
 import { dynamicSharedArrays, dynamicSharedBytes, staticSharedBytes } from "../kernelMemory.js";
 import { invariant } from "../../util.js";
-import { asScalar, isBool, isFloat, isInt, laneScalar, typeToString, type ScalarType, type ScalarValue, type ValueType } from "../types.js";
+import { asScalar, isBool, isFloat, isInt, laneScalar, sizeOf, storedLanes, typeToString, type ScalarType, type ScalarValue, type ValueType } from "../types.js";
 import { leafValues, zeroValue, type Value } from "../composite.js";
 import { textOf, tyName, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
@@ -316,6 +316,13 @@ function arrayData(ctx: FnCtx, v: ast.Expr, elem: ValueType, param: string): Arr
   if (n === undefined) return undefined;
   if (n < 0n || n > MAX_ELEMENTS) {
     ctx.log.error("GK5007", args[0]!.span, `the length given to ${name}() must be between 0 and ${MAX_ELEMENTS}, but it is ${n}`);
+    return undefined;
+  }
+  // The host array made holds n elements' stored lanes (a 3-lane vector stores 4) or bytes (structs); it too is bounded.
+  const unit = elem.kind === "vector" ? storedLanes(elem) : elem.kind === "struct" ? sizeOf(elem) : 1;
+  if (n * BigInt(unit) > MAX_ELEMENTS) {
+    const held = elem.kind === "vector" ? `${typeToString(elem.elem)} lanes` : "bytes";
+    ctx.log.error("GK5007", args[0]!.span, `${name}(${n}) of ${et} would hold ${n * BigInt(unit)} ${held}; an array a launch statement makes holds at most ${MAX_ELEMENTS}, so at most ${MAX_ELEMENTS / BigInt(unit)} ${et}`);
     return undefined;
   }
   const length = Number(n);
