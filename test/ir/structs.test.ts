@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { checkSource, diagnosticLines, expectError, irOf, printed } from "../helpers.js";
 import { sizeOf } from "../../src/ir/types.js";
+import { cudaOf } from "../backends/cuda/helpers.js";
 
 const NODE = "struct Node { start: i32; edges: i32; }\n";
 const PARTICLE = "struct Particle { pos: f32x3, vel: f32x3, mass: f32, id: i32, taps: f32[2][2] }\n";
@@ -35,6 +36,12 @@ describe("struct declarations", () => {
     expectError("struct D { a: i32; a: f32; }\n", "GK2002 1:20 field 'a' is declared twice in struct 'D'");
     expectError("struct G { a: global<f32>; }\n", "GK4007 1:15 global<T> is the type of a kernel or device_fn parameter");
     expectError("struct f32x4 { a: i32; }\n", "GK2009 1:8 'f32x4' is a reserved name");
+  });
+
+  it("refuses a struct nested more than 100 structs deep, as brackets are (GK1014), located, and takes one 100 deep to CUDA", () => {
+    const chain = (n: number) => `struct S0 { x: f32 }\n${Array.from({ length: n - 1 }, (_, i) => `struct S${i + 1} { s: S${i}[1] }\n`).join("")}device_kernel k(o: global<S${n - 1}>) {}\n`;
+    expectError(chain(2000), "GK1014 101:8 struct 'S100' nests 101 structs deep; a struct nests at most 100 deep, as brackets do: flatten some of its fields");
+    expect(cudaOf(chain(100))).toContain("struct S99 {");
   });
 
   it("refuses fields of the 1- and 2-byte scalars, also as array fields (GK2041)", () => {
