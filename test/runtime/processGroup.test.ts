@@ -2,7 +2,7 @@
  * runInGroup: a program and everything it starts end together, on a time limit, on a cancel,
  * when the program itself ends, and when the Node process that started them is stopped.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,4 +83,51 @@ describe("runInGroup", () => {
       expect(await waitEnded([child], 2_000)).toEqual([]);
     });
   }
+
+  it("ends the group when the Node process that started it is killed with SIGKILL (no handler runs)", async () => {
+    expect(existsSync(builtGroup), `${builtGroup} is missing: run \`npm run build\` first`).toBe(true);
+    const t = tree("parent-SIGKILL");
+    const parent = execa(process.execPath, [worker, "sh", ...t.args], { reject: false, timeout: 20_000 });
+    const child = await pidFrom(t.pidFile);
+    parent.kill("SIGKILL");
+    expect((await parent).signal).toBe("SIGKILL");
+    // Generous: the guard's kill comes at once, but a loaded machine is slow to schedule it.
+    expect(await waitEnded([child], 20_000)).toEqual([]);
+  });
+
+  it("reports a program that is not there, or not executable, as a spawn failure", async () => {
+    const notExecutable = path.join(work, "not-executable");
+    writeFileSync(notExecutable, "#!/bin/sh\n");
+    expect(await runInGroup(notExecutable, [], { timeoutMs: 0 })).toMatchObject({ kind: "spawn", code: "EACCES" });
+    expect(await runInGroup("gk-no-such-program", [], { timeoutMs: 0 })).toMatchObject({ kind: "spawn", code: "ENOENT" });
+    expect(await runInGroup("sh", ["-c", "echo $0"], { timeoutMs: 0 })).toMatchObject({ kind: "ok", stdout: "sh\n" });
+  });
+});
+
+describe("gkc build killed with SIGKILL", () => {
+  it("leaves none of nvcc's stages running (a fake nvcc whose stage sleeps)", async () => {
+    const gkc = fileURLToPath(new URL("../../bin/gkc.js", import.meta.url));
+    expect(existsSync(builtGroup), `${builtGroup} is missing: run \`npm run build\` first`).toBe(true);
+    const pids = path.join(work, "stages.pid");
+    // Answers --version; a compile starts a "cicc" stage in the background, as nvcc's shell does, and waits for it.
+    const nvcc = path.join(work, "nvcc-with-stages");
+    writeFileSync(nvcc, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "Cuda compilation tools, release 12.0, V12.0.1"; exit 0; fi\nsleep 300 &\necho $! >> ${JSON.stringify(pids)}\nwait\n`);
+    chmodSync(nvcc, 0o755);
+    const source = path.join(work, "k.gk");
+    writeFileSync(source, "device_kernel k(o: global<f32>) { o[0] = 1.0; }\n");
+    const build = execa(process.execPath, [gkc, "build", source, "--arch", "sm_90"], {
+      env: { GK_NVCC: nvcc, GK_CACHE_DIR: path.join(work, "build-cache") },
+      reject: false,
+      timeout: 60_000,
+    });
+    const deadline = Date.now() + 30_000;
+    while ((existsSync(pids) ? readFileSync(pids, "utf8").trim().split("\n").length : 0) < 2) {
+      if (Date.now() > deadline || build.exitCode !== undefined && build.exitCode !== null) throw new Error("the two nvcc runs did not start within 30 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    build.kill("SIGKILL");
+    expect((await build).signal).toBe("SIGKILL");
+    const stages = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+    expect(await waitEnded(stages, 20_000)).toEqual([]);
+  });
 });
