@@ -358,6 +358,22 @@ export function structType(name: string, fields: readonly { readonly name: strin
   return Object.freeze({ kind: "struct", name, fields: Object.freeze(laid), size: roundUp(offset, align), align });
 }
 
+const depths = new WeakMap<StructType, number>();
+
+/** How many structs deep `t` nests: 1 when no field holds a struct, else one more than its deepest struct field (an array field by its element). */
+export function structDepth(t: StructType): number {
+  let d = depths.get(t);
+  if (d === undefined) {
+    d = 1;
+    for (const f of t.fields) {
+      const leaf = f.type.kind === "array" ? f.type.elem : f.type;
+      if (leaf.kind === "struct") d = Math.max(d, 1 + structDepth(leaf));
+    }
+    depths.set(t, d);
+  }
+  return d;
+}
+
 function roundUp(n: number, to: number): number {
   return Math.ceil(n / to) * to;
 }

@@ -16,7 +16,7 @@ import { lex, tokenEnd, tokenSpan } from "./lexer.js";
 import { makeSourceFile } from "../diagnostics/source.js";
 import { LBracket, LCurly, LParen, RBracket, RCurly, RParen } from "./tokens.js";
 import { BracketMap } from "./cascade.js";
-import { checkNesting } from "./nesting.js";
+import { checkNesting, MAX_NESTING } from "./nesting.js";
 import { ProblemRecorder } from "./problems.js";
 import { syntaxDiagnostics } from "./syntaxErrors.js";
 import { toAst } from "./toAst.js";
@@ -64,8 +64,6 @@ export function parse(file: SourceFile): ParseResult {
   }
 }
 
-/** How deep brackets ( [ { may nest: the recursive-descent parser and the passes after it stay well within the stack. */
-export const MAX_NESTING = 100;
 
 function parseFile(file: SourceFile): ParseResult {
   const lexed = lex(file);

@@ -3,7 +3,8 @@
  * passes, CUDA backend, simulator) walks the AST or IR recursively, so the parser refuses
  * what would overflow their stacks, with GK1014 at the place where the limit is crossed.
  *
- *   - brackets `( [ {` nest at most MAX_NESTING (100) deep (checked on tokens, index.ts);
+ *   - brackets `( [ {` nest at most MAX_NESTING (100) deep (checked on tokens, index.ts),
+ *     and structs as deep (checked by the checker, src/ir/check/fileScope.ts);
  *   - a chain of binary operators has at most MAX_CHAIN_OPERANDS (500) operands (checked
  *     while the chain is built, expressions.ts);
  *   - an expression nests at most MAX_EXPR_DEPTH (500) operations deep: operators, casts
@@ -22,6 +23,8 @@ import type { Span } from "../diagnostics/source.js";
 import { assertNever } from "../util.js";
 import type * as ast from "./ast.js";
 
+/** How deep brackets ( [ { may nest (index.ts): the recursive-descent parser and the passes after it stay well within the stack. Structs nest as deep (the checker): a struct's value is written with one brace per level. */
+export const MAX_NESTING = 100;
 export const MAX_EXPR_DEPTH = 500;
 export const MAX_CHAIN_OPERANDS = 500;
 export const MAX_STMT_DEPTH = 100;

@@ -4,9 +4,10 @@
  * names it imports from other files.
  */
 import type * as ast from "../../parser/ast.js";
+import { MAX_NESTING } from "../../parser/nesting.js";
 import type { DiagnosticLog } from "../../diagnostics/diagnostic.js";
 import type { Expr } from "../nodes.js";
-import { byteSize, isLaneScalar, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
+import { byteSize, isLaneScalar, structDepth, structType, T, typeToString, type ArrayType, type ScalarType, type StructType, type ValueType } from "../types.js";
 import type { ArrayVar } from "../nodes.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
@@ -198,6 +199,12 @@ export class FileScope implements ModuleScope {
     }
     if (!ok) return { kind: "poisoned", name, span };
     const type = structType(name, fields);
+    // Every pass after the checker walks a struct's fields recursively: structs nest as deep as brackets may.
+    const depth = structDepth(type);
+    if (depth > MAX_NESTING) {
+      this.log.error("GK1014", d.name.span, `struct '${name}' nests ${depth} structs deep; a struct nests at most ${MAX_NESTING} deep, as brackets do: flatten some of its fields`);
+      return { kind: "poisoned", name, span };
+    }
     if (type.size > LOCAL_ARRAY_LIMIT_BYTES) {
       this.log.error("GK4009", d.name.span, `struct '${name}' takes ${type.size} bytes; a value is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (keep large data in global arrays)`);
       return { kind: "poisoned", name, span };
