@@ -4,8 +4,16 @@
  * alone leaves them running, gigabytes large, with nvcc's output pipes open.
  *
  * A group started here is ended (SIGTERM) when this process exits or is stopped by SIGINT,
- * SIGTERM or SIGHUP, since a group of its own no longer gets the terminal's Ctrl-C.
+ * SIGTERM or SIGHUP, since a group of its own no longer gets the terminal's Ctrl-C. And it is
+ * ended (SIGKILL) when this process dies in a way no handler sees (SIGKILL, a crash), by a
+ * guard inside the group: the group's leader is first a shell that starts the guard in the
+ * background and then becomes the program (`exec`, the same pid). The guard waits to read fd 3,
+ * the child's end of a socket pair whose other end only this process holds; the read returns
+ * when that end closes, which is when this process has ended (or ended the run), and the guard
+ * then kills its whole group, itself included. The program runs without fd 3.
  */
+import { accessSync, constants as fsConstants, statSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 export type GroupOutcome =
@@ -51,13 +59,16 @@ export async function runInGroup(file: string, args: readonly string[], opts: Gr
   // Before the spawn: a signal that comes between the spawn and the bookkeeping below must
   // find a listener (Node runs it later, on the event loop), not the default that ends Node.
   watchSignals();
+  const program = findProgram(file, opts);
+  if (typeof program !== "string") return program;
   try {
-    const sub = execa(file, [...args], {
+    const sub = execa(SHELL, ["-c", GUARD, "gk-group", program, ...args], {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
       cleanup: false,
-      stdin: "ignore",
+      // stdin closed; stdout, stderr; fd 3: the guard's lifeline (never written).
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
       stripFinalNewline: false,
     });
     pid = sub.pid;
@@ -88,6 +99,35 @@ export async function runInGroup(file: string, args: readonly string[], opts: Gr
     if (pid !== undefined) live.delete(pid);
     if (live.size === 0) unwatchSignals();
   }
+}
+
+const SHELL = "/bin/sh";
+/**
+ * The group leader's script (see the top of this file). The guard ignores the signals that stop
+ * a run (a SIGTERM to the group ends the program, and the guard stays until the group is killed
+ * or this process ends); `kill -KILL 0` is its whole group.
+ */
+const GUARD = `( trap '' INT TERM HUP; read _ <&3; kill -KILL 0 ) </dev/null >/dev/null 2>&1 &\nexec "$@" 3<&-`;
+
+/**
+ * The program's absolute path, found as a spawn finds it (a name without a slash on PATH), or
+ * the spawn failure it would be: the shell that runs it could only report an exit code.
+ */
+function findProgram(file: string, opts: GroupRunOptions): string | Extract<GroupOutcome, { kind: "spawn" }> {
+  const candidates = file.includes("/")
+    ? [path.resolve(opts.cwd ?? ".", file)]
+    : ((opts.env?.PATH ?? process.env.PATH) ?? "").split(path.delimiter).filter((d) => d !== "").map((d) => path.resolve(opts.cwd ?? ".", d, file));
+  let code = "ENOENT";
+  for (const candidate of candidates) {
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EACCES") code = "EACCES";
+    }
+  }
+  return { kind: "spawn", code, detail: `spawn ${file} ${code}` };
 }
 
 /** Sends `signal` to the group led by `leader`; a group that has ended already is no error. */
