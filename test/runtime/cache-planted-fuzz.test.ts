@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { fakeNvcc } from "./fixtures/nvcc-wrapper.js";
+import { copyingNvcc } from "./fixtures/nvcc-wrapper.js";
 import { KERNEL_TARGETS, LOWERING_TARGETS, PLANTS, type PlantedCase } from "./fixtures/planted-worker.js";
 
 /** A case that prints nothing for this long hangs (generous: a loaded CI machine is slow, a hang is forever). */
@@ -30,17 +30,6 @@ const worker = fileURLToPath(new URL("./fixtures/planted-worker.ts", import.meta
 
 const work = mkdtempSync(path.join(tmpdir(), "gk-planted-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** Writes each output as `// fake nvcc <args>` and the source: deterministic for its source and arguments. */
-const FAKE_NVCC_BODY = `
-if [ "$1" = "--version" ]; then echo "Cuda compilation tools, release 12.0, V12.0.1 (fake)"; exit 0; fi
-out=""; src=""; prev=""
-for a in "$@"; do
-  if [ "$prev" = "-o" ]; then out="$a"; fi
-  case "$a" in *.cu) src="$a";; esac
-  prev="$a"
-done
-{ echo "// fake nvcc $*" | sed "s|$out|OUT|"; cat "$src"; } > "$out"`;
 
 const CASES: PlantedCase[] = [...KERNEL_TARGETS, ...LOWERING_TARGETS].flatMap((target) => PLANTS.map((plant) => ({ target, plant }))).map((c, id) => ({ id, ...c }));
 
@@ -105,7 +94,7 @@ function runWorker(nvcc: string, cases: readonly PlantedCase[]): Promise<Outcome
 
 describe("fuzzing both caches with planted files", () => {
   it(`every planted file is rebuilt over or refused with a located message (${CASES.length} cases)`, async () => {
-    const nvcc = fakeNvcc(work, "nvcc", FAKE_NVCC_BODY);
+    const nvcc = copyingNvcc(work);
     const outcomes: Outcome[] = [];
     while (outcomes.length < CASES.length) {
       const done = new Set(outcomes.map((o) => o.id));
