@@ -7,8 +7,8 @@
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { SourceMap, type Span } from "./diagnostics/source.js";
-import type { InstanceRequest } from "./ir/check/instanceRequest.js";
-import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
+import type { InstanceRequest } from "./check/instanceRequest.js";
+import { checkLoadedProgram, type LoadedProgram } from "./check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
 import type * as ast from "./parser/ast.js";

@@ -6,7 +6,7 @@
  * new value is computed as the operator computes it and written only if no other thread
  * changed the word in between.
  */
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import type { CudaHelperName } from "../codegen/cuda/helpers.js";
 import type { AtomicEntry, CudaImpl } from "./builtins.js";
 import { jsBinary } from "./evalOp.js";
 import { call, raw, type Template } from "./templates.js";
@@ -20,7 +20,7 @@ const NUMS: readonly ScalarName[] = [...INTS, ...HALVES, "f32", "f64"];
 
 /**
  * An atomic on a 1- or 2-byte element, for which CUDA has no instruction: a loop of
- * atomicCAS on the aligned 32-bit word holding it (src/backends/cuda/helpers.ts), applying
+ * atomicCAS on the aligned 32-bit word holding it (src/codegen/cuda/helpers.ts), applying
  * `op` (a `gk_op_*` struct) to the element and the operand converted to the element's type.
  */
 function narrow(op: CudaHelperName): Partial<Record<ScalarName, CudaImpl>> {

@@ -12,7 +12,7 @@
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import { call, evaluatesOnce, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import type { CudaHelperName } from "../codegen/cuda/helpers.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";

@@ -1,7 +1,7 @@
 /**
  * Identifiers that generated CUDA must not declare, as data. A user name that is reserved is
- * renamed (src/backends/cuda/names.ts), except a kernel's, which is its symbol and must be
- * one of none of these (src/ir/check/kernelNames.ts, GK2011). Two levels:
+ * renamed (src/codegen/cuda/names.ts), except a kernel's, which is its symbol and must be
+ * one of none of these (src/check/kernelNames.ts, GK2011). Two levels:
  *
  * - everywhere (locals and parameters too): C++ keywords, the reserved prefixes, CUDA's
  *   built-in variables, and every macro the headers nvcc includes define (a macro rewrites a

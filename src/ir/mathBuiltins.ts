@@ -8,7 +8,7 @@
  * function, rounded once; the small integers (i8 u8 i16 u16) are computed as int, and the
  * backend converts the result back.
  */
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import type { CudaHelperName } from "../codegen/cuda/helpers.js";
 import type { CudaImpl, MathEntry, TypeConstraint } from "./builtins.js";
 import { call, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, type FloatName, type ScalarName } from "./types.js";
@@ -21,7 +21,7 @@ const INT: TypeConstraint = { scalars: "int", vectors: true };
 /**
  * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the CUDA
  * templates below call, as this table spells CUDA functions (the backend's own conversions
- * are in src/backends/cuda/settings.ts, which `gkc check` does not load).
+ * are in src/codegen/cuda/settings.ts, which `gkc check` does not load).
  */
 const HALF_CUDA = { f16: { toF32: "__half2float", fromF32: "__float2half_rn" }, bf16: { toF32: "__bfloat162float", fromF32: "__float2bfloat16_rn" } } as const;
 

@@ -7,7 +7,7 @@
  *
  * - `threadfenceBlock()`, `threadfence()`: CUDA's `__threadfence_block()` and `__threadfence()`;
  * - `loadAcquire(a, i)` / `storeRelease(a, i, v)`: PTX `ld.acquire.gpu` / `st.release.gpu` on the
- *   element's address (a prelude helper per width, src/backends/cuda/orderedHelpers.ts);
+ *   element's address (a prelude helper per width, src/codegen/cuda/orderedHelpers.ts);
  * - `loadVolatile(a, i)` / `storeVolatile(a, i, v)`: a C++ volatile access (PTX `ld.volatile`,
  *   `st.volatile`, through prelude helpers): performed each time it runs, never merged or cached
  *   in a register.
@@ -16,7 +16,7 @@
  * partly indexed (`loadVolatile(t[r], c)`).
  */
 import type { CudaImpl, MemoryEntry } from "./builtins.js";
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
+import type { CudaHelperName } from "../codegen/cuda/helpers.js";
 import { call } from "./templates.js";
 import type { ScalarName } from "./types.js";
 

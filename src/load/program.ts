@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
-import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
+import type { LoadedFile, LoadedProgram } from "../check/program.js";
 import type * as ast from "../parser/ast.js";
 import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, SOURCE_KINDS, type SourceRead } from "./sourceFiles.js";
 import { frontEndFor } from "./frontEnds.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cudaHelperDeps, cudaHelpers } from "../../src/backends/cuda/helpers.js";
+import { cudaHelperDeps, cudaHelpers } from "../../src/codegen/cuda/helpers.js";
 import { builtins, operandTypes } from "../../src/ir/builtins.js";
 import { fill } from "../../src/ir/templates.js";
 import { makeRuntime } from "../../src/ir/evalOp.js";

@@ -4,10 +4,10 @@
  * of miscompiling a program that uses one.
  */
 import { describe, expect, it } from "vitest";
-import { isReservedIdentifier } from "../../src/backends/cuda/names.js";
-import { kernelSymbolProblem } from "../../src/ir/check/kernelNames.js";
-import { nvccPath } from "../backends/cuda/helpers.js";
-import { globalDeclarations, headerNames } from "../backends/cuda/headerNames.js";
+import { isReservedIdentifier } from "../../src/codegen/cuda/names.js";
+import { kernelSymbolProblem } from "../../src/check/kernelNames.js";
+import { nvccPath } from "../codegen/cuda/helpers.js";
+import { globalDeclarations, headerNames } from "../codegen/cuda/headerNames.js";
 
 const nvcc = nvccPath();
 

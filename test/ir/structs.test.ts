@@ -1,4 +1,4 @@
-/** Checking structs (src/ir/check: fileScope.ts, access.ts, expr.ts): declarations, layout, values, fields, arrays of structs, parameters and results. */
+/** Checking structs (src/check: fileScope.ts, access.ts, expr.ts): declarations, layout, values, fields, arrays of structs, parameters and results. */
 import { describe, expect, it } from "vitest";
 import { checkSource, diagnosticLines, expectError, irOf, printed } from "../helpers.js";
 import { sizeOf } from "../../src/ir/types.js";
