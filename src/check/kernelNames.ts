@@ -8,13 +8,13 @@
  *
  * And a kernel's name is its symbol in the built module (`extern "C"`), verbatim: a name C++,
  * the headers nvcc includes or the generated code already claim is refused (GK2011,
- * `kernelSymbolProblem`), from the lists of src/ir/cudaReserved.ts.
+ * `kernelSymbolProblem`), from the lists of src/codegen/cuda/reserved.ts.
  */
 
 import {
   builtinCudaNames, CPP_KEYWORDS, CUDA_API_PREFIXES, CUDA_BUILTIN_VARIABLES, CUDA_VECTOR_TYPES, GLOBAL_RESERVED_PREFIXES,
   HEADER_DECLARATIONS, HEADER_MACROS, MATH_FAMILIES, MATH_SUFFIXES,
-} from "../ir/cudaReserved.js";
+} from "../codegen/cuda/reserved.js";
 
 const MODULE_MEMBER = "a compiled module (GkModule) has a member of that name";
 const OBJECT_MEMBER = "every JavaScript object has a member of that name";

@@ -6,7 +6,7 @@
  *   includes, a name the generated code itself refers to (`fabsf`, `min`, `threadIdx`), nor
  *   one with a reserved prefix (`_`, `gk_`, `cuda`, `cu`/`CU` + capital); and, for kernels
  *   and device functions, not a name those headers declare at global scope, nor one starting
- *   with `atomic` + capital or `make_` (src/ir/cudaReserved.ts).
+ *   with `atomic` + capital or `make_` (src/codegen/cuda/reserved.ts).
  * - Otherwise it is spelled safely: characters C++ does not allow become `_xHH_` (their
  *   code point in hex), runs of `_` shrink to one, leading `_` go, a reserved prefix gets `u_`
  *   in front, and a reserved word gets `_` after it: `int` → `int_`, `__x` → `x`,
@@ -30,7 +30,7 @@ import {
   MATH_FAMILIES,
   MATH_SUFFIXES,
   RESERVED_PREFIXES,
-} from "../../ir/cudaReserved.js";
+} from "./reserved.js";
 import { kernelSymbolProblem } from "../../check/kernelNames.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";

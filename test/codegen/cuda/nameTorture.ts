@@ -14,7 +14,7 @@ import {
   HEADER_MACROS,
   MATH_FAMILIES,
   MATH_SUFFIXES,
-} from "../../../src/ir/cudaReserved.js";
+} from "../../../src/codegen/cuda/reserved.js";
 import { bin, c, cast, deviceFn, i32, Ids, kernelFn, letS, load, moduleOf, ref, span, store } from "./ir.js";
 
 /** Every name the backend reserves somewhere, plus its own internal names and names C++ cannot spell. */

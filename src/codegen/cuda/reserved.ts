@@ -13,14 +13,14 @@
  *
  * The header names were taken from CUDA 13.0 on Linux with glibc (`nvcc -E` and
  * `nvcc -E -Xcompiler -dM` of a `.cu` that includes only cuda_fp16.h and cuda_bf16.h, which
- * the backend includes where a module uses f16 or bf16); test/ir/cudaReserved.test.ts derives
+ * the backend includes where a module uses f16 or bf16); test/codegen/cuda/reserved.test.ts derives
  * them again from the installed nvcc, so a toolkit that adds a name fails that test instead
  * of miscompiling a user's program.
  */
 
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "./builtins.js";
-import { fill } from "./templates.js";
-import { assertNever } from "../util.js";
+import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
+import { fill } from "../../ir/templates.js";
+import { assertNever } from "../../util.js";
 
 const words = (s: string): string[] => s.trim().split(/\s+/);
 

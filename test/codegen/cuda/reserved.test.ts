@@ -1,13 +1,13 @@
 /**
- * The reserved names (src/ir/cudaReserved.ts) cover what the installed nvcc's headers
+ * The reserved names (src/codegen/cuda/reserved.ts) cover what the installed nvcc's headers
  * define and declare: a toolkit that adds a name fails here, with the names to add, instead
  * of miscompiling a program that uses one.
  */
 import { describe, expect, it } from "vitest";
-import { isReservedIdentifier } from "../../src/codegen/cuda/names.js";
-import { kernelSymbolProblem } from "../../src/check/kernelNames.js";
-import { nvccPath } from "../codegen/cuda/helpers.js";
-import { globalDeclarations, headerNames } from "../codegen/cuda/headerNames.js";
+import { isReservedIdentifier } from "../../../src/codegen/cuda/names.js";
+import { kernelSymbolProblem } from "../../../src/check/kernelNames.js";
+import { nvccPath } from "./helpers.js";
+import { globalDeclarations, headerNames } from "./headerNames.js";
 
 const nvcc = nvccPath();
 
