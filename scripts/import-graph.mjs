@@ -4,7 +4,9 @@
 // one, the circles (strongly connected components) between folders and between stages,
 // and whether the IR or the checker imports a code generator.
 //
-//   node scripts/import-graph.mjs [--list]     (--list prints every upward import)
+//   node scripts/import-graph.mjs [--list] [--src DIR]
+//     --list prints every upward import; --src measures another tree's src/ (an old commit's:
+//     git archive <commit> src | tar -x -C /tmp/old, then --src /tmp/old/src)
 //
 // Specifiers are read with a regular expression (static `import`/`export … from`, bare
 // `import "…"` and `import("…")`), type-only imports included: they tie the files together
@@ -14,7 +16,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const SRC = join(ROOT, "src");
+const SRC = process.argv.includes("--src") ? resolve(process.argv[process.argv.indexOf("--src") + 1]) : join(ROOT, "src");
 
 /**
  * The stages, lowest first; imports should only point down (to a lower or the same rank).
@@ -26,8 +28,9 @@ const SRC = join(ROOT, "src");
  *   parser/tsfront  the two front ends, source → AST
  *   load          front end by extension, imports, gk/std paths
  *   check         AST → typed IR
- *   pipeline      the named steps (load → check → passes)
- *   codegen       IR → CUDA C++ / JavaScript (the simulator's code)
+ *   codegen       IR → CUDA C++ / JavaScript (the simulator's code), each with its target record
+ *   pipeline      the named steps (load → check → passes → legalize for a target): the driver
+ *                 of the stages below it, so it may name a code generator's target record
  *   build         nvcc, the kernel cache, process groups
  *   runtime       devices, engines, the launcher client, the simulator, the API
  *   lang/modules/testing  what user code imports: kernel(), the loader hook, gk/testing
@@ -41,8 +44,8 @@ const STAGES = [
   ["parser", 2, ["parser/"]],
   ["tsfront", 2, ["tsfront/"]],
   ["load", 3, ["load/"]],
-  ["pipeline", 5, ["pipeline.ts"]],
-  ["codegen", 6, ["backends/", "codegen/"]],
+  ["codegen", 5, ["backends/", "codegen/"]],
+  ["pipeline", 6, ["pipeline.ts"]],
   ["build", 7, ["build/", "runtime/cache/", "runtime/cache.ts", "runtime/build.ts", "runtime/nvcc.ts", "runtime/nvccFolders.ts", "runtime/processGroup.ts"]],
   ["runtime", 8, ["runtime/"]],
   ["lang", 9, ["lang/"]],

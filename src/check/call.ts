@@ -10,7 +10,6 @@ import { evalCast } from "../ir/evalOp.js";
 import type { CallArg, Expr } from "../ir/nodes.js";
 import { isFloat, isInt, isLaneScalar, isScalarName, isVectorLane, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../ir/types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "../ir/warpBuiltins.js";
-import { cudaSpelling } from "../codegen/cuda/spellings.js";
 import type { ParamSig } from "./symbols.js";
 import { constExpr, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkGenericCall } from "./genericArgs.js";
@@ -109,7 +108,7 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
     ctx.log.error("GK3010", e.span, "cannot convert to void");
     return undefined;
   }
-  const spelled = cudaSpelling(name);
+  const spelled = ctx.module.target.spelling(name);
   if (spelled) {
     const rule = lookupBuiltin(spelled.gk)?.rule;
     const params = rule?.kind === "warp" ? rule.params.join(", ") : rule?.kind === "sync" ? "" : "...";

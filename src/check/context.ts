@@ -1,4 +1,5 @@
 /** The state of checking one function body (or one constant context), passed to every check. */
+import type { Target } from "../ir/target.js";
 import type * as ast from "../parser/ast.js";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { Span } from "../diagnostics/source.js";
@@ -13,6 +14,8 @@ export interface ModuleScope {
   readonly text: string;
   /** The module flushes f32 subnormals (`@flushToZero;`): its constant expressions fold so. */
   readonly flushToZero: boolean;
+  /** The code generator's target, handed in: its kernel-symbol rule (GK2011) and its spellings of gk's builtins (hints). */
+  readonly target: Target;
   lookup(name: string): ModuleSymbol | undefined;
   names(): Iterable<string>;
 }

@@ -10,7 +10,8 @@ import { byteSize, isLaneScalar, structType, T, typeToString, type ArrayType, ty
 import type { ArrayVar } from "../ir/nodes.js";
 import { newCtx, tyName, type FnCtx, type ModuleScope } from "./context.js";
 import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "./expr.js";
-import { kernelSymbolProblem, takenKernelName } from "./kernelNames.js";
+import { takenKernelName } from "./kernelNames.js";
+import type { Target } from "../ir/target.js";
 import { genericParams } from "./genericParams.js";
 import { isReservedName } from "./names.js";
 import { resolveSignature } from "./signature.js";
@@ -44,8 +45,9 @@ export class FileScope implements ModuleScope {
     /** Unique IR names of every function and kernel of the program. */
     private readonly irNames: ReadonlyMap<ast.KernelDecl | ast.FunctionDecl, string>,
     /** Hands out the ids of `constant` arrays: negative, unique in the program. */
-    private readonly constantIds: { next: number } = { next: -1 },
-    readonly flushToZero = false,
+    private readonly constantIds: { next: number },
+    readonly flushToZero: boolean,
+    readonly target: Target,
   ) {
     for (const item of items) {
       if (item.kind === "Import" || item.kind === "Launch" || item.kind === "ModuleAnnotation") continue;
@@ -57,8 +59,8 @@ export class FileScope implements ModuleScope {
       const taken = item.kind === "Kernel" ? takenKernelName(name.name) : undefined;
       // Reported, but still declared: what uses the kernel checks as usual.
       if (taken) log.error("GK2010", name.span, `a kernel cannot be named '${name.name}': ${taken}; rename the kernel`);
-      const symbol = item.kind === "Kernel" && !taken ? kernelSymbolProblem(name.name) : undefined;
-      if (symbol) log.error("GK2011", name.span, `a kernel's name is its CUDA symbol (extern "C"), and '${name.name}' cannot be one: ${symbol}; rename the kernel`);
+      const symbol = item.kind === "Kernel" && !taken ? target.kernelSymbol.problem(name.name) : undefined;
+      if (symbol) log.error("GK2011", name.span, `a kernel's name is ${target.kernelSymbol.what}, and '${name.name}' cannot be one: ${symbol}; rename the kernel`);
       const prev = this.own.get(name.name);
       if (prev) {
         log.error("GK2002", name.span, `'${name.name}' is already declared in this file`, [{ message: "first declared here", span: prev.decl.name.span }]);

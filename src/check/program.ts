@@ -1,4 +1,6 @@
 /** Checking a whole program: every loaded file, its imports, its functions, and the entry file's launches. */
+import type { Target } from "../ir/target.js";
+import type { LoadedFile, LoadedProgram } from "../load/program.js";
 import type * as ast from "../parser/ast.js";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { ArrayVar, ExportedConstant, Function, GenericKernel, GenericParamInfo, Launch, Module, ModuleConstant } from "../ir/nodes.js";
@@ -15,31 +17,18 @@ import { structsIn, type StructType } from "../ir/types.js";
 import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
 import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
 
-/** A parsed source file and where each of its imports resolved to (undefined: it failed to load, already reported). */
-export interface LoadedFile {
-  readonly path: string;
-  readonly text: string;
-  readonly ast: ast.Module;
-  readonly imports: ReadonlyMap<ast.ImportDecl, string | undefined>;
-}
-
-export interface LoadedProgram {
-  readonly entry: string;
-  /** Every file, the entry first. */
-  readonly files: ReadonlyMap<string, LoadedFile>;
-}
-
 /**
  * Checks the program; returns the IR when there were no errors. `requests` name instances
  * of the entry file's generic kernels to make besides those its launch statements name
- * (the API's `with()`).
+ * (the API's `with()`). `target` is the code generator's record (src/ir/target.ts), handed in:
+ * the checker asks it whether a kernel's name can be its symbol and how it spells builtins.
  */
-export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, requests: readonly InstanceRequest[] = []): Module | undefined {
+export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, target: Target, requests: readonly InstanceRequest[] = []): Module | undefined {
   const irNames = assignIrNames(program);
   const flushToZero = moduleOptions(program, log);
   const scopes = new Map<string, FileScope>();
   const constantIds = { next: -1 };
-  for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames, constantIds, flushToZero));
+  for (const f of program.files.values()) scopes.set(f.path, new FileScope(f.path, f.text, f.ast.items, log, irNames, constantIds, flushToZero, target));
   for (const f of program.files.values()) {
     const scope = scopes.get(f.path)!;
     for (const item of f.ast.items) {

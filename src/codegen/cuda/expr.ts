@@ -23,7 +23,8 @@
  *   compoundExpr.ts), and a vector load of an array of scalars reads through a vector pointer:
  *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { atomicBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, LoadExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
 import { argOperands, operands } from "../../ir/walk.js";
 import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, T, unsignedOf, type ScalarType, type ValueType } from "../../ir/types.js";
@@ -100,7 +101,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "var":
       return atom(cx.name(e.var));
     case "special":
-      return { text: `(int)${indexBuiltin(e.name).cuda(e.axis)}`, prec: PREC.unary };
+      return { text: `(int)${CUDA_INDEX[e.name].value(e.axis)}`, prec: PREC.unary };
     case "unary":
       return unary(e, cx);
     case "binary":
@@ -391,7 +392,7 @@ function inUnsigned(e: Expr, t: ScalarType, cx: ExprContext): Emitted {
     return { text: `(${cType(u)})${literal(t, v).text}`, prec: PREC.unary };
   }
   // CUDA computes the thread indices as unsigned int (the table's spelling); gk's i32 converts them.
-  if (e.kind === "special" && t.name === "i32") return atom(indexBuiltin(e.name).cuda(e.axis));
+  if (e.kind === "special" && t.name === "i32") return atom(CUDA_INDEX[e.name].value(e.axis));
   // An integer converted to t and then to u is the integer converted to u (both wrap), in the
   // bits that matter: all of them for one width, t's for a small integer.
   if (e.kind === "cast" && isInt(scalarType(e.operand))) {
@@ -510,15 +511,13 @@ function viewText(a: ViewArg, readonly: boolean, cx: ExprContext, next: () => Ex
 }
 
 function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
-  const entry = mathBuiltin(e.name);
-  invariant(entry, `unknown math builtin ${e.name}`);
-  const impl = entry.cuda[builtinOperandType(e).name];
+  const impl = CUDA_MATH[e.name]?.[builtinOperandType(e).name];
   invariant(impl, `${e.name} has no CUDA implementation for ${builtinOperandType(e).name}`);
   return inOrder(e.args, cx, (ops) => narrow(asScalar(e.type), fromTemplate(impl.template, ops.map((a) => emitExpr(a, cx)))));
 }
 
 function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
-  const impl = atomicBuiltin(e.op).cuda[e.type.name];
+  const impl = CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[e.type.name];
   invariant(impl, `atomic ${e.op} has no CUDA implementation for ${e.type.name}`);
   const n = e.indices.length;
   return inOrder([...e.indices, ...e.args], cx, (ops) => {
@@ -532,7 +531,7 @@ function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
 function warp(e: WarpExpr, cx: ExprContext): Emitted {
   const entry = warpBuiltin(e.op);
   const shuffle = entry.rule.shape === "shuffle";
-  const emitted = inOrder(e.args, cx, (ops) => fromTemplate(entry.cuda.template, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
+  const emitted = inOrder(e.args, cx, (ops) => fromTemplate(CUDA_WARP[e.op].template, ops.map((a, i) => (shuffle && i === 1 ? laneOperand(a, cx) : emitExpr(a, cx)))));
   // CUDA shuffles a small integer as an int.
   return e.type.kind === "scalar" ? narrow(e.type, emitted) : emitted;
 }
@@ -547,7 +546,7 @@ function laneOperand(lane: Expr, cx: ExprContext): Emitted {
 
 /** The CUDA template of an ordered load or store of an element of type `t`. */
 export function orderedTemplate(op: "loadAcquire" | "loadVolatile" | "storeRelease" | "storeVolatile", t: ScalarType): Template {
-  const impl = memoryBuiltin(op).cuda[t.name];
+  const impl = CUDA_MEMORY[memoryBuiltin(op).name]?.[t.name];
   invariant(impl, `${op} has no CUDA implementation for ${t.name}`);
   return impl.template;
 }

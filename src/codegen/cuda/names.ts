@@ -29,9 +29,9 @@ import {
   HEADER_MACROS,
   MATH_FAMILIES,
   MATH_SUFFIXES,
+  kernelSymbolProblem,
   RESERVED_PREFIXES,
 } from "./reserved.js";
-import { kernelSymbolProblem } from "../../check/kernelNames.js";
 import { CUDA } from "./settings.js";
 import { visit } from "../../ir/walk.js";
 import { instanceSymbol } from "../../ir/instances.js";

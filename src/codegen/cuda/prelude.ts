@@ -4,7 +4,8 @@
  * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
  * own integer division helpers below.
  */
-import { atomicBuiltin, indexBuiltin, mathBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
+import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
@@ -136,7 +137,7 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   const visitor: Visitor = {
     stmt: (s) => {
-      if (s.kind === "store" && s.order) add(memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").cuda[asScalar(s.array.type.elem).name]?.helpers);
+      if (s.kind === "store" && s.order) add(CUDA_MEMORY[memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").name]?.[asScalar(s.array.type.elem).name]?.helpers);
     },
       expr: (e) => {
         if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");
@@ -147,17 +148,17 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           const h = divisionHelperFor(e);
           if (h) used.add(h);
         } else if (e.kind === "builtin") {
-          const entry = mathBuiltin(e.name);
-          invariant(entry, `unknown math builtin ${e.name}`);
-          add(entry.cuda[builtinOperandType(e).name]?.helpers);
+          const impls = CUDA_MATH[e.name];
+          invariant(impls, `unknown math builtin ${e.name}`);
+          add(impls[builtinOperandType(e).name]?.helpers);
         } else if (e.kind === "atomic") {
-          add(atomicBuiltin(e.op).cuda[e.type.name]?.helpers);
+          add(CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[e.type.name]?.helpers);
         } else if (e.kind === "warp") {
-          add(warpBuiltin(e.op).cuda.helpers);
+          add(CUDA_WARP[e.op].helpers);
         } else if (e.kind === "special") {
-          add(indexBuiltin(e.name).helpers);
+          add(CUDA_INDEX[e.name].helpers);
         } else if (e.kind === "load" && e.order) {
-          add(memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").cuda[asScalar(e.type).name]?.helpers);
+          add(CUDA_MEMORY[memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").name]?.[asScalar(e.type).name]?.helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);

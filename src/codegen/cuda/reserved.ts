@@ -18,7 +18,8 @@
  * of miscompiling a user's program.
  */
 
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
+import { builtins, type IndexEntry, type WarpEntry } from "../../ir/builtins.js";
+import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
 import { fill } from "../../ir/templates.js";
 import { assertNever } from "../../util.js";
 
@@ -198,22 +199,22 @@ export function builtinCudaNames(): string[] {
   for (const b of builtins) {
     switch (b.rule.kind) {
       case "math":
-        for (const impl of Object.values((b as MathEntry).cuda)) if (impl) texts.push(fill(impl.template, args));
+        for (const impl of Object.values(CUDA_MATH[b.name] ?? {})) if (impl) texts.push(fill(impl.template, args));
         break;
       case "atomic":
-        for (const impl of Object.values((b as AtomicEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        for (const impl of Object.values(CUDA_ATOMICS[b.name] ?? {})) if (impl) texts.push(fill(impl.template, ["p", ...args]));
         break;
       case "sync":
-        texts.push(fill((b as SyncEntry).cuda, []));
+        texts.push(fill(CUDA_SYNC[b.name]!, []));
         break;
       case "index":
-        for (const axis of [0, 1, 2] as const) texts.push(`(int)${(b as IndexEntry).cuda(axis)}`);
+        for (const axis of [0, 1, 2] as const) texts.push(`(int)${CUDA_INDEX[(b as IndexEntry).name].value(axis)}`);
         break;
       case "warp":
-        texts.push(fill((b as WarpEntry).cuda.template, args));
+        texts.push(fill(CUDA_WARP[(b as WarpEntry).name].template, args));
         break;
       case "memory":
-        for (const impl of Object.values((b as MemoryEntry).cuda)) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        for (const impl of Object.values(CUDA_MEMORY[b.name] ?? {})) if (impl) texts.push(fill(impl.template, ["p", ...args]));
         break;
       case "constant":
       case "vector":
@@ -227,4 +228,41 @@ export function builtinCudaNames(): string[] {
   // The placeholders, and the members .x .y .z of CUDA's index variables, are not names to avoid.
   const notNames = new Set([...args, "p", "x", "y", "z"]);
   return texts.flatMap((t) => t.match(/\b[A-Za-z_]\w*/g) ?? []).filter((w) => !notNames.has(w));
+}
+
+/**
+ * Why a kernel's gk name cannot be its `extern "C"` symbol, or undefined when it can. A kernel
+ * keeps its name verbatim (spec: Module-level declarations), so the rule is what C++, the
+ * headers nvcc includes and the generated code itself claim at global scope, read from the
+ * same lists as `isReservedIdentifier`; but the CUDA API's prefixes are matched with their
+ * case (`cuda`, `cu` + capital, `CU_`, `CUDA_`, `CUDART`), so that `CUDAkernel2DCT` is a kernel
+ * name (the headers' other CUDA-prefixed names are in the lists).
+ */
+export function kernelSymbolProblem(name: string): string | undefined {
+  if (name.startsWith("_")) return "C++ reserves names that start with '_' for its implementation";
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) return "it is not a C++ identifier";
+  if (name.includes("__")) return "C++ reserves names with a double underscore for its implementation";
+  if (/^gk_/i.test(name)) return "names that start with 'gk_' are the generated code's own";
+  if (CPP_KEYWORDS.includes(name)) return ["main", "std", "errno"].includes(name) ? "C++ reserves it" : "it is a C++ keyword";
+  if (CUDA_BUILTIN_VARIABLES.includes(name)) return "it is one of CUDA's built-in variables";
+  if (HEADER_MACROS.includes(name)) return "the headers nvcc includes define a macro of that name";
+  if (generatedNames().has(name)) return "the generated code calls a function of that name";
+  if (HEADER_DECLARATIONS.includes(name) || CUDA_VECTOR_TYPES.includes(name) || MATH_FAMILIES.some((f) => MATH_SUFFIXES.some((s) => name === f + s || name === `${f}${s}_r`))) {
+    return "the headers nvcc includes declare that name";
+  }
+  const prefix = [...GLOBAL_RESERVED_PREFIXES, ...CUDA_API_PREFIXES].find((p) => p.test(name));
+  if (prefix) return `the CUDA headers declare names that start with ${prefixText(prefix)}`;
+  return undefined;
+}
+
+let generated: ReadonlySet<string> | undefined;
+/** Functions the generated code calls (the builtin table's CUDA templates), and CUDA's float remainders. */
+function generatedNames(): ReadonlySet<string> {
+  return (generated ??= new Set([...builtinCudaNames(), "fmodf", "fmod"]));
+}
+
+/** `/^cu[A-Z]/` as "'cu' and a capital letter", `/^make_/` as "'make_'". */
+function prefixText(re: RegExp): string {
+  const src = re.source.replace(/^\^/, "");
+  return src.endsWith("[A-Z]") ? `'${src.slice(0, -5)}' and a capital letter` : `'${src}'`;
 }

@@ -6,14 +6,13 @@
  * C's type names used as casts (src/diagnostics/foreignTypes.ts).
  */
 import { foreignScalar } from "../../diagnostics/foreignTypes.js";
-import { builtins, type MathEntry, type MemoryEntry, type SyncEntry, type WarpEntry } from "../../ir/builtins.js";
+import { builtins, type WarpEntry } from "../../ir/builtins.js";
+import type { Spelling } from "../../ir/target.js";
 import { calledFunction } from "../../ir/templates.js";
+import { CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
 
 /** What to write instead of a CUDA name: a gk call, and a note where the two differ. */
-export interface Spelling {
-  readonly gk: string;
-  readonly note?: string;
-}
+export type { Spelling };
 
 
 /**
@@ -35,10 +34,10 @@ function fromTable(): Map<string, Spelling> {
   const m = new Map<string, Spelling>();
   for (const b of builtins) {
     const names: (string | undefined)[] = [];
-    if (b.rule.kind === "math") for (const impl of Object.values((b as MathEntry).cuda)) names.push(calledFunction(impl.template));
-    if (b.rule.kind === "sync") names.push(calledFunction((b as SyncEntry).cuda));
-    if (b.rule.kind === "warp") names.push(calledFunction((b as WarpEntry).cuda.template));
-    if (b.rule.kind === "memory") for (const impl of Object.values((b as MemoryEntry).cuda)) names.push(impl && calledFunction(impl.template));
+    if (b.rule.kind === "math") for (const impl of Object.values(CUDA_MATH[b.name] ?? {})) names.push(calledFunction(impl.template));
+    if (b.rule.kind === "sync") names.push(calledFunction(CUDA_SYNC[b.name]!));
+    if (b.rule.kind === "warp") names.push(calledFunction(CUDA_WARP[(b as WarpEntry).name].template));
+    if (b.rule.kind === "memory") for (const impl of Object.values(CUDA_MEMORY[b.name] ?? {})) names.push(impl && calledFunction(impl.template));
     const note = b.rule.kind === "warp" && b.rule.params.length ? "gk passes the mask of the warp's threads itself" : undefined;
     for (const n of names) {
       if (n && n !== b.name && !n.startsWith("gk_") && !m.has(n)) m.set(n, { gk: b.name, ...(note && { note }) });

@@ -10,7 +10,8 @@
  *   a `continue` of this loop becomes `goto gk_continue_1;`, which leaves the body's block
  *   for the step. The label and the extra block appear only when the body continues.
  */
-import { lookupBuiltin, memoryBuiltin, type SyncEntry } from "../../ir/builtins.js";
+import { memoryBuiltin } from "../../ir/builtins.js";
+import { CUDA_MEMORY, CUDA_SYNC } from "./builtins.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
 import { asScalar, isDense, type ValueType } from "../../ir/types.js";
@@ -36,8 +37,8 @@ export interface StmtContext {
   readonly align: (a: ArrayVar) => number;
 }
 
-const barrier = lookupBuiltin("barrier") as SyncEntry;
-invariant(barrier?.rule.kind === "sync", "the builtin table has no barrier");
+const barrier = CUDA_SYNC.barrier;
+invariant(barrier, "the CUDA column has no barrier");
 
 const pad = (depth: number) => CUDA.indent.repeat(depth);
 
@@ -71,9 +72,9 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
     case "return":
       return simple(() => (s.value ? `return ${emitExpr(s.value, cx.scope).text};` : "return;"));
     case "barrier":
-      return [line(`${pad(depth)}${fill(barrier.cuda, [])};`, at)];
+      return [line(`${pad(depth)}${fill(barrier, [])};`, at)];
     case "fence":
-      return [line(`${pad(depth)}${fill(memoryBuiltin(s.scope === "block" ? "fenceBlock" : "fenceDevice").cuda.fence!.template, [])};`, at)];
+      return [line(`${pad(depth)}${fill(CUDA_MEMORY[memoryBuiltin(s.scope === "block" ? "fenceBlock" : "fenceDevice").name]!.fence!.template, [])};`, at)];
     case "block":
       return [line(`${pad(depth)}{`, at), ...emitStmts(s.body, cx, depth + 1), line(`${pad(depth)}}`)];
     default:

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isReservedIdentifier } from "../../../src/codegen/cuda/names.js";
-import { kernelSymbolProblem } from "../../../src/check/kernelNames.js";
+import { kernelSymbolProblem } from "../../../src/codegen/cuda/reserved.js";
 import { nvccPath } from "./helpers.js";
 import { globalDeclarations, headerNames } from "./headerNames.js";
 

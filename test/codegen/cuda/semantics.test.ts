@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { kernel } from "../../helpers.js";
 import { fromTemplate, PREC } from "../../../src/codegen/cuda/expr.js";
-import { builtins, type AtomicEntry, type MathEntry } from "../../../src/ir/builtins.js";
+import { builtins, type MathEntry } from "../../../src/ir/builtins.js";
+import { CUDA_ATOMICS, CUDA_MATH } from "../../../src/codegen/cuda/builtins.js";
 import { call, fill, raw } from "../../../src/ir/templates.js";
 import { T } from "../../../src/ir/types.js";
 import { bodyOf, cudaOf, cudaWithLines, expectCuda, kernelBody } from "./helpers.js";
@@ -246,12 +247,12 @@ describe("builtins", () => {
     for (const b of builtins) {
       if (b.rule.kind === "math") {
         const entry = b as MathEntry;
-        for (const impl of Object.values(entry.cuda)) {
+        for (const impl of Object.values(CUDA_MATH[b.name] ?? {})) {
           const text = fill(impl!.template, marks.slice(0, entry.rule.arity));
           marks.slice(0, entry.rule.arity).forEach((m) => expect(count(text, m), `${b.name}: ${text}`).toBe(1));
         }
       } else if (b.rule.kind === "atomic") {
-        for (const impl of Object.values((b as AtomicEntry).cuda)) {
+        for (const impl of Object.values(CUDA_ATOMICS[b.name] ?? {})) {
           const args = marks.slice(1, b.rule.op === "cas" ? 3 : 2);
           const text = fill(impl!.template, [marks[0]!, ...args]);
           [marks[0]!, ...args].forEach((m) => expect(count(text, m), `${b.name}: ${text}`).toBe(1));
