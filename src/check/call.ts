@@ -19,7 +19,7 @@ import { splat } from "./operators.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
-import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "./names.js";
+import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "./symbols.js";
 import { castSource, type Untyped } from "./untyped.js";
 

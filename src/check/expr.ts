@@ -19,7 +19,7 @@ import {
   convertUntyped, defaultType, literalValue, untypedBinary, untypedToString, untypedUnary,
   type Untyped,
 } from "./untyped.js";
-import { isReservedName, reservedNameHint, SPECIALS } from "./names.js";
+import { isReservedName, reservedNameHint, SPECIALS } from "../ir/names.js";
 
 import { INT_RANGES } from "../ir/values.js";
 

@@ -13,7 +13,7 @@ import { checkAs, checkValue, flattenLiteral, foldedConstant, untypedOf } from "
 import { takenKernelName } from "./kernelNames.js";
 import type { Target } from "../ir/target.js";
 import { genericParams } from "./genericParams.js";
-import { isReservedName } from "./names.js";
+import { isReservedName } from "../ir/names.js";
 import { resolveSignature } from "./signature.js";
 import { didYouMean, type ModuleSymbol } from "./symbols.js";
 import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../ir/limits.js";

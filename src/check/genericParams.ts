@@ -8,7 +8,7 @@ import type * as ast from "../parser/ast.js";
 import { admittedScalars, type ScalarClass } from "../ir/builtins.js";
 import { isBool, isInt, isScalarName, scalarType, type ScalarType } from "../ir/types.js";
 import type { FnCtx } from "./context.js";
-import { isReservedName } from "./names.js";
+import { isReservedName } from "../ir/names.js";
 import type { GenericParamSig } from "./symbols.js";
 
 /** The classes a constraint may name, each standing for the scalar types it holds. */

@@ -9,7 +9,7 @@ import { asScalar, isBool, isFloat, isInt, laneScalar, typeToString, type Scalar
 import { leafValues, zeroValue, type Value } from "../ir/composite.js";
 import { textOf, tyName, type FnCtx } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
-import { DATA_HELPERS } from "./names.js";
+import { DATA_HELPERS } from "../ir/names.js";
 import { exampleArg, explicitBindings } from "./genericArgs.js";
 import { paramText } from "./genericParams.js";
 import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";

@@ -7,7 +7,7 @@ import type * as ast from "../parser/ast.js";
 import { leafCount, T, typeToString } from "../ir/types.js";
 import { KERNEL_ARGS_MAX } from "../ir/limits.js";
 import type { FnCtx } from "./context.js";
-import { isReservedName } from "./names.js";
+import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type ParamSig, type Signature } from "./symbols.js";
 import { resolveType, resolveValue } from "./typeExpr.js";
 

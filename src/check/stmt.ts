@@ -12,7 +12,7 @@ import { checkAs, checkCondition, checkExpr, checkValue, flattenLiteral, materia
 import { checkCompound } from "./operators.js";
 import { checkPlace, type Place } from "./access.js";
 import { checkVectorStore } from "./vectors.js";
-import { isReservedName } from "./names.js";
+import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
 import { constInteger, resolveType } from "./typeExpr.js";

@@ -1,6 +1,6 @@
 /** Names with a fixed meaning in gk: types, thread indices, builtins and launch data helpers. */
-import { builtins } from "../ir/builtins.js";
-import { isScalarName, vectorSpelling, vectorTypeNamed } from "../ir/types.js";
+import { builtins } from "./builtins.js";
+import { isScalarName, vectorSpelling, vectorTypeNamed } from "./types.js";
 
 export const SPECIALS: ReadonlySet<string> = new Set(["threadIdx", "blockIdx", "blockDim", "gridDim", "globalId"]);
 
