@@ -1,7 +1,7 @@
 /**
  * TypeScript kernel files lowered once, kept by content: `<cache>/v1/ts/<key>.json` holds a
  * file's gk AST and diagnostics, keyed by the front end's code, the file's path and its text. The
- * kernel cache's root (build/cache/layout.ts) holds it, `gkc cache clear` removes it, and
+ * kernel cache's root (src/cacheFolder.ts) holds it, `gkc cache clear` removes it, and
  * a write that fails (a read-only cache) only costs the next run the lowering again.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -9,8 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ParseResult } from "../parser/index.js";
-import { cacheRoot, layoutOf } from "../build/cache/layout.js";
-import { gkVersion } from "../build/cache/key.js";
+import { cacheRoot, gkVersion, layoutOf } from "../cacheFolder.js";
 
 let frontEndStamp: string | undefined;
 

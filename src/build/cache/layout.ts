@@ -1,25 +1,15 @@
 /**
- * Where things live in the kernel cache, and how the private folders are named.
- *
- *   <root>/CACHEDIR.TAG                 tells backup tools to skip the cache
- *   <root>/v1/<key[0..2]>/<key>/        a published entry: kernel.cu .ptx .cubin meta.json
- *   <root>/v1/tmp/<scratch>/            a build in progress (private to one process)
- *   <root>/v1/trash/<scratch>/          an entry moved aside (damaged or cleared), being deleted
- *   <root>/v1/failed/<key>/kernel.cu    the source of a failed build, for the reported nvcc command
- *   <root>/v1/failed/<key>/failure.json what nvcc said, for processes that waited for that build
- *   <root>/v1/locks/<key>               held while a process builds the key (cache/lock.ts)
- *   <root>/v1/src/<key>/kernel.cu       the source of a build in progress, where nvcc reads it
- *   <root>/v1/ts/<key>.json             a TypeScript kernel file lowered to gk's AST (tsfront/cache.ts)
+ * Where things live in the kernel cache, and how the private folders are named. The root and
+ * its folders are src/cacheFolder.ts's (the layout is drawn there); a published entry sits at
+ * `<root>/v1/<key[0..2]>/<key>/`.
  *
  * A scratch name is `<key>.<pid>.<host>.<random>`, so that a folder's owner can be told apart.
- * Everything sits under one root, so every rename stays on one filesystem and is atomic.
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
+import { FORMAT_DIR, layoutOf } from "../../cacheFolder.js";
 
-/** The cache format's folder; also the marker that says a folder is a gk cache. */
-export const FORMAT_DIR = "v1";
 export const BASE_NAME = "kernel";
 export const ENTRY_FILES = ["kernel.cu", "kernel.ptx", "kernel.cubin"] as const;
 export type EntryFile = (typeof ENTRY_FILES)[number];
@@ -32,43 +22,6 @@ export const SHARD_RE = /^[0-9a-f]{2}$/;
 export const STALE_AFTER_MS = 60 * 60_000;
 /** Kept sources of failed builds are removed after a week. */
 export const FAILED_KEPT_MS = 7 * 24 * 60 * 60_000;
-
-/**
- * The cache root: `$GK_CACHE_DIR`, else `$XDG_CACHE_HOME/gk`, else `~/.cache/gk`. The one
- * place that reads the environment; everything else takes a root.
- */
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
-  const explicit = env.GK_CACHE_DIR?.trim();
-  if (explicit) return path.resolve(explicit);
-  const xdg = env.XDG_CACHE_HOME?.trim();
-  if (xdg) return path.resolve(xdg, "gk");
-  return path.resolve(home, ".cache", "gk");
-}
-
-export interface CacheLayout {
-  readonly root: string;
-  readonly base: string;
-  readonly tmp: string;
-  readonly trash: string;
-  readonly failed: string;
-  readonly locks: string;
-  readonly src: string;
-  readonly ts: string;
-}
-
-export function layoutOf(root: string): CacheLayout {
-  const base = path.join(root, FORMAT_DIR);
-  return {
-    root,
-    base,
-    tmp: path.join(base, "tmp"),
-    trash: path.join(base, "trash"),
-    failed: path.join(base, "failed"),
-    locks: path.join(base, "locks"),
-    src: path.join(base, "src"),
-    ts: path.join(base, "ts"),
-  };
-}
 
 export function entryDir(root: string, key: string): string {
   return path.join(root, FORMAT_DIR, key.slice(0, 2), key);

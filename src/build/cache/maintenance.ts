@@ -9,7 +9,8 @@ import { error } from "../../diagnostics/index.js";
 import { BuildError } from "../nvcc.js";
 import { errnoOf, isMissing, metaShapeProblem, type EntryMeta } from "./entry.js";
 import { removeIfStale } from "./lock.js";
-import { FAILED_KEPT_MS, isAbandoned, KEY_RE, layoutOf, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
+import { FAILED_KEPT_MS, isAbandoned, KEY_RE, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
+import { layoutOf } from "../../cacheFolder.js";
 
 export interface CacheRow {
   readonly key: string;

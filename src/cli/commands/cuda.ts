@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { emitCuda } from "../../codegen/cuda/index.js";
 import { frontEnd } from "../../pipeline.js";
-import { gkVersion } from "../../build/cache/key.js";
+import { gkVersion } from "../../cacheFolder.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 

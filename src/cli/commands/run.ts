@@ -7,7 +7,7 @@ import { memoryHost, nodeHost } from "../../load/program.js";
 import { frontEnd } from "../../pipeline.js";
 import { formatElements, jsonElements } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
-import { cacheRoot } from "../../build/cache/layout.js";
+import { cacheRoot } from "../../cacheFolder.js";
 import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";

@@ -8,8 +8,7 @@
  */
 import { call, raw } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
-import type { CudaImpl, CudaPerType } from "./builtins.js";
-import type { CudaHelperName } from "./helpers.js";
+import type { CudaHelperName, CudaImpl, CudaPerType } from "./helpers.js";
 
 const ULL = "unsigned long long";
 const SMALL_INTS = ["i8", "u8", "i16", "u16"] as const satisfies readonly ScalarName[];

@@ -11,20 +11,13 @@ import type { Axis, SpecialName, WarpOp } from "../../ir/nodes.js";
 import { call, raw, type Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 import { ORDERED_TYPES, VOLATILE_TYPES } from "../../ir/memoryBuiltins.js";
-import type { CudaHelperName } from "./helpers.js";
+import type { CudaHelperName, CudaImpl, CudaPerType } from "./helpers.js";
 
 
 export { CUDA_ATOMICS } from "./atomicBuiltins.js";
 export { CUDA_MATH } from "./mathBuiltins.js";
 
-/** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
-export interface CudaImpl {
-  readonly template: Template;
-  readonly helpers?: readonly CudaHelperName[];
-}
-
-/** Per operand type (math: over the operands; atomics: over `[addr, ...operands]`, `addr` a `T*` binding as a unary expression). */
-export type CudaPerType = Partial<Record<ScalarName, CudaImpl>>;
+export type { CudaImpl, CudaPerType };
 
 /** A thread index on an axis as CUDA computes it: an `unsigned int` spelled as a primary expression; gk's i32 is that converted. */
 export interface CudaIndex {

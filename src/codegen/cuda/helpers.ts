@@ -1,10 +1,12 @@
 /**
- * The CUDA prelude helpers that the builtin table's templates name (src/ir/builtins.ts):
+ * The CUDA prelude helpers that the CUDA column of the builtin table names (builtins.ts):
  * small device functions the CUDA backend emits only when a kernel uses them. They pin down
  * what CUDA leaves open: the sign of min/max of zeros, abs of the most negative integer,
  * float atomics that CUDA lacks, atomics on 1- and 2-byte elements, warp masks of partial warps.
  */
 import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
+import type { Template } from "../../ir/templates.js";
+import type { ScalarName } from "../../ir/types.js";
 
 export const cudaHelpers = {
   gk_min_f32:
@@ -108,3 +110,12 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_match_all: ["gk_warp_mask"],
   ...orderedHelperDeps,
 };
+
+/** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
+export interface CudaImpl {
+  readonly template: Template;
+  readonly helpers?: readonly CudaHelperName[];
+}
+
+/** Per operand type (math: over the operands; atomics: over `[addr, ...operands]`, `addr` a `T*` binding as a unary expression). */
+export type CudaPerType = Partial<Record<ScalarName, CudaImpl>>;

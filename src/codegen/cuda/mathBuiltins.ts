@@ -7,8 +7,7 @@
  * backend converts the result back.
  */
 import { call, fill, raw, type Template } from "../../ir/templates.js";
-import type { CudaImpl, CudaPerType } from "./builtins.js";
-import type { CudaHelperName } from "./helpers.js";
+import type { CudaHelperName, CudaImpl, CudaPerType } from "./helpers.js";
 
 /**
  * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the
