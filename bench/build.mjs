@@ -4,9 +4,9 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emitCuda } from "../dist/backends/cuda/index.js";
+import { emitCuda } from "../dist/codegen/cuda/index.js";
 import { frontEnd } from "../dist/pipeline.js";
-import { buildModule } from "../dist/runtime/build.js";
+import { buildModule } from "../dist/build/build.js";
 import { ROOT, median, table, writeResult } from "./lib.mjs";
 
 export async function benchBuild(arch = "sm_90") {

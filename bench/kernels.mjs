@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
-import { buildModule } from "../dist/runtime/build.js";
+import { buildModule } from "../dist/build/build.js";
 import { LauncherSession } from "../dist/runtime/launcher.js";
-import { compileCuda } from "../dist/runtime/nvcc.js";
+import { compileCuda } from "../dist/build/nvcc.js";
 import { probeGpu } from "../dist/runtime/target.js";
 import { ROOT, table, writeResult } from "./lib.mjs";
 

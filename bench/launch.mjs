@@ -8,7 +8,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { compile } from "../dist/runtime/api.js";
-import { buildModule } from "../dist/runtime/build.js";
+import { buildModule } from "../dist/build/build.js";
 import { LauncherSession, launchOnce } from "../dist/runtime/launcher.js";
 import { probeGpu } from "../dist/runtime/target.js";
 import { benchTargets } from "./launch_targets.mjs";

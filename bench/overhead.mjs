@@ -1,6 +1,6 @@
 // gk's own cost per launch, without a GPU: the same public API calls as the launch targets
 // (bench/launch_targets.mjs), on the fake CUDA driver of the tests
-// (test/runtime/launcher-fake-driver/fake_libcuda.cpp), whose kernels run inside
+// (test/runtime/launcher/fake-driver/fake_libcuda.cpp), whose kernels run inside
 // cuLaunchKernel and whose queries answer at once. What is left is gk's overhead: argument
 // checks, packing, the Node-API calls or the frames to the launcher, the waits. Split into
 // steps, each timed alone (microseconds per call, the median of several rounds):
@@ -115,7 +115,7 @@ async function measure(api, isolation) {
 
 /** The steps under the API, in-process: the engine's packing, and the addon's calls alone. */
 async function lowerSteps(api, gpu, out) {
-  const { buildModule } = await import("../dist/runtime/build.js");
+  const { buildModule } = await import("../dist/build/build.js");
   const { frontEnd } = await import("../dist/pipeline.js");
   const { loadAddon } = await import("../dist/runtime/device/native.js");
   const engine = gpu.engine;
@@ -183,7 +183,7 @@ export async function benchOverhead() {
     }
     dir = mkdtempSync(join(tmpdir(), "gk-overhead-"));
     const lib = join(dir, "libcuda.so.1");
-    execFileSync("g++", ["-O2", "-std=c++17", "-shared", "-fPIC", "-o", lib, join(ROOT, "test", "runtime", "launcher-fake-driver", "fake_libcuda.cpp")]);
+    execFileSync("g++", ["-O2", "-std=c++17", "-shared", "-fPIC", "-o", lib, join(ROOT, "test", "runtime", "launcher", "fake-driver", "fake_libcuda.cpp")]);
     process.env.GK_LIBCUDA = lib;
     process.env.GK_CACHE_DIR ??= join(dir, "cache");
   } catch (e) {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
-import { buildModule } from "../dist/runtime/build.js";
+import { buildModule } from "../dist/build/build.js";
 import { probeGpu } from "../dist/runtime/target.js";
 import { ROOT, table, writeResult } from "./lib.mjs";
 

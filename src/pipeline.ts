@@ -1,18 +1,24 @@
 /**
  * The compiler, one named step after another:
  *   load (read + parse every file)  →  check (AST → typed IR)  →  passes (fold)
- *   →  CUDA C++ (src/codegen)  →  cache + nvcc (src/runtime)  →  run (launcher or simulator)
- * Each step reports diagnostics into one log; a crash of the compiler itself becomes a
- * GK9001 diagnostic, never a stack trace.
+ *   →  legalize (what the target lacks)  →  CUDA C++ (src/codegen)  →  cache + nvcc (src/build)
+ *   →  run (launcher or simulator)
+ * The front end (`frontEnd`) runs the steps up to legalize for a target, CUDA's unless told;
+ * the target's record (src/ir/target.ts) is handed to the checker and to legalize. Each step
+ * reports diagnostics into one log; a crash of the compiler itself becomes a GK9001
+ * diagnostic, never a stack trace.
  */
 import { DiagnosticLog, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { SourceMap, type Span } from "./diagnostics/source.js";
-import type { InstanceRequest } from "./ir/check/instanceRequest.js";
-import { checkLoadedProgram, type LoadedProgram } from "./ir/check/program.js";
+import type { InstanceRequest } from "./check/instanceRequest.js";
+import { checkLoadedProgram } from "./check/program.js";
 import type { Module } from "./ir/nodes.js";
 import { foldModule } from "./ir/passes/fold.js";
+import { legalize } from "./ir/passes/legalize.js";
+import type { Target } from "./ir/target.js";
+import { CUDA_TARGET } from "./codegen/cuda/target.js";
 import type * as ast from "./parser/ast.js";
-import { loadProgram, nodeHost, type SourceHost } from "./load/program.js";
+import { loadProgram, nodeHost, type LoadedProgram, type SourceHost } from "./load/program.js";
 
 export interface Pass {
   readonly name: string;
@@ -30,8 +36,10 @@ export interface FrontEndOptions {
    * include them, named `reduce<f32, 256>`.
    */
   readonly instances?: readonly InstanceRequest[];
-  /** Stop after this pass ("check" stops before any pass). */
+  /** Stop after this pass ("check" stops before any pass); a front end that stops early does not legalize. */
   readonly after?: string;
+  /** The target whose record the checker and legalize read; CUDA's by default. */
+  readonly target?: Target;
 }
 
 export interface FrontEndResult {
@@ -47,11 +55,13 @@ export function frontEnd(entry: string, opts: FrontEndOptions = {}): FrontEndRes
   const log = new DiagnosticLog();
   let ir: Module | undefined;
   let diagnostics: readonly Diagnostic[];
+  const target = opts.target ?? CUDA_TARGET;
   try {
     const program = loadProgram(entry, opts.host ?? nodeHost, sources, log);
     const parsed = log.all.length;
-    const checked = program && checkLoadedProgram(program, log, opts.instances);
-    ir = checked && runPasses(checked, opts.after);
+    const checked = program && checkLoadedProgram(program, log, target, opts.instances);
+    const passed = checked && runPasses(checked, opts.after);
+    ir = passed && (opts.after === undefined ? legalized(passed, target, log) : passed);
     diagnostics = program ? withoutCascades(log.all.slice(0, parsed), log.all.slice(parsed), program) : log.all;
   } catch (e) {
     // The parser keeps programs within the stack of every later step (parser/nesting.ts);
@@ -126,6 +136,13 @@ export function runPasses(m: Module, after?: string): Module {
     if (p.name === after) break;
   }
   return ir;
+}
+
+/** The module when its target has all it uses; else undefined, with a GK7008 per capability it lacks in the log. */
+function legalized(m: Module, target: Target, log: DiagnosticLog): Module | undefined {
+  const refused = legalize(m, target);
+  for (const d of refused) log.add(d);
+  return refused.length === 0 ? m : undefined;
 }
 
 /** A crash of the compiler as a diagnostic: it is always a bug in gk. */

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../src/backends/cuda/index.js";
+import { emitCuda } from "../src/codegen/cuda/index.js";
 import { memoryHost } from "../src/load/program.js";
 import { frontEnd } from "../src/pipeline.js";
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { help as buildHelp } from "../src/cli/commands/build.js";
 import { help as runHelp } from "../src/cli/commands/run.js";
 import { compile } from "../src/runtime/api.js";
-import { nvccFlags } from "../src/runtime/build.js";
+import { nvccFlags } from "../src/build/build.js";
 import { packStructs, unpackStructs } from "../src/runtime/structs.js";
 
 const readme = readFileSync("README.md", "utf8");

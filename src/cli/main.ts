@@ -6,7 +6,7 @@
  */
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { SourceMap } from "../diagnostics/source.js";
-import { gkVersion } from "../runtime/cache/key.js";
+import { gkVersion } from "../cacheFolder.js";
 import { EXIT, processIo, UsageError, type Io } from "./io.js";
 import { printRuntimeError } from "./runtimeErrors.js";
 

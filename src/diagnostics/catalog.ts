@@ -101,6 +101,7 @@ export const catalog = {
   GK7005: "nvcc warning",
   GK7006: "cannot write the kernel cache",
   GK7007: "not a gk cache folder",
+  GK7008: "the target lacks what the program uses",
   // running
   GK8001: "out-of-bounds access",
   GK8002: "barrier divergence",

@@ -1,9 +1,13 @@
-/** spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). */
+/**
+ * spec/builtins.md, rendered from the builtin table (a test keeps the file equal to this). The
+ * fast intrinsics' table names the CUDA function each one is: `cudaFunction` (from the CUDA
+ * column, src/codegen/cuda/builtins.ts) says which, so the IR does not read a backend.
+ */
 import { builtins, operandTypes, type MathEntry, type VectorEntry, type VectorMemoryEntry } from "./builtins.js";
 import { SCALAR_NAMES } from "./types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "./warpBuiltins.js";
 
-export function renderBuiltinDocs(): string {
+export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | undefined): string {
   const out: string[] = [
     "# gk builtins",
     "",
@@ -124,10 +128,10 @@ export function renderBuiltinDocs(): string {
     const m = b as MathEntry;
     if (b.rule.kind !== "math" || !m.fast) continue;
     const args = ["x", "y"].slice(0, m.rule.arity).join(", ");
-    const cuda = m.cuda.f32?.template;
+    const cuda = cudaFunction(m.name);
     const regions = m.fast.regions.map((r) => `${r.operands.map((o) => `[${o.map(num).join(", ")}]`).join(" × ")} → ${tolerance(r.tolerance)}`).join("; ");
     const outside = m.fast.outside ? ` Outside: ${m.fast.outside}.` : "";
-    out.push(`| \`${m.name}(${args})\` | ${cuda?.form === "call" ? `\`${cuda.fn}\`` : ""} | ${m.fast.bound} | ${regions} | ${m.doc}${outside} |`);
+    out.push(`| \`${m.name}(${args})\` | ${cuda ? `\`${cuda}\`` : ""} | ${m.fast.bound} | ${regions} | ${m.doc}${outside} |`);
   }
   out.push(
     "",

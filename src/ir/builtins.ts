@@ -1,18 +1,18 @@
 /**
- * The builtin table is data. One entry per builtin: its name, its type rule, its CUDA
- * template, its JavaScript implementation for the simulator, and its doc line. The
- * checker, the CUDA backend, the simulator and the docs all read this table, and
- * test/ir/builtins.test.ts checks that every entry implements every type it accepts.
+ * The builtin table is data. One entry per builtin: its name, its type rule, its doc line,
+ * its accuracy, and the simulator's definition (`js`), which is what the builtin means. The
+ * checker, the simulator, the docs and every backend read this table; test/ir/builtins.test.ts
+ * checks that the simulator implements every type an entry accepts.
  *
- * Each backend has its column in an entry (`cuda`, `js`); each column holds structured
- * templates (src/ir/templates.ts): a call, or raw text with its precedence and whether it
+ * What a backend spells for a builtin is that backend's own column, keyed by the builtin's name
+ * (CUDA: src/codegen/cuda/builtins.ts), with a completeness test of its own. Templates are
+ * structured (src/ir/templates.ts): a call, or raw text with its precedence and whether it
  * evaluates each operand once declared beside it. `$` in a JavaScript template is the runtime
  * of src/ir/evalOp.ts (`makeRuntime`).
  */
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
-import { call, evaluatesOnce, fill, raw, type Template } from "./templates.js";
+import { evaluatesOnce, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
@@ -117,17 +117,10 @@ export interface ConstantRule {
 
 export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule;
 
-/** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */
-export interface CudaImpl {
-  readonly template: Template;
-  readonly helpers?: readonly CudaHelperName[];
-}
-
 export interface MathEntry {
   readonly name: string;
   readonly doc: string;
   readonly rule: MathRule;
-  readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
   readonly js: Partial<Record<ScalarName, Template>>;
   /** How far GPU and simulator results may differ, in ulp of the result type: CUDA's documented error plus the simulator's; 0 means exact. */
   readonly ulp: Readonly<Record<FloatName, number>>;
@@ -161,12 +154,6 @@ export interface AtomicEntry {
   readonly doc: string;
   readonly rule: AtomicRule;
   /**
-   * A template over `[addr, ...operands]` (cas: `[addr, compare, value]`); `addr` is a C++
-   * expression of type `T*` pointing at the element that binds as a unary expression
-   * (`&a[i]`), so it may follow a cast.
-   */
-  readonly cuda: Partial<Record<ScalarName, CudaImpl>>;
-  /**
    * The new value of the element: a template over `[old, ...operands]`, for an element of
    * global or shared memory (the GPU's f32 atomic add differs between them).
    */
@@ -177,7 +164,6 @@ export interface SyncEntry {
   readonly name: string;
   readonly doc: string;
   readonly rule: SyncRule;
-  readonly cuda: Template;
   /** The simulator suspends the thread here; there is no expression to evaluate. */
   readonly js: "barrier";
 }
@@ -186,12 +172,6 @@ export interface IndexEntry {
   readonly name: SpecialName;
   readonly doc: string;
   readonly rule: IndexRule;
-  /**
-   * The value on an axis as CUDA computes it, an `unsigned int` spelled as a primary
-   * expression (a name or a parenthesized whole); gk's i32 is that converted, `(int)` before it.
-   */
-  readonly cuda: (axis: Axis) => string;
-  readonly helpers?: readonly CudaHelperName[];
   /** The simulator's per-thread variable holding this value on an axis. */
   readonly js: (axis: Axis) => string;
 }
@@ -214,8 +194,6 @@ export interface WarpEntry {
   readonly name: WarpOp;
   readonly doc: string;
   readonly rule: WarpRule;
-  /** CUDA for every operand type (the intrinsics are overloaded); a shuffle's lane operand arrives as an int in 0..31. */
-  readonly cuda: CudaImpl;
   readonly js: WarpJs;
 }
 
@@ -229,12 +207,6 @@ export interface MemoryEntry {
   readonly name: string;
   readonly doc: string;
   readonly rule: MemoryRule;
-  /**
-   * Per element type, a template over `[addr]` (loads) or `[addr, value]` (stores), `addr` a
-   * C++ `T*` to the element binding as a unary expression (`&a[i]`), as for atomics; a fence's
-   * one template, over nothing, is filed under `fence`.
-   */
-  readonly cuda: Partial<Record<ScalarName | "fence", CudaImpl>>;
 }
 
 export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry;
@@ -246,33 +218,25 @@ const syncEntries: readonly SyncEntry[] = [
     name: "barrier",
     doc: "barrier(): waits until every thread of the block has reached this barrier (CUDA __syncthreads). All threads of a block must reach the same barriers.",
     rule: { kind: "sync" },
-    cuda: call("__syncthreads"),
     js: "barrier",
   },
 ];
 
 const AXES = ["x", "y", "z"] as const;
-function indexEntry(name: SpecialName, cuda: (axis: Axis) => string, js: string, doc: string): IndexEntry {
-  return { name, doc, rule: { kind: "index", special: name, axes: true }, cuda, js: (axis) => `${js}${AXES[axis]}` };
+function indexEntry(name: SpecialName, js: string, doc: string): IndexEntry {
+  return { name, doc, rule: { kind: "index", special: name, axes: true }, js: (axis) => `${js}${AXES[axis]}` };
 }
 
 const indexEntries: readonly IndexEntry[] = [
-  indexEntry("threadIdx", (a) => `threadIdx.${AXES[a]}`, "$t", "The thread's index within its block (.x .y .z), i32."),
-  indexEntry("blockIdx", (a) => `blockIdx.${AXES[a]}`, "$b", "The block's index within the grid (.x .y .z), i32."),
-  indexEntry("blockDim", (a) => `blockDim.${AXES[a]}`, "$bd", "Threads per block on each axis (.x .y .z), i32."),
-  indexEntry("gridDim", (a) => `gridDim.${AXES[a]}`, "$gd", "Blocks per grid on each axis (.x .y .z), i32."),
-  indexEntry(
-    "globalId",
-    (a) => `(blockIdx.${AXES[a]} * blockDim.${AXES[a]} + threadIdx.${AXES[a]})`,
-    "$g",
-    "blockIdx * blockDim + threadIdx on each axis (.x .y .z), i32.",
-  ),
+  indexEntry("threadIdx", "$t", "The thread's index within its block (.x .y .z), i32."),
+  indexEntry("blockIdx", "$b", "The block's index within the grid (.x .y .z), i32."),
+  indexEntry("blockDim", "$bd", "Threads per block on each axis (.x .y .z), i32."),
+  indexEntry("gridDim", "$gd", "Blocks per grid on each axis (.x .y .z), i32."),
+  indexEntry("globalId", "$g", "blockIdx * blockDim + threadIdx on each axis (.x .y .z), i32."),
   {
     name: "laneId",
     doc: "The thread's lane in its warp, i32: its linear index in the block, threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), modulo 32.",
     rule: { kind: "index", special: "laneId", axes: false },
-    cuda: () => "(gk_thread_rank() & 31u)",
-    helpers: ["gk_thread_rank"],
     js: () => "$lane",
   },
 ];

@@ -8,8 +8,7 @@
  * function, rounded once; the small integers (i8 u8 i16 u16) are computed as int, and the
  * backend converts the result back.
  */
-import type { CudaHelperName } from "../backends/cuda/helpers.js";
-import type { CudaImpl, MathEntry, TypeConstraint } from "./builtins.js";
+import type { MathEntry, TypeConstraint } from "./builtins.js";
 import { call, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, type FloatName, type ScalarName } from "./types.js";
 
@@ -17,19 +16,6 @@ import { FLOAT_NAMES, type FloatName, type ScalarName } from "./types.js";
 const FLOAT: TypeConstraint = { scalars: "float", vectors: true };
 const NUMERIC: TypeConstraint = { scalars: "numeric", vectors: true };
 const INT: TypeConstraint = { scalars: "int", vectors: true };
-
-/**
- * The conversions of f16 and bf16 to f32 (exact) and back (rounded once) that the CUDA
- * templates below call, as this table spells CUDA functions (the backend's own conversions
- * are in src/backends/cuda/settings.ts, which `gkc check` does not load).
- */
-const HALF_CUDA = { f16: { toF32: "__half2float", fromF32: "__float2half_rn" }, bf16: { toF32: "__bfloat162float", fromF32: "__float2bfloat16_rn" } } as const;
-
-/** A half-precision function computed by the f32 one (`sinf`): operands converted exactly, the result rounded once. */
-function throughF32(h: "f16" | "bf16", f32: Template, helpers?: readonly CudaHelperName[]): CudaImpl {
-  const { toF32, fromF32 } = HALF_CUDA[h];
-  return { template: raw((a) => `${fromF32}(${fill(f32, a.map((x) => `${toF32}(${x})`))})`), ...(helpers ? { helpers } : {}) };
-}
 
 /** A float function computed in f64 by JavaScript, then rounded once to the operands' type. */
 function floatJs(f: Template): Partial<Record<ScalarName, Template>> {
@@ -52,22 +38,12 @@ function halfUlp(ulp: { f32: number; f64: number }): Readonly<Record<FloatName, 
   return { ...ulp, f16: half, bf16: half };
 }
 
-/**
- * A float function of the f32 and f64 CUDA functions, for f16 also `h` (CUDA's approximate
- * half-precision intrinsic, `hexp`) where there is one; bf16 and the functions without one go
- * through the f32 function.
- */
-function floatMath(name: string, arity: 1 | 2 | 3, cudaF32: string, cudaF64: string, js: Template, ulp: { f32: number; f64: number }, doc: string, h?: string): MathEntry {
+/** A float function: the simulator's through f64, rounded once to the operands' type. */
+function floatMath(name: string, arity: 1 | 2 | 3, js: Template, ulp: { f32: number; f64: number }, doc: string): MathEntry {
   return {
     name,
     doc,
     rule: { kind: "math", arity, operands: FLOAT, result: "operand" },
-    cuda: {
-      f32: { template: call(cudaF32) },
-      f64: { template: call(cudaF64) },
-      f16: h ? { template: call(h) } : throughF32("f16", call(cudaF32)),
-      bf16: throughF32("bf16", call(cudaF32)),
-    },
     js: floatJs(js),
     ulp: halfUlp(ulp),
   };
@@ -86,43 +62,42 @@ function forSmallInts<V>(v: V): Record<"i8" | "u8" | "i16" | "u16", V> {
 }
 
 export const mathEntries: readonly MathEntry[] = [
-  floatMath("sqrt", 1, "sqrtf", "sqrt", call("Math.sqrt"), exact, "Square root, correctly rounded."),
-  floatMath("rsqrt", 1, "rsqrtf", "rsqrt", raw((a) => `(1 / Math.sqrt(${a[0]}))`), { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x).", "hrsqrt"),
-  floatMath("exp", 1, "expf", "exp", call("Math.exp"), { f32: 2, f64: 1 }, "e raised to x.", "hexp"),
-  floatMath("exp2", 1, "exp2f", "exp2", raw((a) => `Math.pow(2, ${a[0]})`), { f32: 2, f64: 1 }, "2 raised to x.", "hexp2"),
-  floatMath("log", 1, "logf", "log", call("Math.log"), { f32: 1, f64: 1 }, "Natural logarithm.", "hlog"),
-  floatMath("log2", 1, "log2f", "log2", call("Math.log2"), { f32: 1, f64: 1 }, "Base-2 logarithm.", "hlog2"),
-  floatMath("sin", 1, "sinf", "sin", call("Math.sin"), { f32: 2, f64: 2 }, "Sine of x radians.", "hsin"),
-  floatMath("cos", 1, "cosf", "cos", call("Math.cos"), { f32: 2, f64: 2 }, "Cosine of x radians.", "hcos"),
-  floatMath("tan", 1, "tanf", "tan", call("Math.tan"), { f32: 4, f64: 2 }, "Tangent of x radians."),
-  floatMath("tanh", 1, "tanhf", "tanh", call("Math.tanh"), { f32: 2, f64: 2 }, "Hyperbolic tangent."),
-  floatMath("pow", 2, "powf", "pow", call("$.pow"), { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
-  floatMath("atan", 1, "atanf", "atan", call("Math.atan"), { f32: 2, f64: 2 }, "Arc tangent, in radians."),
-  floatMath("atan2", 2, "atan2f", "atan2", call("Math.atan2"), { f32: 3, f64: 2 }, "atan2(y, x): the angle of the point (x, y), in radians."),
-  floatMath("asin", 1, "asinf", "asin", call("Math.asin"), { f32: 2, f64: 2 }, "Arc sine, in radians."),
-  floatMath("acos", 1, "acosf", "acos", call("Math.acos"), { f32: 2, f64: 2 }, "Arc cosine, in radians."),
-  floatMath("sinh", 1, "sinhf", "sinh", call("Math.sinh"), { f32: 3, f64: 2 }, "Hyperbolic sine."),
-  floatMath("cosh", 1, "coshf", "cosh", call("Math.cosh"), { f32: 2, f64: 2 }, "Hyperbolic cosine."),
-  floatMath("asinh", 1, "asinhf", "asinh", call("Math.asinh"), { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
-  floatMath("acosh", 1, "acoshf", "acosh", call("Math.acosh"), { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
-  floatMath("atanh", 1, "atanhf", "atanh", call("Math.atanh"), { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
-  floatMath("log10", 1, "log10f", "log10", call("Math.log10"), { f32: 2, f64: 2 }, "Base-10 logarithm.", "hlog10"),
-  floatMath("log1p", 1, "log1pf", "log1p", call("Math.log1p"), { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
-  floatMath("expm1", 1, "expm1f", "expm1", call("Math.expm1"), { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
-  floatMath("cbrt", 1, "cbrtf", "cbrt", call("Math.cbrt"), { f32: 2, f64: 2 }, "The cube root of x."),
-  floatMath("hypot", 2, "hypotf", "hypot", call("Math.hypot"), { f32: 3, f64: 2 }, "sqrt(x*x + y*y) without overflow or underflow in between."),
-  floatMath("erf", 1, "erff", "erf", call("$.erf"), { f32: 2, f64: 3 }, "The error function."),
-  floatMath("erfc", 1, "erfcf", "erfc", call("$.erfc"), { f32: 4, f64: 8 }, "1 - erf(x), accurate where erf(x) is close to 1."),
-  floatMath("copysign", 2, "copysignf", "copysign", call("$.copysign"), exact, "The magnitude of x with the sign of y."),
-  floatMath("floor", 1, "floorf", "floor", call("Math.floor"), exact, "Largest integer value not above x."),
-  floatMath("ceil", 1, "ceilf", "ceil", call("Math.ceil"), exact, "Smallest integer value not below x."),
-  floatMath("round", 1, "roundf", "round", call("$.roundHalfAway"), exact, "Nearest integer value, halfway cases away from zero."),
-  floatMath("trunc", 1, "truncf", "trunc", call("Math.trunc"), exact, "x rounded toward zero to an integer value."),
+  floatMath("sqrt", 1, call("Math.sqrt"), exact, "Square root, correctly rounded."),
+  floatMath("rsqrt", 1, raw((a) => `(1 / Math.sqrt(${a[0]}))`), { f32: 2, f64: 1 }, "Reciprocal square root 1/sqrt(x)."),
+  floatMath("exp", 1, call("Math.exp"), { f32: 2, f64: 1 }, "e raised to x."),
+  floatMath("exp2", 1, raw((a) => `Math.pow(2, ${a[0]})`), { f32: 2, f64: 1 }, "2 raised to x."),
+  floatMath("log", 1, call("Math.log"), { f32: 1, f64: 1 }, "Natural logarithm."),
+  floatMath("log2", 1, call("Math.log2"), { f32: 1, f64: 1 }, "Base-2 logarithm."),
+  floatMath("sin", 1, call("Math.sin"), { f32: 2, f64: 2 }, "Sine of x radians."),
+  floatMath("cos", 1, call("Math.cos"), { f32: 2, f64: 2 }, "Cosine of x radians."),
+  floatMath("tan", 1, call("Math.tan"), { f32: 4, f64: 2 }, "Tangent of x radians."),
+  floatMath("tanh", 1, call("Math.tanh"), { f32: 2, f64: 2 }, "Hyperbolic tangent."),
+  floatMath("pow", 2, call("$.pow"), { f32: 4, f64: 2 }, "x raised to y (C pow: pow(1, y) and pow(x, 0) are 1)."),
+  floatMath("atan", 1, call("Math.atan"), { f32: 2, f64: 2 }, "Arc tangent, in radians."),
+  floatMath("atan2", 2, call("Math.atan2"), { f32: 3, f64: 2 }, "atan2(y, x): the angle of the point (x, y), in radians."),
+  floatMath("asin", 1, call("Math.asin"), { f32: 2, f64: 2 }, "Arc sine, in radians."),
+  floatMath("acos", 1, call("Math.acos"), { f32: 2, f64: 2 }, "Arc cosine, in radians."),
+  floatMath("sinh", 1, call("Math.sinh"), { f32: 3, f64: 2 }, "Hyperbolic sine."),
+  floatMath("cosh", 1, call("Math.cosh"), { f32: 2, f64: 2 }, "Hyperbolic cosine."),
+  floatMath("asinh", 1, call("Math.asinh"), { f32: 3, f64: 3 }, "Inverse hyperbolic sine."),
+  floatMath("acosh", 1, call("Math.acosh"), { f32: 4, f64: 3 }, "Inverse hyperbolic cosine."),
+  floatMath("atanh", 1, call("Math.atanh"), { f32: 3, f64: 3 }, "Inverse hyperbolic tangent."),
+  floatMath("log10", 1, call("Math.log10"), { f32: 2, f64: 2 }, "Base-10 logarithm."),
+  floatMath("log1p", 1, call("Math.log1p"), { f32: 2, f64: 2 }, "log(1 + x), accurate for small x."),
+  floatMath("expm1", 1, call("Math.expm1"), { f32: 2, f64: 2 }, "exp(x) - 1, accurate for small x."),
+  floatMath("cbrt", 1, call("Math.cbrt"), { f32: 2, f64: 2 }, "The cube root of x."),
+  floatMath("hypot", 2, call("Math.hypot"), { f32: 3, f64: 2 }, "sqrt(x*x + y*y) without overflow or underflow in between."),
+  floatMath("erf", 1, call("$.erf"), { f32: 2, f64: 3 }, "The error function."),
+  floatMath("erfc", 1, call("$.erfc"), { f32: 4, f64: 8 }, "1 - erf(x), accurate where erf(x) is close to 1."),
+  floatMath("copysign", 2, call("$.copysign"), exact, "The magnitude of x with the sign of y."),
+  floatMath("floor", 1, call("Math.floor"), exact, "Largest integer value not above x."),
+  floatMath("ceil", 1, call("Math.ceil"), exact, "Smallest integer value not below x."),
+  floatMath("round", 1, call("$.roundHalfAway"), exact, "Nearest integer value, halfway cases away from zero."),
+  floatMath("trunc", 1, call("Math.trunc"), exact, "x rounded toward zero to an integer value."),
   {
     name: "fma",
     doc: "a * b + c rounded once.",
     rule: { kind: "math", arity: 3, operands: FLOAT, result: "operand" },
-    cuda: { f32: { template: call("fmaf") }, f64: { template: call("fma") }, f16: { template: call("__hfma") }, bf16: { template: call("__hfma") } },
     js: { f32: call("$.fmaF32"), f64: call("$.fmaF64"), f16: call("$.fmaF16"), bf16: call("$.fmaBf16") },
     ulp: exactAll,
   },
@@ -130,21 +105,6 @@ export const mathEntries: readonly MathEntry[] = [
     name: "abs",
     doc: "Absolute value; for signed integers abs of the most negative value is itself (wraps).",
     rule: { kind: "math", arity: 1, operands: NUMERIC, result: "operand" },
-    cuda: {
-      // The small integers are computed as int; the backend converts the result back (wrapping).
-      i8: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
-      i16: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
-      u8: { template: identity },
-      u16: { template: identity },
-      f16: { template: call("__habs") },
-      bf16: { template: call("__habs") },
-      f32: { template: call("fabsf") },
-      f64: { template: call("fabs") },
-      i32: { template: call("gk_abs_i32"), helpers: ["gk_abs_i32"] },
-      i64: { template: call("gk_abs_i64"), helpers: ["gk_abs_i64"] },
-      u32: { template: raw((a) => `(${a[0]})`) },
-      u64: { template: raw((a) => `(${a[0]})`) },
-    },
     js: {
       i8: wrapJs(8, call("$.absI32")),
       i16: wrapJs(16, call("$.absI32")),
@@ -167,17 +127,6 @@ export const mathEntries: readonly MathEntry[] = [
     name: "clamp",
     doc: "min(max(x, lo), hi).",
     rule: { kind: "math", arity: 3, operands: NUMERIC, result: "operand" },
-    cuda: {
-      f32: { template: raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f32", "gk_max_f32"] },
-      f64: { template: raw((a) => `gk_min_f64(gk_max_f64(${a[0]}, ${a[1]}), ${a[2]})`), helpers: ["gk_min_f64", "gk_max_f64"] },
-      f16: throughF32("f16", raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), ["gk_min_f32", "gk_max_f32"]),
-      bf16: throughF32("bf16", raw((a) => `gk_min_f32(gk_max_f32(${a[0]}, ${a[1]}), ${a[2]})`), ["gk_min_f32", "gk_max_f32"]),
-      ...forSmallInts({ template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) }),
-      i32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
-      u32: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
-      i64: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
-      u64: { template: raw((a) => `min(max(${a[0]}, ${a[1]}), ${a[2]})`) },
-    },
     js: {
       f32: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
       f64: raw((a) => `$.fmin($.fmax(${a[0]}, ${a[1]}), ${a[2]})`),
@@ -195,16 +144,6 @@ export const mathEntries: readonly MathEntry[] = [
     name: "popcount",
     doc: "The number of one bits in x's binary representation (8, 16, 32 or 64 bits wide), as i32.",
     rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
-    cuda: {
-      i8: { template: raw((a) => `__popc((unsigned int)(unsigned char)(${a[0]}))`) },
-      u8: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
-      i16: { template: raw((a) => `__popc((unsigned int)(unsigned short)(${a[0]}))`) },
-      u16: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
-      i32: { template: raw((a) => `__popc((unsigned int)(${a[0]}))`) },
-      u32: { template: call("__popc") },
-      i64: { template: raw((a) => `__popcll((unsigned long long)(${a[0]}))`) },
-      u64: { template: call("__popcll") },
-    },
     js: {
       i8: raw((a) => `$.popc32(${a[0]} & 255)`),
       u8: call("$.popc32"),
@@ -221,16 +160,6 @@ export const mathEntries: readonly MathEntry[] = [
     name: "clz",
     doc: "The number of leading zero bits of x in its width (8, 16, 32 or 64 for zero), as i32.",
     rule: { kind: "math", arity: 1, operands: INT, result: "i32" },
-    cuda: {
-      i8: { template: raw((a) => `(__clz((int)(unsigned char)(${a[0]})) - 24)`) },
-      u8: { template: raw((a) => `(__clz((int)(${a[0]})) - 24)`) },
-      i16: { template: raw((a) => `(__clz((int)(unsigned short)(${a[0]})) - 16)`) },
-      u16: { template: raw((a) => `(__clz((int)(${a[0]})) - 16)`) },
-      i32: { template: call("__clz") },
-      u32: { template: raw((a) => `__clz((int)(${a[0]}))`) },
-      i64: { template: call("__clzll") },
-      u64: { template: raw((a) => `__clzll((long long)(${a[0]}))`) },
-    },
     js: {
       i8: raw((a) => `(Math.clz32(${a[0]} & 255) - 24)`),
       u8: raw((a) => `(Math.clz32(${a[0]}) - 24)`),
@@ -247,7 +176,6 @@ export const mathEntries: readonly MathEntry[] = [
     name: "isnan",
     doc: "True when x is a NaN.",
     rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
-    cuda: { f32: { template: call("isnan") }, f64: { template: call("isnan") }, f16: { template: call("__hisnan") }, bf16: { template: call("__hisnan") } },
     js: Object.fromEntries(FLOAT_NAMES.map((t) => [t, raw((a) => `(${a[0]} !== ${a[0]})`, { once: false })])),
     ulp: exactAll,
   },
@@ -255,36 +183,16 @@ export const mathEntries: readonly MathEntry[] = [
     name: "isinf",
     doc: "True when x is +Infinity or -Infinity.",
     rule: { kind: "math", arity: 1, operands: FLOAT, result: "bool" },
-    cuda: {
-      f32: { template: call("isinf") },
-      f64: { template: call("isinf") },
-      // __hisinf gives -1, 1 or 0.
-      f16: { template: raw((a) => `(__hisinf(${a[0]}) != 0)`) },
-      bf16: { template: raw((a) => `(__hisinf(${a[0]}) != 0)`) },
-    },
     js: Object.fromEntries(FLOAT_NAMES.map((t) => [t, raw((a) => `(${a[0]} === Infinity || ${a[0]} === -Infinity)`, { once: false })])),
     ulp: exactAll,
   },
 ];
 
 function minMax(name: "min" | "max", doc: string): MathEntry {
-  const ints = { template: call(name) };
   return {
     name,
     doc,
     rule: { kind: "math", arity: 2, operands: NUMERIC, result: "operand" },
-    cuda: {
-      f32: { template: call(`gk_${name}_f32`), helpers: [`gk_${name}_f32`] },
-      f64: { template: call(`gk_${name}_f64`), helpers: [`gk_${name}_f64`] },
-      f16: throughF32("f16", call(`gk_${name}_f32`), [`gk_${name}_f32`]),
-      bf16: throughF32("bf16", call(`gk_${name}_f32`), [`gk_${name}_f32`]),
-      // The small integers are computed as int; the backend converts the result back.
-      ...forSmallInts(ints),
-      i32: ints,
-      u32: ints,
-      i64: ints,
-      u64: ints,
-    },
     js: {
       f32: call(`$.f${name}`),
       f64: call(`$.f${name}`),

@@ -5,7 +5,7 @@
  * and a host program that calls one by mistake gets a clear error (GK8019), not a wrong
  * number. Conversions (`f32(x)`) and `warpSize` mean on the host what they mean in a kernel.
  */
-import { castSource, type Untyped } from "../ir/check/untyped.js";
+import { castSource, type Untyped } from "../check/untyped.js";
 import { evalCast } from "../ir/evalOp.js";
 import { scalarType, type ScalarName } from "../ir/types.js";
 import { GkRuntimeError } from "../runtime/launcher/errors.js";

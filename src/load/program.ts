@@ -7,7 +7,6 @@
 import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
-import type { LoadedFile, LoadedProgram } from "../ir/check/program.js";
 import type * as ast from "../parser/ast.js";
 import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, SOURCE_KINDS, type SourceRead } from "./sourceFiles.js";
 import { frontEndFor } from "./frontEnds.js";
@@ -31,6 +30,20 @@ export function memoryHost(files: Record<string, string>, fallback?: SourceHost)
       return fallback ? fallback.readFile(file) : { error: NO_SUCH_FILE };
     },
   };
+}
+
+/** A parsed source file and where each of its imports resolved to (undefined: it failed to load, already reported). */
+export interface LoadedFile {
+  readonly path: string;
+  readonly text: string;
+  readonly ast: ast.Module;
+  readonly imports: ReadonlyMap<ast.ImportDecl, string | undefined>;
+}
+
+export interface LoadedProgram {
+  readonly entry: string;
+  /** Every file, the entry first. */
+  readonly files: ReadonlyMap<string, LoadedFile>;
 }
 
 /**

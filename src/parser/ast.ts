@@ -1,6 +1,6 @@
 /**
  * The AST mirrors the source: every node is a readonly plain object with a string `kind`
- * and a span. Nothing here is checked or typed; the checker (src/ir/check) is the only
+ * and a span. Nothing here is checked or typed; the checker (src/check) is the only
  * bridge from this tree to the typed IR.
  */
 import type { Span } from "../diagnostics/source.js";

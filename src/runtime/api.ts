@@ -24,7 +24,7 @@ import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarVa
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
-import { didYouMean } from "../ir/check/symbols.js";
+import { didYouMean } from "../check/symbols.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
@@ -124,7 +124,7 @@ export class GkModule {
       ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
     ];
     for (const [k, fn] of members) {
-      // The checker refuses kernel names the module already has (GK2010, ir/check/kernelNames.ts).
+      // The checker refuses kernel names the module already has (GK2010, check/kernelNames.ts).
       invariant(!(k in this), `kernel '${k}' collides with a member of GkModule; the checker should have refused it (GK2010)`);
       Object.defineProperty(this, k, { value: fn, enumerable: true });
     }

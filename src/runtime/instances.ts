@@ -13,7 +13,7 @@
  * before keeps it and runs as before.
  */
 import type { SourceMap } from "../diagnostics/source.js";
-import type { InstanceRequest } from "../ir/check/instanceRequest.js";
+import type { InstanceRequest } from "../check/instanceRequest.js";
 import { instanceSpelling, parseInstanceSpelling } from "../ir/instances.js";
 import type { Function, GenericKernel, InstanceArg, Module } from "../ir/nodes.js";
 import { typeToString } from "../ir/types.js";

@@ -11,7 +11,7 @@ import type { Function, Module } from "../ir/nodes.js";
 import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
 import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
-import type { ModuleBuild } from "./build.js";
+import type { ModuleBuild } from "../build/build.js";
 import type { ConstantArg, LauncherSession, ScalarArg } from "./launcher.js";
 import { constantElem, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import { launchPlan } from "./launchPlan.js";
@@ -88,7 +88,7 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
     target,
     async run(kernel, grid, block, args, extras = NO_EXTRAS, module = ir) {
       const t0 = performance.now();
-      const [{ buildModule }, { LauncherSession }] = await Promise.all([import("./build.js"), import("./launcher.js")]);
+      const [{ buildModule }, { LauncherSession }] = await Promise.all([import("../build/build.js"), import("./launcher.js")]);
       session ??= new LauncherSession({ device: target.device.index });
       let built = builds.get(module);
       if (!built) {
@@ -125,7 +125,7 @@ function gpuRunner(ir: Module, sources: SourceMap, target: Target & { kind: "cud
 /**
  * A launch's extras as the launcher takes them (spec/launcher-protocol.md): the lengths of the
  * dynamic shared arrays as u32 arguments after the kernel's parameters (the CUDA kernel takes
- * them there, src/backends/cuda/function.ts), the bytes of dynamic shared memory they need,
+ * them there, src/codegen/cuda/function.ts), the bytes of dynamic shared memory they need,
  * and the constant arrays under their `__constant__` symbols (`symbols`: gk name → symbol).
  */
 export function launcherExtras(m: Module, fn: Function, symbols: ReadonlyMap<string, string>, extras: LaunchExtras): { args: ScalarArg[]; sharedBytes: number; constants: ConstantArg[] } {

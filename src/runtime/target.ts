@@ -19,7 +19,7 @@ export function isDeviceChoice(s: string): s is DeviceChoice {
 
 /** Why the GPU cannot be used, or the device to use. */
 export async function probeGpu(opts: LauncherOptions & { processEnv?: NodeJS.ProcessEnv } = {}): Promise<{ device: DeviceInfo } | { reason: string }> {
-  const [{ listDevices }, { findNvcc }] = await Promise.all([import("./launcher.js"), import("./nvcc.js")]);
+  const [{ listDevices }, { findNvcc }] = await Promise.all([import("./launcher.js"), import("../build/nvcc.js")]);
   const devices = await listDevices(opts);
   if (!devices.ok) return { reason: devices.message };
   const index = opts.device ?? 0;

@@ -3,7 +3,7 @@
  * device engines, src/runtime/device: scalars and arrays of scalars only):
  *
  * - a scalar as it is; a vector or struct value as its scalars in leaf order, one kernel
- *   argument each, which is how the CUDA backend's kernel receives it (src/backends/cuda/function.ts);
+ *   argument each, which is how the CUDA backend's kernel receives it (src/codegen/cuda/function.ts);
  * - an array of scalars, or of vectors of numbers, as the TypedArray of its (lane) type: the
  *   bits are the array's;
  * - an array of structs or of bool vectors as its bytes, in u32 elements (4 bytes each; the

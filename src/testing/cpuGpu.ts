@@ -18,7 +18,7 @@ import { parseInstanceSpelling } from "../ir/instances.js";
 import { GkCompileError } from "../runtime/api.js";
 import { instanceByName, instanceModule } from "../runtime/instances.js";
 import { sharedMemory } from "../runtime/aliasing.js";
-import { buildModule, type ModuleBuild } from "../runtime/build.js";
+import { buildModule, type ModuleBuild } from "../build/build.js";
 import { launchExtras } from "../runtime/launchExtras.js";
 import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runtime/runner.js";
 import { GkRuntimeError, LauncherSession, type DeviceInfo } from "../runtime/launcher.js";

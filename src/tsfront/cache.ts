@@ -1,7 +1,7 @@
 /**
  * TypeScript kernel files lowered once, kept by content: `<cache>/v1/ts/<key>.json` holds a
  * file's gk AST and diagnostics, keyed by the front end's code, the file's path and its text. The
- * kernel cache's root (runtime/cache/layout.ts) holds it, `gkc cache clear` removes it, and
+ * kernel cache's root (src/cacheFolder.ts) holds it, `gkc cache clear` removes it, and
  * a write that fails (a read-only cache) only costs the next run the lowering again.
  *
  * An entry is checked as a kernel-cache entry is: its first line records its key and the
@@ -15,8 +15,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readRegularFileSync } from "../load/regularFile.js";
 import type { ParseResult } from "../parser/index.js";
-import { cacheRoot, cacheRootProblem, layoutOf } from "../runtime/cache/layout.js";
-import { gkVersion, sha256 } from "../runtime/cache/key.js";
+import { cacheRoot, cacheRootProblem, gkVersion, layoutOf, sha256 } from "../cacheFolder.js";
 
 let frontEndStamp: string | undefined;
 

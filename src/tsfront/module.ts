@@ -9,7 +9,7 @@
 import type { ts as TS } from "ts-morph";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type * as ast from "../parser/ast.js";
-import { isReservedName } from "../ir/check/names.js";
+import { isReservedName } from "../ir/names.js";
 import { isScalarName } from "../ir/types.js";
 import { refuse, spanOf, type HostKind, type Lowering, type RelativeImport, type Ts } from "./context.js";
 import { annotationMarker, annotationOf, arrayShape, functionBody } from "./body.js";

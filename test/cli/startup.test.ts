@@ -65,11 +65,15 @@ function matching(sources: ReadonlySet<string>, pattern: RegExp): string[] {
   return [...sources].filter((s) => pattern.test(s));
 }
 
-const SIMULATOR = /^src\/(runtime\/sim|backends\/js)\//;
+const SIMULATOR = /^src\/(runtime\/sim|codegen\/js)\//;
 /** Building and launching: nvcc, the kernel cache's builds, the launcher client, GPU devices and their engines (the cache's key and layout are small and shared). */
-const GPU_SIDE = /^src\/runtime\/(launcher\/|launcher\.ts$|device\/|nvcc\.ts$|build\.ts$|cache\.ts$|cache\/(entry|maintenance)\.ts$)|node_modules\/execa\//;
-/** The CUDA backend, but for the CUDA spellings that the checker names in its messages. */
-const CODEGEN = /^src\/backends\/cuda\/(?!spellings\.ts$)/;
+const GPU_SIDE = /^src\/runtime\/(launcher\/|launcher\.ts$|device\/)|^src\/build\/(nvcc\.ts$|build\.ts$|cache\.ts$|cache\/(entry|maintenance)\.ts$)|node_modules\/execa\//;
+/**
+ * The CUDA code generator, but for its target record, which the front end is handed (target.ts),
+ * and what the record reads: the builtin column (for the spellings the checker names in its
+ * messages), the spellings and the reserved names (GK2011).
+ */
+const CODEGEN = /^src\/codegen\/cuda\/(?!(target|builtins|mathBuiltins|atomicBuiltins|spellings|reserved)\.ts$)/;
 const TESTING = /^src\/testing\/|node_modules\/fast-check\//;
 const PARSER = /^src\/parser\/|node_modules\/chevrotain\//;
 

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../src/index.js";
-import { ensureAddon, failure, hexOf, ROOT, sampleArray } from "../runtime/launcher-helpers.js";
+import { ensureAddon, failure, hexOf, ROOT, sampleArray } from "../runtime/launcher/helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();

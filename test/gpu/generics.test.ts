@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frontEnd } from "../../src/pipeline.js";
 import { compile } from "../../src/runtime/api.js";
-import { buildModule } from "../../src/runtime/build.js";
+import { buildModule } from "../../src/build/build.js";
 import { instanceByName, instanceModule } from "../../src/runtime/instances.js";
 import { GkCompileError } from "../../src/runtime/api.js";
 import { compareCpuGpu } from "../../src/testing/cpuGpu.js";

@@ -8,7 +8,7 @@
  */
 import { execa } from "execa";
 import { listDevices, type DeviceInfo } from "../../src/runtime/launcher.js";
-import { ensureLauncher } from "../runtime/launcher-helpers.js";
+import { ensureLauncher } from "../runtime/launcher/helpers.js";
 
 export interface GpuAvailability {
   readonly ok: boolean;

@@ -9,7 +9,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LauncherSession } from "../../src/runtime/launcher.js";
 import { childrenOf, isRunning, waitEnded } from "../runtime/fixtures/processes.js";
-import { LAUNCHER, removeTempDirs, ROOT, tempDir } from "../runtime/launcher-helpers.js";
+import { LAUNCHER, removeTempDirs, ROOT, tempDir } from "../runtime/launcher/helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GkRuntimeError, LauncherSession, launchOnce, type KernelArg, type LaunchOnceOptions, type SessionOptions } from "../../src/runtime/launcher.js";
 import { FrameReader, encodeFrame, type Frame } from "../../src/runtime/launcher/frames.js";
 import { SharedFile } from "../../src/runtime/launcher/shared.js";
-import { failure, hexOf, LAUNCHER, removeTempDirs, ROOT, sampleArray, tempDir } from "../runtime/launcher-helpers.js";
+import { failure, hexOf, LAUNCHER, removeTempDirs, ROOT, sampleArray, tempDir } from "../runtime/launcher/helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
 const gpu = await gpuAvailable();

@@ -3,7 +3,7 @@
  * readonly global array at an index the loop changes. Read through the read-only data cache,
  * the kernel of fixtures/ptxas-loop-bound.gk hung on its first launch in 7 to 10 of 16 fresh
  * processes on an H100 (the PTX is right; the SASS computes the trip count from the wrong
- * register). The CUDA backend reads such bounds volatile (src/backends/cuda/analysis.ts,
+ * register). The CUDA backend reads such bounds volatile (src/codegen/cuda/analysis.ts,
  * `reloadedBounds`); this test runs the kernel in fresh launcher processes, where it used to hang.
  */
 import { readFileSync } from "node:fs";

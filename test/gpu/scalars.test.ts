@@ -11,7 +11,7 @@ import { fromF16Bits } from "../../src/ir/halves.js";
 import type { ScalarName } from "../../src/ir/types.js";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
-import { buildModule } from "../../src/runtime/build.js";
+import { buildModule } from "../../src/build/build.js";
 import { f16ToFloat32, float32ToBf16, float32ToF16 } from "../../src/runtime/halfArrays.js";
 import { LauncherSession, launchOnce, type KernelArg } from "../../src/runtime/launcher.js";
 import type { Runner } from "../../src/runtime/runner.js";

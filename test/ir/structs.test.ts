@@ -1,8 +1,8 @@
-/** Checking structs (src/ir/check: fileScope.ts, access.ts, expr.ts): declarations, layout, values, fields, arrays of structs, parameters and results. */
+/** Checking structs (src/check: fileScope.ts, access.ts, expr.ts): declarations, layout, values, fields, arrays of structs, parameters and results. */
 import { describe, expect, it } from "vitest";
 import { checkSource, diagnosticLines, expectError, irOf, printed } from "../helpers.js";
 import { sizeOf } from "../../src/ir/types.js";
-import { cudaOf } from "../backends/cuda/helpers.js";
+import { cudaOf } from "../codegen/cuda/helpers.js";
 
 const NODE = "struct Node { start: i32; edges: i32; }\n";
 const PARTICLE = "struct Particle { pos: f32x3, vel: f32x3, mass: f32, id: i32, taps: f32[2][2] }\n";

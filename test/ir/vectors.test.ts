@@ -1,4 +1,4 @@
-/** Checking vectors (src/ir/check: expr.ts, access.ts, vectors.ts): types, constructors, lanes, swizzles, operators, builtins, vector accesses. */
+/** Checking vectors (src/check: expr.ts, access.ts, vectors.ts): types, constructors, lanes, swizzles, operators, builtins, vector accesses. */
 import { describe, expect, it } from "vitest";
 import { checkSource, diagnosticLines, expectError, printed } from "../helpers.js";
 

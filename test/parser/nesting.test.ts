@@ -6,7 +6,7 @@
  * CUDA backend and the simulator, in this process (whose stack is smaller than gkc's).
  */
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../../src/backends/cuda/index.js";
+import { emitCuda } from "../../src/codegen/cuda/index.js";
 import { memoryHost } from "../../src/load/program.js";
 import { MAX_CHAIN_OPERANDS, MAX_EXPR_DEPTH, MAX_STMT_DEPTH } from "../../src/parser/nesting.js";
 import { frontEnd } from "../../src/pipeline.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compile, compileSource, GkCompileError, GkRuntimeError } from "../../src/index.js";
-import { TAKEN_KERNEL_NAMES } from "../../src/ir/check/kernelNames.js";
+import { TAKEN_KERNEL_NAMES } from "../../src/check/kernelNames.js";
 
 describe("compile and run from TypeScript (CPU simulator)", () => {
   it("runs saxpy with typed arrays in and out, updating the output in place", async () => {

@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../../src/backends/cuda/index.js";
+import { emitCuda } from "../../src/codegen/cuda/index.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { printModule } from "../../src/ir/print.js";
 import { verifyModule } from "../../src/ir/verify.js";

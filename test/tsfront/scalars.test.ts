@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { emitCuda } from "../../src/backends/cuda/index.js";
+import { emitCuda } from "../../src/codegen/cuda/index.js";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { printModule } from "../../src/ir/print.js";
 import { verifyModule } from "../../src/ir/verify.js";

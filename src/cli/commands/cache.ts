@@ -1,5 +1,5 @@
 /** `gkc cache path | ls | clear`: where builds are kept, what is there, and emptying it. */
-import { cacheRoot, clearCache, formatCacheTable, listEntries } from "../../runtime/cache.js";
+import { cacheRoot, clearCache, formatCacheTable, listEntries } from "../../build/cache.js";
 import { EXIT, UsageError, type Io } from "../io.js";
 import { parseArgs } from "node:util";
 import { flags } from "../flags.js";

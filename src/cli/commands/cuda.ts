@@ -1,8 +1,8 @@
 /** `gkc cuda FILE`: the generated CUDA C++. */
 import { parseArgs } from "node:util";
-import { emitCuda } from "../../backends/cuda/index.js";
+import { emitCuda } from "../../codegen/cuda/index.js";
 import { frontEnd } from "../../pipeline.js";
-import { gkVersion } from "../../runtime/cache/key.js";
+import { gkVersion } from "../../cacheFolder.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 

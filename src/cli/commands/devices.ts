@@ -1,7 +1,7 @@
 /** `gkc devices`: the GPUs gk can use, or why there are none. */
 import { parseArgs } from "node:util";
 import { listDevices } from "../../runtime/launcher.js";
-import { findNvcc } from "../../runtime/nvcc.js";
+import { findNvcc } from "../../build/nvcc.js";
 import { flags } from "../flags.js";
 import { EXIT, UsageError, type Io } from "../io.js";
 

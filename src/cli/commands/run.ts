@@ -10,7 +10,7 @@ import { codeLiteral } from "../../util.js";
 import { frontEnd } from "../../pipeline.js";
 import { formatElementsParts, jsonElementsParts } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
-import { cacheRoot } from "../../runtime/cache/layout.js";
+import { cacheRoot } from "../../cacheFolder.js";
 import { createRunner } from "../../runtime/runner.js";
 import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";

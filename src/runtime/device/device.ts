@@ -341,7 +341,7 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
     if (choice === "cuda") throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${why}`);
     return new GpuDevice("cpu", undefined, why, opts.sim);
   };
-  const { findNvcc } = await import("../nvcc.js");
+  const { findNvcc } = await import("../../build/nvcc.js");
   try {
     findNvcc(process.env);
   } catch {

@@ -19,7 +19,7 @@ import type { Value } from "../../ir/composite.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
-import type { BuildOptions, ModuleBuild } from "../build.js";
+import type { BuildOptions, ModuleBuild } from "../../build/build.js";
 import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
@@ -180,7 +180,7 @@ async function kernelOf(device: GpuDevice, program: Program, name: string): Prom
   const engine = device.engine!;
   const known = program.kernels.get(name);
   if (known && known.generation === engine.generation) return known;
-  const { buildModule } = await import("../build.js");
+  const { buildModule } = await import("../../build/build.js");
   program.built ??= buildModule(program.ir, program.sources, { ...program.build, arch: engine.info.arch });
   const b = await program.built;
   program.resolved = b;

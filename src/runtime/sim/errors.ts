@@ -10,7 +10,7 @@ import { error, type Diagnostic, type RelatedNote } from "../../diagnostics/diag
 import { lineColOf, type SourceMap, type Span } from "../../diagnostics/source.js";
 import type { Function } from "../../ir/nodes.js";
 import { sizeOf, typeToString } from "../../ir/types.js";
-import type { Site, SiteTable } from "../../backends/js/sites.js";
+import type { Site, SiteTable } from "../../codegen/js/sites.js";
 
 export type Dim3 = readonly [number, number, number];
 
@@ -63,7 +63,7 @@ export class LocatedFault {
 
 /**
  * Threads of a block that did not all reach the same barrier, found by the region path
- * (src/backends/js/regions/launch.ts): threads by their index in the block (x fastest), barriers by their
+ * (src/codegen/js/regions/launch.ts): threads by their index in the block (x fastest), barriers by their
  * barrier point. `first` stopped at `firstAt`, or ended when `firstAt` is -1; `second` stopped
  * at `secondAt`. The runner turns it into the generator scheduler's GK8002 (scheduler.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * gk's CPU simulator: kernels compiled from the IR to JavaScript (src/backends/js), with the exact numeric
+ * gk's CPU simulator: kernels compiled from the IR to JavaScript (src/codegen/js), with the exact numeric
  * semantics of evalOp, shared memory and barriers per block, atomics, and errors that name
  * the `.gk` line, the kernel, the thread and the block.
  */

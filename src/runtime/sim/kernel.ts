@@ -12,10 +12,10 @@ import type { AnyTypedArray } from "../../ir/values.js";
 import type { Value } from "../../ir/composite.js";
 import { invariant } from "../../util.js";
 import { checkArgs, checkConstants, launchShape, sharedLengths } from "./args.js";
-import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";
+import { generateKernel, type BarrierPath } from "../../codegen/js/emitKernel.js";
 import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
-import { SiteTable } from "../../backends/js/sites.js";
+import { SiteTable } from "../../codegen/js/sites.js";
 
 export interface SimOptions {
   /** Loop iterations (back-edges) one launch may take before GK8004; default 10^9. */

@@ -1,7 +1,7 @@
 /**
  * The generator path's scheduler. Each thread of a block is a generator that yields where it
  * must wait for others: at a barrier, the barrier's identity (the call-site path to it, see
- * src/backends/js/emitStmt.ts), and at a warp operation, a `WarpStop` (src/backends/js/emitExpr.ts). Blocks run one after
+ * src/codegen/js/emitStmt.ts), and at a warp operation, a `WarpStop` (src/codegen/js/emitExpr.ts). Blocks run one after
  * another. Within a block the warps run in order (a warp is 32 consecutive threads, x
  * fastest), and within a warp the threads run one at a time in order, each until its next
  * stop or its end:

@@ -15,7 +15,7 @@ import { dim3, internalSimError, lineOf, simError, stopPlace, type Dim3, type Fa
 
 export const WARP_SIZE = 32;
 
-/** What a thread yields at a warp operation: its identity (as a barrier's, see src/backends/js/emitExpr.ts), its site, and its operands. */
+/** What a thread yields at a warp operation: its identity (as a barrier's, see src/codegen/js/emitExpr.ts), its site, and its operands. */
 export interface WarpStop {
   readonly at: string;
   readonly site: number;

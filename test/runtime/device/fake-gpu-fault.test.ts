@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDevice } from "../../../src/index.js";
-import { removeTempDirs } from "../launcher-helpers.js";
+import { removeTempDirs } from "../launcher/helpers.js";
 import { FAKE_SRC as SRC, failure, fakeSkip as skip, setUpFakeGpu } from "./fake-gpu-helpers.js";
 
 if (skip) console.warn(`test/runtime/device/fake-gpu-fault.test.ts skipped: ${skip}`);

@@ -5,8 +5,8 @@
  * the tests skip where nvcc is missing.
  */
 import { join } from "node:path";
-import { findNvcc } from "../../../src/runtime/nvcc.js";
-import { buildFakeDriver, ensureAddon, ensureLauncher, tempDir } from "../launcher-helpers.js";
+import { findNvcc } from "../../../src/build/nvcc.js";
+import { buildFakeDriver, ensureAddon, ensureLauncher, tempDir } from "../launcher/helpers.js";
 
 // The fake driver's kernels, by name and parameters: saxpy(n, a, x, y, out), add_one(n, p), oob(p) faults, spin never ends,
 // roundtrip_narrow copies its six 1- and 2-byte scalars to its six arrays, read_constant copies the
@@ -61,4 +61,4 @@ export async function setUpFakeGpu(name: string): Promise<string> {
   return join(dir, "cache");
 }
 
-export { failure } from "../launcher-helpers.js";
+export { failure } from "../launcher/helpers.js";

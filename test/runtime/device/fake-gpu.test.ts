@@ -1,5 +1,5 @@
 /**
- * GPU devices without a GPU: the fake libcuda.so.1 (test/runtime/launcher-fake-driver/)
+ * GPU devices without a GPU: the fake libcuda.so.1 (test/runtime/launcher/fake-driver/)
  * stands in for the driver under both engines, the in-process addon (native/addon.cpp,
  * built here by node-gyp) and the gpu_launcher server. Its kernels run inside
  * cuLaunchKernel, by name, on modules nvcc builds from the .gk source of fake-gpu-helpers.ts (nvcc is on CI's
@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
-import { removeTempDirs, ROOT } from "../launcher-helpers.js";
+import { removeTempDirs, ROOT } from "../launcher/helpers.js";
 import { FAKE_SRC as SRC, failure, fakeSkip as skip, setUpFakeGpu } from "./fake-gpu-helpers.js";
 
 if (skip) console.warn(`test/runtime/device/fake-gpu.test.ts skipped: ${skip}`);

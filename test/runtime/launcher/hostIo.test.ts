@@ -6,7 +6,7 @@ import { readSync, writeSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hostIo, type HostIo } from "../../../src/runtime/launcher/hostIo.js";
 import { SharedFile } from "../../../src/runtime/launcher/shared.js";
-import { ensureAddon } from "../launcher-helpers.js";
+import { ensureAddon } from "./helpers.js";
 
 let io: HostIo;
 beforeAll(async () => {

@@ -1,0 +1,76 @@
+/**
+ * The CUDA column of the builtin table: how CUDA computes each builtin of src/ir/builtins.ts,
+ * keyed by the builtin's name, and the prelude helpers (src/codegen/cuda/helpers.ts) each
+ * template uses. The IR's table keeps what is the language's (rule, doc, accuracy, the
+ * simulator's definition); a backend keeps its own column like this one, and
+ * test/codegen/cuda/builtins.test.ts checks that it has every builtin, for every type the
+ * builtin accepts. The math and fast-math builtins are in mathBuiltins.ts, the atomics in
+ * atomicBuiltins.ts.
+ */
+import type { Axis, SpecialName, WarpOp } from "../../ir/nodes.js";
+import { call, raw, type Template } from "../../ir/templates.js";
+import type { ScalarName } from "../../ir/types.js";
+import { ORDERED_TYPES, VOLATILE_TYPES } from "../../ir/memoryBuiltins.js";
+import type { CudaHelperName, CudaImpl, CudaPerType } from "./helpers.js";
+
+
+export { CUDA_ATOMICS } from "./atomicBuiltins.js";
+export { CUDA_MATH } from "./mathBuiltins.js";
+
+export type { CudaImpl, CudaPerType };
+
+/** A thread index on an axis as CUDA computes it: an `unsigned int` spelled as a primary expression; gk's i32 is that converted. */
+export interface CudaIndex {
+  readonly value: (axis: Axis) => string;
+  readonly helpers?: readonly CudaHelperName[];
+}
+
+export const CUDA_SYNC: Readonly<Record<string, Template>> = {
+  barrier: call("__syncthreads"),
+};
+
+const AXES = ["x", "y", "z"] as const;
+const builtinIndex = (name: string): CudaIndex => ({ value: (a) => `${name}.${AXES[a]}` });
+
+export const CUDA_INDEX: Readonly<Record<SpecialName, CudaIndex>> = {
+  threadIdx: builtinIndex("threadIdx"),
+  blockIdx: builtinIndex("blockIdx"),
+  blockDim: builtinIndex("blockDim"),
+  gridDim: builtinIndex("gridDim"),
+  globalId: { value: (a) => `(blockIdx.${AXES[a]} * blockDim.${AXES[a]} + threadIdx.${AXES[a]})` },
+  laneId: { value: () => "(gk_thread_rank() & 31u)", helpers: ["gk_thread_rank"] },
+};
+
+const MASK = "gk_warp_mask()";
+
+/** The warp operations, for every operand type (the intrinsics are overloaded); a shuffle's lane operand arrives as an int in 0..31. */
+export const CUDA_WARP: Readonly<Record<WarpOp, CudaImpl>> = {
+  shfl: { template: raw(([v, l]) => `__shfl_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  shflUp: { template: raw(([v, l]) => `__shfl_up_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  shflDown: { template: raw(([v, l]) => `gk_shfl_down(${v}, ${l})`), helpers: ["gk_shfl_down"] },
+  shflXor: { template: raw(([v, l]) => `__shfl_xor_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  ballot: { template: raw(([p]) => `__ballot_sync(${MASK}, ${p})`), helpers: ["gk_warp_mask"] },
+  anyLane: { template: raw(([p]) => `(__any_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
+  allLanes: { template: raw(([p]) => `(__all_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
+  matchAny: { template: raw(([v]) => `__match_any_sync(${MASK}, ${v})`), helpers: ["gk_warp_mask"] },
+  matchAll: { template: raw(([v]) => `gk_match_all(${v})`), helpers: ["gk_match_all"] },
+  syncWarp: { template: raw(() => `__syncwarp(${MASK})`), helpers: ["gk_warp_mask"] },
+};
+
+function perType(types: readonly ScalarName[], impl: (t: ScalarName) => CudaImpl): CudaPerType {
+  return Object.fromEntries(types.map((t) => [t, impl(t)]));
+}
+
+/**
+ * The memory-ordering builtins (src/ir/memoryBuiltins.ts): per element type, a template over
+ * `[addr]` (loads) or `[addr, value]` (stores), `addr` as for atomics; a fence's one template,
+ * over nothing, is filed under `fence`.
+ */
+export const CUDA_MEMORY: Readonly<Record<string, Partial<Record<ScalarName | "fence", CudaImpl>>>> = {
+  threadfenceBlock: { fence: { template: call("__threadfence_block") } },
+  threadfence: { fence: { template: call("__threadfence") } },
+  loadAcquire: perType(ORDERED_TYPES, (t) => ({ template: call("gk_ld_acquire"), helpers: [`gk_ld_acquire_${t}` as CudaHelperName] })),
+  storeRelease: perType(ORDERED_TYPES, (t) => ({ template: call("gk_st_release"), helpers: [`gk_st_release_${t}` as CudaHelperName] })),
+  loadVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_ld_volatile"), helpers: ["gk_ld_volatile"] })),
+  storeVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_st_volatile"), helpers: ["gk_st_volatile"] })),
+};

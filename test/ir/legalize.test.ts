@@ -1,0 +1,66 @@
+/**
+ * Legalize (src/ir/passes/legalize.ts): a target record that lacks a capability refuses, with
+ * a located GK7008, what a program uses of it; CUDA lacks nothing. The test targets are CUDA's
+ * record with one capability taken away (the WGSL backend will be the first real one).
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CUDA_TARGET } from "../../src/codegen/cuda/target.js";
+import { legalize } from "../../src/ir/passes/legalize.js";
+import type { Capability, Target } from "../../src/ir/target.js";
+import { memoryHost } from "../../src/load/program.js";
+import { frontEnd } from "../../src/pipeline.js";
+import { diagnosticLines, irOf } from "../helpers.js";
+
+function lacking(...missing: Capability[]): Target {
+  const capabilities = { ...CUDA_TARGET.capabilities };
+  for (const c of missing) capabilities[c] = false;
+  return { ...CUDA_TARGET, name: "TestGPU", capabilities };
+}
+
+function onTarget(src: string, target: Target) {
+  return frontEnd("test.gk", { host: memoryHost({ "test.gk": src }), target });
+}
+
+const F64_KERNEL = `device_kernel k(n: i32, out: global<f32>) {
+  const i = globalId.x;
+  if (i < n) {
+    let d = f64(i) * 0.5;
+    out[i] = f32(sqrt(d));
+  }
+}
+`;
+
+describe("legalize", () => {
+  it("refuses f64 on a target without it, at its first use, once", () => {
+    const r = onTarget(F64_KERNEL, lacking("f64"));
+    expect(r.ir).toBeUndefined();
+    expect(diagnosticLines(r)).toEqual(["GK7008 4:5 the TestGPU target has no f64, which this program uses here"]);
+  });
+
+  it("reports each missing capability at its own first use, in source order", () => {
+    const src = `device_kernel k(out: global<i64>, h: global<f16>) {
+  out[0] = i64(shfl(i32(1), 0));
+  h[0] = h[1];
+}
+`;
+    const lines = diagnosticLines(onTarget(src, lacking("i64", "halves", "warpOperations")));
+    expect(lines.map((l) => l.split(" ").slice(0, 2).join(" "))).toEqual(["GK7008 1:17", "GK7008 1:35", "GK7008 2:16"]);
+    expect(lines[2]).toContain("the TestGPU target has no warp operations");
+  });
+
+  it("leaves the IR of a program that uses nothing the target lacks", () => {
+    const src = "device_kernel k(n: i32, out: global<f32>) {\n  if (globalId.x < n) { out[globalId.x] = 1.0; }\n}\n";
+    expect(onTarget(src, lacking("f64", "i64", "halves", "smallInts", "warpOperations", "dynamicShared", "views", "references", "atomics", "memoryOrdering")).diagnostics).toEqual([]);
+  });
+
+  it("finds nothing to refuse for CUDA in any example", () => {
+    for (const f of readdirSync("examples").filter((x) => x.endsWith(".gk"))) {
+      const r = frontEnd(join("examples", f), { after: "fold" });
+      expect(r.ir, f).toBeDefined();
+      expect(legalize(r.ir!, CUDA_TARGET), f).toEqual([]);
+    }
+    expect(legalize(irOf(F64_KERNEL), CUDA_TARGET)).toEqual([]);
+  });
+});
