@@ -19,14 +19,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { copyingNvcc } from "./fixtures/nvcc-wrapper.js";
-import { KERNEL_TARGETS, LOWERING_TARGETS, PLANTS, type PlantedCase } from "./fixtures/planted-worker.js";
+import { copyingNvcc } from "../fixtures/nvcc-wrapper.js";
+import { KERNEL_TARGETS, LOWERING_TARGETS, PLANTS, type PlantedCase } from "../fixtures/planted-worker.js";
 
 /** A case that prints nothing for this long hangs (generous: a loaded CI machine is slow, a hang is forever). */
 const BOUND_MS = Number(process.env.GK_PLANTED_BOUND_MS ?? 60_000);
 /** A worker this large has read a planted device or an oversize file. */
 const MEMORY_BYTES = 1.5 * 2 ** 30;
-const worker = fileURLToPath(new URL("./fixtures/planted-worker.ts", import.meta.url));
+const worker = fileURLToPath(new URL("../fixtures/planted-worker.ts", import.meta.url));
 
 const work = mkdtempSync(path.join(tmpdir(), "gk-planted-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

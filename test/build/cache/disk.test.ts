@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { getOrBuild } from "../../src/runtime/cache.js";
-import { copyingNvcc, fakeNvcc } from "./fixtures/nvcc-wrapper.js";
-import { SAXPY } from "./fixtures/sources.js";
+import { getOrBuild } from "../../../src/build/cache.js";
+import { copyingNvcc, fakeNvcc } from "../fixtures/nvcc-wrapper.js";
+import { SAXPY } from "../fixtures/sources.js";
 
-const worker = fileURLToPath(new URL("./fixtures/disk-worker.ts", import.meta.url));
+const worker = fileURLToPath(new URL("../fixtures/disk-worker.ts", import.meta.url));
 const work = mkdtempSync(path.join(tmpdir(), "gk-cache-disk-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
