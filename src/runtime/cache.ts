@@ -21,7 +21,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { error, formatDiagnostic, SourceMap, warning, type Diagnostic } from "../diagnostics/index.js";
-import { cacheIoError, inspectEntry, moveAside, publish, readEntryFile, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
+import { cacheIoError, inspectEntry, makeFolder, moveAside, publish, readEntryFile, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
 import type { EntryInputs, EntryMeta, ExpectedEntry, Inspection } from "./cache/entry.js";
 import { CACHE_FORMAT_VERSION, cacheKey, gkVersion, sha256 } from "./cache/key.js";
 import { BASE_NAME, cacheRoot, cacheRootProblem, entryDir, failedDir, layoutOf, scratchName } from "./cache/layout.js";
@@ -238,7 +238,7 @@ interface BuildContext {
 /** Builds in a private folder and publishes it; on a lost race, uses the winner's entry. */
 async function build(opts: GetOrBuildOptions, ctx: BuildContext): Promise<{ meta: EntryMeta; nvccMs: number }> {
   const layout = layoutOf(ctx.root);
-  await mkdir(layout.tmp, { recursive: true });
+  await makeFolder(layout.tmp);
   await writeIfAbsent(path.join(ctx.root, "CACHEDIR.TAG"), CACHEDIR_TAG);
   const tmp = path.join(layout.tmp, scratchName(ctx.key));
   await mkdir(tmp);
@@ -312,7 +312,7 @@ async function compileOrKeepSource(opts: GetOrBuildOptions, ctx: BuildContext, t
 async function keepFailedSource(tmp: string, keepIn: string, e: BuildError): Promise<void> {
   await rm(path.join(tmp, `${BASE_NAME}.ptx`), { force: true });
   await rm(path.join(tmp, `${BASE_NAME}.cubin`), { force: true });
-  await mkdir(path.dirname(keepIn), { recursive: true });
+  await makeFolder(path.dirname(keepIn));
   await rm(keepIn, { recursive: true, force: true });
   await rename(tmp, keepIn);
   if (e.rejected) {

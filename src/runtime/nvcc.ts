@@ -21,7 +21,7 @@ import {
   type Span,
 } from "../diagnostics/index.js";
 import { invariant } from "../util.js";
-import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
+import { diskProblem, DISK_ERRORS, isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
@@ -185,7 +185,7 @@ async function queryVersion(nvcc: string): Promise<NvccVersion> {
   if (o.kind === "spawn") throw spawnFailure(nvcc, o);
   const command = quoteCommand([nvcc, ...args]);
   if (o.kind !== "ok") {
-    const why = o.kind === "exit" ? `exit code ${o.exitCode}` : o.kind === "signal" ? `killed by ${o.signal}` : o.kind;
+    const why = describeOutcome(o);
     throw new BuildError([error("GK7002", undefined, `nvcc failed (${why}) answering '${command}'`, outputNotes(o))]);
   }
   const text = o.stdout.replace(/\r\n/g, "\n").trim();
@@ -362,6 +362,7 @@ async function compileIn(
   };
   const failed = runs.filter((r) => r.outcome.kind !== "ok" && r.outcome.kind !== "canceled");
   for (const r of failed) if (r.outcome.kind === "spawn") throw spawnFailure(nvcc, r.outcome);
+  if (failed.length > 0) await refuseFullDisk([workDir, tmp], `nvcc failed (${failed.map((r) => describeOutcome(r.outcome)).join(", ")})`);
   if (failed.length > 0) {
     const seen = new Set<string>();
     const diags = failed.flatMap((r) =>
@@ -381,6 +382,7 @@ async function compileIn(
   const files = { ptx: path.join(opts.outDir, `${opts.baseName}.ptx`), cubin: path.join(opts.outDir, `${opts.baseName}.cubin`) };
   for (const mode of ["ptx", "cubin"] as const) {
     const size = await stat(path.join(workDir, `${opts.baseName}.${mode}`)).then((s) => s.size, () => -1);
+    if (size <= 0) await refuseFullDisk([workDir, tmp], `nvcc wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`);
     if (size <= 0) {
       throw new BuildError([
         error("GK7002", undefined, `nvcc reported success but wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`, [
@@ -401,6 +403,27 @@ async function compileIn(
     warnings,
     timings: { ptxMs: ms(ptxRun.outcome), cubinMs: ms(cubinRun.outcome), totalMs: performance.now() - t0 },
   };
+}
+
+/**
+ * When nvcc failed or wrote nothing because a folder it writes is full (or over quota, or
+ * read-only), that is the error: GK7006 naming the cause and the folder, not nvcc's crash.
+ */
+async function refuseFullDisk(dirs: readonly string[], what: string): Promise<void> {
+  for (const dir of dirs) {
+    const code = await diskProblem(dir);
+    if (code === undefined) continue;
+    throw new BuildError([
+      error("GK7006", undefined, `cannot write nvcc's output to ${dir}: ${code} (${DISK_ERRORS[code]})`, [
+        { message: `${what}, which is what a full disk does to it` },
+        { message: "free some space, or point GK_CACHE_DIR (the kernel cache) or TMPDIR (nvcc's temporary files) at another disk" },
+      ]),
+    ]);
+  }
+}
+
+function describeOutcome(o: RunOutcome): string {
+  return o.kind === "exit" ? `exit code ${o.exitCode}` : o.kind === "signal" ? `killed by ${o.signal}` : o.kind;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import path from "node:path";
 import { error } from "../../diagnostics/index.js";
 import { readProblem, readRegularFile } from "../../load/regularFile.js";
 import { BuildError } from "../nvcc.js";
+import { DISK_ERRORS } from "../nvccFolders.js";
 import { sha256 } from "./key.js";
 import { ENTRY_FILES, META_FILE, scratchName, type EntryFile } from "./layout.js";
 
@@ -192,7 +193,7 @@ export async function sealEntry(dir: string, meta: EntryMeta): Promise<void> {
  */
 export async function publish(tmp: string, dir: string): Promise<"published" | "taken"> {
   for (let attempt = 0; ; attempt++) {
-    await mkdir(path.dirname(dir), { recursive: true });
+    await makeFolder(path.dirname(dir));
     try {
       await rename(tmp, dir);
       await syncPath(path.dirname(dir));
@@ -214,7 +215,7 @@ export async function publish(tmp: string, dir: string): Promise<"published" | "
 export async function moveAside(dir: string, damaged: DirIdentity, trash: string, key: string): Promise<void> {
   const current = await identityOf(dir);
   if (current === undefined || !sameDir(current, damaged)) return;
-  await mkdir(trash, { recursive: true });
+  await makeFolder(trash);
   const target = path.join(trash, scratchName(key));
   try {
     await rename(dir, target);
@@ -298,12 +299,36 @@ export function cacheIoError(e: unknown, root: string): unknown {
   const code = errnoOf(e);
   if (e instanceof BuildError || code === undefined) return e;
   const detail = e instanceof Error ? e.message : String(e);
+  const meaning = DISK_ERRORS[code];
   return new BuildError([
-    error("GK7006", undefined, `cannot use the kernel cache at ${root}: ${code}`, [
+    error("GK7006", undefined, `cannot use the kernel cache at ${root}: ${code}${meaning ? ` (${meaning})` : ""}`, [
       { message: detail },
       { message: "make the folder writable, free some space, or point GK_CACHE_DIR at another folder" },
     ]),
   ]);
+}
+
+/**
+ * `mkdir -p` that reports the real error: on a read-only disk, Node's recursive mkdir says
+ * ENOENT, so on ENOENT the folders are made again one at a time from the top, and the first
+ * failure (EROFS, EACCES, a file in the way) is thrown.
+ */
+export async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    return;
+  } catch (e) {
+    if (errnoOf(e) !== "ENOENT") throw e;
+  }
+  const folders: string[] = [];
+  for (let d = path.resolve(dir); path.dirname(d) !== d; d = path.dirname(d)) folders.unshift(d);
+  for (const d of folders) {
+    try {
+      await mkdir(d);
+    } catch (e) {
+      if (errnoOf(e) !== "EEXIST") throw e;
+    }
+  }
 }
 
 /** Writes a small file without caring about atomicity (used for CACHEDIR.TAG). */
