@@ -21,7 +21,7 @@ import {
   type Span,
 } from "../diagnostics/index.js";
 import { invariant } from "../util.js";
-import { diskProblem, DISK_ERRORS, isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
+import { isPlainName, plainRealPath, plainTempDir, refuseFullDisk } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
@@ -236,7 +236,7 @@ export interface CompileCudaOptions {
   readonly sourceMap?: SourceMap;
   /** The nvcc to run; default `findNvcc()`. */
   readonly nvcc?: string;
-  /** Time limit for each nvcc run; default 5 minutes. */
+  /** Time limit for each nvcc run; default `nvccTimeoutMs()` ($GK_NVCC_TIMEOUT, else 5 minutes). */
   readonly timeoutMs?: number;
   /**
    * The folder that the reported command `cd`s into; default `outDir`. The cache passes the
@@ -262,6 +262,25 @@ export interface CompileCudaResult {
 type Mode = "ptx" | "cubin";
 
 export const DEFAULT_NVCC_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The time limit of each nvcc run: `$GK_NVCC_TIMEOUT` seconds (0: no limit), else 5 minutes.
+ * The one place that reads it; every build (compile(), kernel(), gkc build, the loaders) goes
+ * through here. Throws GK7002 for a value that is not a number of seconds.
+ */
+export function nvccTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.GK_NVCC_TIMEOUT?.trim();
+  if (v === undefined || v === "") return DEFAULT_NVCC_TIMEOUT_MS;
+  const seconds = /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(seconds) || seconds * 1000 > 2 ** 31 - 1) {
+    throw new BuildError([
+      error("GK7002", undefined, `GK_NVCC_TIMEOUT must be a number of seconds (0: no limit), got ${JSON.stringify(env.GK_NVCC_TIMEOUT)}`, [
+        { message: "for example GK_NVCC_TIMEOUT=1800 lets each nvcc run take half an hour" },
+      ]),
+    ]);
+  }
+  return Math.round(seconds * 1000);
+}
 
 /**
  * The arguments of one nvcc run in the folder holding the `.cu`; the output goes beside it, or
@@ -340,6 +359,7 @@ async function compileIn(
   t0: number,
 ): Promise<CompileCudaResult> {
   const cuName = `${opts.baseName}.cu`;
+  const timeoutMs = opts.timeoutMs ?? nvccTimeoutMs();
   const stopOthers = new AbortController();
   const run = async (mode: Mode) => {
     const args = nvccArgs(opts.arch, flags, mode, opts.baseName, sourceDir === workDir ? undefined : workDir);
@@ -347,7 +367,7 @@ async function compileIn(
       cwd: sourceDir,
       // nvcc's temporary files are named in its shell commands too.
       env: { TMPDIR: tmp },
-      timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
+      timeoutMs,
       cancel: stopOthers.signal,
     });
     if (outcome.kind !== "ok" && outcome.kind !== "canceled") stopOthers.abort();
@@ -369,6 +389,7 @@ async function compileIn(
       failureDiagnostics(r.outcome, {
         ...ctx,
         arch: opts.arch,
+        limitMs: timeoutMs,
         mode: r.mode,
         // Relative names: the command runs in a folder holding the `.cu`, writing beside it.
         command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...nvccArgs(opts.arch, flags, r.mode, opts.baseName)])}`,
@@ -403,23 +424,6 @@ async function compileIn(
     warnings,
     timings: { ptxMs: ms(ptxRun.outcome), cubinMs: ms(cubinRun.outcome), totalMs: performance.now() - t0 },
   };
-}
-
-/**
- * When nvcc failed or wrote nothing because a folder it writes is full (or over quota, or
- * read-only), that is the error: GK7006 naming the cause and the folder, not nvcc's crash.
- */
-async function refuseFullDisk(dirs: readonly string[], what: string): Promise<void> {
-  for (const dir of dirs) {
-    const code = await diskProblem(dir);
-    if (code === undefined) continue;
-    throw new BuildError([
-      error("GK7006", undefined, `cannot write nvcc's output to ${dir}: ${code} (${DISK_ERRORS[code]})`, [
-        { message: `${what}, which is what a full disk does to it` },
-        { message: "free some space, or point GK_CACHE_DIR (the kernel cache) or TMPDIR (nvcc's temporary files) at another disk" },
-      ]),
-    ]);
-  }
 }
 
 function describeOutcome(o: RunOutcome): string {
@@ -529,6 +533,8 @@ function dedupe(messages: readonly NvccMessage[], seen = new Set<string>()): Nvc
 
 interface FailureContext extends MessageContext {
   readonly arch: string;
+  /** The time limit of the run, in milliseconds. */
+  readonly limitMs: number;
   readonly mode: Mode;
   /** The command, quoted for a POSIX shell, prefixed by `cd <folder> &&`. */
   readonly command: string;
@@ -553,7 +559,7 @@ function failureDiagnostics(o: RunOutcome, ctx: FailureContext): Diagnostic[] {
       break;
     case "timeout":
       summary = `nvcc timed out after ${(o.ms / 1000).toFixed(1)} s compiling ${what} and was stopped`;
-      notes.push({ message: "a very large kernel may need a longer time limit (the timeoutMs option)" });
+      notes.push({ message: `a very large kernel may need a longer time limit: set GK_NVCC_TIMEOUT to the seconds nvcc may take (now ${ctx.limitMs / 1000}; 0: no limit)` });
       break;
     case "signal":
       summary = `nvcc was killed by ${o.signal} while compiling ${what}`;

@@ -109,3 +109,20 @@ export async function diskProblem(dir: string): Promise<string | undefined> {
     await rm(probe, { force: true }).catch(() => undefined);
   }
 }
+
+/**
+ * When nvcc failed or wrote nothing because a folder it writes is full (or over quota, or
+ * read-only), that is the error: GK7006 naming the cause and the folder, not nvcc's crash.
+ */
+export async function refuseFullDisk(dirs: readonly string[], what: string): Promise<void> {
+  for (const dir of dirs) {
+    const code = await diskProblem(dir);
+    if (code === undefined) continue;
+    throw new BuildError([
+      error("GK7006", undefined, `cannot write nvcc's output to ${dir}: ${code} (${DISK_ERRORS[code]})`, [
+        { message: `${what}, which is what a full disk does to it` },
+        { message: "free some space, or point GK_CACHE_DIR (the kernel cache) or TMPDIR (nvcc's temporary files) at another disk" },
+      ]),
+    ]);
+  }
+}
