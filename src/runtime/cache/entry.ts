@@ -108,7 +108,7 @@ async function checkEntry(dir: string, expected: ExpectedEntry): Promise<Check> 
     ENTRY_FILES.map(async (name) => {
       const want = meta.files[name];
       // At most the recorded size is read: a planted device or a grown file is told by its size.
-      const data = await readEntryFile(dir, name, Math.max(0, want.size), (bytes) => `${name} has ${bytes ?? `more than ${want.size}`} bytes, ${META_FILE} records ${want.size}`);
+      const data = await readEntryFile(dir, name, want.size, (bytes) => `${name} has ${bytes ?? `more than ${want.size}`} bytes, ${META_FILE} records ${want.size}`);
       if (typeof data === "string") return data;
       if (data.length !== want.size) return `${name} has ${data.length} bytes, ${META_FILE} records ${want.size}`;
       if (sha256(data) !== want.sha256) return `${name} does not match its recorded sha256`;
@@ -143,12 +143,17 @@ export function metaShapeProblem(m: unknown): string | undefined {
   if (!isObject(m.files)) return "files";
   for (const name of ENTRY_FILES) {
     const r = m.files[name];
-    if (!isObject(r) || typeof r.size !== "number" || typeof r.sha256 !== "string") return `files["${name}"]`;
+    // A size is a read limit (readEntryFile): a byte count that a Buffer can hold.
+    if (!isObject(r) || !isByteCount(r.size) || typeof r.sha256 !== "string") return `files["${name}"]`;
   }
   if (typeof m.nvccMs !== "number") return "nvccMs";
   if (typeof m.builtAt !== "string") return "builtAt";
   if (typeof m.gkVersion !== "string") return "gkVersion";
   return undefined;
+}
+
+function isByteCount(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 31;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
