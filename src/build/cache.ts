@@ -21,7 +21,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { error, formatDiagnostic, SourceMap, warning, type Diagnostic } from "../diagnostics/index.js";
-import { cacheIoError, inspectEntry, moveAside, publish, readEntryFile, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
+import { cacheIoError, inspectEntry, makeFolder, moveAside, publish, readEntryFile, recordFiles, sealEntry, writeIfAbsent } from "./cache/entry.js";
 import type { EntryInputs, EntryMeta, ExpectedEntry, Inspection } from "./cache/entry.js";
 import { CACHE_FORMAT_VERSION, cacheKey } from "./cache/key.js";
 import { cacheRoot, cacheRootProblem, gkVersion, layoutOf, sha256 } from "../cacheFolder.js";
@@ -240,7 +240,7 @@ interface BuildContext {
 /** Builds in a private folder and publishes it; on a lost race, uses the winner's entry. */
 async function build(opts: GetOrBuildOptions, ctx: BuildContext): Promise<{ meta: EntryMeta; nvccMs: number }> {
   const layout = layoutOf(ctx.root);
-  await mkdir(layout.tmp, { recursive: true });
+  await makeFolder(layout.tmp);
   await writeIfAbsent(path.join(ctx.root, "CACHEDIR.TAG"), CACHEDIR_TAG);
   const tmp = path.join(layout.tmp, scratchName(ctx.key));
   await mkdir(tmp);
@@ -314,7 +314,7 @@ async function compileOrKeepSource(opts: GetOrBuildOptions, ctx: BuildContext, t
 async function keepFailedSource(tmp: string, keepIn: string, e: BuildError): Promise<void> {
   await rm(path.join(tmp, `${BASE_NAME}.ptx`), { force: true });
   await rm(path.join(tmp, `${BASE_NAME}.cubin`), { force: true });
-  await mkdir(path.dirname(keepIn), { recursive: true });
+  await makeFolder(path.dirname(keepIn));
   await rm(keepIn, { recursive: true, force: true });
   await rename(tmp, keepIn);
   if (e.rejected) {

@@ -21,7 +21,7 @@ import {
   type Span,
 } from "../diagnostics/index.js";
 import { invariant } from "../util.js";
-import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
+import { isPlainName, plainRealPath, plainTempDir, refuseFullDisk } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
@@ -185,7 +185,7 @@ async function queryVersion(nvcc: string): Promise<NvccVersion> {
   if (o.kind === "spawn") throw spawnFailure(nvcc, o);
   const command = quoteCommand([nvcc, ...args]);
   if (o.kind !== "ok") {
-    const why = o.kind === "exit" ? `exit code ${o.exitCode}` : o.kind === "signal" ? `killed by ${o.signal}` : o.kind;
+    const why = describeOutcome(o);
     throw new BuildError([error("GK7002", undefined, `nvcc failed (${why}) answering '${command}'`, outputNotes(o))]);
   }
   const text = o.stdout.replace(/\r\n/g, "\n").trim();
@@ -236,7 +236,7 @@ export interface CompileCudaOptions {
   readonly sourceMap?: SourceMap;
   /** The nvcc to run; default `findNvcc()`. */
   readonly nvcc?: string;
-  /** Time limit for each nvcc run; default 5 minutes. */
+  /** Time limit for each nvcc run; default `nvccTimeoutMs()` ($GK_NVCC_TIMEOUT, else 5 minutes). */
   readonly timeoutMs?: number;
   /**
    * The folder that the reported command `cd`s into; default `outDir`. The cache passes the
@@ -262,6 +262,25 @@ export interface CompileCudaResult {
 type Mode = "ptx" | "cubin";
 
 export const DEFAULT_NVCC_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The time limit of each nvcc run: `$GK_NVCC_TIMEOUT` seconds (0: no limit), else 5 minutes.
+ * The one place that reads it; every build (compile(), kernel(), gkc build, the loaders) goes
+ * through here. Throws GK7002 for a value that is not a number of seconds.
+ */
+export function nvccTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.GK_NVCC_TIMEOUT?.trim();
+  if (v === undefined || v === "") return DEFAULT_NVCC_TIMEOUT_MS;
+  const seconds = /^\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(seconds) || seconds * 1000 > 2 ** 31 - 1) {
+    throw new BuildError([
+      error("GK7002", undefined, `GK_NVCC_TIMEOUT must be a number of seconds (0: no limit), got ${JSON.stringify(env.GK_NVCC_TIMEOUT)}`, [
+        { message: "for example GK_NVCC_TIMEOUT=1800 lets each nvcc run take half an hour" },
+      ]),
+    ]);
+  }
+  return Math.round(seconds * 1000);
+}
 
 /**
  * The arguments of one nvcc run in the folder holding the `.cu`; the output goes beside it, or
@@ -340,6 +359,7 @@ async function compileIn(
   t0: number,
 ): Promise<CompileCudaResult> {
   const cuName = `${opts.baseName}.cu`;
+  const timeoutMs = opts.timeoutMs ?? nvccTimeoutMs();
   const stopOthers = new AbortController();
   const run = async (mode: Mode) => {
     const args = nvccArgs(opts.arch, flags, mode, opts.baseName, sourceDir === workDir ? undefined : workDir);
@@ -347,7 +367,7 @@ async function compileIn(
       cwd: sourceDir,
       // nvcc's temporary files are named in its shell commands too.
       env: { TMPDIR: tmp },
-      timeoutMs: opts.timeoutMs ?? DEFAULT_NVCC_TIMEOUT_MS,
+      timeoutMs,
       cancel: stopOthers.signal,
     });
     if (outcome.kind !== "ok" && outcome.kind !== "canceled") stopOthers.abort();
@@ -362,12 +382,14 @@ async function compileIn(
   };
   const failed = runs.filter((r) => r.outcome.kind !== "ok" && r.outcome.kind !== "canceled");
   for (const r of failed) if (r.outcome.kind === "spawn") throw spawnFailure(nvcc, r.outcome);
+  if (failed.length > 0) await refuseFullDisk([workDir, tmp], `nvcc failed (${failed.map((r) => describeOutcome(r.outcome)).join(", ")})`);
   if (failed.length > 0) {
     const seen = new Set<string>();
     const diags = failed.flatMap((r) =>
       failureDiagnostics(r.outcome, {
         ...ctx,
         arch: opts.arch,
+        limitMs: timeoutMs,
         mode: r.mode,
         // Relative names: the command runs in a folder holding the `.cu`, writing beside it.
         command: `cd ${quoteArg(opts.commandDir ?? opts.outDir)} && ${quoteCommand([nvcc, ...nvccArgs(opts.arch, flags, r.mode, opts.baseName)])}`,
@@ -381,6 +403,7 @@ async function compileIn(
   const files = { ptx: path.join(opts.outDir, `${opts.baseName}.ptx`), cubin: path.join(opts.outDir, `${opts.baseName}.cubin`) };
   for (const mode of ["ptx", "cubin"] as const) {
     const size = await stat(path.join(workDir, `${opts.baseName}.${mode}`)).then((s) => s.size, () => -1);
+    if (size <= 0) await refuseFullDisk([workDir, tmp], `nvcc wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`);
     if (size <= 0) {
       throw new BuildError([
         error("GK7002", undefined, `nvcc reported success but wrote ${size < 0 ? "no" : "an empty"} ${opts.baseName}.${mode}`, [
@@ -401,6 +424,10 @@ async function compileIn(
     warnings,
     timings: { ptxMs: ms(ptxRun.outcome), cubinMs: ms(cubinRun.outcome), totalMs: performance.now() - t0 },
   };
+}
+
+function describeOutcome(o: RunOutcome): string {
+  return o.kind === "exit" ? `exit code ${o.exitCode}` : o.kind === "signal" ? `killed by ${o.signal}` : o.kind;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,6 +533,8 @@ function dedupe(messages: readonly NvccMessage[], seen = new Set<string>()): Nvc
 
 interface FailureContext extends MessageContext {
   readonly arch: string;
+  /** The time limit of the run, in milliseconds. */
+  readonly limitMs: number;
   readonly mode: Mode;
   /** The command, quoted for a POSIX shell, prefixed by `cd <folder> &&`. */
   readonly command: string;
@@ -530,7 +559,7 @@ function failureDiagnostics(o: RunOutcome, ctx: FailureContext): Diagnostic[] {
       break;
     case "timeout":
       summary = `nvcc timed out after ${(o.ms / 1000).toFixed(1)} s compiling ${what} and was stopped`;
-      notes.push({ message: "a very large kernel may need a longer time limit (the timeoutMs option)" });
+      notes.push({ message: `a very large kernel may need a longer time limit: set GK_NVCC_TIMEOUT to the seconds nvcc may take (now ${ctx.limitMs / 1000}; 0: no limit)` });
       break;
     case "signal":
       summary = `nvcc was killed by ${o.signal} while compiling ${what}`;

@@ -6,7 +6,7 @@
  * their content) and never writes through a symlink. Where a symlink, a directory, a FIFO or
  * a device stands at the path, nothing is written: a cloned repository can plant a link
  * there, and what it points at is not gk's to overwrite. The caches write their own files
- * (runtime/cache, tsfront/cache).
+ * (build/cache, tsfront/cache).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -4,7 +4,7 @@
  * what would overflow their stacks, with GK1014 at the place where the limit is crossed.
  *
  *   - brackets `( [ {` nest at most MAX_NESTING (100) deep (checked on tokens, index.ts),
- *     and structs as deep (checked by the checker, src/ir/check/fileScope.ts);
+ *     and structs as deep (checked by the checker, src/check/fileScope.ts);
  *   - a chain of binary operators has at most MAX_CHAIN_OPERANDS (500) operands (checked
  *     while the chain is built, expressions.ts);
  *   - an expression nests at most MAX_EXPR_DEPTH (500) operations deep: operators, casts

@@ -13,7 +13,7 @@
  * lowered at build time (rememberLowered), so bundled code never needs TypeScript.
  */
 import { createRequire } from "node:module";
-import { DiagnosticLog, error, sortDiagnostics } from "../diagnostics/diagnostic.js";
+import { DiagnosticLog, error, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../diagnostics/source.js";
 import type { ParseResult } from "../parser/index.js";
 import { checkNesting } from "../parser/nesting.js";
@@ -80,15 +80,35 @@ export function lowerTypeScript(src: SourceFile): ParseResult {
     const { module: kept, diagnostics: deep } = checkNesting(module);
     return { module: kept, diagnostics: sortDiagnostics([...log.all, ...deep]) };
   } catch (e) {
-    if (e instanceof RangeError) {
-      return { module: empty, diagnostics: [error("GK1014", at, "the file nests too deeply for gk (hundreds of nested expressions or statements): split it into several statements or device functions")] };
-    }
+    if (e instanceof RangeError) return { module: empty, diagnostics: [tooDeep(src)] };
     if (isMissingModule(e)) {
       return { module: empty, diagnostics: [error("GK7004", at, "reading kernels written in TypeScript needs ts-morph, which is not installed: npm install ts-morph")] };
     }
     const reason = e instanceof Error ? e.message : String(e);
     return { module: empty, diagnostics: [error("GK9001", at, `internal compiler error while reading TypeScript: ${reason}. This is a bug in gk; please report it with the file that caused it`)] };
   }
+}
+
+/**
+ * GK1014 for a file that ran TypeScript's parser (or the lowering) out of stack: at the
+ * outermost bracket of the deepest nest of ( [ {, found with TypeScript's scanner, which
+ * keeps no stack (tsc itself cannot read such a file).
+ */
+function tooDeep(src: SourceFile): Diagnostic {
+  const ts = loadTypeScript();
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, src.text);
+  const opens: number[] = [];
+  let deepest = 0;
+  let outermost = 0;
+  for (let t = scanner.scan(); t !== ts.SyntaxKind.EndOfFileToken; t = scanner.scan()) {
+    if (t === ts.SyntaxKind.OpenParenToken || t === ts.SyntaxKind.OpenBracketToken || t === ts.SyntaxKind.OpenBraceToken) {
+      opens.push(scanner.getTokenStart());
+      if (opens.length > deepest) [deepest, outermost] = [opens.length, opens[0]!];
+    } else if (t === ts.SyntaxKind.CloseParenToken || t === ts.SyntaxKind.CloseBracketToken || t === ts.SyntaxKind.CloseBraceToken) {
+      opens.pop();
+    }
+  }
+  return error("GK1014", { file: src.path, start: outermost, end: outermost + 1 }, `brackets nest ${deepest} deep here, more than TypeScript's parser can read (tsc cannot read this file either): build the value in steps, or split the code into functions`);
 }
 
 function isMissingModule(e: unknown): boolean {

@@ -116,7 +116,15 @@ function importDecl(cx: Lowering, s: TS.ImportDeclaration): void {
   const named = clause.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
   const namespace = clause.namedBindings && ts.isNamespaceImport(clause.namedBindings) ? clause.namedBindings.name : undefined;
   if (from === GK_MODULE) {
-    for (const el of named) cx.gk.set(el.name.text, (el.propertyName ?? el.name).text);
+    for (const el of named) {
+      const gk = (el.propertyName ?? el.name).text;
+      // kernel() and deviceFn() are called outside kernels, where the check of renamed names in kernel code cannot see them; gk/vite finds kernel() by its name.
+      if (gk !== el.name.text && Object.hasOwn(ITEM_CALLS, gk)) {
+        cx.log.error("GK1020", spanOf(cx, el), `${gk}() keeps its name: import { ${gk} } from "gk" (not '${gk} as ${el.name.text}')`);
+        continue;
+      }
+      cx.gk.set(el.name.text, gk);
+    }
     if (namespace) cx.gkNamespaces.add(namespace.text);
     return;
   }
@@ -332,14 +340,22 @@ function parameter(cx: Lowering, p: TS.ParameterDeclaration): ast.Param | undefi
   return type && { name, type, span: spanOf(cx, p) };
 }
 
-/** kernel() and deviceFn() anywhere but as the initializer of a top-level const. */
+/** kernel() and deviceFn() anywhere but as the initializer of a top-level const, or called through `import * as gk` (gk.kernel(...)). */
 function strayItemCalls(cx: Lowering, sf: TS.SourceFile): void {
+  const ts = cx.ts;
   const visit = (n: TS.Node): void => {
     const call = gkCall(cx, n, ITEM_CALLS);
     if (call && !cx.itemCalls.has(n)) {
       cx.log.error("GK1020", spanOf(cx, n), `${call}() declares a ${call === "kernel" ? "kernel" : "device function"} only as the initializer of a top-level const: export const name = ${call}(...)`);
     }
-    cx.ts.forEachChild(n, visit);
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && ts.isIdentifier(n.expression.expression) && cx.gkNamespaces.has(n.expression.expression.text)) {
+      const name = n.expression.name.text;
+      if (Object.hasOwn(ITEM_CALLS, name)) {
+        const what = name === "kernel" ? "a kernel" : "a device function";
+        cx.log.error("GK1020", spanOf(cx, n), `${name}() declares ${what} imported by its name: import { ${name} } from "gk", then ${name === "kernel" ? "export " : ""}const name = ${name}(...)`);
+      }
+    }
+    ts.forEachChild(n, visit);
   };
-  cx.ts.forEachChild(sf, visit);
+  ts.forEachChild(sf, visit);
 }

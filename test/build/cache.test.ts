@@ -187,6 +187,8 @@ describe("getOrBuild", () => {
     ["a corrupt meta.json", (d) => writeFileSync(path.join(d, "meta.json"), '{"format": 1, "key": "'), /meta\.json is not valid JSON/],
     ["a meta.json without file records", (d) => editMeta(d, (m) => delete m.files), /meta\.json is malformed \(files\)/],
     ["a meta.json for another key", (d) => editMeta(d, (m) => (m.key = "0".repeat(64))), /meta\.json records another key/],
+    ["a meta.json recording a negative size", (d) => editMeta(d, (m) => ((m.files as Record<string, { size: number }>)["kernel.ptx"]!.size = -1)), /meta\.json is malformed \(files\["kernel\.ptx"\]\)/],
+    ["a meta.json recording a 1e300-byte file", (d) => editMeta(d, (m) => ((m.files as Record<string, { size: number }>)["kernel.cubin"]!.size = 1e300)), /meta\.json is malformed \(files\["kernel\.cubin"\]\)/],
     ["a deleted file", (d) => rmSync(path.join(d, "kernel.cu")), /kernel\.cu is missing/],
   ];
 

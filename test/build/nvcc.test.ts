@@ -8,6 +8,7 @@ import {
   BuildError,
   compileCuda,
   findNvcc,
+  nvccTimeoutMs,
   nvccVersion,
   parseNvccOutput,
   quoteArg,
@@ -191,6 +192,33 @@ describe("compileCuda", () => {
     expect(e.diagnostics[0]).toMatchObject({ code: "GK7002" });
     expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 0\.\d s compiling k\.cu to (PTX|a cubin) for sm_90 and was stopped$/);
     expect(commandOf(e.diagnostics)).toContain(`${slow} -O3 -lineinfo -arch=sm_90`);
+  });
+
+  it("takes its time limit from GK_NVCC_TIMEOUT (seconds), and the note of a timeout names it", async () => {
+    expect(nvccTimeoutMs({})).toBe(300_000);
+    expect(nvccTimeoutMs({ GK_NVCC_TIMEOUT: "1800" })).toBe(1_800_000);
+    expect(nvccTimeoutMs({ GK_NVCC_TIMEOUT: "0.25" })).toBe(250);
+    expect(nvccTimeoutMs({ GK_NVCC_TIMEOUT: "0" })).toBe(0); // no limit
+    for (const bad of ["soon", "-1", "1e400", "5m"]) {
+      const e = (() => {
+        try {
+          nvccTimeoutMs({ GK_NVCC_TIMEOUT: bad });
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e, bad).toBeInstanceOf(BuildError);
+      expect((e as BuildError).diagnostics[0]!.message).toBe(`GK_NVCC_TIMEOUT must be a number of seconds (0: no limit), got ${JSON.stringify(bad)}`);
+    }
+    const slow = fakeNvcc(work, "slow-nvcc-env", "exec sleep 30");
+    process.env.GK_NVCC_TIMEOUT = "0.3";
+    try {
+      const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "slow-env"), baseName: "k", nvcc: slow }));
+      expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 0\.\d s/);
+      expect(e.diagnostics[0]!.notes.map((n) => n.message)).toContain("a very large kernel may need a longer time limit: set GK_NVCC_TIMEOUT to the seconds nvcc may take (now 0.3; 0: no limit)");
+    } finally {
+      delete process.env.GK_NVCC_TIMEOUT;
+    }
   });
 
   it("stops nvcc's children too when nvcc runs past its time limit (they hold its output pipes)", async () => {

@@ -7,6 +7,7 @@
  *   the same GK8010 from the GPU and the simulator one byte past it;
  * - constant arrays: each launch's contents, also when they change and change back (the
  *   launcher copies only changed contents), in two modules with a constant of one name;
+ *   copies made when the launch is made (queued, or sharing memory with a written array);
  * - the decoupled look-back scan (fences, release/acquire, volatile) on 2^22 elements;
  * - every fast builtin over a dense sweep of each region where its bound holds, within
  *   that region's tolerance, and fastDiv by divisors above 2^126 exactly;
@@ -134,6 +135,27 @@ device_kernel offsets(out: global<i32>) {
       expect([...b]).toEqual(new Array(8).fill(2));
       await other.close();
       await mod.close();
+    });
+
+    it.each(["in-process", "process"] as Isolation[])("are copies made when the launch is made, as the simulator's (isolation %s)", async (isolation) => {
+      const copySrc = "constant C: f32[4];\ndevice_kernel w(o: global<f32>) { o[0] = 5.0; o[1] = C[0]; }";
+      for (const device of ["cuda", "cpu"] as const) {
+        const dev = await openDevice(device === "cuda" ? { device, isolation } : { device });
+        const mod = await compileSource(copySrc, { device: dev });
+        // A constant sharing memory with the array the kernel writes: its contents at the launch.
+        const o = Float32Array.of(1, 1, 1, 1);
+        await mod.launch("w", { grid: 1, block: 1 }, { o, C: o });
+        expect([...o], device).toEqual([5, 1, 1, 1]);
+        // A queued launch reads the constants it was queued with.
+        const g = await dev.zeros("f32", 4);
+        const taps = Float32Array.of(1, 2, 3, 4);
+        const queued = mod.launch("w", { grid: 1, block: 1 }, { o: g, C: taps });
+        taps[0] = 99;
+        await queued;
+        await dev.sync();
+        expect([...(await g.read())], device).toEqual([5, 1, 0, 0]);
+        await dev.close();
+      }
     });
   });
 

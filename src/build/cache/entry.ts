@@ -10,6 +10,7 @@ import { error } from "../../diagnostics/index.js";
 import { readProblem, readRegularFile } from "../../load/regularFile.js";
 import { BuildError } from "../nvcc.js";
 import { sha256 } from "../../cacheFolder.js";
+import { DISK_ERRORS } from "../nvccFolders.js";
 import { ENTRY_FILES, META_FILE, scratchName, type EntryFile } from "./layout.js";
 
 export interface FileRecord {
@@ -107,7 +108,7 @@ async function checkEntry(dir: string, expected: ExpectedEntry): Promise<Check> 
     ENTRY_FILES.map(async (name) => {
       const want = meta.files[name];
       // At most the recorded size is read: a planted device or a grown file is told by its size.
-      const data = await readEntryFile(dir, name, Math.max(0, want.size), (bytes) => `${name} has ${bytes ?? `more than ${want.size}`} bytes, ${META_FILE} records ${want.size}`);
+      const data = await readEntryFile(dir, name, want.size, (bytes) => `${name} has ${bytes ?? `more than ${want.size}`} bytes, ${META_FILE} records ${want.size}`);
       if (typeof data === "string") return data;
       if (data.length !== want.size) return `${name} has ${data.length} bytes, ${META_FILE} records ${want.size}`;
       if (sha256(data) !== want.sha256) return `${name} does not match its recorded sha256`;
@@ -142,12 +143,17 @@ export function metaShapeProblem(m: unknown): string | undefined {
   if (!isObject(m.files)) return "files";
   for (const name of ENTRY_FILES) {
     const r = m.files[name];
-    if (!isObject(r) || typeof r.size !== "number" || typeof r.sha256 !== "string") return `files["${name}"]`;
+    // A size is a read limit (readEntryFile): a byte count that a Buffer can hold.
+    if (!isObject(r) || !isByteCount(r.size) || typeof r.sha256 !== "string") return `files["${name}"]`;
   }
   if (typeof m.nvccMs !== "number") return "nvccMs";
   if (typeof m.builtAt !== "string") return "builtAt";
   if (typeof m.gkVersion !== "string") return "gkVersion";
   return undefined;
+}
+
+function isByteCount(x: unknown): x is number {
+  return Number.isSafeInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 31;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -192,7 +198,7 @@ export async function sealEntry(dir: string, meta: EntryMeta): Promise<void> {
  */
 export async function publish(tmp: string, dir: string): Promise<"published" | "taken"> {
   for (let attempt = 0; ; attempt++) {
-    await mkdir(path.dirname(dir), { recursive: true });
+    await makeFolder(path.dirname(dir));
     try {
       await rename(tmp, dir);
       await syncPath(path.dirname(dir));
@@ -214,7 +220,7 @@ export async function publish(tmp: string, dir: string): Promise<"published" | "
 export async function moveAside(dir: string, damaged: DirIdentity, trash: string, key: string): Promise<void> {
   const current = await identityOf(dir);
   if (current === undefined || !sameDir(current, damaged)) return;
-  await mkdir(trash, { recursive: true });
+  await makeFolder(trash);
   const target = path.join(trash, scratchName(key));
   try {
     await rename(dir, target);
@@ -298,12 +304,36 @@ export function cacheIoError(e: unknown, root: string): unknown {
   const code = errnoOf(e);
   if (e instanceof BuildError || code === undefined) return e;
   const detail = e instanceof Error ? e.message : String(e);
+  const meaning = DISK_ERRORS[code];
   return new BuildError([
-    error("GK7006", undefined, `cannot use the kernel cache at ${root}: ${code}`, [
+    error("GK7006", undefined, `cannot use the kernel cache at ${root}: ${code}${meaning ? ` (${meaning})` : ""}`, [
       { message: detail },
       { message: "make the folder writable, free some space, or point GK_CACHE_DIR at another folder" },
     ]),
   ]);
+}
+
+/**
+ * `mkdir -p` that reports the real error: on a read-only disk, Node's recursive mkdir says
+ * ENOENT, so on ENOENT the folders are made again one at a time from the top, and the first
+ * failure (EROFS, EACCES, a file in the way) is thrown.
+ */
+export async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    return;
+  } catch (e) {
+    if (errnoOf(e) !== "ENOENT") throw e;
+  }
+  const folders: string[] = [];
+  for (let d = path.resolve(dir); path.dirname(d) !== d; d = path.dirname(d)) folders.unshift(d);
+  for (const d of folders) {
+    try {
+      await mkdir(d);
+    } catch (e) {
+      if (errnoOf(e) !== "EEXIST") throw e;
+    }
+  }
 }
 
 /** Writes a small file without caring about atomicity (used for CACHEDIR.TAG). */

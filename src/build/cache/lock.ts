@@ -15,10 +15,10 @@
  * a small regular file: anything else at a lock's name (a FIFO, a folder, a symlink, planted
  * or left by something other than gk) is judged stale at once and removed, and is never read.
  */
-import { lstat, mkdir, open, rm, unlink, utimes } from "node:fs/promises";
+import { lstat, open, rm, unlink, utimes } from "node:fs/promises";
 import path from "node:path";
 import { readRegularFile } from "../../load/regularFile.js";
-import { errnoOf } from "./entry.js";
+import { errnoOf, makeFolder } from "./entry.js";
 import { HOST, processAlive } from "./layout.js";
 
 export const HEARTBEAT_MS = 2_000;
@@ -42,7 +42,7 @@ export interface BuildLock {
 /** Takes the key's lock, or says (undefined) that another process holds it. */
 export async function tryLock(locksDir: string, key: string): Promise<BuildLock | undefined> {
   const file = path.join(locksDir, key);
-  await mkdir(locksDir, { recursive: true });
+  await makeFolder(locksDir);
   let fh;
   try {
     fh = await open(file, "wx");

@@ -3,11 +3,12 @@
  * removing private folders that killed processes left behind. Only names that gk itself
  * creates are ever removed, and only under `<root>/v1`; a folder without `v1` is refused.
  */
-import { lstat, mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, lstat, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { error } from "../../diagnostics/index.js";
 import { BuildError } from "../nvcc.js";
-import { errnoOf, isMissing, MAX_META_BYTES, metaShapeProblem, readEntryFile, type EntryMeta } from "./entry.js";
+import { cacheIoError, errnoOf, makeFolder, isMissing, MAX_META_BYTES, metaShapeProblem, readEntryFile, type EntryMeta } from "./entry.js";
 import { removeIfStale } from "./lock.js";
 import { FAILED_KEPT_MS, isAbandoned, KEY_RE, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
 import { layoutOf } from "../../cacheFolder.js";
@@ -148,6 +149,14 @@ const KNOWN_FOLDERS = ["tmp", "trash", "src", "locks", "failed", "ts"];
  * half-deleted one. Refuses (GK7007) a root that has no `v1` folder.
  */
 export async function clearCache(root: string, now: number = Date.now()): Promise<ClearResult> {
+  try {
+    return await clearFolders(root, now);
+  } catch (e) {
+    throw cacheIoError(e, root);
+  }
+}
+
+async function clearFolders(root: string, now: number): Promise<ClearResult> {
   const layout = layoutOf(root);
   const rootStat = await stat(root).catch((e: unknown) => {
     if (isMissing(e)) return undefined;
@@ -162,6 +171,8 @@ export async function clearCache(root: string, now: number = Date.now()): Promis
       ]),
     ]);
   }
+  // Said plainly before anything is moved (a recursive mkdir on a read-only disk says ENOENT).
+  await access(layout.base, constants.W_OK);
   let entries = 0;
   let scratch = 0;
   let failed = 0;
@@ -270,7 +281,7 @@ export async function sweepStale(root: string, now: number = Date.now()): Promis
 
 /** Renames a folder to a unique trash name, then deletes it; false when it was already gone. */
 async function removeViaTrash(dir: string, trash: string, key: string): Promise<boolean> {
-  await mkdir(trash, { recursive: true });
+  await makeFolder(trash);
   const target = path.join(trash, scratchName(key));
   try {
     await rename(dir, target);

@@ -16,7 +16,8 @@ export const help = `gkc build FILE [--arch sm_XX] [--out DIR] [--no-fma]
 
 Generates CUDA for FILE and builds it with nvcc (-O3 -lineinfo) into PTX and a cubin,
 through the kernel cache: a build that exists is reused, not rebuilt. Prints the paths
-of the .cu, .ptx and .cubin in the cache, or copies them into DIR.
+of the .cu, .ptx and .cubin in the cache, or copies them into DIR. Each nvcc run may take
+$GK_NVCC_TIMEOUT seconds (default 300; 0: no limit).
 
   --arch sm_XX   target architecture (default: the GPU on this machine, else sm_90)
   --out DIR      write NAME.cu, NAME.ptx and NAME.cubin into DIR (as regular files,

@@ -9,7 +9,10 @@ export const help = `gkc cache path | ls | clear [--json]
 The kernel cache keeps every nvcc build (.cu, .ptx, .cubin and metadata), keyed by a
 hash of the generated CUDA, the nvcc version, the flags, the GPU architecture and gk's
 version, so a kernel that did not change is never rebuilt. It lives in $GK_CACHE_DIR,
-else $XDG_CACHE_HOME/gk, else ~/.cache/gk.
+else $XDG_CACHE_HOME/gk, else ~/.cache/gk (never under /proc, /sys or /dev). Every file
+of an entry is checked before use (a regular file, never a link, of its recorded size and
+sha256); a damaged entry is rebuilt. It also keeps TypeScript kernel files lowered, checked
+the same way.
 
   path    print the cache folder
   ls      list entries: key, architecture, kernels, size, age (--json for machine use)

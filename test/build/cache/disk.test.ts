@@ -41,8 +41,9 @@ for a in "$@"; do if [ "$prev" = "-o" ]; then out="$a"; fi; prev="$a"; done
 head -c 1048576 /dev/zero > "$out" 2>/dev/null || exit 139`);
     const r = inNamespace(`mount -t tmpfs -o size=256k tmpfs ${disk}`, "build", path.join(disk, "cache"), nvcc);
     expect(r.code).toBe("GK7006");
-    expect(r.message).toMatch(new RegExp(`ENOSPC \\(no space left on the device\\).*${path.join(disk, "cache")}`));
-    expect(JSON.stringify(r)).not.toMatch(/exit code 139|empty kernel/);
+    expect(r.message).toContain(`${path.join(disk, "cache")}/`);
+    expect(r.message).toMatch(/: ENOSPC \(no space left on the device\)$/);
+    expect(r.message).not.toMatch(/exit code|empty/); // nvcc's crash is a note: the consequence, not the cause
   });
 
   it("gkc cache clear and a build on a read-only disk say EROFS and where", async () => {
@@ -53,9 +54,9 @@ head -c 1048576 /dev/zero > "$out" 2>/dev/null || exit 139`);
     const readOnly = `mount --bind ${disk} ${disk} && mount -o remount,bind,ro ${disk}`;
     const cleared = inNamespace(readOnly, "clear", root, nvcc);
     expect(cleared).toMatchObject({ code: "GK7006" });
-    expect(cleared.message).toMatch(new RegExp(`EROFS \\(the file system is read-only\\).*${root}`));
+    expect(cleared.message).toBe(`cannot use the kernel cache at ${root}: EROFS (the file system is read-only)`);
     const built = inNamespace(readOnly, "build", path.join(root, "..", "cache2"), nvcc);
     expect(built).toMatchObject({ code: "GK7006" });
-    expect(built.message).toMatch(/EROFS \(the file system is read-only\)/);
+    expect(built.message, JSON.stringify(built)).toMatch(/EROFS \(the file system is read-only\)/);
   });
 });

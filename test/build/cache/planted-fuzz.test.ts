@@ -6,7 +6,8 @@
  * are planted in turn; then `gkc cache ls`'s listing, a build (a lowering) and `gkc cache
  * clear` run. Each must rebuild, or fail with a located message (a GK7xxx BuildError), never
  * hang, never exhaust the memory, never trust what was planted (a build ends with the
- * original bytes; a lowering equals a fresh one, and the damaged entry is replaced).
+ * original bytes; a lowering equals a fresh one, and the damaged entry is replaced), and never
+ * touch what a planted link points at outside the cache.
  *
  * The cases run in a worker process (fixtures/planted-worker.ts) with a fake nvcc that copies
  * the source into its outputs, so nvcc need not be installed; a case that prints nothing for
