@@ -33,7 +33,7 @@ import { openDevice, type GpuDevice, type SyncOptions } from "./device/device.js
 import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
 import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
-import { GkRuntimeError } from "./launcher/errors.js";
+import { GkRuntimeError } from "./errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";

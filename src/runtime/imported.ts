@@ -17,7 +17,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { Module } from "../ir/nodes.js";
 import { GkModule, type CompileOptions, type LoadedModule } from "./api.js";
 import { openDevice, type GpuDevice } from "./device/device.js";
-import { GkRuntimeError } from "./launcher/errors.js";
+import { GkRuntimeError } from "./errors.js";
 import { isDeviceChoice } from "./target.js";
 
 let configured: CompileOptions | undefined;

@@ -11,7 +11,7 @@ import { constantElem, constantLength, constantValueProblem, sharedLengthsProble
 import type { Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
-import { GkRuntimeError } from "./launcher/errors.js";
+import { GkRuntimeError } from "./errors.js";
 import { launchPlan, type LaunchPlan } from "./launchPlan.js";
 import type { LaunchExtras } from "./runner.js";
 

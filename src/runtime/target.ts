@@ -38,6 +38,6 @@ export async function selectTarget(choice: DeviceChoice, opts: LauncherOptions &
   const probe = await probeGpu(opts);
   if ("device" in probe) return { kind: "cuda", device: probe.device, arch: probe.device.arch };
   if (choice === "auto") return { kind: "cpu", reason: probe.reason };
-  const { GkRuntimeError } = await import("./launcher.js");
+  const { GkRuntimeError } = await import("./errors.js");
   throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${probe.reason}`);
 }

@@ -15,7 +15,7 @@
 import { freemem, totalmem } from "node:os";
 import type { ScalarName } from "../../ir/types.js";
 import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type TypedArrayFor } from "../../ir/values.js";
-import { GkRuntimeError } from "../launcher/errors.js";
+import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { DeviceChoice } from "../target.js";

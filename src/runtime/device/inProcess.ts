@@ -13,7 +13,7 @@
  * Devices opened on one GPU in-process share one engine (one CUDA context a process), so a
  * fault moves them all; a device opened in-process after one gets a launcher at once.
  */
-import { GkRuntimeError } from "../launcher/errors.js";
+import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { Dims } from "../runner.js";
 import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";

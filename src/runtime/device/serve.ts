@@ -8,7 +8,7 @@
  */
 import type { DeviceBuffer, ModuleHandle, QueuedLaunchOptions, SessionArg } from "../launcher/session.js";
 import { LauncherSession } from "../launcher/session.js";
-import type { GkRuntimeError } from "../launcher/errors.js";
+import type { GkRuntimeError } from "../errors.js";
 import type { BufferArg } from "../launcher/session.js";
 import type { ConstantArg, DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
 import type { Dims } from "../runner.js";

@@ -1,6 +1,7 @@
 /** One launcher process per call: `launchOnce` (one-shot and --check modes) and `listDevices` (--devices). */
 import { existsSync } from "node:fs";
-import { GkRuntimeError, fromLauncherError, launcherFailed, parseLauncherError } from "./errors.js";
+import { GkRuntimeError } from "../errors.js";
+import { fromLauncherError, launcherFailed, parseLauncherError } from "./errors.js";
 import { bytesOf, checkArrayArg, deliver, elemSize, parseAnswer, parseTiming, requestChunks, type ArgPlaces } from "./codec.js";
 import { describeExit, launcherPath, runProcess, type ProcessResult } from "./process.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SharedFile } from "./shared.js";
