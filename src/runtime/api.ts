@@ -19,7 +19,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
-import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
+import { checkShape, LAUNCH_LIMITS, type Dim3 } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
@@ -38,7 +38,7 @@ import { genericParamList, instanceByName, instanceModule, namedInstance, withEx
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
 import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
-import type { Dims, Runner, RunnerOptions } from "./runner.js";
+import type { Runner, RunnerOptions } from "./runner.js";
 import type { DeviceChoice, Target } from "./target.js";
 
 /** How a module is built and run, whatever its device. */
@@ -286,7 +286,7 @@ function invalid(kernel: string, message: string): GkRuntimeError {
   return new GkRuntimeError("GK8005", `${kernel}: ${message}`);
 }
 
-function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dims {
+function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dim3 {
   // The common case, one size within the limits; checkShape says the same of it.
   if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];

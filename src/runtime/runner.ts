@@ -17,9 +17,9 @@ import { constantElem, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import { launchPlan } from "./launchPlan.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
+import type { Dim3 } from "../ir/limits.js";
 
 export type { ArgValue };
-export type Dims = readonly [number, number, number];
 
 export interface RunTiming {
   /** Kernel time: CUDA events on a GPU, wall time of the simulation on the CPU. */
@@ -53,7 +53,7 @@ export interface Runner {
    * kernel in a module of its own, src/runtime/instances.ts), on the same target and session,
    * with a launch's constants and dynamic shared lengths (`extras`).
    */
-  run(kernel: string, grid: Dims, block: Dims, args: readonly ArgValue[], extras?: LaunchExtras, module?: Module): Promise<RunTiming>;
+  run(kernel: string, grid: Dim3, block: Dim3, args: readonly ArgValue[], extras?: LaunchExtras, module?: Module): Promise<RunTiming>;
   close(): Promise<void>;
 }
 

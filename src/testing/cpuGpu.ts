@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
+import type { Dim3 } from "../ir/limits.js";
 import { typeToString } from "../ir/types.js";
 import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { coerceValue, type Value } from "../ir/composite.js";
@@ -279,7 +280,7 @@ function writtenParams(fn: Function): number[] {
   return fn.params.flatMap((q, i) => (q.kind === "arrayVar" && q.type.kind === "global" && !q.type.readonly ? [i] : []));
 }
 
-function dims(v: number | readonly number[]): [number, number, number] {
+function dims(v: number | readonly number[]): Dim3 {
   const list = typeof v === "number" ? [v] : [...v];
   return [list[0] ?? 1, list[1] ?? 1, list[2] ?? 1];
 }

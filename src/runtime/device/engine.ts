@@ -12,7 +12,7 @@
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import type { ConstantArg, DeviceInfo } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
+import type { Dim3 } from "../../ir/limits.js";
 
 export type Isolation = "in-process" | "process";
 
@@ -50,8 +50,8 @@ export interface EngineExtras {
 
 export interface QueuedLaunch {
   readonly kernel: EngineKernel;
-  readonly grid: Dims;
-  readonly block: Dims;
+  readonly grid: Dim3;
+  readonly block: Dim3;
   /** Scalars and memory only. */
   readonly args: readonly EngineArg[];
   readonly queue: number;
@@ -85,7 +85,7 @@ export interface Engine {
    * Runs one launch with host arrays on queue 0 (as its launch `seq`) and waits for it, copying
    * arrays back; its kernel time (CUDA events).
    */
-  run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number>;
+  run(kernel: EngineKernel, grid: Dim3, block: Dim3, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number>;
   /** Waits for `queue` (every queue when undefined); the times of its timed launches. Throws what queued work failed with. */
   sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes>;
   /** A new queue of the current generation. */

@@ -15,7 +15,7 @@
  */
 import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 import { NativeEngine, type Addon } from "./native.js";
 import { ServeEngine } from "./serve.js";
@@ -140,7 +140,7 @@ export class InProcessEngine implements Engine {
     }
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dim3, block: Dim3, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
     this.takeFailed();
     return this.serve ? this.serve.run(kernel, grid, block, args, timeoutMs, seq, extras) : this.onAddon((n) => n.run(kernel, grid, block, args, timeoutMs, seq, extras));
   }

@@ -20,7 +20,8 @@ import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
-import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
+import type { Dim3 } from "../../ir/limits.js";
+import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runner.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
 import { launchPlan, type LaunchPlan } from "../launchPlan.js";
@@ -59,7 +60,7 @@ export type RunValue = Value | AnyTypedArray | GpuArray;
  * undefined then, else a promise of the launch made (a host-array launch: of its end).
  * `given` overrides `config.extras`.
  */
-export function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
+export function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dim3, block: Dim3, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
   const plan = launchPlan(program.ir, fn);
   const engine = device.open(plan.use);
   const extras = given ?? config.extras ?? NO_EXTRAS;
@@ -141,8 +142,8 @@ async function launchLater(
   program: Program,
   fn: Function,
   plan: LaunchPlan,
-  grid: Dims,
-  block: Dims,
+  grid: Dim3,
+  block: Dim3,
   values: readonly RunValue[],
   stores: readonly (ArrayStore | undefined)[],
   host: boolean,
@@ -199,8 +200,8 @@ async function simulate(
   device: GpuDevice,
   program: Program,
   fn: Function,
-  grid: Dims,
-  block: Dims,
+  grid: Dim3,
+  block: Dim3,
   args: readonly (Value | AnyTypedArray)[],
   host: boolean,
   queue: GpuQueue,

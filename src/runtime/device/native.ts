@@ -21,7 +21,7 @@ import { GkRuntimeError } from "../errors.js";
 import { fromLauncherError, launcherFailed, parseLauncherError } from "../launcher/errors.js";
 import { packageRoot } from "../launcher/process.js";
 import type { DeviceInfo } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 export interface Addon {
@@ -278,7 +278,7 @@ export class NativeEngine implements Engine {
     }
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dim3, block: Dim3, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
     const temps: { mem: Memory; arg: EngineArg & { kind: "host" } }[] = [];
     try {
       const launchArgs: EngineArg[] = [];

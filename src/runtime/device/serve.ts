@@ -11,7 +11,7 @@ import { LauncherSession } from "../launcher/session.js";
 import type { GkRuntimeError } from "../errors.js";
 import type { BufferArg } from "../launcher/session.js";
 import type { ConstantArg, DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 interface ServeMemory extends Memory {
@@ -122,7 +122,7 @@ export class ServeEngine implements Engine {
     });
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {
+  async run(kernel: EngineKernel, grid: Dim3, block: Dim3, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {
     const k = kernel.handle as ServeKernel;
     const r = await this.session.run({
       module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true,

@@ -1,10 +1,9 @@
 /** The launcher client's public types. The wire format they map to is spec/launcher-protocol.md. */
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { Dim3 } from "../../ir/limits.js";
 
-export type { AnyTypedArray, ScalarName, ScalarValue };
-
-export type Dim3 = readonly [number, number, number];
+export type { AnyTypedArray, Dim3, ScalarName, ScalarValue };
 
 /** A scalar kernel argument: boolean for bool, bigint (or a safe integer) for 64-bit integers, number otherwise. */
 export interface ScalarArg {

@@ -20,7 +20,8 @@ import { coerceValue } from "../../ir/composite.js";
 import { structMemory } from "../../ir/jsrt.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { sharedMemory } from "../aliasing.js";
-import { dim3, simError, type Dim3 } from "./errors.js";
+import { dim3, simError } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { SimArg } from "./kernel.js";
 
 /** [x], [x, y] or [x, y, z] as [x, y, z]; throws GK8010 for sizes a GPU would refuse (src/ir/limits.ts). */

@@ -13,7 +13,8 @@ import type { Value } from "../../ir/composite.js";
 import { invariant } from "../../util.js";
 import { checkArgs, checkConstants, launchShape, sharedLengths } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../backends/js/emitKernel.js";
-import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
+import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../backends/js/sites.js";
 
