@@ -8,7 +8,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
-import { type AnyTypedArray, type ArgValue } from "../ir/values.js";
+import type { ArgValue } from "../ir/values.js";
 import { wireArgs } from "./wire.js";
 import { invariant } from "../util.js";
 import type { ModuleBuild } from "./build.js";
@@ -17,6 +17,7 @@ import { constantElem, dynamicSharedBytes } from "../ir/kernelMemory.js";
 import { launchPlan } from "./launchPlan.js";
 import type { SimOptions } from "./sim/index.js";
 import type { Target } from "./target.js";
+import { NO_EXTRAS, type LaunchExtras } from "./device/launching.js";
 import type { Dim3 } from "../ir/limits.js";
 
 export type { ArgValue };
@@ -35,16 +36,6 @@ export interface RunnerOptions {
   readonly sim?: SimOptions;
   readonly onWarning?: (d: Diagnostic) => void;
 }
-
-/** What a launch gives besides the arguments (src/ir/kernelMemory.ts). */
-export interface LaunchExtras {
-  /** The contents of the constant arrays the kernel reads, in `constantsRead` order. */
-  readonly constants: readonly AnyTypedArray[];
-  /** The lengths of the kernel's dynamic shared arrays, in declaration order. */
-  readonly sharedLengths: readonly number[];
-}
-
-export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
 
 export interface Runner {
   readonly target: Target;

@@ -363,7 +363,7 @@ function isolationFromEnv(): Isolation | undefined {
 
 async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
   if (asked !== "process") {
-    const { loadAddon } = await import("./native.js");
+    const { loadAddon } = await import("./addon.js");
     const a = loadAddon();
     if ("addon" in a) {
       const { InProcessEngine } = await import("./inProcess.js");

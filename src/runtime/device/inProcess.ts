@@ -15,9 +15,9 @@
  */
 import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
-import type { Dim3 } from "../../ir/limits.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
-import { NativeEngine, type Addon } from "./native.js";
+import type { Engine, EngineKernel, EngineLaunch, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Addon } from "./addon.js";
+import { NativeEngine } from "./native.js";
 import { ServeEngine } from "./serve.js";
 
 const MOVED = 'in-process, CUDA cannot use the GPU again in this process after this error: the device goes on in a gpu_launcher process (isolation "process")';
@@ -140,9 +140,9 @@ export class InProcessEngine implements Engine {
     }
   }
 
-  async run(kernel: EngineKernel, grid: Dim3, block: Dim3, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
+  async run(launch: EngineLaunch, timeoutMs: number | undefined, seq: number): Promise<number> {
     this.takeFailed();
-    return this.serve ? this.serve.run(kernel, grid, block, args, timeoutMs, seq, extras) : this.onAddon((n) => n.run(kernel, grid, block, args, timeoutMs, seq, extras));
+    return this.serve ? this.serve.run(launch, timeoutMs, seq) : this.onAddon((n) => n.run(launch, timeoutMs, seq));
   }
 
   async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {

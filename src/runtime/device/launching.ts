@@ -16,16 +16,17 @@
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
 import type { Value } from "../../ir/composite.js";
+import { constantElem, dynamicSharedBytes } from "../../ir/kernelMemory.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../build.js";
-import type { Dim3 } from "../../ir/limits.js";
-import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runner.js";
+import type { ConstantArg, ScalarArg } from "../launcher/types.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
 import { launchPlan, type LaunchPlan } from "../launchPlan.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel } from "./engine.js";
+import type { Engine, EngineArg, EngineKernel, EngineLaunch } from "./engine.js";
 import { GpuArray, type ArrayStore } from "./gpuArray.js";
 import type { GpuDevice, GpuQueue } from "./device.js";
 
@@ -50,6 +51,16 @@ export interface RunConfig {
   /** The launch's constants and dynamic shared lengths (launchExtras.ts); none by default. */
   readonly extras?: LaunchExtras;
 }
+
+/** What a launch gives besides the arguments (src/ir/kernelMemory.ts; the API checks them in launchExtras.ts). */
+export interface LaunchExtras {
+  /** The contents of the constant arrays the kernel reads, in `constantsRead` order. */
+  readonly constants: readonly AnyTypedArray[];
+  /** The lengths of the kernel's dynamic shared arrays, in declaration order. */
+  readonly sharedLengths: readonly number[];
+}
+
+export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
 
 /** A scalar, vector or struct value, a host array, or a GPU array. */
 export type RunValue = Value | AnyTypedArray | GpuArray;
@@ -87,13 +98,13 @@ export function launchOn(device: GpuDevice, program: Program, fn: Function, grid
   // Only a host array has results to copy back, and a host-array launch goes through launchLater.
   invariant(after.length === 0, "a copy-back on the queued path");
   const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
-  const engineExtras = plain ? undefined : extrasOf(program, fn, built, extras, args);
+  const more = plain ? undefined : extrasOf(program, fn, built, extras, args);
   try {
     const seq = queue.nextSeq++;
     const timing = config.kernelTime !== undefined;
     if (timing) queue.timings.set(seq, config.kernelTime!);
     const q = queue.id === 0 ? 0 : queue.engineQueue!.id;
-    engine.launch(engineExtras ? { kernel, grid, block, args, queue: q, seq, timing, extras: engineExtras } : { kernel, grid, block, args, queue: q, seq, timing });
+    engine.launch(more ? { kernel, grid, block, args, queue: q, seq, timing, ...more } : { kernel, grid, block, args, queue: q, seq, timing });
   } catch (e) {
     throw device.note(e);
   }
@@ -128,11 +139,26 @@ function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: reado
   return args;
 }
 
-/** The launch's extras for the engine; the lengths of dynamic shared arrays go after the parameters, in `args`. */
-function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): EngineExtras | undefined {
-  const more = launcherExtras(program.ir, fn, built.constantSymbols, extras);
-  for (const a of more.args) args.push(a);
-  return more.sharedBytes > 0 || more.constants.length > 0 ? { sharedBytes: more.sharedBytes, constants: more.constants } : undefined;
+/**
+ * The launch's extras as the launch record takes them (spec/launcher-protocol.md): the bytes
+ * of dynamic shared memory, and the constant arrays under their `__constant__` symbols
+ * (`built.constantSymbols`: gk name → symbol). The lengths of the dynamic shared arrays go
+ * into `args` as u32 arguments after the kernel's parameters (the CUDA kernel takes them
+ * there, src/backends/cuda/function.ts).
+ */
+function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
+  const plan = launchPlan(program.ir, fn);
+  const reads = plan.constants;
+  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return {};
+  const constants = reads.map((a, i): ConstantArg => {
+    const name = built.constantSymbols.get(a.name);
+    const data = extras.constants[i];
+    invariant(name !== undefined && data !== undefined, `no contents or CUDA symbol for the constant array ${a.name}`);
+    return { name, elem: constantElem(a).name, data };
+  });
+  for (const n of extras.sharedLengths) args.push({ kind: "scalar", type: "u32", value: n } satisfies ScalarArg);
+  const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
+  return { ...(sharedBytes > 0 && { sharedBytes }), ...(constants.length > 0 && { constants }) };
 }
 
 /** launchOn's path where something must be waited for first: the kernel's build and load, a queue's stream, or a host-array launch. */
@@ -156,12 +182,12 @@ async function launchLater(
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
   invariant(program.built, `kernel ${fn.name} without its build`);
-  const engineExtras = extrasOf(program, fn, await program.built, extras, args);
+  const more = extrasOf(program, fn, await program.built, extras, args);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
       try {
-        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
+        const ms = await engine.run({ kernel, grid, block, args, ...more }, config.timeoutMs, device.defaultQueue.nextSeq++);
         config.kernelTime?.(ms);
       } finally {
         after.forEach((f) => f());
@@ -171,7 +197,7 @@ async function launchLater(
     const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
     const seq = queue.nextSeq++;
     if (config.kernelTime) queue.timings.set(seq, config.kernelTime);
-    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined, ...(engineExtras && { extras: engineExtras }) });
+    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined, ...more });
   } catch (e) {
     throw device.note(e);
   }

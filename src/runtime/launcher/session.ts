@@ -23,7 +23,7 @@ import { launcherPath } from "./process.js";
 import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
 import { CallQueue } from "./callQueue.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
-import type { ConstantArg, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
+import type { DeviceInfo, KernelArg, LauncherOptions, LaunchRecord, ScalarArg, ScalarName } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 
 export interface SessionOptions extends LauncherOptions {
@@ -52,15 +52,9 @@ export interface BufferArg {
 }
 export type SessionArg = ScalarArg | BufferArg;
 
-export interface SessionLaunchOptions {
+/** A launch of kernel `kernel` (its extern "C" name) of a loaded module, on buffers already on the GPU. */
+export interface SessionLaunchOptions extends LaunchRecord<string, SessionArg> {
   readonly module: ModuleHandle;
-  readonly kernel: string;
-  readonly grid: Dim3;
-  readonly block: Dim3;
-  readonly args: readonly SessionArg[];
-  readonly sharedBytes?: number;
-  /** The module's `__constant__` variables to fill before the launch. */
-  readonly constants?: readonly ConstantArg[];
   readonly repeat?: number;
   readonly timeoutMs?: number;
 }
@@ -74,10 +68,11 @@ export interface SessionTiming {
   readonly hostMs: number;
 }
 
-export interface SessionRunOptions extends Omit<SessionLaunchOptions, "module" | "args"> {
+/** A launch with its module file and its arrays: `args` holds arrays sent with the launch (uploaded, copied back, freed), and buffers already on the GPU. */
+export interface SessionRunOptions extends LaunchRecord<string, KernelArg | BufferArg> {
   readonly module: string;
-  /** Arrays sent with the launch (uploaded, copied back, freed), and buffers already on the GPU. */
-  readonly args: readonly (KernelArg | BufferArg)[];
+  readonly repeat?: number;
+  readonly timeoutMs?: number;
   /** Copy results back into the arguments' own TypedArrays (arrays sent with `data`), which `outputs` then holds. */
   readonly copyBackInPlace?: boolean;
 }

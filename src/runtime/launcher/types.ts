@@ -38,6 +38,24 @@ export interface ConstantArg {
   readonly data: AnyTypedArray;
 }
 
+/**
+ * One launch, as every engine (src/runtime/device/engine.ts) and the launcher client (one-shot
+ * and session) take it: the kernel (`K`: its symbol, or an engine's loaded kernel), the sizes of
+ * its grid and blocks, its arguments (`A`: the scalars and arrays each of them takes), and what
+ * goes with it: the bytes of dynamic shared memory, and the contents of the module's
+ * `__constant__` variables, filled before it runs.
+ */
+export interface LaunchRecord<K, A> {
+  readonly kernel: K;
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  readonly args: readonly A[];
+  /** Dynamic shared memory in bytes (none when absent). */
+  readonly sharedBytes?: number;
+  /** The module's `__constant__` variables to fill before the launch (spec: "constants"). */
+  readonly constants?: readonly ConstantArg[];
+}
+
 /** Where the launcher is and how it runs; every field is optional. */
 export interface LauncherOptions {
   /** The gpu_launcher binary; default `$GK_LAUNCHER`, else `<package root>/build/gpu_launcher`. */
@@ -61,18 +79,10 @@ export interface LauncherOptions {
   readonly hostIo?: boolean;
 }
 
-export interface LaunchOnceOptions extends LauncherOptions {
+/** A one-shot launch: `kernel` is the kernel's extern "C" name. */
+export interface LaunchOnceOptions extends LauncherOptions, LaunchRecord<string, KernelArg> {
   /** A `.ptx` or `.cubin` file. */
   readonly module: string;
-  /** The kernel's extern "C" name. */
-  readonly kernel: string;
-  readonly grid: Dim3;
-  readonly block: Dim3;
-  readonly args: readonly KernelArg[];
-  /** Dynamic shared memory in bytes. */
-  readonly sharedBytes?: number;
-  /** The module's `__constant__` variables to fill before the launch (spec: "constants"). */
-  readonly constants?: readonly ConstantArg[];
   /** Launch this many times (on the same buffers) and report min and median kernel time. */
   readonly repeat?: number;
   /** Give up on a kernel that runs longer than this; the launcher process then ends (GK8012). */
