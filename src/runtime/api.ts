@@ -32,7 +32,7 @@ import { sharedMemory } from "./aliasing.js";
 import { openDevice, type GpuDevice, type SyncOptions } from "./device/device.js";
 import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
-import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
+import { launchOn, type DeviceModule, type RunConfig, type RunValue } from "./device/launching.js";
 import { GkRuntimeError } from "./errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
@@ -91,11 +91,11 @@ export class GkModule {
   readonly kernels: readonly string[];
   /** The struct types of the module by name (the entry file's first), for packStructs and unpackStructs. */
   readonly structs: Readonly<Record<string, StructType>>;
-  readonly #program: Program;
+  readonly #deviceModule: DeviceModule;
   readonly #owned: boolean;
-  readonly #build: Program["build"];
+  readonly #build: DeviceModule["build"];
   /** Builds of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
-  readonly #instances = new Map<string, Program>();
+  readonly #instances = new Map<string, DeviceModule>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
@@ -110,7 +110,7 @@ export class GkModule {
       ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     };
-    this.#program = this.#programOf(ir);
+    this.#deviceModule = this.#deviceModuleOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
     const structs: Record<string, StructType> = {};
     for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
@@ -118,7 +118,7 @@ export class GkModule {
     const members: [string, KernelFn][] = [
       // A kernel's member runs it directly (its name is no instance's spelling: launch(name) would find it).
       ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => {
-        const target: KernelTarget = { program: this.#program, fn: k };
+        const target: KernelTarget = { mod: this.#deviceModule, fn: k };
         return [k.name, kernelFn((c, a) => this.#run(target, c, a), (g) => this.#notGeneric(k.name, g))];
       }),
       ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
@@ -130,7 +130,7 @@ export class GkModule {
     }
   }
 
-  #programOf(ir: Module): Program {
+  #deviceModuleOf(ir: Module): DeviceModule {
     return { ir, sources: this.sources, build: this.#build, kernels: new Map(), simKernels: new Map() };
   }
 
@@ -152,13 +152,13 @@ export class GkModule {
 
   /** Where an instance runs: the module's own build when its launch statements made it, else a build of its own, made once. */
   #instance(wanted: NamedInstance): KernelTarget {
-    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { program: this.#program, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
-    let program = this.#instances.get(wanted.name);
-    if (!program) {
-      program = this.#programOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
-      this.#instances.set(wanted.name, program);
+    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { mod: this.#deviceModule, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
+    let mod = this.#instances.get(wanted.name);
+    if (!mod) {
+      mod = this.#deviceModuleOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
+      this.#instances.set(wanted.name, mod);
     }
-    return { program, fn: program.ir.kernels.find((k) => k.name === wanted.name)! };
+    return { mod, fn: mod.ir.kernels.find((k) => k.name === wanted.name)! };
   }
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<LoadedModule> {
@@ -196,21 +196,21 @@ export class GkModule {
     const named = instanceByName(this.ir, name);
     if (named) return this.#run(this.#instance(named), config, args);
     const fn = this.ir.kernels.find((k) => k.name === name);
-    if (fn) return this.#run({ program: this.#program, fn }, config, args);
+    if (fn) return this.#run({ mod: this.#deviceModule, fn }, config, args);
     const generic = this.ir.generics?.find((g) => g.name === name);
     if (generic) throw genericError(generic);
     throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
   }
 
-  async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
-    const plan = launchPlan(program.ir, fn);
+  async #run({ mod, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const plan = launchPlan(mod.ir, fn);
     const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
-    const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
+    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {});
     const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
-    const launched = launchOn(this.gpu, program, fn, grid, block, values, config ?? {}, extras);
+    const launched = launchOn(this.gpu, mod, fn, grid, block, values, config ?? {}, extras);
     if (launched !== undefined) await launched;
     const outputs: KernelOutputs = {};
     for (const i of plan.written) outputs[plan.names[i]!] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
@@ -237,7 +237,7 @@ export class GkModule {
         const t0 = performance.now();
         const fn = this.ir.kernels.find((k) => k.name === kernel)!;
         let kernelMs = 0;
-        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
+        await launchOn(this.gpu, this.#deviceModule, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
         return { kernelMs, totalMs: performance.now() - t0 };
       },
       close: () => this.close(),
@@ -252,7 +252,7 @@ export class GkModule {
 
 /** A kernel and the build it runs in. */
 interface KernelTarget {
-  readonly program: Program;
+  readonly mod: DeviceModule;
   readonly fn: Function;
 }
 

@@ -30,8 +30,8 @@ import type { Engine, EngineArg, EngineKernel, EngineLaunch } from "./engine.js"
 import { GpuArray, type ArrayStore } from "./gpuArray.js";
 import type { GpuDevice, GpuQueue } from "./device.js";
 
-/** A module's kernels as a device runs them: built once for a GPU (through the cache), compiled once for the simulator. */
-export interface Program {
+/** A module as a device runs it: built once for a GPU (through the cache), its kernels loaded once per engine generation, compiled once for the simulator. */
+export interface DeviceModule {
   readonly ir: Module;
   readonly sources: SourceMap;
   readonly build: Omit<BuildOptions, "arch">;
@@ -71,8 +71,8 @@ export type RunValue = Value | AnyTypedArray | GpuArray;
  * undefined then, else a promise of the launch made (a host-array launch: of its end).
  * `given` overrides `config.extras`.
  */
-export function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dim3, block: Dim3, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
-  const plan = launchPlan(program.ir, fn);
+export function launchOn(device: GpuDevice, mod: DeviceModule, fn: Function, grid: Dim3, block: Dim3, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
+  const plan = launchPlan(mod.ir, fn);
   const engine = device.open(plan.use);
   const extras = given ?? config.extras ?? NO_EXTRAS;
   const queue = config.queue ?? device.defaultQueue;
@@ -85,20 +85,20 @@ export function launchOn(device: GpuDevice, program: Program, fn: Function, grid
     else if (ArrayBuffer.isView(v)) host = true;
   }
   for (let i = 0; i < n; i++) if (stores[i] !== undefined) (values[i] as GpuArray).lastQueue = queue;
-  if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
+  if (engine === undefined) return simulate(device, mod, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
 
-  const kernel = program.kernels.get(fn.name);
-  const built = program.resolved;
+  const kernel = mod.kernels.get(fn.name);
+  const built = mod.resolved;
   const current = kernel !== undefined && kernel.generation === engine.generation && built !== undefined;
   if (!current || host || (queue.id !== 0 && queue.engineQueue?.generation !== engine.generation)) {
-    return launchLater(device, engine, program, fn, plan, grid, block, values, stores, host, queue, config, extras);
+    return launchLater(device, engine, mod, fn, plan, grid, block, values, stores, host, queue, config, extras);
   }
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
   // Only a host array has results to copy back, and a host-array launch goes through launchLater.
   invariant(after.length === 0, "a copy-back on the queued path");
   const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
-  const more = plain ? undefined : extrasOf(program, fn, built, extras, args);
+  const more = plain ? undefined : extrasOf(mod, fn, built, extras, args);
   try {
     const seq = queue.nextSeq++;
     const timing = config.kernelTime !== undefined;
@@ -146,8 +146,8 @@ function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: reado
  * into `args` as u32 arguments after the kernel's parameters (the CUDA kernel takes them
  * there, src/backends/cuda/function.ts).
  */
-function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
-  const plan = launchPlan(program.ir, fn);
+function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
+  const plan = launchPlan(mod.ir, fn);
   const reads = plan.constants;
   if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return {};
   const constants = reads.map((a, i): ConstantArg => {
@@ -165,7 +165,7 @@ function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: La
 async function launchLater(
   device: GpuDevice,
   engine: Engine,
-  program: Program,
+  mod: DeviceModule,
   fn: Function,
   plan: LaunchPlan,
   grid: Dim3,
@@ -177,12 +177,12 @@ async function launchLater(
   config: RunConfig,
   extras: LaunchExtras,
 ): Promise<void> {
-  const cached = program.kernels.get(fn.name);
-  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
+  const cached = mod.kernels.get(fn.name);
+  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, mod, fn.name);
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
-  invariant(program.built, `kernel ${fn.name} without its build`);
-  const more = extrasOf(program, fn, await program.built, extras, args);
+  invariant(mod.built, `kernel ${fn.name} without its build`);
+  const more = extrasOf(mod, fn, await mod.built, extras, args);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
@@ -203,19 +203,19 @@ async function launchLater(
   }
 }
 
-async function kernelOf(device: GpuDevice, program: Program, name: string): Promise<EngineKernel> {
+async function kernelOf(device: GpuDevice, mod: DeviceModule, name: string): Promise<EngineKernel> {
   const engine = device.engine!;
-  const known = program.kernels.get(name);
+  const known = mod.kernels.get(name);
   if (known && known.generation === engine.generation) return known;
   const { buildModule } = await import("../build.js");
-  program.built ??= buildModule(program.ir, program.sources, { ...program.build, arch: engine.info.arch });
-  const b = await program.built;
-  program.resolved = b;
+  mod.built ??= buildModule(mod.ir, mod.sources, { ...mod.build, arch: engine.info.arch });
+  const b = await mod.built;
+  mod.resolved = b;
   const symbol = b.symbols.get(name);
   invariant(symbol, `no CUDA symbol for kernel ${name}`);
   try {
     const k = await engine.kernel(b.cubin, symbol, name);
-    program.kernels.set(name, k);
+    mod.kernels.set(name, k);
     return k;
   } catch (e) {
     throw device.note(e);
@@ -224,7 +224,7 @@ async function kernelOf(device: GpuDevice, program: Program, name: string): Prom
 
 async function simulate(
   device: GpuDevice,
-  program: Program,
+  mod: DeviceModule,
   fn: Function,
   grid: Dim3,
   block: Dim3,
@@ -235,10 +235,10 @@ async function simulate(
   extras: LaunchExtras,
 ): Promise<void> {
   const { compileKernel, runKernel } = await import("../sim/index.js");
-  let k = program.simKernels.get(fn.name);
+  let k = mod.simKernels.get(fn.name);
   if (k === undefined) {
-    k = compileKernel(program.ir, fn.name, program.sources, device.simOptions);
-    program.simKernels.set(fn.name, k);
+    k = compileKernel(mod.ir, fn.name, mod.sources, device.simOptions);
+    mod.simKernels.set(fn.name, k);
   }
   if (host) {
     const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);
