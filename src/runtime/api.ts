@@ -29,20 +29,23 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
-import { openDevice, type GpuDevice, type SyncOptions } from "./device/device.js";
+import { openDevice, type DeviceChoice, type GpuDevice, type SyncOptions } from "./device/device.js";
 import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
-import { launchOn, type DeviceModule, type RunConfig, type RunValue } from "./device/launching.js";
+import { deviceModule, launchOn, type DeviceModule, type ModuleBuildOptions, type RunConfig, type RunValue } from "./device/launching.js";
 import { GkRuntimeError } from "./errors.js";
 import { genericParamList, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
 import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
-import type { Runner, RunnerOptions } from "./runner.js";
-import type { DeviceChoice, Target } from "./target.js";
+import { runnerOf } from "./runner.js";
+import type { SimOptions } from "./sim/index.js";
 
-/** How a module is built and run, whatever its device. */
-export type ModuleOptions = RunnerOptions;
+/** How a module is built and run, whatever its device: `fmad: false` builds without FMA contraction (bit-exact floats against the simulator). */
+export interface ModuleOptions extends ModuleBuildOptions {
+  /** The simulator's options, for a device of the module's own. */
+  readonly sim?: SimOptions;
+}
 
 export interface CompileOptions extends ModuleOptions {
   /**
@@ -93,7 +96,7 @@ export class GkModule {
   readonly structs: Readonly<Record<string, StructType>>;
   readonly #deviceModule: DeviceModule;
   readonly #owned: boolean;
-  readonly #build: DeviceModule["build"];
+  readonly #build: ModuleBuildOptions;
   /** Builds of instances made for `with()` and `launch()`, by instance name (src/runtime/instances.ts). */
   readonly #instances = new Map<string, DeviceModule>();
   private constructor(
@@ -131,7 +134,7 @@ export class GkModule {
   }
 
   #deviceModuleOf(ir: Module): DeviceModule {
-    return { ir, sources: this.sources, build: this.#build, kernels: new Map(), simKernels: new Map() };
+    return deviceModule(ir, this.sources, this.#build);
   }
 
   #notGeneric(name: string, args: GenericArgs): KernelFn {
@@ -180,12 +183,6 @@ export class GkModule {
     return this.gpu.kind;
   }
 
-  /** Where the kernels run, as `gkc run` describes it. */
-  get target(): Target {
-    const info = this.gpu.info;
-    return info ? { kind: "cuda", device: info, arch: info.arch } : { kind: "cpu", ...(this.gpu.reason !== undefined ? { reason: this.gpu.reason } : {}) };
-  }
-
   /**
    * Runs kernel `name` (also available as `module[name](config, args)`), or the instance of
    * a generic kernel that `name` spells (`"reduce<f32, 256>"`). Given only GPU arrays it
@@ -225,23 +222,9 @@ export class GkModule {
   /** Runs the file's `launch` statements in order. */
   async runLaunches(): Promise<LaunchOutcome[]> {
     const out: LaunchOutcome[] = [];
-    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, this.runner()));
+    const runner = runnerOf(this.gpu, this.ir, () => this.#deviceModule, () => this.close());
+    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, runner));
     return out;
-  }
-
-  /** This module's launches as a Runner (host arrays in, results copied back). */
-  private runner(): Runner {
-    return {
-      target: this.target,
-      run: async (kernel, grid, block, args, extras) => {
-        const t0 = performance.now();
-        const fn = this.ir.kernels.find((k) => k.name === kernel)!;
-        let kernelMs = 0;
-        await launchOn(this.gpu, this.#deviceModule, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
-        return { kernelMs, totalMs: performance.now() - t0 };
-      },
-      close: () => this.close(),
-    };
   }
 
   /** Closes the module's device if the module opened it (a device given to compile() stays open). */

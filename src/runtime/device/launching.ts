@@ -34,12 +34,31 @@ import type { GpuDevice, GpuQueue } from "./device.js";
 export interface DeviceModule {
   readonly ir: Module;
   readonly sources: SourceMap;
-  readonly build: Omit<BuildOptions, "arch">;
+  readonly build: ModuleBuildOptions;
   built?: Promise<ModuleBuild>;
   /** The build once made: launches after a kernel's first need not wait for it. */
   resolved?: ModuleBuild;
   readonly kernels: Map<string, EngineKernel>;
   readonly simKernels: Map<string, SimKernel>;
+}
+
+/** How a module is built for a GPU, whatever the GPU's arch: FMA contraction, the cache folder, nvcc's warnings. */
+export type ModuleBuildOptions = Omit<BuildOptions, "arch">;
+
+/** A module to run on a device, nothing built or compiled yet. */
+export function deviceModule(ir: Module, sources: SourceMap, build: ModuleBuildOptions = {}): DeviceModule {
+  return { ir, sources, build, kernels: new Map(), simKernels: new Map() };
+}
+
+/** The module's build for the device's GPU, started once (a caller may start it early, so that builds overlap with runs). */
+export async function buildFor(device: GpuDevice, mod: DeviceModule): Promise<ModuleBuild> {
+  const engine = device.open("a build");
+  invariant(engine, "a build for the simulator");
+  if (mod.built === undefined) {
+    const { buildModule } = await import("../build.js");
+    mod.built ??= buildModule(mod.ir, mod.sources, { ...mod.build, arch: engine.info.arch });
+  }
+  return mod.built;
 }
 
 export interface RunConfig {
@@ -207,9 +226,7 @@ async function kernelOf(device: GpuDevice, mod: DeviceModule, name: string): Pro
   const engine = device.engine!;
   const known = mod.kernels.get(name);
   if (known && known.generation === engine.generation) return known;
-  const { buildModule } = await import("../build.js");
-  mod.built ??= buildModule(mod.ir, mod.sources, { ...mod.build, arch: engine.info.arch });
-  const b = await mod.built;
+  const b = await buildFor(device, mod);
   mod.resolved = b;
   const symbol = b.symbols.get(name);
   invariant(symbol, `no CUDA symbol for kernel ${name}`);
