@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { elemOfTypedArray } from "../../ir/values.js";
-import { checkArrayArg, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
+import { checkHostArray, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
 import { GkRuntimeError } from "../errors.js";
 import { fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
 import { hostIo } from "./hostIo.js";
@@ -164,7 +164,7 @@ export class LauncherSession {
    */
   async upload(data: AnyTypedArray, elem: ScalarName | undefined = elemOfTypedArray(data)): Promise<DeviceBuffer> {
     if (elem === undefined) throw invalidArgs("upload needs a TypedArray");
-    checkArrayArg({ kind: "array", elem, data, copyBack: false }, 0);
+    checkHostArray({ kind: "array", elem, data, copyBack: false }, 0);
     return this.batch(
       (plan) => {
         const slot = plan.put(bytesOf(data));
@@ -177,7 +177,7 @@ export class LauncherSession {
   /** Copies `data` into `buf` starting at element `offset`. */
   async write(buf: DeviceBuffer, data: AnyTypedArray, offset = 0): Promise<void> {
     this.checkHandle(buf, "buffer");
-    checkArrayArg({ kind: "array", elem: buf.elem, data, copyBack: false }, 0);
+    checkHostArray({ kind: "array", elem: buf.elem, data, copyBack: false }, 0);
     const bytes = bytesOf(data);
     await this.batch(
       (plan) => {
@@ -290,7 +290,7 @@ export class LauncherSession {
   /** launchOnce's contract over this session: upload, launch, copy back, free (in two round trips). */
   async run(o: SessionRunOptions): Promise<{ outputs: Map<number, AnyTypedArray>; timing: SessionTiming }> {
     o.args.forEach((a, i) => {
-      if (a.kind !== "buffer") checkArrayArg(a, i);
+      if (a.kind !== "buffer") checkHostArray(a, i);
     });
     const path = resolve(o.module);
     // The module, and a buffer for each array with its contents.

@@ -28,8 +28,9 @@ export interface ArrayZerosArg {
   readonly copyBack: boolean;
 }
 
-export type ArrayArg = ArrayDataArg | ArrayZerosArg;
-export type KernelArg = ScalarArg | ArrayArg;
+/** An array argument from the host: sent with its contents, or made of zeros on the GPU (a session's buffers already there are BufferArgs). */
+export type HostArrayArg = ArrayDataArg | ArrayZerosArg;
+export type KernelArg = ScalarArg | HostArrayArg;
 
 /** The contents of a module's `__constant__` variable `name` (its symbol), filled before the launch; `data` the TypedArray of `elem`. */
 export interface ConstantArg {
