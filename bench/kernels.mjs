@@ -11,8 +11,7 @@ import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
 import { LauncherSession } from "../dist/runtime/launcher.js";
 import { compileCuda } from "../dist/build/nvcc.js";
-import { probeGpu } from "../dist/runtime/target.js";
-import { ROOT, table, writeResult } from "./lib.mjs";
+import { findGpu, ROOT, table, writeResult } from "./lib.mjs";
 
 const f32 = (n, f) => Float32Array.from({ length: n }, (_, i) => f(i));
 
@@ -73,7 +72,7 @@ async function timeKernel(session, module, kernel, c, buffers, constants) {
 }
 
 export async function benchKernels() {
-  const gpu = await probeGpu();
+  const gpu = await findGpu();
   if (!("device" in gpu)) {
     console.log(`\ngk vs hand-written CUDA: skipped (no GPU: ${gpu.reason})`);
     writeResult("kernels", { skipped: gpu.reason });

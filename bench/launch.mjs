@@ -10,9 +10,8 @@ import { frontEnd } from "../dist/pipeline.js";
 import { compile } from "../dist/runtime/api.js";
 import { buildModule } from "../dist/build/build.js";
 import { LauncherSession, launchOnce } from "../dist/runtime/launcher.js";
-import { probeGpu } from "../dist/runtime/target.js";
 import { benchTargets } from "./launch_targets.mjs";
-import { ROOT, median, table, writeResult } from "./lib.mjs";
+import { findGpu, ROOT, median, table, writeResult } from "./lib.mjs";
 
 const SIZES = (process.env.GK_BENCH_SIZES ?? "10,14,18,22,24,26").split(",").map((e) => 2 ** Number(e));
 
@@ -50,7 +49,7 @@ function cupyRows(sizes) {
 }
 
 export async function benchLaunch() {
-  const gpu = await probeGpu();
+  const gpu = await findGpu();
   if (!("device" in gpu)) {
     console.log(`\nLaunch costs: skipped (no GPU: ${gpu.reason})`);
     writeResult("launch", { skipped: gpu.reason });

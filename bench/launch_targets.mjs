@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { openDevice } from "../dist/index.js";
-import { loadAddon } from "../dist/runtime/device/native.js";
+import { loadAddon } from "../dist/runtime/device/addon.js";
 import { ROOT, median, saxpy1K, table } from "./lib.mjs";
 
 function cupy() {

@@ -55,3 +55,14 @@ export async function saxpy1K(gpu) {
   const out = await gpu.zeros("f32", n);
   return { mod, args: { n, alpha: 2.5, x, y, out }, cfg: { grid: 4, block: 256 } };
 }
+
+/**
+ * The GPU the benchmarks measure, or why there is none: a device opened as gk opens one (in a
+ * launcher process, so that this process holds no CUDA context of its own), then closed.
+ */
+export async function findGpu() {
+  const { openDevice } = await import("../dist/runtime/device/device.js");
+  const d = await openDevice({ isolation: "process" });
+  await d.close();
+  return d.info ? { device: d.info } : { reason: d.reason };
+}

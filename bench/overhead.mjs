@@ -117,7 +117,7 @@ async function measure(api, isolation) {
 async function lowerSteps(api, gpu, out) {
   const { buildModule } = await import("../dist/build/build.js");
   const { frontEnd } = await import("../dist/pipeline.js");
-  const { loadAddon } = await import("../dist/runtime/device/native.js");
+  const { loadAddon } = await import("../dist/runtime/device/addon.js");
   const engine = gpu.engine;
   const fe = frontEnd(join(ROOT, "examples", "saxpy.gk"));
   const built = await buildModule(fe.ir, fe.sources, { arch: engine.info.arch });
@@ -193,7 +193,7 @@ export async function benchOverhead() {
   }
   try {
     const api = await import("../dist/index.js");
-    const { loadAddon } = await import("../dist/runtime/device/native.js");
+    const { loadAddon } = await import("../dist/runtime/device/addon.js");
     const rows = [];
     const skipped = [];
     const a = loadAddon();

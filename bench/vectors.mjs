@@ -12,8 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
-import { probeGpu } from "../dist/runtime/target.js";
-import { ROOT, table, writeResult } from "./lib.mjs";
+import { findGpu, ROOT, table, writeResult } from "./lib.mjs";
 
 const N = 1 << 26;
 const M = 4096;
@@ -26,7 +25,7 @@ async function build(example, arch) {
 }
 
 export async function benchVectors() {
-  const gpu = await probeGpu();
+  const gpu = await findGpu();
   if (!("device" in gpu)) {
     console.log(`\ngk's vector kernels vs PyTorch: skipped (no GPU: ${gpu.reason})`);
     writeResult("vectors", { skipped: gpu.reason });

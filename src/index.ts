@@ -7,7 +7,7 @@ export { GpuArray } from "./runtime/device/gpuArray.js";
 export type { ArrayOptions, ElemName } from "./runtime/device/gpuArray.js";
 export type { Isolation } from "./runtime/device/engine.js";
 export type { RunConfig } from "./runtime/device/launching.js";
-export { GkRuntimeError } from "./runtime/launcher/errors.js";
+export { GkRuntimeError } from "./runtime/errors.js";
 export { packStructs, unpackStructs } from "./runtime/structs.js";
 export type { StructType, StructField, ValueType, VectorType, ScalarType } from "./ir/types.js";
 export { SimError } from "./runtime/sim/index.js";

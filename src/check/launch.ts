@@ -386,7 +386,7 @@ function randData(ctx: FnCtx, v: ast.CallExpr, elem: ScalarType, param: string, 
   return { kind: "rand", length, seed: Number(seed), lo, hi };
 }
 
-function dims(ctx: FnCtx, es: readonly ast.Expr[], what: "grid" | "block", at: ast.LaunchDecl["span"]): [number, number, number] | undefined {
+function dims(ctx: FnCtx, es: readonly ast.Expr[], what: "grid" | "block", at: ast.LaunchDecl["span"]) {
   if (es.length < 1 || es.length > 3) {
     ctx.log.error("GK5006", es[0]?.span ?? at, `${what}() takes 1 to 3 sizes (x, y, z), but ${es.length} were given`);
     return undefined;

@@ -1,4 +1,5 @@
 /** Flag parsing for every command (node:util parseArgs), with gk's usage errors. */
+import type { Dim3 } from "../ir/limits.js";
 import { UsageError } from "./io.js";
 
 /** Runs a node:util `parseArgs` call, turning its errors into usage errors. */
@@ -11,7 +12,7 @@ export function flags<T>(parse: () => T): T {
 }
 
 /** `X`, `X,Y` or `X,Y,Z` of positive integers, padded with 1s. */
-export function parseDims(text: string, what: string): [number, number, number] {
+export function parseDims(text: string, what: string): Dim3 {
   const parts = text.split(",").map((s) => s.trim());
   if (parts.length < 1 || parts.length > 3 || parts.some((p) => !/^[0-9]+$/.test(p) || Number(p) < 1)) {
     throw new UsageError(`--${what} takes 1 to 3 positive integers separated by commas, e.g. --${what} 4,4 (got '${text}')`);

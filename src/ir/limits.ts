@@ -4,7 +4,8 @@
  * checker allows. Each caller words its own message from the facts here.
  */
 
-export type Dim3 = [number, number, number];
+/** The sizes of a grid or a block, [x, y, z]: what a launch statement holds, and what every engine, the simulator and the launcher take. */
+export type Dim3 = readonly [number, number, number];
 
 /** The largest grid and block on each axis, and the most threads of a block (CUDA's limits, every GPU gk targets). */
 export const LAUNCH_LIMITS = {
@@ -41,7 +42,7 @@ export type ShapeCheck =
 
 export function checkShape(what: "grid" | "block", sizes: readonly unknown[]): ShapeCheck {
   if (sizes.length < 1 || sizes.length > 3) return { ok: false, why: "count" };
-  const dims: Dim3 = [1, 1, 1];
+  const dims = [1, 1, 1];
   for (let i = 0; i < sizes.length; i++) {
     const n = sizes[i];
     const max = LAUNCH_LIMITS[what][i]!;
@@ -49,9 +50,10 @@ export function checkShape(what: "grid" | "block", sizes: readonly unknown[]): S
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) return { ok: false, why: "size", axis: i as 0 | 1 | 2, max, got: n };
     dims[i] = value;
   }
-  const threads = dims[0] * dims[1] * dims[2];
-  if (what === "block" && threads > LAUNCH_LIMITS.blockThreads) return { ok: false, why: "threads", dims, threads };
-  return { ok: true, dims };
+  const shape: Dim3 = [dims[0]!, dims[1]!, dims[2]!];
+  const threads = shape[0] * shape[1] * shape[2];
+  if (what === "block" && threads > LAUNCH_LIMITS.blockThreads) return { ok: false, why: "threads", dims: shape, threads };
+  return { ok: true, dims: shape };
 }
 
 // ---------------------------------------------------------------- shared memory at launch

@@ -7,6 +7,7 @@
  */
 import type { Span } from "../diagnostics/source.js";
 import type { BuiltinName } from "./builtins.js";
+import type { Dim3 } from "./limits.js";
 import type { ArrayType, MemoryType, ScalarType, ScalarValue, StructType, TypeParam, ValueType, VectorType, VoidType } from "./types.js";
 import type { Value } from "./composite.js";
 
@@ -502,8 +503,8 @@ export interface LaunchConstant {
  */
 export interface Launch {
   readonly kernel: string;
-  readonly grid: readonly [number, number, number];
-  readonly block: readonly [number, number, number];
+  readonly grid: Dim3;
+  readonly block: Dim3;
   readonly args: readonly LaunchArg[];
   readonly constants: readonly LaunchConstant[];
   readonly sharedLengths: readonly number[];

@@ -5,7 +5,7 @@
  * flushToZero() runs when the file is loaded and does nothing there (the option is the
  * compiled module's); unroll() exists only in kernel bodies and throws (GK8019).
  */
-import { GkRuntimeError } from "../runtime/launcher/errors.js";
+import { GkRuntimeError } from "../runtime/errors.js";
 
 /** `@unroll` (no count: fully) or `@unroll(n)` on the loop after it: nvcc's `#pragma unroll`. */
 export function unroll(count?: number): void {

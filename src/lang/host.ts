@@ -8,7 +8,7 @@
 import { castSource, type Untyped } from "../check/untyped.js";
 import { evalCast } from "../ir/evalOp.js";
 import { scalarType, type ScalarName } from "../ir/types.js";
-import { GkRuntimeError } from "../runtime/launcher/errors.js";
+import { GkRuntimeError } from "../runtime/errors.js";
 
 function onlyInKernels(what: string): GkRuntimeError {
   return new GkRuntimeError("GK8019", `${what} is gk's, for kernel bodies: it runs only on the device (in a kernel or a deviceFn), and host code cannot call or read it`);

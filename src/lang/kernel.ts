@@ -19,7 +19,7 @@ import type { ParseResult } from "../parser/index.js";
 import { frontEnd } from "../pipeline.js";
 import { GkCompileError, type ArgInput, type GkModule, type LaunchConfig } from "../runtime/api.js";
 import { importedModule } from "../runtime/imported.js";
-import { GkRuntimeError } from "../runtime/launcher/errors.js";
+import { GkRuntimeError } from "../runtime/errors.js";
 import { rememberLowered } from "../tsfront/index.js";
 import { callerSite, type SourceSite } from "./site.js";
 import type { HostArgs } from "./types.js";

@@ -12,7 +12,7 @@
  */
 import { scalarType } from "../ir/types.js";
 import { newTypedArray, storedValue, TYPED_ARRAY } from "../ir/values.js";
-import { GkRuntimeError } from "../runtime/launcher/errors.js";
+import { GkRuntimeError } from "../runtime/errors.js";
 import type { ArrayOf, Cast, ConstantArray, Table, VectorCtor, View } from "./types.js";
 
 /** What names an array's element type: a scalar type's conversion (`f32`) or a vector type's constructor (`f32x4`). */

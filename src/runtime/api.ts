@@ -19,7 +19,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
-import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
+import { checkShape, LAUNCH_LIMITS, type Dim3 } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
@@ -29,20 +29,23 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
-import { openDevice, type GpuDevice, type SyncOptions } from "./device/device.js";
+import { openDevice, type DeviceChoice, type GpuDevice, type SyncOptions } from "./device/device.js";
 import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
-import { launchOn, type Program, type RunConfig, type RunValue } from "./device/launching.js";
-import { GkRuntimeError } from "./launcher/errors.js";
+import { deviceModule, launchOn, type DeviceModule, type ModuleBuildOptions, type RunConfig, type RunValue } from "./device/launching.js";
+import { GkRuntimeError } from "./errors.js";
 import { genericParamList, InstanceCache, instanceByName, instanceModule, namedInstance, withExample, type GenericArgs, type NamedInstance } from "./instances.js";
 import { runLaunch, type LaunchOutcome } from "./launches.js";
 import { launchExtras } from "./launchExtras.js";
 import { launchPlan, type LaunchPlan, type ParamPlan } from "./launchPlan.js";
-import type { Dims, Runner, RunnerOptions } from "./runner.js";
-import type { DeviceChoice, Target } from "./target.js";
+import { runnerOf } from "./runner.js";
+import type { SimOptions } from "./sim/index.js";
 
-/** How a module is built and run, whatever its device. */
-export type ModuleOptions = RunnerOptions;
+/** How a module is built and run, whatever its device: `fmad: false` builds without FMA contraction (bit-exact floats against the simulator). */
+export interface ModuleOptions extends ModuleBuildOptions {
+  /** The simulator's options, for a device of the module's own. */
+  readonly sim?: SimOptions;
+}
 
 export interface CompileOptions extends ModuleOptions {
   /**
@@ -91,11 +94,11 @@ export class GkModule {
   readonly kernels: readonly string[];
   /** The struct types of the module by name (the entry file's first), for packStructs and unpackStructs. */
   readonly structs: Readonly<Record<string, StructType>>;
-  readonly #program: Program;
+  readonly #deviceModule: DeviceModule;
   readonly #owned: boolean;
-  readonly #build: Program["build"];
+  readonly #build: ModuleBuildOptions;
   /** Builds of instances made for `with()` and `launch()`, by instance name, the last INSTANCE_CACHE_SIZE (src/runtime/instances.ts). */
-  readonly #instances = new InstanceCache<Program>();
+  readonly #instances = new InstanceCache<DeviceModule>();
   private constructor(
     readonly ir: Module,
     readonly sources: SourceMap,
@@ -110,7 +113,7 @@ export class GkModule {
       ...(opts.cacheRoot !== undefined ? { cacheRoot: opts.cacheRoot } : {}),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     };
-    this.#program = this.#programOf(ir);
+    this.#deviceModule = this.#deviceModuleOf(ir);
     this.kernels = ir.kernels.map((k) => k.name);
     const structs: Record<string, StructType> = {};
     for (const t of ir.structs) if (!Object.hasOwn(structs, t.name)) structs[t.name] = t;
@@ -118,7 +121,7 @@ export class GkModule {
     const members: [string, KernelFn][] = [
       // A kernel's member runs it directly (its name is no instance's spelling: launch(name) would find it).
       ...ir.kernels.filter((k) => !k.instance).map((k): [string, KernelFn] => {
-        const target: KernelTarget = { program: this.#program, fn: k };
+        const target: KernelTarget = { mod: this.#deviceModule, fn: k };
         return [k.name, kernelFn((c, a) => this.#run(target, c, a), (g) => this.#notGeneric(k.name, g))];
       }),
       ...(ir.generics ?? []).map((g): [string, KernelFn] => [g.name, kernelFn(async () => Promise.reject(genericError(g)), (a) => this.#instanceFn(g, a))]),
@@ -130,8 +133,8 @@ export class GkModule {
     }
   }
 
-  #programOf(ir: Module): Program {
-    return { ir, sources: this.sources, build: this.#build, kernels: new Map(), simKernels: new Map() };
+  #deviceModuleOf(ir: Module): DeviceModule {
+    return deviceModule(ir, this.sources, this.#build);
   }
 
   #notGeneric(name: string, args: GenericArgs): KernelFn {
@@ -152,13 +155,13 @@ export class GkModule {
 
   /** Where an instance runs: the module's own build when its launch statements made it, else a build of its own, made once. */
   #instance(wanted: NamedInstance): KernelTarget {
-    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { program: this.#program, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
-    let program = this.#instances.get(wanted.name);
-    if (!program) {
-      program = this.#programOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
-      this.#instances.set(wanted.name, program);
+    if (this.ir.kernels.some((k) => k.name === wanted.name)) return { mod: this.#deviceModule, fn: this.ir.kernels.find((k) => k.name === wanted.name)! };
+    let mod = this.#instances.get(wanted.name);
+    if (!mod) {
+      mod = this.#deviceModuleOf(instanceModule(this.ir, this.sources, wanted, (fe) => new GkCompileError(fe.diagnostics, fe.sources)));
+      this.#instances.set(wanted.name, mod);
     }
-    return { program, fn: program.ir.kernels.find((k) => k.name === wanted.name)! };
+    return { mod, fn: mod.ir.kernels.find((k) => k.name === wanted.name)! };
   }
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<LoadedModule> {
@@ -180,12 +183,6 @@ export class GkModule {
     return this.gpu.kind;
   }
 
-  /** Where the kernels run, as `gkc run` describes it. */
-  get target(): Target {
-    const info = this.gpu.info;
-    return info ? { kind: "cuda", device: info, arch: info.arch } : { kind: "cpu", ...(this.gpu.reason !== undefined ? { reason: this.gpu.reason } : {}) };
-  }
-
   /**
    * Runs kernel `name` (also available as `module[name](config, args)`), or the instance of
    * a generic kernel that `name` spells (`"reduce<f32, 256>"`). Given only GPU arrays it
@@ -196,21 +193,21 @@ export class GkModule {
     const named = instanceByName(this.ir, name);
     if (named) return this.#run(this.#instance(named), config, args);
     const fn = this.ir.kernels.find((k) => k.name === name);
-    if (fn) return this.#run({ program: this.#program, fn }, config, args);
+    if (fn) return this.#run({ mod: this.#deviceModule, fn }, config, args);
     const generic = this.ir.generics?.find((g) => g.name === name);
     if (generic) throw genericError(generic);
     throw new GkRuntimeError("GK8009", `there is no kernel '${name}'${didYouMean(name, this.kernels)} (kernels: ${this.kernels.join(", ")})`);
   }
 
-  async #run({ program, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
-    const plan = launchPlan(program.ir, fn);
+  async #run({ mod, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
+    const plan = launchPlan(mod.ir, fn);
     const name = fn.name;
     const grid = dims(config?.grid, "grid", name);
     const block = dims(config?.block, "block", name);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
-    const extras = launchExtras(program.ir, fn, config?.shared, args ?? {});
+    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {});
     const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
-    const launched = launchOn(this.gpu, program, fn, grid, block, values, config ?? {}, extras);
+    const launched = launchOn(this.gpu, mod, fn, grid, block, values, config ?? {}, extras);
     if (launched !== undefined) await launched;
     const outputs: KernelOutputs = {};
     for (const i of plan.written) outputs[plan.names[i]!] = given[i] as AnyTypedArray | GpuArray | ArrayBuffer | DataView;
@@ -225,23 +222,9 @@ export class GkModule {
   /** Runs the file's `launch` statements in order. */
   async runLaunches(): Promise<LaunchOutcome[]> {
     const out: LaunchOutcome[] = [];
-    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, this.runner()));
+    const runner = runnerOf(this.gpu, this.ir, () => this.#deviceModule, () => this.close());
+    for (const l of this.ir.launches) out.push(await runLaunch(this.ir, l, runner));
     return out;
-  }
-
-  /** This module's launches as a Runner (host arrays in, results copied back). */
-  private runner(): Runner {
-    return {
-      target: this.target,
-      run: async (kernel, grid, block, args, extras) => {
-        const t0 = performance.now();
-        const fn = this.ir.kernels.find((k) => k.name === kernel)!;
-        let kernelMs = 0;
-        await launchOn(this.gpu, this.#program, fn, grid, block, args, { kernelTime: (ms) => (kernelMs = ms) }, extras);
-        return { kernelMs, totalMs: performance.now() - t0 };
-      },
-      close: () => this.close(),
-    };
   }
 
   /** Closes the module's device if the module opened it (a device given to compile() stays open). */
@@ -252,7 +235,7 @@ export class GkModule {
 
 /** A kernel and the build it runs in. */
 interface KernelTarget {
-  readonly program: Program;
+  readonly mod: DeviceModule;
   readonly fn: Function;
 }
 
@@ -288,7 +271,7 @@ function invalid(kernel: string, message: string): GkRuntimeError {
   return new GkRuntimeError("GK8005", `${kernel}: ${message}`);
 }
 
-function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dims {
+function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dim3 {
   // The common case, one size within the limits; checkShape says the same of it.
   if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];

@@ -16,9 +16,8 @@
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Module } from "../ir/nodes.js";
 import { GkModule, type CompileOptions, type LoadedModule } from "./api.js";
-import { openDevice, type GpuDevice } from "./device/device.js";
-import { GkRuntimeError } from "./launcher/errors.js";
-import { isDeviceChoice } from "./target.js";
+import { isDeviceChoice, openDevice, type GpuDevice } from "./device/device.js";
+import { GkRuntimeError } from "./errors.js";
 
 let configured: CompileOptions | undefined;
 let device: Promise<GpuDevice> | undefined;

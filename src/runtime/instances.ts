@@ -21,7 +21,7 @@ import { coerceScalar } from "../ir/values.js";
 import { visit } from "../ir/walk.js";
 import { memoryHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
-import { GkRuntimeError } from "./launcher.js";
+import { GkRuntimeError } from "./errors.js";
 
 /** A generic kernel's arguments by parameter name: a type by its name (`"f32"`), a constant as a number, bigint or boolean. */
 export type GenericArgs = Readonly<Record<string, string | number | bigint | boolean>>;

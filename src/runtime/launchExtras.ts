@@ -16,9 +16,9 @@ import { constantElem, constantLength, constantValueProblem, sharedLengthsProble
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, holeIn, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
-import { GkRuntimeError } from "./launcher/errors.js";
+import { GkRuntimeError } from "./errors.js";
 import { launchPlan, type LaunchPlan } from "./launchPlan.js";
-import type { LaunchExtras } from "./runner.js";
+import type { LaunchExtras } from "./device/launching.js";
 
 export interface ApiLaunchExtras extends LaunchExtras {
   /** Names among the arguments that are constant arrays, not parameters. */

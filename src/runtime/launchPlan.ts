@@ -3,7 +3,7 @@
  * it: its parameters (names, scalar types, element types, which go through wire.ts, which
  * arrays it writes, and the words its errors use), the constant arrays it reads (a walk of its body and its callees)
  * and its dynamic shared arrays. The API's checks (api.ts, launchExtras.ts) and the device's
- * launch path (device/launching.ts, runner.ts's launcherExtras) read it instead of walking the
+ * launch path (device/launching.ts) read it instead of walking the
  * IR and building strings on every launch: a queued launch costs a few microseconds, and these
  * were most of them. The IR of a checked module does not change, so the facts stay true.
  */

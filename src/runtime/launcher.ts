@@ -8,10 +8,11 @@
  * Failures are GkRuntimeError, carrying a GK8xxx Diagnostic and the launcher's structured error.
  */
 export type {
-  AnyTypedArray, ArrayArg, ArrayDataArg, ArrayZerosArg, ConstantArg, DeviceInfo, DevicesResult, Dim3, KernelArg, LaunchOnceOptions,
+  AnyTypedArray, ArrayDataArg, ArrayZerosArg, ConstantArg, DeviceInfo, DevicesResult, Dim3, HostArrayArg, KernelArg, LaunchOnceOptions,
   LaunchResult, LaunchTiming, LauncherErrorInfo, LauncherOptions, NoGpuReason, ScalarArg, ScalarName,
 } from "./launcher/types.js";
-export { GkRuntimeError, diagnosticCodeFor } from "./launcher/errors.js";
+export { GkRuntimeError } from "./errors.js";
+export { diagnosticCodeFor } from "./launcher/errors.js";
 export { launchOnce, listDevices } from "./launcher/oneshot.js";
 export { launcherPath, packageRoot } from "./launcher/process.js";
 export {

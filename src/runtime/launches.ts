@@ -35,5 +35,5 @@ export async function runLaunch(ir: Module, launch: Launch, runner: Runner): Pro
       outputs.set(p.name, { elem: p.type.elem, data: args[i] as AnyTypedArray });
     }
   });
-  return { kernel: launch.kernel, span: launch.span, device: runner.target.kind, outputs, kernelMs: timing.kernelMs };
+  return { kernel: launch.kernel, span: launch.span, device: runner.device.kind, outputs, kernelMs: timing.kernelMs };
 }

@@ -15,7 +15,7 @@ import type { Function } from "../ir/nodes.js";
 import { leafValues, type Value } from "../ir/composite.js";
 import { leaves, type ValueType } from "../ir/types.js";
 import type { AnyTypedArray, ArgValue } from "../ir/values.js";
-import type { ArrayDataArg, KernelArg } from "./launcher.js";
+import type { ArrayDataArg, KernelArg } from "./launcher/types.js";
 
 type WireArg = Extract<KernelArg, { kind: "scalar" }> | ArrayDataArg;
 

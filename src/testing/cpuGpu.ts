@@ -1,29 +1,31 @@
 /**
  * Running one kernel on the simulator and on the GPU, and comparing every array the kernel
- * may write (spec/differential.md says how). A `CpuGpuComparer` keeps one launcher session
- * and builds each module once (through the kernel cache), so it can compare thousands of
- * kernels; `compareCpuGpu` is the one-call form.
+ * may write (spec/differential.md says how). A `CpuGpuComparer` keeps one GPU device open
+ * (openDevice, the road the API and `gkc run` take; a launcher process by default, so that a
+ * kernel that never ends can be stopped) and builds each module once (through the kernel
+ * cache), so it can compare thousands of kernels; `compareCpuGpu` is the one-call form.
  */
 import * as path from "node:path";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
+import type { Dim3 } from "../ir/limits.js";
 import { typeToString } from "../ir/types.js";
 import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { coerceValue, type Value } from "../ir/composite.js";
 import { formatAny, formatElements } from "../runtime/format.js";
-import { wireArgs } from "../runtime/wire.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
 import { GkCompileError } from "../runtime/api.js";
 import { instanceByName, instanceModule } from "../runtime/instances.js";
 import { sharedMemory } from "../runtime/aliasing.js";
-import { buildModule, type ModuleBuild } from "../build/build.js";
+import type { ModuleBuild } from "../build/build.js";
 import { launchExtras } from "../runtime/launchExtras.js";
-import { launcherExtras, NO_EXTRAS, type LaunchExtras } from "../runtime/runner.js";
-import { GkRuntimeError, LauncherSession, type DeviceInfo } from "../runtime/launcher.js";
+import { openDevice, type GpuDevice } from "../runtime/device/device.js";
+import type { Isolation } from "../runtime/device/engine.js";
+import { buildFor, deviceModule, launchOn, NO_EXTRAS, type DeviceModule, type LaunchExtras } from "../runtime/device/launching.js";
+import { GkRuntimeError } from "../runtime/errors.js";
 import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
-import { probeGpu } from "../runtime/target.js";
 import { arrayText, compareValues, describeMismatches, type ArrayComparison, type Tolerance } from "./compare.js";
 
 /** gk source text, or a checked program (a `GkModule` from `compile()` is one). */
@@ -64,6 +66,12 @@ export interface ComparerOptions {
   readonly device?: number;
   /** Stop a kernel that runs longer than this (default 20 s): a hung kernel is a mismatch, not a hung test. */
   readonly kernelTimeoutMs?: number;
+  /**
+   * How the GPU is driven (see openDevice): "process" (the default: a kernel past its timeout is
+   * stopped with its launcher, and the next comparison gets a new one) or "in-process" (faster;
+   * a kernel that never ends cannot be stopped, and the GPU is lost to the process).
+   */
+  readonly isolation?: Isolation;
 }
 
 export interface Comparison {
@@ -83,11 +91,12 @@ export interface Comparison {
   readonly message: string;
 }
 
-/** Whether a GPU can be used here, and if not, why (one line). */
-export async function gpuAvailable(device = 0): Promise<{ ok: boolean; reason: string }> {
+/** Whether a GPU can be used here (opened as the comparer opens it), and if not, why (one line). */
+export async function gpuAvailable(device = 0, isolation: Isolation = "process"): Promise<{ ok: boolean; reason: string }> {
   try {
-    const p = await probeGpu({ device });
-    return "device" in p ? { ok: true, reason: `${p.device.name} (${p.device.arch})` } : { ok: false, reason: p.reason };
+    const d = await openDevice({ gpu: device, isolation });
+    await d.close();
+    return d.info ? { ok: true, reason: `${d.info.name} (${d.info.arch})` } : { ok: false, reason: d.reason ?? "no GPU" };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
   }
@@ -132,27 +141,25 @@ function programFor(program: ProgramInput, kernel: string): { p: { readonly ir: 
 }
 
 export class CpuGpuComparer {
-  private readonly session: LauncherSession;
-  private readonly builds = new WeakMap<Module, Map<boolean, Promise<ModuleBuild>>>();
-  private device: Promise<DeviceInfo> | undefined;
+  /** Each program's module as the GPU runs it, built with FMA contraction (true) or without. */
+  private readonly modules = new WeakMap<Module, Map<boolean, DeviceModule>>();
+  private device: Promise<GpuDevice> | undefined;
 
-  constructor(private readonly opts: ComparerOptions = {}) {
-    this.session = new LauncherSession({ ...(opts.device !== undefined ? { device: opts.device } : {}) });
-  }
+  constructor(private readonly opts: ComparerOptions = {}) {}
 
   /** Starts building a program's module (compare() waits for it); lets builds overlap with runs. */
   prepare(program: { readonly ir: Module; readonly sources: SourceMap }, fmad = false): Promise<ModuleBuild> {
-    let perModule = this.builds.get(program.ir);
-    if (!perModule) this.builds.set(program.ir, (perModule = new Map()));
-    let b = perModule.get(fmad);
-    if (!b) {
-      b = this.gpu().then((d) =>
-        buildModule(program.ir, program.sources, { arch: d.arch, fmad, ...(this.opts.cacheRoot !== undefined ? { cacheRoot: this.opts.cacheRoot } : {}), onWarning: () => undefined }),
-      );
-      b.catch(() => undefined);
-      perModule.set(fmad, b);
-    }
+    const b = this.gpu().then((d) => buildFor(d, this.moduleOf(program, fmad)));
+    b.catch(() => undefined);
     return b;
+  }
+
+  private moduleOf(program: { readonly ir: Module; readonly sources: SourceMap }, fmad: boolean): DeviceModule {
+    let perModule = this.modules.get(program.ir);
+    if (!perModule) this.modules.set(program.ir, (perModule = new Map()));
+    let mod = perModule.get(fmad);
+    if (!mod) perModule.set(fmad, (mod = deviceModule(program.ir, program.sources, { fmad, ...(this.opts.cacheRoot !== undefined ? { cacheRoot: this.opts.cacheRoot } : {}), onWarning: () => undefined })));
+    return mod;
   }
 
   async compare(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions = {}): Promise<Comparison> {
@@ -200,30 +207,26 @@ export class CpuGpuComparer {
     const { p, fn } = programFor(program, kernel);
     const values = positional(fn, args);
     extras ??= extrasOf(p.ir, fn, launch, args);
-    const build = await this.prepare(p, fmad);
-    const more = launcherExtras(p.ir, fn, build.constantSymbols, extras);
-    const symbol = build.symbols.get(fn.name)!;
+    const device = await this.gpu();
+    // Copies, which the launch updates in place: the caller's arguments stay as they were.
+    const copies = values.map(copy);
     const timeoutMs = this.opts.kernelTimeoutMs ?? 20_000;
-    const wire = wireArgs(fn, values);
-    const r = await this.session.run({
-      module: build.cubin, kernel: symbol, grid: dims(launch.grid), block: dims(launch.block), args: [...wire.args, ...more.args], timeoutMs,
-      ...(more.sharedBytes > 0 && { sharedBytes: more.sharedBytes }),
-      ...(more.constants.length > 0 && { constants: more.constants }),
-    });
-    return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, wire.output(i, r.outputs)]));
+    await launchOn(device, this.moduleOf(p, fmad), fn, dims(launch.grid), dims(launch.block), copies, { timeoutMs }, extras);
+    // A launch with no host array is queued: its failure is the queue's next wait.
+    await device.defaultQueue.sync({ timeoutMs });
+    return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, copies[i] as AnyTypedArray]));
   }
 
-  private gpu(): Promise<DeviceInfo> {
-    this.device ??= probeGpu(this.opts.device !== undefined ? { device: this.opts.device } : {}).then((r) => {
-      if ("device" in r) return r.device;
-      throw new GkRuntimeError("GK8007", `no usable GPU: ${r.reason}`);
-    });
+  /** The comparer's GPU, opened on first use; GK8007, saying why, where none can be used. */
+  private gpu(): Promise<GpuDevice> {
+    this.device ??= openDevice({ device: "cuda", isolation: this.opts.isolation ?? "process", ...(this.opts.device !== undefined ? { gpu: this.opts.device } : {}) });
     return this.device;
   }
 
-  /** Ends the launcher process. */
-  close(): Promise<void> {
-    return this.session.close();
+  /** Closes the GPU device (and so its launcher process). */
+  async close(): Promise<void> {
+    const device = await this.device?.catch(() => undefined);
+    await device?.close();
   }
 }
 
@@ -279,7 +282,7 @@ function writtenParams(fn: Function): number[] {
   return fn.params.flatMap((q, i) => (q.kind === "arrayVar" && q.type.kind === "global" && !q.type.readonly ? [i] : []));
 }
 
-function dims(v: number | readonly number[]): [number, number, number] {
+function dims(v: number | readonly number[]): Dim3 {
   const list = typeof v === "number" ? [v] : [...v];
   return [list[0] ?? 1, list[1] ?? 1, list[2] ?? 1];
 }

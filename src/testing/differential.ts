@@ -17,6 +17,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../codegen/cuda/index.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
+import type { Dim3 } from "../ir/limits.js";
 import type { Module } from "../ir/nodes.js";
 import type { AnyTypedArray } from "../ir/values.js";
 import { memoryHost } from "../load/program.js";
@@ -99,7 +100,7 @@ export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel): Si
   const args = cloneArgs(k.args);
   try {
     const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {});
-    const launch = { grid: k.grid as [number, number, number], block: k.block as [number, number, number], shared: extras.sharedLengths };
+    const launch = { grid: k.grid as Dim3, block: k.block as Dim3, shared: extras.sharedLengths };
     const r = runKernel(compileKernel(ir, k.kernel, sources), launch, args, extras.constants);
     const outputs = new Map<string, AnyTypedArray>();
     fn.params.forEach((p, i) => {

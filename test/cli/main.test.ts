@@ -168,6 +168,12 @@ launch k(nodes = [{ start: 1, edges: f32x2(0) }, { start: 2, edges: f32x2(0) }],
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${oob}:2:3 - error GK8001: out-of-bounds write out[4]: out has 4 elements`);
   });
+  it("reports the failure of a launch with no array (a queued launch, waited for)", async () => {
+    const local = file("local.gk", "device_kernel k(n: i32) {\n  let s: f32[4];\n  s[n] = 1.0;\n}\nlaunch k(n = 9) grid(1) block(1);\n");
+    const r = await gkc("run", local, "--device", "cpu");
+    expect(r).toMatchObject({ code: 1, out: "" });
+    expect(r.err).toContain(`${local}:3:3 - error GK8001: out-of-bounds write s[9]: s is local f32[4]`);
+  });
   it("prints what the launches before a failing one computed, then its error", async () => {
     const two = file(
       "two.gk",

@@ -66,8 +66,12 @@ function matching(sources: ReadonlySet<string>, pattern: RegExp): string[] {
 }
 
 const SIMULATOR = /^src\/(runtime\/sim|codegen\/js)\//;
-/** Building and launching: nvcc, the kernel cache's builds, the launcher client, GPU devices and their engines (the cache's key and layout are small and shared). */
-const GPU_SIDE = /^src\/runtime\/(launcher\/|launcher\.ts$|device\/)|^src\/build\/(nvcc\.ts$|build\.ts$|cache\.ts$|cache\/(entry|maintenance)\.ts$)|node_modules\/execa\//;
+/**
+ * Building and launching on a GPU: nvcc, the kernel cache's builds, the launcher client and the
+ * engines that drive a GPU (the cache's key and layout are small and shared; so is the device
+ * layer, device.ts, gpuArray.ts and launching.ts, which every run goes through, the simulator's too).
+ */
+const GPU_SIDE = /^src\/runtime\/(launcher\/|launcher\.ts$|device\/(addon|native|inProcess|serve)\.ts$)|^src\/build\/(nvcc\.ts$|build\.ts$|cache\.ts$|cache\/(entry|maintenance)\.ts$)|node_modules\/execa\//;
 /**
  * The CUDA code generator, but for its target record, which the front end is handed (target.ts),
  * and what the record reads: the builtin column (for the spellings the checker names in its

@@ -22,7 +22,7 @@ import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { compareArrays, describeMismatches, type Tolerance } from "../../src/testing/compare.js";
 import type { ArgValue } from "../../src/testing/cpuGpu.js";
-import type { LaunchExtras } from "../../src/runtime/runner.js";
+import type { LaunchExtras } from "../../src/runtime/device/launching.js";
 
 export interface Program {
   readonly ir: Module;

@@ -12,10 +12,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
 import { SimError } from "../../src/runtime/sim/index.js";
 import { packStructs, unpackStructs } from "../../src/runtime/structs.js";
-import { selectTarget } from "../../src/runtime/target.js";
 import { compareCpuGpu } from "../../src/testing/cpuGpu.js";
 import { structType, scalarType, vectorType } from "../../src/ir/types.js";
 import { gpuAvailable } from "./gpu-available.js";
@@ -144,8 +144,8 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vect
       halves(n * 2, "f16", 1, 0), halves(n * 2, "f16", 2, 2 ** -8), halves(n * 2, "bf16", 3, 0), halves(n * 2, "bf16", 4, 2 ** -8), halves(n * 2, "f16", 5, 0),
       new Uint16Array(n * 2), new Uint16Array(n * 8), new Uint16Array(n * 8), new Float32Array(n * 2), new Uint8Array(n * 2),
     ];
-    const cpu = createRunner(fe.ir!, fe.sources, { kind: "cpu" });
-    const cuda = createRunner(fe.ir!, fe.sources, await selectTarget("cuda"), { fmad: false });
+    const cpu = createRunner(fe.ir!, fe.sources, await openDevice({ device: "cpu" }));
+    const cuda = createRunner(fe.ir!, fe.sources, await openDevice({ device: "cuda" }), { fmad: false });
     runners.push(cuda);
     const want = args();
     const got = args();
@@ -163,11 +163,11 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vect
     const fe = frontEnd("skew.gk", { host: memoryHost({ "skew.gk": src }) });
     const x = Float32Array.from({ length: 64 }, (_, i) => i);
     const out = new Float32Array(64);
-    const cpu = createRunner(fe.ir!, fe.sources, { kind: "cpu" });
+    const cpu = createRunner(fe.ir!, fe.sources, await openDevice({ device: "cpu" }));
     const simErr = await cpu.run("skew", [1, 1, 1], [1, 1, 1], [2, x, out]).then(() => undefined, (e: unknown) => e);
     expect(simErr).toBeInstanceOf(SimError);
     expect((simErr as SimError).code).toBe("GK8030");
-    const runner = createRunner(fe.ir!, fe.sources, await selectTarget("cuda"));
+    const runner = createRunner(fe.ir!, fe.sources, await openDevice({ device: "cuda" }));
     runners.push(runner);
     const err = await runner.run("skew", [1, 1, 1], [1, 1, 1], [2, x, out]).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(GkRuntimeError);

@@ -17,8 +17,8 @@ import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { GkRuntimeError } from "../../src/runtime/launcher.js";
 import { runLaunch } from "../../src/runtime/launches.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
-import { selectTarget } from "../../src/runtime/target.js";
 import { compareValues, describeMismatches } from "../../src/testing/compare.js";
 import { gpuAvailable } from "./gpu-available.js";
 
@@ -72,8 +72,8 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `examples on ${gpu.reason}` : `examples on a G
         const ir = fe.ir!;
         // The fast builtins (fastExp, ...) are within their bounds of the simulator's accurate values, never bit for bit.
         const approximate = fmad || usesFastBuiltins(ir);
-        const cpu = createRunner(ir, fe.sources, { kind: "cpu" });
-        const cuda = createRunner(ir, fe.sources, await selectTarget("cuda"), { fmad });
+        const cpu = createRunner(ir, fe.sources, await openDevice({ device: "cpu" }));
+        const cuda = createRunner(ir, fe.sources, await openDevice({ device: "cuda" }), { fmad });
         runners.push(cuda);
         for (const l of ir.launches) {
           const want = await runLaunch(ir, l, cpu);
@@ -103,7 +103,7 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `examples on ${gpu.reason}` : `examples on a G
       "device_kernel ok(out: global<f32>) { out[globalId.x] = f32(globalId.x); }",
     ].join("\n");
     const fe = frontEnd("wild.gk", { host: memoryHost({ "wild.gk": src }) });
-    const runner = createRunner(fe.ir!, fe.sources, await selectTarget("cuda"));
+    const runner = createRunner(fe.ir!, fe.sources, await openDevice({ device: "cuda" }));
     runners.push(runner);
     const out = new Float32Array(64);
     const err = await runner.run("wild", [1, 1, 1], [64, 1, 1], [out]).then(

@@ -1,13 +1,15 @@
 /**
- * Whether GPU tests can run here, and if not, a one-line reason to print. Builds gpu_launcher
- * first (it is what talks to the GPU). Use it at the top of a GPU test file:
+ * Whether GPU tests can run here, and if not, a one-line reason to print: a device opened as
+ * gk opens one (openDevice, in a launcher process so that the test process holds no CUDA
+ * context of its own), then closed. Builds gpu_launcher first. Use it at the top of a GPU test file:
  *
  *   const gpu = await gpuAvailable();
  *   if (!gpu.ok) console.warn(`GPU tests skipped: ${gpu.reason}`);
  *   describe.skipIf(!gpu.ok)(gpu.ok ? `... on ${gpu.reason}` : `... (skipped: ${gpu.reason})`, () => { ... });
  */
 import { execa } from "execa";
-import { listDevices, type DeviceInfo } from "../../src/runtime/launcher.js";
+import { openDevice } from "../../src/runtime/device/device.js";
+import type { DeviceInfo } from "../../src/runtime/launcher.js";
 import { ensureLauncher } from "../runtime/launcher/helpers.js";
 
 export interface GpuAvailability {
@@ -31,9 +33,10 @@ async function probe(): Promise<GpuAvailability> {
   } catch (e) {
     return { ok: false, reason: `gpu_launcher cannot be built: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
   }
-  const r = await listDevices();
-  if (!r.ok) return { ok: false, reason: `no GPU (${r.reason}): ${r.message}` };
-  const d = r.devices[0]!;
+  const gpu = await openDevice({ isolation: "process" });
+  await gpu.close();
+  const d = gpu.info;
+  if (!d) return { ok: false, reason: `no GPU: ${gpu.reason ?? "none found"}` };
   return { ok: true, reason: `${d.name} (${d.arch}, driver ${d.driverVersion})`, device: d };
 }
 

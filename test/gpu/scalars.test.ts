@@ -15,7 +15,6 @@ import { buildModule } from "../../src/build/build.js";
 import { f16ToFloat32, float32ToBf16, float32ToF16 } from "../../src/runtime/halfArrays.js";
 import { LauncherSession, launchOnce, type KernelArg } from "../../src/runtime/launcher.js";
 import type { Runner } from "../../src/runtime/runner.js";
-import { selectTarget } from "../../src/runtime/target.js";
 import { compareArrays, describeMismatches } from "../../src/testing/compare.js";
 import { gpuAvailable } from "./gpu-available.js";
 import { specLaunchesBothWays } from "./spec-launches.js";
@@ -61,9 +60,7 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `small integers and halves on ${gpu.reason}` :
 
   it("1- and 2-byte scalars and arrays reach a kernel exactly, one-shot and in a session", async () => {
     const fe = frontEnd("narrow.gk", { host: memoryHost({ "narrow.gk": KERNEL }) });
-    const target = await selectTarget("cuda");
-    if (target.kind !== "cuda") throw new Error("no GPU target");
-    const build = await buildModule(fe.ir!, fe.sources, { arch: target.arch, fmad: false });
+    const build = await buildModule(fe.ir!, fe.sources, { arch: gpu.device!.arch, fmad: false });
     const x = Uint8Array.from({ length: 32 }, (_, i) => i * 8);
     const yValues = Array.from({ length: 32 }, (_, i) => i / 4 - 3);
     const args: KernelArg[] = [

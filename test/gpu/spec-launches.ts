@@ -7,8 +7,8 @@ import { join } from "node:path";
 import type { Launch, Module } from "../../src/ir/nodes.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { runLaunch, type LaunchOutcome } from "../../src/runtime/launches.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
-import { selectTarget } from "../../src/runtime/target.js";
 
 export interface LaunchPair {
   readonly launch: Launch;
@@ -21,8 +21,8 @@ export interface LaunchPair {
 export async function specLaunchesBothWays(file: string, runners: Runner[]): Promise<{ readonly ir: Module; readonly pairs: readonly LaunchPair[] }> {
   const fe = frontEnd(join("spec/ok", file));
   const ir = fe.ir!;
-  const cpu = createRunner(ir, fe.sources, { kind: "cpu" });
-  const cuda = createRunner(ir, fe.sources, await selectTarget("cuda"), { fmad: false });
+  const cpu = createRunner(ir, fe.sources, await openDevice({ device: "cpu" }));
+  const cuda = createRunner(ir, fe.sources, await openDevice({ device: "cuda" }), { fmad: false });
   runners.push(cuda);
   const pairs: LaunchPair[] = [];
   for (const launch of ir.launches) pairs.push({ launch, want: await runLaunch(ir, launch, cpu), got: await runLaunch(ir, launch, cuda) });

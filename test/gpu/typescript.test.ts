@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { AnyTypedArray } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { runLaunch } from "../../src/runtime/launches.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
-import { selectTarget } from "../../src/runtime/target.js";
 import { gkProgram, SCALAR_TWINS } from "../tsfront/helpers.js";
 import { gpuAvailable } from "./gpu-available.js";
 
@@ -42,9 +42,8 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `TypeScript kernels on ${gpu.reason}` : `TypeS
         const ts = frontEnd(pair.tsFile);
         expect(gk.ir && ts.ir).toBeDefined();
         const tsIr = { ...ts.ir!, launches: gk.ir!.launches };
-        const target = await selectTarget("cuda");
-        const a = createRunner(gk.ir!, gk.sources, target, { fmad });
-        const b = createRunner(tsIr, ts.sources, target, { fmad });
+        const a = createRunner(gk.ir!, gk.sources, await openDevice({ device: "cuda" }), { fmad });
+        const b = createRunner(tsIr, ts.sources, await openDevice({ device: "cuda" }), { fmad });
         runners.push(a, b);
         for (const l of gk.ir!.launches) {
           const x = await runLaunch(gk.ir!, l, a);

@@ -11,6 +11,7 @@ import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { printModule } from "../../src/ir/print.js";
 import { verifyModule } from "../../src/ir/verify.js";
 import { frontEnd } from "../../src/pipeline.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner } from "../../src/runtime/runner.js";
 import { runLaunch } from "../../src/runtime/launches.js";
 import { withoutPlaces } from "./helpers.js";
@@ -53,8 +54,8 @@ describe("each example written in TypeScript is the .gk program", () => {
       expect(noLines(emitCuda(ts.ir).source)).toBe(noLines(emitCuda(gk.ir).source));
       // The .gk file's launches, run by both programs on the simulator.
       const tsWithLaunches = { ...ts.ir, launches: gk.ir.launches };
-      const a = createRunner(gk.ir, gk.sources, { kind: "cpu" });
-      const b = createRunner(tsWithLaunches, ts.sources, { kind: "cpu" });
+      const a = createRunner(gk.ir, gk.sources, await openDevice({ device: "cpu" }));
+      const b = createRunner(tsWithLaunches, ts.sources, await openDevice({ device: "cpu" }));
       expect(gk.ir.launches.length).toBeGreaterThan(0);
       for (const l of gk.ir.launches) {
         const [x, y] = [await runLaunch(gk.ir, l, a), await runLaunch(tsWithLaunches, l, b)];

@@ -15,6 +15,7 @@ import { printModule } from "../../src/ir/print.js";
 import { verifyModule } from "../../src/ir/verify.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { runLaunch } from "../../src/runtime/launches.js";
+import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner } from "../../src/runtime/runner.js";
 import { gkProgram, SCALAR_TWINS, withoutPlaces } from "./helpers.js";
 
@@ -38,8 +39,8 @@ describe("spec/ok's small-integer and half programs written in TypeScript", () =
       expect(withoutPlaces(b)).toEqual(withoutPlaces({ ...a, launches: [], file: b.file }));
       expect(noLines(emitCuda(b).source)).toBe(noLines(emitCuda(a).source));
       const withLaunches = { ...b, launches: a.launches };
-      const ra = createRunner(a, gk.sources, { kind: "cpu" });
-      const rb = createRunner(withLaunches, t.sources, { kind: "cpu" });
+      const ra = createRunner(a, gk.sources, await openDevice({ device: "cpu" }));
+      const rb = createRunner(withLaunches, t.sources, await openDevice({ device: "cpu" }));
       expect(a.launches.length).toBeGreaterThan(0);
       for (const l of a.launches) expect(outputs(await runLaunch(withLaunches, l, rb))).toEqual(outputs(await runLaunch(a, l, ra)));
     });

@@ -7,7 +7,7 @@ import { quotePath } from "../../load/sourceFiles.js";
 import { frontEnd } from "../../pipeline.js";
 import { buildModule } from "../../build/build.js";
 import { cacheRoot } from "../../build/cache.js";
-import { probeGpu } from "../../runtime/target.js";
+import { openDevice } from "../../runtime/device/device.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 import { printRuntimeError } from "../runtimeErrors.js";
@@ -35,8 +35,9 @@ export async function build(args: string[], io: Io): Promise<number> {
   if (report(io, r.diagnostics, r.sources) || !r.ir) return EXIT.failed;
   let arch = values.arch;
   if (!arch) {
-    const gpu = await probeGpu({ processEnv: io.env });
-    arch = "device" in gpu ? gpu.device.arch : "sm_90";
+    const gpu = await openDevice();
+    arch = gpu.info?.arch ?? "sm_90";
+    await gpu.close();
   }
   try {
     const b = await buildModule(r.ir, r.sources, { arch, fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], r.sources) });

@@ -11,8 +11,8 @@ import { frontEnd } from "../../pipeline.js";
 import { formatElementsParts, jsonElementsParts } from "../../runtime/format.js";
 import { runLaunch, type LaunchOutcome } from "../../runtime/launches.js";
 import { cacheRoot } from "../../cacheFolder.js";
+import { isDeviceChoice, openDevice, type GpuDevice } from "../../runtime/device/device.js";
 import { createRunner } from "../../runtime/runner.js";
-import { isDeviceChoice, selectTarget, type Target } from "../../runtime/target.js";
 import { flags, parseDims } from "../flags.js";
 import { EXIT, printParts, report, UsageError, type Io } from "../io.js";
 import { diagnosticsOf } from "../runtimeErrors.js";
@@ -21,7 +21,9 @@ export const help = `gkc run FILE [options]
 
 Runs the launch statements of FILE in order, on a GPU when one and nvcc are usable,
 else on the CPU simulator (stderr says which), and prints every array each kernel may
-write (its non-readonly global parameters) by name:
+write (its non-readonly global parameters) by name. The GPU is opened as openDevice()
+opens it: in-process where the addon is built, else (or with GK_ISOLATION=process) in a
+gpu_launcher process.
   out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]
   vs = [[1, 2, 3, 4], [5, 6, 7, 8]]                    (vectors)
   nodes = [{ start: 0, edges: 2 }, { start: 2, edges: 1 }]   (structs)
@@ -86,9 +88,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     return EXIT.failed;
   }
 
-  const target = await selectTarget(device, { device: gpu, processEnv: io.env });
-  io.err(`gkc: ${describeTarget(target)}`);
-  const runner = createRunner(ir, fe.sources, target, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
+  // The API's road: a GPU in-process where the addon is built (else, or under GK_ISOLATION=process, a launcher process), or the simulator.
+  const opened = await openDevice({ device, gpu });
+  io.err(`gkc: ${describeDevice(opened)}`);
+  const runner = createRunner(ir, fe.sources, opened, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
   // Launches run in order until one fails; what the earlier ones computed is still printed.
   const outcomes: LaunchOutcome[] = [];
   let failure: readonly Diagnostic[] | undefined;
@@ -137,9 +140,11 @@ function* jsonParts(outcomes: readonly LaunchOutcome[], error: { code: string; m
   yield `]${error ? `,"error":${JSON.stringify(error)}` : ""}}`;
 }
 
-export function describeTarget(t: Target): string {
-  if (t.kind === "cuda") return `running on GPU ${t.device.index}: ${t.device.name} (${t.arch})`;
-  return t.reason ? `no GPU: ${t.reason}; running on the CPU simulator` : "running on the CPU simulator";
+/** `running on GPU 0: NAME (sm_90, in-process)`, or the simulator and why a GPU was not taken. */
+export function describeDevice(d: GpuDevice): string {
+  const i = d.info;
+  if (i) return `running on GPU ${i.index}: ${i.name} (${i.arch}, ${d.isolation})`;
+  return d.reason ? `no GPU: ${d.reason}; running on the CPU simulator` : "running on the CPU simulator";
 }
 
 /**

@@ -15,12 +15,18 @@
 import { freemem, totalmem } from "node:os";
 import type { ScalarName } from "../../ir/types.js";
 import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type TypedArrayFor } from "../../ir/values.js";
-import { GkRuntimeError } from "../launcher/errors.js";
+import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
-import type { DeviceChoice } from "../target.js";
 import type { Engine, Isolation } from "./engine.js";
 import { describeValue, GpuArray, type ArrayOptions, type ArrayOwner, type ArrayStore, type ElemName } from "./gpuArray.js";
+
+/** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu). */
+export type DeviceChoice = "auto" | "cuda" | "cpu";
+
+export function isDeviceChoice(s: string): s is DeviceChoice {
+  return s === "auto" || s === "cuda" || s === "cpu";
+}
 
 export interface DeviceOptions {
   /** auto (default): a GPU when one and nvcc are usable, else the simulator; cuda: a GPU or an error; cpu: the simulator. */
@@ -331,8 +337,11 @@ function elemOf(data: unknown): ElemName | undefined {
 }
 
 /**
- * Opens a device. `auto` (the default) takes a GPU when one and nvcc are usable, and the
- * simulator otherwise (`reason` says why); `cuda` throws GK8007 when no GPU can be used.
+ * Opens a device: every caller's road to a GPU or the simulator (the API, `gkc run`, gk/testing).
+ * `auto` (the default) takes a GPU when one and nvcc are usable, and the simulator otherwise
+ * (`reason` says why); `cuda` throws GK8007 when no GPU can be used, saying why. Opening a GPU
+ * is the probe: it finds nvcc, then opens the engine (in-process or a launcher process), which
+ * finds the driver and the GPU or says why not.
  */
 export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
   const choice = opts.device ?? "auto";
@@ -368,7 +377,7 @@ function isolationFromEnv(): Isolation | undefined {
 
 async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
   if (asked !== "process") {
-    const { loadAddon } = await import("./native.js");
+    const { loadAddon } = await import("./addon.js");
     const a = loadAddon();
     if ("addon" in a) {
       const { InProcessEngine } = await import("./inProcess.js");

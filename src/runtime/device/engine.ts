@@ -11,8 +11,7 @@
  */
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
-import type { ConstantArg, DeviceInfo } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
+import type { DeviceInfo, LaunchRecord } from "../launcher/types.js";
 
 export type Isolation = "in-process" | "process";
 
@@ -38,27 +37,18 @@ export type EngineArg =
   | { readonly kind: "host"; readonly elem: ScalarName; readonly data: AnyTypedArray; readonly copyBack: boolean };
 
 /**
- * What a launch gives the GPU besides its parameters (runner.ts, launcherExtras): the bytes of
- * dynamic shared memory, and the contents of the constant arrays under their `__constant__`
- * symbols, filled before the launch (a later launch with other contents leaves earlier ones
- * reading theirs: the copy waits for the work queued before it).
+ * A launch on an engine: the launch record of the launcher client (launcher/types.ts) with a
+ * kernel the engine loaded. Its `constants` are filled before it runs (a later launch with other
+ * contents leaves earlier ones reading theirs: the copy waits for the work queued before it).
  */
-export interface EngineExtras {
-  readonly sharedBytes: number;
-  readonly constants: readonly ConstantArg[];
-}
+export type EngineLaunch = LaunchRecord<EngineKernel, EngineArg>;
 
-export interface QueuedLaunch {
-  readonly kernel: EngineKernel;
-  readonly grid: Dims;
-  readonly block: Dims;
-  /** Scalars and memory only. */
-  readonly args: readonly EngineArg[];
+/** A launch queued without waiting for it: scalars and memory only in `args`. */
+export interface QueuedLaunch extends EngineLaunch {
   readonly queue: number;
   /** The launch's number on its queue, 1, 2, ...: errors name it. */
   readonly seq: number;
   readonly timing: boolean;
-  readonly extras?: EngineExtras;
 }
 
 /** [queue, seq, kernel milliseconds] of timed launches that finished. */
@@ -85,7 +75,7 @@ export interface Engine {
    * Runs one launch with host arrays on queue 0 (as its launch `seq`) and waits for it, copying
    * arrays back; its kernel time (CUDA events).
    */
-  run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number>;
+  run(launch: EngineLaunch, timeoutMs: number | undefined, seq: number): Promise<number>;
   /** Waits for `queue` (every queue when undefined); the times of its timed launches. Throws what queued work failed with. */
   sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes>;
   /** A new queue of the current generation. */

@@ -12,7 +12,7 @@
 import type { ScalarName } from "../../ir/types.js";
 import { TYPED_ARRAY, type TypedArrayFor } from "../../ir/values.js";
 import { GPU_ARRAY } from "../aliasing.js";
-import { GkRuntimeError } from "../launcher/errors.js";
+import { GkRuntimeError } from "../errors.js";
 import type { Memory } from "./engine.js";
 
 /** An element type: a key of the one table of TypedArrays (src/ir/values.ts). */

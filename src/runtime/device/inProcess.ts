@@ -13,11 +13,11 @@
  * Devices opened on one GPU in-process share one engine (one CUDA context a process), so a
  * fault moves them all; a device opened in-process after one gets a launcher at once.
  */
-import { GkRuntimeError } from "../launcher/errors.js";
+import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
-import { NativeEngine, type Addon } from "./native.js";
+import type { Engine, EngineKernel, EngineLaunch, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { Addon } from "./addon.js";
+import { NativeEngine } from "./native.js";
 import { ServeEngine } from "./serve.js";
 
 const MOVED = 'in-process, CUDA cannot use the GPU again in this process after this error: the device goes on in a gpu_launcher process (isolation "process")';
@@ -140,9 +140,9 @@ export class InProcessEngine implements Engine {
     }
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
+  async run(launch: EngineLaunch, timeoutMs: number | undefined, seq: number): Promise<number> {
     this.takeFailed();
-    return this.serve ? this.serve.run(kernel, grid, block, args, timeoutMs, seq, extras) : this.onAddon((n) => n.run(kernel, grid, block, args, timeoutMs, seq, extras));
+    return this.serve ? this.serve.run(launch, timeoutMs, seq) : this.onAddon((n) => n.run(launch, timeoutMs, seq));
   }
 
   async sync(queue: number | undefined, timeoutMs: number | undefined): Promise<LaunchTimes> {

@@ -16,28 +16,49 @@
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
 import type { Value } from "../../ir/composite.js";
+import { constantElem, dynamicSharedBytes } from "../../ir/kernelMemory.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import type { BuildOptions, ModuleBuild } from "../../build/build.js";
-import { launcherExtras, NO_EXTRAS, type Dims, type LaunchExtras } from "../runner.js";
+import type { ConstantArg, ScalarArg } from "../launcher/types.js";
 import { wireArg } from "../wire.js";
 import type { SimKernel } from "../sim/index.js";
 import { launchPlan, type LaunchPlan } from "../launchPlan.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel } from "./engine.js";
+import type { Engine, EngineArg, EngineKernel, EngineLaunch } from "./engine.js";
 import { GpuArray, type ArrayStore } from "./gpuArray.js";
 import type { GpuDevice, GpuQueue } from "./device.js";
 
-/** A module's kernels as a device runs them: built once for a GPU (through the cache), compiled once for the simulator. */
-export interface Program {
+/** A module as a device runs it: built once for a GPU (through the cache), its kernels loaded once per engine generation, compiled once for the simulator. */
+export interface DeviceModule {
   readonly ir: Module;
   readonly sources: SourceMap;
-  readonly build: Omit<BuildOptions, "arch">;
+  readonly build: ModuleBuildOptions;
   built?: Promise<ModuleBuild>;
   /** The build once made: launches after a kernel's first need not wait for it. */
   resolved?: ModuleBuild;
   readonly kernels: Map<string, EngineKernel>;
   readonly simKernels: Map<string, SimKernel>;
+}
+
+/** How a module is built for a GPU, whatever the GPU's arch: FMA contraction, the cache folder, nvcc's warnings. */
+export type ModuleBuildOptions = Omit<BuildOptions, "arch">;
+
+/** A module to run on a device, nothing built or compiled yet. */
+export function deviceModule(ir: Module, sources: SourceMap, build: ModuleBuildOptions = {}): DeviceModule {
+  return { ir, sources, build, kernels: new Map(), simKernels: new Map() };
+}
+
+/** The module's build for the device's GPU, started once (a caller may start it early, so that builds overlap with runs). */
+export async function buildFor(device: GpuDevice, mod: DeviceModule): Promise<ModuleBuild> {
+  const engine = device.open("a build");
+  invariant(engine, "a build for the simulator");
+  if (mod.built === undefined) {
+    const { buildModule } = await import("../../build/build.js");
+    mod.built ??= buildModule(mod.ir, mod.sources, { ...mod.build, arch: engine.info.arch });
+  }
+  return mod.built;
 }
 
 export interface RunConfig {
@@ -50,6 +71,16 @@ export interface RunConfig {
   readonly extras?: LaunchExtras;
 }
 
+/** What a launch gives besides the arguments (src/ir/kernelMemory.ts; the API checks them in launchExtras.ts). */
+export interface LaunchExtras {
+  /** The contents of the constant arrays the kernel reads, in `constantsRead` order. */
+  readonly constants: readonly AnyTypedArray[];
+  /** The lengths of the kernel's dynamic shared arrays, in declaration order. */
+  readonly sharedLengths: readonly number[];
+}
+
+export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
+
 /** A scalar, vector or struct value, a host array, or a GPU array. */
 export type RunValue = Value | AnyTypedArray | GpuArray;
 
@@ -59,8 +90,8 @@ export type RunValue = Value | AnyTypedArray | GpuArray;
  * undefined then, else a promise of the launch made (a host-array launch: of its end).
  * `given` overrides `config.extras`.
  */
-export function launchOn(device: GpuDevice, program: Program, fn: Function, grid: Dims, block: Dims, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
-  const plan = launchPlan(program.ir, fn);
+export function launchOn(device: GpuDevice, mod: DeviceModule, fn: Function, grid: Dim3, block: Dim3, values: readonly RunValue[], config: RunConfig, given?: LaunchExtras): Promise<void> | undefined {
+  const plan = launchPlan(mod.ir, fn);
   const engine = device.open(plan.use);
   const extras = given ?? config.extras ?? NO_EXTRAS;
   const queue = config.queue ?? device.defaultQueue;
@@ -73,26 +104,26 @@ export function launchOn(device: GpuDevice, program: Program, fn: Function, grid
     else if (ArrayBuffer.isView(v)) host = true;
   }
   for (let i = 0; i < n; i++) if (stores[i] !== undefined) (values[i] as GpuArray).lastQueue = queue;
-  if (engine === undefined) return simulate(device, program, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
+  if (engine === undefined) return simulate(device, mod, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
 
-  const kernel = program.kernels.get(fn.name);
-  const built = program.resolved;
+  const kernel = mod.kernels.get(fn.name);
+  const built = mod.resolved;
   const current = kernel !== undefined && kernel.generation === engine.generation && built !== undefined;
   if (!current || host || (queue.id !== 0 && queue.engineQueue?.generation !== engine.generation)) {
-    return launchLater(device, engine, program, fn, plan, grid, block, values, stores, host, queue, config, extras);
+    return launchLater(device, engine, mod, fn, plan, grid, block, values, stores, host, queue, config, extras);
   }
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
   // Only a host array has results to copy back, and a host-array launch goes through launchLater.
   invariant(after.length === 0, "a copy-back on the queued path");
   const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
-  const engineExtras = plain ? undefined : extrasOf(program, fn, built, extras, args);
+  const more = plain ? undefined : extrasOf(mod, fn, built, extras, args);
   try {
     const seq = queue.nextSeq++;
     const timing = config.kernelTime !== undefined;
     if (timing) queue.timings.set(seq, config.kernelTime!);
     const q = queue.id === 0 ? 0 : queue.engineQueue!.id;
-    engine.launch(engineExtras ? { kernel, grid, block, args, queue: q, seq, timing, extras: engineExtras } : { kernel, grid, block, args, queue: q, seq, timing });
+    engine.launch(more ? { kernel, grid, block, args, queue: q, seq, timing, ...more } : { kernel, grid, block, args, queue: q, seq, timing });
   } catch (e) {
     throw device.note(e);
   }
@@ -127,22 +158,37 @@ function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: reado
   return args;
 }
 
-/** The launch's extras for the engine; the lengths of dynamic shared arrays go after the parameters, in `args`. */
-function extrasOf(program: Program, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): EngineExtras | undefined {
-  const more = launcherExtras(program.ir, fn, built.constantSymbols, extras);
-  for (const a of more.args) args.push(a);
-  return more.sharedBytes > 0 || more.constants.length > 0 ? { sharedBytes: more.sharedBytes, constants: more.constants } : undefined;
+/**
+ * The launch's extras as the launch record takes them (spec/launcher-protocol.md): the bytes
+ * of dynamic shared memory, and the constant arrays under their `__constant__` symbols
+ * (`built.constantSymbols`: gk name → symbol). The lengths of the dynamic shared arrays go
+ * into `args` as u32 arguments after the kernel's parameters (the CUDA kernel takes them
+ * there, src/codegen/cuda/function.ts).
+ */
+function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
+  const plan = launchPlan(mod.ir, fn);
+  const reads = plan.constants;
+  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return {};
+  const constants = reads.map((a, i): ConstantArg => {
+    const name = built.constantSymbols.get(a.name);
+    const data = extras.constants[i];
+    invariant(name !== undefined && data !== undefined, `no contents or CUDA symbol for the constant array ${a.name}`);
+    return { name, elem: constantElem(a).name, data };
+  });
+  for (const n of extras.sharedLengths) args.push({ kind: "scalar", type: "u32", value: n } satisfies ScalarArg);
+  const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
+  return { ...(sharedBytes > 0 && { sharedBytes }), ...(constants.length > 0 && { constants }) };
 }
 
 /** launchOn's path where something must be waited for first: the kernel's build and load, a queue's stream, or a host-array launch. */
 async function launchLater(
   device: GpuDevice,
   engine: Engine,
-  program: Program,
+  mod: DeviceModule,
   fn: Function,
   plan: LaunchPlan,
-  grid: Dims,
-  block: Dims,
+  grid: Dim3,
+  block: Dim3,
   values: readonly RunValue[],
   stores: readonly (ArrayStore | undefined)[],
   host: boolean,
@@ -150,17 +196,17 @@ async function launchLater(
   config: RunConfig,
   extras: LaunchExtras,
 ): Promise<void> {
-  const cached = program.kernels.get(fn.name);
-  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, program, fn.name);
+  const cached = mod.kernels.get(fn.name);
+  const kernel = cached !== undefined && cached.generation === engine.generation ? cached : await kernelOf(device, mod, fn.name);
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
-  invariant(program.built, `kernel ${fn.name} without its build`);
-  const engineExtras = extrasOf(program, fn, await program.built, extras, args);
+  invariant(mod.built, `kernel ${fn.name} without its build`);
+  const more = extrasOf(mod, fn, await mod.built, extras, args);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
       try {
-        const ms = await engine.run(kernel, grid, block, args, config.timeoutMs, device.defaultQueue.nextSeq++, engineExtras);
+        const ms = await engine.run({ kernel, grid, block, args, ...more }, config.timeoutMs, device.defaultQueue.nextSeq++);
         config.kernelTime?.(ms);
       } finally {
         after.forEach((f) => f());
@@ -170,25 +216,23 @@ async function launchLater(
     const q = queue.id === 0 ? 0 : await device.engineQueue(queue);
     const seq = queue.nextSeq++;
     if (config.kernelTime) queue.timings.set(seq, config.kernelTime);
-    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined, ...(engineExtras && { extras: engineExtras }) });
+    engine.launch({ kernel, grid, block, args, queue: q, seq, timing: config.kernelTime !== undefined, ...more });
   } catch (e) {
     throw device.note(e);
   }
 }
 
-async function kernelOf(device: GpuDevice, program: Program, name: string): Promise<EngineKernel> {
+async function kernelOf(device: GpuDevice, mod: DeviceModule, name: string): Promise<EngineKernel> {
   const engine = device.engine!;
-  const known = program.kernels.get(name);
+  const known = mod.kernels.get(name);
   if (known && known.generation === engine.generation) return known;
-  const { buildModule } = await import("../../build/build.js");
-  program.built ??= buildModule(program.ir, program.sources, { ...program.build, arch: engine.info.arch });
-  const b = await program.built;
-  program.resolved = b;
+  const b = await buildFor(device, mod);
+  mod.resolved = b;
   const symbol = b.symbols.get(name);
   invariant(symbol, `no CUDA symbol for kernel ${name}`);
   try {
     const k = await engine.kernel(b.cubin, symbol, name);
-    program.kernels.set(name, k);
+    mod.kernels.set(name, k);
     return k;
   } catch (e) {
     throw device.note(e);
@@ -197,10 +241,10 @@ async function kernelOf(device: GpuDevice, program: Program, name: string): Prom
 
 async function simulate(
   device: GpuDevice,
-  program: Program,
+  mod: DeviceModule,
   fn: Function,
-  grid: Dims,
-  block: Dims,
+  grid: Dim3,
+  block: Dim3,
   args: readonly (Value | AnyTypedArray)[],
   host: boolean,
   queue: GpuQueue,
@@ -208,10 +252,10 @@ async function simulate(
   extras: LaunchExtras,
 ): Promise<void> {
   const { compileKernel, runKernel } = await import("../sim/index.js");
-  let k = program.simKernels.get(fn.name);
+  let k = mod.simKernels.get(fn.name);
   if (k === undefined) {
-    k = compileKernel(program.ir, fn.name, program.sources, device.simOptions);
-    program.simKernels.set(fn.name, k);
+    k = compileKernel(mod.ir, fn.name, mod.sources, device.simOptions);
+    mod.simKernels.set(fn.name, k);
   }
   if (host) {
     const r = runKernel(k, { grid, block, shared: extras.sharedLengths }, args, extras.constants);

@@ -10,67 +10,22 @@
  * on it (GK8012), and the GPU cannot be used again by this process (isolation "process"
  * ends such a kernel by ending the launcher).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { bf16Bits, f16Bits } from "../../ir/halves.js";
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import { assertNever } from "../../util.js";
 import { bytesOf } from "../launcher/codec.js";
-import { fromLauncherError, GkRuntimeError, launcherFailed, parseLauncherError } from "../launcher/errors.js";
-import { packageRoot } from "../launcher/process.js";
+import { GkRuntimeError } from "../errors.js";
+import { fromLauncherError, launcherFailed, parseLauncherError } from "../launcher/errors.js";
 import type { DeviceInfo } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
-
-export interface Addon {
-  open(gpu: number): string;
-  close(gpu: number): void;
-  alloc(gpu: number, bytes: number): number;
-  free(gpu: number, ptr: number): void;
-  upload(gpu: number, ptr: number, offset: number, data: Uint8Array): void;
-  download(gpu: number, ptr: number, offset: number, into: Uint8Array): void;
-  load(gpu: number, image: Uint8Array, path: string): number;
-  kernel(gpu: number, module: number, symbol: string, name: string): number;
-  launch(gpu: number, kernel: number, block: Uint8Array): void;
-  constants(gpu: number, kernel: number, symbol: string, data: Uint8Array): void;
-  queue(gpu: number): number;
-  poll(gpu: number, queue: number, spinUs: number): number[] | null;
-  wait(gpu: number, queue: number, timeoutMs: number): Promise<void>;
-  memory(gpu: number): [number, number];
-  hostArray(gpu: number, bytes: number): ArrayBuffer;
-  /** Host helpers that touch no GPU (native/hostio.cpp), for process isolation: src/runtime/launcher/hostIo.ts. */
-  readReady(fd: number, into: Uint8Array, spinUs: number): number;
-  mapFile(fd: number, bytes: number): ArrayBuffer;
-  unmapFile(buffer: ArrayBuffer): void;
-  copy(dst: Uint8Array, src: Uint8Array): void;
-}
+import type { Addon } from "./addon.js";
+import type { Engine, EngineArg, EngineKernel, EngineLaunch, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 /** How long a wait polls on this thread (after a first query) before handing over to a worker thread: bounded, so a long kernel does not hold Node's thread. */
 const SPIN_US = 100;
 const HEADER = 48;
 const NO_TIMES: LaunchTimes = Object.freeze([]);
 const MAX_PARAMS = 1024;
-
-/** The addon's file: $GK_NATIVE_ADDON, else native/build/Release/gk_native.node in the package. */
-export function addonPath(): string {
-  return process.env.GK_NATIVE_ADDON ?? join(packageRoot(), "native", "build", "Release", "gk_native.node");
-}
-
-let loaded: { addon: Addon } | { why: string } | undefined;
-
-/** The addon, or why it cannot be loaded (not built, or built for another Node.js). */
-export function loadAddon(): { addon: Addon } | { why: string } {
-  if (loaded) return loaded;
-  const path = addonPath();
-  if (!existsSync(path)) return (loaded = { why: `the in-process addon is not built (${path} is missing: npm run build:native builds it, with g++)` });
-  try {
-    loaded = { addon: createRequire(import.meta.url)(path) as Addon };
-  } catch (e) {
-    loaded = { why: `the in-process addon ${path} cannot be loaded: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
-  }
-  return loaded;
-}
 
 /** A thrown addon error as a GkRuntimeError. */
 function converted(e: unknown): GkRuntimeError {
@@ -252,7 +207,7 @@ export class NativeEngine implements Engine {
     w[3] = l.block[0];
     w[4] = l.block[1];
     w[5] = l.block[2];
-    w[6] = l.extras?.sharedBytes ?? 0;
+    w[6] = l.sharedBytes ?? 0;
     w[7] = l.queue;
     w[8] = l.seq;
     w[9] = l.timing ? 1 : 0;
@@ -267,7 +222,7 @@ export class NativeEngine implements Engine {
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;
-    if (l.extras) for (const c of l.extras.constants) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
+    if (l.constants) for (const c of l.constants) this.call(() => this.addon.constants(this.gpu, handle, c.name, bytesOf(c.data)));
     // call()'s work, without a closure a launch.
     if (this.dead) throw this.dead;
     try {
@@ -277,11 +232,11 @@ export class NativeEngine implements Engine {
     }
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, seq: number, extras?: EngineExtras): Promise<number> {
+  async run(launch: EngineLaunch, timeoutMs: number | undefined, seq: number): Promise<number> {
     const temps: { mem: Memory; arg: EngineArg & { kind: "host" } }[] = [];
     try {
       const launchArgs: EngineArg[] = [];
-      for (const a of args) {
+      for (const a of launch.args) {
         if (a.kind !== "host") {
           launchArgs.push(a);
           continue;
@@ -291,7 +246,7 @@ export class NativeEngine implements Engine {
         await this.write(mem, 0, bytesOf(a.data));
         launchArgs.push({ kind: "memory", mem });
       }
-      this.launch({ kernel, grid, block, args: launchArgs, queue: 0, seq, timing: true, ...(extras && { extras }) });
+      this.launch({ ...launch, args: launchArgs, queue: 0, seq, timing: true });
       const times = await this.waitFor(0, timeoutMs);
       const mine = times.find((t) => t[1] === seq);
       this.times.push(...times.filter((t) => t !== mine));

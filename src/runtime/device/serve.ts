@@ -8,11 +8,10 @@
  */
 import type { DeviceBuffer, ModuleHandle, QueuedLaunchOptions, SessionArg } from "../launcher/session.js";
 import { LauncherSession } from "../launcher/session.js";
-import type { GkRuntimeError } from "../launcher/errors.js";
+import type { GkRuntimeError } from "../errors.js";
 import type { BufferArg } from "../launcher/session.js";
-import type { ConstantArg, DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
-import type { Dims } from "../runner.js";
-import type { Engine, EngineArg, EngineExtras, EngineKernel, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
+import type { DeviceInfo, KernelArg, LauncherOptions } from "../launcher/types.js";
+import type { Engine, EngineArg, EngineKernel, EngineLaunch, LaunchTimes, Memory, QueuedLaunch } from "./engine.js";
 
 interface ServeMemory extends Memory {
   readonly buffer: DeviceBuffer;
@@ -116,17 +115,20 @@ export class ServeEngine implements Engine {
   launch(l: QueuedLaunch): void {
     const k = l.kernel.handle as ServeKernel;
     const queue = l.queue;
-    const o: QueuedLaunchOptions = { module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue, seq: l.seq, name: l.kernel.name, timing: l.timing };
-    this.session.queueLaunch(l.extras ? { ...o, ...extrasOf(l.extras) } : o, (e) => {
+    const o: QueuedLaunchOptions = {
+      module: k.module, kernel: k.symbol, grid: l.grid, block: l.block, args: this.sessionArgs(l.args) as SessionArg[], queue, seq: l.seq, name: l.kernel.name, timing: l.timing,
+      ...(l.sharedBytes !== undefined && { sharedBytes: l.sharedBytes }), ...(l.constants !== undefined && { constants: l.constants }),
+    };
+    this.session.queueLaunch(o, (e) => {
       if (e) this.fail(queue, e);
     });
   }
 
-  async run(kernel: EngineKernel, grid: Dims, block: Dims, args: readonly EngineArg[], timeoutMs: number | undefined, _seq: number, extras?: EngineExtras): Promise<number> {
-    const k = kernel.handle as ServeKernel;
+  async run(launch: EngineLaunch, timeoutMs: number | undefined, _seq: number): Promise<number> {
+    const k = launch.kernel.handle as ServeKernel;
     const r = await this.session.run({
-      module: k.path, kernel: k.symbol, grid, block, args: this.sessionArgs(args) as (KernelArg | BufferArg)[], copyBackInPlace: true,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...extrasOf(extras),
+      ...launch, module: k.path, kernel: k.symbol, args: this.sessionArgs(launch.args) as (KernelArg | BufferArg)[], copyBackInPlace: true,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     return r.timing.kernelMs;
   }
@@ -160,10 +162,4 @@ export class ServeEngine implements Engine {
   async close(): Promise<void> {
     await this.session.close();
   }
-}
-
-/** The launch frame's `sharedBytes` and `constants` (spec/launcher-protocol.md), where a launch has them. */
-function extrasOf(e: EngineExtras | undefined): { sharedBytes?: number; constants?: readonly ConstantArg[] } {
-  if (e === undefined) return {};
-  return { ...(e.sharedBytes > 0 && { sharedBytes: e.sharedBytes }), ...(e.constants.length > 0 && { constants: e.constants }) };
 }

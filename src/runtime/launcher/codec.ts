@@ -79,7 +79,7 @@ export function scalarWire(type: ScalarName, value: ScalarValue, where: string):
  * Checks what only the client can know: that each TypedArray is the one for its element type
  * (a Uint8Array for bool and u8, a Uint16Array of bits for f16 and bf16 as for u16).
  */
-export function checkArrayArg(arg: KernelArg, index: number): void {
+export function checkHostArray(arg: KernelArg, index: number): void {
   if (arg.kind !== "array") return;
   if (!Object.hasOwn(TYPED_ARRAY, arg.elem)) throw invalidArgs(`argument ${index}: unknown element type ${JSON.stringify(arg.elem)}`);
   if ("data" in arg) {

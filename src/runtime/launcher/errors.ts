@@ -1,42 +1,7 @@
-/** Runtime errors from the launcher, carried as Diagnostics with a GK8xxx code. */
-import { error, type Diagnostic, type DiagnosticCode, type RelatedNote } from "../../diagnostics/index.js";
+/** The launcher's errors as GkRuntimeErrors (src/runtime/errors.ts): its error codes mapped to GK8xxx diagnostics, with notes. */
+import type { DiagnosticCode, RelatedNote } from "../../diagnostics/index.js";
+import { GkRuntimeError } from "../errors.js";
 import type { LauncherErrorInfo } from "./types.js";
-
-export class GkRuntimeError extends Error {
-  override readonly name = "GkRuntimeError";
-  readonly diagnostic: Diagnostic;
-  /** The launcher's own error, when the launcher reported one. */
-  readonly launcher: LauncherErrorInfo | undefined;
-  /** The GPU context was lost (a sticky CUDA error or a timed-out kernel): session handles from before are gone. */
-  readonly contextLost: boolean;
-
-  constructor(code: DiagnosticCode, message: string, opts: { launcher?: LauncherErrorInfo; notes?: RelatedNote[]; contextLost?: boolean } = {}) {
-    super(`${code}: ${message}`);
-    this.diagnostic = error(code, undefined, message, opts.notes ?? []);
-    this.launcher = opts.launcher;
-    this.contextLost = opts.contextLost ?? false;
-  }
-
-  get code(): DiagnosticCode {
-    return this.diagnostic.code;
-  }
-  /** e.g. "CUDA_ERROR_ILLEGAL_ADDRESS". */
-  get cudaError(): string | undefined {
-    return this.launcher?.cudaError;
-  }
-  /** The CUDA Driver API call that failed, e.g. "cuEventSynchronize". */
-  get call(): string | undefined {
-    return this.launcher?.call;
-  }
-  /** request, init, module_load, alloc, h2d, launch, kernel, d2h, cleanup, serve or io. */
-  get phase(): string | undefined {
-    return this.launcher?.phase;
-  }
-  /** For a failure of queued work: the queue, the launch's number on it and the kernel's name. */
-  get launch(): LauncherErrorInfo["launch"] {
-    return this.launcher?.launch;
-  }
-}
 
 /** 1536 → "1.5 KiB". */
 export function bytesText(n: number): string {

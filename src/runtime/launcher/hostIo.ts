@@ -6,7 +6,7 @@
  * shared file by write and read calls. Both give the same results; the addon's way is faster
  * (spec/launcher-protocol.md, "Shared files"; bench/README.md).
  */
-import { loadAddon, type Addon } from "../device/native.js";
+import { loadAddon, type Addon } from "../device/addon.js";
 
 export type HostIo = Pick<Addon, "readReady" | "mapFile" | "unmapFile" | "copy">;
 

@@ -1,7 +1,8 @@
 /** One launcher process per call: `launchOnce` (one-shot and --check modes) and `listDevices` (--devices). */
 import { existsSync } from "node:fs";
-import { GkRuntimeError, fromLauncherError, launcherFailed, parseLauncherError } from "./errors.js";
-import { bytesOf, checkArrayArg, deliver, elemSize, parseAnswer, parseTiming, requestChunks, type ArgPlaces } from "./codec.js";
+import { GkRuntimeError } from "../errors.js";
+import { fromLauncherError, launcherFailed, parseLauncherError } from "./errors.js";
+import { bytesOf, checkHostArray, deliver, elemSize, parseAnswer, parseTiming, requestChunks, type ArgPlaces } from "./codec.js";
 import { describeExit, launcherPath, runProcess, type ProcessResult } from "./process.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SharedFile } from "./shared.js";
 import type { DeviceInfo, DevicesResult, KernelArg, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
@@ -68,7 +69,7 @@ function placeInFile(args: readonly KernelArg[], min: number, dir: string | unde
  * arrays marked copyBack. Throws GkRuntimeError (GK8005–GK8012) on any failure.
  */
 export async function launchOnce(opts: LaunchOnceOptions): Promise<LaunchResult> {
-  opts.args.forEach((a, i) => checkArrayArg(a, i));
+  opts.args.forEach((a, i) => checkHostArray(a, i));
   const path = launcherPath(opts);
   if (!existsSync(path)) throw missingLauncher(path);
   const argv = [

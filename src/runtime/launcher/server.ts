@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
-import { GkRuntimeError } from "./errors.js";
+import { GkRuntimeError } from "../errors.js";
 import { Fifo, FrameReader, PREFIX_BYTES, encodeHead, writePrefix, type Frame } from "./frames.js";
 import type { HostIo } from "./hostIo.js";
 import type { SharedFile } from "./shared.js";

@@ -13,8 +13,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { elemOfTypedArray } from "../../ir/values.js";
-import { checkArrayArg, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
-import { GkRuntimeError, fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
+import { checkHostArray, bytesOf, constantsWire, deliver, elemSize, scalarWire } from "./codec.js";
+import { GkRuntimeError } from "../errors.js";
+import { fromLauncherError, invalidArgs, launcherFailed, parseLauncherError } from "./errors.js";
 import { hostIo } from "./hostIo.js";
 import type { Frame } from "./frames.js";
 import { missingLauncher } from "./oneshot.js";
@@ -22,7 +23,7 @@ import { launcherPath } from "./process.js";
 import { ServeProcess, type Answers, type ServeRequest } from "./server.js";
 import { CallQueue } from "./callQueue.js";
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SHARED_FD, SharedFile, type Slot } from "./shared.js";
-import type { ConstantArg, DeviceInfo, Dim3, KernelArg, LauncherOptions, ScalarArg, ScalarName } from "./types.js";
+import type { DeviceInfo, KernelArg, LauncherOptions, LaunchRecord, ScalarArg, ScalarName } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 
 export interface SessionOptions extends LauncherOptions {
@@ -51,15 +52,9 @@ export interface BufferArg {
 }
 export type SessionArg = ScalarArg | BufferArg;
 
-export interface SessionLaunchOptions {
+/** A launch of kernel `kernel` (its extern "C" name) of a loaded module, on buffers already on the GPU. */
+export interface SessionLaunchOptions extends LaunchRecord<string, SessionArg> {
   readonly module: ModuleHandle;
-  readonly kernel: string;
-  readonly grid: Dim3;
-  readonly block: Dim3;
-  readonly args: readonly SessionArg[];
-  readonly sharedBytes?: number;
-  /** The module's `__constant__` variables to fill before the launch. */
-  readonly constants?: readonly ConstantArg[];
   readonly repeat?: number;
   readonly timeoutMs?: number;
 }
@@ -73,10 +68,11 @@ export interface SessionTiming {
   readonly hostMs: number;
 }
 
-export interface SessionRunOptions extends Omit<SessionLaunchOptions, "module" | "args"> {
+/** A launch with its module file and its arrays: `args` holds arrays sent with the launch (uploaded, copied back, freed), and buffers already on the GPU. */
+export interface SessionRunOptions extends LaunchRecord<string, KernelArg | BufferArg> {
   readonly module: string;
-  /** Arrays sent with the launch (uploaded, copied back, freed), and buffers already on the GPU. */
-  readonly args: readonly (KernelArg | BufferArg)[];
+  readonly repeat?: number;
+  readonly timeoutMs?: number;
   /** Copy results back into the arguments' own TypedArrays (arrays sent with `data`), which `outputs` then holds. */
   readonly copyBackInPlace?: boolean;
 }
@@ -168,7 +164,7 @@ export class LauncherSession {
    */
   async upload(data: AnyTypedArray, elem: ScalarName | undefined = elemOfTypedArray(data)): Promise<DeviceBuffer> {
     if (elem === undefined) throw invalidArgs("upload needs a TypedArray");
-    checkArrayArg({ kind: "array", elem, data, copyBack: false }, 0);
+    checkHostArray({ kind: "array", elem, data, copyBack: false }, 0);
     return this.batch(
       (plan) => {
         const slot = plan.put(bytesOf(data));
@@ -181,7 +177,7 @@ export class LauncherSession {
   /** Copies `data` into `buf` starting at element `offset`. */
   async write(buf: DeviceBuffer, data: AnyTypedArray, offset = 0): Promise<void> {
     this.checkHandle(buf, "buffer");
-    checkArrayArg({ kind: "array", elem: buf.elem, data, copyBack: false }, 0);
+    checkHostArray({ kind: "array", elem: buf.elem, data, copyBack: false }, 0);
     const bytes = bytesOf(data);
     await this.batch(
       (plan) => {
@@ -294,7 +290,7 @@ export class LauncherSession {
   /** launchOnce's contract over this session: upload, launch, copy back, free (in two round trips). */
   async run(o: SessionRunOptions): Promise<{ outputs: Map<number, AnyTypedArray>; timing: SessionTiming }> {
     o.args.forEach((a, i) => {
-      if (a.kind !== "buffer") checkArrayArg(a, i);
+      if (a.kind !== "buffer") checkHostArray(a, i);
     });
     const path = resolve(o.module);
     // The module, and a buffer for each array with its contents.

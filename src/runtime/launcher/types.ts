@@ -1,10 +1,9 @@
 /** The launcher client's public types. The wire format they map to is spec/launcher-protocol.md. */
 import type { ScalarName, ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { Dim3 } from "../../ir/limits.js";
 
-export type { AnyTypedArray, ScalarName, ScalarValue };
-
-export type Dim3 = readonly [number, number, number];
+export type { AnyTypedArray, Dim3, ScalarName, ScalarValue };
 
 /** A scalar kernel argument: boolean for bool, bigint (or a safe integer) for 64-bit integers, number otherwise. */
 export interface ScalarArg {
@@ -29,14 +28,33 @@ export interface ArrayZerosArg {
   readonly copyBack: boolean;
 }
 
-export type ArrayArg = ArrayDataArg | ArrayZerosArg;
-export type KernelArg = ScalarArg | ArrayArg;
+/** An array argument from the host: sent with its contents, or made of zeros on the GPU (a session's buffers already there are BufferArgs). */
+export type HostArrayArg = ArrayDataArg | ArrayZerosArg;
+export type KernelArg = ScalarArg | HostArrayArg;
 
 /** The contents of a module's `__constant__` variable `name` (its symbol), filled before the launch; `data` the TypedArray of `elem`. */
 export interface ConstantArg {
   readonly name: string;
   readonly elem: ScalarName;
   readonly data: AnyTypedArray;
+}
+
+/**
+ * One launch, as every engine (src/runtime/device/engine.ts) and the launcher client (one-shot
+ * and session) take it: the kernel (`K`: its symbol, or an engine's loaded kernel), the sizes of
+ * its grid and blocks, its arguments (`A`: the scalars and arrays each of them takes), and what
+ * goes with it: the bytes of dynamic shared memory, and the contents of the module's
+ * `__constant__` variables, filled before it runs.
+ */
+export interface LaunchRecord<K, A> {
+  readonly kernel: K;
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  readonly args: readonly A[];
+  /** Dynamic shared memory in bytes (none when absent). */
+  readonly sharedBytes?: number;
+  /** The module's `__constant__` variables to fill before the launch (spec: "constants"). */
+  readonly constants?: readonly ConstantArg[];
 }
 
 /** Where the launcher is and how it runs; every field is optional. */
@@ -62,18 +80,10 @@ export interface LauncherOptions {
   readonly hostIo?: boolean;
 }
 
-export interface LaunchOnceOptions extends LauncherOptions {
+/** A one-shot launch: `kernel` is the kernel's extern "C" name. */
+export interface LaunchOnceOptions extends LauncherOptions, LaunchRecord<string, KernelArg> {
   /** A `.ptx` or `.cubin` file. */
   readonly module: string;
-  /** The kernel's extern "C" name. */
-  readonly kernel: string;
-  readonly grid: Dim3;
-  readonly block: Dim3;
-  readonly args: readonly KernelArg[];
-  /** Dynamic shared memory in bytes. */
-  readonly sharedBytes?: number;
-  /** The module's `__constant__` variables to fill before the launch (spec: "constants"). */
-  readonly constants?: readonly ConstantArg[];
   /** Launch this many times (on the same buffers) and report min and median kernel time. */
   readonly repeat?: number;
   /** Give up on a kernel that runs longer than this; the launcher process then ends (GK8012). */

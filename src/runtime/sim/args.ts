@@ -20,8 +20,17 @@ import { coerceValue } from "../../ir/composite.js";
 import { structMemory } from "../../ir/jsrt.js";
 import type { SourceMap } from "../../diagnostics/source.js";
 import { sharedMemory } from "../aliasing.js";
-import { dim3, simError, type Dim3 } from "./errors.js";
-import type { SimArg } from "./kernel.js";
+import { dim3, simError } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
+import type { Value } from "../../ir/composite.js";
+import type { AnyTypedArray } from "../../ir/values.js";
+
+/**
+ * A kernel argument, in parameter order: a value (a scalar; a vector or struct as an array,
+ * src/ir/composite.ts), or an array argument (src/ir/values.ts, checkArrayArg), which is
+ * modified in place.
+ */
+export type SimArg = Value | AnyTypedArray | ArrayBuffer | DataView;
 
 /** [x], [x, y] or [x, y, z] as [x, y, z]; throws GK8010 for sizes a GPU would refuse (src/ir/limits.ts). */
 export function launchShape(kernel: Function, what: "grid" | "block", d: readonly number[], sources?: SourceMap): Dim3 {

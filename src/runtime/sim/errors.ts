@@ -10,9 +10,8 @@ import { error, type Diagnostic, type RelatedNote } from "../../diagnostics/diag
 import { lineColOf, type SourceMap, type Span } from "../../diagnostics/source.js";
 import type { Function } from "../../ir/nodes.js";
 import { sizeOf, typeToString } from "../../ir/types.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { Site, SiteTable } from "../../codegen/js/sites.js";
-
-export type Dim3 = readonly [number, number, number];
 
 /** An error of a simulated kernel launch: `diagnostic` says what, where and in which thread. */
 export class SimError extends Error {

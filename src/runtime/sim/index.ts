@@ -4,7 +4,8 @@
  * the `.gk` line, the kernel, the thread and the block.
  */
 export { compileKernel, runKernel, DEFAULT_STEP_BUDGET } from "./kernel.js";
-export type { Dim, SimArg, SimKernel, SimLaunch, SimOptions, SimResult, TypedArray } from "./kernel.js";
+export type { Dim, SimKernel, SimLaunch, SimOptions, SimResult, TypedArray } from "./kernel.js";
+export type { SimArg } from "./args.js";
 export { SimError } from "./errors.js";
 export { simulateLaunch } from "./launch.js";
 export type { SimulatedLaunch } from "./launch.js";

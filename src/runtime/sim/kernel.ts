@@ -9,11 +9,11 @@ import type { SourceMap } from "../../diagnostics/source.js";
 import { makeRuntime, type Runtime } from "../../ir/evalOp.js";
 import type { ArrayVar, Function, Module } from "../../ir/nodes.js";
 import type { AnyTypedArray } from "../../ir/values.js";
-import type { Value } from "../../ir/composite.js";
 import { invariant } from "../../util.js";
-import { checkArgs, checkConstants, launchShape, sharedLengths } from "./args.js";
+import { checkArgs, checkConstants, launchShape, sharedLengths, type SimArg } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../codegen/js/emitKernel.js";
-import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type Dim3, type FaultContext, type FaultHandlers } from "./errors.js";
+import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../codegen/js/sites.js";
 
@@ -30,12 +30,6 @@ export interface SimOptions {
 }
 
 export type TypedArray = AnyTypedArray;
-/**
- * A kernel argument, in parameter order: a value (a scalar; a vector or struct as an array,
- * src/ir/composite.ts), or an array argument (src/ir/values.ts, checkArrayArg), which is
- * modified in place.
- */
-export type SimArg = Value | TypedArray | ArrayBuffer | DataView;
 
 export type Dim = readonly [number] | readonly [number, number] | readonly [number, number, number];
 

@@ -7,7 +7,8 @@ import type { SourceMap } from "../../diagnostics/source.js";
 import type { Launch, Module } from "../../ir/nodes.js";
 import { invariant } from "../../util.js";
 import { materialize } from "../data.js";
-import { compileKernel, runKernel, type SimArg, type SimOptions, type SimResult, type TypedArray } from "./kernel.js";
+import type { SimArg } from "./args.js";
+import { compileKernel, runKernel, type SimOptions, type SimResult, type TypedArray } from "./kernel.js";
 
 export interface SimulatedLaunch {
   /** The arrays the kernel may write, after the run, by parameter name. */

@@ -23,7 +23,8 @@
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import type { ScalarValue } from "../../ir/types.js";
-import { dim3, explainFault, internalSimError, LocatedFault, simError, stopPlace, type Dim3, type FaultContext, type SimError } from "./errors.js";
+import { dim3, explainFault, internalSimError, LocatedFault, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
 export type { Stop, WarpStop } from "./warps.js";

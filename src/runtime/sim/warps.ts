@@ -11,7 +11,8 @@
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import { warpBuiltin } from "../../ir/builtins.js";
 import type { ScalarValue } from "../../ir/types.js";
-import { dim3, internalSimError, lineOf, simError, stopPlace, type Dim3, type FaultContext, type SimError } from "./errors.js";
+import { dim3, internalSimError, lineOf, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
+import type { Dim3 } from "../../ir/limits.js";
 
 export const WARP_SIZE = 32;
 

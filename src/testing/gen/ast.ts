@@ -7,6 +7,7 @@
 import { FLOAT_NAMES, HALF_LANE_SCALARS, INT_NAMES, LANE_SCALARS, SCALAR_INFO, type FloatName, type IntName, type ScalarName, type ScalarValue } from "../../ir/types.js";
 import type { Value as CompositeValue } from "../../ir/composite.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import type { Dim3 } from "../../ir/limits.js";
 import type { GenericCall, GenericFn } from "./generic.js";
 
 export type Ty = ScalarName;
@@ -213,7 +214,6 @@ export interface ConstDef {
   readonly v: Value;
 }
 
-export type Dims = readonly [number, number, number];
 
 // ---------------------------------------------------------------- constructors
 
@@ -262,8 +262,8 @@ export interface Program {
   readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
-  readonly grid: Dims;
-  readonly block: Dims;
+  readonly grid: Dim3;
+  readonly block: Dim3;
   /**
    * Parameter name → its value: a scalar, a vector or struct value (src/ir/composite.ts), or
    * an array parameter's or constant array's TypedArray (of its lanes for vectors, of its

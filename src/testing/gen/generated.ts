@@ -7,7 +7,8 @@
 import { mathBuiltin } from "../../ir/builtins.js";
 import { type AnyTypedArray, type ArgValue } from "../../ir/values.js";
 import type { Tolerance } from "../compare.js";
-import type { Dims, FloatTy, Param, Program, Stmt } from "./ast.js";
+import type { Dim3 } from "../../ir/limits.js";
+import type { FloatTy, Param, Program, Stmt } from "./ast.js";
 import { printProgram } from "./print.js";
 
 /** A kernel argument: a scalar (boolean, number, or bigint for 64-bit integers) or a TypedArray. */
@@ -20,8 +21,8 @@ export interface GeneratedKernel {
   readonly name: string;
   /** The kernel that runs: `name`, or the instance `name<S>` of a generic kernel (Program.sizeParam). */
   readonly kernel: string;
-  readonly grid: Dims;
-  readonly block: Dims;
+  readonly grid: Dim3;
+  readonly block: Dim3;
   /** Arguments in parameter order. Arrays are shared with the generator: run on `cloneArgs(args)`. */
   readonly args: readonly ArgValue[];
   /** The lengths of its dynamic shared arrays, by name (the launch's `shared`). */

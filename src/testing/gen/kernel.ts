@@ -27,9 +27,10 @@
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
+import type { Dim3 } from "../../ir/limits.js";
 import {
   ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
-  type ConstantArray, type ConstDef, type Dims, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
+  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
   type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
@@ -64,12 +65,12 @@ export interface GenOptions {
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 interface Shape {
-  readonly grid: Dims;
+  readonly grid: Dim3;
   /** Generic device functions (generic.ts), callable at every type their constraints admit. */
   readonly generics: readonly GenericFn[];
   /** Whether the kernel is generic over the size of a 1-D shared array (Program.sizeParam), where it has one. */
   readonly genericKernel: boolean;
-  readonly block: Dims;
+  readonly block: Dim3;
   /** The program's vector types (inputs, outputs and value parameters of each; lanes read by scalar expressions). */
   readonly vecTypes: readonly VecTy[];
   readonly structs: readonly StructDef[];
@@ -198,7 +199,7 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       const x = Math.min(gx, maxBlocks);
       const gy2 = x * gy <= maxBlocks ? gy : 1;
       const gz2 = x * gy2 * gz <= maxBlocks ? gz : 1;
-      return { block: [bx, y, z] as Dims, grid: [x, gy2, gz2] as Dims };
+      return { block: [bx, y, z] as Dim3, grid: [x, gy2, gz2] as Dim3 };
     });
   const scalars = fc.constantFrom(...ALL_TYPES);
   const compound = compoundOf({ vecTypes, structs });
@@ -504,7 +505,7 @@ function count(dims: readonly number[]): number {
  * One to three warp operations, each stored to one of the thread's output slots: a shuffle
  * of a value of any numeric type with any i32 lane operand, a vote, or a match.
  */
-function warpOperations(scope: Scope, [bx, by, bz]: Dims): fc.Arbitrary<Stmt[]> {
+function warpOperations(scope: Scope, [bx, by, bz]: Dim3): fc.Arbitrary<Stmt[]> {
   const whole = (bx * by * bz) % 32 === 0;
   // shfl and shflXor appear only in whole warps (fewer programs): there they take most draws.
   const shuffles = whole ? fc.oneof({ arbitrary: fc.constantFrom("shfl", "shflXor"), weight: 2 }, { arbitrary: fc.constantFrom("shflUp", "shflDown"), weight: 1 }) : fc.constantFrom("shflUp", "shflDown");
