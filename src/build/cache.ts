@@ -17,7 +17,7 @@
  *   named by the key alone) and writes into the private folder, so the folder names that it
  *   writes into the line info of the PTX and the cubin are the same for every build of a key.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { error, formatDiagnostic, SourceMap, warning, type Diagnostic } from "../diagnostics/index.js";
@@ -221,10 +221,13 @@ class Lookup {
  */
 async function sourceDirFor(root: string, key: string): Promise<string> {
   const real = await plainRealPath(root);
-  if (real !== undefined) return path.join(layoutOf(real).src, key);
   // Named by the cache too: another cache's lock does not keep its builds away from this folder.
   const uid = process.getuid?.() ?? 0;
-  return path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), `${sha256(root).slice(0, 16)}-${key}`);
+  const dir = real !== undefined ? path.join(layoutOf(real).src, key) : path.join(await privateFolder(await plainTempDir(), `gk-src-${uid}`), `${sha256(root).slice(0, 16)}-${key}`);
+  // Only a folder is used: anything else at the name (a link out of the cache, a FIFO, a file) is removed, never followed.
+  const st = await lstat(dir).catch(() => undefined);
+  if (st !== undefined && !st.isDirectory()) await rm(dir, { force: true, recursive: true });
+  return dir;
 }
 
 interface BuildContext {

@@ -8,7 +8,7 @@ import { access, lstat, readdir, rename, rm, rmdir, stat } from "node:fs/promise
 import path from "node:path";
 import { error } from "../../diagnostics/index.js";
 import { BuildError } from "../nvcc.js";
-import { cacheIoError, errnoOf, makeFolder, isMissing, MAX_META_BYTES, metaShapeProblem, readEntryFile, type EntryMeta } from "./entry.js";
+import { cacheIoError, errnoOf, isMissing, makeFolder, MAX_META_BYTES, metaShapeProblem, readEntryFile, type EntryMeta } from "./entry.js";
 import { removeIfStale } from "./lock.js";
 import { FAILED_KEPT_MS, isAbandoned, KEY_RE, META_FILE, scratchName, SHARD_RE, STALE_AFTER_MS } from "./layout.js";
 import { layoutOf } from "../../cacheFolder.js";

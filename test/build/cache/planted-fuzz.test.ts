@@ -1,6 +1,7 @@
 /**
  * Fuzzing both caches with planted files: at every file of a kernel-cache entry (meta.json,
- * kernel.cu, .ptx, .cubin, the entry folder itself, the key's lock) and of a TypeScript
+ * kernel.cu, .ptx, .cubin, the entry folder itself, the key's lock, the folder where nvcc
+ * reads the key's source) and of a TypeScript
  * lowering (the entry, the ts folder) a FIFO, a link to /dev/zero, a symlink loop, a link out
  * of the cache, a folder, garbage, a truncated file, an edited file and a 3 GiB (sparse) file
  * are planted in turn; then `gkc cache ls`'s listing, a build (a lowering) and `gkc cache
@@ -12,7 +13,7 @@
  * The cases run in a worker process (fixtures/planted-worker.ts) with a fake nvcc that copies
  * the source into its outputs, so nvcc need not be installed; a case that prints nothing for
  * BOUND_MS, or whose worker grows past MEMORY_BYTES, is a defect and the worker is restarted
- * at the next case. Every case runs (9 plants x 8 targets = 72).
+ * at the next case. Every case runs (9 plants x 9 targets = 81).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
