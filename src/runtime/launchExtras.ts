@@ -6,7 +6,7 @@
  * 256 } }`). Checked before anything runs, by the same rules as the simulator and the checker's
  * launch statements (src/ir/kernelMemory.ts): GK8005 for the constants, GK8010 for shared memory.
  */
-import { didYouMean } from "../check/symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
