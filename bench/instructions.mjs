@@ -1,8 +1,9 @@
 // Instructions, not milliseconds: the front end (parse + check + fold of every .gk example)
 // and a few simulator runs, counted by valgrind's callgrind, so that two versions of the
 // compiler compare on a loaded machine where wall-clock times do not. Node runs single-
-// threaded with fixed seeds (--single-threaded --predictable --hash-seed --random-seed),
-// which makes the count repeat to within a few hundredths of a percent.
+// threaded with fixed seeds (--single-threaded --predictable --hash-seed --random-seed); the
+// JIT and the garbage collector still vary a little, so two runs of one build differ by up to
+// about 2% (measured: 0.6% on the front end, 2% on the simulator): compare within that.
 //
 //   node bench/instructions.mjs [--dist DIR]     (DIR: compiled JavaScript, default dist/)
 //
