@@ -5,7 +5,9 @@
 // JIT and the garbage collector still vary a little, so two runs of one build differ by up to
 // about 2% (measured: 0.6% on the front end, 2% on the simulator): compare within that.
 //
-//   node bench/instructions.mjs [--dist DIR]     (DIR: compiled JavaScript, default dist/)
+//   node bench/instructions.mjs [--dist DIR]
+// DIR: compiled JavaScript, default dist/; inside the repository, so that it finds node_modules
+// (an older commit's: npx tsc -p tsconfig.build.json --outDir bench/results/dist-old).
 //
 // Three runs under callgrind: "startup" only imports the compiler; "frontend" and "sim"
 // import it and then do their work; each figure below is its run less the startup run.
