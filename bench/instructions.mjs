@@ -1,10 +1,13 @@
 // Instructions, not milliseconds: the front end (parse + check + fold of every .gk example)
 // and a few simulator runs, counted by valgrind's callgrind, so that two versions of the
 // compiler compare on a loaded machine where wall-clock times do not. Node runs single-
-// threaded with fixed seeds (--single-threaded --predictable --hash-seed --random-seed),
-// which makes the count repeat to within a few hundredths of a percent.
+// threaded with fixed seeds (--single-threaded --predictable --hash-seed --random-seed); the
+// JIT and the garbage collector still vary a little, so two runs of one build differ by up to
+// about 2% (measured: 0.6% on the front end, 2% on the simulator): compare within that.
 //
-//   node bench/instructions.mjs [--dist DIR]     (DIR: compiled JavaScript, default dist/)
+//   node bench/instructions.mjs [--dist DIR]
+// DIR: compiled JavaScript, default dist/; inside the repository, so that it finds node_modules
+// (an older commit's: npx tsc -p tsconfig.build.json --outDir bench/results/dist-old).
 //
 // Three runs under callgrind: "startup" only imports the compiler; "frontend" and "sim"
 // import it and then do their work; each figure below is its run less the startup run.

@@ -20,7 +20,7 @@ import { laneName, laneOfLetter, T, typeToString, vectorType, type ArrayType, ty
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkExpr, checkValue, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
-import { didYouMean } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { isInt } from "../ir/types.js";
 
 /** Where an assignment writes: a variable (or a part of it), or an array element (or a part of it). */

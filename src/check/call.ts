@@ -20,7 +20,7 @@ import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./v
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
-import { didYouMean } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
 
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {

@@ -14,7 +14,7 @@ import { checkCall } from "./call.js";
 import { checkAccess } from "./access.js";
 import { checkBinary, checkConditional, checkUnary } from "./operators.js";
 import { constExpr, hasValue, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
-import { didYouMean } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import {
   convertUntyped, defaultType, literalValue, untypedBinary, untypedToString, untypedUnary,
   type Untyped,

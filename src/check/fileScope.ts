@@ -16,7 +16,8 @@ import type { Target } from "../ir/target.js";
 import { genericParams } from "./genericParams.js";
 import { isReservedName } from "../ir/names.js";
 import { resolveSignature } from "./signature.js";
-import { didYouMean, type ModuleSymbol } from "./symbols.js";
+import { type ModuleSymbol } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../ir/limits.js";
 import { LANE_LIST, resolveType, resolveValue, widerLane } from "./typeExpr.js";
 

@@ -9,7 +9,7 @@ import type { Binding } from "./context.js";
 import type { FileScope } from "./fileScope.js";
 import { paramText } from "./genericParams.js";
 import type { Generics } from "./generics.js";
-import { didYouMean } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 
 /** An instance of a generic kernel of the entry file: its arguments in parameter order, a type by its name, a constant as a number, bigint or boolean. */
 export interface InstanceRequest {

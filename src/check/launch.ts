@@ -12,7 +12,8 @@ import { checkValue, materialize, untypedOf } from "./expr.js";
 import { DATA_HELPERS } from "../ir/names.js";
 import { exampleArg, explicitBindings } from "./genericArgs.js";
 import { paramText } from "./genericParams.js";
-import { didYouMean, type ModuleSymbol, type ParamSig } from "./symbols.js";
+import { type ModuleSymbol, type ParamSig } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constInteger } from "./typeExpr.js";
 import { checkShape, LAUNCH_LIMITS, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "../ir/limits.js";
 

@@ -4,7 +4,8 @@ import type { ArrayVar } from "../ir/nodes.js";
 import { isInt, memoryDims, T, typeToString } from "../ir/types.js";
 import { knownDim, textOf, tyName, type FnCtx, type ScalarExpr, type ValueExpr } from "./context.js";
 import { checkValue, untypedOf } from "./expr.js";
-import { didYouMean, type ModuleSymbol } from "./symbols.js";
+import { type ModuleSymbol } from "./symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 
 export interface ArrayBase {
   readonly array: ArrayVar;

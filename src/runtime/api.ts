@@ -24,7 +24,7 @@ import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarVa
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
-import { didYouMean } from "../check/symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";

@@ -11,7 +11,7 @@
  * changes the array before it runs, and a constant may share memory with an array the kernel
  * writes (the simulator, which would otherwise read that memory live, reads the copy too).
  */
-import { didYouMean } from "../check/symbols.js";
+import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";

@@ -1,7 +1,8 @@
 /**
  * Identifiers that generated CUDA must not declare, as data. A user name that is reserved is
  * renamed (src/codegen/cuda/names.ts), except a kernel's, which is its symbol and must be
- * one of none of these (src/check/kernelNames.ts, GK2011). Two levels:
+ * none of these (`kernelSymbolProblem` below, GK2011; the checker is handed it in CUDA's
+ * target record, target.ts). Two levels:
  *
  * - everywhere (locals and parameters too): C++ keywords, the reserved prefixes, CUDA's
  *   built-in variables, and every macro the headers nvcc includes define (a macro rewrites a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kernel, printed } from "../helpers.js";
+import { kernel, printed } from "../../helpers.js";
 
 describe("constant folding", () => {
   it("folds typed operations with the kernel's own semantics", () => {

@@ -6,12 +6,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CUDA_TARGET } from "../../src/codegen/cuda/target.js";
-import { legalize } from "../../src/ir/passes/legalize.js";
-import type { Capability, Target } from "../../src/ir/target.js";
-import { memoryHost } from "../../src/load/program.js";
-import { frontEnd } from "../../src/pipeline.js";
-import { diagnosticLines, irOf } from "../helpers.js";
+import { CUDA_TARGET } from "../../../src/codegen/cuda/target.js";
+import { legalize } from "../../../src/ir/passes/legalize.js";
+import type { Capability, Target } from "../../../src/ir/target.js";
+import { memoryHost } from "../../../src/load/program.js";
+import { frontEnd } from "../../../src/pipeline.js";
+import { diagnosticLines, irOf } from "../../helpers.js";
 
 function lacking(...missing: Capability[]): Target {
   const capabilities = { ...CUDA_TARGET.capabilities };
