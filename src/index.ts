@@ -1,6 +1,6 @@
 /** gk's public TypeScript API. */
 export { compile, compileSource, GkCompileError, GkModule } from "./runtime/api.js";
-export type { ArgInput, CompileOptions, GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig, LoadedModule, ModuleOptions } from "./runtime/api.js";
+export type { ArgInput, CompileOptions, GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig, LaunchSize, LoadedModule, ModuleOptions } from "./runtime/api.js";
 export { openDevice, GpuDevice, GpuQueue } from "./runtime/device/device.js";
 export type { DeviceOptions, SyncOptions } from "./runtime/device/device.js";
 export { GpuArray } from "./runtime/device/gpuArray.js";

@@ -166,7 +166,7 @@ export type HostValue<P> = IsVector<P> extends true
  * What an array parameter of elements `E` takes: of scalars, the TypedArray or a GPU array;
  * of vectors, the TypedArray of their lanes (four for a 3-lane vector); of structs, their
  * bytes (packStructs), which a launch updates in place. An array the kernel only reads may
- * also be a plain array of vectors or objects; one it writes may not, since a TypeScript
+ * also be a plain array (of numbers, of vectors, of objects); one it writes may not, since a TypeScript
  * kernel's launch returns nothing and the results would be lost.
  */
 type HostArrayOf<E, K> = IsVector<E> extends true
@@ -176,7 +176,7 @@ type HostArrayOf<E, K> = IsVector<E> extends true
   : E extends number | bigint | boolean
     ? K extends "global"
       ? HostArray<E>
-      : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>>
+      : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>> | readonly HostValue<E>[]
     : K extends "global"
       ? ArrayBuffer | ArrayBufferView
       : ReadonlyView<ArrayBuffer> | ArrayBuffer | ArrayBufferView | readonly HostValue<E>[];

@@ -4,7 +4,7 @@
  *   const mod = await compile("saxpy.gk");
  *   const { out } = await mod.saxpy({ grid: 1, block: 256 }, { n: 8, alpha: 2.5, x, y, out });
  *
- * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool),
+ * Arguments are numbers (bigint or safe integers for 64-bit types, and only for them; booleans for bool),
  * arrays of lanes for vectors, plain objects for structs, TypedArrays for arrays (of their
  * lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
  * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted),
@@ -57,9 +57,12 @@ export interface CompileOptions extends ModuleOptions {
   readonly isolation?: Isolation;
 }
 
+/** A grid's or block's size: a number (x), or 1 to 3 numbers (x, y, z). */
+export type LaunchSize = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
 export interface LaunchConfig extends RunConfig {
-  readonly grid: number | readonly number[];
-  readonly block: number | readonly number[];
+  readonly grid: LaunchSize;
+  readonly block: LaunchSize;
   /** The length (elements) of each of the kernel's dynamic shared arrays (`shared buf: f32[];`), by name. */
   readonly shared?: Readonly<Record<string, number>>;
 }
@@ -333,7 +336,8 @@ function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, cons
     given[i] = v;
     if (pp.scalar !== undefined) {
       const c = coerceScalar(pp.scalar, v);
-      values[i] = c.ok ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
+      // A bigint given for a type of 32 bits or fewer is refused (scalar() says why).
+      values[i] = c.ok && (typeof v !== "bigint" || typeof c.value === "bigint") ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
       continue;
     }
     const p = fn.params[i]!;
@@ -435,6 +439,10 @@ function value(kernel: string, what: string, t: ValueType, v: unknown): Value {
 }
 
 function scalar(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {
+  // A bigint is the host form of i64 and u64 only (spec/typescript.md), as the declarations type it.
+  if (typeof v === "bigint" && t.name !== "i64" && t.name !== "u64") {
+    throw invalid(kernel, `${what} takes a number, got bigint ${v}n (bigints are for i64 and u64)`);
+  }
   const c = coerceScalar(t, v);
   if (c.ok) return c.value;
   if (c.why === "range") {
@@ -449,7 +457,10 @@ function scalar(kernel: string, what: string, t: ScalarType, v: unknown): Scalar
     case "f32":
     case "f64":
       throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);
+    case "i64":
+    case "u64":
+      throw invalid(kernel, `${what} takes an integer (a bigint, or a number that is a safe integer), got ${describe(v)}`);
     default:
-      throw invalid(kernel, `${what} takes an integer (a number or a bigint), got ${describe(v)}`);
+      throw invalid(kernel, `${what} takes an integer, got ${describe(v)}`);
   }
 }

@@ -18,10 +18,10 @@ import type { Memory } from "./engine.js";
 /** An element type: a key of the one table of TypedArrays (src/ir/values.ts). */
 export type ElemName = ScalarName & keyof typeof TYPED_ARRAY;
 
-/** Where an array's elements are: a TypedArray (simulator), or device memory. */
+/** @internal Where an array's elements are: a TypedArray (simulator), or device memory. */
 export type ArrayStore = { readonly kind: "host"; readonly data: TypedArrayFor<ScalarName> } | { readonly kind: "device"; readonly mem: Memory };
 
-/** What an array asks of its device (device.ts implements it). */
+/** @internal What an array asks of its device (GpuDevice, device.ts, has these members). */
 export interface ArrayOwner {
   readonly name: string;
   readArray(a: GpuArray, into: Uint8Array, byteOffset: number): Promise<void>;
