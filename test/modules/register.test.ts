@@ -2,16 +2,17 @@
  * `node --import gk/register`: real Node processes importing .gk files (Node's module hooks,
  * no mocks). The module has compile()'s shape; a file with errors fails the import with its
  * diagnostics and no stack of gk's; a stale declaration is a warning; the program ends
- * without close().
+ * without close(). It runs the package's own entry points, the library bundle in dist/lib/
+ * (scripts/bundle-lib.mjs), whose loader thread keeps each module's code by content.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const REGISTER = resolve("dist/modules/register.js");
-const GK = resolve("dist/index.js");
+const REGISTER = resolve("dist/lib/modules/register.js");
+const GK = resolve("dist/lib/index.js");
 let dir: string;
 
 beforeAll(() => {
@@ -86,6 +87,24 @@ console.log(JSON.stringify({
     expect(r.error).toBeUndefined();
     expect(r.stdout.trim()).toBe("done");
     expect(r.status).toBe(0);
+  });
+
+  it("keeps a module's code by content: a program imported again uses it, a change in a file it imports does not", () => {
+    const cache = join(dir, "kept-cache");
+    const run = () => node('import { SCALE } from "./main.gk";\nconsole.log(SCALE);\n', { GK_CACHE_DIR: cache });
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
+    expect(run().stdout).toBe("3\n");
+    const kept = readdirSync(join(cache, "v1", "ts")).map((f) => join(cache, "v1", "ts", f));
+    const entry = kept.find((f) => (JSON.parse(readFileSync(f, "utf8")) as { code: string }).code.includes("main.gk"));
+    expect(entry).toBeDefined();
+    // The kept code is what a second run imports (marked here to see it).
+    const e = JSON.parse(readFileSync(entry!, "utf8")) as { code: string };
+    writeFileSync(entry!, JSON.stringify({ ...e, code: `${e.code}console.log("kept");\n` }));
+    expect(run().stdout).toBe("kept\n3\n");
+    // An imported file that changed makes it compile again.
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 4.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
+    expect(run().stdout).toBe("4\n");
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
   });
 
   it("GK_DEVICE must name a device", () => {

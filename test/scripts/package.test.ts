@@ -36,7 +36,7 @@ describe("the packed package", () => {
   it("ships the native sources and their build script, and no build output", () => {
     const listed = npm(["pack", "--dry-run", "--ignore-scripts", "--json"], ROOT);
     const files = (JSON.parse(listed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const f of ["native/addon.cpp", "native/waits.cpp", "native/context.hpp", "native/binding.gyp", "launcher/queues.cpp", "scripts/build-native.mjs", "scripts/build-launcher.mjs", "dist/index.js", "bin/gkc.js"]) expect(files).toContain(f);
+    for (const f of ["native/addon.cpp", "native/waits.cpp", "native/context.hpp", "native/binding.gyp", "launcher/queues.cpp", "scripts/build-native.mjs", "scripts/build-launcher.mjs", "dist/lib/index.js", "dist/index.d.ts", "dist/gkc/main.js", "bin/gkc.js"]) expect(files).toContain(f);
     expect(files.filter((f) => f.startsWith("build/") || f.startsWith("native/build/") || f.endsWith(".node"))).toEqual([]);
   });
 
