@@ -17,4 +17,5 @@ export { frontEnd } from "./pipeline.js";
 export type { FrontEndResult } from "./pipeline.js";
 export * from "./diagnostics/index.js";
 export { configure } from "./runtime/imported.js";
+export type { ImportedOptions } from "./runtime/imported.js";
 export * from "./lang/index.js";
