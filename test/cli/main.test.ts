@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,6 +43,33 @@ describe("gkc check", () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.out);
     expect(j.files[0].diagnostics[0]).toMatchObject({ code: "GK3002", severity: "error", line: 2, col: 7 });
+  });
+  it("checks the .gk modules a TypeScript or JavaScript file imports, locating their errors in them", async () => {
+    mkdirSync(join(dir, "app"), { recursive: true });
+    const bad = file("app/filters.gk", "device_kernel blur(out: global<f32>) {\n  out[0] = q;\n}\n");
+    file("app/main.ts", 'import { openDevice } from "gk";\n// import { old } from "./old.gk";\nimport { blur } from "./filters.gk";\nconsole.log(openDevice, blur);\n');
+    file("app/main.mjs", 'import mod from "./filters.gk";\nconsole.log(mod);\n');
+    for (const host of ["app/main.ts", "app/main.mjs"]) {
+      const r = await gkc("check", join(dir, host));
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toContain(`${bad}:2:12 - error GK2001: unknown name 'q'`);
+      expect(r.err).not.toContain("old.gk");
+    }
+    file("app/filters.gk", "device_kernel blur(out: global<f32>) {\n  out[0] = 1.0;\n}\n");
+    expect(await gkc("check", join(dir, "app/main.ts"))).toMatchObject({ code: 0, err: "2 files: no errors" });
+  });
+  it("checks a folder: its .gk files and the TypeScript files that use gk, as gkc types takes one", async () => {
+    mkdirSync(join(dir, "tree/sub"), { recursive: true });
+    mkdirSync(join(dir, "tree/node_modules"), { recursive: true });
+    file("tree/sub/a.gk", "device_kernel a(out: global<f32>) {\n  out[0] = 1.0;\n}\n");
+    file("tree/node_modules/skipped.gk", "device_kernel s(out: global<f32>) {\n  out[0] = nope;\n}\n");
+    file("tree/host.ts", 'export const x = 1;\n');
+    const k = file("tree/k.ts", 'import { kernel, type Global, type f32 } from "gk";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = wrong;\n});\n');
+    const r = await gkc("check", "--json", join(dir, "tree"));
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as { files: { file: string; diagnostics: { code: string; line: number }[] }[] };
+    expect(j.files.map((f) => f.file)).toEqual([k, join(dir, "tree/sub/a.gk")]);
+    expect(j.files[0]!.diagnostics.map((d) => `${d.code} ${d.line}`)).toEqual(["GK2001 3"]);
   });
   it("reports a file that cannot be read", async () => {
     const r = await gkc("check", join(dir, "missing.gk"));
@@ -220,8 +247,8 @@ describe("usage", () => {
   it("prints help, versions and usage errors", async () => {
     expect((await gkc("--help")).out).toContain("usage: gkc <command> [options]");
     expect((await gkc("run", "--help")).out).toContain("--device auto|cuda|cpu");
-    expect((await gkc("help", "check")).out).toMatch(/^gkc check FILE\.\.\. \[--json\]/);
-    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file \(or TypeScript kernel file\)\n\ngkc check FILE\.\.\./) });
+    expect((await gkc("help", "check")).out).toMatch(/^gkc check FILE\|DIR\.\.\. \[--json\]/);
+    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file, TypeScript file or folder\n\ngkc check FILE\|DIR\.\.\./) });
     expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await gkc("frobnicate")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");

@@ -1,10 +1,11 @@
 /** `gkc types [FILE|DIR]... [--watch]`: write `x.d.gk.ts` beside each `.gk` file (src/modules/declarations.ts). */
-import { readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { readFileSync, statSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { declarationText } from "../../modules/declarations.js";
 import { declarationPath } from "../../modules/shape.js";
 import { frontEnd } from "../../pipeline.js";
+import { filesOf, foldersUnder } from "../fileArgs.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 
@@ -22,34 +23,10 @@ and gkc types exits 1.
 
   --watch  keep running, and write the declarations again whenever a .gk file changes`;
 
-/** `dir` and every folder under it that gkc types searches: not node_modules, not hidden ones. */
-function foldersUnder(dir: string): string[] {
-  const out = [dir];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") out.push(...foldersUnder(path.join(dir, e.name)));
-  }
-  return out;
-}
-
 /** The .gk files named by the arguments: files as given, folders searched. */
 export function gkFiles(args: readonly string[], cwd: string): string[] {
-  const out: string[] = [];
-  for (const a of args.length ? args : ["."]) {
-    const p = path.resolve(cwd, a);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`${a}: no such file or folder`);
-    }
-    if (st.isDirectory()) {
-      for (const dir of foldersUnder(p)) {
-        for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile() && !e.name.startsWith(".") && e.name.endsWith(".gk")) out.push(path.join(dir, e.name));
-      }
-    } else if (p.endsWith(".gk")) out.push(p);
-    else throw new UsageError(`${a}: not a .gk file or a folder`);
-  }
-  return [...new Set(out)].sort();
+  const isGk = (f: string) => f.endsWith(".gk");
+  return filesOf(args, cwd, { given: isGk, found: isGk, what: "a .gk file" });
 }
 
 /** Writes the declarations of `files`; returns whether every file checked. */
