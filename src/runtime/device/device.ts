@@ -371,6 +371,7 @@ function isolationFromEnv(): Isolation | undefined {
 }
 
 async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
+  await (await import("../nativeParts.js")).buildDeferredNativeParts();
   if (asked !== "process") {
     const { loadAddon } = await import("./native.js");
     const a = loadAddon();
