@@ -70,6 +70,14 @@ console.log(JSON.stringify({
     expect(r.stderr).not.toMatch(/at gkModuleSource|hooks\.js/);
   });
 
+  it("a .gk file that is not there fails the import naming it and the importer, and says that tsc copies no .gk files", () => {
+    const r = node('import { saxpy } from "./filters.gk";\nconsole.log(saxpy);\n');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`cannot import ${join(dir, "filters.gk")} (from ${join(dir, "app.mjs")}): there is no such file.`);
+    expect(r.stderr).toContain("tsc copies none (e.g. `cp src/*.gk build/` after tsc)");
+    expect(r.stderr).not.toMatch(/hooks\.js/);
+  });
+
   it("a declaration written for other content is a warning (GK6010); an up-to-date one is not", () => {
     writeFileSync(join(dir, "saxpy.d.gk.ts"), "// gk-source-hash: 1234\n");
     const stale = node('import "./saxpy.gk";\n');
