@@ -8,7 +8,9 @@
  *   SimError is a generator bug, or GK9001 a simulator bug), and compute the same results
  *   from the folded IR as from the checker's unfolded IR (a difference is a folding bug).
  *
- * Deterministic: seed GK_DIFF_SEED (default 1); GK_DIFF_CI_KERNELS kernels (default 1000).
+ * Deterministic: seed GK_DIFF_SEED (default 1); GK_DIFF_CI_KERNELS kernels (default 400,
+ * sized for a 2-core CI machine: about 60 CPU seconds; 1000 or more for a longer run). No time
+ * limit: it is CPU-bound.
  * A failing kernel is shrunk and printed with its launch and arguments;
  * GK_DIFF_REPLAY=<seed> runs just the kernel drawn from that seed.
  */
@@ -24,7 +26,7 @@ import {
 import { generatedKernel, genericUse, printBatch, type Program } from "../../src/testing/gen/index.js";
 
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
-const COUNT = Number(process.env.GK_DIFF_CI_KERNELS ?? 1000);
+const COUNT = Number(process.env.GK_DIFF_CI_KERNELS ?? 400);
 const BATCH = 200;
 const NVCC_AT_ONCE = Math.max(1, Math.min(4, os.availableParallelism()));
 
@@ -75,7 +77,7 @@ async function explain(problems: readonly Problem[]): Promise<string> {
 }
 
 describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check, PTX, simulator (CI tier)", () => {
-  it(`${COUNT} kernels, seed ${SEED}`, { timeout: 600_000 }, async () => {
+  it(`${COUNT} kernels, seed ${SEED}`, async () => {
     const t0 = performance.now();
     const limit = limiter(NVCC_AT_ONCE);
     const problems: Problem[] = [];
@@ -130,7 +132,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
 });
 
 describe.skipIf(process.env.GK_DIFF_REPLAY === undefined)("replay one random kernel", () => {
-  it(`the kernel drawn from seed ${process.env.GK_DIFF_REPLAY}`, { timeout: 600_000 }, async () => {
+  it(`the kernel drawn from seed ${process.env.GK_DIFF_REPLAY}`, async () => {
     const k = generatedKernel(sampleProgram(Number(process.env.GK_DIFF_REPLAY)), "k");
     console.log(`${k.source}\nlaunch: grid(${k.grid.join(", ")}) block(${k.block.join(", ")})`);
     expect(await kernelProblems(k, dir)).toEqual([]);

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FUZZ_RUNS } from "../helpers.js";
 import { encodeFrame } from "../../src/runtime/launcher/frames.js";
 import { childrenOf, isRunning, processesWithEnv, waitEnded } from "./fixtures/processes.js";
 import { buildFakeDriver, ensureLauncher, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
@@ -16,8 +17,8 @@ import { buildFakeDriver, ensureLauncher, fakeModule, removeTempDirs, tempDir } 
 const client = fileURLToPath(new URL("./fixtures/launcher-client.mjs", import.meta.url));
 /** How long a launcher may take to notice that its client is gone. */
 const NOTICE_MS = 3_000;
-/** Cases of the SIGKILL fuzzer (GK_FUZZ_RUNS=150 gives 10). */
-const KILL_RUNS = Math.max(3, Math.round(Number(process.env.GK_FUZZ_RUNS ?? 150) / 15));
+/** Cases of the SIGKILL fuzzer (test/helpers.ts: the default GK_FUZZ_RUNS=50 gives 3, 150 gives 10). */
+const KILL_RUNS = Math.max(3, Math.round(FUZZ_RUNS / 15));
 
 let bin: string;
 let env: Record<string, string>;
@@ -131,5 +132,5 @@ describe("a launcher whose client is gone", () => {
       }),
       { numRuns: KILL_RUNS },
     );
-  }, 120_000);
+  });
 });
