@@ -40,10 +40,10 @@ export function usage(): string {
     "",
     ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(width)}  ${c.summary}`),
     "",
-    "gkc <command> --help shows a command's options. Examples:",
-    "  gkc check examples/saxpy.gk",
-    "  gkc run examples/saxpy.gk",
-    "  gkc run examples/saxpy.gk --device cpu --json",
+    "gkc <command> --help shows a command's options. Examples (README.md's tour has saxpy.gk):",
+    "  gkc check saxpy.gk",
+    "  gkc run saxpy.gk",
+    "  gkc run saxpy.gk --device cpu --json",
   ].join("\n");
 }
 
