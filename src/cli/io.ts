@@ -2,6 +2,7 @@
 import { diagnosticToJson, formatReport, REPORT_LIMIT } from "../diagnostics/format.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
+import { terminalStatusLine, type StatusLine } from "../runtime/progress.js";
 
 export interface Io {
   out(text: string): void;
@@ -10,6 +11,8 @@ export interface Io {
   readonly color: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** A status line for the progress of long work (src/runtime/progress.ts): stderr's, when it is a terminal. */
+  readonly status?: StatusLine;
 }
 
 let guarded = false;
@@ -36,12 +39,15 @@ function write(stream: NodeJS.WriteStream, t: string): void {
   stream.write(t.endsWith("\n") ? t : t + "\n");
 }
 
+const stderrStatus = terminalStatusLine(process.stderr);
+
 export const processIo: Io = {
   out: (t) => write(process.stdout, t),
   err: (t) => write(process.stderr, t),
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   cwd: process.cwd(),
   env: process.env,
+  ...(stderrStatus && { status: stderrStatus }),
 };
 
 /** Prints diagnostics (the first REPORT_LIMIT, and how many more) to stderr with a summary line counting all; returns whether any is an error. */

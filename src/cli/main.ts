@@ -7,6 +7,7 @@
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { SourceMap } from "../diagnostics/source.js";
 import { gkVersion } from "../runtime/cache/key.js";
+import { setStatusLine } from "../runtime/progress.js";
 import { EXIT, processIo, UsageError, type Io } from "./io.js";
 import { printRuntimeError } from "./runtimeErrors.js";
 
@@ -61,10 +62,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`gkc: unknown command '${name}'\n\n${usage()}`);
+    const { didYouMean } = await import("../ir/check/symbols.js");
+    io.err(`gkc: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}\n\n${usage()}`);
     return EXIT.usage;
   }
   let cmd: CommandModule | undefined;
+  // Long work (a simulation, an nvcc build) shows its progress on the status line, where there is one (a terminal's stderr).
+  const statusBefore = setStatusLine(io.status);
   try {
     cmd = await command.load();
     if (args.includes("--help") || args.includes("-h")) {
@@ -81,5 +85,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     const { internalError } = await import("../pipeline.js");
     io.err(formatDiagnostic(internalError(e), new SourceMap()));
     return EXIT.internal;
+  } finally {
+    setStatusLine(statusBefore);
   }
 }

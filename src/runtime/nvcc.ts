@@ -23,6 +23,7 @@ import {
 import { invariant } from "../util.js";
 import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
+import { showWhile } from "./progress.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
 export class BuildError extends Error {
@@ -303,7 +304,8 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
     } else if (workDir !== plainOut) {
       await writeFile(path.join(workDir, cuName), opts.source);
     }
-    const r = await compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0);
+    // A build over a second says so on the status line (src/runtime/progress.ts), where there is one.
+    const r = await showWhile((s) => `building ${cuName} with nvcc (${opts.arch}): ${s} s`, compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0));
     if (workDir !== plainOut) {
       for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);
     }

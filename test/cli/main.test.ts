@@ -243,6 +243,42 @@ describe("gkc build, cache and devices", () => {
   });
 });
 
+describe("gkc run on the simulator", () => {
+  const loop = () => file("loop.gk", "device_kernel k(n: i32, out: global<i32>) {\n  for (let j = 0; j < n; j += 1) { out[globalId.x] += 1; }\n}\nlaunch k(n = 100, out = zeros(64)) grid(4) block(16);\n");
+  it("takes the loop iterations each thread may take from --steps-per-thread or GK_STEPS_PER_THREAD", async () => {
+    const f = file("loops.gk", "device_kernel k(n: i32, out: global<i32>) {\n  for (let j = 0; j < n; j += 1) { out[globalId.x] += 1; }\n}\nlaunch k(n = 100, out = zeros(2048)) grid(64) block(32);\n");
+    const r = await gkc("run", f, "--device", "cpu", "--steps-per-thread", "50");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("error GK8004: step budget exceeded: more than 102,400 loop iterations in this launch (50 per thread, 2,048 threads)");
+    expect((await gkc("run", f, "--device", "cpu", "--steps-per-thread", "100")).code).toBe(0);
+    let err = "";
+    const io: Io = { out: () => {}, err: (t) => (err += t), color: false, cwd: process.cwd(), env: { ...process.env, GK_STEPS_PER_THREAD: "50", GK_CACHE_DIR: join(dir, "cache") } };
+    expect(await main(["run", f, "--device", "cpu"], io)).toBe(1);
+    expect(err).toContain("(50 per thread, 2,048 threads)");
+    expect((await gkc("run", f, "--steps-per-thread", "many")).err).toContain("--steps-per-thread takes a whole number of loop iterations, 1 or more (got 'many')");
+  });
+  it("shows the blocks done on the status line, and clears it", async () => {
+    const shown: (string | undefined)[] = [];
+    const { setStatusLine } = await import("../../src/runtime/progress.js");
+    // Every block shown at once (a terminal shows them after a second, five times a second).
+    const io: Io = { out: () => {}, err: () => {}, color: false, cwd: process.cwd(), env: { ...process.env, GK_CACHE_DIR: join(dir, "cache") }, status: (t) => shown.push(t) };
+    const before = setStatusLine(undefined, { after: 0, every: 0 });
+    try {
+      expect(await main(["run", loop(), "--device", "cpu"], { ...io })).toBe(0);
+    } finally {
+      setStatusLine(before, {});
+    }
+    expect(shown.filter((t) => t?.startsWith("simulating k:"))).toEqual([1, 2, 3, 4].map((b) => `simulating k: block ${b} of 4 (${b * 25}%)`));
+    expect(shown.at(-1)).toBeUndefined();
+  });
+  it("of a TypeScript file without --kernel says to pass --kernel", async () => {
+    const f = file("tk.ts", 'import { kernel, type Global, type f32 } from "gk";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n');
+    const r = await gkc("run", f, "--device", "cpu");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${f} is a TypeScript file, which has no launch statements: run one of its kernels with --kernel K`);
+  });
+});
+
 describe("usage", () => {
   it("prints help, versions and usage errors", async () => {
     expect((await gkc("--help")).out).toContain("usage: gkc <command> [options]");
@@ -251,6 +287,7 @@ describe("usage", () => {
     expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file, TypeScript file or folder\n\ngkc check FILE\|DIR\.\.\./) });
     expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await gkc("frobnicate")).code).toBe(2);
+    expect((await gkc("chekc")).err).toMatch(/^gkc: unknown command 'chekc'; did you mean 'check'\?/);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
     expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");

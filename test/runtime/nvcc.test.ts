@@ -13,6 +13,7 @@ import {
   quoteArg,
   quoteCommand,
 } from "../../src/runtime/nvcc.js";
+import { setStatusLine } from "../../src/runtime/progress.js";
 import { countingNvcc, fakeNvcc, type CountingNvcc } from "./fixtures/nvcc-wrapper.js";
 import { killProcessesIn, processesIn, waitEnded } from "./fixtures/processes.js";
 import { BROKEN, BROKEN_GK, SAXPY, SLOW } from "./fixtures/sources.js";
@@ -191,6 +192,21 @@ describe("compileCuda", () => {
     expect(e.diagnostics[0]).toMatchObject({ code: "GK7002" });
     expect(e.diagnostics[0]!.message).toMatch(/^nvcc timed out after 0\.\d s compiling k\.cu to (PTX|a cubin) for sm_90 and was stopped$/);
     expect(commandOf(e.diagnostics)).toContain(`${slow} -O3 -lineinfo -arch=sm_90`);
+  });
+
+  it("shows a build that takes long on the status line, and clears it", async () => {
+    const slow = fakeNvcc(work, "slower-nvcc", "exec sleep 30");
+    const shown: (string | undefined)[] = [];
+    // Shown at once and every 10 ms here (a terminal: after a second, five times a second).
+    const before = setStatusLine((t) => shown.push(t), { after: 0, every: 10 });
+    try {
+      await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "slower"), baseName: "k", nvcc: slow, timeoutMs: 300 }));
+    } finally {
+      setStatusLine(before, {});
+    }
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown.slice(0, -1).every((t) => /^building k\.cu with nvcc \(sm_90\): 0 s$/.test(t ?? ""))).toBe(true);
+    expect(shown.at(-1)).toBeUndefined();
   });
 
   it("stops nvcc's children too when nvcc runs past its time limit (they hold its output pipes)", async () => {

@@ -23,7 +23,7 @@
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import type { ScalarValue } from "../../ir/types.js";
-import { dim3, explainFault, internalSimError, LocatedFault, simError, stopPlace, type Dim3, type FaultContext, type SimError } from "./errors.js";
+import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, simError, stopPlace, type Dim3, type FaultContext, type SimError } from "./errors.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
 export type { Stop, WarpStop } from "./warps.js";
@@ -56,6 +56,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
         state.stops.fill(undefined);
         state.results.fill(undefined);
         runBlock(threads, state);
+        faultHandlers.block();
       }
     }
   }
