@@ -41,16 +41,16 @@ export function table(title, header, rows) {
 }
 
 /**
- * Writes bench/results/<name>.json, and <name>.svg where `chart` (barChart's SVG) is given.
- * Returns the JSON's path (and the chart's, after a comma).
+ * Writes bench/results/<name>.json, and beside it <name>.svg: `chart` (barChart's SVG), or
+ * where a bench measured nothing (`data.skipped` or `data.error`) a chart that says why, so
+ * that no chart of an earlier run is left to be read as this one's. Returns both paths.
  */
 export function writeResult(name, data, chart) {
   mkdirSync(RESULTS, { recursive: true });
   const path = join(RESULTS, `${name}.json`);
   writeFileSync(path, JSON.stringify({ name, date: new Date().toISOString(), node: process.version, ...data }, null, 2));
-  if (chart === undefined) return path;
   const svg = join(RESULTS, `${name}.svg`);
-  writeFileSync(svg, chart);
+  writeFileSync(svg, chart ?? barChart({ title: `${name}: not measured`, unit: "", bars: [], note: String(data.skipped ?? data.error ?? "no figures") }));
   return `${path}, ${svg}`;
 }
 
@@ -62,11 +62,11 @@ const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948
  * its value; entries with a `group` are drawn under that group's heading, and entries with a
  * `series` get one colour per series (with a legend). A value that is not a finite number
  * (a skipped measure) is drawn as "n/a". `log: true` scales the bars logarithmically (for
- * values spanning decades).
+ * values spanning decades); `note` is a line under the title.
  *
- * @param {{ title: string, unit: string, log?: boolean, bars: { label: string, value: number, group?: string, series?: string }[] }} spec
+ * @param {{ title: string, unit: string, log?: boolean, note?: string, bars: { label: string, value: number, group?: string, series?: string }[] }} spec
  */
-export function barChart({ title, unit, log = false, bars }) {
+export function barChart({ title, unit, log = false, note, bars }) {
   const labelW = Math.min(520, 12 + 6.6 * Math.max(10, ...bars.map((b) => String(b.label).length)));
   const plotW = 420;
   const barH = 18;
@@ -115,7 +115,7 @@ export function barChart({ title, unit, log = false, bars }) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(width)}" height="${height}" viewBox="0 0 ${Math.ceil(width)} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="8" y="22" font-size="15" font-weight="bold">${esc(title)}</text>`,
-    log ? `<text x="${labelW}" y="38" fill="#666">logarithmic scale</text>` : "",
+    log || note ? `<text x="8" y="38" fill="#666">${esc([note, log ? "logarithmic scale" : undefined].filter(Boolean).join("; "))}</text>` : "",
     ...parts,
     "</svg>",
     "",
