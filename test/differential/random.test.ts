@@ -24,6 +24,7 @@ import {
   type Problem, type PtxResult, type Stage,
 } from "../../src/testing/differential.js";
 import { generatedKernel, genericUse, printBatch, type Program } from "../../src/testing/gen/index.js";
+import { runProgress } from "../../src/testing/progress.js";
 
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const COUNT = Number(process.env.GK_DIFF_CI_KERNELS ?? 400);
@@ -85,6 +86,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
     const ptx: PtxResult[] = [];
     const programs: Program[] = [];
     const ms = { generate: 0, check: 0, simulate: 0, nvcc: 0 };
+    const progress = runProgress("differential (CI)", COUNT, { problems: "problems" });
     for (let start = 0; start < COUNT; start += BATCH) {
       let t = performance.now();
       const entries = Array.from({ length: Math.min(BATCH, COUNT - start) }, (_, j) => ({
@@ -118,6 +120,7 @@ describe.skipIf(process.env.GK_DIFF_REPLAY !== undefined)("random kernels: check
       t = performance.now();
       for (const k of batch.kernels) problems.push(...simulateBoth(done, k));
       ms.simulate += performance.now() - t;
+      progress.step(Math.min(start + BATCH, COUNT), problems.length);
     }
     await Promise.all(builds);
     const s = (performance.now() - t0) / 1000;
