@@ -9,7 +9,7 @@
 //   library  `import "gk"` from a project (target within 3x of `node -e 0`), a program of two
 //            .gk kernels run on the simulator through `node --import gk/register` against
 //            the same program through compile() (target within 1.3x), and tsx running a file
-//            that only imports gk
+//            that only imports gk, beside tsx running an empty one
 //
 //   node bench/startup.mjs [gkc|library]      GK_BENCH_ROUNDS=15 by default
 import { spawnSync } from "node:child_process";
@@ -47,6 +47,7 @@ if (total[0] !== 999000) throw new Error("wrong sum: " + total[0]);
     join(PROJECT, "compiled.mjs"),
     `import { compile } from "gk";\nconst a = await compile("saxpy.gk", { device: "cpu" });\nconst b = await compile("reduce.gk", { device: "cpu" });\n${run("a.saxpy", "b.block_sum")}await a.close();\nawait b.close();\n`,
   );
+  writeFileSync(join(PROJECT, "empty.ts"), "export {};\n");
   writeFileSync(join(PROJECT, "only-import.ts"), `import { compile } from "gk";\nconst f: typeof compile = compile;\nvoid f;\n`);
 }
 
@@ -66,6 +67,7 @@ const GROUPS = {
     { name: `node -e "await import('gk')"`, args: ["--input-type=module", "-e", "await import('gk')"], cwd: PROJECT, target: TARGET_RATIO },
     { name: "two .gk kernels through compile()", args: ["compiled.mjs"], cwd: PROJECT, id: "compiled" },
     { name: "the same, node --import gk/register", args: ["--import", "gk/register", "imported.mjs"], cwd: PROJECT, env: { GK_DEVICE: "cpu" }, against: "compiled", target: REGISTER_TARGET },
+    { name: "tsx: an empty file (tsx's own start-up)", args: [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "empty.ts"], cwd: PROJECT },
     { name: "tsx: a file that imports gk", args: [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "only-import.ts"], cwd: PROJECT },
   ],
 };
