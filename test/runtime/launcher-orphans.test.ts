@@ -15,8 +15,12 @@ import { childrenOf, isRunning, processesWithEnv, waitEnded } from "./fixtures/p
 import { buildFakeDriver, ensureLauncher, fakeModule, removeTempDirs, tempDir } from "./launcher-helpers.js";
 
 const client = fileURLToPath(new URL("./fixtures/launcher-client.mjs", import.meta.url));
-/** How long a launcher may take to notice that its client is gone. */
-const NOTICE_MS = 3_000;
+/**
+ * How long a launcher may take to notice that its client is gone before the test calls it
+ * hung: it checks every 100 ms (spec/launcher-protocol.md), and the test goes on as soon as
+ * it has ended, so this is a bound for a hang, far above what a loaded machine's delays make.
+ */
+const NOTICE_MS = 30_000;
 /** Cases of the SIGKILL fuzzer (test/helpers.ts: the default GK_FUZZ_RUNS=50 gives 3, 150 gives 10). */
 const KILL_RUNS = Math.max(3, Math.round(FUZZ_RUNS / 15));
 
