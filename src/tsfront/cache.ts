@@ -67,3 +67,41 @@ export function writeLowered(key: string, result: ParseResult): void {
     rmSync(tmp, { force: true });
   }
 }
+
+/** A kept lowering, as `gkc cache ls` lists it. */
+export interface LoweredRow {
+  readonly key: string;
+  /** The TypeScript file it is the lowering of, or undefined where the entry cannot be read. */
+  readonly file: string | undefined;
+  readonly sizeBytes: number;
+  readonly ageMs: number;
+}
+
+/** The lowerings kept in the cache at `root`, newest first. */
+export function listLowered(root: string, now = Date.now()): LoweredRow[] {
+  const dir = layoutOf(root).ts;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^[0-9a-f]{64}\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  const rows: LoweredRow[] = [];
+  for (const name of names) {
+    const p = path.join(dir, name);
+    try {
+      const st = statSync(p);
+      let file: string | undefined;
+      try {
+        const r = JSON.parse(readFileSync(p, "utf8")) as Partial<ParseResult>;
+        file = typeof r.module?.file === "string" ? r.module.file : undefined;
+      } catch {
+        file = undefined;
+      }
+      rows.push({ key: name.slice(0, -".json".length), file, sizeBytes: st.size, ageMs: now - st.mtimeMs });
+    } catch {
+      // removed meanwhile (gkc cache clear in another process)
+    }
+  }
+  return rows.sort((a, b) => a.ageMs - b.ageMs);
+}

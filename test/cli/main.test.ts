@@ -236,6 +236,20 @@ describe("gkc build, cache and devices", () => {
     expect((await gkc("cache", "path")).out).toBe(join(dir, "cache"));
     expect((await gkc("cache", "clear")).out).toMatch(/^removed 1 entry/);
   });
+  it("lists the TypeScript kernel files lowered once beside the builds, not (empty)", async () => {
+    const root = join(dir, "ls-cache");
+    const { layoutOf } = await import("../../src/runtime/cache/layout.js");
+    const ts = layoutOf(root).ts;
+    mkdirSync(ts, { recursive: true });
+    writeFileSync(join(ts, `${"ab".repeat(32)}.json`), JSON.stringify({ module: { kind: "Module", file: "/app/kernels.ts", items: [] }, diagnostics: [] }));
+    let out = "";
+    const io: Io = { out: (t) => (out += t), err: () => {}, color: false, cwd: process.cwd(), env: { ...process.env, GK_CACHE_DIR: root } };
+    expect(await main(["cache", "ls"], io)).toBe(0);
+    expect(out).toMatch(/^TYPESCRIPT FILE +SIZE +AGE\n\/app\/kernels\.ts +\d+ B +.*\n\n1 TypeScript file lowered, \d+ B$/);
+    out = "";
+    expect(await main(["cache", "ls", "--json"], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ entries: [], lowerings: [{ key: "ab".repeat(32), file: "/app/kernels.ts" }] });
+  });
   it("lists devices or says why there are none", async () => {
     const r = await gkc("devices");
     expect(r.code).toBe(0);
