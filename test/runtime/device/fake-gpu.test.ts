@@ -169,7 +169,7 @@ describe.skipIf(skip !== undefined)("a kernel that never ends, on the fake drive
     const e = await failure(gpu.sync({ timeoutMs: 300 }));
     expect(e).toMatchObject({ code: "GK8012", contextLost: true });
     expect(e.launch).toMatchObject({ kernel: "spin" });
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(120_000); // 10^15 cycles: any end is the timeout's
     const p = await gpu.array(new Int32Array([1]));
     await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
     expect(await p.read()).toEqual(new Int32Array([2]));
