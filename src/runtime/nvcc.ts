@@ -154,6 +154,28 @@ function spawnFailure(nvcc: string, o: { code: string; detail: string }): BuildE
   ]);
 }
 
+/**
+ * Runs a command that starts no children (`nvcc --version`) with Node's own child_process,
+ * not execa: a build that hits the cache asks nvcc only its version, and loading execa (some
+ * 150 modules) would cost it more than the rest of the hit. Never rejects.
+ */
+async function quickRun(file: string, args: readonly string[], timeoutMs: number): Promise<RunOutcome> {
+  const { execFile } = await import("node:child_process");
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1 << 20, encoding: "utf8" }, (e, stdout, stderr) => {
+      const ms = performance.now() - t0;
+      if (!e) return resolve({ kind: "ok", stdout, stderr, ms });
+      const err = e as NodeJS.ErrnoException & { killed?: boolean; signal?: NodeJS.Signals | null; code?: string | number | null };
+      const output = `${stdout}${stderr}`;
+      if (typeof err.code === "string") return resolve({ kind: "spawn", code: err.code, detail: err.message });
+      if (err.killed && err.signal === "SIGTERM") return resolve({ kind: "timeout", output, ms });
+      if (err.signal) return resolve({ kind: "signal", signal: err.signal, output, ms });
+      resolve({ kind: "exit", exitCode: typeof err.code === "number" ? err.code : 1, output, ms });
+    });
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Version
 
@@ -182,7 +204,7 @@ export function nvccVersion(nvcc: string = findNvcc().path): Promise<NvccVersion
 
 async function queryVersion(nvcc: string): Promise<NvccVersion> {
   const args = ["--version"];
-  const o = await runNvcc(nvcc, args, { timeoutMs: 60_000 });
+  const o = await quickRun(nvcc, args, 60_000);
   if (o.kind === "spawn") throw spawnFailure(nvcc, o);
   const command = quoteCommand([nvcc, ...args]);
   if (o.kind !== "ok") {
