@@ -9,6 +9,7 @@ export type { Isolation } from "./runtime/device/engine.js";
 export type { RunConfig } from "./runtime/device/launching.js";
 export { GkRuntimeError } from "./runtime/launcher/errors.js";
 export { packStructs, unpackStructs } from "./runtime/structs.js";
+export type { StructLayout } from "./runtime/structs.js";
 export type { StructType, StructField, ValueType, VectorType, ScalarType } from "./ir/types.js";
 export { SimError } from "./runtime/sim/index.js";
 export { bf16ToFloat32, f16ToFloat32, float32ToBf16, float32ToF16 } from "./runtime/halfArrays.js";

@@ -16,7 +16,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
 import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
 import { genericParamList } from "../runtime/instances.js";
-import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
+import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
 import { assertNever } from "../util.js";
 import { typedArrayName } from "../ir/values.js";
 import { hostTypeOf } from "../lang/declare.js";
@@ -123,13 +123,17 @@ export function declarationText(file: string, ir: Module, sources: SourceMap): s
   const lines = [
     `// ${base.replace(/\.gk$/, ".d.gk.ts")}: the types of ${base} imported as a module. Written by \`gkc types\`; do not edit.`,
     `${HASH_PREFIX}${sourceHash(file, sources)}`,
-    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView"].join(", ")} } from "gk";`,
+    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView", ...(ir.structs.length ? ["StructLayout"] : [])].join(", ")} } from "gk";`,
     "",
   ];
   for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn, ir)};`);
   for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
   for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
   const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${JSON.stringify(k.name)}: typeof ${k.local};`);
+  // The struct types by name (the module's structs member, for packStructs and unpackStructs), each with its host form.
+  const structs = new Map<string, StructType>();
+  for (const t of ir.structs) if (!structs.has(t.name)) structs.set(t.name, t);
+  if (structs.size) members.push(`  readonly structs: {\n${[...structs.values()].map((t) => `    readonly ${JSON.stringify(t.name)}: StructLayout<${valueType(t)}>;`).join("\n")}\n  };`);
   lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
   const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
   if (names.length) lines.push(`export { ${names.join(", ")} };`);

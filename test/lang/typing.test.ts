@@ -42,16 +42,18 @@ function projectErrors(dir: string): string[] {
 }
 
 describe("a new user's strict project", () => {
-  it("types GPU arrays by their TypedArray, launch sizes as 1 to 3 axes, scalars and arrays as the run time takes them, and publishes none of gk's own members", () => {
+  it("types GPU arrays by their TypedArray, launch sizes as 1 to 3 axes, scalars and arrays as the run time takes them, arrays of structs by their interface or layout, and publishes none of gk's own members", () => {
     expect(projectErrors(PROJECT)).toEqual([
-      `wrong.ts:5:42 TS2345 Argument of type 'GpuArray<"f64">' is not assignable to parameter of type 'ReadonlyView<Float32Array<ArrayBufferLike>> | GpuArray<"f32"> | readonly number[]'.`,
-      "wrong.ts:6:31 TS2322 Type 'number' is not assignable to type 'undefined'.",
-      "wrong.ts:7:36 TS2345 Argument of type 'bigint' is not assignable to parameter of type 'number'.",
-      "wrong.ts:8:45 TS2345 Argument of type 'number[]' is not assignable to parameter of type 'HostArray<f32>'.",
-      "wrong.ts:9:11 TS2769 No overload matches this call.",
-      `wrong.ts:10:3 TS2339 Property 'owner' does not exist on type 'GpuArray<"f32">'.`,
-      `wrong.ts:11:3 TS2339 Property 'store' does not exist on type 'GpuArray<"f32">'.`,
-      `wrong.ts:12:3 TS2339 Property 'live' does not exist on type 'GpuArray<"f32">'.`,
+      `wrong.ts:6:42 TS2345 Argument of type 'GpuArray<"f64">' is not assignable to parameter of type 'ReadonlyView<Float32Array<ArrayBufferLike>> | GpuArray<"f32"> | readonly number[]'.`,
+      "wrong.ts:7:31 TS2322 Type 'number' is not assignable to type 'undefined'.",
+      "wrong.ts:8:36 TS2345 Argument of type 'bigint' is not assignable to parameter of type 'number'.",
+      "wrong.ts:9:45 TS2345 Argument of type 'number[]' is not assignable to parameter of type 'HostArray<f32>'.",
+      "wrong.ts:10:11 TS2769 No overload matches this call.",
+      `wrong.ts:11:3 TS2339 Property 'owner' does not exist on type 'GpuArray<"f32">'.`,
+      `wrong.ts:12:3 TS2339 Property 'store' does not exist on type 'GpuArray<"f32">'.`,
+      `wrong.ts:13:3 TS2339 Property 'live' does not exist on type 'GpuArray<"f32">'.`,
+      "wrong.ts:14:1 TS2769 No overload matches this call.",
+      "wrong.ts:15:1 TS2769 No overload matches this call.",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 // compound.d.gk.ts: the types of compound.gk imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: fdd2397fb47985af2d726e59e2d30a0a972c95374f1ef427521d372ced5b902d
-import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
+import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView, StructLayout } from "gk";
 
 /** device_kernel compound(v: f32x4, l: i64x2, b: boolx3, s: Pair, vs: global<f32x3>, rv: readonly global<u64x2>, ps: global<Pair>, rps: readonly global<Pair>) */
 declare const k0: <A0 extends Float32Array | readonly readonly [number, number, number][], A1 extends ArrayBuffer | ArrayBufferView | readonly { readonly at: readonly [number, number, number]; readonly w: readonly (number)[]; readonly inner: { readonly id: number; readonly big: bigint } }[]>(config: KernelLaunchConfig, args: {
@@ -16,6 +16,10 @@ declare const k0: <A0 extends Float32Array | readonly readonly [number, number, 
 /** The module, as compile() returns it. */
 declare const module: GkModule & {
   readonly "compound": typeof k0;
+  readonly structs: {
+    readonly "Inner": StructLayout<{ readonly id: number; readonly big: bigint }>;
+    readonly "Pair": StructLayout<{ readonly at: readonly [number, number, number]; readonly w: readonly (number)[]; readonly inner: { readonly id: number; readonly big: bigint } }>;
+  };
 };
 export { k0 as compound };
 export default module;
