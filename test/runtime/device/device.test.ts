@@ -59,6 +59,35 @@ describe("GPU arrays on the simulator", () => {
     expect(await (await gpu.array(new Uint8Array([1, 0, 1]))).read()).toEqual(new Uint8Array([1, 0, 1]));
   });
 
+  it("are filled with a value and copied from another array, in whole or in part, and refuse what does not fit", async () => {
+    const gpu = await cpu();
+    const a = await gpu.zeros("i32", 6, { label: "a" });
+    await a.fill(7);
+    await a.fill(-1, 4);
+    expect(await a.read()).toEqual(Int32Array.from([7, 7, 7, 7, -1, -1]));
+    const h = await gpu.zeros("f16", 2);
+    await h.fill(1.0);
+    expect([...(await h.read())]).toEqual([0x3c00, 0x3c00]);
+    const w = await gpu.zeros("u64", 2);
+    await w.fill(2n ** 64n - 1n);
+    expect(await w.read()).toEqual(BigUint64Array.from([2n ** 64n - 1n, 2n ** 64n - 1n]));
+    const b = await gpu.array(Int32Array.from([1, 2, 3, 4]), { label: "b" });
+    await a.copyFrom(b);
+    expect(await a.read()).toEqual(Int32Array.from([1, 2, 3, 4, -1, -1]));
+    await a.copyFrom(b, { srcOffset: 2, offset: 4 });
+    expect(await a.read()).toEqual(Int32Array.from([1, 2, 3, 4, 3, 4]));
+    expect((await failure(a.fill(2.5))).message).toBe("GK8005: fill() of GPU array 'a' (i32[6]) takes a value of i32, got number 2.5");
+    expect((await failure(a.fill(3n))).message).toBe("GK8005: fill() of GPU array 'a' (i32[6]) takes a value of i32, got bigint 3");
+    expect((await failure(a.fill(0, 2, 9))).message).toBe("GK8005: fill() of elements 2 to 9 does not fit GPU array 'a' (i32[6])");
+    expect((await failure(a.copyFrom(b, { offset: 3 }))).message).toBe(
+      "GK8005: copyFrom(): 4 elements from element 0 of GPU array 'b' (i32[4]) to element 3 of GPU array 'a' (i32[6]) do not fit",
+    );
+    expect((await failure(a.copyFrom(h as never))).message).toBe("GK8005: copyFrom(): a GPU array (f16[2]) does not hold i32 elements like GPU array 'a' (i32[6])");
+    expect((await failure(a.copyFrom(a))).message).toBe("GK8005: copyFrom(): GPU array 'a' (i32[6]) onto itself");
+    const other = await cpu();
+    expect((await failure(a.copyFrom(await other.array(new Int32Array(1))))).message).toMatch(/^GK8005: copyFrom\(\): a GPU array \(i32\[1\]\) belongs to /);
+  });
+
   it("take their element type from the TypedArray, or from { elem } where it does not say (u8, f16, bf16)", async () => {
     const gpu = await cpu();
     expect((await gpu.array(new Uint8Array([1, 0]))).elem).toBe("bool");

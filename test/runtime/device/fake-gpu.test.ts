@@ -56,6 +56,21 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     for (const a of [x, y, out, p]) a.free();
   });
 
+  it("fills arrays and copies between them, after the launches queued before", async () => {
+    const n = 1000;
+    const x = await gpu.zeros("f32", n);
+    await x.fill(3);
+    const out = await gpu.zeros("f32", n);
+    await out.fill(1, 500);
+    const y = await gpu.array(new Float32Array(n));
+    await mod.saxpy({ grid: 4, block: 256 }, { n, alpha: 2, x, y, out });
+    const copy = await gpu.zeros("f32", n + 2);
+    await copy.copyFrom(out, { offset: 2 });
+    const want = new Float32Array(n + 2).fill(6, 2);
+    expect(await copy.read()).toEqual(want);
+    for (const a of [x, out, y, copy]) a.free();
+  });
+
   it("passes scalars of 1 and 2 bytes at their sizes, f16 and bf16 rounded once", async () => {
     const arrays = { oa: new Int8Array(1), ob: new Uint8Array(1), oc: new Int16Array(1), od: new Uint16Array(1), oh: new Uint16Array(1), og: await gpu.zeros("bf16", 1) };
     await mod.roundtrip_narrow({ grid: 1, block: 1 }, { a: -128, b: 255, c: -2, d: 65535, h: -0.1, g: 3.5, ...arrays });
