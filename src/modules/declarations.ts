@@ -46,17 +46,17 @@ function valueType(t: ValueType | ArrayType): string {
 /**
  * The host type of a kernel parameter, as an argument: a value's, or the arrays an array
  * parameter takes: of scalars, a TypedArray or a GPU array; of vectors, the TypedArray of
- * their lanes (four for a 3-lane vector) or a plain array of vectors; of structs, their bytes
- * (packStructs) or a plain array of objects.
+ * their lanes (four for a 3-lane vector), a GPU array of them or a plain array of vectors; of
+ * structs, their bytes (packStructs), a GPU array of them or a plain array of objects.
  */
 function argType(p: Param): string {
   if (p.kind === "valueVar") return valueType(p.type as ValueType);
   const elem = p.type.elem;
   const readonly = p.type.kind === "global" && p.type.readonly;
-  if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | readonly ${valueType(elem)}[]`;
+  if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | GpuArray | readonly ${valueType(elem)}[]`;
   if (elem.kind === "vector") {
     const lanes = typedArrayName(elem.elem.name);
-    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | readonly ${valueType(elem)}[]`;
+    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | GpuArray<"${elem.elem.name}"> | readonly ${valueType(elem)}[]`;
   }
   const name = (elem as ScalarType).name;
   const array = typedArrayName(name);

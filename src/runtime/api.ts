@@ -20,7 +20,7 @@ import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS } from "../ir/limits.js";
-import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
+import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType, type VectorType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
@@ -369,7 +369,7 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
   const what = pp.what;
   const elem = p.type.elem;
   if (v instanceof GpuArray) {
-    if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
+    if (elem.kind !== "scalar") return gpuArrayOfCompounds(fn.name, what, elem, v, device, pp.argUse);
     if (v.owner === device && v.elem === elem.name) {
       v.live(pp.argUse);
       return { value: v, given: v };
@@ -386,10 +386,24 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
   throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
 }
 
-/** What an array parameter of element type `elem` takes, in words (checkArrayArg's). */
-function wantOf(elem: ValueType): string {
-  const c = checkArrayArg(elem, undefined);
-  return c.ok ? "" : c.want;
+/**
+ * A GPU array for an array of vectors or structs: it holds their scalars as the host's TypedArray
+ * would (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
+ * vectors), or their bytes (any GPU array of a whole number of structs: packStructs' bytes,
+ * gpu.array(new Uint8Array(bytes), { elem: "u8" })).
+ */
+function gpuArrayOfCompounds(kernel: string, what: string, elem: VectorType | StructType, v: GpuArray, device: GpuDevice, use: string): { value: RunValue; given: unknown } {
+  if (v.owner !== device) throw invalid(kernel, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+  if (elem.kind === "vector") {
+    const per = storedLanes(elem);
+    if (v.elem !== elem.elem.name || v.length % per !== 0) {
+      throw invalid(kernel, `${what} takes a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
+    }
+  } else if (v.byteLength % elem.size !== 0) {
+    throw invalid(kernel, `${what} takes a GPU array of the bytes of n ${elem.name} structs (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
+  }
+  v.live(use);
+  return { value: v, given: v };
 }
 
 /** A plain array as an array argument: of scalars; of vectors (flat lanes, or one array per vector); of objects (packed structs). */

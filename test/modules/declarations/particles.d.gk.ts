@@ -3,7 +3,7 @@
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView, StructLayout } from "gk";
 
 /** device_kernel step(n: i32, dt: f32, gravity: f32x3, ps: global<Particle>) */
-declare const k0: <A0 extends ArrayBuffer | ArrayBufferView | readonly { readonly pos: readonly [number, number, number]; readonly vel: readonly [number, number, number]; readonly bounces: number }[]>(config: KernelLaunchConfig, args: {
+declare const k0: <A0 extends ArrayBuffer | ArrayBufferView | GpuArray | readonly { readonly pos: readonly [number, number, number]; readonly vel: readonly [number, number, number]; readonly bounces: number }[]>(config: KernelLaunchConfig, args: {
   readonly n: number;
   readonly dt: number;
   readonly gravity: readonly [number, number, number];

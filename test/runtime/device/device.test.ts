@@ -4,7 +4,7 @@
  * unchanged without a GPU. test/gpu/device.test.ts runs the same on a GPU in both isolations.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { GkRuntimeError, GpuArray, openDevice, SimError, type GpuDevice } from "../../../src/index.js";
+import { GkRuntimeError, GpuArray, openDevice, packStructs, SimError, unpackStructs, type GpuDevice } from "../../../src/index.js";
 
 const SRC = `
 device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
@@ -86,6 +86,26 @@ describe("GPU arrays on the simulator", () => {
     expect((await failure(a.copyFrom(a))).message).toBe("GK8005: copyFrom(): GPU array 'a' (i32[6]) onto itself");
     const other = await cpu();
     expect((await failure(a.copyFrom(await other.array(new Int32Array(1))))).message).toMatch(/^GK8005: copyFrom\(\): a GPU array \(i32\[1\]\) belongs to /);
+  });
+
+  it("hold arrays of vectors (their lanes) and of structs (their bytes), which kernels take and update in place", async () => {
+    const gpu = await cpu();
+    const mod = await gpu.compileSource(
+      "struct P { pos: f32x3; n: i32; }\n" +
+        "device_kernel k(vs: global<f32x3>, ps: global<P>) {\n  const i = globalId.x;\n  vs[i] = vs[i] * 2.0;\n  ps[i].pos = vs[i];\n  ps[i].n += 1;\n}\n",
+    );
+    const P = mod.structs.P!;
+    const vs = await gpu.array(Float32Array.from([1, 2, 3, 0, 4, 5, 6, 0]), { label: "vs" });
+    const ps = await gpu.array(new Uint8Array(packStructs(P, [{ pos: [0, 0, 0], n: 1 }, { pos: [0, 0, 0], n: 2 }])), { elem: "u8", label: "ps" });
+    await mod.k!({ grid: 1, block: 2 }, { vs, ps });
+    expect([...(await vs.read())]).toEqual([2, 4, 6, 0, 8, 10, 12, 0]);
+    expect(unpackStructs(P, await ps.read())).toEqual([{ pos: [2, 4, 6], n: 2 }, { pos: [8, 10, 12], n: 3 }]);
+    const wrong = async (args: Record<string, unknown>) => (await failure(mod.k!({ grid: 1, block: 2 }, { vs, ps, ...args } as never))).message;
+    expect(await wrong({ vs: await gpu.zeros("f32", 6) })).toBe(`GK8005: k: parameter 'vs' (global<f32x3>) takes a GpuArray<"f32"> of 4·n lanes (4 per 3-lane vector, the last padding), got GpuArray<"f32">[6]`);
+    expect(await wrong({ vs: await gpu.zeros("i32", 8) })).toBe(`GK8005: k: parameter 'vs' (global<f32x3>) takes a GpuArray<"f32"> of 4·n lanes (4 per 3-lane vector, the last padding), got GpuArray<"i32">[8]`);
+    expect(await wrong({ ps: await gpu.zeros("u8", P.size + 1) })).toBe(
+      `GK8005: k: parameter 'ps' (global<P>) takes a GPU array of the bytes of n P structs (${P.size} bytes each: packStructs), got GpuArray<"u8">[${P.size + 1}] of ${P.size + 1} bytes`,
+    );
   });
 
   it("take their element type from the TypedArray, or from { elem } where it does not say (u8, f16, bf16)", async () => {
