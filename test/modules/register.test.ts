@@ -29,7 +29,7 @@ function node(script: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ["--import", REGISTER, join(dir, "app.mjs")], {
     cwd: dir,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 600_000,
     env: { ...process.env, GK_DEVICE: "cpu", GK_CACHE_DIR: join(dir, "cache"), ...env },
   });
 }

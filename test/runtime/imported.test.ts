@@ -57,7 +57,7 @@ describe("a setup module imported before the kernels (node --import gk/register)
         'import { gpu } from "./setup.mjs";\nimport mod, { k } from "./k.gk";\nconst out = new Int32Array(1);\nawait k({ grid: 1, block: 1 }, { out });\nconsole.log(JSON.stringify({ same: mod.gpu === gpu, out: out[0] }));\n',
       );
       return spawnSync(process.execPath, ["--import", resolve("dist/modules/register.js"), join(dir, "app.mjs")], {
-        cwd: dir, encoding: "utf8", timeout: 60_000, env: { ...process.env, GK_CACHE_DIR: join(dir, "cache") },
+        cwd: dir, encoding: "utf8", timeout: 600_000, env: { ...process.env, GK_CACHE_DIR: join(dir, "cache") },
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -84,7 +84,7 @@ describe("a program that opens the default device", () => {
     const { spawnSync } = await import("node:child_process");
     const { resolve } = await import("node:path");
     const script = `import { openDevice } from ${JSON.stringify(resolve("dist/index.js"))};\nconst d = await openDevice();\nconsole.log(d.kind);\n`;
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 600_000 });
     expect(r.error).toBeUndefined();
     expect(r.signal).toBeNull();
     expect(r.status, r.stderr).toBe(0);

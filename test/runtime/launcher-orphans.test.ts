@@ -52,7 +52,7 @@ function spinFrames(): Buffer {
   return Buffer.concat(frames.flatMap((f) => encodeFrame(f)));
 }
 
-async function waitFor(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(what: string, ok: () => boolean, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

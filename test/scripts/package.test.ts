@@ -73,7 +73,7 @@ describe("the packed package", () => {
   });
 
   it("runs `npx gkc run` there (on the simulator where there is no GPU)", () => {
-    const r = spawnSync("npx", ["--no-install", "gkc", "run", "saxpy.gk", "--device", "cpu"], { cwd: project, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync("npx", ["--no-install", "gkc", "run", "saxpy.gk", "--device", "cpu"], { cwd: project, encoding: "utf8", timeout: 600_000 });
     expect(r.stdout).toBe("out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]\n");
     expect(r.status).toBe(0);
   });
@@ -99,7 +99,7 @@ describe("the packed package", () => {
       cwd: gk,
       encoding: "utf8",
       env: { ...process.env, PATH: dirname(process.execPath) === "/usr/bin" ? join(dir, "empty-bin") : dirname(process.execPath) },
-      timeout: 120_000,
+      timeout: 600_000,
     });
     expect(r.status).toBe(0);
     const lines = r.stderr.trim().split("\n");

@@ -196,7 +196,7 @@ describe.skipIf(skip !== undefined)("a kernel that never ends, on the fake drive
     const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "spin-in-process.mjs")], {
       encoding: "utf8",
       env: { ...process.env, GK_CACHE_DIR: cacheRoot },
-      timeout: 60_000,
+      timeout: 600_000,
     });
     expect(r.stderr).toBe("");
     const lines = r.stdout.trim().split("\n");
@@ -211,7 +211,7 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a program that never calls
     const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "no-close.mjs"), isolation], {
       encoding: "utf8",
       env: { ...process.env, GK_CACHE_DIR: cacheRoot },
-      timeout: 60_000,
+      timeout: 600_000,
     });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("[ 2, 3 ]\n");
