@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { emitCuda } from "../dist/codegen/cuda/index.js";
 import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
-import { ROOT, median, table, writeResult } from "./lib.mjs";
+import { ROOT, barChart, median, table, writeResult } from "./lib.mjs";
 
 export async function benchBuild(arch = "sm_90") {
   const root = mkdtempSync(join(tmpdir(), "gk-bench-cache-"));
@@ -36,7 +36,9 @@ export async function benchBuild(arch = "sm_90") {
     rmSync(root, { recursive: true, force: true });
   }
   console.log(table(`Build (${arch}), ms`, ["example", "front end", "CUDA codegen", "nvcc ptx+cubin", "cache hit (median of 20)"], rows.map((r) => [r.example, r.frontEndMs, r.codegenMs, r.nvccMs, r.hitMs])));
-  console.log(`wrote ${writeResult("build", { arch, rows })}`);
+  const parts = [["front end", "frontEndMs"], ["CUDA codegen", "codegenMs"], ["nvcc ptx+cubin", "nvccMs"], ["cache hit", "hitMs"]];
+  const chart = barChart({ title: `Build (${arch}), ms`, unit: "ms", log: true, bars: rows.flatMap((r) => parts.map(([series, k]) => ({ group: r.example, label: series, value: r[k], series }))) });
+  console.log(`wrote ${writeResult("build", { arch, rows }, chart)}`);
   return rows;
 }
 

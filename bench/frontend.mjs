@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
-import { ROOT, median, table, writeResult } from "./lib.mjs";
+import { ROOT, barChart, median, table, writeResult } from "./lib.mjs";
 
 export async function benchFrontend() {
   const dir = join(ROOT, "examples");
@@ -24,7 +24,12 @@ export async function benchFrontend() {
     rows.push({ example: f, lines, coldMs: cold, warmMs: median(runs) });
   }
   console.log(table("Front end (parse + check + fold), ms", ["example", "lines", "cold", "warm median of 50"], rows.map((r) => [r.example, r.lines, r.coldMs, r.warmMs])));
-  console.log(`wrote ${writeResult("frontend", { rows })}`);
+  const chart = barChart({
+    title: "Front end (parse + check + fold), ms",
+    unit: "ms",
+    bars: rows.flatMap((r) => [{ group: r.example, label: "cold", value: r.coldMs, series: "cold" }, { group: r.example, label: "warm (median of 50)", value: r.warmMs, series: "warm" }]),
+  });
+  console.log(`wrote ${writeResult("frontend", { rows }, chart)}`);
   return rows;
 }
 

@@ -11,7 +11,7 @@ import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
 import { LauncherSession } from "../dist/runtime/launcher.js";
 import { compileCuda } from "../dist/build/nvcc.js";
-import { findGpu, ROOT, table, writeResult } from "./lib.mjs";
+import { barChart, findGpu, ROOT, table, writeResult } from "./lib.mjs";
 
 const f32 = (n, f) => Float32Array.from({ length: n }, (_, i) => f(i));
 
@@ -114,7 +114,12 @@ export async function benchKernels() {
       rows.map((r) => [r.name, r.gkMs, r.refMs, r.ratio, r.gkFigure, r.refFigure, r.sameBits ? "yes" : "no (atomics order)"]),
     ),
   );
-  console.log(`wrote ${writeResult("kernels", { device: gpu.device.name, arch, rows })}`);
+  const chart = barChart({
+    title: `gk vs hand-written CUDA on ${gpu.device.name}, kernel ms (median of 20)`,
+    unit: "ms",
+    bars: rows.flatMap((r) => [{ group: r.name, label: "gk", value: r.gkMs, series: "gk" }, { group: r.name, label: "hand-written", value: r.refMs, series: "hand-written CUDA" }]),
+  });
+  console.log(`wrote ${writeResult("kernels", { device: gpu.device.name, arch, rows }, chart)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchKernels();

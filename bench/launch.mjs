@@ -11,7 +11,7 @@ import { compile } from "../dist/runtime/api.js";
 import { buildModule } from "../dist/build/build.js";
 import { LauncherSession, launchOnce } from "../dist/runtime/launcher.js";
 import { benchTargets } from "./launch_targets.mjs";
-import { findGpu, ROOT, median, table, writeResult } from "./lib.mjs";
+import { barChart, findGpu, ROOT, median, table, writeResult } from "./lib.mjs";
 
 const SIZES = (process.env.GK_BENCH_SIZES ?? "10,14,18,22,24,26").split(",").map((e) => 2 ** Number(e));
 
@@ -149,7 +149,20 @@ export async function benchLaunch() {
   );
   if (cupy.error) console.log(`CuPy not measured: ${cupy.error}`);
   const targets = await benchTargets(device);
-  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, pipePingPongUs: pipeUs, oneShot, resident, cupy, targets })}`);
+  const chart = barChart({
+    title: `Launch round trip on ${device.name} (${device.arch}), us: gk's session against CuPy's synchronized launch`,
+    unit: "us",
+    log: true,
+    bars: resident.flatMap((r) => {
+      const c = cupyBy.get(r.n);
+      return [
+        { group: `${r.n} elements`, label: "gk launch round trip", value: r.launchRoundTripUs, series: "gk" },
+        { group: `${r.n} elements`, label: "CuPy launch + sync", value: c ? c.sync_launch_us_median : NaN, series: "CuPy" },
+        { group: `${r.n} elements`, label: "kernel", value: r.kernelUs, series: "kernel" },
+      ];
+    }),
+  });
+  console.log(`wrote ${writeResult("launch", { device: device.name, arch: device.arch, sessionStartupMs: startup.ms, pipePingPongUs: pipeUs, oneShot, resident, cupy, targets }, chart)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchLaunch();

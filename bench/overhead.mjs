@@ -19,7 +19,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, fmt, median, saxpy1K, table, writeResult } from "./lib.mjs";
+import { ROOT, barChart, fmt, median, saxpy1K, table, writeResult } from "./lib.mjs";
 
 const ROUNDS = Number(process.env.GK_BENCH_ROUNDS ?? 7);
 
@@ -219,7 +219,13 @@ export async function benchOverhead() {
       ),
     );
     for (const s of skipped) console.log(s);
-    console.log(`wrote ${writeResult("overhead", { rounds: ROUNDS, pipePingPongUs: pipeUs, rows, skipped })}`);
+    const chart = barChart({
+      title: `gk's own cost per call on the fake CUDA driver, wall us (fastest of ${ROUNDS} rounds)`,
+      unit: "us",
+      log: true,
+      bars: steps.flatMap(([what, key]) => rows.map((r) => ({ group: what, label: r.isolation, value: r[key]?.wall ?? NaN, series: r.isolation }))),
+    });
+    console.log(`wrote ${writeResult("overhead", { rounds: ROUNDS, pipePingPongUs: pipeUs, rows, skipped }, chart)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { compileKernel, runKernel } from "../dist/runtime/sim/index.js";
-import { ROOT, median, table, writeResult } from "./lib.mjs";
+import { ROOT, barChart, median, table, writeResult } from "./lib.mjs";
 
 function load(name) {
   const fe = frontEnd(join(ROOT, "examples", name));
@@ -64,7 +64,13 @@ export async function benchSim() {
       rows.map((q) => [q.what, q.threads, q.ms, q.threadsPerSecond, q.threadsPerSecond / numba]),
     ),
   );
-  console.log(`wrote ${writeResult("sim", { rows, numbaThreadsPerSecond: numba })}`);
+  const chart = barChart({
+    title: "Simulator throughput (one core), threads per second",
+    unit: "threads/s",
+    log: true,
+    bars: [...rows.map((q) => ({ label: q.what, value: q.threadsPerSecond, series: "gk" })), { label: "Numba's CUDA simulator (about)", value: numba, series: "Numba" }],
+  });
+  console.log(`wrote ${writeResult("sim", { rows, numbaThreadsPerSecond: numba }, chart)}`);
   return rows;
 }
 

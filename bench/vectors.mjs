@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
-import { findGpu, ROOT, table, writeResult } from "./lib.mjs";
+import { barChart, findGpu, ROOT, table, writeResult } from "./lib.mjs";
 
 const N = 1 << 26;
 const M = 4096;
@@ -70,7 +70,12 @@ export async function benchVectors() {
       rows.map((r) => [r.name, r.gk_ms, r.torch_ms, r.gk, r.peer, r.ratio, `>= ${r.target}`, r.met ? "yes" : "no", r.ok ? "agrees" : "DIFFERS"]),
     ),
   );
-  console.log(`wrote ${writeResult("vectors", { device: result.device, arch, torch: result.torch, cupy: result.cupy, rows })}`);
+  const chart = barChart({
+    title: `gk's vector-load kernels vs PyTorch ${result.torch} on ${result.device}, ms`,
+    unit: "ms",
+    bars: rows.flatMap((r) => [{ group: r.name, label: "gk", value: r.gk_ms, series: "gk" }, { group: r.name, label: "PyTorch", value: r.torch_ms, series: "PyTorch" }]),
+  });
+  console.log(`wrote ${writeResult("vectors", { device: result.device, arch, torch: result.torch, cupy: result.cupy, rows }, chart)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchVectors();

@@ -19,9 +19,9 @@ const cnd = deviceFn((d: f32): f32 => {
 export const blackScholes = kernel((n: i32, price: ReadonlyGlobal<f32>, strike: ReadonlyGlobal<f32>, years: ReadonlyGlobal<f32>,
                                     r: f32, v: f32, call: Global<f32>, put: Global<f32>) => {
   for (let i = globalId.x; i < n; i += blockDim.x * gridDim.x) {
-    const s = price[i];
-    const x = strike[i];
-    const t = years[i];
+    const s = price[i]!;
+    const x = strike[i]!;
+    const t = years[i]!;
     const sqrtT = sqrt(t);
     const d1 = fastDiv(fastLog(fastDiv(s, x)) + (r + 0.5 * v * v) * t, v * sqrtT);
     const d2 = d1 - v * sqrtT;

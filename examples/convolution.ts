@@ -34,7 +34,7 @@ export const convolveRows = kernel((w: i32, src: ReadonlyGlobal<f32>, dst: Globa
   unroll();
   for (let s = 0; s < ROW_STEPS + 2 * ROW_HALO; s++) {
     const x = x0 + s * ROW_X;
-    tile[ty][tx + s * ROW_X] = x >= 0 && x < w ? src[row + x] : 0.0;
+    tile[ty]![tx + s * ROW_X] = x >= 0 && x < w ? src[row + x]! : 0.0;
   }
   barrier();
   unroll();
@@ -42,7 +42,7 @@ export const convolveRows = kernel((w: i32, src: ReadonlyGlobal<f32>, dst: Globa
     let sum = 0.0;
     unroll();
     for (let k = -RADIUS; k <= RADIUS; k++) {
-      sum += TAPS[RADIUS - k] * tile[ty][tx + s * ROW_X + k];
+      sum += TAPS[RADIUS - k]! * tile[ty]![tx + s * ROW_X + k]!;
     }
     dst[row + x0 + s * ROW_X] = sum;
   }
@@ -64,7 +64,7 @@ export const convolveColumns = kernel((w: i32, h: i32, src: ReadonlyGlobal<f32>,
   unroll();
   for (let s = 0; s < COL_STEPS + 2 * COL_HALO; s++) {
     const y = y0 + s * COL_Y;
-    tile[tx][ty + s * COL_Y] = y >= 0 && y < h ? src[y * w + x] : 0.0;
+    tile[tx]![ty + s * COL_Y] = y >= 0 && y < h ? src[y * w + x]! : 0.0;
   }
   barrier();
   unroll();
@@ -72,7 +72,7 @@ export const convolveColumns = kernel((w: i32, h: i32, src: ReadonlyGlobal<f32>,
     let sum = 0.0;
     unroll();
     for (let k = -RADIUS; k <= RADIUS; k++) {
-      sum += TAPS[RADIUS - k] * tile[tx][ty + s * COL_Y + k];
+      sum += TAPS[RADIUS - k]! * tile[tx]![ty + s * COL_Y + k]!;
     }
     dst[(y0 + s * COL_Y) * w + x] = sum;
   }

@@ -12,10 +12,10 @@ export const histogram = kernel((n: i32, data: ReadonlyGlobal<u32>, hist: Global
   }
   barrier();
   for (let i = globalId.x; i < n; i += blockDim.x * gridDim.x) {
-    atomicAdd(local_hist, data[i] % BINS, 1);
+    atomicAdd(local_hist, data[i]! % BINS, 1);
   }
   barrier();
   if (tid < BINS) {
-    atomicAdd(hist, tid, local_hist[tid]);
+    atomicAdd(hist, tid, local_hist[tid]!);
   }
 });

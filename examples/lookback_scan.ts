@@ -28,17 +28,17 @@ export const scan = kernel((n: i32, x: ReadonlyGlobal<u32>, y: Global<u32>, stat
   barrier();
   const b = tileId;
   const i = b * BLOCK + t;
-  tile[t] = i < n ? x[i] : 0;
+  tile[t] = i < n ? x[i]! : 0;
   barrier();
   // The tile's inclusive scan (Hillis-Steele): log2(BLOCK) steps.
   for (let d = 1; d < BLOCK; d *= 2) {
-    const v = t >= d ? tile[t - d] : 0;
+    const v = t >= d ? tile[t - d]! : 0;
     barrier();
     tile[t] += v;
     barrier();
   }
   if (t == 0) {
-    const sum = tile[BLOCK - 1];
+    const sum = tile[BLOCK - 1]!;
     if (b == 0) {
       prefixes[0] = sum;
       storeRelease(status, 0, PREFIX);
@@ -53,11 +53,11 @@ export const scan = kernel((n: i32, x: ReadonlyGlobal<u32>, y: Global<u32>, stat
       while (true) {
         const s = loadAcquire(status, p);
         if (s == PREFIX) {
-          exclusive += prefixes[p];
+          exclusive += prefixes[p]!;
           break;
         }
         if (s == AGGREGATE) {
-          exclusive += aggregates[p];
+          exclusive += aggregates[p]!;
           p--;
         }
       }
@@ -68,6 +68,6 @@ export const scan = kernel((n: i32, x: ReadonlyGlobal<u32>, y: Global<u32>, stat
   }
   barrier();
   if (i < n) {
-    y[i] = tile[t] + before;
+    y[i] = tile[t]! + before;
   }
 });

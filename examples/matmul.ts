@@ -12,11 +12,11 @@ export const matmul = kernel((A: ReadonlyGlobal<f32>, B: ReadonlyGlobal<f32>, C:
   const col = blockIdx.x * TILE + threadIdx.x;
   let sum = 0.0;
   for (let t = 0; t < (K + TILE - 1) / TILE; t += 1) {
-    tA[threadIdx.y][threadIdx.x] = row < M && t * TILE + threadIdx.x < K ? A[row * K + t * TILE + threadIdx.x] : 0.0;
-    tB[threadIdx.y][threadIdx.x] = col < N && t * TILE + threadIdx.y < K ? B[(t * TILE + threadIdx.y) * N + col] : 0.0;
+    tA[threadIdx.y]![threadIdx.x] = row < M && t * TILE + threadIdx.x < K ? A[row * K + t * TILE + threadIdx.x]! : 0.0;
+    tB[threadIdx.y]![threadIdx.x] = col < N && t * TILE + threadIdx.y < K ? B[(t * TILE + threadIdx.y) * N + col]! : 0.0;
     barrier();
     for (let k = 0; k < TILE; k += 1) {
-      sum += tA[threadIdx.y][k] * tB[k][threadIdx.x];
+      sum += tA[threadIdx.y]![k]! * tB[k]![threadIdx.x]!;
     }
     barrier();
   }

@@ -24,6 +24,6 @@ const step_one = deviceFn((p: Particle, gravity: f32x3, dt: f32): Particle => {
 export const step = kernel((n: i32, dt: f32, gravity: f32x3, ps: Global<Particle>) => {
   const i = globalId.x;
   if (i < n) {
-    ps[i] = step_one(ps[i], gravity, dt);
+    ps[i] = step_one(ps[i]!, gravity, dt);
   }
 });

@@ -7,16 +7,16 @@ export const block_sum = kernel((n: i32, x: ReadonlyGlobal<f32>, partial: Global
   const buf = dynamicShared(f32);
   const tid = threadIdx.x;
   const i = globalId.x;
-  buf[tid] = i < n ? x[i] : 0.0;
+  buf[tid] = i < n ? x[i]! : 0.0;
   barrier();
   for (let stride = blockDim.x / 2; stride > 0; stride >>= 1) {
     if (tid < stride) {
-      buf[tid] += buf[tid + stride];
+      buf[tid] += buf[tid + stride]!;
     }
     barrier();
   }
   if (tid == 0) {
-    partial[blockIdx.x] = buf[0];
-    atomicAdd(total, 0, buf[0]);
+    partial[blockIdx.x] = buf[0]!;
+    atomicAdd(total, 0, buf[0]!);
   }
 });

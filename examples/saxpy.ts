@@ -5,6 +5,6 @@ export const saxpy = kernel((n: i32, alpha: f32, x: ReadonlyGlobal<f32>,
                              y: ReadonlyGlobal<f32>, out: Global<f32>) => {
   const i = globalId.x;
   if (i < n) {
-    out[i] = alpha * x[i] + y[i];
+    out[i] = alpha * x[i]! + y[i]!;
   }
 });

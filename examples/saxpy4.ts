@@ -9,7 +9,7 @@ export const saxpy4 = kernel((n: i32, alpha: f32, x: ReadonlyGlobal<f32>, y: Rea
     store4(out, i, alpha * load4(x, i) + load4(y, i));
   } else {
     for (let j = i; j < n; j++) {
-      out[j] = alpha * x[j] + y[j];
+      out[j] = alpha * x[j]! + y[j]!;
     }
   }
 });
@@ -23,7 +23,7 @@ export const saxpy8 = kernel((n: i32, alpha: f32, x: ReadonlyGlobal<f32>, y: Rea
       store4(out, i, alpha * load4(x, i) + load4(y, i));
     } else {
       for (let j = i; j < n; j++) {
-        out[j] = alpha * x[j] + y[j];
+        out[j] = alpha * x[j]! + y[j]!;
       }
     }
   }

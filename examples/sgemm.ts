@@ -24,11 +24,11 @@ export const sgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<f32>, B: 
   let a = load4(A, (row0 + aRow) * K + aCol);
   let b = load4(B, bRow * N + col0 + bCol);
   let stage = 0;
-  As[0][aCol][aRow] = a.x!;
-  As[0][aCol + 1][aRow] = a.y!;
-  As[0][aCol + 2][aRow] = a.z!;
-  As[0][aCol + 3][aRow] = a.w!;
-  store4(Bs[0][bRow], bCol, b);
+  As[0]![aCol]![aRow] = a.x!;
+  As[0]![aCol + 1]![aRow] = a.y!;
+  As[0]![aCol + 2]![aRow] = a.z!;
+  As[0]![aCol + 3]![aRow] = a.w!;
+  store4(Bs[0]![bRow]!, bCol, b);
   barrier();
   for (let k0 = 0; k0 < K; k0 += BK) {
     const more = k0 + BK < K;
@@ -37,30 +37,30 @@ export const sgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<f32>, B: 
       b = load4(B, (k0 + BK + bRow) * N + col0 + bCol);
     }
     for (let k = 0; k < BK; k++) {
-      const a0 = load4(As[stage][k], ty * 4);
-      const a1 = load4(As[stage][k], 64 + ty * 4);
-      const b0 = load4(Bs[stage][k], tx * 4);
-      const b1 = load4(Bs[stage][k], 64 + tx * 4);
+      const a0 = load4(As[stage]![k]!, ty * 4);
+      const a1 = load4(As[stage]![k]!, 64 + ty * 4);
+      const b0 = load4(Bs[stage]![k]!, tx * 4);
+      const b1 = load4(Bs[stage]![k]!, 64 + tx * 4);
       const ra = local(f32, [a0.x!, a0.y!, a0.z!, a0.w!, a1.x!, a1.y!, a1.z!, a1.w!]);
       for (let m = 0; m < 8; m++) {
-        acc[m][0] += ra[m] * b0;
-        acc[m][1] += ra[m] * b1;
+        acc[m]![0]! += ra[m]! * b0;
+        acc[m]![1]! += ra[m]! * b1;
       }
     }
     if (more) {
       const next = 1 - stage;
-      As[next][aCol][aRow] = a.x!;
-      As[next][aCol + 1][aRow] = a.y!;
-      As[next][aCol + 2][aRow] = a.z!;
-      As[next][aCol + 3][aRow] = a.w!;
-      store4(Bs[next][bRow], bCol, b);
+      As[next]![aCol]![aRow] = a.x!;
+      As[next]![aCol + 1]![aRow] = a.y!;
+      As[next]![aCol + 2]![aRow] = a.z!;
+      As[next]![aCol + 3]![aRow] = a.w!;
+      store4(Bs[next]![bRow]!, bCol, b);
       stage = next;
     }
     barrier();
   }
   for (let m = 0; m < 8; m++) {
     const row = row0 + (m < 4 ? ty * 4 + m : 60 + ty * 4 + m);
-    store4(C, row * N + col0 + tx * 4, acc[m][0]);
-    store4(C, row * N + col0 + 64 + tx * 4, acc[m][1]);
+    store4(C, row * N + col0 + tx * 4, acc[m]![0]!);
+    store4(C, row * N + col0 + 64 + tx * 4, acc[m]![1]!);
   }
 });

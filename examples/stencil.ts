@@ -11,8 +11,8 @@ export const stencil = kernel((W: i32, H: i32, src: ReadonlyGlobal<f32>, dst: Gl
   }
   const i = y * W + x;
   if (x == 0 || y == 0 || x == W - 1 || y == H - 1) {
-    dst[i] = src[i];
+    dst[i] = src[i]!;
   } else {
-    dst[i] = 0.25 * (src[i - 1] + src[i + 1] + src[i - W] + src[i + W]);
+    dst[i] = 0.25 * (src[i - 1]! + src[i + 1]! + src[i - W]! + src[i + W]!);
   }
 });

@@ -30,7 +30,7 @@ export const sum4 = kernel((n: i32, x: ReadonlyGlobal<f32>, total: Global<f32>) 
   a += b;
   let s = (a.x! + a.y!) + (a.z! + a.w!);
   for (let j = i; j < n; j++) {
-    s += x[j];
+    s += x[j]!;
   }
   const warp = threadIdx.x / warpSize;
   s = warp_sum(s);
@@ -40,7 +40,7 @@ export const sum4 = kernel((n: i32, x: ReadonlyGlobal<f32>, total: Global<f32>) 
   barrier();
   if (warp == 0) {
     const warps = blockDim.x / warpSize;
-    const block = warp_sum(laneId < warps ? sums[laneId] : 0.0);
+    const block = warp_sum(laneId < warps ? sums[laneId]! : 0.0);
     if (laneId == 0) {
       atomicAdd(total, 0, block);
     }

@@ -12,7 +12,7 @@ export const transpose = kernel((rows: i32, cols: i32, input: ReadonlyGlobal<f32
   const y0 = blockIdx.y * TILE + threadIdx.y;
   for (let j = 0; j < TILE; j += ROWS_PER_PASS) {
     if (x < cols && y0 + j < rows) {
-      tile[threadIdx.y + j][threadIdx.x] = input[(y0 + j) * cols + x];
+      tile[threadIdx.y + j]![threadIdx.x] = input[(y0 + j) * cols + x]!;
     }
   }
   barrier();
@@ -20,7 +20,7 @@ export const transpose = kernel((rows: i32, cols: i32, input: ReadonlyGlobal<f32
   const ty0 = blockIdx.x * TILE + threadIdx.y;
   for (let j = 0; j < TILE; j += ROWS_PER_PASS) {
     if (tx < rows && ty0 + j < cols) {
-      output[(ty0 + j) * rows + tx] = tile[threadIdx.x][threadIdx.y + j];
+      output[(ty0 + j) * rows + tx] = tile[threadIdx.x]![threadIdx.y + j]!;
     }
   }
 });

@@ -22,14 +22,14 @@ export const block_sum = kernel((n: i32, x: ReadonlyGlobal<f32>, partial: Global
   const sums = shared(f32, MAX_WARPS);
   const i = globalId.x;
   const warp = threadIdx.x / warpSize;
-  const s = warp_sum(i < n ? x[i] : 0.0);
+  const s = warp_sum(i < n ? x[i]! : 0.0);
   if (laneId == 0) {
     sums[warp] = s;
   }
   barrier();
   if (warp == 0) {
     const warps = blockDim.x / warpSize;
-    const b = warp_sum(laneId < warps ? sums[laneId] : 0.0);
+    const b = warp_sum(laneId < warps ? sums[laneId]! : 0.0);
     if (laneId == 0) {
       partial[blockIdx.x] = b;
       atomicAdd(total, 0, b);

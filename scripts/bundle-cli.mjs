@@ -7,7 +7,7 @@
  * stays a chunk of its own, loaded only when it is used. bin/gkc.js runs dist/gkc/main.js.
  *
  * execa stays outside the bundle: nvcc.ts loads it from node_modules on the first nvcc run.
- * The library entry points (`gk`, `gk/testing`) are tsc's output in dist/, unbundled.
+ * The library entry points (`gk`, `gk/testing`, ...) are bundled the same way by bundle-lib.mjs.
  *
  * Also writes build/gkc-bundle.json, esbuild's account of which source files went into which
  * chunk; test/cli/startup.test.ts reads it to check what each command loads.

@@ -14,6 +14,7 @@
  *   <root>/v1/locks/<key>               held while a process builds the key (build/cache/lock.ts)
  *   <root>/v1/src/<key>/kernel.cu       the source of a build in progress, where nvcc reads it
  *   <root>/v1/ts/<key>.json             a TypeScript kernel file lowered to gk's AST (tsfront/cache.ts)
+ *                                       or the module code of an imported .gk file (modules/codeCache.ts)
  *
  * Everything sits under one root, so every rename stays on one filesystem and is atomic.
  */

@@ -1,4 +1,4 @@
-/** One-line helpers for tests: check a source string, and expect its IR or its diagnostics. */
+/** One-line helpers for tests: check a source string, and expect its IR or its diagnostics; the size of the fuzzers. */
 import { expect } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics/format.js";
 import { lineColOf } from "../src/diagnostics/source.js";
@@ -7,6 +7,13 @@ import { printModule } from "../src/ir/print.js";
 import { verifyModule } from "../src/ir/verify.js";
 import { memoryHost } from "../src/load/program.js";
 import { frontEnd, type FrontEndResult } from "../src/pipeline.js";
+
+/**
+ * How many cases the long fuzzers run (the launcher's request readers that many; the cache
+ * and SIGKILL fuzzers a fraction): 50 by default, sized for a loaded 2-core CI machine;
+ * `GK_FUZZ_RUNS=5000 npx vitest run test/runtime` for a long run.
+ */
+export const FUZZ_RUNS = Number(process.env.GK_FUZZ_RUNS ?? 50);
 
 /** Checks `src` as the file `test.gk` (plus any other in-memory files it imports). */
 export function checkSource(src: string, files: Record<string, string> = {}, after?: string): FrontEndResult {

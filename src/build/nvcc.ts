@@ -23,6 +23,7 @@ import {
 import { invariant } from "../util.js";
 import { isPlainName, plainRealPath, plainTempDir, refuseFullDisk } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
+import { showWhile } from "../progress.js";
 
 /** The one error type that building throws: everything the user needs is in `diagnostics`. */
 export class BuildError extends Error {
@@ -153,6 +154,28 @@ function spawnFailure(nvcc: string, o: { code: string; detail: string }): BuildE
   ]);
 }
 
+/**
+ * Runs a command that starts no children (`nvcc --version`) with Node's own child_process,
+ * not execa: a build that hits the cache asks nvcc only its version, and loading execa (some
+ * 150 modules) would cost it more than the rest of the hit. Never rejects.
+ */
+async function quickRun(file: string, args: readonly string[], timeoutMs: number): Promise<RunOutcome> {
+  const { execFile } = await import("node:child_process");
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1 << 20, encoding: "utf8" }, (e, stdout, stderr) => {
+      const ms = performance.now() - t0;
+      if (!e) return resolve({ kind: "ok", stdout, stderr, ms });
+      const err = e as NodeJS.ErrnoException & { killed?: boolean; signal?: NodeJS.Signals | null; code?: string | number | null };
+      const output = `${stdout}${stderr}`;
+      if (typeof err.code === "string") return resolve({ kind: "spawn", code: err.code, detail: err.message });
+      if (err.killed && err.signal === "SIGTERM") return resolve({ kind: "timeout", output, ms });
+      if (err.signal) return resolve({ kind: "signal", signal: err.signal, output, ms });
+      resolve({ kind: "exit", exitCode: typeof err.code === "number" ? err.code : 1, output, ms });
+    });
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Version
 
@@ -181,7 +204,7 @@ export function nvccVersion(nvcc: string = findNvcc().path): Promise<NvccVersion
 
 async function queryVersion(nvcc: string): Promise<NvccVersion> {
   const args = ["--version"];
-  const o = await runNvcc(nvcc, args, { timeoutMs: 60_000 });
+  const o = await quickRun(nvcc, args, 60_000);
   if (o.kind === "spawn") throw spawnFailure(nvcc, o);
   const command = quoteCommand([nvcc, ...args]);
   if (o.kind !== "ok") {
@@ -322,7 +345,8 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
     } else if (workDir !== plainOut) {
       await writeFile(path.join(workDir, cuName), opts.source);
     }
-    const r = await compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0);
+    // A build over a second says so on the status line (src/runtime/progress.ts), where there is one.
+    const r = await showWhile((s) => `building ${cuName} with nvcc (${opts.arch}): ${s} s`, compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0));
     if (workDir !== plainOut) {
       for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);
     }

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { diagnosticToJson, formatReport, REPORT_LIMIT } from "../diagnostics/format.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
+import { terminalStatusLine, type StatusLine } from "../progress.js";
 
 export interface Io {
   out(text: string): void;
@@ -18,6 +19,8 @@ export interface Io {
   readonly color: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** A status line for the progress of long work (src/runtime/progress.ts): stderr's, when it is a terminal. */
+  readonly status?: StatusLine;
 }
 
 let guarded = false;
@@ -67,6 +70,8 @@ export function printParts(io: Io, parts: Iterable<string>): Promise<void> {
   return Promise.resolve();
 }
 
+const stderrStatus = terminalStatusLine(process.stderr);
+
 export const processIo: Io = {
   out: (t) => write(process.stdout, t),
   outParts: (parts) => writeParts(process.stdout, parts),
@@ -74,6 +79,7 @@ export const processIo: Io = {
   color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
   cwd: process.cwd(),
   env: process.env,
+  ...(stderrStatus && { status: stderrStatus }),
 };
 
 /** Prints diagnostics (the first REPORT_LIMIT, and how many more) to stderr with a summary line counting all; returns whether any is an error. */

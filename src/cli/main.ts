@@ -7,6 +7,7 @@
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { SourceMap } from "../diagnostics/source.js";
 import { gkVersion } from "../cacheFolder.js";
+import { setStatusLine } from "../progress.js";
 import { EXIT, processIo, UsageError, type Io } from "./io.js";
 import { printRuntimeError } from "./runtimeErrors.js";
 
@@ -40,10 +41,10 @@ export function usage(): string {
     "",
     ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(width)}  ${c.summary}`),
     "",
-    "gkc <command> --help shows a command's options. Examples:",
-    "  gkc check examples/saxpy.gk",
-    "  gkc run examples/saxpy.gk",
-    "  gkc run examples/saxpy.gk --device cpu --json",
+    "gkc <command> --help shows a command's options. Examples (README.md's tour has saxpy.gk):",
+    "  gkc check saxpy.gk",
+    "  gkc run saxpy.gk",
+    "  gkc run saxpy.gk --device cpu --json",
   ].join("\n");
 }
 
@@ -61,10 +62,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`gkc: unknown command '${name}'\n\n${usage()}`);
+    const { didYouMean } = await import("../diagnostics/didYouMean.js");
+    io.err(`gkc: unknown command '${name}'${didYouMean(name, Object.keys(COMMANDS))}\n\n${usage()}`);
     return EXIT.usage;
   }
   let cmd: CommandModule | undefined;
+  // Long work (a simulation, an nvcc build) shows its progress on the status line, where there is one (a terminal's stderr).
+  const statusBefore = setStatusLine(io.status);
   try {
     cmd = await command.load();
     if (args.includes("--help") || args.includes("-h")) {
@@ -81,5 +85,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     const { internalError } = await import("../pipeline.js");
     io.err(formatDiagnostic(internalError(e), new SourceMap()));
     return EXIT.internal;
+  } finally {
+    setStatusLine(statusBefore);
   }
 }

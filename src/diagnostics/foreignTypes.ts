@@ -1,7 +1,8 @@
 /**
  * Type names from C, CUDA and TypeScript that people write out of habit, and gk's type for
  * each (a hint, for the messages of the parser and the checker): `float` is f32, `number`
- * is f32 or f64. A hint that is one word is a gk scalar type.
+ * i32 (what JavaScript's numbers count and index with), f32 or f64. A hint that is one word
+ * is a gk scalar type.
  */
 export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   float: "f32", double: "f64", int: "i32", unsigned: "u32", uint: "u32", long: "i64", ulong: "u64", boolean: "bool",
@@ -10,7 +11,7 @@ export const FOREIGN_TYPES: Readonly<Record<string, string>> = {
   int8: "i8", uint8: "u8", int16: "i16", uint16: "u16", int8_t: "i8", uint8_t: "u8", int16_t: "i16", uint16_t: "u16",
   char: "i8", uchar: "u8", short: "i16", ushort: "u16", byte: "u8", half: "f16", __half: "f16", float16: "f16",
   bfloat16: "bf16", __nv_bfloat16: "bf16",
-  number: "f32 or f64", bigint: "i64 or u64",
+  number: "i32 (a count or an index), f32 or f64", bigint: "i64 or u64",
   // CUDA's and WGSL's vector types.
   ...Object.fromEntries(
     [2, 3, 4].flatMap((n) => [

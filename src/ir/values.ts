@@ -167,6 +167,24 @@ export function holdsElem(a: unknown, elem: ScalarName): a is AnyTypedArray {
 }
 
 /**
+ * elemOfTypedArray's answer as a type: the element type a TypedArray type `A` holds where
+ * nothing else says (`Float32Array` "f32", `Uint8Array` "bool", `Uint16Array` "u16"), so that
+ * `gpu.array(new Float32Array(n))` is a `GpuArray<"f32">`. TypedArrays differ to TypeScript by
+ * their `[Symbol.toStringTag]`, so no one is taken for another.
+ */
+export type ElemOfTypedArray<A> = A extends Float32Array ? "f32"
+  : A extends Float64Array ? "f64"
+  : A extends Int32Array ? "i32"
+  : A extends Uint32Array ? "u32"
+  : A extends Int16Array ? "i16"
+  : A extends Uint16Array ? "u16"
+  : A extends Int8Array ? "i8"
+  : A extends Uint8Array ? "bool"
+  : A extends BigInt64Array ? "i64"
+  : A extends BigUint64Array ? "u64"
+  : never;
+
+/**
  * The element type a TypedArray holds where nothing else says, or undefined for other
  * arrays: a Uint8Array is bool and a Uint16Array u16 (say u8, f16 or bf16 where meant).
  */

@@ -4,7 +4,7 @@
  * `.ts` file itself; JavaScript compiled by tsc names the `.js` file, which its source map
  * (a `.js.map` beside it or inline) leads back to the `.ts` file (Node's module.SourceMap).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +18,7 @@ export interface SourceSite {
 }
 
 /** gk's own code: its dist/ folder, and its src/ (which source maps lead stack traces back to). */
-const GK_ROOT = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+const GK_ROOT = packageFolder(path.dirname(fileURLToPath(import.meta.url)));
 const GK_DIRS = [path.join(GK_ROOT, "src"), path.join(GK_ROOT, "dist")].map((d) => d + path.sep);
 const FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^()\s]*?|(?:file:\/\/)?[A-Za-z]:[\\/][^()]*?):(\d+):(\d+)\)?$/;
 const TS_FILE = /\.(ts|mts|cts)$/;
@@ -70,4 +70,12 @@ export function throughSourceMap(site: SourceSite): SourceSite | string {
     : path.resolve(path.dirname(mapFile), payload.sourceRoot ?? "", entry.originalSource);
   if (!TS_FILE.test(source)) return `${js}: its source map leads to ${source}, which is not TypeScript`;
   return { file: source, line: entry.originalLine + 1, column: (entry.originalColumn ?? 0) + 1 };
+}
+
+/** The nearest folder at or above `dir` with a package.json: gk's root, from src/, dist/ or a bundle chunk in dist/lib/chunks/ alike. */
+function packageFolder(dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, "package.json"))) return d;
+    if (path.dirname(d) === d) return path.dirname(path.dirname(dir));
+  }
 }

@@ -164,22 +164,22 @@ export type HostValue<P> = IsVector<P> extends true
 
 /**
  * What an array parameter of elements `E` takes: of scalars, the TypedArray or a GPU array;
- * of vectors, the TypedArray of their lanes (four for a 3-lane vector); of structs, their
- * bytes (packStructs), which a launch updates in place. An array the kernel only reads may
- * also be a plain array of vectors or objects; one it writes may not, since a TypeScript
+ * of vectors, the TypedArray of their lanes (four for a 3-lane vector) or a GPU array of them;
+ * of structs, their bytes (packStructs) or a GPU array of them, which a launch updates in place. An array the kernel only reads may
+ * also be a plain array (of numbers, of vectors, of objects); one it writes may not, since a TypeScript
  * kernel's launch returns nothing and the results would be lost.
  */
 type HostArrayOf<E, K> = IsVector<E> extends true
   ? K extends "global"
-    ? TypedArrayFor<ScalarNameOf<LaneOf<E>>>
-    : ReadonlyView<TypedArrayFor<ScalarNameOf<LaneOf<E>>>> | readonly HostValue<E>[]
+    ? TypedArrayFor<ScalarNameOf<LaneOf<E>>> | GpuArray<ScalarNameOf<LaneOf<E>>>
+    : ReadonlyView<TypedArrayFor<ScalarNameOf<LaneOf<E>>>> | GpuArray<ScalarNameOf<LaneOf<E>>> | readonly HostValue<E>[]
   : E extends number | bigint | boolean
     ? K extends "global"
       ? HostArray<E>
-      : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>>
+      : ReadonlyView<TypedArrayFor<ScalarNameOf<E>>> | GpuArray<ScalarNameOf<E>> | readonly HostValue<E>[]
     : K extends "global"
-      ? ArrayBuffer | ArrayBufferView
-      : ReadonlyView<ArrayBuffer> | ArrayBuffer | ArrayBufferView | readonly HostValue<E>[];
+      ? ArrayBuffer | ArrayBufferView | GpuArray
+      : ReadonlyView<ArrayBuffer> | ArrayBuffer | ArrayBufferView | GpuArray | readonly HostValue<E>[];
 
 /** The host value a kernel parameter of type `P` takes: numbers, bigints, booleans, tuples, objects, TypedArrays and GPU arrays. */
 export type HostArg<P> = P extends { readonly [memoryBrand]: readonly [infer K, infer E, ...unknown[]] } ? HostArrayOf<E, K> : HostValue<P>;

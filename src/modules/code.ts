@@ -50,7 +50,11 @@ export function moduleCode(file: string, ir: Module, sources: SourceMap, runtime
   return `${lines.join("\n")}\n`;
 }
 
-/** gk's modules/runtime.js as a file URL. */
+/**
+ * gk's modules/runtime.js as a file URL. This file is one folder below the folder that holds
+ * modules/ wherever it is: src/modules/, dist/modules/, or a chunk of the library bundle in
+ * dist/lib/chunks/ (scripts/bundle-lib.mjs checks that).
+ */
 export function runtimeUrl(): string {
-  return new URL("./runtime.js", import.meta.url).href;
+  return new URL("../modules/runtime.js", import.meta.url).href;
 }

@@ -15,7 +15,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { ExportedConstant, Function, GenericKernel, Module } from "../ir/nodes.js";
 import { constantLength, constantsRead, dynamicSharedArrays } from "../ir/kernelMemory.js";
 import { genericParamList } from "../runtime/instances.js";
-import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type ValueType } from "../ir/types.js";
+import { asScalar, typeToString, type ArrayType, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
 import { assertNever, codeLiteral } from "../util.js";
 import { typedArrayName } from "../ir/values.js";
 import { hostTypeOf } from "../lang/declare.js";
@@ -45,17 +45,17 @@ function valueType(t: ValueType | ArrayType): string {
 /**
  * The host type of a kernel parameter, as an argument: a value's, or the arrays an array
  * parameter takes: of scalars, a TypedArray or a GPU array; of vectors, the TypedArray of
- * their lanes (four for a 3-lane vector) or a plain array of vectors; of structs, their bytes
- * (packStructs) or a plain array of objects.
+ * their lanes (four for a 3-lane vector), a GPU array of them or a plain array of vectors; of
+ * structs, their bytes (packStructs), a GPU array of them or a plain array of objects.
  */
 function argType(p: Param): string {
   if (p.kind === "valueVar") return valueType(p.type as ValueType);
   const elem = p.type.elem;
   const readonly = p.type.kind === "global" && p.type.readonly;
-  if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | readonly ${valueType(elem)}[]`;
+  if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | GpuArray | readonly ${valueType(elem)}[]`;
   if (elem.kind === "vector") {
     const lanes = typedArrayName(elem.elem.name);
-    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | readonly ${valueType(elem)}[]`;
+    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | GpuArray<"${elem.elem.name}"> | readonly ${valueType(elem)}[]`;
   }
   const name = (elem as ScalarType).name;
   const array = typedArrayName(name);
@@ -122,13 +122,17 @@ export function declarationText(file: string, ir: Module, sources: SourceMap): s
   const lines = [
     "// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.",
     `${HASH_PREFIX}${sourceHash(file, sources)}`,
-    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView"].join(", ")} } from "gk";`,
+    `import type { ${["GkModule", ...(shape.generics.length ? ["GenericKernelFn"] : []), "GpuArray", ...(shape.kernels.length ? ["KernelLaunchConfig"] : []), "ReadonlyView", ...(ir.structs.length ? ["StructLayout"] : [])].join(", ")} } from "gk";`,
     "",
   ];
   for (const k of shape.kernels) lines.push(`/** ${kernelDoc(k.fn)} */`, `declare const ${k.local}: ${kernelType(k.fn, ir)};`);
   for (const g of shape.generics) lines.push(`/** device_kernel ${g.name}${genericParamList(g.generic)}: run an instance, ${g.name}.with({ ... })(config, args) */`, `declare const ${g.local}: ${genericType(g.generic)};`);
   for (const c of shape.constants) lines.push(`/** ${constantDoc(c.constant)} */`, `declare const ${c.local}: ${constantType(c.constant)};`);
   const members = [...shape.kernels, ...shape.generics].map((k) => `  readonly ${codeLiteral(k.name)}: typeof ${k.local};`);
+  // The struct types by name (the module's structs member, for packStructs and unpackStructs), each with its host form.
+  const structs = new Map<string, StructType>();
+  for (const t of ir.structs) if (!structs.has(t.name)) structs.set(t.name, t);
+  if (structs.size) members.push(`  readonly structs: {\n${[...structs.values()].map((t) => `    readonly ${codeLiteral(t.name)}: StructLayout<${valueType(t)}>;`).join("\n")}\n  };`);
   lines.push("/** The module, as compile() returns it. */", `declare const module: GkModule & {\n${members.join("\n")}${members.length ? "\n" : ""}};`);
   const names = [...shape.kernels, ...shape.generics, ...shape.constants].map((x) => `${x.local} as ${x.name}`);
   if (names.length) lines.push(`export { ${names.join(", ")} };`);

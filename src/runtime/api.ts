@@ -4,7 +4,7 @@
  *   const mod = await compile("saxpy.gk");
  *   const { out } = await mod.saxpy({ grid: 1, block: 256 }, { n: 8, alpha: 2.5, x, y, out });
  *
- * Arguments are numbers (bigint or safe integers for 64-bit types, booleans for bool),
+ * Arguments are numbers (bigint or safe integers for 64-bit types, and only for them; booleans for bool),
  * arrays of lanes for vectors, plain objects for structs, TypedArrays for arrays (of their
  * lane type for vectors, 4·n numbers for n f32x4; ArrayBuffers or views of the bytes for
  * structs, see structs.ts; plain arrays, of numbers, of vectors or of objects, are converted),
@@ -20,7 +20,7 @@ import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
 import { checkShape, LAUNCH_LIMITS, type Dim3 } from "../ir/limits.js";
-import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType } from "../ir/types.js";
+import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType, type VectorType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
 import { packStructs } from "./structs.js";
@@ -60,9 +60,12 @@ export interface CompileOptions extends ModuleOptions {
   readonly isolation?: Isolation;
 }
 
+/** A grid's or block's size: a number (x), or 1 to 3 numbers (x, y, z). */
+export type LaunchSize = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
 export interface LaunchConfig extends RunConfig {
-  readonly grid: number | readonly number[];
-  readonly block: number | readonly number[];
+  readonly grid: LaunchSize;
+  readonly block: LaunchSize;
   /** The length (elements) of each of the kernel's dynamic shared arrays (`shared buf: f32[];`), by name. */
   readonly shared?: Readonly<Record<string, number>>;
 }
@@ -319,7 +322,8 @@ function marshalEach(plan: LaunchPlan, args: KernelArgs, device: GpuDevice, cons
     given[i] = v;
     if (pp.scalar !== undefined) {
       const c = coerceScalar(pp.scalar, v);
-      values[i] = c.ok ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
+      // A bigint given for a type of 32 bits or fewer is refused (scalar() says why).
+      values[i] = c.ok && (typeof v !== "bigint" || typeof c.value === "bigint") ? c.value : scalar(fn.name, pp.what, pp.scalar, v);
       continue;
     }
     const p = fn.params[i]!;
@@ -351,7 +355,7 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
   const what = pp.what;
   const elem = p.type.elem;
   if (v instanceof GpuArray) {
-    if (elem.kind !== "scalar") throw invalid(fn.name, `${what} takes ${wantOf(elem)}, got ${v.toString()}: GPU arrays hold scalars`);
+    if (elem.kind !== "scalar") return gpuArrayOfCompounds(fn.name, what, elem, v, device, pp.argUse);
     if (v.owner === device && v.elem === elem.name) {
       v.live(pp.argUse);
       return { value: v, given: v };
@@ -372,10 +376,24 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
   throw invalid(fn.name, `${what} takes ${c.want}${elem.kind === "scalar" ? ", " : " (or "}${plain}${elem.kind === "scalar" ? "" : ")"}, got ${describe(v)}`);
 }
 
-/** What an array parameter of element type `elem` takes, in words (checkArrayArg's). */
-function wantOf(elem: ValueType): string {
-  const c = checkArrayArg(elem, undefined);
-  return c.ok ? "" : c.want;
+/**
+ * A GPU array for an array of vectors or structs: it holds their scalars as the host's TypedArray
+ * would (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
+ * vectors), or their bytes (any GPU array of a whole number of structs: packStructs' bytes,
+ * gpu.array(new Uint8Array(bytes), { elem: "u8" })).
+ */
+function gpuArrayOfCompounds(kernel: string, what: string, elem: VectorType | StructType, v: GpuArray, device: GpuDevice, use: string): { value: RunValue; given: unknown } {
+  if (v.owner !== device) throw invalid(kernel, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+  if (elem.kind === "vector") {
+    const per = storedLanes(elem);
+    if (v.elem !== elem.elem.name || v.length % per !== 0) {
+      throw invalid(kernel, `${what} takes a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
+    }
+  } else if (v.byteLength % elem.size !== 0) {
+    throw invalid(kernel, `${what} takes a GPU array of the bytes of n ${elem.name} structs (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
+  }
+  v.live(use);
+  return { value: v, given: v };
 }
 
 /** A plain array as an array argument: of scalars; of vectors (flat lanes, or one array per vector); of objects (packed structs). */
@@ -425,6 +443,10 @@ function value(kernel: string, what: string, t: ValueType, v: unknown): Value {
 }
 
 function scalar(kernel: string, what: string, t: ScalarType, v: unknown): ScalarValue {
+  // A bigint is the host form of i64 and u64 only (spec/typescript.md), as the declarations type it.
+  if (typeof v === "bigint" && t.name !== "i64" && t.name !== "u64") {
+    throw invalid(kernel, `${what} takes a number, got bigint ${v}n (bigints are for i64 and u64)`);
+  }
   const c = coerceScalar(t, v);
   if (c.ok) return c.value;
   if (c.why === "range") {
@@ -439,7 +461,10 @@ function scalar(kernel: string, what: string, t: ScalarType, v: unknown): Scalar
     case "f32":
     case "f64":
       throw invalid(kernel, `${what} takes a number, got ${describe(v)}`);
+    case "i64":
+    case "u64":
+      throw invalid(kernel, `${what} takes an integer (a bigint, or a number that is a safe integer), got ${describe(v)}`);
     default:
-      throw invalid(kernel, `${what} takes an integer (a number or a bigint), got ${describe(v)}`);
+      throw invalid(kernel, `${what} takes an integer, got ${describe(v)}`);
   }
 }

@@ -5,7 +5,9 @@
  *
  *   configure({ device: "cpu" })         once, before the first of them is used; the options
  *                                         are compile()'s, and `device` may be a device from
- *                                         openDevice(), whose arrays their kernels then take;
+ *                                         openDevice(), whose arrays their kernels then take,
+ *                                         or the promise of one (`configure({ device:
+ *                                         openDevice() })`: see configure());
  *   GK_DEVICE=auto|cuda|cpu, GK_GPU=N     in the environment (configure() wins), and
  *                                         GK_ISOLATION as for openDevice().
  *
@@ -19,26 +21,37 @@ import { GkModule, type CompileOptions, type LoadedModule } from "./api.js";
 import { isDeviceChoice, openDevice, type GpuDevice } from "./device/device.js";
 import { GkRuntimeError } from "./errors.js";
 
-let configured: CompileOptions | undefined;
+/** configure()'s options: compile()'s, with a device that may be still opening. */
+export type ImportedOptions = Omit<CompileOptions, "device"> & { readonly device?: CompileOptions["device"] | Promise<GpuDevice> };
+
+let configured: ImportedOptions | undefined;
 let device: Promise<GpuDevice> | undefined;
 
 /**
  * Sets the options of imported modules and TypeScript kernels (see above), once, before the
- * first of them is used: after that, their device is open.
+ * first of them is used: after that, their device is open. `device` may be a promise of a
+ * device, for a setup module imported before the kernels: ES modules evaluate an imported
+ * `.gk` module while a module before it awaits, so a setup module calls configure() before
+ * its first await (`configure({ device: openDevice() })`), and the modules wait for that device.
  */
-export function configure(opts: CompileOptions): void {
+export function configure(opts: ImportedOptions): void {
   if (device || configured) {
-    const when = device ? "after an imported module or a TypeScript kernel has been used" : "twice";
+    const when = device
+      ? "after an imported module or a TypeScript kernel has been used (in a setup module, call it before any await, giving the device's promise: configure({ device: openDevice() }))"
+      : "twice";
     throw new GkRuntimeError("GK8010", `configure() sets the options of imported modules once, before any of them runs; it was called ${when}`);
   }
-  if (opts.device !== undefined && typeof opts.device !== "object" && !isDeviceChoice(opts.device)) {
-    throw new GkRuntimeError("GK8010", `configure(): device must be "auto", "cuda", "cpu" or a device from openDevice(), got ${JSON.stringify(opts.device)}`);
+  if (opts.device instanceof Promise) {
+    // A device that fails to open fails the first module that waits for it, not the program now.
+    opts.device.catch(() => undefined);
+  } else if (opts.device !== undefined && typeof opts.device !== "object" && !isDeviceChoice(opts.device)) {
+    throw new GkRuntimeError("GK8010", `configure(): device must be "auto", "cuda", "cpu", a device from openDevice() or its promise, got ${JSON.stringify(opts.device)}`);
   }
   configured = { ...opts };
 }
 
 /** The options in force: configure()'s, else the environment's. */
-export function importedOptions(env: NodeJS.ProcessEnv = process.env): CompileOptions {
+export function importedOptions(env: NodeJS.ProcessEnv = process.env): ImportedOptions {
   if (configured) return configured;
   const choice = env.GK_DEVICE?.trim();
   const gpu = env.GK_GPU?.trim();
@@ -52,7 +65,7 @@ export async function importedModule(ir: Module, sources: SourceMap): Promise<Lo
   const opts = importedOptions();
   device ??=
     typeof opts.device === "object"
-      ? Promise.resolve(opts.device)
+      ? Promise.resolve(opts.device) // a device, or its promise
       : openDevice({
           device: opts.device ?? "auto",
           ...(opts.gpu !== undefined ? { gpu: opts.gpu } : {}),

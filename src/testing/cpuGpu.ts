@@ -240,7 +240,11 @@ export async function compareCpuGpu(program: ProgramInput, kernel: string, launc
   }
 }
 
-/** Like compareCpuGpu, but throws an Error describing the first differences when the two disagree. */
+/**
+ * Like compareCpuGpu, but throws an Error describing the first differences when the two
+ * disagree, or saying that there is no GPU to compare with (skip such a test where none is:
+ * `it.skipIf(!(await gpuAvailable()).ok)`).
+ */
 export async function expectSameOnCpuAndGpu(program: ProgramInput, kernel: string, launch: LaunchShape, args: ArgsInput, opts: CompareOptions & ComparerOptions = {}): Promise<Comparison> {
   const r = await compareCpuGpu(program, kernel, launch, args, opts);
   if (!r.ok) throw new Error(r.message);
@@ -366,6 +370,11 @@ function kernelText(p: { ir: Module; sources: SourceMap }, fn: Function): string
 }
 
 function report(c: Comparison, p: { ir: Module; sources: SourceMap }, fn: Function, values: readonly ArgValue[], grid: readonly number[], block: readonly number[]): string {
+  if (c.gpuError instanceof GkRuntimeError && c.gpuError.code === "GK8007") {
+    // Not a disagreement: one side could not run. A test that needs a GPU skips where there is none.
+    const sim = c.simError ? `; the simulator reported: ${c.simError.message}` : "";
+    return `kernel '${c.kernel}': no GPU to compare the simulator with (${c.gpuError.message.replace(/^GK8007: /, "")})${sim}; skip this comparison where there is no GPU: it.skipIf(!(await gpuAvailable()).ok)(...)`;
+  }
   const lines = [`kernel '${c.kernel}': the simulator (cpu) and the GPU (built ${c.fmad ? "with FMA contraction" : "with --fmad=false"}) disagree`];
   if (c.simError) lines.push(`the simulator reported: ${c.simError.message}`);
   if (c.gpuError) lines.push(`the GPU run failed: ${c.gpuError.message}`);

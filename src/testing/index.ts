@@ -19,6 +19,7 @@ export {
 export { arbKernel, arbProgram } from "./arbitraries.js";
 export { cloneArgs, generatedKernel, printBatch, tolerances, type Batch, type BatchEntry, type GeneratedKernel } from "./gen/generated.js";
 export { features } from "./gen/coverage.js";
+export { runProgress, type RunProgress, type RunProgressOptions } from "./progress.js";
 export { printProgram, type PrintedProgram } from "./gen/print.js";
 export type { GenOptions } from "./gen/kernel.js";
 export type { Program } from "./gen/ast.js";

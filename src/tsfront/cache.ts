@@ -61,7 +61,12 @@ function folder(): string | undefined {
 export function readLowered(key: string): ParseResult | undefined {
   const dir = folder();
   if (dir === undefined) return undefined;
-  const r = readRegularFileSync(path.join(dir, `${key}.json`), { maxBytes: MAX_LOWERING_BYTES, followLinks: false });
+  return checkedLowering(path.join(dir, `${key}.json`), key);
+}
+
+/** The lowering at `p` if it is a regular file whose header names `key` and the sha256 of the rest, else undefined. */
+function checkedLowering(p: string, key: string): ParseResult | undefined {
+  const r = readRegularFileSync(p, { maxBytes: MAX_LOWERING_BYTES, followLinks: false });
   if (r.kind !== "ok") return undefined;
   const nl = r.data.indexOf(10);
   const header = HEADER.exec(r.data.subarray(0, Math.max(0, nl)).toString("latin1"));
@@ -110,4 +115,37 @@ function clearName(p: string, isEntry: boolean): void {
     return;
   }
   if (isEntry ? st.isDirectory() : !st.isDirectory()) rmSync(p, { recursive: true, force: true });
+}
+
+/** A kept lowering, as `gkc cache ls` lists it. */
+export interface LoweredRow {
+  readonly key: string;
+  /** The TypeScript file it is the lowering of, or undefined where the entry is damaged (it is lowered again when next used). */
+  readonly file: string | undefined;
+  readonly sizeBytes: number;
+  readonly ageMs: number;
+}
+
+/** The lowerings kept in the cache at `root`, newest first; each read as readLowered reads it (checked, never followed through a link). */
+export function listLowered(root: string, now = Date.now()): LoweredRow[] {
+  const dir = layoutOf(root).ts;
+  let names: string[];
+  try {
+    if (!lstatSync(dir).isDirectory()) return []; // a link or file planted at the folder's name is not followed
+    names = readdirSync(dir).filter((n) => /^[0-9a-f]{64}\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  const rows: LoweredRow[] = [];
+  for (const name of names) {
+    const p = path.join(dir, name);
+    const key = name.slice(0, -".json".length);
+    try {
+      const st = lstatSync(p);
+      rows.push({ key, file: checkedLowering(p, key)?.module.file, sizeBytes: st.size, ageMs: now - st.mtimeMs });
+    } catch {
+      // removed meanwhile (gkc cache clear in another process)
+    }
+  }
+  return rows.sort((a, b) => a.ageMs - b.ageMs);
 }

@@ -59,7 +59,7 @@ export type MemoryTypeName = keyof typeof MEMORY_TYPES;
 
 /** TypeScript's own types, which name no gk type, with what to write instead. */
 export const TS_KEYWORD_TYPES: Readonly<Record<string, string>> = {
-  number: `a kernel names gk's number types: ${SCALAR_NAMES.filter((n) => n !== "bool").join(", ")} (import type { f32 } from "gk")`,
+  number: `a kernel names gk's number types: i32 for a count or an index, f32 or f64 for a real number (import type { i32, f32 } from "gk"; all of them: ${SCALAR_NAMES.filter((n) => n !== "bool").join(", ")})`,
   bigint: `a kernel names gk's 64-bit integer types: ${INT_NAMES.filter((n) => SCALAR_INFO[n].bits === 64).join(" or ")}`,
   boolean: "a kernel names gk's bool",
   string: "kernels have no strings",

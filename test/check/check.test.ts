@@ -146,6 +146,9 @@ describe("names and scopes", () => {
   it("reports unknown names with a suggestion", () => {
     expectError(kernel("  let count = 1;\n  let a = cuont + 1;"), "GK2001 4:11 unknown name 'cuont'; did you mean 'count'?");
   });
+  it("suggests i32 first for TypeScript's number (what JavaScript counts and indexes with)", () => {
+    expectError("device_kernel k(n: number, out: global<f32>) {}\n", "GK2003 1:20 unknown type 'number'; did you mean i32 (a count or an index), f32 or f64?");
+  });
   it("reports redeclaration in one scope and allows shadowing in an inner one", () => {
     expectError(kernel("  let a = 1;\n  let a = 2;"), "GK2002 4:7 'a' is already declared in this scope");
     irOf(kernel("  let a = 1;\n  { let a = 2.0; out[0] = a; }"));

@@ -25,7 +25,7 @@ async function intoHead(...args: string[]): Promise<{ code: number; err: string 
   const errFile = join(dir, "stderr.txt");
   const r = await execa("bash", ["-c", 'err="$1"; shift; node bin/gkc.js "$@" 2>"$err" | head -c 10 >/dev/null; exit "${PIPESTATUS[0]}"', "gkc", errFile, ...args], {
     reject: false,
-    timeout: 60_000,
+    timeout: 600_000,
     env: { GK_CACHE_DIR: join(dir, "cache"), NO_COLOR: "1" },
   });
   return { code: r.exitCode ?? -1, err: readFileSync(errFile, "utf8") };

@@ -44,6 +44,33 @@ describe("gkc check", () => {
     const j = JSON.parse(r.out);
     expect(j.files[0].diagnostics[0]).toMatchObject({ code: "GK3002", severity: "error", line: 2, col: 7 });
   });
+  it("checks the .gk modules a TypeScript or JavaScript file imports, locating their errors in them", async () => {
+    mkdirSync(join(dir, "app"), { recursive: true });
+    const bad = file("app/filters.gk", "device_kernel blur(out: global<f32>) {\n  out[0] = q;\n}\n");
+    file("app/main.ts", 'import { openDevice } from "gk";\n// import { old } from "./old.gk";\nimport { blur } from "./filters.gk";\nconsole.log(openDevice, blur);\n');
+    file("app/main.mjs", 'import mod from "./filters.gk";\nconsole.log(mod);\n');
+    for (const host of ["app/main.ts", "app/main.mjs"]) {
+      const r = await gkc("check", join(dir, host));
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toContain(`${bad}:2:12 - error GK2001: unknown name 'q'`);
+      expect(r.err).not.toContain("old.gk");
+    }
+    file("app/filters.gk", "device_kernel blur(out: global<f32>) {\n  out[0] = 1.0;\n}\n");
+    expect(await gkc("check", join(dir, "app/main.ts"))).toMatchObject({ code: 0, err: "2 files: no errors" });
+  });
+  it("checks a folder: its .gk files and the TypeScript files that use gk, as gkc types takes one", async () => {
+    mkdirSync(join(dir, "tree/sub"), { recursive: true });
+    mkdirSync(join(dir, "tree/node_modules"), { recursive: true });
+    file("tree/sub/a.gk", "device_kernel a(out: global<f32>) {\n  out[0] = 1.0;\n}\n");
+    file("tree/node_modules/skipped.gk", "device_kernel s(out: global<f32>) {\n  out[0] = nope;\n}\n");
+    file("tree/host.ts", 'export const x = 1;\n');
+    const k = file("tree/k.ts", 'import { kernel, type Global, type f32 } from "gk";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = wrong;\n});\n');
+    const r = await gkc("check", "--json", join(dir, "tree"));
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as { files: { file: string; diagnostics: { code: string; line: number }[] }[] };
+    expect(j.files.map((f) => f.file)).toEqual([k, join(dir, "tree/sub/a.gk")]);
+    expect(j.files[0]!.diagnostics.map((d) => `${d.code} ${d.line}`)).toEqual(["GK2001 3"]);
+  });
   it("reports a file that cannot be read", async () => {
     const r = await gkc("check", join(dir, "missing.gk"));
     expect(r.code).toBe(1);
@@ -231,6 +258,21 @@ describe("gkc build, cache and devices", () => {
     expect(again.err).toContain(`cannot write '${join(out, "saxpy.ptx")}': it is a directory`);
     expect(readFileSync(join(out, "saxpy.cu"), "utf8")).toContain("saxpy");
   });
+
+  it("lists the TypeScript kernel files lowered once beside the builds, not (empty)", async () => {
+    const root = join(dir, "ls-cache");
+    const { layoutOf } = await import("../../src/cacheFolder.js");
+    const ts = layoutOf(root).ts;
+    mkdirSync(ts, { recursive: true });
+    writeFileSync(join(ts, `${"ab".repeat(32)}.json`), JSON.stringify({ module: { kind: "Module", file: "/app/kernels.ts", items: [] }, diagnostics: [] }));
+    let out = "";
+    const io: Io = { out: (t) => (out += t), err: () => {}, color: false, cwd: process.cwd(), env: { ...process.env, GK_CACHE_DIR: root } };
+    expect(await main(["cache", "ls"], io)).toBe(0);
+    expect(out).toMatch(/^TYPESCRIPT FILE +SIZE +AGE\n\/app\/kernels\.ts +\d+ B +.*\n\n1 TypeScript file lowered, \d+ B$/);
+    out = "";
+    expect(await main(["cache", "ls", "--json"], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ entries: [], lowerings: [{ key: "ab".repeat(32), file: "/app/kernels.ts" }] });
+  });
   it("lists devices or says why there are none", async () => {
     const r = await gkc("devices");
     expect(r.code).toBe(0);
@@ -238,14 +280,51 @@ describe("gkc build, cache and devices", () => {
   });
 });
 
+describe("gkc run on the simulator", () => {
+  const loop = () => file("loop.gk", "device_kernel k(n: i32, out: global<i32>) {\n  for (let j = 0; j < n; j += 1) { out[globalId.x] += 1; }\n}\nlaunch k(n = 100, out = zeros(64)) grid(4) block(16);\n");
+  it("takes the loop iterations each thread may take from --steps-per-thread or GK_STEPS_PER_THREAD", async () => {
+    const f = file("loops.gk", "device_kernel k(n: i32, out: global<i32>) {\n  for (let j = 0; j < n; j += 1) { out[globalId.x] += 1; }\n}\nlaunch k(n = 100, out = zeros(2048)) grid(64) block(32);\n");
+    const r = await gkc("run", f, "--device", "cpu", "--steps-per-thread", "50");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("error GK8004: step budget exceeded: more than 102,400 loop iterations in this launch (50 per thread, 2,048 threads)");
+    expect((await gkc("run", f, "--device", "cpu", "--steps-per-thread", "100")).code).toBe(0);
+    let err = "";
+    const io: Io = { out: () => {}, err: (t) => (err += t), color: false, cwd: process.cwd(), env: { ...process.env, GK_STEPS_PER_THREAD: "50", GK_CACHE_DIR: join(dir, "cache") } };
+    expect(await main(["run", f, "--device", "cpu"], io)).toBe(1);
+    expect(err).toContain("(50 per thread, 2,048 threads)");
+    expect((await gkc("run", f, "--steps-per-thread", "many")).err).toContain("--steps-per-thread takes a whole number of loop iterations, 1 or more (got 'many')");
+  });
+  it("shows the blocks done on the status line, and clears it", async () => {
+    const shown: (string | undefined)[] = [];
+    const { setStatusLine } = await import("../../src/progress.js");
+    // Every block shown at once (a terminal shows them after a second, five times a second).
+    const io: Io = { out: () => {}, err: () => {}, color: false, cwd: process.cwd(), env: { ...process.env, GK_CACHE_DIR: join(dir, "cache") }, status: (t) => shown.push(t) };
+    const before = setStatusLine(undefined, { after: 0, every: 0 });
+    try {
+      expect(await main(["run", loop(), "--device", "cpu"], { ...io })).toBe(0);
+    } finally {
+      setStatusLine(before, {});
+    }
+    expect(shown.filter((t) => t?.startsWith("simulating k:"))).toEqual([1, 2, 3, 4].map((b) => `simulating k: block ${b} of 4 (${b * 25}%)`));
+    expect(shown.at(-1)).toBeUndefined();
+  });
+  it("of a TypeScript file without --kernel says to pass --kernel", async () => {
+    const f = file("tk.ts", 'import { kernel, type Global, type f32 } from "gk";\nexport const k = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n');
+    const r = await gkc("run", f, "--device", "cpu");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${f} is a TypeScript file, which has no launch statements: run one of its kernels with --kernel K`);
+  });
+});
+
 describe("usage", () => {
   it("prints help, versions and usage errors", async () => {
     expect((await gkc("--help")).out).toContain("usage: gkc <command> [options]");
     expect((await gkc("run", "--help")).out).toContain("--device auto|cuda|cpu");
-    expect((await gkc("help", "check")).out).toMatch(/^gkc check FILE\.\.\. \[--json\]/);
-    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file \(or TypeScript kernel file\)\n\ngkc check FILE\.\.\./) });
+    expect((await gkc("help", "check")).out).toMatch(/^gkc check FILE\|DIR\.\.\. \[--json\]/);
+    expect(await gkc("check")).toMatchObject({ code: 2, err: expect.stringMatching(/^gkc check: gkc check needs at least one \.gk file, TypeScript file or folder\n\ngkc check FILE\|DIR\.\.\./) });
     expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await gkc("frobnicate")).code).toBe(2);
+    expect((await gkc("chekc")).err).toMatch(/^gkc: unknown command 'chekc'; did you mean 'check'\?/);
     expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
     expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");

@@ -119,6 +119,18 @@ describe("what gkc loads at start-up", () => {
   });
 });
 
+describe("gkc build of an unchanged file (a cache hit)", () => {
+  const nvcc = spawnSync("nvcc", ["--version"], { encoding: "utf8" });
+  it.skipIf(nvcc.status !== 0)("asks nvcc only its version, without loading execa: nothing but the bundle, as a check", () => {
+    const first = gkc("build", "examples/saxpy.gk", "--arch", "sm_90");
+    expect(first.status).toBe(0);
+    const hit = gkc("build", "examples/saxpy.gk", "--arch", "sm_90");
+    expect(hit.status).toBe(0);
+    expectOnlyTheBundle(hit);
+    expect(hit.files.length).toBeLessThan(40);
+  });
+});
+
 describe("TypeScript stays off the path of commands that read no TypeScript kernel", () => {
   const REPORT = fileURLToPath(new URL("../examples/fixtures/report-typescript.mjs", import.meta.url));
   const loaded = (...argv: string[]) => {

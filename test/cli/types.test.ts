@@ -72,7 +72,7 @@ describe("gkc types", () => {
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     try {
       const until = async (what: () => boolean) => {
-        for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 2400 && !what(); i++) await new Promise((r) => setTimeout(r, 50)); // up to 2 min: a bound for a hang
         expect(what(), err).toBe(true);
       };
       await until(() => err.includes("watching"));

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../src/index.js";
+import { openDevice, packStructs, unpackStructs, type GpuDevice, type Isolation, type LoadedModule } from "../../src/index.js";
 import { ensureAddon, failure, hexOf, ROOT, sampleArray } from "../runtime/launcher/helpers.js";
 import { findNvcc, gpuAvailable } from "./gpu-available.js";
 
@@ -61,6 +61,27 @@ for (const isolation of ["in-process", "process"] as const) {
     it("opens the GPU in the isolation asked for", () => {
       expect(dev).toMatchObject({ kind: "cuda", isolation });
       expect(dev.info?.arch).toBe(gpu.device!.arch);
+    });
+
+    it("keeps arrays of vectors (lanes) and structs (bytes) on the GPU, fills and copies arrays, as the simulator does", async () => {
+      const src =
+        "struct P { pos: f32x3; n: i32; }\n" +
+        "device_kernel k(vs: global<f32x3>, ps: global<P>) {\n  const i = globalId.x;\n  vs[i] = vs[i] * 2.0;\n  ps[i].pos = vs[i];\n  ps[i].n += 1;\n}\n";
+      const results = [];
+      for (const d of [dev, await openDevice({ device: "cpu" })]) {
+        const m = await d.compileSource(src);
+        const P = m.structs.P!;
+        const vs = await d.array(Float32Array.from([1, 2, 3, 0, 4, 5, 6, 0]));
+        const ps = await d.array(new Uint8Array(packStructs(P, [{ pos: [0, 0, 0], n: 1 }, { pos: [0, 0, 0], n: 2 }])), { elem: "u8" });
+        await m.k!({ grid: 1, block: 2 }, { vs, ps });
+        const filled = await d.zeros("i32", 5);
+        await filled.fill(9, 1);
+        const copy = await d.zeros("i32", 7);
+        await copy.copyFrom(filled, { offset: 2 });
+        results.push({ vs: [...(await vs.read())], ps: unpackStructs(P, await ps.read()), copy: [...(await copy.read())] });
+      }
+      expect(results[0]).toEqual({ vs: [2, 4, 6, 0, 8, 10, 12, 0], ps: [{ pos: [2, 4, 6], n: 2 }, { pos: [8, 10, 12], n: 3 }], copy: [0, 0, 0, 9, 9, 9, 9] });
+      expect(results[0]).toEqual(results[1]);
     });
 
     it("round-trips every element type bit for bit, through GPU arrays and kernels", async () => {

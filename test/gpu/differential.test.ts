@@ -23,6 +23,7 @@ import type { Module } from "../../src/ir/nodes.js";
 import type { Program } from "../../src/testing/gen/index.js";
 import { checkProgram, CpuGpuComparer, runOnSimulator, type Comparison } from "../../src/testing/cpuGpu.js";
 import { checkBatch, describeShrunk, kernelSeed, sampleProgram, shrinkKernel } from "../../src/testing/differential.js";
+import { runProgress } from "../../src/testing/progress.js";
 import { genericUse, printBatch, type Batch, type GenOptions } from "../../src/testing/gen/index.js";
 import { EDGE_CASES, expectedDiffs } from "../differential/edge-cases.js";
 import { checkExampleProperty, EXAMPLE_PROPERTIES, type Runner } from "../differential/examples.js";
@@ -72,6 +73,8 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
     const ready: Prepared[] = [];
     const mismatches: { kernel: string; comparison: Comparison }[] = [];
     const programs: Program[] = [];
+    const progress = runProgress("differential", COUNT);
+    let compared = 0;
     for (let b = 0; b < starts.length; b++) {
       while (ready.length < Math.min(BUILDS_AHEAD, starts.length - b)) ready.push(prepareBatch(starts[b + ready.length]!));
       const { batch, program } = ready.shift()!;
@@ -79,6 +82,7 @@ describe.skipIf(!gpu.ok)(title("GPU against simulator"), () => {
       for (const k of batch.kernels) {
         const c = await comparer.compare(program, k.kernel, { grid: k.grid, block: k.block, shared: k.shared, constants: k.constants }, k.args, { fmad: false, tolerance: k.tolerance });
         if (!c.ok) mismatches.push({ kernel: k.name, comparison: c });
+        progress.step(++compared, mismatches.length);
       }
     }
     const s = ((performance.now() - t0) / 1000).toFixed(1);

@@ -4,7 +4,8 @@
  * shared and constant arrays, fast builtins, fences, match, unroll(), and their host calls)
  * type-checks, strict, with each line marked @ts-expect-error an error; and gk's checker
  * finds the same mistakes in the kernel. test/lang/fixtures/typing-compound.ts does the same for
- * vectors and structs, with noUncheckedIndexedAccess.
+ * vectors and structs, with noUncheckedIndexedAccess. test/lang/fixtures/project is a new user's
+ * project (app.ts type-checks, wrong.ts fails with exactly the listed errors).
  */
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
@@ -24,6 +25,38 @@ function tscErrors(file: string, options: import("typescript").CompilerOptions =
   });
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? d.file.getLineAndCharacterOfPosition(d.start!).line + 1 : 0}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
 }
+
+/** A new user's strict project (NodeNext, noUncheckedIndexedAccess) against gk's published declarations (dist/). */
+const PROJECT = resolve("test/lang/fixtures/project");
+
+/** tsc's errors for the project of `dir`: `file:line:col TScode message` (the message's first line). */
+function projectErrors(dir: string): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(resolve(dir, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, " ")); } });
+  if (!config) throw new Error(`cannot read ${dir}/tsconfig.json`);
+  const program = ts.createProgram(config.fileNames, config.options);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${d.file.fileName.slice(dir.length + 1)}:${Object.values(d.file.getLineAndCharacterOfPosition(d.start!)).map((n) => n + 1).join(":")}` : "-";
+    const message = typeof d.messageText === "string" ? d.messageText : d.messageText.messageText;
+    return `${where} TS${d.code} ${message}`;
+  });
+}
+
+describe("a new user's strict project", () => {
+  it("types GPU arrays by their TypedArray, launch sizes as 1 to 3 axes, scalars and arrays as the run time takes them, arrays of structs by their interface or layout, and publishes none of gk's own members", () => {
+    expect(projectErrors(PROJECT)).toEqual([
+      `wrong.ts:6:42 TS2345 Argument of type 'GpuArray<"f64">' is not assignable to parameter of type 'ReadonlyView<Float32Array<ArrayBufferLike>> | GpuArray<"f32"> | readonly number[]'.`,
+      "wrong.ts:7:31 TS2322 Type 'number' is not assignable to type 'undefined'.",
+      "wrong.ts:8:36 TS2345 Argument of type 'bigint' is not assignable to parameter of type 'number'.",
+      "wrong.ts:9:45 TS2345 Argument of type 'number[]' is not assignable to parameter of type 'HostArray<f32>'.",
+      "wrong.ts:10:11 TS2769 No overload matches this call.",
+      `wrong.ts:11:3 TS2339 Property 'owner' does not exist on type 'GpuArray<"f32">'.`,
+      `wrong.ts:12:3 TS2339 Property 'store' does not exist on type 'GpuArray<"f32">'.`,
+      `wrong.ts:13:3 TS2339 Property 'live' does not exist on type 'GpuArray<"f32">'.`,
+      "wrong.ts:14:1 TS2769 No overload matches this call.",
+      "wrong.ts:15:1 TS2769 No overload matches this call.",
+    ]);
+  });
+});
 
 describe("gk's declarations for TypeScript kernels", () => {
   it("type-check kernels of vectors and structs and their host calls (tuples, objects, lanes' TypedArrays), and refuse the wrong ones", () => {

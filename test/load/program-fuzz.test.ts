@@ -8,7 +8,8 @@
  * other one with one GK6001 at the import's path, and never quote what a refused target
  * holds. It runs in-process, so a hang or an unbounded read would stall it: those shapes
  * are also covered, in a child process with limits, by load.test.ts.
- * GK_FUZZ_RUNS and GK_FUZZ_SEED change the count and the seed.
+ * GK_FUZZ_RUNS (test/helpers.ts; 6 cases each, 300 by default) and GK_FUZZ_SEED change the
+ * count and the seed.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, openSync, ftruncateSync, closeSync } from "node:fs";
@@ -20,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { MAX_SOURCE_BYTES, SOURCE_EXTENSIONS } from "../../src/load/sourceFiles.js";
+import { FUZZ_RUNS } from "../helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "gk-load-fuzz-"));
 let server: Server | undefined;
@@ -186,7 +188,7 @@ describe("the loader on hostile import targets", () => {
           rmSync(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: Number(process.env.GK_FUZZ_RUNS ?? 300), seed: Number(process.env.GK_FUZZ_SEED ?? 20261201) },
+      { numRuns: FUZZ_RUNS * 6, seed: Number(process.env.GK_FUZZ_SEED ?? 20261201) },
     );
     expect(outcomes.accepted).toBeGreaterThan(10);
     expect(outcomes.refused).toBeGreaterThan(100);

@@ -2,17 +2,18 @@
  * `node --import gk/register`: real Node processes importing .gk files (Node's module hooks,
  * no mocks). The module has compile()'s shape; a file with errors fails the import with its
  * diagnostics and no stack of gk's; a stale declaration is a warning; the program ends
- * without close().
+ * without close(). It runs the package's own entry points, the library bundle in dist/lib/
+ * (scripts/bundle-lib.mjs), whose loader thread keeps each module's code by content.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const REGISTER = resolve("dist/modules/register.js");
-const GK = resolve("dist/index.js");
+const REGISTER = resolve("dist/lib/modules/register.js");
+const GK = resolve("dist/lib/index.js");
 let dir: string;
 
 beforeAll(() => {
@@ -29,7 +30,7 @@ function node(script: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ["--import", REGISTER, join(dir, "app.mjs")], {
     cwd: dir,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 600_000,
     env: { ...process.env, GK_DEVICE: "cpu", GK_CACHE_DIR: join(dir, "cache"), ...env },
   });
 }
@@ -70,6 +71,14 @@ console.log(JSON.stringify({
     expect(r.stderr).not.toMatch(/at gkModuleSource|hooks\.js/);
   });
 
+  it("a .gk file that is not there fails the import naming it and the importer, and says that tsc copies no .gk files", () => {
+    const r = node('import { saxpy } from "./filters.gk";\nconsole.log(saxpy);\n');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`cannot import ${join(dir, "filters.gk")} (from ${join(dir, "app.mjs")}): there is no such file.`);
+    expect(r.stderr).toContain("tsc copies none (e.g. `cp src/*.gk build/` after tsc)");
+    expect(r.stderr).not.toMatch(/hooks\.js/);
+  });
+
   it("a declaration written for other content is a warning (GK6010); an up-to-date one is not", () => {
     writeFileSync(join(dir, "saxpy.d.gk.ts"), "// gk-source-hash: 1234\n");
     const stale = node('import "./saxpy.gk";\n');
@@ -98,6 +107,24 @@ console.log(JSON.stringify({
       expect(r.stderr).toBe("");
       expect(r.stdout).toBe("k 1\n");
     }
+  });
+
+  it("keeps a module's code by content: a program imported again uses it, a change in a file it imports does not", () => {
+    const cache = join(dir, "kept-cache");
+    const run = () => node('import { SCALE } from "./main.gk";\nconsole.log(SCALE);\n', { GK_CACHE_DIR: cache });
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
+    expect(run().stdout).toBe("3\n");
+    const kept = readdirSync(join(cache, "v1", "ts")).map((f) => join(cache, "v1", "ts", f));
+    const entry = kept.find((f) => (JSON.parse(readFileSync(f, "utf8")) as { code: string }).code.includes("main.gk"));
+    expect(entry).toBeDefined();
+    // The kept code is what a second run imports (marked here to see it).
+    const e = JSON.parse(readFileSync(entry!, "utf8")) as { code: string };
+    writeFileSync(entry!, JSON.stringify({ ...e, code: `${e.code}console.log("kept");\n` }));
+    expect(run().stdout).toBe("kept\n3\n");
+    // An imported file that changed makes it compile again.
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 4.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
+    expect(run().stdout).toBe("4\n");
+    writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
   });
 
   it("GK_DEVICE must name a device", () => {

@@ -1,5 +1,5 @@
 /**
- * gk/testing's comparer on the fake libcuda.so.1 (test/runtime/launcher-fake-driver/): it opens
+ * gk/testing's comparer on the fake libcuda.so.1 (test/runtime/launcher/fake-driver/): it opens
  * its GPU through openDevice, in a launcher process by default or in-process when asked, runs
  * the kernel there on copies of the arguments, and compares with the simulator. The fake driver
  * runs the kernels of fake-gpu-helpers.ts's source by name (test/gpu/differential.test.ts

@@ -34,7 +34,7 @@ const REFUSALS: readonly Refusal[] = [
   { what: "a struct value with a method", body: "const o = { f() { return 1; } };", expected: ["GK1020", 0, 13, "a struct value names each field"] },
   { what: "new", body: "const a = new Float32Array(4);", expected: ["GK1020", 0, 11, "kernels create no objects"] },
   { what: "any", body: "let a: any = 1;", expected: ["GK2003", 0, 8, "'any' is TypeScript's type"] },
-  { what: "number", body: "let a: number = 1;", expected: ["GK2003", 0, 8, "'number' is TypeScript's type: a kernel names gk's number types: i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64"] },
+  { what: "number", body: "let a: number = 1;", expected: ["GK2003", 0, 8, "'number' is TypeScript's type: a kernel names gk's number types: i32 for a count or an index, f32 or f64 for a real number (import type { i32, f32 } from \"gk\"; all of them: i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64)"] },
   { what: "a union type", body: "let a: f32 | i32 = 1;", expected: ["GK2003", 0, 8, "this TypeScript type names no gk type"] },
   { what: "an array type", body: "let a: f32[] = [1];", expected: ["GK2003", 0, 8, "this TypeScript type names no gk type"] },
   { what: "a function inside a kernel", body: "const f = (v: f32) => v;", expected: ["GK1020", 0, 11, "a kernel cannot define functions inside it"] },

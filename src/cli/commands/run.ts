@@ -1,4 +1,4 @@
-/** `gkc run FILE`: run the file's launch statements (or one launch given by flags) and print the outputs. */
+/** `gkc run FILE`: run the file's launch statements (or one launch given by flags) and print the outputs, with progress on a terminal. */
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -19,11 +19,12 @@ import { diagnosticsOf } from "../runtimeErrors.js";
 
 export const help = `gkc run FILE [options]
 
-Runs the launch statements of FILE in order, on a GPU when one and nvcc are usable,
-else on the CPU simulator (stderr says which), and prints every array each kernel may
-write (its non-readonly global parameters) by name. The GPU is opened as openDevice()
-opens it: in-process where the addon is built, else (or with GK_ISOLATION=process) in a
-gpu_launcher process.
+Runs the launch statements of FILE (a .gk file) in order, or one kernel given by
+--kernel K (of a .gk file or a TypeScript kernel file: .ts, .mts, .cts), on a GPU when
+one and nvcc are usable, else on the CPU simulator (stderr says which), and prints every
+array each kernel may write (its non-readonly global parameters) by name (the GPU is
+opened as openDevice() opens it: in-process where the addon is built, else, or with
+GK_ISOLATION=process, in a gpu_launcher process):
   out = [3.5, 6, 8.5, 11, 13.5, 16, 18.5, 21]
   vs = [[1, 2, 3, 4], [5, 6, 7, 8]]                    (vectors)
   nodes = [{ start: 0, edges: 2 }, { start: 2, edges: 1 }]   (structs)
@@ -51,7 +52,14 @@ then its error (exit status 1).
                           --arg v='f32x4(1, 2, 3, 4)' --arg p='{ x: 1, y: 2 }'
   --shared name=length    the length (elements) of a dynamic shared array (shared buf: f32[];),
                           one per such array: --shared buf=256
-  --gpu N                 use GPU N (default 0)`;
+  --gpu N                 use GPU N (default 0)
+  --steps-per-thread N    on the simulator, the loop iterations each thread may take
+                          before GK8004 ("does this loop ever end?"); default 10^6 (a
+                          launch of T threads takes at most 10^6 x max(T, 1000), and by
+                          default at most 10^10), or GK_STEPS_PER_THREAD
+
+On a terminal, a simulation or an nvcc build that takes over a second shows its
+progress on stderr (blocks done of all).`;
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = flags(() =>
@@ -69,27 +77,38 @@ export async function run(args: string[], io: Io): Promise<number> {
         arg: { type: "string", multiple: true },
         shared: { type: "string", multiple: true },
         gpu: { type: "string" },
+        "steps-per-thread": { type: "string" },
       },
     }),
   );
-  if (positionals.length !== 1) throw new UsageError("gkc run takes one .gk file");
+  if (positionals.length !== 1) throw new UsageError("gkc run takes one file: a .gk file, or a TypeScript kernel file with --kernel K");
   const file = positionals[0]!;
   const device = values.device!;
   if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda or cpu (got '${device}')`);
   if (!values.kernel && (values.grid || values.block || values.arg || values.shared)) throw new UsageError("--grid, --block, --arg and --shared go with --kernel K");
   const gpu = values.gpu === undefined ? 0 : Number(values.gpu);
   if (!Number.isInteger(gpu) || gpu < 0) throw new UsageError(`--gpu takes a GPU index (got '${values.gpu}')`);
+  const stepsFlag = values["steps-per-thread"] ?? io.env.GK_STEPS_PER_THREAD?.trim();
+  const stepsPerThread = stepsFlag === undefined || stepsFlag === "" ? undefined : Number(stepsFlag);
+  if (stepsPerThread !== undefined && !(Number.isSafeInteger(stepsPerThread) && stepsPerThread >= 1)) {
+    throw new UsageError(`${values["steps-per-thread"] !== undefined ? "--steps-per-thread" : "GK_STEPS_PER_THREAD"} takes a whole number of loop iterations, 1 or more (got '${stepsFlag}')`);
+  }
 
   const fe = values.kernel ? frontEndForFlags(file, values.kernel, values.grid, values.block, values.arg ?? [], values.shared ?? []) : frontEnd(file);
   if (report(io, fe.diagnostics, fe.sources) || !fe.ir) return EXIT.failed;
   const ir = fe.ir;
   if (ir.launches.length === 0) {
-    io.err(`${file} has no launch statements: add one (launch k(...) grid(...) block(...);) or run a kernel with --kernel K --arg ...`);
+    const ts = !file.endsWith(".gk");
+    io.err(
+      ts
+        ? `${file} is a TypeScript file, which has no launch statements: run one of its kernels with --kernel K (--grid, --block, --arg name=value ...)`
+        : `${file} has no launch statements: add one (launch k(...) grid(...) block(...);) or run a kernel with --kernel K --arg ...`,
+    );
     return EXIT.failed;
   }
 
   // The API's road: a GPU in-process where the addon is built (else, or under GK_ISOLATION=process, a launcher process), or the simulator.
-  const opened = await openDevice({ device, gpu });
+  const opened = await openDevice({ device, gpu, ...(stepsPerThread !== undefined && { sim: { stepsPerThread } }) });
   io.err(`gkc: ${describeDevice(opened)}`);
   const runner = createRunner(ir, fe.sources, opened, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
   // Launches run in order until one fails; what the earlier ones computed is still printed.

@@ -1,11 +1,12 @@
 /** `gkc types [FILE|DIR]... [--watch]`: write `x.d.gk.ts` beside each `.gk` file (src/modules/declarations.ts). */
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { statSync, watch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { declarationText } from "../../modules/declarations.js";
 import { declarationPath, writeDeclaration } from "../../modules/declarationFiles.js";
 import { quotePath } from "../../load/sourceFiles.js";
 import { frontEnd } from "../../pipeline.js";
+import { filesOf, foldersUnder } from "../fileArgs.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 
@@ -24,34 +25,10 @@ where a symlink, a folder or a device stands at its path, gkc types names it and
 
   --watch  keep running, and write the declarations again whenever a .gk file changes`;
 
-/** `dir` and every folder under it that gkc types searches: not node_modules, not hidden ones. */
-function foldersUnder(dir: string): string[] {
-  const out = [dir];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules") out.push(...foldersUnder(path.join(dir, e.name)));
-  }
-  return out;
-}
-
 /** The .gk files named by the arguments: files as given, folders searched. */
 export function gkFiles(args: readonly string[], cwd: string): string[] {
-  const out: string[] = [];
-  for (const a of args.length ? args : ["."]) {
-    const p = path.resolve(cwd, a);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`${quotePath(a)}: no such file or folder`);
-    }
-    if (st.isDirectory()) {
-      for (const dir of foldersUnder(p)) {
-        for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile() && !e.name.startsWith(".") && e.name.endsWith(".gk")) out.push(path.join(dir, e.name));
-      }
-    } else if (p.endsWith(".gk")) out.push(p);
-    else throw new UsageError(`${quotePath(a)}: not a .gk file or a folder`);
-  }
-  return [...new Set(out)].sort();
+  const isGk = (f: string) => f.endsWith(".gk");
+  return filesOf(args, cwd, { given: isGk, found: isGk, what: "a .gk file" });
 }
 
 /** Writes the declarations of `files`; returns whether every file checked. */

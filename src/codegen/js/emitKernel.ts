@@ -130,6 +130,7 @@ function fastLaunch(ctx: FnCtx): string[] {
     ...[...perThread, ...derivedIndices(ctx)].map((l) => `        ${l}`),
     ...body,
     "      }",
+    "      $sim.block();",
     "    }",
     "  } catch ($e) {",
     `    throw $sim.located($e, ${tx}, ${ty}, ${tz}, ${bx}, ${by}, ${bz});`,

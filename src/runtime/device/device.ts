@@ -14,12 +14,12 @@
  */
 import { freemem, totalmem } from "node:os";
 import type { ScalarName } from "../../ir/types.js";
-import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type TypedArrayFor } from "../../ir/values.js";
+import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type AnyTypedArray, type ElemOfTypedArray, type TypedArrayFor } from "../../ir/values.js";
 import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { Engine, Isolation } from "./engine.js";
-import { describeValue, GpuArray, type ArrayOptions, type ArrayOwner, type ArrayStore, type ElemName } from "./gpuArray.js";
+import { describeValue, GpuArray, type ArrayOptions, type ArrayStore, type ElemName } from "./gpuArray.js";
 
 /** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu). */
 export type DeviceChoice = "auto" | "cuda" | "cpu";
@@ -79,7 +79,12 @@ export class GpuQueue {
   }
 }
 
-export class GpuDevice implements ArrayOwner {
+/**
+ * A device: a GPU, or the simulator (openDevice). It is its arrays' ArrayOwner (gpuArray.ts;
+ * `new GpuArray(this, ...)` checks it) without saying so, so that its members for arrays,
+ * internal to gk, stay out of the published declarations (tsconfig.build.json strips them).
+ */
+export class GpuDevice {
   /** The queue launches go to unless they name another. */
   readonly defaultQueue: GpuQueue;
   /** @internal */ readonly queues: GpuQueue[] = [];
@@ -129,8 +134,12 @@ export class GpuDevice implements ArrayOwner {
 
   /**
    * A GPU array holding a copy of `data`, its element type `opts.elem` or the TypedArray's
-   * (a Uint8Array is bool, a Uint16Array u16: say u8, f16 or bf16 in `opts.elem`).
+   * (a Uint8Array is bool, a Uint16Array u16: say u8, f16 or bf16 in `opts.elem`). Typed
+   * alike: `array(new Float32Array(n))` is a `GpuArray<"f32">`, `array(bits, { elem: "f16" })`
+   * a `GpuArray<"f16">`; `array<"f32">(data)` names the type.
    */
+  array<A extends AnyTypedArray>(data: A, opts?: ArrayOptions & { readonly elem?: undefined }): Promise<GpuArray<ElemOfTypedArray<A>>>;
+  array<E extends ElemName>(data: TypedArrayFor<E>, opts?: ArrayOptions & { readonly elem?: E }): Promise<GpuArray<E>>;
   async array<E extends ElemName>(data: TypedArrayFor<E>, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
     if (opts.elem !== undefined && !(Object.hasOwn(TYPED_ARRAY, opts.elem) && holdsElem(data, opts.elem))) {
       const want = Object.hasOwn(TYPED_ARRAY, opts.elem) ? `a ${typedArrayName(opts.elem)}${elemNote(opts.elem)}` : "a TypedArray";
@@ -376,6 +385,7 @@ function isolationFromEnv(): Isolation | undefined {
 }
 
 async function openEngine(asked: Isolation | undefined, gpu: number, launcher: LauncherOptions | undefined): Promise<Engine> {
+  await (await import("../nativeParts.js")).buildDeferredNativeParts();
   if (asked !== "process") {
     const { loadAddon } = await import("./addon.js");
     const a = loadAddon();

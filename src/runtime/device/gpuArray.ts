@@ -10,7 +10,8 @@
  * On the simulator an array is a TypedArray in host memory, with the same rules.
  */
 import type { ScalarName } from "../../ir/types.js";
-import { TYPED_ARRAY, type TypedArrayFor } from "../../ir/values.js";
+import { scalarType } from "../../ir/types.js";
+import { coerceScalar, storedValue, TYPED_ARRAY, type AnyTypedArray, type TypedArrayFor } from "../../ir/values.js";
 import { GPU_ARRAY } from "../aliasing.js";
 import { GkRuntimeError } from "../errors.js";
 import type { Memory } from "./engine.js";
@@ -18,10 +19,10 @@ import type { Memory } from "./engine.js";
 /** An element type: a key of the one table of TypedArrays (src/ir/values.ts). */
 export type ElemName = ScalarName & keyof typeof TYPED_ARRAY;
 
-/** Where an array's elements are: a TypedArray (simulator), or device memory. */
+/** @internal Where an array's elements are: a TypedArray (simulator), or device memory. */
 export type ArrayStore = { readonly kind: "host"; readonly data: TypedArrayFor<ScalarName> } | { readonly kind: "device"; readonly mem: Memory };
 
-/** What an array asks of its device (device.ts implements it). */
+/** @internal What an array asks of its device (GpuDevice, device.ts, has these members). */
 export interface ArrayOwner {
   readonly name: string;
   readArray(a: GpuArray, into: Uint8Array, byteOffset: number): Promise<void>;
@@ -40,6 +41,9 @@ export interface ArrayOptions {
    */
   readonly elem?: ElemName;
 }
+
+/** The most bytes fill() and copyFrom() hold in host memory at once. */
+const CHUNK_BYTES = 16 * 1024 * 1024;
 
 /** Frees the memory of arrays collected without free(). */
 const finalizer = new FinalizationRegistry<{ owner: ArrayOwner; store: ArrayStore }>(({ owner, store }) => owner.freeStore(store));
@@ -113,6 +117,65 @@ export class GpuArray<E extends ElemName = ElemName> {
     }
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     await this.owner.writeArray(this as GpuArray, bytes, offset * Ctor.BYTES_PER_ELEMENT);
+  }
+
+  /**
+   * Sets elements `start` to `end` (default: all) to `value` (a number, a bigint for i64 and
+   * u64, a boolean for bool; f16 and bf16 rounded to the type), after the work queued before.
+   * The elements travel from host memory, as write() sends them (a fill on the device is left
+   * to do).
+   */
+  async fill(value: number | bigint | boolean, start = 0, end = this.length): Promise<void> {
+    this.live("fill");
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end > this.length || start > end) {
+      throw new GkRuntimeError("GK8005", `fill() of elements ${start} to ${end} does not fit ${this.describe()}`);
+    }
+    const c = coerceScalar(scalarType(this.elem), value);
+    if (!c.ok || (typeof value === "bigint" && typeof c.value !== "bigint")) {
+      throw new GkRuntimeError("GK8005", `fill() of ${this.describe()} takes ${this.elem === "bool" ? "true or false" : `a value of ${this.elem}`}, got ${describeValue(value)}`);
+    }
+    const Ctor = TYPED_ARRAY[this.elem];
+    const stored = storedValue(this.elem, c.value);
+    for (let at = start; at < end; ) {
+      const n = Math.min(end - at, Math.floor(CHUNK_BYTES / Ctor.BYTES_PER_ELEMENT));
+      const chunk = new Ctor(n) as AnyTypedArray;
+      (chunk as { fill(v: number | bigint): unknown }).fill(stored);
+      await this.owner.writeArray(this as GpuArray, new Uint8Array(chunk.buffer, 0, chunk.byteLength), at * Ctor.BYTES_PER_ELEMENT);
+      at += n;
+    }
+  }
+
+  /**
+   * Copies `length` elements (default: all of `src` from `srcOffset`) of `src`, a GPU array of
+   * the same element type and device, into this array from element `offset`, after the work
+   * queued before on both. The elements travel through host memory, in chunks (a copy on the
+   * device is left to do); copying an array onto itself is refused.
+   */
+  async copyFrom(src: GpuArray<E>, opts: { readonly srcOffset?: number; readonly offset?: number; readonly length?: number } = {}): Promise<void> {
+    this.live("copyFrom");
+    if (!(src instanceof GpuArray)) throw new GkRuntimeError("GK8005", `copyFrom() into ${this.describe()} takes a GPU array, got ${describeValue(src)}`);
+    src.live(() => `copyFrom() into ${this.describe()}`);
+    if (src.owner !== this.owner) throw new GkRuntimeError("GK8005", `copyFrom(): ${src.describe()} belongs to ${src.owner.name}, ${this.describe()} to ${this.owner.name}`);
+    if (src.elem !== this.elem && TYPED_ARRAY[src.elem] !== TYPED_ARRAY[this.elem]) {
+      throw new GkRuntimeError("GK8005", `copyFrom(): ${src.describe()} does not hold ${this.elem} elements like ${this.describe()}`);
+    }
+    if ((src as GpuArray) === (this as GpuArray)) throw new GkRuntimeError("GK8005", `copyFrom(): ${this.describe()} onto itself`);
+    const srcOffset = opts.srcOffset ?? 0;
+    const offset = opts.offset ?? 0;
+    const length = opts.length ?? src.length - srcOffset;
+    const fits = (x: number) => Number.isSafeInteger(x) && x >= 0;
+    if (!fits(srcOffset) || !fits(offset) || !fits(length) || srcOffset + length > src.length || offset + length > this.length) {
+      throw new GkRuntimeError("GK8005", `copyFrom(): ${length} elements from element ${srcOffset} of ${src.describe()} to element ${offset} of ${this.describe()} do not fit`);
+    }
+    const size = TYPED_ARRAY[this.elem].BYTES_PER_ELEMENT;
+    const chunk = new Uint8Array(Math.min(length * size, CHUNK_BYTES - (CHUNK_BYTES % size)));
+    for (let done = 0; done < length * size; ) {
+      const bytes = Math.min(chunk.length, length * size - done);
+      const part = chunk.subarray(0, bytes);
+      await this.owner.readArray(src as GpuArray, part, srcOffset * size + done);
+      await this.owner.writeArray(this as GpuArray, part, offset * size + done);
+      done += bytes;
+    }
   }
 
   /** Frees the array's memory (after the work queued before that uses it). Using it afterwards is GK8016; a second free() does nothing. */

@@ -7,6 +7,7 @@ import { describeExit, launcherPath, runProcess, type ProcessResult } from "./pr
 import { DEFAULT_SHARED_MIN_BYTES, FilePlan, SharedFile } from "./shared.js";
 import type { DeviceInfo, DevicesResult, KernelArg, LaunchOnceOptions, LaunchResult, LauncherOptions, ScalarName } from "./types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
+import { buildDeferredNativeParts } from "../nativeParts.js";
 
 /** Extra time the launcher process gets, beyond a kernel timeout, before it is killed. */
 const PROCESS_GRACE_MS = 60_000;
@@ -127,6 +128,7 @@ export function listDevices(opts?: LauncherOptions): Promise<DevicesResult> {
 
 async function queryDevices(opts: LauncherOptions): Promise<DevicesResult> {
   const path = launcherPath(opts);
+  if (!existsSync(path)) await buildDeferredNativeParts();
   if (!existsSync(path)) return { ok: false, reason: "no-launcher", message: missingLauncher(path).diagnostic.message };
   const r = await runProcess(path, ["--devices"], [], { env: opts.env, timeoutMs: PROCESS_GRACE_MS });
   try {

@@ -76,8 +76,22 @@ export class BarrierDivergence {
   ) {}
 }
 
-/** The `$sim` object generated code calls on its cold paths; each call throws. */
+/** A launch of fewer threads than this gets the step budget of this many (kernel.ts). */
+export const MIN_BUDGET_THREADS = 1000;
+
+/** What `$sim.block()` calls when a block of the launch has run (kernel.ts sets it for a launch that shows progress). */
+let blockHook: (() => void) | undefined;
+
+export function setBlockHook(hook: (() => void) | undefined): void {
+  blockHook = hook;
+}
+
+/** The `$sim` object generated code calls on its cold paths; each call but block() throws. */
 export const faultHandlers = {
+  /** A block has run (once per block, for progress). */
+  block(): void {
+    blockHook?.();
+  },
   bounds(site: number, indices: readonly (number | bigint)[], length: number): never {
     throw new Fault("bounds", site, indices, length);
   },
@@ -122,7 +136,10 @@ export interface FaultContext {
   readonly kernel: Function;
   readonly sites: SiteTable;
   readonly sources: SourceMap | undefined;
+  /** The launch's budget; where it comes from stepsPerThread, that and the launch's threads. */
   readonly stepBudget: number;
+  readonly perThread?: number;
+  readonly threads?: number;
 }
 
 export function dim3(d: Dim3): string {
@@ -294,7 +311,9 @@ export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
       if (site.kind !== "loop") break;
       return make(
         "GK8004",
-        `step budget exceeded: more than ${ctx.stepBudget} loop iterations in this launch; does this loop ever end? (raise SimOptions.stepBudget if it should run longer)`,
+        ctx.perThread === undefined
+          ? `step budget exceeded: more than ${ctx.stepBudget} loop iterations in this launch; does this loop ever end? (raise SimOptions.stepBudget if it should run longer)`
+          : `step budget exceeded: more than ${ctx.stepBudget.toLocaleString("en-US")} loop iterations in this launch (${ctx.perThread.toLocaleString("en-US")} per thread, ${ctx.threads!.toLocaleString("en-US")} threads${ctx.threads! < MIN_BUDGET_THREADS ? `, counted as ${MIN_BUDGET_THREADS.toLocaleString("en-US")}` : ""}); does this loop ever end? (if it should run longer: gkc run --steps-per-thread N, GK_STEPS_PER_THREAD=N, or openDevice({ sim: { stepsPerThread: N } }))`,
       );
   }
   return internalSimError(ctx, cause, thread, block);

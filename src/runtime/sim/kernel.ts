@@ -12,13 +12,20 @@ import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
 import { checkArgs, checkConstants, launchShape, sharedLengths, type SimArg } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../codegen/js/emitKernel.js";
-import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
+import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, MIN_BUDGET_THREADS, setBlockHook, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
+import { startTask } from "../../progress.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../codegen/js/sites.js";
 
 export interface SimOptions {
-  /** Loop iterations (back-edges) one launch may take before GK8004; default 10^9. */
+  /**
+   * Loop iterations (back-edges) each thread may take before GK8004, counted over the launch:
+   * a launch of T threads may take `stepsPerThread` × max(T, 1000) in all. Default 10^6, or
+   * the environment's GK_STEPS_PER_THREAD (`gkc run --steps-per-thread N` sets it).
+   */
+  readonly stepsPerThread?: number;
+  /** Loop iterations one launch may take before GK8004, whatever its size: in place of stepsPerThread, exactly (tests). */
   readonly stepBudget?: number;
   /** Report reads of shared memory no thread of the block has written (GK8013); default true. */
   readonly checkUninitializedShared?: boolean;
@@ -49,7 +56,30 @@ export interface SimResult {
   readonly steps: number;
 }
 
-export const DEFAULT_STEP_BUDGET = 1e9;
+/** Loop iterations per thread (SimOptions.stepsPerThread) where nothing says otherwise. */
+export const DEFAULT_STEPS_PER_THREAD = 1e6;
+/** The launch-wide budget of 10^9 steps that small launches get by default. */
+export const DEFAULT_STEP_BUDGET = DEFAULT_STEPS_PER_THREAD * MIN_BUDGET_THREADS;
+/**
+ * The most steps a launch takes by default, whatever its size (minutes of simulation): a
+ * launch of more threads is refused at once unless stepsPerThread was given.
+ */
+const DEFAULT_MAX_LAUNCH_STEPS = 1e10;
+
+/** GK_STEPS_PER_THREAD, read where a kernel is compiled for the simulator (every road to it comes here). */
+function envStepsPerThread(): number | undefined {
+  const v = process.env.GK_STEPS_PER_THREAD?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`GK_STEPS_PER_THREAD must be a whole number of loop iterations, 1 or more, not '${v}'`);
+  return n;
+}
+
+/** The steps a launch of `threads` threads may take. */
+export function launchBudget(k: Pick<SimKernel, "stepBudget" | "stepsPerThread" | "stepsPerThreadGiven">, threads: number): number {
+  const most = k.stepsPerThreadGiven ? Number.MAX_SAFE_INTEGER : DEFAULT_MAX_LAUNCH_STEPS;
+  return k.stepBudget ?? Math.min(k.stepsPerThread * Math.max(threads, MIN_BUDGET_THREADS), most);
+}
 
 type Launcher = (args: readonly unknown[], gdx: number, gdy: number, gdz: number, bdx: number, bdy: number, bdz: number, budget: number) => unknown;
 
@@ -81,7 +111,12 @@ export interface SimKernel {
    */
   readonly barrierPath: BarrierPath | null;
   readonly sources: SourceMap | undefined;
-  readonly stepBudget: number;
+  /** SimOptions.stepBudget, where given: the budget of every launch. */
+  readonly stepBudget: number | undefined;
+  /** Loop iterations per thread (SimOptions.stepsPerThread, GK_STEPS_PER_THREAD, or the default). */
+  readonly stepsPerThread: number;
+  /** Whether stepsPerThread was given (the default is capped: DEFAULT_MAX_LAUNCH_STEPS). */
+  readonly stepsPerThreadGiven: boolean;
   /** @internal */
   readonly compiled: Compiled;
 }
@@ -105,10 +140,13 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
     compiled = compile(m, k, checkUninitializedShared, barrierPath, sources);
     perModule.set(key, compiled);
   }
-  const stepBudget = opts.stepBudget ?? DEFAULT_STEP_BUDGET;
-  if (!(stepBudget >= 0)) throw new RangeError(`SimOptions.stepBudget must be a number of steps, 0 or more (Infinity for no limit), not ${String(stepBudget)}`);
+  const stepBudget = opts.stepBudget;
+  if (stepBudget !== undefined && !(stepBudget >= 0)) throw new RangeError(`SimOptions.stepBudget must be a number of steps, 0 or more (Infinity for no limit), not ${String(stepBudget)}`);
+  const given = opts.stepsPerThread ?? envStepsPerThread();
+  const stepsPerThread = given ?? DEFAULT_STEPS_PER_THREAD;
+  if (!(stepsPerThread >= 1)) throw new RangeError(`SimOptions.stepsPerThread must be a number of steps, 1 or more (Infinity for no limit), not ${String(stepsPerThread)}`);
   const { source, usesBarriers, usesWarpOps } = compiled;
-  return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, compiled };
+  return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, stepsPerThread, stepsPerThreadGiven: given !== undefined, compiled };
 }
 
 function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, sources: SourceMap | undefined): Compiled {
@@ -137,16 +175,25 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   const checked = checkArgs(k.kernel, args, k.sources);
   const values = [...checked.values, ...checkConstants(k.kernel, k.compiled.constants, constants, k.sources), ...lengths];
   const finish = checked.finish;
-  const ctx: FaultContext = { kernel: k.kernel, sites: k.compiled.sites, sources: k.sources, stepBudget: k.stepBudget };
-  // Every thread takes at least a step: a launch of more threads than the budget cannot finish within it.
   const total = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
-  if (total > k.stepBudget) {
-    const message = `this launch runs ${total.toLocaleString("en-US")} threads, more than the simulator's step budget of ${k.stepBudget.toLocaleString("en-US")} (every thread counts as a step): run it on a GPU, use a smaller grid, or raise SimOptions.stepBudget`;
+  const budget = launchBudget(k, total);
+  const ctx: FaultContext = { kernel: k.kernel, sites: k.compiled.sites, sources: k.sources, stepBudget: budget, ...(k.stepBudget === undefined ? { perThread: k.stepsPerThread, threads: total } : {}) };
+  // Every thread takes at least a step: a launch of more threads than the budget cannot finish within it.
+  if (total > budget) {
+    const message = `this launch runs ${total.toLocaleString("en-US")} threads, more than the simulator's step budget of ${budget.toLocaleString("en-US")} (every thread counts as a step): run it on a GPU, use a smaller grid, or raise ${k.stepBudget === undefined ? "the steps per thread (gkc run --steps-per-thread N, GK_STEPS_PER_THREAD, SimOptions.stepsPerThread)" : "SimOptions.stepBudget"}`;
     throw new SimError(error("GK8004", k.kernel.span, `${message} (kernel '${k.kernel.name}')`, []), k.sources);
   }
   let steps: number;
+  // A long launch shows its blocks done on the status line, where the program set one (src/runtime/progress.ts).
+  const blocks = grid[0] * grid[1] * grid[2];
+  let done = 0;
+  const task = startTask(() => `simulating ${k.kernel.name}: block ${done.toLocaleString("en-US")} of ${blocks.toLocaleString("en-US")} (${Math.floor((100 * done) / blocks)}%)`);
+  setBlockHook(() => {
+    done++;
+    task.tick();
+  });
   try {
-    const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], k.stepBudget);
+    const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], budget);
     if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx);
     else steps = r as number;
   } catch (e) {
@@ -155,6 +202,8 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
     if (e instanceof BarrierDivergence) throw divergenceError(ctx, e, block, k.compiled.barrierPoints);
     throw internalSimError(ctx, e);
   } finally {
+    setBlockHook(undefined);
+    task.end();
     // What the kernel wrote to copies of the caller's arrays goes back, even when it failed midway.
     finish();
   }

@@ -23,7 +23,7 @@
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import type { ScalarValue } from "../../ir/types.js";
-import { dim3, explainFault, internalSimError, LocatedFault, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
+import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
@@ -57,6 +57,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
         state.stops.fill(undefined);
         state.results.fill(undefined);
         runBlock(threads, state);
+        faultHandlers.block();
       }
     }
   }

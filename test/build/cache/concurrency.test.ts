@@ -61,12 +61,12 @@ async function race(job: { root: string; builds: readonly object[] } = { root, b
     execa(process.execPath, [workerScript, jobFile, barrier], {
       env: { GK_NVCC: counting.path },
       reject: false,
-      timeout: 120_000,
+      timeout: 900_000, // a bound for a hang: 16 processes on a loaded 2-core machine take what they take
     }),
   );
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 600_000;
   while (readdirSync(barrier).filter((n) => n.startsWith("ready-")).length < workers) {
-    expect(Date.now(), "all workers ready within 60 s").toBeLessThan(deadline);
+    expect(Date.now(), "all workers ready within 10 min").toBeLessThan(deadline);
     await new Promise((r) => setTimeout(r, 5));
   }
   writeFileSync(path.join(barrier, "go"), "");

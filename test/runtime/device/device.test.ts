@@ -4,7 +4,7 @@
  * unchanged without a GPU. test/gpu/device.test.ts runs the same on a GPU in both isolations.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { GkRuntimeError, GpuArray, openDevice, SimError, type GpuDevice } from "../../../src/index.js";
+import { GkRuntimeError, GpuArray, openDevice, packStructs, SimError, unpackStructs, type GpuDevice } from "../../../src/index.js";
 
 const SRC = `
 device_kernel saxpy(n: i32, alpha: f32, x: readonly global<f32>, y: readonly global<f32>, out: global<f32>) {
@@ -57,6 +57,55 @@ describe("GPU arrays on the simulator", () => {
     const z = await gpu.zeros("i64", 3);
     expect(await z.read()).toEqual(new BigInt64Array(3));
     expect(await (await gpu.array(new Uint8Array([1, 0, 1]))).read()).toEqual(new Uint8Array([1, 0, 1]));
+  });
+
+  it("are filled with a value and copied from another array, in whole or in part, and refuse what does not fit", async () => {
+    const gpu = await cpu();
+    const a = await gpu.zeros("i32", 6, { label: "a" });
+    await a.fill(7);
+    await a.fill(-1, 4);
+    expect(await a.read()).toEqual(Int32Array.from([7, 7, 7, 7, -1, -1]));
+    const h = await gpu.zeros("f16", 2);
+    await h.fill(1.0);
+    expect([...(await h.read())]).toEqual([0x3c00, 0x3c00]);
+    const w = await gpu.zeros("u64", 2);
+    await w.fill(2n ** 64n - 1n);
+    expect(await w.read()).toEqual(BigUint64Array.from([2n ** 64n - 1n, 2n ** 64n - 1n]));
+    const b = await gpu.array(Int32Array.from([1, 2, 3, 4]), { label: "b" });
+    await a.copyFrom(b);
+    expect(await a.read()).toEqual(Int32Array.from([1, 2, 3, 4, -1, -1]));
+    await a.copyFrom(b, { srcOffset: 2, offset: 4 });
+    expect(await a.read()).toEqual(Int32Array.from([1, 2, 3, 4, 3, 4]));
+    expect((await failure(a.fill(2.5))).message).toBe("GK8005: fill() of GPU array 'a' (i32[6]) takes a value of i32, got number 2.5");
+    expect((await failure(a.fill(3n))).message).toBe("GK8005: fill() of GPU array 'a' (i32[6]) takes a value of i32, got bigint 3");
+    expect((await failure(a.fill(0, 2, 9))).message).toBe("GK8005: fill() of elements 2 to 9 does not fit GPU array 'a' (i32[6])");
+    expect((await failure(a.copyFrom(b, { offset: 3 }))).message).toBe(
+      "GK8005: copyFrom(): 4 elements from element 0 of GPU array 'b' (i32[4]) to element 3 of GPU array 'a' (i32[6]) do not fit",
+    );
+    expect((await failure(a.copyFrom(h as never))).message).toBe("GK8005: copyFrom(): a GPU array (f16[2]) does not hold i32 elements like GPU array 'a' (i32[6])");
+    expect((await failure(a.copyFrom(a))).message).toBe("GK8005: copyFrom(): GPU array 'a' (i32[6]) onto itself");
+    const other = await cpu();
+    expect((await failure(a.copyFrom(await other.array(new Int32Array(1))))).message).toMatch(/^GK8005: copyFrom\(\): a GPU array \(i32\[1\]\) belongs to /);
+  });
+
+  it("hold arrays of vectors (their lanes) and of structs (their bytes), which kernels take and update in place", async () => {
+    const gpu = await cpu();
+    const mod = await gpu.compileSource(
+      "struct P { pos: f32x3; n: i32; }\n" +
+        "device_kernel k(vs: global<f32x3>, ps: global<P>) {\n  const i = globalId.x;\n  vs[i] = vs[i] * 2.0;\n  ps[i].pos = vs[i];\n  ps[i].n += 1;\n}\n",
+    );
+    const P = mod.structs.P!;
+    const vs = await gpu.array(Float32Array.from([1, 2, 3, 0, 4, 5, 6, 0]), { label: "vs" });
+    const ps = await gpu.array(new Uint8Array(packStructs(P, [{ pos: [0, 0, 0], n: 1 }, { pos: [0, 0, 0], n: 2 }])), { elem: "u8", label: "ps" });
+    await mod.k!({ grid: 1, block: 2 }, { vs, ps });
+    expect([...(await vs.read())]).toEqual([2, 4, 6, 0, 8, 10, 12, 0]);
+    expect(unpackStructs(P, await ps.read())).toEqual([{ pos: [2, 4, 6], n: 2 }, { pos: [8, 10, 12], n: 3 }]);
+    const wrong = async (args: Record<string, unknown>) => (await failure(mod.k!({ grid: 1, block: 2 }, { vs, ps, ...args } as never))).message;
+    expect(await wrong({ vs: await gpu.zeros("f32", 6) })).toBe(`GK8005: k: parameter 'vs' (global<f32x3>) takes a GpuArray<"f32"> of 4·n lanes (4 per 3-lane vector, the last padding), got GpuArray<"f32">[6]`);
+    expect(await wrong({ vs: await gpu.zeros("i32", 8) })).toBe(`GK8005: k: parameter 'vs' (global<f32x3>) takes a GpuArray<"f32"> of 4·n lanes (4 per 3-lane vector, the last padding), got GpuArray<"i32">[8]`);
+    expect(await wrong({ ps: await gpu.zeros("u8", P.size + 1) })).toBe(
+      `GK8005: k: parameter 'ps' (global<P>) takes a GPU array of the bytes of n P structs (${P.size} bytes each: packStructs), got GpuArray<"u8">[${P.size + 1}] of ${P.size + 1} bytes`,
+    );
   });
 
   it("take their element type from the TypedArray, or from { elem } where it does not say (u8, f16, bf16)", async () => {

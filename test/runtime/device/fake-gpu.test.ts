@@ -56,6 +56,21 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     for (const a of [x, y, out, p]) a.free();
   });
 
+  it("fills arrays and copies between them, after the launches queued before", async () => {
+    const n = 1000;
+    const x = await gpu.zeros("f32", n);
+    await x.fill(3);
+    const out = await gpu.zeros("f32", n);
+    await out.fill(1, 500);
+    const y = await gpu.array(new Float32Array(n));
+    await mod.saxpy({ grid: 4, block: 256 }, { n, alpha: 2, x, y, out });
+    const copy = await gpu.zeros("f32", n + 2);
+    await copy.copyFrom(out, { offset: 2 });
+    const want = new Float32Array(n + 2).fill(6, 2);
+    expect(await copy.read()).toEqual(want);
+    for (const a of [x, out, y, copy]) a.free();
+  });
+
   it("passes scalars of 1 and 2 bytes at their sizes, f16 and bf16 rounded once", async () => {
     const arrays = { oa: new Int8Array(1), ob: new Uint8Array(1), oc: new Int16Array(1), od: new Uint16Array(1), oh: new Uint16Array(1), og: await gpu.zeros("bf16", 1) };
     await mod.roundtrip_narrow({ grid: 1, block: 1 }, { a: -128, b: 255, c: -2, d: 65535, h: -0.1, g: 3.5, ...arrays });
@@ -169,7 +184,7 @@ describe.skipIf(skip !== undefined)("a kernel that never ends, on the fake drive
     const e = await failure(gpu.sync({ timeoutMs: 300 }));
     expect(e).toMatchObject({ code: "GK8012", contextLost: true });
     expect(e.launch).toMatchObject({ kernel: "spin" });
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(120_000); // 10^15 cycles: any end is the timeout's
     const p = await gpu.array(new Int32Array([1]));
     await mod.add_one({ grid: 1, block: 1 }, { n: 1, p });
     expect(await p.read()).toEqual(new Int32Array([2]));
@@ -181,7 +196,7 @@ describe.skipIf(skip !== undefined)("a kernel that never ends, on the fake drive
     const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "spin-in-process.mjs")], {
       encoding: "utf8",
       env: { ...process.env, GK_CACHE_DIR: cacheRoot },
-      timeout: 60_000,
+      timeout: 600_000,
     });
     expect(r.stderr).toBe("");
     const lines = r.stdout.trim().split("\n");
@@ -196,7 +211,7 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a program that never calls
     const r = spawnSync(process.execPath, [join(ROOT, "test", "runtime", "fixtures", "no-close.mjs"), isolation], {
       encoding: "utf8",
       env: { ...process.env, GK_CACHE_DIR: cacheRoot },
-      timeout: 60_000,
+      timeout: 600_000,
     });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("[ 2, 3 ]\n");

@@ -2,16 +2,16 @@
 // and UBSan that aborts on the first finding. Whatever the input, the launcher must answer
 // with JSON (or frames), exit with a documented status, and never crash.
 // The --serve fuzzers also run on the fake driver, so that frames reach the driver-facing code.
-// GK_FUZZ_RUNS=5000 runs more cases than CI does.
+// GK_FUZZ_RUNS=5000 runs more cases than CI does (test/helpers.ts). No time limit: it is CPU-bound.
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FUZZ_RUNS } from "../../helpers.js";
 import { FrameReader, encodeFrame } from "../../../src/runtime/launcher/frames.js";
 import { NO_DRIVER_ENV, buildFakeDriver, dummyModule, ensureLauncher, ensureSanitizedLauncher, fakeModule, runRaw, tempDir, type RawResult, removeTempDirs } from "./helpers.js";
 
-const RUNS = Number(process.env.GK_FUZZ_RUNS ?? 150);
-const TIMEOUT = Math.max(60_000, RUNS * 50);
+const RUNS = FUZZ_RUNS;
 const REQUEST_CODES = ["BAD_REQUEST", "TOO_LARGE", "BAD_LAUNCH_CONFIG"];
 
 let bin: string;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(scratch, Buffer.alloc(256, 1));
   fakeEnv = await buildFakeDriver(dir);
   fakeMod = fakeModule(dir, ["saxpy", "add_one", "oob", "bounded", "use_shared", "spin"]);
-}, 180_000);
+});
 afterAll(removeTempDirs);
 
 /** No sanitizer report, no signal, a documented status, and one JSON answer that agrees with it. */
@@ -133,7 +133,7 @@ describe("fuzzing --check (sanitized build)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 
   it("answers mutated requests with JSON and never crashes", async () => {
     await fc.assert(
@@ -142,7 +142,7 @@ describe("fuzzing --check (sanitized build)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 
   it("answers random bytes and random grid numbers with JSON and never crashes", async () => {
     const dim = fc.oneof(fc.nat({ max: 70_000 }).map(String), fc.string({ maxLength: 12 }), fc.constantFrom("4294967296", "-1", "1e3", ""));
@@ -152,7 +152,7 @@ describe("fuzzing --check (sanitized build)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 });
 
 describe("fuzzing --serve (sanitized build, no driver)", () => {
@@ -188,7 +188,7 @@ describe("fuzzing --serve (sanitized build, no driver)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 });
 
 describe("fuzzing --serve on the fake driver (sanitized build)", () => {
@@ -287,7 +287,7 @@ describe("fuzzing --serve on the fake driver (sanitized build)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 
   it("gives back the bytes it was given: alloc with a payload or from the shared file, then download", async () => {
     const shared = join(tempDir("fuzz-roundtrip"), "shared.bin");
@@ -314,5 +314,5 @@ describe("fuzzing --serve on the fake driver (sanitized build)", () => {
       }),
       { numRuns: RUNS },
     );
-  }, TIMEOUT);
+  });
 });

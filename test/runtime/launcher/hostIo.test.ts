@@ -35,8 +35,7 @@ describe("readReady", () => {
     // Node's event loop does not run during these calls: nothing else reads the pipe.
     const t0 = performance.now();
     expect(io.readReady(fd, buf, 2000)).toBe(0);
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(1.9);
-    expect(performance.now() - t0).toBeLessThan(250);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1.9); // 0, not the bytes: it did not wait for them (no upper bound on the time: a loaded machine decides that)
     const n = io.readReady(fd, buf, 5_000_000);
     expect(buf.subarray(0, n).toString()).toBe("abc");
     expect(io.readReady(fd, buf, 5_000_000)).toBe(-1);

@@ -4,6 +4,7 @@ import { formatDiagnostic } from "../../../src/diagnostics/format.js";
 import type { Expr } from "../../../src/ir/nodes.js";
 import { T } from "../../../src/ir/types.js";
 import { compileKernel, runKernel, SimError } from "../../../src/runtime/sim/index.js";
+import { DEFAULT_STEPS_PER_THREAD, launchBudget } from "../../../src/runtime/sim/kernel.js";
 import { fnDef, globalParam, gk, load, moduleOf, run, simErrorOf, SPAN, store } from "./helpers.js";
 
 const p = gk(`device_kernel k(n: i32, d: i32, x: readonly global<f32>, out: global<f32>) {
@@ -129,9 +130,24 @@ describe("step budget (GK8004)", () => {
   it("refuses at once a launch of more threads than the budget", () => {
     const q = gk(`device_kernel k(out: global<i32>) {\n  out[0] = 1;\n}`);
     expect(simErrorOf(q.sources, () => run(q, "k", [100000000], [1024], [new Int32Array(1)]))).toBe(
-      "GK8004 1:1 this launch runs 102,400,000,000 threads, more than the simulator's step budget of 1,000,000,000 (every thread counts as a step): run it on a GPU, use a smaller grid, or raise SimOptions.stepBudget (kernel 'k')",
+      "GK8004 1:1 this launch runs 102,400,000,000 threads, more than the simulator's step budget of 10,000,000,000 (every thread counts as a step): run it on a GPU, use a smaller grid, or raise the steps per thread (gkc run --steps-per-thread N, GK_STEPS_PER_THREAD, SimOptions.stepsPerThread) (kernel 'k')",
     );
     expect(run(q, "k", [4], [4], [new Int32Array(1)], { stepBudget: 16 }).threads).toBe(16);
+  });
+  it("scales with the launch: each thread may take stepsPerThread steps (10^6 by default), a launch of under 1000 threads 1000 times that", () => {
+    const q = gk(`device_kernel k(n: i32, out: global<i32>) {
+  for (let j = 0; j < n; j += 1) { out[0] += 1; }
+}`);
+    const k = (given?: number) => ({ stepBudget: undefined, stepsPerThread: given ?? DEFAULT_STEPS_PER_THREAD, stepsPerThreadGiven: given !== undefined });
+    // 16384 threads of 70,000 iterations (1.1 * 10^9 steps) fit; by default a launch takes at most 10^10.
+    expect(launchBudget(k(), 16384)).toBe(1e10);
+    expect(launchBudget(k(), 1)).toBe(1e9);
+    expect(launchBudget(k(), 4096)).toBe(4096e6);
+    expect(launchBudget(k(1e6), 4096 * 4096)).toBe(4096 * 4096 * 1e6);
+    expect(run(q, "k", [1], [10], [1000, new Int32Array(1)], { stepsPerThread: 100 }).steps).toBe(10_000);
+    expect(simErrorOf(q.sources, () => run(q, "k", [2], [1024], [3, new Int32Array(1)], { stepsPerThread: 2 }))).toBe(
+      "GK8004 2:3 step budget exceeded: more than 4,096 loop iterations in this launch (2 per thread, 2,048 threads); does this loop ever end? (if it should run longer: gkc run --steps-per-thread N, GK_STEPS_PER_THREAD=N, or openDevice({ sim: { stepsPerThread: N } })) (kernel 'k', thread (341,0,0), block (1,0,0))",
+    );
   });
   it("counts the steps of device_fns too, exactly, on both paths", () => {
     const q = gk(`device_fn tri(n: i32): i32 {

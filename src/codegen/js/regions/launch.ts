@@ -122,12 +122,14 @@ function blocks(kctx: FnCtx, values: readonly string[], written: readonly string
         ...resetShared(kctx).map((l) => `    ${l}`),
         "    let $all = false;",
         `    for (let $r = $region(0, false); $r > 0; $r = $region($r, $all)) if (!$all) $all = ${written.join(" && ")};`,
+        "    $sim.block();",
       ]
     : [
         `  const $region = (r) => $regions[r]${call};`,
         `  for (${bz} = 0; ${bz} < ${gdz}; ${bz}++) for (${by} = 0; ${by} < ${gdy}; ${by}++) for (${bx} = 0; ${bx} < ${gdx}; ${bx}++) {`,
         ...resetShared(kctx).map((l) => `    ${l}`),
         "    for (let $r = $region(0); $r > 0; $r = $region($r));",
+        "    $sim.block();",
       ];
   return [`  let ${bx} = 0, ${by} = 0, ${bz} = 0;`, ...run, "  }"];
 }
