@@ -2,14 +2,15 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    // No time limit on tests or hooks: a time limit is a statement about the machine's speed,
-    // and on a loaded 2-core machine the CPU-heavy tests (the generator's coverage, the
-    // fuzzers, nvcc batches) run several times slower than on an idle one. A hang is caught
-    // where it can happen, by the tests' own limits on the processes they start, and
-    // otherwise by CI's limit on the whole job. GK_FUZZ_RUNS (test/helpers.ts) and
-    // GK_DIFF_CI_KERNELS (test/differential/random.test.ts) size the long property runs.
-    testTimeout: 0,
-    hookTimeout: 0,
+    // A time limit is a statement about the machine's speed, and on a loaded 2-core machine
+    // the CPU-heavy tests (the generator's coverage, the fuzzers, nvcc batches) run several
+    // times slower than on an idle one: so the limit on a test or hook is a bound for a hang
+    // only, 20 minutes, far above what any test takes on a loaded machine (the slowest take
+    // about a minute there), so that a hang fails its test instead of running into CI's limit
+    // on the whole job. GK_FUZZ_RUNS (test/helpers.ts) and GK_DIFF_CI_KERNELS
+    // (test/differential/random.test.ts) size the long property runs.
+    testTimeout: 20 * 60_000,
+    hookTimeout: 20 * 60_000,
     // The random kernel generator, the simulator and the checker allocate many short-lived
     // objects: a larger young generation halves the time the workers spend collecting them
     // (test/differential/coverage.test.ts: 34 CPU s with Node's default, 18 with this).

@@ -4,17 +4,22 @@
  * load and run the front end on the loader thread as well as on its own (where
  * runtime.ts compiles the embedded sources): a hit costs reading and hashing the files.
  *
- * `<cache>/v1/ts/<key>.json` (the folder of the front end's results, tsfront/cache.ts, which
- * `gkc cache clear` empties) holds `{ files, code }`: the key hashes gk's own code, the
- * file's path and its text; `files` the hash of every other file the module read (its
- * imports), checked again on a hit. Only modules without errors are kept; a write that
- * fails only costs the next run the compile.
+ * `<cache>/v1/ts/<key>.module.json` (in the folder of the front end's results,
+ * tsfront/cache.ts, which `gkc cache clear` empties) holds `{ files, code }` as a checked
+ * entry (its header names its key and the sha256 of the rest; it is read only as a regular
+ * file, never through a link, and an edited, truncated or planted one is compiled again,
+ * never run): the key hashes gk's own code, the file's path and its text; `files` the hash
+ * of every other file the module read (its imports), checked again on a hit. Every file is
+ * read as a source file is (load/sourceFiles.ts). Only modules without errors are kept; a
+ * write that fails only costs the next run the compile.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cacheRoot, gkVersion, layoutOf } from "../cacheFolder.js";
+import { gkVersion } from "../cacheFolder.js";
+import { readSourceFile } from "../load/sourceFiles.js";
+import { folder, readCheckedEntry, writeCheckedEntry } from "../tsfront/cache.js";
 
 interface Entry {
   /** The sha256 of each other file the module's program read, by path. */
@@ -46,19 +51,31 @@ function stamp(): string {
 }
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
+const TAG = "gk-module";
+/** The largest entry read: the module of a 4 MiB source file embeds its sources, with room for its imports. */
+const MAX_ENTRY_BYTES = 64 * 2 ** 20;
 
-function entryPath(file: string, text: string): string {
-  return path.join(layoutOf(cacheRoot()).ts, `${sha(`gk module\0${stamp()}\0${file}\0${text}`)}.json`);
+/** A source file's text, read as the front end reads one, or undefined. */
+function sourceText(file: string): string | undefined {
+  const r = readSourceFile(file);
+  return "text" in r ? r.text : undefined;
 }
 
-/** The kept module code of `file`, or undefined where there is none or a file it read has changed. */
+/** The kept module code of `file`, or undefined where there is none, it is damaged, or a file it read has changed. */
 export function readModuleCode(file: string): string | undefined {
+  const dir = stamp() === "" ? undefined : folder();
+  const text = dir === undefined ? undefined : sourceText(file);
+  if (dir === undefined || text === undefined) return undefined;
+  const key = sha(`gk module\0${stamp()}\0${file}\0${text}`);
+  const payload = readCheckedEntry(path.join(dir, `${key}.module.json`), TAG, key, MAX_ENTRY_BYTES);
+  if (payload === undefined) return undefined;
   try {
-    const text = readFileSync(file, "utf8");
-    if (stamp() === "") return undefined;
-    const e = JSON.parse(readFileSync(entryPath(file, text), "utf8")) as Entry;
-    if (typeof e.code !== "string" || typeof e.files !== "object") return undefined;
-    for (const [f, hash] of Object.entries(e.files)) if (sha(readFileSync(f, "utf8")) !== hash) return undefined;
+    const e = JSON.parse(payload) as Entry;
+    if (typeof e.code !== "string" || typeof e.files !== "object" || e.files === null) return undefined;
+    for (const [f, hash] of Object.entries(e.files)) {
+      const t = sourceText(f);
+      if (t === undefined || sha(t) !== hash) return undefined;
+    }
     return e.code;
   } catch {
     return undefined;
@@ -68,15 +85,9 @@ export function readModuleCode(file: string): string | undefined {
 /** Keeps the module code of `file`, made from `sources` (every file its program read, `file` included). */
 export function writeModuleCode(file: string, sources: Readonly<Record<string, string>>, code: string): void {
   const text = sources[file];
-  if (text === undefined || stamp() === "") return;
+  const dir = stamp() === "" ? undefined : folder();
+  if (text === undefined || dir === undefined) return;
   const files = Object.fromEntries(Object.entries(sources).filter(([f]) => f !== file).map(([f, t]) => [f, sha(t)]));
-  const out = entryPath(file, text);
-  const tmp = `${out}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  try {
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ files, code } satisfies Entry));
-    renameSync(tmp, out);
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  const key = sha(`gk module\0${stamp()}\0${file}\0${text}`);
+  writeCheckedEntry(dir, `${key}.module.json`, TAG, key, JSON.stringify({ files, code } satisfies Entry));
 }

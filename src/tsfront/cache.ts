@@ -48,10 +48,10 @@ export function loweringKey(file: string, text: string): string {
 
 /** The largest entry read: the lowering of a 4 MiB source file (the largest gk reads) with room to spare. */
 export const MAX_LOWERING_BYTES = 256 * 2 ** 20;
-const HEADER = /^gk-lowering 1 ([0-9a-f]{64}) ([0-9a-f]{64})$/;
+const LOWERING_TAG = "gk-lowering";
 
 /** The ts folder, or undefined when there is no disk cache (gk bundled) or the root cannot hold one (under /proc). */
-function folder(): string | undefined {
+export function folder(): string | undefined {
   if (stamp() === "") return undefined;
   const root = cacheRoot();
   return cacheRootProblem(root) === undefined ? layoutOf(root).ts : undefined;
@@ -64,33 +64,52 @@ export function readLowered(key: string): ParseResult | undefined {
   return checkedLowering(path.join(dir, `${key}.json`), key);
 }
 
-/** The lowering at `p` if it is a regular file whose header names `key` and the sha256 of the rest, else undefined. */
+/** The lowering at `p` if it is a checked entry of `key` (readCheckedEntry) holding a lowering, else undefined. */
 function checkedLowering(p: string, key: string): ParseResult | undefined {
-  const r = readRegularFileSync(p, { maxBytes: MAX_LOWERING_BYTES, followLinks: false });
-  if (r.kind !== "ok") return undefined;
-  const nl = r.data.indexOf(10);
-  const header = HEADER.exec(r.data.subarray(0, Math.max(0, nl)).toString("latin1"));
-  const payload = r.data.subarray(nl + 1);
-  if (nl < 0 || !header || header[1] !== key || header[2] !== sha256(payload)) return undefined;
+  const payload = readCheckedEntry(p, LOWERING_TAG, key, MAX_LOWERING_BYTES);
+  if (payload === undefined) return undefined;
   try {
-    const result = JSON.parse(payload.toString("utf8")) as ParseResult;
+    const result = JSON.parse(payload) as ParseResult;
     return result && result.module?.kind === "Module" && Array.isArray(result.diagnostics) ? result : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Writes the lowering of `key` (a temporary file renamed over whatever is at its name); a failure is ignored. */
+/**
+ * The payload of the entry at `p` if it is a regular file (not followed through a link, at
+ * most `maxBytes`) whose first line is `<tag> 1 <key> <sha256 of the rest>`, else undefined:
+ * what was edited, truncated, planted or written for another key is never trusted.
+ */
+export function readCheckedEntry(p: string, tag: string, key: string, maxBytes: number): string | undefined {
+  const r = readRegularFileSync(p, { maxBytes, followLinks: false });
+  if (r.kind !== "ok") return undefined;
+  const nl = r.data.indexOf(10);
+  const header = /^(\S+) 1 ([0-9a-f]{64}) ([0-9a-f]{64})$/.exec(r.data.subarray(0, Math.max(0, nl)).toString("latin1"));
+  const payload = r.data.subarray(nl + 1);
+  if (nl < 0 || !header || header[1] !== tag || header[2] !== key || header[3] !== sha256(payload)) return undefined;
+  return payload.toString("utf8");
+}
+
+/** Writes the lowering of `key` (writeCheckedEntry); a failure is ignored. */
 export function writeLowered(key: string, result: ParseResult): void {
   const dir = folder();
-  if (dir === undefined) return;
-  const file = path.join(dir, `${key}.json`);
+  if (dir !== undefined) writeCheckedEntry(dir, `${key}.json`, LOWERING_TAG, key, JSON.stringify(result));
+}
+
+/**
+ * Writes `payload` as the checked entry `name` of the folder `dir` (readCheckedEntry's form):
+ * a temporary file renamed over whatever is at its name, after anything gk does not put there
+ * (a link or file at the folder's name, a folder at the entry's) is removed, never followed.
+ * A failure (a read-only or full cache) is ignored: it costs the next run the work again.
+ */
+export function writeCheckedEntry(dir: string, name: string, tag: string, key: string, payload: string): void {
+  const file = path.join(dir, name);
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  const payload = JSON.stringify(result);
   try {
     clearName(dir, false);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, `gk-lowering 1 ${key} ${sha256(payload)}\n${payload}`, { flag: "wx" });
+    writeFileSync(tmp, `${tag} 1 ${key} ${sha256(payload)}\n${payload}`, { flag: "wx" });
     clearName(file, true);
     renameSync(tmp, file);
   } catch {

@@ -6,6 +6,7 @@
  * (scripts/bundle-lib.mjs), whose loader thread keeps each module's code by content.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -109,18 +110,25 @@ console.log(JSON.stringify({
     }
   });
 
-  it("keeps a module's code by content: a program imported again uses it, a change in a file it imports does not", () => {
+  it("keeps a module's code by content, checked: a program imported again uses it, an edited entry or a changed import compiles again", () => {
     const cache = join(dir, "kept-cache");
     const run = () => node('import { SCALE } from "./main.gk";\nconsole.log(SCALE);\n', { GK_CACHE_DIR: cache });
     writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 3.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
     expect(run().stdout).toBe("3\n");
-    const kept = readdirSync(join(cache, "v1", "ts")).map((f) => join(cache, "v1", "ts", f));
-    const entry = kept.find((f) => (JSON.parse(readFileSync(f, "utf8")) as { code: string }).code.includes("main.gk"));
+    const ts = join(cache, "v1", "ts");
+    const entry = readdirSync(ts).map((f) => join(ts, f)).find((f) => f.endsWith(".module.json") && readFileSync(f, "utf8").includes("main.gk"));
     expect(entry).toBeDefined();
-    // The kept code is what a second run imports (marked here to see it).
-    const e = JSON.parse(readFileSync(entry!, "utf8")) as { code: string };
-    writeFileSync(entry!, JSON.stringify({ ...e, code: `${e.code}console.log("kept");\n` }));
+    const [header, ...rest] = readFileSync(entry!, "utf8").split("\n");
+    const [tag, version, key] = header!.split(" ");
+    const e = JSON.parse(rest.join("\n")) as { code: string };
+    const marked = JSON.stringify({ ...e, code: `${e.code}console.log("kept");\n` });
+    // A kept entry whose header matches its content is what a second run imports (marked here to see it).
+    writeFileSync(entry!, `${tag} ${version} ${key} ${createHash("sha256").update(marked).digest("hex")}\n${marked}`);
     expect(run().stdout).toBe("kept\n3\n");
+    // An entry edited after it was written (its hash no longer matches) is never run: the file is compiled again.
+    writeFileSync(entry!, `${header}\n${marked}`);
+    expect(run().stdout).toBe("3\n");
+    expect(readFileSync(entry!, "utf8")).not.toContain('console.log("kept")');
     // An imported file that changed makes it compile again.
     writeFileSync(join(dir, "lib.gk"), "export const SCALE: f32 = 4.0;\nexport device_fn scaled(v: f32): f32 { return v * SCALE; }\n");
     expect(run().stdout).toBe("4\n");
