@@ -1,0 +1,98 @@
+/**
+ * The gk/std kernels the host calls launch (calls.ts): one module per device, compiled once
+ * from a source that imports them all, with each instance made once (`with()`), and the
+ * temporaries the calls reuse (a reduction's partial results and counter, a scan's look-back
+ * flags), kept on the device and grown when a call needs more.
+ */
+import type { GpuDevice } from "../device/device.js";
+import type { ElemName, GpuArray } from "../device/gpuArray.js";
+import type { GenericArgs, KernelFn, LoadedModule } from "../api.js";
+import { stdlibDir } from "../../load/packagePaths.js";
+import * as path from "node:path";
+
+/** Every kernel of gk/std the host calls use. */
+const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
+import { fill } from "gk/std/fill";
+import { reduce } from "gk/std/reduce";
+import { scan } from "gk/std/scan";
+import { radixUpsweep, radixScatter } from "gk/std/sort";
+import { histogram } from "gk/std/histogram";
+import { transpose } from "gk/std/transpose";
+import { sgemm, matmulTiled } from "gk/std/matmul";
+import { randomF32, randomF64 } from "gk/std/random";
+import { segmentedReduce } from "gk/std/segmented";
+`;
+
+/** The largest grid a reduction launches: its partial results have this many elements. */
+export const MAX_PARTIALS = 2048;
+
+export interface Lookback<E extends ElemName> {
+  readonly flags: GpuArray<"u32">;
+  readonly ticket: GpuArray<"u32">;
+  readonly aggregates: GpuArray<E>;
+  readonly prefixes: GpuArray<E>;
+}
+
+export class StdModule {
+  private readonly instances = new Map<string, KernelFn>();
+  private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
+  private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>> }>();
+
+  constructor(
+    readonly gpu: GpuDevice,
+    readonly mod: LoadedModule,
+  ) {}
+
+  /** The instance of kernel `name` with these generic arguments (made once). */
+  kernel(name: string, generic: GenericArgs): KernelFn {
+    const key = `${name}${JSON.stringify(generic)}`;
+    let k = this.instances.get(key);
+    if (!k) {
+      const fn = this.mod[name]!;
+      k = Object.keys(generic).length ? fn.with(generic) : fn;
+      this.instances.set(key, k);
+    }
+    return k;
+  }
+
+  /** a[0..n) = v, queued. */
+  async fill(a: GpuArray, n: number, v: number): Promise<void> {
+    if (n === 0) return;
+    await this.kernel("fill", { T: a.elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, a, v });
+  }
+
+  /** A reduction's partial results (MAX_PARTIALS of `elem`) and its counter (0 between launches: the kernel resets it). */
+  temporaries<E extends ElemName>(elem: E): Promise<{ partial: GpuArray<E>; counter: GpuArray<"u32"> }> {
+    let t = this.reduceTemps.get(elem);
+    if (!t) {
+      t = (async () => ({ partial: await this.gpu.zeros(elem, MAX_PARTIALS, { label: "reduce's partial results" }), counter: await this.gpu.zeros("u32", 1, { label: "reduce's counter" }) }))();
+      this.reduceTemps.set(elem, t);
+    }
+    return t as Promise<{ partial: GpuArray<E>; counter: GpuArray<"u32"> }>;
+  }
+
+  /** A scan's look-back state for at least `tiles` tiles (cleared by the caller before each scan). */
+  lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E>> {
+    const have = this.lookbacks.get(elem);
+    if (have && have.tiles >= tiles) return have.arrays as Promise<Lookback<E>>;
+    const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
+    const old = have?.arrays;
+    const arrays = (async (): Promise<Lookback<ElemName>> => {
+      if (old) for (const a of Object.values(await old)) a.free();
+      return {
+        flags: await this.gpu.zeros("u32", size, { label: "scan's tile flags" }),
+        ticket: await this.gpu.zeros("u32", 1, { label: "scan's ticket" }),
+        aggregates: await this.gpu.zeros(elem, size, { label: "scan's tile aggregates" }),
+        prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
+      };
+    })();
+    this.lookbacks.set(elem, { tiles: size, arrays });
+    return arrays as Promise<Lookback<E>>;
+  }
+}
+
+/** Compiles the host calls' module for `gpu`. */
+export async function stdModule(gpu: GpuDevice): Promise<StdModule> {
+  const mod = await gpu.compileSource(SOURCE, { filename: path.join(stdlibDir(), "host-calls.gk") });
+  return new StdModule(gpu, mod);
+}
