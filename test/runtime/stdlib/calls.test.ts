@@ -1,0 +1,107 @@
+// The standard library's host calls (src/runtime/stdlib/calls.ts) on the simulator: results against plain JS, GPU arrays
+// in and out, temporaries reused across calls, and a clear GK8005 for every bad argument.
+import { afterAll, describe, expect, it } from "vitest";
+import { openDevice, type GpuDevice } from "../../../src/runtime/device/device.js";
+import { stdlib } from "../../../src/runtime/stdlib/calls.js";
+import { GkRuntimeError } from "../../../src/runtime/launcher/errors.js";
+
+let device: Promise<GpuDevice> | undefined;
+const sim = () => (device ??= openDevice({ device: "cpu" }));
+afterAll(async () => {
+  if (device) await (await device).close();
+});
+
+/** Expects `p` to reject with GK8005 and a message containing `part`. */
+async function refused(p: Promise<unknown>, part: string): Promise<void> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(GkRuntimeError);
+  expect((e as GkRuntimeError).message).toContain("GK8005");
+  expect((e as GkRuntimeError).message).toContain(part);
+}
+
+describe("gpu.std", () => {
+  it("is one Stdlib per device", async () => {
+    const gpu = await sim();
+    expect(gpu.std).toBe(stdlib(gpu));
+  });
+
+  it("sum, min, max and reduce return scalars of the element type, again and again (the counter is reset by the kernel)", async () => {
+    const gpu = await sim();
+    const x = await gpu.array(Float32Array.from({ length: 3001 }, (_, i) => (i % 97) - 40));
+    for (let round = 0; round < 2; round++) {
+      expect(await gpu.std.sum(x)).toBe(Array.from(await x.read()).reduce((a, b) => a + b, 0));
+      expect(await gpu.std.min(x)).toBe(-40);
+      expect(await gpu.std.max(x)).toBe(56);
+    }
+    const big = await gpu.array(BigInt64Array.from([5n, -(2n ** 62n), 7n]));
+    expect(await gpu.std.sum(big)).toBe(12n - 2n ** 62n);
+    const bits = await gpu.array(Uint32Array.from([0xf0f0, 0x0ff0, 0x00ff]));
+    expect(await gpu.std.reduce(bits, "xor")).toBe(0xf0f0 ^ 0x0ff0 ^ 0x00ff);
+    expect(await gpu.std.reduce(bits, "and")).toBe(0xf0f0 & 0x0ff0 & 0x00ff);
+    expect(await gpu.std.sum(await gpu.zeros("i32", 0))).toBe(0);
+    expect(await gpu.std.min(await gpu.zeros("f64", 0))).toBe(Infinity);
+  });
+
+  it("scan: inclusive and exclusive, a new array, the input untouched", async () => {
+    const gpu = await sim();
+    const data = Int32Array.from({ length: 5000 }, (_, i) => (i * 31) % 11 - 5);
+    const x = await gpu.array(data);
+    const inc = await (await gpu.std.scan(x)).read();
+    const exc = await (await gpu.std.scan(x, { exclusive: true })).read();
+    const mx = await (await gpu.std.scan(x, { op: "max" })).read();
+    let s = 0, m = -Infinity;
+    for (let i = 0; i < data.length; i++) {
+      expect(exc[i]).toBe(s);
+      s += data[i]!;
+      m = Math.max(m, data[i]!);
+      expect(inc[i]).toBe(s);
+      expect(mx[i]).toBe(m);
+    }
+    expect(await x.read()).toEqual(data);
+  });
+
+  it("histogram, transpose, matmul, random and segmentedReduce", async () => {
+    const gpu = await sim();
+    const x = await gpu.array(Float32Array.from([0, 0.5, 0.99, 1, 2, -1, NaN, 0.25]));
+    expect([...(await (await gpu.std.histogram(x, { bins: 4, lo: 0, hi: 1 })).read())]).toEqual([1, 1, 1, 2]);
+    const m = await gpu.array(Int32Array.from([1, 2, 3, 4, 5, 6]));
+    expect([...(await (await gpu.std.transpose(m, 2, 3)).read())]).toEqual([1, 4, 2, 5, 3, 6]);
+    const a = await gpu.array(Float64Array.from([1, 2, 3, 4, 5, 6])), b = await gpu.array(Float64Array.from([7, 8, 9, 10, 11, 12]));
+    expect([...(await (await gpu.std.matmul(a, b, 2, 2, 3)).read())]).toEqual([58, 64, 139, 154]);
+    const r1 = await (await gpu.std.random(1000, { seed: 42n })).read();
+    const r2 = await (await gpu.std.random(1000, { seed: 42 })).read();
+    const r3 = await (await gpu.std.random(1000, { seed: 42, stream: 1 })).read();
+    expect(r1).toEqual(r2);
+    expect(r1).not.toEqual(r3);
+    expect(r1.every((v) => v >= 0 && v < 1)).toBe(true);
+    const mean = r1.reduce((p, v) => p + v, 0) / r1.length;
+    expect(Math.abs(mean - 0.5)).toBeLessThan(0.05);
+    const z = await (await gpu.std.random(2000, { seed: 3, dist: "normal", elem: "f64" })).read();
+    expect(Math.abs(z.reduce((p, v) => p + v, 0) / z.length)).toBeLessThan(0.1);
+    const seg = await gpu.std.segmentedReduce(await gpu.array(Uint32Array.from([1, 2, 3, 4, 5])), await gpu.array(Int32Array.from([0, 2, 2, 5])));
+    expect([...(await seg.read())]).toEqual([3, 0, 12]);
+  });
+
+  it("refuses bad arguments with GK8005, naming the call and the array", async () => {
+    const gpu = await sim();
+    const f = await gpu.array(Float32Array.from([1, 2]), { label: "f" });
+    await refused(gpu.std.reduce(f, "and"), "reduce(): 'and' works on integer arrays; GPU array 'f' (f32[2]) holds floats");
+    await refused(gpu.std.reduce(f, "mul" as never), "reduce(): op must be one of sum, min, max, and, or, xor");
+    await refused(gpu.std.sort(f as never), "sort(): GPU array 'f' (f32[2]) has elements of f32; it takes i32, u32, i64, u64");
+    await refused(gpu.std.histogram(f, { bins: 0, lo: 0, hi: 1 }), "histogram(): bins must be a positive integer");
+    await refused(gpu.std.histogram(f, { bins: 4, lo: 1, hi: 1 }), "histogram(): lo and hi must be finite numbers with lo < hi");
+    await refused(gpu.std.transpose(f, 3, 1), "transpose(): 3 x 1 is 3 elements, but GPU array 'f' (f32[2]) holds 2");
+    await refused(gpu.std.matmul(f, f, 1, 1, 3), "matmul(): A is m x k = 1 x 3");
+    await refused(gpu.std.random(-1), "random(): n must be a non-negative integer");
+    await refused(gpu.std.random(4, { seed: -1 }), "random(): seed must be");
+    await refused(gpu.std.sum([1, 2] as never), "reduce(): takes a GPU array");
+    const other = await openDevice({ device: "cpu" });
+    await refused(other.std.sum(f), "belongs to the CPU simulator, not to the CPU simulator");
+    await other.close();
+    f.free();
+    await expect(gpu.std.sum(f)).rejects.toThrow(/GK8016/);
+  });
+});
