@@ -75,7 +75,8 @@ export class Stdlib {
   /** @internal Made by stdlib(gpu). */
   constructor(readonly gpu: GpuDevice) {}
 
-  private module(): Promise<StdModule> {
+  /** @internal The module of kernels (bench/stdlib.mjs sets its kernelTime). */
+  module(): Promise<StdModule> {
     this.mod ??= stdModule(this.gpu);
     return this.mod;
   }

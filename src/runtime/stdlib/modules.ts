@@ -37,6 +37,8 @@ export class StdModule {
   private readonly instances = new Map<string, KernelFn>();
   private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
   private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>> }>();
+  /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
+  kernelTime: ((ms: number) => void) | undefined;
 
   constructor(
     readonly gpu: GpuDevice,
@@ -49,7 +51,9 @@ export class StdModule {
     let k = this.instances.get(key);
     if (!k) {
       const fn = this.mod[name]!;
-      k = Object.keys(generic).length ? fn.with(generic) : fn;
+      const inst = Object.keys(generic).length ? fn.with(generic) : fn;
+      const timed: KernelFn = Object.assign((cfg: Parameters<KernelFn>[0], args: Parameters<KernelFn>[1]) => inst(this.kernelTime ? { ...cfg, kernelTime: this.kernelTime } : cfg, args), { with: inst.with });
+      k = timed;
       this.instances.set(key, k);
     }
     return k;
