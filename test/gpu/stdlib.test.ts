@@ -40,6 +40,10 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `gpu.std on ${gpu.reason} against the simulato
         const [g, c] = await onBoth(async (d) => d.std.reduce(await d.array(data as Float32Array), op as "sum"));
         expect(g, `${data.constructor.name} ${op}`).toBe(c);
       }
+      for (const which of ["argmin", "argmax"] as const) {
+        const [g, c] = await onBoth(async (d) => d.std[which](await d.array(data as Float32Array)));
+        expect(g, `${data.constructor.name} ${which}`).toBe(c);
+      }
     }
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ARRAYS, OPS, refCombine, refIdentity, stdModule, type OpName } from "./helpers.js";
 
-const SOURCE = `import { reduce, warpReduce, blockReduce, blockSum } from "gk/std/reduce";
+const SOURCE = `import { reduce, argReduce, warpReduce, blockReduce, blockSum } from "gk/std/reduce";
 device_kernel warps<T: i32 | u32 | f32, OP: i32>(x: readonly global<T>, out: global<T>) {
   out[globalId.x] = warpReduce<T, OP>(x[globalId.x]);
 }
@@ -67,6 +67,31 @@ describe("gk/std/reduce", () => {
         },
       ),
       { numRuns: 25 },
+    );
+  });
+
+  it("argReduce: the first smallest / largest element's index, NaNs never, -1 for none", async () => {
+    const mod = await stdModule(SOURCE);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constant(NaN)), { maxLength: 2500 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        async (data, maximum, grid) => {
+          const x = Float32Array.from(data);
+          const r = await mod.argReduce!.with({ T: "f32", MAXIMUM: maximum, BLOCK: 64 })(
+            { grid, block: 64 },
+            { n: x.length, x, out: new Int32Array(1), partialV: new Float32Array(grid), partialI: new Int32Array(grid), counter: new Uint32Array(1) },
+          );
+          let best = -1;
+          x.forEach((v, i) => {
+            if (!Number.isNaN(v) && (best < 0 || (maximum ? v > x[best]! : v < x[best]!))) best = i;
+          });
+          expect(r.out![0]).toBe(best);
+          expect(r.counter![0]).toBe(0);
+        },
+      ),
+      { numRuns: 20 },
     );
   });
 

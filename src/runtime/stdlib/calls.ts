@@ -112,6 +112,32 @@ export class Stdlib {
     }
   }
 
+  /** The index of a's first smallest element (NaNs are never chosen); -1 for an empty array or one of NaNs. */
+  argmin<E extends NumElem>(a: GpuArray<E>): Promise<number> {
+    return this.argReduce(a, false);
+  }
+
+  /** The index of a's first largest element, as argmin. */
+  argmax<E extends NumElem>(a: GpuArray<E>): Promise<number> {
+    return this.argReduce(a, true);
+  }
+
+  private async argReduce<E extends NumElem>(a: GpuArray<E>, maximum: boolean): Promise<number> {
+    const call = maximum ? "argmax" : "argmin";
+    this.own(a, call, NUM);
+    const m = await this.module();
+    const grid = Math.max(1, Math.min(MAX_REDUCE_BLOCKS, Math.ceil(a.length / (BLOCK * 4))));
+    const t = await m.temporaries(a.elem);
+    const partialI = await m.indices();
+    const out = await this.gpu.zeros("i32", 1, { label: `${call}'s result` });
+    try {
+      await m.kernel("argReduce", { T: a.elem, MAXIMUM: maximum, BLOCK })({ grid, block: BLOCK }, { n: a.length, x: a, out, partialV: t.partial, partialI, counter: t.counter });
+      return (await out.read())[0]!;
+    } finally {
+      out.free();
+    }
+  }
+
   /** The inclusive (or exclusive) scan of a, a new array, in one launch after clearing the look-back's flags. */
   async scan<E extends NumElem>(a: GpuArray<E>, opts: ScanOptions = {}): Promise<GpuArray<E>> {
     this.own(a, "scan", NUM);

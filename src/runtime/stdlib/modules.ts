@@ -13,7 +13,7 @@ import * as path from "node:path";
 /** Every kernel of gk/std the host calls use. */
 const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
 import { fill } from "gk/std/fill";
-import { reduce } from "gk/std/reduce";
+import { reduce, argReduce } from "gk/std/reduce";
 import { scan } from "gk/std/scan";
 import { radixUpsweep, radixScatter } from "gk/std/sort";
 import { histogram } from "gk/std/histogram";
@@ -36,6 +36,7 @@ export interface Lookback<E extends ElemName> {
 export class StdModule {
   private readonly instances = new Map<string, KernelFn>();
   private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
+  private partialIndices: Promise<GpuArray<"i32">> | undefined;
   private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>> }>();
   /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
   kernelTime: ((ms: number) => void) | undefined;
@@ -73,6 +74,12 @@ export class StdModule {
       this.reduceTemps.set(elem, t);
     }
     return t as Promise<{ partial: GpuArray<E>; counter: GpuArray<"u32"> }>;
+  }
+
+  /** An argmin's or argmax's partial indices (MAX_PARTIALS of i32). */
+  indices(): Promise<GpuArray<"i32">> {
+    this.partialIndices ??= this.gpu.zeros("i32", MAX_PARTIALS, { label: "argmin's partial indices" });
+    return this.partialIndices;
   }
 
   /** A scan's look-back state for at least `tiles` tiles (cleared by the caller before each scan). */

@@ -42,6 +42,9 @@ describe("gpu.std", () => {
     expect(await gpu.std.reduce(bits, "xor")).toBe(0xf0f0 ^ 0x0ff0 ^ 0x00ff);
     expect(await gpu.std.reduce(bits, "and")).toBe(0xf0f0 & 0x0ff0 & 0x00ff);
     expect(await gpu.std.sum(await gpu.zeros("i32", 0))).toBe(0);
+    expect(await gpu.std.argmin(x)).toBe(0);
+    expect(await gpu.std.argmax(x)).toBe(96);
+    expect(await gpu.std.argmax(await gpu.zeros("u32", 0))).toBe(-1);
     expect(await gpu.std.min(await gpu.zeros("f64", 0))).toBe(Infinity);
   });
 
