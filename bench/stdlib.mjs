@@ -4,7 +4,8 @@
 // and 2^26 elements (transpose: a square of that many; matmul: sides 256, 1024, 4096). gk's
 // figure is its kernel time (CUDA events, every launch of a call summed; mean over back-to-back
 // calls); its call time (wall, the calls queued back to back, then one sync; sum and max read
-// their result back each call) is beside it. The peers are bench/peers/stdlib_peers.py
+// their result back each call) is beside it. Results go into arrays given as `out` (no
+// allocation per call, as PyTorch's caching allocator has none); sort allocates its buffers. The peers are bench/peers/stdlib_peers.py
 // (PyTorch, CuPy; CUDA events, medians); without python3 and torch their columns are empty.
 //
 //   npm run build && node bench/stdlib.mjs      (or: node bench/run.mjs stdlib)
@@ -23,12 +24,12 @@ const repsFor = (n) => (SMOKE ? 2 : n <= 1 << 16 ? 200 : n <= 1 << 20 ? 50 : 10)
 const ROWS = [
   { name: "sum f32", peer: "torch.sum", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, run: (std, a) => std.sum(a.f32) },
   { name: "max f32", peer: "torch.max", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, run: (std, a) => std.max(a.f32) },
-  { name: "inclusive scan f32", peer: "torch.cumsum f32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: async (std, a) => (await std.scan(a.f32)).free() },
-  { name: "inclusive scan i32", peer: "torch.cumsum i32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: async (std, a) => (await std.scan(a.i32)).free() },
+  { name: "inclusive scan f32", peer: "torch.cumsum f32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: (std, a) => std.scan(a.f32, { out: a.f32out }) },
+  { name: "inclusive scan i32", peer: "torch.cumsum i32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: (std, a) => std.scan(a.i32, { out: a.i32out }) },
   { name: "sort u32", peer: "cupy.sort u32", unit: "G keys/s", figure: (n, ms) => n / ms / 1e6, target: 1.0, run: async (std, a) => (await std.sort(a.u32)).keys.free() },
-  { name: "histogram 256 bins f32", peer: "torch.histc 256", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 3.0, run: async (std, a) => (await std.histogram(a.f32, { bins: 256, lo: 0, hi: 1 })).free() },
-  { name: "transpose f32", peer: "m.t().contiguous()", unit: "GB/s", figure: (n, ms) => (8 * side(n) ** 2) / ms / 1e6, target: 2.5, run: async (std, a, n) => (await std.transpose(a.square, side(n), side(n))).free() },
-  { name: "uniform f32 random", peer: "torch.rand", unit: "G numbers/s", figure: (n, ms) => n / ms / 1e6, target: 1.0, run: async (std, a, n) => (await std.random(n, { seed: 7 })).free() },
+  { name: "histogram 256 bins f32", peer: "torch.histc 256", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 3.0, run: (std, a) => std.histogram(a.f32, { bins: 256, lo: 0, hi: 1, out: a.counts }) },
+  { name: "transpose f32", peer: "m.t().contiguous()", unit: "GB/s", figure: (n, ms) => (8 * side(n) ** 2) / ms / 1e6, target: 2.5, run: (std, a, n) => std.transpose(a.square, side(n), side(n), { out: a.f32out2 }) },
+  { name: "uniform f32 random", peer: "torch.rand", unit: "G numbers/s", figure: (n, ms) => n / ms / 1e6, target: 1.0, run: (std, a, n) => std.random(n, { seed: 7, out: a.f32out }) },
 ];
 const side = (n) => Math.floor(Math.sqrt(n));
 
@@ -74,6 +75,10 @@ export async function benchStdlib() {
       i32: await gpu.array(Int32Array.from({ length: n }, (_, i) => (((i * 2654435761) >>> 0) % 2001) - 1000)),
       u32: await gpu.array(Uint32Array.from({ length: n }, (_, i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0)),
     };
+    a.f32out = await gpu.zeros("f32", n);
+    a.f32out2 = await gpu.zeros("f32", side(n) ** 2);
+    a.i32out = await gpu.zeros("i32", n);
+    a.counts = await gpu.zeros("u32", 256);
     a.square = await gpu.array(Float32Array.from({ length: side(n) ** 2 }, (_, i) => (i % 1000) * 0.001));
     for (const row of ROWS) {
       const t = await timeCall(gpu, mod, () => row.run(std, a, n), repsFor(n));
@@ -84,10 +89,10 @@ export async function benchStdlib() {
   for (const s of SIDES) {
     const A = await gpu.array(Float32Array.from({ length: s * s }, (_, i) => ((i * 7) % 13) / 13));
     const B = await gpu.array(Float32Array.from({ length: s * s }, (_, i) => ((i * 5) % 11) / 11));
-    const t = await timeCall(gpu, mod, async () => (await std.matmul(A, B, s, s, s)).free(), SMOKE ? 1 : s <= 1024 ? 20 : 5);
+    const C = await gpu.zeros("f32", s * s);
+    const t = await timeCall(gpu, mod, () => std.matmul(A, B, s, s, s, { out: C }), SMOKE ? 1 : s <= 1024 ? 20 : 5);
     results.push({ name: "matmul f32", size: s, kernelMs: t.kernel, callMs: t.wall });
-    A.free();
-    B.free();
+    for (const x of [A, B, C]) x.free();
   }
   const peer = SMOKE ? { skipped: "smoke run" } : peers();
   const rows = results.map((r) => {

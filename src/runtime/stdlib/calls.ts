@@ -47,6 +47,13 @@ export interface ScanOptions {
   /** y[i] leaves x[i] out (y[0] is the identity). Default false. */
   readonly exclusive?: boolean;
   readonly op?: "sum" | "min" | "max" | "and" | "or" | "xor";
+  /** Write the result here (a.length elements of a's type, not a) instead of a new array. */
+  readonly out?: GpuArray;
+}
+
+/** Where an array-returning call writes: a given array of the right type and length instead of a new one. */
+export interface OutOption<E extends NumElem | "u32"> {
+  readonly out?: GpuArray<E>;
 }
 
 export interface SortOptions<V extends "i32" | "u32" | "f32"> {
@@ -58,6 +65,8 @@ export interface HistogramOptions<E extends FloatElem> {
   readonly bins: number;
   readonly lo: ScalarOf<E>;
   readonly hi: ScalarOf<E>;
+  /** Count into this u32 array of `bins` elements (cleared first) instead of a new one. */
+  readonly out?: GpuArray<"u32">;
 }
 
 export interface RandomOptions<E extends FloatElem> {
@@ -67,6 +76,8 @@ export interface RandomOptions<E extends FloatElem> {
   readonly stream?: number;
   readonly dist?: "uniform" | "normal";
   readonly elem?: E;
+  /** Write the numbers here (n elements of elem) instead of a new array. */
+  readonly out?: GpuArray<E>;
 }
 
 export class Stdlib {
@@ -143,7 +154,7 @@ export class Stdlib {
     this.own(a, "scan", NUM);
     const op = opts.op ?? "sum";
     checkOp(a, op, "scan");
-    const y = await this.gpu.zeros(a.elem, a.length, { label: "scan's result" });
+    const y = await this.result(opts.out as GpuArray<E> | undefined, a.elem, a.length, "scan", [a]);
     await this.scanInto(a, y, op, opts.exclusive ?? false);
     return y;
   }
@@ -169,7 +180,7 @@ export class Stdlib {
     this.own(keys, "sort", ["i32", "u32", "i64", "u64"]);
     const values = opts.values;
     if (values !== undefined) {
-      this.own(values, "sort's values", ["i32", "u32", "f32"]);
+      this.own(values, "sort", ["i32", "u32", "f32"], "values");
       if (values.length !== keys.length) throw new GkRuntimeError("GK8005", `sort(): the values (${values.describe()}) must be as many as the keys (${keys.describe()})`);
     }
     const m = await this.module();
@@ -218,25 +229,26 @@ export class Stdlib {
       throw new GkRuntimeError("GK8005", `histogram(): lo and hi must be finite numbers with lo < hi, got ${describeValue(lo)} and ${describeValue(hi)}`);
     }
     const m = await this.module();
-    const counts = await this.gpu.zeros("u32", bins, { label: "histogram's counts" });
+    const counts = await this.result(opts.out, "u32", bins, "histogram", []);
+    if (opts.out) await m.fill(counts, bins, 0);
     const grid = Math.max(1, Math.min(MAX_REDUCE_BLOCKS, Math.ceil(a.length / (BLOCK * 16))));
     await m.kernel("histogram", { T: a.elem, SHARED_BINS })({ grid, block: BLOCK }, { n: a.length, x: a, bins, lo, hi, counts });
     return counts;
   }
 
   /** The transpose of the rows x cols row-major matrix m, a new cols x rows array. */
-  async transpose<E extends NumElem>(mat: GpuArray<E>, rows: number, cols: number): Promise<GpuArray<E>> {
+  async transpose<E extends NumElem>(mat: GpuArray<E>, rows: number, cols: number, opts: OutOption<E> = {}): Promise<GpuArray<E>> {
     this.own(mat, "transpose", NUM);
     dims("transpose", { rows, cols });
     if (rows * cols !== mat.length) throw new GkRuntimeError("GK8005", `transpose(): ${rows} x ${cols} is ${rows * cols} elements, but ${mat.describe()} holds ${mat.length}`);
     const m = await this.module();
-    const out = await this.gpu.zeros(mat.elem, mat.length, { label: "transpose's result" });
+    const out = await this.result(opts.out, mat.elem, mat.length, "transpose", [mat]);
     await m.kernel("transpose", { T: mat.elem, TILE: 32, ROWS: 8 })({ grid: [Math.max(1, Math.ceil(cols / 32)), Math.max(1, Math.ceil(rows / 32))], block: [32, 8] }, { rows, cols, a: mat, b: out });
     return out;
   }
 
   /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order). */
-  async matmul<E extends FloatElem>(a: GpuArray<E>, b: GpuArray<E>, m: number, n: number, k: number): Promise<GpuArray<E>> {
+  async matmul<E extends FloatElem>(a: GpuArray<E>, b: GpuArray<E>, m: number, n: number, k: number, opts: OutOption<E> = {}): Promise<GpuArray<E>> {
     this.own(a, "matmul", ["f32", "f64"]);
     this.own(b, "matmul", ["f32", "f64"]);
     dims("matmul", { m, n, k });
@@ -244,7 +256,7 @@ export class Stdlib {
     if (a.length !== m * k) throw new GkRuntimeError("GK8005", `matmul(): A is m x k = ${m} x ${k}, but ${a.describe()} holds ${a.length} elements`);
     if (b.length !== k * n) throw new GkRuntimeError("GK8005", `matmul(): B is k x n = ${k} x ${n}, but ${b.describe()} holds ${b.length} elements`);
     const mod = await this.module();
-    const c = await this.gpu.zeros(a.elem, m * n, { label: "matmul's result" });
+    const c = await this.result(opts.out, a.elem, m * n, "matmul", [a, b]);
     const args = { M: m, N: n, K: k, A: a, B: b, C: c };
     if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 8 === 0 && k > 0) {
       await mod.kernel("sgemm", {})({ grid: [n / 128, m / 128], block: 256 }, args);
@@ -265,7 +277,7 @@ export class Stdlib {
     const dist = opts.dist ?? "uniform";
     if (dist !== "uniform" && dist !== "normal") throw new GkRuntimeError("GK8005", `random(): dist must be "uniform" or "normal", got ${describeValue(dist)}`);
     const m = await this.module();
-    const out = await this.gpu.zeros(elem, n, { label: "random numbers" });
+    const out = await this.result(opts.out, elem, n, "random", []);
     const per = elem === "f32" ? 4 : 2;
     const threads = Math.ceil(n / per);
     const seedLo = Number(seed & 0xffffffffn), seedHi = Number(seed >> 32n);
@@ -278,7 +290,7 @@ export class Stdlib {
   /** One result per segment: segment s is a[offsets[s] .. offsets[s + 1]) (offsets: i32, non-decreasing, within a). */
   async segmentedReduce<E extends NumElem>(a: GpuArray<E>, offsets: GpuArray<"i32">, op: ReduceOp = "sum"): Promise<GpuArray<E>> {
     this.own(a, "segmentedReduce", NUM);
-    this.own(offsets, "segmentedReduce's offsets", ["i32"]);
+    this.own(offsets, "segmentedReduce", ["i32"], "offsets");
     checkOp(a, op, "segmentedReduce");
     if (offsets.length < 1) throw new GkRuntimeError("GK8005", `segmentedReduce(): offsets holds segments + 1 elements, so at least 1; ${offsets.describe()} holds none`);
     const m = await this.module();
@@ -290,12 +302,22 @@ export class Stdlib {
     return out;
   }
 
-  /** Checks that `a` is a live GPU array of this device with one of `elems`. */
-  private own(a: GpuArray, call: string, elems: readonly string[]): void {
-    if (!a || typeof a !== "object" || !("elem" in a) || !("live" in a)) throw new GkRuntimeError("GK8005", `${call}(): takes a GPU array, got ${describeValue(a)}`);
-    if (a.owner !== this.gpu) throw new GkRuntimeError("GK8005", `${call}(): ${a.describe()} belongs to ${a.owner.name}, not to ${this.gpu.name}`);
+  /** `out` checked (this device's, `elem`, `length` elements, none of `inputs`), or a new zeroed array. */
+  private async result<E extends NumElem | "u32">(out: GpuArray<E> | undefined, elem: E, length: number, call: string, inputs: readonly GpuArray[]): Promise<GpuArray<E>> {
+    if (out === undefined) return this.gpu.zeros(elem, length, { label: `${call}'s result` });
+    this.own(out, call, [elem], "out");
+    if (out.length !== length) throw new GkRuntimeError("GK8005", `${call}(): out must hold ${length} elements, but ${out.describe()} holds ${out.length}`);
+    if (inputs.includes(out)) throw new GkRuntimeError("GK8005", `${call}(): out (${out.describe()}) is also an input; give another array`);
+    return out;
+  }
+
+  /** Checks that `a` (the call's `role` argument, when named) is a live GPU array of this device with one of `elems`. */
+  private own(a: GpuArray, call: string, elems: readonly string[], role = ""): void {
+    const what = role ? `${role}: ` : "";
+    if (!a || typeof a !== "object" || !("elem" in a) || !("live" in a)) throw new GkRuntimeError("GK8005", `${call}(): ${what || "it "}takes a GPU array, got ${describeValue(a)}`);
+    if (a.owner !== this.gpu) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} belongs to ${a.owner.name}, not to ${this.gpu.name}`);
     a.live(`${call}()`);
-    if (!elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${a.describe()} has elements of ${a.elem}; it takes ${elems.join(", ")}`);
+    if (!elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} has elements of ${a.elem}; it takes ${elems.join(", ")}`);
   }
 }
 

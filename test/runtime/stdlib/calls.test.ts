@@ -64,12 +64,21 @@ describe("gpu.std", () => {
       expect(mx[i]).toBe(m);
     }
     expect(await x.read()).toEqual(data);
+    const into = await gpu.zeros("i32", data.length);
+    expect(await gpu.std.scan(x, { out: into })).toBe(into);
+    expect(await into.read()).toEqual(inc);
+    await refused(gpu.std.scan(x, { out: x }), "scan(): out (a GPU array (i32[5000])) is also an input");
+    await refused(gpu.std.scan(x, { out: await gpu.zeros("i32", 3) }), "scan(): out must hold 5000 elements");
+    await refused(gpu.std.scan(x, { out: await gpu.zeros("f32", 5000) }), "scan(): out: a GPU array (f32[5000]) has elements of f32; it takes i32");
   });
 
   it("histogram, transpose, matmul, random and segmentedReduce", async () => {
     const gpu = await sim();
     const x = await gpu.array(Float32Array.from([0, 0.5, 0.99, 1, 2, -1, NaN, 0.25]));
     expect([...(await (await gpu.std.histogram(x, { bins: 4, lo: 0, hi: 1 })).read())]).toEqual([1, 1, 1, 2]);
+    const counts = await gpu.array(Uint32Array.from([9, 9, 9, 9]));
+    await gpu.std.histogram(x, { bins: 4, lo: 0, hi: 1, out: counts });
+    expect([...(await counts.read())]).toEqual([1, 1, 1, 2]);
     const m = await gpu.array(Int32Array.from([1, 2, 3, 4, 5, 6]));
     expect([...(await (await gpu.std.transpose(m, 2, 3)).read())]).toEqual([1, 4, 2, 5, 3, 6]);
     const a = await gpu.array(Float64Array.from([1, 2, 3, 4, 5, 6])), b = await gpu.array(Float64Array.from([7, 8, 9, 10, 11, 12]));
@@ -100,7 +109,7 @@ describe("gpu.std", () => {
     await refused(gpu.std.matmul(f, f, 1, 1, 3), "matmul(): A is m x k = 1 x 3");
     await refused(gpu.std.random(-1), "random(): n must be a non-negative integer");
     await refused(gpu.std.random(4, { seed: -1 }), "random(): seed must be");
-    await refused(gpu.std.sum([1, 2] as never), "reduce(): takes a GPU array");
+    await refused(gpu.std.sum([1, 2] as never), "reduce(): it takes a GPU array");
     const other = await openDevice({ device: "cpu" });
     await refused(other.std.sum(f), "belongs to the CPU simulator, not to the CPU simulator");
     await other.close();
