@@ -27,8 +27,9 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** Elements per thread of the scan (a tile is BLOCK * SCAN_ITEMS elements). */
 const SCAN_ITEMS = 8;
-/** Keys per thread of a radix-sort tile. */
+/** Keys per thread of a radix-sort tile, for 32- and 64-bit keys (the tile is sorted in shared memory: at most 48 KiB). */
 const SORT_ITEMS = 16;
+const SORT_ITEMS_WIDE = 8;
 /** The most blocks a reduction launches (enough to fill any current GPU several times). */
 const MAX_REDUCE_BLOCKS = MAX_PARTIALS;
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
@@ -187,7 +188,8 @@ export class Stdlib {
     const n = keys.length;
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
-    const tiles = Math.max(1, Math.ceil(n / (BLOCK * SORT_ITEMS)));
+    const items = wide ? SORT_ITEMS_WIDE : SORT_ITEMS;
+    const tiles = Math.max(1, Math.ceil(n / (BLOCK * items)));
     const counts = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit counts" });
     const offsets = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit offsets" });
     // Passes alternate between two arrays of the call's own; the caller's are only read.
@@ -195,7 +197,7 @@ export class Stdlib {
     const vElem: V = values?.elem ?? ("u32" as V);
     const vLen = values ? n : 0;
     const vBufs = [await this.gpu.zeros(vElem, vLen, { label: "sort's values" }), await this.gpu.zeros(vElem, vLen, { label: "sort's values" })] as const;
-    const generic = { K: keys.elem, BLOCK, ITEMS: SORT_ITEMS };
+    const generic = { K: keys.elem, BLOCK, ITEMS: items };
     let kIn: GpuArray<K> = keys;
     let vIn: GpuArray<V> = values ?? vBufs[1];
     let pass = 0;
