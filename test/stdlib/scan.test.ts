@@ -64,15 +64,16 @@ describe("gk/std/scan", () => {
             block: fc.constantFrom(32, 64),
             items: fc.constantFrom(1, 3, 4),
             exclusive: fc.boolean(),
+            ticketBase: fc.constantFrom(0, 0xfffffffe),
           }),
         ),
-        async ({ elem, op, data, block, items, exclusive }) => {
+        async ({ elem, op, data, block, items, exclusive, ticketBase }) => {
           const x = ARRAYS[elem].from(data);
           const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
           const A = ARRAYS[elem];
           const r = await mod.scan!.with({ T: elem, OP: OPS[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
             { grid: tiles, block },
-            { n: x.length, x, y: new A(x.length), status: new Uint32Array(tiles), aggregates: new A(tiles), prefixes: new A(tiles), ticket: new Uint32Array(1) },
+            { n: x.length, x, y: new A(x.length), status: new Uint32Array(tiles), aggregates: new A(tiles), prefixes: new A(tiles), ticket: Uint32Array.of(ticketBase), epoch: 1, ticketBase },
           );
           expect([...(r.y as Int32Array)]).toEqual(refScan(x, elem, op, exclusive));
         },

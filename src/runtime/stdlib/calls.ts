@@ -150,7 +150,7 @@ export class Stdlib {
     }
   }
 
-  /** The inclusive (or exclusive) scan of a, a new array, in one launch after clearing the look-back's flags. */
+  /** The inclusive (or exclusive) scan of a, a new array, in one launch. */
   async scan<E extends NumElem>(a: GpuArray<E>, opts: ScanOptions = {}): Promise<GpuArray<E>> {
     this.own(a, "scan", NUM);
     const op = opts.op ?? "sum";
@@ -165,11 +165,9 @@ export class Stdlib {
     const m = await this.module();
     const tiles = Math.max(1, Math.ceil(x.length / (BLOCK * SCAN_ITEMS)));
     const look = await m.lookback(x.elem, tiles);
-    await m.fill(look.flags, tiles, 0);
-    await m.fill(look.ticket, 1, 0);
     await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK, ITEMS: SCAN_ITEMS, EXCLUSIVE: exclusive })(
       { grid: tiles, block: BLOCK },
-      { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket },
+      { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
     );
   }
 

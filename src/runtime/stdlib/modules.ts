@@ -27,6 +27,7 @@ import { segmentedReduce } from "gk/std/segmented";
 export const MAX_PARTIALS = 2048;
 
 export interface Lookback<E extends ElemName> {
+  /** Each tile's status word, (epoch << 2) | status (gk/std/scan). */
   readonly flags: GpuArray<"u32">;
   readonly ticket: GpuArray<"u32">;
   readonly aggregates: GpuArray<E>;
@@ -37,7 +38,7 @@ export class StdModule {
   private readonly instances = new Map<string, KernelFn>();
   private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
   private partialIndices: Promise<GpuArray<"i32">> | undefined;
-  private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>> }>();
+  private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>>; epoch: number; issued: number }>();
   /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
   kernelTime: ((ms: number) => void) | undefined;
 
@@ -82,25 +83,42 @@ export class StdModule {
     return this.partialIndices;
   }
 
-  /** A scan's look-back state for at least `tiles` tiles (cleared by the caller before each scan). */
-  lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E>> {
-    const have = this.lookbacks.get(elem);
-    if (have && have.tiles >= tiles) return have.arrays as Promise<Lookback<E>>;
-    const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
-    const old = have?.arrays;
-    const arrays = (async (): Promise<Lookback<ElemName>> => {
-      if (old) for (const a of Object.values(await old)) a.free();
-      return {
-        flags: await this.gpu.zeros("u32", size, { label: "scan's tile flags" }),
-        ticket: await this.gpu.zeros("u32", 1, { label: "scan's ticket" }),
-        aggregates: await this.gpu.zeros(elem, size, { label: "scan's tile aggregates" }),
-        prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
-      };
-    })();
-    this.lookbacks.set(elem, { tiles: size, arrays });
-    return arrays as Promise<Lookback<E>>;
+  /**
+   * A scan's look-back state for at least `tiles` tiles, with the epoch and ticket base of the
+   * next scan: each scan takes the next epoch, so the flags are never cleared, and its tickets
+   * follow the previous scan's. The flags are cleared (one fill) only when the epochs run out.
+   */
+  async lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+    let have = this.lookbacks.get(elem);
+    if (!have || have.tiles < tiles) {
+      const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
+      const old = have?.arrays;
+      const arrays = (async (): Promise<Lookback<ElemName>> => {
+        if (old) for (const a of Object.values(await old)) a.free();
+        return {
+          flags: await this.gpu.zeros("u32", size, { label: "scan's tile flags" }),
+          ticket: await this.gpu.zeros("u32", 1, { label: "scan's ticket" }),
+          aggregates: await this.gpu.zeros(elem, size, { label: "scan's tile aggregates" }),
+          prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
+        };
+      })();
+      have = { tiles: size, arrays, epoch: 0, issued: 0 };
+      this.lookbacks.set(elem, have);
+    }
+    const arrays = (await have.arrays) as Lookback<E>;
+    if (have.epoch >= MAX_EPOCH) {
+      await this.fill(arrays.flags, have.tiles, 0);
+      have.epoch = 0;
+    }
+    have.epoch++;
+    const ticketBase = have.issued;
+    have.issued = (have.issued + tiles) >>> 0;
+    return { ...arrays, epoch: have.epoch, ticketBase };
   }
 }
+
+/** The last epoch a status word can hold (30 bits). */
+const MAX_EPOCH = 2 ** 30 - 1;
 
 /** Compiles the host calls' module for `gpu`. */
 export async function stdModule(gpu: GpuDevice): Promise<StdModule> {
