@@ -1,5 +1,6 @@
 // Package paths (src/load/packagePaths.ts): `gk/std/NAME` names stdlib/NAME.gk from .gk files and TypeScript kernels alike.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { resolvePackagePath, stdlibDir, stdlibModules } from "../../src/load/packagePaths.js";
 import { checkSource, diagnosticLines, expectError } from "../helpers.js";
@@ -11,6 +12,11 @@ describe("gk/std package paths", () => {
     expect(stdlibModules()).toContain("reduce");
     expect(resolvePackagePath("gk/std/reduce")).toEqual({ file: path.join(stdlibDir(), "reduce.gk") });
     expect(resolvePackagePath("gk/std/reduce.gk")).toEqual({ file: path.join(stdlibDir(), "reduce.gk") });
+  });
+
+  it("ship with the package (package.json files)", () => {
+    const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8")) as { files: string[] };
+    expect(pkg.files).toContain("stdlib");
   });
 
   it("refuse names that are not modules, folders and parent paths", () => {
