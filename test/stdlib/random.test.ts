@@ -15,7 +15,7 @@ device_kernel kat(c: readonly global<u32>, k: readonly global<u32>, out: global<
 `;
 
 /** Philox4x32-10 in JavaScript: the 32x32 -> 64-bit products through BigInt. */
-export function philoxRef(c: readonly number[], k: readonly number[]): number[] {
+function philoxRef(c: readonly number[], k: readonly number[]): number[] {
   let [x0, x1, x2, x3] = c as [number, number, number, number];
   let [k0, k1] = k as [number, number];
   for (let r = 0; r < 10; r++) {
