@@ -216,6 +216,7 @@ export class Stdlib {
       offsets.free();
       kBufs[pass % 2]!.free();
       vBufs[pass % 2]!.free();
+      if (values === undefined) vBufs[1 - (pass % 2)]!.free();
     }
     return values ? { keys: kIn, values: vIn } : { keys: kIn };
   }
