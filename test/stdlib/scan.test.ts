@@ -81,4 +81,41 @@ describe("gk/std/scan", () => {
       { numRuns: 25 },
     );
   });
+
+  it("scan's look-back: over published aggregates, window by window, stopping at the nearest published prefix", async () => {
+    // The simulator runs blocks in order, so a tile always finds the one before it done. Here
+    // tiles 0 .. done-1 are given as published by blocks that came before (their status words
+    // of this epoch: some aggregates, some inclusive prefixes), and the launch scans the rest.
+    const mod = await stdModule(SOURCE);
+    const TILE = 32;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom("SUM", "MAX" as const),
+        async (published, more, op) => {
+          const done = published.length;
+          const tiles = done + more;
+          const x = Int32Array.from({ length: tiles * TILE }, (_, i) => ((i * 7919) % 201) - 100);
+          const ref = refScan(x, "i32", op, false);
+          const f = refCombine("i32", op);
+          const epoch = 5;
+          const status = new Uint32Array(tiles), aggregates = new Int32Array(tiles), prefixes = new Int32Array(tiles);
+          for (let t = 0; t < done; t++) {
+            aggregates[t] = Array.from(x.subarray(t * TILE, (t + 1) * TILE)).reduce(f);
+            // Tile 0 always has its prefix; a tile marked true has its inclusive prefix; the rest only their aggregates.
+            const prefix = t === 0 || published[t]!;
+            if (prefix) prefixes[t] = ref[(t + 1) * TILE - 1]!;
+            status[t] = (epoch << 2) | (prefix ? 2 : 1);
+          }
+          const r = await mod.scan!.with({ T: "i32", OP: OPS[op], BLOCK: 32, ITEMS: 1, EXCLUSIVE: false })(
+            { grid: more, block: 32 },
+            { n: x.length, x, y: new Int32Array(x.length), status, aggregates, prefixes, ticket: Uint32Array.of(100 + done), epoch, ticketBase: 100 },
+          );
+          expect([...(r.y as Int32Array).subarray(done * TILE)]).toEqual(ref.slice(done * TILE));
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
 });
