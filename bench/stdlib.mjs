@@ -49,6 +49,33 @@ async function timeCall(gpu, mod, run, reps) {
   return { kernel: kernelMs / reps, wall };
 }
 
+/** The calls again at the largest size with other launch shapes (std.tuning), to choose the defaults from a GPU run. */
+async function tune(gpu, std, mod) {
+  const n = SMOKE ? 1 << 12 : 1 << 26;
+  const f32 = await gpu.array(Float32Array.from({ length: n }, (_, i) => ((i * 2654435761) >>> 8) / 2 ** 24));
+  const u32 = await gpu.array(Uint32Array.from({ length: n }, (_, i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0));
+  const out = await gpu.zeros("f32", n);
+  const counts = await gpu.zeros("u32", 256);
+  const variants = [
+    { call: "scan f32", setting: "scanItems", values: [4, 8, 12, 16], run: () => std.scan(f32, { out }) },
+    { call: "sort u32", setting: "sortItems", values: [8, 12, 16], run: async () => (await std.sort(u32)).keys.free() },
+    { call: "sum f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.sum(f32) },
+    { call: "histogram f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.histogram(f32, { bins: 256, lo: 0, hi: 1, out: counts }) },
+  ];
+  const rows = [];
+  for (const v of variants) {
+    const initial = std.tuning[v.setting];
+    for (const value of v.values) {
+      std.tuning[v.setting] = value;
+      const t = await timeCall(gpu, mod, v.run, SMOKE ? 1 : 10);
+      rows.push({ call: v.call, setting: v.setting, value, default: initial, kernelMs: t.kernel, callMs: t.wall });
+    }
+    std.tuning[v.setting] = initial;
+  }
+  for (const a of [f32, u32, out, counts]) a.free();
+  return rows;
+}
+
 function peers() {
   try {
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: SIZES, sides: SIDES })], { encoding: "utf8", maxBuffer: 1 << 24 });
@@ -94,6 +121,7 @@ export async function benchStdlib() {
     results.push({ name: "matmul f32", size: s, kernelMs: t.kernel, callMs: t.wall });
     for (const x of [A, B, C]) x.free();
   }
+  const tuning = await tune(gpu, std, mod);
   const peer = SMOKE ? { skipped: "smoke run" } : peers();
   const rows = results.map((r) => {
     const def = ROWS.find((x) => x.name === r.name);
@@ -120,7 +148,14 @@ export async function benchStdlib() {
       rows.map((r) => [r.name, r.name === "matmul f32" ? `${r.size}^2` : `2^${Math.log2(r.size)}`, r.kernelMs.toFixed(4), r.callMs.toFixed(4), `${r.gk.toFixed(1)} ${r.unit}`, r.peer, r.peerMs?.toFixed(4) ?? "-", r.peerFigure?.toFixed(1) ?? "-", r.ratio?.toFixed(2) ?? "-", `>= ${r.target}`]),
     ),
   );
-  const path = writeResult(SMOKE ? "stdlib-smoke" : "stdlib", { device: gpu.name, peers: peer, rows });
+  console.log(
+    table(
+      `launch shapes at ${SMOKE ? "2^12" : "2^26"} elements (gk kernel ms; the defaults are marked *)`,
+      ["call", "setting", "value", "kernel ms", "call ms"],
+      tuning.map((t) => [t.call, t.setting, `${t.value}${t.value === t.default ? " *" : ""}`, t.kernelMs.toFixed(4), t.callMs.toFixed(4)]),
+    ),
+  );
+  const path = writeResult(SMOKE ? "stdlib-smoke" : "stdlib", { device: gpu.name, peers: peer, rows, tuning });
   console.log(`\nwritten: ${path}`);
   await gpu.close();
 }

@@ -11,7 +11,7 @@ import type { GpuDevice } from "../device/device.js";
 import type { GpuArray } from "../device/gpuArray.js";
 import { describeValue } from "../device/gpuArray.js";
 import { GkRuntimeError } from "../launcher/errors.js";
-import { MAX_PARTIALS, stdModule, type StdModule } from "./modules.js";
+import { stdModule, type StdModule } from "./modules.js";
 
 /** The element types the device-wide calls take (32- and 64-bit integers and floats). */
 export type NumElem = "i32" | "u32" | "i64" | "u64" | "f32" | "f64";
@@ -25,13 +25,17 @@ export type ReduceOp = "sum" | "min" | "max" | "and" | "or" | "xor";
 const OP_CODE: Record<ReduceOp, number> = { sum: 0, min: 1, max: 2, and: 3, or: 4, xor: 5 };
 const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
-/** Elements per thread of the scan (a tile is BLOCK * SCAN_ITEMS elements). */
-const SCAN_ITEMS = 8;
-/** Keys per thread of a radix-sort tile, for 32- and 64-bit keys (the tile is sorted in shared memory: at most 48 KiB). */
-const SORT_ITEMS = 16;
-const SORT_ITEMS_WIDE = 8;
-/** The most blocks a reduction launches (enough to fill any current GPU several times). */
-const MAX_REDUCE_BLOCKS = MAX_PARTIALS;
+/** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
+export interface Tuning {
+  /** Elements per thread of the scan (a tile is 256 * scanItems elements; at most 16). */
+  scanItems: number;
+  /** Keys per thread of a radix-sort tile for 32-bit keys (the tile is sorted in shared memory: at most 16), and for 64-bit keys (at most 8). */
+  sortItems: number;
+  sortItemsWide: number;
+  /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
+  reduceBlocks: number;
+}
+const DEFAULT_TUNING: Tuning = { scanItems: 8, sortItems: 16, sortItemsWide: 8, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -83,6 +87,8 @@ export interface RandomOptions<E extends FloatElem> {
 
 export class Stdlib {
   private mod: Promise<StdModule> | undefined;
+  /** @internal The launch shapes (bench/stdlib.mjs sets others to measure them; within the limits of Tuning). */
+  readonly tuning: Tuning = { ...DEFAULT_TUNING };
 
   /** @internal Made by stdlib(gpu). */
   constructor(readonly gpu: GpuDevice) {}
@@ -113,7 +119,7 @@ export class Stdlib {
     this.own(a, "reduce", NUM);
     checkOp(a, op, "reduce");
     const m = await this.module();
-    const grid = Math.max(1, Math.min(MAX_REDUCE_BLOCKS, Math.ceil(a.length / (BLOCK * 4))));
+    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(a.length / (BLOCK * 4))));
     const t = await m.temporaries(a.elem);
     const out = await this.gpu.zeros(a.elem, 1, { label: "reduce's result" });
     try {
@@ -138,7 +144,7 @@ export class Stdlib {
     const call = maximum ? "argmax" : "argmin";
     this.own(a, call, NUM);
     const m = await this.module();
-    const grid = Math.max(1, Math.min(MAX_REDUCE_BLOCKS, Math.ceil(a.length / (BLOCK * 4))));
+    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(a.length / (BLOCK * 4))));
     const t = await m.temporaries(a.elem);
     const partialI = await m.indices();
     const out = await this.gpu.zeros("i32", 1, { label: `${call}'s result` });
@@ -163,9 +169,10 @@ export class Stdlib {
   /** y = scan(x), both of x's type and length. */
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
-    const tiles = Math.max(1, Math.ceil(x.length / (BLOCK * SCAN_ITEMS)));
+    const items = this.tuning.scanItems;
+    const tiles = Math.max(1, Math.ceil(x.length / (BLOCK * items)));
     const look = await m.lookback(x.elem, tiles);
-    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK, ITEMS: SCAN_ITEMS, EXCLUSIVE: exclusive })(
+    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK, ITEMS: items, EXCLUSIVE: exclusive })(
       { grid: tiles, block: BLOCK },
       { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
     );
@@ -186,7 +193,7 @@ export class Stdlib {
     const n = keys.length;
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
-    const items = wide ? SORT_ITEMS_WIDE : SORT_ITEMS;
+    const items = wide ? this.tuning.sortItemsWide : this.tuning.sortItems;
     const tiles = Math.max(1, Math.ceil(n / (BLOCK * items)));
     const counts = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit counts" });
     const offsets = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit offsets" });
@@ -232,7 +239,7 @@ export class Stdlib {
     const m = await this.module();
     const counts = await this.result(opts.out, "u32", bins, "histogram", []);
     if (opts.out) await m.fill(counts, bins, 0);
-    const grid = Math.max(1, Math.min(MAX_REDUCE_BLOCKS, Math.ceil(a.length / (BLOCK * 16))));
+    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(a.length / (BLOCK * 16))));
     await m.kernel("histogram", { T: a.elem, SHARED_BINS })({ grid, block: BLOCK }, { n: a.length, x: a, bins, lo, hi, counts });
     return counts;
   }

@@ -24,7 +24,7 @@ import { segmentedReduce } from "gk/std/segmented";
 `;
 
 /** The largest grid a reduction launches: its partial results have this many elements. */
-export const MAX_PARTIALS = 2048;
+export const MAX_PARTIALS = 4096;
 
 export interface Lookback<E extends ElemName> {
   /** Each tile's status word, (epoch << 2) | status (gk/std/scan). */
