@@ -1,4 +1,4 @@
-// gk's standard library (gpu.std, spec/stdlib.md) against the libraries people would use
+// gk's standard library (stdlib(gpu), spec/stdlib.md) against the libraries people would use
 // instead, on one GPU in one run (issue 23's table): sum and max, inclusive scan f32 and i32,
 // sort u32, a 256-bin histogram, transpose, SGEMM and uniform random numbers, at 2^16, 2^20
 // and 2^26 elements (transpose: a square of that many; matmul: sides 256, 1024, 4096). gk's
@@ -11,7 +11,7 @@
 //   npm run build && node bench/stdlib.mjs      (or: node bench/run.mjs stdlib)
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { openDevice } from "../dist/index.js";
+import { openDevice, stdlib } from "../dist/index.js";
 import { ROOT, table, writeResult } from "./lib.mjs";
 
 // GK_STDLIB_BENCH_SMOKE=1: a smoke run on the simulator, tiny sizes, no peers (checks the bench itself, measures nothing).
@@ -93,7 +93,7 @@ export async function benchStdlib() {
     await gpu.close();
     return;
   }
-  const std = gpu.std;
+  const std = stdlib(gpu);
   const mod = await std.module();
   const results = [];
   for (const n of SIZES) {

@@ -21,7 +21,6 @@ import type { SimOptions } from "../sim/index.js";
 import type { DeviceChoice } from "../target.js";
 import type { Engine, Isolation } from "./engine.js";
 import { describeValue, GpuArray, type ArrayOptions, type ArrayOwner, type ArrayStore, type ElemName } from "./gpuArray.js";
-import { stdlib, type Stdlib } from "../stdlib/calls.js";
 
 export interface DeviceOptions {
   /** auto (default): a GPU when one and nvcc are usable, else the simulator; cuda: a GPU or an error; cpu: the simulator. */
@@ -108,11 +107,6 @@ export class GpuDevice implements ArrayOwner {
   get name(): string {
     const i = this.engine?.info;
     return i ? `GPU ${i.index} (${i.name}, ${this.isolation})` : "the CPU simulator";
-  }
-
-  /** The standard library's calls on this device's arrays (spec/stdlib.md): `await gpu.std.sum(a)`. */
-  get std(): Stdlib {
-    return stdlib(this);
   }
 
   /** @internal Throws when the device was closed. */
