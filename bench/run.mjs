@@ -7,6 +7,7 @@ import { benchLaunch } from "./launch.mjs";
 import { benchOverhead } from "./overhead.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
+import { benchStdlib } from "./stdlib.mjs";
 import { benchVectors } from "./vectors.mjs";
 
 const only = process.argv[2];
@@ -18,3 +19,4 @@ if (!only || only === "launch") await benchLaunch();
 if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
+if (!only || only === "stdlib") await benchStdlib();

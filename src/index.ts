@@ -4,6 +4,8 @@ export type { ArgInput, CompileOptions, GenericArgs, KernelArgs, KernelFn, Kerne
 export { openDevice, GpuDevice, GpuQueue } from "./runtime/device/device.js";
 export type { DeviceOptions, SyncOptions } from "./runtime/device/device.js";
 export { GpuArray } from "./runtime/device/gpuArray.js";
+export { stdlib, Stdlib } from "./runtime/stdlib/calls.js";
+export type { FloatElem, HistogramOptions, IntElem, NumElem, OutOption, RandomOptions, ReduceOp, ScalarOf, ScanOptions, SortOptions } from "./runtime/stdlib/calls.js";
 export type { ArrayOptions, ElemName } from "./runtime/device/gpuArray.js";
 export type { Isolation } from "./runtime/device/engine.js";
 export type { RunConfig } from "./runtime/device/launching.js";

@@ -3,6 +3,8 @@
  * the front end its extension chooses (frontEnds.ts).
  * Every file is read through a SourceHost, under the rules of sourceFiles.ts (a `.gk`
  * name, a regular file, the size limit, UTF-8 text): the one place any loader reads source.
+ * A standard-library import (`"gk/std/reduce"`, packagePaths.ts) is a file of the gk
+ * package and is read from the file system under the same rules, whatever the host.
  */
 import * as path from "node:path";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
@@ -10,6 +12,8 @@ import { makeSourceFile, type SourceMap } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { NO_SUCH_FILE, quotePath, readSourceFile, sourceNameProblem, sourceTextProblem, SOURCE_EXTENSIONS, SOURCE_KINDS, type SourceRead } from "./sourceFiles.js";
 import { frontEndFor } from "./frontEnds.js";
+import { isStdlibFile, resolvePackagePath } from "./packagePaths.js";
+import { isPackagePath, isRelativePath } from "../parser/importPaths.js";
 import { invariant } from "../util.js";
 
 /** Where source text comes from: the file system, or a map of files in tests. */
@@ -93,17 +97,32 @@ function readSource(host: SourceHost, file: string): SourceRead {
 
 function resolveImport(importer: string, decl: ast.ImportDecl, host: SourceHost, log: DiagnosticLog): { file: string; text: string } | undefined {
   const spec = decl.path;
-  if (!spec.startsWith("./") && !spec.startsWith("../")) {
-    log.error("GK6004", decl.pathSpan, `import paths are relative to the importing file: write "./${spec}"`);
+  if (isPackagePath(spec)) return resolveStd(spec, decl, log);
+  if (!isRelativePath(spec)) {
+    log.error("GK6004", decl.pathSpan, `import paths are relative to the importing file (write "./${spec}") or name a standard-library module ("gk/std/reduce")`);
     return undefined;
   }
   // An import names a source file; its extension may be left out (and is added before the
   // path is normalized, so "./." names "./..gk", not the folder's own name plus ".gk").
   const named = SOURCE_EXTENSIONS.some((ext) => spec.endsWith(ext));
   const file = path.normalize(path.join(path.dirname(importer), named ? spec : `${spec}${SOURCE_EXTENSIONS[0]}`));
-  const r = readSource(host, file);
+  // A relative import inside the standard library stays in the package's own files.
+  const r = isStdlibFile(importer) ? readSourceFile(file) : readSource(host, file);
   if ("text" in r) return { file, text: r.text };
   const hint = named || r.error !== NO_SUCH_FILE ? "" : ` (an import names ${SOURCE_KINDS}; a .gk file's extension may be left out)`;
   log.error("GK6001", decl.pathSpan, `cannot import ${quotePath(spec)}: ${quotePath(file)}: ${r.error}${hint}`);
+  return undefined;
+}
+
+/** A standard-library module (packagePaths.ts): a file of the gk package, read from the file system whatever the host. */
+function resolveStd(spec: string, decl: ast.ImportDecl, log: DiagnosticLog): { file: string; text: string } | undefined {
+  const found = resolvePackagePath(spec);
+  if ("error" in found) {
+    log.error("GK6001", decl.pathSpan, `cannot import ${quotePath(spec)}: ${found.error}`);
+    return undefined;
+  }
+  const r = readSourceFile(found.file);
+  if ("text" in r) return { file: found.file, text: r.text };
+  log.error("GK6001", decl.pathSpan, `cannot import ${quotePath(spec)}: ${quotePath(found.file)}: ${r.error}`);
   return undefined;
 }

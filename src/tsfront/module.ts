@@ -15,6 +15,7 @@ import { refuse, spanOf, type HostKind, type Lowering, type RelativeImport, type
 import { annotationMarker, annotationOf, arrayShape, functionBody } from "./body.js";
 import { expr, gkCall, ident, typeExpr } from "./expr.js";
 import { GK_MODULE, ITEM_CALLS, type ItemCall } from "./spellings.js";
+import { isPackagePath, isRelativePath } from "../parser/importPaths.js";
 
 /** The gk module of a TypeScript file that the TypeScript compiler has parsed. */
 export function lowerFile(ts: Ts, sf: TS.SourceFile, file: string, log: DiagnosticLog): ast.Module {
@@ -128,7 +129,7 @@ function importDecl(cx: Lowering, s: TS.ImportDeclaration): void {
     if (namespace) cx.gkNamespaces.add(namespace.text);
     return;
   }
-  const relative = from.startsWith("./") || from.startsWith("../");
+  const relative = isRelativePath(from) || isPackagePath(from);
   if (clause.isTypeOnly || !relative) {
     if (clause.name) hostName(cx, clause.name, "import");
     if (namespace) hostName(cx, namespace, "import");
@@ -158,6 +159,7 @@ function importDecl(cx: Lowering, s: TS.ImportDeclaration): void {
  * the `.ts` file; `.gk` and `.ts` paths are themselves.
  */
 export function kernelSourcePath(spec: string): string {
+  if (isPackagePath(spec)) return spec;
   const ext = /\.(gk|ts|mts|cts)$/.exec(spec);
   if (ext) return spec;
   const js = /\.(js|mjs|cjs)$/.exec(spec);

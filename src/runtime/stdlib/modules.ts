@@ -1,0 +1,127 @@
+/**
+ * The gk/std kernels the host calls launch (calls.ts): one module per device, compiled once
+ * from a source that imports them all, with each instance made once (`with()`), and the
+ * temporaries the calls reuse (a reduction's partial results and counter, a scan's look-back
+ * flags), kept on the device and grown when a call needs more.
+ */
+import type { GpuDevice } from "../device/device.js";
+import type { ElemName, GpuArray } from "../device/gpuArray.js";
+import type { GenericArgs, KernelFn, LoadedModule } from "../api.js";
+import { stdlibDir } from "../../load/packagePaths.js";
+import * as path from "node:path";
+
+/** Every kernel of gk/std the host calls use. */
+const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
+import { fill } from "gk/std/fill";
+import { reduce, argReduce } from "gk/std/reduce";
+import { scan } from "gk/std/scan";
+import { radixUpsweep, radixScatter } from "gk/std/sort";
+import { histogram } from "gk/std/histogram";
+import { transpose } from "gk/std/transpose";
+import { sgemm, matmulTiled } from "gk/std/matmul";
+import { randomF32, randomF64 } from "gk/std/random";
+import { segmentedReduce } from "gk/std/segmented";
+`;
+
+/** The largest grid a reduction launches: its partial results have this many elements. */
+export const MAX_PARTIALS = 4096;
+
+export interface Lookback<E extends ElemName> {
+  /** Each tile's status word, (epoch << 2) | status (gk/std/scan). */
+  readonly flags: GpuArray<"u32">;
+  readonly ticket: GpuArray<"u32">;
+  readonly aggregates: GpuArray<E>;
+  readonly prefixes: GpuArray<E>;
+}
+
+export class StdModule {
+  private readonly instances = new Map<string, KernelFn>();
+  private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
+  private partialIndices: Promise<GpuArray<"i32">> | undefined;
+  private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>>; epoch: number; issued: number }>();
+  /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
+  kernelTime: ((ms: number) => void) | undefined;
+
+  constructor(
+    readonly gpu: GpuDevice,
+    readonly mod: LoadedModule,
+  ) {}
+
+  /** The instance of kernel `name` with these generic arguments (made once). */
+  kernel(name: string, generic: GenericArgs): KernelFn {
+    const key = `${name}${JSON.stringify(generic)}`;
+    let k = this.instances.get(key);
+    if (!k) {
+      const fn = this.mod[name]!;
+      const inst = Object.keys(generic).length ? fn.with(generic) : fn;
+      const timed: KernelFn = Object.assign((cfg: Parameters<KernelFn>[0], args: Parameters<KernelFn>[1]) => inst(this.kernelTime ? { ...cfg, kernelTime: this.kernelTime } : cfg, args), { with: inst.with });
+      k = timed;
+      this.instances.set(key, k);
+    }
+    return k;
+  }
+
+  /** a[0..n) = v, queued. */
+  async fill(a: GpuArray, n: number, v: number): Promise<void> {
+    if (n === 0) return;
+    await this.kernel("fill", { T: a.elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, a, v });
+  }
+
+  /** A reduction's partial results (MAX_PARTIALS of `elem`) and its counter (0 between launches: the kernel resets it). */
+  temporaries<E extends ElemName>(elem: E): Promise<{ partial: GpuArray<E>; counter: GpuArray<"u32"> }> {
+    let t = this.reduceTemps.get(elem);
+    if (!t) {
+      t = (async () => ({ partial: await this.gpu.zeros(elem, MAX_PARTIALS, { label: "reduce's partial results" }), counter: await this.gpu.zeros("u32", 1, { label: "reduce's counter" }) }))();
+      this.reduceTemps.set(elem, t);
+    }
+    return t as Promise<{ partial: GpuArray<E>; counter: GpuArray<"u32"> }>;
+  }
+
+  /** An argmin's or argmax's partial indices (MAX_PARTIALS of i32). */
+  indices(): Promise<GpuArray<"i32">> {
+    this.partialIndices ??= this.gpu.zeros("i32", MAX_PARTIALS, { label: "argmin's partial indices" });
+    return this.partialIndices;
+  }
+
+  /**
+   * A scan's look-back state for at least `tiles` tiles, with the epoch and ticket base of the
+   * next scan: each scan takes the next epoch, so the flags are never cleared, and its tickets
+   * follow the previous scan's. The flags are cleared (one fill) only when the epochs run out.
+   */
+  async lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+    let have = this.lookbacks.get(elem);
+    if (!have || have.tiles < tiles) {
+      const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
+      const old = have?.arrays;
+      const arrays = (async (): Promise<Lookback<ElemName>> => {
+        if (old) for (const a of Object.values(await old)) a.free();
+        return {
+          flags: await this.gpu.zeros("u32", size, { label: "scan's tile flags" }),
+          ticket: await this.gpu.zeros("u32", 1, { label: "scan's ticket" }),
+          aggregates: await this.gpu.zeros(elem, size, { label: "scan's tile aggregates" }),
+          prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
+        };
+      })();
+      have = { tiles: size, arrays, epoch: 0, issued: 0 };
+      this.lookbacks.set(elem, have);
+    }
+    const arrays = (await have.arrays) as Lookback<E>;
+    if (have.epoch >= MAX_EPOCH) {
+      await this.fill(arrays.flags, have.tiles, 0);
+      have.epoch = 0;
+    }
+    have.epoch++;
+    const ticketBase = have.issued;
+    have.issued = (have.issued + tiles) >>> 0;
+    return { ...arrays, epoch: have.epoch, ticketBase };
+  }
+}
+
+/** The last epoch a status word can hold (30 bits). */
+const MAX_EPOCH = 2 ** 30 - 1;
+
+/** Compiles the host calls' module for `gpu`. */
+export async function stdModule(gpu: GpuDevice): Promise<StdModule> {
+  const mod = await gpu.compileSource(SOURCE, { filename: path.join(stdlibDir(), "host-calls.gk") });
+  return new StdModule(gpu, mod);
+}

@@ -1,0 +1,97 @@
+/**
+ * The standard library's host calls (stdlib(gpu)) on a real GPU against the simulator, on the
+ * same inputs: bit for bit where spec/stdlib.md says the result is reproducible (integer
+ * results, f32 sum/min/max — both run the same grid, so the same order —, sort, histogram,
+ * transpose, uniform random numbers), within rounding where it is not (a float scan's
+ * look-back order, normal random numbers through log/cos/sin, SGEMM with FMA contraction).
+ * Skipped, with a one-line reason, where there is no GPU.
+ *
+ *   npx vitest run --project gpu test/gpu/stdlib.test.ts
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { openDevice, type GpuDevice } from "../../src/runtime/device/device.js";
+import { stdlib } from "../../src/runtime/stdlib/calls.js";
+import { gpuAvailable } from "./gpu-available.js";
+
+const gpu = await gpuAvailable();
+if (!gpu.ok) console.warn(`test/gpu/stdlib.test.ts skipped: ${gpu.reason}`);
+
+let both: Promise<{ cuda: GpuDevice; cpu: GpuDevice }> | undefined;
+const devices = () => (both ??= Promise.all([openDevice({ device: "cuda" }), openDevice({ device: "cpu" })]).then(([cuda, cpu]) => ({ cuda, cpu })));
+afterAll(async () => {
+  if (both) for (const d of Object.values(await both)) await d.close();
+});
+
+/** Runs `call` on the GPU and the simulator with the same inputs; returns both results read back. */
+async function onBoth<T>(call: (d: GpuDevice) => Promise<T>): Promise<[T, T]> {
+  const { cuda, cpu } = await devices();
+  return [await call(cuda), await call(cpu)];
+}
+
+const N = 50_003;
+const hash = (i: number) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
+const f32 = Float32Array.from({ length: N }, (_, i) => (hash(i) >>> 8) / 2 ** 24);
+const i32 = Int32Array.from({ length: N }, (_, i) => (hash(i) % 2001) - 1000);
+const u32 = Uint32Array.from({ length: N }, (_, i) => hash(i));
+
+describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simulator` : `stdlib(gpu) on a GPU (skipped: ${gpu.reason})`, () => {
+  it("sum, min, max, reduce: the same bits", { timeout: 600_000 }, async () => {
+    for (const [data, ops] of [[f32, ["sum", "min", "max"]], [i32, ["sum", "min", "max", "xor"]], [Float64Array.from(f32), ["sum"]], [BigInt64Array.from(i32, BigInt), ["sum", "max"]]] as const) {
+      for (const op of ops) {
+        const [g, c] = await onBoth(async (d) => stdlib(d).reduce(await d.array(data as Float32Array), op as "sum"));
+        expect(g, `${data.constructor.name} ${op}`).toBe(c);
+      }
+      for (const which of ["argmin", "argmax"] as const) {
+        const [g, c] = await onBoth(async (d) => stdlib(d)[which](await d.array(data as Float32Array)));
+        expect(g, `${data.constructor.name} ${which}`).toBe(c);
+      }
+    }
+  });
+
+  it("scan: integers the same bits, f32 within rounding", { timeout: 600_000 }, async () => {
+    for (const exclusive of [false, true]) {
+      const [gi, ci] = await onBoth(async (d) => (await stdlib(d).scan(await d.array(i32), { exclusive })).read());
+      expect(gi).toEqual(ci);
+      const [gm, cm] = await onBoth(async (d) => (await stdlib(d).scan(await d.array(u32), { op: "max" })).read());
+      expect(gm).toEqual(cm);
+    }
+    const [gf, cf] = await onBoth(async (d) => (await stdlib(d).scan(await d.array(f32))).read());
+    for (let i = 0; i < N; i += 997) expect(Math.abs(gf[i]! - cf[i]!)).toBeLessThanOrEqual(1e-5 * Math.abs(cf[i]!) + 1e-3);
+  });
+
+  it("sort with values, histogram, transpose, segmentedReduce: the same bits", { timeout: 600_000 }, async () => {
+    const [gs, cs] = await onBoth(async (d) => {
+      const r = await stdlib(d).sort(await d.array(i32), { values: await d.array(u32) });
+      return [await r.keys.read(), await r.values!.read()] as const;
+    });
+    expect(gs[0]).toEqual(cs[0]);
+    expect(gs[1]).toEqual(cs[1]);
+    const [gh, ch] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 256, lo: 0, hi: 1 })).read());
+    expect(gh).toEqual(ch);
+    const [gb, cb] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 10_000, lo: 0.25, hi: 0.75 })).read());
+    expect(gb).toEqual(cb);
+    const [gt, ct] = await onBoth(async (d) => (await stdlib(d).transpose(await d.array(f32.subarray(0, 100 * 417)), 100, 417)).read());
+    expect(gt).toEqual(ct);
+    const offsets = Int32Array.from([0, 5, 5, 1000, 45_000, N]);
+    const [gg, cg] = await onBoth(async (d) => (await stdlib(d).segmentedReduce(await d.array(i32), await d.array(offsets), "max")).read());
+    expect(gg).toEqual(cg);
+  });
+
+  it("random: uniform the same bits; normal within a few ulps", { timeout: 600_000 }, async () => {
+    for (const elem of ["f32", "f64"] as const) {
+      const [gu, cu] = await onBoth(async (d) => (await stdlib(d).random(N, { seed: 123456789n, stream: 3, elem })).read());
+      expect(gu).toEqual(cu);
+      const [gn, cn] = await onBoth(async (d) => (await stdlib(d).random(N, { seed: 5, dist: "normal", elem })).read());
+      const tol = elem === "f32" ? 1e-5 : 1e-13;
+      for (let i = 0; i < N; i++) if (Math.abs(gn[i]! - cn[i]!) > tol * Math.max(1, Math.abs(cn[i]!))) expect.fail(`${elem} normal ${i}: ${gn[i]} vs ${cn[i]}`);
+    }
+  });
+
+  it("matmul: sgemm and the tiled kernel within rounding (the GPU fuses multiply-adds)", { timeout: 600_000 }, async () => {
+    for (const [m, n, k] of [[256, 128, 64], [37, 53, 71]] as const) {
+      const A = f32.subarray(0, m * k), B = f32.subarray(1000, 1000 + k * n);
+      const [g, c] = await onBoth(async (d) => (await stdlib(d).matmul(await d.array(A), await d.array(B), m, n, k)).read());
+      for (let i = 0; i < m * n; i++) expect(Math.abs(g[i]! - c[i]!)).toBeLessThanOrEqual(1e-5 * k);
+    }
+  });
+});
