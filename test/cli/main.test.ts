@@ -262,9 +262,10 @@ describe("gkc build, cache and devices", () => {
   it("lists the TypeScript kernel files lowered once beside the builds, not (empty)", async () => {
     const root = join(dir, "ls-cache");
     const { layoutOf } = await import("../../src/cacheFolder.js");
+    const { writeCheckedEntry } = await import("../../src/tsfront/cache.js");
     const ts = layoutOf(root).ts;
-    mkdirSync(ts, { recursive: true });
-    writeFileSync(join(ts, `${"ab".repeat(32)}.json`), JSON.stringify({ module: { kind: "Module", file: "/app/kernels.ts", items: [] }, diagnostics: [] }));
+    const key = "ab".repeat(32);
+    writeCheckedEntry(ts, `${key}.json`, "gk-lowering", key, JSON.stringify({ module: { kind: "Module", file: "/app/kernels.ts", items: [] }, diagnostics: [] }));
     let out = "";
     const io: Io = { out: (t) => (out += t), err: () => {}, color: false, cwd: process.cwd(), env: { ...process.env, GK_CACHE_DIR: root } };
     expect(await main(["cache", "ls"], io)).toBe(0);

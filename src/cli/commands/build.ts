@@ -7,7 +7,6 @@ import { quotePath } from "../../load/sourceFiles.js";
 import { frontEnd } from "../../pipeline.js";
 import { buildModule } from "../../build/build.js";
 import { cacheRoot } from "../../build/cache.js";
-import { openDevice } from "../../runtime/device/device.js";
 import { flags } from "../flags.js";
 import { EXIT, report, UsageError, type Io } from "../io.js";
 import { printRuntimeError } from "../runtimeErrors.js";
@@ -35,6 +34,8 @@ export async function build(args: string[], io: Io): Promise<number> {
   if (report(io, r.diagnostics, r.sources) || !r.ir) return EXIT.failed;
   let arch = values.arch;
   if (!arch) {
+    // The device layer only where no --arch is given: a build for a named architecture needs no GPU.
+    const { openDevice } = await import("../../runtime/device/device.js");
     const gpu = await openDevice();
     arch = gpu.info?.arch ?? "sm_90";
     await gpu.close();
