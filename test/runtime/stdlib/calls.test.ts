@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { openDevice, type GpuDevice } from "../../../src/runtime/device/device.js";
 import { stdlib } from "../../../src/runtime/stdlib/calls.js";
-import { GkRuntimeError } from "../../../src/runtime/launcher/errors.js";
+import { GkRuntimeError } from "../../../src/runtime/errors.js";
 
 let device: Promise<GpuDevice> | undefined;
 const sim = () => (device ??= openDevice({ device: "cpu" }));
