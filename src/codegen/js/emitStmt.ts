@@ -71,8 +71,9 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     case "block":
       return [`${pad}{`, ...emitStmts(ctx, s.body, inner), `${pad}}`];
     case "fence":
-      // The simulator runs one access at a time, in one order every thread sees: a fence orders nothing more.
-      return [];
+      // The simulator runs one access at a time, in one order every thread sees: a fence orders
+      // nothing more. Race mode follows what it orders (src/runtime/sim/races.ts).
+      return ctx.opts.checkRaces ? [`${pad}$race.fence(${s.scope === "device"});`] : [];
   }
   return assertNever(s, "statement");
 }

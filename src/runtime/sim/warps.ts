@@ -12,6 +12,7 @@ import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import { warpBuiltin } from "../../ir/builtins.js";
 import type { ScalarValue } from "../../ir/types.js";
 import { dim3, internalSimError, lineOf, simError, stopPlace, type Dim3, type FaultContext, type SimError } from "./errors.js";
+import type { RaceDetector } from "./races.js";
 
 export const WARP_SIZE = 32;
 
@@ -38,6 +39,8 @@ export interface BlockState {
   readonly stops: (Stop | undefined)[];
   /** What each thread is resumed with: the result of the warp operation it waited at. */
   readonly results: (ScalarValue | undefined)[];
+  /** The race detector, in race mode: a completed syncWarp() orders the warp's accesses. */
+  readonly races: RaceDetector | null;
 }
 
 /**
@@ -74,6 +77,7 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
       return;
     }
     case "sync":
+      s.races?.syncWarp(lo / WARP_SIZE);
       return;
     default:
       throw internalSimError(s.ctx, new Error(`warp rule ${(rule as { kind: string }).kind}`), s.coords[first], s.block);

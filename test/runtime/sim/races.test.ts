@@ -1,0 +1,199 @@
+/**
+ * The race detector (src/runtime/sim/races.ts, SimOptions.checkRaces; spec/memory-model.md):
+ * each classic race is reported (GK8040) with both accesses' lines, threads and blocks, and its
+ * corrected version (a barrier, an atomic, a syncWarp(), a release and an acquire) runs clean.
+ */
+import { describe, expect, it } from "vitest";
+import { frontEnd } from "../../../src/pipeline.js";
+import { simulateLaunch } from "../../../src/runtime/sim/launch.js";
+import { gk, run, simErrorOf } from "./helpers.js";
+import { readdirSync } from "node:fs";
+
+const races = { checkRaces: true } as const;
+const f32s = (n: number, f: (i: number) => number = (i) => i) => Float32Array.from({ length: n }, (_, i) => f(i));
+
+const p = gk(`
+device_kernel reduce_racy(x: readonly global<f32>, out: global<f32>) {
+  shared s: f32[64];
+  const t = threadIdx.x;
+  s[t] = x[t];
+  barrier();
+  for (let d = 32; d > 0; d /= 2) {
+    if (t < d) { s[t] += s[t + d]; }
+  }
+  if (t == 0) { out[0] = s[0]; }
+}
+device_kernel reduce_ok(x: readonly global<f32>, out: global<f32>) {
+  shared s: f32[64];
+  const t = threadIdx.x;
+  s[t] = x[t];
+  barrier();
+  for (let d = 32; d > 0; d /= 2) {
+    if (t < d) { s[t] += s[t + d]; }
+    barrier();
+  }
+  if (t == 0) { out[0] = s[0]; }
+}
+device_kernel histogram_racy(data: readonly global<i32>, bins: global<i32>) {
+  const i = globalId.x;
+  bins[data[i]] += 1;
+}
+device_kernel histogram_ok(data: readonly global<i32>, bins: global<i32>) {
+  const i = globalId.x;
+  atomicAdd(bins, data[i], 1);
+}
+device_kernel stencil_racy(x: readonly global<f32>, out: global<f32>) {
+  shared tile: f32[64];
+  const t = threadIdx.x;
+  tile[t] = x[globalId.x];
+  if (t > 0) { out[globalId.x] = tile[t] - tile[t - 1]; }
+}
+device_kernel stencil_ok(x: readonly global<f32>, out: global<f32>) {
+  shared tile: f32[64];
+  const t = threadIdx.x;
+  tile[t] = x[globalId.x];
+  barrier();
+  if (t > 0) { out[globalId.x] = tile[t] - tile[t - 1]; }
+}
+device_kernel warp_racy(x: readonly global<f32>, out: global<f32>) {
+  shared s: f32[32];
+  const t = threadIdx.x;
+  s[t] = x[t];
+  syncWarp();
+  for (let d = 16; d > 0; d /= 2) {
+    if (t < d) { s[t] += s[t + d]; }
+  }
+  if (t == 0) { out[0] = s[0]; }
+}
+device_kernel warp_ok(x: readonly global<f32>, out: global<f32>) {
+  shared s: f32[32];
+  const t = threadIdx.x;
+  s[t] = x[t];
+  syncWarp();
+  for (let d = 16; d > 0; d /= 2) {
+    if (t < d) { s[t] += s[t + d]; }
+    syncWarp();
+  }
+  if (t == 0) { out[0] = s[0]; }
+}
+device_kernel blocks_racy(out: global<i32>) {
+  if (threadIdx.x == 0) { out[0] = out[0] + blockIdx.x; }
+}
+device_kernel blocks_ok(out: global<i32>) {
+  if (threadIdx.x == 0) { atomicAdd(out, 0, blockIdx.x); }
+}
+device_kernel same_value(out: global<i32>) {
+  out[0] = 1;
+}
+device_kernel handoff(data: global<i32>, flag: global<i32>) {
+  if (threadIdx.x != 0) { return; }
+  const b = blockIdx.x;
+  if (b > 0) {
+    while (loadAcquire(flag, b - 1) == 0) {}
+    data[0] = data[0] + 1;
+  } else {
+    data[0] = 1;
+  }
+  storeRelease(flag, b, 1);
+}
+device_kernel handoff_fenced(data: global<i32>, flag: global<i32>) {
+  if (threadIdx.x != 0) { return; }
+  const b = blockIdx.x;
+  if (b > 0) {
+    while (loadVolatile(flag, b - 1) == 0) {}
+    threadfence();
+    data[0] = data[0] + 1;
+  } else {
+    data[0] = 1;
+  }
+  threadfence();
+  storeVolatile(flag, b, 1);
+}
+device_kernel handoff_unfenced(data: global<i32>, flag: global<i32>) {
+  if (threadIdx.x != 0) { return; }
+  const b = blockIdx.x;
+  if (b > 0) {
+    while (loadVolatile(flag, b - 1) == 0) {}
+    data[0] = data[0] + 1;
+  } else {
+    data[0] = 1;
+  }
+  threadfence();
+  storeVolatile(flag, b, 1);
+}
+`);
+
+const race = (kernel: string, grid: number, block: number, args: Parameters<typeof run>[4]) =>
+  simErrorOf(p.sources, () => run(p, kernel, [grid], [block], args, races));
+
+describe("data races (GK8040)", () => {
+  it("a reduction missing the barrier in its loop: both accesses, lines and columns, threads and blocks", () => {
+    expect(race("reduce_racy", 1, 64, [f32s(64), f32s(1)])).toBe(
+      "GK8040 8:18 data race on shared s[1]: thread (1,0,0) of block (0,0,0) writes it at line 8, column 18, and thread (0,0,0) of block (0,0,0) read it at line 8, column 26, with no barrier() between them (kernel 'reduce_racy')",
+    );
+    const out = f32s(1);
+    run(p, "reduce_ok", [1], [64], [f32s(64), out], races);
+    expect(out[0]).toBe(2016);
+  });
+  it("a histogram without atomics, and with them", () => {
+    const data = Int32Array.from([1, 2, 1, 3]);
+    expect(race("histogram_racy", 1, 4, [data, new Int32Array(4)])).toBe(
+      "GK8040 25:3 data race on global bins[1]: thread (2,0,0) of block (0,0,0) reads it at line 25, column 3, and thread (0,0,0) of block (0,0,0) wrote it at line 25, column 3, with no barrier() between them and no release/acquire ordering them (kernel 'histogram_racy')",
+    );
+    const bins = new Int32Array(4);
+    run(p, "histogram_ok", [2], [4], [Int32Array.from([1, 2, 1, 3, 0, 0, 1, 3]), bins], races);
+    expect([...bins]).toEqual([2, 3, 1, 2]);
+  });
+  it("a stencil reading its neighbour's shared element before the barrier, and after it", () => {
+    expect(race("stencil_racy", 1, 64, [f32s(64), f32s(64)])).toMatch(
+      /^GK8040 35:44 data race on shared tile\[0\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 35, column 44, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 34, column 3, with no barrier\(\) between them/,
+    );
+    const out = f32s(128);
+    run(p, "stencil_ok", [2], [64], [f32s(128, (i) => i * i), out], races);
+    expect(out[5]).toBe(25 - 16);
+  });
+  it("a warp-synchronous reduction without syncWarp(), and with it", () => {
+    expect(race("warp_racy", 1, 32, [f32s(32), f32s(1)])).toBe(
+      "GK8040 50:18 data race on shared s[1]: thread (1,0,0) of block (0,0,0) writes it at line 50, column 18, and thread (0,0,0) of block (0,0,0) read it at line 50, column 26, with no barrier() between them (kernel 'warp_racy')",
+    );
+    const out = f32s(1);
+    run(p, "warp_ok", [1], [32], [f32s(32), out], races);
+    expect(out[0]).toBe(496);
+  });
+  it("threads of different blocks: plain accesses race, atomics do not", () => {
+    expect(race("blocks_racy", 2, 32, [new Int32Array(1)])).toMatch(
+      /^GK8040 66:36 data race on global out\[0\]: thread \(0,0,0\) of block \(1,0,0\) reads it at line 66, column 36, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 66, column 27, and nothing orders them: threads of different blocks are ordered only by a release and an acquire/,
+    );
+    const out = new Int32Array(1);
+    run(p, "blocks_ok", [4], [32], [out], races);
+    expect(out[0]).toBe(6);
+  });
+  it("says when both writes stored the same value, which is still a race", () => {
+    expect(race("same_value", 1, 2, [new Int32Array(1)])).toContain(
+      "data race on global out[0]: thread (1,0,0) of block (0,0,0) writes it at line 72, column 3, and thread (0,0,0) of block (0,0,0) wrote it at line 72, column 3, with no barrier() between them and no release/acquire ordering them; both wrote the same value, which is still a race",
+    );
+  });
+  it("a release and an acquire order blocks: storeRelease/loadAcquire, or fences around volatile accesses", () => {
+    for (const k of ["handoff", "handoff_fenced"]) {
+      const data = new Int32Array(1);
+      run(p, k, [4], [32], [data, new Int32Array(4)], races);
+      expect(data[0]).toBe(4);
+    }
+    // Without the fence after the volatile wait, the flag acquires nothing.
+    expect(race("handoff_unfenced", 2, 1, [new Int32Array(1), new Int32Array(2)])).toMatch(/^GK8040 \d+:\d+ data race on global data\[0\]: thread \(0,0,0\) of block \(1,0,0\) reads it/);
+  });
+  it("is off by default: the racy kernels run (and print whatever the simulator's order gives)", () => {
+    expect(() => run(p, "reduce_racy", [1], [64], [f32s(64), f32s(1)])).not.toThrow();
+    expect(() => run(p, "blocks_racy", [2], [32], [new Int32Array(1)])).not.toThrow();
+  });
+});
+
+describe("the examples are race-free", () => {
+  for (const f of readdirSync("examples").filter((x) => x.endsWith(".gk"))) {
+    it(f, () => {
+      const r = frontEnd(`examples/${f}`);
+      expect(r.ir).toBeDefined();
+      for (const l of r.ir!.launches) simulateLaunch(r.ir!, l, r.sources, races);
+    });
+  }
+});
