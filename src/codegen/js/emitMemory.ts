@@ -123,7 +123,11 @@ function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonl
 function raceShadow(ctx: FnCtx, array: ArrayVar): string | undefined {
   if (!ctx.opts.checkRaces) return undefined;
   const space = memorySpace(array.type);
-  return space === "local" || space === "constant" ? undefined : `${arrayName(ctx, array)}$r`;
+  if (space === "local" || space === "constant") return undefined;
+  // A kernel's readonly array is written by no argument of the launch (aliasing.ts): it cannot race.
+  // (A device_fn's readonly parameter may be given an array the kernel writes: it is followed.)
+  if (array.type.kind === "global" && array.type.readonly && ctx.fn.kind === "kernel") return undefined;
+  return `${arrayName(ctx, array)}$r`;
 }
 
 const LOAD_HOOK = { plain: "r", acquire: "la", volatile: "lv" } as const;

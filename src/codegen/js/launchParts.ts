@@ -36,7 +36,8 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       const n = arrayName(ctx, p);
       outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${globalLength(n, p.type.elem)};`);
       names.push(n, `${n}$n`);
-      if (ctx.opts.checkRaces) outer.push(`${pad}const ${n}$r = $race.global(${n}, ${JSON.stringify(p.name)}, ${n}$n);`);
+      // A readonly array is written by no argument of the launch (aliasing.ts): it cannot race.
+      if (ctx.opts.checkRaces) outer.push(`${pad}const ${n}$r = ${p.type.kind === "global" && p.type.readonly ? "undefined" : `$race.global(${n}, ${JSON.stringify(p.name)}, ${n}$n)`};`);
     } else if (assigned.has(p.id)) {
       outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
       perThread.push(`let ${varName(p)} = ${varName(p)}$in;`);

@@ -56,6 +56,11 @@ function joinInto(into: Clock, from: Clock | undefined): void {
   for (const [k, v] of from.S) if ((into.S.get(k) ?? -1) < v) into.S.set(k, v);
 }
 
+/** Whether clock `k` holds an access of thread `g1` (block `b1`) made at block epoch `e1`, warp epoch `w1` (of warp `warpKey`), release count `s1`. */
+function covers(k: Clock | undefined, g1: number, b1: number, e1: number, warpKey: number, w1: number, s1: number): boolean {
+  return k !== undefined && ((k.E.get(b1) ?? -1) > e1 || (k.W.get(warpKey) ?? -1) > w1 || (k.S.get(g1) ?? -1) >= s1);
+}
+
 /** The race state of one array of global or shared memory. */
 export interface Shadow {
   readonly name: string;
@@ -233,7 +238,7 @@ export class RaceDetector {
       this.release(s, o, kind);
     } else {
       // Keep the last read and the last one by another thread.
-      if (rec[base + R1 + G] !== g && rec[base + R1 + G]! >= 0) rec.copyWithin(base + R2, base + R1, base + R1 + REC);
+      if (rec[base + R1 + G] !== g && rec[base + R1 + G]! >= 0) for (let k = 0; k < REC; k++) rec[base + R2 + k] = rec[base + R1 + k]!;
       this.record(rec, base + R1, g, site, strong);
       if (kind === Kind.LoadAcquire) this.acquire(s.sync.get(o), false);
       else if (kind === Kind.LoadVolatile) this.acquire(s.sync.get(o), true);
@@ -264,10 +269,10 @@ export class RaceDetector {
       if (e1 < this.e) return false;
       if (t1 >> 5 === this.t >> 5 && w1 < this.warpEp[this.t >> 5]!) return false;
     }
+    if (this.blockK === undefined && this.warpK[this.t >> 5] === undefined && this.own[this.t] === undefined) return true;
     const s1 = rec[at + SEQ]!;
     const warpKey = b1 * this.nW + (t1 >> 5);
-    const covers = (k: Clock | undefined) => k !== undefined && ((k.E.get(b1) ?? -1) > e1 || (k.W.get(warpKey) ?? -1) > w1 || (k.S.get(g1) ?? -1) >= s1);
-    return !(covers(this.blockK) || covers(this.warpK[this.t >> 5]) || covers(this.own[this.t]));
+    return !(covers(this.blockK, g1, b1, e1, warpKey, w1, s1) || covers(this.warpK[this.t >> 5], g1, b1, e1, warpKey, w1, s1) || covers(this.own[this.t], g1, b1, e1, warpKey, w1, s1));
   }
 
   /** The running thread's clock now, counted as a release: what it did so far is in it, what it does next is not. */
