@@ -15,6 +15,8 @@ import { arbProgram, plantRace, printBatch, raceKindsFor, RACE_KINDS, type Progr
 const SEED = Number(process.env.GK_RACE_SEED ?? 1);
 const COUNT = Number(process.env.GK_RACE_KERNELS ?? 200);
 const BATCH = 100;
+// Generous: a loaded CI machine is slow, and a count of 10,000 runs for an hour.
+const TIMEOUT = { timeout: Math.max(600_000, COUNT * 5_000) };
 
 /** Runs `programs` with race checking, `BATCH` to a module; what each one's run threw (undefined: nothing). */
 function runAll(programs: readonly Program[]): (string | undefined)[] {
@@ -45,7 +47,7 @@ describe("planted races (GK8040)", () => {
     expect(raceKindsFor([1, 1, 1], [2, 1, 1])).toEqual(RACE_KINDS.filter((k) => k !== "globalBlocks"));
   });
 
-  it(`are all found, on the planted element (${COUNT} kernels, seed ${SEED})`, () => {
+  it(`are all found, on the planted element (${COUNT} kernels, seed ${SEED})`, TIMEOUT, () => {
     const planted = draw(arbProgram().chain(plantRace), COUNT);
     const results = runAll(planted.map((p) => p.program));
     const missed: string[] = [];
@@ -64,7 +66,7 @@ describe("planted races (GK8040)", () => {
     expect([...kinds.keys()].sort()).toEqual([...RACE_KINDS].sort());
   });
 
-  it(`are the only reports: generated kernels run clean with race checking on (${COUNT} kernels, seed ${SEED})`, () => {
+  it(`are the only reports: generated kernels run clean with race checking on (${COUNT} kernels, seed ${SEED})`, TIMEOUT, () => {
     const programs = draw(arbProgram(), COUNT);
     const flagged = runAll(programs).flatMap((r, i) => (r === undefined ? [] : [`k${i}: ${r}`]));
     console.log(`race-free generated kernels: ${COUNT}, flagged: ${flagged.length}`);
