@@ -5,6 +5,7 @@ import { benchFrontend } from "./frontend.mjs";
 import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
 import { benchOverhead } from "./overhead.mjs";
+import { benchRacecheck } from "./racecheck.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchVectors } from "./vectors.mjs";
@@ -18,3 +19,5 @@ if (!only || only === "launch") await benchLaunch();
 if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
+// racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
+if (only === "racecheck") await benchRacecheck();

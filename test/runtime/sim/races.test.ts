@@ -7,121 +7,13 @@ import { describe, expect, it } from "vitest";
 import { frontEnd } from "../../../src/pipeline.js";
 import { simulateLaunch } from "../../../src/runtime/sim/launch.js";
 import { gk, run, simErrorOf } from "./helpers.js";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 const races = { checkRaces: true } as const;
 const f32s = (n: number, f: (i: number) => number = (i) => i) => Float32Array.from({ length: n }, (_, i) => f(i));
 
-const p = gk(`
-device_kernel reduce_racy(x: readonly global<f32>, out: global<f32>) {
-  shared s: f32[64];
-  const t = threadIdx.x;
-  s[t] = x[t];
-  barrier();
-  for (let d = 32; d > 0; d /= 2) {
-    if (t < d) { s[t] += s[t + d]; }
-  }
-  if (t == 0) { out[0] = s[0]; }
-}
-device_kernel reduce_ok(x: readonly global<f32>, out: global<f32>) {
-  shared s: f32[64];
-  const t = threadIdx.x;
-  s[t] = x[t];
-  barrier();
-  for (let d = 32; d > 0; d /= 2) {
-    if (t < d) { s[t] += s[t + d]; }
-    barrier();
-  }
-  if (t == 0) { out[0] = s[0]; }
-}
-device_kernel histogram_racy(data: readonly global<i32>, bins: global<i32>) {
-  const i = globalId.x;
-  bins[data[i]] += 1;
-}
-device_kernel histogram_ok(data: readonly global<i32>, bins: global<i32>) {
-  const i = globalId.x;
-  atomicAdd(bins, data[i], 1);
-}
-device_kernel stencil_racy(x: readonly global<f32>, out: global<f32>) {
-  shared tile: f32[64];
-  const t = threadIdx.x;
-  tile[t] = x[globalId.x];
-  if (t > 0) { out[globalId.x] = tile[t] - tile[t - 1]; }
-}
-device_kernel stencil_ok(x: readonly global<f32>, out: global<f32>) {
-  shared tile: f32[64];
-  const t = threadIdx.x;
-  tile[t] = x[globalId.x];
-  barrier();
-  if (t > 0) { out[globalId.x] = tile[t] - tile[t - 1]; }
-}
-device_kernel warp_racy(x: readonly global<f32>, out: global<f32>) {
-  shared s: f32[32];
-  const t = threadIdx.x;
-  s[t] = x[t];
-  syncWarp();
-  for (let d = 16; d > 0; d /= 2) {
-    if (t < d) { s[t] += s[t + d]; }
-  }
-  if (t == 0) { out[0] = s[0]; }
-}
-device_kernel warp_ok(x: readonly global<f32>, out: global<f32>) {
-  shared s: f32[32];
-  const t = threadIdx.x;
-  s[t] = x[t];
-  syncWarp();
-  for (let d = 16; d > 0; d /= 2) {
-    if (t < d) { s[t] += s[t + d]; }
-    syncWarp();
-  }
-  if (t == 0) { out[0] = s[0]; }
-}
-device_kernel blocks_racy(out: global<i32>) {
-  if (threadIdx.x == 0) { out[0] = out[0] + blockIdx.x; }
-}
-device_kernel blocks_ok(out: global<i32>) {
-  if (threadIdx.x == 0) { atomicAdd(out, 0, blockIdx.x); }
-}
-device_kernel same_value(out: global<i32>) {
-  out[0] = 1;
-}
-device_kernel handoff(data: global<i32>, flag: global<i32>) {
-  if (threadIdx.x != 0) { return; }
-  const b = blockIdx.x;
-  if (b > 0) {
-    while (loadAcquire(flag, b - 1) == 0) {}
-    data[0] = data[0] + 1;
-  } else {
-    data[0] = 1;
-  }
-  storeRelease(flag, b, 1);
-}
-device_kernel handoff_fenced(data: global<i32>, flag: global<i32>) {
-  if (threadIdx.x != 0) { return; }
-  const b = blockIdx.x;
-  if (b > 0) {
-    while (loadVolatile(flag, b - 1) == 0) {}
-    threadfence();
-    data[0] = data[0] + 1;
-  } else {
-    data[0] = 1;
-  }
-  threadfence();
-  storeVolatile(flag, b, 1);
-}
-device_kernel handoff_unfenced(data: global<i32>, flag: global<i32>) {
-  if (threadIdx.x != 0) { return; }
-  const b = blockIdx.x;
-  if (b > 0) {
-    while (loadVolatile(flag, b - 1) == 0) {}
-    data[0] = data[0] + 1;
-  } else {
-    data[0] = 1;
-  }
-  threadfence();
-  storeVolatile(flag, b, 1);
-}
-`);
+// The kernels, one racy and one corrected version of each case; bench/racecheck.mjs runs them under compute-sanitizer.
+const p = gk(readFileSync("test/runtime/sim/fixtures/races.gk", "utf8"));
 
 const race = (kernel: string, grid: number, block: number, args: Parameters<typeof run>[4]) =>
   simErrorOf(p.sources, () => run(p, kernel, [grid], [block], args, races));
