@@ -5,9 +5,11 @@
 // falls back to; and the warp-shuffle reduction, which runs on generators warp by warp. The bar: 20 million threads/s on saxpy; Numba's CUDA simulator runs about
 // 12,000 threads/s. Beside each kernel, the same launch with race checking on
 // (SimOptions.checkRaces, spec/memory-model.md) and its slowdown.
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { compileKernel, runKernel } from "../dist/runtime/sim/index.js";
+import { simulateLaunch } from "../dist/runtime/sim/launch.js";
 import { ROOT, median, table, writeResult } from "./lib.mjs";
 
 function load(name) {
@@ -72,7 +74,39 @@ export async function benchSim() {
       rows.map((q) => [q.what, q.threads, q.ms, q.threadsPerSecond, q.threadsPerSecond / numba, q.raceMs ?? "", q.slowdown ?? ""]),
     ),
   );
-  console.log(`wrote ${writeResult("sim", { rows, numbaThreadsPerSecond: numba })}`);
+  const examples = exampleLaunches();
+  console.log(
+    table(
+      "Race checking on the examples' launch statements (one core, median of 5)",
+      ["example", "threads", "ms", "ms, race checking", "slowdown"],
+      examples.map((q) => [q.what, q.threads, q.ms, q.raceMs, q.slowdown]),
+    ),
+  );
+  console.log(`wrote ${writeResult("sim", { rows, examples, numbaThreadsPerSecond: numba })}`);
+  return rows;
+}
+
+/** Every launch statement of examples/*.gk, without and with race checking. */
+function exampleLaunches() {
+  const rows = [];
+  for (const f of readdirSync(join(ROOT, "examples")).filter((x) => x.endsWith(".gk")).sort()) {
+    const fe = load(f);
+    for (const l of fe.ir.launches) {
+      const time = (opts) => {
+        const times = [];
+        for (let i = 0; i < 6; i++) {
+          const t0 = performance.now();
+          simulateLaunch(fe.ir, l, fe.sources, opts);
+          if (i > 0) times.push(performance.now() - t0);
+        }
+        return median(times);
+      };
+      const threads = [...l.grid, ...l.block].reduce((a, b) => a * b, 1);
+      const ms = time({});
+      const raceMs = time({ checkRaces: true });
+      rows.push({ what: `${f} ${l.kernel}`, threads, ms, raceMs, slowdown: raceMs / ms });
+    }
+  }
   return rows;
 }
 

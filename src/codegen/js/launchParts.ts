@@ -67,7 +67,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       flags = `${n}$n`;
     }
     if (ctx.opts.checkRaces) {
-      const dims = t.kind === "array" ? JSON.stringify(t.dims) : "[]";
+      const dims = t.kind === "array" ? JSON.stringify(t.dims) : "null";
       const length = t.kind === "array" ? String(t.dims.reduce((a, b) => a * b, 1)) : `${n}$n`;
       outer.push(`${pad}const ${n}$r = $race.shared(${n}, ${JSON.stringify(s.name)}, ${dims}, ${length});`);
     }

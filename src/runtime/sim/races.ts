@@ -65,8 +65,8 @@ function covers(k: Clock | undefined, g1: number, b1: number, e1: number, warpKe
 export interface Shadow {
   readonly name: string;
   readonly space: "global" | "shared";
-  /** The array's dimensions (row-major), to name an element by its indices; [] for a flat array. */
-  readonly dims: readonly number[];
+  /** The array's dimensions (row-major), to name an element by its indices; null for a flat array. */
+  readonly dims: readonly number[] | null;
   readonly rec: Int32Array;
   /** The clock the last release left on an element, by element. */
   readonly sync: Map<number, Clock>;
@@ -117,12 +117,12 @@ export class RaceDetector {
   /** The shadow of a global array argument of `length` elements (one per array, however many parameters it is given to). */
   global(arr: object, name: string, length: number): Shadow {
     let s = this.shadows.get(arr);
-    if (!s) this.shadows.set(arr, (s = makeShadow(name, "global", [], length)));
+    if (!s) this.shadows.set(arr, (s = makeShadow(name, "global", null, length)));
     return s;
   }
 
-  /** The shadow of a shared array, emptied at the start of every block. */
-  shared(arr: object, name: string, dims: readonly number[], length: number): Shadow {
+  /** The shadow of a shared array (`dims` null for a dynamic one), emptied at the start of every block. */
+  shared(arr: object, name: string, dims: readonly number[] | null, length: number): Shadow {
     const s = makeShadow(name, "shared", dims, length);
     this.shadows.set(arr, s);
     this.sharedShadows.push(s);
@@ -332,7 +332,7 @@ export class RaceDetector {
   }
 }
 
-function makeShadow(name: string, space: "global" | "shared", dims: readonly number[], length: number): Shadow {
+function makeShadow(name: string, space: "global" | "shared", dims: readonly number[] | null, length: number): Shadow {
   return { name, space, dims, rec: new Int32Array(Math.max(0, length) * STRIDE).fill(-1), sync: new Map() };
 }
 
@@ -368,9 +368,9 @@ function placeOf(ctx: FaultContext, s: Span | undefined): string {
   return `line ${line}, column ${col}${other}`;
 }
 
-/** "tile[2][5]" from a flat offset and the array's dimensions. */
+/** "tile[2][5]" from a flat offset and the array's dimensions (a shared scalar is an array of one: "x[0]"). */
 function elementName(s: Shadow, o: number): string {
-  if (s.dims.length <= 1) return `${s.name}[${o}]`;
+  if (s.dims === null || s.dims.length === 1) return `${s.name}[${o}]`;
   const idx: number[] = [];
   let rest = o;
   for (let d = s.dims.length - 1; d >= 0; d--) {

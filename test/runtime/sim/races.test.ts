@@ -74,6 +74,31 @@ describe("data races (GK8040)", () => {
     // Without the fence after the volatile wait, the flag acquires nothing.
     expect(race("handoff_unfenced", 2, 1, [new Int32Array(1), new Int32Array(2)])).toMatch(/^GK8040 \d+:\d+ data race on global data\[0\]: thread \(0,0,0\) of block \(1,0,0\) reads it/);
   });
+  it("follows shared scalars, views, references and arrays of vectors and structs too", () => {
+    const q = gk(`struct P { a: i32, b: f32 }
+device_kernel scalar(out: global<i32>) {
+  shared x: i32;
+  x = threadIdx.x;
+  barrier();
+  out[threadIdx.x] = x;
+}
+device_fn bump(v: view<i32>, r: inout i32) {
+  v[0] += 1;
+  r += 1;
+}
+device_kernel through_view(out: global<i32>) {
+  bump(view(out, 1, 2), out[0]);
+}
+device_kernel vectors(out: global<f32x2>, ps: global<P>) {
+  out[0] = f32x2(1.0, 2.0);
+  ps[1].a = 3;
+}
+`);
+    const run1 = (k: string, args: Parameters<typeof run>[4]) => simErrorOf(q.sources, () => run(q, k, [1], [2], args, races));
+    expect(run1("scalar", [new Int32Array(2)])).toMatch(/^GK8040 4:3 data race on shared x\[0\]: thread \(1,0,0\) of block \(0,0,0\) writes it at line 4, column 3, and thread \(0,0,0\)/);
+    expect(run1("through_view", [new Int32Array(4)])).toMatch(/^GK8040 \d+:\d+ data race on global out\[1\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 9, column 3, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 9/);
+    expect(run1("vectors", [new Float32Array(2), new Uint8Array(16)])).toMatch(/^GK8040 16:3 data race on global out\[0\]: .* wrote it at line 16, column 3/);
+  });
   it("is off by default: the racy kernels run (and print whatever the simulator's order gives)", () => {
     expect(() => run(p, "reduce_racy", [1], [64], [f32s(64), f32s(1)])).not.toThrow();
     expect(() => run(p, "blocks_racy", [2], [32], [new Int32Array(1)])).not.toThrow();
