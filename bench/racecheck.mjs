@@ -31,6 +31,7 @@ const CASES = [
   ["blocks_ok", "global", false, 4, 32, ["out=zeros(1)"]],
   ["handoff", "global", false, 4, 32, ["data=zeros(1)", "flag=zeros(4)"]],
   ["handoff_unfenced", "global", true, 4, 32, ["data=zeros(1)", "flag=zeros(4)"]],
+  ["handoff_block_fence", "global", true, 4, 32, ["data=zeros(1)", "flag=zeros(4)"]],
 ];
 
 /** The histogram's data must cover every thread: 128 values, bins 0..3. */

@@ -45,9 +45,11 @@ interface Clock {
   readonly S: Map<number, number>;
   /** -1, or the block a threadfenceBlock() release reaches (no other block acquires it). */
   block: number;
+  /** The block of the thread that released it; -1 when merged from several (an atomic's). */
+  origin: number;
 }
 
-const newClock = (): Clock => ({ E: new Map(), W: new Map(), S: new Map(), block: -1 });
+const newClock = (): Clock => ({ E: new Map(), W: new Map(), S: new Map(), block: -1, origin: -1 });
 
 function joinInto(into: Clock, from: Clock | undefined): void {
   if (!from) return;
@@ -94,8 +96,12 @@ export class RaceDetector {
   private own: (Clock | undefined)[] = [];
   private warpK: (Clock | undefined)[] = [];
   private blockK: Clock | undefined;
-  /** Clocks met by volatile loads and atomics, acquired at the thread's next fence. */
+  /**
+   * Clocks met by volatile loads and atomics, acquired at the thread's next fence: every one at
+   * a threadfence(), those released in the thread's own block at a threadfenceBlock().
+   */
   private pending: (Clock | undefined)[] = [];
+  private pendingBlock: (Clock | undefined)[] = [];
   /** What the thread's last fence published, for the volatile stores and atomics after it. */
   private fenced: (Clock | undefined)[] = [];
 
@@ -141,6 +147,7 @@ export class RaceDetector {
     this.seq.fill(0);
     this.own = new Array(this.nT);
     this.pending = new Array(this.nT);
+    this.pendingBlock = new Array(this.nT);
     this.fenced = new Array(this.nT);
     this.warpK = new Array(this.nW);
     this.blockK = undefined;
@@ -183,11 +190,10 @@ export class RaceDetector {
   /** threadfence() (`device`) or threadfenceBlock(): acquires what the thread's volatile loads and atomics met, and publishes for its later stores. */
   fence(device: boolean): void {
     const t = this.t;
-    const p = this.pending[t];
-    if (p) {
-      joinInto((this.own[t] ??= newClock()), p);
-      this.pending[t] = undefined;
-    }
+    const p = device ? this.pending[t] : this.pendingBlock[t];
+    if (p) joinInto((this.own[t] ??= newClock()), p);
+    if (device) this.pending[t] = undefined;
+    this.pendingBlock[t] = undefined;
     const c = this.publish();
     if (!device) c.block = this.b;
     this.fenced[t] = c;
@@ -280,6 +286,7 @@ export class RaceDetector {
     const t = this.t;
     const w = t >> 5;
     const c = newClock();
+    c.origin = this.b;
     joinInto(c, this.blockK);
     joinInto(c, this.warpK[w]);
     joinInto(c, this.own[t]);
@@ -305,6 +312,7 @@ export class RaceDetector {
         joinInto(c, s.sync.get(o));
         joinInto(c, f);
         c.block = f.block;
+        c.origin = s.sync.has(o) ? -1 : f.origin;
         s.sync.set(o, c);
       }
     } else if (s.sync.size) s.sync.delete(o);
@@ -314,8 +322,10 @@ export class RaceDetector {
   private acquire(c: Clock | undefined, later: boolean): void {
     if (!c || (c.block >= 0 && c.block !== this.b)) return;
     const t = this.t;
-    if (later) joinInto((this.pending[t] ??= newClock()), c);
-    else joinInto((this.own[t] ??= newClock()), c);
+    if (later) {
+      joinInto((this.pending[t] ??= newClock()), c);
+      if (c.origin === this.b) joinInto((this.pendingBlock[t] ??= newClock()), c);
+    } else joinInto((this.own[t] ??= newClock()), c);
   }
 
   private report(s: Shadow, o: number, site: number, writes: boolean, rec: Int32Array, at: number, arr?: ArrayLike<unknown>, v?: unknown): never {

@@ -71,8 +71,10 @@ describe("data races (GK8040)", () => {
       run(p, k, [4], [32], [data, new Int32Array(4)], races);
       expect(data[0]).toBe(4);
     }
-    // Without the fence after the volatile wait, the flag acquires nothing.
-    expect(race("handoff_unfenced", 2, 1, [new Int32Array(1), new Int32Array(2)])).toMatch(/^GK8040 \d+:\d+ data race on global data\[0\]: thread \(0,0,0\) of block \(1,0,0\) reads it/);
+    // Without the fence after the volatile wait, or with a block's fence there, the flag acquires nothing.
+    for (const k of ["handoff_unfenced", "handoff_block_fence"]) {
+      expect(race(k, 2, 1, [new Int32Array(1), new Int32Array(2)])).toMatch(/^GK8040 \d+:\d+ data race on global data\[0\]: thread \(0,0,0\) of block \(1,0,0\) reads it/);
+    }
   });
   it("follows shared scalars, views, references and arrays of vectors and structs too", () => {
     const q = gk(`struct P { a: i32, b: f32 }
@@ -98,6 +100,23 @@ device_kernel vectors(out: global<f32x2>, ps: global<P>) {
     expect(run1("scalar", [new Int32Array(2)])).toMatch(/^GK8040 4:3 data race on shared x\[0\]: thread \(1,0,0\) of block \(0,0,0\) writes it at line 4, column 3, and thread \(0,0,0\)/);
     expect(run1("through_view", [new Int32Array(4)])).toMatch(/^GK8040 \d+:\d+ data race on global out\[1\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 9, column 3, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 9/);
     expect(run1("vectors", [new Float32Array(2), new Uint8Array(16)])).toMatch(/^GK8040 16:3 data race on global out\[0\]: .* wrote it at line 16, column 3/);
+  });
+  it("a block's fence orders threads of its block", () => {
+    const q = gk(`device_kernel k(data: global<i32>, flag: global<i32>) {
+  if (threadIdx.x == 0) {
+    data[0] = 5;
+    threadfenceBlock();
+    storeVolatile(flag, 0, 1);
+  } else {
+    while (loadVolatile(flag, 0) == 0) {}
+    threadfenceBlock();
+    data[threadIdx.x] = data[0];
+  }
+}
+`);
+    const data = new Int32Array(4);
+    run(q, "k", [1], [4], [data, new Int32Array(1)], races);
+    expect([...data]).toEqual([5, 5, 5, 5]);
   });
   it("is off by default: the racy kernels run (and print whatever the simulator's order gives)", () => {
     expect(() => run(p, "reduce_racy", [1], [64], [f32s(64), f32s(1)])).not.toThrow();
