@@ -19,7 +19,7 @@ export { printProgram, type PrintedProgram } from "./print.js";
 export type { Program } from "./ast.js";
 export { cloneArgs, generatedKernel, kernelAtLine, printBatch, tolerances, type ArgValue, type Batch, type BatchEntry, type GeneratedKernel } from "./generated.js";
 export { features, genericUse } from "./coverage.js";
-export { plantRace, raceKindsFor, RACE_KINDS, type PlantedRace, type RaceKind } from "./races.js";
+export { ORDERED_KINDS, plantRace, raceKindsFor, RACE_KINDS, type PlantedRace, type RaceKind } from "./races.js";
 
 export function arbKernel(opts: GenOptions & { readonly name?: string } = {}): fc.Arbitrary<GeneratedKernel> {
   return arbProgram(opts).map((p) => generatedKernel(p, opts.name ?? "k"));

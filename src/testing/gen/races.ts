@@ -11,6 +11,10 @@
  *   shuffleOrdersNothing   race_sh[tid] = gid;  out_i32[o + 1] = shflDown(gid, 1);  if (tid > 0) { ... race_sh[tid - 1] }
  *   globalThreads          out_i32[0] = tid;                                (threads of one block)
  *   globalBlocks           if (tid == 0) { out_i32[0] = out_i32[0] + 1; }   (threads of different blocks)
+ *
+ * `plantRace(p, { ordered: true })` plants the corrected version of the shared-memory kinds
+ * instead — a barrier() between the accesses, one writer, a syncWarp() in place of the shuffle
+ * (and only neighbours of the same warp read) — which must report nothing.
  */
 import fc from "fast-check";
 import { assign, bin, builtin, index, lit, nameRef, type Dims, type Expr, type LValue, type Program, type Stmt } from "./ast.js";
@@ -35,6 +39,35 @@ export function raceKindsFor(grid: Dims, block: Dims): RaceKind[] {
   const threads = block[0] * block[1] * block[2];
   const blocks = grid[0] * grid[1] * grid[2];
   return RACE_KINDS.filter((k) => (k === "globalBlocks" ? blocks >= 2 : threads >= 2));
+}
+
+/** The kinds with a corrected version (`ordered`): those in shared memory. */
+export const ORDERED_KINDS: readonly RaceKind[] = ["sharedReadAfterWrite", "sharedWriteAfterRead", "sharedSameValue", "shuffleOrdersNothing"];
+
+/** The corrected version of a shared-memory kind: the same accesses, ordered. */
+function ordered(kind: RaceKind, threads: number): Stmt[] {
+  const decl: Stmt = { k: "shared", name: SHARED, t: "i32", dims: [threads] };
+  const own = assign(shared(i32("tid")), "=", i32("gid"));
+  const readLeft = (c: Expr): Stmt => ({ k: "if", c, then: [assign(out(i32("o")), "=", index("i32", SHARED, bin("i32", "-", i32("tid"), n(1))))], else: null });
+  switch (kind) {
+    case "sharedReadAfterWrite":
+      return [decl, own, { k: "barrier" }, readLeft(bin("bool", ">", i32("tid"), n(0)))];
+    case "sharedWriteAfterRead":
+      return [
+        decl,
+        own,
+        { k: "barrier" },
+        assign(out(i32("o")), "=", index("i32", SHARED, bin("i32", "%", bin("i32", "+", i32("tid"), n(1)), n(threads)))),
+        { k: "barrier" },
+        assign(shared(i32("tid")), "=", n(0)),
+      ];
+    case "sharedSameValue":
+      return [{ k: "shared", name: SHARED, t: "i32", dims: [1] }, { k: "if", c: bin("bool", "==", i32("tid"), n(0)), then: [assign(shared(n(0)), "=", n(7))], else: null }];
+    case "shuffleOrdersNothing":
+      return [decl, own, { k: "do", e: builtin("i32", "syncWarp") }, readLeft(bin("bool", ">", bin("i32", "%", i32("tid"), n(32)), n(0)))];
+    default:
+      return [];
+  }
 }
 
 function statements(kind: RaceKind, threads: number): Stmt[] {
@@ -63,13 +96,18 @@ function statements(kind: RaceKind, threads: number): Stmt[] {
   }
 }
 
-/** `p` with a race of one of the kinds its launch can have planted after its prologue; `p` itself (race undefined) when it can have none. */
-export function plantRace(p: Program): fc.Arbitrary<{ readonly program: Program; readonly race: PlantedRace | undefined }> {
-  const kinds = raceKindsFor(p.grid, p.block);
+/**
+ * `p` with a race of one of the kinds its launch can have planted after its prologue (with
+ * `ordered`, its corrected version); `p` itself (race undefined) when it can have none.
+ */
+export function plantRace(p: Program, opts: { readonly ordered?: boolean } = {}): fc.Arbitrary<{ readonly program: Program; readonly race: PlantedRace | undefined }> {
+  const kinds = raceKindsFor(p.grid, p.block).filter((k) => !opts.ordered || ORDERED_KINDS.includes(k));
   if (kinds.length === 0) return fc.constant({ program: p, race: undefined });
   const threads = p.block[0] * p.block[1] * p.block[2];
   return fc.constantFrom(...kinds).map((kind) => {
-    const body = [...p.body.slice(0, 3), { k: "comment", text: `a planted data race: ${kind}` } as Stmt, ...statements(kind, threads), ...p.body.slice(3)];
+    const planted = opts.ordered ? ordered(kind, threads) : statements(kind, threads);
+    const text = opts.ordered ? `a planted data race, corrected: ${kind}` : `a planted data race: ${kind}`;
+    const body = [...p.body.slice(0, 3), { k: "comment", text } as Stmt, ...planted, ...p.body.slice(3)];
     const element = kind.startsWith("global") ? "global out_i32[0]" : `shared ${SHARED}[`;
     return { program: { ...p, body }, race: { kind, element } };
   });
