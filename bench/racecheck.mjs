@@ -61,7 +61,7 @@ function simulated(kernel, grid, block, args) {
 
 /** racecheck's verdict: its hazard summary ("RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)"). */
 function racechecked(tool, kernel, grid, block, args) {
-  const argv = ["--tool", "racecheck", "--racecheck-report", "all", "--target-processes", "all", process.execPath, ...gkcArgs(kernel, grid, block, args, ["--device", "cuda"])];
+  const argv = ["--tool", "racecheck", "--target-processes", "all", process.execPath, ...gkcArgs(kernel, grid, block, args, ["--device", "cuda"])];
   const r = spawnSync(tool, argv, { encoding: "utf8", env: { ...process.env, GK_ISOLATION: "in-process" } });
   const out = `${r.stdout}\n${r.stderr}`;
   const s = /RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)/.exec(out);
