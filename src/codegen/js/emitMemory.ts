@@ -496,25 +496,27 @@ export function emitAssignPath(ctx: FnCtx, name: string, t: ValueType, path: rea
  * A read of an `inout` parameter: element `name$o` of the container `name` (the caller's
  * array, or a one-element box holding the caller's variable).
  */
-export function emitRefRead(ctx: FnCtx, v: ValueVar): string {
+export function emitRefRead(ctx: FnCtx, v: ValueVar, span: Site["span"] = v.span): string {
   const name = varName(v);
   const t = asScalar(v.type);
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
-  const site = flags || ctx.opts.checkRaces ? accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span: v.span }) : -1;
+  const site = flags ? accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span: v.span }) : -1;
   const read = fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
-  // The reference's container is an array of global or shared memory, or a box (no shadow).
-  return ctx.opts.checkRaces ? `($race.r($race.of(${name}), ${name}$o, ${site}), ${read})` : read;
+  if (!ctx.opts.checkRaces) return read;
+  // The reference's container is an array of global or shared memory, or a box (no shadow); a race names the read's place.
+  const raceSite = accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span });
+  return `($race.r($race.of(${name}), ${name}$o, ${raceSite}), ${read})`;
 }
 
 /** A write of an `inout`/`out` parameter, as a statement. */
-export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string): string {
+export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string, span: Site["span"] = v.span): string {
   const name = varName(v);
   const t = asScalar(v.type);
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
   const binds: string[] = [];
   const stored = bindTo(ctx, toStored(t, value), binds);
   if (ctx.opts.checkRaces) {
-    const site = accessSite(ctx, { kind: "ref", access: "write", param: v, fn: ctx.fn.name, span: v.span });
+    const site = accessSite(ctx, { kind: "ref", access: "write", param: v, fn: ctx.fn.name, span });
     binds.push(`$race.w($race.of(${name}), ${name}$o, ${site}, ${name}, ${stored})`);
   }
   return [...binds.map((b) => `${b};`), flaggedWrite(ctx, name, `${name}$o`, t, stored, flags)].join(" ");

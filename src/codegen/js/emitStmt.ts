@@ -38,7 +38,7 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
       return [`${pad}${emitLocalArray(ctx, s)}`];
     case "assign":
       if (s.path.length) return [`${pad}${emitAssignPath(ctx, varName(s.var), s.var.type, s.path, s.value, s.span)}`];
-      return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value)) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
+      return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value), s.span) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
     case "store":
       return [`${pad}${emitStore(ctx, s)}`];
     case "expr":

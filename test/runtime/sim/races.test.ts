@@ -91,6 +91,9 @@ device_fn bump(v: view<i32>, r: inout i32) {
 device_kernel through_view(out: global<i32>) {
   bump(view(out, 1, 2), out[0]);
 }
+device_kernel through_ref(out: global<i32>) {
+  bump(view(out, 2 + threadIdx.x, 1), out[0]);
+}
 device_kernel vectors(out: global<f32x2>, ps: global<P>) {
   out[0] = f32x2(1.0, 2.0);
   ps[1].a = 3;
@@ -99,7 +102,8 @@ device_kernel vectors(out: global<f32x2>, ps: global<P>) {
     const run1 = (k: string, args: Parameters<typeof run>[4]) => simErrorOf(q.sources, () => run(q, k, [1], [2], args, races));
     expect(run1("scalar", [new Int32Array(2)])).toMatch(/^GK8040 4:3 data race on shared x\[0\]: thread \(1,0,0\) of block \(0,0,0\) writes it at line 4, column 3, and thread \(0,0,0\)/);
     expect(run1("through_view", [new Int32Array(4)])).toMatch(/^GK8040 \d+:\d+ data race on global out\[1\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 9, column 3, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 9/);
-    expect(run1("vectors", [new Float32Array(2), new Uint8Array(16)])).toMatch(/^GK8040 16:3 data race on global out\[0\]: .* wrote it at line 16, column 3/);
+    expect(run1("through_ref", [new Int32Array(4)])).toMatch(/^GK8040 10:3 data race on global out\[0\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 10, column 3, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 10, column 3/);
+    expect(run1("vectors", [new Float32Array(2), new Uint8Array(16)])).toMatch(/^GK8040 19:3 data race on global out\[0\]: .* wrote it at line 19, column 3/);
   });
   it("a block's fence orders threads of its block", () => {
     const q = gk(`device_kernel k(data: global<i32>, flag: global<i32>) {
