@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { frontEnd } from "../../../src/pipeline.js";
 import { simulateLaunch } from "../../../src/runtime/sim/launch.js";
+import { compileKernel } from "../../../src/runtime/sim/index.js";
 import { gk, run, simErrorOf } from "./helpers.js";
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -121,6 +122,14 @@ device_kernel vectors(out: global<f32x2>, ps: global<P>) {
     const data = new Int32Array(4);
     run(q, "k", [1], [4], [data, new Int32Array(1)], races);
     expect([...data]).toEqual([5, 5, 5, 5]);
+  });
+  it("costs nothing when off: the generated code has no trace of it, and keeps its path", () => {
+    const off = compileKernel(p.ir, "stencil_ok", p.sources);
+    const on = compileKernel(p.ir, "stencil_ok", p.sources, races);
+    expect(off.source).not.toContain("$race");
+    expect(off.barrierPath).toBe("regions");
+    expect(on.source).toContain("$race.r(tile_");
+    expect(on.barrierPath).toBe("generators");
   });
   it("is off by default: the racy kernels run (and print whatever the simulator's order gives)", () => {
     expect(() => run(p, "reduce_racy", [1], [64], [f32s(64), f32s(1)])).not.toThrow();
