@@ -5,6 +5,7 @@ import { benchFrontend } from "./frontend.mjs";
 import { benchKernels } from "./kernels.mjs";
 import { benchLaunch } from "./launch.mjs";
 import { benchOverhead } from "./overhead.mjs";
+import { benchRacecheck } from "./racecheck.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStdlib } from "./stdlib.mjs";
@@ -20,3 +21,5 @@ if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
 if (!only || only === "stdlib") await benchStdlib();
+// racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
+if (only === "racecheck") await benchRacecheck();

@@ -123,6 +123,7 @@ export const catalog = {
   GK8018: "out of GPU memory",
   GK8019: "device builtin used on the host",
   GK8030: "misaligned vector access",
+  GK8040: "data race",
   // internal
   GK9001: "internal compiler error",
 } as const;

@@ -263,7 +263,8 @@ export function runOnSimulator(
   // The copies share no memory, so the simulator's own check cannot see aliasing among the originals.
   refuseSharedMemory(fn, args);
   const copies = args.map(copy);
-  runKernel(compileKernel(p.ir, fn.name, p.sources), { grid: dims(grid), block: dims(block), shared: extras.sharedLengths }, copies, extras.constants);
+  // gk/testing checks for data races (GK8040): a racy kernel may agree with the GPU by luck.
+  runKernel(compileKernel(p.ir, fn.name, p.sources, { checkRaces: true }), { grid: dims(grid), block: dims(block), shared: extras.sharedLengths }, copies, extras.constants);
   return new Map(writtenParams(fn).map((i) => [fn.params[i]!.name, copies[i] as AnyTypedArray]));
 }
 

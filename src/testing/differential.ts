@@ -26,7 +26,7 @@ import { nvccFlags } from "../build/build.js";
 import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../build/nvcc.js";
 import { runInGroup } from "../build/processGroup.js";
 import { launchExtras } from "../runtime/launchExtras.js";
-import { compileKernel, runKernel, SimError } from "../runtime/sim/index.js";
+import { compileKernel, runKernel, SimError, type SimOptions } from "../runtime/sim/index.js";
 import { compareValues, describeMismatches } from "./compare.js";
 import { arbKernel, arbProgram, cloneArgs, kernelAtLine, printBatch, type ArgValue, type Batch, type GeneratedKernel, type GenOptions, type Program } from "./gen/index.js";
 
@@ -94,14 +94,14 @@ export interface SimulatedKernel {
   readonly constants?: Readonly<Record<string, AnyTypedArray>>;
 }
 
-/** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. */
-export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel): SimOutcome {
+/** Runs a kernel on the simulator on copies of `args`; the arrays it may write, by name. `opts`: the simulator's (race checking, for one). */
+export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel, opts: SimOptions = {}): SimOutcome {
   const fn = ir.kernels.find((f) => f.name === k.kernel)!;
   const args = cloneArgs(k.args);
   try {
     const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {});
     const launch = { grid: k.grid as Dim3, block: k.block as Dim3, shared: extras.sharedLengths };
-    const r = runKernel(compileKernel(ir, k.kernel, sources), launch, args, extras.constants);
+    const r = runKernel(compileKernel(ir, k.kernel, sources, opts), launch, args, extras.constants);
     const outputs = new Map<string, AnyTypedArray>();
     fn.params.forEach((p, i) => {
       if (p.kind === "arrayVar" && p.type.kind === "global" && !p.type.readonly) outputs.set(p.name, args[i] as AnyTypedArray);

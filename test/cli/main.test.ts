@@ -331,3 +331,19 @@ describe("usage", () => {
     expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");
   });
 });
+
+describe("gkc run --check-races", () => {
+  it("runs on the simulator and reports a data race with both accesses (GK8040)", async () => {
+    const r = await gkc("run", "--check-races", "spec/errors/GK8040-data-race.gk");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("gkc: running on the CPU simulator");
+    expect(r.err).toContain("GK8040-data-race.gk:10:7 - error GK8040: data race on shared s[1]: thread (1,0,0) of block (0,0,0) writes it at line 10, column 7, and thread (0,0,0) of block (0,0,0) read it at line 10, column 15");
+    // Without the flag the race goes unseen: the simulator prints whatever its order gives.
+    expect((await gkc("run", "--device", "cpu", "spec/errors/GK8040-data-race.gk")).code).toBe(0);
+  });
+  it("refuses --device cuda", async () => {
+    const r = await gkc("run", "--check-races", "--device", "cuda", "spec/errors/GK8040-data-race.gk");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("--check-races runs on the simulator");
+  });
+});

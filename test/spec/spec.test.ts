@@ -1,6 +1,8 @@
 /**
  * The spec's programs: every spec/errors/*.gk yields exactly the diagnostics in its
- * .expected file (what `gkc check` prints), and every spec/ok/*.gk checks cleanly.
+ * .expected file (what `gkc check` prints; for a GK8xxx program, the error its launches stop
+ * with on the simulator, race checking on, as `gkc run --device cpu --check-races` prints it),
+ * and every spec/ok/*.gk checks cleanly.
  * They are vitest file snapshots: `npx vitest run test/spec -u` rewrites the .expected files.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,6 +13,10 @@ import { formatDiagnostics } from "../../src/diagnostics/format.js";
 import { memoryHost } from "../../src/load/program.js";
 import { frontEnd } from "../../src/pipeline.js";
 import { checkFile } from "../../src/cli/commands/check.js";
+import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
+import type { SourceMap } from "../../src/diagnostics/source.js";
+import { simulateLaunch } from "../../src/runtime/sim/launch.js";
+import { SimError } from "../../src/runtime/sim/index.js";
 
 const errorsDir = "spec/errors";
 const okDir = "spec/ok";
@@ -21,7 +27,7 @@ describe("spec/errors", () => {
   for (const f of errorFiles) {
     it(f, async () => {
       const path = join(errorsDir, f);
-      const r = checkFile(path);
+      const r = f.startsWith("GK8") ? runFile(path) : checkFile(path);
       const text = formatDiagnostics(r.diagnostics, r.sources) + "\n";
       await expect(text).toMatchFileSnapshot(resolve(path.replace(/\.(gk|ts)$/, ".expected")));
       const code = f.slice(0, 6);
@@ -36,6 +42,19 @@ describe("spec/errors", () => {
     expect(producible.filter((c) => !covered.has(c))).toEqual([]);
   });
 });
+
+/** A GK8xxx program: checked, then its launches run on the simulator until one fails. */
+function runFile(path: string): { diagnostics: Diagnostic[]; sources: SourceMap } {
+  const r = frontEnd(path);
+  if (!r.ir || r.diagnostics.length) return r;
+  try {
+    for (const l of r.ir.launches) simulateLaunch(r.ir, l, r.sources, { checkRaces: true });
+  } catch (e) {
+    if (e instanceof SimError) return { diagnostics: [e.diagnostic], sources: r.sources };
+    throw e;
+  }
+  return { diagnostics: [], sources: r.sources };
+}
 
 describe("spec/ok", () => {
   const files = readdirSync(okDir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".gk")).sort();

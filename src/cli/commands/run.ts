@@ -32,6 +32,9 @@ A launch that fails stops the run: the outputs of the launches before it are pri
 then its error (exit status 1).
 
   --device auto|cuda|cpu  where to run (default auto); cuda fails if no GPU is usable
+  --check-races           run on the simulator and report data races (GK8040): two
+                          accesses of different threads to one element, one a write, that
+                          no barrier(), syncWarp() or release/acquire orders (spec/memory-model.md)
   --json                  print {"launches":[{"kernel", "device", "outputs":{name:[...]},
                           "kernel_ms"}]}; NaN, Infinity, -0 and 64-bit integers beyond
                           2^53 are strings so values stay exact; vectors are arrays of
@@ -68,6 +71,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       allowPositionals: true,
       options: {
         device: { type: "string", default: "auto" },
+        "check-races": { type: "boolean" },
         json: { type: "boolean" },
         all: { type: "boolean" },
         "no-fma": { type: "boolean" },
@@ -83,7 +87,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   );
   if (positionals.length !== 1) throw new UsageError("gkc run takes one file: a .gk file, or a TypeScript kernel file with --kernel K");
   const file = positionals[0]!;
-  const device = values.device!;
+  const checkRaces = values["check-races"] === true;
+  if (checkRaces && values.device === "cuda") throw new UsageError("--check-races runs on the simulator: use it with --device cpu (or auto)");
+  const device = checkRaces ? "cpu" : values.device!;
   if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda or cpu (got '${device}')`);
   if (!values.kernel && (values.grid || values.block || values.arg || values.shared)) throw new UsageError("--grid, --block, --arg and --shared go with --kernel K");
   const gpu = values.gpu === undefined ? 0 : Number(values.gpu);
@@ -108,7 +114,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 
   // The API's road: a GPU in-process where the addon is built (else, or under GK_ISOLATION=process, a launcher process), or the simulator.
-  const opened = await openDevice({ device, gpu, ...(stepsPerThread !== undefined && { sim: { stepsPerThread } }) });
+  const opened = await openDevice({ device, gpu, sim: { checkRaces, ...(stepsPerThread !== undefined && { stepsPerThread }) } });
   io.err(`gkc: ${describeDevice(opened)}`);
   const runner = createRunner(ir, fe.sources, opened, { fmad: !values["no-fma"], cacheRoot: cacheRoot(io.env), onWarning: (d) => report(io, [d], fe.sources) });
   // Launches run in order until one fails; what the earlier ones computed is still printed.

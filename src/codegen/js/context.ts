@@ -27,6 +27,12 @@ export interface GenOptions {
   readonly checkUninitializedShared: boolean;
   /** The module flushes f32 subnormals to zero (`@flushToZero;`): its f32 operations do (evalOp.ts). */
   readonly flushToZero: boolean;
+  /**
+   * Race mode (src/runtime/sim/races.ts): every access of global and shared memory, and every
+   * fence, calls the detector `$race`; the kernel runs on generators, whose scheduler tells the
+   * detector which thread runs. Off, the code has no trace of it.
+   */
+  readonly checkRaces?: boolean;
 }
 
 export interface FnCtx {

@@ -28,7 +28,7 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
     case "const":
       return literal(e.type, e.value);
     case "var":
-      return ctx.bound.get(e.var.id) ?? (e.var.ref ? emitRefRead(ctx, e.var) : varName(e.var));
+      return ctx.bound.get(e.var.id) ?? (e.var.ref ? emitRefRead(ctx, e.var, e.span) : varName(e.var));
     case "special":
       return indexBuiltin(e.name).js(e.axis);
     case "unary": {

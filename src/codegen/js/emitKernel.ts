@@ -17,6 +17,9 @@
  * tz), steps() }`, where `thread` is a generator that yields at each barrier and each warp
  * operation; the scheduler (src/runtime/sim/scheduler.ts) drives the threads of each block.
  *
+ * Race mode (GenOptions.checkRaces) runs every kernel on generators, so that the scheduler
+ * tells the detector (`$race`, a third parameter of the source) which thread runs.
+ *
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
  */
@@ -58,7 +61,7 @@ export function generateKernel(m: Module, kernelName: string, opts: GenOptions, 
   const k = analysis.kernel;
   const usesBarriers = analysis.barrierFns.has(kernelName);
   const usesWarpOps = analysis.warpFns.has(kernelName);
-  if (usesBarriers && !usesWarpOps && barrierPath === "regions") {
+  if (usesBarriers && !usesWarpOps && barrierPath === "regions" && !opts.checkRaces) {
     const sites = new SiteTable();
     const tree = lowerKernel(m, analysis, sites);
     if (tree) {
@@ -70,7 +73,7 @@ export function generateKernel(m: Module, kernelName: string, opts: GenOptions, 
   }
   const sites = new SiteTable();
   const parts = prelude(analysis.deviceFns, analysis, sites, opts);
-  const suspends = usesBarriers || usesWarpOps;
+  const suspends = usesBarriers || usesWarpOps || opts.checkRaces === true;
   const ctx = newFnCtx(k, suspends ? "generator" : "fastKernel", analysis, sites, opts);
   parts.push(...(suspends ? barrierLaunch(ctx) : fastLaunch(ctx)), "return $launch;");
   return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, usesWarpOps, barrierPath: suspends ? "generators" : null, barrierPoints: [] };
@@ -98,11 +101,14 @@ function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts:
   if (mode === "generator") params.push("$path");
   // A shared array parameter brings its written flags along as a property (launchParts.ts).
   const written = opts.checkUninitializedShared ? f.params.filter((p): p is ArrayVar => p.type.kind === "array").map((p) => `  const ${arrayName(ctx, p)}$w = ${arrayName(ctx, p)}.$w;`) : [];
+  // In race mode, the shadows of the memory the array parameters reach (races.ts).
+  const shadows = opts.checkRaces ? f.params.filter((p): p is ArrayVar => p.kind === "arrayVar").map((p) => `  const ${arrayName(ctx, p)}$r = $race.of(${arrayName(ctx, p)});`) : [];
   const body = emitStmts(ctx, f.body, "  ");
   return [
     ...ctx.hoisted,
     `function${mode === "generator" ? "*" : ""} ${fnName(f.name, analysis)}(${params.join(", ")}) {`,
     ...written,
+    ...shadows,
     ...temps(ctx, "  "),
     ...body,
     "}",

@@ -13,6 +13,12 @@
  * f16/bf16 elements their bits (src/ir/halves.ts): converted on load and store
  * (`$.fromF16Bits`, `$.f16Bits`, ...). Arrays of vectors and structs, paths into elements,
  * and vector accesses of arrays of scalars are written with layout.ts.
+ *
+ * In race mode (GenOptions.checkRaces) an access of global or shared memory first tells the
+ * detector (`$race`, src/runtime/sim/races.ts) about it, once it is known to be in bounds:
+ * `$race.r(name$r, offset, site)` for a read, `.w` for a write, `.a` for an atomic, `.la`
+ * `.lv` `.sr` `.sv` for the ordered loads and stores, `.rn` `.wn` for the elements of a
+ * vector or struct access; `name$r` is the array's shadow (undefined for local memory).
  */
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt, ValueVar } from "../../ir/nodes.js";
@@ -113,6 +119,20 @@ function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonl
   return undefined;
 }
 
+/** The array's shadow in race mode (its `$r`), or undefined: race mode is off, or the memory is local or constant. */
+function raceShadow(ctx: FnCtx, array: ArrayVar): string | undefined {
+  if (!ctx.opts.checkRaces) return undefined;
+  const space = memorySpace(array.type);
+  if (space === "local" || space === "constant") return undefined;
+  // A kernel's readonly array is written by no argument of the launch (aliasing.ts): it cannot race.
+  // (A device_fn's readonly parameter may be given an array the kernel writes: it is followed.)
+  if (array.type.kind === "global" && array.type.readonly && ctx.fn.kind === "kernel") return undefined;
+  return `${arrayName(ctx, array)}$r`;
+}
+
+const LOAD_HOOK = { plain: "r", acquire: "la", volatile: "lv" } as const;
+const STORE_HOOK = { plain: "w", release: "sr", volatile: "sv" } as const;
+
 export function fromStored(t: ScalarType, code: string): string {
   switch (t.name) {
     case "bool": return `(${code} !== 0)`;
@@ -207,8 +227,12 @@ export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
   const ix = indexing(ctx, e.array, e.indices);
   const name = arrayName(ctx, e.array);
-  const read = checkedRead(ctx, name, ix.offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
-  const checked = `(${ix.inBounds} ? ${fromStored(e.type as ScalarType, read)} : ${ix.fault(site)})`;
+  const shadow = raceShadow(ctx, e.array);
+  const offset = shadow ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
+  const read = checkedRead(ctx, name, offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
+  const value = fromStored(e.type as ScalarType, read);
+  const raced = shadow ? `($race.${LOAD_HOOK[e.order ?? "plain"]}(${shadow}, ${offset}, ${site}), ${value})` : value;
+  const checked = `(${ix.inBounds} ? ${raced} : ${ix.fault(site)})`;
   return seq([...ix.binds, checked]);
 }
 
@@ -220,9 +244,12 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   const value = bindTo(ctx, emitExpr(ctx, s.value), ix.binds);
   const name = arrayName(ctx, s.array);
   const elem = s.array.type.elem as ScalarType;
+  const shadow = raceShadow(ctx, s.array);
+  const offset = shadow ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
   const lines = ix.binds.map((b) => `${b};`);
-  const write = flaggedWrite(ctx, name, ix.offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
-  lines.push(`if (${ix.inBounds}) ${write} else ${ix.fault(site)};`);
+  const write = flaggedWrite(ctx, name, offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
+  const raced = shadow ? `{ $race.${STORE_HOOK[s.order ?? "plain"]}(${shadow}, ${offset}, ${site}, ${name}, ${toStored(elem, value)}); ${write} }` : write;
+  lines.push(`if (${ix.inBounds}) ${raced} else ${ix.fault(site)};`);
   return lines.join(" ");
 }
 
@@ -241,6 +268,8 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || ${ix.fault(site)}`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
+  const shadow = raceShadow(ctx, e.array);
+  if (shadow) parts.push(`$race.a(${shadow}, ${o}, ${site})`);
   // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
   const stored = isHalf(elem) ? newTemp(ctx) : old;
   parts.push(`${stored} = ${name}[${o}]`);
@@ -366,13 +395,16 @@ function emitLoadValue(ctx: FnCtx, e: LoadExpr): string {
   const tests = [`((${ix.inBounds}) || ${ix.fault(site)})`];
   const elem = e.array.type.elem;
   const m = memOf(ctx, e.array, sharedFlags(ctx, e.array), site, ix.report);
+  // Race mode follows a vector access lane by lane, and a part of an element as the whole element.
+  const shadow = raceShadow(ctx, e.array);
+  const race = () => (shadow ? [`$race.rn(${shadow}, ${o}, ${lanes}, ${site})`] : []);
   if (e.vector !== null) {
     invariant(elem.kind === "scalar" && e.type.kind === "vector", "a vector load of an array of non-scalars");
     tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
-    return checkedSeq(binds, tests, readValue(ctx, m, e.type, elementAddr(elem, o), sentinelOf));
+    return checkedSeq(binds, [...tests, ...race()], readValue(ctx, m, e.type, elementAddr(elem, o), sentinelOf));
   }
   const { addr, type } = pathAddr(ctx, elem, elementAddr(elem, o), e.path, binds, tests, e.span);
-  return checkedSeq(binds, tests, readValue(ctx, m, type, addr, sentinelOf));
+  return checkedSeq(binds, [...tests, ...race()], readValue(ctx, m, type, addr, sentinelOf));
 }
 
 /** A store of a vector or struct element, of part of an element, or a vector store into an array of scalars. */
@@ -392,6 +424,8 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   const value = newTemp(ctx);
   binds.push(`${value} = ${emitExpr(ctx, s.value)}`);
   const writes = writeValue(ctx, m, type, addr, value, sentinelOf);
+  const shadow = raceShadow(ctx, s.array);
+  if (shadow) writes.unshift(`$race.wn(${shadow}, ${o}, ${lanes}, ${site});`);
   const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
   return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
 }
@@ -462,20 +496,28 @@ export function emitAssignPath(ctx: FnCtx, name: string, t: ValueType, path: rea
  * A read of an `inout` parameter: element `name$o` of the container `name` (the caller's
  * array, or a one-element box holding the caller's variable).
  */
-export function emitRefRead(ctx: FnCtx, v: ValueVar): string {
+export function emitRefRead(ctx: FnCtx, v: ValueVar, span: Site["span"] = v.span): string {
   const name = varName(v);
   const t = asScalar(v.type);
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
   const site = flags ? accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span: v.span }) : -1;
-  return fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
+  const read = fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
+  if (!ctx.opts.checkRaces) return read;
+  // The reference's container is an array of global or shared memory, or a box (no shadow); a race names the read's place.
+  const raceSite = accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span });
+  return `($race.r($race.of(${name}), ${name}$o, ${raceSite}), ${read})`;
 }
 
 /** A write of an `inout`/`out` parameter, as a statement. */
-export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string): string {
+export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string, span: Site["span"] = v.span): string {
   const name = varName(v);
   const t = asScalar(v.type);
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
   const binds: string[] = [];
   const stored = bindTo(ctx, toStored(t, value), binds);
+  if (ctx.opts.checkRaces) {
+    const site = accessSite(ctx, { kind: "ref", access: "write", param: v, fn: ctx.fn.name, span });
+    binds.push(`$race.w($race.of(${name}), ${name}$o, ${site}, ${name}, ${stored})`);
+  }
   return [...binds.map((b) => `${b};`), flaggedWrite(ctx, name, `${name}$o`, t, stored, flags)].join(" ");
 }

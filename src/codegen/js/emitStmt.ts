@@ -38,7 +38,7 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
       return [`${pad}${emitLocalArray(ctx, s)}`];
     case "assign":
       if (s.path.length) return [`${pad}${emitAssignPath(ctx, varName(s.var), s.var.type, s.path, s.value, s.span)}`];
-      return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value)) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
+      return [`${pad}${s.var.ref ? emitRefWrite(ctx, s.var, emitExpr(ctx, s.value), s.span) : `${varName(s.var)} = ${emitExpr(ctx, s.value)};`}`];
     case "store":
       return [`${pad}${emitStore(ctx, s)}`];
     case "expr":
@@ -71,8 +71,9 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     case "block":
       return [`${pad}{`, ...emitStmts(ctx, s.body, inner), `${pad}}`];
     case "fence":
-      // The simulator runs one access at a time, in one order every thread sees: a fence orders nothing more.
-      return [];
+      // The simulator runs one access at a time, in one order every thread sees: a fence orders
+      // nothing more. Race mode follows what it orders (src/runtime/sim/races.ts).
+      return ctx.opts.checkRaces ? [`${pad}$race.fence(${s.scope === "device"});`] : [];
   }
   return assertNever(s, "statement");
 }

@@ -36,6 +36,8 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       const n = arrayName(ctx, p);
       outer.push(`${pad}const ${n} = $args[${i}], ${n}$n = ${globalLength(n, p.type.elem)};`);
       names.push(n, `${n}$n`);
+      // A readonly array is written by no argument of the launch (aliasing.ts): it cannot race.
+      if (ctx.opts.checkRaces) outer.push(`${pad}const ${n}$r = ${p.type.kind === "global" && p.type.readonly ? "undefined" : `$race.global(${n}, ${JSON.stringify(p.name)}, ${n}$n)`};`);
     } else if (assigned.has(p.id)) {
       outer.push(`${pad}const ${varName(p)}$in = $args[${i}];`);
       perThread.push(`let ${varName(p)} = ${varName(p)}$in;`);
@@ -63,6 +65,11 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       outer.push(`${pad}const ${n}$n = $args[${lengthAt + dynamicShared.indexOf(s)}], ${n} = new ${typedArrayOf(t.elem)}(${n}$n);`);
       names.push(n, `${n}$n`);
       flags = `${n}$n`;
+    }
+    if (ctx.opts.checkRaces) {
+      const dims = t.kind === "array" ? JSON.stringify(t.dims) : "null";
+      const length = t.kind === "array" ? String(t.dims.reduce((a, b) => a * b, 1)) : `${n}$n`;
+      outer.push(`${pad}const ${n}$r = $race.shared(${n}, ${JSON.stringify(s.name)}, ${dims}, ${length});`);
     }
     if (ctx.opts.checkUninitializedShared) {
       outer.push(`${pad}const ${n}$w = new Uint8Array(${flags});`);

@@ -3,6 +3,8 @@
  * launch of it: check the shape and arguments, run the fast path or the barrier path (as
  * regions, or on generators, which kernels with warp operations always use), and turn
  * whatever went wrong into a SimError that names the `.gk` line, kernel, thread and block.
+ * With `checkRaces` the kernel is compiled with the race detector's hooks (races.ts) and runs
+ * on generators.
  */
 import { error } from "../../diagnostics/diagnostic.js";
 import type { SourceMap } from "../../diagnostics/source.js";
@@ -17,6 +19,7 @@ import type { Dim3 } from "../../ir/limits.js";
 import { startTask } from "../../progress.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../codegen/js/sites.js";
+import { RaceDetector } from "./races.js";
 
 export interface SimOptions {
   /**
@@ -29,6 +32,12 @@ export interface SimOptions {
   readonly stepBudget?: number;
   /** Report reads of shared memory no thread of the block has written (GK8013); default true. */
   readonly checkUninitializedShared?: boolean;
+  /**
+   * Report data races on global and shared memory (GK8040, spec/memory-model.md): two accesses
+   * of different threads to one element, one a write, that nothing orders. Default false: it
+   * costs time (bench/run.mjs sim); gk/testing and `gkc run --check-races` turn it on.
+   */
+  readonly checkRaces?: boolean;
   /**
    * @internal How kernels with barriers run: "regions" (the default) or "generators", the
    * fallback for what regions do not cover, kept to compare the two in tests.
@@ -93,6 +102,8 @@ interface Compiled {
   readonly usesWarpOps: boolean;
   readonly barrierPath: BarrierPath | null;
   readonly barrierPoints: readonly string[];
+  /** The race detector its hooks call, in race mode. */
+  readonly races: RaceDetector | null;
 }
 
 /** A kernel compiled for the simulator. */
@@ -132,12 +143,13 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
   }
   const checkUninitializedShared = opts.checkUninitializedShared ?? true;
   const barrierPath = opts.barrierPath ?? "regions";
-  const key = `${kernel}\u0000${checkUninitializedShared}\u0000${barrierPath}`;
+  const checkRaces = opts.checkRaces ?? false;
+  const key = `${kernel}\u0000${checkUninitializedShared}\u0000${barrierPath}\u0000${checkRaces}`;
   let perModule = cache.get(m);
   if (!perModule) cache.set(m, (perModule = new Map()));
   let compiled = perModule.get(key);
   if (!compiled) {
-    compiled = compile(m, k, checkUninitializedShared, barrierPath, sources);
+    compiled = compile(m, k, checkUninitializedShared, barrierPath, checkRaces, sources);
     perModule.set(key, compiled);
   }
   const stepBudget = opts.stepBudget;
@@ -149,14 +161,15 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
   return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, stepsPerThread, stepsPerThreadGiven: given !== undefined, compiled };
 }
 
-function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, sources: SourceMap | undefined): Compiled {
+function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, checkRaces: boolean, sources: SourceMap | undefined): Compiled {
   const runtime: Runtime = makeRuntime((site) => faultHandlers.divisionByZero(site));
   try {
-    const gen = generateKernel(m, k.name, { checkUninitializedShared, flushToZero: m.flushToZero ?? false }, barrierPath);
-    const make = new globalThis.Function("$", "$sim", gen.source) as ($: Runtime, $sim: FaultHandlers) => Launcher;
+    const gen = generateKernel(m, k.name, { checkUninitializedShared, flushToZero: m.flushToZero ?? false, checkRaces }, barrierPath);
+    const races = checkRaces ? new RaceDetector() : null;
+    const make = new globalThis.Function("$", "$sim", "$race", gen.source) as ($: Runtime, $sim: FaultHandlers, $race: RaceDetector | null) => Launcher;
     const { sites, usesBarriers, usesWarpOps, barrierPoints } = gen;
     const constants = gen.analysis.constants;
-    return { launch: make(runtime, faultHandlers), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints };
+    return { launch: make(runtime, faultHandlers, races), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints, races };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);
@@ -193,8 +206,10 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
     task.tick();
   });
   try {
+    const races = k.compiled.races;
+    races?.start(ctx, grid, block);
     const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], budget);
-    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx);
+    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx, races);
     else steps = r as number;
   } catch (e) {
     if (e instanceof SimError) throw e;

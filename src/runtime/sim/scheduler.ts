@@ -20,11 +20,15 @@
  * Without warp operations this is the order of the region path: threads one at a time, each
  * until it reaches a barrier or ends (CUDA's meaning: no thread passes a barrier until every
  * thread of the block has arrived at it).
+ *
+ * In race mode the scheduler tells the race detector (races.ts) when a block starts, which
+ * thread runs, and when a barrier passes (warps.ts: when a syncWarp() completes).
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import type { ScalarValue } from "../../ir/types.js";
-import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
+import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, simError, stopPlace, type FaultContext } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
+import type { RaceDetector } from "./races.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
 export type { Stop, WarpStop } from "./warps.js";
@@ -37,17 +41,18 @@ export interface BlockRunner {
 }
 
 /** Runs every block of the grid; returns the steps taken. Throws SimError. */
-export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: FaultContext): number {
+export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: FaultContext, races: RaceDetector | null = null): number {
   const n = block[0] * block[1] * block[2];
   const threads: Generator<Stop, void, ScalarValue | undefined>[] = new Array(n);
   const coords: Dim3[] = [];
   for (let z = 0; z < block[2]; z++) for (let y = 0; y < block[1]; y++) for (let x = 0; x < block[0]; x++) coords.push([x, y, z]);
-  const state: BlockState = { ctx, coords, block: [0, 0, 0], ended: new Uint8Array(n), stops: new Array(n), results: new Array(n) };
+  const state: BlockState = { ctx, coords, block: [0, 0, 0], ended: new Uint8Array(n), stops: new Array(n), results: new Array(n), races };
 
   for (let bz = 0; bz < grid[2]; bz++) {
     for (let by = 0; by < grid[1]; by++) {
       for (let bx = 0; bx < grid[0]; bx++) {
         runner.begin(bx, by, bz);
+        races?.beginBlock(bx, by, bz);
         for (let i = 0; i < n; i++) {
           const [x, y, z] = coords[i]!;
           threads[i] = runner.thread(x, y, z);
@@ -65,7 +70,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
 }
 
 function runBlock(threads: Generator<Stop, void, ScalarValue | undefined>[], s: BlockState): void {
-  const { ctx, coords, block, ended, stops, results } = s;
+  const { ctx, coords, block, ended, stops, results, races } = s;
   const n = threads.length;
   for (;;) {
     let barrier: string | undefined;
@@ -77,6 +82,7 @@ function runBlock(threads: Generator<Stop, void, ScalarValue | undefined>[], s: 
         for (let i = lo; i < hi; i++) {
           if (ended[i]) continue;
           let r: IteratorResult<Stop, void>;
+          races?.thread(i);
           try {
             r = threads[i]!.next(results[i]);
           } catch (e) {
@@ -106,10 +112,12 @@ function runBlock(threads: Generator<Stop, void, ScalarValue | undefined>[], s: 
     if (barrier === undefined) return; // every thread ended
     const firstEnded = ended.indexOf(1);
     if (firstEnded >= 0) throw endedAtBarrier(ctx, block, coords[firstEnded]!, coords[waiter]!, barrier);
+    races?.barrier();
   }
 }
 
 function located(ctx: FaultContext, e: unknown, thread: Dim3, block: Dim3): SimError {
+  if (e instanceof SimError) return e; // the race detector's GK8040, already explained
   return explainFault(ctx, e instanceof LocatedFault ? e : new LocatedFault(e, thread, block));
 }
 

@@ -13,6 +13,7 @@ import { warpBuiltin } from "../../ir/builtins.js";
 import type { ScalarValue } from "../../ir/types.js";
 import { dim3, internalSimError, lineOf, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
+import type { RaceDetector } from "./races.js";
 
 export const WARP_SIZE = 32;
 
@@ -39,6 +40,8 @@ export interface BlockState {
   readonly stops: (Stop | undefined)[];
   /** What each thread is resumed with: the result of the warp operation it waited at. */
   readonly results: (ScalarValue | undefined)[];
+  /** The race detector, in race mode: a completed syncWarp() orders the warp's accesses. */
+  readonly races: RaceDetector | null;
 }
 
 /**
@@ -75,6 +78,7 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
       return;
     }
     case "sync":
+      s.races?.syncWarp(lo / WARP_SIZE);
       return;
     default:
       throw internalSimError(s.ctx, new Error(`warp rule ${(rule as { kind: string }).kind}`), s.coords[first], s.block);
