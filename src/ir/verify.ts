@@ -295,6 +295,11 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
           case "sync":
             if (e.type.kind !== "void") where(`${e.op} has a value`);
             return;
+          case "mma": {
+            const fits = rule.mma!.signatures.some((s) => e.args.length === 3 && sameType(e.args[0]!.type, s.a) && sameType(e.args[1]!.type, s.b) && sameType(e.args[2]!.type, s.c) && sameType(e.type, s.c));
+            if (!fits) where(`${e.op} with fragments of the wrong types`);
+            return;
+          }
         }
         return assertNever(rule.shape, "warp shape");
       }

@@ -160,6 +160,9 @@ function emitWarp(ctx: FnCtx, e: WarpExpr): string {
   invariant(ctx.mode === "generator", `warp operation in ${ctx.fn.name}, which is not a generator`);
   const site = ctx.sites.add({ kind: "warp", op: e.op, fn: ctx.fn.name, span: e.span });
   const at = ctx.fn.kind === "kernel" ? `"w${site}"` : `$path + "w${site}"`;
-  const [a, b] = e.args.map((x) => emitExpr(ctx, x));
+  const args = e.args.map((x) => emitExpr(ctx, x));
+  // A tensor-core operation yields its three fragments as `a`.
+  if (e.type.kind === "vector") return `(yield { at: ${at}, site: ${site}, a: [${args.join(", ")}], b: 0 })`;
+  const [a, b] = args;
   return `(yield { at: ${at}, site: ${site}, a: ${a ?? "0"}, b: ${b ?? "0"} })`;
 }
