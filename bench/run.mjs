@@ -8,6 +8,7 @@ import { benchOverhead } from "./overhead.mjs";
 import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchVectors } from "./vectors.mjs";
+import { benchHgemm } from "./hgemm.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -18,3 +19,4 @@ if (!only || only === "launch") await benchLaunch();
 if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
+if (!only || only === "hgemm") await benchHgemm();
