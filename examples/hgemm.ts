@@ -3,7 +3,7 @@
 // 128×128 tile of C, 32 of K at a time through two stages of shared memory; each of its 8 warps
 // keeps a 64×32 part as 4×4 mma accumulators (f32x4) per lane.
 import {
-  barrier, blockIdx, deviceFn, f32x4, kernel, laneId, load4, local, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, store4, threadIdx, u32, u32x2, u32x4, unroll,
+  barrier, blockIdx, deviceFn, f32x4, kernel, laneId, ldmatrix_x4, load4, local, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, store4, threadIdx, u32, u32x2, u32x4, unroll,
   type bool, type f32, type Global, type i32, type ReadonlyGlobal,
 } from "gk";
 
@@ -30,6 +30,11 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
   const t = laneId % 4;
   const wRow = warp / 4 * 64;
   const wCol = warp % 4 * 32;
+  // The row each lane names to ldmatrix_x4: A's four 8×8 matrices, or two B fragments' (hgemm.gk says which).
+  const aRow = laneId % 16;
+  const aWord = laneId / 16 * 4;
+  const bRow = laneId % 8 + laneId / 16 * 8;
+  const bWord = laneId / 8 % 2 * 4;
   // The two u32x4 of each tile this thread loads: rows lr and lr + 64, words lc..lc+3.
   const lr = threadIdx.x / 4;
   const lc = threadIdx.x % 4 * 4;
@@ -58,13 +63,13 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
       const fb = local(u32x2, 4);
       unroll();
       for (let m = 0; m < 4; m++) {
-        const r = wRow + m * 16 + g;
-        fa[m] = u32x4(As[stage][r][kk + t], As[stage][r + 8][kk + t], As[stage][r][kk + 4 + t], As[stage][r + 8][kk + 4 + t]);
+        fa[m] = ldmatrix_x4(As[stage][wRow + m * 16 + aRow], kk + aWord);
       }
       unroll();
-      for (let n = 0; n < 4; n++) {
-        const c = wCol + n * 8 + g;
-        fb[n] = u32x2(Bs[stage][c][kk + t], Bs[stage][c][kk + 4 + t]);
+      for (let n = 0; n < 4; n += 2) {
+        const b = ldmatrix_x4(Bs[stage][wCol + n * 8 + bRow], kk + bWord);
+        fb[n] = b.xy!;
+        fb[n + 1] = b.zw!;
       }
       unroll();
       for (let m = 0; m < 4; m++) {

@@ -19,7 +19,7 @@ import { splat } from "./operators.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
-import { checkMma } from "./mma.js";
+import { checkLdmatrix, checkMma } from "./mma.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
@@ -299,6 +299,8 @@ function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ValueTy
     }
     case "mma":
       return checkMma(ctx, e, b);
+    case "ldmatrix":
+      return checkLdmatrix(ctx, e, b);
     case "shuffle": {
       const value = shuffleValue(ctx, e, b, expected);
       const lane = shuffleLane(ctx, e.args[1]!, b);

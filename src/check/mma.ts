@@ -4,6 +4,8 @@
  * builtin's signatures names (no conversion: a fragment is registers, not numbers); the
  * accumulators' type picks the signature (f32x4 or, for f16, u32x2 of f16 pairs), and the
  * result has it. A wrong type is GK3005, naming the operand and what it must hold.
+ * `ldmatrix_...(arr, i)` is a load4 of a shared u32 array (with its checks, GK2046 ...), held
+ * as the warp operation's operand.
  */
 import type * as ast from "../parser/ast.js";
 import type { WarpEntry } from "../ir/builtins.js";
@@ -11,6 +13,10 @@ import type { Expr } from "../ir/nodes.js";
 import { sameType, typeToString, type ValueType } from "../ir/types.js";
 import { textOf, type FnCtx } from "./context.js";
 import { checkValue } from "./expr.js";
+import { checkVectorLoad } from "./vectors.js";
+import { ldmatrixCount } from "../ir/ldmatrixBuiltins.js";
+import type { LdmatrixOp } from "../ir/nodes.js";
+import { memorySpace, T, vectorType } from "../ir/types.js";
 
 /** What each operand holds, in a message's words. */
 const ROLE = ["A's fragment", "B's fragment", "the accumulators"] as const;
@@ -33,4 +39,17 @@ export function checkMma(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry): Expr | unde
   if (!sameType(a.type, s.a)) refuse(0, a.type, typeToString(s.a));
   if (!sameType(bf.type, s.b)) refuse(1, bf.type, typeToString(s.b));
   return ok ? { kind: "warp", type: s.c, op: b.name, args: [a, bf, c], span: e.span } : undefined;
+}
+
+export function checkLdmatrix(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry): Expr | undefined {
+  const row = checkVectorLoad(ctx, e, 4);
+  if (!row || row.kind !== "load") return undefined;
+  const t = row.array.type;
+  if (memorySpace(t) !== "shared" || t.elem.kind !== "scalar" || t.elem.name !== "u32") {
+    const what = memorySpace(t) !== "shared" ? `${memorySpace(t)} memory` : `a shared array of ${typeToString(t.elem)}`;
+    ctx.log.error("GK3005", e.args[0]!.span, `${b.name}() reads a shared array of u32 (words of two 16-bit elements), but '${row.array.name}' is ${what} (spec/language.md, Tensor cores)`);
+    return undefined;
+  }
+  const n = ldmatrixCount(b.name as LdmatrixOp);
+  return { kind: "warp", type: n === 1 ? T.u32 : vectorType(T.u32, n), op: b.name, args: [row], span: e.span };
 }

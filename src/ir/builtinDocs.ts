@@ -39,7 +39,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   );
   for (const b of builtins) if (b.rule.kind === "constant" && b.name === "warpSize") out.push(`| \`${b.name}\` | | ${b.rule.type} | ${b.doc} |`);
   for (const b of builtins) {
-    if (b.rule.kind !== "warp" || b.rule.shape === "mma") continue;
+    if (b.rule.kind !== "warp" || b.rule.shape === "mma" || b.rule.shape === "ldmatrix") continue;
     const { shape, params, result } = b.rule;
     const types = shape === "shuffle" ? SHUFFLE_TYPES.join(" ") : shape === "vote" ? "bool" : shape === "match" ? MATCH_TYPES.join(" ") : "";
     out.push(`| \`${b.name}(${params.join(", ")})\` | ${types} | ${result === "operand" ? "the value's type" : result} | ${b.doc} |`);
@@ -60,6 +60,12 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     const sigs = b.rule.mma!.signatures;
     const col = (f: (s: (typeof sigs)[number]) => VectorType) => [...new Set(sigs.map((s) => typeToString(f(s))))].join(" or ");
     out.push(`| \`${b.name}(a, b, c)\` | ${col((s) => s.a)} | ${col((s) => s.b)} | ${col((s) => s.c)} | ${b.doc} |`);
+  }
+  out.push("", "| load | result | meaning |", "| --- | --- | --- |");
+  for (const b of builtins) {
+    if (b.rule.kind !== "warp" || b.rule.shape !== "ldmatrix") continue;
+    const n = b.name[10];
+    out.push(`| \`${b.name}(arr, i)\` | ${n === "1" ? "u32" : `u32x${n}`} | ${b.doc} |`);
   }
   out.push(
     "",

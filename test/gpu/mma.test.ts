@@ -5,7 +5,7 @@
  * wide; subnormals and zeros; accumulators far above the products; one column of A scaled up)
  * and what the probe left out: inf and NaN operands, results past f32's and f16's range,
  * tf32 operands with their low 13 bits set, zero results (their sign), and every byte value.
- * NaN equals NaN (compare.ts); every other bit counts. Skipped, with the reason, without a GPU.
+ * NaN equals NaN (compare.ts); every other bit counts. And ldmatrix, every variant. Skipped, with the reason, without a GPU.
  *
  *   npx vitest run --project gpu test/gpu/mma.test.ts
  */
@@ -98,6 +98,13 @@ describe.skipIf(!gpu.ok)(title("mma, GPU against the simulator, bit for bit"), (
       await compare("tf32", { A, B, D });
     });
   }
+
+  it("ldmatrix x1, x2, x4, with and without .trans (one warp, every word random)", async () => {
+    const r = rng(777);
+    const src = Uint32Array.from({ length: 256 }, () => Math.floor(r() * 2 ** 32) >>> 0);
+    const res = await comparer!.compare(program, "loads", { grid: 1, block: 32 }, { src, out: new Uint32Array(256), out2: new Uint32Array(128), out1: new Uint32Array(64) } as never);
+    expect(res.ok, res.message).toBe(true);
+  });
 
   it("m16n8k32 s8 and u8 -> i32: every byte value", async () => {
     const r = rng(12345);

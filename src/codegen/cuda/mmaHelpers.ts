@@ -20,7 +20,8 @@ function mmaAsm(name: string, ptx: string, c: string, cd: "f" | "r", nd: number,
   const inA = a === "a" ? `const ${U}* a` : "const float* a";
   const inB = b === "b" ? `const ${U}* b` : "const float* b";
   const text = `mma.sync.aligned.${ptx} ${regs(0, nd)}, ${regs(nd, 4)}, ${regs(nd + 4, 2)}, ${regs(nd + 6, nd)};`;
-  return `static __device__ __forceinline__ void ${name}(${inA}, ${inB}, const ${c}* c, ${c}* d) { ${pre}asm volatile("${text}" : ${outs} : ${ins}); }`;
+  // A template (of nothing), so that an overload a module does not call draws no "never referenced" warning.
+  return `template <int = 0> static __device__ __forceinline__ void ${name}(${inA}, ${inB}, const ${c}* c, ${c}* d) { ${pre}asm volatile("${text}" : ${outs} : ${ins}); }`;
 }
 
 /** The builtin's template: the vectors' lanes as register arrays (gk's vectors lay their lanes out in order). */
@@ -30,7 +31,23 @@ function front(name: string): string {
 
 const TF32 = `${U} ta[4], tb[2]; for (int k = 0; k < 4; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(ta[k]) : "f"(a[k])); for (int k = 0; k < 2; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(tb[k]) : "f"(b[k])); `;
 
+/** ldmatrix: its row's address (this lane's), as a shared-window address; n registers out. */
+function ldmatrix(n: 1 | 2 | 4, trans: boolean): string {
+  const name = `gk_ldmatrix_x${n}${trans ? "_trans" : ""}`;
+  const ptx = `ldmatrix.sync.aligned.m8n8.x${n}${trans ? ".trans" : ""}.shared.b16 ${regs(0, n)}, [%${n}];`;
+  const addr = `"r"((unsigned int)__cvta_generic_to_shared(p))`;
+  if (n === 1) return `static __device__ __forceinline__ ${U} ${name}(const void* p) { ${U} r; asm volatile("${ptx}" : "=r"(r) : ${addr} : "memory"); return r; }`;
+  const outs = ["x", "y", "z", "w"].slice(0, n).map((f) => `"=r"(r.${f})`).join(", ");
+  return `template <typename R> static __device__ __forceinline__ R ${name}(const void* p) { R r; asm volatile("${ptx}" : ${outs} : ${addr} : "memory"); return r; }`;
+}
+
 export const mmaHelpers = {
+  gk_ldmatrix_x1: ldmatrix(1, false),
+  gk_ldmatrix_x2: ldmatrix(2, false),
+  gk_ldmatrix_x4: ldmatrix(4, false),
+  gk_ldmatrix_x1_trans: ldmatrix(1, true),
+  gk_ldmatrix_x2_trans: ldmatrix(2, true),
+  gk_ldmatrix_x4_trans: ldmatrix(4, true),
   gk_mma_m16n8k16_f16_asm: [
     mmaAsm("gk_mma_m16n8k16_f16_asm", "m16n8k16.row.col.f32.f16.f16.f32", "float", "f", 4),
     mmaAsm("gk_mma_m16n8k16_f16_asm", "m16n8k16.row.col.f16.f16.f16.f16", U, "r", 2),

@@ -9,7 +9,7 @@
  * a struct the array of its fields. A lane-wise operation evaluates its operands once, into
  * temporaries, then its lane expansion (src/ir/lanes.ts), the same one the CUDA backend emits.
  */
-import { indexBuiltin, mathBuiltin, mathJs } from "../../ir/builtins.js";
+import { indexBuiltin, mathBuiltin, mathJs, warpBuiltin } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
 import type { ConstructExpr, Expr, SwizzleExpr, ValueVar, WarpExpr } from "../../ir/nodes.js";
 import { asScalar, isInt, type ArrayType, type ValueType } from "../../ir/types.js";
@@ -161,8 +161,9 @@ function emitWarp(ctx: FnCtx, e: WarpExpr): string {
   const site = ctx.sites.add({ kind: "warp", op: e.op, fn: ctx.fn.name, span: e.span });
   const at = ctx.fn.kind === "kernel" ? `"w${site}"` : `$path + "w${site}"`;
   const args = e.args.map((x) => emitExpr(ctx, x));
-  // A tensor-core operation yields its three fragments as `a`.
-  if (e.type.kind === "vector") return `(yield { at: ${at}, site: ${site}, a: [${args.join(", ")}], b: 0 })`;
+  // A tensor-core operation yields its operands (vectors) as `a`.
+  const shape = warpBuiltin(e.op).rule.shape;
+  if (shape === "mma" || shape === "ldmatrix") return `(yield { at: ${at}, site: ${site}, a: [${args.join(", ")}], b: 0 })`;
   const [a, b] = args;
   return `(yield { at: ${at}, site: ${site}, a: ${a ?? "0"}, b: ${b ?? "0"} })`;
 }

@@ -48,7 +48,7 @@ function legalizeFunction(f: Function, use: Use, useType: UseType): void {
     },
     expr: (e: Expr) => {
       if ("type" in e && e.type) useType(e.type as ValueType, e.span);
-      if (e.kind === "warp") use(warpBuiltin(e.op).rule.shape === "mma" ? "tensorCores" : "warpOperations", e.span);
+      if (e.kind === "warp") use(["mma", "ldmatrix"].includes(warpBuiltin(e.op).rule.shape) ? "tensorCores" : "warpOperations", e.span);
       else if (e.kind === "atomic") use("atomics", e.span);
       else if (e.kind === "load" && e.order) use("memoryOrdering", e.span);
       else if (e.kind === "call") for (const a of e.args) if (a.kind === "viewArg") use("views", a.span);

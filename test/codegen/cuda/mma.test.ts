@@ -16,7 +16,7 @@ describe("mma in CUDA", () => {
 }`);
     expect(cu.split("\n").filter((l) => l.includes("gk_mma"))).toMatchInlineSnapshot(`
       [
-        "static __device__ __forceinline__ void gk_mma_m16n8k16_bf16_asm(const unsigned int* a, const unsigned int* b, const float* c, float* d) { asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3])); }",
+        "template <int = 0> static __device__ __forceinline__ void gk_mma_m16n8k16_bf16_asm(const unsigned int* a, const unsigned int* b, const float* c, float* d) { asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3])); }",
         "template <typename A, typename B, typename C> static __device__ __forceinline__ C gk_mma_m16n8k16_bf16(A a, B b, C c) { C d; gk_mma_m16n8k16_bf16_asm(&a.x, &b.x, &c.x, &d.x); return d; }",
         "  D[(int)(gk_thread_rank() & 31u)] = gk_mma_m16n8k16_bf16(A[(int)(gk_thread_rank() & 31u)], B[(int)(gk_thread_rank() & 31u)], D[(int)(gk_thread_rank() & 31u)]);",
       ]

@@ -1,5 +1,5 @@
 // hgemm.d.gk.ts: the types of hgemm.gk imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 3f4449346bfc4407064fee5f6c0eb13189a7ae460655f7c3909ae39a52a181a8
+// gk-source-hash: 86e88a4a6ab4a8a363b920032a8e0c5a850801767fa5212647e088586508ed3c
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>, isBf16: bool) */
