@@ -198,7 +198,7 @@ export type WarpJs =
    * a scalar), from every lane's operands in order (each operand a vector's lanes: mma's
    * [a, b, c], ldmatrix's [the 4 words of the lane's row]).
    */
-  | { readonly kind: "tile"; readonly compute: (lanes: readonly (readonly (readonly ScalarValue[])[])[]) => (ScalarValue | ScalarValue[])[] };
+  | { readonly kind: "mma" | "ldmatrix"; readonly compute: (lanes: readonly (readonly (readonly ScalarValue[])[])[]) => (ScalarValue | ScalarValue[])[] };
 
 export interface WarpEntry {
   readonly name: WarpOp;

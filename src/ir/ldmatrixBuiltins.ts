@@ -45,7 +45,7 @@ function entry(matrices: 1 | 2 | 4, trans: boolean): WarpEntry {
     name,
     doc: `${name}(arr, i): ${matrices === 1 ? "an 8×8 matrix" : `${matrices} 8×8 matrices`} of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes ${lanes}–31 name rows too, which are not read); ${RESULT[matrices]}: from each matrix the word at row l/4, column l mod 4${trans ? ", of the matrix transposed" : ""} (PTX ldmatrix${trans ? ".trans" : ""}). Every lane of a whole warp calls it together.`,
     rule: { kind: "warp", shape: "ldmatrix", params: ["arr", "i"], result: "operand" },
-    js: { kind: "tile", compute: load(matrices, trans) },
+    js: { kind: "ldmatrix", compute: load(matrices, trans) },
   };
 }
 

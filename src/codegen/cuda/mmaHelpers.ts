@@ -31,14 +31,14 @@ function front(name: string): string {
 
 const TF32 = `${U} ta[4], tb[2]; for (int k = 0; k < 4; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(ta[k]) : "f"(a[k])); for (int k = 0; k < 2; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(tb[k]) : "f"(b[k])); `;
 
-/** ldmatrix: its row's address (this lane's), as a shared-window address; n registers out. */
+/** ldmatrix: the lane's row (a load4's lvalue, bound by reference) gives its shared-window address; n registers out. */
 function ldmatrix(n: 1 | 2 | 4, trans: boolean): string {
   const name = `gk_ldmatrix_x${n}${trans ? "_trans" : ""}`;
   const ptx = `ldmatrix.sync.aligned.m8n8.x${n}${trans ? ".trans" : ""}.shared.b16 ${regs(0, n)}, [%${n}];`;
-  const addr = `"r"((unsigned int)__cvta_generic_to_shared(p))`;
-  if (n === 1) return `static __device__ __forceinline__ ${U} ${name}(const void* p) { ${U} r; asm volatile("${ptx}" : "=r"(r) : ${addr} : "memory"); return r; }`;
+  const addr = `"r"((unsigned int)__cvta_generic_to_shared(&row))`;
+  if (n === 1) return `template <typename V> static __device__ __forceinline__ ${U} ${name}(const V& row) { ${U} r; asm volatile("${ptx}" : "=r"(r) : ${addr} : "memory"); return r; }`;
   const outs = ["x", "y", "z", "w"].slice(0, n).map((f) => `"=r"(r.${f})`).join(", ");
-  return `template <typename R> static __device__ __forceinline__ R ${name}(const void* p) { R r; asm volatile("${ptx}" : ${outs} : ${addr} : "memory"); return r; }`;
+  return `template <typename R, typename V> static __device__ __forceinline__ R ${name}(const V& row) { R r; asm volatile("${ptx}" : ${outs} : ${addr} : "memory"); return r; }`;
 }
 
 export const mmaHelpers = {

@@ -78,7 +78,8 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
     }
     case "sync":
       return;
-    case "tile": {
+    case "mma":
+    case "ldmatrix": {
       if (size !== WARP_SIZE) throw partialWarp(s, lo, hi, first);
       const d = rule.compute(Array.from({ length: size }, (_, k) => at(k).a as readonly (readonly ScalarValue[])[]));
       for (let k = 0; k < size; k++) s.results[lo + k] = d[k];
