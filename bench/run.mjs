@@ -10,6 +10,7 @@ import { benchSim } from "./sim.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchStdlib } from "./stdlib.mjs";
 import { benchVectors } from "./vectors.mjs";
+import { benchHgemm } from "./hgemm.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -21,5 +22,6 @@ if (!only || only === "overhead") await benchOverhead();
 if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
 if (!only || only === "stdlib") await benchStdlib();
+if (!only || only === "hgemm") await benchHgemm();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();

@@ -1,9 +1,16 @@
-/** From IR to a cached PTX + cubin: generate CUDA, then build it through the content-addressed cache. */
+/**
+ * From IR to a cached PTX + cubin: legalize for the GPU's architecture (the front end checked
+ * for CUDA's record; an sm_75 GPU lacks the tensor cores gk uses, GK7008), generate CUDA, then
+ * build it through the content-addressed cache.
+ */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { emitCuda } from "../codegen/cuda/index.js";
 import type { Module } from "../ir/nodes.js";
 import { getOrBuild, gkVersion } from "./cache.js";
+import { BuildError } from "./nvcc.js";
+import { legalize } from "../ir/passes/legalize.js";
+import { cudaTargetFor } from "../codegen/cuda/target.js";
 
 export interface BuildOptions {
   /** nvcc `-arch`, e.g. sm_90. */
@@ -36,6 +43,9 @@ export function nvccFlags(o: { fmad?: boolean; flushToZero?: boolean }): string[
 
 export async function buildModule(ir: Module, sources: SourceMap, o: BuildOptions): Promise<ModuleBuild> {
   const t0 = performance.now();
+  const sm = /^sm_(\d+)/.exec(o.arch);
+  const refused = sm ? legalize(ir, cudaTargetFor(Number(sm[1]))) : [];
+  if (refused.length > 0) throw new BuildError(refused, sources);
   const cuda = emitCuda(ir, { sources, gkVersion: gkVersion() });
   const t1 = performance.now();
   const r = await getOrBuild({

@@ -19,6 +19,7 @@ import { splat } from "./operators.js";
 import { checkVectorBuiltin, checkVectorConstructor, checkVectorLoad } from "./vectors.js";
 import { arrayBase, checkIndices } from "./memory.js";
 import { checkCallArg } from "./callArgs.js";
+import { checkLdmatrix, checkMma } from "./mma.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
@@ -296,6 +297,10 @@ function checkWarp(ctx: FnCtx, e: ast.CallExpr, b: WarpEntry, expected?: ValueTy
       const value = matchValue(ctx, e.args[0]!, b);
       return value && warp(b.rule.result === "u32" ? T.u32 : T.bool, [value]);
     }
+    case "mma":
+      return checkMma(ctx, e, b);
+    case "ldmatrix":
+      return checkLdmatrix(ctx, e, b);
     case "shuffle": {
       const value = shuffleValue(ctx, e, b, expected);
       const lane = shuffleLane(ctx, e.args[1]!, b);

@@ -122,6 +122,7 @@ export const catalog = {
   GK8017: "GPU array lost: its GPU context was lost or its device closed",
   GK8018: "out of GPU memory",
   GK8019: "device builtin used on the host",
+  GK8020: "tensor-core operation in a partial warp",
   GK8030: "misaligned vector access",
   GK8040: "data race",
   // internal

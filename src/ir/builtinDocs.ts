@@ -4,7 +4,7 @@
  * column, src/codegen/cuda/builtins.ts) says which, so the IR does not read a backend.
  */
 import { builtins, operandTypes, type MathEntry, type VectorEntry, type VectorMemoryEntry } from "./builtins.js";
-import { SCALAR_NAMES } from "./types.js";
+import { SCALAR_NAMES, typeToString, type VectorType } from "./types.js";
 import { MATCH_TYPES, SHUFFLE_TYPES } from "./warpBuiltins.js";
 
 export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | undefined): string {
@@ -39,10 +39,33 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   );
   for (const b of builtins) if (b.rule.kind === "constant" && b.name === "warpSize") out.push(`| \`${b.name}\` | | ${b.rule.type} | ${b.doc} |`);
   for (const b of builtins) {
-    if (b.rule.kind !== "warp") continue;
+    if (b.rule.kind !== "warp" || b.rule.shape === "mma" || b.rule.shape === "ldmatrix") continue;
     const { shape, params, result } = b.rule;
     const types = shape === "shuffle" ? SHUFFLE_TYPES.join(" ") : shape === "vote" ? "bool" : shape === "match" ? MATCH_TYPES.join(" ") : "";
     out.push(`| \`${b.name}(${params.join(", ")})\` | ${types} | ${result === "operand" ? "the value's type" : result} | ${b.doc} |`);
+  }
+  out.push(
+    "",
+    "## Tensor cores",
+    "",
+    "Warp-level matrix multiply-accumulate, D = A·B + C on one tile per warp (PTX `mma.sync.aligned`,",
+    "NVIDIA sm_80 and later). Fragments are vectors of each lane's 32-bit registers; which tile element",
+    "each lane holds, and the arithmetic (bit for bit the H200's), are in language.md, Tensor cores.",
+    "",
+    "| call | a | b | c and result | meaning |",
+    "| --- | --- | --- | --- | --- |",
+  );
+  for (const b of builtins) {
+    if (b.rule.kind !== "warp" || b.rule.shape !== "mma") continue;
+    const sigs = b.rule.mma!.signatures;
+    const col = (f: (s: (typeof sigs)[number]) => VectorType) => [...new Set(sigs.map((s) => typeToString(f(s))))].join(" or ");
+    out.push(`| \`${b.name}(a, b, c)\` | ${col((s) => s.a)} | ${col((s) => s.b)} | ${col((s) => s.c)} | ${b.doc} |`);
+  }
+  out.push("", "| load | result | meaning |", "| --- | --- | --- |");
+  for (const b of builtins) {
+    if (b.rule.kind !== "warp" || b.rule.shape !== "ldmatrix") continue;
+    const n = b.name[10];
+    out.push(`| \`${b.name}(arr, i)\` | ${n === "1" ? "u32" : `u32x${n}`} | ${b.doc} |`);
   }
   out.push(
     "",

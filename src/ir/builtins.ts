@@ -15,6 +15,8 @@ import { evaluatesOnce, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
 import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
+import { mmaEntries, type MmaRule } from "./mmaBuiltins.js";
+import { ldmatrixEntries } from "./ldmatrixBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
 export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
@@ -85,12 +87,14 @@ export interface IndexRule {
  */
 export interface WarpRule {
   readonly kind: "warp";
-  /** A shuffle, a vote on a bool, a match of an integer value across the warp, or `syncWarp`. */
-  readonly shape: "shuffle" | "vote" | "match" | "sync";
+  /** A shuffle, a vote on a bool, a match of an integer value across the warp, `syncWarp`, or a tensor-core multiply-accumulate (src/ir/mmaBuiltins.ts). */
+  readonly shape: "shuffle" | "vote" | "match" | "sync" | "mma" | "ldmatrix";
   /** The operands' names, for docs and messages. */
   readonly params: readonly string[];
   /** The result: the value's type (shuffles), u32 (ballot, matchAny), bool (anyLane, allLanes, matchAll), or none (syncWarp). */
   readonly result: "operand" | "u32" | "bool" | "void";
+  /** An mma's fragment types and layout. */
+  readonly mma?: MmaRule;
 }
 
 /**
@@ -188,7 +192,13 @@ export type WarpJs =
   | { readonly kind: "vote"; readonly combine: (preds: readonly boolean[]) => ScalarValue }
   /** The value lane `lane` receives, from the values of the warp's lanes in order. */
   | { readonly kind: "match"; readonly result: (values: readonly ScalarValue[], lane: number) => ScalarValue }
-  | { readonly kind: "sync" };
+  | { readonly kind: "sync" }
+  /**
+   * A tensor-core operation of a whole warp (32 lanes): each lane's result (a vector's lanes, or
+   * a scalar), from every lane's operands in order (each operand a vector's lanes: mma's
+   * [a, b, c], ldmatrix's [the 4 words of the lane's row]).
+   */
+  | { readonly kind: "mma" | "ldmatrix"; readonly compute: (lanes: readonly (readonly (readonly ScalarValue[])[])[]) => (ScalarValue | ScalarValue[])[] };
 
 export interface WarpEntry {
   readonly name: WarpOp;
@@ -250,7 +260,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;
@@ -289,7 +299,7 @@ export function indexBuiltin(name: SpecialName): IndexEntry {
 }
 
 export function warpBuiltin(op: WarpOp): WarpEntry {
-  const b = warpEntries.find((e) => e.name === op);
+  const b = warpEntries.find((e) => e.name === op) ?? mmaEntries.find((e) => e.name === op) ?? ldmatrixEntries.find((e) => e.name === op);
   if (!b) throw new Error(`internal compiler error: no warp operation ${op}`);
   return b;
 }

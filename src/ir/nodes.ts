@@ -70,7 +70,11 @@ export type Axis = 0 | 1 | 2;
 export type AtomicOp = "add" | "sub" | "min" | "max" | "exch" | "cas" | "and" | "or" | "xor";
 
 /** The warp operations, by their builtin names. */
-export type WarpOp = "shfl" | "shflUp" | "shflDown" | "shflXor" | "ballot" | "anyLane" | "allLanes" | "syncWarp" | "matchAny" | "matchAll";
+export type WarpOp = "shfl" | "shflUp" | "shflDown" | "shflXor" | "ballot" | "anyLane" | "allLanes" | "syncWarp" | "matchAny" | "matchAll" | MmaOp;
+/** The tensor-core multiply-accumulates (src/ir/mmaBuiltins.ts). */
+export type MmaOp = "mma_m16n8k16_f16" | "mma_m16n8k16_bf16" | "mma_m16n8k8_tf32" | "mma_m16n8k32_s8" | "mma_m16n8k32_u8" | LdmatrixOp;
+/** Loads of 8×8 matrices of 16-bit elements from shared memory into fragments (src/ir/ldmatrixBuiltins.ts). */
+export type LdmatrixOp = "ldmatrix_x1" | "ldmatrix_x2" | "ldmatrix_x4" | "ldmatrix_x1_trans" | "ldmatrix_x2_trans" | "ldmatrix_x4_trans";
 
 /** How a load or store is ordered with other threads' accesses (spec: Memory model); plain when absent. */
 export type LoadOrder = "acquire" | "volatile";
@@ -249,11 +253,12 @@ export interface AtomicExpr {
  * is never folded, moved, dropped or evaluated twice. Shuffles: `[value, lane]`, the lane
  * operand i32 (taken modulo 32), the type the value's; votes: `[pred]` (bool), type u32
  * (ballot) or bool; matches: `[value]` (an integer), type u32 (matchAny) or bool (matchAll);
- * `syncWarp`: no operands, type void (an expression statement).
+ * `syncWarp`: no operands, type void (an expression statement); tensor-core
+ * multiply-accumulates: `[a, b, c]`, vectors of fragment registers, the type c's.
  */
 export interface WarpExpr {
   readonly kind: "warp";
-  readonly type: ScalarType | VoidType;
+  readonly type: ScalarType | VectorType | VoidType;
   readonly op: WarpOp;
   readonly args: readonly Expr[];
   readonly span: Span;

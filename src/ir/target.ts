@@ -27,6 +27,8 @@ export interface Capabilities {
   readonly atomics: boolean;
   /** Ordered accesses and fences (`loadAcquire`, `threadfence`, ...). */
   readonly memoryOrdering: boolean;
+  /** Warp-level matrix multiply-accumulate (`mma_m16n8k16_f16`, ...): NVIDIA sm_80 and later. */
+  readonly tensorCores: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -43,6 +45,7 @@ export const CAPABILITY_WORDS: Readonly<Record<Capability, string>> = {
   references: "inout and out parameters",
   atomics: "atomics",
   memoryOrdering: "ordered accesses and fences",
+  tensorCores: "tensor cores (mma_..., for NVIDIA sm_80 and later)",
 };
 
 /** A gk builtin as another language spells it, for messages: CUDA's `sqrtf` is gk's `sqrt`. */

@@ -276,7 +276,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
       case "warp": {
         const rule = warpBuiltin(e.op).rule;
         e.args.forEach((a) => expr(a));
-        if (e.args.length !== rule.params.length) where(`${e.op} with ${e.args.length} operands`);
+        // ldmatrix's one operand is the lane's row, a load4 of its (arr, i).
+        if (e.args.length !== (rule.shape === "ldmatrix" ? 1 : rule.params.length)) where(`${e.op} with ${e.args.length} operands`);
         const [v, lane] = e.args;
         switch (rule.shape) {
           case "shuffle":
@@ -295,6 +296,16 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
           case "sync":
             if (e.type.kind !== "void") where(`${e.op} has a value`);
             return;
+          case "ldmatrix": {
+            const row = e.args[0];
+            if (e.args.length !== 1 || row?.kind !== "load" || row.vector !== 4 || !sameType(row.type, vectorType(T.u32, 4)) || memorySpace(row.array.type) !== "shared") where(`${e.op} of something but a load4 of a shared u32 array`);
+            return;
+          }
+          case "mma": {
+            const fits = rule.mma!.signatures.some((s) => e.args.length === 3 && sameType(e.args[0]!.type, s.a) && sameType(e.args[1]!.type, s.b) && sameType(e.args[2]!.type, s.c) && sameType(e.type, s.c));
+            if (!fits) where(`${e.op} with fragments of the wrong types`);
+            return;
+          }
         }
         return assertNever(rule.shape, "warp shape");
       }

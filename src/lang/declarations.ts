@@ -536,6 +536,28 @@ export const matchAny: <T extends Num>(v: T) => u32 = deviceOnly("matchAny");
 export const matchAll: <T extends Num>(v: T) => bool = deviceOnly("matchAll");
 /** A statement: waits until every thread of the warp has reached it; what a thread of the warp wrote to memory before it, the others read after it (CUDA __syncwarp). */
 export const syncWarp: () => void = deviceOnly("syncWarp");
+/** D = A·B + C for a 16×16 f16 tile A and a 16×8 tile B (mma.sync m16n8k16): a holds 4 registers of f16 pairs, b 2; c and the result are 4 f32 accumulators, or 2 registers of f16 pairs (f16 accumulators). Every lane of a whole warp calls it together (a divergent or partial warp is an error, GK8014, GK8020); sm_80 and later. */
+export const mma_m16n8k16_f16: ((a: u32x4, b: u32x2, c: f32x4) => f32x4) & ((a: u32x4, b: u32x2, c: u32x2) => u32x2) = deviceOnly("mma_m16n8k16_f16");
+/** D = A·B + C for a 16×16 bf16 tile A and a 16×8 tile B (mma.sync m16n8k16): a holds 4 registers of bf16 pairs, b 2; c and the result are 4 f32 accumulators. Every lane of a whole warp calls it together (a divergent or partial warp is an error, GK8014, GK8020); sm_80 and later. */
+export const mma_m16n8k16_bf16: ((a: u32x4, b: u32x2, c: f32x4) => f32x4) = deviceOnly("mma_m16n8k16_bf16");
+/** D = A·B + C for a 16×8 tile A and an 8×8 tile B of tf32 (mma.sync m16n8k8): a and b are f32 values, each rounded to tf32 first (to nearest, ties away from zero, as cvt.rna.tf32.f32); c and the result are 4 f32 accumulators. Every lane of a whole warp calls it together (a divergent or partial warp is an error, GK8014, GK8020); sm_80 and later. */
+export const mma_m16n8k8_tf32: ((a: f32x4, b: f32x2, c: f32x4) => f32x4) = deviceOnly("mma_m16n8k8_tf32");
+/** D = A·B + C for a 16×32 tile A and a 32×8 tile B of i8 (mma.sync m16n8k32): a holds 4 registers of 4 bytes, b 2; c and the result are 4 i32 accumulators, the sum wrapping. Every lane of a whole warp calls it together (a divergent or partial warp is an error, GK8014, GK8020); sm_80 and later. */
+export const mma_m16n8k32_s8: ((a: u32x4, b: u32x2, c: i32x4) => i32x4) = deviceOnly("mma_m16n8k32_s8");
+/** D = A·B + C for a 16×32 tile A and a 32×8 tile B of u8 (mma.sync m16n8k32): a holds 4 registers of 4 bytes, b 2; c and the result are 4 i32 accumulators, the sum wrapping. Every lane of a whole warp calls it together (a divergent or partial warp is an error, GK8014, GK8020); sm_80 and later. */
+export const mma_m16n8k32_u8: ((a: u32x4, b: u32x2, c: i32x4) => i32x4) = deviceOnly("mma_m16n8k32_u8");
+/** ldmatrix_x1(arr, i): an 8×8 matrix of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 8–31 name rows too, which are not read); a u32: from each matrix the word at row l/4, column l mod 4 (PTX ldmatrix). Every lane of a whole warp calls it together. */
+export const ldmatrix_x1: (arr: OrderedTarget<u32>, i: Num) => u32 = deviceOnly("ldmatrix_x1");
+/** ldmatrix_x2(arr, i): 2 8×8 matrices of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 16–31 name rows too, which are not read); a u32x2 (a B fragment of m16n8k16): from each matrix the word at row l/4, column l mod 4 (PTX ldmatrix). Every lane of a whole warp calls it together. */
+export const ldmatrix_x2: (arr: OrderedTarget<u32>, i: Num) => u32x2 = deviceOnly("ldmatrix_x2");
+/** ldmatrix_x4(arr, i): 4 8×8 matrices of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 32–31 name rows too, which are not read); a u32x4 (an A fragment of m16n8k16): from each matrix the word at row l/4, column l mod 4 (PTX ldmatrix). Every lane of a whole warp calls it together. */
+export const ldmatrix_x4: (arr: OrderedTarget<u32>, i: Num) => u32x4 = deviceOnly("ldmatrix_x4");
+/** ldmatrix_x1_trans(arr, i): an 8×8 matrix of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 8–31 name rows too, which are not read); a u32: from each matrix the word at row l/4, column l mod 4, of the matrix transposed (PTX ldmatrix.trans). Every lane of a whole warp calls it together. */
+export const ldmatrix_x1_trans: (arr: OrderedTarget<u32>, i: Num) => u32 = deviceOnly("ldmatrix_x1_trans");
+/** ldmatrix_x2_trans(arr, i): 2 8×8 matrices of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 16–31 name rows too, which are not read); a u32x2 (a B fragment of m16n8k16): from each matrix the word at row l/4, column l mod 4, of the matrix transposed (PTX ldmatrix.trans). Every lane of a whole warp calls it together. */
+export const ldmatrix_x2_trans: (arr: OrderedTarget<u32>, i: Num) => u32x2 = deviceOnly("ldmatrix_x2_trans");
+/** ldmatrix_x4_trans(arr, i): 4 8×8 matrices of 16-bit elements from the shared u32 array arr, lane l naming row l mod 8 of matrix l/8 at word i (4 words, 16-byte aligned; lanes 32–31 name rows too, which are not read); a u32x4 (an A fragment of m16n8k16): from each matrix the word at row l/4, column l mod 4, of the matrix transposed (PTX ldmatrix.trans). Every lane of a whole warp calls it together. */
+export const ldmatrix_x4_trans: (arr: OrderedTarget<u32>, i: Num) => u32x4 = deviceOnly("ldmatrix_x4_trans");
 /** The thread's index within its block (.x .y .z), i32. */
 export const threadIdx: Dim3 = deviceIndex("threadIdx");
 /** The block's index within the grid (.x .y .z), i32. */

@@ -51,6 +51,14 @@ function declaration(b: BuiltinEntry): string | undefined {
           return `export const ${b.name}: <T extends Num>(${rule.params[0]}: T) => ${rule.result} = deviceOnly("${b.name}");`;
         case "sync":
           return `export const ${b.name}: () => void = deviceOnly("${b.name}");`;
+        case "ldmatrix": {
+          const n = Number(b.name[10]);
+          return `export const ${b.name}: (arr: OrderedTarget<u32>, i: Num) => ${n === 1 ? "u32" : `u32x${n}`} = deviceOnly("${b.name}");`;
+        }
+        case "mma": {
+          const sigs = rule.mma!.signatures.map((s) => `((a: ${typeToString(s.a)}, b: ${typeToString(s.b)}, c: ${typeToString(s.c)}) => ${typeToString(s.c)})`);
+          return `export const ${b.name}: ${sigs.join(" & ")} = deviceOnly("${b.name}");`;
+        }
         default:
           return assertNever(rule.shape, "warp shape");
       }

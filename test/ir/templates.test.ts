@@ -82,7 +82,8 @@ function cudaCases(): Case[] {
         }
         break;
       case "warp":
-        out.push({ where: b.name, template: CUDA_WARP[(b as WarpEntry).name].template, arity: b.rule.params.length });
+        // ldmatrix's one operand is the lane's row (a load4 of its arr, i).
+        out.push({ where: b.name, template: CUDA_WARP[(b as WarpEntry).name].template, arity: b.rule.shape === "ldmatrix" ? 1 : b.rule.params.length });
         break;
       case "sync":
         out.push({ where: b.name, template: CUDA_SYNC[b.name]!, arity: 0 });

@@ -55,6 +55,19 @@ export const CUDA_WARP: Readonly<Record<WarpOp, CudaImpl>> = {
   matchAny: { template: raw(([v]) => `__match_any_sync(${MASK}, ${v})`), helpers: ["gk_warp_mask"] },
   matchAll: { template: raw(([v]) => `gk_match_all(${v})`), helpers: ["gk_match_all"] },
   syncWarp: { template: raw(() => `__syncwarp(${MASK})`), helpers: ["gk_warp_mask"] },
+  // Tensor cores (mmaHelpers.ts): a template per builtin, overloaded by the accumulators' type.
+  mma_m16n8k16_f16: { template: call("gk_mma_m16n8k16_f16"), helpers: ["gk_mma_m16n8k16_f16"] },
+  mma_m16n8k16_bf16: { template: call("gk_mma_m16n8k16_bf16"), helpers: ["gk_mma_m16n8k16_bf16"] },
+  mma_m16n8k8_tf32: { template: call("gk_mma_m16n8k8_tf32"), helpers: ["gk_mma_m16n8k8_tf32"] },
+  mma_m16n8k32_s8: { template: call("gk_mma_m16n8k32_s8"), helpers: ["gk_mma_m16n8k32_s8"] },
+  mma_m16n8k32_u8: { template: call("gk_mma_m16n8k32_u8"), helpers: ["gk_mma_m16n8k32_u8"] },
+  // ldmatrix: the operand is the lane's row as a load4 (an lvalue), which the helper binds by reference to take its address.
+  ldmatrix_x1: { template: call("gk_ldmatrix_x1"), helpers: ["gk_ldmatrix_x1"] },
+  ldmatrix_x2: { template: call("gk_ldmatrix_x2<gk_u32x2>"), helpers: ["gk_ldmatrix_x2"] },
+  ldmatrix_x4: { template: call("gk_ldmatrix_x4<gk_u32x4>"), helpers: ["gk_ldmatrix_x4"] },
+  ldmatrix_x1_trans: { template: call("gk_ldmatrix_x1_trans"), helpers: ["gk_ldmatrix_x1_trans"] },
+  ldmatrix_x2_trans: { template: call("gk_ldmatrix_x2_trans<gk_u32x2>"), helpers: ["gk_ldmatrix_x2_trans"] },
+  ldmatrix_x4_trans: { template: call("gk_ldmatrix_x4_trans<gk_u32x4>"), helpers: ["gk_ldmatrix_x4_trans"] },
 };
 
 function perType(types: readonly ScalarName[], impl: (t: ScalarName) => CudaImpl): CudaPerType {

@@ -5,6 +5,7 @@
  * float atomics that CUDA lacks, atomics on 1- and 2-byte elements, warp masks of partial warps.
  */
 import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
+import { mmaHelperDeps, mmaHelpers } from "./mmaHelpers.js";
 import type { Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 
@@ -74,6 +75,7 @@ export const cudaHelpers = {
   gk_match_all:
     "template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }",
   ...orderedHelpers,
+  ...mmaHelpers,
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
 
@@ -109,6 +111,7 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
   gk_match_all: ["gk_warp_mask"],
   ...orderedHelperDeps,
+  ...mmaHelperDeps,
 };
 
 /** CUDA for one operand type: a template over the operands, and the prelude helpers it uses. */

@@ -11,6 +11,14 @@ import type { Target } from "../../ir/target.js";
 import { kernelSymbolProblem } from "./reserved.js";
 import { cudaSpelling } from "./spellings.js";
 
+/**
+ * CUDA for a GPU before sm_80 (Volta, Turing): no `mma.sync` shapes gk offers, so `legalize`
+ * refuses the tensor-core builtins, located (GK7008), before nvcc would fail on the PTX.
+ */
+export function cudaTargetFor(arch: number): Target {
+  return arch >= 80 ? CUDA_TARGET : { ...CUDA_TARGET, name: `CUDA sm_${arch}`, capabilities: { ...CUDA_TARGET.capabilities, tensorCores: false } };
+}
+
 export const CUDA_TARGET: Target = {
   name: "CUDA",
   capabilities: {
@@ -24,6 +32,7 @@ export const CUDA_TARGET: Target = {
     references: true,
     atomics: true,
     memoryOrdering: true,
+    tensorCores: true,
   },
   kernelSymbol: { what: 'its CUDA symbol (extern "C")', problem: kernelSymbolProblem },
   spelling: cudaSpelling,

@@ -9,7 +9,7 @@
  * a struct the array of its fields. A lane-wise operation evaluates its operands once, into
  * temporaries, then its lane expansion (src/ir/lanes.ts), the same one the CUDA backend emits.
  */
-import { indexBuiltin, mathBuiltin, mathJs } from "../../ir/builtins.js";
+import { indexBuiltin, mathBuiltin, mathJs, warpBuiltin } from "../../ir/builtins.js";
 import { jsBinary, jsCast, jsUnary } from "../../ir/evalOp.js";
 import type { ConstructExpr, Expr, SwizzleExpr, ValueVar, WarpExpr } from "../../ir/nodes.js";
 import { asScalar, isInt, type ArrayType, type ValueType } from "../../ir/types.js";
@@ -160,6 +160,10 @@ function emitWarp(ctx: FnCtx, e: WarpExpr): string {
   invariant(ctx.mode === "generator", `warp operation in ${ctx.fn.name}, which is not a generator`);
   const site = ctx.sites.add({ kind: "warp", op: e.op, fn: ctx.fn.name, span: e.span });
   const at = ctx.fn.kind === "kernel" ? `"w${site}"` : `$path + "w${site}"`;
-  const [a, b] = e.args.map((x) => emitExpr(ctx, x));
+  const args = e.args.map((x) => emitExpr(ctx, x));
+  // A tensor-core operation yields its operands (vectors) as `a`.
+  const shape = warpBuiltin(e.op).rule.shape;
+  if (shape === "mma" || shape === "ldmatrix") return `(yield { at: ${at}, site: ${site}, a: [${args.join(", ")}], b: 0 })`;
+  const [a, b] = args;
   return `(yield { at: ${at}, site: ${site}, a: ${a ?? "0"}, b: ${b ?? "0"} })`;
 }

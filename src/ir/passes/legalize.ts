@@ -12,6 +12,7 @@ import type { Expr, Function, Module, Stmt } from "../nodes.js";
 import { CAPABILITY_WORDS, type Capability, type Target } from "../target.js";
 import type { MemoryType, ValueType, VoidType } from "../types.js";
 import { visit } from "../walk.js";
+import { warpBuiltin } from "../builtins.js";
 
 export function legalize(m: Module, target: Target): Diagnostic[] {
   const first = new Map<Capability, Span>();
@@ -47,7 +48,7 @@ function legalizeFunction(f: Function, use: Use, useType: UseType): void {
     },
     expr: (e: Expr) => {
       if ("type" in e && e.type) useType(e.type as ValueType, e.span);
-      if (e.kind === "warp") use("warpOperations", e.span);
+      if (e.kind === "warp") use(["mma", "ldmatrix"].includes(warpBuiltin(e.op).rule.shape) ? "tensorCores" : "warpOperations", e.span);
       else if (e.kind === "atomic") use("atomics", e.span);
       else if (e.kind === "load" && e.order) use("memoryOrdering", e.span);
       else if (e.kind === "call") for (const a of e.args) if (a.kind === "viewArg") use("views", a.span);

@@ -25,25 +25,25 @@
  * thread runs, and when a barrier passes (warps.ts: when a syncWarp() completes).
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
-import type { ScalarValue } from "../../ir/types.js";
 import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, simError, stopPlace, type FaultContext } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
 import type { RaceDetector } from "./races.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
 export type { Stop, WarpStop } from "./warps.js";
+import type { WarpResult } from "./warps.js";
 
 export interface BlockRunner {
   begin(bx: number, by: number, bz: number): void;
   /** A thread: it yields where it waits, and is resumed with the result of the warp operation it waited at. */
-  thread(tx: number, ty: number, tz: number): Generator<Stop, void, ScalarValue | undefined>;
+  thread(tx: number, ty: number, tz: number): Generator<Stop, void, WarpResult | undefined>;
   steps(): number;
 }
 
 /** Runs every block of the grid; returns the steps taken. Throws SimError. */
 export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: FaultContext, races: RaceDetector | null = null): number {
   const n = block[0] * block[1] * block[2];
-  const threads: Generator<Stop, void, ScalarValue | undefined>[] = new Array(n);
+  const threads: Generator<Stop, void, WarpResult | undefined>[] = new Array(n);
   const coords: Dim3[] = [];
   for (let z = 0; z < block[2]; z++) for (let y = 0; y < block[1]; y++) for (let x = 0; x < block[0]; x++) coords.push([x, y, z]);
   const state: BlockState = { ctx, coords, block: [0, 0, 0], ended: new Uint8Array(n), stops: new Array(n), results: new Array(n), races };
@@ -69,7 +69,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
   return runner.steps();
 }
 
-function runBlock(threads: Generator<Stop, void, ScalarValue | undefined>[], s: BlockState): void {
+function runBlock(threads: Generator<Stop, void, WarpResult | undefined>[], s: BlockState): void {
   const { ctx, coords, block, ended, stops, results, races } = s;
   const n = threads.length;
   for (;;) {

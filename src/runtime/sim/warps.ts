@@ -6,7 +6,7 @@
  * the warp waits at that same operation (GK8014 otherwise), applies the builtin table's rule
  * (src/ir/warpBuiltins.ts) to the operands they yielded, and leaves each thread's result for
  * the scheduler to resume it with. A shuffle that reads a lane the warp does not have is an
- * error (GK8015).
+ * error (GK8015), and so is a tensor-core operation in a warp of fewer than 32 threads (GK8020).
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import { warpBuiltin } from "../../ir/builtins.js";
@@ -21,11 +21,14 @@ export const WARP_SIZE = 32;
 export interface WarpStop {
   readonly at: string;
   readonly site: number;
-  /** The value (shuffles) or the predicate (votes). */
-  readonly a: ScalarValue;
+  /** The value (shuffles) or the predicate (votes); a tensor-core operation's fragments [a, b, c]. */
+  readonly a: ScalarValue | readonly (readonly ScalarValue[])[];
   /** A shuffle's lane operand (an i32). */
   readonly b: number;
 }
+
+/** What a warp operation gives a thread: a scalar, or a tensor-core operation's vector (its lanes). */
+export type WarpResult = ScalarValue | ScalarValue[];
 
 /** Where a thread waits: at a barrier (its identity) or at a warp operation. */
 export type Stop = string | WarpStop;
@@ -38,8 +41,8 @@ export interface BlockState {
   readonly ended: Uint8Array;
   /** Where each thread waits (undefined: it ended, or has not run yet). */
   readonly stops: (Stop | undefined)[];
-  /** What each thread is resumed with: the result of the warp operation it waited at. */
-  readonly results: (ScalarValue | undefined)[];
+  /** What each thread is resumed with: the result of the warp operation it waited at (a vector's lanes for a tensor-core operation). */
+  readonly results: (WarpResult | undefined)[];
   /** The race detector, in race mode: a completed syncWarp() orders the warp's accesses. */
   readonly races: RaceDetector | null;
 }
@@ -64,7 +67,7 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
       for (let k = 0; k < size; k++) {
         const src = rule.source(k, at(k).b, size);
         if (src >= size) throw missingLane(s, lo, hi, lo + k, src);
-        s.results[lo + k] = at(src).a;
+        s.results[lo + k] = at(src).a as ScalarValue;
       }
       return;
     case "vote": {
@@ -73,13 +76,20 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
       return;
     }
     case "match": {
-      const values = Array.from({ length: size }, (_, k) => at(k).a);
+      const values = Array.from({ length: size }, (_, k) => at(k).a as ScalarValue);
       for (let k = 0; k < size; k++) s.results[lo + k] = rule.result(values, k);
       return;
     }
     case "sync":
       s.races?.syncWarp(lo / WARP_SIZE);
       return;
+    case "mma":
+    case "ldmatrix": {
+      if (size !== WARP_SIZE) throw partialWarp(s, lo, hi, first);
+      const d = rule.compute(Array.from({ length: size }, (_, k) => at(k).a as readonly (readonly ScalarValue[])[]));
+      for (let k = 0; k < size; k++) s.results[lo + k] = d[k];
+      return;
+    }
     default:
       throw internalSimError(s.ctx, new Error(`warp rule ${(rule as { kind: string }).kind}`), s.coords[first], s.block);
   }
@@ -139,6 +149,20 @@ function missingLane(s: BlockState, lo: number, hi: number, i: number, src: numb
     span,
     `${site?.kind === "warp" ? site.op : "a shuffle"}() in ${laneOf(s, lo, i)} of warp ${warp} of block ${dim3(s.block)} reads lane ${src}, which does not exist: the block has ${threads} threads, so warp ${warp} has lanes 0 to ${hi - lo - 1} (kernel '${ctx.kernel.name}')`,
     [{ message: `in kernel '${ctx.kernel.name}', at ${span ? lineOf(ctx, span) : "?"}: the last warp of a block whose size is not a multiple of 32 has fewer than 32 lanes`, span: ctx.kernel.span }],
+    ctx.sources,
+  );
+}
+
+/** GK8020: a tensor-core operation in the last warp of a block whose size is not a multiple of 32. */
+function partialWarp(s: BlockState, lo: number, hi: number, first: number): SimError {
+  const { ctx } = s;
+  const p = warpOpPlace(s, s.stops[first] as WarpStop);
+  const warp = lo / WARP_SIZE;
+  return simError(
+    "GK8020",
+    p.span,
+    `${p.text.replace(/\(\) at .*/, "()")} needs a whole warp of 32 threads, but warp ${warp} of block ${dim3(s.block)} has ${hi - lo} (the block has ${s.coords.length} threads; kernel '${ctx.kernel.name}')`,
+    [{ message: `in kernel '${ctx.kernel.name}': make the block's size a multiple of 32`, span: ctx.kernel.span }],
     ctx.sources,
   );
 }

@@ -184,9 +184,11 @@ function builtinsModule(): Module {
         put({ kind: "warp", type: w.rule.result === "u32" ? T.u32 : T.bool, op: w.name, args: [xs.get("bool")!], span });
       } else if (w.rule.shape === "match") {
         for (const tn of MATCH_TYPES) put({ kind: "warp", type: w.rule.result === "u32" ? T.u32 : T.bool, op: w.name, args: [xs.get(tn)!], span });
-      } else {
+      } else if (w.rule.shape === "sync") {
         body.push({ kind: "expr", expr: { kind: "warp", type: T.void, op: w.name, args: [], span }, span });
       }
+      // The tensor-core operations (shapes "mma" and "ldmatrix") take fragments, not these
+      // scalars: spec/ok/tensor_cores.gk has every one, built by nvcc.test.ts and to a cubin by mma.test.ts.
     } else if (b.rule.kind === "sync") {
       body.push({ kind: "barrier", span });
     } else if (b.rule.kind === "memory") {

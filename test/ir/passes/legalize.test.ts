@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CUDA_TARGET } from "../../../src/codegen/cuda/target.js";
+import { CUDA_TARGET, cudaTargetFor } from "../../../src/codegen/cuda/target.js";
 import { legalize } from "../../../src/ir/passes/legalize.js";
 import type { Capability, Target } from "../../../src/ir/target.js";
 import { memoryHost } from "../../../src/load/program.js";
@@ -62,5 +62,19 @@ describe("legalize", () => {
       expect(legalize(r.ir!, CUDA_TARGET), f).toEqual([]);
     }
     expect(legalize(irOf(F64_KERNEL), CUDA_TARGET)).toEqual([]);
+  });
+});
+
+describe("legalize: tensor cores", () => {
+  const MMA = `device_kernel k(A: readonly global<u32x4>, B: readonly global<u32x2>, D: global<f32x4>) {
+  D[laneId] = mma_m16n8k16_f16(A[laneId], B[laneId], D[laneId]);
+}
+`;
+  it("refuses mma on a CUDA GPU before sm_80, located, and lets sm_80 and later have it", () => {
+    const r = onTarget(MMA, cudaTargetFor(75));
+    expect(r.ir).toBeUndefined();
+    expect(diagnosticLines(r)).toEqual(["GK7008 2:15 the CUDA sm_75 target has no tensor cores (mma_..., for NVIDIA sm_80 and later), which this program uses here"]);
+    expect(diagnosticLines(onTarget(MMA, cudaTargetFor(80)))).toEqual([]);
+    expect(diagnosticLines(onTarget(MMA, lacking("warpOperations")))).toEqual([]);
   });
 });
