@@ -44,10 +44,10 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
   let b0 = load4(B, (col0 + lr) * KW + lc);
   let b1 = load4(B, (col0 + lr + 64) * KW + lc);
   let stage = 0;
-  store4(As[0][lr], lc, a0);
-  store4(As[0][lr + 64], lc, a1);
-  store4(Bs[0][lr], lc, b0);
-  store4(Bs[0][lr + 64], lc, b1);
+  store4(As[0]![lr]!, lc, a0);
+  store4(As[0]![lr + 64]!, lc, a1);
+  store4(Bs[0]![lr]!, lc, b0);
+  store4(Bs[0]![lr + 64]!, lc, b1);
   barrier();
   for (let k0 = 0; k0 < KW; k0 += BKW) {
     const more = k0 + BKW < KW;
@@ -63,11 +63,11 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
       const fb = local(u32x2, 4);
       unroll();
       for (let m = 0; m < 4; m++) {
-        fa[m] = ldmatrix_x4(As[stage][wRow + m * 16 + aRow], kk + aWord);
+        fa[m] = ldmatrix_x4(As[stage]![wRow + m * 16 + aRow]!, kk + aWord);
       }
       unroll();
       for (let n = 0; n < 4; n += 2) {
-        const b = ldmatrix_x4(Bs[stage][wCol + n * 8 + bRow], kk + bWord);
+        const b = ldmatrix_x4(Bs[stage]![wCol + n * 8 + bRow]!, kk + bWord);
         fb[n] = b.xy!;
         fb[n + 1] = b.zw!;
       }
@@ -75,16 +75,16 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
       for (let m = 0; m < 4; m++) {
         unroll();
         for (let n = 0; n < 4; n++) {
-          acc[m][n] = mma(isBf16, fa[m], fb[n], acc[m][n]);
+          acc[m]![n] = mma(isBf16, fa[m]!, fb[n]!, acc[m]![n]!);
         }
       }
     }
     if (more) {
       const next = 1 - stage;
-      store4(As[next][lr], lc, a0);
-      store4(As[next][lr + 64], lc, a1);
-      store4(Bs[next][lr], lc, b0);
-      store4(Bs[next][lr + 64], lc, b1);
+      store4(As[next]![lr]!, lc, a0);
+      store4(As[next]![lr + 64]!, lc, a1);
+      store4(Bs[next]![lr]!, lc, b0);
+      store4(Bs[next]![lr + 64]!, lc, b1);
       stage = next;
     }
     barrier();
@@ -93,8 +93,8 @@ export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: 
     for (let n = 0; n < 4; n++) {
       const r = row0 + wRow + m * 16 + g;
       const c = col0 + wCol + n * 8 + 2 * t;
-      store2(C, r * N + c, acc[m][n].xy!);
-      store2(C, (r + 8) * N + c, acc[m][n].zw!);
+      store2(C, r * N + c, acc[m]![n]!.xy!);
+      store2(C, (r + 8) * N + c, acc[m]![n]!.zw!);
     }
   }
 });
