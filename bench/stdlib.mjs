@@ -133,10 +133,10 @@ export async function benchStdlib() {
     return {
       ...r,
       unit: def ? def.unit : "TFLOP/s",
-      gk: fig(r.kernelMs) / (def ? 1 : 1000),
+      gk: fig(r.kernelMs),
       peer: peerName,
       peerMs: pms,
-      peerFigure: pms !== undefined ? fig(pms) / (def ? 1 : 1000) : undefined,
+      peerFigure: pms !== undefined ? fig(pms) : undefined,
       ratio,
       target: def ? def.target : 0.95,
     };

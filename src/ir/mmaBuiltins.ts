@@ -54,7 +54,7 @@ function halfShape(decode: (bits: number) => number, input: "f16" | "bf16") {
     const accHalf = lanes[0]![2]!.length === 2;
     const frags = lanes.map(([a, b, c]) => [halves(a!, decode), halves(b!, decode), accHalf ? halves(c!, fromF16Bits) : (c as number[])] as const);
     const d = mmaWarp(M16N8K16, frags, (x, y, z) => mmaElement(x, y, z, input, accHalf ? "f16" : "f32"));
-    return accHalf ? d.map((v) => [(f16Bits(v[0]!) | (f16Bits(v[1]!) << 16)) >>> 0, (f16Bits(v[2]!) | (f16Bits(v[3]!) << 16)) >>> 0]) : d;
+    return accHalf ? d.map((v) => [(mmaF16Bits(v[0]!) | (mmaF16Bits(v[1]!) << 16)) >>> 0, (mmaF16Bits(v[2]!) | (mmaF16Bits(v[3]!) << 16)) >>> 0]) : d;
   };
 }
 
@@ -107,3 +107,8 @@ export const mmaEntries: readonly WarpEntry[] = [
     js: { kind: "mma", compute: byteShape(false) },
   },
 ];
+
+/** An f16 result's bits as the tensor cores write them: a NaN is 0x7fff (measured on the H200), not f16Bits' 0x7e00. */
+function mmaF16Bits(v: number): number {
+  return v !== v ? 0x7fff : f16Bits(v);
+}

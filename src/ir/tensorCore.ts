@@ -46,9 +46,14 @@ function nominal(x: number, fmt: MmaInput | MmaAcc): number {
   return Math.max(exponentOf(x), EMIN[fmt]);
 }
 
-/** x rounded toward zero to an f32 (the largest finite f32 past its range, as IEEE's toward-zero rounding gives). */
+/**
+ * x rounded toward zero to an f32 as the tensor cores round their sum: the significand is
+ * truncated to 24 bits, so a sum in [FLT_MAX, 2^128) gives ±FLT_MAX, and one of 2^128 or more
+ * overflows the exponent to ±inf (measured on the H200: test/gpu/mma.test.ts, set huge).
+ */
 export function roundF32TowardZero(x: number): number {
   if (x !== x || x === 0) return x;
+  if (Math.abs(x) >= 2 ** 128) return x > 0 ? Infinity : -Infinity;
   if (Math.abs(x) > F32_MAX) return x > 0 ? F32_MAX : -F32_MAX;
   const r = Math.fround(x);
   if (Math.abs(r) <= Math.abs(x)) return r;
@@ -70,7 +75,8 @@ export function roundTf32(x: number): number {
  * of `input`), `c` the accumulator (a value of `acc`). Infinite and NaN operands give what the
  * exact sum gives (IEEE 754): NaN when an operand is NaN, a product is inf × 0, or infinities
  * of both signs meet; otherwise the infinity. An exact zero sum is −0 only when every term is
- * −0 (the products' signs, and c's), +0 otherwise.
+ * −0 (the products' signs, and c's), +0 otherwise (tf32: +0 always); a nonzero sum that rounds to zero (below the
+ * accumulator's smallest subnormal) is +0 whatever its sign, as the H200 gives it.
  */
 export function mmaElement(a: ArrayLike<number>, b: ArrayLike<number>, c: number, input: MmaInput, acc: MmaAcc): number {
   const k = a.length;
@@ -83,13 +89,14 @@ export function mmaElement(a: ArrayLike<number>, b: ArrayLike<number>, c: number
     if (x !== 0 && y !== 0) e = Math.max(e, nominal(x, input) + nominal(y, input));
   }
   if (c !== 0) e = Math.max(e, nominal(c, acc));
-  if (e === -Infinity) return zeroSum(a, b, c);
+  if (e === -Infinity) return input === "tf32" ? 0 : zeroSum(a, b, c);
   const up = 2 ** (25 - e);
   let s = Math.trunc(c * up);
   for (let i = 0; i < k; i++) s += Math.trunc(a[i]! * b[i]! * up);
   if (s === 0) return 0;
   const exact = s * 2 ** (e - 25);
-  return acc === "f32" ? roundF32TowardZero(exact) : roundF16(exact);
+  const r = acc === "f32" ? roundF32TowardZero(exact) : roundF16(exact);
+  return r === 0 ? 0 : r;
 }
 
 /** The sum when every term is a zero: −0 when all are −0. */

@@ -93,6 +93,12 @@ describe("mmaElement agrees with the measured model bit for bit", () => {
     expect(Object.is(mmaElement([1, 1], [1, -1], 0, "f16", "f32"), 0)).toBe(true);
     expect(Object.is(mmaElement([0, 1], [1, 0], -0, "f16", "f32"), 0)).toBe(true);
   });
+
+  it("gives +0 where the H200 does: an all-zero tf32 sum, and a nonzero sum that rounds to zero", () => {
+    expect(Object.is(mmaElement([-0, 1], [1, -0], -0, "tf32", "f32"), 0)).toBe(true);
+    expect(Object.is(mmaElement([-(2 ** -120)], [2 ** -120], -0, "tf32", "f32"), 0)).toBe(true);
+    expect(Object.is(mmaElement([-(2 ** -20), 0], [2 ** -20, 0], -0, "f16", "f16"), 0)).toBe(true);
+  });
 });
 
 describe("inf and NaN operands: the exact sum's IEEE 754 result", () => {
@@ -106,12 +112,15 @@ describe("inf and NaN operands: the exact sum's IEEE 754 result", () => {
 });
 
 describe("roundings", () => {
-  it("rounds toward zero into f32, the range's end included", () => {
+  it("rounds toward zero into f32: a sum past FLT_MAX truncates to it, one of 2^128 or more overflows to inf", () => {
     const x = 1 + 2 ** -23 + 2 ** -30;
     expect(roundF32TowardZero(x)).toBe(1 + 2 ** -23);
     expect(roundF32TowardZero(-x)).toBe(-(1 + 2 ** -23));
     expect(roundF32TowardZero(1 + 2 ** -23 - 2 ** -40)).toBe(1);
-    expect(roundF32TowardZero(2 ** 130)).toBe(3.4028234663852886e38);
+    expect(roundF32TowardZero(2 ** 128 - 2 ** 100)).toBe(3.4028234663852886e38);
+    expect(roundF32TowardZero(-(2 ** 128 - 2 ** 100))).toBe(-3.4028234663852886e38);
+    expect(roundF32TowardZero(2 ** 128)).toBe(Infinity);
+    expect(roundF32TowardZero(-(2 ** 130))).toBe(-Infinity);
     expect(roundF32TowardZero(2 ** -149 * 1.5)).toBe(2 ** -149);
     expect(roundF32TowardZero(2 ** -149 * 0.9)).toBe(0);
   });
