@@ -23,7 +23,8 @@ const SRC = process.argv.includes("--src") ? resolve(process.argv[process.argv.i
  * Each file takes the stage of the first rule whose path prefix it starts with, so the old
  * layout (the checker in src/ir/check, the build in src/runtime, src/backends) and the new
  * one (src/check, src/build, src/codegen) are measured by the same order.
- *   diagnostics   the coded messages, spans, shared helpers (util.ts), the cache folder (cacheFolder.ts)
+ *   diagnostics   the coded messages, spans, shared helpers (util.ts), the cache folder (cacheFolder.ts),
+ *                 the status line (progress.ts), the checked reader of files (regularFile.ts)
  *   ir            nodes, types, the builtin table, walker, passes, printer, evalOp
  *   parser/tsfront  the two front ends, source → AST
  *   load          front end by extension, imports, gk/std paths
@@ -38,7 +39,7 @@ const SRC = process.argv.includes("--src") ? resolve(process.argv[process.argv.i
  *   index         the package's entry
  */
 const STAGES = [
-  ["diagnostics", 0, ["diagnostics/", "util.ts", "cacheFolder.ts"]],
+  ["diagnostics", 0, ["diagnostics/", "util.ts", "cacheFolder.ts", "progress.ts", "regularFile.ts"]],
   ["check", 4, ["ir/check/", "check/"]],
   ["ir", 1, ["ir/"]],
   ["parser", 2, ["parser/"]],

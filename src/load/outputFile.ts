@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { ioProblem, NO_SUCH_FILE, notRegular } from "./regularFile.js";
+import { ioProblem, NO_SUCH_FILE, notRegular } from "../regularFile.js";
 
 /** Why nothing may be written at `file` (what stands there, in words: "it is a symlink"), or undefined (nothing, or a regular file). */
 export function replaceProblem(file: string): string | undefined {

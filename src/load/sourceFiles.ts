@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import { isUtf8 } from "node:buffer";
 import * as path from "node:path";
 import { FRONT_ENDS } from "./frontEnds.js";
-import { ioProblem, NO_SUCH_FILE, notRegular, readRegularFileSync } from "./regularFile.js";
+import { ioProblem, NO_SUCH_FILE, notRegular, readRegularFileSync } from "../regularFile.js";
 import { escapeUnprintable } from "../diagnostics/source.js";
 
 /** The file name endings of kernel source: those of the front ends (frontEnds.ts). */

@@ -7,7 +7,7 @@
  * directory or a device stands at its path, `gkc types` and gk/vite refuse, naming it.
  */
 import { replaceFile, replaceProblem } from "../load/outputFile.js";
-import { NO_SUCH_FILE } from "../load/regularFile.js";
+import { NO_SUCH_FILE } from "../regularFile.js";
 import { quotePath, readSourceFile } from "../load/sourceFiles.js";
 import { HASH_PREFIX } from "./shape.js";
 

@@ -11,33 +11,13 @@
  *   unpackStructs(Node, nodes);                          // [{ start: 0, edges: 2 }, ...]
  *
  * A field of a vector type is an array of its lanes, of a struct type an object, of an array
- * type an array (nested by dimension, or flat); 64-bit integers are bigints.
+ * type an array (nested by dimension, or flat); 64-bit integers are bigints. What users call is
+ * lang/structs.ts's typed face of these.
  */
 import { coerceValue, readValue, toHost, writeValue } from "../ir/composite.js";
 import type { StructType } from "../ir/types.js";
-import type { HostValue } from "../lang/types.js";
 
-declare const structHost: unique symbol;
-
-/**
- * A struct type that says, to TypeScript only, the host form of its values, `T`: what an
- * imported `.gk` module's declaration gives for `mod.structs.Particle` (gkc types), so that
- * packStructs checks the objects and unpackStructs returns them typed.
- */
-export type StructLayout<T> = StructType & { readonly [structHost]: T };
-/** A struct type that says nothing of its host form (a layout that does is checked by it alone). */
-type UntypedStruct = StructType & { readonly [structHost]?: undefined };
-
-/**
- * Plain objects as the bytes of an array of structs of type `t` (a fresh ArrayBuffer). Throws
- * a TypeError naming the first value that does not fit. Typed by `t` where it says its host
- * form (StructLayout), or by a type argument: the struct's TypeScript interface
- * (`packStructs<Particle>(t, objects)`, its gk types read as their host forms) or the objects'
- * own type; untyped otherwise.
- */
-export function packStructs<T>(t: StructLayout<T>, objects: readonly HostValue<T>[]): ArrayBuffer;
-export function packStructs(t: UntypedStruct, objects: readonly unknown[]): ArrayBuffer;
-export function packStructs<T>(t: UntypedStruct, objects: readonly HostValue<T>[]): ArrayBuffer;
+/** Plain objects as the bytes of an array of structs of type `t` (a fresh ArrayBuffer); a TypeError names the first value that does not fit. Typed for users by lang/structs.ts. */
 export function packStructs(t: StructType, objects: readonly unknown[]): ArrayBuffer {
   const buffer = new ArrayBuffer(objects.length * t.size);
   const view = new DataView(buffer);
@@ -49,14 +29,11 @@ export function packStructs(t: StructType, objects: readonly unknown[]): ArrayBu
   return buffer;
 }
 
-/** The structs of type `t` in `data` (an ArrayBuffer or a view of one, of n × t.size bytes) as plain objects, typed as packStructs types them. */
-export function unpackStructs<T>(t: StructLayout<T>, data: ArrayBuffer | ArrayBufferView): HostValue<T>[];
-export function unpackStructs(t: UntypedStruct, data: ArrayBuffer | ArrayBufferView): Record<string, unknown>[];
-export function unpackStructs<T>(t: UntypedStruct, data: ArrayBuffer | ArrayBufferView): HostValue<T>[];
+/** The structs of type `t` in `data` (an ArrayBuffer or a view of one, of n × t.size bytes) as plain objects. Typed for users by lang/structs.ts. */
 export function unpackStructs(t: StructType, data: ArrayBuffer | ArrayBufferView): unknown[] {
   const view = data instanceof ArrayBuffer ? new DataView(data) : new DataView(data.buffer, data.byteOffset, data.byteLength);
   if (view.byteLength % t.size !== 0) throw new TypeError(`unpackStructs(${t.name}): ${view.byteLength} bytes are not a whole number of ${t.size}-byte structs`);
-  return Array.from({ length: view.byteLength / t.size }, (_, i) => toHost(t, readValue(t, view, i * t.size)) as Record<string, unknown>);
+  return Array.from({ length: view.byteLength / t.size }, (_, i) => toHost(t, readValue(t, view, i * t.size)));
 }
 
 function describe(x: unknown): string {

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readRegularFileSync } from "../load/regularFile.js";
+import { readRegularFileSync } from "../regularFile.js";
 import type { ParseResult } from "../parser/index.js";
 import { cacheRoot, cacheRootProblem, gkVersion, layoutOf, sha256 } from "../cacheFolder.js";
 

@@ -7,7 +7,7 @@ import type { BigIntStats } from "node:fs";
 import { lstat, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { error } from "../../diagnostics/index.js";
-import { readProblem, readRegularFile } from "../../load/regularFile.js";
+import { readProblem, readRegularFile } from "../../regularFile.js";
 import { BuildError } from "../nvcc.js";
 import { sha256 } from "../../cacheFolder.js";
 import { DISK_ERRORS } from "../nvccFolders.js";

@@ -17,7 +17,7 @@
  */
 import { lstat, open, rm, unlink, utimes } from "node:fs/promises";
 import path from "node:path";
-import { readRegularFile } from "../../load/regularFile.js";
+import { readRegularFile } from "../../regularFile.js";
 import { errnoOf, makeFolder } from "./entry.js";
 import { HOST, processAlive } from "./layout.js";
 

@@ -1,4 +1,4 @@
-// hgemm.d.gk.ts: the types of hgemm.gk imported as a module. Written by `gkc types`; do not edit.
+// The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
 // gk-source-hash: 86e88a4a6ab4a8a363b920032a8e0c5a850801767fa5212647e088586508ed3c
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 

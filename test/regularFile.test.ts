@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readProblem, readRegularFile, readRegularFileSync, type ReadRules, type RegularRead } from "../../src/load/regularFile.js";
+import { readProblem, readRegularFile, readRegularFileSync, type ReadRules, type RegularRead } from "../src/regularFile.js";
 
 const work = mkdtempSync(path.join(tmpdir(), "gk-regular-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
