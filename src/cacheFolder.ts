@@ -92,33 +92,43 @@ export function layoutOf(root: string): CacheLayout {
   };
 }
 
+let rootMemo: string | undefined;
 let gkVersionMemo: string | undefined;
 
 /**
- * gk's package.json version, read once. The package root is found by walking up from this
- * module, so it works from `src/` (tests) and from `dist/` (the published package).
+ * The gk package's folder: the nearest folder above this module whose package.json is named
+ * "gk", so that it is the same from `src/` (tests), `dist/` (the published package) and a
+ * bundle's chunks. The one walk for gk's own files: its version, the launcher, the stdlib.
  */
-export function gkVersion(): string {
-  if (gkVersionMemo !== undefined) return gkVersionMemo;
+export function packageRoot(): string {
+  if (rootMemo !== undefined) return rootMemo;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const version = readPackageVersion(path.join(dir, "package.json"));
-    if (version !== undefined) return (gkVersionMemo = version);
+    const pkg = readPackage(path.join(dir, "package.json"));
+    if (pkg?.name === "gk") {
+      if (typeof pkg.version === "string") gkVersionMemo = pkg.version;
+      return (rootMemo = dir);
+    }
     const parent = path.dirname(dir);
     if (parent === dir) throw new InternalError("internal compiler error: cannot find gk's package.json above " + import.meta.url);
     dir = parent;
   }
 }
 
-function readPackageVersion(file: string): string | undefined {
-  let text: string;
+/** gk's package.json version, read once (with packageRoot's walk). */
+export function gkVersion(): string {
+  if (gkVersionMemo !== undefined) return gkVersionMemo;
+  packageRoot();
+  if (gkVersionMemo === undefined) throw new InternalError(`internal compiler error: gk's package.json in ${packageRoot()} has no version`);
+  return gkVersionMemo;
+}
+
+function readPackage(file: string): { name?: unknown; version?: unknown } | undefined {
   try {
-    text = readFileSync(file, "utf8");
+    return JSON.parse(readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
   } catch {
     return undefined;
   }
-  const pkg = JSON.parse(text) as { name?: unknown; version?: unknown };
-  return pkg.name === "gk" && typeof pkg.version === "string" ? pkg.version : undefined;
 }
 
 /** The sha256 of a text or bytes, in hex: the kernel cache's keys and entries and the lowerings' checks. */

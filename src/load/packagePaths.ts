@@ -1,37 +1,18 @@
 /**
  * Package paths: `import { blockReduce } from "gk/std/reduce";` names the `.gk` module
  * `stdlib/reduce.gk` of the gk package itself (spec/language.md, Module-level declarations;
- * spec/stdlib.md). The package's folder is found by walking up from this module to the
- * nearest package.json named "gk", so it is the same from src/ (tests), dist/ (the
- * published package) and dist/gkc/ (the bundled CLI).
+ * spec/stdlib.md). The package's folder is cacheFolder.ts's packageRoot, the same from src/
+ * (tests), dist/ (the published package) and dist/gkc/ (the bundled CLI).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../cacheFolder.js";
 
 import { STD_PREFIX } from "../parser/importPaths.js";
 
-let stdDir: string | undefined;
-
 /** The folder holding the standard library's modules: `<package root>/stdlib`. */
 export function stdlibDir(): string {
-  if (stdDir !== undefined) return stdDir;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = path.join(dir, "package.json");
-    if (existsSync(pkg) && readName(pkg) === "gk") return (stdDir = path.join(dir, "stdlib"));
-    const up = path.dirname(dir);
-    if (up === dir) return (stdDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "stdlib"));
-    dir = up;
-  }
-}
-
-function readName(file: string): unknown {
-  try {
-    return (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name;
-  } catch {
-    return undefined;
-  }
+  return path.join(packageRoot(), "stdlib");
 }
 
 /** The names of the standard library's modules (`reduce`, `scan`, ...), sorted. */

@@ -1,32 +1,13 @@
 /** Finding the gpu_launcher binary and running it once, without a shell. */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
+import { packageRoot } from "../../cacheFolder.js";
 import type { LauncherOptions } from "./types.js";
 
-let rootCache: string | undefined;
-
-/** The gk package root: the nearest folder above this file whose package.json is named "gk" (works from src/ and dist/). */
-export function packageRoot(): string {
-  if (rootCache !== undefined) return rootCache;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "gk") return (rootCache = dir);
-      } catch {
-        // not a readable package.json: keep looking upwards
-      }
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error("internal error: gk's package.json not found above " + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-}
+/** The gk package root (cacheFolder.ts's walk). */
+export { packageRoot };
 
 /** `opts.launcherPath`, else `$GK_LAUNCHER`, else `<package root>/build/gpu_launcher`. */
 export function launcherPath(opts: LauncherOptions = {}): string {
