@@ -13,7 +13,7 @@ import { help as buildHelp } from "../src/cli/commands/build.js";
 import { help as runHelp } from "../src/cli/commands/run.js";
 import { compile } from "../src/runtime/api.js";
 import { nvccFlags } from "../src/build/build.js";
-import { packStructs, unpackStructs } from "../src/runtime/structs.js";
+import { packStructs, unpackStructs } from "../src/lang/structs.js";
 
 const readme = readFileSync("README.md", "utf8");
 /** The paragraph of the README that says when floats agree bit for bit. */

@@ -1,5 +1,5 @@
 /**
- * The checked reader of src/load/regularFile.ts, sync and async alike: a regular file is read
+ * The checked reader of src/regularFile.ts, sync and async alike: a regular file is read
  * whole; a FIFO, a device, a folder, a missing file, a symlink (when links are not followed) and
  * a file over the limit are refused in words, at once and without reading them.
  */

@@ -345,7 +345,7 @@ export async function compileCuda(opts: CompileCudaOptions): Promise<CompileCuda
     } else if (workDir !== plainOut) {
       await writeFile(path.join(workDir, cuName), opts.source);
     }
-    // A build over a second says so on the status line (src/runtime/progress.ts), where there is one.
+    // A build over a second says so on the status line (src/progress.ts), where there is one.
     const r = await showWhile((s) => `building ${cuName} with nvcc (${opts.arch}): ${s} s`, compileIn({ sourceDir, workDir }, nvcc, flags, tmp, opts, t0));
     if (workDir !== plainOut) {
       for (const mode of ["ptx", "cubin"] as const) await copyFile(path.join(workDir, `${opts.baseName}.${mode}`), r[mode]);

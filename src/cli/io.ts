@@ -19,7 +19,7 @@ export interface Io {
   readonly color: boolean;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** A status line for the progress of long work (src/runtime/progress.ts): stderr's, when it is a terminal. */
+  /** A status line for the progress of long work (src/progress.ts): stderr's, when it is a terminal. */
   readonly status?: StatusLine;
 }
 

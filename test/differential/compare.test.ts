@@ -1,7 +1,7 @@
 /** The comparison rules of spec/differential.md, as src/testing/compare.ts implements them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packStructs } from "../../src/runtime/structs.js";
+import { packStructs } from "../../src/lang/structs.js";
 import { scalarType, structType, vectorType } from "../../src/ir/types.js";
 import { compareArrays, compareValues, describeMismatches, hexBits, sameElement, ulpDistance } from "../../src/testing/compare.js";
 

@@ -15,7 +15,7 @@ import { GkRuntimeError } from "../../src/runtime/launcher.js";
 import { openDevice } from "../../src/runtime/device/device.js";
 import { createRunner, type Runner } from "../../src/runtime/runner.js";
 import { SimError } from "../../src/runtime/sim/index.js";
-import { packStructs, unpackStructs } from "../../src/runtime/structs.js";
+import { packStructs, unpackStructs } from "../../src/lang/structs.js";
 import { compareCpuGpu } from "../../src/testing/cpuGpu.js";
 import { structType, scalarType, vectorType } from "../../src/ir/types.js";
 import { gpuAvailable } from "./gpu-available.js";

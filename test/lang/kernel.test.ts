@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roundF16 } from "../../src/ir/halves.js";
 import { throughSourceMap } from "../../src/lang/site.js";
 import { f16ToFloat32, float32ToF16 } from "../../src/runtime/halfArrays.js";
-import { packStructs, unpackStructs } from "../../src/runtime/structs.js";
+import { packStructs, unpackStructs } from "../../src/lang/structs.js";
 
 beforeAll(() => {
   process.env.GK_DEVICE = "cpu";

@@ -197,7 +197,7 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
     throw new SimError(error("GK8004", k.kernel.span, `${message} (kernel '${k.kernel.name}')`, []), k.sources);
   }
   let steps: number;
-  // A long launch shows its blocks done on the status line, where the program set one (src/runtime/progress.ts).
+  // A long launch shows its blocks done on the status line, where the program set one (src/progress.ts).
   const blocks = grid[0] * grid[1] * grid[2];
   let done = 0;
   const task = startTask(() => `simulating ${k.kernel.name}: block ${done.toLocaleString("en-US")} of ${blocks.toLocaleString("en-US")} (${Math.floor((100 * done) / blocks)}%)`);

@@ -1,7 +1,7 @@
 /** The simulator on structs: values and their fields, arrays of structs in every memory, padding, and the errors of field indices and unwritten shared structs. */
 import { describe, expect, it } from "vitest";
 import { structMemory } from "../../../src/ir/jsrt.js";
-import { packStructs, unpackStructs } from "../../../src/runtime/structs.js";
+import { packStructs, unpackStructs } from "../../../src/lang/structs.js";
 import { gk, run, simErrorOf } from "./helpers.js";
 
 const PARTICLE = "struct Particle { pos: f32x3; mass: f32; id: i32; taps: f32[2][2]; flag: bool; }\n";
