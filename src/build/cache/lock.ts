@@ -15,7 +15,8 @@
  * a small regular file: anything else at a lock's name (a FIFO, a folder, a symlink, planted
  * or left by something other than gk) is judged stale at once and removed, and is never read.
  */
-import { lstat, open, rm, unlink, utimes } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { link, lstat, open, rm, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readRegularFile } from "../../regularFile.js";
 import { errnoOf, makeFolder } from "./entry.js";
@@ -43,21 +44,9 @@ export interface BuildLock {
 export async function tryLock(locksDir: string, key: string): Promise<BuildLock | undefined> {
   const file = path.join(locksDir, key);
   await makeFolder(locksDir);
-  let fh;
-  try {
-    fh = await open(file, "wx");
-  } catch (e) {
-    if (errnoOf(e) === "EEXIST") return undefined;
-    throw e;
-  }
-  let ino: bigint;
-  try {
-    const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: new Date().toISOString() };
-    await fh.writeFile(JSON.stringify(owner) + "\n");
-    ino = (await fh.stat({ bigint: true })).ino;
-  } finally {
-    await fh.close();
-  }
+  const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: new Date().toISOString() };
+  const ino = await createWithOwner(file, JSON.stringify(owner) + "\n");
+  if (ino === undefined) return undefined;
   const beat = setInterval(() => {
     const now = new Date();
     utimes(file, now, now).catch(() => undefined);
@@ -71,6 +60,41 @@ export async function tryLock(locksDir: string, key: string): Promise<BuildLock 
       if (await held()) await unlink(file).catch(() => undefined);
     },
   };
+}
+
+/**
+ * Creates the lock file `file` holding `text` at once, so that no waiter ever sees a lock
+ * without its owner (one that would be judged by its age alone, 15 s, had its owner died
+ * between creating and writing it): the text is written to a private file first, then
+ * hard-linked to the lock's name, which fails if the lock is held. Where the file system has no
+ * hard links, the lock is created and then written. The new lock's inode, or undefined when the
+ * lock is held.
+ */
+async function createWithOwner(file: string, text: string): Promise<bigint | undefined> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.owner`;
+  await writeFile(tmp, text, { flag: "wx" });
+  try {
+    await link(tmp, file);
+    return (await lstat(file, { bigint: true })).ino;
+  } catch (e) {
+    if (errnoOf(e) === "EEXIST") return undefined;
+    if (errnoOf(e) !== "EPERM" && errnoOf(e) !== "ENOTSUP" && errnoOf(e) !== "EOPNOTSUPP") throw e;
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+  let fh;
+  try {
+    fh = await open(file, "wx");
+  } catch (e) {
+    if (errnoOf(e) === "EEXIST") return undefined;
+    throw e;
+  }
+  try {
+    await fh.writeFile(text);
+    return (await fh.stat({ bigint: true })).ino;
+  } finally {
+    await fh.close();
+  }
 }
 
 /**
