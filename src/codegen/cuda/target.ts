@@ -33,6 +33,7 @@ export const CUDA_TARGET: Target = {
     atomics: true,
     memoryOrdering: true,
     tensorCores: true,
+    globalBools: true,
   },
   kernelSymbol: { what: 'its CUDA symbol (extern "C")', problem: kernelSymbolProblem },
   spelling: cudaSpelling,

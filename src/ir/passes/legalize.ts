@@ -3,14 +3,16 @@
  * capability table (src/ir/target.ts) and refuses, with a located diagnostic (GK7008), what
  * the program uses and the target lacks: one diagnostic per capability, at its first use in
  * the module (by file and position), so a program of f64 math gets one message, not hundreds.
- * The IR is not changed; a target that lacks nothing (CUDA) finds nothing to refuse.
+ * The IR is not changed; a target that lacks nothing (CUDA) finds nothing to refuse. WGSL's
+ * record (src/codegen/wgsl/target.ts) lacks the most: 64-bit and narrow types, warp
+ * operations, views, references, ordering, and bools in global or constant memory.
  */
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { error } from "../../diagnostics/diagnostic.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { Expr, Function, Module, Stmt } from "../nodes.js";
 import { CAPABILITY_WORDS, type Capability, type Target } from "../target.js";
-import type { MemoryType, ValueType, VoidType } from "../types.js";
+import type { ArrayType, MemoryType, ValueType, VoidType } from "../types.js";
 import { visit } from "../walk.js";
 import { warpBuiltin } from "../builtins.js";
 
@@ -72,12 +74,27 @@ function typeCapabilities(t: ValueType | MemoryType | VoidType): Capability[] {
     case "struct":
       return t.fields.flatMap((f) => typeCapabilities(f.type));
     case "global":
+      return [...typeCapabilities(t.elem), ...(holdsBool(t.elem) ? (["globalBools"] as const) : [])];
     case "array":
-      return typeCapabilities(t.elem);
+      return [...typeCapabilities(t.elem), ...(t.space === "constant" && holdsBool(t.elem) ? (["globalBools"] as const) : [])];
     case "dynamicShared":
       return ["dynamicShared", ...typeCapabilities(t.elem)];
     case "view":
       return ["views", ...typeCapabilities(t.elem)];
+  }
+}
+
+/** Whether a value type has a bool in it (a bool, a vector of bools, a struct with one). */
+function holdsBool(t: ValueType | ArrayType): boolean {
+  switch (t.kind) {
+    case "scalar":
+      return t.name === "bool";
+    case "vector":
+      return t.elem.name === "bool";
+    case "struct":
+      return t.fields.some((f) => holdsBool(f.type));
+    case "array":
+      return holdsBool(t.elem);
   }
 }
 
