@@ -123,6 +123,7 @@ export const catalog = {
   GK8018: "out of GPU memory",
   GK8019: "device builtin used on the host",
   GK8020: "tensor-core operation in a partial warp",
+  GK8021: "WebGPU error",
   GK8030: "misaligned vector access",
   GK8040: "data race",
   // internal

@@ -1,0 +1,70 @@
+/// <reference types="@webgpu/types" />
+/**
+ * One dispatch on a WebGPU device: the kernel's pipeline, a bind group of its buffers, its
+ * uniform bytes written to its uniform buffer just before (queue order: the launch before
+ * it has read the bytes it was given), and a compute pass of `workgroups`. Submitted at
+ * once; what went wrong (a validation or out-of-memory error inside the launch's error
+ * scopes) is checked at the next wait, naming the launch.
+ */
+import { GkRuntimeError } from "../errors.js";
+import type { Dim3 } from "../../ir/limits.js";
+import type { WebGpuEngine } from "./engine.js";
+import type { Pipeline } from "./pipelines.js";
+
+export interface BufferBinding {
+  readonly binding: number;
+  readonly buffer: GPUBuffer;
+}
+
+export interface DispatchRecord {
+  readonly pipeline: Pipeline;
+  readonly bindings: readonly BufferBinding[];
+  readonly workgroups: Dim3;
+  /** Bytes to write before the pass: to `buffer` at 0. */
+  readonly uniforms?: { readonly buffer: GPUBuffer; readonly bytes: Uint8Array } | undefined;
+  /** `launch 3 of kernel 'saxpy'`: what errors name. */
+  readonly what: string;
+  /** Called with the time from submit to done (ms), at the next wait. */
+  readonly timing?: ((ms: number) => void) | undefined;
+  /** Read after the work is done: throws the kernel's own report of a failure (out-of-bounds). */
+  readonly after?: (() => Promise<void>) | undefined;
+}
+
+/** Submits `d`; its failure surfaces at the engine's next wait. */
+export function dispatch(engine: WebGpuEngine, d: DispatchRecord): void {
+  engine.live(d.what);
+  const device = engine.device;
+  const max = engine.limits.maxComputeWorkgroupsPerDimension;
+  if (d.workgroups.some((n) => n > max)) {
+    throw new GkRuntimeError("GK8010", `${d.what}: a grid of [${d.workgroups.join(", ")}] blocks is more than this WebGPU device dispatches (${max} workgroups per dimension)`);
+  }
+  device.pushErrorScope("out-of-memory");
+  device.pushErrorScope("validation");
+  if (d.uniforms) device.queue.writeBuffer(d.uniforms.buffer, 0, d.uniforms.bytes.buffer, d.uniforms.bytes.byteOffset, d.uniforms.bytes.byteLength);
+  const group = device.createBindGroup({
+    layout: d.pipeline.layout,
+    entries: d.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
+  });
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(d.pipeline.pipeline);
+  pass.setBindGroup(0, group);
+  pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1], d.workgroups[2]);
+  pass.end();
+  const t0 = performance.now();
+  device.queue.submit([enc.finish()]);
+  const invalid = device.popErrorScope();
+  const oom = device.popErrorScope();
+  const done = d.timing ? device.queue.onSubmittedWorkDone().then(() => performance.now() - t0) : undefined;
+  engine.expect(async () => {
+    const [v, o] = await Promise.all([invalid, oom]);
+    if (o) throw new GkRuntimeError("GK8018", `${d.what} failed: out of GPU memory (${firstLine(o.message)})`);
+    if (v) throw new GkRuntimeError("GK8021", `${d.what} failed: the WebGPU device refused it: ${firstLine(v.message)}`);
+    if (d.after) await d.after();
+    if (done) d.timing!(await done);
+  });
+}
+
+function firstLine(s: string): string {
+  return s.split("\n").find((l) => l.trim() !== "")?.trim() ?? s;
+}
