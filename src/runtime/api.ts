@@ -181,8 +181,8 @@ export class GkModule {
     return new GkModule(ir, sources, device, given === undefined, opts) as LoadedModule;
   }
 
-  /** "cuda" or "cpu". */
-  get device(): "cuda" | "cpu" {
+  /** "cuda", "cpu" or "webgpu". */
+  get device(): "cuda" | "cpu" | "webgpu" {
     return this.gpu.kind;
   }
 

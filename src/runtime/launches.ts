@@ -16,7 +16,7 @@ export interface LaunchOutput {
 export interface LaunchOutcome {
   readonly kernel: string;
   readonly span: Span;
-  readonly device: "cuda" | "cpu";
+  readonly device: "cuda" | "cpu" | "webgpu";
   /** Every array the kernel may write (non-readonly global parameters), by parameter name. */
   readonly outputs: ReadonlyMap<string, LaunchOutput>;
   readonly kernelMs: number;

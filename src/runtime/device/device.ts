@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" />
 /**
  * A device: a GPU (driven in-process by the addon, or by a gpu_launcher process) or the CPU
  * simulator standing in for one, with the same API either way (spec/runtime-api.md):
@@ -19,18 +20,29 @@ import { GkRuntimeError } from "../errors.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { Engine, Isolation } from "./engine.js";
+import type { WebGpuEngine } from "../webgpu/engine.js";
+import type { WebGpuOptions } from "../webgpu/open.js";
 import { describeValue, GpuArray, type ArrayOptions, type ArrayStore, type ElemName } from "./gpuArray.js";
 
-/** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu). */
-export type DeviceChoice = "auto" | "cuda" | "cpu";
+/** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu); a WebGPU device (webgpu: navigator.gpu, or Dawn's Node binding, the optional `webgpu` package). */
+export type DeviceChoice = "auto" | "cuda" | "cpu" | "webgpu";
 
 export function isDeviceChoice(s: string): s is DeviceChoice {
-  return s === "auto" || s === "cuda" || s === "cpu";
+  return s === "auto" || s === "cuda" || s === "cpu" || s === "webgpu";
 }
 
+/** What a GPU array's memory asks of an engine: a CUDA engine's, or a WebGPU device's (src/runtime/webgpu). */
+type ArrayEngine = Pick<Engine, "generation" | "lossReason" | "alloc" | "free" | "read" | "write">;
+
 export interface DeviceOptions {
-  /** auto (default): a GPU when one and nvcc are usable, else the simulator; cuda: a GPU or an error; cpu: the simulator. */
-  readonly device?: DeviceChoice;
+  /**
+   * auto (default): a GPU when one and nvcc are usable, else the simulator; cuda: a GPU or an
+   * error; cpu: the simulator; webgpu: a WebGPU device or an error; or a `GPUDevice` the
+   * program has (a page's, or Dawn's), which gk uses and leaves open at close().
+   */
+  readonly device?: DeviceChoice | GPUDevice;
+  /** How a WebGPU device is asked for (device webgpu). */
+  readonly webgpu?: WebGpuOptions;
   /** GPU index (default 0). */
   readonly gpu?: number;
   /**
@@ -93,20 +105,27 @@ export class GpuDevice {
 
   /** @internal */
   constructor(
-    /** "cuda" (a GPU) or "cpu" (the simulator). */
-    readonly kind: "cuda" | "cpu",
+    /** "cuda" (a GPU), "cpu" (the simulator) or "webgpu" (a WebGPU device). */
+    readonly kind: "cuda" | "cpu" | "webgpu",
     /** @internal */ readonly engine: Engine | undefined,
     /** Why `auto` did not pick a GPU, for the simulator. */
     readonly reason: string | undefined,
     /** @internal */ readonly simOptions: SimOptions | undefined,
+    /** @internal A WebGPU device's engine (src/runtime/webgpu). */
+    readonly webgpu?: WebGpuEngine,
   ) {
     this.defaultQueue = new GpuQueue(this, 0);
     this.queues.push(this.defaultQueue);
   }
 
-  /** "in-process" or "process" for a GPU, "simulator" for the CPU. */
-  get isolation(): Isolation | "simulator" {
-    return this.engine?.isolation ?? "simulator";
+  /** "in-process" or "process" for a GPU, "simulator" for the CPU, "webgpu" for a WebGPU device. */
+  get isolation(): Isolation | "simulator" | "webgpu" {
+    return this.webgpu ? "webgpu" : (this.engine?.isolation ?? "simulator");
+  }
+
+  /** The engine of the device's memory: a GPU's or a WebGPU device's; undefined on the simulator. */
+  private get arrays(): ArrayEngine | undefined {
+    return this.engine ?? this.webgpu;
   }
 
   /** The GPU's description (undefined on the simulator). */
@@ -114,16 +133,23 @@ export class GpuDevice {
     return this.engine?.info;
   }
 
-  /** `GPU 0 (NVIDIA H100 80GB HBM3, in-process)`, or `the CPU simulator`. */
+  /** `GPU 0 (NVIDIA H100 80GB HBM3, in-process)`, `WebGPU (SwiftShader driver 5.0.0 (google, swiftshader))`, or `the CPU simulator`. */
   get name(): string {
+    if (this.webgpu) return `WebGPU (${this.webgpu.name})`;
     const i = this.engine?.info;
     return i ? `GPU ${i.index} (${i.name}, ${this.isolation})` : "the CPU simulator";
   }
 
-  /** @internal Throws when the device was closed. */
+  /** @internal Throws when the device was closed; the CUDA engine (undefined on the simulator and on WebGPU). */
   open(use: string): Engine | undefined {
     if (this.closed) throw new GkRuntimeError("GK8017", `${this.name} was closed (${use}); open a device again`);
     return this.engine;
+  }
+
+  /** @internal Throws when the device was closed; the engine of its memory. */
+  private openArrays(use: string): ArrayEngine | undefined {
+    this.open(use);
+    return this.arrays;
   }
 
   /** @internal Remembers why a context was lost, for the errors of arrays made before. */
@@ -160,7 +186,7 @@ export class GpuDevice {
   /** A GPU array of `length` zeros of element type `elem` ("f32", "i32", ...). */
   async zeros<E extends ElemName>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
     checkShape("zeros()", elem, length);
-    const engine = this.open("zeros()");
+    const engine = this.openArrays("zeros()");
     const label = opts.label;
     const what = () => (label !== undefined ? `GPU array '${label}' (${elem}[${length}])` : `a GPU array (${elem}[${length}])`);
     const bytes = length * TYPED_ARRAY[elem].BYTES_PER_ELEMENT;
@@ -215,6 +241,7 @@ export class GpuDevice {
   /** Waits for everything queued on every queue of the device; throws the first failure. */
   async sync(opts: SyncOptions = {}): Promise<void> {
     const engine = this.open("sync()");
+    if (this.webgpu) return this.syncWebGpu();
     if (engine === undefined) {
       for (const q of this.queues) this.deliverSim(q);
       return;
@@ -232,6 +259,7 @@ export class GpuDevice {
   /** @internal */
   async syncQueue(q: GpuQueue, opts: SyncOptions): Promise<void> {
     const engine = this.open("sync()");
+    if (this.webgpu) return this.syncWebGpu();
     if (engine === undefined) return this.deliverSim(q);
     const current = q.id === 0 || q.engineQueue?.generation === engine.generation;
     let times;
@@ -242,6 +270,15 @@ export class GpuDevice {
       throw this.note(e);
     }
     this.deliver(times);
+  }
+
+  /** WebGPU has one queue: a wait on any queue is a wait for all (timeouts do not apply: a WebGPU device's own watchdog ends a kernel that hangs). */
+  private async syncWebGpu(): Promise<void> {
+    try {
+      await this.webgpu!.settle();
+    } catch (e) {
+      throw this.note(e);
+    }
   }
 
   private deliver(times: readonly (readonly [number, number, number])[]): void {
@@ -267,6 +304,7 @@ export class GpuDevice {
   /** Free and total memory in bytes: the GPU's, or the host's on the simulator. */
   async memory(): Promise<{ readonly free: number; readonly total: number }> {
     const engine = this.open("memory()");
+    if (this.webgpu) throw new GkRuntimeError("GK8005", `memory(): WebGPU does not tell how much memory ${this.name} has`);
     return engine ? engine.memory() : { free: freemem(), total: totalmem() };
   }
 
@@ -287,6 +325,7 @@ export class GpuDevice {
     if (this.closed) return;
     this.closed = true;
     await this.engine?.close();
+    await this.webgpu?.close();
   }
 
   // ------------------------------------------------------------ what arrays ask of their device
@@ -295,8 +334,9 @@ export class GpuDevice {
   lostWhy(a: GpuArray): string | undefined {
     if (this.closed) return `${this.name}, which it belongs to, was closed`;
     const s = a.store;
-    if (s?.kind === "device" && this.engine && s.mem.generation !== this.engine.generation) {
-      const why = this.lossReason ?? this.engine.lossReason;
+    const engine = this.arrays;
+    if (s?.kind === "device" && engine && s.mem.generation !== engine.generation) {
+      const why = this.lossReason ?? engine.lossReason;
       return `the GPU context it was made in was lost${why ? ` (${why})` : ""}`;
     }
     return undefined;
@@ -312,7 +352,7 @@ export class GpuDevice {
       return;
     }
     try {
-      await this.engine!.read(s.mem, byteOffset, into);
+      await this.arrays!.read(s.mem, byteOffset, into);
     } catch (e) {
       throw this.note(e);
     }
@@ -326,7 +366,7 @@ export class GpuDevice {
       return;
     }
     try {
-      await this.engine!.write(s.mem, byteOffset, data);
+      await this.arrays!.write(s.mem, byteOffset, data);
     } catch (e) {
       throw this.note(e);
     }
@@ -334,7 +374,8 @@ export class GpuDevice {
 
   /** @internal */
   freeStore(store: ArrayStore): void {
-    if (store.kind === "device" && !this.closed && this.engine && store.mem.generation === this.engine.generation) this.engine.free(store.mem);
+    const engine = this.arrays;
+    if (store.kind === "device" && !this.closed && engine && store.mem.generation === engine.generation) engine.free(store.mem);
   }
 }
 
@@ -350,11 +391,17 @@ function elemOf(data: unknown): ElemName | undefined {
  * `auto` (the default) takes a GPU when one and nvcc are usable, and the simulator otherwise
  * (`reason` says why); `cuda` throws GK8007 when no GPU can be used, saying why. Opening a GPU
  * is the probe: it finds nvcc, then opens the engine (in-process or a launcher process), which
- * finds the driver and the GPU or says why not.
+ * finds the driver and the GPU or says why not. `webgpu` asks for a WebGPU device (GK8007 when
+ * there is none, saying how to get one), and a `GPUDevice` is used as it is (src/runtime/webgpu).
  */
 export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
   const choice = opts.device ?? "auto";
   if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim);
+  if (typeof choice === "object" || choice === "webgpu") {
+    const { openWebGpu } = await import("../webgpu/device.js");
+    return new GpuDevice("webgpu", undefined, undefined, opts.sim, await openWebGpu(choice, opts.webgpu));
+  }
+  if (!isDeviceChoice(choice)) throw new GkRuntimeError("GK8005", `openDevice(): device must be "auto", "cuda", "cpu", "webgpu" or a GPUDevice, got ${describeValue(choice)}`);
   const noGpu = (why: string): GpuDevice => {
     if (choice === "cuda") throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${why}`);
     return new GpuDevice("cpu", undefined, why, opts.sim);

@@ -11,7 +11,8 @@
  *   throws what failed).
  *
  * Either way a launch's extras (the lengths of its dynamic shared arrays, the contents of the
- * constant arrays it reads) go with it, on every engine and on the simulator.
+ * constant arrays it reads) go with it, on every engine and on the simulator. A WebGPU device's
+ * launches take the same road from here on in src/runtime/webgpu/launch.ts.
  */
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
@@ -81,6 +82,10 @@ export interface LaunchExtras {
 
 export const NO_EXTRAS: LaunchExtras = { constants: [], sharedLengths: [] };
 
+type WebGpuLaunch = typeof import("../webgpu/launch.js");
+/** The WebGPU launch path, loaded at a WebGPU device's first launch (it brings the WGSL code generator). */
+let webgpuLaunch: WebGpuLaunch | undefined;
+
 /** A scalar, vector or struct value, a host array, or a GPU array. */
 export type RunValue = Value | AnyTypedArray | GpuArray;
 
@@ -104,6 +109,11 @@ export function launchOn(device: GpuDevice, mod: DeviceModule, fn: Function, gri
     else if (ArrayBuffer.isView(v)) host = true;
   }
   for (let i = 0; i < n; i++) if (stores[i] !== undefined) (values[i] as GpuArray).lastQueue = queue;
+  if (device.webgpu) {
+    const w = device.webgpu;
+    const go = (m: WebGpuLaunch) => m.launchWebGpu(device, w, mod, fn, grid, block, values, stores, host, queue, config, extras);
+    return webgpuLaunch ? go(webgpuLaunch) : import("../webgpu/launch.js").then((m) => go((webgpuLaunch = m)));
+  }
   if (engine === undefined) return simulate(device, mod, fn, grid, block, values.map((v, i) => (v instanceof GpuArray ? (stores[i] as { data: AnyTypedArray }).data : v)), host, queue, config, extras);
 
   const kernel = mod.kernels.get(fn.name);

@@ -34,34 +34,55 @@ export interface Pipeline {
 
 interface ShaderEntry {
   readonly module: GPUShaderModule;
-  readonly layout: GPUBindGroupLayout;
-  readonly pipelineLayout: GPUPipelineLayout;
   /** The WGSL compiler's errors, checked once. */
   readonly checked: Promise<void>;
+}
+
+/** One entry point of a shader: its bind-group layout and its pipelines by override values. */
+interface KernelEntry {
+  readonly shader: ShaderEntry;
+  readonly layout: GPUBindGroupLayout;
+  readonly pipelineLayout: GPUPipelineLayout;
   readonly pipelines: Map<string, Promise<Pipeline>>;
 }
 
 /** The pipelines of one device. */
 export class PipelineCache {
   private readonly shaders = new Map<string, ShaderEntry>();
+  private readonly kernels = new Map<string, Map<string, KernelEntry>>();
 
   constructor(private readonly device: GPUDevice) {}
 
   /** The pipeline of `src` with `constants` (override name → value); GK8021 naming the kernel where WebGPU refuses it. */
   pipeline(src: ShaderSource, constants: Readonly<Record<string, number>>): Promise<Pipeline> {
-    const shader = this.shader(src);
+    const kernel = this.kernel(src);
     const key = Object.keys(constants)
       .sort()
       .map((k) => `${k}=${constants[k]}`)
       .join(",");
-    let p = shader.pipelines.get(key);
+    let p = kernel.pipelines.get(key);
     if (p === undefined) {
-      p = this.make(src, shader, constants);
-      shader.pipelines.set(key, p);
+      p = this.make(src, kernel, constants);
+      kernel.pipelines.set(key, p);
       // A refused pipeline is asked for again (and refused again, with its error) rather than kept.
-      p.catch(() => shader.pipelines.delete(key));
+      p.catch(() => kernel.pipelines.delete(key));
     }
     return p;
+  }
+
+  private kernel(src: ShaderSource): KernelEntry {
+    let byEntry = this.kernels.get(src.code);
+    if (byEntry === undefined) this.kernels.set(src.code, (byEntry = new Map()));
+    const known = byEntry.get(src.entryPoint);
+    if (known) return known;
+    const layout = this.device.createBindGroupLayout({
+      label: src.kernel,
+      entries: src.bindings.map((b) => ({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } })),
+    });
+    const pipelineLayout = this.device.createPipelineLayout({ bindGroupLayouts: [layout] });
+    const entry: KernelEntry = { shader: this.shader(src), layout, pipelineLayout, pipelines: new Map() };
+    byEntry.set(src.entryPoint, entry);
+    return entry;
   }
 
   private shader(src: ShaderSource): ShaderEntry {
@@ -72,11 +93,6 @@ export class PipelineCache {
     this.device.pushErrorScope("validation");
     const module = this.device.createShaderModule({ code: src.code, label: src.kernel });
     void this.device.popErrorScope();
-    const layout = this.device.createBindGroupLayout({
-      label: src.kernel,
-      entries: src.bindings.map((b) => ({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.kind } })),
-    });
-    const pipelineLayout = this.device.createPipelineLayout({ bindGroupLayouts: [layout] });
     const checked = module.getCompilationInfo().then((info) => {
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length === 0) return;
@@ -84,20 +100,22 @@ export class PipelineCache {
       const said = errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}${lines[m.lineNum - 1] !== undefined ? `\n    ${lines[m.lineNum - 1]!.trim()}` : ""}`);
       throw new GkRuntimeError("GK8021", `the WGSL of kernel '${src.kernel}' was refused by the WebGPU device (a gk bug: please report it):\n  ${said.join("\n  ")}`);
     });
-    const entry: ShaderEntry = { module, layout, pipelineLayout, checked, pipelines: new Map() };
+    // Its failure is the failure of each pipeline that awaits it.
+    checked.catch(() => undefined);
+    const entry: ShaderEntry = { module, checked };
     this.shaders.set(src.code, entry);
     return entry;
   }
 
-  private async make(src: ShaderSource, shader: ShaderEntry, constants: Readonly<Record<string, number>>): Promise<Pipeline> {
-    await shader.checked;
+  private async make(src: ShaderSource, kernel: KernelEntry, constants: Readonly<Record<string, number>>): Promise<Pipeline> {
+    await kernel.shader.checked;
     try {
       const pipeline = await this.device.createComputePipelineAsync({
         label: src.kernel,
-        layout: shader.pipelineLayout,
-        compute: { module: shader.module, entryPoint: src.entryPoint, constants: { ...constants } },
+        layout: kernel.pipelineLayout,
+        compute: { module: kernel.shader.module, entryPoint: src.entryPoint, constants: { ...constants } },
       });
-      return { pipeline, layout: shader.layout };
+      return { pipeline, layout: kernel.layout };
     } catch (e) {
       const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
       throw new GkRuntimeError("GK8021", `kernel '${src.kernel}' cannot run on this WebGPU device with ${describeConstants(constants)}: ${why}`);
