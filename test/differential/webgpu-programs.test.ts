@@ -79,7 +79,31 @@ describe("which programs WGSL expresses", () => {
       const why = refusal(f);
       return why ? [[f, why.replace(/, which this program uses.*$/s, "")]] : [];
     }));
-    expect(refused).toMatchInlineSnapshot(;
+    expect(refused).toMatchInlineSnapshot(`
+      {
+        "examples/hgemm.gk": "GK7008 the WGSL target has no tensor cores (mma_..., for NVIDIA sm_80 and later)",
+        "examples/lookback_scan.gk": "GK7008 the WGSL target has no ordered accesses and fences",
+        "examples/reduce_generic.gk": "GK7008 the WGSL target has no f64",
+        "examples/sum4.gk": "GK7008 the WGSL target has no warp operations (shuffles, votes, matches, syncWarp)",
+        "examples/warp_reduce.gk": "GK7008 the WGSL target has no warp operations (shuffles, votes, matches, syncWarp)",
+        "spec/ok/atomics.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/const_arrays.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/dynamic_shared.gk": "GK7008 the WGSL target has no f64",
+        "spec/ok/flush_to_zero.gk": "GK7008 the WGSL target has no bool elements in global memory (alone or in a struct)",
+        "spec/ok/generics.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/half_vectors.gk": "GK7008 the WGSL target has no half-precision floats (f16, bf16)",
+        "spec/ok/halves.gk": "GK7008 the WGSL target has no half-precision floats (f16, bf16)",
+        "spec/ok/math.gk": "GK7008 the WGSL target has no f64",
+        "spec/ok/memory_order.gk": "GK7008 the WGSL target has no ordered accesses and fences",
+        "spec/ok/references_views.gk": "GK7008 the WGSL target has no inout and out parameters",
+        "spec/ok/small_ints.gk": "GK7008 the WGSL target has no 8- and 16-bit integers (i8, u8, i16, u16)",
+        "spec/ok/tensor_cores.gk": "GK7008 the WGSL target has no tensor cores (mma_..., for NVIDIA sm_80 and later)",
+        "spec/ok/types.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/vectors.gk": "GK7008 the WGSL target has no bool elements in global memory (alone or in a struct)",
+        "spec/ok/warp_match.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/warps.gk": "GK7008 the WGSL target has no f64",
+      }
+    `);
   });
 });
 
