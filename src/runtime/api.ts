@@ -1,3 +1,4 @@
+/// <reference types="@webgpu/types" />
 /**
  * The TypeScript API (spec/runtime-api.md):
  *
@@ -29,7 +30,7 @@ import { memoryHost, nodeHost } from "../load/program.js";
 import { frontEnd } from "../pipeline.js";
 import { invariant } from "../util.js";
 import { sharedMemory } from "./aliasing.js";
-import { openDevice, type DeviceChoice, type GpuDevice, type SyncOptions } from "./device/device.js";
+import { GpuDevice, openDevice, type DeviceChoice, type SyncOptions } from "./device/device.js";
 import type { Isolation } from "./device/engine.js";
 import { describeValue, GpuArray } from "./device/gpuArray.js";
 import { deviceModule, launchOn, type DeviceModule, type ModuleBuildOptions, type RunConfig, type RunValue } from "./device/launching.js";
@@ -51,9 +52,10 @@ export interface CompileOptions extends ModuleOptions {
   /**
    * Where kernels run: a device from openDevice() (the module then shares its arrays and
    * queues), or auto (default: a GPU when one and nvcc are usable, else the CPU simulator),
-   * cuda or cpu, for a device of the module's own, closed with it.
+   * cuda, cpu or webgpu, or a GPUDevice the program has, for a device of the module's own,
+   * closed with it (a GPUDevice itself stays open).
    */
-  readonly device?: DeviceChoice | GpuDevice;
+  readonly device?: DeviceChoice | GpuDevice | GPUDevice;
   /** GPU index (default 0), for a device of the module's own. */
   readonly gpu?: number;
   /** in-process or process (see openDevice), for a device of the module's own. */
@@ -168,11 +170,11 @@ export class GkModule {
   }
 
   static async create(ir: Module, sources: SourceMap, opts: CompileOptions): Promise<LoadedModule> {
-    const given = typeof opts.device === "object" ? opts.device : undefined;
+    const given = opts.device instanceof GpuDevice ? opts.device : undefined;
     const device =
       given ??
       (await openDevice({
-        device: (opts.device as DeviceChoice | undefined) ?? "auto",
+        device: (opts.device as DeviceChoice | GPUDevice | undefined) ?? "auto",
         ...(opts.gpu !== undefined ? { gpu: opts.gpu } : {}),
         ...(opts.isolation !== undefined ? { isolation: opts.isolation } : {}),
         ...(opts.sim !== undefined ? { sim: opts.sim } : {}),

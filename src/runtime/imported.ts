@@ -8,7 +8,8 @@
  *                                         openDevice(), whose arrays their kernels then take,
  *                                         or the promise of one (`configure({ device:
  *                                         openDevice() })`: see configure());
- *   GK_DEVICE=auto|cuda|cpu, GK_GPU=N     in the environment (configure() wins), and
+ *   GK_DEVICE=auto|cuda|cpu|webgpu,      in the environment (configure() wins), and
+ *   GK_GPU=N
  *                                         GK_ISOLATION as for openDevice().
  *
  * They all run on one device, opened once, when the first of them is evaluated (an imported
@@ -18,7 +19,7 @@
 import type { SourceMap } from "../diagnostics/source.js";
 import type { Module } from "../ir/nodes.js";
 import { GkModule, type CompileOptions, type LoadedModule } from "./api.js";
-import { isDeviceChoice, openDevice, type GpuDevice } from "./device/device.js";
+import { GpuDevice, isDeviceChoice, openDevice } from "./device/device.js";
 import { GkRuntimeError } from "./errors.js";
 
 /** configure()'s options: compile()'s, with a device that may be still opening. */
@@ -45,7 +46,7 @@ export function configure(opts: ImportedOptions): void {
     // A device that fails to open fails the first module that waits for it, not the program now.
     opts.device.catch(() => undefined);
   } else if (opts.device !== undefined && typeof opts.device !== "object" && !isDeviceChoice(opts.device)) {
-    throw new GkRuntimeError("GK8010", `configure(): device must be "auto", "cuda", "cpu", a device from openDevice() or its promise, got ${JSON.stringify(opts.device)}`);
+    throw new GkRuntimeError("GK8010", `configure(): device must be "auto", "cuda", "cpu", "webgpu", a device from openDevice() or its promise, or a GPUDevice, got ${JSON.stringify(opts.device)}`);
   }
   configured = { ...opts };
 }
@@ -55,7 +56,7 @@ export function importedOptions(env: NodeJS.ProcessEnv = process.env): ImportedO
   if (configured) return configured;
   const choice = env.GK_DEVICE?.trim();
   const gpu = env.GK_GPU?.trim();
-  if (choice && !isDeviceChoice(choice)) throw new GkRuntimeError("GK8010", `GK_DEVICE must be auto, cuda or cpu, got '${choice}'`);
+  if (choice && !isDeviceChoice(choice)) throw new GkRuntimeError("GK8010", `GK_DEVICE must be auto, cuda, cpu or webgpu, got '${choice}'`);
   if (gpu && !/^\d+$/.test(gpu)) throw new GkRuntimeError("GK8010", `GK_GPU must be a GPU index (0, 1, ...), got '${gpu}'`);
   return { ...(choice && { device: choice }), ...(gpu && { gpu: Number(gpu) }) } as CompileOptions;
 }
@@ -64,10 +65,10 @@ export function importedOptions(env: NodeJS.ProcessEnv = process.env): ImportedO
 export async function importedModule(ir: Module, sources: SourceMap): Promise<LoadedModule> {
   const opts = importedOptions();
   device ??=
-    typeof opts.device === "object"
+    opts.device instanceof GpuDevice || opts.device instanceof Promise
       ? Promise.resolve(opts.device) // a device, or its promise
       : openDevice({
-          device: opts.device ?? "auto",
+          device: opts.device ?? "auto", // a choice, or a GPUDevice
           ...(opts.gpu !== undefined ? { gpu: opts.gpu } : {}),
           ...(opts.isolation !== undefined ? { isolation: opts.isolation } : {}),
           ...(opts.sim !== undefined ? { sim: opts.sim } : {}),

@@ -326,7 +326,7 @@ describe("usage", () => {
     expect((await gkc("--version")).out).toMatch(/^\d+\.\d+\.\d+$/);
     expect((await gkc("frobnicate")).code).toBe(2);
     expect((await gkc("chekc")).err).toMatch(/^gkc: unknown command 'chekc'; did you mean 'check'\?/);
-    expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda or cpu");
+    expect((await gkc("run", "examples/saxpy.gk", "--device", "gpu")).err).toContain("--device must be auto, cuda, cpu or webgpu");
     expect((await gkc("run", "examples/saxpy.gk", "--bogus")).code).toBe(2);
     expect((await gkc("run", "examples/saxpy.gk", "--grid", "0")).err).toContain("--grid, --block, --arg and --shared go with --kernel K");
   });

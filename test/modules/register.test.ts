@@ -138,6 +138,6 @@ console.log(JSON.stringify({
   it("GK_DEVICE must name a device", () => {
     const r = node('import "./saxpy.gk";\n', { GK_DEVICE: "tpu" });
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain("GK8010: GK_DEVICE must be auto, cuda or cpu, got 'tpu'");
+    expect(r.stderr).toContain("GK8010: GK_DEVICE must be auto, cuda, cpu or webgpu, got 'tpu'");
   });
 });

@@ -19,12 +19,12 @@ describe("imported modules' options", () => {
   it("come from GK_DEVICE and GK_GPU, which must be valid", () => {
     expect(importedOptions({ GK_DEVICE: "cpu", GK_GPU: "1" })).toEqual({ device: "cpu", gpu: 1 });
     expect(importedOptions({})).toEqual({});
-    expect(() => importedOptions({ GK_DEVICE: "tpu" })).toThrow("GK8010: GK_DEVICE must be auto, cuda or cpu, got 'tpu'");
+    expect(() => importedOptions({ GK_DEVICE: "tpu" })).toThrow("GK8010: GK_DEVICE must be auto, cuda, cpu or webgpu, got 'tpu'");
     expect(() => importedOptions({ GK_GPU: "first" })).toThrow("GK8010: GK_GPU must be a GPU index");
   });
 
   it("or from configure(), once and before use; every module then runs on its device", async () => {
-    expect(() => configure({ device: "gpu" as never })).toThrow('GK8010: configure(): device must be "auto", "cuda", "cpu", a device from openDevice() or its promise, got "gpu"');
+    expect(() => configure({ device: "gpu" as never })).toThrow('GK8010: configure(): device must be "auto", "cuda", "cpu", "webgpu", a device from openDevice() or its promise, or a GPUDevice, got "gpu"');
     const device = await openDevice({ device: "cpu" });
     configure({ device });
     expect(() => configure({ device: "cpu" })).toThrow("GK8010: configure() sets the options of imported modules once, before any of them runs; it was called twice");

@@ -31,7 +31,12 @@ GK_ISOLATION=process, in a gpu_launcher process):
 A launch that fails stops the run: the outputs of the launches before it are printed,
 then its error (exit status 1).
 
-  --device auto|cuda|cpu  where to run (default auto); cuda fails if no GPU is usable
+  --device auto|cuda|cpu|webgpu
+                          where to run (default auto); cuda fails if no GPU is usable;
+                          webgpu runs the kernels' WGSL on a WebGPU device (in Node,
+                          Dawn's: npm install webgpu, and a Vulkan driver) and fails
+                          if there is none; programs WGSL cannot express are refused
+                          (GK7008), and --no-fma, --gpu do not apply
   --check-races           run on the simulator and report data races (GK8040): two
                           accesses of different threads to one element, one a write, that
                           no barrier(), syncWarp() or release/acquire orders (spec/memory-model.md)
@@ -88,9 +93,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("gkc run takes one file: a .gk file, or a TypeScript kernel file with --kernel K");
   const file = positionals[0]!;
   const checkRaces = values["check-races"] === true;
-  if (checkRaces && values.device === "cuda") throw new UsageError("--check-races runs on the simulator: use it with --device cpu (or auto)");
+  if (checkRaces && (values.device === "cuda" || values.device === "webgpu")) throw new UsageError("--check-races runs on the simulator: use it with --device cpu (or auto)");
   const device = checkRaces ? "cpu" : values.device!;
-  if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda or cpu (got '${device}')`);
+  if (!isDeviceChoice(device)) throw new UsageError(`--device must be auto, cuda, cpu or webgpu (got '${device}')`);
   if (!values.kernel && (values.grid || values.block || values.arg || values.shared)) throw new UsageError("--grid, --block, --arg and --shared go with --kernel K");
   const gpu = values.gpu === undefined ? 0 : Number(values.gpu);
   if (!Number.isInteger(gpu) || gpu < 0) throw new UsageError(`--gpu takes a GPU index (got '${values.gpu}')`);
@@ -165,8 +170,9 @@ function* jsonParts(outcomes: readonly LaunchOutcome[], error: { code: string; m
   yield `]${error ? `,"error":${JSON.stringify(error)}` : ""}}`;
 }
 
-/** `running on GPU 0: NAME (sm_90, in-process)`, or the simulator and why a GPU was not taken. */
+/** `running on GPU 0: NAME (sm_90, in-process)`, `running on WebGPU (ADAPTER)`, or the simulator and why a GPU was not taken. */
 export function describeDevice(d: GpuDevice): string {
+  if (d.kind === "webgpu") return `running on ${d.name}`;
   const i = d.info;
   if (i) return `running on GPU ${i.index}: ${i.name} (${i.arch}, ${d.isolation})`;
   return d.reason ? `no GPU: ${d.reason}; running on the CPU simulator` : "running on the CPU simulator";
