@@ -72,10 +72,11 @@ function failure(e: unknown, rules: ReadRules): RegularRead {
   return { kind: "error", error, missing: code === "ENOENT" || code === "ENOTDIR", ...(code ? { code } : {}) };
 }
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
-
+// Read when a file is opened, not when this module loads: a browser build loads it (the loader
+// of an imported .gk module) with node:fs as an empty stand-in, and never opens a file.
 function openFlags(rules: ReadRules): number {
-  return OPEN_FLAGS | (rules.followLinks === false ? (fs.constants.O_NOFOLLOW ?? 0) : 0);
+  const c = fs.constants;
+  return c.O_RDONLY | (c.O_NONBLOCK ?? 0) | (c.O_NOCTTY ?? 0) | (rules.followLinks === false ? (c.O_NOFOLLOW ?? 0) : 0);
 }
 
 /** What is wrong with the open file, or undefined. */

@@ -17,9 +17,18 @@ export interface SourceSite {
   readonly column: number;
 }
 
-/** gk's own code: its dist/ folder, and its src/ (which source maps lead stack traces back to). */
-const GK_ROOT = packageFolder(path.dirname(fileURLToPath(import.meta.url)));
-const GK_DIRS = [path.join(GK_ROOT, "src"), path.join(GK_ROOT, "dist")].map((d) => d + path.sep);
+/**
+ * gk's own code: its dist/ folder, and its src/ (which source maps lead stack traces back to).
+ * Found at the first call, not when this module loads: a browser build loads it with node:url
+ * and node:path as empty stand-ins.
+ */
+let gkDirs: readonly string[] | undefined;
+function ownDirs(): readonly string[] {
+  if (gkDirs) return gkDirs;
+  const root = packageFolder(path.dirname(fileURLToPath(import.meta.url)));
+  gkDirs = [path.join(root, "src"), path.join(root, "dist")].map((d) => d + path.sep);
+  return gkDirs;
+}
 const FRAME = /(?:\(|\s)((?:file:\/\/)?\/[^()\s]*?|(?:file:\/\/)?[A-Za-z]:[\\/][^()]*?):(\d+):(\d+)\)?$/;
 const TS_FILE = /\.(ts|mts|cts)$/;
 
@@ -30,7 +39,7 @@ export function callerSite(): SourceSite | string {
     const m = FRAME.exec(line.trim());
     if (!m) continue;
     const file = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
-    if (GK_DIRS.some((d) => file.startsWith(d))) continue;
+    if (ownDirs().some((d) => file.startsWith(d))) continue;
     const site = { file, line: Number(m[2]), column: Number(m[3]) };
     return TS_FILE.test(file) ? site : throughSourceMap(site);
   }

@@ -51,7 +51,8 @@ export function sourceNameProblem(file: string): string | undefined {
 
 /** Why source text cannot be read as a file of the program (its size), or undefined; for sources that do not come from a file. */
 export function sourceTextProblem(text: string): string | undefined {
-  const bytes = Buffer.byteLength(text, "utf8");
+  // Counted as UTF-8 without Node's Buffer, which a browser lacks (an imported .gk module's sources).
+  const bytes = text.length * 3 <= MAX_SOURCE_BYTES ? text.length : new TextEncoder().encode(text).byteLength;
   return bytes > MAX_SOURCE_BYTES ? tooLarge(bytes) : undefined;
 }
 

@@ -52,7 +52,7 @@ export function configure(opts: ImportedOptions): void {
 }
 
 /** The options in force: configure()'s, else the environment's. */
-export function importedOptions(env: NodeJS.ProcessEnv = process.env): ImportedOptions {
+export function importedOptions(env: NodeJS.ProcessEnv = (globalThis as { process?: NodeJS.Process }).process?.env ?? {}): ImportedOptions {
   if (configured) return configured;
   const choice = env.GK_DEVICE?.trim();
   const gpu = env.GK_GPU?.trim();
