@@ -26,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   types: { summary: "write the TypeScript declaration of .gk files (x.d.gk.ts)", load: async () => import("./commands/types.js").then((m) => ({ help: m.help, run: m.types })) },
   ir: { summary: "print the typed device IR", load: async () => import("./commands/ir.js").then((m) => ({ help: m.help, run: m.ir })) },
   cuda: { summary: "print the generated CUDA C++", load: async () => import("./commands/cuda.js").then((m) => ({ help: m.help, run: m.cuda })) },
+  wgsl: { summary: "print the generated WGSL (WebGPU)", load: async () => import("./commands/wgsl.js").then((m) => ({ help: m.help, run: m.wgsl })) },
   build: { summary: "build PTX and cubin through the kernel cache", load: async () => import("./commands/build.js").then((m) => ({ help: m.help, run: m.build })) },
   run: { summary: "run a file's launch statements (GPU, or the CPU simulator)", load: async () => import("./commands/run.js").then((m) => ({ help: m.help, run: m.run })) },
   cache: { summary: "show or clear the kernel cache", load: async () => import("./commands/cache.js").then((m) => ({ help: m.help, run: m.cache })) },

@@ -61,6 +61,8 @@ export interface Target {
   /** Its name in messages ("CUDA"). */
   readonly name: string;
   readonly capabilities: Capabilities;
+  /** Builtins (by gk name) the target has no implementation of, and why, in a message's words; none when absent. */
+  readonly lacksBuiltins?: ReadonlyMap<string, string>;
   /** A kernel's name in the built module: what it is, in a message's words (`its CUDA symbol (extern "C")`), and why a name cannot be one (GK2011). */
   readonly kernelSymbol: {
     readonly what: string;

@@ -6,7 +6,9 @@
  * warp operations and tensor cores (subgroups are an optional feature, not a fixed warp of
  * 32), views and references (a device function cannot take a pointer into a storage buffer
  * in core WGSL), ordered accesses and fences (WGSL has barriers only), and bool elements of
- * global memory (storage buffers hold only 32-bit types). spec/wgsl.md gives the reasons.
+ * global memory (storage buffers hold only 32-bit types); and the math functions WGSL has no
+ * bounded counterpart of (`log1p expm1 cbrt hypot erf erfc`, math.ts). spec/wgsl.md gives the
+ * reasons.
  *
  * Its limits are WebGPU's defaults, which every adapter offers (a device may be asked for more).
  */
@@ -45,6 +47,11 @@ export const WGSL_LIMITS: WgslLimits = {
   maxStorageBufferBindingSize: 134217728,
 };
 
+/** Builtins the WGSL target lacks, and why (legalize's words); math.ts writes every other. */
+export const WGSL_LACKS: ReadonlyMap<string, string> = new Map(
+  ["log1p", "expm1", "cbrt", "hypot", "erf", "erfc"].map((n) => [n, "WGSL has no such function, and a formula of its functions would lose the accuracy it exists for"]),
+);
+
 export const WGSL_TARGET: WgslTarget = {
   name: "WGSL",
   capabilities: {
@@ -61,6 +68,7 @@ export const WGSL_TARGET: WgslTarget = {
     tensorCores: false,
     globalBools: false,
   },
+  lacksBuiltins: WGSL_LACKS,
   // Entry points are named in the descriptor (layout.ts), renamed where WGSL reserves the name.
   kernelSymbol: { what: "its WGSL entry point", problem: () => undefined },
   spelling: wgslSpelling,

@@ -1,7 +1,8 @@
 /**
  * Legalize: the last step before a code generator, after `fold`. Reads the target's
  * capability table (src/ir/target.ts) and refuses, with a located diagnostic (GK7008), what
- * the program uses and the target lacks: one diagnostic per capability, at its first use in
+ * the program uses and the target lacks: one diagnostic per capability (and per builtin the
+ * target has no implementation of), at its first use in
  * the module (by file and position), so a program of f64 math gets one message, not hundreds.
  * The IR is not changed; a target that lacks nothing (CUDA) finds nothing to refuse. WGSL's
  * record (src/codegen/wgsl/target.ts) lacks the most: 64-bit and narrow types, warp
@@ -18,6 +19,11 @@ import { warpBuiltin } from "../builtins.js";
 
 export function legalize(m: Module, target: Target): Diagnostic[] {
   const first = new Map<Capability, Span>();
+  const firstBuiltin = new Map<string, Span>();
+  const useBuiltin = (name: string, span: Span) => {
+    const at = firstBuiltin.get(name);
+    if (target.lacksBuiltins?.has(name) && (!at || before(span, at))) firstBuiltin.set(name, span);
+  };
   const use = (c: Capability, span: Span) => {
     const at = first.get(c);
     if (!target.capabilities[c] && (!at || before(span, at))) first.set(c, span);
@@ -26,16 +32,18 @@ export function legalize(m: Module, target: Target): Diagnostic[] {
     for (const c of typeCapabilities(t)) use(c, span);
   };
   for (const a of m.constantArrays ?? []) useType(a.type, a.span);
-  for (const f of [...m.functions, ...m.kernels]) legalizeFunction(f, use, useType);
-  return [...first].sort((a, b) => (before(a[1], b[1]) ? -1 : 1)).map(([c, span]) =>
-    error("GK7008", span, `the ${target.name} target has no ${CAPABILITY_WORDS[c]}, which this program uses here`),
-  );
+  for (const f of [...m.functions, ...m.kernels]) legalizeFunction(f, use, useType, useBuiltin);
+  const refused = [
+    ...[...first].map(([c, span]) => ({ span, message: `the ${target.name} target has no ${CAPABILITY_WORDS[c]}, which this program uses here` })),
+    ...[...firstBuiltin].map(([name, span]) => ({ span, message: `the ${target.name} target has no ${name} (${target.lacksBuiltins!.get(name)}), which this program uses here` })),
+  ];
+  return refused.sort((a, b) => (before(a.span, b.span) ? -1 : 1)).map((r) => error("GK7008", r.span, r.message));
 }
 
 type Use = (c: Capability, span: Span) => void;
 type UseType = (t: ValueType | MemoryType | VoidType, span: Span) => void;
 
-function legalizeFunction(f: Function, use: Use, useType: UseType): void {
+function legalizeFunction(f: Function, use: Use, useType: UseType, useBuiltin: (name: string, span: Span) => void): void {
   for (const p of f.params) {
     useType(p.type, p.span);
     if (p.kind === "valueVar" && p.ref) use("references", p.span);
@@ -52,6 +60,7 @@ function legalizeFunction(f: Function, use: Use, useType: UseType): void {
       if ("type" in e && e.type) useType(e.type as ValueType, e.span);
       if (e.kind === "warp") use(["mma", "ldmatrix"].includes(warpBuiltin(e.op).rule.shape) ? "tensorCores" : "warpOperations", e.span);
       else if (e.kind === "atomic") use("atomics", e.span);
+      else if (e.kind === "builtin") useBuiltin(e.name, e.span);
       else if (e.kind === "load" && e.order) use("memoryOrdering", e.span);
       else if (e.kind === "call") for (const a of e.args) if (a.kind === "viewArg") use("views", a.span);
     },

@@ -1,0 +1,207 @@
+/**
+ * Statements: IR → WGSL lines.
+ *
+ *   let x = e;            `let x: T = e;`, or `var` when assigned later
+ *   a[i].f = v;           the same (atomicStore for an atomic array; store2/store4 a helper)
+ *   loop (every kind)     { init; loop { if !(cond) { break; } body; continuing { step; } } }
+ *                         (a do-while tests last: `continuing { step; break if !(cond); }`),
+ *                         so `continue` runs the step, as gk's does
+ *   barrier()             storageBarrier(); workgroupBarrier(); (gk's barrier orders global
+ *                         and shared memory for the block, as CUDA's __syncthreads does)
+ *
+ * WGSL's `select` evaluates both branches, so a `?:` whose branch writes memory (a call, an
+ * atomic) is evaluated by the statement first, with an `if`, into a temporary; so is a `&&` or
+ * `||` whose right operand holds one; operands evaluated before it that touch memory go into
+ * `let`s before it, keeping gk's left-to-right order (`spill`). An assignment whose indices and
+ * value both touch memory, one writing, evaluates its indices into `let`s first.
+ */
+import type { Expr, Function, LetStmt, LoopStmt, Stmt, StoreStmt, ValueVar } from "../../ir/nodes.js";
+import { operands, someExpr, withOperands } from "../../ir/walk.js";
+import { elementCount, type ValueType } from "../../ir/types.js";
+import { memoryAccess } from "../cuda/effects.js";
+import { assertNever, invariant } from "../../util.js";
+import { vectorStoreCall } from "./atomics.js";
+import { emitExpr, indexText, operand, pathText, PREC, type ExprContext } from "./expr.js";
+import { typeName } from "./types.js";
+
+export interface StmtContext extends ExprContext {
+  readonly functions: ReadonlyMap<string, Function>;
+  /** A fresh temporary of this type (named `gk_t1`, ...). */
+  readonly temp: (t: ValueType) => ValueVar;
+  /** Ids of the variables some statement assigns (declared `var`, others `let`). */
+  readonly assigned: ReadonlySet<number>;
+}
+
+const IND = "  ";
+
+export function emitStmts(list: readonly Stmt[], cx: StmtContext, depth: number): string[] {
+  return list.flatMap((s) => emitStmt(s, cx, depth));
+}
+
+function emitStmt(s: Stmt, cx: StmtContext, depth: number): string[] {
+  const pad = IND.repeat(depth);
+  const pre: string[] = [];
+  const sp = (e: Expr) => spill(e, cx, pre, depth);
+  const ex = (e: Expr) => emitExpr(sp(e), cx).text;
+  const out = (...lines: string[]) => [...pre, ...lines];
+  switch (s.kind) {
+    case "let":
+      return out(letLine(s, ex(s.init), cx, pad));
+    case "localArray": {
+      const t = s.array.type;
+      invariant(t.kind === "array", `local array ${s.array.name} of type ${t.kind}`);
+      const name = cx.array(s.array).name;
+      if (!s.init) return [`${pad}var ${name}: ${typeName(t, cx.structs)};`];
+      const init = s.init.map(ex);
+      let k = 0;
+      const nest = (level: number): string => {
+        const inner = level + 1 < t.dims.length ? () => nest(level + 1) : () => init[k++]!;
+        return `${typeName({ ...t, dims: t.dims.slice(level) }, cx.structs)}(${Array.from({ length: t.dims[level]! }, inner).join(", ")})`;
+      };
+      invariant(init.length === elementCount(t), `local array ${s.array.name}: ${init.length} initializers`);
+      return out(`${pad}var ${name} = ${nest(0)};`);
+    }
+    case "assign": {
+      const [path, value] = inOrder(s.path.flatMap((p) => (p.kind === "elem" ? p.indices : [])), s.value, cx, pre, depth);
+      let k = 0;
+      const withIdx = s.path.map((p) => (p.kind === "elem" ? { ...p, indices: p.indices.map(() => path[k++]!) } : p));
+      return out(`${pad}${cx.name(s.var)}${pathText(s.var.type, withIdx, cx)} = ${emitExpr(value, cx).text};`);
+    }
+    case "store":
+      return store(s, cx, pre, depth);
+    case "expr": {
+      const e = sp(s.expr);
+      const text = emitExpr(e, cx).text;
+      // A call of a function that returns nothing is a statement; any other value is dropped with `_ =`.
+      return out(e.kind === "call" && e.type.kind === "void" ? `${pad}${text};` : `${pad}_ = ${text};`);
+    }
+    case "if": {
+      const cond = ex(s.cond);
+      const lines = [...pre, `${pad}if (${cond}) {`, ...emitStmts(s.then, cx, depth + 1)];
+      if (s.else.length > 0) lines.push(`${pad}} else {`, ...emitStmts(s.else, cx, depth + 1));
+      lines.push(`${pad}}`);
+      return lines;
+    }
+    case "loop":
+      return loop(s, cx, depth);
+    case "break":
+      return [`${pad}break;`];
+    case "continue":
+      return [`${pad}continue;`];
+    case "return":
+      return s.value ? out(`${pad}return ${ex(s.value)};`) : [`${pad}return;`];
+    case "barrier":
+      return [`${pad}storageBarrier();`, `${pad}workgroupBarrier();`];
+    case "fence":
+      return invariant(false, "a fence reached the WGSL backend (legalize refuses it)") as never;
+    case "block":
+      return [`${pad}{`, ...emitStmts(s.body, cx, depth + 1), `${pad}}`];
+    default:
+      return assertNever(s, "statement");
+  }
+}
+
+function letLine(s: LetStmt, init: string, cx: StmtContext, pad: string): string {
+  const kw = cx.assigned.has(s.var.id) ? "var" : "let";
+  return `${pad}${kw} ${cx.name(s.var)}: ${typeName(s.var.type, cx.structs)} = ${init};`;
+}
+
+function store(s: StoreStmt, cx: StmtContext, pre: string[], depth: number): string[] {
+  const pad = IND.repeat(depth);
+  const pathIdx = s.path.flatMap((p) => (p.kind === "elem" ? p.indices : []));
+  const [ix, value] = inOrder([...s.indices, ...pathIdx], s.value, cx, pre, depth);
+  const a = cx.array(s.array);
+  const indices = ix.slice(0, s.indices.length);
+  const v = emitExpr(value, cx).text;
+  if (s.vector !== null) return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+  const element = `${a.name}${indexText(indices, cx)}`;
+  if (a.atomic) {
+    const f32 = a.type.elem.kind === "scalar" && a.type.elem.name === "f32";
+    return [...pre, `${pad}atomicStore(&${element}, ${f32 ? `bitcast<u32>(${v})` : v});`];
+  }
+  let k = s.indices.length;
+  const path = s.path.map((p) => (p.kind === "elem" ? { ...p, indices: p.indices.map(() => ix[k++]!) } : p));
+  return [...pre, `${pad}${element}${pathText(a.type.elem as ValueType, path, cx)} = ${v};`];
+}
+
+/**
+ * A target's indices and the value assigned to it, evaluated in gk's order (indices first):
+ * where both touch memory and one writes it, the indices go into `let`s first.
+ */
+function inOrder(indices: readonly Expr[], value: Expr, cx: StmtContext, pre: string[], depth: number): [Expr[], Expr] {
+  const ix = indices.map((i) => spill(i, cx, pre, depth));
+  const va = memoryAccess(value, cx.functions);
+  const ia = ix.map((i) => memoryAccess(i, cx.functions));
+  const clash = (va.writes && ia.some((a) => a.reads || a.writes)) || (ia.some((a) => a.writes) && va.reads);
+  const fixed = clash ? ix.map((i) => (i.kind === "const" || i.kind === "var" ? i : letTemp(i, cx, pre, depth))) : ix;
+  return [fixed, spill(value, cx, pre, depth)];
+}
+
+function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
+  const pad = IND.repeat(depth);
+  const inner = IND.repeat(depth + 1);
+  const lines = [`${pad}{`, ...emitStmts(s.init, cx, depth + 1), `${inner}loop {`];
+  const alwaysTrue = s.cond === null || (s.cond.kind === "const" && s.cond.value === true);
+  if (s.testFirst && !alwaysTrue) {
+    const pre: string[] = [];
+    const cond = emitExpr(spill(s.cond!, cx, pre, depth + 2), cx);
+    lines.push(...pre, `${inner}${IND}if (!${operand(cond, PREC.primary)}) { break; }`);
+  }
+  lines.push(...emitStmts(s.body, cx, depth + 2));
+  const step = emitStmts(s.step, cx, depth + 3);
+  const test: string[] = [];
+  if (!s.testFirst && !alwaysTrue) {
+    const pre: string[] = [];
+    const cond = emitExpr(spill(s.cond!, cx, pre, depth + 3), cx);
+    test.push(...pre, `${inner}${IND}${IND}break if !${operand(cond, PREC.primary)};`);
+  }
+  if (step.length + test.length > 0) lines.push(`${inner}${IND}continuing {`, ...step, ...test, `${inner}${IND}}`);
+  lines.push(`${inner}}`, `${pad}}`);
+  return lines;
+}
+
+// ---------------------------------------------------------------- spilling
+
+/** Whether evaluating `e` needs statements first: a `?:` with a branch that writes memory. */
+function needsSpill(e: Expr, cx: StmtContext): boolean {
+  return someExpr(e, (x) => x.kind === "select" && [x.ifTrue, x.ifFalse].some((b) => memoryAccess(b, cx.functions).writes));
+}
+
+function letTemp(e: Expr, cx: StmtContext, pre: string[], depth: number): Expr {
+  const t = cx.temp(e.type as ValueType);
+  pre.push(`${IND.repeat(depth)}let ${cx.name(t)}: ${typeName(t.type, cx.structs)} = ${emitExpr(e, cx).text};`);
+  return { kind: "var", type: t.type, var: t, span: e.span };
+}
+
+/** `e`, with what must run first (see the file comment) emitted into `pre`. */
+export function spill(e: Expr, cx: StmtContext, pre: string[], depth: number): Expr {
+  if (!needsSpill(e, cx)) return e;
+  const pad = IND.repeat(depth);
+  if (e.kind === "select" || e.kind === "logical") {
+    const t = cx.temp(e.type as ValueType);
+    const name = cx.name(t);
+    const branch = (x: Expr): string[] => {
+      const inner: string[] = [];
+      const v = emitExpr(spill(x, cx, inner, depth + 1), cx).text;
+      return [...inner, `${pad}${IND}${name} = ${v};`];
+    };
+    if (e.kind === "select") {
+      const cond = emitExpr(spill(e.cond, cx, pre, depth), cx).text;
+      pre.push(`${pad}var ${name}: ${typeName(t.type, cx.structs)};`, `${pad}if (${cond}) {`, ...branch(e.ifTrue), `${pad}} else {`, ...branch(e.ifFalse), `${pad}}`);
+    } else {
+      const left = emitExpr(spill(e.left, cx, pre, depth), cx).text;
+      pre.push(`${pad}var ${name}: bool = ${left};`, `${pad}if (${e.op === "and" ? name : `!${name}`}) {`, ...branch(e.right), `${pad}}`);
+    }
+    return { kind: "var", type: t.type, var: t, span: e.span };
+  }
+  const ops = operands(e);
+  let last = -1;
+  ops.forEach((o, i) => needsSpill(o, cx) && (last = i));
+  const spilled = ops.map((o, i) => {
+    if (i > last) return o;
+    const x = spill(o, cx, pre, depth);
+    const access = memoryAccess(x, cx.functions);
+    return i < last && (access.reads || access.writes) ? letTemp(x, cx, pre, depth) : x;
+  });
+  return withOperands(e, spilled);
+}
