@@ -8,14 +8,15 @@
 #   source bench/webgpu-gpu-setup.sh && node bench/wgsl.mjs
 #
 # Dawn (node_modules/webgpu, linux-x64) then finds the GPU through Vulkan.
-set -e
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 debs=("$here"/.gl/*.deb)
 if [ ! -e "${debs[0]}" ]; then
   echo "webgpu-gpu-setup: no .deb files in $here/.gl (download them as WEBGPU.md says)" >&2
   return 1 2>/dev/null || exit 1
 fi
-for f in "${debs[@]}"; do dpkg -x "$f" /; done
+for f in "${debs[@]}"; do
+  dpkg -x "$f" / || { echo "webgpu-gpu-setup: dpkg -x $f / failed (as root?)" >&2; return 1 2>/dev/null || exit 1; }
+done
 ldconfig
 unset VK_ICD_FILENAMES
 export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}"
@@ -24,4 +25,3 @@ if [ ! -f "$VK_DRIVER_FILES" ]; then
   return 1 2>/dev/null || exit 1
 fi
 echo "webgpu-gpu-setup: Vulkan loader unpacked from .gl/, VK_DRIVER_FILES=$VK_DRIVER_FILES" >&2
-set +e
