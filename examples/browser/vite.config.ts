@@ -1,5 +1,6 @@
-// The browser example's build: gk/vite makes `import ... from "./saxpy.gk"` a module; "gk" is
-// this repository's library (dist/lib, from `npm run build`), as an installed package would be.
+// The browser example's build: gk/vite makes `import ... from "./saxpy.gk"` a module (and keeps
+// its declaration, src/saxpy.d.gk.ts, up to date); "gk" is this repository's library (dist/lib,
+// from `npm run build`), as an installed package would be.
 import { fileURLToPath } from "node:url";
 import gk from "gk/vite";
 import { defineConfig } from "vite";
@@ -7,7 +8,7 @@ import { defineConfig } from "vite";
 const lib = (file: string) => fileURLToPath(new URL(`../../dist/lib/${file}`, import.meta.url));
 
 export default defineConfig({
-  plugins: [gk({ declarations: false })],
+  plugins: [gk()],
   resolve: {
     alias: [
       { find: /^gk$/, replacement: lib("index.js") },

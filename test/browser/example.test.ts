@@ -5,7 +5,7 @@
  * puppeteer-core: once with WebGPU (SwiftShader's, WEBGPU.md's flags), where the kernel runs
  * on navigator.gpu, and once with WebGPU off, where it runs on gk's simulator; the test reads
  * the result and the device the page names. Skipped, with a one-line reason, where chromium
- * or the built library is missing.
+ * or the built library is missing. And the page's TypeScript type-checks.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -63,6 +63,15 @@ async function openPage(flags: readonly string[]): Promise<{ device: string; res
     await browser.close();
   }
 }
+
+describe("the browser example's TypeScript", () => {
+  it.skipIf(!existsSync("dist/index.d.ts"))("type-checks, strict, against gk's declarations and its .gk file's (examples/browser/tsconfig.json)", async () => {
+    const { default: ts } = await import("typescript");
+    const parsed = ts.getParsedCommandLineOfConfigFile(join(EXAMPLE, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } })!;
+    expect(parsed.fileNames.some((f) => f.endsWith("saxpy.d.gk.ts"))).toBe(true);
+    expect(ts.getPreEmitDiagnostics(ts.createProgram(parsed.fileNames, parsed.options)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "))).toEqual([]);
+  });
+});
 
 describe.skipIf(why !== undefined)("the browser example in headless chromium", () => {
   beforeAll(async () => {
