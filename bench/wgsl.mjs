@@ -3,8 +3,9 @@
 // through gk's API on GPU arrays of each device (`openDevice({ device: "cuda" })`, in-process,
 // and `openDevice({ device: "webgpu" })`: Dawn's Node binding over the GPU's Vulkan driver).
 // The figure is wall time per launch over REPS launches queued back to back, then one wait
-// (so WebGPU's submit per launch counts, as a program pays it); CUDA's kernel time (events)
-// beside it. Each workload's outputs on the two devices are compared (integers bit for bit,
+// (so WebGPU's submit per launch counts, as a program pays it); each device's median kernel
+// time beside it, from a second round (CUDA events; WebGPU's pass timestamps, the
+// timestamp-query feature). Each workload's outputs on the two devices are compared (integers bit for bit,
 // floats within 1e-4 of the largest magnitude: WGSL may contract a*b+c and has its own
 // builtins), and the row says whether they agree. Grids stay within WebGPU's 65535 workgroups
 // per dimension, so sizes are not all powers of two.
@@ -17,7 +18,7 @@
 //   npm run build && node bench/wgsl.mjs        (GK_WGSL_BENCH_SMOKE=1: tiny sizes, 2 launches)
 import { openDevice } from "../dist/index.js";
 import { join } from "node:path";
-import { ROOT, barChart, table, writeResult } from "./lib.mjs";
+import { ROOT, barChart, fmt, table, writeResult } from "./lib.mjs";
 
 const SMOKE = process.env.GK_WGSL_BENCH_SMOKE === "1";
 const REPS = SMOKE ? 2 : Number(process.env.GK_BENCH_REPS ?? 50);
@@ -72,13 +73,16 @@ async function measure(gpu, w) {
   for (const [k, v] of Object.entries(w.args)) if (Array.isArray(v) && typeof v[1] === "number" && (!w.compare || w.compare.includes(k))) outputs[k] = await args[k].read();
   for (let i = 0; i < 2; i++) await launch();
   await gpu.sync();
-  let kernelMs = 0;
   const t0 = performance.now();
-  for (let i = 0; i < REPS; i++) await launch(gpu.kind === "cuda" ? { kernelTime: (ms) => (kernelMs += ms) } : {});
+  for (let i = 0; i < REPS; i++) await launch();
   await gpu.sync();
   const wall = (performance.now() - t0) / REPS;
+  // Kernel times in a second round, so that timing costs nothing in the first.
+  const kernel = [];
+  for (let i = 0; i < REPS; i++) await launch({ kernelTime: (ms) => kernel.push(ms) });
+  await gpu.sync();
   for (const v of Object.values(args)) if (typeof v === "object") v.free();
-  return { wallMs: wall, kernelMs: gpu.kind === "cuda" ? kernelMs / REPS : undefined, outputs };
+  return { wallMs: wall, kernelMs: kernel.length ? kernel.sort((a, b) => a - b)[kernel.length >> 1] : undefined, outputs };
 }
 
 /** Whether two runs' outputs agree: integers bit for bit, floats within 1e-4 of the largest magnitude. */
@@ -137,12 +141,13 @@ export async function benchWgsl() {
   for (const d of [cuda, webgpu]) await d.gpu?.close();
   const name = (d, fallback) => (d.gpu ? d.gpu.name : `none: ${d.reason ?? fallback}`);
   const devices = { cuda: name(cuda), webgpu: name(webgpu) };
+  const ms = (m) => (m?.wallMs !== undefined ? `${fmt(m.wallMs)} (${m.kernelMs !== undefined ? fmt(m.kernelMs) : "-"})` : (m?.error ? "error" : "-"));
   const cell = (r, key) => (r[key]?.error ? "error" : r[key] ? r[key].figure : "-");
   console.log(
     table(
       `WGSL (WebGPU) against CUDA, the examples on one GPU, wall time per launch over ${REPS} queued launches\n  CUDA: ${devices.cuda}\n  WebGPU: ${devices.webgpu}`,
-      ["workload", "unit", "CUDA", "WebGPU", "WebGPU/CUDA", "CUDA kernel ms", "WebGPU ms", "agree"],
-      rows.map((r) => [r.workload, r.unit, cell(r, "cuda"), cell(r, "webgpu"), r.cuda?.figure && r.webgpu?.figure ? r.webgpu.figure / r.cuda.figure : "-", r.cuda?.kernelMs ?? "-", r.webgpu?.wallMs ?? r.webgpu?.error ?? "-", r.agree]),
+      ["workload", "unit", "CUDA", "WebGPU", "WebGPU/CUDA", "CUDA ms (kernel)", "WebGPU ms (kernel)", "agree"],
+      rows.map((r) => [r.workload, r.unit, cell(r, "cuda"), cell(r, "webgpu"), r.cuda?.figure && r.webgpu?.figure ? r.webgpu.figure / r.cuda.figure : "-", ms(r.cuda), ms(r.webgpu), r.agree]),
     ),
   );
   for (const r of rows) for (const k of ["cuda", "webgpu"]) if (r[k]?.error) console.log(`  ${r.workload} on ${k}: ${r[k].error}`);

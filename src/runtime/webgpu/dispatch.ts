@@ -24,7 +24,7 @@ export interface DispatchRecord {
   readonly uniforms?: { readonly buffer: GPUBuffer; readonly bytes: Uint8Array } | undefined;
   /** `launch 3 of kernel 'saxpy'`: what errors name. */
   readonly what: string;
-  /** Called with the time from submit to done (ms), at the next wait. */
+  /** Called with the kernel's time (ms: the GPU's timestamps, else submit to done), at the next wait. */
   readonly timing?: ((ms: number) => void) | undefined;
   /** Read after the work is done: throws the kernel's own report of a failure (out-of-bounds). */
   readonly after?: (() => Promise<void>) | undefined;
@@ -46,23 +46,53 @@ export function dispatch(engine: WebGpuEngine, d: DispatchRecord): void {
     entries: d.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
   });
   const enc = device.createCommandEncoder();
-  const pass = enc.beginComputePass();
+  const stamps = d.timing && device.features.has("timestamp-query") ? timestamps(device) : undefined;
+  const pass = enc.beginComputePass(stamps ? { timestampWrites: { querySet: stamps.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
   pass.setPipeline(d.pipeline.pipeline);
   pass.setBindGroup(0, group);
   pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1], d.workgroups[2]);
   pass.end();
+  if (stamps) {
+    enc.resolveQuerySet(stamps.querySet, 0, 2, stamps.resolved, 0);
+    enc.copyBufferToBuffer(stamps.resolved, 0, stamps.read, 0, 16);
+  }
   const t0 = performance.now();
   device.queue.submit([enc.finish()]);
   const invalid = device.popErrorScope();
   const oom = device.popErrorScope();
-  const done = d.timing ? device.queue.onSubmittedWorkDone().then(() => performance.now() - t0) : undefined;
+  const wall = d.timing && !stamps ? device.queue.onSubmittedWorkDone().then(() => performance.now() - t0) : undefined;
   engine.expect(async () => {
     const [v, o] = await Promise.all([invalid, oom]);
     if (o) throw new GkRuntimeError("GK8018", `${d.what} failed: out of GPU memory (${firstLine(o.message)})`);
     if (v) throw new GkRuntimeError("GK8021", `${d.what} failed: the WebGPU device refused it: ${firstLine(v.message)}`);
     if (d.after) await d.after();
-    if (done) d.timing!(await done);
+    if (stamps) d.timing!(await stamps.ms());
+    else if (wall) d.timing!(await wall);
   });
+}
+
+/**
+ * A launch's kernel time from the GPU's timestamps at the start and end of its pass (the
+ * `timestamp-query` feature, which gk asks for where the adapter has it), in ms; without the
+ * feature the time from submit to done stands in. Browsers may round timestamps (to 100 µs).
+ */
+function timestamps(device: GPUDevice): { querySet: GPUQuerySet; resolved: GPUBuffer; read: GPUBuffer; ms: () => Promise<number> } {
+  const querySet = device.createQuerySet({ type: "timestamp", count: 2 });
+  const resolved = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const ms = async () => {
+    try {
+      await read.mapAsync(GPUMapMode.READ);
+      const [begin, end] = new BigUint64Array(read.getMappedRange());
+      read.unmap();
+      return end! >= begin! ? Number(end! - begin!) / 1e6 : 0;
+    } finally {
+      querySet.destroy();
+      resolved.destroy();
+      read.destroy();
+    }
+  };
+  return { querySet, resolved, read, ms };
 }
 
 function firstLine(s: string): string {

@@ -46,6 +46,17 @@ describe.skipIf(!webgpu.ok)(`a WebGPU device through gk's API (${webgpu.reason})
     expect([...host]).toEqual([5, 6, 7, 8, 0]);
   });
 
+  it("reports each launch's kernel time at the next wait", async () => {
+    const mod = await gpu.compileSource(SRC);
+    const out = await gpu.zeros("i32", 512);
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) await mod.blocks({ grid: 2, block: 256, shared: { s: 256 }, kernelTime: (ms) => times.push(ms) }, { out });
+    expect(times).toEqual([]);
+    await gpu.sync();
+    expect(times).toHaveLength(3);
+    for (const ms of times) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
   it("takes the block size and dynamic shared lengths at each launch (a pipeline each)", async () => {
     const mod = await gpu.compileSource(SRC);
     for (const block of [4, 64, 256]) {
