@@ -41,10 +41,7 @@ export function dispatch(engine: WebGpuEngine, d: DispatchRecord): void {
   device.pushErrorScope("out-of-memory");
   device.pushErrorScope("validation");
   if (d.uniforms) device.queue.writeBuffer(d.uniforms.buffer, 0, d.uniforms.bytes.buffer, d.uniforms.bytes.byteOffset, d.uniforms.bytes.byteLength);
-  const group = device.createBindGroup({
-    layout: d.pipeline.layout,
-    entries: d.bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })),
-  });
+  const group = bindGroup(device, d.pipeline.layout, d.bindings);
   const enc = device.createCommandEncoder();
   const stamps = d.timing && device.features.has("timestamp-query") ? timestamps(device) : undefined;
   const pass = enc.beginComputePass(stamps ? { timestampWrites: { querySet: stamps.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
@@ -93,6 +90,31 @@ function timestamps(device: GPUDevice): { querySet: GPUQuerySet; resolved: GPUBu
     }
   };
   return { querySet, resolved, read, ms };
+}
+
+/** Bind groups by layout and buffers: a launch of the same kernel on the same arrays makes none (it cost more than the rest of a launch's WebGPU calls). */
+const groups = new WeakMap<GPUBindGroupLayout, Map<string, GPUBindGroup>>();
+/** Ids of buffers, for the bind groups' keys (a buffer's id is never given to another). */
+const bufferIds = new WeakMap<GPUBuffer, number>();
+let nextBufferId = 1;
+/** Bind groups kept per layout; past it the oldest goes (a kept group keeps its buffers alive). */
+const GROUPS_PER_LAYOUT = 16;
+
+function bindGroup(device: GPUDevice, layout: GPUBindGroupLayout, bindings: readonly BufferBinding[]): GPUBindGroup {
+  let byKey = groups.get(layout);
+  if (byKey === undefined) groups.set(layout, (byKey = new Map()));
+  let key = "";
+  for (const b of bindings) {
+    let id = bufferIds.get(b.buffer);
+    if (id === undefined) bufferIds.set(b.buffer, (id = nextBufferId++));
+    key += `${b.binding}:${id},`;
+  }
+  const known = byKey.get(key);
+  if (known) return known;
+  const group = device.createBindGroup({ layout, entries: bindings.map((b) => ({ binding: b.binding, resource: { buffer: b.buffer } })) });
+  if (byKey.size >= GROUPS_PER_LAYOUT) byKey.delete(byKey.keys().next().value!);
+  byKey.set(key, group);
+  return group;
 }
 
 function firstLine(s: string): string {
