@@ -14,5 +14,7 @@ export async function openWebGpu(choice: "webgpu" | GPUDevice, opts: WebGpuOptio
 }
 
 function describe(v: unknown): string {
-  return v === null ? "null" : typeof v === "object" ? `a ${(v as object).constructor?.name ?? "object"}` : `${typeof v} ${String(v)}`;
+  if (v === null || typeof v !== "object") return v === null ? "null" : `${typeof v} ${String(v)}`;
+  const name = (v as object).constructor?.name;
+  return name && name !== "Object" ? `a ${name}` : "an object that is not a GPUDevice";
 }
