@@ -46,7 +46,14 @@ export class WebGpuEngine {
       this.generation++;
       this.buffers.clear();
     });
+    // An error outside a launch's scopes (a copy the device refused): reported by the next wait.
+    this.device.addEventListener?.("uncapturederror", (ev) => {
+      this.uncaptured ??= (ev as GPUUncapturedErrorEvent).error.message.split("\n")[0];
+    });
   }
+
+  /** The first error the device reported outside a launch's error scopes since the last wait. */
+  private uncaptured: string | undefined;
 
   /** The device's limits (those gk asked for where gk asked for the device). */
   get limits(): GPUSupportedLimits {
@@ -154,6 +161,9 @@ export class WebGpuEngine {
       }
     }
     if (first !== undefined) throw first;
+    const stray = this.uncaptured;
+    this.uncaptured = undefined;
+    if (stray !== undefined) throw new GkRuntimeError("GK8021", `the WebGPU device reported an error: ${stray}`);
   }
 
   /** Waits for every queue (WebGPU has one); the engine interface's times are delivered by the launches themselves. */

@@ -95,6 +95,14 @@ describe.skipIf(!webgpu.ok)(`the WebGPU engine on ${webgpu.reason}`, () => {
     await engine.sync();
   });
 
+  it("reports an error the device raised outside a launch at the next wait, once", async () => {
+    const m = await engine.alloc(8);
+    engine.device.queue.writeBuffer(engine.buffer(m, "m"), 16, new Uint8Array(8));
+    await expect(engine.settle()).rejects.toThrow(/^GK8021: the WebGPU device reported an error: .*/);
+    await engine.settle();
+    engine.free(m);
+  });
+
   it("reports WGSL the device refuses as a gk bug, naming the kernel and the line", async () => {
     const pipelines = new PipelineCache(engine.device);
     const bad = { ...SAXPY, kernel: "broken", code: SAXPY.code.replace("args.alpha * x[g.x]", "args.alpha * q[g.x]") };
