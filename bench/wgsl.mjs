@@ -2,7 +2,7 @@
 // run (issue 27): each workload is an example's kernel at a size a GPU notices, launched
 // through gk's API on GPU arrays of each device (`openDevice({ device: "cuda" })`, in-process,
 // and `openDevice({ device: "webgpu" })`: Dawn's Node binding over the GPU's Vulkan driver).
-// The figure is wall time per launch over REPS launches queued back to back, then one wait
+// The figure is wall time per launch over REPS launches (fewer for a kernel slower than 40 ms) queued back to back, then one wait
 // (so WebGPU's submit per launch counts, as a program pays it); each device's median kernel
 // time beside it, from a second round (CUDA events; WebGPU's pass timestamps, the
 // timestamp-query feature). Each workload's outputs on the two devices are compared (integers bit for bit,
@@ -21,6 +21,8 @@ import { join } from "node:path";
 import { ROOT, barChart, fmt, table, writeResult } from "./lib.mjs";
 
 const SMOKE = process.env.GK_WGSL_BENCH_SMOKE === "1";
+/** GK_WGSL_DAWN_FLAGS: Dawn's instance flags, comma-separated (e.g. enable-dawn-features=disable_robustness, to see what bounds clamping costs). */
+const DAWN_FLAGS = (process.env.GK_WGSL_DAWN_FLAGS ?? "").split(",").filter(Boolean);
 const REPS = SMOKE ? 2 : Number(process.env.GK_BENCH_REPS ?? 50);
 /** Grid sizes are multiples of `unit`, at most 65535 per dimension. */
 const S = SMOKE ? 1 / 256 : 1;
@@ -71,15 +73,18 @@ async function measure(gpu, w) {
   // Outputs of the first launch (a kernel that accumulates, as block_sum's total, is compared on what one launch writes).
   const outputs = {};
   for (const [k, v] of Object.entries(w.args)) if (Array.isArray(v) && typeof v[1] === "number" && (!w.compare || w.compare.includes(k))) outputs[k] = await args[k].read();
+  const tw = performance.now();
   for (let i = 0; i < 2; i++) await launch();
   await gpu.sync();
+  // A slow kernel (a float atomic's compare-exchange loop under contention) gets fewer launches: about 2 s a round.
+  const reps = Math.max(3, Math.min(REPS, Math.ceil(4000 / (performance.now() - tw))));
   const t0 = performance.now();
-  for (let i = 0; i < REPS; i++) await launch();
+  for (let i = 0; i < reps; i++) await launch();
   await gpu.sync();
-  const wall = (performance.now() - t0) / REPS;
+  const wall = (performance.now() - t0) / reps;
   // Kernel times in a second round, so that timing costs nothing in the first.
   const kernel = [];
-  for (let i = 0; i < REPS; i++) await launch({ kernelTime: (ms) => kernel.push(ms) });
+  for (let i = 0; i < reps; i++) await launch({ kernelTime: (ms) => kernel.push(ms) });
   await gpu.sync();
   for (const v of Object.values(args)) if (typeof v === "object") v.free();
   return { wallMs: wall, kernelMs: kernel.length ? kernel.sort((a, b) => a - b)[kernel.length >> 1] : undefined, outputs };
@@ -103,7 +108,7 @@ function agree(a, b) {
 
 async function open(device) {
   try {
-    const gpu = await openDevice({ device, ...(device === "webgpu" && { webgpu: { powerPreference: "high-performance" } }) });
+    const gpu = await openDevice({ device, ...(device === "webgpu" && { webgpu: { powerPreference: "high-performance", dawnFlags: DAWN_FLAGS } }) });
     return { gpu };
   } catch (e) {
     return { reason: String(e.message ?? e).split("\n")[0] };
@@ -156,7 +161,7 @@ export async function benchWgsl() {
     { group: `${r.workload} (${r.unit})`, label: "WGSL on WebGPU", series: "WGSL on WebGPU", value: r.webgpu?.figure ?? NaN },
   ]);
   const chart = barChart({ title: "gk's examples: WGSL on WebGPU against CUDA, same GPU", unit: "", log: true, note: `CUDA: ${devices.cuda}; WebGPU: ${devices.webgpu}`, bars });
-  console.log(`  -> ${writeResult("wgsl", { devices, reps: REPS, smoke: SMOKE, rows }, chart)}`);
+  console.log(`  -> ${writeResult(process.env.GK_WGSL_BENCH_NAME ?? "wgsl", { devices, reps: REPS, smoke: SMOKE, dawnFlags: DAWN_FLAGS, rows }, chart)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchWgsl();
