@@ -42,11 +42,11 @@ interface KernelBuffers {
   readonly constants: readonly GPUBuffer[];
 }
 
-/** A kernel ready to dispatch: its descriptor and shader; its pipelines by launch shape once made. */
+/** A kernel ready to dispatch: its descriptor and shader; its pipelines by device and launch shape once made. */
 interface ReadyKernel {
   readonly layout: WgslKernel;
   readonly source: ShaderSource;
-  readonly pipelines: Map<string, Pipeline>;
+  readonly pipelines: WeakMap<WebGpuEngine, Map<string, Pipeline>>;
 }
 
 const states = new WeakMap<WebGpuEngine, DeviceState>();
@@ -96,7 +96,7 @@ export function launchWebGpu(
 ): Promise<void> | undefined {
   const k = readyKernels.get(mod)?.get(fn.name);
   const shape = `${block.join(",")};${extras.sharedLengths.join(",")}`;
-  const pipeline = k?.pipelines.get(shape);
+  const pipeline = k?.pipelines.get(engine)?.get(shape);
   if (k === undefined || pipeline === undefined || host) return launchLater(device, engine, mod, fn, grid, block, values, stores, host, queue, config, extras, shape);
   submit(device, engine, k, pipeline, fn, grid, values, stores, queue, config, extras);
   return undefined;
@@ -118,13 +118,15 @@ async function launchLater(
   shape: string,
 ): Promise<void> {
   const k = await readyKernel(mod, fn);
-  let pipeline = k.pipelines.get(shape);
+  let shapes = k.pipelines.get(engine);
+  if (shapes === undefined) k.pipelines.set(engine, (shapes = new Map()));
+  let pipeline = shapes.get(shape);
   if (pipeline === undefined) {
     checkShape(engine, k.layout, fn.name, block, extras.sharedLengths);
     const constants: Record<string, number> = { [k.layout.workgroupSize.x]: block[0], [k.layout.workgroupSize.y]: block[1], [k.layout.workgroupSize.z]: block[2] };
     k.layout.dynamicShared.forEach((d, i) => (constants[d.override] = extras.sharedLengths[i]!));
     pipeline = await stateOf(engine).pipelines.pipeline(k.source, constants);
-    k.pipelines.set(shape, pipeline);
+    shapes.set(shape, pipeline);
   }
   if (!host) {
     submit(device, engine, k, pipeline, fn, grid, values, stores, queue, config, extras);
@@ -170,7 +172,7 @@ async function readyKernel(mod: DeviceModule, fn: Function): Promise<ReadyKernel
   if (layout.uniform) bindings.push({ binding: layout.uniform.binding, kind: "uniform" });
   for (const p of layout.params) if (p.kind === "buffer") bindings.push({ binding: p.binding, kind: p.access === "read" ? "read-only-storage" : "storage" });
   for (const c of layout.constants) bindings.push({ binding: c.binding, kind: "read-only-storage" });
-  const k: ReadyKernel = { layout, source: { kernel: fn.name, code: out.source, entryPoint: layout.entryPoint, bindings }, pipelines: new Map() };
+  const k: ReadyKernel = { layout, source: { kernel: fn.name, code: out.source, entryPoint: layout.entryPoint, bindings }, pipelines: new WeakMap() };
   byName.set(fn.name, k);
   return k;
 }
