@@ -21,8 +21,8 @@ import { vectorBuiltin } from "../../ir/builtins.js";
 import { stepType } from "../../ir/paths.js";
 import { asScalar, isFloat, isInt, isSigned, laneName, type ArrayType, type ScalarType, type StructType, type ValueType } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
-import { divHelper, floatToIntHelper, fmodHelper, shape, type HelperSet, type Shape } from "./helpers.js";
-import { literal } from "./literals.js";
+import { divHelper, floatToIntHelper, fmodHelper, fromBitsHelper, shape, type HelperSet, type Shape } from "./helpers.js";
+import { FROM_BITS, literal } from "./literals.js";
 import { builtinCall } from "./math.js";
 import { atomicCall, vectorLoadCall } from "./atomics.js";
 import { scalarName, typeName, type StructNames } from "./types.js";
@@ -74,6 +74,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
   switch (e.kind) {
     case "const": {
       const text = literal(e.type, e.value);
+      if (text.startsWith(FROM_BITS)) fromBitsHelper(cx.helpers);
       return { text, prec: text.startsWith("-") ? PREC.unary : PREC.primary };
     }
     case "var":
