@@ -23,11 +23,9 @@ export function wgsl(args: string[], io: Io): number {
   const r = frontEnd(positionals[0]!, { target: WGSL_TARGET });
   if (report(io, r.diagnostics, r.sources) || !r.ir) return EXIT.failed;
   const out = emitWgsl(r.ir, { gkVersion: gkVersion() });
+  const k = values.kernel === undefined ? undefined : out.kernels.get(values.kernel);
+  if (values.kernel !== undefined && !k) throw new UsageError(`${positionals[0]} has no kernel ${values.kernel} (its kernels: ${[...out.kernels.keys()].join(", ")})`);
   io.out(out.source);
-  if (values.kernel !== undefined) {
-    const k = out.kernels.get(values.kernel);
-    if (!k) throw new UsageError(`${positionals[0]} has no kernel ${values.kernel} (its kernels: ${[...out.kernels.keys()].join(", ")})`);
-    io.out(JSON.stringify(k, null, 2));
-  }
+  if (k) io.out(JSON.stringify(k, null, 2));
   return EXIT.ok;
 }

@@ -1,12 +1,13 @@
 /**
  * Legalize (src/ir/passes/legalize.ts): a target record that lacks a capability refuses, with
  * a located GK7008, what a program uses of it; CUDA lacks nothing. The test targets are CUDA's
- * record with one capability taken away (the WGSL backend will be the first real one).
+ * record with one capability taken away, and the WGSL backend's record.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CUDA_TARGET, cudaTargetFor } from "../../../src/codegen/cuda/target.js";
+import { WGSL_TARGET } from "../../../src/codegen/wgsl/target.js";
 import { legalize } from "../../../src/ir/passes/legalize.js";
 import type { Capability, Target } from "../../../src/ir/target.js";
 import { memoryHost } from "../../../src/load/program.js";
@@ -76,5 +77,54 @@ describe("legalize: tensor cores", () => {
     expect(diagnosticLines(r)).toEqual(["GK7008 2:15 the CUDA sm_75 target has no tensor cores (mma_..., for NVIDIA sm_80 and later), which this program uses here"]);
     expect(diagnosticLines(onTarget(MMA, cudaTargetFor(80)))).toEqual([]);
     expect(diagnosticLines(onTarget(MMA, lacking("warpOperations")))).toEqual([]);
+  });
+});
+
+describe("legalize: the WGSL target (src/codegen/wgsl/target.ts)", () => {
+  it("refuses bools in global and constant memory, and not in shared or local memory or as parameters", () => {
+    const src = `struct S { a: f32, on: bool }
+device_kernel k(flag: bool, s: S, flags: global<bool>, out: global<f32>) {
+  shared seen: bool[4];
+  let mine: bool[2] = [true, false];
+  seen[0] = flag && mine[0] && s.on;
+  out[0] = f32(flags[0]);
+}
+device_kernel m(ss: global<S>) { ss[0].a = 1.0; }
+`;
+    expect(diagnosticLines(onTarget(src, WGSL_TARGET))).toEqual([
+      "GK7008 2:35 the WGSL target has no bool elements in global memory (alone or in a struct), which this program uses here",
+    ]);
+    expect(diagnosticLines(onTarget(src.replace(/, flags: global<bool>/, "").replace("f32(flags[0])", "1.0"), WGSL_TARGET))).toEqual([
+      "GK7008 8:17 the WGSL target has no bool elements in global memory (alone or in a struct), which this program uses here",
+    ]);
+  });
+
+  it("refuses the math functions it has no counterpart of, each at its first use", () => {
+    const src = `device_kernel k(x: f32, out: global<f32>) {
+  out[0] = erf(x) + log1p(x) + erf(x * 2.0);
+  out[1] = sqrt(x) + log10(x);
+}
+`;
+    expect(diagnosticLines(onTarget(src, WGSL_TARGET))).toEqual([
+      "GK7008 2:12 the WGSL target has no erf (WGSL has no such function, and a formula of its functions would lose the accuracy it exists for), which this program uses here",
+      "GK7008 2:21 the WGSL target has no log1p (WGSL has no such function, and a formula of its functions would lose the accuracy it exists for), which this program uses here",
+    ]);
+  });
+
+  it("refuses what WGSL lacks in the examples, and nothing else", () => {
+    const refused = readdirSync("examples")
+      .filter((x) => x.endsWith(".gk"))
+      .sort()
+      .flatMap((f) => {
+        const r = frontEnd(join("examples", f), { target: WGSL_TARGET });
+        return r.ir ? [] : [`${f}: ${r.diagnostics.map((d) => d.message.replace(/^the WGSL target has no (.*), which this program uses here$/, "$1")).join("; ")}`];
+      });
+    expect(refused).toEqual([
+      "hgemm.gk: tensor cores (mma_..., for NVIDIA sm_80 and later)",
+      "lookback_scan.gk: ordered accesses and fences",
+      "reduce_generic.gk: f64",
+      "sum4.gk: warp operations (shuffles, votes, matches, syncWarp)",
+      "warp_reduce.gk: warp operations (shuffles, votes, matches, syncWarp)",
+    ]);
   });
 });
