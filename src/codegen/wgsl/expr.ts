@@ -4,8 +4,8 @@
  * - Integer `+ - *`, unary `-` and `<<` wrap in WGSL already; `/` and `%` go through helpers
  *   (division by zero yields 0) unless the divisor is a constant that is neither 0 nor -1.
  * - Shift counts are taken modulo 32 and made u32: `a << (u32(b) & 31u)`.
- * - Conversions: i32 ↔ u32 keep the bits (WGSL's `u32(i)`); float → int saturates through a
- *   helper; to bool is `x != 0`; from bool a `select`.
+ * - Conversions: i32 ↔ u32 keep the bits (WGSL's `u32(i)`); float → int saturates, and int →
+ *   float rounds once to nearest, through helpers; to bool is `x != 0`; from bool a `select`.
  * - WGSL evaluates operands left to right, as gk does; `c ? a : b` is `select(b, a, c)` (both
  *   evaluated) unless a branch writes memory, when the statement evaluates it with an `if`
  *   first (stmt.ts, `spill`).
@@ -21,7 +21,7 @@ import { vectorBuiltin } from "../../ir/builtins.js";
 import { stepType } from "../../ir/paths.js";
 import { asScalar, isFloat, isInt, isSigned, laneName, type ArrayType, type ScalarType, type StructType, type ValueType } from "../../ir/types.js";
 import { assertNever, invariant } from "../../util.js";
-import { divHelper, floatToIntHelper, fmodHelper, fromBitsHelper, shape, type HelperSet, type Shape } from "./helpers.js";
+import { divHelper, floatToIntHelper, fmodHelper, fromBitsHelper, intToFloatHelper, shape, type HelperSet, type Shape } from "./helpers.js";
 import { FROM_BITS, literal } from "./literals.js";
 import { builtinCall } from "./math.js";
 import { atomicCall, vectorLoadCall } from "./atomics.js";
@@ -251,7 +251,8 @@ function cast(e: CastExpr, cx: ExprContext): Emitted {
   if (to.name === "bool") return { text: `${operand(x, PREC.shift)} != ${valueShape(fromT).type}(${zeroOf(from)})`, prec: PREC.rel };
   if (from.name === "bool") return atom(`select(${toType}(${zeroOf(to)}), ${toType}(${oneOf(to)}), ${x.text})`);
   if (isFloat(from) && isInt(to)) return atom(`${floatToIntHelper(cx.helpers, to.name as "i32" | "u32", valueShape(fromT))}(${x.text})`);
-  // i32 ↔ u32 keep the bits; an integer to f32 rounds to nearest (spec/wgsl.md).
+  if (isInt(from) && isFloat(to)) return atom(`${intToFloatHelper(cx.helpers, from.name as "i32" | "u32", valueShape(fromT))}(${x.text})`);
+  // i32 ↔ u32 keep the bits.
   return atom(`${toType}(${x.text})`);
 }
 

@@ -7,6 +7,7 @@
  *   gk_fmod_f32                float %: C's fmod, exact (WGSL's % is x - y * trunc(x / y))
  *   gk_f32_to_i32, ..._u32     truncation that saturates and maps NaN to 0 (WGSL leaves NaN,
  *                              and values out of range, to the implementation)
+ *   gk_i32_to_f32, gk_u32_...  rounded once to nearest even (WGSL: either neighbour)
  *   gk_min_f32 gk_max_f32      a NaN operand yields the other; -0 is below +0 (WGSL: either)
  *   gk_isnan_f32 gk_isinf_f32  from the bits, which no compiler may assume away
  *   gk_round_f32               halfway cases away from zero (WGSL's round: to even)
@@ -164,6 +165,23 @@ export function fmodHelper(h: HelperSet): string {
     "    r = r - s;",
     "  }",
     `  return ${copysign}(r, x);`,
+    "}",
+  ]);
+}
+
+/**
+ * An i32 or u32 to f32, rounded once to nearest even: its high and low 16 bits are each exact
+ * in f32, and so is the high part scaled by 2^16, so the one addition rounds (WGSL lets
+ * `f32(x)` round either way; SwiftShader's u32 conversion does, measured in spec/wgsl.md).
+ */
+export function intToFloatHelper(h: HelperSet, from: "i32" | "u32", s: Shape): string {
+  const F = s.of("f32");
+  const I = s.of(from);
+  const U = s.of("u32");
+  const name = `gk_${s.suffix}_to_f32`;
+  return h.use(name, () => [
+    `fn ${name}(x: ${I}) -> ${F} {`,
+    `  return ${F}(x >> ${U}(16u)) * ${F}(65536.0f) + ${F}(x & ${I}(0xffff${from === "i32" ? "i" : "u"}));`,
     "}",
   ]);
 }

@@ -96,7 +96,7 @@ describe("WGSL semantics", () => {
     `);
   });
 
-  it("float to int saturates and maps NaN to 0; min and max order -0 below +0 and skip NaN; round goes away from zero", () => {
+  it("float to int saturates and maps NaN to 0, int to float rounds once; min and max order -0 below +0 and skip NaN; round goes away from zero", () => {
     expect(
       wgslOf(`device_kernel k(x: f32, out: global<i32>, u: global<u32>, f: global<f32>, b: global<i32>) {
   out[0] = i32(x);
@@ -104,6 +104,7 @@ describe("WGSL semantics", () => {
   f[0] = min(x, f[1]) + max(x, f[2]) + round(x) + clamp(x, 0.0, 1.0);
   b[0] = i32(isnan(x)) + i32(isinf(f[3]));
   f[4] = copysign(x, f[5]);
+  f[6] = f32(out[1]) + f32(u[1]);
 }`),
     ).toMatchInlineSnapshot(`
       "struct gk_Params_k {
@@ -152,6 +153,14 @@ describe("WGSL semantics", () => {
         return bitcast<f32>((bitcast<u32>(x) & u32(0x7fffffffu)) | (bitcast<u32>(y) & u32(0x80000000u)));
       }
 
+      fn gk_i32_to_f32(x: i32) -> f32 {
+        return f32(x >> u32(16u)) * f32(65536.0f) + f32(x & i32(0xffffi));
+      }
+
+      fn gk_u32_to_f32(x: u32) -> f32 {
+        return f32(x >> u32(16u)) * f32(65536.0f) + f32(x & u32(0xffffu));
+      }
+
       @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
       fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
         let x: f32 = gk_params_k.p0;
@@ -160,6 +169,7 @@ describe("WGSL semantics", () => {
         f[0i] = gk_min_f32(x, f[1i]) + gk_max_f32(x, f[2i]) + gk_round_f32(x) + gk_min_f32(gk_max_f32(x, 0.0f), 1.0f);
         b[0i] = select(i32(0i), i32(1i), gk_isnan_f32(x)) + select(i32(0i), i32(1i), gk_isinf_f32(f[3i]));
         f[4i] = gk_copysign_f32(x, f[5i]);
+        f[6i] = gk_i32_to_f32(out[1i]) + gk_u32_to_f32(u[1i]);
       }
       "
     `);
