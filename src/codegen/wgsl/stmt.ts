@@ -10,7 +10,8 @@
  *                         and shared memory for the block, as CUDA's __syncthreads does)
  *
  * WGSL's `select` evaluates both branches, so a `?:` whose branch writes memory (a call, an
- * atomic) is evaluated by the statement first, with an `if`, into a temporary; so is a `&&` or
+ * atomic), or whose value is a struct (which `select` does not take), is evaluated by the
+ * statement first, with an `if`, into a temporary; so is a `&&` or
  * `||` whose right operand holds one; operands evaluated before it that touch memory go into
  * `let`s before it, keeping gk's left-to-right order (`spill`). An assignment whose indices and
  * value both touch memory, one writing, evaluates its indices into `let`s first.
@@ -162,9 +163,9 @@ function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
 
 // ---------------------------------------------------------------- spilling
 
-/** Whether evaluating `e` needs statements first: a `?:` with a branch that writes memory. */
+/** Whether evaluating `e` needs statements first: a `?:` with a branch that writes memory, or of structs (WGSL's `select` takes scalars and vectors only). */
 function needsSpill(e: Expr, cx: StmtContext): boolean {
-  return someExpr(e, (x) => x.kind === "select" && [x.ifTrue, x.ifFalse].some((b) => memoryAccess(b, cx.functions).writes));
+  return someExpr(e, (x) => x.kind === "select" && (x.type.kind === "struct" || [x.ifTrue, x.ifFalse].some((b) => memoryAccess(b, cx.functions).writes)));
 }
 
 function letTemp(e: Expr, cx: StmtContext, pre: string[], depth: number): Expr {

@@ -252,6 +252,45 @@ device_kernel k(c: bool, a: global<i32>, out: global<i32>) {
     `);
   });
 
+  it("chooses between structs with an if (WGSL's select takes scalars and vectors only)", () => {
+    expect(
+      wgslOf(`struct P { a: f32, b: i32 }
+device_kernel k(c: bool, p: P, q: P, out: global<P>) {
+  out[0] = c ? p : q;
+}`),
+    ).toMatchInlineSnapshot(`
+      "struct P {
+        a: f32,
+        b: i32,
+      }
+
+      struct gk_Params_k {
+        p0: u32,
+        p1: f32,
+        p2: i32,
+        p3: f32,
+        p4: i32,
+      }
+      @group(0) @binding(0) var<uniform> gk_params_k: gk_Params_k;
+      @group(0) @binding(1) var<storage, read_write> out: array<P>;
+
+      @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
+      fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
+        let c: bool = (gk_params_k.p0 != 0u);
+        let p: P = P(gk_params_k.p1, gk_params_k.p2);
+        let q: P = P(gk_params_k.p3, gk_params_k.p4);
+        var gk_t1: P;
+        if (c) {
+          gk_t1 = p;
+        } else {
+          gk_t1 = q;
+        }
+        out[0i] = gk_t1;
+      }
+      "
+    `);
+  });
+
   it("atomics: i32 natively, f32 by compare-exchange loops, CAS retried until it fails on another value", () => {
     expect(
       wgslOf(`device_kernel k(h: global<i32>, f: global<f32>, out: global<i32>) {
