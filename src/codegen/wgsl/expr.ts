@@ -83,6 +83,9 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
       return atom(special(e.name, e.axis, cx.specials));
     case "unary": {
       const x = emitExpr(e.operand, cx);
+      // WGSL has no unary - of u32: 0 - x wraps to the same bits.
+      const t = e.type as ValueType;
+      if (e.op === "neg" && (t.kind === "vector" ? t.elem : asScalar(t)).name === "u32") return { text: `${valueShape(t).type}(0u) - ${operand(x, PREC.mul)}`, prec: PREC.add };
       const op = e.op === "neg" ? "-" : e.op === "not" ? "!" : "~";
       const text = operand(x, PREC.unary);
       return { text: `${op}${text.startsWith(op) || (op === "-" && text.startsWith("-")) ? `(${text})` : text}`, prec: PREC.unary };

@@ -18,7 +18,7 @@ function wgslOf(src: string): string {
 }
 
 describe("WGSL semantics", () => {
-  it("integer division and remainder by zero yield 0; shifts count modulo 32; float % is fmod", () => {
+  it("integer division and remainder by zero yield 0; shifts count modulo 32; float % is fmod; -u32 wraps", () => {
     expect(
       wgslOf(`device_kernel k(a: i32, b: u32, out: global<i32>, u: global<u32>, f: global<f32>) {
   out[0] = a / out[1];
@@ -29,6 +29,7 @@ describe("WGSL semantics", () => {
   u[2] = b >> u[3];
   out[5] = a >> 3;
   f[0] = f[1] % f[2];
+  u[4] = -b;
 }`),
     ).toMatchInlineSnapshot(`
       "struct gk_Params_k {
@@ -91,6 +92,7 @@ describe("WGSL semantics", () => {
         u[2i] = b >> (u[3i] & 31u);
         out[5i] = a >> 3u;
         f[0i] = gk_fmod_f32(f[1i], f[2i]);
+        u[4i] = u32(0u) - b;
       }
       "
     `);
