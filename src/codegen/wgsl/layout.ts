@@ -23,6 +23,8 @@
  *
  * Binding numbers are dense from 0 in this order: the uniform block (when present), then the
  * global parameters in parameter order, then the constant arrays in `constants` order.
+ * Make the bind group layout from these entries (a `layout: "auto"` pipeline drops the
+ * bindings a shader never uses, and a bind group with them would then not match it).
  *
  * Pipeline-overridable constants (`GPUProgrammableStage.constants`, keyed by name):
  *   - `workgroupSize.x/.y/.z`: the launch's block size (one pipeline per block size);
