@@ -19,12 +19,13 @@ import { builtins, operandTypes, type MathEntry } from "../../ir/builtins.js";
 import { evalCast } from "../../ir/evalOp.js";
 import { T } from "../../ir/types.js";
 import {
-  ALL_TYPES, bin, builtin, cast, index, INT_TYPES, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, NUM_TYPES, small, widthOf,
+  bin, builtin, cast, index, isFloatTy, isIntTy, isScalarTy, isSignedTy, isVecTy, lit, nameRef, small, widthOf,
   type ArrayKind, type BinOp, type CallArg, type ConstDef, type Expr, type IntTy, type LitForm, type NumTy, type ParamType, type SpecialName, type StructDef, type Ty, type ValTy, type Value, type VecTy,
 } from "./ast.js";
 import { SIZES } from "./generic.js";
 import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
+import { FULL, type Universe } from "./universe.js";
 import { literalValue } from "./values.js";
 import { INT_RANGES } from "../../ir/values.js";
 
@@ -74,6 +75,8 @@ export interface Env {
   readonly structs: readonly StructDef[];
   /** The program's vector types: scalar expressions read lanes of vectors of these lane counts. */
   readonly vecTypes: readonly VecTy[];
+  /** What the program draws from (its target's, universe.ts); absent: everything. */
+  readonly u?: Universe;
 }
 
 export const MATH: readonly MathEntry[] = builtins.filter((b): b is MathEntry => b.rule.kind === "math");
@@ -211,7 +214,12 @@ export class Lazy<T> extends fc.Arbitrary<T> {
 export class ExprGen {
   private readonly memo = new Map<string, fc.Arbitrary<Expr>>();
 
-  constructor(readonly env: Env) {}
+  /** What this generator draws from. */
+  readonly u: Universe;
+
+  constructor(readonly env: Env) {
+    this.u = env.u ?? FULL;
+  }
 
   /** The arbitrary for `key`, built on first use (most of them never are: a kernel draws a few paths). */
   private cached(key: string, make: () => fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
@@ -232,7 +240,7 @@ export class ExprGen {
         const v = constantAs(c, t);
         return v === undefined ? [] : [{ k: "lit", t, v, constant: c.name } as const];
       });
-      const plain = fc.tuple(literalValue(t), spelling(t)).map(([v, s]) => spell(t, v, s));
+      const plain = fc.tuple(literalValue(t, this.u.subnormals), spelling(t)).map(([v, s]) => spell(t, v, s));
       return consts.length ? fc.oneof(w(plain, 4), w(fc.constantFrom(...consts), 1)) : plain;
     });
   }
@@ -251,7 +259,7 @@ export class ExprGen {
 
   /** An integer of any integer type, at most depth d. */
   anyInt(d: number): fc.Arbitrary<Expr> {
-    return this.cached(`int:${d}`, () => fc.oneof(...INT_TYPES.map((u) => (d === 0 ? this.atom(u) : this.expr(u, d)))));
+    return this.cached(`int:${d}`, () => fc.oneof(...this.u.int.map((u) => (d === 0 ? this.atom(u) : this.expr(u, d)))));
   }
 
   /** An index in 0..n-1 of some integer type, built from an expression of depth at most d. */
@@ -292,12 +300,12 @@ export class ExprGen {
       if (t === "bool") alts.push(...this.boolOps(sub));
       else alts.push(...this.numericOps(t, sub));
       alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
-      const uses = EXACT_USES.filter((m) => m.result === t);
+      const uses = EXACT_USES.filter((m) => m.result === t && this.u.math(m.entry));
       if (uses.length) {
         const call = (m: MathUse) => fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => sub(m.operand))).map((args) => mathCall(m, t, args));
         alts.push(w(fc.oneof(...uses.map(call)), 2));
       }
-      const others = ALL_TYPES.filter((u) => u !== t);
+      const others = this.u.all.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
       alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d));
       return fc.oneof(...alts);
@@ -306,8 +314,8 @@ export class ExprGen {
 
   private boolOps(sub: (u: ValTy) => fc.Arbitrary<Expr>): Weighted[] {
     const pair = (u: Ty) => fc.tuple(sub(u), sub(u));
-    const eq = fc.oneof(...ALL_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!=", "===", "!=="), pair(u))));
-    const order = fc.oneof(...NUM_TYPES.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), pair(u))));
+    const eq = fc.oneof(...this.u.all.map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!=", "===", "!=="), pair(u))));
+    const order = fc.oneof(...this.u.num.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), pair(u))));
     const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin("bool", op, l, r));
     const logic = fc.tuple(fc.constantFrom<BinOp>("&&", "||", "&", "|", "^"), pair("bool")).map(([op, [l, r]]) => bin("bool", op, l, r));
     const not = sub("bool").map((e): Expr => ({ k: "unary", t: "bool", op: "!", e }));
@@ -322,22 +330,22 @@ export class ExprGen {
     if (isIntTy(t)) {
       const bits = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), s, s).map(([op, l, r]) => bin(t, op, l, r));
       const not = s.map((e): Expr => ({ k: "unary", t, op: "~", e }));
-      const count = fc.oneof(w(fc.integer({ min: 0, max: widthOf(t) - 1 }).map((c) => lit(t, small(t, c))), 1), w(fc.oneof(...INT_TYPES.map(sub)), 2));
+      const count = fc.oneof(w(fc.integer({ min: 0, max: widthOf(t) - 1 }).map((c) => lit(t, small(t, c))), 1), w(fc.oneof(...this.u.int.map(sub)), 2));
       const shift = fc.tuple(fc.constantFrom<BinOp>("<<", ">>", ">>>"), s, count).map(([op, l, r]) => bin(t, op, l, r));
       alts.push(w(bits, 2), w(not, 1), w(shift, 2));
     }
     return alts;
   }
 
-  /** `/` and `%`: floats as they are; integers with a divisor that cannot be 0. */
+  /** `/` and `%`: floats as they are (`%` only where the target's `/` is inexact); integers with a divisor that cannot be 0. */
   division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
     const op = fc.constantFrom<BinOp>("/", "%");
-    if (isFloatTy(t)) return fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, b));
+    if (isFloatTy(t)) return fc.tuple(this.u.floatDivision ? op : fc.constant<BinOp>("%"), s, s).map(([o, a, b]) => bin(t, o, a, b));
     const one = lit(t, small(t, 1));
     const zero = lit(t, small(t, 0));
     const orOne = fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, bin(t, "|", b, one)));
     const checked = fc.tuple(op, s, s).map(([o, a, b]): Expr => ({ k: "select", t, c: bin("bool", "!=", b, zero), a: bin(t, o, a, b), b: zero }));
-    const constant = fc.tuple(op, s, literalValue(t).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(t, v)));
+    const constant = fc.tuple(op, s, literalValue(t, this.u.subnormals).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(t, v)));
     const minusOne = isSignedTy(t) ? [fc.tuple(op, s).map(([o, a]) => bin(t, o, a, lit(t, small(t, -1))))] : [];
     return fc.oneof(orOne, checked, constant, ...minusOne);
   }

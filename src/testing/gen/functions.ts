@@ -18,9 +18,10 @@
  * called only as statements, so expressions stay free of side effects (expr.ts).
  */
 import fc from "fast-check";
-import { ALL_TYPES, assign, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type StructDef, type Ty, type ValTy, type VecTy } from "./ast.js";
+import { ALL_TYPES, assign, isScalarTy, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type StructDef, type Ty, type ValTy, type VecTy } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type StmtCtx } from "./stmt.js";
+import { FULL, type Universe } from "./universe.js";
 
 export type FnShape =
   | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: ValTy }
@@ -38,11 +39,19 @@ export function fnShape(
   inputLength: number,
   values: fc.Arbitrary<ValTy> = fc.constantFrom(...ALL_TYPES),
   viewTypes: fc.Arbitrary<Ty> = fc.constantFrom(...ALL_TYPES),
+  u: Universe = FULL,
 ): fc.Arbitrary<FnShape> {
-  const types = fc.constantFrom(...ALL_TYPES);
+  const types = fc.constantFrom(...u.all);
   const view = fc.tuple(viewTypes, fc.constantFrom(1, 2, 3, 4, inputLength)).map(([t, length]): ParamType => ({ kind: "view", t, readonly: true, length }));
   const valueFn = fc
-    .tuple(fc.array(values, { minLength: 1, maxLength: 3 }), fc.option(values, { freq: 3 }), fc.option(view, { freq: 3 }), values, names)
+    .tuple(
+      fc.array(values, { minLength: 1, maxLength: 3 }),
+      // An input array of the function's own: of a type global memory holds.
+      fc.option(u === FULL ? values : values.filter((t) => !isScalarTy(t) || u.inMemory(t)), { freq: 3 }),
+      u.views ? fc.option(view, { freq: 3 }) : fc.constant(null),
+      values,
+      names,
+    )
     .map(([ps, input, v, ret, pnames]): FnShape => ({
       kind: "value",
       params: [
@@ -56,7 +65,13 @@ export function fnShape(
   const writerFn = values.map((t): FnShape => ({ kind: "writer", t }));
   const viewWriterFn = fc.tuple(types, fc.constantFrom(1, 2, 3, 4)).map(([t, length]): FnShape => ({ kind: "viewWriter", t, length }));
   const refFn = fc.tuple(types, types, types).map(([t, out, extra]): FnShape => ({ kind: "ref", t, out, extra }));
-  return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 });
+  if (u === FULL) return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 });
+  return fc.oneof(
+    { arbitrary: valueFn, weight: 3 },
+    { arbitrary: writerFn, weight: 1 },
+    ...(u.views ? [{ arbitrary: viewWriterFn, weight: 1 }] : []),
+    ...(u.references ? [{ arbitrary: refFn, weight: 1 }] : []),
+  );
 }
 
 /** The parameters of a function of this shape, with their names. */
@@ -96,6 +111,8 @@ export function callable(shapes: readonly FnShape[]): FnSig[] {
 export interface CompoundTypes {
   readonly structs: readonly StructDef[];
   readonly vecTypes: readonly VecTy[];
+  /** What the program draws from (its target's). */
+  readonly u?: Universe;
 }
 
 /**
@@ -117,8 +134,9 @@ export function fnBody(
   const params = fnParams(f);
   const env = (vars: ValueVar[], arrays: ArrayRef[]): Env => ({
     vars, arrays: [...arrays, ...moduleArrays], fns: [...callable(shapes.slice(0, i)), ...generic], constants, slots, inputLength, structs: compound.structs, vecTypes: compound.vecTypes,
+    ...(compound.u && compound.u !== FULL && { u: compound.u }),
   });
-  const valueTypes: ValTy[] = [...ALL_TYPES, ...compound.vecTypes, ...compound.structs.map((d) => d.name)];
+  const valueTypes: ValTy[] = [...(compound.u ?? FULL).all, ...compound.vecTypes, ...compound.structs.map((d) => d.name)];
   const ctx = (ret: StmtCtx["ret"], depth: number): StmtCtx => ({ depth, loop: false, ret, loops: 0, blocks: 0 });
   const scalars = params.flatMap((p): ValueVar[] => (p.type.kind === "scalar" || (p.type.kind === "ref" && p.type.mode === "inout") ? [{ name: p.name, t: p.type.t, mutable: true }] : []));
   const arrays = params.flatMap((p): ArrayRef[] => {

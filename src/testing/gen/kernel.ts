@@ -28,9 +28,10 @@ import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
 import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import type { Dim3 } from "../../ir/limits.js";
+import type { Target } from "../../ir/target.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
-  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
+  ALL_TYPES, assign, bin, builtin, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type NumTy, type Param, type ParamValue, type Program, type Stmt,
   type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
@@ -40,6 +41,7 @@ import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
 import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
+import { FULL, universe, type Universe } from "./universe.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 
 /** Output slots per thread. */
@@ -60,11 +62,19 @@ export interface GenOptions {
   readonly floatAtomics?: boolean;
   /** Generic device functions and kernels generic over a shared array's size (default true; src/testing/gen/generic.ts). */
   readonly generics?: boolean;
+  /**
+   * Draw only what this target can run as the simulator does (universe.ts): its types, its
+   * exact builtins, no construct it lacks; none (the default): everything gk has, the same
+   * kernels for the same seeds as before this option existed.
+   */
+  readonly target?: Target;
 }
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 interface Shape {
+  /** What the program draws from (its target's). */
+  readonly u: Universe;
   readonly grid: Dim3;
   /** Generic device functions (generic.ts), callable at every type their constraints admit. */
   readonly generics: readonly GenericFn[];
@@ -127,8 +137,8 @@ const ACC_OPS = { int: ["add", "min", "max", "and", "or", "xor"], float: ["add",
 /** The shapes of an accumulator's ACC_LENGTH elements: `x[4]`, a scalar `x` (shared only), `x[2][2]` (shared only). */
 const ACC_SHAPES: Readonly<Record<string, readonly number[]>> = { "": [ACC_LENGTH], "1": [], "2": [2, ACC_LENGTH / 2] };
 
-function accumulator(prefix: string, shapes: readonly string[]): fc.Arbitrary<Accumulator> {
-  return fc.constantFrom(...NUM_TYPES).chain((t) =>
+function accumulator(prefix: string, shapes: readonly string[], types: readonly NumTy[]): fc.Arbitrary<Accumulator> {
+  return fc.constantFrom(...types).chain((t) =>
     fc.tuple(fc.constantFrom(...(isHalfTy(t) ? ACC_OPS.half : isFloatTy(t) ? ACC_OPS.float : ACC_OPS.int)), fc.constantFrom(...shapes)).map(
       ([op, shape]): Accumulator => ({ name: `${prefix}${shape}_${op}_${t}`, t, op, dims: ACC_SHAPES[shape]! }),
     ),
@@ -145,8 +155,8 @@ const STRUCT_BYTES = 96;
 const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.map((t) => vec(t, 2))];
 
 /** One struct, or two with the second holding the first (as a field or an array field). */
-function structDefs(): fc.Arbitrary<StructDef[]> {
-  const valueTy = fc.oneof({ arbitrary: fc.constantFrom<ValTy>(...LANE_TYPES), weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...VEC_TYPES), weight: 2 });
+function structDefs(u: Universe): fc.Arbitrary<StructDef[]> {
+  const valueTy = fc.oneof({ arbitrary: fc.constantFrom<ValTy>(...memoryLanes(u)), weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...vecTypesOf(u)), weight: 2 });
   const dims = fc.constantFrom<readonly number[]>([], [], [], [], [2], [3], [2, 2]);
   const struct = (name: StructTy, inner: StructTy | null): fc.Arbitrary<StructDef> => {
     const t = inner ? fc.oneof({ arbitrary: valueTy, weight: 2 }, { arbitrary: fc.constant<ValTy>(inner), weight: 1 }) : valueTy;
@@ -169,17 +179,30 @@ function structDefs(): fc.Arbitrary<StructDef[]> {
 }
 
 /** The program's vector types (in one program in three) and structs (in one in five): none in most programs, so that scalar code keeps most of the runs. */
-function compoundTypes(): fc.Arbitrary<{ vecTypes: VecTy[]; structs: StructDef[] }> {
-  const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 2 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...VEC_TYPES), { minLength: 1, maxLength: 3 }), weight: 1 });
-  const structs = fc.oneof({ arbitrary: fc.constant<StructDef[]>([]), weight: 4 }, { arbitrary: structDefs(), weight: 1 });
+function compoundTypes(u: Universe): fc.Arbitrary<{ vecTypes: VecTy[]; structs: StructDef[] }> {
+  const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 2 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...vecTypesOf(u)), { minLength: 1, maxLength: 3 }), weight: 1 });
+  const structs = fc.oneof({ arbitrary: fc.constant<StructDef[]>([]), weight: 4 }, { arbitrary: structDefs(u), weight: 1 });
   return fc.record({ vecTypes, structs });
 }
 
-function shape(opts: GenOptions): fc.Arbitrary<Shape> {
-  return compoundTypes().chain(({ vecTypes, structs }) => shapeWith(opts, vecTypes, structs));
+/**
+ * Lane types of the program's vectors and struct fields: every one of them has `in_T` and
+ * `out_T` arrays, so only those global memory may hold.
+ */
+function memoryLanes(u: Universe): readonly Ty[] {
+  return u === FULL ? LANE_TYPES : u.lanes.filter(u.inMemory);
 }
 
-function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readonly StructDef[]): fc.Arbitrary<Shape> {
+function vecTypesOf(u: Universe): readonly VecTy[] {
+  return u === FULL ? VEC_TYPES : [...memoryLanes(u).flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...u.halfLanes.filter(u.inMemory).map((t) => vec(t, 2))];
+}
+
+function shape(opts: GenOptions): fc.Arbitrary<Shape> {
+  const u = universe(opts.target);
+  return compoundTypes(u).chain(({ vecTypes, structs }) => shapeWith(opts, u, vecTypes, structs));
+}
+
+function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], structs: readonly StructDef[]): fc.Arbitrary<Shape> {
   const maxThreads = opts.maxBlockThreads ?? 128;
   const maxBlocks = opts.maxBlocks ?? 6;
   const anyWidth = fc.integer({ min: 1, max: Math.min(64, maxThreads) });
@@ -201,7 +224,10 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       const gz2 = x * gy2 * gz <= maxBlocks ? gz : 1;
       return { block: [bx, y, z] as Dim3, grid: [x, gy2, gz2] as Dim3 };
     });
-  const scalars = fc.constantFrom(...ALL_TYPES);
+  const scalars = fc.constantFrom(...u.all);
+  // Scalars that global and constant memory may hold (constant arrays, global accumulators).
+  const memoryScalars = u === FULL ? scalars : fc.constantFrom(...u.all.filter(u.inMemory));
+  const accNums = u === FULL ? NUM_TYPES : u.num.filter(u.inMemory);
   const compound = compoundOf({ vecTypes, structs });
   // Value types: scalars, and now and then the program's vectors and structs.
   const types: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 3 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
@@ -227,7 +253,7 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
   const constants = fc.tuple(
     fc.option(fc.bigInt({ min: -(1n << 40n), max: 1n << 40n }), { freq: 2 }),
     fc.option(fc.integer({ min: -400, max: 400 }).map((n) => n / 16 + 1 / 1024)),
-    fc.option(scalars.chain((t) => literalValue(t).map((v) => ({ t, v })))),
+    fc.option(scalars.chain((t) => literalValue(t, u.subnormals).map((v) => ({ t, v })))),
   ).map(([i, f, typed]) => {
     const out: ConstDef[] = [];
     if (i !== null) out.push({ name: "C0", t: undefined, v: i });
@@ -241,30 +267,30 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       locals: fc.array(types, { maxLength: 5 }).chain((ts) => names(ts.length, "v").map((ns) => ts.map((t, i) => ({ name: ns[i]!, t })))),
       localArrays: fc.array(localArray, { maxLength: 2 }),
       shared,
-      sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"]), { maxLength: 2 }),
-      globalAccs: fc.array(accumulator("acc", [""]), { maxLength: 3 }),
+      sharedAccs: fc.array(accumulator("sacc", ["", "1", "2"], accNums), { maxLength: 2 }),
+      globalAccs: fc.array(accumulator("acc", [""], accNums), { maxLength: 3 }),
       constants,
       tables: fc.array(
-        fc.tuple(scalars, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
-          fc.array(literalValue(t), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
+        fc.tuple(memoryScalars, fc.oneof(fc.integer({ min: 1, max: 5 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })))).chain(([t, dims]) =>
+          fc.array(literalValue(t, u.subnormals), { minLength: count(dims), maxLength: count(dims) }).map((values) => ({ t, dims, values })),
         ),
         { maxLength: 2 },
       ).map((ts) => ts.map((x, i): TableDef => ({ name: `tab${i}`, ...x }))),
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
       // Where a segment of warp operations goes, in about one program in two (shuffles move twelve types; matches four).
-      warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }),
-      approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
-      fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
+      warpAt: u.warp ? fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }) : fc.constant(null),
+      approx: opts.approx === false || !u.inexact ? fc.constant([]) : fc.subarray([...u.float]),
+      fast: opts.approx === false || !u.inexact ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
       // Constant memory holds scalars (gk refuses others, GK2043).
-      constantArrays: fc.array(scalars, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
-      generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(), { maxLength: 2 }),
+      constantArrays: fc.array(memoryScalars, { maxLength: 2 }).map((ts) => ts.map((t, i): ConstantArray => ({ name: `K${i}`, t, length: INPUT_LENGTH }))),
+      generics: opts.generics === false ? fc.constant([]) : fc.array(arbGenericFn(u), { maxLength: 2 }),
       genericKernel: opts.generics === false ? fc.constant(false) : fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
     })
     // Device functions after the arrays: their views are now and then of a shared or local array's type.
     .chain((r) => {
       const arrayScalars = [...new Set([...r.shared, ...r.localArrays].map((x) => x.t).filter(isScalarTy))];
-      const viewTypes = arrayScalars.length ? fc.oneof(fc.constantFrom(...ALL_TYPES), fc.constantFrom(...arrayScalars)) : fc.constantFrom(...ALL_TYPES);
-      return fc.array(fnShape(names(3, "p"), INPUT_LENGTH, types, viewTypes), { maxLength: 3 }).map((fns) => ({ ...r, fns }));
+      const viewTypes = arrayScalars.length ? fc.oneof(fc.constantFrom(...u.all), fc.constantFrom(...arrayScalars)) : fc.constantFrom(...u.all);
+      return fc.array(fnShape(names(3, "p"), INPUT_LENGTH, types, viewTypes, u), { maxLength: 3 }).map((fns) => ({ ...r, fns }));
     })
     .map((r): Shape => {
       const plan = r.segments.map(([kind, target, trips]): Segment => {
@@ -274,6 +300,7 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       });
       if (r.warpAt !== null) plan.splice(r.warpAt % (plan.length + 1), 0, { k: "warp" });
       return {
+        u,
         ...r.launch,
         vecTypes,
         structs,
@@ -302,9 +329,9 @@ function compoundOf(s: { readonly vecTypes: readonly VecTy[]; readonly structs: 
   return [...s.vecTypes, ...s.structs.map((d) => d.name)];
 }
 
-/** Every value type with a value parameter `s_T`, an input `in_T` and an output `out_T`. */
+/** Every value type with a value parameter `s_T`, an input `in_T` and an output `out_T`: those global memory may hold. */
 function paramTypes(s: Shape): ValTy[] {
-  return [...ALL_TYPES, ...compoundOf(s)];
+  return [...(s.u === FULL ? ALL_TYPES : s.u.all.filter(s.u.inMemory)), ...compoundOf(s)];
 }
 
 function kernelParams(s: Shape): Param[] {
@@ -327,15 +354,16 @@ function threads(s: Shape): number {
 function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, ParamValue>> {
   const n = threads(s) * SLOTS;
   const accs = new Map(s.globalAccs.map((a) => [a.name, a]));
+  const input = (u: Ty) => inputValue(u, s.u.subnormals);
   const arbs = params.map((p): fc.Arbitrary<ParamValue> => {
     const t = p.type.t;
-    if (p.type.kind === "scalar") return compositeValue(t, s.structs, inputValue);
-    if (p.name.startsWith("in_")) return arrayValue(t, s.structs, INPUT_LENGTH, inputValue);
+    if (p.type.kind === "scalar") return compositeValue(t, s.structs, input);
+    if (p.name.startsWith("in_")) return arrayValue(t, s.structs, INPUT_LENGTH, input);
     const acc = accs.get(p.name);
-    if (acc) return typedArray(acc.t, ACC_LENGTH, isFloatTy(acc.t) && acc.op === "add" ? smallValue(acc.t) : inputValue(acc.t));
+    if (acc) return typedArray(acc.t, ACC_LENGTH, isFloatTy(acc.t) && acc.op === "add" ? smallValue(acc.t) : input(acc.t));
     return filledArray(t, s.structs, n, sentinel);
   });
-  const constants = s.constantArrays.map((a) => typedArray(a.t, a.length));
+  const constants = s.constantArrays.map((a) => typedArray(a.t, a.length, input(a.t)));
   return fc.tuple(fc.tuple(...arbs), fc.tuple(...constants)).map(([vs, cs]) => new Map<string, ParamValue>([
     ...params.map((p, i): [string, ParamValue] => [p.name, vs[i]!]),
     ...s.constantArrays.map((a, i): [string, ParamValue] => [a.name, cs[i]!]),
@@ -415,6 +443,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
     inputLength: INPUT_LENGTH,
     structs: s.structs,
     vecTypes: s.vecTypes,
+    ...(s.u !== FULL && { u: s.u }),
   };
   const writers = s.fns.flatMap((f, index) => (f.kind === "writer" ? [{ index, t: f.t }] : []));
   const parts = (accs: readonly Accumulator[]): KernelParts => ({
@@ -435,7 +464,7 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
   const init = (t: ValTy) => fc.option(outer.gen.any(t), { freq: 8 });
   pieces.push(fc.tuple(...locals.map((v) => init(v.t))).map((inits) => locals.map((v, i): Stmt => ({ k: "let", decl: "let", name: v.name, t: v.t, init: inits[i] ?? null }))));
   pieces.push(
-    fc.tuple(...s.localArrays.map((a) => (a.init !== "none" && isScalarTy(a.t) ? fc.array(literalValue(a.t), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
+    fc.tuple(...s.localArrays.map((a) => (a.init !== "none" && isScalarTy(a.t) ? fc.array(literalValue(a.t, s.u.subnormals), { minLength: count(a.dims), maxLength: count(a.dims) }) : fc.constant(null)))).map((inits) =>
       s.localArrays.map((a, i): Stmt => ({ k: "localArray", name: `la${i}`, t: a.t, dims: a.dims, init: inits[i] ?? null, flat: a.init === "flat" })),
     ),
   );
@@ -564,7 +593,7 @@ function sharedAccInit(accs: readonly Accumulator[], scope: Scope): fc.Arbitrary
 /** Each generic function's instances: one signature per type its constraint admits. */
 function genericSigs(s: Shape): FnSig[] {
   return s.generics.flatMap((g, index) =>
-    g.constraint.types.map((t): FnSig => ({ index, params: [{ kind: "scalar", t }, { kind: "scalar", t }, { kind: "scalar", t: "i32" }], ret: t, generic: { sized: g.sized } })),
+    g.constraint.types.filter((t) => s.u.all.includes(t)).map((t): FnSig => ({ index, params: [{ kind: "scalar", t }, { kind: "scalar", t }, { kind: "scalar", t: "i32" }], ret: t, generic: { sized: g.sized } })),
   );
 }
 

@@ -19,7 +19,7 @@
 import fc from "fast-check";
 import { builtins, type AtomicEntry } from "../../ir/builtins.js";
 import {
-  ALL_TYPES, assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, isVecLane, laneType, lit, nameRef, NUM_TYPES, scalarTarget, small, vec,
+  assign, bin, builtin, cast, isFloatTy, isIntTy, isScalarTy, isVecLane, laneType, lit, nameRef, scalarTarget, small, vec,
   type AssignOp, type BinOp, type Expr, type FloatTy, type LValue, type NumTy, type Stmt, type Ty, type Unroll, type ValTy,
 } from "./ast.js";
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
@@ -129,7 +129,7 @@ export class Scope {
     }
     const k = this.kernel;
     if (!k) return out;
-    const atomicTypes = NUM_TYPES.filter((t) => k.floatAtomics || !isFloatTy(t));
+    const atomicTypes = g.u.num.filter((t) => k.floatAtomics || !isFloatTy(t));
     for (const t of k.outTypes) {
       const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
       out.push(w(this.assignTo(slot, t), 3), ...this.inside(slot, t, 2));
@@ -359,7 +359,7 @@ export class Scope {
   private block(ctx: StmtCtx): fc.Arbitrary<Stmt> {
     const shadowable = this.env.vars.filter((v) => v.mutable).map((v) => v.name);
     const names = fc.oneof({ arbitrary: fc.constant(`b${ctx.blocks}`), weight: 3 }, ...(shadowable.length ? [{ arbitrary: fc.constantFrom(...shadowable), weight: 1 }] : []));
-    const types = ALL_TYPES;
+    const types = this.gen.u.all;
     return fc.tuple(names, fc.constantFrom(...types)).chain(([name, t]) => {
       const inner = this.with({ name, t, mutable: true }).stmts({ ...ctx, blocks: ctx.blocks + 1 }, 1, 3);
       return fc.tuple(this.gen.any(t), inner).map(([init, body]): Stmt => ({ k: "block", body: [{ k: "let", decl: "let", name, t, init }, ...body] }));

@@ -100,19 +100,28 @@ function finiteFloat(t: FloatTy): fc.Arbitrary<number> {
   return fc.oneof({ arbitrary: plainFloat(t), weight: 6 }, { arbitrary: fc.constantFrom(...edges), weight: 3 }, { arbitrary: full, weight: 1 });
 }
 
-/** A value for a literal of type t: finite (there is no literal for NaN or Infinity). */
-export function literalValue(t: Ty): fc.Arbitrary<Value> {
+/**
+ * A value for a literal of type t: finite (there is no literal for NaN or Infinity).
+ * `subnormals` false: a subnormal float becomes a zero of its sign (a map, so the random
+ * stream is the same).
+ */
+export function literalValue(t: Ty, subnormals = true): fc.Arbitrary<Value> {
   if (t === "bool") return fc.boolean();
-  if (isFloatTy(t)) return finiteFloat(t);
+  if (isFloatTy(t)) return subnormals ? finiteFloat(t) : finiteFloat(t).map(flushed);
   return intValue(t);
 }
 
 /** A value for an input of type t: anything, NaN and the infinities included. */
-export function inputValue(t: Ty): fc.Arbitrary<Value> {
+export function inputValue(t: Ty, subnormals = true): fc.Arbitrary<Value> {
   if (isFloatTy(t)) {
-    return fc.oneof({ arbitrary: finiteFloat(t), weight: 8 }, { arbitrary: fc.constantFrom(...SPECIAL_FLOATS), weight: 2 });
+    return fc.oneof({ arbitrary: literalValue(t, subnormals), weight: 8 }, { arbitrary: fc.constantFrom(...SPECIAL_FLOATS), weight: 2 });
   }
   return literalValue(t);
+}
+
+/** x, or a zero of its sign where its magnitude is below f32's smallest normal (the targets without subnormals have f32 only). */
+function flushed(x: number): number {
+  return x !== 0 && Math.abs(x) < F32_MIN_NORMAL ? (x < 0 ? -0 : 0) : x;
 }
 
 /** A small integer-valued input of type t (float atomic sums stay exact with these). */

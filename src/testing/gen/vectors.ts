@@ -18,10 +18,11 @@
 import fc from "fast-check";
 import {
   bin, builtin, isFloatTy, isIntTy, isSignedTy, isVecLane, laneOf, lanesOf, laneTypesOf, LANE_INT_TYPES, lit, nameRef, small, vec, widthOf,
-  type BinOp, type Expr, type Lanes, type NumTy, type Ty, type ValTy, type VecTy,
+  type BinOp, type Expr, type IntTy, type Lanes, type NumTy, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { EXACT_USES, mathOperands, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen, type MathUse } from "./expr.js";
 import { fieldReads } from "./structs.js";
+import { FULL } from "./universe.js";
 import { literalValue } from "./values.js";
 
 type Weighted = fc.WeightedArbitrary<Expr>;
@@ -100,16 +101,16 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
     fc.tuple(sub(vec(lane, m)), fc.array(fc.integer({ min: 0, max: m - 1 }), { minLength: n, maxLength: n }), rgbaLetters).map(([e, ks, rgba]) => lanesOfExpr(e, t, ks, rgba)),
   );
   alts.push(w(fc.oneof(...swizzle), 3));
-  const others = laneTypesOf(n).filter((u) => u !== lane);
+  const others = lanesIn(g, n).filter((u) => u !== lane);
   alts.push(w(fc.oneof(...others.map((u) => sub(vec(u, n)))).map((e): Expr => ({ k: "cast", t, e })), 2));
   alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
   const selectArgs = fc.tuple(sub(vec("bool", n)), sub(t), fc.oneof({ arbitrary: sub(t), weight: 3 }, { arbitrary: sub(lane), weight: 1 }));
   alts.push(w(selectArgs.map(([c, a, b]) => builtin(t, "select", c, a, b)), 1));
-  alts.push(...(lane === "bool" ? boolOps(t, n, sub) : numericOps(t, lane as NumTy, sub)));
-  const uses = EXACT_USES.filter((m) => m.result === lane && isVecLane(m.operand, n));
+  alts.push(...(lane === "bool" ? boolOps(g, t, n, sub) : numericOps(g, t, lane as NumTy, sub)));
+  const uses = EXACT_USES.filter((m) => m.result === lane && isVecLane(m.operand, n) && g.u.math(m.entry));
   if (uses.length) alts.push(w(fc.oneof(...uses.map((m) => mathCall(m, n, sub))), 6));
   if (isFloatTy(lane)) {
-    alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
+    if (g.u.inexact) alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
     if (n === 3) alts.push(w(fc.tuple(sub(t), sub(t)).map(([a, b]) => builtin(t, "cross", a, b)), 1));
   }
   alts.push(...g.calls(t, sub), ...fieldReads(g, t, d));
@@ -124,28 +125,38 @@ function operands(t: VecTy, sub: Sub): fc.Arbitrary<[Expr, Expr]> {
 }
 
 /** Comparisons of vectors of any type (bool vectors), and logic on bool vectors. */
-function boolOps(t: VecTy, n: Lanes, sub: Sub): Weighted[] {
-  const eq = fc.oneof(...laneTypesOf(n).map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!="), operands(vec(u, n), sub))));
-  const order = fc.oneof(...laneTypesOf(n).filter((u) => u !== "bool").map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))));
+/** The lane types of n-lane vectors that the generator's target has. */
+function lanesIn(g: ExprGen, n: Lanes): readonly Ty[] {
+  return g.u === FULL ? laneTypesOf(n) : laneTypesOf(n).filter((t) => g.u.all.includes(t));
+}
+
+/** The integer lane types the generator's target has. */
+function laneInts(g: ExprGen): readonly IntTy[] {
+  return g.u === FULL ? LANE_INT_TYPES : LANE_INT_TYPES.filter((t) => g.u.int.includes(t));
+}
+
+function boolOps(g: ExprGen, t: VecTy, n: Lanes, sub: Sub): Weighted[] {
+  const eq = fc.oneof(...lanesIn(g, n).map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!="), operands(vec(u, n), sub))));
+  const order = fc.oneof(...lanesIn(g, n).filter((u) => u !== "bool").map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))));
   const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin(t, op, l, r));
   const logic = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), operands(t, sub)).map(([op, [l, r]]) => bin(t, op, l, r));
   const not = sub(t).map((e): Expr => ({ k: "unary", t, op: "!", e }));
   return [w(compare, 4), w(logic, 2), w(not, 1)];
 }
 
-function numericOps(t: VecTy, lane: NumTy, sub: Sub): Weighted[] {
+function numericOps(g: ExprGen, t: VecTy, lane: NumTy, sub: Sub): Weighted[] {
   const pair = operands(t, sub);
   const arith = fc.tuple(fc.constantFrom<BinOp>("+", "-", "*"), pair).map(([op, [l, r]]) => bin(t, op, l, r));
   const neg = sub(t).map((e): Expr => ({ k: "unary", t, op: "-", e }));
-  const alts: Weighted[] = [w(arith, 4), w(neg, 1), w(division(t, lane, sub), 2)];
+  const alts: Weighted[] = [w(arith, 4), w(neg, 1), w(division(g, t, lane, sub), 2)];
   if (isIntTy(lane)) {
     const bits = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), pair).map(([op, [l, r]]) => bin(t, op, l, r));
     const not = sub(t).map((e): Expr => ({ k: "unary", t, op: "~", e }));
     const n = lanesOf(t);
     const count = fc.oneof(
       w(fc.integer({ min: 0, max: widthOf(lane) - 1 }).map((c) => lit(lane, small(lane, c))), 1),
-      w(fc.oneof(...LANE_INT_TYPES.map((u) => sub(u))), 1),
-      w(fc.oneof(...LANE_INT_TYPES.map((u) => sub(vec(u, n)))), 1),
+      w(fc.oneof(...laneInts(g).map((u) => sub(u))), 1),
+      w(fc.oneof(...laneInts(g).map((u) => sub(vec(u, n)))), 1),
     );
     const shift = fc.tuple(fc.constantFrom<BinOp>("<<", ">>", ">>>"), sub(t), count).map(([op, l, r]) => bin(t, op, l, r));
     alts.push(w(bits, 2), w(not, 1), w(shift, 2));
@@ -154,12 +165,12 @@ function numericOps(t: VecTy, lane: NumTy, sub: Sub): Weighted[] {
 }
 
 /** `/` and `%` lane by lane: floats as they are; integer divisors `| 1` (a vector or a scalar), a nonzero constant, or -1. */
-function division(t: VecTy, lane: NumTy, sub: Sub): fc.Arbitrary<Expr> {
+function division(g: ExprGen, t: VecTy, lane: NumTy, sub: Sub): fc.Arbitrary<Expr> {
   const op = fc.constantFrom<BinOp>("/", "%");
-  if (isFloatTy(lane)) return fc.tuple(op, operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, b));
+  if (isFloatTy(lane)) return fc.tuple(g.u.floatDivision ? op : fc.constant<BinOp>("%"), operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, b));
   const one = lit(lane, small(lane, 1));
   const orOne = fc.tuple(op, operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, bin(b.t as ValTy, "|", b, one)));
-  const constant = fc.tuple(op, sub(t), literalValue(lane).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(lane, v)));
+  const constant = fc.tuple(op, sub(t), literalValue(lane, g.u.subnormals).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(lane, v)));
   const minusOne = isSignedTy(lane) ? [fc.tuple(op, sub(t)).map(([o, a]) => bin(t, o, a, lit(lane, small(lane, -1))))] : [];
   return fc.oneof(orOne, constant, ...minusOne);
 }
@@ -188,11 +199,10 @@ export function scalarsFromVectors(g: ExprGen, t: Ty, d: number): Weighted[] {
   if (isFloatTy(t)) {
     const geometry = counts.map((n) => {
       const v = sub(vec(t, n));
-      return fc.oneof(
-        fc.tuple(v, v).map(([a, b]) => builtin(t, "dot", a, b)),
-        v.map((a) => builtin(t, "length", a)),
-        fc.tuple(v, v).map(([a, b]) => builtin(t, "distance", a, b)),
-      );
+      const dot = fc.tuple(v, v).map(([a, b]) => builtin(t, "dot", a, b));
+      // length and distance take a square root: inexact where the target's is.
+      if (!g.u.inexact) return dot;
+      return fc.oneof(dot, v.map((a) => builtin(t, "length", a)), fc.tuple(v, v).map(([a, b]) => builtin(t, "distance", a, b)));
     });
     out.push(w(fc.oneof(...geometry), 2));
   }
