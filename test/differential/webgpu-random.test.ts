@@ -4,10 +4,9 @@
  * simulator, which defines gk's semantics: every written array must agree bit for bit
  * (approx_* and fast_f32 arrays within the generator's tolerances, as on CUDA).
  *
- * The kernels are the generator's, restricted to what the WGSL target has (src/testing/gen's
- * target option where the generator has it; otherwise kernels that legalize refuses for WGSL
- * are left out and counted). Kernels are checked and legalized 200 at a time, and the
- * accepted ones run from one shader per batch.
+ * The kernels are the generator's, restricted to what the WGSL target has (GenOptions.target);
+ * a kernel legalize still refuses for WGSL is left out and counted. Kernels are checked and
+ * legalized 200 at a time, and the accepted ones run from one shader per batch.
  *
  * Sizes: GK_DIFF_WEBGPU_KERNELS kernels drawn (default 400: a CI batch on a 2-core machine,
  * SwiftShader running the shaders on the CPU), seed GK_DIFF_SEED (default 1), from kernel
@@ -36,8 +35,8 @@ const COUNT = Number(process.env.GK_DIFF_WEBGPU_KERNELS ?? 400);
 const START = Number(process.env.GK_DIFF_WEBGPU_START ?? 0);
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const BATCH = 200;
-/** The generator's restriction to the WGSL target, where it has one (a `target` option). */
-const GEN = { target: WGSL_TARGET } as GenOptions;
+/** The generator's restriction to the WGSL target (src/testing/gen/universe.ts). */
+const GEN: GenOptions = { target: WGSL_TARGET };
 
 let device: GpuDevice | undefined;
 afterAll(() => device?.close());
