@@ -267,7 +267,8 @@ export class ExprGen {
     return this.cached(`index:${n}:${d}`, () => {
       const fromInt = this.anyInt(d).map((e) => guardIndex(e, n));
       if (d === 0) return fromInt;
-      const fromOther = fc.oneof(...(["f32", "f64", "f16", "bf16", "bool"] as const).map((u) => this.expr(u, d - 1))).map((e) => guardIndex(cast("u32", e), n));
+      const others = (["f32", "f64", "f16", "bf16", "bool"] as const).filter((u) => this.u === FULL || this.u.all.includes(u));
+      const fromOther = fc.oneof(...others.map((u) => this.expr(u, d - 1))).map((e) => guardIndex(cast("u32", e), n));
       return fc.oneof(w(fromInt, 4), w(fromOther, 1));
     });
   }
@@ -300,7 +301,7 @@ export class ExprGen {
       if (t === "bool") alts.push(...this.boolOps(sub));
       else alts.push(...this.numericOps(t, sub));
       alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
-      const uses = EXACT_USES.filter((m) => m.result === t && this.u.math(m.entry));
+      const uses = EXACT_USES.filter((m) => m.result === t && this.u.math(m.entry) && this.u.all.includes(m.operand));
       if (uses.length) {
         const call = (m: MathUse) => fc.tuple(...Array.from({ length: m.entry.rule.arity }, () => sub(m.operand))).map((args) => mathCall(m, t, args));
         alts.push(w(fc.oneof(...uses.map(call)), 2));

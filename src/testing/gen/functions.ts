@@ -42,12 +42,13 @@ export function fnShape(
   u: Universe = FULL,
 ): fc.Arbitrary<FnShape> {
   const types = fc.constantFrom(...u.all);
+  const memory = u === FULL ? values : values.filter((t) => !isScalarTy(t) || u.inMemory(t));
   const view = fc.tuple(viewTypes, fc.constantFrom(1, 2, 3, 4, inputLength)).map(([t, length]): ParamType => ({ kind: "view", t, readonly: true, length }));
   const valueFn = fc
     .tuple(
       fc.array(values, { minLength: 1, maxLength: 3 }),
       // An input array of the function's own: of a type global memory holds.
-      fc.option(u === FULL ? values : values.filter((t) => !isScalarTy(t) || u.inMemory(t)), { freq: 3 }),
+      fc.option(memory, { freq: 3 }),
       u.views ? fc.option(view, { freq: 3 }) : fc.constant(null),
       values,
       names,
@@ -62,7 +63,8 @@ export function fnShape(
       names: pnames,
       ret,
     }));
-  const writerFn = values.map((t): FnShape => ({ kind: "writer", t }));
+  // A writer stores to the kernel's `out_T`: of a type global memory holds.
+  const writerFn = memory.map((t): FnShape => ({ kind: "writer", t }));
   const viewWriterFn = fc.tuple(types, fc.constantFrom(1, 2, 3, 4)).map(([t, length]): FnShape => ({ kind: "viewWriter", t, length }));
   const refFn = fc.tuple(types, types, types).map(([t, out, extra]): FnShape => ({ kind: "ref", t, out, extra }));
   if (u === FULL) return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 });

@@ -182,7 +182,18 @@ function structDefs(u: Universe): fc.Arbitrary<StructDef[]> {
 function compoundTypes(u: Universe): fc.Arbitrary<{ vecTypes: VecTy[]; structs: StructDef[] }> {
   const vecTypes = fc.oneof({ arbitrary: fc.constant<VecTy[]>([]), weight: 2 }, { arbitrary: fc.uniqueArray(fc.constantFrom(...vecTypesOf(u)), { minLength: 1, maxLength: 3 }), weight: 1 });
   const structs = fc.oneof({ arbitrary: fc.constant<StructDef[]>([]), weight: 4 }, { arbitrary: structDefs(u), weight: 1 });
-  return fc.record({ vecTypes, structs });
+  if (u.buffers === Infinity) return fc.record({ vecTypes, structs });
+  // Each has an input and an output array: as many as the target's buffers leave room for (vectors first; S1 holds S0, so S0 stays).
+  const room = Math.max(0, Math.floor((u.buffers - 2 * memoryScalarsOf(u).length) / 2));
+  return fc.record({ vecTypes, structs }).map((r) => {
+    const v = r.vecTypes.slice(0, room);
+    return { vecTypes: v, structs: r.structs.slice(0, room - v.length) };
+  });
+}
+
+/** The scalar types that have `in_T` and `out_T` arrays: those global memory holds. */
+function memoryScalarsOf(u: Universe): readonly Ty[] {
+  return u === FULL ? ALL_TYPES : u.all.filter(u.inMemory);
 }
 
 /**
@@ -299,6 +310,10 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
         return kind % 3 === 2 && !r.shared[t]!.scalar ? { k: "loop", target: t, trips } : { k: "phase", target: t };
       });
       if (r.warpAt !== null) plan.splice(r.warpAt % (plan.length + 1), 0, { k: "warp" });
+      // Global accumulators and constant arrays in the buffers the target has left (none are dropped without a limit).
+      const left = u.buffers - 2 * (memoryScalarsOf(u).length + vecTypes.length + structs.length) - r.approx.length - (r.fast ? 1 : 0);
+      const globalAccs = u.buffers === Infinity ? uniqueByName(r.globalAccs) : uniqueByName(r.globalAccs).slice(0, Math.max(0, left));
+      const constantArrays = u.buffers === Infinity ? r.constantArrays : r.constantArrays.slice(0, Math.max(0, left - globalAccs.length));
       return {
         u,
         ...r.launch,
@@ -308,14 +323,14 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
         localArrays: r.localArrays,
         shared: r.shared,
         sharedAccs: uniqueByName(r.sharedAccs),
-        globalAccs: uniqueByName(r.globalAccs),
+        globalAccs,
         fns: r.fns,
         constants: r.constants,
         tables: r.tables,
         plan,
         approx: r.approx,
         fast: r.fast,
-        constantArrays: r.constantArrays,
+        constantArrays,
         generics: r.generics,
         genericKernel: r.genericKernel,
       };
@@ -331,7 +346,7 @@ function compoundOf(s: { readonly vecTypes: readonly VecTy[]; readonly structs: 
 
 /** Every value type with a value parameter `s_T`, an input `in_T` and an output `out_T`: those global memory may hold. */
 function paramTypes(s: Shape): ValTy[] {
-  return [...(s.u === FULL ? ALL_TYPES : s.u.all.filter(s.u.inMemory)), ...compoundOf(s)];
+  return [...memoryScalarsOf(s.u), ...compoundOf(s)];
 }
 
 function kernelParams(s: Shape): Param[] {

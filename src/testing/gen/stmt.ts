@@ -234,22 +234,26 @@ export class Scope {
     );
   }
 
-  /** Where a value of type t may go: an own output slot or a mutable variable. */
-  private into(t: Ty): fc.Arbitrary<LValue> {
+  /** Where a value of type t may go: an own output slot (where `out_T` exists: a target may lack it) or a mutable variable; undefined: nowhere. */
+  private into(t: Ty): fc.Arbitrary<LValue> | undefined {
     const vars = this.env.vars.filter((v) => v.mutable && v.t === t);
-    return fc.oneof(
-      fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j)),
+    const own = !this.kernel || this.kernel.outTypes.includes(t);
+    const alts = [
+      ...(own ? [fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j))] : []),
       ...(vars.length ? [fc.constantFrom(...vars).map((v) => scalarTarget(v.name, t))] : []),
-    );
+    ];
+    return alts.length ? fc.oneof(...alts) : undefined;
   }
 
   /** An own-slot atomic as a statement, or its old value stored (two of them: left to right). */
   private ownAtomic(t: NumTy): fc.Arbitrary<Stmt> {
     const atomic = this.ownAtomicValue(t);
+    // t is one of the kernel's outTypes (the caller's guard), so `into` has its slots.
+    const into = this.into(t)!;
     return fc.oneof(
       atomic.map((e): Stmt => ({ k: "do", e })),
-      fc.tuple(this.into(t), atomic).map(([l, e]) => assign(l, "=", e)),
-      fc.tuple(this.into(t), atomic, atomic).map(([l, a, b]) => assign(l, "=", bin(t, "+", a, b))),
+      fc.tuple(into, atomic).map(([l, e]) => assign(l, "=", e)),
+      fc.tuple(into, atomic, atomic).map(([l, a, b]) => assign(l, "=", bin(t, "+", a, b))),
     );
   }
 
@@ -261,14 +265,19 @@ export class Scope {
   private effects(types: readonly NumTy[]): Weighted[] {
     const g = this.gen;
     const out: Weighted[] = [];
+    const intoBool = this.into("bool");
     for (const t of types) {
-      const select = fc.tuple(this.into(t), g.any("bool"), this.ownAtomicValue(t), g.any(t), fc.boolean()).map(([l, c, eff, e, first]) =>
+      const into = this.into(t);
+      if (!into) continue;
+      const select = fc.tuple(into, g.any("bool"), this.ownAtomicValue(t), g.any(t), fc.boolean()).map(([l, c, eff, e, first]) =>
         assign(l, "=", { k: "select", t, c, a: first ? eff : e, b: first ? e : eff }),
       );
-      const shortCircuit = fc.tuple(this.into("bool"), g.any("bool"), fc.constantFrom<BinOp>("&&", "||"), this.ownAtomicValue(t), g.any(t)).map(([l, c, op, eff, e]) =>
+      out.push(w(select, 1));
+      if (!intoBool) continue;
+      const shortCircuit = fc.tuple(intoBool, g.any("bool"), fc.constantFrom<BinOp>("&&", "||"), this.ownAtomicValue(t), g.any(t)).map(([l, c, op, eff, e]) =>
         assign(l, "=", bin("bool", op, c, bin("bool", "<", eff, e))),
       );
-      out.push(w(select, 1), w(shortCircuit, 1));
+      out.push(w(shortCircuit, 1));
     }
     const ints = types.filter(isIntTy);
     for (const a of this.env.arrays.filter((x) => x.kind === "local" && isScalarTy(x.t) && x.t !== "bool")) {

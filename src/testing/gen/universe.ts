@@ -37,6 +37,8 @@ export interface Universe {
   readonly floatDivision: boolean;
   /** Float inputs that may be subnormal (SwiftShader's WGSL flushes them, spec/wgsl.md). */
   readonly subnormals: boolean;
+  /** Most global arrays (and constant arrays) one kernel binds: WebGPU's storage buffers per stage. */
+  readonly buffers: number;
 }
 
 export const FULL: Universe = {
@@ -55,6 +57,7 @@ export const FULL: Universe = {
   inexact: true,
   floatDivision: true,
   subnormals: true,
+  buffers: Infinity,
 };
 
 /**
@@ -64,6 +67,11 @@ export const FULL: Universe = {
 const EXACT_ON: Readonly<Record<string, ReadonlySet<string>>> = {
   WGSL: new Set(["abs", "floor", "ceil", "trunc", "min", "max", "clamp", "round", "copysign", "isnan", "isinf", "popcount", "clz"]),
 };
+
+/** A target record's limits where it has WebGPU's (src/codegen/wgsl/target.ts, WgslTarget); the generic record has none. */
+function limitsOf(target: Target): { readonly maxStorageBuffersPerShaderStage?: number } | undefined {
+  return (target as { readonly limits?: { readonly maxStorageBuffersPerShaderStage?: number } }).limits;
+}
 
 /** The generator's universe for `target` (FULL without one). */
 export function universe(target: Target | undefined): Universe {
@@ -94,6 +102,7 @@ export function universe(target: Target | undefined): Universe {
     inexact,
     floatDivision: inexact,
     subnormals: inexact,
+    buffers: limitsOf(target)?.maxStorageBuffersPerShaderStage ?? Infinity,
   };
 }
 

@@ -107,7 +107,7 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
   const selectArgs = fc.tuple(sub(vec("bool", n)), sub(t), fc.oneof({ arbitrary: sub(t), weight: 3 }, { arbitrary: sub(lane), weight: 1 }));
   alts.push(w(selectArgs.map(([c, a, b]) => builtin(t, "select", c, a, b)), 1));
   alts.push(...(lane === "bool" ? boolOps(g, t, n, sub) : numericOps(g, t, lane as NumTy, sub)));
-  const uses = EXACT_USES.filter((m) => m.result === lane && isVecLane(m.operand, n) && g.u.math(m.entry));
+  const uses = EXACT_USES.filter((m) => m.result === lane && isVecLane(m.operand, n) && g.u.math(m.entry) && g.u.all.includes(m.operand));
   if (uses.length) alts.push(w(fc.oneof(...uses.map((m) => mathCall(m, n, sub))), 6));
   if (isFloatTy(lane)) {
     if (g.u.inexact) alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
