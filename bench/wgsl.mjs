@@ -21,8 +21,12 @@ import { join } from "node:path";
 import { ROOT, barChart, fmt, table, writeResult } from "./lib.mjs";
 
 const SMOKE = process.env.GK_WGSL_BENCH_SMOKE === "1";
-/** GK_WGSL_DAWN_FLAGS: Dawn's instance flags, comma-separated (e.g. enable-dawn-features=disable_robustness, to see what bounds clamping costs). */
-const DAWN_FLAGS = (process.env.GK_WGSL_DAWN_FLAGS ?? "").split(",").filter(Boolean);
+/**
+ * Dawn's instance flags: timestamps unquantized (Dawn rounds them to 2^16 ns by default, which
+ * a 0.06 ms kernel's time cannot survive), and GK_WGSL_DAWN_FLAGS's, comma-separated (e.g.
+ * enable-dawn-features=disable_robustness, to see what bounds clamping costs).
+ */
+const DAWN_FLAGS = ["disable-dawn-features=timestamp_quantization", ...(process.env.GK_WGSL_DAWN_FLAGS ?? "").split(",").filter(Boolean)];
 const REPS = SMOKE ? 2 : Number(process.env.GK_BENCH_REPS ?? 50);
 /** Grid sizes are multiples of `unit`, at most 65535 per dimension. */
 const S = SMOKE ? 1 / 256 : 1;
@@ -117,7 +121,24 @@ async function open(device) {
 }
 
 export async function benchWgsl() {
+  // One device at a time: a CUDA context and a Vulkan device open together on one GPU made
+  // CUDA's wall times jump (0.07 to 0.19 ms a saxpy, 0.15 to 1.5 ms a Black-Scholes, from run
+  // to run on an H200), so CUDA runs every workload and closes, then WebGPU does.
   const cuda = await open("cuda");
+  const found = { cuda: cuda.gpu?.name, cudaReason: cuda.reason };
+  const results = { cuda: new Map(), webgpu: new Map() };
+  const run = async (key, gpu) => {
+    for (const w of workloads()) {
+      try {
+        const m = await measure(gpu, w);
+        results[key].set(w.name, { wallMs: m.wallMs, kernelMs: m.kernelMs, figure: w.work / m.wallMs / 1e6, kernelFigure: m.kernelMs ? w.work / m.kernelMs / 1e6 : undefined, outputs: m.outputs });
+      } catch (e) {
+        results[key].set(w.name, { error: String(e.message ?? e).split("\n")[0] });
+      }
+    }
+    await gpu.close();
+  };
+  if (cuda.gpu) await run("cuda", cuda.gpu);
   // Without a GPU, a WebGPU adapter is a CPU (SwiftShader): the smoke run alone uses it.
   const webgpu = cuda.gpu || SMOKE ? await open("webgpu") : { reason: "not opened without a CUDA GPU to compare with" };
   if (!webgpu.gpu && !cuda.gpu) {
@@ -126,27 +147,19 @@ export async function benchWgsl() {
     console.log(`  -> ${writeResult("wgsl", { skipped })}`);
     return;
   }
+  const webgpuName = webgpu.gpu?.name;
+  if (webgpu.gpu) await run("webgpu", webgpu.gpu);
   const rows = [];
   for (const w of workloads()) {
     const row = { workload: w.name, example: `${w.file} ${w.kernel}`, unit: w.unit, grid: w.grid, block: w.block };
-    for (const [key, d] of [["cuda", cuda], ["webgpu", webgpu]]) {
-      if (!d.gpu) continue;
-      try {
-        const m = await measure(d.gpu, w);
-        row[key] = { wallMs: m.wallMs, kernelMs: m.kernelMs, figure: w.work / m.wallMs / 1e6 };
-        row[`${key}Outputs`] = m.outputs;
-      } catch (e) {
-        row[key] = { error: String(e.message ?? e).split("\n")[0] };
-      }
-    }
-    row.agree = row.cudaOutputs && row.webgpuOutputs ? agree(row.cudaOutputs, row.webgpuOutputs) : "n/a";
-    delete row.cudaOutputs;
-    delete row.webgpuOutputs;
+    const c = results.cuda.get(w.name);
+    const g = results.webgpu.get(w.name);
+    if (c) row.cuda = { ...c, outputs: undefined };
+    if (g) row.webgpu = { ...g, outputs: undefined };
+    row.agree = c?.outputs && g?.outputs ? agree(c.outputs, g.outputs) : "n/a";
     rows.push(row);
   }
-  for (const d of [cuda, webgpu]) await d.gpu?.close();
-  const name = (d, fallback) => (d.gpu ? d.gpu.name : `none: ${d.reason ?? fallback}`);
-  const devices = { cuda: name(cuda), webgpu: name(webgpu) };
+  const devices = { cuda: found.cuda ?? `none: ${found.cudaReason}`, webgpu: webgpuName ?? `none: ${webgpu.reason}` };
   const ms = (m) => (m?.wallMs !== undefined ? `${fmt(m.wallMs)} (${m.kernelMs !== undefined ? fmt(m.kernelMs) : "-"})` : (m?.error ? "error" : "-"));
   const cell = (r, key) => (r[key]?.error ? "error" : r[key] ? r[key].figure : "-");
   console.log(
