@@ -34,8 +34,8 @@ export interface Pipeline {
 
 interface ShaderEntry {
   readonly module: GPUShaderModule;
-  /** The WGSL compiler's errors, checked once. */
-  readonly checked: Promise<void>;
+  /** The WGSL compiler's errors, asked for once (the module's, whichever kernel's launch needs it). */
+  readonly checked: Promise<readonly string[]>;
 }
 
 /** One entry point of a shader: its bind-group layout and its pipelines by override values. */
@@ -93,22 +93,23 @@ export class PipelineCache {
     this.device.pushErrorScope("validation");
     const module = this.device.createShaderModule({ code: src.code, label: src.kernel });
     void this.device.popErrorScope();
+    // The compiler's errors, each with its line; empty for a module that compiled.
     const checked = module.getCompilationInfo().then((info) => {
-      const errors = info.messages.filter((m) => m.type === "error");
-      if (errors.length === 0) return;
       const lines = src.code.split("\n");
-      const said = errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}${lines[m.lineNum - 1] !== undefined ? `\n    ${lines[m.lineNum - 1]!.trim()}` : ""}`);
-      throw new GkRuntimeError("GK8021", `the WGSL of kernel '${src.kernel}' was refused by the WebGPU device (a gk bug: please report it):\n  ${said.join("\n  ")}`);
+      return info.messages
+        .filter((m) => m.type === "error")
+        .map((m) => `${m.lineNum}:${m.linePos}: ${m.message}${lines[m.lineNum - 1] !== undefined ? `\n    ${lines[m.lineNum - 1]!.trim()}` : ""}`);
     });
-    // Its failure is the failure of each pipeline that awaits it.
-    checked.catch(() => undefined);
     const entry: ShaderEntry = { module, checked };
     this.shaders.set(src.code, entry);
     return entry;
   }
 
   private async make(src: ShaderSource, kernel: KernelEntry, constants: Readonly<Record<string, number>>): Promise<Pipeline> {
-    await kernel.shader.checked;
+    const errors = await kernel.shader.checked;
+    if (errors.length > 0) {
+      throw new GkRuntimeError("GK8021", `the WGSL of kernel '${src.kernel}' (its module's shader) was refused by the WebGPU device (a gk bug: please report it):\n  ${errors.join("\n  ")}`);
+    }
     try {
       const pipeline = await this.device.createComputePipelineAsync({
         label: src.kernel,

@@ -106,6 +106,6 @@ describe.skipIf(!webgpu.ok)(`the WebGPU engine on ${webgpu.reason}`, () => {
   it("reports WGSL the device refuses as a gk bug, naming the kernel and the line", async () => {
     const pipelines = new PipelineCache(engine.device);
     const bad = { ...SAXPY, kernel: "broken", code: SAXPY.code.replace("args.alpha * x[g.x]", "args.alpha * q[g.x]") };
-    await expect(pipelines.pipeline(bad, {})).rejects.toThrow(/GK8021: the WGSL of kernel 'broken' was refused by the WebGPU device \(a gk bug: please report it\):\n {2}8:\d+: unresolved value 'q'/);
+    await expect(pipelines.pipeline(bad, {})).rejects.toThrow(/GK8021: the WGSL of kernel 'broken' \(its module's shader\) was refused by the WebGPU device \(a gk bug: please report it\):\n {2}8:\d+: unresolved value 'q'/);
   });
 });
