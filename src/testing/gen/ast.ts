@@ -260,6 +260,11 @@ export interface Program {
    * `array`; the program runs the kernel's instance `<name><value>`.
    */
   readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
+  /**
+   * The target may give a zero of either sign where gk says which (universe.ts, `zeroSign`):
+   * its written arrays compare with -0 = +0 (generated.ts). Absent: bit for bit.
+   */
+  readonly eitherZero?: true;
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly grid: Dim3;

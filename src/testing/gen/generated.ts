@@ -53,7 +53,8 @@ export function cloneArgs(args: readonly ArgValue[]): ArgValue[] {
 /**
  * The `approx_T` arrays' tolerance: the largest ulp error the builtin table states for the
  * builtins stored there, plus one for the simulator's own rounding (spec/builtins.md); the
- * `fast_f32` array's: its region's (fast.ts).
+ * `fast_f32` array's: its region's (fast.ts); where the program's target may give either zero
+ * (Program.eitherZero), every written array's at least -0 = +0.
  */
 export function tolerances(p: Program): Record<string, Tolerance> {
   const worst = new Map<string, number>();
@@ -70,6 +71,8 @@ export function tolerances(p: Program): Record<string, Tolerance> {
   visit(p.body);
   const out: Record<string, Tolerance> = Object.fromEntries([...worst].map(([name, ulp]) => [name, { ulp: ulp + 1 }]));
   if (p.fastTolerance && Object.keys(p.fastTolerance).length) out["fast_f32"] = p.fastTolerance;
+  // An empty tolerance: floats equal where their values are (-0 = +0), integers bit for bit.
+  if (p.eitherZero) for (const q of p.params) if (q.type.kind === "global" && !q.type.readonly) out[q.name] ??= {};
   return out;
 }
 

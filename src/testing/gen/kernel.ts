@@ -369,7 +369,7 @@ function threads(s: Shape): number {
 function values(s: Shape, params: readonly Param[]): fc.Arbitrary<Map<string, ParamValue>> {
   const n = threads(s) * SLOTS;
   const accs = new Map(s.globalAccs.map((a) => [a.name, a]));
-  const input = (u: Ty) => inputValue(u, s.u.subnormals);
+  const input = (u: Ty) => inputValue(u, s.u.subnormals, s.u.specials);
   const arbs = params.map((p): fc.Arbitrary<ParamValue> => {
     const t = p.type.t;
     if (p.type.kind === "scalar") return compositeValue(t, s.structs, input);
@@ -638,6 +638,7 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
         constants: s.constants, constantArrays: s.constantArrays, structs: s.structs, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
         params, body, grid: s.grid, block: s.block, values: vs,
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
+        ...(!s.u.zeroSign && { eitherZero: true as const }),
       }));
   });
 }

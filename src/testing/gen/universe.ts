@@ -35,8 +35,20 @@ export interface Universe {
   readonly inexact: boolean;
   /** Float division in expressions (f32 `/` is within 2.5 ulp in WGSL, not correctly rounded). */
   readonly floatDivision: boolean;
-  /** Float inputs that may be subnormal (SwiftShader's WGSL flushes them, spec/wgsl.md). */
+  /** Float inputs and literals that may be subnormal (SwiftShader's WGSL flushes them, spec/wgsl.md). */
   readonly subnormals: boolean;
+  /**
+   * Float inputs that may be NaN or infinite: WGSL lets an implementation assume there are
+   * none (spec/wgsl.md), and SwiftShader's `!=` of a NaN lane is false.
+   */
+  readonly specials: boolean;
+  /**
+   * Whether the target keeps the sign of a zero as gk does: SwiftShader's WGSL gives +0 for
+   * `-0.0f`, `bitcast<f32>(0x80000000u)` and `x * 0.0f` with x < 0 (measured, 2026-11-29), so
+   * a WGSL kernel's float outputs compare with -0 = +0 (the comparison's tolerance rule,
+   * src/testing/compare.ts).
+   */
+  readonly zeroSign: boolean;
   /** Most global arrays (and constant arrays) one kernel binds: WebGPU's storage buffers per stage. */
   readonly buffers: number;
 }
@@ -57,6 +69,8 @@ export const FULL: Universe = {
   inexact: true,
   floatDivision: true,
   subnormals: true,
+  specials: true,
+  zeroSign: true,
   buffers: Infinity,
 };
 
@@ -102,6 +116,8 @@ export function universe(target: Target | undefined): Universe {
     inexact,
     floatDivision: inexact,
     subnormals: inexact,
+    specials: inexact,
+    zeroSign: inexact,
     buffers: limitsOf(target)?.maxStorageBuffersPerShaderStage ?? Infinity,
   };
 }

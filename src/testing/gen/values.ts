@@ -111,8 +111,9 @@ export function literalValue(t: Ty, subnormals = true): fc.Arbitrary<Value> {
   return intValue(t);
 }
 
-/** A value for an input of type t: anything, NaN and the infinities included. */
-export function inputValue(t: Ty, subnormals = true): fc.Arbitrary<Value> {
+/** A value for an input of type t: anything, NaN and the infinities included (unless `specials` is false: finite only). */
+export function inputValue(t: Ty, subnormals = true, specials = true): fc.Arbitrary<Value> {
+  if (isFloatTy(t) && !specials) return literalValue(t, subnormals);
   if (isFloatTy(t)) {
     return fc.oneof({ arbitrary: literalValue(t, subnormals), weight: 8 }, { arbitrary: fc.constantFrom(...SPECIAL_FLOATS), weight: 2 });
   }
