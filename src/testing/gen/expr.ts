@@ -338,10 +338,15 @@ export class ExprGen {
     return alts;
   }
 
-  /** `/` and `%`: floats as they are (`%` only where the target's `/` is inexact); integers with a divisor that cannot be 0. */
+  /** `/` and `%`: floats as they are (where the target's `/` is inexact: `%` by a nonzero divisor); integers with a divisor that cannot be 0. */
   division(t: NumTy, s: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> {
     const op = fc.constantFrom<BinOp>("/", "%");
-    if (isFloatTy(t)) return fc.tuple(this.u.floatDivision ? op : fc.constant<BinOp>("%"), s, s).map(([o, a, b]) => bin(t, o, a, b));
+    if (isFloatTy(t) && this.u.floatDivision) return fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, b));
+    if (isFloatTy(t)) {
+      // `%` alone, never by zero (its NaN meets implementations that assume there is none, universe.ts).
+      const zero = lit(t, 0);
+      return fc.tuple(s, s).map(([a, b]): Expr => ({ k: "select", t, c: bin("bool", "!=", b, zero), a: bin(t, "%", a, b), b: zero }));
+    }
     const one = lit(t, small(t, 1));
     const zero = lit(t, small(t, 0));
     const orOne = fc.tuple(op, s, s).map(([o, a, b]) => bin(t, o, a, bin(t, "|", b, one)));
