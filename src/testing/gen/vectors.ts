@@ -167,7 +167,12 @@ function numericOps(g: ExprGen, t: VecTy, lane: NumTy, sub: Sub): Weighted[] {
 /** `/` and `%` lane by lane: floats as they are; integer divisors `| 1` (a vector or a scalar), a nonzero constant, or -1. */
 function division(g: ExprGen, t: VecTy, lane: NumTy, sub: Sub): fc.Arbitrary<Expr> {
   const op = fc.constantFrom<BinOp>("/", "%");
-  if (isFloatTy(lane)) return fc.tuple(g.u.floatDivision ? op : fc.constant<BinOp>("%"), operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, b));
+  if (isFloatTy(lane) && g.u.floatDivision) return fc.tuple(op, operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, b));
+  if (isFloatTy(lane)) {
+    // `%` alone, lane by lane never by zero: select(b != 0, a % b, 0) (see ExprGen.division).
+    const zero: Expr = { k: "vec", t, parts: [lit(lane, 0)] };
+    return fc.tuple(sub(t), sub(t)).map(([a, b]) => builtin(t, "select", bin(vec("bool", lanesOf(t)), "!=", b, zero), bin(t, "%", a, b), zero));
+  }
   const one = lit(lane, small(lane, 1));
   const orOne = fc.tuple(op, operands(t, sub)).map(([o, [a, b]]) => bin(t, o, a, bin(b.t as ValTy, "|", b, one)));
   const constant = fc.tuple(op, sub(t), literalValue(lane, g.u.subnormals).filter((v) => v !== 0 && v !== 0n)).map(([o, a, v]) => bin(t, o, a, lit(lane, v)));
