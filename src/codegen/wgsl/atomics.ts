@@ -21,16 +21,30 @@ import { memorySpace, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { emitExpr, type ArrayRef, type ExprContext } from "./expr.js";
 import { ftzHelper, minMaxHelper, shape } from "./helpers.js";
-import { scalarName } from "./types.js";
+import { scalarName, typeName } from "./types.js";
 
 const NATIVE: Readonly<Record<string, string>> = {
   add: "atomicAdd", sub: "atomicSub", min: "atomicMin", max: "atomicMax", and: "atomicAnd", or: "atomicOr", xor: "atomicXor", exch: "atomicExchange",
 };
 
-/** Index parameters `i0: i32, i1: i32` of a helper, and the subscripts `[i0][i1]` they make. */
-function indexParams(indices: readonly Expr[]): { params: string[]; subscripts: string } {
-  const params = indices.map((ix, k) => `i${k}: ${scalarName(ix.type as ScalarType)}`);
-  return { params, subscripts: indices.map((_, k) => `[i${k}]`).join("") };
+/**
+ * A helper made for one array and one list of index types (WGSL has no overloading): its
+ * name, its parameters before the value ones, the arguments that reach them, and how its body
+ * names the array. A module-scope array's helper names the array (`gk_load4_x`); a local
+ * array is a `var` of its function, which a helper reaches through a `ptr<function, T>`
+ * parameter, so its helper is named after the array's type (`gk_load2_local_5_i32`). Indices
+ * other than all i32 tag the name (`gk_load4u_x` takes a u32 index).
+ */
+function helperFor(op: string, a: ArrayRef, indices: readonly Expr[], indexTexts: readonly string[], cx: ExprContext): { name: string; params: string[]; args: string[]; base: string; subscripts: string } {
+  const types = indices.map((ix) => scalarName(ix.type as ScalarType));
+  const tag = types.every((t) => t === "i32") ? "" : types.map((t) => t[0]).join("");
+  const params = types.map((t, k) => `i${k}: ${t}`);
+  const subscripts = types.map((_, k) => `[i${k}]`).join("");
+  const args = [...indexTexts];
+  if (!a.local) return { name: `gk_${op}${tag}_${a.name}`, params, args, base: a.name, subscripts };
+  invariant(a.type.kind === "array" && a.type.elem.kind === "scalar", `helper ${op} on local array ${a.name} of ${a.type.kind}`);
+  const type = `${a.type.dims.join("_")}_${scalarName(a.type.elem)}`;
+  return { name: `gk_${op}${tag}_local_${type}`, params: [`p: ptr<function, ${typeName(a.type, cx.structs)}>`, ...params], args: [`&${a.name}`, ...args], base: "(*p)", subscripts };
 }
 
 export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
@@ -42,13 +56,13 @@ export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
   const element = `&${a.name}${indices.map((i) => `[${i}]`).join("")}`;
   if (elem.name !== "f32" && e.op !== "cas") return `${NATIVE[e.op]}(${element}, ${args[0]})`;
   if (elem.name === "f32" && e.op === "exch") return `bitcast<f32>(atomicExchange(${element}, bitcast<u32>(${args[0]})))`;
-  const { params, subscripts } = indexParams(e.indices);
   const T = scalarName(elem);
   const bits = (x: string) => (elem.name === "f32" ? `bitcast<u32>(${x})` : x);
   const value = (x: string) => (elem.name === "f32" ? `bitcast<f32>(${x})` : x);
-  const ref = `&${a.name}${subscripts}`;
+  const site = (op: string) => helperFor(op, a, e.indices, indices, cx);
   if (e.op === "cas") {
-    const name = `gk_atomicCAS_${a.name}`;
+    const { name, params, args: at, base, subscripts } = site("atomicCAS");
+    const ref = `&${base}${subscripts}`;
     cx.helpers.use(name, () => [
       `fn ${name}(${[...params, `compare: ${T}`, `v: ${T}`].join(", ")}) -> ${T} {`,
       "  loop {",
@@ -57,7 +71,7 @@ export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
       "  }",
       "}",
     ]);
-    return `${name}(${[...indices, ...args].join(", ")})`;
+    return `${name}(${[...at, ...args].join(", ")})`;
   }
   const flush = memorySpace(a.type) === "global" && (e.op === "add" || e.op === "sub");
   const ftz = flush ? ftzHelper(cx.helpers) : "";
@@ -68,7 +82,8 @@ export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
     : e.op === "sub" ? f(`${f(old)} - ${f("v")}`)
     : `${minMaxHelper(cx.helpers, e.op as "min" | "max", shape("f32", null))}(${old}, v)`;
   invariant(["add", "sub", "min", "max"].includes(e.op), `f32 atomic ${e.op}`);
-  const name = `gk_atomic${e.op[0]!.toUpperCase()}${e.op.slice(1)}_${a.name}`;
+  const { name, params, args: at, base, subscripts } = site(`atomic${e.op[0]!.toUpperCase()}${e.op.slice(1)}`);
+  const ref = `&${base}${subscripts}`;
   cx.helpers.use(name, () => [
     `fn ${name}(${[...params, "v: f32"].join(", ")}) -> f32 {`,
     `  var old = atomicLoad(${ref});`,
@@ -79,46 +94,47 @@ export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
     "  }",
     "}",
   ]);
-  return `${name}(${[...indices, ...args].join(", ")})`;
+  return `${name}(${[...at, ...args].join(", ")})`;
 }
 
 /** An element of a (possibly atomic) scalar array, read as its value. */
-function elementValue(a: ArrayRef, subscripts: string): string {
-  if (!a.atomic) return `${a.name}${subscripts}`;
-  const v = `atomicLoad(&${a.name}${subscripts})`;
+function elementValue(a: ArrayRef, base: string, subscripts: string): string {
+  if (!a.atomic) return `${base}${subscripts}`;
+  const v = `atomicLoad(&${base}${subscripts})`;
   return a.type.elem.kind === "scalar" && a.type.elem.name === "f32" ? `bitcast<f32>(${v})` : v;
 }
 
 /** `load2`/`load4`: a helper reading the elements at the last index and after it. */
 export function vectorLoadCall(e: LoadExpr, a: ArrayRef, cx: ExprContext): string {
   const lanes = e.vector!;
-  const { params } = indexParams(e.indices);
-  const last = e.indices.length - 1;
-  const elem = a.type.elem as ScalarType;
-  const one = scalarName(e.indices[last]!.type as ScalarType) === "u32" ? "u" : "i";
-  const at = (k: number) => e.indices.map((_, j) => (j === last ? (k === 0 ? `[i${j}]` : `[i${j} + ${k}${one}]`) : `[i${j}]`)).join("");
-  const name = `gk_load${lanes}_${a.name}`;
+  const { name, params, args, base } = helperFor(`load${lanes}`, a, e.indices, e.indices.map((i) => emitExpr(i, cx).text), cx);
+  const elem = scalarName(a.type.elem as ScalarType);
+  const at = laneSubscripts(e.indices);
   cx.helpers.use(name, () => [
-    `fn ${name}(${params.join(", ")}) -> vec${lanes}<${scalarName(elem)}> {`,
-    `  return vec${lanes}<${scalarName(elem)}>(${Array.from({ length: lanes }, (_, k) => elementValue(a, at(k))).join(", ")});`,
+    `fn ${name}(${params.join(", ")}) -> vec${lanes}<${elem}> {`,
+    `  return vec${lanes}<${elem}>(${Array.from({ length: lanes }, (_, k) => elementValue(a, base, at(k))).join(", ")});`,
     "}",
   ]);
-  return `${name}(${e.indices.map((i) => emitExpr(i, cx).text).join(", ")})`;
+  return `${name}(${args.join(", ")})`;
 }
 
 /** `store2`/`store4`: a helper writing the lanes to the element at the last index and after it. */
 export function vectorStoreCall(indices: readonly Expr[], value: string, lanes: 2 | 4, a: ArrayRef, cx: ExprContext): string {
-  const { params } = indexParams(indices);
-  const last = indices.length - 1;
+  const { name, params, args, base } = helperFor(`store${lanes}`, a, indices, indices.map((i) => emitExpr(i, cx).text), cx);
   const elem = a.type.elem as ScalarType;
-  const one = scalarName(indices[last]!.type as ScalarType) === "u32" ? "u" : "i";
-  const at = (k: number) => indices.map((_, j) => (j === last ? (k === 0 ? `[i${j}]` : `[i${j} + ${k}${one}]`) : `[i${j}]`)).join("");
-  const name = `gk_store${lanes}_${a.name}`;
+  const at = laneSubscripts(indices);
   const f32 = elem.name === "f32";
   const store = (k: number) => {
     const lane = `v.${"xyzw"[k]}`;
-    return a.atomic ? `  atomicStore(&${a.name}${at(k)}, ${f32 ? `bitcast<u32>(${lane})` : lane});` : `  ${a.name}${at(k)} = ${lane};`;
+    return a.atomic ? `  atomicStore(&${base}${at(k)}, ${f32 ? `bitcast<u32>(${lane})` : lane});` : `  ${base}${at(k)} = ${lane};`;
   };
   cx.helpers.use(name, () => [`fn ${name}(${[...params, `v: vec${lanes}<${scalarName(elem)}>`].join(", ")}) {`, ...Array.from({ length: lanes }, (_, k) => store(k)), "}"]);
-  return `${name}(${[...indices.map((i) => emitExpr(i, cx).text), value].join(", ")});`;
+  return `${name}(${[...args, value].join(", ")});`;
+}
+
+/** The subscripts of lane k of a vector access: the last index plus k. */
+function laneSubscripts(indices: readonly Expr[]): (k: number) => string {
+  const last = indices.length - 1;
+  const one = scalarName(indices[last]!.type as ScalarType) === "u32" ? "u" : "i";
+  return (k) => indices.map((_, j) => (j === last && k > 0 ? `[i${j} + ${k}${one}]` : `[i${j}]`)).join("");
 }

@@ -35,11 +35,16 @@ export interface Emitted {
 
 export const PREC = { logical: 1, bitwise: 2, rel: 3, shift: 4, add: 5, mul: 6, unary: 7, primary: 8 } as const;
 
-/** A module-scope array as the generated code names it, and whether its elements are atomic. */
+/**
+ * An array as the generated code names it, whether its elements are atomic, and whether it
+ * is a local array of the function being emitted (a `var` of the function, which a helper
+ * reaches through a `ptr<function, T>` parameter) or a module-scope one (which a helper names).
+ */
 export interface ArrayRef {
   readonly name: string;
   readonly type: ArrayVar["type"];
   readonly atomic: boolean;
+  readonly local?: boolean;
 }
 
 /** What expression emission needs from the function being emitted. */

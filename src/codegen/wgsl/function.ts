@@ -77,7 +77,7 @@ export function emitFunction(inst: Instance, mc: ModuleContext, kernel?: KernelI
       let l = locals.get(a.id);
       if (!l) {
         claim(a);
-        locals.set(a.id, (l = { name: vars.get(a.id)!, type: a.type, atomic: false }));
+        locals.set(a.id, (l = { name: vars.get(a.id)!, type: a.type, atomic: false, local: true }));
       }
       return l;
     },

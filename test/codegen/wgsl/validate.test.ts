@@ -1,6 +1,7 @@
 /**
  * Every shader the WGSL backend makes is valid WGSL to Dawn (the `webgpu` package, Dawn's
- * Node binding): for each example and spec/ok program that WGSL can express, the shader
+ * Node binding): for each example, spec/ok program and regression program (regressions/,
+ * which regressions.test.ts runs) that WGSL can express, the shader
  * module compiles with no error message, and a compute pipeline is made for each of its
  * launches (the block size and dynamic shared lengths as override constants, layout.ts),
  * on Dawn's null backend: Dawn's own WGSL front end (Tint: types, uniformity, limits) without
@@ -14,9 +15,12 @@ import { emitWgsl } from "../../../src/codegen/wgsl/index.js";
 import { WGSL_TARGET } from "../../../src/codegen/wgsl/target.js";
 import { frontEnd } from "../../../src/pipeline.js";
 
+/** The WGSL backend's regression programs (regressions.test.ts runs them on WebGPU). */
+const REGRESSIONS = "test/codegen/wgsl/regressions";
 const files = [
   ...readdirSync("examples").filter((f) => f.endsWith(".gk")).map((f) => path.join("examples", f)),
   ...readdirSync("spec/ok").filter((f) => f.endsWith(".gk")).map((f) => path.join("spec/ok", f)),
+  ...readdirSync(REGRESSIONS).filter((f) => f.endsWith(".gk")).map((f) => path.join(REGRESSIONS, f)),
 ].sort();
 
 let device: GPUDevice | undefined;
