@@ -54,7 +54,7 @@ export function builtinCall(e: BuiltinExpr, args: readonly string[], cx: ExprCon
     case "isinf":
       return atom(`${isInfHelper(cx.helpers, s)}(${a})`);
     case "abs":
-      return atom(lane.name === "u32" ? a! : `abs(${a})`);
+      return atom(`abs(${a})`); // of u32: the value itself, as gk's
     case "min":
     case "max":
       return atom(float ? `${minMaxHelper(cx.helpers, e.name, s)}(${a}, ${b})` : `${e.name}(${a}, ${b})`);
