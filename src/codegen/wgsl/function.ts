@@ -22,6 +22,7 @@ import { visit } from "../../ir/walk.js";
 import { invariant } from "../../util.js";
 import type { ArrayRef } from "./expr.js";
 import type { HelperSet } from "./helpers.js";
+import { barriersOrderingGlobal } from "./loops.js";
 import { WgslNames } from "./names.js";
 import type { Instance } from "./specialize.js";
 import { emitStmts, type StmtContext } from "./stmt.js";
@@ -65,6 +66,7 @@ export function emitFunction(inst: Instance, mc: ModuleContext, kernel?: KernelI
   const temps = new Map<number, string>();
   let nextTemp = -1000;
   const locals = new Map<number, ArrayRef>();
+  const ordering = barriersOrderingGlobal(f.body);
   const cx: StmtContext = {
     name: (v) => {
       const n = temps.get(v.id) ?? vars.get(v.id);
@@ -97,6 +99,7 @@ export function emitFunction(inst: Instance, mc: ModuleContext, kernel?: KernelI
       return v;
     },
     assigned,
+    storageBarrier: (s) => f.kind !== "kernel" || ordering.has(s),
   };
   const tn = (t: ValueType) => typeName(t, mc.structs);
 

@@ -5,9 +5,11 @@
  *   a[i].f = v;           the same (atomicStore for an atomic array; store2/store4 a helper)
  *   loop (every kind)     { init; loop { if !(cond) { break; } body; continuing { step; } } }
  *                         (a do-while tests last: `continuing { step; break if !(cond); }`),
- *                         so `continue` runs the step, as gk's does
+ *                         so `continue` runs the step, as gk's does; a small counted loop
+ *                         unrolled: { { let i = 0; body } { let i = 1; body } ... } (loops.ts)
  *   barrier()             storageBarrier(); workgroupBarrier(); (gk's barrier orders global
- *                         and shared memory for the block, as CUDA's __syncthreads does)
+ *                         and shared memory for the block, as CUDA's __syncthreads does);
+ *                         workgroupBarrier() alone where no global write can precede it
  *
  * WGSL's `select` evaluates both branches, so a `?:` whose branch writes memory (a call, an
  * atomic), or whose value is a struct (which `select` does not take), is evaluated by the
@@ -16,13 +18,15 @@
  * `let`s before it, keeping gk's left-to-right order (`spill`). An assignment whose indices and
  * value both touch memory, one writing, evaluates its indices into `let`s first.
  */
-import type { Expr, Function, LetStmt, LoopStmt, Stmt, StoreStmt, ValueVar } from "../../ir/nodes.js";
+import type { BarrierStmt, Expr, Function, LetStmt, LoopStmt, Stmt, StoreStmt, ValueVar } from "../../ir/nodes.js";
 import { operands, someExpr, withOperands } from "../../ir/walk.js";
-import { elementCount, type ValueType } from "../../ir/types.js";
+import { elementCount, memorySpace, type ScalarType, type ValueType } from "../../ir/types.js";
 import { memoryAccess } from "../cuda/effects.js";
 import { assertNever, invariant } from "../../util.js";
 import { vectorStoreCall } from "./atomics.js";
 import { emitExpr, indexText, operand, pathText, PREC, type ExprContext } from "./expr.js";
+import { literal } from "./literals.js";
+import { unrollPlan } from "./loops.js";
 import { typeName } from "./types.js";
 
 export interface StmtContext extends ExprContext {
@@ -31,6 +35,8 @@ export interface StmtContext extends ExprContext {
   readonly temp: (t: ValueType) => ValueVar;
   /** Ids of the variables some statement assigns (declared `var`, others `let`). */
   readonly assigned: ReadonlySet<number>;
+  /** Whether this barrier orders global memory too (`storageBarrier`; loops.ts). */
+  readonly storageBarrier: (s: BarrierStmt) => boolean;
 }
 
 const IND = "  ";
@@ -92,7 +98,7 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): string[] {
     case "return":
       return s.value ? out(`${pad}return ${ex(s.value)};`) : [`${pad}return;`];
     case "barrier":
-      return [`${pad}storageBarrier();`, `${pad}workgroupBarrier();`];
+      return cx.storageBarrier(s) ? [`${pad}storageBarrier();`, `${pad}workgroupBarrier();`] : [`${pad}workgroupBarrier();`];
     case "fence":
       return invariant(false, "a fence reached the WGSL backend (legalize refuses it)") as never;
     case "block":
@@ -141,6 +147,13 @@ function inOrder(indices: readonly Expr[], value: Expr, cx: StmtContext, pre: st
 function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
   const pad = IND.repeat(depth);
   const inner = IND.repeat(depth + 1);
+  const unrolled = unrollPlan(s, (a) => memorySpace(a.type) === "local");
+  if (unrolled) {
+    const { counter, values } = unrolled;
+    const decl = `let ${cx.name(counter)}: ${typeName(counter.type, cx.structs)}`;
+    const iterations = values.flatMap((v) => [`${inner}{`, `${inner}${IND}${decl} = ${literal(counter.type as ScalarType, v)};`, ...emitStmts(s.body, cx, depth + 2), `${inner}}`]);
+    return [`${pad}{`, ...iterations, `${pad}}`];
+  }
   const lines = [`${pad}{`, ...emitStmts(s.init, cx, depth + 1), `${inner}loop {`];
   const alwaysTrue = s.cond === null || (s.cond.kind === "const" && s.cond.value === true);
   if (s.testFirst && !alwaysTrue) {

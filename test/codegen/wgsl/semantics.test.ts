@@ -355,7 +355,6 @@ device_kernel k(c: bool, p: P, q: P, out: global<P>) {
       @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
       fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
         atomicStore(&s[i32(gk_local_id.x) % 4i], bitcast<u32>(0.0f));
-        storageBarrier();
         workgroupBarrier();
         _ = atomicAdd(&h[0i], 1i);
         out[0i] = gk_atomicCAS_h(1i, 0i, 5i);
@@ -471,9 +470,42 @@ device_kernel k(x: readonly global<f32>, y: readonly global<f32>, out: global<f3
             }
           }
         }
-        storageBarrier();
         workgroupBarrier();
         out[i32(gk_local_id.x)] = buf[0i];
+      }
+      "
+    `);
+  });
+
+  it("a barrier orders global memory (storageBarrier) only where a global array is written before it, or read before it and written after it", () => {
+    expect(
+      wgslOf(`device_kernel k(x: readonly global<i32>, io: global<i32>, out: global<i32>) {
+  shared s: i32[4];
+  s[threadIdx.x] = x[threadIdx.x];
+  barrier();
+  const old = io[threadIdx.x];
+  barrier();
+  io[(threadIdx.x + 1) % 4] = old + s[0];
+  barrier();
+  out[threadIdx.x] = io[threadIdx.x];
+}`),
+    ).toMatchInlineSnapshot(`
+      "@group(0) @binding(0) var<storage, read> x: array<i32>;
+      @group(0) @binding(1) var<storage, read_write> io: array<i32>;
+      @group(0) @binding(2) var<storage, read_write> out: array<i32>;
+      var<workgroup> s: array<i32, 4>;
+
+      @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
+      fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
+        s[i32(gk_local_id.x)] = x[i32(gk_local_id.x)];
+        workgroupBarrier();
+        let old: i32 = io[i32(gk_local_id.x)];
+        storageBarrier();
+        workgroupBarrier();
+        io[(i32(gk_local_id.x) + 1i) % 4i] = old + s[0i];
+        storageBarrier();
+        workgroupBarrier();
+        out[i32(gk_local_id.x)] = io[i32(gk_local_id.x)];
       }
       "
     `);

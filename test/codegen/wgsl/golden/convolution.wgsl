@@ -31,37 +31,658 @@ fn convolveRows(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(w
   let x0: i32 = (i32(gk_group_id.x) * 8i - 1i) * 16i + tx;
   let row: i32 = (i32(gk_group_id.y) * 4i + ty) * w;
   {
-    var s: i32 = 0i;
-    loop {
-      if (!(s < 10i)) { break; }
+    {
+      let s: i32 = 0i;
       let x: i32 = x0 + s * 16i;
       tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
-      continuing {
-        s = s + 1i;
-      }
+    }
+    {
+      let s: i32 = 1i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 2i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 3i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 4i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 5i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 6i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 7i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 8i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
+    }
+    {
+      let s: i32 = 9i;
+      let x: i32 = x0 + s * 16i;
+      tile[ty][tx + s * 16i] = select(0.0f, src[row + x], x >= 0i && x < w);
     }
   }
-  storageBarrier();
   workgroupBarrier();
   {
-    var s_1: i32 = 1i;
-    loop {
-      if (!(s_1 < 9i)) { break; }
+    {
+      let s_1: i32 = 1i;
       var sum: f32 = 0.0f;
       {
-        var k: i32 = -8i;
-        loop {
-          if (!(k <= 8i)) { break; }
+        {
+          let k: i32 = -8i;
           sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
-          continuing {
-            k = k + 1i;
-          }
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
         }
       }
       dst[row + x0 + s_1 * 16i] = sum;
-      continuing {
-        s_1 = s_1 + 1i;
+    }
+    {
+      let s_1: i32 = 2i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
       }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 3i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 4i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 5i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 6i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 7i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
+    }
+    {
+      let s_1: i32 = 8i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS[8i - k] * tile[ty][tx + s_1 * 16i + k];
+        }
+      }
+      dst[row + x0 + s_1 * 16i] = sum;
     }
   }
 }
@@ -75,37 +696,658 @@ fn convolveColumns(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builti
   let x: i32 = i32(gk_group_id.x) * 16i + tx;
   let y0: i32 = (i32(gk_group_id.y) * 8i - 1i) * 8i + ty;
   {
-    var s: i32 = 0i;
-    loop {
-      if (!(s < 10i)) { break; }
+    {
+      let s: i32 = 0i;
       let y: i32 = y0 + s * 8i;
       tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
-      continuing {
-        s = s + 1i;
-      }
+    }
+    {
+      let s: i32 = 1i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 2i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 3i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 4i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 5i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 6i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 7i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 8i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
+    }
+    {
+      let s: i32 = 9i;
+      let y: i32 = y0 + s * 8i;
+      tile_1[tx][ty + s * 8i] = select(0.0f, src_1[y * w + x], y >= 0i && y < h);
     }
   }
-  storageBarrier();
   workgroupBarrier();
   {
-    var s_1: i32 = 1i;
-    loop {
-      if (!(s_1 < 9i)) { break; }
+    {
+      let s_1: i32 = 1i;
       var sum: f32 = 0.0f;
       {
-        var k: i32 = -8i;
-        loop {
-          if (!(k <= 8i)) { break; }
+        {
+          let k: i32 = -8i;
           sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
-          continuing {
-            k = k + 1i;
-          }
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
         }
       }
       dst_1[(y0 + s_1 * 8i) * w + x] = sum;
-      continuing {
-        s_1 = s_1 + 1i;
+    }
+    {
+      let s_1: i32 = 2i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
       }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 3i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 4i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 5i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 6i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 7i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
+    }
+    {
+      let s_1: i32 = 8i;
+      var sum: f32 = 0.0f;
+      {
+        {
+          let k: i32 = -8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = -1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 0i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 1i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 2i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 3i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 4i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 5i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 6i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 7i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+        {
+          let k: i32 = 8i;
+          sum = sum + TAPS_1[8i - k] * tile_1[tx][ty + s_1 * 8i + k];
+        }
+      }
+      dst_1[(y0 + s_1 * 8i) * w + x] = sum;
     }
   }
 }

@@ -19,7 +19,6 @@ fn histogram(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
   if (tid < 16i) {
     atomicStore(&local_hist[tid], 0u);
   }
-  storageBarrier();
   workgroupBarrier();
   {
     var i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x);
@@ -31,7 +30,6 @@ fn histogram(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
       }
     }
   }
-  storageBarrier();
   workgroupBarrier();
   if (tid < 16i) {
     _ = atomicAdd(&hist[tid], atomicLoad(&local_hist[tid]));

@@ -30,7 +30,6 @@ fn matmul(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgro
       if (!(t < (K + 16i - 1i) / 16i)) { break; }
       tA[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, A[row * K + t * 16i + i32(gk_local_id.x)], row < M && t * 16i + i32(gk_local_id.x) < K);
       tB[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, B[(t * 16i + i32(gk_local_id.y)) * N + col], col < N && t * 16i + i32(gk_local_id.y) < K);
-      storageBarrier();
       workgroupBarrier();
       {
         var k: i32 = 0i;
@@ -42,7 +41,6 @@ fn matmul(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgro
           }
         }
       }
-      storageBarrier();
       workgroupBarrier();
       continuing {
         t = t + 1i;

@@ -33,7 +33,6 @@ fn block_sum(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
   let tid: i32 = i32(gk_local_id.x);
   let i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x);
   buf[tid] = select(0.0f, x[i], i < n);
-  storageBarrier();
   workgroupBarrier();
   {
     var stride: i32 = 128i;
@@ -42,7 +41,6 @@ fn block_sum(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
       if (tid < stride) {
         buf[tid] = buf[tid] + buf[tid + stride];
       }
-      storageBarrier();
       workgroupBarrier();
       continuing {
         stride = stride >> 1u;

@@ -68,7 +68,6 @@ fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgrou
   As[0i][aCol + 2i][aRow] = a.z;
   As[0i][aCol + 3i][aRow] = a.w;
   gk_store4_Bs(0i, bRow, bCol, b);
-  storageBarrier();
   workgroupBarrier();
   {
     var k0: i32 = 0i;
@@ -89,14 +88,45 @@ fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgrou
           let b1: vec4<f32> = gk_load4_Bs(stage, k, 64i + tx * 4i);
           var ra = array<f32, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
           {
-            var m: i32 = 0i;
-            loop {
-              if (!(m < 8i)) { break; }
+            {
+              let m: i32 = 0i;
               acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
               acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-              continuing {
-                m = m + 1i;
-              }
+            }
+            {
+              let m: i32 = 1i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 2i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 3i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 4i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 5i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 6i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+            }
+            {
+              let m: i32 = 7i;
+              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
             }
           }
           continuing {
@@ -113,7 +143,6 @@ fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgrou
         gk_store4_Bs(next, bRow, bCol, b);
         stage = next;
       }
-      storageBarrier();
       workgroupBarrier();
       continuing {
         k0 = k0 + 8i;
@@ -121,15 +150,53 @@ fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgrou
     }
   }
   {
-    var m_1: i32 = 0i;
-    loop {
-      if (!(m_1 < 8i)) { break; }
+    {
+      let m_1: i32 = 0i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
       gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
       gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
-      continuing {
-        m_1 = m_1 + 1i;
-      }
+    }
+    {
+      let m_1: i32 = 1i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 2i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 3i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 4i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 5i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 6i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+    }
+    {
+      let m_1: i32 = 7i;
+      let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
+      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
+      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
     }
   }
 }

@@ -31,7 +31,6 @@ fn u_transpose(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(wo
       }
     }
   }
-  storageBarrier();
   workgroupBarrier();
   let tx: i32 = i32(gk_group_id.y) * 32i + i32(gk_local_id.x);
   let ty0: i32 = i32(gk_group_id.x) * 32i + i32(gk_local_id.y);
