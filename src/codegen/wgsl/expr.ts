@@ -20,8 +20,9 @@ import { expandLanes, isLaneWise } from "../../ir/lanes.js";
 import { vectorBuiltin } from "../../ir/builtins.js";
 import { stepType } from "../../ir/paths.js";
 import { asScalar, isFloat, isInt, isSigned, laneName, type ArrayType, type ScalarType, type StructType, type ValueType } from "../../ir/types.js";
+import { someExpr } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
-import { divHelper, floatToIntHelper, fmodHelper, fromBitsHelper, intToFloatHelper, shape, type HelperSet, type Shape } from "./helpers.js";
+import { divHelper, floatToIntHelper, fmodHelper, fromBitsHelper, intToFloatHelper, opaqueHelper, shape, type HelperSet, type Shape } from "./helpers.js";
 import { FROM_BITS, literal } from "./literals.js";
 import { builtinCall } from "./math.js";
 import { atomicCall, vectorLoadCall } from "./atomics.js";
@@ -87,7 +88,7 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     case "special":
       return atom(special(e.name, e.axis, cx.specials));
     case "unary": {
-      const x = emitExpr(e.operand, cx);
+      const x = e.op === "neg" ? runtime(e.operand, cx) : emitExpr(e.operand, cx);
       // WGSL has no unary - of u32: 0 - x wraps to the same bits.
       const t = e.type as ValueType;
       if (e.op === "neg" && (t.kind === "vector" ? t.elem : asScalar(t)).name === "u32") return { text: `${valueShape(t).type}(0u) - ${operand(x, PREC.mul)}`, prec: PREC.add };
@@ -185,10 +186,24 @@ const SYMBOL = {
   eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
 } as const;
 
+/** Whether WGSL may take `e` for a constant expression (no variable, memory, call or thread index in it). */
+function constantOnly(e: Expr): boolean {
+  return !someExpr(e, (x) => ["var", "special", "load", "call", "atomic", "warp"].includes(x.kind));
+}
+
+/** `e`, through `gk_opaque_T` where it is made of constants only (helpers.ts says why). */
+function runtime(e: Expr, cx: ExprContext): Emitted {
+  const x = emitExpr(e, cx);
+  if (!constantOnly(e) || (e.type.kind !== "scalar" && e.type.kind !== "vector")) return x;
+  return atom(`${opaqueHelper(cx.helpers, valueShape(e.type))}(${x.text})`);
+}
+
 function binary(e: BinaryExpr, cx: ExprContext): Emitted {
   const t = e.left.type as ValueType;
   const lane = t.kind === "vector" ? t.elem : asScalar(t);
-  const l = () => emitExpr(e.left, cx);
+  // Arithmetic that may overflow, of constants only: evaluated at run time, as gk's (wrapping) is.
+  const mayOverflow = ["add", "sub", "mul", "shl"].includes(e.op) && constantOnly(e.right);
+  const l = () => (mayOverflow ? runtime(e.left, cx) : emitExpr(e.left, cx));
   const r = () => emitExpr(e.right, cx);
   switch (e.op) {
     case "add":

@@ -14,6 +14,8 @@
  *   gk_copysign_f32            from the bits
  *   gk_ftz_f32                 a subnormal to zero of its sign (f32 atomicAdd in global memory)
  *   gk_f32_from_bits           Infinity and NaN constants (literals.ts)
+ *   gk_opaque_i32, ...         the value itself, through a call (expr.ts: arithmetic of
+ *                              constants, which WGSL would evaluate at shader creation)
  *
  * A helper over a vector type works lane by lane and is named after it (`gk_div_vec3_i32`).
  */
@@ -184,4 +186,14 @@ export function intToFloatHelper(h: HelperSet, from: "i32" | "u32", s: Shape): s
     `  return ${F}(x >> ${U}(16u)) * ${F}(65536.0f) + ${F}(x & ${I}(0xffff${from === "i32" ? "i" : "u"}));`,
     "}",
   ]);
+}
+
+/**
+ * The value itself, through a call, so that what it is used in is no constant expression:
+ * WGSL evaluates arithmetic of constants when the shader is created, and there an overflow
+ * (`vec3<u32>(2969066407u) << vec3<u32>(3u)`, an i32 sum past 2^31, an f32 product past
+ * its range) is an error, where gk's operators wrap (integers) or round (floats).
+ */
+export function opaqueHelper(h: HelperSet, s: Shape): string {
+  return h.use(`gk_opaque_${s.suffix}`, () => [`fn gk_opaque_${s.suffix}(x: ${s.type}) -> ${s.type} {`, "  return x;", "}"]);
 }
