@@ -14,7 +14,7 @@ export interface ModuleScope {
   readonly text: string;
   /** The module flushes f32 subnormals (`@flushToZero;`): its constant expressions fold so. */
   readonly flushToZero: boolean;
-  /** The code generator's target, handed in: its kernel-symbol rule (GK2011) and its spellings of gk's builtins (hints). */
+  /** The code generator's target, handed in: its kernel-symbol rule (GK2011), its spellings of gk's builtins (hints), its limits. */
   readonly target: Target;
   lookup(name: string): ModuleSymbol | undefined;
   names(): Iterable<string>;

@@ -16,7 +16,6 @@ import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
 import { constIntegerOrUnknown, resolveType } from "./typeExpr.js";
-import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../ir/limits.js";
 
 
 /** Checks a list of statements in the current scope. `topLevel`: directly in a kernel's body. */
@@ -224,8 +223,9 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
   const count = t.dims.reduce((a, b) => a * b, 1);
   // A size that depends on a constant parameter (in a generic definition) is checked in each instance.
   const known = t.dims.every(knownDim);
-  if (known && count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
-    ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
+  const limit = ctx.module.target.limits.localBytes;
+  if (known && count * byteSize(t.elem) > limit) {
+    ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${limit} bytes (use global memory for large data)`);
     return poisonDecl(ctx, s);
   }
   let init: Expr[] | null = null;
@@ -288,7 +288,7 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   }
   const scalar = t.kind !== "array" && t.kind !== "dynamicShared";
   if (t.kind === "dynamicShared") {
-    // Its bytes are counted at each launch, which gives its length (src/ir/limits.ts).
+    // Its bytes are counted at each launch, which gives its length (src/check/launch.ts, `sharedClause`).
     const a = newArrayVar(ctx, s.name, t);
     if (declare(ctx, s.name, { kind: "array", var: a, readonly: false })) ctx.shared.push(a);
     return;
@@ -300,8 +300,9 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
   const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
-  if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
-    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory (a dynamic shared array, 'shared buf: f32[];', may use more)`);
+  const limit = ctx.module.target.limits.staticSharedBytes;
+  if (ctx.sharedBytes > limit) {
+    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${limit} bytes of static shared memory (a dynamic shared array, 'shared buf: f32[];', may use more)`);
   }
   const a = newArrayVar(ctx, s.name, type);
   if (declare(ctx, s.name, { kind: "array", var: a, readonly: false, scalar })) ctx.shared.push(a);

@@ -4,7 +4,7 @@
  * directly or through the device functions it calls, and its dynamic shared arrays, whose
  * lengths each launch gives and which lie in one region (limits.ts, `dynamicSharedLayout`).
  */
-import { dynamicSharedLayout, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "./limits.js";
+import { dynamicSharedLayout, sharedOverLimit, type Limits } from "./limits.js";
 import type { ArrayVar, Function } from "./nodes.js";
 import { asScalar, byteSize, typeToString, type ScalarType } from "./types.js";
 import { elemNote, holdsElem, typedArrayName, type AnyTypedArray } from "./values.js";
@@ -83,20 +83,21 @@ export function constantValueProblem(a: ArrayVar, value: unknown): string | unde
 
 /**
  * What is wrong with these lengths of `k`'s dynamic shared arrays (declaration order) for one
- * launch, or undefined: each an integer from 0, and the block's shared memory, static and
- * dynamic, within SHARED_OPTIN_LIMIT_BYTES (the same rule the checker applies to launch statements).
+ * launch on a device whose target has these `limits`, or undefined: each an integer from 0,
+ * and the block's shared memory, static and dynamic, within `limits.sharedBytes` (the rule the
+ * checker applies to launch statements, src/check/launch.ts).
  */
-export function sharedLengthsProblem(k: Function, lengths: readonly unknown[]): string | undefined {
+export function sharedLengthsProblem(k: Function, lengths: readonly unknown[], limits: Limits): string | undefined {
   const arrays = dynamicSharedArrays(k);
   if (lengths.length !== arrays.length) return `it has ${arrays.length} dynamic shared array${arrays.length === 1 ? "" : "s"} (${arrays.map((a) => a.name).join(", ") || "none"}), but ${lengths.length} length${lengths.length === 1 ? " was" : "s were"} given`;
   for (let i = 0; i < arrays.length; i++) {
     const n = lengths[i];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > SHARED_OPTIN_LIMIT_BYTES) {
-      return `the length of the dynamic shared array '${arrays[i]!.name}' must be an integer from 0 to ${SHARED_OPTIN_LIMIT_BYTES}, got ${String(n)}`;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > limits.sharedBytes) {
+      return `the length of the dynamic shared array '${arrays[i]!.name}' must be an integer from 0 to ${limits.sharedBytes}, got ${String(n)}`;
     }
   }
   const staticBytes = staticSharedBytes(k);
-  const over = sharedOverLimit(staticBytes, dynamicSharedBytes(k, lengths as number[]).bytes);
+  const over = sharedOverLimit(staticBytes, dynamicSharedBytes(k, lengths as number[]).bytes, limits);
   if (over === undefined) return undefined;
-  return `it would use ${over} bytes of shared memory per block (${staticBytes} in fixed-size arrays); a block may use at most ${SHARED_OPTIN_LIMIT_BYTES} (the H100's opt-in maximum)`;
+  return `it would use ${over} bytes of shared memory per block (${staticBytes} in fixed-size arrays); a block may use at most ${limits.sharedBytes} (${limits.sharedBytesWhat})`;
 }

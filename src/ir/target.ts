@@ -2,8 +2,10 @@
  * What a code generator's target tells the stages before it (Halide's `Target`, esbuild's
  * `compat` table): a record per backend (CUDA: src/codegen/cuda/target.ts), handed to the
  * checker and to `legalize` (src/ir/passes/legalize.ts) rather than imported by them, so the
- * language's stages know no backend by name.
+ * language's stages know no backend by name. A device has its target too, whose limits the
+ * API's and the simulator's launch checks read (src/runtime/device/device.ts).
  */
+import type { Limits } from "./limits.js";
 
 /** What a target may lack; `legalize` refuses a program that uses what its target lacks. */
 export interface Capabilities {
@@ -58,6 +60,8 @@ export interface Target {
   /** Its name in messages ("CUDA"). */
   readonly name: string;
   readonly capabilities: Capabilities;
+  /** The sizes its GPUs accept: grids, blocks, shared, constant and local memory, kernel arguments (src/ir/limits.ts). */
+  readonly limits: Limits;
   /** A kernel's name in the built module: what it is, in a message's words (`its CUDA symbol (extern "C")`), and why a name cannot be one (GK2011). */
   readonly kernelSymbol: {
     readonly what: string;

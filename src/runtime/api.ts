@@ -19,7 +19,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
-import { checkShape, LAUNCH_LIMITS, type Dim3 } from "../ir/limits.js";
+import { checkShape, type Dim3, type Limits } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType, type VectorType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
@@ -205,10 +205,11 @@ export class GkModule {
   async #run({ mod, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
     const plan = launchPlan(mod.ir, fn);
     const name = fn.name;
-    const grid = dims(config?.grid, "grid", name);
-    const block = dims(config?.block, "block", name);
+    const limits = this.gpu.target.limits;
+    const grid = dims(config?.grid, "grid", name, limits);
+    const block = dims(config?.block, "block", name, limits);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
-    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {});
+    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {}, limits);
     const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
     const launched = launchOn(this.gpu, mod, fn, grid, block, values, config ?? {}, extras);
     if (launched !== undefined) await launched;
@@ -274,11 +275,12 @@ function invalid(kernel: string, message: string): GkRuntimeError {
   return new GkRuntimeError("GK8005", `${kernel}: ${message}`);
 }
 
-function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dim3 {
+/** A grid or a block as [x, y, z], within the limits of the device's target (GK8005 otherwise). */
+function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string, limits: Limits): Dim3 {
   // The common case, one size within the limits; checkShape says the same of it.
-  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? limits.grid[0] : Math.min(limits.block[0], limits.blockThreads))) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
-  const c = checkShape(what, list);
+  const c = checkShape(what, list, limits);
   if (c.ok) return c.dims;
   switch (c.why) {
     case "count":
@@ -286,7 +288,7 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
     case "size":
       throw invalid(kernel, `${what} size ${"xyz"[c.axis]} must be an integer from 1 to ${c.max}, got ${String(c.got)}`);
     case "threads":
-      throw invalid(kernel, `a block has at most ${LAUNCH_LIMITS.blockThreads} threads, but block [${c.dims.join(", ")}] has ${c.threads}`);
+      throw invalid(kernel, `a block has at most ${limits.blockThreads} threads, but block [${c.dims.join(", ")}] has ${c.threads}`);
   }
 }
 

@@ -16,6 +16,7 @@ import { formatDiagnostic } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../codegen/cuda/index.js";
+import { CUDA_TARGET } from "../codegen/cuda/target.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
 import type { Dim3 } from "../ir/limits.js";
 import type { Module } from "../ir/nodes.js";
@@ -99,7 +100,7 @@ export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel, opt
   const fn = ir.kernels.find((f) => f.name === k.kernel)!;
   const args = cloneArgs(k.args);
   try {
-    const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {});
+    const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {}, CUDA_TARGET.limits);
     const launch = { grid: k.grid as Dim3, block: k.block as Dim3, shared: extras.sharedLengths };
     const r = runKernel(compileKernel(ir, k.kernel, sources, opts), launch, args, extras.constants);
     const outputs = new Map<string, AnyTypedArray>();

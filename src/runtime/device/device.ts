@@ -13,6 +13,8 @@
  * itself is in launching.ts.
  */
 import { freemem, totalmem } from "node:os";
+import { CUDA_TARGET, cudaTargetFor } from "../../codegen/cuda/target.js";
+import type { Target } from "../../ir/target.js";
 import type { ScalarName } from "../../ir/types.js";
 import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type AnyTypedArray, type ElemOfTypedArray, type TypedArrayFor } from "../../ir/values.js";
 import { GkRuntimeError } from "../errors.js";
@@ -99,6 +101,12 @@ export class GpuDevice {
     /** Why `auto` did not pick a GPU, for the simulator. */
     readonly reason: string | undefined,
     /** @internal */ readonly simOptions: SimOptions | undefined,
+    /**
+     * @internal What the device's code generator says of it (src/ir/target.ts): the API's and
+     * the simulator's launch checks read its limits. A GPU's is CUDA's for its arch; the
+     * simulator stands in for a CUDA GPU, so its target is CUDA's too.
+     */
+    readonly target: Target,
   ) {
     this.defaultQueue = new GpuQueue(this, 0);
     this.queues.push(this.defaultQueue);
@@ -354,10 +362,10 @@ function elemOf(data: unknown): ElemName | undefined {
  */
 export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
   const choice = opts.device ?? "auto";
-  if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim);
+  if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim, CUDA_TARGET);
   const noGpu = (why: string): GpuDevice => {
     if (choice === "cuda") throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${why}`);
-    return new GpuDevice("cpu", undefined, why, opts.sim);
+    return new GpuDevice("cpu", undefined, why, opts.sim, CUDA_TARGET);
   };
   const { findNvcc } = await import("../../build/nvcc.js");
   try {
@@ -374,7 +382,8 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
     if (e instanceof GkRuntimeError && e.code === "GK8007") return noGpu(e.diagnostic.message.replace(/^no usable GPU: /, ""));
     throw e;
   }
-  return new GpuDevice("cuda", engine, undefined, opts.sim);
+  const sm = /^sm_(\d+)/.exec(engine.info.arch);
+  return new GpuDevice("cuda", engine, undefined, opts.sim, sm ? cudaTargetFor(Number(sm[1])) : CUDA_TARGET);
 }
 
 function isolationFromEnv(): Isolation | undefined {

@@ -254,7 +254,7 @@ async function simulate(
   const { compileKernel, runKernel } = await import("../sim/index.js");
   let k = mod.simKernels.get(fn.name);
   if (k === undefined) {
-    k = compileKernel(mod.ir, fn.name, mod.sources, device.simOptions);
+    k = compileKernel(mod.ir, fn.name, mod.sources, { ...device.simOptions, limits: device.target.limits });
     mod.simKernels.set(fn.name, k);
   }
   if (host) {
