@@ -21,7 +21,8 @@ import {
   type Span,
 } from "../diagnostics/index.js";
 import { invariant } from "../util.js";
-import { isPlainName, plainRealPath, plainTempDir, refuseFullDisk } from "./nvccFolders.js";
+import { fullDisk } from "./diskSpace.js";
+import { isPlainName, plainRealPath, plainTempDir } from "./nvccFolders.js";
 import { runInGroup, type GroupOutcome } from "./processGroup.js";
 import { showWhile } from "../progress.js";
 
@@ -448,6 +449,12 @@ async function compileIn(
     warnings,
     timings: { ptxMs: ms(ptxRun.outcome), cubinMs: ms(cubinRun.outcome), totalMs: performance.now() - t0 },
   };
+}
+
+/** Throws GK7006 when a folder nvcc writes cannot take a write (diskSpace.ts): then that, not `what` nvcc did, is the error. */
+async function refuseFullDisk(dirs: readonly string[], what: string): Promise<void> {
+  const full = await fullDisk(dirs, what);
+  if (full !== undefined) throw new BuildError([full]);
 }
 
 function describeOutcome(o: RunOutcome): string {
