@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { emitCuda, type CudaOptions, type CudaOutput } from "../../../src/codegen/cuda/index.js";
 import type { Module } from "../../../src/ir/nodes.js";
-import { findNvcc, parseNvccOutput } from "../../../src/build/nvcc.js";
+import { findNvcc } from "../../../src/build/nvcc.js";
+import { parseNvccOutput } from "../../../src/build/nvccMessages.js";
 import { checkSource, irOf } from "../../helpers.js";
 
 /** The CUDA for a gk source (the file `test.gk`), without `#line` directives unless asked. */
