@@ -17,33 +17,10 @@ import numpy as np
 import torch
 import cupy as cp
 
-ROUNDS = 5
+from torch_timing import pair, ptr
 
-
-def timed(fn, reps, stream):
-    for _ in range(3):
-        fn()
-    stream.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record(stream)
-    for _ in range(reps):
-        fn()
-    end.record(stream)
-    end.synchronize()
-    return start.elapsed_time(end) / reps
-
-
-def pair(gk, peer, reps, stream):
-    g, p = [], []
-    for _ in range(ROUNDS):
-        g.append(timed(gk, reps, stream))
-        p.append(timed(peer, reps, stream))
-    return float(np.median(g)), float(np.median(p))
-
-
-def ptr(t):
-    return np.uint64(t.data_ptr())
+# Each side's launches before it is timed, in every round.
+WARMUPS = 3
 
 
 def check(C, A, B):
@@ -81,7 +58,7 @@ def main():
                 fn(grid, block, args)
 
         row = {"name": c["name"]}
-        row["gk_ms"], row["torch_ms"] = pair(gk, lambda: torch.matmul(A, B.t(), out=R), c["reps"], stream)
+        row["gk_ms"], row["torch_ms"] = pair(gk, lambda: torch.matmul(A, B.t(), out=R), c["reps"], stream, WARMUPS)
         C.zero_()
         gk()
         stream.synchronize()
