@@ -57,7 +57,7 @@ export const CUDA_TARGET: Target = {
     memoryOrdering: true,
     tensorCores: true,
   },
-  limits: CUDA_LIMITS,
   kernelSymbol: { what: 'its CUDA symbol (extern "C")', problem: kernelSymbolProblem },
   spelling: cudaSpelling,
+  limits: CUDA_LIMITS,
 };
