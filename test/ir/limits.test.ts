@@ -114,6 +114,8 @@ describe("a target's limits", () => {
     const small = new GpuDevice("cpu", undefined, undefined, undefined, SMALL_TARGET);
     const onSmall = await compileSource(src, { device: small });
     const onCuda = await compileSource(src, { device: "cpu" });
+    // The simulator stands in for a CUDA GPU.
+    expect(onCuda.gpu.target).toBe(CUDA_TARGET);
     const out = new Int32Array(1);
     await expect(onCuda.k({ grid: 1, block: 512 }, { out })).resolves.toMatchObject({ out });
     await expect(onSmall.k({ grid: 1, block: 512 }, { out })).rejects.toMatchObject({ code: "GK8005", diagnostic: { message: expect.stringContaining("block size x must be an integer from 1 to 256, got 512") } });

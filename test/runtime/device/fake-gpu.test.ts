@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CUDA_TARGET } from "../../../src/codegen/cuda/target.js";
 import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
 import { removeTempDirs, ROOT } from "../launcher/helpers.js";
 import { FAKE_SRC as SRC, failure, fakeSkip as skip, setUpFakeGpu } from "./fake-gpu-helpers.js";
@@ -39,6 +40,8 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     expect(gpu.info).toMatchObject({ name: "Fake GPU (gk test driver)", arch: "sm_90" });
     expect(gpu.name).toBe(`GPU 0 (Fake GPU (gk test driver), ${isolation})`);
     expect((await gpu.memory()).total).toBe(2 ** 30);
+    // The target whose limits its launches are checked against: CUDA's, for an sm_90.
+    expect(gpu.target).toBe(CUDA_TARGET);
   });
 
   it("keeps arrays on the device, queues launches on them, and reads results back", async () => {
