@@ -407,6 +407,55 @@ void Gpu::zero(CUdeviceptr dst, uint64_t bytes) {
   if (bytes != 0) d_.check(d_.cuMemsetD8(dst, 0, size_t(bytes)), "cuMemsetD8_v2", phase::kH2D);
 }
 
+void Gpu::fill(CUdeviceptr dst, const uint8_t* pattern, size_t size, uint64_t count, CUstream stream) {
+  if (count == 0 || size == 0) return;
+  // The shortest period of 1, 2 or 4 bytes the element repeats with, where dst is aligned to it.
+  for (size_t p = 1; p <= 4; p *= 2) {
+    if (size % p != 0 || dst % p != 0) continue;
+    bool repeats = true;
+    for (size_t i = p; i < size && repeats; i++) repeats = pattern[i] == pattern[i - p];
+    if (!repeats) continue;
+    size_t n = size_t(count * (size / p));
+    if (p == 1) {
+      d_.check(d_.cuMemsetD8Async(dst, pattern[0], n, stream), "cuMemsetD8Async", phase::kH2D);
+    } else if (p == 2) {
+      uint16_t v;
+      std::memcpy(&v, pattern, 2);
+      d_.check(d_.cuMemsetD16Async(dst, v, n, stream), "cuMemsetD16Async", phase::kH2D);
+    } else {
+      uint32_t v;
+      std::memcpy(&v, pattern, 4);
+      d_.check(d_.cuMemsetD32Async(dst, v, n, stream), "cuMemsetD32Async", phase::kH2D);
+    }
+    return;
+  }
+  // Wider: column j of a count × size "matrix" is unit j of every element. Rows go in batches,
+  // so that no one call's height needs more than 2^24 rows.
+  const size_t unit = size % 4 == 0 && dst % 4 == 0 ? 4 : size % 2 == 0 && dst % 2 == 0 ? 2 : 1;
+  constexpr uint64_t kRows = uint64_t(1) << 24;
+  for (uint64_t row = 0; row < count; row += kRows) {
+    size_t rows = size_t(std::min(kRows, count - row));
+    CUdeviceptr base = dst + row * size;
+    for (size_t j = 0; j < size; j += unit) {
+      if (unit == 4) {
+        uint32_t v;
+        std::memcpy(&v, pattern + j, 4);
+        d_.check(d_.cuMemsetD2D32Async(base + j, size, v, 1, rows, stream), "cuMemsetD2D32Async", phase::kH2D);
+      } else if (unit == 2) {
+        uint16_t v;
+        std::memcpy(&v, pattern + j, 2);
+        d_.check(d_.cuMemsetD2D16Async(base + j, size, v, 1, rows, stream), "cuMemsetD2D16Async", phase::kH2D);
+      } else {
+        d_.check(d_.cuMemsetD2D8Async(base + j, size, pattern[j], 1, rows, stream), "cuMemsetD2D8Async", phase::kH2D);
+      }
+    }
+  }
+}
+
+void Gpu::copy(CUdeviceptr dst, CUdeviceptr src, uint64_t bytes, CUstream stream) {
+  if (bytes != 0) d_.check(d_.cuMemcpyDtoDAsync(dst, src, size_t(bytes), stream), "cuMemcpyDtoDAsync_v2", phase::kH2D);
+}
+
 void Gpu::download(void* dst, CUdeviceptr src, uint64_t bytes) {
   if (bytes != 0) d_.check(d_.cuMemcpyDtoH(dst, src, size_t(bytes)), "cuMemcpyDtoH_v2", phase::kD2H);
 }

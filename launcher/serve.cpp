@@ -29,6 +29,7 @@ namespace {
 
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
 constexpr size_t kUploadChunk = size_t(64) << 20;
+constexpr uint64_t kMaxFillPattern = uint64_t(1) << 20;  // a fill's element: at most 1 MiB
 
 struct FunctionEntry {
   CUfunction f = nullptr;
@@ -108,6 +109,10 @@ class Server {
   Reply opFree(const JsonValue& req);
   Reply opUpload(const JsonValue& req);
   Reply opDownload(const JsonValue& req);
+  Reply opFill(const JsonValue& req);
+  Reply opCopy(const JsonValue& req);
+  // Bytes `bytes` of buffer `b` from the request's `offsetKey` (default 0), checked to fit.
+  CUdeviceptr range(const BufferEntry& b, const JsonValue& req, const char* offsetKey, uint64_t bytes);
   Reply opLaunch(const JsonValue& req);
   Reply opQueue(const JsonValue& req);
   Reply opSync(const JsonValue& req);
@@ -217,7 +222,7 @@ int Server::run() {
 
 Reply Server::dispatch(const JsonValue& req) {
   std::string op = requireString(req, "frame", "op");
-  if (op != "upload" && op != "alloc" && in_.payloadLeft() != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
+  if (op != "upload" && op != "alloc" && op != "fill" && in_.payloadLeft() != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
   if (op == "hello") {
     checkKeys(req, "frame", {"op", "id"});
     Reply r;
@@ -241,6 +246,8 @@ Reply Server::dispatch(const JsonValue& req) {
   if (op == "free") return opFree(req);
   if (op == "upload") return opUpload(req);
   if (op == "download") return opDownload(req);
+  if (op == "fill") return opFill(req);
+  if (op == "copy") return opCopy(req);
   if (op == "launch") return opLaunch(req);
   if (op == "queue") return opQueue(req);
   if (op == "sync") return opSync(req);
@@ -460,6 +467,45 @@ Reply Server::opDownload(const JsonValue& req) {
   return r;
 }
 
+CUdeviceptr Server::range(const BufferEntry& b, const JsonValue& req, const char* offsetKey, uint64_t bytes) {
+  uint64_t offset = 0;
+  if (const JsonValue* o = req.get(offsetKey)) offset = requireUint(*o, offsetKey, kMaxBufferBytes);
+  if (offset > b.bytes || bytes > b.bytes - offset) {
+    throw badRequest(offsetKey, std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " do not fit a buffer of " +
+                                    std::to_string(b.bytes) + " bytes");
+  }
+  return b.ptr + offset;
+}
+
+// fill: `count` elements of the payload's bytes (one element) from `offset`, queued on queue 0.
+Reply Server::opFill(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "count"});
+  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
+  uint64_t size = in_.payloadLeft();
+  if (size == 0 || size > kMaxFillPattern) throw badRequest("payload", "a fill's payload is one element: 1 to " + std::to_string(kMaxFillPattern) + " bytes");
+  uint64_t count = requireUint(requireMember(req, "frame", "count"), "count", kMaxBufferBytes / size);
+  CUdeviceptr dst = range(b, req, "offset", size * count);
+  std::vector<uint8_t> pattern(static_cast<size_t>(size));
+  in_.readPayload(pattern.data(), pattern.size());
+  if (queues_) queues_->mark();  // the last queued launch's marker goes before it
+  gpu().fill(dst, pattern.data(), pattern.size(), count, nullptr);
+  return Reply{};
+}
+
+// copy: `bytes` bytes from buffer `from` at `fromOffset` to `buffer` at `offset`, queued on queue 0.
+Reply Server::opCopy(const JsonValue& req) {
+  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "from", "fromOffset", "bytes"});
+  BufferEntry& dst = buffer(requireMember(req, "frame", "buffer"), "buffer");
+  BufferEntry& src = buffer(requireMember(req, "frame", "from"), "from");
+  uint64_t n = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
+  CUdeviceptr to = range(dst, req, "offset", n);
+  CUdeviceptr from = range(src, req, "fromOffset", n);
+  if (to < from + n && from < to + n && n != 0) throw badRequest("fromOffset", "the two ranges of a copy overlap");
+  if (queues_) queues_->mark();
+  gpu().copy(to, from, n, nullptr);
+  return Reply{};
+}
+
 Reply Server::opLaunch(const JsonValue& req) {
   checkKeys(req, "frame",
             {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "constants", "queue", "seq",
@@ -503,8 +549,11 @@ Reply Server::opLaunch(const JsonValue& req) {
     if (a.kind != JsonValue::Kind::Object) throw badRequest(path, "expected an object");
     const JsonValue* type = a.get("type");
     if (type != nullptr && type->isString() && type->text == "buffer") {
-      checkKeys(a, path, {"type", "buffer"});
-      slots[i] = buffer(requireMember(a, path, "buffer"), path + ".buffer").ptr;
+      checkKeys(a, path, {"type", "buffer", "offset"});
+      const BufferEntry& b = buffer(requireMember(a, path, "buffer"), path + ".buffer");
+      uint64_t offset = 0;  // a GPU array's view: a pointer into its buffer
+      if (const JsonValue* o = a.get("offset")) offset = requireUint(*o, path + ".offset", b.bytes);
+      slots[i] = b.ptr + offset;
       sizes[i] = sizeof(CUdeviceptr);
     } else {
       Elem e;

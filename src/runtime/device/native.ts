@@ -169,12 +169,31 @@ export class NativeEngine implements Engine {
 
   async write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void> {
     await this.settle();
-    this.call(() => this.addon.upload(this.gpu, m.handle, byteOffset, data));
+    this.call(() => this.addon.upload(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, data));
   }
 
   async read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void> {
     await this.settle();
-    this.call(() => this.addon.download(this.gpu, m.handle, byteOffset, into));
+    this.call(() => this.addon.download(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, into));
+  }
+
+  async fill(m: Memory, byteOffset: number, pattern: Uint8Array, count: number): Promise<void> {
+    this.takeFailed();
+    this.call(() => this.addon.fill(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, pattern, count));
+  }
+
+  async copy(dst: Memory, dstOffset: number, src: Memory, srcOffset: number, bytes: number): Promise<void> {
+    this.takeFailed();
+    this.call(() => this.addon.deviceCopy(this.gpu, dst.handle + (dst.offset ?? 0) + dstOffset, src.handle + (src.offset ?? 0) + srcOffset, bytes));
+  }
+
+  /** The failure of an earlier free(), reported by the next call that queues work. */
+  private takeFailed(): void {
+    const f = this.failed;
+    if (f) {
+      this.failed = undefined;
+      throw f;
+    }
   }
 
   /** Waits for every queue (keeping the launch times for sync()), so a copy neither blocks this thread nor hides a queued failure. */
@@ -217,8 +236,9 @@ export class NativeEngine implements Engine {
       const at = HEADER + 8 * i;
       if (a.kind === "scalar") encodeScalar(this.view, at, a.type, a.value);
       else if (a.kind === "memory") {
-        this.view.setUint32(at, a.mem.handle % 0x100000000, true);
-        this.view.setUint32(at + 4, Math.floor(a.mem.handle / 0x100000000), true);
+        const ptr = a.mem.offset === undefined ? a.mem.handle : a.mem.handle + a.mem.offset;
+        this.view.setUint32(at, ptr % 0x100000000, true);
+        this.view.setUint32(at + 4, Math.floor(ptr / 0x100000000), true);
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;
