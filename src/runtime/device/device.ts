@@ -21,7 +21,7 @@ import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { Engine, Isolation } from "./engine.js";
 import { describeValue, GpuArray, type ArrayOptions, type ArrayStore } from "./gpuArray.js";
-import { ELEM_TYPES_TEXT, layoutOf, type ArrayElem, type ElemName } from "./arrayElems.js";
+import { ELEM_TYPES_TEXT, layoutOf, type ArrayElem, type ElemName, type Layout } from "./arrayElems.js";
 
 /** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu). */
 export type DeviceChoice = "auto" | "cuda" | "cpu";
@@ -460,7 +460,7 @@ async function openEngine(asked: Isolation | undefined, gpu: number, launcher: L
 }
 
 /** The layout of `elem`, or GK8005 unless it is an element type (arrayElems.ts) and `length` a non-negative safe integer. */
-function checkShape(what: string, elem: unknown, length: unknown): import("./arrayElems.js").Layout {
+function checkShape(what: string, elem: unknown, length: unknown): Layout {
   const l = layoutOf(elem);
   if (l === undefined) throw new GkRuntimeError("GK8005", `${what} takes an element type: ${ELEM_TYPES_TEXT}; got ${describeValue(elem)}`);
   if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `${what} takes a length that is a non-negative integer, got ${describeValue(length)}`);

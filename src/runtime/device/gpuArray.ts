@@ -21,8 +21,8 @@ import { packStructs, unpackStructs } from "../structs.js";
 import { GPU_ARRAY } from "../aliasing.js";
 import { GkRuntimeError } from "../errors.js";
 import { TYPED_ARRAY, type TypedArrayFor } from "../../ir/values.js";
-import type { ScalarName } from "../../ir/types.js";
-import { elementBytes, layoutOf, sameElems, type ArrayElem, type ElemValue, type ElementsOf, type Layout, type LanesOf } from "./arrayElems.js";
+import type { ScalarName, StructType } from "../../ir/types.js";
+import { elementBytes, layoutOf, sameElems, type ArrayElem, type ElemName, type ElemValue, type ElementsOf, type Layout, type LanesOf } from "./arrayElems.js";
 import type { Memory } from "./engine.js";
 
 export type { ArrayElem, ElemName, ElementsOf, ElemValue, LanesOf, VectorName } from "./arrayElems.js";
@@ -53,7 +53,7 @@ export interface ArrayOptions {
    * `array(data)`'s element type where the TypedArray does not say: a Uint8Array is bool
    * unless this says u8, and a Uint16Array u16 unless it says f16 or bf16 (their bits).
    */
-  readonly elem?: import("./arrayElems.js").ElemName;
+  readonly elem?: ElemName;
 }
 
 /** Frees the memory of arrays collected without free(). */
@@ -175,7 +175,7 @@ export class GpuArray<E extends ArrayElem = ArrayElem> {
    * TypedArray of its lanes (a whole number of elements), or, for a struct array, plain
    * objects or their bytes.
    */
-  async write(data: LanesOf<E> | (E extends import("../../ir/types.js").StructType ? readonly ElemValue<E>[] | ArrayBuffer : never), offset = 0): Promise<void> {
+  async write(data: LanesOf<E> | (E extends StructType ? readonly ElemValue<E>[] | ArrayBuffer : never), offset = 0): Promise<void> {
     this.live("write");
     const l = this.layout;
     const bytes = this.bytesOf(data, "write()");
