@@ -60,6 +60,7 @@ describe("a new user's strict project", () => {
       `wrong.ts:19:22 TS2345 Argument of type 'GpuArray<"i32x4">' is not assignable to parameter of type 'GpuArray<"f32x4">'.`,
       `wrong.ts:20:35 TS2345 Argument of type 'GpuArray<"i32x4">' is not assignable to parameter of type 'Float32Array<ArrayBufferLike> | GpuArray<"f32"> | GpuArray<"f32x4">'.`,
       "wrong.ts:21:22 TS2345 Argument of type '{ start: number; }' is not assignable to parameter of type '{ readonly start: number; readonly edges: number; }'.",
+      "wrong.ts:22:11 TS2769 No overload matches this call.",
     ]);
   });
 });

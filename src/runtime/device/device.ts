@@ -21,7 +21,7 @@ import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { Engine, Isolation } from "./engine.js";
 import { describeValue, GpuArray, type ArrayOptions, type ArrayStore } from "./gpuArray.js";
-import { ELEM_TYPES_TEXT, layoutOf, type ArrayElem, type ElemName, type Layout } from "./arrayElems.js";
+import { ELEM_TYPES_TEXT, layoutOf, type ArrayElem, type ElemName, type LanesOf, type Layout, type VectorName } from "./arrayElems.js";
 
 /** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu). */
 export type DeviceChoice = "auto" | "cuda" | "cpu";
@@ -138,20 +138,24 @@ export class GpuDevice {
    * A GPU array holding a copy of `data`, its element type `opts.elem` or the TypedArray's
    * (a Uint8Array is bool, a Uint16Array u16: say u8, f16 or bf16 in `opts.elem`). Typed
    * alike: `array(new Float32Array(n))` is a `GpuArray<"f32">`, `array(bits, { elem: "f16" })`
-   * a `GpuArray<"f16">`; `array<"f32">(data)` names the type.
+   * a `GpuArray<"f16">`; `array<"f32">(data)` names the type. A vector type in `opts.elem`
+   * takes the TypedArray of its lanes, a whole number of vectors (`array(lanes, { elem:
+   * "f32x4" })`: a `GpuArray<"f32x4">` of lanes.length / 4 vectors, 4 lanes for an f32x3 too).
    */
   array<A extends AnyTypedArray>(data: A, opts?: ArrayOptions & { readonly elem?: undefined }): Promise<GpuArray<ElemOfTypedArray<A>>>;
   array<E extends ElemName>(data: TypedArrayFor<E>, opts?: ArrayOptions & { readonly elem?: E }): Promise<GpuArray<E>>;
-  async array<E extends ElemName>(data: TypedArrayFor<E>, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    if (opts.elem !== undefined && !(Object.hasOwn(TYPED_ARRAY, opts.elem) && holdsElem(data, opts.elem))) {
-      const want = Object.hasOwn(TYPED_ARRAY, opts.elem) ? `a ${typedArrayName(opts.elem)}${elemNote(opts.elem)}` : "a TypedArray";
+  array<V extends VectorName>(data: LanesOf<V>, opts: Omit<ArrayOptions, "elem"> & { readonly elem: V }): Promise<GpuArray<V>>;
+  async array<E extends ElemName | VectorName>(data: AnyTypedArray, opts: Omit<ArrayOptions, "elem"> & { readonly elem?: E } = {}): Promise<GpuArray<E>> {
+    const l = opts.elem === undefined ? undefined : layoutOf(opts.elem);
+    if (opts.elem !== undefined && !(l !== undefined && l.type.kind !== "struct" && holdsElem(data, l.lane) && data.length % l.per === 0)) {
+      const want = l === undefined || l.type.kind === "struct" ? "a TypedArray" : l.per === 1 ? `a ${typedArrayName(l.lane)}${elemNote(l.lane)}` : `a ${typedArrayName(l.lane)} of ${l.per}·n lanes`;
       throw new GkRuntimeError("GK8005", `array(data, { elem: ${JSON.stringify(opts.elem)} }) takes ${want}, got ${describeValue(data)}`);
     }
     const elem = opts.elem ?? elemOf(data);
     if (elem === undefined) throw new GkRuntimeError("GK8005", `array() takes a TypedArray (Float32Array, Int32Array, ...), got ${describeValue(data)}`);
-    const a = await this.zeros(elem as E, data.length, opts);
+    const a = await this.zeros(elem as E, data.length / (l?.per ?? 1), { ...(opts.label !== undefined && { label: opts.label }) });
     try {
-      await (a as GpuArray<ElemName>).write(data);
+      await (a as GpuArray<ElemName>).write(data as TypedArrayFor<ElemName>);
     } catch (e) {
       a.free();
       throw e;

@@ -164,6 +164,11 @@ describe("GPU arrays of vectors and structs", () => {
       "GK8005: zeros() takes an element type: a scalar type (bool, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, f16, bf16), a vector type (f32x4, i32x2, ...) or a struct type (mod.structs.Name); got string f32x5",
     );
     expect((await failure(gpu.zeros("u8x4" as never, 1))).code).toBe("GK8005");
+    const fromLanes = await gpu.array(Float32Array.from([1, 2, 3, 0, 4, 5, 6, 0]), { elem: "f32x3", label: "lanes" });
+    expect(fromLanes).toMatchObject({ elem: "f32x3", length: 2, byteLength: 32 });
+    expect([...(await fromLanes.read())]).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
+    expect((await failure(gpu.array(new Float32Array(6), { elem: "f32x4" }))).message).toBe('GK8005: array(data, { elem: "f32x4" }) takes a Float32Array of 4·n lanes, got a Float32Array of length 6');
+    expect((await failure(gpu.array(new Int32Array(4) as never, { elem: "f32x4" }))).message).toBe('GK8005: array(data, { elem: "f32x4" }) takes a Float32Array of 4·n lanes, got a Int32Array of length 4');
   });
 
   it("are filled with a vector's lanes or a struct's object, written and copied, and taken by kernels", async () => {
