@@ -17,8 +17,19 @@ export const GPU_ARRAY: unique symbol = Symbol.for("gk.GpuArray");
 interface GpuArrayLike {
   readonly [GPU_ARRAY]: true;
   describe(): string;
+  /** The array it views; undefined for an array of its own. */
+  readonly base: object | undefined;
   /** The array whose memory it covers (itself, or the array it views) and the bytes of it. */
   span(): { readonly root: object; readonly lo: number; readonly hi: number };
+}
+
+/** Whether two GPU arrays cover some of the same bytes (arrays of their own: only when they are one). */
+function gpuOverlap(a: GpuArrayLike, b: GpuArrayLike): boolean {
+  if (a === b) return true;
+  if (a.base === undefined && b.base === undefined) return false; // the launch path's usual case, without a span
+  const s = a.span();
+  const t = b.span();
+  return s.root === t.root && s.lo < t.hi && t.lo < s.hi;
 }
 
 function isGpuArray(x: unknown): x is GpuArrayLike {
@@ -57,12 +68,9 @@ export function sharedMemory(fn: Function, values: readonly unknown[]): SharedMe
     const a = values[i];
     if (!isWritten(written)) continue;
     if (isGpuArray(a)) {
-      const s = a.span();
       for (let j = 0; j < values.length; j++) {
         const b = values[j];
-        if (j === i || !isGpuArray(b)) continue;
-        const t = b === a ? s : b.span();
-        if (b !== a && (t.root !== s.root || t.hi <= s.lo || s.hi <= t.lo)) continue;
+        if (j === i || !isGpuArray(b) || !gpuOverlap(a, b)) continue;
         const other = fn.params[j]!;
         const where = b === a ? `they are the same GPU array: ${a.describe()}` : `${a.describe()} and ${b.describe()} overlap`;
         return {
