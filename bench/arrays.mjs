@@ -1,8 +1,9 @@
 // GPU arrays' fill() and copyFrom() on the device (launcher/device.cpp) against CuPy's in the
 // same run (bench/peers/cupy_arrays.py), on 1 GiB arrays, in each isolation: a fill is one
 // cuMemsetD32 where the element repeats every 4 bytes or fewer (f32, an f32x4 of equal lanes),
-// else one strided cuMemsetD2D32 per word (f64: 2, f32x4 of different lanes: 4); a copy is
-// cuMemcpyDtoDAsync, an overlapping one two of them through a temporary. Each figure: the
+// else an upload of its first 64 KiB and copies on the device, doubling (f64, an f32x4 of
+// different lanes); a copy is cuMemcpyDtoDAsync, an overlapping one two of them through a
+// temporary. Each figure: the
 // median of 5 rounds of 10 back-to-back operations and one wait, per operation; GB/s counts the
 // bytes written (a copy: read and written). Needs a GPU and `npm run build`; CuPy for its side.
 import { execFileSync } from "node:child_process";

@@ -105,9 +105,6 @@ Loaded load() {
   need(d.cuMemsetD8Async, {"cuMemsetD8Async"});
   need(d.cuMemsetD16Async, {"cuMemsetD16Async"});
   need(d.cuMemsetD32Async, {"cuMemsetD32Async"});
-  need(d.cuMemsetD2D8Async, {"cuMemsetD2D8Async"});
-  need(d.cuMemsetD2D16Async, {"cuMemsetD2D16Async"});
-  need(d.cuMemsetD2D32Async, {"cuMemsetD2D32Async"});
   need(d.cuMemcpyDtoDAsync, {"cuMemcpyDtoDAsync_v2"});
   need(d.cuMemHostAlloc, {"cuMemHostAlloc"});
   need(d.cuMemFreeHost, {"cuMemFreeHost"});

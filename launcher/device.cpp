@@ -429,26 +429,22 @@ void Gpu::fill(CUdeviceptr dst, const uint8_t* pattern, size_t size, uint64_t co
     }
     return;
   }
-  // Wider: column j of a count × size "matrix" is unit j of every element. Rows go in batches,
-  // so that no one call's height needs more than 2^24 rows.
-  const size_t unit = size % 4 == 0 && dst % 4 == 0 ? 4 : size % 2 == 0 && dst % 2 == 0 ? 2 : 1;
-  constexpr uint64_t kRows = uint64_t(1) << 24;
-  for (uint64_t row = 0; row < count; row += kRows) {
-    size_t rows = size_t(std::min(kRows, count - row));
-    CUdeviceptr base = dst + row * size;
-    for (size_t j = 0; j < size; j += unit) {
-      if (unit == 4) {
-        uint32_t v;
-        std::memcpy(&v, pattern + j, 4);
-        d_.check(d_.cuMemsetD2D32Async(base + j, size, v, 1, rows, stream), "cuMemsetD2D32Async", phase::kH2D);
-      } else if (unit == 2) {
-        uint16_t v;
-        std::memcpy(&v, pattern + j, 2);
-        d_.check(d_.cuMemsetD2D16Async(base + j, size, v, 1, rows, stream), "cuMemsetD2D16Async", phase::kH2D);
-      } else {
-        d_.check(d_.cuMemsetD2D8Async(base + j, size, pattern[j], 1, rows, stream), "cuMemsetD2D8Async", phase::kH2D);
-      }
-    }
+  // Wider (an f64, a vector of different lanes, a struct): the first elements, up to 64 KiB of
+  // them, go up from the host (an asynchronous copy from pageable memory returns once the driver
+  // has staged the bytes), and the rest is copied from them on the device, doubling: every
+  // byte is written once and read about once, in at most a few dozen calls whatever the
+  // element's size. (A strided cuMemsetD2D32 per word of the element would take a call per
+  // word, and each pass would write part of every memory sector, which beyond the L2 cache
+  // costs a read as well.)
+  constexpr uint64_t kSeedBytes = uint64_t(64) << 10;
+  const uint64_t seed = std::min<uint64_t>(count, std::max<uint64_t>(1, kSeedBytes / size));
+  std::vector<uint8_t> block(size_t(seed * size));
+  for (uint64_t i = 0; i < seed; i++) std::memcpy(block.data() + i * size, pattern, size);
+  d_.check(d_.cuMemcpyHtoDAsync(dst, block.data(), block.size(), stream), "cuMemcpyHtoDAsync_v2", phase::kH2D);
+  for (uint64_t done = seed; done < count;) {
+    uint64_t n = std::min(done, count - done);
+    copy(dst + done * size, dst, n * size, stream);
+    done += n;
   }
 }
 

@@ -94,8 +94,8 @@ class Gpu {
   void zero(CUdeviceptr dst, uint64_t bytes);
   // Sets `count` elements of `size` bytes at dst to `pattern`, queued on `stream`: one
   // cuMemsetD8/D16/D32 where the pattern repeats every 1, 2 or 4 bytes (every zero fill, every
-  // scalar of 32 bits or fewer, a vector of equal lanes), else one strided cuMemsetD2D8/16/32
-  // per byte, half-word or word of the element (pitch: the element's size). Exact either way.
+  // scalar of 32 bits or fewer, a vector of equal lanes); else the first elements (up to 64
+  // KiB) uploaded and the rest copied from them on the device, doubling. Exact either way.
   void fill(CUdeviceptr dst, const uint8_t* pattern, size_t size, uint64_t count, CUstream stream);
   // Copies `bytes` bytes device to device, queued on `stream`; the ranges must not overlap.
   void copy(CUdeviceptr dst, CUdeviceptr src, uint64_t bytes, CUstream stream);

@@ -1,6 +1,6 @@
 /**
  * GPU arrays' views, arrays of every vector type and of structs, and fill() and copyFrom() on
- * the device (launcher/device.cpp: cuMemsetD8/D16/D32, strided cuMemsetD2D*, cuMemcpyDtoDAsync)
+ * the device (launcher/device.cpp: cuMemsetD8/D16/D32, or an upload and doubling copies; cuMemcpyDtoDAsync)
  * on a real GPU, in both isolations, each result against the simulator's. Skipped, with a
  * one-line reason each, where there is no GPU, no nvcc or (for in-process) no addon.
  * test/runtime/device/gpuArray.test.ts runs the same API on the simulator, fake-gpu.test.ts on
@@ -87,7 +87,7 @@ for (const isolation of ["in-process", "process"] as const) {
       expect(g[999]).toEqual({ pos: [1, 2, 3], n: -5, alive: true });
     });
 
-    it("fills 2^25 f64 (more rows than one strided memset takes) and 2^28 bytes exactly", async () => {
+    it("fills 2^25 f64 (an upload and 12 doubling copies) and 2^28 bytes exactly", async () => {
       const big = await dev.zeros("f64", 2 ** 25);
       await big.fill(Math.PI, 1);
       const back = await big.read();

@@ -304,8 +304,8 @@ std::vector<std::unique_ptr<Stream>> streams;
 
 // A GPU array's fill() and copyFrom() (launcher/device.cpp, Gpu::fill and Gpu::copy): aligned
 // as the driver requires, and a copy between overlapping ranges refused (undefined on a GPU).
-// With FAKE_CUDA_LOG_LAUNCHES=1 each is logged ("memset D32 4096", "memset2d D32 pitch 8 rows
-// 100", "copy 4096"), so tests see which way a fill went.
+// With FAKE_CUDA_LOG_LAUNCHES=1 each is logged ("memset D32 4096", "copy 4096", and "upload
+// 64" for an asynchronous copy from the host), so tests see which way a fill went.
 template <class T>
 CUresult memsetN(Ptr dst, T v, size_t n, const char* name) {
   LOCK();
@@ -315,20 +315,6 @@ CUresult memsetN(Ptr dst, T v, size_t n, const char* name) {
   if (!d && n != 0) return INVALID_VALUE;
   for (size_t i = 0; i < n; i++) std::memcpy(d + i * sizeof(T), &v, sizeof(T));
   if (logLaunches()) logLine(std::string("memset ") + name + " " + std::to_string(n));
-  return OK;
-}
-template <class T>
-CUresult memset2D(Ptr dst, size_t pitch, T v, size_t width, size_t height, const char* name) {
-  LOCK();
-  GUARD();
-  if (dst % sizeof(T) != 0 || (height > 1 && pitch % sizeof(T) != 0) || (height > 1 && pitch < width * sizeof(T))) return INVALID_VALUE;
-  if (height == 0 || width == 0) return OK;
-  uint8_t* d = translate(dst, (height - 1) * pitch + width * sizeof(T));
-  if (!d) return INVALID_VALUE;
-  for (size_t r = 0; r < height; r++) {
-    for (size_t c = 0; c < width; c++) std::memcpy(d + r * pitch + c * sizeof(T), &v, sizeof(T));
-  }
-  if (logLaunches()) logLine(std::string("memset2d ") + name + " pitch " + std::to_string(pitch) + " rows " + std::to_string(height));
   return OK;
 }
 extern "C" {
@@ -673,6 +659,7 @@ CUresult cuMemcpyHtoDAsync_v2(Ptr dst, const void* src, size_t n, void*) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memcpy(d, src, n);
+  if (logLaunches()) logLine("upload " + std::to_string(n));
   return OK;
 }
 CUresult cuMemcpyDtoHAsync_v2(void* dst, Ptr src, size_t n, void*) {
@@ -694,15 +681,6 @@ CUresult cuMemsetD8Async(Ptr dst, unsigned char v, size_t n, void*) {
 }
 CUresult cuMemsetD16Async(Ptr dst, unsigned short v, size_t n, void*) { return memsetN<uint16_t>(dst, v, n, "D16"); }
 CUresult cuMemsetD32Async(Ptr dst, unsigned v, size_t n, void*) { return memsetN<uint32_t>(dst, v, n, "D32"); }
-CUresult cuMemsetD2D8Async(Ptr dst, size_t pitch, unsigned char v, size_t w, size_t h, void*) {
-  return memset2D<uint8_t>(dst, pitch, v, w, h, "D8");
-}
-CUresult cuMemsetD2D16Async(Ptr dst, size_t pitch, unsigned short v, size_t w, size_t h, void*) {
-  return memset2D<uint16_t>(dst, pitch, v, w, h, "D16");
-}
-CUresult cuMemsetD2D32Async(Ptr dst, size_t pitch, unsigned v, size_t w, size_t h, void*) {
-  return memset2D<uint32_t>(dst, pitch, v, w, h, "D32");
-}
 CUresult cuMemcpyDtoDAsync_v2(Ptr dst, Ptr src, size_t n, void*) {
   LOCK();
   GUARD();
