@@ -93,7 +93,7 @@ export class GpuArray<E extends ArrayElem = ArrayElem> {
 
   /** `GPU array 'x' (f32[1024])`, `a GPU array (f32x4[8])`; a view: `elements 8 to 15 of GPU array 'x' (f32[1024])`. */
   describe(): string {
-    if (this.base) return `elements ${this.offset} to ${this.offset + this.length - 1} of ${this.base.describe()}`;
+    if (this.base) return `${this.length === 0 ? `no elements (a view at element ${this.offset})` : `elements ${this.offset} to ${this.offset + this.length - 1}`} of ${this.base.describe()}`;
     return this.label !== undefined ? `GPU array '${this.label}' (${this.layout.name}[${this.length}])` : `a GPU array (${this.layout.name}[${this.length}])`;
   }
 

@@ -63,6 +63,7 @@ describe("views of GPU arrays", () => {
     await mod.copy({ grid: 1, block: 4 }, { n: 4, x: a.view(4), out: out.view(0, 4) });
     expect(await out.read()).toEqual(Int32Array.from([31, -1, 6, 7, 0, 0, 0, 0]));
     expect(a.view(8)).toMatchObject({ length: 0 }); // an empty view at the end
+    expect(a.view(8).describe()).toBe("no elements (a view at element 8) of GPU array 'a' (i32[8])");
   });
 
   it("refuse a range past the end, naming the argument, and are unusable once their array is freed", async () => {
