@@ -131,10 +131,10 @@ export class GpuArray<E extends ArrayElem = ArrayElem> {
    */
   view(offset: number, length?: number): GpuArray<E> {
     const store = this.live("view");
-    const n = length ?? this.length - offset;
     const bad = (x: unknown) => typeof x !== "number" || !Number.isSafeInteger(x) || x < 0;
-    if (bad(offset)) throw new GkRuntimeError("GK8005", `view(offset, length) of ${this.describe()}: offset takes a non-negative integer, got ${String(offset)}`);
-    if (bad(n)) throw new GkRuntimeError("GK8005", `view(offset, length) of ${this.describe()}: length takes a non-negative integer, got ${String(length)}`);
+    if (bad(offset) || offset > this.length) throw new GkRuntimeError("GK8005", `view(offset, length) of ${this.describe()}: offset takes an integer from 0 to ${this.length}, got ${describeValue(offset)}`);
+    const n = length ?? this.length - offset;
+    if (bad(n)) throw new GkRuntimeError("GK8005", `view(offset, length) of ${this.describe()}: length takes a non-negative integer, got ${describeValue(length)}`);
     if (offset + n > this.length) {
       throw new GkRuntimeError("GK8005", `view(offset, length) of ${this.describe()}: offset ${offset} and length ${n} reach element ${offset + n - 1}, past its last (${this.length - 1})`);
     }
