@@ -378,7 +378,10 @@ export class GpuDevice {
       if (!overlap) return await engine.copy(d.mem, dstOffset, s.mem, srcOffset, bytes);
       const temp = await engine.alloc(bytes);
       try {
+        // Freed while this waited (the temporary, the first copy): nothing may touch its memory now.
+        dst.live("copyFrom");
         await engine.copy(temp, 0, s.mem, srcOffset, bytes);
+        dst.live("copyFrom");
         await engine.copy(d.mem, dstOffset, temp, 0, bytes);
       } finally {
         engine.free(temp);

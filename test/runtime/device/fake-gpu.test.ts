@@ -259,6 +259,10 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("GPU arrays' views, fill() 
     await mod.add_one({ grid: 1, block: 32 }, { n: 8, p: q });
     expect(await q.read()).toEqual(Int32Array.from([4, 5, 6, 7, 1, 1, 1, 1]));
     expect(await p.read()).toEqual(Int32Array.from([1, 2, 1, 2, 3, 4, 5, 6]));
+    // Freed while an overlapping copy waits for its temporary: the copy stops, touching nothing.
+    const copying = p.view(1).copyFrom(p, { length: 7 });
+    p.free();
+    expect((await failure(copying)).message).toBe("GK8016: elements 1 to 7 of GPU array 'p' (i32[8]) was used, after the array it views was freed (copyFrom); make a new array");
   });
 
   it("pass views to kernels as pointers into their array, and read and write them", async () => {
