@@ -278,6 +278,11 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("GPU arrays' views, fill() 
     await mod.add_one({ grid: 1, block: 32 }, { n: 2, p: mid });
     expect(await mid.read()).toEqual(Int32Array.from([6, 7]));
     expect(await p.read()).toEqual(Int32Array.from([0, 0, 6, 7, 0, 0]));
+    // Freed while its write waits for the queues: the write is done first, then the memory freed.
+    const q = await gpu.zeros("i32", 4);
+    const writing = q.write(Int32Array.from([1, 2, 3, 4]));
+    q.free();
+    await writing;
     p.free();
     expect((await failure(mod.add_one({ grid: 1, block: 32 }, { n: 2, p: mid }))).message).toBe(
       "GK8016: elements 2 to 3 of a GPU array (i32[6]) was used, after the array it views was freed (argument 'p' of add_one); make a new array",
