@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each printing a table and writing bench/results/*.json.
 // The launch and kernel benchmarks need a GPU and say why they are skipped otherwise.
+import { benchArrays } from "./arrays.mjs";
 import { benchBuild } from "./build.mjs";
 import { benchFrontend } from "./frontend.mjs";
 import { benchKernels } from "./kernels.mjs";
@@ -23,5 +24,6 @@ if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
 if (!only || only === "stdlib") await benchStdlib();
 if (!only || only === "hgemm") await benchHgemm();
+if (!only || only === "arrays") await benchArrays();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();

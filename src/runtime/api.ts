@@ -379,20 +379,23 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
 }
 
 /**
- * A GPU array for an array of vectors or structs: it holds their scalars as the host's TypedArray
- * would (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
- * vectors), or their bytes (any GPU array of a whole number of structs: packStructs' bytes,
- * gpu.array(new Uint8Array(bytes), { elem: "u8" })).
+ * A GPU array for an array of vectors or structs: of those vectors or structs (`gpu.zeros("f32x4",
+ * n)`, `gpu.zeros(mod.structs.Node, n)`), or of their scalars as the host's TypedArray would
+ * hold them (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
+ * vectors), or of their bytes (any GPU array of scalars of a whole number of structs:
+ * packStructs' bytes, gpu.array(new Uint8Array(bytes), { elem: "u8" })).
  */
 function gpuArrayOfCompounds(kernel: string, what: string, elem: VectorType | StructType, v: GpuArray, device: GpuDevice, use: string): { value: RunValue; given: unknown } {
   if (v.owner !== device) throw invalid(kernel, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+  const held = v.layout.type;
   if (elem.kind === "vector") {
     const per = storedLanes(elem);
-    if (v.elem !== elem.elem.name || v.length % per !== 0) {
-      throw invalid(kernel, `${what} takes a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
+    const name = typeToString(elem);
+    if (held.kind === "vector" ? typeToString(held) !== name : v.elem !== elem.elem.name || v.length % per !== 0) {
+      throw invalid(kernel, `${what} takes a GpuArray<"${name}">, or a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
     }
-  } else if (v.byteLength % elem.size !== 0) {
-    throw invalid(kernel, `${what} takes a GPU array of the bytes of n ${elem.name} structs (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
+  } else if (held.kind === "struct" ? typeToString(held) !== typeToString(elem) || held.size !== elem.size : v.byteLength % elem.size !== 0) {
+    throw invalid(kernel, `${what} takes a GPU array of ${elem.name} structs (gpu.zeros(mod.structs.${elem.name}, n)), or of the bytes of n of them (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
   }
   v.live(use);
   return { value: v, given: v };

@@ -325,7 +325,7 @@ export class Stdlib {
     if (!a || typeof a !== "object" || !("elem" in a) || !("live" in a)) throw new GkRuntimeError("GK8005", `${call}(): ${what || "it "}takes a GPU array, got ${describeValue(a)}`);
     if (a.owner !== this.gpu) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} belongs to ${a.owner.name}, not to ${this.gpu.name}`);
     a.live(`${call}()`);
-    if (!elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} has elements of ${a.elem}; it takes ${elems.join(", ")}`);
+    if (typeof a.elem !== "string" || !elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} has elements of ${a.layout.name}; it takes ${elems.join(", ")}`);
   }
 }
 

@@ -62,7 +62,7 @@ export class StdModule {
   }
 
   /** a[0..n) = v, queued. */
-  async fill(a: GpuArray, n: number, v: number): Promise<void> {
+  async fill(a: GpuArray<ElemName>, n: number, v: number): Promise<void> {
     if (n === 0) return;
     await this.kernel("fill", { T: a.elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, a, v });
   }
