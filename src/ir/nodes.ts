@@ -182,7 +182,7 @@ export interface LoadExpr {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
   readonly span: Span;
@@ -371,7 +371,7 @@ export interface StoreStmt {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;

@@ -142,7 +142,7 @@ type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
 export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
 
 /** `N` values of type `H`, as a tuple: a vector's lanes on the host. */
-type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : readonly [H, H, H, H];
+type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : N extends 8 ? readonly [H, H, H, H, H, H, H, H] : readonly [H, H, H, H];
 
 /** Whether `T` is a gk vector type (its brand names a lane type). */
 type IsVector<T> = T extends { readonly [vectorBrand]?: readonly [infer E, number] } ? ([E] extends [undefined] ? false : true) : false;

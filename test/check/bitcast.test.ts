@@ -25,7 +25,7 @@ describe("bitcast<T>(v)", () => {
   });
 
   it("refuses types of different sizes, naming both sizes and the types of the operand's", () => {
-    expectError(kernel("iout[0] = bitcast<i32>(d);"), "GK3020 3:11 bitcast needs types of one size, but 'd' is f64 (64 bits) and i32 is 32 bits; f64 can become i64, u64, i32x2, u32x2 or f32x2");
+    expectError(kernel("iout[0] = bitcast<i32>(d);"), "GK3020 3:11 bitcast needs types of one size, but 'd' is f64 (64 bits) and i32 is 32 bits; f64 can become i64, u64, i32x2, u32x2, f32x2, f16x4 or bf16x4");
     expectError(kernel("let v = bitcast<f32x3>(f32x4(f));"), "GK3020 3:9 bitcast needs types of one size, but 'f32x4(f)' is f32x4 (128 bits) and f32x3 is 96 bits");
   });
 

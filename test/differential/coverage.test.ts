@@ -84,6 +84,11 @@ function expectedVectorFeatures(): string[] {
     for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
   }
   want.push("builtin:cross:f32x3", "builtin:cross:f64x3");
+  // f16x4, f16x8, bf16x4, bf16x8: their types, 8- and 16-byte accesses of f16 and bf16 arrays, their lanes past the fourth.
+  for (const t of HALF_LANE_TYPES) {
+    for (const n of [4, 8] as const) want.push(`vector:type:${vec(t, n)}`, `builtin:load${n}:${t}`, `builtin:store${n}:${t}`);
+  }
+  want.push("vector:type:boolx8");
   // bitcast to and from half vectors (the kinds of bitcast between other vectors: below).
   for (const t of HALF_LANE_TYPES) want.push(`bitcast:u32->${vec(t, 2)}`, `bitcast:${vec(t, 2)}->u32`);
   return want;
@@ -146,8 +151,8 @@ describe("the kernel generator's coverage", () => {
   it("reaches vectors of every type (f16x2 and bf16x2 too) with every operator and builtin, and vector loads and stores in every memory", () => {
     const seen = new Set(seenFeatures());
     expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
-    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on f16x2 and bf16x2).
-    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2] as const) : []);
+    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on 2, 4 or 8 lanes).
+    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2, 4, 8] as const) : []);
     const missing = EXACT_USES.filter((m) => vectorOf(m.operand).length > 0 && vectorOf(m.result).length > 0 && !vectorOf(m.operand).some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
     expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
     // bitcast from scalars to vectors, from vectors to scalars, and between vectors, each of 64 bits or more too.
