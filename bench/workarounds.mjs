@@ -1,7 +1,9 @@
 // Issue 21's before/after kernels, on one GPU, in one run (kernel time: CUDA events, median of
 // 20 launches, through a LauncherSession as bench/kernels.mjs times its kernels):
 //   half data moved 4, 8 and 16 bytes at a time (bench/workarounds/halves.gk: haxpy over 2^26
-//   f16 with f16x2, f16x4 and f16x8 accesses; before issue 21 only f16x2 was possible).
+//   f16 with f16x2, f16x4 and f16x8 accesses; before issue 21 only f16x2 was possible);
+//   a tile staged through dynamic shared memory with scalar accesses and with load4/store4
+//   (bench/workarounds/dynamic_shared.gk; before, load4 on a dynamic shared array was GK2046).
 // Each row says whether its output equals the "before" kernel's bit for bit. Needs a GPU and
 // `npm run build`; without a GPU it says why and writes that.
 import { join } from "node:path";
@@ -18,6 +20,8 @@ function groups() {
   const y = Uint16Array.from({ length: N }, (_, i) => 0x3800 + (i % 700)); // 0.5 to about 0.84
   const sc = (type, value) => ({ kind: "scalar", type, value });
   const halfBytes = 3 * 2 * N;
+  const tile = 4096;
+  const f = Float32Array.from({ length: N }, (_, i) => (i % 4099) * 0.25);
   return [
     {
       title: "haxpy 2^26 f16",
@@ -30,6 +34,18 @@ function groups() {
       block: [256, 1, 1],
       args: [sc("i32", N), sc("f16", 1.5), { kind: "in", data: x, elem: "f16" }, { kind: "in", data: y, elem: "f16" }, { kind: "out", elem: "f16", length: N }],
       figure: (ms) => `${(halfBytes / (ms * 1e-3) / 1e9).toFixed(0)} GB/s`,
+    },
+    {
+      title: "a 4096-f32 tile through dynamic shared memory, 2^26 f32",
+      file: "dynamic_shared.gk",
+      kernels: [
+        { name: "stage1", label: "scalar accesses — before", grid: [N / tile, 1, 1] },
+        { name: "stage4", label: "load4/store4", grid: [N / tile, 1, 1] },
+      ],
+      block: [256, 1, 1],
+      sharedBytes: 4 * tile,
+      args: [{ kind: "in", data: f, elem: "f32" }, { kind: "out", elem: "f32", length: N }, sc("i32", tile)],
+      figure: (ms) => `${((8 * N) / (ms * 1e-3) / 1e9).toFixed(0)} GB/s`,
     },
   ];
 }

@@ -142,7 +142,8 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4 | 8, write: bool
     ctx.log.error("GK2007", e.args[0]!.span, `${e.callee.name}() writes to '${array.name}': ${readonlyWrite(array)}`);
     return undefined;
   }
-  const unaligned = array.type.kind === "view" ? "a view (its elements may be strided)" : array.type.kind === "dynamicShared" ? "a dynamic shared array (placed in the dynamic region after others)" : array.type.kind === "array" && array.type.space === "constant" ? "constant memory" : undefined;
+  // A dynamic shared array starts at a multiple of 16 bytes (limits.ts, dynamicSharedLayout): it is aligned for them.
+  const unaligned = array.type.kind === "view" ? "a view (its elements may be strided)" : array.type.kind === "array" && array.type.space === "constant" ? "constant memory" : undefined;
   if (unaligned) {
     ctx.log.error("GK2046", e.args[0]!.span, `${e.callee.name}() moves ${lanes} elements in one aligned access, which gk cannot promise for '${array.name}', ${unaligned}: index its elements one by one (${array.name}[i], ${array.name}[i + 1], ...)`);
     return undefined;

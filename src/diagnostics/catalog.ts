@@ -39,7 +39,7 @@ export const catalog = {
   GK2043: "constant memory array of vectors or structs",
   GK2044: "view of vectors or structs",
   GK2045: "reference to a vector or struct",
-  GK2046: "vector load or store of a view, dynamic shared array or constant memory",
+  GK2046: "vector load or store of a view or constant memory",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",

@@ -72,17 +72,20 @@ export const DYNAMIC_SHARED_ALIGN = 16;
 
 /**
  * Where a kernel's dynamic shared arrays lie in its dynamic shared memory, for these lengths
- * (elements): widest elements first, so that each array starts aligned to its element with no
- * padding, then in declaration order; `order` lists the arrays' positions in layout order.
+ * (elements): widest elements first, then in declaration order (`order` lists the arrays'
+ * positions in layout order), each starting at a multiple of DYNAMIC_SHARED_ALIGN bytes, so
+ * that load4/store4 (and load8/store8) may move 16 bytes of any of them at once; an array's
+ * end is rounded up to it, where the next one starts (at most 15 bytes of padding each).
  */
 export function dynamicSharedLayout(elemBytes: readonly number[], lengths: readonly number[]): { offsets: number[]; bytes: number; order: number[] } {
   const order = elemBytes.map((_, i) => i).sort((a, b) => elemBytes[b]! - elemBytes[a]! || a - b);
   const offsets: number[] = new Array<number>(elemBytes.length).fill(0);
   let at = 0;
-  for (const i of order) {
+  order.forEach((i, k) => {
     offsets[i] = at;
     at += elemBytes[i]! * lengths[i]!;
-  }
+    if (k < order.length - 1) at = Math.ceil(at / DYNAMIC_SHARED_ALIGN) * DYNAMIC_SHARED_ALIGN;
+  });
   return { offsets, bytes: at, order };
 }
 

@@ -55,6 +55,9 @@ describe("dynamic shared arrays", () => {
   it("refuses an unsized multi-dimensional shared array", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { shared b: f32[][4]; }", ["GK1010 1:45 only a one-dimensional shared array declared in a kernel may leave out its size, which each launch gives: `shared buf: f32[];`"]);
   });
+  it("takes load4/store4 (and load8/store8) of a dynamic shared array, each of which starts at a multiple of 16 bytes", () => {
+    expectDiagnostics("device_kernel k(o: global<f32>) { shared a: u8[]; shared b: f32[]; shared h: f16[]; a[0] = u8(1); store4(b, 0, f32x4(1.0)); store8(h, 0, f16x8(f16(1.0))); o[0] = load4(b, 0).w + f32(load8(h, 0).s7); }", []);
+  });
   it("asks a launch statement for each dynamic shared array's length", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { shared b: f32[]; b[0] = 1.0; o[0] = b[0]; }\nlaunch k(o = zeros(1)) grid(1) block(1);", ["GK5002 2:8 launch of 'k' is missing the length of 'b', a dynamic shared array: write shared(b = ...) after block(...)"]);
   });

@@ -88,7 +88,7 @@ function expectedVectorFeatures(): string[] {
   for (const t of HALF_LANE_TYPES) {
     for (const n of [4, 8] as const) want.push(`vector:type:${vec(t, n)}`, `builtin:load${n}:${t}`, `builtin:store${n}:${t}`);
   }
-  want.push("vector:type:boolx8");
+  want.push("vector:type:boolx8", "vector:load:dynamic");
   // bitcast to and from half vectors (the kinds of bitcast between other vectors: below).
   for (const t of HALF_LANE_TYPES) want.push(`bitcast:u32->${vec(t, 2)}`, `bitcast:${vec(t, 2)}->u32`);
   return want;

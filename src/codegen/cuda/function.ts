@@ -26,11 +26,12 @@
  *
  * A kernel with dynamic shared arrays (`shared buf: f32[];`) takes, after its parameters, the
  * length of each (`unsigned int gk_len_buf`, in declaration order, src/ir/kernelMemory.ts),
- * and places them in the one dynamic shared region, widest elements first:
+ * and places them in the one dynamic shared region, widest elements first, each at a multiple
+ * of 16 bytes (so load4/store4 may move 16 of them at once):
  *
  *   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
  *   double* sums = (double*)(gk_dynamic_shared);
- *   float* buf = (float*)(gk_dynamic_shared + 8ull * gk_len_sums);
+ *   float* buf = (float*)(gk_dynamic_shared + ((8ull * gk_len_sums + 15ull) & ~15ull));
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Function, Param, ValueVar } from "../../ir/nodes.js";
@@ -181,7 +182,8 @@ function dynamicShared(arrays: readonly ArrayVar[], scope: FunctionScope, read: 
     const a = arrays[i]!;
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
     lines.push(line(`${CUDA.indent}${unused}${scope.types.name(a.type.elem)}* ${scope.name(a)} = (${scope.types.name(a.type.elem)}*)(${region}${offset});`, mc.loc(a.span)));
-    offset += ` + ${sizes[i]}ull * ${lengthName(a, scope)}`;
+    // The next array starts at a multiple of 16 bytes (limits.ts, dynamicSharedLayout).
+    offset += ` + ((${sizes[i]}ull * ${lengthName(a, scope)} + 15ull) & ~15ull)`;
   }
   return lines;
 }

@@ -48,7 +48,7 @@ export interface ArrayRef {
   readonly dims: readonly number[];
   readonly kind: ArrayKind;
   readonly writable?: boolean;
-  /** A dynamic shared array (`shared sh: T[];`): never vector-accessed (gk refuses it, GK2046). */
+  /** A dynamic shared array (`shared sh: T[];`), its length the block's threads. */
   readonly dynamic?: boolean;
 }
 

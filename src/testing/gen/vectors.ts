@@ -70,9 +70,9 @@ export function alignedIndex(g: ExprGen, size: number, n: number, d: number): fc
   return g.index(Math.floor(size / n), d).map((i) => bin(i.t as Ty, "*", i, lit(i.t as Ty, small(i.t as NumTy, n))));
 }
 
-/** Whether load2/load4/load8/store2/store4/store8 may access `a` (gk refuses views, dynamic shared arrays and constant memory: GK2046). */
+/** Whether load2/load4/load8/store2/store4/store8 may access `a` (gk refuses views and constant memory: GK2046; a dynamic shared array starts at a multiple of 16 bytes). */
 export function vectorAccessible(a: ArrayRef): boolean {
-  return a.kind !== "view" && a.kind !== "constant" && !a.dynamic;
+  return a.kind !== "view" && a.kind !== "constant";
 }
 
 /** `load2`/`load4`/`load8` of arrays of t's lane type: inputs, one-dimensional local and shared arrays, the thread's own slots (4 of them: not load8). */
@@ -82,7 +82,7 @@ function vectorLoads(g: ExprGen, t: VecTy, d: number): Weighted[] {
   const lane = laneOf(t);
   const fn = `load${n}`;
   const out: Weighted[] = [];
-  // Not of views, dynamic shared arrays or constant memory, whose alignment gk cannot promise (GK2046).
+  // Not of views or constant memory, whose alignment gk cannot promise (GK2046).
   for (const a of g.env.arrays.filter((x) => x.t === lane && vectorAccessible(x))) {
     const array = nameRef(lane, a.name);
     if (a.kind === "own") {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { cudaOf, expectCuda, kernelBody } from "./helpers.js";
 
 describe("dynamic shared arrays", () => {
-  it("live in one extern buffer, widest elements first, each length a hidden parameter after the kernel's own", () => {
+  it("live in one extern buffer, widest elements first, each at a multiple of 16 bytes, each length a hidden parameter after the kernel's own", () => {
     expectCuda(
       `device_kernel k(out: global<f64>) {
   shared a: bool[];
@@ -22,8 +22,8 @@ describe("dynamic shared arrays", () => {
       'extern "C" __global__ void k(double* __restrict__ out, unsigned int gk_len_a, unsigned int gk_len_b, unsigned int gk_len_c) {',
       "extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];",
       "double* b = (double*)(gk_dynamic_shared);",
-      "float* c = (float*)(gk_dynamic_shared + 8ull * gk_len_b);",
-      "bool* a = (bool*)(gk_dynamic_shared + 8ull * gk_len_b + 4ull * gk_len_c);",
+      "float* c = (float*)(gk_dynamic_shared + ((8ull * gk_len_b + 15ull) & ~15ull));",
+      "bool* a = (bool*)(gk_dynamic_shared + ((8ull * gk_len_b + 15ull) & ~15ull) + ((4ull * gk_len_c + 15ull) & ~15ull));",
     );
   });
 });
