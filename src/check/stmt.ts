@@ -15,7 +15,7 @@ import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
-import { constIntegerOrUnknown, resolveType } from "./typeExpr.js";
+import { constIntegerOrUnknown, isConstantInit, resolveType, withConstInits } from "./typeExpr.js";
 import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../ir/limits.js";
 
 
@@ -180,6 +180,7 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     if (!init) return poisonDecl(ctx, s);
     const v = newValueVar(ctx, s.name, t, s.mutable);
     if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+    noteConstInit(ctx, s, v, init);
     return [{ kind: "let", var: v, init, span: s.span }];
   }
   if (!s.init) {
@@ -206,7 +207,15 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
   if (!init) return poisonDecl(ctx, s);
   const v = newValueVar(ctx, s.name, init.type, s.mutable);
   if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+  noteConstInit(ctx, s, v, init);
   return [{ kind: "let", var: v, init, span: s.span }];
+}
+
+/** A `const` local of a scalar constant expression (`const M = N * 2;`, N a constant parameter): array sizes may read it (FnCtx.constInits). */
+function noteConstInit(ctx: FnCtx, s: ast.VarDecl, v: ValueVar, init: Expr): void {
+  if (s.mutable || v.type.kind !== "scalar") return;
+  const value = withConstInits(ctx, init);
+  if (isConstantInit(ctx, value)) ctx.constInits.set(v.id, value);
 }
 
 /** A declaration that failed: its name still exists, so later uses are not reported as unknown. */
@@ -274,10 +283,20 @@ function literalArrayType(ctx: FnCtx, lit: ast.ArrayLit): (ArrayVar["type"] & { 
   return { kind: "array", elem, dims, space: "local" };
 }
 
+/**
+ * `shared t: T[N];` in a kernel's body: block-wide memory, at its top level or in a nested
+ * block (a loop body, a branch), where its name is in scope; either way one array per block,
+ * which a loop's next iteration sees as the last one left it. A dynamic shared array, whose
+ * length each launch gives by its name, is declared at the top level only.
+ */
 function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
-  if (ctx.kind !== "kernel" || !topLevel) {
-    const where = ctx.kind === "kernel" ? "inside a nested block" : "in a device_fn";
-    ctx.log.error("GK4001", s.span, `'shared' memory is declared at the top level of a device_kernel's body, not ${where}`);
+  const dynamicNested = !topLevel && s.type.kind === "ArrayType" && s.type.unsized;
+  if (ctx.kind !== "kernel" || dynamicNested) {
+    const message =
+      ctx.kind === "kernel"
+        ? "a dynamic shared array is declared at the top level of a device_kernel's body (each launch gives its length by its name), not inside a nested block"
+        : "'shared' memory is declared in a device_kernel's body, not in a device_fn (pass the kernel's shared array to a `shared T[N]` parameter)";
+    ctx.log.error("GK4001", s.span, message);
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }

@@ -7,7 +7,7 @@ import type { Span } from "../diagnostics/source.js";
 import { foldExpr } from "../ir/passes/fold.js";
 import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
 import type { Expr } from "../ir/nodes.js";
-import { someExpr } from "../ir/walk.js";
+import { mapExpr, someExpr } from "../ir/walk.js";
 import { invariant } from "../util.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../ir/types.js";
@@ -195,6 +195,17 @@ export function constInteger(ctx: FnCtx, e: ast.Expr, what: string): bigint | un
   return n;
 }
 
+/** `v` with each `const` local whose value is a constant expression replaced by its initializer (FnCtx.constInits). */
+export function withConstInits(ctx: FnCtx, v: Expr): Expr {
+  if (!ctx.constInits.size) return v;
+  return mapExpr(v, (x) => (x.kind === "var" ? (ctx.constInits.get(x.var.id) ?? x) : x));
+}
+
+/** Whether `init`, the initializer of a `const` local, is a constant expression: it folds to a constant, or is one of constant parameters not known yet. */
+export function isConstantInit(ctx: FnCtx, init: Expr): boolean {
+  return foldExpr(init, ctx.module.flushToZero).kind === "const" || unknownConstant(ctx, init);
+}
+
 /**
  * Whether `v` is a constant expression of the constant parameters whose values are not
  * known yet, while a generic definition is checked (a constant in every instance).
@@ -217,8 +228,9 @@ export function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bi
     }
     return u.value;
   }
-  const v = checkValue(ctx, e);
-  if (!v) return undefined;
+  const read = checkValue(ctx, e);
+  if (!read) return undefined;
+  const v = withConstInits(ctx, read);
   const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind !== "const" && unknownConstant(ctx, v) && v.type.kind === "scalar" && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {

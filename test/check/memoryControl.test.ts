@@ -47,7 +47,7 @@ describe("constant arrays", () => {
 
 describe("dynamic shared arrays", () => {
   it("refuses shared memory, dynamic or not, in a device_fn", () => {
-    expectDiagnostics("device_fn f() { shared b: f32[]; }\ndevice_kernel k(o: global<f32>) { f(); }", ["GK4001 1:17 'shared' memory is declared at the top level of a device_kernel's body, not in a device_fn"]);
+    expectDiagnostics("device_fn f() { shared b: f32[]; }\ndevice_kernel k(o: global<f32>) { f(); }", ["GK4001 1:17 'shared' memory is declared in a device_kernel's body, not in a device_fn (pass the kernel's shared array to a `shared T[N]` parameter)"]);
   });
   it("refuses an unsized local array", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { let b: f32[]; }", ["GK4007 1:42 only a shared array declared in a kernel may leave out its size (`shared buf: f32[];`, its length given by each launch); give this array its size"]);

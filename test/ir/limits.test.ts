@@ -1,6 +1,6 @@
 /** The launch limits and value facts (src/ir/limits.ts, src/ir/values.ts) that the API, the simulator and the checker share. */
 import { describe, expect, it } from "vitest";
-import { checkShape, LAUNCH_LIMITS } from "../../src/ir/limits.js";
+import { checkShape, dynamicSharedLayout, LAUNCH_LIMITS } from "../../src/ir/limits.js";
 import { T } from "../../src/ir/types.js";
 import { coerceScalar, INT_RANGES, storedValue } from "../../src/ir/values.js";
 import { frontEnd } from "../../src/pipeline.js";
@@ -43,5 +43,13 @@ describe("scalar values from the host", () => {
     expect(coerceScalar(T.bool, 1)).toEqual({ ok: false, why: "type" });
     expect(coerceScalar(T.u64, INT_RANGES.u64[1])).toEqual({ ok: true, value: INT_RANGES.u64[1] });
     expect(storedValue("bool", true)).toBe(1);
+  });
+});
+
+describe("dynamicSharedLayout", () => {
+  it("puts the widest elements first and starts each array at a multiple of 16 bytes (spec: language.md's example)", () => {
+    // shared a: f32[] (5 elements); shared b: f64[] (3): b at 0, its 24 bytes rounded to 32; a at 32; 52 bytes.
+    expect(dynamicSharedLayout([4, 8], [5, 3])).toEqual({ offsets: [32, 0], bytes: 52, order: [1, 0] });
+    expect(dynamicSharedLayout([4, 4, 1], [4, 1, 3])).toEqual({ offsets: [0, 16, 32], bytes: 35, order: [0, 1, 2] });
   });
 });
