@@ -95,7 +95,7 @@ function halves(n: number, t: "f16" | "bf16", seed: number, min: number): Uint16
 }
 
 describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vectors and structs on a GPU (skipped)", () => {
-  for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk", "wide_half_vectors.gk"]) {
+  for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk", "wide_half_vectors.gk", "bitcast.gk"]) {
     it(`spec/ok/${file}: its launches write the same bytes on the GPU as on the simulator (no FMA contraction)`, async () => {
       const { ir, pairs } = await specLaunchesBothWays(file, runners);
       expect(ir.launches.length).toBeGreaterThan(0);
