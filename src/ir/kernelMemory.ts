@@ -4,7 +4,7 @@
  * directly or through the device functions it calls, and its dynamic shared arrays, whose
  * lengths each launch gives and which lie in one region (limits.ts, `dynamicSharedLayout`).
  */
-import { dynamicSharedLayout, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "./limits.js";
+import { DYNAMIC_SHARED_ALIGN, dynamicSharedLayout, SHARED_LIMIT_BYTES, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "./limits.js";
 import type { ArrayVar, Function } from "./nodes.js";
 import { asScalar, byteSize, typeToString, type ScalarType } from "./types.js";
 import { elemNote, holdsElem, typedArrayName, type AnyTypedArray } from "./values.js";
@@ -15,16 +15,48 @@ export function dynamicSharedArrays(k: Function): ArrayVar[] {
   return k.shared.filter((a) => a.type.kind === "dynamicShared");
 }
 
-/** Bytes of the kernel's fixed-size shared arrays. */
+/** Bytes of the kernel's fixed-size shared arrays (with their padding where they are lifted: liftedSharedLayout). */
 export function staticSharedBytes(k: Function): number {
+  const lifted = liftedSharedLayout(k);
+  if (lifted) return lifted.bytes;
   let bytes = 0;
-  for (const a of k.shared) if (a.type.kind === "array") bytes += a.type.dims.reduce((x, y) => x * y, 1) * byteSize(a.type.elem);
+  for (const a of k.shared) if (a.type.kind === "array") bytes += arrayBytes(a);
   return bytes;
+}
+
+function arrayBytes(a: ArrayVar): number {
+  return a.type.kind === "array" ? a.type.dims.reduce((x, y) => x * y, 1) * byteSize(a.type.elem) : 0;
+}
+
+/**
+ * A kernel whose fixed-size shared arrays take more than SHARED_LIMIT_BYTES together (which
+ * nvcc refuses as `__shared__` arrays) has them at the start of its dynamic shared memory, in
+ * declaration order, each at a multiple of 16 bytes: their offsets by array id, and the bytes
+ * they take (a multiple of 16, where the dynamic arrays start). Undefined for a kernel within
+ * the limit, whose fixed-size arrays are `__shared__` arrays.
+ */
+export function liftedSharedLayout(k: Function): { offsets: ReadonlyMap<number, number>; bytes: number } | undefined {
+  const fixed = k.kind === "kernel" ? k.shared.filter((a) => a.type.kind === "array") : [];
+  if (fixed.reduce((n, a) => n + arrayBytes(a), 0) <= SHARED_LIMIT_BYTES) return undefined;
+  const offsets = new Map<number, number>();
+  let at = 0;
+  for (const a of fixed) {
+    offsets.set(a.id, at);
+    at = Math.ceil((at + arrayBytes(a)) / DYNAMIC_SHARED_ALIGN) * DYNAMIC_SHARED_ALIGN;
+  }
+  return { offsets, bytes: at };
 }
 
 /** The dynamic shared region for these lengths (in declaration order): each array's byte offset, and the total. */
 export function dynamicSharedBytes(k: Function, lengths: readonly number[]): { offsets: number[]; bytes: number } {
   return dynamicSharedLayout(dynamicSharedArrays(k).map((a) => byteSize(a.type.elem)), lengths);
+}
+
+/** The dynamic shared memory a launch gives the kernel on the GPU: its lifted fixed-size arrays (liftedSharedLayout), then its dynamic arrays for these lengths. */
+export function launchSharedBytes(k: Function, lengths: readonly number[]): number {
+  const dynamic = dynamicSharedBytes(k, lengths).bytes;
+  const lifted = liftedSharedLayout(k)?.bytes ?? 0;
+  return dynamic === 0 ? lifted : lifted + dynamic;
 }
 
 /** The `constant` arrays `kernel` reads, in the order it first meets them. */

@@ -14,7 +14,11 @@ export const LAUNCH_LIMITS = {
   blockThreads: 1024,
 } as const;
 
-/** CUDA's static shared memory per block without opting in to more, in bytes. */
+/**
+ * CUDA's static shared memory per block without opting in to more, in bytes: past it nvcc
+ * refuses `__shared__` arrays, so a kernel whose fixed-size shared arrays take more has them
+ * placed in its dynamic shared memory instead (kernelMemory.ts, `liftedSharedLayout`).
+ */
 export const SHARED_LIMIT_BYTES = 48 * 1024;
 
 /** CUDA's constant memory per module (`__constant__`), for all the module's `constant` arrays together, in bytes. */

@@ -7,7 +7,7 @@
  * IR and building strings on every launch: a queued launch costs a few microseconds, and these
  * were most of them. The IR of a checked module does not change, so the facts stay true.
  */
-import { constantsRead, dynamicSharedArrays, sharedLengthsProblem } from "../ir/kernelMemory.js";
+import { constantsRead, dynamicSharedArrays, liftedSharedLayout, sharedLengthsProblem } from "../ir/kernelMemory.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { type ScalarName, type ScalarType, typeToString } from "../ir/types.js";
 
@@ -45,6 +45,8 @@ export interface LaunchPlan {
   readonly constantNames: ReadonlySet<string>;
   /** The kernel's dynamic shared arrays, in declaration order. */
   readonly sharedArrays: readonly ArrayVar[];
+  /** Whether its fixed-size shared arrays lie in its dynamic shared memory on the GPU (kernelMemory.ts, liftedSharedLayout): every launch gives their bytes. */
+  readonly liftedShared: boolean;
   /** What sharedLengthsProblem says of a launch with no lengths, for a kernel without dynamic shared arrays. */
   readonly noLengthsProblem: string | undefined;
   /** `launch of saxpy`: the use a closed device's error names. */
@@ -89,6 +91,7 @@ function makePlan(m: Module, fn: Function): LaunchPlan {
     constants,
     constantNames: new Set(constants.map((a) => a.name)),
     sharedArrays,
+    liftedShared: liftedSharedLayout(fn) !== undefined,
     noLengthsProblem: sharedArrays.length === 0 ? sharedLengthsProblem(fn, []) : undefined,
     use: `launch of ${fn.name}`,
   };

@@ -203,7 +203,8 @@ describe("arrays", () => {
   it("keeps shared memory in a kernel's body (dynamic arrays at its top level) and within the limit", () => {
     expectError(kernel("  if (b) { shared t: f32[]; }"), "GK4001 3:12 a dynamic shared array is declared at the top level of a device_kernel's body (each launch gives its length by its name), not inside a nested block");
     expectError("device_fn g(): void { shared t: f32[4]; }\n", "GK4001 1:23 'shared' memory is declared in a device_kernel's body, not in a device_fn");
-    expectError(kernel("  shared t: f32[8192][2];"), "GK4008 3:3 'k' now declares 65536 bytes of shared memory");
+    expectError(kernel("  shared t: f32[8192][8];"), "GK4008 3:3 'k' now declares 262144 bytes of shared memory; a block may use at most 232448 bytes");
+    expect(diagnosticLines(checkSource(kernel("  shared t: f32[8192][2];\n  t[0][0] = 1.0;\n  out[0] = t[0][0];")))).toEqual([]);
   });
   it("takes a fixed-size shared array declared in a nested block, a loop body too: block-wide memory, its name scoped to the block", () => {
     const src = "device_kernel k(out: global<f32>) {\n  for (let i = 0; i < 2; i++) {\n    shared t: f32[4];\n    t[threadIdx.x] = 1.0;\n  }\n  if (threadIdx.x == 0) {\n    shared t: i32[1];\n    t[0] = 2;\n    out[0] = f32(t[0]);\n  }\n}\n";

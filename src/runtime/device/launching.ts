@@ -16,7 +16,7 @@
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
 import type { Value } from "../../ir/composite.js";
-import { constantElem, dynamicSharedBytes } from "../../ir/kernelMemory.js";
+import { constantElem, launchSharedBytes } from "../../ir/kernelMemory.js";
 import type { Dim3 } from "../../ir/limits.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
@@ -116,7 +116,7 @@ export function launchOn(device: GpuDevice, mod: DeviceModule, fn: Function, gri
   const args = engineArgs(plan, values, stores, after);
   // Only a host array has results to copy back, and a host-array launch goes through launchLater.
   invariant(after.length === 0, "a copy-back on the queued path");
-  const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
+  const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0 && !plan.liftedShared;
   const more = plain ? undefined : extrasOf(mod, fn, built, extras, args);
   try {
     const seq = queue.nextSeq++;
@@ -168,7 +168,7 @@ function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: reado
 function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
   const plan = launchPlan(mod.ir, fn);
   const reads = plan.constants;
-  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return {};
+  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0 && !plan.liftedShared) return {};
   const constants = reads.map((a, i): ConstantArg => {
     const name = built.constantSymbols.get(a.name);
     const data = extras.constants[i];
@@ -176,7 +176,7 @@ function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: L
     return { name, elem: constantElem(a).name, data };
   });
   for (const n of extras.sharedLengths) args.push({ kind: "scalar", type: "u32", value: n } satisfies ScalarArg);
-  const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
+  const sharedBytes = launchSharedBytes(fn, extras.sharedLengths);
   return { ...(sharedBytes > 0 && { sharedBytes }), ...(constants.length > 0 && { constants }) };
 }
 
