@@ -179,7 +179,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "",
     "## Atomics",
     "",
-    "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).",
+    "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`), or a device function's `view<T>` parameter whose calls pass views of global or shared memory (`addByte(hist[warp], b)`; not f32 atomicAdd/atomicSub: language.md, Views).",
     "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has no atomic instruction but f16 and bf16 `atomicAdd`:",
     "gk's CUDA applies the operation in a loop of `atomicCAS` on the aligned 32-bit word that holds the element,",
     "which changes only that element and is as atomic as the others (slower under heavy contention).",

@@ -351,7 +351,7 @@ device_kernel match(keys: readonly global<u32>, wide: readonly global<i64>, any:
   describe("spec/ok programs of these features, launch by launch", () => {
     const programs: [string, number | undefined][] = [
       ["dynamic_shared.gk", undefined], ["constant_memory.gk", undefined], ["references_views.gk", undefined], ["memory_order.gk", undefined],
-      ["unroll.gk", undefined], ["warp_match.gk", undefined], ["flush_to_zero.gk", undefined],
+      ["unroll.gk", undefined], ["warp_match.gk", undefined], ["flush_to_zero.gk", undefined], ["atomic_views.gk", undefined],
       // Fast builtins: within their bounds (14 ulp of the largest output at most), here 1e-5 of the largest output.
       ["fast_math.gk", 1e-5],
     ];
