@@ -89,6 +89,8 @@ function expectedVectorFeatures(): string[] {
     for (const n of [4, 8] as const) want.push(`vector:type:${vec(t, n)}`, `builtin:load${n}:${t}`, `builtin:store${n}:${t}`);
   }
   want.push("vector:type:boolx8", "vector:load:dynamic");
+  // Atomics on a device function's view parameter (issue 21 item 5), of 32- and 64-bit integers at least.
+  for (const t of ["i32", "u32", "u64"]) want.push(`atomic:atomicAdd:${t}:view`);
   // bitcast to and from half vectors (the kinds of bitcast between other vectors: below).
   for (const t of HALF_LANE_TYPES) want.push(`bitcast:u32->${vec(t, 2)}`, `bitcast:${vec(t, 2)}->u32`);
   return want;

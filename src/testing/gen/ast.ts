@@ -186,7 +186,8 @@ export type ParamType =
   | { readonly kind: "scalar"; readonly t: ValTy }
   | { readonly kind: "global"; readonly t: ValTy; readonly readonly: boolean }
   /** `v: view<T>` (or readonly): the function reads (and writes) elements 0..length-1. */
-  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number }
+  /** `atomic`: the function updates it atomically, so its calls pass views of this thread's own output slots (global memory) only. */
+  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number; readonly atomic?: boolean }
   /** `x: inout T` / `x: out T`. */
   | { readonly kind: "ref"; readonly t: Ty; readonly mode: "inout" | "out" };
 

@@ -104,7 +104,8 @@ export function features(p: Program): Set<string> {
         }
         return e.args.forEach(expr);
       case "atomic":
-        out.add(`atomic:${e.fn}:${e.t}:${e.array.startsWith("out_") ? "own" : e.array.startsWith("sacc") ? "shared" : "global"}`);
+        // `v` is a device function's view parameter (functions.ts), updated atomically by a view-atomic function.
+        out.add(`atomic:${e.fn}:${e.t}:${e.array === "v" ? "view" : e.array.startsWith("out_") ? "own" : e.array.startsWith("sacc") ? "shared" : "global"}`);
         if (e.idx.length > 1) out.add("atomic:partly-indexed");
         e.idx.forEach(expr);
         return e.args.forEach(expr);
