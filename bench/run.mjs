@@ -12,6 +12,7 @@ import { benchStartup } from "./startup.mjs";
 import { benchStdlib } from "./stdlib.mjs";
 import { benchVectors } from "./vectors.mjs";
 import { benchHgemm } from "./hgemm.mjs";
+import { benchWorkarounds } from "./workarounds.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -25,5 +26,6 @@ if (!only || only === "vectors") await benchVectors();
 if (!only || only === "stdlib") await benchStdlib();
 if (!only || only === "hgemm") await benchHgemm();
 if (!only || only === "arrays") await benchArrays();
+if (!only || only === "workarounds") await benchWorkarounds();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();

@@ -23,11 +23,13 @@ import { checkLdmatrix, checkMma } from "./mma.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
+import { checkBitcast } from "./bitcast.js";
 
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
   const m = local ? undefined : ctx.module.lookup(name);
+  if (name === "bitcast") return checkBitcast(ctx, e);
   if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
   if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
   if (local) {
@@ -247,8 +249,11 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a local array, private to its thread: update it directly`);
     return undefined;
   }
-  if (space === "any") {
-    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a view, which may be of a local array: pass the global or shared array itself`);
+  // A view's memory is its caller's: every call that makes it is checked to be of global or
+  // shared memory (atomicViews.ts). f32 add and sub differ between the two (global memory's
+  // flushes subnormals), which only the array itself says.
+  if (space === "any" && (b.rule.op === "add" || b.rule.op === "sub") && elem0(array) === "f32") {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() of f32 flushes subnormals in global memory and keeps them in shared memory, but '${array.name}' is a view, which may be of either: pass the global or shared array itself (a shared T[N] parameter)`);
     return undefined;
   }
   if (target.readonly) {
@@ -270,6 +275,11 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     args.push(v);
   }
   return { kind: "atomic", type: elem, op: b.rule.op, array, indices, args, span: e.span };
+}
+
+/** The element type's name of an array of scalars, else undefined. */
+function elem0(array: { readonly type: { readonly elem: ValueType } }): string | undefined {
+  return array.type.elem.kind === "scalar" ? array.type.elem.name : undefined;
 }
 
 // ---------------------------------------------------------------- warp operations

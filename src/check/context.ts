@@ -85,6 +85,12 @@ export interface FnCtx {
   /** The function's read-only copies of module-level constant arrays, by name, and their declarations (its body starts with them). */
   readonly constArrays: Map<string, ArrayVar>;
   readonly prelude: Stmt[];
+  /**
+   * The initializers of `const` locals whose value is a constant expression (of literals,
+   * module constants and constant parameters, `const M = N * 2;`), by the local's id, with the
+   * `const` locals they read replaced by theirs: array sizes may read such a local.
+   */
+  readonly constInits: Map<number, Expr>;
   /** Set while a generic body is checked. */
   readonly generic?: GenericMode;
   /** Where calls of generic functions and launches of generic kernels get their instances. */
@@ -113,6 +119,7 @@ export function newCtx(
     sharedBytes: 0,
     constArrays: new Map(),
     prelude: [],
+    constInits: new Map(),
   };
 }
 

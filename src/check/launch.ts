@@ -132,7 +132,7 @@ function sharedClause(ctx: FnCtx, l: ast.LaunchDecl, fn: Function): number[] | u
     lengths.push(Number(n));
   }
   if (!ok) return undefined;
-  const staticBytes = staticSharedBytes(fn);
+  const staticBytes = staticSharedBytes(fn, limits);
   const over = sharedOverLimit(staticBytes, dynamicSharedBytes(fn, lengths).bytes, limits);
   if (over !== undefined) {
     ctx.log.error("GK5006", l.shared[0]?.span ?? l.span, `this launch gives '${l.kernel.name}' ${over} bytes of shared memory per block (${staticBytes} static); a block may use at most ${limits.sharedBytes}`);

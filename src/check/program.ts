@@ -14,6 +14,7 @@ import { requestInstance, type InstanceRequest } from "./instanceRequest.js";
 import { checkLaunch, launchTarget, type LaunchTarget } from "./launch.js";
 import { structsIn, type StructType } from "../ir/types.js";
 import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
+import { checkAtomicViews } from "./atomicViews.js";
 import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
 
 /**
@@ -121,6 +122,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, t
   // Kernel instances follow the plain kernels, in the order they were first named.
   kernels.push(...generics.kernels);
   const ordered = orderFunctions([...functions, ...generics.functions], kernels, calls, entry.path, log, definitions.map((d) => d.irName));
+  checkAtomicViews([...ordered, ...kernels], log);
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
   // Every struct of every file, each after those it contains (the CUDA backend defines them in this order).
   const structs: StructType[] = [];

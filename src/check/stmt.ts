@@ -15,7 +15,7 @@ import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
-import { constIntegerOrUnknown, resolveType } from "./typeExpr.js";
+import { constIntegerOrUnknown, isConstantInit, resolveType, withConstInits } from "./typeExpr.js";
 
 
 /** Checks a list of statements in the current scope. `topLevel`: directly in a kernel's body. */
@@ -179,6 +179,7 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     if (!init) return poisonDecl(ctx, s);
     const v = newValueVar(ctx, s.name, t, s.mutable);
     if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+    noteConstInit(ctx, s, v, init);
     return [{ kind: "let", var: v, init, span: s.span }];
   }
   if (!s.init) {
@@ -205,7 +206,15 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
   if (!init) return poisonDecl(ctx, s);
   const v = newValueVar(ctx, s.name, init.type, s.mutable);
   if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+  noteConstInit(ctx, s, v, init);
   return [{ kind: "let", var: v, init, span: s.span }];
+}
+
+/** A `const` local of a scalar constant expression (`const M = N * 2;`, N a constant parameter): array sizes may read it (FnCtx.constInits). */
+function noteConstInit(ctx: FnCtx, s: ast.VarDecl, v: ValueVar, init: Expr): void {
+  if (s.mutable || v.type.kind !== "scalar") return;
+  const value = withConstInits(ctx, init);
+  if (isConstantInit(ctx, value)) ctx.constInits.set(v.id, value);
 }
 
 /** A declaration that failed: its name still exists, so later uses are not reported as unknown. */
@@ -274,10 +283,20 @@ function literalArrayType(ctx: FnCtx, lit: ast.ArrayLit): (ArrayVar["type"] & { 
   return { kind: "array", elem, dims, space: "local" };
 }
 
+/**
+ * `shared t: T[N];` in a kernel's body: block-wide memory, at its top level or in a nested
+ * block (a loop body, a branch), where its name is in scope; either way one array per block,
+ * which a loop's next iteration sees as the last one left it. A dynamic shared array, whose
+ * length each launch gives by its name, is declared at the top level only.
+ */
 function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
-  if (ctx.kind !== "kernel" || !topLevel) {
-    const where = ctx.kind === "kernel" ? "inside a nested block" : "in a device_fn";
-    ctx.log.error("GK4001", s.span, `'shared' memory is declared at the top level of a device_kernel's body, not ${where}`);
+  const dynamicNested = !topLevel && s.type.kind === "ArrayType" && s.type.unsized;
+  if (ctx.kind !== "kernel" || dynamicNested) {
+    const message =
+      ctx.kind === "kernel"
+        ? "a dynamic shared array is declared at the top level of a device_kernel's body (each launch gives its length by its name), not inside a nested block"
+        : "'shared' memory is declared in a device_kernel's body, not in a device_fn (pass the kernel's shared array to a `shared T[N]` parameter)";
+    ctx.log.error("GK4001", s.span, message);
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }
@@ -300,9 +319,10 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
   const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
-  const limit = ctx.module.target.limits.staticSharedBytes;
-  if (ctx.sharedBytes > limit) {
-    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${limit} bytes of static shared memory (a dynamic shared array, 'shared buf: f32[];', may use more)`);
+  // Past the target's static limit they lie in the kernel's dynamic shared memory (kernelMemory.ts, liftedSharedLayout), up to its shared memory per block.
+  const limits = ctx.module.target.limits;
+  if (ctx.sharedBytes > limits.sharedBytes) {
+    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${limits.sharedBytes} bytes of shared memory (${limits.sharedBytesWhat}), fixed-size and dynamic arrays together`);
   }
   const a = newArrayVar(ctx, s.name, type);
   if (declare(ctx, s.name, { kind: "array", var: a, readonly: false, scalar })) ctx.shared.push(a);

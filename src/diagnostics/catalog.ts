@@ -39,7 +39,7 @@ export const catalog = {
   GK2043: "constant memory array of vectors or structs",
   GK2044: "view of vectors or structs",
   GK2045: "reference to a vector or struct",
-  GK2046: "vector load or store of a view, dynamic shared array or constant memory",
+  GK2046: "vector load or store of a view or constant memory",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -60,6 +60,7 @@ export const catalog = {
   GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
   GK3019: "read of an out parameter",
+  GK3020: "bitcast between types of different sizes",
   GK3030: "generic arguments do not match the generic parameters",
   GK3031: "generic argument not admitted by its parameter",
   GK3032: "generic arguments cannot be inferred",

@@ -22,7 +22,12 @@ export interface Limits {
   readonly block: Dim3;
   /** The most threads of one block. */
   readonly blockThreads: number;
-  /** A kernel's fixed-size shared arrays, together, in bytes (GK4008). */
+  /**
+   * A kernel's fixed-size shared arrays, together, in bytes, that the target declares as such:
+   * past it they lie in the kernel's dynamic shared memory (CUDA: nvcc refuses larger
+   * `__shared__` arrays; src/ir/kernelMemory.ts, `liftedSharedLayout`), up to `sharedBytes`
+   * (GK4008).
+   */
   readonly staticSharedBytes: number;
   /**
    * The shared memory one block may use, static and dynamic together, in bytes: the most a
@@ -71,19 +76,25 @@ export function checkShape(what: "grid" | "block", sizes: readonly unknown[], li
 
 // ---------------------------------------------------------------- shared memory at launch
 
+/** Where each dynamic shared array starts, and each fixed-size one placed in dynamic shared memory: a multiple of this many bytes, so that 16-byte accesses of any of them are aligned. */
+export const DYNAMIC_SHARED_ALIGN = 16;
+
 /**
  * Where a kernel's dynamic shared arrays lie in its dynamic shared memory, for these lengths
- * (elements): widest elements first, so that each array starts aligned to its element with no
- * padding, then in declaration order; `order` lists the arrays' positions in layout order.
+ * (elements): widest elements first, then in declaration order (`order` lists the arrays'
+ * positions in layout order), each starting at a multiple of DYNAMIC_SHARED_ALIGN bytes, so
+ * that load4/store4 (and load8/store8) may move 16 bytes of any of them at once; an array's
+ * end is rounded up to it, where the next one starts (at most 15 bytes of padding each).
  */
 export function dynamicSharedLayout(elemBytes: readonly number[], lengths: readonly number[]): { offsets: number[]; bytes: number; order: number[] } {
   const order = elemBytes.map((_, i) => i).sort((a, b) => elemBytes[b]! - elemBytes[a]! || a - b);
   const offsets: number[] = new Array<number>(elemBytes.length).fill(0);
   let at = 0;
-  for (const i of order) {
+  order.forEach((i, k) => {
     offsets[i] = at;
     at += elemBytes[i]! * lengths[i]!;
-  }
+    if (k < order.length - 1) at = Math.ceil(at / DYNAMIC_SHARED_ALIGN) * DYNAMIC_SHARED_ALIGN;
+  });
   return { offsets, bytes: at, order };
 }
 

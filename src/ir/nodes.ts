@@ -157,6 +157,18 @@ export interface CastExpr {
 }
 
 /**
+ * `bitcast<T>(v)`: the bits of `operand` read as a value of `type`, a scalar or vector of as
+ * many value bits (lanes × width; bool and structs take no part). Nothing is computed or
+ * rounded: a NaN's payload goes through as it is.
+ */
+export interface BitcastExpr {
+  readonly kind: "bitcast";
+  readonly type: ScalarType | VectorType;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+/**
  * An element of an array (one index per dimension; globals, dynamic shared arrays and views
  * have one), or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are
  * read). With `vector` set, the array holds scalars and the load reads the element at
@@ -170,7 +182,7 @@ export interface LoadExpr {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
   readonly span: Span;
@@ -311,6 +323,7 @@ export type Expr =
   | LogicalExpr
   | SelectExpr
   | CastExpr
+  | BitcastExpr
   | LoadExpr
   | CallExpr
   | BuiltinExpr
@@ -358,7 +371,7 @@ export interface StoreStmt {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;

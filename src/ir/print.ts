@@ -144,6 +144,8 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
+    case "bitcast":
+      return `bitcast<${typeToString(x.type)}>(${bare(e(x.operand))})`;
     case "load": {
       const element = access(x.array, x.indices, x.path, x.vector, name);
       return x.order ? `load.${x.order}(${element})` : element;
@@ -169,7 +171,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
 }
 
 /** `a[i][j]`, `a[i].pos.x`, or a vector access of a scalar array `a[i..+4]`. */
-function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | null, name: Namer): string {
+function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | 8 | null, name: Namer): string {
   const e = (y: Expr) => bare(expr(y, name));
   const text = `${name(array)}${indices.map((i) => `[${e(i)}]`).join("")}${pathText(array.type.elem, path, e)}`;
   return vector ? `${text.slice(0, -1)}..+${vector}]` : text;

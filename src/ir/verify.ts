@@ -3,6 +3,7 @@
  * are declared before use and in scope, indices match dimensions, constants are
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
+import { isBitcastType, valueBits } from "./bitcast.js";
 import { assertNever } from "../util.js";
 import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
@@ -159,6 +160,12 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (!shapes) where(`cast from ${typeToString(from)} to ${typeToString(e.type)}`);
         return;
       }
+      case "bitcast": {
+        expr(e.operand);
+        const from = e.operand.type;
+        if (from.kind === "void" || !isBitcastType(from) || valueBits(from) !== valueBits(e.type)) where(`bitcast from ${typeToString(from)} to ${typeToString(e.type)}`);
+        return;
+      }
       case "load": {
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
         indices(memoryDims(e.array.type).length, e.indices, e.array.name);
@@ -262,7 +269,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
       case "atomic": {
         const b = atomicBuiltin(e.op);
         const at = e.array.type;
-        if (isReadonlyMemory(at) || !orderable(at)) where(`atomic on ${e.array.name} (${typeToString(at)})`);
+        // A view's memory is checked at the calls that make it (src/check/atomicViews.ts).
+        if (isReadonlyMemory(at) || !(orderable(at) || at.kind === "view")) where(`atomic on ${e.array.name} (${typeToString(at)})`);
         if (at.elem.kind !== "scalar" || !b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
         indices(memoryDims(at).length, e.indices, e.array.name);
         e.args.forEach((a) => {

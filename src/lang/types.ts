@@ -142,7 +142,7 @@ type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
 export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
 
 /** `N` values of type `H`, as a tuple: a vector's lanes on the host. */
-type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : readonly [H, H, H, H];
+type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : N extends 8 ? readonly [H, H, H, H, H, H, H, H] : readonly [H, H, H, H];
 
 /** The name of a gk vector type `V`, as GPU arrays take it: `f32x4` → "f32x4". */
 type VectorNameOf<V> = V extends { readonly [vectorBrand]?: readonly [infer E, infer N extends number] } ? Extract<`${ScalarNameOf<E>}x${N}`, VectorName> : never;

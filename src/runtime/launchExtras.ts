@@ -33,7 +33,7 @@ const NONE: ApiLaunchExtras = Object.freeze({ constants: Object.freeze([]) as re
 export function launchExtras(m: Module, fn: Function, shared: unknown, args: Readonly<Record<string, unknown>>, limits: Limits): ApiLaunchExtras {
   const plan = launchPlan(m, fn);
   // The common case, a kernel with neither: nothing to check or to make.
-  if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.staticSharedBytes <= limits.sharedBytes) return NONE;
+  if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.fixedSharedBytes <= limits.staticSharedBytes) return NONE;
   const reads = plan.constants;
   const constants = reads.map((a): AnyTypedArray => {
     const v = Object.hasOwn(args, a.name) ? args[a.name] : undefined;

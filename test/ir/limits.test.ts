@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CUDA_TARGET } from "../../src/codegen/cuda/target.js";
-import { checkShape, type Limits } from "../../src/ir/limits.js";
+import { checkShape, dynamicSharedLayout, type Limits } from "../../src/ir/limits.js";
 import type { Target } from "../../src/ir/target.js";
 import { T } from "../../src/ir/types.js";
 import { coerceScalar, INT_RANGES, storedValue } from "../../src/ir/values.js";
@@ -65,9 +65,9 @@ function onTarget(src: string, target: Target): string[] {
 describe("a target's limits", () => {
   const cases: [string, string, string][] = [
     [
-      "static shared memory",
+      "fixed-size shared memory",
       "device_kernel k(o: global<f32>) {\n  shared a: f32[8192];\n  a[0] = 1.0;\n  o[0] = a[0];\n}\n",
-      "GK4008 2:3 'k' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of static shared memory",
+      "GK4008 2:3 'k' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (the small GPU's maximum), fixed-size and dynamic arrays together",
     ],
     [
       "a block's threads",
@@ -149,5 +149,13 @@ describe("scalar values from the host", () => {
     expect(coerceScalar(T.bool, 1)).toEqual({ ok: false, why: "type" });
     expect(coerceScalar(T.u64, INT_RANGES.u64[1])).toEqual({ ok: true, value: INT_RANGES.u64[1] });
     expect(storedValue("bool", true)).toBe(1);
+  });
+});
+
+describe("dynamicSharedLayout", () => {
+  it("puts the widest elements first and starts each array at a multiple of 16 bytes (spec: language.md's example)", () => {
+    // shared a: f32[] (5 elements); shared b: f64[] (3): b at 0, its 24 bytes rounded to 32; a at 32; 52 bytes.
+    expect(dynamicSharedLayout([4, 8], [5, 3])).toEqual({ offsets: [32, 0], bytes: 52, order: [1, 0] });
+    expect(dynamicSharedLayout([4, 4, 1], [4, 1, 3])).toEqual({ offsets: [0, 16, 32], bytes: 35, order: [0, 1, 2] });
   });
 });

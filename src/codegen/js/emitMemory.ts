@@ -370,13 +370,14 @@ function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds:
 }
 
 /**
- * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory of a
- * fixed size. Views and dynamic shared arrays hold only scalars (the checker: GK2042, GK2044)
- * and are never vector-accessed (GK2046), so no layout access reaches them.
+ * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory, of a
+ * fixed size or dynamic (whose arrays hold scalars, GK2042, and are vector-accessed by
+ * load4/store4). Views hold only scalars (GK2044) and are never vector-accessed (GK2046), so no
+ * layout access reaches them.
  */
 function sharedFlags(ctx: FnCtx, array: ArrayVar): boolean {
   const flags = flagsOf(ctx, array);
-  invariant(!flags?.maybe && array.type.kind !== "dynamicShared", `a layout access of ${array.name} (${array.type.kind})`);
+  invariant(!flags?.maybe, `a layout access of ${array.name} (${array.type.kind})`);
   return flags !== undefined;
 }
 

@@ -142,7 +142,7 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
 /** Most bytes of a generated struct (fields past it are dropped): shared arrays of them stay well inside 48 KiB. */
 const STRUCT_BYTES = 96;
 
-const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.map((t) => vec(t, 2))];
+const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.flatMap((t) => ([2, 4, 8] as const).map((n) => vec(t, n)))];
 
 /** One struct, or two with the second holding the first (as a field or an array field). */
 function structDefs(): fc.Arbitrary<StructDef[]> {
@@ -205,7 +205,7 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
   const compound = compoundOf({ vecTypes, structs });
   // Value types: scalars, and now and then the program's vectors and structs.
   const types: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 3 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
-  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 apply.
+  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 (load8/store8) apply.
   const laneTypes = [...new Set(vecTypes.map((v) => laneType(v)!))];
   const localElem: fc.Arbitrary<ValTy> = laneTypes.length ? fc.oneof({ arbitrary: types, weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...laneTypes), weight: 1 }) : types;
   const localArray = fc
@@ -214,6 +214,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
       init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
     })
+    // A one-dimensional f16 or bf16 array of 4 or more has 8 elements: room for load8/store8.
+    .map((a) => (isScalarTy(a.t) && isHalfTy(a.t) && a.dims.length === 1 && a.dims[0]! >= 4 ? { ...a, dims: [8] } : a))
     .map((a) => (isScalarTy(a.t) ? a : { ...a, init: "none" as const }));
   // Shared arrays: mostly of scalars, which views and dynamic shared arrays take (gk refuses
   // others there, GK2042, GK2044); of the program's vectors and structs now and then.

@@ -6,10 +6,10 @@
  * snapshots, fragments where one line is the point. nvcc.test.ts compiles the spec/ok programs.
  */
 import { describe, expect, it } from "vitest";
-import { cudaFunction, cudaModule, cudaOf, kernelBody } from "./helpers.js";
+import { compileAll, cudaFunction, cudaModule, cudaOf, expectClean, expectCuda, kernelBody, nvccPath } from "./helpers.js";
 
 describe("dynamic shared arrays", () => {
-  it("live in one extern buffer, widest elements first, each length a hidden parameter after the kernel's own", () => {
+  it("live in one extern buffer, widest elements first, each at a multiple of 16 bytes, each length a hidden parameter after the kernel's own", () => {
     const src = `device_kernel k(out: global<f64>) {
   shared a: bool[];
   shared b: f64[];
@@ -23,14 +23,50 @@ describe("dynamic shared arrays", () => {
       "extern "C" __global__ void k(double* __restrict__ out, unsigned int gk_len_a, unsigned int gk_len_b, unsigned int gk_len_c) {
         extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
         double* b = (double*)(gk_dynamic_shared);
-        float* c = (float*)(gk_dynamic_shared + 8ull * gk_len_b);
-        bool* a = (bool*)(gk_dynamic_shared + 8ull * gk_len_b + 4ull * gk_len_c);
+        float* c = (float*)(gk_dynamic_shared + ((8ull * gk_len_b + 15ull) & ~15ull));
+        bool* a = (bool*)(gk_dynamic_shared + ((8ull * gk_len_b + 15ull) & ~15ull) + ((4ull * gk_len_c + 15ull) & ~15ull));
         a[0] = true;
         b[0] = 2.0;
         c[0] = 3.0f;
         out[0] = b[0] + (double)c[0] + (a[0] ? 1.0 : 0.0);
       }"
     `);
+  });
+});
+
+describe("fixed-size shared arrays past 48 KiB", () => {
+  const BIG = `device_fn fill(t: shared f32[128][128], v: f32) {
+  t[threadIdx.y][threadIdx.x] = v;
+}
+device_kernel k(out: global<f32>) {
+  shared small: i32[4];
+  shared tile: f32[128][128];
+  shared buf: f32[];
+  fill(tile, 1.0);
+  small[0] = 2;
+  buf[threadIdx.x] = 3.0;
+  barrier();
+  out[0] = tile[127][0] + f32(small[0]) + buf[0];
+}
+`;
+  it("lie in the dynamic region, each a reference to an array at a multiple of 16 bytes, the dynamic arrays after them", () => {
+    expectCuda(
+      BIG,
+      "extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];",
+      "int (&small)[4] = *reinterpret_cast<int (*)[4]>(gk_dynamic_shared + 0ull);",
+      "float (&tile)[128][128] = *reinterpret_cast<float (*)[128][128]>(gk_dynamic_shared + 16ull);",
+      "float* buf = (float*)(gk_dynamic_shared + 65552ull);",
+    );
+    expect(cudaOf(BIG)).not.toContain("__shared__ float tile");
+  });
+
+  it("stay __shared__ arrays within 48 KiB", () => {
+    expectCuda("device_kernel k(out: global<f32>) {\n  shared tile: f32[96][128];\n  tile[0][0] = 1.0;\n  out[0] = tile[0][0];\n}\n", "__shared__ float tile[96][128];");
+  });
+
+  it.skipIf(!nvccPath())("compile with nvcc for sm_90 (a 64 KiB __shared__ array would not)", async () => {
+    const [r] = await compileAll(nvccPath()!, [{ name: "big", source: cudaOf(BIG), mode: "cubin" }]);
+    expectClean([r!]);
   });
 });
 
