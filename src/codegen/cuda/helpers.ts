@@ -1,8 +1,9 @@
 /**
  * The CUDA prelude helpers that the CUDA column of the builtin table names (builtins.ts):
  * small device functions the CUDA backend emits only when a kernel uses them. They pin down
- * what CUDA leaves open: the sign of min/max of zeros, abs of the most negative integer,
- * float atomics that CUDA lacks, atomics on 1- and 2-byte elements, warp masks of partial warps.
+ * what CUDA leaves open: abs of the most negative integer, float atomics that CUDA lacks,
+ * atomics on 1- and 2-byte elements, warp masks of partial warps. Float min and max need none:
+ * fminf/fmin are PTX's min.f32/min.f64, which already give gk's result (mathBuiltins.ts).
  */
 import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
 import { mmaHelperDeps, mmaHelpers } from "./mmaHelpers.js";
@@ -10,26 +11,18 @@ import type { Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 
 export const cudaHelpers = {
-  gk_min_f32:
-    "static __device__ __forceinline__ float gk_min_f32(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }",
-  gk_max_f32:
-    "static __device__ __forceinline__ float gk_max_f32(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }",
-  gk_min_f64:
-    "static __device__ __forceinline__ double gk_min_f64(double a, double b) { return a == b ? __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b)) : fmin(a, b); }",
-  gk_max_f64:
-    "static __device__ __forceinline__ double gk_max_f64(double a, double b) { return a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : fmax(a, b); }",
   gk_abs_i32:
     "static __device__ __forceinline__ int gk_abs_i32(int a) { return a < 0 ? (int)(0u - (unsigned)a) : a; }",
   gk_abs_i64:
     "static __device__ __forceinline__ long long gk_abs_i64(long long a) { return a < 0 ? (long long)(0ull - (unsigned long long)a) : a; }",
   gk_atomic_min_f32:
-    "static __device__ float gk_atomic_min_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = gk_min_f32(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }",
+    "static __device__ float gk_atomic_min_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = fminf(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }",
   gk_atomic_max_f32:
-    "static __device__ float gk_atomic_max_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = gk_max_f32(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }",
+    "static __device__ float gk_atomic_max_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = fmaxf(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }",
   gk_atomic_min_f64:
-    "static __device__ double gk_atomic_min_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_min_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
+    "static __device__ double gk_atomic_min_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = fmin(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
   gk_atomic_max_f64:
-    "static __device__ double gk_atomic_max_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = gk_max_f64(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
+    "static __device__ double gk_atomic_max_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = fmax(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
   // A 1- or 2-byte element's bits in the low bits of a word, and back (little-endian, as the GPU is).
   gk_narrow_from_bits:
     "template <typename T> static __device__ __forceinline__ T gk_narrow_from_bits(unsigned int b) { T v; memcpy(&v, &b, sizeof(T)); return v; }",
@@ -42,7 +35,7 @@ export const cudaHelpers = {
   // atomicCAS of a 1- or 2-byte element: compared bit for bit, written only if equal.
   gk_atomic_cas_narrow:
     "template <typename T, typename C, typename V> static __device__ T gk_atomic_cas_narrow(T* p, C compare, V v) { unsigned int* const w = (unsigned int*)((char*)p - ((unsigned long long)p & 3ull)); const unsigned int shift = (unsigned int)((unsigned long long)p & 3ull) * 8u; const unsigned int mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift; unsigned int old = *w, assumed, cur; do { assumed = old; cur = (assumed & mask) >> shift; if (cur != gk_narrow_to_bits((T)compare)) break; old = atomicCAS(w, assumed, (assumed & ~mask) | (gk_narrow_to_bits((T)v) << shift)); } while (old != assumed); return gk_narrow_from_bits<T>(cur); }",
-  // The operations of gk_atomic_narrow: a small integer's result is computed in int and wrapped back; f16 and bf16 min and max as gk_min_f32 (exact: the result is an operand).
+  // The operations of gk_atomic_narrow: a small integer's result is computed in int and wrapped back; f16 and bf16 min and max through fminf/fmaxf (exact: the result is an operand).
   gk_op_add: "struct gk_op_add { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a + b); } };",
   gk_op_sub: "struct gk_op_sub { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a - b); } };",
   gk_op_and: "struct gk_op_and { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a & b); } };",
@@ -51,12 +44,12 @@ export const cudaHelpers = {
   gk_op_exch: "struct gk_op_exch { template <typename T> static __device__ __forceinline__ T apply(T, T b) { return b; } };",
   gk_op_min_int: "struct gk_op_min_int { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return b < a ? b : a; } };",
   gk_op_max_int: "struct gk_op_max_int { template <typename T> static __device__ __forceinline__ T apply(T a, T b) { return b > a ? b : a; } };",
-  gk_op_min_f16: "struct gk_op_min_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(gk_min_f32(__half2float(a), __half2float(b))); } };",
-  gk_op_max_f16: "struct gk_op_max_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(gk_max_f32(__half2float(a), __half2float(b))); } };",
+  gk_op_min_f16: "struct gk_op_min_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(fminf(__half2float(a), __half2float(b))); } };",
+  gk_op_max_f16: "struct gk_op_max_f16 { static __device__ __forceinline__ __half apply(__half a, __half b) { return __float2half_rn(fmaxf(__half2float(a), __half2float(b))); } };",
   gk_op_min_bf16:
-    "struct gk_op_min_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(gk_min_f32(__bfloat162float(a), __bfloat162float(b))); } };",
+    "struct gk_op_min_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(fminf(__bfloat162float(a), __bfloat162float(b))); } };",
   gk_op_max_bf16:
-    "struct gk_op_max_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(gk_max_f32(__bfloat162float(a), __bfloat162float(b))); } };",
+    "struct gk_op_max_bf16 { static __device__ __forceinline__ __nv_bfloat16 apply(__nv_bfloat16 a, __nv_bfloat16 b) { return __float2bfloat16_rn(fmaxf(__bfloat162float(a), __bfloat162float(b))); } };",
   // The thread's linear index in its block: warps are 32 consecutive ones.
   gk_thread_rank:
     "static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }",
@@ -79,35 +72,11 @@ export const cudaHelpers = {
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
 
-/**
- * Helpers whose body differs in a module built with -ftz=true (`@flushToZero;`). There min and
- * max flush their operands first: otherwise two that compare equal only once flushed (a
- * subnormal and a zero) would give the OR of their bits, an unflushed subnormal.
- */
-export const cudaHelpersFtz: Partial<Record<CudaHelperName, { readonly code: string; readonly deps: readonly CudaHelperName[] }>> = {
-  gk_min_f32: {
-    code: "static __device__ __forceinline__ float gk_min_f32(float a, float b) { a = gk_ftz_f32(a); b = gk_ftz_f32(b); return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }",
-    deps: ["gk_ftz_f32"],
-  },
-  gk_max_f32: {
-    code: "static __device__ __forceinline__ float gk_max_f32(float a, float b) { a = gk_ftz_f32(a); b = gk_ftz_f32(b); return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }",
-    deps: ["gk_ftz_f32"],
-  },
-};
-
 /** Helpers a helper's own body calls, so the backend can emit them first. */
 export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperName[]>> = {
-  gk_atomic_min_f32: ["gk_min_f32"],
-  gk_atomic_max_f32: ["gk_max_f32"],
-  gk_atomic_min_f64: ["gk_min_f64"],
-  gk_atomic_max_f64: ["gk_max_f64"],
   gk_warp_mask: ["gk_thread_rank"],
   gk_atomic_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
   gk_atomic_cas_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
-  gk_op_min_f16: ["gk_min_f32"],
-  gk_op_max_f16: ["gk_max_f32"],
-  gk_op_min_bf16: ["gk_min_f32"],
-  gk_op_max_bf16: ["gk_max_f32"],
   gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
   gk_match_all: ["gk_warp_mask"],
   ...orderedHelperDeps,

@@ -7,7 +7,7 @@
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
 import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
-import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
+import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
@@ -196,17 +196,16 @@ export function usedHeaders(m: Module): string[] {
   return (["f16", "bf16"] as const).filter((h) => used.has(h)).map((h) => CUDA.half[h].header);
 }
 
-/** The prelude's text lines for these helpers (with their dependencies), in the fixed order; `ftz`: for a module built with -ftz=true. */
-export function preludeLines(used: ReadonlySet<HelperName>, ftz = false): string[] {
+/** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */
+export function preludeLines(used: ReadonlySet<HelperName>): string[] {
   const emitted = new Set<HelperName>();
   const lines: string[] = [];
   let lastComment: string | undefined;
   const emit = (name: HelperName): void => {
     if (emitted.has(name)) return;
-    const variant = ftz ? cudaHelpersFtz[name as CudaHelperName] : undefined;
-    for (const dep of [...(cudaHelperDeps[name as CudaHelperName] ?? []), ...(variant?.deps ?? [])]) emit(dep);
+    for (const dep of cudaHelperDeps[name as CudaHelperName] ?? []) emit(dep);
     emitted.add(name);
-    const src = variant ? { code: variant.code } : source(name);
+    const src = source(name);
     if (src.comment !== undefined && src.comment !== lastComment) lines.push(...src.comment.split("\n"));
     lastComment = src.comment;
     lines.push(src.code);

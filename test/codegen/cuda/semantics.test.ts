@@ -222,17 +222,24 @@ describe("constants", () => {
 
 describe("builtins", () => {
   it("uses the table's templates, and its prelude helpers (dependencies first) once", () => {
-    const cuda = cudaOf(typed("of[0] = sqrt(f) + min(f, g); od[0] = max(d, e); oi[0] = abs(i); atomicMin(of, 0, f); ob[0] = isnan(d);"));
-    expect(cuda).toContain("of[0] = sqrtf(f) + gk_min_f32(f, g);");
-    expect(cuda).toContain("od[0] = gk_max_f64(d, e);");
+    const cuda = cudaOf(typed("of[0] = sqrt(f) + min(f, g); od[0] = max(d, e); oi[0] = abs(i); atomicMin(of, 0, f); ob[0] = isnan(d); of[1] = shflDown(f, 1);"));
+    expect(cuda).toContain("of[0] = sqrtf(f) + fminf(f, g);");
+    expect(cuda).toContain("od[0] = fmax(d, e);");
     expect(cuda).toContain("oi[0] = gk_abs_i32(i);");
     expect(cuda).toContain("gk_atomic_min_f32(&of[0], f);");
     expect(cuda).toContain("ob[0] = isnan(d);");
-    const order = ["gk_abs_i32(int a)", "gk_min_f32(float a", "gk_max_f64(double a", "gk_atomic_min_f32(float* p"].map((h) => cuda.indexOf(h));
+    const order = ["gk_abs_i32(int a)", "gk_atomic_min_f32(float* p", "gk_thread_rank()", "gk_warp_mask()", "gk_shfl_down(T v"].map((h) => cuda.indexOf(h));
     expect(order.every((p) => p > 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual([order[0], order[1], order[3], order[2]].sort((a, b) => a - b));
-    expect(cuda.indexOf("gk_min_f32(float a")).toBeLessThan(cuda.indexOf("gk_atomic_min_f32(float* p"));
-    expect(cuda.split("float gk_min_f32(").length).toBe(2);
+    expect(cuda.indexOf("gk_thread_rank() {")).toBeLessThan(cuda.indexOf("gk_warp_mask() {"));
+    expect(cuda.indexOf("gk_warp_mask() {")).toBeLessThan(cuda.indexOf("gk_shfl_down(T v"));
+    expect(cuda.split("unsigned int gk_thread_rank() {").length).toBe(2);
+  });
+
+  it("computes float min and max in one instruction's function, with and without @flushToZero", () => {
+    for (const ftz of ["", "@flushToZero;\n"]) {
+      const body = kernelBody(ftz + typed("of[0] = min(f, g); of[1] = max(f, 0.0); od[0] = clamp(d, e, 1.0);"));
+      expect(body).toBe("of[0] = fminf(f, g);\nof[1] = fmaxf(f, 0.0f);\nod[0] = fmin(fmax(d, e), 1.0);");
+    }
   });
 
   it("passes atomics the element's address", () => {
