@@ -130,6 +130,18 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
   out.push(
     "",
+    "## Cache hints",
+    "",
+    "Loads and stores of a global array that tell the GPU's caches how the data is used (language.md, Cache hints): `arr` names",
+    "an element as for `load4`; the 2- and 4-lane forms move that many consecutive scalars as a vector. A hint never changes the",
+    "result: the simulator, and a target without the hint, do a plain access.",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) if (b.rule.kind === "cacheHint") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${b.doc} |`);
+  out.push(
+    "",
     "## Fast math",
     "",
     "CUDA's fast intrinsics, for f32: one or a few approximate instructions instead of a",

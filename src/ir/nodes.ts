@@ -79,6 +79,11 @@ export type LdmatrixOp = "ldmatrix_x1" | "ldmatrix_x2" | "ldmatrix_x4" | "ldmatr
 /** How a load or store is ordered with other threads' accesses (spec: Memory model); plain when absent. */
 export type LoadOrder = "acquire" | "volatile";
 export type StoreOrder = "release" | "volatile";
+/**
+ * A cache hint of a load or store of global memory (src/ir/cacheHintBuiltins.ts): `streaming`
+ * (touched once), `readOnly` (loads of readonly arrays). It never changes the result.
+ */
+export type CacheHint = "streaming" | "readOnly";
 
 export interface ConstExpr {
   readonly kind: "const";
@@ -173,6 +178,8 @@ export interface LoadExpr {
   readonly vector: 2 | 4 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
+  /** `loadStreaming`, `loadReadOnly` (global memory, no order): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 
@@ -362,6 +369,8 @@ export interface StoreStmt {
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;
+  /** `storeStreaming` (global memory, no order; only "streaming"): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 

@@ -91,7 +91,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "assign":
       return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${s.order ? `store.${s.order} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : s.cache ? `store.${s.cache} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -146,7 +146,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
     case "load": {
       const element = access(x.array, x.indices, x.path, x.vector, name);
-      return x.order ? `load.${x.order}(${element})` : element;
+      return x.order ? `load.${x.order}(${element})` : x.cache ? `load.${x.cache}(${element})` : element;
     }
     case "call":
       return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;

@@ -67,6 +67,18 @@ export const cudaHelpers = {
   // matchAll: whether every lane of the warp (every one that exists) holds the same value.
   gk_match_all:
     "template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }",
+  // Cache-hinted accesses of a value of 1 to 16 bytes (src/ir/cacheHintBuiltins.ts): CUDA's intrinsic on the unsigned type of its size, the bits moved with memcpy (gk's vectors are structs of their own, types.ts).
+  gk_bits:
+    "template <int N> struct gk_bits; template <> struct gk_bits<1> { typedef unsigned char t; }; template <> struct gk_bits<2> { typedef unsigned short t; }; template <> struct gk_bits<4> { typedef unsigned int t; }; template <> struct gk_bits<8> { typedef uint2 t; }; template <> struct gk_bits<16> { typedef uint4 t; };",
+  // loadStreaming: ld.global.cs, data used once (evict first).
+  gk_ld_cs:
+    "template <typename T> static __device__ __forceinline__ T gk_ld_cs(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
+  // storeStreaming: st.global.cs.
+  gk_st_cs:
+    "template <typename T> static __device__ __forceinline__ void gk_st_cs(T* p, T v) { typedef typename gk_bits<sizeof(T)>::t B; B b; memcpy(&b, &v, sizeof(T)); __stcs((B*)p, b); }",
+  // loadReadOnly: ld.global.nc, through the read-only data cache (the array is not written during the launch).
+  gk_ld_nc:
+    "template <typename T> static __device__ __forceinline__ T gk_ld_nc(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldg((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
   ...orderedHelpers,
   ...mmaHelpers,
 } as const;
@@ -79,6 +91,9 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_atomic_cas_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
   gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
   gk_match_all: ["gk_warp_mask"],
+  gk_ld_cs: ["gk_bits"],
+  gk_st_cs: ["gk_bits"],
+  gk_ld_nc: ["gk_bits"],
   ...orderedHelperDeps,
   ...mmaHelperDeps,
 };

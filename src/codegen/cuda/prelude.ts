@@ -5,7 +5,7 @@
  * own integer division helpers below.
  */
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
@@ -137,6 +137,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   const visitor: Visitor = {
     stmt: (s) => {
+      const hinted = s.kind === "store" && s.cache ? CUDA_CACHE_HINTS[s.cache].store : undefined;
+      if (hinted) used.add(hinted);
       if (s.kind === "store" && s.order) add(CUDA_MEMORY[memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").name]?.[asScalar(s.array.type.elem).name]?.helpers);
     },
       expr: (e) => {
@@ -157,6 +159,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           add(CUDA_WARP[e.op].helpers);
         } else if (e.kind === "special") {
           add(CUDA_INDEX[e.name].helpers);
+        } else if (e.kind === "load" && e.cache) {
+          used.add(CUDA_CACHE_HINTS[e.cache].load);
         } else if (e.kind === "load" && e.order) {
           add(CUDA_MEMORY[memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").name]?.[asScalar(e.type).name]?.helpers);
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
