@@ -56,6 +56,18 @@ export function checkShape(what: "grid" | "block", sizes: readonly unknown[]): S
   return { ok: true, dims: shape };
 }
 
+/**
+ * Why a launch with `block` breaks its kernel's `@launchBounds(maxThreads, ...)` (a GPU refuses
+ * it: the kernel was compiled for at most maxThreads threads per block), or undefined. The
+ * checker's launch statements (GK5006), the simulator and the API (GK8010) say it alike.
+ */
+export function launchBoundsProblem(kernel: { readonly launchBounds?: { readonly maxThreads: number } }, block: Dim3): string | undefined {
+  const max = kernel.launchBounds?.maxThreads;
+  const threads = block[0] * block[1] * block[2];
+  if (max === undefined || threads <= max) return undefined;
+  return `the kernel is declared @launchBounds(${max}): its blocks have at most ${max} threads, but block [${block.join(", ")}] has ${threads}`;
+}
+
 // ---------------------------------------------------------------- shared memory at launch
 
 /**

@@ -483,10 +483,22 @@ export interface Function {
   readonly returnType: ValueType | VoidType;
   /** Kernels only: `shared` arrays (dynamic ones included, in declaration order), declared at the kernel's top level. */
   readonly shared: readonly ArrayVar[];
+  /** Kernels only: `@launchBounds(maxThreads, minBlocks)`: no launch's block has more threads; ptxas fits `minBlocks` blocks per SM. */
+  readonly launchBounds?: LaunchBounds;
+  /** Kernels only: `@maxRegisters(n)`: ptxas gives each thread at most n registers. */
+  readonly maxRegisters?: number;
   readonly body: readonly Stmt[];
   /** The file that defines it (imports bring functions from other files). */
   readonly file: string;
   readonly span: Span;
+}
+
+/** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on a kernel (spec: Launch bounds). */
+export interface LaunchBounds {
+  /** The most threads a launch's block may have. */
+  readonly maxThreads: number;
+  /** The blocks ptxas should keep resident per multiprocessor (it limits registers so). */
+  readonly minBlocks?: number;
 }
 
 /** Launch data, materialized only when a launch runs; lengths count elements (vectors, structs) of the array. */

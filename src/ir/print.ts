@@ -67,7 +67,9 @@ export function printFunction(f: Function): string {
     f.kind === "kernel"
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
-  const lines = [`${head} {`];
+  const b = f.launchBounds;
+  const annotation = b ? `@launchBounds(${b.maxThreads}${b.minBlocks !== undefined ? `, ${b.minBlocks}` : ""})` : f.maxRegisters !== undefined ? `@maxRegisters(${f.maxRegisters})` : undefined;
+  const lines = [...(annotation ? [annotation] : []), `${head} {`];
   for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
