@@ -61,7 +61,7 @@ export abstract class DeclarationRules extends GrammarBase {
           this.SUBRULE(this.kernelDecl);
         },
       },
-      { ALT: () => this.endOfStatement("declaration") },
+      { ALT: () => this.endOfStatement("annotation") },
     ]);
   });
 

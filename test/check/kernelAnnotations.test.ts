@@ -57,6 +57,11 @@ device_kernel c${BODY}
     expectError(`@launchBounds(1.5)\ndevice_kernel k${BODY}`, "GK3014 1:15 the most threads of a block (@launchBounds) must be an integer");
   });
 
+  it("stand before a device_kernel only: elsewhere the parser says where they belong (GK1010)", () => {
+    expectError(`@launchBounds(64)\ndevice_fn f(x: f32): f32 { return x; }`, "GK1010 1:18 a device function takes no annotation: @launchBounds and @maxRegisters stand right before a device_kernel");
+    expectError(`@flushToZero\nconst A = 1;`, "GK1010 1:13 expected ';' after the module option (@flushToZero;), or a device_kernel after a kernel's annotation (@launchBounds, @maxRegisters), found 'const'");
+  });
+
   it("leave a module option a module option", () => {
     expectDiagnostics(`@flushToZero;\ndevice_kernel k${BODY}`, []);
     expectError(`@launchBounds(64);\ndevice_kernel k${BODY}`, "GK4013 1:1 unknown module option '@launchBounds'");
