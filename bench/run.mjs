@@ -13,6 +13,7 @@ import { benchStdlib } from "./stdlib.mjs";
 import { benchVectors } from "./vectors.mjs";
 import { benchHgemm } from "./hgemm.mjs";
 import { benchWorkarounds } from "./workarounds.mjs";
+import { benchHints } from "./hints.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -27,5 +28,6 @@ if (!only || only === "stdlib") await benchStdlib();
 if (!only || only === "hgemm") await benchHgemm();
 if (!only || only === "arrays") await benchArrays();
 if (!only || only === "workarounds") await benchWorkarounds();
+if (!only || only === "hints") await benchHints();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();

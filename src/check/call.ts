@@ -4,8 +4,9 @@
  * operations, and device functions.
  */
 import type * as ast from "../parser/ast.js";
-import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../ir/builtins.js";
+import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type CacheHintEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../ir/builtins.js";
 import { checkOrderedLoad } from "./memoryOps.js";
+import { checkHintedLoad } from "./cacheHints.js";
 import { evalCast } from "../ir/evalOp.js";
 import type { CallArg, Expr } from "../ir/nodes.js";
 import { isFloat, isInt, isLaneScalar, isScalarName, isVectorLane, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../ir/types.js";
@@ -84,6 +85,10 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
         return undefined;
       case "memory":
         return checkOrderedLoad(ctx, e, b as MemoryEntry);
+      case "cacheHint":
+        if (b.rule.op === "load") return checkHintedLoad(ctx, e, b as CacheHintEntry);
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}(arr, i, v);'`);
+        return undefined;
       case "warp":
         return checkWarp(ctx, e, b as WarpEntry, expected);
       case "index":

@@ -15,7 +15,7 @@ import { paramText } from "./genericParams.js";
 import { type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constInteger } from "./typeExpr.js";
-import { checkShape, sharedOverLimit } from "../ir/limits.js";
+import { checkShape, launchBoundsProblem, sharedOverLimit } from "../ir/limits.js";
 
 const MAX_ELEMENTS = 0x7fffffffn;
 
@@ -72,7 +72,9 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, target: LaunchTarget,
   const grid = dims(ctx, l.grid, "grid", l.span);
   const block = dims(ctx, l.block, "block", l.span);
   const sharedLengths = fn ? sharedClause(ctx, l, fn) : [];
-  if (!ok || !grid || !block || !sharedLengths) return undefined;
+  const bounds = fn && block ? launchBoundsProblem(fn, block) : undefined;
+  if (bounds) ctx.log.error("GK5006", l.block[0]?.span ?? l.span, `launch of '${l.kernel.name}': ${bounds}`, [{ message: "declared here", span: fn!.span }]);
+  if (!ok || !grid || !block || !sharedLengths || bounds) return undefined;
   return { kernel: kernelName, grid, block, args, constants, sharedLengths, span: l.span };
 }
 

@@ -130,6 +130,18 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
   out.push(
     "",
+    "## Cache hints",
+    "",
+    "Loads and stores of a global array that tell the GPU's caches how the data is used (language.md, Cache hints): `arr` names",
+    "an element as for `load4`; the 2- and 4-lane forms move that many consecutive scalars as a vector. A hint never changes the",
+    "result: the simulator, and a target without the hint, do a plain access.",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) if (b.rule.kind === "cacheHint") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${b.doc} |`);
+  out.push(
+    "",
     "## Fast math",
     "",
     "CUDA's fast intrinsics, for f32: one or a few approximate instructions instead of a",
@@ -180,9 +192,9 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "## Atomics",
     "",
     "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`), or a device function's `view<T>` parameter whose calls pass views of global or shared memory (`addByte(hist[warp], b)`; not f32 atomicAdd/atomicSub: language.md, Views).",
-    "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has no atomic instruction but f16 and bf16 `atomicAdd`:",
-    "gk's CUDA applies the operation in a loop of `atomicCAS` on the aligned 32-bit word that holds the element,",
-    "which changes only that element and is as atomic as the others (slower under heavy contention).",
+    "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has atomic instructions only for f16 and bf16 `atomicAdd`/`atomicSub`",
+    "and for `atomicCAS` on 2-byte elements: gk's CUDA applies every other operation in a loop of `atomicCAS`, on the element itself",
+    "(2 bytes) or on the aligned 32-bit word that holds it (1 byte), which changes only that element and is as atomic as the others (slower under heavy contention).",
     "",
     "| call | element types | meaning |",
     "| --- | --- | --- |",

@@ -20,9 +20,11 @@ import { ldmatrixEntries } from "./ldmatrixBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
 export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
+export type { CacheHintEntry, CacheHintRule };
 import { mathEntries } from "./mathBuiltins.js";
 import { fastMathEntries } from "./fastMath.js";
 import { memoryEntries } from "./memoryBuiltins.js";
+import { cacheHintEntries, type CacheHintEntry, type CacheHintRule } from "./cacheHintBuiltins.js";
 
 /** A class of scalar types ("f32": f32 alone, for CUDA's fast intrinsics). */
 export type ScalarClass = "float" | "numeric" | "int" | "f32";
@@ -119,7 +121,7 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule;
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule | CacheHintRule;
 
 export interface MathEntry {
   readonly name: string;
@@ -219,7 +221,7 @@ export interface MemoryEntry {
   readonly rule: MemoryRule;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry;
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry | CacheHintEntry;
 
 // ---------------------------------------------------------------- synchronization and thread indices
 
@@ -260,7 +262,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...cacheHintEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;
@@ -280,6 +282,12 @@ export function mathBuiltin(name: string): MathEntry | undefined {
 export function vectorBuiltin(name: string): VectorEntry | undefined {
   const b = byName.get(name);
   return b && b.rule.kind === "vector" ? (b as VectorEntry) : undefined;
+}
+
+/** `loadStreaming4` and the other cache-hinted accesses, by name. */
+export function cacheHintBuiltin(name: string): CacheHintEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "cacheHint" ? (b as CacheHintEntry) : undefined;
 }
 
 /** `load2 load4 store2 store4`, by name. */

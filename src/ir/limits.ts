@@ -74,6 +74,18 @@ export function checkShape(what: "grid" | "block", sizes: readonly unknown[], li
   return { ok: true, dims: shape };
 }
 
+/**
+ * Why a launch with `block` breaks its kernel's `@launchBounds(maxThreads, ...)` (a GPU refuses
+ * it: the kernel was compiled for at most maxThreads threads per block), or undefined. The
+ * checker's launch statements (GK5006), the simulator and the API (GK8010) say it alike.
+ */
+export function launchBoundsProblem(kernel: { readonly launchBounds?: { readonly maxThreads: number } }, block: Dim3): string | undefined {
+  const max = kernel.launchBounds?.maxThreads;
+  const threads = block[0] * block[1] * block[2];
+  if (max === undefined || threads <= max) return undefined;
+  return `the kernel is declared @launchBounds(${max}): its blocks have at most ${max} threads, but block [${block.join(", ")}] has ${threads}`;
+}
+
 // ---------------------------------------------------------------- shared memory at launch
 
 /** Where each dynamic shared array starts, and each fixed-size one placed in dynamic shared memory: a multiple of this many bytes, so that 16-byte accesses of any of them are aligned. */

@@ -79,6 +79,11 @@ export type LdmatrixOp = "ldmatrix_x1" | "ldmatrix_x2" | "ldmatrix_x4" | "ldmatr
 /** How a load or store is ordered with other threads' accesses (spec: Memory model); plain when absent. */
 export type LoadOrder = "acquire" | "volatile";
 export type StoreOrder = "release" | "volatile";
+/**
+ * A cache hint of a load or store of global memory (src/ir/cacheHintBuiltins.ts): `streaming`
+ * (touched once), `readOnly` (loads of readonly arrays). It never changes the result.
+ */
+export type CacheHint = "streaming" | "readOnly";
 
 export interface ConstExpr {
   readonly kind: "const";
@@ -185,6 +190,8 @@ export interface LoadExpr {
   readonly vector: 2 | 4 | 8 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
+  /** `loadStreaming`, `loadReadOnly` (global memory, no order): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 
@@ -375,6 +382,8 @@ export interface StoreStmt {
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;
+  /** `storeStreaming` (global memory, no order; only "streaming"): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 
@@ -487,10 +496,22 @@ export interface Function {
   readonly returnType: ValueType | VoidType;
   /** Kernels only: `shared` arrays (dynamic ones included, in declaration order), declared at the kernel's top level. */
   readonly shared: readonly ArrayVar[];
+  /** Kernels only: `@launchBounds(maxThreads, minBlocks)`: no launch's block has more threads; ptxas fits `minBlocks` blocks per SM. */
+  readonly launchBounds?: LaunchBounds;
+  /** Kernels only: `@maxRegisters(n)`: ptxas gives each thread at most n registers. */
+  readonly maxRegisters?: number;
   readonly body: readonly Stmt[];
   /** The file that defines it (imports bring functions from other files). */
   readonly file: string;
   readonly span: Span;
+}
+
+/** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on a kernel (spec: Launch bounds). */
+export interface LaunchBounds {
+  /** The most threads a launch's block may have. */
+  readonly maxThreads: number;
+  /** The blocks ptxas should keep resident per multiprocessor (it limits registers so). */
+  readonly minBlocks?: number;
 }
 
 /** Launch data, materialized only when a launch runs; lengths count elements (vectors, structs) of the array. */

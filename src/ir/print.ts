@@ -67,7 +67,9 @@ export function printFunction(f: Function): string {
     f.kind === "kernel"
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
-  const lines = [`${head} {`];
+  const b = f.launchBounds;
+  const annotation = b ? `@launchBounds(${b.maxThreads}${b.minBlocks !== undefined ? `, ${b.minBlocks}` : ""})` : f.maxRegisters !== undefined ? `@maxRegisters(${f.maxRegisters})` : undefined;
+  const lines = [...(annotation ? [annotation] : []), `${head} {`];
   for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
@@ -91,7 +93,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "assign":
       return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${s.order ? `store.${s.order} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : s.cache ? `store.${s.cache} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -148,7 +150,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `bitcast<${typeToString(x.type)}>(${bare(e(x.operand))})`;
     case "load": {
       const element = access(x.array, x.indices, x.path, x.vector, name);
-      return x.order ? `load.${x.order}(${element})` : element;
+      return x.order ? `load.${x.order}(${element})` : x.cache ? `load.${x.cache}(${element})` : element;
     }
     case "call":
       return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;

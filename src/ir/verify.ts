@@ -170,6 +170,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
         indices(memoryDims(e.array.type).length, e.indices, e.array.name);
         if (e.order && !orderable(e.array.type)) where(`${e.order} load of ${e.array.name} (${typeToString(e.array.type)})`);
+        if (e.cache && (memorySpace(e.array.type) !== "global" || e.order || e.path.length > 0)) where(`${e.cache} load of ${e.array.name} (${typeToString(e.array.type)})`);
+        if (e.cache === "readOnly" && !isReadonlyMemory(e.array.type)) where(`readOnly load of writable ${e.array.name}`);
         const elem = e.array.type.elem;
         if (e.vector !== null) {
           if (elem.kind !== "scalar" || e.path.length > 0) where(`vector load of ${e.array.name}, which holds ${typeToString(elem)}`);
@@ -394,6 +396,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (!inScope(s.array.id)) where(`store to ${s.array.name} outside its scope`);
         if (isReadonlyMemory(s.array.type)) where(`store to readonly ${s.array.name}`);
         if (s.order && !orderable(s.array.type)) where(`${s.order} store to ${s.array.name} (${typeToString(s.array.type)})`);
+        if (s.cache && (s.cache !== "streaming" || memorySpace(s.array.type) !== "global" || s.order || s.path.length > 0)) where(`${s.cache} store to ${s.array.name} (${typeToString(s.array.type)})`);
         indices(memoryDims(s.array.type).length, s.indices, s.array.name);
         const elem = s.array.type.elem;
         const pt = s.vector !== null ? (elem.kind === "scalar" && s.path.length === 0 ? vectorType(elem, s.vector) : undefined) : pathFrom(elem, s.path, `a store to ${s.array.name}`);

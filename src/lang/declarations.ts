@@ -622,6 +622,24 @@ export const storeRelease: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, 
 export const loadVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadVolatile");
 /** storeVolatile(arr, i, v): a statement; arr[i] = v (global or shared memory), written to memory when it runs (CUDA volatile); with threadfence() before it, a flag that publishes data. */
 export const storeVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, value: T) => void = deviceOnly("storeVolatile");
+/** loadStreaming(arr, i): arr[i] of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadStreaming");
+/** loadStreaming2(arr, i): arr[i .. i + 1] as a 2-lane vector of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("loadStreaming2");
+/** loadStreaming4(arr, i): arr[i .. i + 3] as a 4-lane vector of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("loadStreaming4");
+/** storeStreaming(arr, i, v): a statement; arr[i] = v of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming: <T>(arr: { [index: number]: T }, i: Num, v: T) => void = deviceOnly("storeStreaming");
+/** storeStreaming2(arr, i, v): a statement; arr[i .. i + 1] = v (a 2-lane vector) of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming2: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 2>) => void = deviceOnly("storeStreaming2");
+/** storeStreaming4(arr, i, v): a statement; arr[i .. i + 3] = v (a 4-lane vector) of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming4: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 4>) => void = deviceOnly("storeStreaming4");
+/** loadReadOnly(arr, i): arr[i] of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadReadOnly");
+/** loadReadOnly2(arr, i): arr[i .. i + 1] as a 2-lane vector of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("loadReadOnly2");
+/** loadReadOnly4(arr, i): arr[i .. i + 3] as a 4-lane vector of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("loadReadOnly4");
 /** v of lane srcLane mod 32 (CUDA __shfl_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015). */
 export const shfl: <T extends Num>(v: T, srcLane: Num) => T = deviceOnly("shfl");
 /** v of lane laneId - (delta mod 32), or its own v where that is below 0 (CUDA __shfl_up_sync). */

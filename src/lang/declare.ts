@@ -94,6 +94,15 @@ function declaration(b: BuiltinEntry): string | undefined {
       return rule.op === "load"
         ? `export const ${b.name}: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, ${rule.lanes}> = deviceOnly("${b.name}");`
         : `export const ${b.name}: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, ${rule.lanes}>) => void = deviceOnly("${b.name}");`;
+    case "cacheHint":
+      if (rule.lanes === 1) {
+        return rule.op === "load"
+          ? `export const ${b.name}: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("${b.name}");`
+          : `export const ${b.name}: <T>(arr: { [index: number]: T }, i: Num, v: T) => void = deviceOnly("${b.name}");`;
+      }
+      return rule.op === "load"
+        ? `export const ${b.name}: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, ${rule.lanes}> = deviceOnly("${b.name}");`
+        : `export const ${b.name}: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, ${rule.lanes}>) => void = deviceOnly("${b.name}");`;
     default:
       return assertNever(rule, "builtin rule");
   }

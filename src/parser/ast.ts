@@ -388,6 +388,8 @@ export interface KernelDecl {
   readonly generics?: readonly GenericParam[];
   readonly params: readonly Param[];
   readonly body: BlockStmt;
+  /** `@launchBounds(256, 2)` or `@maxRegisters(64)` before `device_kernel`; absent when none. */
+  readonly annotation?: Annotation;
   readonly span: Span;
 }
 

@@ -33,7 +33,7 @@ export interface ItemCst extends Node<"item", {
 
 export interface ConstantDeclCst extends Node<"constantDecl", { CtxConstant: Tok; name: Tok; Colon: Tok; type: TypeCst; Semi: Tok }> {}
 
-export interface ModuleAnnotationCst extends Node<"moduleAnnotation", { annotation: AnnotationCst; Semi: Tok }> {}
+export interface ModuleAnnotationCst extends Node<"moduleAnnotation", { annotation: AnnotationCst; Semi: Tok; kernelExport: Tok; kernelDecl: KernelDeclCst }> {}
 
 export interface AnnotationCst extends Node<"annotation", { At: Tok; name: Tok; args: ArgListCst }> {}
 

@@ -51,10 +51,18 @@ export abstract class DeclarationRules extends GrammarBase {
     this.endOfStatement("declaration");
   });
 
-  /** `@flushToZero;`: an option of the whole module. */
+  /** `@flushToZero;`: an option of the whole module; `@launchBounds(256, 2) device_kernel k(...) {...}`: a kernel's annotation. */
   readonly moduleAnnotation = this.RULE("moduleAnnotation", () => {
     this.SUBRULE(this.annotation);
-    this.endOfStatement("declaration");
+    this.OR([
+      {
+        ALT: () => {
+          this.OPTION(() => this.CONSUME(Export, { LABEL: "kernelExport" }));
+          this.SUBRULE(this.kernelDecl);
+        },
+      },
+      { ALT: () => this.endOfStatement("annotation") },
+    ]);
   });
 
   /** `@unroll`, `@unroll(4)`. */

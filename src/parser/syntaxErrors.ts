@@ -108,6 +108,7 @@ const statementNoun: Record<StatementContext, string> = {
   shared: "the declaration",
   import: "the import",
   launch: "the launch",
+  annotation: "the module option",
 };
 
 function semicolon(context: StatementContext, actual: IToken, previous: IToken, cx: SyntaxErrorContext): Explanation {
@@ -115,6 +116,12 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
     return { text: "shared memory cannot be initialized where it is declared: assign it in the kernel's body instead", full: true };
   }
   const text = `expected ';' after ${statementNoun[context]}`;
+  if (context === "annotation" && actual.tokenType === DeviceFn) {
+    return { text: "a device function takes no annotation: @launchBounds and @maxRegisters stand right before a device_kernel, and a module option ends with ';'", full: true, afterPrevious: true };
+  }
+  if (context === "annotation") {
+    return { text: `${text} (@flushToZero;), or a device_kernel after a kernel's annotation (@launchBounds, @maxRegisters)`, afterPrevious: true };
+  }
   if (actual.image === "as" && actual.tokenType === Identifier) {
     return { text: `${text}, found 'as': gk has no 'as' casts; convert with the type's name, as in f64(x)`, full: true, afterPrevious: true };
   }

@@ -56,11 +56,17 @@ function item(cx: BuildContext, cst: ItemCst): Item | undefined {
   const option = one(c.moduleAnnotation);
   if (option) {
     if (touchedByRecovery(cx, option)) return undefined;
-    if (exported) {
+    if (exported && !option.children.kernelDecl) {
       cx.log.error("GK1010", tokenSpan(cx.file, exported), "a module option cannot be exported: only device_kernel, device_fn, const, constant and struct declarations can");
       return undefined;
     }
     const a = annotation(cx, one(option.children.annotation));
+    const annotated = one(option.children.kernelDecl);
+    if (annotated) {
+      // `@launchBounds(256) device_kernel k(...)`: exported by `export` before the annotation or after it.
+      const k = a && kernelDecl(cx, annotated, exported ?? one(option.children.kernelExport));
+      return k && { ...k, annotation: a, span: cover(cx, exported, a.span, k.span) };
+    }
     return a && { kind: "ModuleAnnotation", annotation: a, span: cover(cx, a.span, one(option.children.Semi)) };
   }
   const imp = one(c.importDecl);

@@ -19,7 +19,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
-import { checkShape, type Dim3, type Limits } from "../ir/limits.js";
+import { checkShape, launchBoundsProblem, type Dim3, type Limits } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType, type VectorType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
@@ -208,6 +208,8 @@ export class GkModule {
     const limits = this.gpu.target.limits;
     const grid = dims(config?.grid, "grid", name, limits);
     const block = dims(config?.block, "block", name, limits);
+    const bounds = launchBoundsProblem(fn, block);
+    if (bounds) throw new GkRuntimeError("GK8010", `${name}: ${bounds}`);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
     const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {}, limits);
     const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);

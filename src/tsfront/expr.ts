@@ -10,7 +10,7 @@ import type { Span } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { isFloatLiteral, numberProblem, numberText } from "../parser/literals.js";
 import { gkNameOf, isLocal, refuse, spanOf, type Lowering } from "./context.js";
-import { ANNOTATION_CALLS, ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES } from "./spellings.js";
+import { ANNOTATION_CALLS, ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES, type AnnotationCall } from "./spellings.js";
 
 const BINARY: Readonly<Record<string, ast.BinaryOp>> = {
   "+": "+", "-": "-", "*": "*", "/": "/", "%": "%",
@@ -172,7 +172,7 @@ function call(cx: Lowering, e: TS.CallExpression, span: Span): ast.Expr | undefi
   if (array) return refuse(cx, e, `${array}() declares an array, and only as a declaration: const name = ${array}(...)`);
   const marker = gkCall(cx, e, ANNOTATION_CALLS);
   if (marker) {
-    const where = marker === "unroll" ? "a statement of its own right before a loop" : "a statement of its own at the top level of the file";
+    const where = marker === "unroll" ? "a statement of its own right before a loop" : ANNOTATION_CALLS[marker as AnnotationCall] === "kernel" ? "the first statement of a kernel's body" : "a statement of its own at the top level of the file";
     cx.log.error("GK4013", spanOf(cx, e), `${marker}() stands for the annotation @${marker}: it is ${where}, not a value`);
     return undefined;
   }

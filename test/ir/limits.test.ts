@@ -41,6 +41,19 @@ describe("launch shapes", () => {
     }
     await mod.close();
   });
+
+  it("refuse a block past a kernel's @launchBounds alike in the checker (GK5006), the API and the simulator (GK8010)", async () => {
+    const src = "@launchBounds(128, 2)\ndevice_kernel k(out: global<i32>) { out[globalId.x] = 1; }\n";
+    const launch = (block: string) => frontEnd("l.gk", { host: memoryHost({ "l.gk": `${src}launch k(out = zeros(256)) grid(1) block(${block});\n` }) }).diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(launch("128")).toEqual([]);
+    expect(launch("16, 16")).toEqual(["GK5006 launch of 'k': the kernel is declared @launchBounds(128): its blocks have at most 128 threads, but block [16, 16, 1] has 256"]);
+    const mod = await compileSource(src, { device: "cpu" });
+    await expect(mod.k({ grid: 1, block: 128 }, { out: new Int32Array(256) })).resolves.toBeDefined();
+    await expect(mod.k({ grid: 1, block: [64, 4] }, { out: new Int32Array(256) })).rejects.toMatchObject({ code: "GK8010", message: "GK8010: k: the kernel is declared @launchBounds(128): its blocks have at most 128 threads, but block [64, 4, 1] has 256" });
+    await mod.close();
+    const fe = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+    expect(() => runKernel(compileKernel(fe.ir!, "k"), { grid: [1], block: [129] }, [new Int32Array(256)])).toThrow(/GK8010.*@launchBounds\(128\)/);
+  });
 });
 
 /** WebGPU's default limits (16 KiB of workgroup storage, 256 invocations per workgroup, 65535 workgroups per dimension), and a few more made small to be reached. */

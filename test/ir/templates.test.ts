@@ -99,6 +99,7 @@ function cudaCases(): Case[] {
       // Vector builtins are IR (src/ir/lanes.ts); their lanes use the math templates above.
       case "vector":
       case "vectorMemory":
+      case "cacheHint":
         break;
       default:
         assertNever(b.rule, "builtin rule");
@@ -233,6 +234,10 @@ describe("every builtin has the simulator's definition", () => {
         case "vectorMemory":
           // A load or store in the IR, which both backends emit as one access.
           expect([2, 4, 8], b.name).toContain(b.rule.lanes);
+          break;
+        case "cacheHint":
+          // A load or store in the IR with a hint, which the simulator ignores (a plain access).
+          expect([1, 2, 4], b.name).toContain(b.rule.lanes);
           break;
         default:
           assertNever(b.rule, "builtin rule");

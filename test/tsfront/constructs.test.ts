@@ -199,6 +199,11 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
     ts: `${GK_IMPORTS}flushToZero();\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  out[0] = x[0] * 0.5;\n});\n`,
   },
   {
+    construct: "@launchBounds and @maxRegisters: a kernel's annotation, the first statement of its body",
+    gk: "@launchBounds(256, 2)\ndevice_kernel k(out: global<f32>) {\n  out[0] = 1.0;\n}\n@maxRegisters(64)\ndevice_kernel m(out: global<f32>) {\n  out[0] = 2.0;\n}\n",
+    ts: `${GK_IMPORTS}export const k = kernel((out: Global<f32>) => {\n  launchBounds(256, 2);\n  out[0] = 1.0;\n});\nexport const m = kernel((out: Global<f32>) => {\n  maxRegisters(64);\n  out[0] = 2.0;\n});\n`,
+  },
+  {
     construct: "a kernel named as the C++ symbol it is (name fidelity): CUDAkernel2DCT",
     gk: "device_kernel CUDAkernel2DCT(out: global<f32>) {\n  out[0] = 1.0;\n}\n",
     ts: `${GK_IMPORTS}export const CUDAkernel2DCT = kernel((out: Global<f32>) => {\n  out[0] = 1.0;\n});\n`,

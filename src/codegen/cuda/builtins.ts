@@ -7,7 +7,7 @@
  * builtin accepts. The math and fast-math builtins are in mathBuiltins.ts, the atomics in
  * atomicBuiltins.ts.
  */
-import type { Axis, SpecialName, WarpOp } from "../../ir/nodes.js";
+import type { Axis, CacheHint, SpecialName, WarpOp } from "../../ir/nodes.js";
 import { call, raw, type Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 import { ORDERED_TYPES, VOLATILE_TYPES } from "../../ir/memoryBuiltins.js";
@@ -87,3 +87,12 @@ export const CUDA_MEMORY: Readonly<Record<string, Partial<Record<ScalarName | "f
   loadVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_ld_volatile"), helpers: ["gk_ld_volatile"] })),
   storeVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_st_volatile"), helpers: ["gk_st_volatile"] })),
 };
+
+/**
+ * The cache hints (src/ir/cacheHintBuiltins.ts): the prelude helper of a hinted load, and of a
+ * hinted store where the hint has one; each takes the element's (or the vector's) address.
+ */
+export const CUDA_CACHE_HINTS = {
+  streaming: { load: "gk_ld_cs", store: "gk_st_cs" },
+  readOnly: { load: "gk_ld_nc", store: undefined },
+} as const satisfies Record<CacheHint, { readonly load: CudaHelperName; readonly store: CudaHelperName | undefined }>;

@@ -111,7 +111,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const takesShared = f.params.some((p) => p.type.kind === "array" || p.type.kind === "view" || (p.kind === "valueVar" && p.ref));
   const head =
     f.kind === "kernel"
-      ? `${CUDA.kernelQualifier} void ${name}(${params})`
+      ? `${CUDA.kernelQualifier} ${kernelBounds(f)}void ${name}(${params})`
       : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : tn(f.returnType)} ${name}(${params})`;
 
   // Fixed-size shared arrays past nvcc's static limit lie in the dynamic region (liftedSharedLayout).
@@ -228,4 +228,11 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   // (f(a, a)), so they get neither.
   const restrict = kind === "kernel" && !t.readonly ? ` ${CUDA.kernelPointer}` : "";
   return `${t.readonly ? "const " : ""}${tn(t.elem)}*${restrict} ${name}`;
+}
+
+/** A kernel's `@launchBounds` / `@maxRegisters` as CUDA's qualifier, with a space after it; "" for none. */
+function kernelBounds(f: Function): string {
+  if (f.launchBounds) return `__launch_bounds__(${f.launchBounds.maxThreads}${f.launchBounds.minBlocks !== undefined ? `, ${f.launchBounds.minBlocks}` : ""}) `;
+  if (f.maxRegisters !== undefined) return `__maxnreg__(${f.maxRegisters}) `;
+  return "";
 }

@@ -5,9 +5,9 @@
  * own integer division helpers below.
  */
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
-import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
+import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
@@ -145,6 +145,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   const visitor: Visitor = {
     stmt: (s) => {
+      const hinted = s.kind === "store" && s.cache ? CUDA_CACHE_HINTS[s.cache].store : undefined;
+      if (hinted) used.add(hinted);
       if (s.kind === "store" && s.order) add(CUDA_MEMORY[memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").name]?.[asScalar(s.array.type.elem).name]?.helpers);
     },
       expr: (e) => {
@@ -165,6 +167,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           add(CUDA_WARP[e.op].helpers);
         } else if (e.kind === "special") {
           add(CUDA_INDEX[e.name].helpers);
+        } else if (e.kind === "load" && e.cache) {
+          used.add(CUDA_CACHE_HINTS[e.cache].load);
         } else if (e.kind === "load" && e.order) {
           add(CUDA_MEMORY[memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").name]?.[asScalar(e.type).name]?.helpers);
         } else if (e.kind === "bitcast") {
@@ -206,17 +210,16 @@ export function usedHeaders(m: Module): string[] {
   return (["f16", "bf16"] as const).filter((h) => used.has(h)).map((h) => CUDA.half[h].header);
 }
 
-/** The prelude's text lines for these helpers (with their dependencies), in the fixed order; `ftz`: for a module built with -ftz=true. */
-export function preludeLines(used: ReadonlySet<HelperName>, ftz = false): string[] {
+/** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */
+export function preludeLines(used: ReadonlySet<HelperName>): string[] {
   const emitted = new Set<HelperName>();
   const lines: string[] = [];
   let lastComment: string | undefined;
   const emit = (name: HelperName): void => {
     if (emitted.has(name)) return;
-    const variant = ftz ? cudaHelpersFtz[name as CudaHelperName] : undefined;
-    for (const dep of [...(cudaHelperDeps[name as CudaHelperName] ?? []), ...(variant?.deps ?? [])]) emit(dep);
+    for (const dep of cudaHelperDeps[name as CudaHelperName] ?? []) emit(dep);
     emitted.add(name);
-    const src = variant ? { code: variant.code } : source(name);
+    const src = source(name);
     if (src.comment !== undefined && src.comment !== lastComment) lines.push(...src.comment.split("\n"));
     lastComment = src.comment;
     lines.push(src.code);

@@ -220,7 +220,8 @@ export function builtinCudaNames(): string[] {
       case "constant":
       case "vector":
       case "vectorMemory":
-        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts.
+      case "cacheHint":
+        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts, cache hints with gk_ld_cs and the like.
         break;
       default:
         assertNever(b.rule, "builtin rule");

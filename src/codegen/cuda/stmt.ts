@@ -11,7 +11,7 @@
  *   for the step. The label and the extra block appear only when the body continues.
  */
 import { memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_MEMORY, CUDA_SYNC } from "./builtins.js";
+import { CUDA_CACHE_HINTS, CUDA_MEMORY, CUDA_SYNC } from "./builtins.js";
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
 import { asScalar, isDense, type ValueType } from "../../ir/types.js";
@@ -157,6 +157,12 @@ function storeText(s: StoreStmt, cx: StmtContext): Emitted {
     const element = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
     const emitted = emitExpr(ops[n + ix.length]!, cx.scope);
     const value = emitted.text;
+    const store = s.cache && CUDA_CACHE_HINTS[s.cache].store;
+    if (store) {
+      // storeStreaming: through the helper, at the element or the vector there.
+      const at = s.vector !== null ? `reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element})` : `&${element}`;
+      return { text: `${store}(${at}, ${value})`, prec: PREC.primary };
+    }
     if (s.vector !== null) {
       return { text: `*reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element}) = ${value}`, prec: PREC.cond - 1 };
     }

@@ -14,7 +14,7 @@
 import type { ArrayVar, Function, Param } from "../../ir/nodes.js";
 import { constantValueProblem, sharedLengthsProblem } from "../../ir/kernelMemory.js";
 import { typeToString } from "../../ir/types.js";
-import { checkShape, type Limits } from "../../ir/limits.js";
+import { checkShape, launchBoundsProblem, type Limits } from "../../ir/limits.js";
 import { checkArrayArg } from "../../ir/values.js";
 import { coerceValue } from "../../ir/composite.js";
 import { structMemory } from "../../ir/jsrt.js";
@@ -36,7 +36,11 @@ export type SimArg = Value | AnyTypedArray | ArrayBuffer | DataView;
 export function launchShape(kernel: Function, what: "grid" | "block", d: readonly number[], limits: Limits, sources?: SourceMap): Dim3 {
   const fail = (why: string) => simError("GK8010", kernel.span, `invalid ${what} for kernel '${kernel.name}': ${why}`, [], sources);
   const c = checkShape(what, d, limits);
-  if (c.ok) return c.dims;
+  if (c.ok) {
+    const bounds = what === "block" ? launchBoundsProblem(kernel, c.dims) : undefined;
+    if (bounds) throw fail(bounds);
+    return c.dims;
+  }
   switch (c.why) {
     case "count":
       throw fail(`give 1 to 3 sizes (x, y, z), not ${d.length}`);

@@ -1,6 +1,6 @@
 /** The CUDA column of the builtin table (src/codegen/cuda/builtins.ts): every builtin, every type it admits, helpers that exist, and no entry for a builtin the table does not have. */
 import { describe, expect, it } from "vitest";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP, type CudaImpl } from "../../../src/codegen/cuda/builtins.js";
+import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP, type CudaImpl } from "../../../src/codegen/cuda/builtins.js";
 import { cudaHelperDeps, cudaHelpers } from "../../../src/codegen/cuda/helpers.js";
 import { builtins, operandTypes } from "../../../src/ir/builtins.js";
 import { assertNever } from "../../../src/util.js";
@@ -49,6 +49,10 @@ describe("the CUDA column", () => {
         case "constant":
         case "vector":
         case "vectorMemory":
+          break;
+        // A hinted access is a load or store; the hint's helper is the CUDA column's (CUDA_CACHE_HINTS).
+        case "cacheHint":
+          expect(CUDA_CACHE_HINTS[b.rule.hint][b.rule.op], b.name).toBeDefined(), n++;
           break;
         default:
           assertNever(b.rule, "builtin rule");

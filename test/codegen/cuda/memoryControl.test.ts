@@ -1,7 +1,7 @@
 /**
  * The CUDA of the memory and control features: dynamic shared arrays (one extern buffer laid
  * out widest first, lengths as hidden parameters), constant arrays (`__constant__`), views and
- * references, ordered accesses and fences, `#pragma unroll`, warp match, the fast intrinsics
+ * references, ordered accesses and fences, cache hints, `#pragma unroll`, warp match, the fast intrinsics
  * and the explicit flushes of a -ftz=true module: whole functions or modules as inline
  * snapshots, fragments where one line is the point. nvcc.test.ts compiles the spec/ok programs.
  */
@@ -228,6 +228,26 @@ launch k<3>(out = zeros(8)) grid(1) block(1);`;
         }
       }"
     `);
+  });
+});
+
+describe("cache hints", () => {
+  it("load and store through CUDA's __ldcs/__stcs/__ldg on the unsigned type of the value's size, vectors at the element's address", () => {
+    const src = `device_kernel k(x: readonly global<f32>, h: readonly global<f16>, v: readonly global<f32x4>, y: global<f32>, b: global<bool>) {
+  const i = globalId.x;
+  storeStreaming4(y, 4 * i, loadStreaming4(x, 4 * i) + loadReadOnly4(x, 4 * i));
+  storeStreaming(y, i, f32(loadReadOnly(h, i)) + loadStreaming(v, i).w);
+  storeStreaming(b, i, loadStreaming2(h, 2 * i).x > f16(0.0));
+}`;
+    expect(kernelBody(src)).toMatchInlineSnapshot(`
+      "const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+      gk_st_cs(reinterpret_cast<gk_f32x4*>(&y[(int)(4u * (unsigned int)i)]), gk_add_f32x4(gk_ld_cs(reinterpret_cast<const gk_f32x4*>(&x[(int)(4u * (unsigned int)i)])), gk_ld_nc(reinterpret_cast<const gk_f32x4*>(&x[(int)(4u * (unsigned int)i)]))));
+      gk_st_cs(&y[i], __half2float(gk_ld_nc(&h[i])) + gk_ld_cs(&v[i]).w);
+      gk_st_cs(&b[i], gk_ld_cs(reinterpret_cast<const gk_f16x2*>(&h[(int)(2u * (unsigned int)i)])).x > __ushort_as_half(0x0000));"
+    `);
+    const cuda = cudaOf(src);
+    expect(cuda).toContain("template <typename T> static __device__ __forceinline__ T gk_ld_cs(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p);");
+    expect(cuda.indexOf("struct gk_bits<16>")).toBeLessThan(cuda.indexOf("gk_ld_cs(const T* p)"));
   });
 });
 

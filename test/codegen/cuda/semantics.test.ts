@@ -231,19 +231,24 @@ describe("builtins", () => {
   it("uses the table's templates, and its prelude helpers (dependencies first) once", () => {
     const src = typed("of[0] = sqrt(f) + min(f, g); od[0] = max(d, e); oi[0] = abs(i); atomicMin(of, 0, f); ob[0] = isnan(d);");
     expect(cudaModule(src)).toMatchInlineSnapshot(`
-      "static __device__ __forceinline__ float gk_min_f32(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }
-      static __device__ __forceinline__ double gk_max_f64(double a, double b) { return a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : fmax(a, b); }
-      static __device__ __forceinline__ int gk_abs_i32(int a) { return a < 0 ? (int)(0u - (unsigned)a) : a; }
-      static __device__ float gk_atomic_min_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = gk_min_f32(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }
+      "static __device__ __forceinline__ int gk_abs_i32(int a) { return a < 0 ? (int)(0u - (unsigned)a) : a; }
+      static __device__ float gk_atomic_min_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = fminf(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }
 
       extern "C" __global__ void k(int i, int j, unsigned int u, unsigned int v, long long l, long long m, unsigned long long ul, unsigned long long um, float f, float g, double d, double e, bool b, bool c, int* __restrict__ oi, unsigned int* __restrict__ ou, long long* __restrict__ ol, unsigned long long* __restrict__ oul, float* __restrict__ of, double* __restrict__ od, bool* __restrict__ ob) {
-        of[0] = sqrtf(f) + gk_min_f32(f, g);
-        od[0] = gk_max_f64(d, e);
+        of[0] = sqrtf(f) + fminf(f, g);
+        od[0] = fmax(d, e);
         oi[0] = gk_abs_i32(i);
         gk_atomic_min_f32(&of[0], f);
         ob[0] = isnan(d);
       }"
     `);
+  });
+
+  it("computes float min and max in one instruction's function, with and without @flushToZero", () => {
+    for (const ftz of ["", "@flushToZero;\n"]) {
+      const body = kernelBody(ftz + typed("of[0] = min(f, g); of[1] = max(f, 0.0); od[0] = clamp(d, e, 1.0);"));
+      expect(body).toBe("of[0] = fminf(f, g);\nof[1] = fmaxf(f, 0.0f);\nod[0] = fmin(fmax(d, e), 1.0);");
+    }
   });
 
   it("passes atomics the element's address", () => {
