@@ -27,7 +27,8 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
-  /** Elements per thread of the scan (a tile is 256 * scanItems elements; at most 16). */
+  /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements. */
+  scanBlock: number;
   scanItems: number;
   /** Keys per thread of a radix-sort tile for 32-bit keys (the tile is sorted in shared memory: at most 16), and for 64-bit keys (at most 8). */
   sortItems: number;
@@ -35,7 +36,7 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanItems: 8, sortItems: 16, sortItemsWide: 8, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, sortItems: 16, sortItemsWide: 8, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -169,11 +170,11 @@ export class Stdlib {
   /** y = scan(x), both of x's type and length. */
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
-    const items = this.tuning.scanItems;
-    const tiles = Math.max(1, Math.ceil(x.length / (BLOCK * items)));
+    const { scanBlock: block, scanItems: items } = this.tuning;
+    const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
     const look = await m.lookback(x.elem, tiles);
-    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK, ITEMS: items, EXCLUSIVE: exclusive })(
-      { grid: tiles, block: BLOCK },
+    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
+      { grid: tiles, block },
       { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
     );
   }
