@@ -23,6 +23,12 @@ const repsFor = (n) => (SMOKE ? 1 : n <= 1 << 16 ? 100 : n <= 1 << 20 ? 40 : 10)
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["scan", "sort"];
 
 const hash = (i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
+/** A typed array of n elements, element i = f(i) (a loop: Array.from of a length is several times slower at 2^26). */
+function make(Type, n, f) {
+  const a = new Type(n);
+  for (let i = 0; i < n; i++) a[i] = f(i);
+  return a;
+}
 
 /** Kernel ms per call (median of rounds) of `run`, through the module's kernelTime hook. */
 async function timeKernel(gpu, mod, run, reps) {
@@ -68,8 +74,8 @@ function compare(y, ref, exact) {
 
 async function benchScan(gpu, std, mod, rows) {
   const data = {
-    f32: Float32Array.from({ length: N }, (_, i) => (hash(i) >>> 8) / 2 ** 24),
-    i32: Int32Array.from({ length: N }, (_, i) => (hash(i) % 2001) - 1000),
+    f32: make(Float32Array, N, (i) => (hash(i) >>> 8) / 2 ** 24),
+    i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
   };
   const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
   // The same kernel with the tile taken from blockIdx.x instead of the ticket (bench only: it
@@ -84,7 +90,7 @@ async function benchScan(gpu, std, mod, rows) {
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
     const initial = { ...std.tuning };
-    for (const { block, items } of shapes) {
+    for (const { block, items } of elem === "f32" ? shapes : shapes.filter((s) => s.items === 16 || s.block === 256)) {
       std.tuning.scanBlock = block;
       std.tuning.scanItems = items;
       const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y }), repsFor(N));
@@ -134,31 +140,106 @@ async function benchScan(gpu, std, mod, rows) {
   }
 }
 
-async function benchSort(gpu, std, mod, rows) {
-  const keys = Uint32Array.from({ length: N }, (_, i) => hash(i * 3 + 1));
-  const sorted = Uint32Array.from(keys).sort();
-  const k = await gpu.array(keys);
-  const variants = [];
-  for (const sortItems of [8, 12, 16]) variants.push({ sortItems });
-  const initial = { ...std.tuning };
-  for (const v of variants) {
-    Object.assign(std.tuning, v);
-    const ms = await timeKernel(gpu, mod, async () => (await std.sort(k)).keys.free(), SMOKE ? 1 : 5);
-    const r = await std.sort(k);
-    const check = compare(await r.keys.read(), sorted, true);
-    r.keys.free();
-    rows.push({ part: "sort", what: "sort u32", variant: Object.entries(v).map(([a, b]) => `${a}=${b}`).join(" "), size: N, ms, gkeys: N / ms / 1e6, check });
+/** Runs fn with the module's sort kernels taken from `source` (a variant of stdlib/sort.gk), then puts the library's back. */
+async function withSortKernels(gpu, mod, source, fn) {
+  const variant = await gpu.compileSource(source, { filename: join(ROOT, "stdlib", "sort-variant-bench.gk") });
+  const original = mod.mod;
+  mod.mod = { ...original, radixHistogram: variant.radixHistogram, radixOnesweep: variant.radixOnesweep };
+  mod.instances.clear();
+  try {
+    return await fn();
+  } finally {
+    mod.mod = original;
+    mod.instances.clear();
   }
-  Object.assign(std.tuning, initial);
+}
+
+/** "ok" when `out` is `input` in ascending order (non-decreasing, and the same keys by two fingerprints), else what is wrong. */
+function checkSorted(out, input) {
+  if (out.length !== input.length) return `length ${out.length}, expected ${input.length}`;
+  for (let i = 1; i < out.length; i++) if (out[i] < out[i - 1]) return `element ${i}: ${out[i]} after ${out[i - 1]}`;
+  const print = (a) => {
+    let sum = 0, mix = 0;
+    for (let i = 0; i < a.length; i++) {
+      const h = typeof a[i] === "bigint" ? hash(Number(a[i] & 0xffffffffn)) ^ hash(Number(a[i] >> 32n) + 7) : hash(a[i]);
+      sum = (sum + h) >>> 0;
+      mix = (mix ^ Math.imul(h, 2246822519)) >>> 0;
+    }
+    return `${sum}/${mix}`;
+  };
+  return print(out) === print(input) ? "ok" : "not the same keys";
+}
+
+async function benchSort(gpu, std, mod, rows) {
+  const keys = make(Uint32Array, N, (i) => hash(i * 3 + 1));
+  const k = await gpu.array(keys);
+  const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
+  const sources = {
+    matchAny: library,
+    // Ranks from eight ballots instead of matchAny.
+    ballots: library.replace("const peers = matchAny(d);", "const peers = matchDigit(d);"),
+    // The tile from blockIdx.x instead of the ticket (leans on blocks starting in index order).
+    blockIdx: library.replace("tileId = i32(atomicAdd(ticket, pass, u32(1)));", "tileId = blockIdx.x;"),
+  };
+  for (const [name, src] of Object.entries(sources)) if (name !== "matchAny" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  const variants = [
+    ...[[256, 8], [256, 12], [256, 16], [512, 8], [512, 12]].map(([sortBlock, sortItems]) => ({ source: "matchAny", sortBlock, sortItems })),
+    { source: "ballots", sortBlock: 256, sortItems: 16 },
+    { source: "ballots", sortBlock: 512, sortItems: 12 },
+    { source: "blockIdx", sortBlock: 256, sortItems: 16 },
+    { source: "matchAny", sortBlock: 256, sortItems: 16, sortHistBlocks: 528 },
+    { source: "matchAny", sortBlock: 256, sortItems: 16, sortHistBlocks: 2112 },
+  ];
+  const initial = { ...std.tuning };
+  for (const { source, ...v } of variants) {
+    Object.assign(std.tuning, v);
+    try {
+      await withSortKernels(gpu, mod, sources[source], async () => {
+        const ms = await timeKernel(gpu, mod, async () => (await std.sort(k)).keys.free(), SMOKE ? 1 : 5);
+        const r = await std.sort(k);
+        const check = checkSorted(await r.keys.read(), keys);
+        r.keys.free();
+        rows.push({ part: "sort", what: "sort u32", variant: `${source} ${Object.entries(v).map(([a, b]) => `${a}=${b}`).join(" ")}`, size: N, ms, gkeys: N / ms / 1e6, check });
+      });
+    } catch (e) {
+      rows.push({ part: "sort", what: "sort u32", variant: `${source} ${JSON.stringify(v)}`, size: N, ms: NaN, gkeys: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
+    }
+    Object.assign(std.tuning, initial);
+  }
+  // The defaults: u32 keys at the launch-bound sizes, key-value pairs, 64-bit keys.
   for (const n of SMALL) {
     const ks = await gpu.array(keys.subarray(0, n));
     const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
     const r = await std.sort(ks);
-    const check = compare(await r.keys.read(), Uint32Array.from(keys.subarray(0, n)).sort(), true);
+    const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
     r.keys.free();
     rows.push({ part: "sort", what: "sort u32", variant: "default", size: n, ms, gkeys: n / ms / 1e6, check });
     ks.free();
   }
+  const vals = await gpu.array(make(Uint32Array, N, (i) => i));
+  const pairMs = await timeKernel(gpu, mod, async () => {
+    const r = await std.sort(k, { values: vals });
+    r.keys.free();
+    r.values.free();
+  }, SMOKE ? 1 : 5);
+  const pr = await std.sort(k, { values: vals });
+  const pv = await pr.values.read();
+  const pk = await pr.keys.read();
+  let pcheck = checkSorted(pk, keys);
+  for (let i = 0; i < N && pcheck === "ok"; i++) if (keys[pv[i]] !== pk[i] || (i > 0 && pk[i] === pk[i - 1] && pv[i] < pv[i - 1])) pcheck = `value ${i}: ${pv[i]} (not stable, or not its key's)`;
+  pr.keys.free();
+  pr.values.free();
+  vals.free();
+  rows.push({ part: "sort", what: "sort u32 pairs", variant: "default, u32 values", size: N, ms: pairMs, gkeys: N / pairMs / 1e6, check: pcheck });
+  const NW = N / 4;
+  const wide = make(BigUint64Array, NW, (i) => (BigInt(hash(i)) << 32n) | BigInt(hash(i + NW)));
+  const kw = await gpu.array(wide);
+  const wms = await timeKernel(gpu, mod, async () => (await std.sort(kw)).keys.free(), SMOKE ? 1 : 3);
+  const wr = await std.sort(kw);
+  const wcheck = checkSorted(await wr.keys.read(), wide);
+  wr.keys.free();
+  kw.free();
+  rows.push({ part: "sort", what: "sort u64", variant: "default", size: NW, ms: wms, gkeys: NW / wms / 1e6, check: wcheck });
   k.free();
 }
 

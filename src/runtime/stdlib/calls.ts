@@ -30,13 +30,15 @@ export interface Tuning {
   /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements. */
   scanBlock: number;
   scanItems: number;
-  /** Keys per thread of a radix-sort tile for 32-bit keys (the tile is sorted in shared memory: at most 16), and for 64-bit keys (at most 8). */
+  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys), and the most blocks of its histogram. */
+  sortBlock: number;
   sortItems: number;
   sortItemsWide: number;
+  sortHistBlocks: number;
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, sortItems: 16, sortItemsWide: 8, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, sortBlock: 256, sortItems: 16, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -190,38 +192,41 @@ export class Stdlib {
       this.own(values, "sort", ["i32", "u32", "f32"], "values");
       if (values.length !== keys.length) throw new GkRuntimeError("GK8005", `sort(): the values (${values.describe()}) must be as many as the keys (${keys.describe()})`);
     }
-    const m = await this.module();
     const n = keys.length;
+    if (n >= 2 ** 30) throw new GkRuntimeError("GK8005", `sort(): sorts fewer than 2^30 keys; ${keys.describe()} holds ${n}`);
+    const m = await this.module();
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
+    const passes = wide ? 8 : 4;
+    const { sortBlock: block } = this.tuning;
     const items = wide ? this.tuning.sortItemsWide : this.tuning.sortItems;
-    const tiles = Math.max(1, Math.ceil(n / (BLOCK * items)));
-    const counts = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit counts" });
-    const offsets = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit offsets" });
+    const tiles = Math.max(1, Math.ceil(n / (block * items)));
+    // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
+    const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
+    const tickets = await this.gpu.zeros("u32", passes, { label: "sort's tickets" });
+    const status = await this.gpu.zeros("u32", passes * tiles * 256, { label: "sort's look-back counts" });
     // Passes alternate between two arrays of the call's own; the caller's are only read.
     const kBufs = [await this.gpu.zeros(keys.elem, n, { label: "sort's keys" }), await this.gpu.zeros(keys.elem, n, { label: "sort's keys" })] as const;
     const vElem: V = values?.elem ?? ("u32" as V);
     const vLen = values ? n : 0;
     const vBufs = [await this.gpu.zeros(vElem, vLen, { label: "sort's values" }), await this.gpu.zeros(vElem, vLen, { label: "sort's values" })] as const;
-    const generic = { K: keys.elem, BLOCK, ITEMS: items };
     let kIn: GpuArray<K> = keys;
     let vIn: GpuArray<V> = values ?? vBufs[1];
     let pass = 0;
     try {
-      for (let shift = 0; shift <= top; shift += 8, pass++) {
+      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (BLOCK * 16))));
+      await m.kernel("radixHistogram", { K: keys.elem, BLOCK, PASSES: passes })({ grid: histGrid, block: BLOCK }, { n, keys, top, hist });
+      const onesweep = m.kernel("radixOnesweep", { K: keys.elem, V: vElem, BLOCK: block, ITEMS: items, VALUES: values !== undefined });
+      for (; pass < passes; pass++) {
         const kOut = kBufs[pass % 2]!, vOut = vBufs[pass % 2]!;
-        await m.kernel("radixUpsweep", generic)({ grid: tiles, block: BLOCK }, { n, keys: kIn, shift, top, counts });
-        await this.scanInto(counts, offsets, "sum", true);
-        await m.kernel("radixScatter", { ...generic, V: vElem, VALUES: values !== undefined })(
-          { grid: tiles, block: BLOCK },
-          { n, keysIn: kIn, keysOut: kOut, valuesIn: vIn, valuesOut: vOut, shift, top, offsets },
-        );
+        await onesweep({ grid: tiles, block }, { n, keysIn: kIn, keysOut: kOut, valuesIn: vIn, valuesOut: vOut, pass, top, hist, status, ticket: tickets, tiles });
         kIn = kOut;
         vIn = vOut;
       }
     } finally {
-      counts.free();
-      offsets.free();
+      hist.free();
+      tickets.free();
+      status.free();
       kBufs[pass % 2]!.free();
       vBufs[pass % 2]!.free();
       if (values === undefined) vBufs[1 - (pass % 2)]!.free();
