@@ -87,6 +87,31 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
     }
   });
 
+  it("user operators (function parameters): warp and block reduce and scan, the same bits", { timeout: 600_000 }, async () => {
+    const source = `import { warpReduceBy, blockReduceBy } from "gk/std/reduce";
+import { blockInclusiveScanBy } from "gk/std/scan";
+device_fn bigger(a: i32, b: i32): i32 { return abs(b) > abs(a) ? b : a; }
+device_fn maximum<T: numeric>(a: T, b: T): T { return a > b ? a : b; }
+device_kernel userOps(x: readonly global<i32>, wr: global<i32>, br: global<i32>, bs: global<i32>, mx: global<f32>) {
+  shared scratch: i32[32];
+  shared fscratch: f32[32];
+  const v = x[globalId.x];
+  wr[globalId.x] = warpReduceBy<i32, bigger>(v);
+  br[globalId.x] = blockReduceBy<i32, bigger>(v, scratch);
+  bs[globalId.x] = blockInclusiveScanBy<i32, bigger>(v, scratch);
+  mx[globalId.x] = blockReduceBy<f32, maximum>(f32(v), fscratch);
+}
+`;
+    const n = 4096;
+    const x = Int32Array.from({ length: n }, (_, i) => (hash(i) % 81) - 40);
+    const [g, c] = await onBoth(async (d) => {
+      const mod = await d.compileSource(source, { filename: "/tmp/user-ops.gk" });
+      const r = await mod.userOps!({ grid: n / 256, block: 256 }, { x, wr: new Int32Array(n), br: new Int32Array(n), bs: new Int32Array(n), mx: new Float32Array(n) });
+      return [r.wr, r.br, r.bs, r.mx];
+    });
+    g.forEach((a, i) => expect(a, `output ${i}`).toEqual(c[i]));
+  });
+
   it("matmul: sgemm and the tiled kernel within rounding (the GPU fuses multiply-adds)", { timeout: 600_000 }, async () => {
     for (const [m, n, k] of [[256, 128, 64], [37, 53, 71]] as const) {
       const A = f32.subarray(0, m * k), B = f32.subarray(1000, 1000 + k * n);
