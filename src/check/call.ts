@@ -23,11 +23,13 @@ import { checkLdmatrix, checkMma } from "./mma.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
+import { checkBitcast } from "./bitcast.js";
 
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
   const m = local ? undefined : ctx.module.lookup(name);
+  if (name === "bitcast") return checkBitcast(ctx, e);
   if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
   if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
   // A function parameter: its declared signature; the call reaches the bound function (the check of a definition names none: its IR is never run).

@@ -60,6 +60,7 @@ export const catalog = {
   GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
   GK3019: "read of an out parameter",
+  GK3020: "bitcast between types of different sizes",
   GK3030: "generic arguments do not match the generic parameters",
   GK3031: "generic argument not admitted by its parameter",
   GK3032: "generic arguments cannot be inferred",

@@ -197,6 +197,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "## Conversions and constructors",
     "",
     `${SCALAR_NAMES.map((n) => `\`${n}(x)\``).join(", ")} convert any scalar; see language.md, Conversions.`,
+    "`bitcast<T>(v)` reads the bits of a number or vector of numbers as a T of as many bits (`bitcast<u32>(x)`, `bitcast<f16x2>(w)`); see language.md, Bit reinterpretation.",
     "`f32x4(...)` and every other vector type make a vector: from one value per lane, from one value for every lane,",
     "from values and vectors of the lane type whose lanes add up, or by converting a vector of as many lanes lane by lane;",
     "see language.md, Vectors.",

@@ -157,6 +157,18 @@ export interface CastExpr {
 }
 
 /**
+ * `bitcast<T>(v)`: the bits of `operand` read as a value of `type`, a scalar or vector of as
+ * many value bits (lanes × width; bool and structs take no part). Nothing is computed or
+ * rounded: a NaN's payload goes through as it is.
+ */
+export interface BitcastExpr {
+  readonly kind: "bitcast";
+  readonly type: ScalarType | VectorType;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+/**
  * An element of an array (one index per dimension; globals, dynamic shared arrays and views
  * have one), or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are
  * read). With `vector` set, the array holds scalars and the load reads the element at
@@ -311,6 +323,7 @@ export type Expr =
   | LogicalExpr
   | SelectExpr
   | CastExpr
+  | BitcastExpr
   | LoadExpr
   | CallExpr
   | BuiltinExpr

@@ -144,6 +144,8 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
+    case "bitcast":
+      return `bitcast<${typeToString(x.type)}>(${bare(e(x.operand))})`;
     case "load": {
       const element = access(x.array, x.indices, x.path, x.vector, name);
       return x.order ? `load.${x.order}(${element})` : element;

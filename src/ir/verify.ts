@@ -3,6 +3,7 @@
  * are declared before use and in scope, indices match dimensions, constants are
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
+import { isBitcastType, valueBits } from "./bitcast.js";
 import { assertNever } from "../util.js";
 import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
@@ -157,6 +158,12 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (from === e.type) where(`redundant cast to ${typeToString(e.type)}`);
         const shapes = (from.kind === "scalar" && e.type.kind === "scalar") || (from.kind === "vector" && e.type.kind === "vector" && from.lanes === e.type.lanes);
         if (!shapes) where(`cast from ${typeToString(from)} to ${typeToString(e.type)}`);
+        return;
+      }
+      case "bitcast": {
+        expr(e.operand);
+        const from = e.operand.type;
+        if (from.kind === "void" || !isBitcastType(from) || valueBits(from) !== valueBits(e.type)) where(`bitcast from ${typeToString(from)} to ${typeToString(e.type)}`);
         return;
       }
       case "load": {

@@ -43,6 +43,7 @@ export function operands(e: Expr): readonly Expr[] {
       return NONE;
     case "unary":
     case "cast":
+    case "bitcast":
       return [e.operand];
     case "binary":
     case "logical":
@@ -121,6 +122,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       return e;
     case "unary":
     case "cast":
+    case "bitcast":
     case "swizzle":
       out = { ...x, operand: at(0) };
       break;
@@ -235,6 +237,7 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       return;
     case "unary":
     case "cast":
+    case "bitcast":
     case "swizzle":
       f(e.operand);
       return;

@@ -65,6 +65,8 @@ export const f32: Cast<f32> = hostCast("f32");
 /** The gk scalar type f64, and the conversion f64(x). */
 export type f64 = Scalar<"f64">;
 export const f64: Cast<f64> = hostCast("f64");
+/** bitcast<T>(v): the bits of v (a number or a vector of numbers) as a value of T, a type of as many bits (kernels only). */
+export const bitcast: <T>(v: number | bigint) => T = deviceOnly("bitcast");
 
 /** The lanes and swizzles of boolx2 (each possibly undefined to TypeScript: write `v.x!`). */
 export interface boolx2Lanes extends VectorOf<bool, 2>, Swizzles<"x" | "y", boolx2, boolx3, boolx4>, Swizzles<"r" | "g", boolx2, boolx3, boolx4> {

@@ -143,7 +143,11 @@ export function declarationsText(): string {
     lines.push(`export type ${n} = Scalar<"${n}">;`);
     lines.push(`export const ${n}: Cast<${n}> = hostCast("${n}");`);
   }
-  lines.push("");
+  lines.push(
+    doc("bitcast<T>(v): the bits of v (a number or a vector of numbers) as a value of T, a type of as many bits (kernels only)."),
+    'export const bitcast: <T>(v: number | bigint) => T = deviceOnly("bitcast");',
+    "",
+  );
   const vectors = allVectorTypes();
   for (const t of vectors) lines.push(...vectorDeclaration(t));
   const lanesOf = [...new Set(vectors.map((t) => t.elem.name))];

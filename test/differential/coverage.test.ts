@@ -12,7 +12,8 @@
  * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
  * luck); a builtin added to the table is covered without changes here. Every element type is
  * read or written in every memory space (global, shared, local, constant tables), and the
- * small integers and f16/bf16 each appear in enough kernels: the counts are printed.
+ * small integers and f16/bf16 each appear in enough kernels: the counts are printed. bitcast
+ * reaches every pair of scalars of one size and the half vectors.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -21,6 +22,7 @@ import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
 import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
+import { bitsOf } from "../../src/testing/gen/bitcasts.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
 
 function expectedFeatures(): string[] {
@@ -33,6 +35,8 @@ function expectedFeatures(): string[] {
   for (const t of INT_TYPES) want.push(`unary:${t}:~`);
   want.push("unary:bool:!");
   for (const a of ALL_TYPES) for (const b of ALL_TYPES) if (a !== b) want.push(`cast:${a}->${b}`);
+  // bitcast between every two numeric scalars of one size.
+  for (const a of NUM_TYPES) for (const b of NUM_TYPES) if (a !== b && bitsOf(a) === bitsOf(b)) want.push(`bitcast:${a}->${b}`);
   for (const m of mathUses(MATH)) want.push(`builtin:${m.entry.name}:${m.operand}`);
   for (const b of builtins.filter((x): x is AtomicEntry => x.rule.kind === "atomic")) {
     for (const t of b.rule.types) want.push(`atomic:${b.name}:${t}:own`);
@@ -80,6 +84,8 @@ function expectedVectorFeatures(): string[] {
     for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
   }
   want.push("builtin:cross:f32x3", "builtin:cross:f64x3");
+  // bitcast to and from half vectors (the kinds of bitcast between other vectors: below).
+  for (const t of HALF_LANE_TYPES) want.push(`bitcast:u32->${vec(t, 2)}`, `bitcast:${vec(t, 2)}->u32`);
   return want;
 }
 
@@ -144,6 +150,13 @@ describe("the kernel generator's coverage", () => {
     const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2] as const) : []);
     const missing = EXACT_USES.filter((m) => vectorOf(m.operand).length > 0 && vectorOf(m.result).length > 0 && !vectorOf(m.operand).some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
     expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
+    // bitcast from scalars to vectors, from vectors to scalars, and between vectors, each of 64 bits or more too.
+    const bitcasts = [...seen].filter((f) => f.startsWith("bitcast:")).map((f) => f.slice(8).split("->") as [string, string]);
+    const isVector = (t: string) => /x\d$/.test(t);
+    const wide = (t: string) => (bitsOf(t as Ty) ?? 0) >= 64;
+    for (const [from, to] of [[false, true], [true, false], [true, true]]) {
+      expect(bitcasts.some(([a, b]) => isVector(a) === from && isVector(b) === to && wide(a) && wide(b)), `a bitcast from a ${from ? "vector" : "scalar"} to a ${to ? "vector" : "scalar"}`).toBe(true);
+    }
   });
 
   it("reaches structs with every kind of field, their values, fields and arrays in every memory, as parameters and results", () => {

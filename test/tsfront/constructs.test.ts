@@ -26,7 +26,7 @@ function body(name: string, gkBody: string, tsBody: string): Pair {
 const same = (name: string, stmts: string) => body(name, stmts, stmts);
 
 /** gk's vector names, imported beside GK_IMPORTS by the vector and struct pairs. */
-const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
+const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, u32x2, bitcast, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
 /** A kernel of vector code, in both spellings. */
 function vectors(name: string, gkBody: string, tsBody: string): Pair {
   const p = body(name, gkBody, tsBody);
@@ -164,6 +164,9 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
   vectors("cross, comparisons to bool vectors, any, all, select; integer vectors",
     "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x ^ q.y;",
     "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z!; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x! ^ q.y!;"),
+  vectors("bitcast<T>(v) of scalars and vectors",
+    "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x), x[1]));",
+    "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x!), x[1]));"),
   vectors("vector accesses: load2, load4, store2, store4",
     "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx);",
     "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx!);"),

@@ -38,6 +38,7 @@ import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { construct, member, pathText, swizzle } from "./compoundExpr.js";
+import { bitcastText } from "./bitcast.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
 
 /** C++ text and the precedence of its outermost operator (higher binds tighter). */
@@ -121,6 +122,8 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     }
     case "cast":
       return cast(e, cx);
+    case "bitcast":
+      return atom(bitcastText(e, emitExpr(e.operand, cx).text, cx.types));
     case "load":
       return load(e, cx);
     case "call":

@@ -14,10 +14,11 @@ import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leav
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 import { visit, visitExpr, type Visitor } from "../../ir/walk.js";
+import { bitcastNeedsHelper } from "./bitcast.js";
 
 export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName | HalfName}`;
 export type ConversionHelperName = `gk_${"f32" | "f64"}_to_${IntName}`;
-type OwnHelperName = DivisionHelperName | ConversionHelperName;
+type OwnHelperName = DivisionHelperName | ConversionHelperName | "gk_bitcast";
 export type HelperName = CudaHelperName | OwnHelperName;
 
 interface HelperSource {
@@ -85,7 +86,14 @@ function conversionHelper(f: "f32" | "f64", t: IntName): HelperSource {
   return { code: `${head} { return x != x ? 0${CUDA.intSuffix[t]} : ${CUDA.floatToInt[f][t]}(x); }`, comment: CONVERSION_COMMENT };
 }
 
+/** bitcast<T>(v) of vectors (bitcast.ts): the bytes copied, which nvcc makes register moves. */
+const BITCAST_HELPER: HelperSource = {
+  code: `template <typename To, typename From> ${CUDA.helperQualifier} To gk_bitcast(From v) { static_assert(sizeof(To) == sizeof(From), "bitcast of types of different sizes"); To r; memcpy(&r, &v, sizeof(To)); return r; }`,
+  comment: "// bitcast<T>(v): v's bytes as a T of the same size (nvcc keeps the copy in registers).",
+};
+
 const OWN_HELPERS: ReadonlyMap<OwnHelperName, HelperSource> = new Map<OwnHelperName, HelperSource>([
+  ["gk_bitcast", BITCAST_HELPER],
   ...INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
   ...(["f16", "bf16"] as const).flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, halfDivisionHelper(op, t)] as const)),
   ...(["f32", "f64"] as const).flatMap((f) => INT_NAMES.map((t) => [`gk_${f}_to_${t}` as const, conversionHelper(f, t)] as const)),
@@ -159,6 +167,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           add(CUDA_INDEX[e.name].helpers);
         } else if (e.kind === "load" && e.order) {
           add(CUDA_MEMORY[memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").name]?.[asScalar(e.type).name]?.helpers);
+        } else if (e.kind === "bitcast") {
+          if (bitcastNeedsHelper(e)) used.add("gk_bitcast");
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);

@@ -108,6 +108,8 @@ export type Expr =
   | { readonly k: "select"; readonly t: ValTy; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   /** A conversion: of a scalar, or of a vector to a vector of as many lanes. */
   | { readonly k: "cast"; readonly t: ValTy; readonly e: Expr }
+  /** `bitcast<t>(e)`: e's bits as a value of t, a scalar or vector of as many bits (expr.ts keeps NaNs away from it). */
+  | { readonly k: "bitcast"; readonly t: ValTy; readonly e: Expr }
   /** A builtin: math (maybe lane-wise), fast math, a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle, vote or match. */
   | { readonly k: "builtin"; readonly t: ValTy; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }

@@ -90,6 +90,9 @@ export function features(p: Program): Set<string> {
       case "cast":
         out.add(isVecTy(e.t) ? "vector:convert" : `cast:${e.e.t}->${e.t}`);
         return expr(e.e);
+      case "bitcast":
+        out.add(`bitcast:${e.e.t}->${e.t}`);
+        return expr(e.e);
       case "builtin":
         out.add(`builtin:${e.fn}:${e.args[0]!.t}`);
         if (e.fn === "load2" || e.fn === "load4") out.add(`vector:${e.fn}:${arrayKind((e.args[0] as Expr & { k: "name" }).name)}`);

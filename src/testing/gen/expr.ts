@@ -26,6 +26,7 @@ import { SIZES } from "./generic.js";
 import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
+import { bitcasts } from "./bitcasts.js";
 import { INT_RANGES } from "../../ir/values.js";
 
 export interface ValueVar {
@@ -299,7 +300,7 @@ export class ExprGen {
       }
       const others = ALL_TYPES.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
-      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d));
+      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d), ...bitcasts(this, t, d));
       return fc.oneof(...alts);
     });
   }

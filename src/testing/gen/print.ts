@@ -199,6 +199,8 @@ class Printer {
       }
       case "cast":
         return { text: `${this.type(e.t)}(${this.operand(e.e, 0, true)})`, prec: PRIMARY };
+      case "bitcast":
+        return { text: `bitcast<${this.type(e.t)}>(${this.operand(e.e, 0, false)})`, prec: PRIMARY };
       case "path":
         return { text: `${this.operand(e.e, PRIMARY, false)}${this.path(e.path)}`, prec: PRIMARY };
       case "vec":
@@ -428,6 +430,7 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
         return;
       case "unary":
       case "cast":
+      case "bitcast":
         return expr(e.e);
       case "binary":
         expr(e.l);

@@ -23,6 +23,7 @@ import {
 import { EXACT_USES, mathOperands, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen, type MathUse } from "./expr.js";
 import { fieldReads } from "./structs.js";
 import { literalValue } from "./values.js";
+import { bitcasts } from "./bitcasts.js";
 
 type Weighted = fc.WeightedArbitrary<Expr>;
 const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
@@ -112,7 +113,7 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
     alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
     if (n === 3) alts.push(w(fc.tuple(sub(t), sub(t)).map(([a, b]) => builtin(t, "cross", a, b)), 1));
   }
-  alts.push(...g.calls(t, sub), ...fieldReads(g, t, d));
+  alts.push(...g.calls(t, sub), ...fieldReads(g, t, d), ...bitcasts(g, t, d));
   return fc.oneof(...alts);
 }
 
