@@ -158,7 +158,9 @@ async function withSortKernels(gpu, mod, source, fn) {
 function checkSorted(out, input) {
   if (out.length !== input.length) return `length ${out.length}, expected ${input.length}`;
   for (let i = 1; i < out.length; i++) if (out[i] < out[i - 1]) return `element ${i}: ${out[i]} after ${out[i - 1]}`;
-  const print = (a) => {
+  const print = (keys) => {
+    // Floats by their bits.
+    const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
     let sum = 0, mix = 0;
     for (let i = 0; i < a.length; i++) {
       const h = typeof a[i] === "bigint" ? hash(Number(a[i] & 0xffffffffn)) ^ hash(Number(a[i] >> 32n) + 7) : hash(a[i]);
@@ -231,6 +233,14 @@ async function benchSort(gpu, std, mod, rows) {
   pr.values.free();
   vals.free();
   rows.push({ part: "sort", what: "sort u32 pairs", variant: "default, u32 values", size: N, ms: pairMs, gkeys: N / pairMs / 1e6, check: pcheck });
+  const fkeys = make(Float32Array, N, (i) => (hash(i * 5 + 2) >>> 8) / 2 ** 23 - 1);
+  const kf = await gpu.array(fkeys);
+  const fms = await timeKernel(gpu, mod, async () => (await std.sort(kf)).keys.free(), SMOKE ? 1 : 5);
+  const fr = await std.sort(kf);
+  const fcheck = checkSorted(await fr.keys.read(), fkeys);
+  fr.keys.free();
+  kf.free();
+  rows.push({ part: "sort", what: "sort f32", variant: "default", size: N, ms: fms, gkeys: N / fms / 1e6, check: fcheck });
   const NW = N / 4;
   const wide = make(BigUint64Array, NW, (i) => (BigInt(hash(i)) << 32n) | BigInt(hash(i + NW)));
   const kw = await gpu.array(wide);

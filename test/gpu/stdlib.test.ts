@@ -66,6 +66,14 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
     });
     expect(gs[0]).toEqual(cs[0]);
     expect(gs[1]).toEqual(cs[1]);
+    // f32 keys with -0, infinities and NaNs of either sign: the same bits.
+    const fk = Float32Array.from(f32, (v, i) => (i % 97 === 0 ? [-0, 0, Infinity, -Infinity, NaN, -NaN][i % 6]! : v - 0.5));
+    const [gf, cf] = await onBoth(async (d) => {
+      const r = await stdlib(d).sort(await d.array(fk), { values: await d.array(u32) });
+      return [new Uint32Array((await r.keys.read()).buffer), await r.values!.read()] as const;
+    });
+    expect(gf[0]).toEqual(cf[0]);
+    expect(gf[1]).toEqual(cf[1]);
     const [gh, ch] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 256, lo: 0, hi: 1 })).read());
     expect(gh).toEqual(ch);
     const [gb, cb] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 10_000, lo: 0.25, hi: 0.75 })).read());

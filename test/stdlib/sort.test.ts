@@ -43,6 +43,27 @@ describe("gk/std/sort", () => {
     expect([...(await u.keys.read())]).toEqual([...ubig].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 
+  it("sorts f32 and f64 keys in IEEE total order (-NaN, -Infinity, ..., -0, +0, ..., +Infinity, +NaN), with values", async () => {
+    const gpu = await sim();
+    const std = stdlib(gpu);
+    // The keys' bits, so that -0, +0 and NaNs of either sign and any payload are compared as total order compares them.
+    const special32 = [0x80000000, 0, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x00000001, 0x80000001, 0x7f7fffff, 0xff7fffff];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...special32), fc.integer({ min: 0, max: 0xffffffff })), { maxLength: 3000 }), async (raw) => {
+        const bits = Uint32Array.from(raw);
+        const k = new Float32Array(bits.buffer);
+        const order = [...bits.keys()].sort((a, b) => total32(bits[a]!) - total32(bits[b]!) || a - b);
+        const r = await std.sort(await gpu.array(k), { values: await gpu.array(Uint32Array.from(bits.keys())) });
+        expect([...(await r.values!.read())]).toEqual(order);
+        expect([...new Uint32Array((await r.keys.read()).buffer)]).toEqual(order.map((i) => bits[i]));
+      }),
+      { numRuns: 8 },
+    );
+    const d = Float64Array.from([3.5, -0, 0, -Infinity, NaN, -1e300, 1e-310, -2, Infinity, 0.1]);
+    const rd = await std.sort(await gpu.array(d));
+    expect([...(await rd.keys.read())].map((x) => (Object.is(x, -0) ? "-0" : String(x)))).toEqual(["-Infinity", "-1e+300", "-2", "-0", "0", "1e-310", "0.1", "3.5", "Infinity", "NaN"]);
+  });
+
   it("sorts over many tiles and histogram blocks (small tiles: the look-back of each digit walks back)", async () => {
     const gpu = await sim();
     const std = stdlib(gpu);
@@ -113,3 +134,8 @@ describe("gk/std/sort", () => {
     );
   });
 });
+
+/** An f32's bits as a number in IEEE total order (negative floats below positive ones, each in order). */
+function total32(b: number): number {
+  return b >= 0x80000000 ? 0xffffffff - b : b + 0x80000000;
+}

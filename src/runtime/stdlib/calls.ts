@@ -182,11 +182,12 @@ export class Stdlib {
   }
 
   /**
-   * The keys in ascending order (signed keys as numbers, negative first), a new array, and the
-   * values moved with them (stable: equal keys keep their order). LSD radix sort, 8 bits a pass.
+   * The keys in ascending order (signed keys as numbers, negative first; floats in IEEE total
+   * order: -NaN, -Infinity, ..., -0, +0, ..., +Infinity, +NaN), a new array, and the values
+   * moved with them (stable: equal keys keep their order). LSD radix sort, 8 bits a pass.
    */
-  async sort<K extends IntElem, V extends "i32" | "u32" | "f32" = "u32">(keys: GpuArray<K>, opts: SortOptions<V> = {}): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
-    this.own(keys, "sort", ["i32", "u32", "i64", "u64"]);
+  async sort<K extends NumElem, V extends "i32" | "u32" | "f32" = "u32">(keys: GpuArray<K>, opts: SortOptions<V> = {}): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
+    this.own(keys, "sort", NUM);
     const values = opts.values;
     if (values !== undefined) {
       this.own(values, "sort", ["i32", "u32", "f32"], "values");
@@ -194,6 +195,27 @@ export class Stdlib {
     }
     const n = keys.length;
     if (n >= 2 ** 30) throw new GkRuntimeError("GK8005", `sort(): sorts fewer than 2^30 keys; ${keys.describe()} holds ${n}`);
+    if (keys.elem !== "f32" && keys.elem !== "f64") return this.radixSort(keys as GpuArray<IntElem>, values) as Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }>;
+    // Floats: sorted as the unsigned integers of their IEEE total order, then made floats again.
+    const m = await this.module();
+    const wide = keys.elem === "f64";
+    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(n / BLOCK)));
+    const bits = await this.gpu.zeros(wide ? "u64" : "u32", n, { label: "sort's key bits" });
+    try {
+      await m.kernel(wide ? "floatKeys64" : "floatKeys32", {})({ grid, block: BLOCK }, { n, x: keys, y: bits });
+      const r = await this.radixSort(bits, values);
+      const out = await this.gpu.zeros(keys.elem, n, { label: "sort's keys" });
+      await m.kernel(wide ? "floatsOfKeys64" : "floatsOfKeys32", {})({ grid, block: BLOCK }, { n, x: r.keys, y: out });
+      r.keys.free();
+      return { keys: out, ...(r.values && { values: r.values }) };
+    } finally {
+      bits.free();
+    }
+  }
+
+  /** sort() of integer keys: LSD radix sort, a histogram launch, then one onesweep launch per 8 bits. */
+  private async radixSort<K extends IntElem, V extends "i32" | "u32" | "f32">(keys: GpuArray<K>, values: GpuArray<V> | undefined): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
+    const n = keys.length;
     const m = await this.module();
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
