@@ -80,10 +80,19 @@ async function benchScan(gpu, std, mod, rows) {
   const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
   // The same kernel with the tile taken from blockIdx.x instead of the ticket (bench only: it
   // leans on blocks starting in index order, which CUDA does not promise), to price the ticket.
-  const ordered = await gpu.compileSource(
-    readFileSync(join(ROOT, "stdlib", "scan.gk"), "utf8").replace("tileId = i32(atomicAdd(ticket, 0, u32(1)) - ticketBase);", "tileId = blockIdx.x;"),
-    { filename: join(ROOT, "stdlib", "scan-ordered-bench.gk") },
-  );
+  const library = readFileSync(join(ROOT, "stdlib", "scan.gk"), "utf8");
+  const ordered = await gpu.compileSource(library.replace("tileId = i32(atomicAdd(ticket, 0, u32(1)) - ticketBase);", "tileId = blockIdx.x;"), { filename: join(ROOT, "stdlib", "scan-ordered-bench.gk") });
+  // Loads for tile blockIdx.x go out while the ticket is drawn, and are loaded again only when
+  // the ticket names another tile (safe as the ticket is; fast where blocks start in order).
+  const speculative = [
+    ["  barrier();\n  const b = tileId;", "  let v: T[ITEMS];\n  const guess = blockIdx.x * (BLOCK * ITEMS);\n  if (n - guess >= BLOCK * ITEMS) {\n    @unroll\n    for (let j = 0; j < ITEMS / 4; j++) {\n      const q = load4(x, guess + w * (32 * ITEMS) + j * 128 + lane * 4);\n      v[4 * j] = q.x;\n      v[4 * j + 1] = q.y;\n      v[4 * j + 2] = q.z;\n      v[4 * j + 3] = q.w;\n    }\n  }\n  barrier();\n  const b = tileId;"],
+    ["  let v: T[ITEMS];\n  if (full) {", "  if (b != blockIdx.x || !full) {\n  if (full) {"],
+    ["    }\n  }\n  // Chunk j:", "    }\n  }\n  }\n  // Chunk j:"],
+  ].reduce((src, [from, to]) => {
+    if (!src.includes(from)) throw new Error(`bench/stdlib_tune.mjs: the speculative scan no longer applies to stdlib/scan.gk (${from.slice(0, 30)}...)`);
+    return src.replace(from, to);
+  }, library);
+  const guessing = await gpu.compileSource(speculative, { filename: join(ROOT, "stdlib", "scan-speculative-bench.gk") });
   const shapes = [];
   for (const block of [128, 256, 512]) for (const items of [8, 16, 24, 32]) shapes.push({ block, items });
   for (const elem of ["f32", "i32"]) {
@@ -100,13 +109,24 @@ async function benchScan(gpu, std, mod, rows) {
       rows.push({ part: "scan", what: `scan ${elem}`, variant: `ticket ${block}x${items}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
     }
     Object.assign(std.tuning, initial);
-    // The ordered variant at two shapes, launched directly.
-    for (const { block, items } of [{ block: 256, items: 16 }, { block: 512, items: 16 }]) {
+    // The ordered and speculative variants at a few shapes, launched directly.
+    for (const { name, module, block, items } of [
+      { name: "blockIdx", module: ordered, block: 256, items: 16 },
+      { name: "blockIdx", module: ordered, block: 512, items: 16 },
+      { name: "speculative", module: guessing, block: 256, items: 16 },
+      { name: "speculative", module: guessing, block: 512, items: 16 },
+      { name: "speculative", module: guessing, block: 256, items: 32 },
+    ]) {
       const tiles = Math.ceil(N / (block * items));
       const status = await gpu.zeros("u32", tiles), aggregates = await gpu.zeros(elem, tiles), prefixes = await gpu.zeros(elem, tiles), ticket = await gpu.zeros("u32", 1);
-      const k = ordered.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
+      const k = module.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
       let epoch = 0;
-      const run = (kernelTime) => k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, aggregates, prefixes, ticket, epoch: ++epoch, ticketBase: 0 });
+      let issued = 0;
+      const run = (kernelTime) => {
+        const ticketBase = issued;
+        issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, aggregates, prefixes, ticket, epoch: ++epoch, ticketBase });
+      };
       let ms = 0;
       for (let i = 0; i < 2; i++) await run();
       const rounds = [];
@@ -120,7 +140,7 @@ async function benchScan(gpu, std, mod, rows) {
       await run();
       const check = compare(await y.read(), refs[elem], elem === "i32");
       const med = median(rounds);
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `blockIdx ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${name} ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
       for (const a of [status, aggregates, prefixes, ticket]) a.free();
     }
     // The defaults at the launch-bound sizes.
