@@ -294,6 +294,11 @@ if (gpu.kind !== "cuda" && !SMOKE) {
 const std = stdlib(gpu);
 const mod = await std.module();
 const rows = [];
+// Each row as it is measured, so that a run cut short still says what it measured.
+rows.push = (...xs) => {
+  for (const r of xs) console.log(`  ${r.what} | ${r.variant} | 2^${Math.log2(r.size)} | ${Number(r.ms).toFixed(4)} ms | ${r.check}`);
+  return Array.prototype.push.apply(rows, xs);
+};
 if (parts.includes("scan")) await benchScan(gpu, std, mod, rows);
 if (parts.includes("sort")) await benchSort(gpu, std, mod, rows);
 const peer = peers();
