@@ -197,20 +197,18 @@ async function benchSort(gpu, std, mod, rows) {
   const k = await gpu.array(keys);
   const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
   const sources = {
-    matchAny: library,
-    // Ranks from eight ballots instead of matchAny.
-    ballots: library.replace("const peers = matchAny(d);", "const peers = matchDigit(d);"),
+    ballots: library,
+    // Ranks from matchAny instead of eight ballots.
+    matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
     // The tile from blockIdx.x instead of the ticket (leans on blocks starting in index order).
     blockIdx: library.replace("tileId = i32(atomicAdd(ticket, pass, u32(1)));", "tileId = blockIdx.x;"),
   };
-  for (const [name, src] of Object.entries(sources)) if (name !== "matchAny" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  for (const [name, src] of Object.entries(sources)) if (name !== "ballots" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   const variants = [
-    ...[[256, 8], [256, 12], [256, 16], [512, 8], [512, 12]].map(([sortBlock, sortItems]) => ({ source: "matchAny", sortBlock, sortItems })),
-    { source: "ballots", sortBlock: 256, sortItems: 16 },
-    { source: "ballots", sortBlock: 512, sortItems: 12 },
-    { source: "blockIdx", sortBlock: 256, sortItems: 16 },
-    { source: "matchAny", sortBlock: 256, sortItems: 16, sortHistBlocks: 528 },
-    { source: "matchAny", sortBlock: 256, sortItems: 16, sortHistBlocks: 2112 },
+    ...[[256, 16], [384, 12], [384, 16], [512, 8], [512, 12], [640, 8], [768, 8]].map(([sortBlock, sortItems]) => ({ source: "ballots", sortBlock, sortItems })),
+    { source: "matchAny", sortBlock: 512, sortItems: 12 },
+    { source: "blockIdx", sortBlock: 512, sortItems: 12 },
+    { source: "ballots", sortBlock: 512, sortItems: 12, sortHistBlocks: 528 },
   ];
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {

@@ -12,6 +12,7 @@ import type { GpuArray } from "../device/gpuArray.js";
 import { describeValue } from "../device/gpuArray.js";
 import { GkRuntimeError } from "../errors.js";
 import { stdModule, type StdModule } from "./modules.js";
+import { SHARED_LIMIT_BYTES } from "../../ir/limits.js";
 
 /** The element types the device-wide calls take (32- and 64-bit integers and floats). */
 export type NumElem = "i32" | "u32" | "i64" | "u64" | "f32" | "f64";
@@ -30,7 +31,7 @@ export interface Tuning {
   /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements. */
   scanBlock: number;
   scanItems: number;
-  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys), and the most blocks of its histogram. */
+  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
   sortItemsWide: number;
@@ -38,7 +39,7 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, sortBlock: 256, sortItems: 16, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -221,7 +222,10 @@ export class Stdlib {
     const top = wide ? 63 : 31;
     const passes = wide ? 8 : 4;
     const { sortBlock: block } = this.tuning;
-    const items = wide ? this.tuning.sortItemsWide : this.tuning.sortItems;
+    // As many keys per thread as asked, or as many as the tile's shared memory takes.
+    const perKey = (wide ? 8 : 4) + (values ? 4 : 0);
+    const fixed = (block / 32) * 256 * 4 + 2 * 256 * 4 + 32 * 4 + 16;
+    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((SHARED_LIMIT_BYTES - fixed) / (block * perKey))));
     const tiles = Math.max(1, Math.ceil(n / (block * items)));
     // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
     const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
