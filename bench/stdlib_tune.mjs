@@ -78,70 +78,31 @@ async function benchScan(gpu, std, mod, rows) {
     i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
   };
   const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
-  // The same kernel with the tile taken from blockIdx.x instead of the ticket (bench only: it
-  // leans on blocks starting in index order, which CUDA does not promise), to price the ticket.
-  const library = readFileSync(join(ROOT, "stdlib", "scan.gk"), "utf8");
-  const ordered = await gpu.compileSource(library.replace("tileId = i32(atomicAdd(ticket, 0, u32(1)) - ticketBase);", "tileId = blockIdx.x;"), { filename: join(ROOT, "stdlib", "scan-ordered-bench.gk") });
-  // Loads for tile blockIdx.x go out while the ticket is drawn, and are loaded again only when
-  // the ticket names another tile (safe as the ticket is; fast where blocks start in order).
-  const speculative = [
-    ["  barrier();\n  const b = tileId;", "  let v: T[ITEMS];\n  const guess = blockIdx.x * (BLOCK * ITEMS);\n  if (n - guess >= BLOCK * ITEMS) {\n    @unroll\n    for (let j = 0; j < ITEMS / 4; j++) {\n      const q = load4(x, guess + w * (32 * ITEMS) + j * 128 + lane * 4);\n      v[4 * j] = q.x;\n      v[4 * j + 1] = q.y;\n      v[4 * j + 2] = q.z;\n      v[4 * j + 3] = q.w;\n    }\n  }\n  barrier();\n  const b = tileId;"],
-    ["  let v: T[ITEMS];\n  if (full) {", "  if (b != blockIdx.x || !full) {\n  if (full) {"],
-    ["    }\n  }\n  // Chunk j:", "    }\n  }\n  }\n  // Chunk j:"],
-  ].reduce((src, [from, to]) => {
-    if (!src.includes(from)) throw new Error(`bench/stdlib_tune.mjs: the speculative scan no longer applies to stdlib/scan.gk (${from.slice(0, 30)}...)`);
-    return src.replace(from, to);
-  }, library);
-  const guessing = await gpu.compileSource(speculative, { filename: join(ROOT, "stdlib", "scan-speculative-bench.gk") });
-  const shapes = [];
-  for (const block of [128, 256, 512]) for (const items of [8, 16, 24, 32]) shapes.push({ block, items });
+  // Tiles of block x items elements; grid: blocks per SM of the H200's 132 (each scans tiles until none is left).
+  const shapes = [
+    [256, 16, 4], [256, 16, 3], [256, 16, 2], [256, 16, 6], [128, 16, 8], [128, 16, 6], [128, 32, 4], [256, 32, 2],
+    [256, 32, 3], [512, 16, 2], [256, 8, 6], [256, 8, 8], [128, 8, 12], [256, 24, 3], [512, 8, 4],
+  ].map(([block, items, perSM]) => ({ block, items, grid: perSM * 132 }));
   for (const elem of ["f32", "i32"]) {
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
     const initial = { ...std.tuning };
-    for (const { block, items } of elem === "f32" ? shapes : shapes.filter((s) => s.items === 16 || s.block === 256)) {
-      std.tuning.scanBlock = block;
-      std.tuning.scanItems = items;
+    for (const { block, items, grid } of elem === "f32" ? shapes : shapes.slice(0, 8)) {
+      Object.assign(std.tuning, { scanBlock: block, scanItems: items, scanGrid: grid });
       const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y }), repsFor(N));
       await y.fill(-7);
       await std.scan(x, { out: y });
       const check = compare(await y.read(), refs[elem], elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `ticket ${block}x${items}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${block}x${items}, grid ${grid}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
     }
     Object.assign(std.tuning, initial);
-    // The ordered and speculative variants at a few shapes, launched directly.
-    for (const { name, module, block, items } of [
-      { name: "blockIdx", module: ordered, block: 256, items: 16 },
-      { name: "blockIdx", module: ordered, block: 512, items: 16 },
-      { name: "speculative", module: guessing, block: 256, items: 16 },
-      { name: "speculative", module: guessing, block: 512, items: 16 },
-      { name: "speculative", module: guessing, block: 256, items: 32 },
-    ]) {
-      const tiles = Math.ceil(N / (block * items));
-      const status = await gpu.zeros("u32", tiles), aggregates = await gpu.zeros(elem, tiles), prefixes = await gpu.zeros(elem, tiles), ticket = await gpu.zeros("u32", 1);
-      const k = module.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
-      let epoch = 0;
-      let issued = 0;
-      const run = (kernelTime) => {
-        const ticketBase = issued;
-        issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, aggregates, prefixes, ticket, epoch: ++epoch, ticketBase });
-      };
-      let ms = 0;
-      for (let i = 0; i < 2; i++) await run();
-      const rounds = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        ms = 0;
-        for (let i = 0; i < repsFor(N); i++) await run((t) => (ms += t));
-        await gpu.sync();
-        rounds.push(ms / repsFor(N));
-      }
+    // The exclusive scan at the default shape.
+    {
+      const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y, exclusive: true }), repsFor(N));
       await y.fill(-7);
-      await run();
-      const check = compare(await y.read(), refs[elem], elem === "i32");
-      const med = median(rounds);
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${name} ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
-      for (const a of [status, aggregates, prefixes, ticket]) a.free();
+      await std.scan(x, { out: y, exclusive: true });
+      const check = compare(await y.read(), refScan(data[elem], true), elem === "i32");
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `exclusive, default`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
     }
     // The defaults at the launch-bound sizes.
     for (const n of SMALL) {
