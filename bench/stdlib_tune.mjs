@@ -216,6 +216,20 @@ async function benchSort(gpu, std, mod, rows) {
     }
     Object.assign(std.tuning, initial);
   }
+  // Where the default sort's time goes: each launch's kernel time (the histogram, then each pass), the median of 5 sorts.
+  {
+    const per = [];
+    for (let r = 0; r < 5; r++) {
+      const times = [];
+      mod.kernelTime = (t) => times.push(t);
+      (await std.sort(k)).keys.free();
+      await gpu.sync();
+      mod.kernelTime = undefined;
+      per.push(times);
+    }
+    const launches = per[0].map((_, i) => median(per.map((p) => p[i] ?? NaN)));
+    rows.push({ part: "sort", what: "sort u32", variant: `launches: ${launches.map((t) => t.toFixed(3)).join(" + ")} ms`, size: N, ms: launches.reduce((a, b) => a + b, 0), gkeys: N / launches.reduce((a, b) => a + b, 0) / 1e6, check: "-" });
+  }
   // The defaults: u32 keys at the launch-bound sizes, key-value pairs, 64-bit keys.
   for (const n of SMALL) {
     const ks = await gpu.array(keys.subarray(0, n));
