@@ -79,35 +79,31 @@ async function benchScan(gpu, std, mod, rows) {
   };
   const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
   const packed = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
-  // Tiles of block x items elements; grid: blocks per SM of the H200's 132 (each scans tiles until none is left).
-  const shapes = [
-    [256, 16, 4], [256, 16, 3], [128, 16, 8], [128, 32, 4], [256, 32, 2], [512, 16, 2], [256, 8, 6],
-    [256, 16, 6], [128, 16, 6], [256, 32, 3], [256, 24, 3], [128, 8, 12],
-  ].map(([block, items, perSM]) => ({ block, items, grid: perSM * 132 }));
+  // Tiles of block x items elements, one block each.
+  const shapes = [[512, 32], [256, 32], [512, 16], [512, 24], [1024, 16], [256, 48], [512, 48], [256, 64], [128, 64]].map(([block, items]) => ({ block, items }));
   for (const elem of ["f32", "i32"]) {
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
     const initial = { ...std.tuning };
-    for (const { block, items, grid } of elem === "f32" ? shapes : shapes.slice(0, 7)) {
-      Object.assign(std.tuning, { scanBlock: block, scanItems: items, scanGrid: grid });
+    for (const { block, items } of elem === "f32" ? shapes : shapes.slice(0, 5)) {
+      Object.assign(std.tuning, { scanBlock: block, scanItems: items });
       const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y }), repsFor(N));
       await y.fill(-7);
       await std.scan(x, { out: y });
       const check = compare(await y.read(), refs[elem], elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${block}x${items}, grid ${grid}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${block}x${items}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
     }
     Object.assign(std.tuning, initial);
     // bench/scan_packed.gk: each tile's status and value in one u64 word (no fences), launched directly.
-    for (const [block, items, perSM] of [[256, 16, 4], [128, 16, 8], [256, 32, 2], [512, 16, 2], [128, 32, 4], [256, 8, 6]]) {
+    for (const { block, items } of shapes.slice(0, 6)) {
       const tiles = Math.ceil(N / (block * items));
-      const grid = Math.min(tiles, perSM * 132);
       const status = await gpu.zeros("u64", tiles), ticket = await gpu.zeros("u32", 1);
       const k = packed.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
       let epoch = 0, issued = 0;
       const run = (kernelTime) => {
         const ticketBase = issued;
-        issued = (issued + tiles + grid) >>> 0;
-        return k({ grid, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, ticket, epoch: ++epoch, ticketBase, tiles });
+        issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, ticket, epoch: ++epoch, ticketBase });
       };
       for (let i = 0; i < 2; i++) await run();
       const rounds = [];
@@ -121,7 +117,7 @@ async function benchScan(gpu, std, mod, rows) {
       await run();
       const check = compare(await y.read(), refs[elem], elem === "i32");
       const med = median(rounds);
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `packed ${block}x${items}, grid ${grid}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `packed ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
       status.free();
       ticket.free();
     }

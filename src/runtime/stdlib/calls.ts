@@ -28,10 +28,9 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
-  /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements; the most blocks it launches (each scans tiles until none is left). */
+  /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements. */
   scanBlock: number;
   scanItems: number;
-  scanGrid: number;
   /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
@@ -40,7 +39,7 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 256, scanItems: 16, scanGrid: 528, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -176,12 +175,10 @@ export class Stdlib {
     const m = await this.module();
     const { scanBlock: block, scanItems: items } = this.tuning;
     const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
-    const grid = Math.min(tiles, this.tuning.scanGrid);
-    // Each block draws one ticket past the last tile it scans.
-    const look = await m.lookback(x.elem, tiles, tiles + grid);
+    const look = await m.lookback(x.elem, tiles);
     await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
-      { grid, block },
-      { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase, tiles },
+      { grid: tiles, block },
+      { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
     );
   }
 

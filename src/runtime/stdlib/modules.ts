@@ -85,11 +85,10 @@ export class StdModule {
 
   /**
    * A scan's look-back state for at least `tiles` tiles, with the epoch and ticket base of the
-   * next scan, which draws `draws` tickets: each scan takes the next epoch, so the flags are
-   * never cleared, and its tickets follow the previous scan's. The flags are cleared (one fill)
-   * only when the epochs run out.
+   * next scan: each scan takes the next epoch, so the flags are never cleared, and its tickets
+   * follow the previous scan's. The flags are cleared (one fill) only when the epochs run out.
    */
-  async lookback<E extends ElemName>(elem: E, tiles: number, draws: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+  async lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
     let have = this.lookbacks.get(elem);
     if (!have || have.tiles < tiles) {
       const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
@@ -113,7 +112,7 @@ export class StdModule {
     }
     have.epoch++;
     const ticketBase = have.issued;
-    have.issued = (have.issued + draws) >>> 0;
+    have.issued = (have.issued + tiles) >>> 0;
     return { ...arrays, epoch: have.epoch, ticketBase };
   }
 }
