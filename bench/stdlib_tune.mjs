@@ -137,7 +137,7 @@ async function benchScan(gpu, std, mod, rows) {
       await ys.fill(-7);
       await std.scan(xs, { out: ys });
       const check = compare(await ys.read(), refs[elem].subarray(0, n), elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `default ${std.tuning.scanBlock}x${std.tuning.scanItems}`, size: n, ms, gbs: (8 * n) / ms / 1e6, check });
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: n < std.tuning.scanSmall.below ? `default ${std.tuning.scanSmall.block}x${std.tuning.scanSmall.items}` : `default ${std.tuning.scanBlock}x${std.tuning.scanItems}`, size: n, ms, gbs: (8 * n) / ms / 1e6, check });
       xs.free();
       ys.free();
     }

@@ -28,9 +28,14 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
-  /** Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a multiple of 4, at most 64): a tile is scanBlock * scanItems elements. */
+  /**
+   * Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a
+   * multiple of 4, at most 64): a tile is scanBlock * scanItems elements; below
+   * scanSmall.below elements, scanSmall's (smaller tiles, so that more blocks share the work).
+   */
   scanBlock: number;
   scanItems: number;
+  scanSmall: { readonly block: number; readonly items: number; readonly below: number };
   /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
@@ -39,7 +44,7 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -173,7 +178,9 @@ export class Stdlib {
   /** y = scan(x), both of x's type and length. */
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
-    const { scanBlock: block, scanItems: items } = this.tuning;
+    const small = x.length < this.tuning.scanSmall.below;
+    const block = small ? this.tuning.scanSmall.block : this.tuning.scanBlock;
+    const items = small ? this.tuning.scanSmall.items : this.tuning.scanItems;
     const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
     const look = await m.lookback(x.elem, tiles);
     await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
