@@ -344,8 +344,8 @@ function namePlace(ctx: FnCtx, t: ast.NameExpr): Place | undefined {
     ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
     return undefined;
   }
-  if (local?.kind === "constParam" || local?.kind === "typeParam") {
-    ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : "type"} parameter`);
+  if (local?.kind === "constParam" || local?.kind === "typeParam" || local?.kind === "fnParam") {
+    ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : local.kind === "typeParam" ? "type" : "function"} parameter`);
     return undefined;
   }
   if (local?.kind === "poisoned") return undefined;

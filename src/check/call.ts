@@ -33,9 +33,13 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
   if (name === "bitcast") return checkBitcast(ctx, e);
   if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
   if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
+  // A function parameter: its declared signature; the call reaches the bound function (the check of a definition names none: its IR is never run).
+  if (local?.kind === "fnParam") return checkUserCall(ctx, e, local.callee ?? local.name, local.sig.params, local.sig.returnType);
   if (local) {
     const what = local.kind === "array" ? "a local array" : local.kind === "constParam" ? "a constant parameter" : "a local variable";
     if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is ${what}, not a function`);
+    // A poisoned name's error may be outside this body (a function parameter whose signature does not resolve): no more about this body.
+    else ctx.silentFailures++;
     return undefined;
   }
   if (m) {

@@ -261,7 +261,7 @@ export class FileScope implements ModuleScope {
     }
     const irName = this.irNames.get(d) ?? name;
     if (d.generics) {
-      const params = genericParams(ctx, d.generics);
+      const params = genericParams(ctx, d.generics, d.kind === "Kernel" ? "kernel" : "function");
       if (!params) return { kind: "poisoned", name, span };
       return { kind: "generic", of: d.kind === "Kernel" ? "kernel" : "function", name, irName, decl: d, params, scope: this, span };
     }

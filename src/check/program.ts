@@ -16,6 +16,7 @@ import { structsIn, type StructType } from "../ir/types.js";
 import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
 import { checkAtomicViews } from "./atomicViews.js";
 import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
+import { invariant } from "../util.js";
 
 /**
  * Checks the program; returns the IR when there were no errors. `requests` name instances
@@ -131,7 +132,10 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, t
 }
 
 function paramInfo(p: GenericParamSig): GenericParamInfo {
-  return p.kind === "type" ? { kind: "typeParam", name: p.name, allowed: p.allowed } : { kind: "constParam", name: p.name, type: p.type };
+  if (p.kind === "type") return { kind: "typeParam", name: p.name, allowed: p.allowed };
+  // Kernels take no function parameters (genericParams refuses them).
+  invariant(p.kind === "const", "a generic kernel with a function parameter");
+  return { kind: "constParam", name: p.name, type: p.type };
 }
 
 /** A kernel's parameter or shared array named like a constant array it reads, which its launches give by name (GK2002). */

@@ -59,8 +59,8 @@ export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefin
   // A generic definition's type parameter, bound to one of its types while the definition is checked.
   const local = ctx.scopes.lookup(name.name);
   if (local?.kind === "typeParam") return local.type;
-  if (local?.kind === "constParam") {
-    ctx.log.error("GK2003", name.span, `'${name.name}' is a constant parameter, not a type`);
+  if (local?.kind === "constParam" || local?.kind === "fnParam") {
+    ctx.log.error("GK2003", name.span, `'${name.name}' is a ${local.kind === "constParam" ? "constant" : "function"} parameter, not a type`);
     return undefined;
   }
   const m = ctx.module.lookup(name.name);

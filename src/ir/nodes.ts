@@ -475,10 +475,11 @@ export type Stmt =
 
 // ---------------------------------------------------------------- functions and modules
 
-/** An argument of an instance of a generic definition: a type, or a constant parameter's value. */
+/** An argument of an instance of a generic definition: a type, a constant parameter's value, or a device function (by IR name) for a function parameter. */
 export type InstanceArg =
   | { readonly kind: "type"; readonly type: ValueType }
-  | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue };
+  | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue }
+  | { readonly kind: "fn"; readonly name: string };
 
 /** What a function is an instance of: its generic definition (by IR name) and the arguments, in parameter order. */
 export interface Instance {

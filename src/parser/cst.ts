@@ -51,7 +51,7 @@ export interface FunctionDeclCst extends Node<"functionDecl", {
 
 export interface GenericParamsCst extends Node<"genericParams", { Less: Tok; genericParam: GenericParamCst; Comma: Tok; Greater: Tok }> {}
 
-export interface GenericParamCst extends Node<"genericParam", { name: Tok; Colon: Tok; constraint: Tok; Pipe: Tok }> {}
+export interface GenericParamCst extends Node<"genericParam", { name: Tok; Colon: Tok; constraint: Tok; Pipe: Tok; fnKeyword: Tok; fnParams: ParamListCst; fnColon: Tok; fnReturn: TypeCst }> {}
 
 export interface GenericArgsCst extends Node<"genericArgs", { Less: Tok; args: UnaryCst; Comma: Tok; Greater: Tok }> {}
 

@@ -118,6 +118,14 @@ function genericParams(cx: BuildContext, cst: GenericParamsCst | undefined): Gen
   if (!cst || cst.recoveredNode) return undefined;
   return all(cst.children.genericParam, (p): GenericParam | undefined => {
     const name = declaredName(cx, one(p.children.name));
+    if (p.children.fnKeyword) {
+      const keyword = real(one(p.children.fnKeyword));
+      const params = paramList(cx, untouched(cx, one(p.children.fnParams)));
+      const returnType = typeExpr(cx, untouched(cx, one(p.children.fnReturn)));
+      if (!name || !keyword || !params || !returnType || p.recoveredNode) return undefined;
+      const fn = { params, returnType, span: cover(cx, keyword, returnType.span) };
+      return { name, constraint: [], fn, span: cover(cx, name.span, returnType.span) };
+    }
     const constraint = all(p.children.constraint, (t) => ident(cx, t));
     if (!name || !constraint || constraint.length === 0 || p.recoveredNode) return undefined;
     return { name, constraint, span: cover(cx, name.span, constraint[constraint.length - 1]!.span) };

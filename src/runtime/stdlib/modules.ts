@@ -15,7 +15,7 @@ const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
 import { fill } from "gk/std/fill";
 import { reduce, argReduce } from "gk/std/reduce";
 import { scan } from "gk/std/scan";
-import { radixUpsweep, radixScatter } from "gk/std/sort";
+import { radixHistogram, radixOnesweep, floatKeys32, floatsOfKeys32, floatKeys64, floatsOfKeys64 } from "gk/std/sort";
 import { histogram } from "gk/std/histogram";
 import { transpose } from "gk/std/transpose";
 import { sgemm, matmulTiled } from "gk/std/matmul";
