@@ -12,7 +12,6 @@ import type { GpuArray } from "../device/gpuArray.js";
 import { describeValue } from "../device/gpuArray.js";
 import { GkRuntimeError } from "../errors.js";
 import { stdModule, type StdModule } from "./modules.js";
-import { SHARED_LIMIT_BYTES } from "../../ir/limits.js";
 
 /** The element types the device-wide calls take (32- and 64-bit integers and floats). */
 export type NumElem = "i32" | "u32" | "i64" | "u64" | "f32" | "f64";
@@ -232,7 +231,7 @@ export class Stdlib {
     // As many keys per thread as asked, or as many as the tile's shared memory takes.
     const perKey = (wide ? 8 : 4) + (values ? 4 : 0);
     const fixed = (block / 32) * 256 * 4 + 2 * 256 * 4 + 32 * 4 + 16;
-    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((SHARED_LIMIT_BYTES - fixed) / (block * perKey))));
+    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
     const tiles = Math.max(1, Math.ceil(n / (block * items)));
     // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
     const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
