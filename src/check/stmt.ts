@@ -2,8 +2,9 @@
 import type * as ast from "../parser/ast.js";
 import type { Span } from "../diagnostics/source.js";
 import type { ArrayVar, Expr, PathStep, ValueVar, Stmt } from "../ir/nodes.js";
-import { lookupBuiltin, vectorMemoryBuiltin, type MemoryEntry } from "../ir/builtins.js";
+import { lookupBuiltin, vectorMemoryBuiltin, type AsyncCopyEntry, type MemoryEntry } from "../ir/builtins.js";
 import { checkMemoryStatement } from "./memoryOps.js";
+import { checkAsyncCopyStatement } from "./asyncCopies.js";
 import { pathExprs, someExpr, withPathExprs } from "../ir/walk.js";
 import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../ir/types.js";
 import { zeroValue } from "../ir/composite.js";
@@ -407,6 +408,7 @@ function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
   if (e.kind === "Call" && !ctx.scopes.lookup(e.callee.name) && !ctx.module.lookup(e.callee.name)) {
     const b = lookupBuiltin(e.callee.name);
     if (b?.rule.kind === "memory") return ctx.kind === "const" ? [] : checkMemoryStatement(ctx, e, b as MemoryEntry, s.span);
+    if (b?.rule.kind === "asyncCopy") return ctx.kind === "const" ? [] : checkAsyncCopyStatement(ctx, e, b as AsyncCopyEntry, s.span);
   }
   const r = checkExpr(ctx, e);
   if (!r) return [];

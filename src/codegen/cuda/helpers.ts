@@ -6,6 +6,7 @@
  */
 import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
 import { mmaHelperDeps, mmaHelpers } from "./mmaHelpers.js";
+import { asyncCopyHelpers } from "./asyncCopyHelpers.js";
 import type { Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 
@@ -76,6 +77,7 @@ export const cudaHelpers = {
     "template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }",
   ...orderedHelpers,
   ...mmaHelpers,
+  ...asyncCopyHelpers,
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
 
