@@ -91,7 +91,7 @@ export function features(p: Program): Set<string> {
         out.add(isVecTy(e.t) ? "vector:convert" : `cast:${e.e.t}->${e.t}`);
         return expr(e.e);
       case "builtin":
-        out.add(`builtin:${e.fn}:${e.args[0]!.t}`);
+        out.add(`builtin:${e.fn}:${e.args[0]?.t ?? "void"}`);
         if (e.fn === "load2" || e.fn === "load4") out.add(`vector:${e.fn}:${arrayKind((e.args[0] as Expr & { k: "name" }).name)}`);
         return e.args.forEach(expr);
       case "atomic":
