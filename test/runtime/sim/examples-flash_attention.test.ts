@@ -1,0 +1,101 @@
+/**
+ * examples/flash_attention.gk on the simulator: every kernel (f16 and bf16, head dim 64 and
+ * 128, causal and not) over 2 heads of 128 queries (two blocks of 64 each, two or four key
+ * tiles) on random halves, against softmax(Q Kᵀ · scale) V computed in f64 from the same halves:
+ * ‖O − ref‖ / ‖ref‖ within the rounding of P and O to halves, every element written. And
+ * halfBits, the bits of a probability rounded to a half, against the host's rounding for every
+ * f16 value in [0, 1] and bf16 values over its whole exponent range.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits } from "../../../src/ir/halves.js";
+import { example, gk, run } from "./helpers.js";
+
+const p = example("flash_attention");
+const HEADS = 2, S = 128;
+
+function random(n: number, seed: number, bits: (x: number) => number): Uint16Array {
+  let s = seed;
+  const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0), (s >>> 8) / 16777216);
+  return Uint16Array.from({ length: n }, () => bits(4 * next() - 2));
+}
+
+/** softmax(Q Kᵀ · scale) V in f64, per head, rows (B·H·S) × D. */
+function reference(q: number[], k: number[], v: number[], D: number, scale: number, causal: boolean): Float64Array {
+  const out = new Float64Array(HEADS * S * D);
+  for (let h = 0; h < HEADS; h++) for (let i = 0; i < S; i++) {
+    const base = h * S * D;
+    const keys = causal ? i + 1 : S;
+    const e = new Float64Array(keys);
+    let m = -Infinity;
+    for (let j = 0; j < keys; j++) {
+      let dot = 0;
+      for (let d = 0; d < D; d++) dot += q[base + i * D + d]! * k[base + j * D + d]!;
+      e[j] = dot * scale;
+      m = Math.max(m, e[j]!);
+    }
+    let sum = 0;
+    for (let j = 0; j < keys; j++) sum += e[j] = Math.exp(e[j]! - m);
+    for (let d = 0; d < D; d++) {
+      let o = 0;
+      for (let j = 0; j < keys; j++) o += e[j]! * v[base + j * D + d]!;
+      out[base + i * D + d] = o / sum;
+    }
+  }
+  return out;
+}
+
+describe("examples/flash_attention.gk", () => {
+  for (const type of ["f16", "bf16"] as const) for (const D of [64, 128]) for (const causal of [false, true]) {
+    const kernel = `flash_${type}_d${D}${causal ? "_causal" : ""}`;
+    it(`${kernel} computes softmax(Q Kᵀ · scale) V`, () => {
+      const [bits, value] = type === "f16" ? [f16Bits, fromF16Bits] : [bf16Bits, fromBf16Bits];
+      const n = HEADS * S * D;
+      const seed = D + (causal ? 1 : 0) + (type === "bf16" ? 2 : 0);
+      const [q, k, v] = [1, 2, 3].map((i) => random(n, seed * 10 + i, bits));
+      const O = new Uint16Array(n).fill(0x7fff); // NaN in both types: an element left unwritten fails
+      const scale = 1 / Math.sqrt(D);
+      run(p, kernel, [S / 64, HEADS], [128], [S, scale, ...[q, k, v].map((x) => new Uint32Array(x!.buffer)), O]);
+      const ref = reference(Array.from(q!, value), Array.from(k!, value), Array.from(v!, value), D, scale, causal);
+      let err = 0, norm = 0;
+      O.forEach((b, i) => {
+        const o = value(b);
+        expect(Number.isNaN(o), `O[${i}]`).toBe(false);
+        err += (o - ref[i]!) ** 2;
+        norm += ref[i]! ** 2;
+      });
+      // P and O rounded to halves: 2^-11 (f16) and 2^-8 (bf16) relative each, and the sums' f32.
+      expect(Math.sqrt(err / norm)).toBeLessThan(type === "f16" ? 1e-3 : 8e-3);
+    });
+  }
+});
+
+describe("halfBits (examples/lib/flash_attention.gk)", () => {
+  const q = gk(`import { halfBits } from "./lib.gk";
+device_kernel bits(isBf16: bool, p: readonly global<f32>, out: global<u32>) {
+  out[globalId.x] = halfBits(isBf16, p[globalId.x]);
+}
+`, { "lib.gk": readLib() });
+
+  it("gives the bits of f16(p) for every f16 in [0, 1] and values between them", () => {
+    const ps = new Float32Array(32 * 961); // 2 · 15361 values, then zeros
+    for (let b = 0; b <= 0x3c00; b++) ps[2 * b] = fromF16Bits(b), ps[2 * b + 1] = Math.fround(fromF16Bits(b) * 1.0003);
+    const out = new Uint32Array(ps.length);
+    run(q, "bits", [ps.length / 32], [32], [false, ps, out]);
+    out.forEach((b, i) => expect(b, `p = ${ps[i]}`).toBe(f16Bits(Math.min(ps[i]!, 1))));
+  });
+
+  it("gives the bits of bf16(p) for p from 2^-24 to 1, and 0 under it", () => {
+    const ps = new Float32Array(4096);
+    let s = 5;
+    for (let i = 0; i < ps.length; i++) ps[i] = Math.fround(2 ** (-30 * ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32)));
+    ps[0] = 1, ps[1] = 0, ps[2] = 2 ** -24, ps[3] = Math.fround(2 ** -24 * 0.99);
+    const out = new Uint32Array(ps.length);
+    run(q, "bits", [ps.length / 32], [32], [true, ps, out]);
+    out.forEach((b, i) => expect(b, `p = ${ps[i]}`).toBe(ps[i]! < 2 ** -24 ? 0 : bf16Bits(ps[i]!)));
+  });
+});
+
+function readLib(): string {
+  return readFileSync("examples/lib/flash_attention.gk", "utf8");
+}
