@@ -16,13 +16,14 @@
 //
 //   node bench/hgemm.mjs [--no-profile]   (prints a table, writes bench/results/hgemm.json)
 //   node bench/hgemm.mjs --build-only     (no GPU needed: builds every kernel for sm_90)
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { buildModule } from "../dist/build/build.js";
 import { probeGpu } from "../dist/runtime/target.js";
+import { disassemble, printProfile, profile } from "./gpuTools.mjs";
 import { RESULTS, ROOT, table, writeResult } from "./lib.mjs";
 
 /** cuBLAS on the H200, measured 2026-11-29 (issue 22), beside this run's own figure. */
@@ -40,25 +41,6 @@ const VARIANTS = [
   [64, 128, 32, 32, 4, 8],
   [128, 128, 64, 32, 2, 8],
   [128, 128, 64, 32, 3, 1],
-];
-
-const NCU_METRICS = [
-  "gpu__time_duration.sum",
-  "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
-  "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_active",
-  "sm__warps_active.avg.pct_of_peak_sustained_active",
-  "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-  "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-  "lts__t_sector_hit_rate.pct",
-  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-  "launch__registers_per_thread",
-  "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
-  "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
-  "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
-  "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct",
-  "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct",
-  "smsp__warp_issue_stalled_wait_per_warp_active.pct",
-  "smsp__issue_active.avg.pct_of_peak_sustained_active",
 ];
 
 const variantName = ([bm, bn, wn, bk, st, gr]) => `${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}`;
@@ -85,51 +67,6 @@ async function build(file, text, arch) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function onPath(tool) {
-  return spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).status === 0;
-}
-
-/** SASS of one kernel and its instruction counts (cuobjdump), or why not. */
-function disassemble(cubin, symbol) {
-  if (!onPath("cuobjdump")) return { skipped: "cuobjdump is not on PATH" };
-  const sass = spawnSync("cuobjdump", ["-sass", "-fun", symbol, cubin], { encoding: "utf8", maxBuffer: 64 << 20 });
-  if (sass.status !== 0) return { error: sass.stderr.trim().split("\n")[0] };
-  writeFileSync(join(RESULTS, "hgemm-best.sass"), sass.stdout);
-  const counts = {};
-  for (const m of sass.stdout.matchAll(/\/\*[0-9a-f]{4,}\*\/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)/g)) counts[m[1]] = (counts[m[1]] ?? 0) + 1;
-  const pick = ["HMMA", "LDSM", "LDGSTS", "BAR", "LDS", "STS", "LDG", "STG", "LDL", "STL", "BRA", "IMAD", "LOP3", "DEPBAR"];
-  return Object.fromEntries(pick.map((k) => [k, counts[k] ?? 0]));
-}
-
-/** ncu on one gk kernel and cuBLAS at f16 4096 (the peer's --profile mode), or why not. */
-function profile(jobFile, caseIndex, variantIndex) {
-  if (!onPath("ncu")) return { skipped: "ncu is not on PATH" };
-  const csv = join(RESULTS, "hgemm-ncu.csv");
-  const peer = ["python3", join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile, "--profile", String(caseIndex), String(variantIndex)];
-  for (const metrics of [NCU_METRICS, NCU_METRICS.slice(0, 2)]) {
-    const r = spawnSync("ncu", ["--csv", "--metrics", metrics.join(","), "--launch-skip", "4", "--launch-count", "2", "-k", "regex:gemm|nvjet|xmma|cutlass|sm90", ...peer], { encoding: "utf8", maxBuffer: 64 << 20, timeout: 120_000 });
-    if (r.status === 0 && r.stdout.includes('"ID"')) {
-      const text = r.stdout.slice(r.stdout.indexOf('"ID"'));
-      writeFileSync(csv, text);
-      return { csv, metrics: ncuRows(text) };
-    }
-    if (metrics.length === 2) return { error: (r.stderr || r.stdout || String(r.error)).trim().split("\n").slice(-3).join(" | ") };
-  }
-}
-
-/** ncu's CSV (one row per kernel and metric) as { kernel: { metric: value } }. */
-function ncuRows(text) {
-  const lines = text.trim().split("\n").map((l) => l.slice(1, -1).split('","'));
-  const [head, ...rows] = lines;
-  const col = (n) => head.indexOf(n);
-  const out = {};
-  for (const r of rows) {
-    const k = `${r[col("ID")]} ${r[col("Kernel Name")].slice(0, 60)}`;
-    (out[k] ??= {})[r[col("Metric Name")]] = `${r[col("Metric Value")]} ${r[col("Metric Unit")] ?? ""}`.trim();
-  }
-  return out;
 }
 
 /** Both modules built for `arch`: the example's two kernels, and every variant in f16 and bf16. */
@@ -195,11 +132,11 @@ export async function benchHgemm({ profileBest = true } = {}) {
   });
   console.log(table("The fastest correct gk kernel of each case", ["case", "gk kernel", "gk TFLOP/s", "gk / torch"], best.map((b) => [b.case, b.variant, b.gk_tflops.toFixed(1), b.ratio.toFixed(3)])));
   const v0 = cases[0].variants[best[0].index];
-  const sass = disassemble(v0.cubin, v0.kernel);
+  const sass = disassemble(v0.cubin, v0.kernel, join(RESULTS, "hgemm-best.sass"));
   console.log(`SASS of ${v0.name} (f16 4096's fastest): ${JSON.stringify(sass)}`);
-  const ncu = profileBest ? profile(jobFile, 0, best[0].index) : { skipped: "--no-profile" };
-  if (ncu.metrics) for (const [k, m] of Object.entries(ncu.metrics)) console.log(`ncu ${k}\n  ${Object.entries(m).map(([a, b]) => `${a} = ${b}`).join("\n  ")}`);
-  else console.log(`ncu: ${JSON.stringify(ncu)}`);
+  const peer = ["python3", join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile, "--profile", "0", String(best[0].index)];
+  const ncu = profileBest ? profile(peer, join(RESULTS, "hgemm-ncu.csv")) : { skipped: "--no-profile" };
+  printProfile(ncu);
   rmSync(dir, { recursive: true, force: true });
   console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, sass, ncu })}`);
 }

@@ -11,6 +11,7 @@ import { benchStartup } from "./startup.mjs";
 import { benchStdlib } from "./stdlib.mjs";
 import { benchVectors } from "./vectors.mjs";
 import { benchHgemm } from "./hgemm.mjs";
+import { benchAttention } from "./attention.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -23,5 +24,6 @@ if (!only || only === "kernels") await benchKernels();
 if (!only || only === "vectors") await benchVectors();
 if (!only || only === "stdlib") await benchStdlib();
 if (!only || only === "hgemm") await benchHgemm();
+if (!only || only === "attention") await benchAttention();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();
