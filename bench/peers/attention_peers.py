@@ -6,7 +6,8 @@ PyTorch's tensors, on PyTorch's current stream; both sides are timed with CUDA e
 kept. Prints one JSON object on stdout.
 
   gk      O = softmax(Q K^T / sqrt(D)) V, Q K V O of shape (B, H, S, D), f16 or bf16; arguments
-          (S, scale, Q, K, V, O), grid (S / 64, B H), block 128
+          (S, scale, Q, K, V, O), grid (S / 128, B H) at D = 64 and (S / 64, B H) at
+          D = 128, block 128
   torch   scaled_dot_product_attention(Q, K, V, is_causal=causal) (whatever backend it picks)
 
 gk's O is poisoned (NaN) before its checked run; both outputs are checked against the f64
@@ -72,7 +73,7 @@ def setup(c, dev, gen, modules, cstream):
         modules[c["cubin"]] = cp.RawModule(path=c["cubin"])
     fn = modules[c["cubin"]].get_function(c["kernel"])
     args = (np.int32(s), np.float32(1 / math.sqrt(d)), ptr(q), ptr(k), ptr(v), ptr(o))
-    grid, block = (s // 64, b * h, 1), (128, 1, 1)
+    grid, block = (s // (128 if d == 64 else 64), b * h, 1), (128, 1, 1)
 
     def gk():
         with cstream:

@@ -1,9 +1,9 @@
 /**
  * examples/flash_attention.gk on the simulator: every kernel (f16 and bf16, head dim 64 and
- * 128, causal and not) over 2 heads of 128 queries (two blocks of 64 each, two or four key
- * tiles) on random halves, against softmax(Q Kᵀ · scale) V computed in f64 from the same halves:
- * ‖O − ref‖ / ‖ref‖ within the rounding of P and O to halves, every element written. And
- * halfBits, the bits of a probability rounded to a half, against the host's rounding for every
+ * 128, causal and not) over 2 heads of 256 queries at D = 64 (two blocks of 128) and 128 at
+ * D = 128 (two blocks of 64), four key tiles, on random halves, against softmax(Q Kᵀ · scale) V
+ * computed in f64 from the same halves: ‖O − ref‖ / ‖ref‖ within the rounding of P and O to
+ * halves, every element written. And halfBits, the bits of a probability rounded to a half, against the host's rounding for every
  * f16 value in [0, 1] and bf16 values over its whole exponent range.
  */
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { bf16Bits, f16Bits, fromBf16Bits, fromF16Bits } from "../../../src/ir/ha
 import { example, gk, run } from "./helpers.js";
 
 const p = example("flash_attention");
-const HEADS = 2, S = 128;
+const HEADS = 2;
 
 function random(n: number, seed: number, bits: (x: number) => number): Uint16Array {
   let s = seed;
@@ -21,7 +21,7 @@ function random(n: number, seed: number, bits: (x: number) => number): Uint16Arr
 }
 
 /** softmax(Q Kᵀ · scale) V in f64, per head, rows (B·H·S) × D. */
-function reference(q: number[], k: number[], v: number[], D: number, scale: number, causal: boolean): Float64Array {
+function reference(q: number[], k: number[], v: number[], S: number, D: number, scale: number, causal: boolean): Float64Array {
   const out = new Float64Array(HEADS * S * D);
   for (let h = 0; h < HEADS; h++) for (let i = 0; i < S; i++) {
     const base = h * S * D;
@@ -50,13 +50,14 @@ describe("examples/flash_attention.gk", () => {
     const kernel = `flash_${type}_d${D}${causal ? "_causal" : ""}`;
     it(`${kernel} computes softmax(Q Kᵀ · scale) V`, () => {
       const [bits, value] = type === "f16" ? [f16Bits, fromF16Bits] : [bf16Bits, fromBf16Bits];
+      const S = D === 64 ? 256 : 128, BM = D === 64 ? 128 : 64;
       const n = HEADS * S * D;
       const seed = D + (causal ? 1 : 0) + (type === "bf16" ? 2 : 0);
       const [q, k, v] = [1, 2, 3].map((i) => random(n, seed * 10 + i, bits));
       const O = new Uint16Array(n).fill(0x7fff); // NaN in both types: an element left unwritten fails
       const scale = 1 / Math.sqrt(D);
-      run(p, kernel, [S / 64, HEADS], [128], [S, scale, ...[q, k, v].map((x) => new Uint32Array(x!.buffer)), O]);
-      const ref = reference(Array.from(q!, value), Array.from(k!, value), Array.from(v!, value), D, scale, causal);
+      run(p, kernel, [S / BM, HEADS], [128], [S, scale, ...[q, k, v].map((x) => new Uint32Array(x!.buffer)), O]);
+      const ref = reference(Array.from(q!, value), Array.from(k!, value), Array.from(v!, value), S, D, scale, causal);
       let err = 0, norm = 0;
       O.forEach((b, i) => {
         const o = value(b);

@@ -27,7 +27,7 @@ struct __align__(16) gk_f32x4 { float x, y, z, w; };
 
 static __device__ __forceinline__ gk_f32x4 gk_mul_f32x4(gk_f32x4 a, gk_f32x4 b) { return gk_f32x4{a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w}; }
 
-#line 45 "examples/lib/flash_attention.gk"
+#line 44 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64][32], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -38,7 +38,7 @@ static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64]
   }
 }
 
-#line 19 "examples/lib/flash_attention.gk"
+#line 18 "examples/lib/flash_attention.gk"
 static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) {
   if (isBf16) {
     return gk_mma_m16n8k16_bf16(a, b, c);
@@ -46,7 +46,7 @@ static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) 
   return gk_mma_m16n8k16_f16(a, b, c);
 }
 
-#line 29 "examples/lib/flash_attention.gk"
+#line 28 "examples/lib/flash_attention.gk"
 static __device__ unsigned int halfBits(bool isBf16, float p) {
   if (isBf16) {
     const float h = p < 5.9604645e-8f ? 0.0f : __bfloat162float(__float2bfloat16_rn(p));
@@ -62,34 +62,43 @@ static __device__ unsigned int halfBits(bool isBf16, float p) {
   return msb_1 >= 10 ? (((unsigned int)msb_1 - 9u) << 10) | ((v_1 >> (((unsigned int)msb_1 - 10u) & 31u)) & 1023u) : v_1;
 }
 
-#line 56 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int MT = 2;
+  const int BM = (int)(64u * (unsigned int)MT);
   const int bh = (int)blockIdx.y;
-  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * 64u);
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u + (unsigned int)g);
-#line 67 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
+#line 70 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 72 "examples/lib/flash_attention.gk"
-  gk_u32x4 qf[4] = {};
+#line 75 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[2][4] = {};
   #pragma unroll
-  for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
-    const int w = (int)((unsigned int)base + (unsigned int)row * 32u + (unsigned int)c * 8u + (unsigned int)t);
-    qf[c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+    }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + 64u - 1u) / 64) + 1u), S / 64) : S / 64;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-  float m0 = __int_as_float(0xff800000);
-  float m1 = __int_as_float(0xff800000);
-  float l0 = 0.0f;
-  float l1 = 0.0f;
-  gk_f32x4 acc[8] = {};
+#line 88 "examples/lib/flash_attention.gk"
+  float m[2][2] = {};
+  float l[2][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[2][8] = {};
   loadRows$64$32(Ks, 0, K, base, 0);
   loadRows$64$32(Vs, 0, V, base, 0);
   gk_cp_async_commit();
@@ -97,132 +106,158 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 93 "examples/lib/flash_attention.gk"
+#line 104 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 99 "examples/lib/flash_attention.gk"
-    gk_f32x4 s[8] = {};
+#line 110 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
       #pragma unroll
       for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
-        s[n] = mma(isBf16, qf[c_1], gk_u32x2{b.x, b.y}, s[n]);
-        s[(int)((unsigned int)n + 1u)] = mma(isBf16, qf[c_1], gk_u32x2{b.z, b.w}, s[(int)((unsigned int)n + 1u)]);
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
       }
     }
-#line 111 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 64u);
-    float mx0 = m0;
-    float mx1 = m1;
+#line 126 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[2][4] = {};
     #pragma unroll
-    for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
-      gk_f32x4 v = gk_mul_f32x4(s[n_1], gk_f32x4{sl2, sl2, sl2, sl2});
-      if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
-        const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
-        v.x = key > row ? __int_as_float(0xff800000) : v.x;
-        v.y = (int)((unsigned int)key + 1u) > row ? __int_as_float(0xff800000) : v.y;
-        v.z = key > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.z;
-        v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.w;
+    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 131 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
+        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
       }
-      s[n_1] = v;
-      mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-      mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
-    }
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 133 "examples/lib/flash_attention.gk"
-    const float alpha0 = exp2f(m0 - mx0);
-    const float alpha1 = exp2f(m1 - mx1);
-    m0 = mx0;
-    m1 = mx1;
-    l0 = l0 * alpha0;
-    l1 = l1 * alpha1;
-    #pragma unroll
-    for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
-      acc[n_2] = gk_mul_f32x4(acc[n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
-    }
-#line 144 "examples/lib/flash_attention.gk"
-    gk_u32x4 pf[4] = {};
-    #pragma unroll
-    for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-      const gk_f32x4 p = gk_f32x4{exp2f(s[n_3].x - m0), exp2f(s[n_3].y - m0), exp2f(s[n_3].z - m1), exp2f(s[n_3].w - m1)};
-      l0 = l0 + (p.x + p.y);
-      l1 = l1 + (p.z + p.w);
-      const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-      const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
-      if (n_3 % 2 == 0) {
-        pf[n_3 / 2].x = lo;
-        pf[n_3 / 2].y = hi;
-      } else {
-        pf[n_3 / 2].z = lo;
-        pf[n_3 / 2].w = hi;
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
+#line 152 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
       }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 162 "examples/lib/flash_attention.gk"
+#line 182 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
-        acc[n_4] = mma(isBf16, pf[c_2], gk_u32x2{b_1.x, b_1.y}, acc[n_4]);
-        acc[(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[c_2], gk_u32x2{b_1.z, b_1.w}, acc[(int)((unsigned int)n_4 + 1u)]);
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
       }
     }
   }
   gk_cp_async_wait_all();
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 1);
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 2);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 1);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 2);
-  const float inv0 = 1.0f / l0;
-  const float inv1 = 1.0f / l1;
   const int D = 64;
   #pragma unroll
-  for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
-    const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
-    O[at] = __float2half_rn(acc[n_5].x * inv0);
-    O[(int)((unsigned int)at + 1u)] = __float2half_rn(acc[n_5].y * inv0);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2half_rn(acc[n_5].z * inv1);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2half_rn(acc[n_5].w * inv1);
+  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2half_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2half_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2half_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2half_rn(acc[mt_5][n_5].w * inv1);
+    }
   }
 }
 
-#line 56 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int MT = 2;
+  const int BM = (int)(64u * (unsigned int)MT);
   const int bh = (int)blockIdx.y;
-  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * 64u);
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u + (unsigned int)g);
-#line 67 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
+#line 70 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 72 "examples/lib/flash_attention.gk"
-  gk_u32x4 qf[4] = {};
+#line 75 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[2][4] = {};
   #pragma unroll
-  for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
-    const int w = (int)((unsigned int)base + (unsigned int)row * 32u + (unsigned int)c * 8u + (unsigned int)t);
-    qf[c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+    }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + 64u - 1u) / 64) + 1u), S / 64) : S / 64;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-  float m0 = __int_as_float(0xff800000);
-  float m1 = __int_as_float(0xff800000);
-  float l0 = 0.0f;
-  float l1 = 0.0f;
-  gk_f32x4 acc[8] = {};
+#line 88 "examples/lib/flash_attention.gk"
+  float m[2][2] = {};
+  float l[2][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[2][8] = {};
   loadRows$64$32(Ks, 0, K, base, 0);
   loadRows$64$32(Vs, 0, V, base, 0);
   gk_cp_async_commit();
@@ -230,105 +265,122 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 93 "examples/lib/flash_attention.gk"
+#line 104 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 99 "examples/lib/flash_attention.gk"
-    gk_f32x4 s[8] = {};
+#line 110 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
       #pragma unroll
       for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
-        s[n] = mma(isBf16, qf[c_1], gk_u32x2{b.x, b.y}, s[n]);
-        s[(int)((unsigned int)n + 1u)] = mma(isBf16, qf[c_1], gk_u32x2{b.z, b.w}, s[(int)((unsigned int)n + 1u)]);
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
       }
     }
-#line 111 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 64u);
-    float mx0 = m0;
-    float mx1 = m1;
+#line 126 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[2][4] = {};
     #pragma unroll
-    for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
-      gk_f32x4 v = gk_mul_f32x4(s[n_1], gk_f32x4{sl2, sl2, sl2, sl2});
-      if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
-        const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
-        v.x = key > row ? __int_as_float(0xff800000) : v.x;
-        v.y = (int)((unsigned int)key + 1u) > row ? __int_as_float(0xff800000) : v.y;
-        v.z = key > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.z;
-        v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.w;
+    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 131 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
+        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
       }
-      s[n_1] = v;
-      mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-      mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
-    }
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 133 "examples/lib/flash_attention.gk"
-    const float alpha0 = exp2f(m0 - mx0);
-    const float alpha1 = exp2f(m1 - mx1);
-    m0 = mx0;
-    m1 = mx1;
-    l0 = l0 * alpha0;
-    l1 = l1 * alpha1;
-    #pragma unroll
-    for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
-      acc[n_2] = gk_mul_f32x4(acc[n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
-    }
-#line 144 "examples/lib/flash_attention.gk"
-    gk_u32x4 pf[4] = {};
-    #pragma unroll
-    for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-      const gk_f32x4 p = gk_f32x4{exp2f(s[n_3].x - m0), exp2f(s[n_3].y - m0), exp2f(s[n_3].z - m1), exp2f(s[n_3].w - m1)};
-      l0 = l0 + (p.x + p.y);
-      l1 = l1 + (p.z + p.w);
-      const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-      const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
-      if (n_3 % 2 == 0) {
-        pf[n_3 / 2].x = lo;
-        pf[n_3 / 2].y = hi;
-      } else {
-        pf[n_3 / 2].z = lo;
-        pf[n_3 / 2].w = hi;
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
+#line 152 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
       }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 162 "examples/lib/flash_attention.gk"
+#line 182 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
-        acc[n_4] = mma(isBf16, pf[c_2], gk_u32x2{b_1.x, b_1.y}, acc[n_4]);
-        acc[(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[c_2], gk_u32x2{b_1.z, b_1.w}, acc[(int)((unsigned int)n_4 + 1u)]);
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
       }
     }
   }
   gk_cp_async_wait_all();
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 1);
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 2);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 1);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 2);
-  const float inv0 = 1.0f / l0;
-  const float inv1 = 1.0f / l1;
   const int D = 64;
   #pragma unroll
-  for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
-    const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
-    O[at] = __float2bfloat16_rn(acc[n_5].x * inv0);
-    O[(int)((unsigned int)at + 1u)] = __float2bfloat16_rn(acc[n_5].y * inv0);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2bfloat16_rn(acc[n_5].z * inv1);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[n_5].w * inv1);
+  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2bfloat16_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2bfloat16_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].w * inv1);
+    }
   }
 }
 
-#line 45 "examples/lib/flash_attention.gk"
+#line 44 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32][64], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -339,34 +391,43 @@ static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32]
   }
 }
 
-#line 56 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  const int MT = 1;
+  const int BM = (int)(64u * (unsigned int)MT);
   const int bh = (int)blockIdx.y;
-  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * 64u);
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 64u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u + (unsigned int)g);
-#line 67 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
+#line 70 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 72 "examples/lib/flash_attention.gk"
-  gk_u32x4 qf[8] = {};
+#line 75 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[1][8] = {};
   #pragma unroll
-  for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
-    const int w = (int)((unsigned int)base + (unsigned int)row * 64u + (unsigned int)c * 8u + (unsigned int)t);
-    qf[c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 512u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 512u + 4u)]};
+  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 64u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 512u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 512u + 4u)]};
+    }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + 64u - 1u) / 32) + 1u), S / 32) : S / 32;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-  float m0 = __int_as_float(0xff800000);
-  float m1 = __int_as_float(0xff800000);
-  float l0 = 0.0f;
-  float l1 = 0.0f;
-  gk_f32x4 acc[16] = {};
+#line 88 "examples/lib/flash_attention.gk"
+  float m[1][2] = {};
+  float l[1][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[1][16] = {};
   loadRows$32$64(Ks, 0, K, base, 0);
   loadRows$32$64(Vs, 0, V, base, 0);
   gk_cp_async_commit();
@@ -374,132 +435,158 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 93 "examples/lib/flash_attention.gk"
+#line 104 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 99 "examples/lib/flash_attention.gk"
-    gk_f32x4 s[4] = {};
+#line 110 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
       #pragma unroll
       for (int n = 0; n < 4; n = (int)((unsigned int)n + 2u)) {
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
-        s[n] = mma(isBf16, qf[c_1], gk_u32x2{b.x, b.y}, s[n]);
-        s[(int)((unsigned int)n + 1u)] = mma(isBf16, qf[c_1], gk_u32x2{b.z, b.w}, s[(int)((unsigned int)n + 1u)]);
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
       }
     }
-#line 111 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 32u);
-    float mx0 = m0;
-    float mx1 = m1;
+#line 126 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[1][2] = {};
     #pragma unroll
-    for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 1u)) {
-      gk_f32x4 v = gk_mul_f32x4(s[n_1], gk_f32x4{sl2, sl2, sl2, sl2});
-      if (causal && (int)((unsigned int)k0 + 32u - 1u) > q0) {
-        const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
-        v.x = key > row ? __int_as_float(0xff800000) : v.x;
-        v.y = (int)((unsigned int)key + 1u) > row ? __int_as_float(0xff800000) : v.y;
-        v.z = key > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.z;
-        v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.w;
+    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 131 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 32u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
+        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
       }
-      s[n_1] = v;
-      mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-      mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
-    }
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 133 "examples/lib/flash_attention.gk"
-    const float alpha0 = exp2f(m0 - mx0);
-    const float alpha1 = exp2f(m1 - mx1);
-    m0 = mx0;
-    m1 = mx1;
-    l0 = l0 * alpha0;
-    l1 = l1 * alpha1;
-    #pragma unroll
-    for (int n_2 = 0; n_2 < 16; n_2 = (int)((unsigned int)n_2 + 1u)) {
-      acc[n_2] = gk_mul_f32x4(acc[n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
-    }
-#line 144 "examples/lib/flash_attention.gk"
-    gk_u32x4 pf[2] = {};
-    #pragma unroll
-    for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
-      const gk_f32x4 p = gk_f32x4{exp2f(s[n_3].x - m0), exp2f(s[n_3].y - m0), exp2f(s[n_3].z - m1), exp2f(s[n_3].w - m1)};
-      l0 = l0 + (p.x + p.y);
-      l1 = l1 + (p.z + p.w);
-      const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-      const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
-      if (n_3 % 2 == 0) {
-        pf[n_3 / 2].x = lo;
-        pf[n_3 / 2].y = hi;
-      } else {
-        pf[n_3 / 2].z = lo;
-        pf[n_3 / 2].w = hi;
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
+#line 152 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 16; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
       }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 162 "examples/lib/flash_attention.gk"
+#line 182 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
-        acc[n_4] = mma(isBf16, pf[c_2], gk_u32x2{b_1.x, b_1.y}, acc[n_4]);
-        acc[(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[c_2], gk_u32x2{b_1.z, b_1.w}, acc[(int)((unsigned int)n_4 + 1u)]);
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
       }
     }
   }
   gk_cp_async_wait_all();
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 1);
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 2);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 1);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 2);
-  const float inv0 = 1.0f / l0;
-  const float inv1 = 1.0f / l1;
   const int D = 128;
   #pragma unroll
-  for (int n_5 = 0; n_5 < 16; n_5 = (int)((unsigned int)n_5 + 1u)) {
-    const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
-    O[at] = __float2half_rn(acc[n_5].x * inv0);
-    O[(int)((unsigned int)at + 1u)] = __float2half_rn(acc[n_5].y * inv0);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2half_rn(acc[n_5].z * inv1);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2half_rn(acc[n_5].w * inv1);
+  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 16; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2half_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2half_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2half_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2half_rn(acc[mt_5][n_5].w * inv1);
+    }
   }
 }
 
-#line 56 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  const int MT = 1;
+  const int BM = (int)(64u * (unsigned int)MT);
   const int bh = (int)blockIdx.y;
-  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * 64u);
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 64u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u + (unsigned int)g);
-#line 67 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
+#line 70 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 72 "examples/lib/flash_attention.gk"
-  gk_u32x4 qf[8] = {};
+#line 75 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[1][8] = {};
   #pragma unroll
-  for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
-    const int w = (int)((unsigned int)base + (unsigned int)row * 64u + (unsigned int)c * 8u + (unsigned int)t);
-    qf[c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 512u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 512u + 4u)]};
+  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 64u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 512u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 512u + 4u)]};
+    }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + 64u - 1u) / 32) + 1u), S / 32) : S / 32;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-  float m0 = __int_as_float(0xff800000);
-  float m1 = __int_as_float(0xff800000);
-  float l0 = 0.0f;
-  float l1 = 0.0f;
-  gk_f32x4 acc[16] = {};
+#line 88 "examples/lib/flash_attention.gk"
+  float m[1][2] = {};
+  float l[1][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[1][16] = {};
   loadRows$32$64(Ks, 0, K, base, 0);
   loadRows$32$64(Vs, 0, V, base, 0);
   gk_cp_async_commit();
@@ -507,105 +594,122 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 93 "examples/lib/flash_attention.gk"
+#line 104 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 99 "examples/lib/flash_attention.gk"
-    gk_f32x4 s[4] = {};
+#line 110 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
       #pragma unroll
       for (int n = 0; n < 4; n = (int)((unsigned int)n + 2u)) {
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
-        s[n] = mma(isBf16, qf[c_1], gk_u32x2{b.x, b.y}, s[n]);
-        s[(int)((unsigned int)n + 1u)] = mma(isBf16, qf[c_1], gk_u32x2{b.z, b.w}, s[(int)((unsigned int)n + 1u)]);
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
       }
     }
-#line 111 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 32u);
-    float mx0 = m0;
-    float mx1 = m1;
+#line 126 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[1][2] = {};
     #pragma unroll
-    for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 1u)) {
-      gk_f32x4 v = gk_mul_f32x4(s[n_1], gk_f32x4{sl2, sl2, sl2, sl2});
-      if (causal && (int)((unsigned int)k0 + 32u - 1u) > q0) {
-        const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
-        v.x = key > row ? __int_as_float(0xff800000) : v.x;
-        v.y = (int)((unsigned int)key + 1u) > row ? __int_as_float(0xff800000) : v.y;
-        v.z = key > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.z;
-        v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)row + 8u) ? __int_as_float(0xff800000) : v.w;
+    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 131 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 32u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
+        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
       }
-      s[n_1] = v;
-      mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-      mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
-    }
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-    mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-    mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 133 "examples/lib/flash_attention.gk"
-    const float alpha0 = exp2f(m0 - mx0);
-    const float alpha1 = exp2f(m1 - mx1);
-    m0 = mx0;
-    m1 = mx1;
-    l0 = l0 * alpha0;
-    l1 = l1 * alpha1;
-    #pragma unroll
-    for (int n_2 = 0; n_2 < 16; n_2 = (int)((unsigned int)n_2 + 1u)) {
-      acc[n_2] = gk_mul_f32x4(acc[n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
-    }
-#line 144 "examples/lib/flash_attention.gk"
-    gk_u32x4 pf[2] = {};
-    #pragma unroll
-    for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
-      const gk_f32x4 p = gk_f32x4{exp2f(s[n_3].x - m0), exp2f(s[n_3].y - m0), exp2f(s[n_3].z - m1), exp2f(s[n_3].w - m1)};
-      l0 = l0 + (p.x + p.y);
-      l1 = l1 + (p.z + p.w);
-      const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-      const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
-      if (n_3 % 2 == 0) {
-        pf[n_3 / 2].x = lo;
-        pf[n_3 / 2].y = hi;
-      } else {
-        pf[n_3 / 2].z = lo;
-        pf[n_3 / 2].w = hi;
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
+      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
+      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
+#line 152 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 16; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
       }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 162 "examples/lib/flash_attention.gk"
+#line 182 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
-        acc[n_4] = mma(isBf16, pf[c_2], gk_u32x2{b_1.x, b_1.y}, acc[n_4]);
-        acc[(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[c_2], gk_u32x2{b_1.z, b_1.w}, acc[(int)((unsigned int)n_4 + 1u)]);
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
       }
     }
   }
   gk_cp_async_wait_all();
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 1);
-  l0 = l0 + __shfl_xor_sync(gk_warp_mask(), l0, 2);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 1);
-  l1 = l1 + __shfl_xor_sync(gk_warp_mask(), l1, 2);
-  const float inv0 = 1.0f / l0;
-  const float inv1 = 1.0f / l1;
   const int D = 128;
   #pragma unroll
-  for (int n_5 = 0; n_5 < 16; n_5 = (int)((unsigned int)n_5 + 1u)) {
-    const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
-    O[at] = __float2bfloat16_rn(acc[n_5].x * inv0);
-    O[(int)((unsigned int)at + 1u)] = __float2bfloat16_rn(acc[n_5].y * inv0);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2bfloat16_rn(acc[n_5].z * inv1);
-    O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[n_5].w * inv1);
+  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 16; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2bfloat16_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2bfloat16_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].w * inv1);
+    }
   }
 }
 
-#line 9 "examples/flash_attention.gk"
+#line 10 "examples/flash_attention.gk"
 extern "C" __global__ void flash_f16_d64(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][64][32];
   __shared__ __align__(16) unsigned int Vs[2][64][32];
