@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
+import { memoryHost, nodeHost } from "../dist/load/program.js";
 import { buildModule } from "../dist/build/build.js";
 import { probeGpu } from "../dist/runtime/target.js";
 import { disassemble, printProfile, profile } from "./gpuTools.mjs";
@@ -57,21 +58,14 @@ function tilesProgram() {
 }
 
 async function build(file, text, arch) {
-  const dir = mkdtempSync(join(tmpdir(), "gk-bench-hgemm-src-"));
-  try {
-    const path = join(dir, file);
-    if (text !== undefined) writeFileSync(path, text);
-    const fe = frontEnd(text === undefined ? file : path);
-    if (!fe.ir) throw new Error(`${file} does not check: ${fe.diagnostics.map((d) => d.message).join("; ")}`);
-    return await buildModule(fe.ir, fe.sources, { arch });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const fe = frontEnd(file, text === undefined ? {} : { host: memoryHost({ [file]: text }, nodeHost) });
+  if (!fe.ir) throw new Error(`${file} does not check: ${fe.diagnostics.map((d) => d.message).join("; ")}`);
+  return buildModule(fe.ir, fe.sources, { arch });
 }
 
 /** Both modules built for `arch`: the example's two kernels, and every variant in f16 and bf16. */
 export async function buildKernels(arch) {
-  return { example: await build(join(ROOT, "examples", "hgemm.gk"), undefined, arch), tiles: await build("hgemm_tiles.gk", tilesProgram(), arch) };
+  return { example: await build(join(ROOT, "examples", "hgemm.gk"), undefined, arch), tiles: await build(join(ROOT, "bench", "hgemm_tiles.gk"), tilesProgram(), arch) };
 }
 
 export async function benchHgemm({ profileBest = true } = {}) {

@@ -6,8 +6,8 @@ PyTorch's tensors, on PyTorch's current stream; both sides are timed with CUDA e
 kept. Prints one JSON object on stdout.
 
   gk      O = softmax(Q K^T / sqrt(D)) V, Q K V O of shape (B, H, S, D), f16 or bf16; arguments
-          (S, scale, Q, K, V, O), grid (S / 128, B H) at D = 64 and (S / 64, B H) at
-          D = 128, block 128
+          (S, scale, Q, K, V, O), block 128, the grid the job gives; each case may time several
+          gk kernels (the example's, and bench/attention_tiles.gk's tilings)
   torch   scaled_dot_product_attention(Q, K, V, is_causal=causal) (whatever backend it picks)
 
 gk's O is poisoned (NaN) before its checked run; both outputs are checked against the f64
@@ -15,8 +15,8 @@ attention of the same inputs over the first two heads: ||O - ref|| / ||ref||, be
 f16 and 1e-2 for bf16 (P and O are rounded to halves), and no NaN.
 
   python3 attention_peers.py job.json                 times every case
-  python3 attention_peers.py job.json --profile CASE  for ncu: 2 warm-up launches of each side,
-                                                      then one of each
+  python3 attention_peers.py job.json --profile CASE  for ncu: 2 warm-up launches of the case's
+                                                      first gk kernel and SDPA, then one of each
 """
 import json
 import math
@@ -69,17 +69,22 @@ def setup(c, dev, gen, modules, cstream):
     dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
     q, k, v = ((torch.randn(b, h, s, d, device=dev, generator=gen)).to(dtype) for _ in range(3))
     o = torch.empty(b, h, s, d, device=dev, dtype=dtype)
-    if c["cubin"] not in modules:
-        modules[c["cubin"]] = cp.RawModule(path=c["cubin"])
-    fn = modules[c["cubin"]].get_function(c["kernel"])
     args = (np.int32(s), np.float32(1 / math.sqrt(d)), ptr(q), ptr(k), ptr(v), ptr(o))
-    grid, block = (s // (128 if d == 64 else 64), b * h, 1), (128, 1, 1)
+    gks = []
+    for var in c["variants"]:
+        if var["cubin"] not in modules:
+            modules[var["cubin"]] = cp.RawModule(path=var["cubin"])
+        fn = modules[var["cubin"]].get_function(var["kernel"])
+        gks.append(launcher(fn, tuple(var["grid"]), args, cstream))
+    return q, k, v, o, gks, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
 
-    def gk():
+
+def launcher(fn, grid, args, cstream):
+    def run():
         with cstream:
-            fn(grid, block, args)
+            fn(grid, (128, 1, 1), args)
 
-    return q, k, v, o, gk, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
+    return run
 
 
 def main():
@@ -90,27 +95,31 @@ def main():
     gen = torch.Generator(device=dev).manual_seed(1)
     modules = {}
     if len(sys.argv) > 2 and sys.argv[2] == "--profile":
-        _, _, _, _, gk, peer = setup(job["cases"][int(sys.argv[3])], dev, gen, modules, cstream)
+        _, _, _, _, gks, peer = setup(job["cases"][int(sys.argv[3])], dev, gen, modules, cstream)
         for _ in range(3):
-            gk()
+            gks[0]()
             peer()
         stream.synchronize()
         return
     out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
     for c in job["cases"]:
-        q, k, v, o, gk, peer = setup(c, dev, gen, modules, cstream)
-        g, p = [], []
+        q, k, v, o, gks, peer = setup(c, dev, gen, modules, cstream)
+        times = [[] for _ in gks]
+        p = []
         for _ in range(ROUNDS):
-            g.append(timed(gk, c["reps"], stream))
             p.append(timed(peer, c["reps"], stream))
+            for i, gk in enumerate(gks):
+                times[i].append(timed(gk, c["reps"], stream))
         ref = reference(q, k, v, c["causal"])
-        o.fill_(float("nan"))
-        gk()
-        stream.synchronize()
-        err = rel_err(o, ref)
-        torch_err = rel_err(peer(), ref)
         bound = 2e-3 if c["dtype"] == "f16" else 1e-2
-        out["cases"].append({"name": c["name"], "gk_ms": float(np.median(g)), "torch_ms": float(np.median(p)), "rel_err": err, "torch_rel_err": torch_err, "ok": err is not None and err < bound})
+        row = {"name": c["name"], "torch_ms": float(np.median(p)), "torch_rel_err": rel_err(peer(), ref), "variants": []}
+        for var, gk, t in zip(c["variants"], gks, times):
+            o.fill_(float("nan"))
+            gk()
+            stream.synchronize()
+            err = rel_err(o, ref)
+            row["variants"].append({"name": var["name"], "gk_ms": float(np.median(t)), "rel_err": err, "ok": err is not None and err < bound})
+        out["cases"].append(row)
         del q, k, v, o, ref
         torch.cuda.empty_cache()
     print(json.dumps(out))

@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 89a8f6b2ee73bcb05ef8d5e6cb8511297e10bbb707ef663906240386cc2fa3e3
+// gk-source-hash: 5837f16fcd4bc16e178451de34ff618cd73d55fbc179c89bdd56f9277e84581a
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */

@@ -3,7 +3,8 @@
  * 128, causal and not) over 2 heads of 256 queries at D = 64 (two blocks of 128) and 128 at
  * D = 128 (two blocks of 64), four key tiles, on random halves, against softmax(Q Kᵀ · scale) V
  * computed in f64 from the same halves: ‖O − ref‖ / ‖ref‖ within the rounding of P and O to
- * halves, every element written. And halfBits, the bits of a probability rounded to a half, against the host's rounding for every
+ * halves, every element written; the same for bench/attention_tiles.gk's tilings (f16). And
+ * halfBits, the bits of a probability rounded to a half, against the host's rounding for every
  * f16 value in [0, 1] and bf16 values over its whole exponent range.
  */
 import { readFileSync } from "node:fs";
@@ -31,6 +32,26 @@ describe("examples/flash_attention.gk", () => {
       O.forEach((b, i) => expect(Number.isNaN(value(b)), `O[${i}]`).toBe(false));
       // P and O rounded to halves: 2^-11 (f16) and 2^-8 (bf16) relative each, and the sums' f32.
       expect(relativeError(O, value, ref)).toBeLessThan(type === "f16" ? 1e-3 : 8e-3);
+    });
+  }
+});
+
+describe("bench/attention_tiles.gk", () => {
+  // [BN, DW, MT], as bench/attention.mjs's VARIANTS write them, f16.
+  const lib = readLib();
+  const text = readFileSync("bench/attention_tiles.gk", "utf8").replace("../examples/lib/flash_attention.gk", "./lib.gk");
+  for (const [bn, dw, mt] of [[64, 32, 1], [32, 32, 2], [16, 64, 2]] as const) for (const causal of [false, true]) {
+    const instance = `flash<f16, false, ${causal}, ${bn}, ${dw}, ${mt}>`;
+    it(`${instance} computes softmax(Q Kᵀ · scale) V`, () => {
+      const S = 128, D = 2 * dw, n = HEADS * S * D;
+      const [q, k, v] = [1, 2, 3].map((i) => randomHalfBits(n, bn + dw + mt + i + (causal ? 9 : 0), f16Bits));
+      const O = new Uint16Array(n).fill(0x7fff);
+      const scale = 1 / Math.sqrt(D);
+      const grid = [S / (64 * mt), HEADS] as const;
+      const p = gk(`${text}\nlaunch ${instance}(S = ${S}, scale = 0.125, Q = fill(${n / 2}, 0), K = fill(${n / 2}, 0), V = fill(${n / 2}, 0), O = zeros(${n})) grid(${grid.join(", ")}) block(128);\n`, { "lib.gk": lib });
+      run(p, instance, [...grid], [128], [S, scale, ...[q, k, v].map((x) => new Uint32Array(x!.buffer)), O]);
+      const ref = attentionReference(Array.from(q!, fromF16Bits), Array.from(k!, fromF16Bits), Array.from(v!, fromF16Bits), HEADS, S, D, scale, causal);
+      expect(relativeError(O, fromF16Bits, ref)).toBeLessThan(1e-3);
     });
   }
 });

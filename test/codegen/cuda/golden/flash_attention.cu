@@ -62,26 +62,25 @@ static __device__ unsigned int halfBits(bool isBf16, float p) {
   return msb_1 >= 10 ? (((unsigned int)msb_1 - 9u) << 10) | ((v_1 >> (((unsigned int)msb_1 - 10u) & 31u)) & 1023u) : v_1;
 }
 
-#line 57 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
-  const int MT = 2;
-  const int BM = (int)(64u * (unsigned int)MT);
+#line 63 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int BM = 128;
   const int bh = (int)blockIdx.y;
   const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
-#line 70 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   #pragma unroll
-  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+  for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
     #pragma unroll
     for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
       const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
@@ -90,11 +89,11 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 88 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
-  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+  for (int mt_1 = 0; mt_1 < 2; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
     m[mt_1][0] = __int_as_float(0xff800000);
     m[mt_1][1] = __int_as_float(0xff800000);
   }
@@ -106,13 +105,13 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 104 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 110 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -121,19 +120,19 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+        for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
           s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
           s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
         }
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 126 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[2][4] = {};
     #pragma unroll
-    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+    for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -154,7 +153,7 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
       mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 152 "examples/lib/flash_attention.gk"
+#line 157 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -184,14 +183,14 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 182 "examples/lib/flash_attention.gk"
+#line 187 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+        for (int mt_4 = 0; mt_4 < 2; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
           acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
           acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
         }
@@ -201,7 +200,7 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
   gk_cp_async_wait_all();
   const int D = 64;
   #pragma unroll
-  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+  for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
     float l0_1 = l[mt_5][0];
     float l1_1 = l[mt_5][1];
     l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
@@ -222,25 +221,29 @@ static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool cau
 }
 
 #line 57 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
-  const int MT = 2;
-  const int BM = (int)(64u * (unsigned int)MT);
+static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  attentionTiles$f16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 63 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int BM = 128;
   const int bh = (int)blockIdx.y;
   const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
-#line 70 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   #pragma unroll
-  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+  for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
     #pragma unroll
     for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
       const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
@@ -249,11 +252,11 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 88 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
-  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+  for (int mt_1 = 0; mt_1 < 2; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
     m[mt_1][0] = __int_as_float(0xff800000);
     m[mt_1][1] = __int_as_float(0xff800000);
   }
@@ -265,13 +268,13 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 104 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 110 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -280,19 +283,19 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+        for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
           s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
           s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
         }
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 126 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[2][4] = {};
     #pragma unroll
-    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+    for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -313,7 +316,7 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
       mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 152 "examples/lib/flash_attention.gk"
+#line 157 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -343,14 +346,14 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 182 "examples/lib/flash_attention.gk"
+#line 187 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+        for (int mt_4 = 0; mt_4 < 2; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
           acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
           acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
         }
@@ -360,7 +363,7 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
   gk_cp_async_wait_all();
   const int D = 64;
   #pragma unroll
-  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+  for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
     float l0_1 = l[mt_5][0];
     float l1_1 = l[mt_5][1];
     l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
@@ -378,6 +381,11 @@ static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool ca
       O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].w * inv1);
     }
   }
+}
+
+#line 57 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  attentionTiles$bf16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 #line 44 "examples/lib/flash_attention.gk"
@@ -391,26 +399,25 @@ static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32]
   }
 }
 
-#line 57 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
-  const int MT = 1;
-  const int BM = (int)(64u * (unsigned int)MT);
+#line 63 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  const int BM = 64;
   const int bh = (int)blockIdx.y;
   const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 64u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
-#line 70 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
-  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+  for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
     #pragma unroll
     for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
       const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 64u + (unsigned int)c * 8u + (unsigned int)t);
@@ -419,11 +426,11 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 88 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
-  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+  for (int mt_1 = 0; mt_1 < 1; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
     m[mt_1][0] = __int_as_float(0xff800000);
     m[mt_1][1] = __int_as_float(0xff800000);
   }
@@ -435,13 +442,13 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 104 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 110 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -450,19 +457,19 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+        for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
           s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
           s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
         }
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 126 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
-    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+    for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -483,7 +490,7 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
       mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 152 "examples/lib/flash_attention.gk"
+#line 157 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -513,14 +520,14 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 182 "examples/lib/flash_attention.gk"
+#line 187 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+        for (int mt_4 = 0; mt_4 < 1; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
           acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
           acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
         }
@@ -530,7 +537,7 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
   gk_cp_async_wait_all();
   const int D = 128;
   #pragma unroll
-  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+  for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
     float l0_1 = l[mt_5][0];
     float l1_1 = l[mt_5][1];
     l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
@@ -551,25 +558,29 @@ static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool cau
 }
 
 #line 57 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
-  const int MT = 1;
-  const int BM = (int)(64u * (unsigned int)MT);
+static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  attentionTiles$f16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 63 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  const int BM = 64;
   const int bh = (int)blockIdx.y;
   const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 64u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * (unsigned int)MT + (unsigned int)g);
-#line 70 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
-  for (int mt = 0; mt < MT; mt = (int)((unsigned int)mt + 1u)) {
+  for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
     #pragma unroll
     for (int c = 0; c < 8; c = (int)((unsigned int)c + 1u)) {
       const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 64u + (unsigned int)c * 8u + (unsigned int)t);
@@ -578,11 +589,11 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 88 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
-  for (int mt_1 = 0; mt_1 < MT; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+  for (int mt_1 = 0; mt_1 < 1; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
     m[mt_1][0] = __int_as_float(0xff800000);
     m[mt_1][1] = __int_as_float(0xff800000);
   }
@@ -594,13 +605,13 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 104 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 110 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -609,19 +620,19 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_2 = 0; mt_2 < MT; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+        for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
           s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
           s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
         }
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 126 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
-    for (int mt_3 = 0; mt_3 < MT; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+    for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -642,7 +653,7 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
       mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
       mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 152 "examples/lib/flash_attention.gk"
+#line 157 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -672,14 +683,14 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 182 "examples/lib/flash_attention.gk"
+#line 187 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
         const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
         const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_4 = 0; mt_4 < MT; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+        for (int mt_4 = 0; mt_4 < 1; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
           acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
           acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
         }
@@ -689,7 +700,7 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
   gk_cp_async_wait_all();
   const int D = 128;
   #pragma unroll
-  for (int mt_5 = 0; mt_5 < MT; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+  for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
     float l0_1 = l[mt_5][0];
     float l1_1 = l[mt_5][1];
     l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
@@ -707,6 +718,11 @@ static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool ca
       O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].w * inv1);
     }
   }
+}
+
+#line 57 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  attentionTiles$bf16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 #line 10 "examples/flash_attention.gk"
