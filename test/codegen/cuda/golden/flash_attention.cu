@@ -6,7 +6,6 @@
 // turn NaN into 0. CUDA's __float2*_rz / __double2*_rz saturate, but on sm_90 several of them
 // give the most negative value (or 2^31, 2^63 unsigned) for NaN, so NaN is tested first.
 static __device__ __forceinline__ unsigned int gk_f32_to_u32(float x) { return x != x ? 0u : __float2uint_rz(x); }
-static __device__ __forceinline__ float gk_max_f32(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }
 static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }
 template <typename R, typename V> static __device__ __forceinline__ R gk_ldmatrix_x4(const V& row) { R r; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "r"((unsigned int)__cvta_generic_to_shared(&row)) : "memory"); return r; }
@@ -146,14 +145,21 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
+#line 151 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
       }
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 157 "examples/lib/flash_attention.gk"
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -183,7 +189,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 187 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -309,14 +315,21 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
+#line 151 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
       }
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 157 "examples/lib/flash_attention.gk"
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -346,7 +359,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 187 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -483,14 +496,21 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
+#line 151 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
       }
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 157 "examples/lib/flash_attention.gk"
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -520,7 +540,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 187 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -646,14 +666,21 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-        mx0 = gk_max_f32(mx0, gk_max_f32(v.x, v.y));
-        mx1 = gk_max_f32(mx1, gk_max_f32(v.z, v.w));
+#line 151 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
       }
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = gk_max_f32(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = gk_max_f32(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 157 "examples/lib/flash_attention.gk"
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -683,7 +710,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 187 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
