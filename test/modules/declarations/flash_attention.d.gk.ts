@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 5837f16fcd4bc16e178451de34ff618cd73d55fbc179c89bdd56f9277e84581a
+// gk-source-hash: e05821d276c19951278d1db2ed3a344884f66ca631684a01ccbc864e774f2949
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */
