@@ -126,7 +126,7 @@ export const catalog = {
   GK8030: "misaligned vector access",
   GK8040: "data race",
   GK8050: "read of an asynchronous copy's destination before it is visible",
-  GK8051: "write of an asynchronous copy's destination before it is visible",
+  GK8051: "write of memory an asynchronous copy is using",
   GK8052: "asynchronous copy never waited for",
   GK8053: "asynchronous copy's valid count out of range",
   // internal

@@ -7,7 +7,9 @@
  *     ordinary element; else the id of a copy into it), from `$async.shared(...)` once per
  *     launch; a device function finds its array parameters' and views' states with `$async.of`;
  *   - every access of such memory first tests the element's state, and only a nonzero one calls
- *     `$async.hit`, which reports an access the copy's visibility rule forbids;
+ *     `$async.hit`, which reports an access the copy's visibility rule forbids; every write of
+ *     global memory tests whether any copy is reading (`$async.reading`), and only then calls
+ *     `$async.sourceWrite`, which reports a write of a pending copy's source;
  *   - a copy evaluates its indices (dst's, then src's, then `valid`), checks them (bounds and
  *     alignment as for a vector access, GK8001 and GK8030; `valid` in 0..lanes, GK8053) and
  *     calls `$async.copy`; commits, waits and fences call the tracker.
@@ -39,6 +41,18 @@ export function asyncCheck(s: AsyncStates, offset: string, n: number, site: numb
   const call = `$async.hit(${s.p}, ${offset}, ${n}, ${site}, ${write})`;
   const test = n === 1 ? `${s.p}[${offset}] === 0 || ${call}` : call;
   return s.maybe ? `(${s.p} === undefined || ${test})` : `(${test})`;
+}
+
+/**
+ * For a write of `n` elements from `offset` of global memory (or a view's) in a kernel with
+ * copies: an expression that reports the write when a pending copy reads one of them (its
+ * source); undefined where no copy can read the array.
+ */
+export function asyncSourceWrite(ctx: FnCtx, array: ArrayVar, offset: string, n: number, site: number): string | undefined {
+  if (!ctx.analysis.asyncCopies || array.type.elem.kind !== "scalar") return undefined;
+  const t = array.type;
+  if (t.kind !== "global" && t.kind !== "view") return undefined;
+  return `($async.reading === 0 || $async.sourceWrite(${arrayName(ctx, array)}, ${offset}, ${n}, ${site}))`;
 }
 
 /** The declarations a kernel's launch makes once: the states of each shared array of scalars. */

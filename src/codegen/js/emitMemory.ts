@@ -31,7 +31,7 @@ import { emitExpr } from "./emitExpr.js";
 import { allocate, holdingOf, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
 import type { Site } from "./sites.js";
 import { fill } from "../../ir/templates.js";
-import { asyncCheck, asyncStates, type AsyncStates } from "./emitAsync.js";
+import { asyncCheck, asyncSourceWrite, asyncStates, type AsyncStates } from "./emitAsync.js";
 
 /** An access's indices as code: assignments to temporaries, the test that they are in bounds, the flat offset. */
 interface Indexing {
@@ -253,10 +253,12 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   const elem = s.array.type.elem as ScalarType;
   const shadow = raceShadow(ctx, s.array);
   const states = asyncStates(ctx, s.array);
-  const offset = shadow || states ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
+  const copied = ctx.analysis.asyncCopies && !states;
+  const offset = shadow || states || copied ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
   const lines = ix.binds.map((b) => `${b};`);
   const write = flaggedWrite(ctx, name, offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
-  const pending = states ? `${asyncCheck(states, offset, 1, site, true)}; ` : "";
+  const source = copied ? asyncSourceWrite(ctx, s.array, offset, 1, site) : undefined;
+  const pending = states ? `${asyncCheck(states, offset, 1, site, true)}; ` : source ? `${source}; ` : "";
   const raced = shadow ? `{ ${pending}$race.${STORE_HOOK[s.order ?? "plain"]}(${shadow}, ${offset}, ${site}, ${name}, ${toStored(elem, value)}); ${write} }` : pending ? `{ ${pending}${write} }` : write;
   lines.push(`if (${ix.inBounds}) ${raced} else ${ix.fault(site)};`);
   return lines.join(" ");
@@ -279,6 +281,8 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
   const states = asyncStates(ctx, e.array);
   if (states) parts.push(asyncCheck(states, o, 1, site, true));
+  const source = asyncSourceWrite(ctx, e.array, o, 1, site);
+  if (source) parts.push(source);
   const shadow = raceShadow(ctx, e.array);
   if (shadow) parts.push(`$race.a(${shadow}, ${o}, ${site})`);
   // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
@@ -440,6 +444,8 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   if (shadow) writes.unshift(`$race.wn(${shadow}, ${o}, ${lanes}, ${site});`);
   const states = asyncStates(ctx, s.array);
   if (states) writes.unshift(`${asyncCheck(states, o, lanes, site, true)};`);
+  const source = asyncSourceWrite(ctx, s.array, o, lanes, site);
+  if (source) writes.unshift(`${source};`);
   const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
   return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
 }

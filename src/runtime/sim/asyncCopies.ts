@@ -7,7 +7,7 @@
  * kernel that an element's state says may be a copy's destination.
  *
  * A copy reads its source when it starts (the simulator's moment; on the GPU any moment up to
- * the wait) and keeps the data; the destination's elements are marked with the copy's id in
+ * the wait, so a write of a pending copy's source is an error too) and keeps the data; the destination's elements are marked with the copy's id in
  * their array's `state` (an Int32Array beside each shared array, 0 for an ordinary element).
  * `cpAsyncCommit()` closes the thread's open copies into a group; `cpAsyncWait(n)` completes
  * every group of the thread but the `n` most recent (`cpAsyncWaitAll()` every copy): the data
@@ -19,7 +19,8 @@
  * Reported, each naming the access's line and the copy's (spec/builtins.md, "Asynchronous copies"):
  *   - GK8050: a read of an element whose copy is pending (not waited for), by any thread, or by
  *     another thread after the wait but before a barrier() published it;
- *   - GK8051: a write of such an element (a store, an atomic, another copy);
+ *   - GK8051: a write of such an element (a store, an atomic, another copy), or of an element a
+ *     pending copy reads (its source: the GPU may read it at any moment up to the wait);
  *   - GK8052: a copy the thread never waited for when its block ends.
  */
 import { error, type RelatedNote } from "../../diagnostics/diagnostic.js";
@@ -48,6 +49,10 @@ interface Copy {
   readonly o: number;
   readonly data: AnyTypedArray;
   readonly flags: Uint8Array | undefined;
+  /** The source and the elements read, counted in `sources` until the copy completes. */
+  readonly src: AnyTypedArray;
+  readonly so: number;
+  readonly valid: number;
 }
 
 /** A shared array the kernel declares, with its elements' states. */
@@ -75,6 +80,10 @@ export class AsyncCopies {
   private done: Copy[] = [];
   private block: Dim3 = [0, 0, 0];
   private t = 0;
+  /** Per source array, how many pending copies read each element. */
+  private sources = new Map<object, Int32Array>();
+  /** Pending copies that read anything: generated code calls sourceWrite only while there are some. */
+  reading = 0;
 
   start(ctx: FaultContext, block: Dim3, races: RaceDetector | null): void {
     this.ctx = ctx;
@@ -83,6 +92,8 @@ export class AsyncCopies {
     this.arrays = new WeakMap();
     this.tracked = [];
     this.byState = new Map();
+    this.sources = new Map();
+    this.reading = 0;
     this.groups = new Int32Array(block[0] * block[1] * block[2]);
   }
 
@@ -123,8 +134,14 @@ export class AsyncCopies {
     const data = new (dst.constructor as new (n: number) => AnyTypedArray)(n);
     (data as Float64Array).set((src as Float64Array).subarray(so, so + valid));
     if (this.races && valid > 0) this.races.rn(this.races.of(src), so, valid, site);
-    const c: Copy = { id: this.copies.length, thread: this.t, site, group: -1, done: false, warp: false, dst, state, o, data, flags };
+    const c: Copy = { id: this.copies.length, thread: this.t, site, group: -1, done: false, warp: false, dst, state, o, data, flags, src, so, valid };
     this.copies.push(c);
+    if (valid > 0) {
+      let counts = this.sources.get(src);
+      if (!counts) this.sources.set(src, (counts = new Int32Array(src.length)));
+      for (let k = 0; k < valid; k++) counts[so + k]!++;
+      this.reading++;
+    }
     this.open[this.t]!.push(c);
     for (let k = 0; k < n; k++) state[o + k] = c.id;
   }
@@ -158,6 +175,11 @@ export class AsyncCopies {
       if (this.races) this.races.wn(this.races.of(c.dst), c.o, c.data.length, c.site);
       c.done = true;
       this.done.push(c);
+      if (c.valid > 0) {
+        const counts = this.sources.get(c.src)!;
+        for (let k = 0; k < c.valid; k++) counts[c.so + k]!--;
+        this.reading--;
+      }
     }
     this.open[this.t] = keep;
   }
@@ -182,10 +204,28 @@ export class AsyncCopies {
     for (let k = 0; k < c.data.length; k++) if (c.state[c.o + k] === c.id) c.state[c.o + k] = 0;
   }
 
+  /**
+   * A write of `n` elements from `o` of global memory `arr` at `site`, while some copy reads: an
+   * error when a pending copy reads one of them (GK8051), since it may read its source at any
+   * moment until its wait.
+   */
+  sourceWrite(arr: object, o: number, n: number, site: number): void {
+    const counts = this.sources.get(arr);
+    if (!counts) return;
+    for (let k = 0; k < n; k++) {
+      if (counts[o + k] === 0) continue;
+      for (const open of this.open) {
+        const c = open.find((x) => x.src === arr && o + k >= x.so && o + k < x.so + x.valid);
+        if (c) throw this.sourceWritten(c, o + k, site);
+      }
+    }
+  }
+
   /** A read or write of an `inout`/`out` parameter's element `o` of `container` (an array, or a box that is none). */
   ref(container: object, o: number, site: number, write: boolean): void {
     const state = this.arrays.get(container)?.state;
     if (state !== undefined && state[o] !== 0) this.hit(state, o, 1, site, write);
+    if (write && this.reading !== 0) this.sourceWrite(container, o, 1, site);
   }
 
   /** The block's threads have all ended: a copy never waited for is an error. */
@@ -257,6 +297,19 @@ export class AsyncCopies {
     const copySpan = this.at(c.site);
     if (copySpan) notes.push({ message: `${this.who(c.thread)} started the asynchronous copy here`, span: copySpan });
     return this.fail(write ? "GK8051" : "GK8050", this.at(site), message, notes);
+  }
+
+  /** GK8051: a write of element `o` of a pending copy's source. */
+  private sourceWritten(c: Copy, o: number, site: number): SimError {
+    const who = c.thread === this.t ? "" : ` by ${this.who(this.t)}`;
+    const s = this.ctx.sites.get(site);
+    const array = s && (s.kind === "access" || s.kind === "atomic") ? s.array : undefined;
+    const element = array?.type.kind === "global" ? `global ${array.name}[${o}]` : `element ${o} of the global array${array ? ` the view '${array.name}' reaches` : ""}`;
+    const message = `write of ${element}${who} while the asynchronous copy started at ${this.where(c.site)} by ${this.who(c.thread)} reads it: a copy reads its source at any moment until the copying thread waits for it (cpAsyncWait), so write it after that wait (and, from another thread, after a barrier())`;
+    const notes: RelatedNote[] = [];
+    const copySpan = this.at(c.site);
+    if (copySpan) notes.push({ message: `${this.who(c.thread)} started the asynchronous copy here`, span: copySpan });
+    return this.fail("GK8051", this.at(site), message, notes);
   }
 
   /** GK8052: a copy its thread never waited for. */

@@ -4,7 +4,7 @@
  * checked exactly: a pending destination read or written (GK8050, GK8051) by the copying thread
  * or another, another thread's read after the wait but before a barrier (GK8050), a copy never
  * waited for (GK8052), a valid count out of range (GK8053), misaligned and out-of-bounds copies
- * (GK8030, GK8001); with race checking, the completed copy is the copying thread's write.
+ * (GK8030, GK8001), a write of a pending copy's source (GK8051); with race checking, the completed copy is the copying thread's write.
  */
 import { describe, expect, it } from "vitest";
 import { gk, run, simErrorOf } from "./helpers.js";
@@ -117,6 +117,17 @@ device_kernel throughFn(src: readonly global<f32>, out: global<f32>) {
   out[threadIdx.x] = load(a, 4 * threadIdx.x);
   cpAsyncWaitAll();
 }
+device_kernel writeSource(x: global<f32>, out: global<f32>, own: i32) {
+  shared a: f32[128];
+  cpAsync(a, 4 * threadIdx.x, x, 4 * threadIdx.x, 16, 3);
+  x[4 * threadIdx.x + 3] = 5.0;
+  syncWarp();
+  if (threadIdx.x == 0) { x[5 - 4 * own] = 6.0; }
+  cpAsyncWaitAll();
+  x[4 * threadIdx.x] = 7.0;
+  barrier();
+  out[threadIdx.x] = a[4 * threadIdx.x];
+}
 `);
 
 const iota = (n: number) => Float32Array.from({ length: n }, (_, i) => i + 1);
@@ -188,6 +199,17 @@ describe("the visibility rule", () => {
     expect(err("notWaited", 32, [iota(128)])).toBe(
       "GK8052 64:3 thread (0,0,0) of block (0,0,0) ended with an asynchronous copy into shared a[0] committed but never waited for: wait for every copy (cpAsyncWait(0) or cpAsyncWaitAll()) before a thread ends, as the GPU requires its shared memory to stay while a copy writes it (kernel 'notWaited')",
     );
+  });
+
+  it("a write of a pending copy's source, by the copying thread or another (GK8051); of what it does not read, or after the wait, is none", () => {
+    expect(err("writeSource", 32, [iota(128), out(), 0])).toBe(
+      "GK8051 114:27 write of global x[5] by thread (0,0,0) of block (0,0,0) while the asynchronous copy started at line 111 by thread (1,0,0) of block (0,0,0) reads it: a copy reads its source at any moment until the copying thread waits for it (cpAsyncWait), so write it after that wait (and, from another thread, after a barrier()) (kernel 'writeSource')",
+    );
+    expect(err("writeSource", 32, [iota(128), out(), 1])).toMatch(/^GK8051 114:27 write of global x\[1\] while the asynchronous copy started at line 111 by thread \(0,0,0\) of block \(0,0,0\) reads it/);
+    // One thread: it writes what its copy does not read (valid 3: x[3], x[5]), then after its wait.
+    const x = iota(128), o = new Float32Array(32);
+    run(p, "writeSource", [1], [1], [x, o, 0]);
+    expect([x[0], x[1], x[2], x[3], x[5], o[0]]).toEqual([7, 2, 3, 5, 6, 1]);
   });
 
   it("through a device function's shared parameter", () => {
