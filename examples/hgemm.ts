@@ -17,23 +17,23 @@ const THREADS = 128; // (BM / 64) · (BN / WN) warps
 
 // The word where word w (a multiple of 4) of tile row r lies: chunks swizzled by the row.
 const swizzle = deviceFn((r: i32, w: i32): i32 => {
-  return w ^ (r / 2 % 4 * 4);
+  return w ^ (r / (32 / RW) % (RW / 4) * 4);
 });
 
 // Starts the copies of one 128-row tile (32 halves of K from word k0 of each row) into stage st.
 const loadTile = deviceFn((dst: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, st: i32, src: ReadonlyGlobal<u32>, row0: i32, KW: i32, k0: i32) => {
   unroll();
-  for (let i = 0; i < BM * 4 / THREADS; i++) {
+  for (let i = 0; i < BM * (RW / 4) / THREADS; i++) {
     const p = threadIdx.x + i * THREADS;
-    const r = p / 4;
-    const w = p % 4 * 4;
+    const r = p / (RW / 4);
+    const w = p % (RW / 4) * 4;
     cpAsyncL2(dst[st]![r]!, swizzle(r, w), src, (row0 + r) * KW + k0 + w, 16);
   }
 });
 
 const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: ReadonlyGlobal<u32>, C: Global<f32>, As: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, Bs: Shared<u32, [typeof STAGES, typeof BN, typeof RW]>) => {
   const KW = K / 2;
-  const steps = K / 32;
+  const steps = K / (2 * RW);
   // The block's tile, in groups of GROUP block rows over the grid.
   const bid = blockIdx.y * gridDim.x + blockIdx.x;
   const inGroup = GROUP * gridDim.x;
@@ -53,7 +53,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
   const bRow = laneId % 8 + laneId / 16 * 8;
   const bSw = swizzle(bRow, 0);
   const bWord = laneId / 8 % 2 * 4;
-  const acc = local(f32x4, 4, 8);
+  const acc = local(f32x4, 4, WN / 8);
   unroll();
   for (let s = 0; s < STAGES - 1; s++) {
     if (s < steps) {
@@ -63,7 +63,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
     cpAsyncCommit();
   }
   for (let s = 0; s < steps; s++) {
-    cpAsyncWait(1); // all but the newest STAGES - 2 groups: step s's tiles are here
+    cpAsyncWait(STAGES - 2); // all but the newest STAGES - 2 groups: step s's tiles are here
     barrier();
     // The stage step s - 1 read: every thread has passed the barrier, so it is free.
     const ahead = s + STAGES - 1;
@@ -76,13 +76,13 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
     unroll();
     for (let kk = 0; kk < RW; kk += 8) {
       const fa = local(u32x4, 4);
-      const fb = local(u32x2, 8);
+      const fb = local(u32x2, WN / 8);
       unroll();
       for (let m = 0; m < 4; m++) {
         fa[m] = ldmatrix_x4(As[st]![wRow + m * 16 + aRow]!, (kk + aWord) ^ aSw);
       }
       unroll();
-      for (let n = 0; n < 8; n += 2) {
+      for (let n = 0; n < WN / 8; n += 2) {
         const b = ldmatrix_x4(Bs[st]![wCol + n * 8 + bRow]!, (kk + bWord) ^ bSw);
         fb[n] = b.xy!;
         fb[n + 1] = b.zw!;
@@ -90,7 +90,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
       unroll();
       for (let m = 0; m < 4; m++) {
         unroll();
-        for (let n = 0; n < 8; n++) {
+        for (let n = 0; n < WN / 8; n++) {
           if (isBf16) {
             acc[m]![n] = mma_m16n8k16_bf16(fa[m]!, fb[n]!, acc[m]![n]!);
           } else {
@@ -104,7 +104,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
   unroll();
   for (let m = 0; m < 4; m++) {
     unroll();
-    for (let n = 0; n < 8; n++) {
+    for (let n = 0; n < WN / 8; n++) {
       const r = row0 + wRow + m * 16 + g;
       const c = col0 + wCol + n * 8 + 2 * t;
       store2(C, r * N + c, acc[m]![n]!.xy!);

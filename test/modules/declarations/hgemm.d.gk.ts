@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 0ef670f2775c8597b13fe3e04b898cb50bde4547f4d5e00fd732f708a82eea1d
+// gk-source-hash: 9eecf9b788bb6e995c1b66dad3d7939d793480f3a4e3a0b93c281234eaee87fb
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
