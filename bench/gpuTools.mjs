@@ -2,7 +2,8 @@
 // the GPU machine, each where it is on PATH: a kernel's SASS and its instruction counts
 // (cuobjdump), and a profile (ncu) of the kernels a peer script launches in its --profile mode.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** The metrics asked of ncu: time, tensor-pipe activity, occupancy, memory, stall reasons. */
 export const NCU_METRICS = [
@@ -33,6 +34,7 @@ export function disassemble(cubin, symbol, file) {
   if (!onPath("cuobjdump")) return { skipped: "cuobjdump is not on PATH" };
   const sass = spawnSync("cuobjdump", ["-sass", "-fun", symbol, cubin], { encoding: "utf8", maxBuffer: 64 << 20 });
   if (sass.status !== 0) return { error: sass.stderr.trim().split("\n")[0] };
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, sass.stdout);
   const counts = {};
   for (const m of sass.stdout.matchAll(/\/\*[0-9a-f]{4,}\*\/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)/g)) counts[m[1]] = (counts[m[1]] ?? 0) + 1;
@@ -51,6 +53,7 @@ export function profile(peer, file) {
     const r = spawnSync("ncu", ["--csv", "--metrics", metrics.join(","), "--launch-skip", "4", "--launch-count", "2", "-k", "regex:gemm|nvjet|xmma|cutlass|sm90|flash|fmha|attention|cudnn", ...peer], { encoding: "utf8", maxBuffer: 64 << 20, timeout: 120_000 });
     if (r.status === 0 && r.stdout.includes('"ID"')) {
       const text = r.stdout.slice(r.stdout.indexOf('"ID"'));
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);
       return { csv: file, metrics: ncuRows(text) };
     }

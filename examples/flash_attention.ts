@@ -4,7 +4,7 @@
 // lib/gk-modules.d.ts types the generic device function for tsc.
 /// <reference path="./lib/gk-modules.d.ts" />
 import { kernel, shared, u32, type bf16, type f16, type f32, type Global, type i32, type ReadonlyGlobal } from "gk";
-import { attention } from "./lib/flash_attention.gk";
+import { attention, causalAttention } from "./lib/flash_attention.gk";
 
 export const flash_f16_d64 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<f16>) => {
   const Ks = shared(u32, 2, 64, 32);
@@ -15,7 +15,7 @@ export const flash_f16_d64 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>,
 export const flash_f16_d64_causal = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<f16>) => {
   const Ks = shared(u32, 2, 64, 32);
   const Vs = shared(u32, 2, 64, 32);
-  attention(false, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention(false, S, scale, Q, K, V, O, Ks, Vs);
 });
 
 export const flash_bf16_d64 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<bf16>) => {
@@ -27,7 +27,7 @@ export const flash_bf16_d64 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>
 export const flash_bf16_d64_causal = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<bf16>) => {
   const Ks = shared(u32, 2, 64, 32);
   const Vs = shared(u32, 2, 64, 32);
-  attention(true, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention(true, S, scale, Q, K, V, O, Ks, Vs);
 });
 
 export const flash_f16_d128 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<f16>) => {
@@ -39,7 +39,7 @@ export const flash_f16_d128 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>
 export const flash_f16_d128_causal = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<f16>) => {
   const Ks = shared(u32, 2, 32, 64);
   const Vs = shared(u32, 2, 32, 64);
-  attention(false, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention(false, S, scale, Q, K, V, O, Ks, Vs);
 });
 
 export const flash_bf16_d128 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<bf16>) => {
@@ -51,5 +51,5 @@ export const flash_bf16_d128 = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32
 export const flash_bf16_d128_causal = kernel((S: i32, scale: f32, Q: ReadonlyGlobal<u32>, K: ReadonlyGlobal<u32>, V: ReadonlyGlobal<u32>, O: Global<bf16>) => {
   const Ks = shared(u32, 2, 32, 64);
   const Vs = shared(u32, 2, 32, 64);
-  attention(true, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention(true, S, scale, Q, K, V, O, Ks, Vs);
 });

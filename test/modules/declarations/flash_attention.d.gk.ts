@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: e05821d276c19951278d1db2ed3a344884f66ca631684a01ccbc864e774f2949
+// gk-source-hash: 38c8eb29ce18cacce8dbd7b90423d1342850b5d692e479e1645e358c682ce528
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */

@@ -26,7 +26,7 @@ struct __align__(16) gk_f32x4 { float x, y, z, w; };
 
 static __device__ __forceinline__ gk_f32x4 gk_mul_f32x4(gk_f32x4 a, gk_f32x4 b) { return gk_f32x4{a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w}; }
 
-#line 44 "examples/lib/flash_attention.gk"
+#line 41 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64][32], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -45,23 +45,19 @@ static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) 
   return gk_mma_m16n8k16_f16(a, b, c);
 }
 
-#line 28 "examples/lib/flash_attention.gk"
+#line 29 "examples/lib/flash_attention.gk"
 static __device__ unsigned int halfBits(bool isBf16, float p) {
   if (isBf16) {
-    const float h = p < 5.9604645e-8f ? 0.0f : __bfloat162float(__float2bfloat16_rn(p));
-    const unsigned int v = gk_f32_to_u32(h * 2147483600.0f);
-    if (v == 0u) {
-      return 0u;
-    }
+    const unsigned int v = gk_f32_to_u32(__bfloat162float(__float2bfloat16_rn(p)) * 2147483600.0f);
     const int msb = (int)(31u - (unsigned int)__clz((int)(v)));
-    return (((unsigned int)msb + 96u) << 7) | ((v >> (((unsigned int)msb - 7u) & 31u)) & 127u);
+    return msb >= 7 ? (((unsigned int)msb + 96u) << 7) | ((v >> (((unsigned int)msb - 7u) & 31u)) & 127u) : 0u;
   }
   const unsigned int v_1 = gk_f32_to_u32(__half2float(__float2half_rn(p)) * 16777216.0f);
   const int msb_1 = (int)(31u - (unsigned int)__clz((int)(v_1)));
   return msb_1 >= 10 ? (((unsigned int)msb_1 - 9u) << 10) | ((v_1 >> (((unsigned int)msb_1 - 10u) & 31u)) & 1023u) : v_1;
 }
 
-#line 63 "examples/lib/flash_attention.gk"
+#line 68 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   const int BM = 128;
   const int bh = (int)blockIdx.y;
@@ -71,12 +67,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 80 "examples/lib/flash_attention.gk"
+#line 85 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   #pragma unroll
   for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
@@ -88,7 +84,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 93 "examples/lib/flash_attention.gk"
+#line 98 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -104,13 +100,13 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 109 "examples/lib/flash_attention.gk"
+#line 114 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 115 "examples/lib/flash_attention.gk"
+#line 120 "examples/lib/flash_attention.gk"
     gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -126,12 +122,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[2][4] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 136 "examples/lib/flash_attention.gk"
+#line 141 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -145,7 +141,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 151 "examples/lib/flash_attention.gk"
+#line 156 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -159,7 +155,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 165 "examples/lib/flash_attention.gk"
+#line 170 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -189,7 +185,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 195 "examples/lib/flash_attention.gk"
+#line 200 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -226,30 +222,30 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   }
 }
 
-#line 57 "examples/lib/flash_attention.gk"
+#line 54 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$f16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 63 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
-  const int BM = 128;
+#line 68 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int BM = 64;
   const int bh = (int)blockIdx.y;
   const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
   const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
   const int warp = (int)threadIdx.x / 32;
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 75 "examples/lib/flash_attention.gk"
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
+#line 80 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 80 "examples/lib/flash_attention.gk"
-  gk_u32x4 qf[2][4] = {};
+#line 85 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[1][4] = {};
   #pragma unroll
-  for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
+  for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
     #pragma unroll
     for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
       const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
@@ -258,15 +254,15 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 93 "examples/lib/flash_attention.gk"
-  float m[2][2] = {};
-  float l[2][2] = {};
+#line 98 "examples/lib/flash_attention.gk"
+  float m[1][2] = {};
+  float l[1][2] = {};
   #pragma unroll
-  for (int mt_1 = 0; mt_1 < 2; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+  for (int mt_1 = 0; mt_1 < 1; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
     m[mt_1][0] = __int_as_float(0xff800000);
     m[mt_1][1] = __int_as_float(0xff800000);
   }
-  gk_f32x4 acc[2][8] = {};
+  gk_f32x4 acc[1][8] = {};
   loadRows$64$32(Ks, 0, K, base, 0);
   loadRows$64$32(Vs, 0, V, base, 0);
   gk_cp_async_commit();
@@ -274,14 +270,14 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 109 "examples/lib/flash_attention.gk"
+#line 114 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 115 "examples/lib/flash_attention.gk"
-    gk_f32x4 s[2][8] = {};
+#line 120 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[1][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
       #pragma unroll
@@ -289,19 +285,19 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
         const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
         const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
         #pragma unroll
-        for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+        for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
           s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
           s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
         }
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 131 "examples/lib/flash_attention.gk"
-    gk_u32x4 pf[2][4] = {};
-    #pragma unroll
-    for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
 #line 136 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[1][4] = {};
+    #pragma unroll
+    for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 141 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -315,7 +311,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 151 "examples/lib/flash_attention.gk"
+#line 156 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -329,7 +325,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 165 "examples/lib/flash_attention.gk"
+#line 170 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -359,7 +355,177 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 195 "examples/lib/flash_attention.gk"
+#line 200 "examples/lib/flash_attention.gk"
+    for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
+      #pragma unroll
+      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
+        const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
+        const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < 1; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
+      }
+    }
+  }
+  gk_cp_async_wait_all();
+  const int D = 64;
+  #pragma unroll
+  for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2half_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2half_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2half_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2half_rn(acc[mt_5][n_5].w * inv1);
+    }
+  }
+}
+
+#line 62 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void causalAttention$f16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  attentionTiles$f16$64$32$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 68 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int BM = 128;
+  const int bh = (int)blockIdx.y;
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
+  const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
+  const int warp = (int)threadIdx.x / 32;
+  const int g = (int)(gk_thread_rank() & 31u) / 4;
+  const int t = (int)(gk_thread_rank() & 31u) % 4;
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
+#line 80 "examples/lib/flash_attention.gk"
+  const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
+  const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
+  const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
+  const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
+#line 85 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[2][4] = {};
+  #pragma unroll
+  for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+    }
+  }
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
+  const float sl2 = scale * 1.442695f;
+#line 98 "examples/lib/flash_attention.gk"
+  float m[2][2] = {};
+  float l[2][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < 2; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[2][8] = {};
+  loadRows$64$32(Ks, 0, K, base, 0);
+  loadRows$64$32(Vs, 0, V, base, 0);
+  gk_cp_async_commit();
+  for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
+    const int st = j % 2;
+    gk_cp_async_wait<0>();
+    __syncthreads();
+#line 114 "examples/lib/flash_attention.gk"
+    if ((int)((unsigned int)j + 1u) < tiles) {
+      loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
+      loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
+    }
+    gk_cp_async_commit();
+#line 120 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[2][8] = {};
+    #pragma unroll
+    for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
+      #pragma unroll
+      for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
+        const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
+        const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
+      }
+    }
+    const int k0 = (int)((unsigned int)j * 64u);
+#line 136 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[2][4] = {};
+    #pragma unroll
+    for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 141 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+#line 156 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
+      }
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 170 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
+      }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
+    }
+    #pragma unroll
+#line 200 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -396,12 +562,182 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
   }
 }
 
-#line 57 "examples/lib/flash_attention.gk"
+#line 54 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$bf16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 44 "examples/lib/flash_attention.gk"
+#line 68 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  const int BM = 64;
+  const int bh = (int)blockIdx.y;
+  const int q0 = (int)((gridDim.x - 1u - blockIdx.x) * (unsigned int)BM);
+  const int base = (int)((unsigned int)bh * (unsigned int)S * 32u);
+  const int warp = (int)threadIdx.x / 32;
+  const int g = (int)(gk_thread_rank() & 31u) / 4;
+  const int t = (int)(gk_thread_rank() & 31u) % 4;
+  const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
+#line 80 "examples/lib/flash_attention.gk"
+  const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
+  const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
+  const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
+  const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
+#line 85 "examples/lib/flash_attention.gk"
+  gk_u32x4 qf[1][4] = {};
+  #pragma unroll
+  for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
+    #pragma unroll
+    for (int c = 0; c < 4; c = (int)((unsigned int)c + 1u)) {
+      const int w = (int)((unsigned int)base + ((unsigned int)row + 16u * (unsigned int)mt) * 32u + (unsigned int)c * 8u + (unsigned int)t);
+      qf[mt][c] = gk_u32x4{Q[w], Q[(int)((unsigned int)w + 256u)], Q[(int)((unsigned int)w + 4u)], Q[(int)((unsigned int)w + 256u + 4u)]};
+    }
+  }
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
+  const float sl2 = scale * 1.442695f;
+#line 98 "examples/lib/flash_attention.gk"
+  float m[1][2] = {};
+  float l[1][2] = {};
+  #pragma unroll
+  for (int mt_1 = 0; mt_1 < 1; mt_1 = (int)((unsigned int)mt_1 + 1u)) {
+    m[mt_1][0] = __int_as_float(0xff800000);
+    m[mt_1][1] = __int_as_float(0xff800000);
+  }
+  gk_f32x4 acc[1][8] = {};
+  loadRows$64$32(Ks, 0, K, base, 0);
+  loadRows$64$32(Vs, 0, V, base, 0);
+  gk_cp_async_commit();
+  for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
+    const int st = j % 2;
+    gk_cp_async_wait<0>();
+    __syncthreads();
+#line 114 "examples/lib/flash_attention.gk"
+    if ((int)((unsigned int)j + 1u) < tiles) {
+      loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
+      loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
+    }
+    gk_cp_async_commit();
+#line 120 "examples/lib/flash_attention.gk"
+    gk_f32x4 s[1][8] = {};
+    #pragma unroll
+    for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
+      #pragma unroll
+      for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
+        const int kr = (int)((unsigned int)n * 8u + (unsigned int)kRow);
+        const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
+        #pragma unroll
+        for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
+          s[mt_2][n] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.x, b.y}, s[mt_2][n]);
+          s[mt_2][(int)((unsigned int)n + 1u)] = mma(isBf16, qf[mt_2][c_1], gk_u32x2{b.z, b.w}, s[mt_2][(int)((unsigned int)n + 1u)]);
+        }
+      }
+    }
+    const int k0 = (int)((unsigned int)j * 64u);
+#line 136 "examples/lib/flash_attention.gk"
+    gk_u32x4 pf[1][4] = {};
+    #pragma unroll
+    for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
+      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
+#line 141 "examples/lib/flash_attention.gk"
+      float mx0 = m[mt_3][0];
+      float mx1 = m[mt_3][1];
+      #pragma unroll
+      for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        gk_f32x4 v = gk_mul_f32x4(s[mt_3][n_1], gk_f32x4{sl2, sl2, sl2, sl2});
+        if (causal && (int)((unsigned int)k0 + 64u - 1u) > q0) {
+          const int key = (int)((unsigned int)k0 + (unsigned int)n_1 * 8u + 2u * (unsigned int)t);
+          v.x = key > r ? __int_as_float(0xff800000) : v.x;
+          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+        }
+        s[mt_3][n_1] = v;
+#line 156 "examples/lib/flash_attention.gk"
+        mx0 = v.x > mx0 ? v.x : mx0;
+        mx0 = v.y > mx0 ? v.y : mx0;
+        mx1 = v.z > mx1 ? v.z : mx1;
+        mx1 = v.w > mx1 ? v.w : mx1;
+      }
+      const float o0 = __shfl_xor_sync(gk_warp_mask(), mx0, 1);
+      mx0 = o0 > mx0 ? o0 : mx0;
+      const float p0 = __shfl_xor_sync(gk_warp_mask(), mx0, 2);
+      mx0 = p0 > mx0 ? p0 : mx0;
+      const float o1 = __shfl_xor_sync(gk_warp_mask(), mx1, 1);
+      mx1 = o1 > mx1 ? o1 : mx1;
+      const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
+      mx1 = p1 > mx1 ? p1 : mx1;
+#line 170 "examples/lib/flash_attention.gk"
+      const float alpha0 = exp2f(m[mt_3][0] - mx0);
+      const float alpha1 = exp2f(m[mt_3][1] - mx1);
+      m[mt_3][0] = mx0;
+      m[mt_3][1] = mx1;
+      float l0 = l[mt_3][0] * alpha0;
+      float l1 = l[mt_3][1] * alpha1;
+      #pragma unroll
+      for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+        acc[mt_3][n_2] = gk_mul_f32x4(acc[mt_3][n_2], gk_f32x4{alpha0, alpha0, alpha1, alpha1});
+      }
+      #pragma unroll
+      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+        const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
+        l0 = l0 + (p.x + p.y);
+        l1 = l1 + (p.z + p.w);
+        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
+        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        if (n_3 % 2 == 0) {
+          pf[mt_3][n_3 / 2].x = lo;
+          pf[mt_3][n_3 / 2].y = hi;
+        } else {
+          pf[mt_3][n_3 / 2].z = lo;
+          pf[mt_3][n_3 / 2].w = hi;
+        }
+      }
+      l[mt_3][0] = l0;
+      l[mt_3][1] = l1;
+    }
+    #pragma unroll
+#line 200 "examples/lib/flash_attention.gk"
+    for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
+      #pragma unroll
+      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
+        const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
+        const gk_u32x4 b_1 = gk_ldmatrix_x4_trans<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Vs[st][vr][(int)((unsigned int)n_4 * 4u + (unsigned int)vWord) ^ (int)((unsigned int)(vr % 8) * 4u)]));
+        #pragma unroll
+        for (int mt_4 = 0; mt_4 < 1; mt_4 = (int)((unsigned int)mt_4 + 1u)) {
+          acc[mt_4][n_4] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.x, b_1.y}, acc[mt_4][n_4]);
+          acc[mt_4][(int)((unsigned int)n_4 + 1u)] = mma(isBf16, pf[mt_4][c_2], gk_u32x2{b_1.z, b_1.w}, acc[mt_4][(int)((unsigned int)n_4 + 1u)]);
+        }
+      }
+    }
+  }
+  gk_cp_async_wait_all();
+  const int D = 64;
+  #pragma unroll
+  for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+    float l0_1 = l[mt_5][0];
+    float l1_1 = l[mt_5][1];
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    const float inv0 = 1.0f / l0_1;
+    const float inv1 = 1.0f / l1_1;
+    #pragma unroll
+    for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+      const int at = (int)(((unsigned int)bh * (unsigned int)S + (unsigned int)row + 16u * (unsigned int)mt_5) * (unsigned int)D + (unsigned int)n_5 * 8u + 2u * (unsigned int)t);
+      O[at] = __float2bfloat16_rn(acc[mt_5][n_5].x * inv0);
+      O[(int)((unsigned int)at + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].y * inv0);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D)] = __float2bfloat16_rn(acc[mt_5][n_5].z * inv1);
+      O[(int)((unsigned int)at + 8u * (unsigned int)D + 1u)] = __float2bfloat16_rn(acc[mt_5][n_5].w * inv1);
+    }
+  }
+}
+
+#line 62 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void causalAttention$bf16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
+  attentionTiles$bf16$64$32$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 41 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32][64], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -412,7 +748,7 @@ static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32]
   }
 }
 
-#line 63 "examples/lib/flash_attention.gk"
+#line 68 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -422,12 +758,12 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 80 "examples/lib/flash_attention.gk"
+#line 85 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -439,7 +775,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 93 "examples/lib/flash_attention.gk"
+#line 98 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -455,13 +791,13 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 109 "examples/lib/flash_attention.gk"
+#line 114 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 115 "examples/lib/flash_attention.gk"
+#line 120 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -477,12 +813,12 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 136 "examples/lib/flash_attention.gk"
+#line 141 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -496,7 +832,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 151 "examples/lib/flash_attention.gk"
+#line 156 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -510,7 +846,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 165 "examples/lib/flash_attention.gk"
+#line 170 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -540,7 +876,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 195 "examples/lib/flash_attention.gk"
+#line 200 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -577,12 +913,17 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   }
 }
 
-#line 57 "examples/lib/flash_attention.gk"
+#line 54 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$f16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 63 "examples/lib/flash_attention.gk"
+#line 62 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void causalAttention$f16$32$64(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  attentionTiles$f16$32$64$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 68 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -592,12 +933,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 75 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 80 "examples/lib/flash_attention.gk"
+#line 85 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -609,7 +950,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 93 "examples/lib/flash_attention.gk"
+#line 98 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -625,13 +966,13 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 109 "examples/lib/flash_attention.gk"
+#line 114 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 115 "examples/lib/flash_attention.gk"
+#line 120 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -647,12 +988,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 131 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 136 "examples/lib/flash_attention.gk"
+#line 141 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -666,7 +1007,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 151 "examples/lib/flash_attention.gk"
+#line 156 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -680,7 +1021,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 165 "examples/lib/flash_attention.gk"
+#line 170 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -710,7 +1051,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 195 "examples/lib/flash_attention.gk"
+#line 200 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -747,9 +1088,14 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   }
 }
 
-#line 57 "examples/lib/flash_attention.gk"
+#line 54 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$bf16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
+}
+
+#line 62 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void causalAttention$bf16$32$64(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
+  attentionTiles$bf16$32$64$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 #line 10 "examples/flash_attention.gk"
@@ -762,7 +1108,7 @@ extern "C" __global__ void flash_f16_d64(int S, float scale, const unsigned int*
 extern "C" __global__ void flash_f16_d64_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][64][32];
   __shared__ __align__(16) unsigned int Vs[2][64][32];
-  attention$f16$64$32(false, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention$f16$64$32(false, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 extern "C" __global__ void flash_bf16_d64(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
@@ -774,7 +1120,7 @@ extern "C" __global__ void flash_bf16_d64(int S, float scale, const unsigned int
 extern "C" __global__ void flash_bf16_d64_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][64][32];
   __shared__ __align__(16) unsigned int Vs[2][64][32];
-  attention$bf16$64$32(true, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention$bf16$64$32(true, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 extern "C" __global__ void flash_f16_d128(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
@@ -786,7 +1132,7 @@ extern "C" __global__ void flash_f16_d128(int S, float scale, const unsigned int
 extern "C" __global__ void flash_f16_d128_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][32][64];
   __shared__ __align__(16) unsigned int Vs[2][32][64];
-  attention$f16$32$64(false, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention$f16$32$64(false, S, scale, Q, K, V, O, Ks, Vs);
 }
 
 extern "C" __global__ void flash_bf16_d128(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
@@ -798,5 +1144,5 @@ extern "C" __global__ void flash_bf16_d128(int S, float scale, const unsigned in
 extern "C" __global__ void flash_bf16_d128_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][32][64];
   __shared__ __align__(16) unsigned int Vs[2][32][64];
-  attention$bf16$32$64(true, true, S, scale, Q, K, V, O, Ks, Vs);
+  causalAttention$bf16$32$64(true, S, scale, Q, K, V, O, Ks, Vs);
 }
