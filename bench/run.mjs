@@ -14,6 +14,7 @@ import { benchVectors } from "./vectors.mjs";
 import { benchHgemm } from "./hgemm.mjs";
 import { benchWorkarounds } from "./workarounds.mjs";
 import { benchHints } from "./hints.mjs";
+import { benchAttention } from "./attention.mjs";
 
 const only = process.argv[2];
 if (!only || only === "startup") await benchStartup();
@@ -29,5 +30,6 @@ if (!only || only === "hgemm") await benchHgemm();
 if (!only || only === "arrays") await benchArrays();
 if (!only || only === "workarounds") await benchWorkarounds();
 if (!only || only === "hints") await benchHints();
+if (!only || only === "attention") await benchAttention();
 // racecheck's comparison runs only when asked for (it runs every case under compute-sanitizer).
 if (only === "racecheck") await benchRacecheck();

@@ -87,6 +87,9 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
       case "sync":
         ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}();'`);
         return undefined;
+      case "asyncCopy":
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${textOf(ctx, e.span)};'`);
+        return undefined;
       case "memory":
         return checkOrderedLoad(ctx, e, b as MemoryEntry);
       case "cacheHint":

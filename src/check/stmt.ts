@@ -2,9 +2,10 @@
 import type * as ast from "../parser/ast.js";
 import type { Span } from "../diagnostics/source.js";
 import type { ArrayVar, Expr, PathStep, ValueVar, Stmt } from "../ir/nodes.js";
-import { lookupBuiltin, vectorMemoryBuiltin, type CacheHintEntry, type MemoryEntry } from "../ir/builtins.js";
+import { lookupBuiltin, vectorMemoryBuiltin, type AsyncCopyEntry, type CacheHintEntry, type MemoryEntry } from "../ir/builtins.js";
 import { checkMemoryStatement } from "./memoryOps.js";
 import { checkHintedStore } from "./cacheHints.js";
+import { checkAsyncCopyStatement } from "./asyncCopies.js";
 import { pathExprs, someExpr, withPathExprs } from "../ir/walk.js";
 import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../ir/types.js";
 import { zeroValue } from "../ir/composite.js";
@@ -430,6 +431,7 @@ function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
     const b = lookupBuiltin(e.callee.name);
     if (b?.rule.kind === "memory") return ctx.kind === "const" ? [] : checkMemoryStatement(ctx, e, b as MemoryEntry, s.span);
     if (b?.rule.kind === "cacheHint" && b.rule.op === "store") return ctx.kind === "const" ? [] : checkHintedStore(ctx, e, b as CacheHintEntry, s.span);
+    if (b?.rule.kind === "asyncCopy") return ctx.kind === "const" ? [] : checkAsyncCopyStatement(ctx, e, b as AsyncCopyEntry, s.span);
   }
   const r = checkExpr(ctx, e);
   if (!r) return [];

@@ -127,6 +127,10 @@ export const catalog = {
   GK8020: "tensor-core operation in a partial warp",
   GK8030: "misaligned vector access",
   GK8040: "data race",
+  GK8050: "read of an asynchronous copy's destination before it is visible",
+  GK8051: "write of memory an asynchronous copy is using",
+  GK8052: "asynchronous copy never waited for",
+  GK8053: "asynchronous copy's valid count out of range",
   // internal
   GK9001: "internal compiler error",
 } as const;

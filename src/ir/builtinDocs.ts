@@ -69,6 +69,32 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   }
   out.push(
     "",
+    "## Asynchronous copies",
+    "",
+    "Global → shared copies that a thread starts and waits for later (PTX `cp.async`, NVIDIA sm_80 and later),",
+    "so that the next tile loads while this one is used. Each is a statement. `dst` is a fixed-size shared array,",
+    "optionally partly indexed (`cpAsync(tile[row], col, A, i, 16)`), `src` a global array of the same scalar",
+    "type; each index must be a multiple of the elements a copy moves (the GPU needs both addresses aligned to",
+    "its size: GK8030 on the simulator), and the elements must be in bounds (GK8001; with `valid`, the `valid`",
+    "elements read). A copy's destination holds the data only once the copying thread has waited for it",
+    "(`cpAsyncCommit()` closes its copies into a group, `cpAsyncWait(n)` waits for all but its `n` most recent",
+    "groups); other threads see the data after that wait and a `barrier()` (within the copying thread's warp,",
+    "after a `syncWarp()`). The simulator checks this exactly: a read of a destination before then is GK8050, a",
+    "write GK8051, a copy never waited for when its thread ends GK8052, a `valid` outside 0 to the elements",
+    "copied GK8053. A copy may read its source at any moment up to the wait (the simulator reads it when the",
+    "copy starts), so a write of a pending copy's source is GK8051 too.",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) {
+    if (b.rule.kind !== "asyncCopy") continue;
+    const op = b.rule.op;
+    const args = op === "copy" ? "dst, di, src, si, bytes[, valid]" : op === "copyL2" ? "dst, di, src, si, 16[, valid]" : op === "wait" ? "n" : "";
+    out.push(`| \`${b.name}(${args})\` | ${b.doc} |`);
+  }
+  out.push(
+    "",
     "## Math",
     "",
     "All operands share one type; untyped constants take it. Every math function also works lane by lane",

@@ -17,6 +17,7 @@ import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { mmaEntries, type MmaRule } from "./mmaBuiltins.js";
 import { ldmatrixEntries } from "./ldmatrixBuiltins.js";
+import { asyncCopyEntries } from "./asyncCopyBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
 export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
@@ -121,7 +122,13 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule | CacheHintRule;
+/** Asynchronous global → shared copies and their groups (src/ir/asyncCopyBuiltins.ts): statements. */
+export interface AsyncCopyRule {
+  readonly kind: "asyncCopy";
+  readonly op: "copy" | "copyL2" | "commit" | "wait" | "waitAll";
+}
+
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule | CacheHintRule | AsyncCopyRule;
 
 export interface MathEntry {
   readonly name: string;
@@ -221,7 +228,15 @@ export interface MemoryEntry {
   readonly rule: MemoryRule;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry | CacheHintEntry;
+export interface AsyncCopyEntry {
+  readonly name: string;
+  readonly doc: string;
+  readonly rule: AsyncCopyRule;
+  /** The simulator's definition: the method of its tracker of copies (src/runtime/sim/asyncCopies.ts) the code calls. */
+  readonly js: "copy" | "commit" | "wait" | "waitAll";
+}
+
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry | CacheHintEntry | AsyncCopyEntry;
 
 // ---------------------------------------------------------------- synchronization and thread indices
 
@@ -262,7 +277,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...cacheHintEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...cacheHintEntries, ...asyncCopyEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;

@@ -451,6 +451,40 @@ export interface FenceStmt {
   readonly span: Span;
 }
 
+/**
+ * `cpAsync(dst, di, src, si, bytes[, valid])` / `cpAsyncL2(...)` (src/ir/asyncCopyBuiltins.ts):
+ * starts an asynchronous copy of `bytes` (4, 8 or 16; `bytes / size of T` elements, `lanes`)
+ * from the global array `src` at `srcIndices` to the shared array `dst` at `dstIndices`, both
+ * arrays of one scalar type T, each element's flat index a multiple of `lanes`. With `valid`
+ * (an i32 in 0..lanes) only that many elements are read and the rest of the destination is
+ * zero-filled. `cache`: through L1 ("all", PTX `.ca`) or L2 only ("global", `.cg`, 16 bytes).
+ * The destination holds the data only after the issuing thread's matching `asyncGroup` wait.
+ */
+export interface AsyncCopyStmt {
+  readonly kind: "asyncCopy";
+  readonly bytes: 4 | 8 | 16;
+  readonly cache: "all" | "global";
+  readonly dst: ArrayVar;
+  readonly dstIndices: readonly Expr[];
+  readonly src: ArrayVar;
+  readonly srcIndices: readonly Expr[];
+  readonly valid: Expr | null;
+  readonly span: Span;
+}
+
+/**
+ * `cpAsyncCommit()` (`commit`): this thread's copies since its last commit become one group;
+ * `cpAsyncWait(n)` (`wait`): waits until at most `pending` of this thread's groups are
+ * unfinished; `cpAsyncWaitAll()` (`waitAll`): waits for every copy of this thread, committed or not.
+ */
+export interface AsyncGroupStmt {
+  readonly kind: "asyncGroup";
+  readonly op: "commit" | "wait" | "waitAll";
+  /** `wait`'s n, a constant; 0 for the others. */
+  readonly pending: number;
+  readonly span: Span;
+}
+
 /** A nested scope (a source block): locals declared inside end with it. */
 export interface BlockStmt {
   readonly kind: "block";
@@ -471,6 +505,8 @@ export type Stmt =
   | ReturnStmt
   | BarrierStmt
   | FenceStmt
+  | AsyncCopyStmt
+  | AsyncGroupStmt
   | BlockStmt;
 
 // ---------------------------------------------------------------- functions and modules

@@ -8,6 +8,7 @@ import type { ArrayData, ArrayVar, CallArg, Expr, Function, Launch, Module, Para
 import { laneName, typeToString, type ScalarValue, type ValueType } from "./types.js";
 import type { Value } from "./composite.js";
 import { pathText } from "./paths.js";
+import { asyncCopyBuiltin, asyncGroupBuiltin } from "./asyncCopyBuiltins.js";
 
 const OPS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
@@ -121,6 +122,14 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
       return [`${pad}barrier();`];
     case "fence":
       return [`${pad}${s.scope === "block" ? "threadfenceBlock" : "threadfence"}();`];
+    case "asyncCopy": {
+      // As written: the array (partly indexed), then its last index.
+      const at = (a: ArrayVar, xs: readonly Expr[]) => `${a.name}${xs.slice(0, -1).map((x) => `[${e(x)}]`).join("")}, ${e(xs[xs.length - 1]!)}`;
+      const valid = s.valid ? `, ${e(s.valid)}` : "";
+      return [`${pad}${asyncCopyBuiltin(s.cache)}(${at(s.dst, s.dstIndices)}, ${at(s.src, s.srcIndices)}, ${s.bytes}${valid});`];
+    }
+    case "asyncGroup":
+      return [`${pad}${asyncGroupBuiltin(s.op)}(${s.op === "wait" ? s.pending : ""});`];
     case "block":
       return [`${pad}{`, ...stmts(s.body, depth + 1, name), `${pad}}`];
   }

@@ -31,6 +31,8 @@ export interface Capabilities {
   readonly memoryOrdering: boolean;
   /** Warp-level matrix multiply-accumulate (`mma_m16n8k16_f16`, ...): NVIDIA sm_80 and later. */
   readonly tensorCores: boolean;
+  /** Asynchronous global → shared copies (`cpAsync`, `cpAsyncCommit`, `cpAsyncWait`, ...): NVIDIA sm_80 and later. */
+  readonly asyncCopies: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -48,6 +50,7 @@ export const CAPABILITY_WORDS: Readonly<Record<Capability, string>> = {
   atomics: "atomics",
   memoryOrdering: "ordered accesses and fences",
   tensorCores: "tensor cores (mma_..., for NVIDIA sm_80 and later)",
+  asyncCopies: "asynchronous copies (cpAsync..., for NVIDIA sm_80 and later)",
 };
 
 /** A gk builtin as another language spells it, for messages: CUDA's `sqrtf` is gk's `sqrt`. */

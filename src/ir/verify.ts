@@ -12,7 +12,7 @@ import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
 import { pathExprs } from "./walk.js";
 import { pathType } from "./paths.js";
 import {
-  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, vectorType, type ArrayType, type MemoryType, type ScalarType,
+  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, sizeOf, vectorType, type ArrayType, type MemoryType, type ScalarType,
   type ScalarValue, T, typeToString, type ValueType, type VoidType,
 } from "./types.js";
 import { INT_RANGES } from "./values.js";
@@ -435,6 +435,23 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
           expr(s.value);
           if (s.value.type !== f.returnType) where("return value of the wrong type");
         } else if (f.returnType.kind !== "void") where("return without a value");
+        return;
+      case "asyncCopy": {
+        const d = s.dst.type, src = s.src.type;
+        if (!inScope(s.dst.id) || !inScope(s.src.id)) where(`cp.async between ${s.src.name} and ${s.dst.name} outside their scope`);
+        if (d.kind !== "array" || d.space !== "shared" || src.kind !== "global") where(`cp.async from ${s.src.name} (${typeToString(src)}) to ${s.dst.name} (${typeToString(d)})`);
+        if (d.elem.kind !== "scalar" || d.elem !== src.elem || s.bytes % sizeOf(d.elem) !== 0) where(`cp.async of ${s.bytes} bytes between arrays of ${typeToString(src.elem)} and ${typeToString(d.elem)}`);
+        if (s.cache === "global" && s.bytes !== 16) where(`cp.async.cg of ${s.bytes} bytes`);
+        indices(memoryDims(d).length, s.dstIndices, s.dst.name);
+        indices(memoryDims(src).length, s.srcIndices, s.src.name);
+        if (s.valid) {
+          expr(s.valid);
+          if (s.valid.type !== T.i32) where("cp.async's valid count is not i32");
+        }
+        return;
+      }
+      case "asyncGroup":
+        if (!(Number.isInteger(s.pending) && s.pending >= 0) || (s.op !== "wait" && s.pending !== 0)) where(`${s.op} of cp.async groups with ${s.pending} pending`);
         return;
       case "barrier":
       case "fence":

@@ -177,11 +177,14 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
       return s.cond ? [s.cond] : NONE;
     case "return":
       return s.value ? [s.value] : NONE;
+    case "asyncCopy":
+      return s.valid ? [...s.dstIndices, ...s.srcIndices, s.valid] : [...s.dstIndices, ...s.srcIndices];
     case "block":
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       return NONE;
     default:
       return assertNever(s, "statement");
@@ -369,10 +372,14 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
     case "block":
       out = { ...s, body: mapStmts(s.body, m) };
       break;
+    case "asyncCopy":
+      out = { ...s, dstIndices: s.dstIndices.map(f), srcIndices: s.srcIndices.map(f), valid: s.valid ? f(s.valid) : null };
+      break;
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       out = s;
       break;
     default:

@@ -640,6 +640,16 @@ export const loadReadOnly: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly(
 export const loadReadOnly2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("loadReadOnly2");
 /** loadReadOnly4(arr, i): arr[i .. i + 3] as a 4-lane vector of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
 export const loadReadOnly4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("loadReadOnly4");
+/** cpAsync(dst, di, src, si, bytes[, valid]): a statement; starts copying bytes (4, 8 or 16, a constant) from the global array src at element si to the shared array dst at element di, arrays of one scalar type, each index a multiple of the elements copied; with valid (0 to that many), only valid elements are read and the rest are zeros (PTX cp.async.ca, cached in L1 and L2). The destination holds the data once this thread waits for the copy (cpAsyncCommit, then cpAsyncWait); other threads see it after that wait and a barrier(). sm_80 and later. */
+export const cpAsync: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: 4 | 8 | 16, valid?: Num) => void = deviceOnly("cpAsync");
+/** cpAsyncL2(dst, di, src, si, 16[, valid]): a statement; cpAsync of 16 bytes cached in L2 only, not L1 (PTX cp.async.cg): for tiles a block reads once. The destination holds the data once this thread waits for the copy (cpAsyncCommit, then cpAsyncWait); other threads see it after that wait and a barrier(). sm_80 and later. */
+export const cpAsyncL2: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: 16, valid?: Num) => void = deviceOnly("cpAsyncL2");
+/** cpAsyncCommit(): a statement; this thread's asynchronous copies since its last commit become one group (PTX cp.async.commit_group), which cpAsyncWait counts. */
+export const cpAsyncCommit: () => void = deviceOnly("cpAsyncCommit");
+/** cpAsyncWait(n): a statement; waits until at most n (a constant, 0 or more) of this thread's committed groups of asynchronous copies are unfinished, the most recent ones (PTX cp.async.wait_group n); their destinations then hold the data for this thread. */
+export const cpAsyncWait: (n: Num) => void = deviceOnly("cpAsyncWait");
+/** cpAsyncWaitAll(): a statement; waits for every asynchronous copy of this thread, committed or not (PTX cp.async.wait_all). */
+export const cpAsyncWaitAll: () => void = deviceOnly("cpAsyncWaitAll");
 /** v of lane srcLane mod 32 (CUDA __shfl_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015). */
 export const shfl: <T extends Num>(v: T, srcLane: Num) => T = deviceOnly("shfl");
 /** v of lane laneId - (delta mod 32), or its own v where that is below 0 (CUDA __shfl_up_sync). */

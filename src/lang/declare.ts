@@ -78,6 +78,23 @@ function declaration(b: BuiltinEntry): string | undefined {
           return assertNever(op, "memory op");
       }
     }
+    case "asyncCopy": {
+      const op = rule.op;
+      switch (op) {
+        case "copy":
+        case "copyL2": {
+          const bytes = op === "copy" ? "4 | 8 | 16" : "16";
+          return `export const ${b.name}: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: ${bytes}, valid?: Num) => void = deviceOnly("${b.name}");`;
+        }
+        case "commit":
+        case "waitAll":
+          return `export const ${b.name}: () => void = deviceOnly("${b.name}");`;
+        case "wait":
+          return `export const ${b.name}: (n: Num) => void = deviceOnly("${b.name}");`;
+        default:
+          return assertNever(op, "async copy op");
+      }
+    }
     case "index":
       return rule.axes ? `export const ${b.name}: Dim3 = deviceIndex("${b.name}");` : `export const ${b.name}: i32 = deviceValue();`;
     case "constant":

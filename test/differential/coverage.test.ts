@@ -150,6 +150,13 @@ describe("the kernel generator's coverage", () => {
     }
   });
 
+  it("reaches every tensor-core builtin (every mma shape, ldmatrix variant) and asynchronous copy, each in tens of kernels", () => {
+    const names = builtins.filter((b) => (b.rule.kind === "warp" && (b.rule.shape === "mma" || b.rule.shape === "ldmatrix")) || b.rule.kind === "asyncCopy").map((b) => b.name);
+    const counts = names.map((n) => [n, perKernel().filter((fs) => [...fs].some((f) => f.startsWith(`builtin:${n}:`))).length] as const);
+    console.log(counts.map(([n, c]) => `${n} ${c}`).join(", "));
+    for (const [n, c] of counts) expect(c, n).toBeGreaterThanOrEqual(10);
+  });
+
   it("reaches vectors of every type (f16x2 and bf16x2 too) with every operator and builtin, and vector loads and stores in every memory", () => {
     const seen = new Set(seenFeatures());
     expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);

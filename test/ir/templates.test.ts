@@ -3,8 +3,9 @@
  * (src/ir/templates.ts): these tests hold every template to what it declares.
  */
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "../../src/codegen/cuda/builtins.js";
+import { builtins, type AsyncCopyEntry, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "../../src/codegen/cuda/builtins.js";
+import { AsyncCopies } from "../../src/runtime/sim/asyncCopies.js";
 import { isComparison, jsBinary, jsCast, jsUnary } from "../../src/ir/evalOp.js";
 import type { BinOp, UnOp } from "../../src/ir/nodes.js";
 import { evaluatesOnce, fill, precOf, type Template } from "../../src/ir/templates.js";
@@ -92,6 +93,12 @@ function cudaCases(): Case[] {
         const op = b.rule.op;
         const arity = op.startsWith("fence") ? 0 : op.startsWith("load") ? 1 : 2;
         for (const [t, impl] of Object.entries(CUDA_MEMORY[b.name] ?? {})) out.push({ where: `${b.name} ${t}`, template: impl!.template, arity, unarySlots: arity ? [0] : [] });
+        break;
+      }
+      case "asyncCopy": {
+        // A copy's operands: the bytes, the two elements' addresses, the bytes read; a wait's: n.
+        const copies = b.rule.op === "copy" || b.rule.op === "copyL2";
+        out.push({ where: b.name, template: CUDA_ASYNC_COPY[b.name]!(16).template, arity: copies ? 3 : 0, unarySlots: copies ? [0, 1] : [] });
         break;
       }
       case "index":
@@ -238,6 +245,10 @@ describe("every builtin has the simulator's definition", () => {
         case "cacheHint":
           // A load or store in the IR with a hint, which the simulator ignores (a plain access).
           expect([1, 2, 4], b.name).toContain(b.rule.lanes);
+          break;
+        case "asyncCopy":
+          // A statement the simulator's tracker of copies runs (src/runtime/sim/asyncCopies.ts).
+          expect(typeof AsyncCopies.prototype[(b as AsyncCopyEntry).js], b.name).toBe("function");
           break;
         default:
           assertNever(b.rule, "builtin rule");

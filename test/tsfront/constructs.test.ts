@@ -154,6 +154,11 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
   same("fast f32 builtins", "out[0] = fastExp(x[0]) + fastLog(x[1]) + fastDiv(x[2], 3.0) + fastSin(x[3]) + fastPow(x[4], 2.0);"),
   same("memory fences, acquire/release and volatile loads and stores", "storeVolatile(iout, 1, 5);\nthreadfence();\nthreadfenceBlock();\nstoreRelease(iout, 0, 1);\nconst f = loadAcquire(iout, 0);\nconst g = loadVolatile(iout, 1);\niout[2] = f + g;"),
   same("warp match: matchAny, matchAll", "const m = matchAny(n);\nif (matchAll(l)) { iout[0] = i32(m); }"),
+  {
+    construct: "asynchronous copies: cpAsync (with a valid count), cpAsyncL2, commit, wait, wait all",
+    gk: "device_kernel k(x: readonly global<f32>, out: global<f32>) {\n  shared t: f32[2][64];\n  cpAsync(t[0], 4 * threadIdx.x, x, 4 * threadIdx.x, 16, 3);\n  cpAsyncL2(t[1], 4 * threadIdx.x, x, 64 + 4 * threadIdx.x, 16);\n  cpAsyncCommit();\n  cpAsyncWait(0);\n  cpAsyncWaitAll();\n  barrier();\n  out[threadIdx.x] = t[1][threadIdx.x];\n}\n",
+    ts: 'import { kernel, shared, threadIdx, barrier, f32, cpAsync, cpAsyncL2, cpAsyncCommit, cpAsyncWait, cpAsyncWaitAll, type Global, type ReadonlyGlobal } from "gk";\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  const t = shared(f32, 2, 64);\n  cpAsync(t[0]!, 4 * threadIdx.x, x, 4 * threadIdx.x, 16, 3);\n  cpAsyncL2(t[1]!, 4 * threadIdx.x, x, 64 + 4 * threadIdx.x, 16);\n  cpAsyncCommit();\n  cpAsyncWait(0);\n  cpAsyncWaitAll();\n  barrier();\n  out[threadIdx.x] = t[1]![threadIdx.x]!;\n});\n',
+  },
   body("@unroll, @unroll(4), @unroll(1) before for, while and do loops", "@unroll\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\n@unroll(4)\nwhile (j < n) { j++; }\n@unroll(1)\ndo { j--; } while (j > 0);\niout[0] = j;", "unroll();\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\nunroll(4);\nwhile (j < n) { j++; }\nunroll(1);\ndo { j--; } while (j > 0);\niout[0] = j;"),
   vectors("vector constructors (per lane, splat, mixed parts), lanes (v.x!), swizzles, assigning a lane",
     "let v = f32x4(1.0, 2.0, 3.0, 4.0);\nlet w = f32x4(v.xy, 0.5, x[0]);\nlet u = f32x4(x[1]);\nv.y = 1.0;\nv.w *= 2.0;\nconst s = v.zyx;\nout[0] = v.x + w.w + s.y + u.r;",

@@ -75,6 +75,19 @@ function perType(types: readonly ScalarName[], impl: (t: ScalarName) => CudaImpl
 }
 
 /**
+ * The asynchronous copies (asyncCopyHelpers.ts), by the builtin's constant (a copy's bytes,
+ * cpAsyncWait's n, which PTX takes as immediates): a copy's template is over `[dst, src, n]`
+ * (the two elements' addresses, the bytes read), the others' over nothing.
+ */
+export const CUDA_ASYNC_COPY: Readonly<Record<string, (constant: number) => CudaImpl>> = {
+  cpAsync: (bytes) => ({ template: call(`gk_cp_async_ca<${bytes}>`), helpers: ["gk_cp_async_ca"] }),
+  cpAsyncL2: (bytes) => ({ template: call(`gk_cp_async_cg<${bytes}>`), helpers: ["gk_cp_async_cg"] }),
+  cpAsyncCommit: () => ({ template: call("gk_cp_async_commit"), helpers: ["gk_cp_async_commit"] }),
+  cpAsyncWait: (n) => ({ template: call(`gk_cp_async_wait<${n}>`), helpers: ["gk_cp_async_wait"] }),
+  cpAsyncWaitAll: () => ({ template: call("gk_cp_async_wait_all"), helpers: ["gk_cp_async_wait_all"] }),
+};
+
+/**
  * The memory-ordering builtins (src/ir/memoryBuiltins.ts): per element type, a template over
  * `[addr]` (loads) or `[addr, value]` (stores), `addr` as for atomics; a fence's one template,
  * over nothing, is filed under `fence`.

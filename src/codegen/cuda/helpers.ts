@@ -7,6 +7,7 @@
  */
 import { orderedHelperDeps, orderedHelpers } from "./orderedHelpers.js";
 import { mmaHelperDeps, mmaHelpers } from "./mmaHelpers.js";
+import { asyncCopyHelpers } from "./asyncCopyHelpers.js";
 import type { Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 
@@ -81,6 +82,7 @@ export const cudaHelpers = {
     "template <typename T> static __device__ __forceinline__ T gk_ld_nc(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldg((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
   ...orderedHelpers,
   ...mmaHelpers,
+  ...asyncCopyHelpers,
 } as const;
 export type CudaHelperName = keyof typeof cudaHelpers;
 

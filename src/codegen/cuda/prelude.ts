@@ -5,7 +5,8 @@
  * own integer division helpers below.
  */
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { asyncCopyBuiltin, asyncGroupBuiltin } from "../../ir/asyncCopyBuiltins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
@@ -148,6 +149,8 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
       const hinted = s.kind === "store" && s.cache ? CUDA_CACHE_HINTS[s.cache].store : undefined;
       if (hinted) used.add(hinted);
       if (s.kind === "store" && s.order) add(CUDA_MEMORY[memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").name]?.[asScalar(s.array.type.elem).name]?.helpers);
+      if (s.kind === "asyncCopy") add(CUDA_ASYNC_COPY[asyncCopyBuiltin(s.cache)]!(s.bytes).helpers);
+      if (s.kind === "asyncGroup") add(CUDA_ASYNC_COPY[asyncGroupBuiltin(s.op)]!(s.pending).helpers);
     },
       expr: (e) => {
         if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");

@@ -20,7 +20,7 @@
  */
 
 import { builtins, type IndexEntry, type WarpEntry } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
 import { fill } from "../../ir/templates.js";
 import { assertNever } from "../../util.js";
 
@@ -216,6 +216,9 @@ export function builtinCudaNames(): string[] {
         break;
       case "memory":
         for (const impl of Object.values(CUDA_MEMORY[b.name] ?? {})) if (impl) texts.push(fill(impl.template, ["p", ...args]));
+        break;
+      case "asyncCopy":
+        texts.push(fill(CUDA_ASYNC_COPY[b.name]!(16).template, args));
         break;
       case "constant":
       case "vector":

@@ -15,11 +15,12 @@ import { kernelSymbolProblem } from "./reserved.js";
 import { cudaSpelling } from "./spellings.js";
 
 /**
- * CUDA for a GPU before sm_80 (Volta, Turing): no `mma.sync` shapes gk offers, so `legalize`
- * refuses the tensor-core builtins, located (GK7008), before nvcc would fail on the PTX.
+ * CUDA for a GPU before sm_80 (Volta, Turing): no `mma.sync` shapes gk offers and no `cp.async`,
+ * so `legalize` refuses the tensor-core and asynchronous-copy builtins, located (GK7008), before
+ * nvcc would fail on the PTX.
  */
 export function cudaTargetFor(arch: number): Target {
-  return arch >= 80 ? CUDA_TARGET : { ...CUDA_TARGET, name: `CUDA sm_${arch}`, capabilities: { ...CUDA_TARGET.capabilities, tensorCores: false } };
+  return arch >= 80 ? CUDA_TARGET : { ...CUDA_TARGET, name: `CUDA sm_${arch}`, capabilities: { ...CUDA_TARGET.capabilities, tensorCores: false, asyncCopies: false } };
 }
 
 /**
@@ -56,6 +57,7 @@ export const CUDA_TARGET: Target = {
     atomics: true,
     memoryOrdering: true,
     tensorCores: true,
+    asyncCopies: true,
   },
   kernelSymbol: { what: 'its CUDA symbol (extern "C")', problem: kernelSymbolProblem },
   spelling: cudaSpelling,

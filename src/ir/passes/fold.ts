@@ -176,10 +176,15 @@ function foldStmt(s: Stmt, ftz: boolean): Stmt[] {
       return [{ ...s, value: s.value ? foldExpr(s.value, ftz) : null }];
     case "block":
       return [{ ...s, body: foldStmts(s.body, ftz) }];
+    case "asyncCopy": {
+      const f = (x: Expr) => foldExpr(x, ftz);
+      return [{ ...s, dstIndices: s.dstIndices.map(f), srcIndices: s.srcIndices.map(f), valid: s.valid ? f(s.valid) : null }];
+    }
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       return [s];
   }
   return assertNever(s, "statement");

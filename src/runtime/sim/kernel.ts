@@ -21,6 +21,7 @@ import { startTask } from "../../progress.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../codegen/js/sites.js";
 import { RaceDetector } from "./races.js";
+import { AsyncCopies } from "./asyncCopies.js";
 
 export interface SimOptions {
   /**
@@ -111,6 +112,8 @@ interface Compiled {
   readonly barrierPoints: readonly string[];
   /** The race detector its hooks call, in race mode. */
   readonly races: RaceDetector | null;
+  /** The tracker of asynchronous copies its code calls, where it starts any. */
+  readonly async: AsyncCopies | null;
 }
 
 /** A kernel compiled for the simulator. */
@@ -176,10 +179,11 @@ function compile(m: Module, k: Function, checkUninitializedShared: boolean, barr
   try {
     const gen = generateKernel(m, k.name, { checkUninitializedShared, flushToZero: m.flushToZero ?? false, checkRaces }, barrierPath);
     const races = checkRaces ? new RaceDetector() : null;
-    const make = new globalThis.Function("$", "$sim", "$race", gen.source) as ($: Runtime, $sim: FaultHandlers, $race: RaceDetector | null) => Launcher;
+    const async = gen.analysis.asyncCopies ? new AsyncCopies() : null;
+    const make = new globalThis.Function("$", "$sim", "$race", "$async", gen.source) as ($: Runtime, $sim: FaultHandlers, $race: RaceDetector | null, $async: AsyncCopies | null) => Launcher;
     const { sites, usesBarriers, usesWarpOps, barrierPoints } = gen;
     const constants = gen.analysis.constants;
-    return { launch: make(runtime, faultHandlers, races), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints, races };
+    return { launch: make(runtime, faultHandlers, races, async), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints, races, async };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);
@@ -218,8 +222,10 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   try {
     const races = k.compiled.races;
     races?.start(ctx, grid, block);
+    const async = k.compiled.async;
+    async?.start(ctx, block, races);
     const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], budget);
-    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx, races);
+    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx, races, async);
     else steps = r as number;
   } catch (e) {
     if (e instanceof SimError) throw e;

@@ -96,7 +96,7 @@ export function features(p: Program): Set<string> {
         out.add(`bitcast:${e.e.t}->${e.t}`);
         return expr(e.e);
       case "builtin":
-        out.add(`builtin:${e.fn}:${e.args[0]!.t}`);
+        out.add(`builtin:${e.fn}:${e.args[0]?.t ?? "void"}`);
         if (e.fn === "load2" || e.fn === "load4" || e.fn === "load8") {
           const array = (e.args[0] as Expr & { k: "name" }).name;
           out.add(`vector:${e.fn}:${arrayKind(array)}`);

@@ -13,7 +13,8 @@
  *   const o = gid * 4;                                       // this thread's output slots o..o+3
  *   <locals, local arrays, shared declarations, shared accumulators set by thread 0; barrier>
  *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count
- *    | warp operations storing to output slots>
+ *    | warp operations storing to output slots | in blocks of whole warps, asynchronous copies,
+ *    ldmatrix and a tensor-core multiply-accumulate (warps.ts)>
  *   <barrier; shared accumulators read out>
  *   <epilogue: statements that may also return early>
  *
@@ -26,12 +27,11 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import type { Dim3 } from "../../ir/limits.js";
 import {
-  ALL_TYPES, assign, bin, builtin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
-  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
-  type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
+  ALL_TYPES, assign, bin, FLOAT_TYPES, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type LValue, type Param, type ParamValue, type Program, type Stmt,
+  type StructDef, type StructTy, type TableDef, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
@@ -41,6 +41,7 @@ import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.
 import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
+import { tensorCores, warpOperations } from "./warps.js";
 
 /** Output slots per thread. */
 export const SLOTS = 4;
@@ -60,9 +61,11 @@ export interface GenOptions {
   readonly floatAtomics?: boolean;
   /** Generic device functions and kernels generic over a shared array's size (default true; src/testing/gen/generic.ts). */
   readonly generics?: boolean;
+  /** Asynchronous copies, ldmatrix and tensor-core multiply-accumulates in blocks of whole warps (default true; warps.ts). */
+  readonly tensorCores?: boolean;
 }
 
-type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
+type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "tensor" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 interface Shape {
   readonly grid: Dim3;
@@ -255,6 +258,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
       // Where a segment of warp operations goes, in about one program in two (shuffles move twelve types; matches four).
       warpAt: fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }),
+      // Where the tensor-core segment goes, in blocks of whole warps (warps.ts), in about one program in three of them.
+      tensorAt: opts.tensorCores === false ? fc.constant(null) : fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false ? fc.constant([]) : fc.subarray([...FLOAT_TYPES]),
       fast: opts.approx === false ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
       // Constant memory holds scalars (gk refuses others, GK2043).
@@ -275,6 +280,8 @@ function shapeWith(opts: GenOptions, vecTypes: readonly VecTy[], structs: readon
         return kind % 3 === 2 && !r.shared[t]!.scalar ? { k: "loop", target: t, trips } : { k: "phase", target: t };
       });
       if (r.warpAt !== null) plan.splice(r.warpAt % (plan.length + 1), 0, { k: "warp" });
+      const [bx, by, bz] = r.launch.block;
+      if (r.tensorAt !== null && (bx * by * bz) % 32 === 0) plan.splice(r.tensorAt % (plan.length + 1), 0, { k: "tensor" });
       return {
         ...r.launch,
         vecTypes,
@@ -454,8 +461,8 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
       pieces.push(scopeWith(readable).stmts(ctx(2, "none"), 1, 3));
       return;
     }
-    if (seg.k === "warp") {
-      pieces.push(warpOperations(scopeWith(readable), s.block));
+    if (seg.k === "warp" || seg.k === "tensor") {
+      pieces.push((seg.k === "warp" ? warpOperations : tensorCores)(scopeWith(readable), s.block));
       return;
     }
     const d = shared[seg.target]!;
@@ -501,30 +508,6 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
 
 function count(dims: readonly number[]): number {
   return dims.reduce((a, b) => a * b, 1);
-}
-
-/**
- * One to three warp operations, each stored to one of the thread's output slots: a shuffle
- * of a value of any numeric type with any i32 lane operand, a vote, or a match.
- */
-function warpOperations(scope: Scope, [bx, by, bz]: Dim3): fc.Arbitrary<Stmt[]> {
-  const whole = (bx * by * bz) % 32 === 0;
-  // shfl and shflXor appear only in whole warps (fewer programs): there they take most draws.
-  const shuffles = whole ? fc.oneof({ arbitrary: fc.constantFrom("shfl", "shflXor"), weight: 2 }, { arbitrary: fc.constantFrom("shflUp", "shflDown"), weight: 1 }) : fc.constantFrom("shflUp", "shflDown");
-  const shuffle = fc.tuple(shuffles, fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
-    fc.tuple(scope.gen.any(t), scope.gen.any("i32")).map(([v, lane]): [Ty, Expr] => [t, builtin(t, fn, v, lane)]),
-  );
-  const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
-  const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
-  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it (of the
-  // 32- and 64-bit integers, MATCH_TYPES). Partial warps as votes.
-  const match = fc
-    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...(MATCH_TYPES as readonly IntTy[])))
-    .chain(([[t, fn], u]) => scope.gen.any(u).map((v): [Ty, Expr] => [t, builtin(t, fn, v)]));
-  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 }, { arbitrary: match, weight: 1 });
-  return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
-    ops.map(([[t, e], k]) => assign({ name: `out_${t}`, t, idx: [bin("i32", "+", i32("o"), lit("i32", k))] }, "=", e)),
-  );
 }
 
 /** `sh[tid] = e` (and maybe a compound update of the same slot: not of a struct), or thread 0 setting a single shared variable. */

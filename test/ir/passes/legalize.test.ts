@@ -78,3 +78,23 @@ describe("legalize: tensor cores", () => {
     expect(diagnosticLines(onTarget(MMA, lacking("warpOperations")))).toEqual([]);
   });
 });
+
+describe("legalize: asynchronous copies", () => {
+  const COPY = `device_kernel k(x: readonly global<f32>, out: global<f32>) {
+  shared t: f32[128];
+  cpAsync(t, 4 * threadIdx.x, x, 4 * threadIdx.x, 16);
+  cpAsyncWaitAll();
+  barrier();
+  out[threadIdx.x] = t[threadIdx.x];
+}
+`;
+  it("refuses cp.async on a CUDA GPU before sm_80, at its first use, and lets sm_80 and later have it", () => {
+    const r = onTarget(COPY, cudaTargetFor(75));
+    expect(r.ir).toBeUndefined();
+    expect(diagnosticLines(r)).toEqual(["GK7008 3:3 the CUDA sm_75 target has no asynchronous copies (cpAsync..., for NVIDIA sm_80 and later), which this program uses here"]);
+    expect(diagnosticLines(onTarget(COPY, cudaTargetFor(80)))).toEqual([]);
+    expect(diagnosticLines(onTarget("device_kernel k() {\n  cpAsyncCommit();\n}\n", lacking("asyncCopies")))).toEqual([
+      "GK7008 2:3 the TestGPU target has no asynchronous copies (cpAsync..., for NVIDIA sm_80 and later), which this program uses here",
+    ]);
+  });
+});
