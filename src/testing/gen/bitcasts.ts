@@ -39,6 +39,8 @@ export function bitcasts(g: ExprGen, t: ValTy, d: number): Weighted[] {
   if (bits === undefined || d === 0) return [];
   const sources = [...NUM_TYPES, ...g.env.vecTypes].filter((u) => u !== t && bitsOf(u) === bits);
   if (!sources.length) return [];
-  const arb = fc.oneof(...sources.map((u) => g.expr(u, d - 1))).map((x): Expr => ({ k: "bitcast", t, e: notNaN(x) }));
-  return [{ arbitrary: arb, weight: 1 }];
+  // A pair of halves most often comes from a u32 of their bits (a 16-byte load of half data, unpacked).
+  const packed = isVecTy(t) && lanesOf(t) === 2 && SCALAR_INFO[laneOf(t)].bits === 16;
+  const arb = fc.oneof(...sources.map((u) => ({ arbitrary: g.expr(u, d - 1), weight: packed && u === "u32" ? 3 : 1 }))).map((x): Expr => ({ k: "bitcast", t, e: notNaN(x) }));
+  return [{ arbitrary: arb, weight: packed ? 3 : 1 }];
 }
