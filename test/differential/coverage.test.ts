@@ -17,7 +17,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { builtins, type AtomicEntry, type CacheHintEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
 import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
@@ -58,6 +58,12 @@ function expectedFeatures(): string[] {
   for (const c of CONSTRAINTS) want.push(`generic:fn:${c.text}`, `generic:fn:${c.text}:sized`);
   for (const t of NUM_TYPES) want.push(`generic:instance:${t}`);
   want.push("generic:call:inferred", "generic:call:explicit", "generic:call:sized", "generic:kernel");
+  // Cache hints on the kernel's inputs and outputs (loadReadOnly on its readonly inputs): of
+  // f32 and of an f32x4 element, the 2- and 4-lane forms of f16 too; launch bounds, with and without minBlocks.
+  for (const b of builtins.filter((x): x is CacheHintEntry => x.rule.kind === "cacheHint")) {
+    want.push(`builtin:${b.name}:f32`, b.rule.lanes === 1 ? `builtin:${b.name}:f32x4` : `builtin:${b.name}:f16`);
+  }
+  want.push("vector:storeStreaming:global", "kernel:launchBounds", "kernel:launchBounds:minBlocks");
   for (const s of ["threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y", "blockDim.x", "gridDim.x", "globalId.x", "globalId.y"]) want.push(`special:${s}`);
   return [...new Set(want)];
 }

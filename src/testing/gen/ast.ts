@@ -163,8 +163,11 @@ export type Stmt =
   | { readonly k: "localArray"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
   /** `dims` empty: one `shared x: T;`; `dynamic`: `shared x: T[];` (of scalars), its length (dims[0]) given by the launch. */
   | { readonly k: "shared"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly dynamic?: boolean }
-  /** `store2(array, idx, value)` / `store4(...)` / `store8(...)` into an array of scalars of type t. */
-  | { readonly k: "vstore"; readonly fn: "store2" | "store4" | "store8"; readonly array: string; readonly t: Ty; readonly idx: Expr; readonly value: Expr }
+  /**
+   * `store2(array, idx, value)` / `store4(...)` / `store8(...)` into an array of scalars of type t;
+   * `storeStreaming(array, idx, value)` (an element of type t) and `storeStreaming2`/`4` (cacheHints.ts).
+   */
+  | { readonly k: "vstore"; readonly fn: "store2" | "store4" | "store8" | "storeStreaming" | "storeStreaming2" | "storeStreaming4"; readonly array: string; readonly t: ValTy; readonly idx: Expr; readonly value: Expr }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
   | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
   | { readonly k: "do"; readonly e: Expr }
@@ -265,6 +268,8 @@ export interface Program {
   readonly sizeParam?: { readonly name: string; readonly value: number; readonly array: string };
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
+  /** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on the kernel, maxThreads at least the block's threads. */
+  readonly launchBounds?: readonly [number] | readonly [number, number];
   readonly grid: Dim3;
   readonly block: Dim3;
   /**

@@ -30,6 +30,7 @@ export function features(p: Program): Set<string> {
   const constantArrays = new Set(p.constantArrays.map((a) => a.name));
   for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
   if (p.tables.length) out.add("const:table");
+  if (p.launchBounds) out.add(`kernel:launchBounds${p.launchBounds.length === 2 ? ":minBlocks" : ""}`);
   /** `vector:…` or `struct:…` for a value of a vector or struct type. */
   const kind = (t: ValTy | "void"): string | undefined => (t === "void" || isScalarTy(t) ? undefined : isVecTy(t) ? "vector" : "struct");
   const steps = (base: ValTy | undefined, path: readonly PathStep[]): void => {

@@ -27,6 +27,7 @@ import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { literalValue } from "./values.js";
 import { bitcasts } from "./bitcasts.js";
+import { hintedLoads } from "./cacheHints.js";
 import { INT_RANGES } from "../../ir/values.js";
 
 export interface ValueVar {
@@ -50,6 +51,8 @@ export interface ArrayRef {
   readonly writable?: boolean;
   /** A dynamic shared array (`shared sh: T[];`), its length the block's threads. */
   readonly dynamic?: boolean;
+  /** The cache hints the kernel uses on it (cacheHints.ts): "all" on its own readonly inputs, "streaming" on its outputs. */
+  readonly hints?: "all" | "streaming";
 }
 
 export interface FnSig {
@@ -278,6 +281,7 @@ export class ExprGen {
         out.push(w(fc.tuple(...idx).map((ix) => index(t, a.name, ...ix)), a.kind === "input" ? 3 : 2));
       }
     }
+    out.push(...hintedLoads(this, t, d));
     return out;
   }
 

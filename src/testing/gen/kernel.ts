@@ -42,6 +42,7 @@ import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 import { tensorCores, warpOperations } from "./warps.js";
+import { launchBounds } from "./cacheHints.js";
 
 /** Output slots per thread. */
 export const SLOTS = 4;
@@ -63,6 +64,8 @@ export interface GenOptions {
   readonly generics?: boolean;
   /** Asynchronous copies, ldmatrix and tensor-core multiply-accumulates in blocks of whole warps (default true; warps.ts). */
   readonly tensorCores?: boolean;
+  /** Cache-hinted loads and stores of the kernel's global arrays (cacheHints.ts) and `@launchBounds` on the kernel (default true; off for a target without them). */
+  readonly cacheHints?: boolean;
 }
 
 type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "tensor" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
@@ -407,14 +410,15 @@ function tableRefs(s: Shape): ArrayRef[] {
 
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const types = paramTypes(s);
+  const hints = opts.cacheHints !== false;
   const base: Env = {
     vars: [
       ...types.map((t): ValueVar => ({ name: `s_${t}`, t, mutable: true })),
       ...["tid", "gid", "o"].map((name): ValueVar => ({ name, t: "i32", mutable: false })),
     ],
     arrays: [
-      ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
-      ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input", ...(hints && { hints: "all" }) })),
+      ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own", ...(hints && { hints: "streaming" }) })),
       ...constantRefs(s),
       ...tableRefs(s),
     ],
@@ -574,10 +578,11 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
         fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic, s))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
+        bounds: opts.cacheHints === false ? fc.constant(undefined) : launchBounds(s.block),
       })
-      .map(({ fns, body, values: vs }): Program => ({
+      .map(({ fns, body, values: vs, bounds }): Program => ({
         constants: s.constants, constantArrays: s.constantArrays, structs: s.structs, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
-        params, body, grid: s.grid, block: s.block, values: vs,
+        params, body, grid: s.grid, block: s.block, values: vs, ...(bounds && { launchBounds: bounds }),
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
       }));
   });

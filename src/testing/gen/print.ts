@@ -40,6 +40,7 @@ export function printProgram(p: Program, name: string): PrintedProgram {
   const params = p.params.filter((q) => used.has(q.name));
   if (lines.length) lines.push("");
   const generics = p.sizeParam ? `<${p.sizeParam.name}: i32>` : "";
+  if (p.launchBounds) lines.push(`@launchBounds(${p.launchBounds.join(", ")})`);
   lines.push(`device_kernel ${name}${generics}(${params.map((q) => pr.param(q)).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
   return { source: lines.join("\n") + "\n", kernel: name, params };
 }

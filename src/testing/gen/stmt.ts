@@ -25,6 +25,7 @@ import {
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
 import { innerPlaces, pathTo } from "./structs.js";
 import { alignedIndex, vectorAccessible } from "./vectors.js";
+import { hintedStores } from "./cacheHints.js";
 import { fastCall, type FastUse } from "./fast.js";
 
 /** An array that threads update with one order-independent atomic family. */
@@ -134,6 +135,8 @@ export class Scope {
       const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
       out.push(w(this.assignTo(slot, t), 3), ...this.inside(slot, t, 2));
       if (isScalarTy(t)) out.push(...this.vectorStores({ name: `out_${t}`, t, dims: [], kind: "own" }));
+      const own = this.env.arrays.find((a) => a.name === `out_${t}`);
+      if (own) out.push(...hintedStores(g, own, this.env.slots, slotIndex));
       if (t !== "bool" && (atomicTypes as readonly ValTy[]).includes(t)) out.push(w(this.ownAtomic(t as NumTy), 1));
     }
     out.push(...this.effects(atomicTypes));

@@ -24,6 +24,7 @@ import { EXACT_USES, mathOperands, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen
 import { fieldReads } from "./structs.js";
 import { literalValue } from "./values.js";
 import { bitcasts } from "./bitcasts.js";
+import { hintedVectorLoads } from "./cacheHints.js";
 
 type Weighted = fc.WeightedArbitrary<Expr>;
 const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
@@ -91,6 +92,7 @@ function vectorLoads(g: ExprGen, t: VecTy, d: number): Weighted[] {
       out.push(w(alignedIndex(g, a.dims[0]!, n, d).map((i) => builtin(t, fn, array, i)), a.kind === "input" ? 2 : 3));
     }
   }
+  out.push(...hintedVectorLoads(g, t, d));
   return out;
 }
 
