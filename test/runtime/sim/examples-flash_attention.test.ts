@@ -38,13 +38,14 @@ describe("examples/flash_attention.gk", () => {
 });
 
 describe("bench/attention_tiles.gk", () => {
-  // [BN, DW, MT], as bench/attention.mjs's VARIANTS write them, f16.
+  // [BN, DW, MT], as bench/attention.mjs's VARIANTS write them, f16; at least two key tiles (the
+  // last two pass 48 KB of shared memory, lifted into dynamic shared memory on the GPU).
   const lib = readLib();
   const text = readFileSync("bench/attention_tiles.gk", "utf8").replace("../examples/lib/flash_attention.gk", "./lib.gk");
-  for (const [bn, dw, mt] of [[64, 32, 1], [32, 32, 2], [16, 64, 2]] as const) for (const causal of [false, true]) {
+  for (const [bn, dw, mt] of [[64, 32, 1], [32, 32, 2], [16, 64, 2], [128, 32, 1], [64, 64, 1]] as const) for (const causal of [false, true]) {
     const instance = `flash<f16, false, ${causal}, ${bn}, ${dw}, ${mt}>`;
     it(`${instance} computes softmax(Q Kᵀ · scale) V`, () => {
-      const S = 128, D = 2 * dw, n = HEADS * S * D;
+      const S = Math.max(128, 2 * bn), D = 2 * dw, n = HEADS * S * D;
       const [q, k, v] = [1, 2, 3].map((i) => randomHalfBits(n, bn + dw + mt + i + (causal ? 9 : 0), f16Bits));
       const O = new Uint16Array(n).fill(0x7fff);
       const scale = 1 / Math.sqrt(D);
