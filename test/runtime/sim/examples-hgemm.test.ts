@@ -1,6 +1,6 @@
 /**
  * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×2 blocks of 128×128, K = 96 (three
- * steps through the three cp.async stages), f16 (hgemm_f16) and bf16 (hgemm_bf16); and
+ * steps, fewer than the four cp.async stages' three tiles ahead), f16 (hgemm_f16) and bf16 (hgemm_bf16); and
  * bench/hgemm_tiles.gk, the same code with its tiling generic, in shapes the bench times (each
  * block size and stage count, BK 16, 32 and 64, grouped and plain block order, shared memory
  * past 48 KB). Each against the
