@@ -21,6 +21,8 @@ import { frontEnd } from "../dist/pipeline.js";
 import { memoryHost, nodeHost } from "../dist/load/program.js";
 import { buildModule } from "../dist/build/build.js";
 import { probeGpu } from "../dist/runtime/target.js";
+import { launchSharedBytes } from "../dist/ir/kernelMemory.js";
+import { CUDA_TARGET } from "../dist/codegen/cuda/target.js";
 import { disassemble, printProfile, profile } from "./gpuTools.mjs";
 import { RESULTS, ROOT, table, writeResult } from "./lib.mjs";
 
@@ -31,17 +33,26 @@ const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
 
 /**
  * bench/attention_tiles.gk's tilings timed beside the example's, f16: [BN, DW, MT] by head dim.
- * None now: on the H200 (2026-11-29) none beat the example's at D = 64 (64 keys x 1 m-tile, 32 x 2)
- * or D = 128 (16 x 2), and the final run should be short; add one here to compare it.
+ * On the H200 (2026-11-29, P packed by halfBits) none beat the example's at D = 64 (64 keys x 1
+ * m-tile, 32 x 2) or D = 128 (16 x 2). With P packed by one conversion (packHalves) and shared
+ * arrays past 48 KB lifted into dynamic shared memory, the final run compares tiles of twice
+ * the keys: 128 keys x 1 m-tile at D = 64, 64 keys x 1 at D = 128 (64 KB of K and V each).
  */
-const VARIANTS = { 64: [], 128: [] };
+const VARIANTS = { 64: [[128, 32, 1]], 128: [[64, 64, 1]] };
 
 const tileName = ([bn, dw, mt]) => `tiles bn${bn} mt${mt}`;
 
 async function build(file, text, arch) {
   const fe = frontEnd(file, text === undefined ? {} : { host: memoryHost({ [file]: text }, nodeHost) });
   if (!fe.ir) throw new Error(`${file} does not check: ${fe.diagnostics.map((d) => d.message).join("; ")}`);
-  return buildModule(fe.ir, fe.sources, { arch });
+  return { ...(await buildModule(fe.ir, fe.sources, { arch })), ir: fe.ir };
+}
+
+/** The dynamic shared memory a launch of `kernel` gives (its fixed-size arrays where they pass 48 KB; 0 otherwise). */
+function sharedBytes(mod, kernel) {
+  const fn = mod.ir.kernels.find((k) => k.name === kernel);
+  if (!fn) throw new Error(`no kernel ${kernel} in the built module`);
+  return launchSharedBytes(fn, [], CUDA_TARGET.limits);
 }
 
 /** The tiles file with a launch statement per instance (launches make instances; none runs here). */
@@ -72,7 +83,10 @@ export async function benchAttention({ profileFirst = true } = {}) {
   for (const shape of SHAPES) for (const dtype of ["f16", "bf16"]) for (const causal of [false, true]) {
     const [b, h, s, d] = shape;
     const variants = [{ name: "examples/flash_attention.gk", cubin: example.cubin, kernel: example.symbols.get(`flash_${dtype}_d${d}${causal ? "_causal" : ""}`), grid: [s / (d === 64 && !causal ? 128 : 64), b * h, 1] }];
-    if (dtype === "f16") for (const v of VARIANTS[d]) variants.push({ name: tileName(v), cubin: tiles.cubin, kernel: tiles.symbols.get(`flash<f16, false, ${causal}, ${v.join(", ")}>`), grid: [s / (64 * v[2]), b * h, 1] });
+    if (dtype === "f16") for (const v of VARIANTS[d]) {
+      const k = `flash<f16, false, ${causal}, ${v.join(", ")}>`;
+      variants.push({ name: tileName(v), cubin: tiles.cubin, kernel: tiles.symbols.get(k), shared: sharedBytes(tiles, k), grid: [s / (64 * v[2]), b * h, 1] });
+    }
     cases.push({ name: `${dtype} ${shape.join("x")}${causal ? " causal" : ""}`, key: `${dtype} ${shape.join("x")}`, dtype, shape, causal, reps: s > 2048 ? 3 : 10, flops: (4 * b * h * s * s * d) / (causal ? 2 : 1), variants });
   }
   const dir = mkdtempSync(join(tmpdir(), "gk-bench-attention-"));
@@ -118,6 +132,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes("--build-only")) {
     const { example, tiles } = await buildAttention("sm_90");
     console.log(`built ${example.symbols.size} + ${tiles.symbols.size} kernels: ${example.cubin}, ${tiles.cubin}`);
+    for (const [d, vs] of Object.entries(VARIANTS)) for (const v of vs) console.log(`  D = ${d} ${tileName(v)}: ${sharedBytes(tiles, `flash<f16, false, false, ${v.join(", ")}>`)} bytes of dynamic shared memory a launch`);
   } else {
     await benchAttention({ profileFirst: !process.argv.includes("--no-profile") });
   }

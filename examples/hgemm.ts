@@ -1,7 +1,7 @@
 // HGEMM on the tensor cores, C = A × Bᵀ, f16 (hgemm_f16) or bf16 (hgemm_bf16) in and f32
 // accumulated: examples/hgemm.gk written in TypeScript (that file explains the tiling). A block
-// computes a 128×128 tile of C, 32 of K at a time through three cp.async stages of swizzled
-// shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4) per lane.
+// computes a 128×128 tile of C, 32 of K at a time through four cp.async stages (64 KB) of
+// swizzled shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4) per lane.
 import {
   barrier, blockIdx, cpAsyncCommit, cpAsyncL2, cpAsyncWait, cpAsyncWaitAll, deviceFn, f32x4, gridDim, kernel, laneId, ldmatrix_x4, local, min, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, threadIdx, u32, u32x2, u32x4, unroll,
   type bool, type f32, type Global, type i32, type ReadonlyGlobal, type Shared,
@@ -11,7 +11,7 @@ const BM = 128;
 const BN = 128;
 const WN = 64; // columns of a warp's tile (its rows: 64)
 const RW = 16; // words per shared row: 32 halves of K
-const STAGES = 3;
+const STAGES = 4;
 const GROUP = 8;
 const THREADS = 128; // (BM / 64) · (BN / WN) warps
 

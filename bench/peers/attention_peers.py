@@ -75,14 +75,19 @@ def setup(c, dev, gen, modules, cstream):
         if var["cubin"] not in modules:
             modules[var["cubin"]] = cp.RawModule(path=var["cubin"])
         fn = modules[var["cubin"]].get_function(var["kernel"])
-        gks.append(launcher(fn, tuple(var["grid"]), args, cstream))
+        gks.append(launcher(fn, tuple(var["grid"]), args, cstream, var.get("shared", 0)))
     return q, k, v, o, gks, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
 
 
-def launcher(fn, grid, args, cstream):
+def launcher(fn, grid, args, cstream, shared):
+    # Shared arrays past 48 KB lie in dynamic shared memory (gk lifts them): the kernel opts in
+    # to that much and every launch gives it.
+    if shared > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = shared
+
     def run():
         with cstream:
-            fn(grid, (128, 1, 1), args)
+            fn(grid, (128, 1, 1), args, shared_mem=shared)
 
     return run
 

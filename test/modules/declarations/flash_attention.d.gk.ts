@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 38c8eb29ce18cacce8dbd7b90423d1342850b5d692e479e1645e358c682ce528
+// gk-source-hash: efe64329f0f7f14477127bd7881d2cc2471edf7642eb9cf6cbcd3d0a415fbacd
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */

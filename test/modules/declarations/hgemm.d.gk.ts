@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 9eecf9b788bb6e995c1b66dad3d7939d793480f3a4e3a0b93c281234eaee87fb
+// gk-source-hash: 4e808bc326ce7c28a2d4eff94764619ed767549bbe9a31663317ec4e9b8af59e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
@@ -29,7 +29,7 @@ declare const c2: 64;
 /** const RW (an untyped integer constant) */
 declare const c3: 16;
 /** const STAGES (an untyped integer constant) */
-declare const c4: 3;
+declare const c4: 4;
 /** const GROUP (an untyped integer constant) */
 declare const c5: 8;
 /** const THREADS (an untyped integer constant) */

@@ -4,8 +4,9 @@
  * 128 at D = 128 (blocks of 64), four key tiles, on random halves, against softmax(Q Kᵀ · scale) V
  * computed in f64 from the same halves: ‖O − ref‖ / ‖ref‖ within the rounding of P and O to
  * halves, every element written; the same for bench/attention_tiles.gk's tilings (f16). And
- * halfBits, the bits of a probability rounded to a half, against the host's rounding for every
- * f16 value in [0, 1] and bf16 values over its whole exponent range.
+ * packHalves, two probabilities rounded to halves and packed in a u32, against the host's
+ * rounding for every f16 value in [0, 1] (and values between them) and bf16 values over its
+ * whole exponent range.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -37,13 +38,14 @@ describe("examples/flash_attention.gk", () => {
 });
 
 describe("bench/attention_tiles.gk", () => {
-  // [BN, DW, MT], as bench/attention.mjs's VARIANTS write them, f16.
+  // [BN, DW, MT], as bench/attention.mjs's VARIANTS write them, f16; at least two key tiles (the
+  // last two pass 48 KB of shared memory, lifted into dynamic shared memory on the GPU).
   const lib = readLib();
   const text = readFileSync("bench/attention_tiles.gk", "utf8").replace("../examples/lib/flash_attention.gk", "./lib.gk");
-  for (const [bn, dw, mt] of [[64, 32, 1], [32, 32, 2], [16, 64, 2]] as const) for (const causal of [false, true]) {
+  for (const [bn, dw, mt] of [[64, 32, 1], [32, 32, 2], [16, 64, 2], [128, 32, 1], [64, 64, 1]] as const) for (const causal of [false, true]) {
     const instance = `flash<f16, false, ${causal}, ${bn}, ${dw}, ${mt}>`;
     it(`${instance} computes softmax(Q Kᵀ · scale) V`, () => {
-      const S = 128, D = 2 * dw, n = HEADS * S * D;
+      const S = Math.max(128, 2 * bn), D = 2 * dw, n = HEADS * S * D;
       const [q, k, v] = [1, 2, 3].map((i) => randomHalfBits(n, bn + dw + mt + i + (causal ? 9 : 0), f16Bits));
       const O = new Uint16Array(n).fill(0x7fff);
       const scale = 1 / Math.sqrt(D);
@@ -56,29 +58,30 @@ describe("bench/attention_tiles.gk", () => {
   }
 });
 
-describe("halfBits (examples/lib/flash_attention.gk)", () => {
-  const q = gk(`import { halfBits } from "./lib.gk";
-device_kernel bits(isBf16: bool, p: readonly global<f32>, out: global<u32>) {
-  out[globalId.x] = halfBits(isBf16, p[globalId.x]);
+describe("packHalves (examples/lib/flash_attention.gk)", () => {
+  const q = gk(`import { packHalves } from "./lib.gk";
+device_kernel pack(isBf16: bool, p: readonly global<f32>, out: global<u32>) {
+  out[globalId.x] = packHalves(isBf16, p[2 * globalId.x], p[2 * globalId.x + 1]);
 }
 `, { "lib.gk": readLib() });
+  const packed = (isBf16: boolean, ps: Float32Array) => {
+    const out = new Uint32Array(ps.length / 2);
+    run(q, "pack", [out.length / 32], [32], [isBf16, ps, out]);
+    return out;
+  };
 
-  it("gives the bits of f16(p) for every f16 in [0, 1] and values between them", () => {
-    const ps = new Float32Array(32 * 961); // 2 · 15361 values, then zeros
+  it("packs the bits of f16(a) and f16(b), a low, for every f16 in [0, 1] and values between them", () => {
+    const ps = new Float32Array(64 * 961); // 2 · 15361 values, then zeros
     for (let b = 0; b <= 0x3c00; b++) ps[2 * b] = fromF16Bits(b), ps[2 * b + 1] = Math.fround(fromF16Bits(b) * 1.0003);
-    const out = new Uint32Array(ps.length);
-    run(q, "bits", [ps.length / 32], [32], [false, ps, out]);
-    out.forEach((b, i) => expect(b, `p = ${ps[i]}`).toBe(f16Bits(Math.min(ps[i]!, 1))));
+    packed(false, ps).forEach((w, i) => expect(w, `p = ${ps[2 * i]}, ${ps[2 * i + 1]}`).toBe((f16Bits(ps[2 * i]!) | (f16Bits(ps[2 * i + 1]!) << 16)) >>> 0));
   });
 
-  it("gives the bits of bf16(p) where that is 2^-24 or more, and 0 under it", () => {
+  it("packs the bits of bf16(a) and bf16(b) over bf16's exponent range", () => {
     const ps = new Float32Array(4096);
     let s = 5;
-    for (let i = 0; i < ps.length; i++) ps[i] = Math.fround(2 ** (-30 * ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32)));
-    ps[0] = 1, ps[1] = 0, ps[2] = 2 ** -24, ps[3] = Math.fround(2 ** -24 * 0.999), ps[4] = Math.fround(2 ** -24 * 0.99), ps[5] = 2 ** -31, ps[6] = 2 ** -40;
-    const out = new Uint32Array(ps.length);
-    run(q, "bits", [ps.length / 32], [32], [true, ps, out]);
-    out.forEach((b, i) => expect(b, `p = ${ps[i]}`).toBe(fromBf16Bits(bf16Bits(ps[i]!)) < 2 ** -24 ? 0 : bf16Bits(ps[i]!)));
+    for (let i = 0; i < ps.length; i++) ps[i] = Math.fround(2 ** (-140 * ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32)));
+    ps[0] = 1, ps[1] = 0, ps[2] = 2 ** -24, ps[3] = Math.fround(2 ** -24 * 0.999), ps[4] = 2 ** -126, ps[5] = 2 ** -133;
+    packed(true, ps).forEach((w, i) => expect(w, `p = ${ps[2 * i]}, ${ps[2 * i + 1]}`).toBe((bf16Bits(ps[2 * i]!) | (bf16Bits(ps[2 * i + 1]!) << 16)) >>> 0));
   });
 });
 

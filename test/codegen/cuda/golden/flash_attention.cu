@@ -2,10 +2,8 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-// gk's float-to-integer conversions truncate toward zero, saturate at the target's range, and
-// turn NaN into 0. CUDA's __float2*_rz / __double2*_rz saturate, but on sm_90 several of them
-// give the most negative value (or 2^31, 2^63 unsigned) for NaN, so NaN is tested first.
-static __device__ __forceinline__ unsigned int gk_f32_to_u32(float x) { return x != x ? 0u : __float2uint_rz(x); }
+// bitcast<T>(v): v's bytes as a T of the same size (nvcc keeps the copy in registers).
+template <typename To, typename From> static __device__ __forceinline__ To gk_bitcast(From v) { static_assert(sizeof(To) == sizeof(From), "bitcast of types of different sizes"); To r; memcpy(&r, &v, sizeof(To)); return r; }
 static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }
 template <typename R, typename V> static __device__ __forceinline__ R gk_ldmatrix_x4(const V& row) { R r; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "r"((unsigned int)__cvta_generic_to_shared(&row)) : "memory"); return r; }
@@ -22,11 +20,16 @@ template <int = 0> static __device__ __forceinline__ void gk_cp_async_wait_all()
 
 struct __align__(8) gk_u32x2 { unsigned int x, y; };
 struct __align__(16) gk_u32x4 { unsigned int x, y, z, w; };
+struct __align__(8) gk_f32x2 { float x, y; };
 struct __align__(16) gk_f32x4 { float x, y, z, w; };
+struct __align__(4) gk_f16x2 { __half x, y; };
+struct __align__(4) gk_bf16x2 { __nv_bfloat16 x, y; };
 
+static __device__ __forceinline__ gk_bf16x2 gk_cvt_f32x2_bf16x2(gk_f32x2 a) { return gk_bf16x2{__float2bfloat16_rn(a.x), __float2bfloat16_rn(a.y)}; }
+static __device__ __forceinline__ gk_f16x2 gk_cvt_f32x2_f16x2(gk_f32x2 a) { return gk_f16x2{__float2half_rn(a.x), __float2half_rn(a.y)}; }
 static __device__ __forceinline__ gk_f32x4 gk_mul_f32x4(gk_f32x4 a, gk_f32x4 b) { return gk_f32x4{a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w}; }
 
-#line 41 "examples/lib/flash_attention.gk"
+#line 36 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64][32], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -45,19 +48,15 @@ static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) 
   return gk_mma_m16n8k16_f16(a, b, c);
 }
 
-#line 29 "examples/lib/flash_attention.gk"
-static __device__ unsigned int halfBits(bool isBf16, float p) {
+#line 28 "examples/lib/flash_attention.gk"
+static __device__ unsigned int packHalves(bool isBf16, float a, float b) {
   if (isBf16) {
-    const unsigned int v = gk_f32_to_u32(__bfloat162float(__float2bfloat16_rn(p)) * 2147483600.0f);
-    const int msb = (int)(31u - (unsigned int)__clz((int)(v)));
-    return msb >= 7 ? (((unsigned int)msb + 96u) << 7) | ((v >> (((unsigned int)msb - 7u) & 31u)) & 127u) : 0u;
+    return gk_bitcast<unsigned int>(gk_cvt_f32x2_bf16x2(gk_f32x2{a, b}));
   }
-  const unsigned int v_1 = gk_f32_to_u32(__half2float(__float2half_rn(p)) * 16777216.0f);
-  const int msb_1 = (int)(31u - (unsigned int)__clz((int)(v_1)));
-  return msb_1 >= 10 ? (((unsigned int)msb_1 - 9u) << 10) | ((v_1 >> (((unsigned int)msb_1 - 10u) & 31u)) & 1023u) : v_1;
+  return gk_bitcast<unsigned int>(gk_cvt_f32x2_f16x2(gk_f32x2{a, b}));
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   const int BM = 128;
   const int bh = (int)blockIdx.y;
@@ -67,12 +66,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   #pragma unroll
   for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
@@ -84,7 +83,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -100,13 +99,13 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -122,12 +121,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[2][4] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -141,7 +140,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -155,7 +154,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -171,8 +170,8 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -185,7 +184,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -222,12 +221,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2(bool isBf16, b
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
+#line 49 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$f16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -237,12 +236,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][4] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -254,7 +253,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -270,13 +269,13 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -292,12 +291,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][4] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -311,7 +310,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -325,7 +324,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -341,8 +340,8 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -355,7 +354,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -392,12 +391,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1(bool isBf16, b
   }
 }
 
-#line 62 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$f16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$f16$64$32$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   const int BM = 128;
   const int bh = (int)blockIdx.y;
@@ -407,12 +406,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   #pragma unroll
   for (int mt = 0; mt < 2; mt = (int)((unsigned int)mt + 1u)) {
@@ -424,7 +423,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -440,13 +439,13 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[2][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -462,12 +461,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[2][4] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 2; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -481,7 +480,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -495,7 +494,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -511,8 +510,8 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -525,7 +524,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -562,12 +561,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2(bool isBf16, 
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
+#line 49 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$bf16$64$32$2(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -577,12 +576,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][4] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -594,7 +593,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -610,13 +609,13 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$64$32(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][8] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 4; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -632,12 +631,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
       }
     }
     const int k0 = (int)((unsigned int)j * 64u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][4] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -651,7 +650,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -665,7 +664,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -681,8 +680,8 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -695,7 +694,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -732,12 +731,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1(bool isBf16, 
   }
 }
 
-#line 62 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$bf16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32]) {
   attentionTiles$bf16$64$32$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 41 "examples/lib/flash_attention.gk"
+#line 36 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32][64], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -748,7 +747,7 @@ static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32]
   }
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -758,12 +757,12 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -775,7 +774,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -791,13 +790,13 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -813,12 +812,12 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -832,7 +831,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -846,7 +845,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -862,8 +861,8 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -876,7 +875,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -913,17 +912,17 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$1(bool isBf16, b
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
+#line 49 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$f16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 62 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$f16$32$64(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$f16$32$64$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 68 "examples/lib/flash_attention.gk"
+#line 63 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   const int BM = 64;
   const int bh = (int)blockIdx.y;
@@ -933,12 +932,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 80 "examples/lib/flash_attention.gk"
+#line 75 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 85 "examples/lib/flash_attention.gk"
+#line 80 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][8] = {};
   #pragma unroll
   for (int mt = 0; mt < 1; mt = (int)((unsigned int)mt + 1u)) {
@@ -950,7 +949,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
   const float sl2 = scale * 1.442695f;
-#line 98 "examples/lib/flash_attention.gk"
+#line 93 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -966,13 +965,13 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 114 "examples/lib/flash_attention.gk"
+#line 109 "examples/lib/flash_attention.gk"
     if ((int)((unsigned int)j + 1u) < tiles) {
       loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
     }
     gk_cp_async_commit();
-#line 120 "examples/lib/flash_attention.gk"
+#line 115 "examples/lib/flash_attention.gk"
     gk_f32x4 s[1][4] = {};
     #pragma unroll
     for (int c_1 = 0; c_1 < 8; c_1 = (int)((unsigned int)c_1 + 1u)) {
@@ -988,12 +987,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       }
     }
     const int k0 = (int)((unsigned int)j * 32u);
-#line 136 "examples/lib/flash_attention.gk"
+#line 131 "examples/lib/flash_attention.gk"
     gk_u32x4 pf[1][2] = {};
     #pragma unroll
     for (int mt_3 = 0; mt_3 < 1; mt_3 = (int)((unsigned int)mt_3 + 1u)) {
       const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_3);
-#line 141 "examples/lib/flash_attention.gk"
+#line 136 "examples/lib/flash_attention.gk"
       float mx0 = m[mt_3][0];
       float mx1 = m[mt_3][1];
       #pragma unroll
@@ -1007,7 +1006,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
           v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
         }
         s[mt_3][n_1] = v;
-#line 156 "examples/lib/flash_attention.gk"
+#line 151 "examples/lib/flash_attention.gk"
         mx0 = v.x > mx0 ? v.x : mx0;
         mx0 = v.y > mx0 ? v.y : mx0;
         mx1 = v.z > mx1 ? v.z : mx1;
@@ -1021,7 +1020,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       mx1 = o1 > mx1 ? o1 : mx1;
       const float p1 = __shfl_xor_sync(gk_warp_mask(), mx1, 2);
       mx1 = p1 > mx1 ? p1 : mx1;
-#line 170 "examples/lib/flash_attention.gk"
+#line 165 "examples/lib/flash_attention.gk"
       const float alpha0 = exp2f(m[mt_3][0] - mx0);
       const float alpha1 = exp2f(m[mt_3][1] - mx1);
       m[mt_3][0] = mx0;
@@ -1037,8 +1036,8 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
         const gk_f32x4 p = gk_f32x4{exp2f(s[mt_3][n_3].x - mx0), exp2f(s[mt_3][n_3].y - mx0), exp2f(s[mt_3][n_3].z - mx1), exp2f(s[mt_3][n_3].w - mx1)};
         l0 = l0 + (p.x + p.y);
         l1 = l1 + (p.z + p.w);
-        const unsigned int lo = halfBits(isBf16, p.x) | (halfBits(isBf16, p.y) << 16);
-        const unsigned int hi = halfBits(isBf16, p.z) | (halfBits(isBf16, p.w) << 16);
+        const unsigned int lo = packHalves(isBf16, p.x, p.y);
+        const unsigned int hi = packHalves(isBf16, p.z, p.w);
         if (n_3 % 2 == 0) {
           pf[mt_3][n_3 / 2].x = lo;
           pf[mt_3][n_3 / 2].y = hi;
@@ -1051,7 +1050,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
       l[mt_3][1] = l1;
     }
     #pragma unroll
-#line 200 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
     for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
       #pragma unroll
       for (int n_4 = 0; n_4 < 16; n_4 = (int)((unsigned int)n_4 + 2u)) {
@@ -1088,12 +1087,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$1(bool isBf16, 
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
+#line 49 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$bf16$32$64$1(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs);
 }
 
-#line 62 "examples/lib/flash_attention.gk"
+#line 57 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$bf16$32$64(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64]) {
   attentionTiles$bf16$32$64$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs);
 }

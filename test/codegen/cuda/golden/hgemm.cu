@@ -22,13 +22,13 @@ struct __align__(16) gk_u32x4 { unsigned int x, y, z, w; };
 struct __align__(8) gk_f32x2 { float x, y; };
 struct __align__(16) gk_f32x4 { float x, y, z, w; };
 
-#line 26 "examples/hgemm.gk"
+#line 28 "examples/hgemm.gk"
 static __device__ int swizzle(int r, int w) {
   return w ^ (int)((unsigned int)(r / 2 % 4) * 4u);
 }
 
-#line 31 "examples/hgemm.gk"
-static __device__ __forceinline__ void loadTile(unsigned int (&dst)[3][128][16], int st, const unsigned int* src, int row0, int KW, int k0) {
+#line 33 "examples/hgemm.gk"
+static __device__ __forceinline__ void loadTile(unsigned int (&dst)[4][128][16], int st, const unsigned int* src, int row0, int KW, int k0) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
     const int p = (int)(threadIdx.x + (unsigned int)i * 128u);
@@ -38,10 +38,10 @@ static __device__ __forceinline__ void loadTile(unsigned int (&dst)[3][128][16],
   }
 }
 
-static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[3][128][16], unsigned int (&Bs)[3][128][16]) {
+static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[4][128][16], unsigned int (&Bs)[4][128][16]) {
   const int KW = K / 2;
   const int steps = K / 32;
-#line 45 "examples/hgemm.gk"
+#line 47 "examples/hgemm.gk"
   const int bid = (int)(blockIdx.y * gridDim.x + blockIdx.x);
   const int inGroup = (int)(8u * gridDim.x);
   const int firstRow = (int)((unsigned int)gk_div_i32(bid, inGroup) * 8u);
@@ -53,7 +53,7 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
   const int wCol = (int)((unsigned int)(warp % 2) * 64u);
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-#line 61 "examples/hgemm.gk"
+#line 63 "examples/hgemm.gk"
   const int aRow = (int)(gk_thread_rank() & 31u) % 16;
   const int aSw = swizzle(aRow, 0);
   const int aWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
@@ -62,7 +62,7 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
   const int bWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   gk_f32x4 acc[4][8] = {};
   #pragma unroll
-  for (int s = 0; s < 2; s = (int)((unsigned int)s + 1u)) {
+  for (int s = 0; s < 3; s = (int)((unsigned int)s + 1u)) {
     if (s < steps) {
       loadTile(As, s, A, row0, KW, (int)((unsigned int)s * 16u));
       loadTile(Bs, s, B, col0, KW, (int)((unsigned int)s * 16u));
@@ -70,16 +70,16 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
     gk_cp_async_commit();
   }
   for (int s_1 = 0; s_1 < steps; s_1 = (int)((unsigned int)s_1 + 1u)) {
-    gk_cp_async_wait<1>();
+    gk_cp_async_wait<2>();
     __syncthreads();
-#line 80 "examples/hgemm.gk"
-    const int ahead = (int)((unsigned int)s_1 + 3u - 1u);
+#line 82 "examples/hgemm.gk"
+    const int ahead = (int)((unsigned int)s_1 + 4u - 1u);
     if (ahead < steps) {
-      loadTile(As, ahead % 3, A, row0, KW, (int)((unsigned int)ahead * 16u));
-      loadTile(Bs, ahead % 3, B, col0, KW, (int)((unsigned int)ahead * 16u));
+      loadTile(As, ahead % 4, A, row0, KW, (int)((unsigned int)ahead * 16u));
+      loadTile(Bs, ahead % 4, B, col0, KW, (int)((unsigned int)ahead * 16u));
     }
     gk_cp_async_commit();
-    const int st = s_1 % 3;
+    const int st = s_1 % 4;
     #pragma unroll
     for (int kk = 0; kk < 16; kk = (int)((unsigned int)kk + 8u)) {
       gk_u32x4 fa[4] = {};
@@ -115,23 +115,27 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
       const int r = (int)((unsigned int)row0 + (unsigned int)wRow + (unsigned int)m_2 * 16u + (unsigned int)g);
       const int c = (int)((unsigned int)col0 + (unsigned int)wCol + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
       gk_f32x4 gk_t1;
-#line 121 "examples/hgemm.gk"
+#line 123 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)((unsigned int)r * (unsigned int)N + (unsigned int)c)]) = (gk_t1 = acc[m_2][n_2], gk_f32x2{gk_t1.x, gk_t1.y});
       gk_f32x4 gk_t2;
-#line 122 "examples/hgemm.gk"
+#line 124 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)(((unsigned int)r + 8u) * (unsigned int)N + (unsigned int)c)]) = (gk_t2 = acc[m_2][n_2], gk_f32x2{gk_t2.z, gk_t2.w});
     }
   }
 }
 
 extern "C" __global__ void hgemm_f16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
-  __shared__ __align__(16) unsigned int As[3][128][16];
-  __shared__ __align__(16) unsigned int Bs[3][128][16];
+  extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
+#line 130 "examples/hgemm.gk"
+  unsigned int (&As)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 32768ull);
   gemm(false, M, N, K, A, B, C, As, Bs);
 }
 
 extern "C" __global__ void hgemm_bf16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
-  __shared__ __align__(16) unsigned int As[3][128][16];
-  __shared__ __align__(16) unsigned int Bs[3][128][16];
+  extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
+#line 136 "examples/hgemm.gk"
+  unsigned int (&As)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 32768ull);
   gemm(true, M, N, K, A, B, C, As, Bs);
 }
