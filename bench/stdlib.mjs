@@ -57,8 +57,8 @@ async function tune(gpu, std, mod) {
   const out = await gpu.zeros("f32", n);
   const counts = await gpu.zeros("u32", 256);
   const variants = [
-    { call: "scan f32", setting: "scanItems", values: [4, 8, 12, 16], run: () => std.scan(f32, { out }) },
-    { call: "sort u32", setting: "sortItems", values: [8, 12, 16], run: async () => (await std.sort(u32)).keys.free() },
+    { call: "scan f32", setting: "scanItems", values: [16, 24, 32], run: () => std.scan(f32, { out }) },
+    { call: "sort u32", setting: "sortItems", values: [8, 12], run: async () => (await std.sort(u32)).keys.free() },
     { call: "sum f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.sum(f32) },
     { call: "histogram f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.histogram(f32, { bins: 256, lo: 0, hi: 1, out: counts }) },
   ];

@@ -1,100 +1,126 @@
-// HGEMM on the tensor cores, C = A × Bᵀ, f16 or bf16 in and f32 accumulated:
-// examples/hgemm.gk written in TypeScript (that file explains the tiling). A block computes a
-// 128×128 tile of C, 32 of K at a time through two stages of shared memory; each of its 8 warps
-// keeps a 64×32 part as 4×4 mma accumulators (f32x4) per lane.
+// HGEMM on the tensor cores, C = A × Bᵀ, f16 (hgemm_f16) or bf16 (hgemm_bf16) in and f32
+// accumulated: examples/hgemm.gk written in TypeScript (that file explains the tiling). A block
+// computes a 128×128 tile of C, 32 of K at a time through four cp.async stages (64 KB) of
+// swizzled shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4) per lane.
 import {
-  barrier, blockIdx, deviceFn, f32x4, kernel, laneId, ldmatrix_x4, load4, local, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, store4, threadIdx, u32, u32x2, u32x4, unroll,
-  type bool, type f32, type Global, type i32, type ReadonlyGlobal,
+  barrier, blockIdx, cpAsyncCommit, cpAsyncL2, cpAsyncWait, cpAsyncWaitAll, deviceFn, f32x4, gridDim, kernel, laneId, ldmatrix_x4, local, min, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, threadIdx, u32, u32x2, u32x4, unroll,
+  type bool, type f32, type Global, type i32, type ReadonlyGlobal, type Shared,
 } from "gk";
 
 const BM = 128;
 const BN = 128;
-const BKW = 16; // 32 halves of K, as words
-const ROW = 20; // words per shared row: 16 + 4 of padding
+const WN = 64; // columns of a warp's tile (its rows: 64)
+const RW = 16; // words per shared row: 32 halves of K
+const STAGES = 4;
+const GROUP = 8;
+const THREADS = 128; // (BM / 64) · (BN / WN) warps
 
-const mma = deviceFn((isBf16: bool, a: u32x4, b: u32x2, c: f32x4): f32x4 => {
-  if (isBf16) {
-    return mma_m16n8k16_bf16(a, b, c);
-  }
-  return mma_m16n8k16_f16(a, b, c);
+// The word where word w (a multiple of 4) of tile row r lies: chunks swizzled by the row.
+const swizzle = deviceFn((r: i32, w: i32): i32 => {
+  return w ^ (r / (32 / RW) % (RW / 4) * 4);
 });
 
-export const hgemm = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: ReadonlyGlobal<u32>, C: Global<f32>, isBf16: bool) => {
-  const As = shared(u32, 2, BM, ROW);
-  const Bs = shared(u32, 2, BN, ROW);
+// Starts the copies of one 128-row tile (32 halves of K from word k0 of each row) into stage st.
+const loadTile = deviceFn((dst: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, st: i32, src: ReadonlyGlobal<u32>, row0: i32, KW: i32, k0: i32) => {
+  unroll();
+  for (let i = 0; i < BM * (RW / 4) / THREADS; i++) {
+    const p = threadIdx.x + i * THREADS;
+    const r = p / (RW / 4);
+    const w = p % (RW / 4) * 4;
+    cpAsyncL2(dst[st]![r]!, swizzle(r, w), src, (row0 + r) * KW + k0 + w, 16);
+  }
+});
+
+const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: ReadonlyGlobal<u32>, C: Global<f32>, As: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, Bs: Shared<u32, [typeof STAGES, typeof BN, typeof RW]>) => {
   const KW = K / 2;
-  const row0 = blockIdx.y * BM;
-  const col0 = blockIdx.x * BN;
+  const steps = K / (2 * RW);
+  // The block's tile, in groups of GROUP block rows over the grid.
+  const bid = blockIdx.y * gridDim.x + blockIdx.x;
+  const inGroup = GROUP * gridDim.x;
+  const firstRow = bid / inGroup * GROUP;
+  const rows = min(gridDim.y - firstRow, GROUP);
+  const row0 = (firstRow + bid % inGroup % rows) * BM;
+  const col0 = bid % inGroup / rows * BN;
   const warp = threadIdx.x / 32;
+  const wRow = warp / (BN / WN) * 64;
+  const wCol = warp % (BN / WN) * WN;
   const g = laneId / 4;
   const t = laneId % 4;
-  const wRow = warp / 4 * 64;
-  const wCol = warp % 4 * 32;
-  // The row each lane names to ldmatrix_x4: A's four 8×8 matrices, or two B fragments' (hgemm.gk says which).
+  // The row each lane names to ldmatrix_x4, and its swizzle (hgemm.gk says which).
   const aRow = laneId % 16;
+  const aSw = swizzle(aRow, 0);
   const aWord = laneId / 16 * 4;
   const bRow = laneId % 8 + laneId / 16 * 8;
+  const bSw = swizzle(bRow, 0);
   const bWord = laneId / 8 % 2 * 4;
-  // The two u32x4 of each tile this thread loads: rows lr and lr + 64, words lc..lc+3.
-  const lr = threadIdx.x / 4;
-  const lc = threadIdx.x % 4 * 4;
-  const acc = local(f32x4, 4, 4);
-  let a0 = load4(A, (row0 + lr) * KW + lc);
-  let a1 = load4(A, (row0 + lr + 64) * KW + lc);
-  let b0 = load4(B, (col0 + lr) * KW + lc);
-  let b1 = load4(B, (col0 + lr + 64) * KW + lc);
-  let stage = 0;
-  store4(As[0]![lr]!, lc, a0);
-  store4(As[0]![lr + 64]!, lc, a1);
-  store4(Bs[0]![lr]!, lc, b0);
-  store4(Bs[0]![lr + 64]!, lc, b1);
-  barrier();
-  for (let k0 = 0; k0 < KW; k0 += BKW) {
-    const more = k0 + BKW < KW;
-    if (more) {
-      a0 = load4(A, (row0 + lr) * KW + k0 + BKW + lc);
-      a1 = load4(A, (row0 + lr + 64) * KW + k0 + BKW + lc);
-      b0 = load4(B, (col0 + lr) * KW + k0 + BKW + lc);
-      b1 = load4(B, (col0 + lr + 64) * KW + k0 + BKW + lc);
+  const acc = local(f32x4, 4, WN / 8);
+  unroll();
+  for (let s = 0; s < STAGES - 1; s++) {
+    if (s < steps) {
+      loadTile(As, s, A, row0, KW, s * RW);
+      loadTile(Bs, s, B, col0, KW, s * RW);
     }
+    cpAsyncCommit();
+  }
+  for (let s = 0; s < steps; s++) {
+    cpAsyncWait(STAGES - 2); // all but the newest STAGES - 2 groups: step s's tiles are here
+    barrier();
+    // The stage step s - 1 read: every thread has passed the barrier, so it is free.
+    const ahead = s + STAGES - 1;
+    if (ahead < steps) {
+      loadTile(As, ahead % STAGES, A, row0, KW, ahead * RW);
+      loadTile(Bs, ahead % STAGES, B, col0, KW, ahead * RW);
+    }
+    cpAsyncCommit();
+    const st = s % STAGES;
     unroll();
-    for (let kk = 0; kk < BKW; kk += 8) {
+    for (let kk = 0; kk < RW; kk += 8) {
       const fa = local(u32x4, 4);
-      const fb = local(u32x2, 4);
+      const fb = local(u32x2, WN / 8);
       unroll();
       for (let m = 0; m < 4; m++) {
-        fa[m] = ldmatrix_x4(As[stage]![wRow + m * 16 + aRow]!, kk + aWord);
+        fa[m] = ldmatrix_x4(As[st]![wRow + m * 16 + aRow]!, (kk + aWord) ^ aSw);
       }
       unroll();
-      for (let n = 0; n < 4; n += 2) {
-        const b = ldmatrix_x4(Bs[stage]![wCol + n * 8 + bRow]!, kk + bWord);
+      for (let n = 0; n < WN / 8; n += 2) {
+        const b = ldmatrix_x4(Bs[st]![wCol + n * 8 + bRow]!, (kk + bWord) ^ bSw);
         fb[n] = b.xy!;
         fb[n + 1] = b.zw!;
       }
       unroll();
       for (let m = 0; m < 4; m++) {
         unroll();
-        for (let n = 0; n < 4; n++) {
-          acc[m]![n] = mma(isBf16, fa[m]!, fb[n]!, acc[m]![n]!);
+        for (let n = 0; n < WN / 8; n++) {
+          if (isBf16) {
+            acc[m]![n] = mma_m16n8k16_bf16(fa[m]!, fb[n]!, acc[m]![n]!);
+          } else {
+            acc[m]![n] = mma_m16n8k16_f16(fa[m]!, fb[n]!, acc[m]![n]!);
+          }
         }
       }
     }
-    if (more) {
-      const next = 1 - stage;
-      store4(As[next]![lr]!, lc, a0);
-      store4(As[next]![lr + 64]!, lc, a1);
-      store4(Bs[next]![lr]!, lc, b0);
-      store4(Bs[next]![lr + 64]!, lc, b1);
-      stage = next;
-    }
-    barrier();
   }
+  cpAsyncWaitAll();
+  unroll();
   for (let m = 0; m < 4; m++) {
-    for (let n = 0; n < 4; n++) {
+    unroll();
+    for (let n = 0; n < WN / 8; n++) {
       const r = row0 + wRow + m * 16 + g;
       const c = col0 + wCol + n * 8 + 2 * t;
       store2(C, r * N + c, acc[m]![n]!.xy!);
       store2(C, (r + 8) * N + c, acc[m]![n]!.zw!);
     }
   }
+});
+
+export const hgemm_f16 = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: ReadonlyGlobal<u32>, C: Global<f32>) => {
+  const As = shared(u32, STAGES, BM, RW);
+  const Bs = shared(u32, STAGES, BN, RW);
+  gemm(false, M, N, K, A, B, C, As, Bs);
+});
+
+export const hgemm_bf16 = kernel((M: i32, N: i32, K: i32, A: ReadonlyGlobal<u32>, B: ReadonlyGlobal<u32>, C: Global<f32>) => {
+  const As = shared(u32, STAGES, BM, RW);
+  const Bs = shared(u32, STAGES, BN, RW);
+  gemm(true, M, N, K, A, B, C, As, Bs);
 });

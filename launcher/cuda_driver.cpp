@@ -103,6 +103,9 @@ Loaded load() {
   need(d.cuMemcpyHtoDAsync, {"cuMemcpyHtoDAsync_v2"});
   need(d.cuMemcpyDtoHAsync, {"cuMemcpyDtoHAsync_v2"});
   need(d.cuMemsetD8Async, {"cuMemsetD8Async"});
+  need(d.cuMemsetD16Async, {"cuMemsetD16Async"});
+  need(d.cuMemsetD32Async, {"cuMemsetD32Async"});
+  need(d.cuMemcpyDtoDAsync, {"cuMemcpyDtoDAsync_v2"});
   need(d.cuMemHostAlloc, {"cuMemHostAlloc"});
   need(d.cuMemFreeHost, {"cuMemFreeHost"});
   need(d.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"});

@@ -407,6 +407,51 @@ void Gpu::zero(CUdeviceptr dst, uint64_t bytes) {
   if (bytes != 0) d_.check(d_.cuMemsetD8(dst, 0, size_t(bytes)), "cuMemsetD8_v2", phase::kH2D);
 }
 
+void Gpu::fill(CUdeviceptr dst, const uint8_t* pattern, size_t size, uint64_t count, CUstream stream) {
+  if (count == 0 || size == 0) return;
+  // The shortest period of 1, 2 or 4 bytes the element repeats with, where dst is aligned to it.
+  for (size_t p = 1; p <= 4; p *= 2) {
+    if (size % p != 0 || dst % p != 0) continue;
+    bool repeats = true;
+    for (size_t i = p; i < size && repeats; i++) repeats = pattern[i] == pattern[i - p];
+    if (!repeats) continue;
+    size_t n = size_t(count * (size / p));
+    if (p == 1) {
+      d_.check(d_.cuMemsetD8Async(dst, pattern[0], n, stream), "cuMemsetD8Async", phase::kH2D);
+    } else if (p == 2) {
+      uint16_t v;
+      std::memcpy(&v, pattern, 2);
+      d_.check(d_.cuMemsetD16Async(dst, v, n, stream), "cuMemsetD16Async", phase::kH2D);
+    } else {
+      uint32_t v;
+      std::memcpy(&v, pattern, 4);
+      d_.check(d_.cuMemsetD32Async(dst, v, n, stream), "cuMemsetD32Async", phase::kH2D);
+    }
+    return;
+  }
+  // Wider (an f64, a vector of different lanes, a struct): the first elements, up to 64 KiB of
+  // them, go up from the host (an asynchronous copy from pageable memory returns once the driver
+  // has staged the bytes), and the rest is copied from them on the device, doubling: every
+  // byte is written once and read about once, in at most a few dozen calls whatever the
+  // element's size. (A strided cuMemsetD2D32 per word of the element would take a call per
+  // word, and each pass would write part of every memory sector, which beyond the L2 cache
+  // costs a read as well.)
+  constexpr uint64_t kSeedBytes = uint64_t(64) << 10;
+  const uint64_t seed = std::min<uint64_t>(count, std::max<uint64_t>(1, kSeedBytes / size));
+  std::vector<uint8_t> block(size_t(seed * size));
+  for (uint64_t i = 0; i < seed; i++) std::memcpy(block.data() + i * size, pattern, size);
+  d_.check(d_.cuMemcpyHtoDAsync(dst, block.data(), block.size(), stream), "cuMemcpyHtoDAsync_v2", phase::kH2D);
+  for (uint64_t done = seed; done < count;) {
+    uint64_t n = std::min(done, count - done);
+    copy(dst + done * size, dst, n * size, stream);
+    done += n;
+  }
+}
+
+void Gpu::copy(CUdeviceptr dst, CUdeviceptr src, uint64_t bytes, CUstream stream) {
+  if (bytes != 0) d_.check(d_.cuMemcpyDtoDAsync(dst, src, size_t(bytes), stream), "cuMemcpyDtoDAsync_v2", phase::kH2D);
+}
+
 void Gpu::download(void* dst, CUdeviceptr src, uint64_t bytes) {
   if (bytes != 0) d_.check(d_.cuMemcpyDtoH(dst, src, size_t(bytes)), "cuMemcpyDtoH_v2", phase::kD2H);
 }

@@ -92,6 +92,13 @@ class Gpu {
   void free(CUdeviceptr p);
   void upload(CUdeviceptr dst, const void* src, uint64_t bytes);
   void zero(CUdeviceptr dst, uint64_t bytes);
+  // Sets `count` elements of `size` bytes at dst to `pattern`, queued on `stream`: one
+  // cuMemsetD8/D16/D32 where the pattern repeats every 1, 2 or 4 bytes (every zero fill, every
+  // scalar of 32 bits or fewer, a vector of equal lanes); else the first elements (up to 64
+  // KiB) uploaded and the rest copied from them on the device, doubling. Exact either way.
+  void fill(CUdeviceptr dst, const uint8_t* pattern, size_t size, uint64_t count, CUstream stream);
+  // Copies `bytes` bytes device to device, queued on `stream`; the ranges must not overlap.
+  void copy(CUdeviceptr dst, CUdeviceptr src, uint64_t bytes, CUstream stream);
   void download(void* dst, CUdeviceptr src, uint64_t bytes);
   // Page-locks host memory (cuMemHostRegister) so copies from and to it run at full speed;
   // false where the driver lacks the call or refuses (the memory then stays pageable).

@@ -15,113 +15,13 @@
 #include <new>
 #include <optional>
 
-#include "device.hpp"
-#include "files.hpp"
-#include "frames.hpp"
-#include "json.hpp"
 #include "modes.hpp"
-#include "queues.hpp"
 #include "request.hpp"
+#include "server.hpp"
 
 namespace gk {
 
-namespace {
-
-constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 40;
-constexpr size_t kUploadChunk = size_t(64) << 20;
-
-struct FunctionEntry {
-  CUfunction f = nullptr;
-  KernelInfo info;  // asked of the driver once
-};
-
-struct ModuleEntry {
-  std::string path;
-  CUmodule module = nullptr;
-  int64_t mtimeNs = 0;
-  uint64_t size = 0;
-  std::map<std::string, FunctionEntry> functions;
-  ConstantCache constants;  // what the module's constants hold, so that a launch fills only what changed
-};
-
-struct BufferEntry {
-  CUdeviceptr ptr = 0;
-  uint64_t bytes = 0;
-};
-
-// The bytes a transfer's "file" names, checked and mapped before the GPU is used.
-struct Mapped {
-  FileRef ref;
-  FileRange hold;  // the mapping of a path, for this request only
-  uint8_t* data = nullptr;
-};
-
-struct Reply {
-  std::string fields;            // extra members of the answer, each preceded by a comma
-  std::vector<uint8_t> payload;  // download only
-  bool close = false;
-  bool queued = false;  // a queued launch's: it may wait for the answers after it
-};
-
-LauncherError unknownHandle(const std::string& what, uint64_t id) {
-  return makeError("UNKNOWN_HANDLE", phase::kRequest, "no " + what + " with handle " + std::to_string(id));
-}
-
-class Server {
- public:
-  explicit Server(int device) : device_(device), in_(STDIN_FILENO), out_(STDOUT_FILENO) {}
-  int run();
-
- private:
-  int device_;
-  FrameInput in_;
-  Output out_;
-  std::string header_;  // the current request's header, reused from frame to frame
-  std::unique_ptr<Gpu> gpu_;
-  std::unique_ptr<Queues> queues_;  // made with the GPU's context, destroyed before it is released
-  FileCache files_;  // after gpu_: destroyed first, as unpinning needs the context
-  std::map<uint64_t, ModuleEntry> modules_;
-  std::map<std::string, uint64_t> moduleByPath_;
-  std::map<uint64_t, BufferEntry> buffers_;
-  uint64_t nextId_ = 1;
-
-  Gpu& gpu() {
-    if (!gpu_) gpu_ = std::make_unique<Gpu>(device_);
-    return *gpu_;
-  }
-  Queues& queues() {
-    if (!queues_) queues_ = std::make_unique<Queues>(gpu());
-    return *queues_;
-  }
-
-  // Sends an answer; with `batch`, it waits in the output while the next request was read already or waits in the input.
-  void send(const std::string& header, const std::vector<uint8_t>& payload, bool batch = false);
-  int serveOne(std::string& idText);
-  int fatal(const LauncherError& e, const std::string& idText);
-  int shutdown();
-  Reply dispatch(const JsonValue& req);
-
-  Reply opDevices();
-  Reply opLoad(const JsonValue& req);
-  Reply opUnload(const JsonValue& req);
-  Reply opAlloc(const JsonValue& req);
-  Reply opFree(const JsonValue& req);
-  Reply opUpload(const JsonValue& req);
-  Reply opDownload(const JsonValue& req);
-  Reply opLaunch(const JsonValue& req);
-  Reply opQueue(const JsonValue& req);
-  Reply opSync(const JsonValue& req);
-  Reply opMemory(const JsonValue& req);
-
-  ModuleEntry& module(const JsonValue& req);
-  BufferEntry& buffer(const JsonValue& handle, const std::string& path);
-  // The bytes a "file" reference names, checked and mapped (before the GPU is touched).
-  Mapped mapFile(const JsonValue& ref, uint64_t bytes, bool write);
-  // Page-locks what `m` maps, as the pin policy says, while `scope` lives; true if it is.
-  bool pinFor(Gpu& g, const Mapped& m, std::optional<PinScope>& scope);
-  // Copies the request's payload (n bytes) to the device, a piece at a time.
-  void uploadPayload(CUdeviceptr dst, uint64_t n);
-};
+namespace serve {
 
 void Server::send(const std::string& header, const std::vector<uint8_t>& payload, bool batch) {
   sendFrame(out_, header, payload.data(), payload.size(), batch && in_.waiting());
@@ -217,7 +117,7 @@ int Server::run() {
 
 Reply Server::dispatch(const JsonValue& req) {
   std::string op = requireString(req, "frame", "op");
-  if (op != "upload" && op != "alloc" && in_.payloadLeft() != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
+  if (op != "upload" && op != "alloc" && op != "fill" && in_.payloadLeft() != 0) throw badRequest("op", "\"" + op + "\" takes no payload");
   if (op == "hello") {
     checkKeys(req, "frame", {"op", "id"});
     Reply r;
@@ -241,6 +141,8 @@ Reply Server::dispatch(const JsonValue& req) {
   if (op == "free") return opFree(req);
   if (op == "upload") return opUpload(req);
   if (op == "download") return opDownload(req);
+  if (op == "fill") return opFill(req);
+  if (op == "copy") return opCopy(req);
   if (op == "launch") return opLaunch(req);
   if (op == "queue") return opQueue(req);
   if (op == "sync") return opSync(req);
@@ -326,140 +228,6 @@ Reply Server::opUnload(const JsonValue& req) {
   gpu().unloadModule(handle);
   return Reply{};
 }
-
-Mapped Server::mapFile(const JsonValue& ref, uint64_t bytes, bool write) {
-  Mapped m;
-  m.ref = parseFileRef(ref, "file");
-  m.data = files_.map(m.ref, bytes, write, m.hold);
-  return m;
-}
-
-bool Server::pinFor(Gpu& g, const Mapped& m, std::optional<PinScope>& scope) {
-  if (m.ref.fd >= 0) {
-    files_.pin(g);
-    return files_.pinned(m.ref.fd);
-  }
-  scope.emplace(g, m.hold.mapBase(), m.hold.mapLength(), pinPolicy() == PinPolicy::Always);
-  return scope->pinned();
-}
-
-void Server::uploadPayload(CUdeviceptr dst, uint64_t n) {
-  Gpu& g = gpu();
-  std::vector<uint8_t> chunk(n < kUploadChunk ? size_t(n) : kUploadChunk);
-  for (uint64_t done = 0; done < n;) {
-    size_t len = n - done < chunk.size() ? size_t(n - done) : chunk.size();
-    in_.readPayload(chunk.data(), len);
-    g.upload(dst + done, chunk.data(), len);
-    done += len;
-  }
-}
-
-Reply Server::opAlloc(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "bytes", "file"});
-  uint64_t bytes = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
-  // The contents: a payload, a file, or neither (zeros).
-  const JsonValue* file = req.get("file");
-  uint64_t payload = in_.payloadLeft();
-  if (file != nullptr && payload != 0) throw badRequest("file", "give the contents as a payload or in a \"file\", not both");
-  if (payload != 0 && payload != bytes) {
-    throw badRequest("payload", "a payload of " + std::to_string(payload) + " bytes does not fill a buffer of " +
-                                    std::to_string(bytes) + " bytes");
-  }
-  Mapped m;
-  if (file != nullptr) m = mapFile(*file, bytes, false);
-  Gpu& g = gpu();
-  BufferEntry b;
-  b.bytes = bytes;
-  b.ptr = g.alloc(bytes, "a buffer");
-  bool pinned = false;
-  try {
-    if (file != nullptr) {
-      std::optional<PinScope> scope;
-      pinned = pinFor(g, m, scope);
-      g.upload(b.ptr, m.data, bytes);
-    } else if (payload != 0) {
-      uploadPayload(b.ptr, bytes);
-    } else {
-      g.zero(b.ptr, bytes);
-    }
-  } catch (const LauncherError&) {
-    if (b.ptr != 0) (void)g.driver().cuMemFree(b.ptr);  // answering the copy's error instead
-    throw;
-  }
-  uint64_t id = nextId_++;
-  buffers_[id] = b;
-  Reply r;
-  r.fields = ",\"buffer\":" + std::to_string(id) + ",\"bytes\":" + std::to_string(bytes);
-  if (file != nullptr) r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
-  return r;
-}
-
-Reply Server::opFree(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "buffer"});
-  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
-  uint64_t id = requireUint(*req.get("buffer"), "buffer", UINT64_MAX);
-  CUdeviceptr p = b.ptr;
-  buffers_.erase(id);
-  gpu().free(p);
-  return Reply{};
-}
-
-Reply Server::opUpload(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "file", "bytes"});
-  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
-  uint64_t offset = 0;
-  if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
-  const JsonValue* file = req.get("file");
-  uint64_t n = in_.payloadLeft();
-  if (file != nullptr) {
-    if (n != 0) throw badRequest("file", "give the data as a payload or in a \"file\", not both");
-    n = requireUint(requireMember(req, "frame", "bytes"), "bytes", kMaxBufferBytes);
-  } else if (req.get("bytes") != nullptr) {
-    throw badRequest("bytes", "\"bytes\" goes with \"file\"; a payload's size is its length");
-  }
-  if (offset > b.bytes || n > b.bytes - offset) {
-    throw badRequest(file != nullptr ? "bytes" : "payload", std::to_string(n) + " bytes at offset " + std::to_string(offset) +
-                                                                " do not fit a buffer of " + std::to_string(b.bytes) + " bytes");
-  }
-  Reply r;
-  r.fields = ",\"bytes\":" + std::to_string(n);
-  if (file == nullptr) {
-    uploadPayload(b.ptr + offset, n);
-  } else {
-    Mapped m = mapFile(*file, n, false);
-    Gpu& g = gpu();
-    std::optional<PinScope> scope;
-    bool pinned = pinFor(g, m, scope);
-    g.upload(b.ptr + offset, m.data, n);
-    r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
-  }
-  return r;
-}
-
-Reply Server::opDownload(const JsonValue& req) {
-  checkKeys(req, "frame", {"op", "id", "buffer", "offset", "bytes", "file"});
-  BufferEntry& b = buffer(requireMember(req, "frame", "buffer"), "buffer");
-  uint64_t offset = 0;
-  if (const JsonValue* o = req.get("offset")) offset = requireUint(*o, "offset", kMaxBufferBytes);
-  if (offset > b.bytes) throw badRequest("offset", "offset " + std::to_string(offset) + " is past the buffer's end");
-  uint64_t n = b.bytes - offset;
-  if (const JsonValue* v = req.get("bytes")) n = requireUint(*v, "bytes", b.bytes - offset);
-  Reply r;
-  r.fields = ",\"bytes\":" + std::to_string(n);
-  if (const JsonValue* file = req.get("file")) {  // into the file; the answer has no payload
-    Mapped m = mapFile(*file, n, true);
-    Gpu& g = gpu();
-    std::optional<PinScope> scope;
-    bool pinned = pinFor(g, m, scope);
-    g.download(m.data, b.ptr + offset, n);
-    r.fields += pinned ? ",\"pinned\":true" : ",\"pinned\":false";
-    return r;
-  }
-  r.payload.resize(size_t(n));
-  gpu().download(r.payload.data(), b.ptr + offset, n);
-  return r;
-}
-
 Reply Server::opLaunch(const JsonValue& req) {
   checkKeys(req, "frame",
             {"op", "id", "module", "kernel", "grid", "block", "args", "sharedBytes", "repeat", "timeoutMs", "constants", "queue", "seq",
@@ -503,8 +271,11 @@ Reply Server::opLaunch(const JsonValue& req) {
     if (a.kind != JsonValue::Kind::Object) throw badRequest(path, "expected an object");
     const JsonValue* type = a.get("type");
     if (type != nullptr && type->isString() && type->text == "buffer") {
-      checkKeys(a, path, {"type", "buffer"});
-      slots[i] = buffer(requireMember(a, path, "buffer"), path + ".buffer").ptr;
+      checkKeys(a, path, {"type", "buffer", "offset"});
+      const BufferEntry& b = buffer(requireMember(a, path, "buffer"), path + ".buffer");
+      uint64_t offset = 0;  // a GPU array's view: a pointer into its buffer
+      if (const JsonValue* o = a.get("offset")) offset = requireUint(*o, path + ".offset", b.bytes);
+      slots[i] = b.ptr + offset;
       sizes[i] = sizeof(CUdeviceptr);
     } else {
       Elem e;
@@ -585,11 +356,10 @@ Reply Server::opMemory(const JsonValue& req) {
   r.fields = ",\"free\":" + std::to_string(free) + ",\"total\":" + std::to_string(total);
   return r;
 }
-
-}  // namespace
+}  // namespace serve
 
 int runServe(int device) {
-  Server server(device);
+  serve::Server server(device);
   return server.run();
 }
 

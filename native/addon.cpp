@@ -202,6 +202,33 @@ napi_value Download(napi_env env, napi_callback_info info) {
   });
 }
 
+// fill(gpu, ptr, offset, pattern, count): `count` elements of pattern's bytes at ptr + offset,
+// queued on the legacy default stream (after every queue's earlier work, before later
+// launches), after the last queued launch's marker, as an unqueued launch is.
+napi_value Fill(napi_env env, napi_callback_info info) {
+  auto a = args(env, info, 5);
+  return onContext(env, a[0], [&](Context& c) {
+    CUdeviceptr dst = CUdeviceptr(number(env, a[1])) + CUdeviceptr(number(env, a[2]));
+    size_t size = 0;
+    const uint8_t* pattern = bytesOf(env, a[3], size);
+    uint64_t count = uint64_t(number(env, a[4]));
+    c.queues->mark();
+    c.gpu->fill(dst, pattern, size, count, nullptr);
+    return undefined(env);
+  });
+}
+
+// deviceCopy(gpu, dst, src, bytes): queued as fill() is; the ranges do not overlap (the caller
+// copies overlapping ones through a temporary).
+napi_value DeviceCopy(napi_env env, napi_callback_info info) {
+  auto a = args(env, info, 4);
+  return onContext(env, a[0], [&](Context& c) {
+    c.queues->mark();
+    c.gpu->copy(CUdeviceptr(number(env, a[1])), CUdeviceptr(number(env, a[2])), uint64_t(number(env, a[3])), nullptr);
+    return undefined(env);
+  });
+}
+
 napi_value Load(napi_env env, napi_callback_info info) {
   auto a = args(env, info, 3);
   return onContext(env, a[0], [&](Context& c) {
@@ -388,6 +415,8 @@ napi_value Init(napi_env env, napi_value exports) {
       {"free", nullptr, Free, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"upload", nullptr, Upload, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"download", nullptr, Download, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"fill", nullptr, Fill, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"deviceCopy", nullptr, DeviceCopy, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"load", nullptr, Load, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"unload", nullptr, Unload, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"kernel", nullptr, Kernel, nullptr, nullptr, nullptr, napi_default, nullptr},

@@ -6,7 +6,7 @@ export type { DeviceOptions, SyncOptions } from "./runtime/device/device.js";
 export { GpuArray } from "./runtime/device/gpuArray.js";
 export { stdlib, Stdlib } from "./runtime/stdlib/calls.js";
 export type { FloatElem, HistogramOptions, IntElem, NumElem, OutOption, RandomOptions, ReduceOp, ScalarOf, ScanOptions, SortOptions } from "./runtime/stdlib/calls.js";
-export type { ArrayOptions, ElemName } from "./runtime/device/gpuArray.js";
+export type { ArrayElem, ArrayOptions, ElemName, ElementsOf, ElemValue, LanesOf, VectorName } from "./runtime/device/gpuArray.js";
 export type { Isolation } from "./runtime/device/engine.js";
 export type { RunConfig } from "./runtime/device/launching.js";
 export { GkRuntimeError } from "./runtime/errors.js";

@@ -1,14 +1,20 @@
-"""gk's HGEMM against torch.matmul (cuBLAS), timed the same way in one process on one GPU
-(bench/hgemm.mjs writes the job): gk's kernel is loaded from its cached cubin with CuPy and
+"""gk's HGEMM kernels against torch.matmul (cuBLAS), timed the same way in one process on one GPU
+(bench/hgemm.mjs writes the job): each gk kernel is loaded from its cached cubin with CuPy and
 launched on PyTorch's tensors, on PyTorch's current stream; each side is timed with CUDA events
-around `reps` back-to-back launches after 3 warm-ups, in alternating rounds, and the median
-round is kept. Prints one JSON object on stdout.
+around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS, then every
+gk kernel, ROUNDS times), and the median round is kept. Prints one JSON object on stdout.
 
-  gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16 (examples/hgemm.gk)
+  gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16; arguments
+          (M, N, K, A, B, C)
   torch   torch.matmul(A, B.t(), out=R), R in the input type (cuBLAS, f32 accumulation)
 
-gk's C is checked against the product in f64 of the same inputs: the largest error relative to
-the sum of |a| |b| of the element's products, below 1e-4 (K/16 mma steps, each within a few f32 ulp of that sum).
+Each gk C is poisoned (NaN) before its checked run, then checked against the product in f64 of
+the same inputs: the largest error relative to the sum of |a| |b| of the element's products,
+below 1e-4 (K/16 mma steps, each within a few f32 ulp of that sum); a NaN left fails.
+
+  python3 hgemm_peers.py job.json                      times every case
+  python3 hgemm_peers.py job.json --profile CASE KERN  for ncu: 2 warm-up launches of gk kernel
+                                                       KERN and cuBLAS, then one of each
 """
 import json
 import sys
@@ -17,7 +23,7 @@ import numpy as np
 import torch
 import cupy as cp
 
-ROUNDS = 5
+from torch_timing import pair, ptr
 
 
 def timed(fn, reps, stream):
@@ -34,25 +40,49 @@ def timed(fn, reps, stream):
     return start.elapsed_time(end) / reps
 
 
-def pair(gk, peer, reps, stream):
-    g, p = [], []
-    for _ in range(ROUNDS):
-        g.append(timed(gk, reps, stream))
-        p.append(timed(peer, reps, stream))
-    return float(np.median(g)), float(np.median(p))
-
-
 def ptr(t):
     return np.uint64(t.data_ptr())
 
 
 def check(C, A, B):
-    """Max over a sample of rows of |C - A B^T| / (|A| |B|^T), in f64."""
+    """Max over a sample of rows of |C - A B^T| / (|A| |B|^T), in f64 (None where C has a NaN)."""
     rows = torch.arange(0, A.shape[0], 61, device=A.device)
     a, b = A[rows].double(), B.double()
     exact = a @ b.t()
     scale = a.abs() @ b.abs().t()
-    return float(((C[rows].double() - exact).abs() / scale.clamp_min(1e-300)).max())
+    err = (C[rows].double() - exact).abs() / scale.clamp_min(1e-300)
+    if torch.isnan(err).any():
+        return None
+    return float(err.max())
+
+
+def launcher(modules, v, m, A, B, C, cstream):
+    if v["cubin"] not in modules:
+        modules[v["cubin"]] = cp.RawModule(path=v["cubin"])
+    fn = modules[v["cubin"]].get_function(v["kernel"])
+    grid, block = tuple(v["grid"]), tuple(v["block"])
+    args = (np.int32(m), np.int32(m), np.int32(m), ptr(A), ptr(B), ptr(C))
+    # Shared arrays past 48 KB lie in dynamic shared memory (gk lifts them): the kernel opts in
+    # to that much and every launch gives it.
+    shared = v.get("shared", 0)
+    if shared > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = shared
+
+    def run():
+        with cstream:
+            fn(grid, block, args, shared_mem=shared)
+
+    return run
+
+
+def inputs(c, dev, gen):
+    m = c["m"]
+    dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
+    A = (torch.rand(m, m, device=dev, generator=gen) * 2 - 1).to(dtype)
+    B = (torch.rand(m, m, device=dev, generator=gen) * 2 - 1).to(dtype)
+    C = torch.empty(m, m, device=dev, dtype=torch.float32)
+    R = torch.empty(m, m, device=dev, dtype=dtype)
+    return A, B, C, R
 
 
 def main():
@@ -61,33 +91,34 @@ def main():
     stream = torch.cuda.current_stream()
     cstream = cp.cuda.ExternalStream(stream.cuda_stream)
     gen = torch.Generator(device=dev).manual_seed(1)
-    out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
     modules = {}
-    for c in job["cases"]:
-        if c["cubin"] not in modules:
-            modules[c["cubin"]] = cp.RawModule(path=c["cubin"])
-        fn = modules[c["cubin"]].get_function(c["kernel"])
-        grid, block = tuple(c["grid"]), tuple(c["block"])
-        m = c["m"]
-        dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
-        A = (torch.rand(m, m, device=dev, generator=gen) * 2 - 1).to(dtype)
-        B = (torch.rand(m, m, device=dev, generator=gen) * 2 - 1).to(dtype)
-        C = torch.empty(m, m, device=dev, dtype=torch.float32)
-        R = torch.empty(m, m, device=dev, dtype=dtype)
-        args = (np.int32(m), np.int32(m), np.int32(m), ptr(A), ptr(B), ptr(C), np.bool_(c["dtype"] == "bf16"))
-
-        def gk():
-            with cstream:
-                fn(grid, block, args)
-
-        row = {"name": c["name"]}
-        row["gk_ms"], row["torch_ms"] = pair(gk, lambda: torch.matmul(A, B.t(), out=R), c["reps"], stream)
-        C.zero_()
-        gk()
+    if len(sys.argv) > 2 and sys.argv[2] == "--profile":
+        c = job["cases"][int(sys.argv[3])]
+        A, B, C, R = inputs(c, dev, gen)
+        gk = launcher(modules, c["variants"][int(sys.argv[4])], c["m"], A, B, C, cstream)
+        for _ in range(3):
+            gk()
+            torch.matmul(A, B.t(), out=R)
         stream.synchronize()
-        row["max_rel_err"] = check(C, A, B)
-        row["torch_max_rel_err"] = check(R.float(), A, B)
-        row["ok"] = row["max_rel_err"] < 1e-4
+        return
+    out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
+    for c in job["cases"]:
+        A, B, C, R = inputs(c, dev, gen)
+        peer = lambda: torch.matmul(A, B.t(), out=R)
+        gks = [launcher(modules, v, c["m"], A, B, C, cstream) for v in c["variants"]]
+        times = [[] for _ in gks]
+        torch_times = []
+        for _ in range(ROUNDS):
+            torch_times.append(timed(peer, c["reps"], stream))
+            for i, gk in enumerate(gks):
+                times[i].append(timed(gk, c["reps"], stream))
+        row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
+        for v, gk, t in zip(c["variants"], gks, times):
+            C.fill_(float("nan"))
+            gk()
+            stream.synchronize()
+            err = check(C, A, B)
+            row["variants"].append({"name": v["name"], "gk_ms": float(np.median(t)), "max_rel_err": err, "ok": err is not None and err < 1e-4})
         out["cases"].append(row)
         del A, B, C, R
         torch.cuda.empty_cache()

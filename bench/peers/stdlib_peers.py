@@ -2,7 +2,7 @@
 runs `reps` times back to back between two CUDA events, after 5 warm-ups, in ROUNDS rounds,
 and the median round's milliseconds per operation is kept. Prints one JSON object on stdout:
 { peer name: { size: ms } }. Sizes are element counts; transpose takes a square of that many
-elements, matmul a side (m = n = k).
+elements, matmul a side (m = n = k). With "only": [names], just those peers.
 
   python3 bench/peers/stdlib_peers.py '{"sizes": [65536, 1048576, 67108864], "sides": [256, 1024, 4096]}'
 """
@@ -48,8 +48,11 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     res = {}
 
-    def put(name, size, ms):
-        res.setdefault(name, {})[str(size)] = ms
+    only = job.get("only")
+
+    def put(name, size, ms_fn):
+        if only is None or name in only:
+            res.setdefault(name, {})[str(size)] = ms_fn()
 
     g = torch.Generator(device="cuda")
     g.manual_seed(1)
@@ -57,24 +60,26 @@ def main():
         r = reps_for(n)
         x = torch.rand(n, device="cuda", generator=g)
         xi = torch.randint(-1000, 1000, (n,), device="cuda", dtype=torch.int32, generator=g)
-        put("torch.sum", n, timed(lambda: x.sum(), r))
-        put("torch.max", n, timed(lambda: x.max(), r))
-        put("torch.cumsum f32", n, timed(lambda: torch.cumsum(x, 0), r))
-        put("torch.cumsum i32", n, timed(lambda: torch.cumsum(xi, 0, dtype=torch.int32), r))
-        put("torch.sort i32", n, timed(lambda: torch.sort(xi), r))
-        put("torch.histc 256", n, timed(lambda: torch.histc(x, bins=256, min=0, max=1), r))
-        put("torch.rand", n, timed(lambda: torch.rand(n, device="cuda"), r))
+        y = torch.empty_like(x)
+        put("torch copy_ f32", n, lambda: timed(lambda: y.copy_(x), r))
+        put("torch.sum", n, lambda: timed(lambda: x.sum(), r))
+        put("torch.max", n, lambda: timed(lambda: x.max(), r))
+        put("torch.cumsum f32", n, lambda: timed(lambda: torch.cumsum(x, 0), r))
+        put("torch.cumsum i32", n, lambda: timed(lambda: torch.cumsum(xi, 0, dtype=torch.int32), r))
+        put("torch.sort i32", n, lambda: timed(lambda: torch.sort(xi), r))
+        put("torch.histc 256", n, lambda: timed(lambda: torch.histc(x, bins=256, min=0, max=1), r))
+        put("torch.rand", n, lambda: timed(lambda: torch.rand(n, device="cuda"), r))
         side = int(math.isqrt(n))
         m = x[: side * side].view(side, side)
-        put("m.t().contiguous()", n, timed(lambda: m.t().contiguous(), r))
+        put("m.t().contiguous()", n, lambda: timed(lambda: m.t().contiguous(), r))
         if cp is not None:
             ku = cp.random.randint(0, 2**32, size=n, dtype=cp.uint64).astype(cp.uint32)
-            put("cupy.sort u32", n, timed(lambda: cp.sort(ku), r))
-        del x, xi, m
+            put("cupy.sort u32", n, lambda: timed(lambda: cp.sort(ku), r))
+        del x, xi, m, y
     for s in job["sides"]:
         a = torch.rand(s, s, device="cuda", generator=g)
         b = torch.rand(s, s, device="cuda", generator=g)
-        put("torch.matmul (TF32 off)", s, timed(lambda: torch.matmul(a, b), 20 if s <= 1024 else 5))
+        put("torch.matmul (TF32 off)", s, lambda: timed(lambda: torch.matmul(a, b), 20 if s <= 1024 else 5))
     print(json.dumps({"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "cupy": cp.__version__ if cp else None, "ms": res}))
 
 

@@ -16,34 +16,10 @@ import numpy as np
 import torch
 import cupy as cp
 
-ROUNDS = 5
+from torch_timing import pair, ptr
 
-
-def timed(fn, reps, stream):
-    for _ in range(10):
-        fn()
-    stream.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record(stream)
-    for _ in range(reps):
-        fn()
-    end.record(stream)
-    end.synchronize()
-    return start.elapsed_time(end) / reps
-
-
-def pair(gk, peer, reps, stream):
-    """Median over alternating rounds of the gk kernel's and the peer's milliseconds per launch."""
-    g, p = [], []
-    for _ in range(ROUNDS):
-        g.append(timed(gk, reps, stream))
-        p.append(timed(peer, reps, stream))
-    return float(np.median(g)), float(np.median(p))
-
-
-def ptr(t):
-    return np.uint64(t.data_ptr())
+# Each side's launches before it is timed, in every round.
+WARMUPS = 10
 
 
 def main():
@@ -73,7 +49,7 @@ def main():
             y = torch.rand(n, device=dev, generator=gen)
             o, ref = torch.empty_like(x), torch.empty_like(x)
             args = (np.int32(n), np.float32(a), ptr(x), ptr(y), ptr(o))
-            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: torch.add(y, x, alpha=a, out=ref), c["reps"], stream)
+            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: torch.add(y, x, alpha=a, out=ref), c["reps"], stream, WARMUPS)
             row["max_abs_diff"] = float((o - ref).abs().max())
             row["ok"] = bool(torch.allclose(o, ref, rtol=1e-6, atol=1e-6))
         elif c["kind"] == "sum":
@@ -81,7 +57,7 @@ def main():
             x = torch.rand(n, device=dev, generator=gen)
             total = torch.zeros(1, device=dev)
             args = (np.int32(n), ptr(x), ptr(total))
-            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: x.sum(), c["reps"], stream)
+            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: x.sum(), c["reps"], stream, WARMUPS)
             total.zero_()
             launch(*args)
             stream.synchronize()
@@ -95,7 +71,7 @@ def main():
             B = torch.rand(m, m, device=dev, generator=gen)
             C, ref = torch.empty(m, m, device=dev), torch.empty(m, m, device=dev)
             args = (np.int32(m), np.int32(m), np.int32(m), ptr(A), ptr(B), ptr(C))
-            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: torch.matmul(A, B, out=ref), c["reps"], stream)
+            row["gk_ms"], row["torch_ms"] = pair(lambda: launch(*args), lambda: torch.matmul(A, B, out=ref), c["reps"], stream, WARMUPS)
             rel = ((C - ref).abs() / ref.abs().clamp_min(1e-6)).max()
             row["max_rel_diff"] = float(rel)
             row["ok"] = row["max_rel_diff"] < 1e-4

@@ -2,11 +2,10 @@
  * Folders that nvcc may work in. nvcc runs its stages through `sh -c`, with its working folder,
  * its input and output names and its temporary folder inside double quotes in the command line,
  * where `$(…)`, backticks and `"` still act. So every path that reaches nvcc is one that gk
- * chose and checked: its real path is plain (letters, digits and `_ . + - /`). And whether a
- * folder can take nvcc's output at all: a full disk makes nvcc crash or write empty files.
+ * chose and checked: its real path is plain (letters, digits and `_ . + - /`). Whether a folder
+ * can take nvcc's output at all is diskSpace.ts's question.
  */
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, realpath, rm } from "node:fs/promises";
+import { lstat, mkdir, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { error } from "../diagnostics/index.js";
@@ -74,55 +73,4 @@ export async function privateFolder(parent: string, name: string): Promise<strin
     ]);
   }
   return dir;
-}
-
-/** The write failures that are the disk's, not the writer's, in words. */
-export const DISK_ERRORS: Readonly<Record<string, string>> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is exceeded",
-  EROFS: "the file system is read-only",
-};
-
-/** What a probe writes: about what nvcc writes for a small module. */
-const PROBE_BYTES = 256 * 1024;
-
-/**
- * Whether `dir` can take a write of PROBE_BYTES (written, fsynced, removed): the disk's error
- * code (ENOSPC, EDQUOT, EROFS) when it cannot, else undefined (also for any other failure,
- * which says nothing about the disk).
- */
-export async function diskProblem(dir: string): Promise<string | undefined> {
-  const probe = path.join(dir, `.gk-space-probe.${process.pid}.${randomBytes(4).toString("hex")}`);
-  try {
-    const fh = await open(probe, "wx");
-    try {
-      await fh.write(Buffer.alloc(PROBE_BYTES));
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    return undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code !== undefined && code in DISK_ERRORS ? code : undefined;
-  } finally {
-    await rm(probe, { force: true }).catch(() => undefined);
-  }
-}
-
-/**
- * When nvcc failed or wrote nothing because a folder it writes is full (or over quota, or
- * read-only), that is the error: GK7006 naming the cause and the folder, not nvcc's crash.
- */
-export async function refuseFullDisk(dirs: readonly string[], what: string): Promise<void> {
-  for (const dir of dirs) {
-    const code = await diskProblem(dir);
-    if (code === undefined) continue;
-    throw new BuildError([
-      error("GK7006", undefined, `cannot write nvcc's output to ${dir}: ${code} (${DISK_ERRORS[code]})`, [
-        { message: `${what}, which is what a full disk does to it` },
-        { message: "free some space, or point GK_CACHE_DIR (the kernel cache) or TMPDIR (nvcc's temporary files) at another disk" },
-      ]),
-    ]);
-  }
 }

@@ -16,7 +16,7 @@ import type * as ast from "../parser/ast.js";
 import type { Span } from "../diagnostics/source.js";
 import { lookupBuiltin } from "../ir/builtins.js";
 import type { ArrayVar, Expr, PathStep, ValueVar } from "../ir/nodes.js";
-import { laneName, laneOfLetter, T, typeToString, vectorType, type ArrayType, type Lanes, type MemoryType, type ValueType } from "../ir/types.js";
+import { isVectorLane, laneName, laneOfLetter, T, typeToString, vectorType, type ArrayType, type Lanes, type MemoryType, type ValueType, type VectorType } from "../ir/types.js";
 import { constExpr, textOf, tyName, type FnCtx, type ValueExpr } from "./context.js";
 import { checkExpr, checkValue, untypedOf } from "./expr.js";
 import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
@@ -186,7 +186,7 @@ function resolve(ctx: FnCtx, e: ast.Expr): Ref | undefined {
         break;
       }
       case "vector": {
-        const lanes = lanesOf(name, t.lanes);
+        const lanes = lanesOf(name, t);
         if (typeof lanes === "string") {
           ctx.log.error("GK2005", op.name.span, `'.${name}' ${lanes}`);
           return undefined;
@@ -225,20 +225,31 @@ function spanBefore(op: Op, base: ast.Expr): Span {
   return { file: base.span.file, start: base.span.start, end: Math.max(base.span.end, end) };
 }
 
-/** The lanes a member name selects (`x`, `xy`, `rgba`), or why it selects none. */
-function lanesOf(name: string, count: number): number[] | string {
-  if (name.length < 1 || name.length > 4) return `is not a lane or swizzle: a vector has lanes ${lanesList(count)}, and a swizzle takes 2 to 4 of them (v.xy, v.zyx)`;
+/**
+ * The lanes a member name selects (`x`, `xy`, `rgba`; of an 8-lane vector also `s0` to `s7`,
+ * one lane each, and `lo`, `hi`, its 4-lane halves), or why it selects none.
+ */
+function lanesOf(name: string, t: VectorType): number[] | string {
+  const count = t.lanes;
+  if (count === 8) {
+    if (name === "lo" || name === "hi") return [0, 1, 2, 3].map((k) => (name === "hi" ? k + 4 : k));
+    const s = /^s([0-7])$/.exec(name);
+    if (s) return [Number(s[1])];
+  }
+  const eight = count === 8 ? " (an 8-lane vector's lanes are also .s0 to .s7, and .lo .hi its halves)" : "";
+  if (name.length < 1 || name.length > 4) return `is not a lane or swizzle: a vector has lanes ${lanesList(count)}, and a swizzle takes 2 to 4 of them (v.xy, v.zyx)${eight}`;
   const xyzw = [...name].every((c) => "xyzw".includes(c));
   const rgba = [...name].every((c) => "rgba".includes(c));
-  if (!xyzw && !rgba) return `is not a lane or swizzle of a vector: its lanes are ${lanesList(count)} (or .r .g .b .a), one family in one swizzle`;
+  if (!xyzw && !rgba) return `is not a lane or swizzle of a vector: its lanes are ${lanesList(count)} (or .r .g .b .a), one family in one swizzle${eight}`;
   const lanes = [...name].map((c) => laneOfLetter(c)!);
   const bad = lanes.find((k) => k >= count);
   if (bad !== undefined) return `is not a lane of a ${count}-lane vector: its lanes are ${lanesList(count)}`;
+  if (lanes.length > 1 && !isVectorLane(t.elem, lanes.length)) return `would be a vector of ${lanes.length} ${t.elem.name} lanes, which gk has not: ${t.elem.name} vectors have 2, 4 or 8 lanes`;
   return lanes;
 }
 
 function lanesList(count: number): string {
-  return Array.from({ length: count }, (_, k) => `.${laneName(k)}`).join(" ");
+  return count === 8 ? ".x .y .z .w (lanes 0 to 3), .s0 to .s7" : Array.from({ length: count }, (_, k) => `.${laneName(k)}`).join(" ");
 }
 
 /** The indices of an array field: integers, in bounds where constant. */
@@ -333,8 +344,8 @@ function namePlace(ctx: FnCtx, t: ast.NameExpr): Place | undefined {
     ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a const; declare it with 'let' to change it`);
     return undefined;
   }
-  if (local?.kind === "constParam" || local?.kind === "typeParam") {
-    ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : "type"} parameter`);
+  if (local?.kind === "constParam" || local?.kind === "typeParam" || local?.kind === "fnParam") {
+    ctx.log.error("GK2006", t.span, `cannot assign to '${t.name}': it is a ${local.kind === "constParam" ? "constant" : local.kind === "typeParam" ? "type" : "function"} parameter`);
     return undefined;
   }
   if (local?.kind === "poisoned") return undefined;

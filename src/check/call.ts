@@ -4,8 +4,9 @@
  * operations, and device functions.
  */
 import type * as ast from "../parser/ast.js";
-import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../ir/builtins.js";
+import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type CacheHintEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../ir/builtins.js";
 import { checkOrderedLoad } from "./memoryOps.js";
+import { checkHintedLoad } from "./cacheHints.js";
 import { evalCast } from "../ir/evalOp.js";
 import type { CallArg, Expr } from "../ir/nodes.js";
 import { isFloat, isInt, isLaneScalar, isScalarName, isVectorLane, laneScalar, memorySpace, SCALAR_NAMES, scalarType, T, typeToString, vectorType, vectorSpelling, vectorTypeNamed, type ScalarType, type ValueType, type VectorType, type VoidType } from "../ir/types.js";
@@ -23,16 +24,22 @@ import { checkLdmatrix, checkMma } from "./mma.js";
 import { builtinFunctionNames, DATA_HELPERS, SPECIALS } from "../ir/names.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { castSource, type Untyped } from "./untyped.js";
+import { checkBitcast } from "./bitcast.js";
 
 export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | undefined {
   const name = e.callee.name;
   const local = ctx.scopes.lookup(name);
   const m = local ? undefined : ctx.module.lookup(name);
+  if (name === "bitcast") return checkBitcast(ctx, e);
   if (e.typeArgs && m?.kind !== "generic") return notGeneric(ctx, e, e.typeArgs, local?.kind === "value" || local?.kind === "constParam");
   if (local?.kind === "typeParam") return checkCast(ctx, e, local.type);
+  // A function parameter: its declared signature; the call reaches the bound function (the check of a definition names none: its IR is never run).
+  if (local?.kind === "fnParam") return checkUserCall(ctx, e, local.callee ?? local.name, local.sig.params, local.sig.returnType);
   if (local) {
     const what = local.kind === "array" ? "a local array" : local.kind === "constParam" ? "a constant parameter" : "a local variable";
     if (local.kind !== "poisoned") ctx.log.error("GK2004", e.callee.span, `'${name}' is ${what}, not a function`);
+    // A poisoned name's error may be outside this body (a function parameter whose signature does not resolve): no more about this body.
+    else ctx.silentFailures++;
     return undefined;
   }
   if (m) {
@@ -80,8 +87,15 @@ export function checkCall(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Ex
       case "sync":
         ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}();'`);
         return undefined;
+      case "asyncCopy":
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${textOf(ctx, e.span)};'`);
+        return undefined;
       case "memory":
         return checkOrderedLoad(ctx, e, b as MemoryEntry);
+      case "cacheHint":
+        if (b.rule.op === "load") return checkHintedLoad(ctx, e, b as CacheHintEntry);
+        ctx.log.error("GK3018", e.span, `${name}() has no value; call it as a statement: '${name}(arr, i, v);'`);
+        return undefined;
       case "warp":
         return checkWarp(ctx, e, b as WarpEntry, expected);
       case "index":
@@ -247,8 +261,11 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a local array, private to its thread: update it directly`);
     return undefined;
   }
-  if (space === "any") {
-    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on global and shared memory, but '${array.name}' is a view, which may be of a local array: pass the global or shared array itself`);
+  // A view's memory is its caller's: every call that makes it is checked to be of global or
+  // shared memory (atomicViews.ts). f32 add and sub differ between the two (global memory's
+  // flushes subnormals), which only the array itself says.
+  if (space === "any" && (b.rule.op === "add" || b.rule.op === "sub") && elem0(array) === "f32") {
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() of f32 flushes subnormals in global memory and keeps them in shared memory, but '${array.name}' is a view, which may be of either: pass the global or shared array itself (a shared T[N] parameter)`);
     return undefined;
   }
   if (target.readonly) {
@@ -270,6 +287,11 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     args.push(v);
   }
   return { kind: "atomic", type: elem, op: b.rule.op, array, indices, args, span: e.span };
+}
+
+/** The element type's name of an array of scalars, else undefined. */
+function elem0(array: { readonly type: { readonly elem: ValueType } }): string | undefined {
+  return array.type.elem.kind === "scalar" ? array.type.elem.name : undefined;
 }
 
 // ---------------------------------------------------------------- warp operations

@@ -180,7 +180,8 @@ function arrayArg(ctx: FnCtx, p: ParamSig, pt: GlobalType | ArrayType, a: ast.Ex
   const inner = unparen(a);
   const base = inner.kind === "Name" ? arrayBase(ctx, inner) : undefined;
   if (!base) {
-    if (inner.kind !== "Name") ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}: pass a global array by name`);
+    const what = pt.kind === "array" ? `pass a shared array of the kernel by name (a row of one, such as '${textOf(ctx, a.span)}', goes to a view<${typeToString(pt.elem)}> parameter)` : "pass a global array by name";
+    if (inner.kind !== "Name") ctx.log.error("GK3005", a.span, `parameter '${p.name}' of ${fn}() is ${tyName(pt)}: ${what}`);
     return undefined;
   }
   const at = base.array.type;

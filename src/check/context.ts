@@ -5,7 +5,7 @@ import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { Span } from "../diagnostics/source.js";
 import type { ArrayVar, ConstExpr, Expr, Stmt } from "../ir/nodes.js";
 import { typeToString, type ScalarType, type ScalarValue, type Type, type ValueType, type VoidType } from "../ir/types.js";
-import { Scopes, type GenericSymbol, type ModuleSymbol, type Signature } from "./symbols.js";
+import { Scopes, type GenericParamSig, type GenericSymbol, type ModuleSymbol, type Signature } from "./symbols.js";
 import type { Untyped } from "./untyped.js";
 
 /** The top-level names visible in one file: its own declarations and its imports. */
@@ -14,7 +14,7 @@ export interface ModuleScope {
   readonly text: string;
   /** The module flushes f32 subnormals (`@flushToZero;`): its constant expressions fold so. */
   readonly flushToZero: boolean;
-  /** The code generator's target, handed in: its kernel-symbol rule (GK2011) and its spellings of gk's builtins (hints). */
+  /** The code generator's target, handed in: its kernel-symbol rule (GK2011), its spellings of gk's builtins (hints), its limits. */
   readonly target: Target;
   lookup(name: string): ModuleSymbol | undefined;
   names(): Iterable<string>;
@@ -32,7 +32,13 @@ export interface CallSite {
 export type Binding =
   | { readonly kind: "type"; readonly type: ScalarType }
   | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue }
-  | { readonly kind: "unknown"; readonly type: ScalarType };
+  | { readonly kind: "unknown"; readonly type: ScalarType }
+  /**
+   * A device function, by IR name; or, while a generic definition is checked, a function
+   * not known yet (`irName` absent; `name` is the parameter's). `sig`, where known, is the
+   * function's signature (for a function parameter passed on, its declared one).
+   */
+  | { readonly kind: "fn"; readonly name: string; readonly irName?: string; readonly sig?: Signature };
 
 /** Generic parameter name → what it is bound to. */
 export type Bindings = ReadonlyMap<string, Binding>;
@@ -57,6 +63,8 @@ export interface InstanceMaker {
    * Undefined after an error (reported) or when the definition has errors of its own.
    */
   signature(ctx: FnCtx, sym: GenericSymbol, bindings: Bindings, at: Span): { readonly callee: string; readonly sig: Signature } | undefined;
+  /** The signature function parameter `p` of `sym` declares with these bindings of the others; undefined where it does not resolve. */
+  declaredFnSignature(sym: GenericSymbol, bindings: Bindings, p: Extract<GenericParamSig, { kind: "fn" }>): Signature | undefined;
 }
 
 export interface FnCtx {
@@ -85,6 +93,12 @@ export interface FnCtx {
   /** The function's read-only copies of module-level constant arrays, by name, and their declarations (its body starts with them). */
   readonly constArrays: Map<string, ArrayVar>;
   readonly prelude: Stmt[];
+  /**
+   * The initializers of `const` locals whose value is a constant expression (of literals,
+   * module constants and constant parameters, `const M = N * 2;`), by the local's id, with the
+   * `const` locals they read replaced by theirs: array sizes may read such a local.
+   */
+  readonly constInits: Map<number, Expr>;
   /** Set while a generic body is checked. */
   readonly generic?: GenericMode;
   /** Where calls of generic functions and launches of generic kernels get their instances. */
@@ -113,6 +127,7 @@ export function newCtx(
     sharedBytes: 0,
     constArrays: new Map(),
     prelude: [],
+    constInits: new Map(),
   };
 }
 

@@ -241,6 +241,9 @@ function checkName(ctx: FnCtx, e: ast.NameExpr): Expr | undefined {
       case "typeParam":
         ctx.log.error("GK2008", e.span, `'${e.name}' is a type parameter (here ${local.type.name}), not a value; to convert a value write ${e.name}(x)`);
         return undefined;
+      case "fnParam":
+        ctx.log.error("GK2008", e.span, `'${e.name}' is a function parameter, not a value: call it, ${e.name}(${local.sig.params.map((p) => p.name).join(", ")}), or pass it on as a generic argument`);
+        return undefined;
       case "untypedConst":
       case "poisoned":
         return undefined;

@@ -18,7 +18,6 @@ import { isReservedName } from "../ir/names.js";
 import { resolveSignature } from "./signature.js";
 import { type ModuleSymbol } from "./symbols.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
-import { CONSTANT_LIMIT_BYTES, LOCAL_ARRAY_LIMIT_BYTES } from "../ir/limits.js";
 import { LANE_LIST, resolveType, resolveValue, widerLane } from "./typeExpr.js";
 
 type Decl = ast.KernelDecl | ast.FunctionDecl | ast.ConstDecl | ast.ConstantDecl | ast.StructDecl;
@@ -147,8 +146,8 @@ export class FileScope implements ModuleScope {
       return { kind: "poisoned", name, span };
     }
     const count = t.dims.reduce((a, b) => a * b, 1);
-    if (count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
-      this.log.error("GK4009", te.span, `'${name}' has ${count * byteSize(t.elem)} bytes; a constant table is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+    if (count * byteSize(t.elem) > this.target.limits.localBytes) {
+      this.log.error("GK4009", te.span, `'${name}' has ${count * byteSize(t.elem)} bytes; a constant table is limited to ${this.target.limits.localBytes} bytes (pass large data as a readonly global array)`);
       return { kind: "poisoned", name, span };
     }
     if (d.init.kind !== "ArrayLit") {
@@ -208,14 +207,14 @@ export class FileScope implements ModuleScope {
       this.log.error("GK1014", d.name.span, `struct '${name}' nests ${depth} structs deep; a struct nests at most ${MAX_NESTING} deep, as brackets do: flatten some of its fields`);
       return { kind: "poisoned", name, span };
     }
-    if (type.size > LOCAL_ARRAY_LIMIT_BYTES) {
-      this.log.error("GK4009", d.name.span, `struct '${name}' takes ${type.size} bytes; a value is limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (keep large data in global arrays)`);
+    if (type.size > this.target.limits.localBytes) {
+      this.log.error("GK4009", d.name.span, `struct '${name}' takes ${type.size} bytes; a value is limited to ${this.target.limits.localBytes} bytes (keep large data in global arrays)`);
       return { kind: "poisoned", name, span };
     }
     return { kind: "struct", name, type, span };
   }
 
-  /** `constant TAPS: f32[17];`: an array of constant memory, at most 64 KiB, each launch filling it. */
+  /** `constant TAPS: f32[17];`: an array of constant memory, within the target's limit (CUDA: 64 KiB), each launch filling it. */
   private constantArray(ctx: FnCtx, d: ast.ConstantDecl): ModuleSymbol {
     const name = d.name.name;
     const span = d.name.span;
@@ -230,8 +229,8 @@ export class FileScope implements ModuleScope {
       return { kind: "poisoned", name, span };
     }
     const bytes = t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem);
-    if (bytes > CONSTANT_LIMIT_BYTES) {
-      this.log.error("GK4014", d.type.span, `'${name}' has ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+    if (bytes > this.target.limits.constantBytes) {
+      this.log.error("GK4014", d.type.span, `'${name}' has ${bytes} bytes; a module's constant memory holds at most ${this.target.limits.constantBytes} bytes (pass large data as a readonly global array)`);
       return { kind: "poisoned", name, span };
     }
     const array: ArrayVar = { kind: "arrayVar", id: this.constantIds.next--, name, type: t, span };
@@ -262,7 +261,7 @@ export class FileScope implements ModuleScope {
     }
     const irName = this.irNames.get(d) ?? name;
     if (d.generics) {
-      const params = genericParams(ctx, d.generics);
+      const params = genericParams(ctx, d.generics, d.kind === "Kernel" ? "kernel" : "function");
       if (!params) return { kind: "poisoned", name, span };
       return { kind: "generic", of: d.kind === "Kernel" ? "kernel" : "function", name, irName, decl: d, params, scope: this, span };
     }

@@ -5,6 +5,7 @@ import type { CallSite, FnCtx } from "./context.js";
 import { typeToString } from "../ir/types.js";
 import { alwaysLeaves, checkStmts, declare, newArrayVar, newValueVar } from "./stmt.js";
 import type { Signature } from "./symbols.js";
+import { checkKernelAnnotation } from "./kernelAnnotations.js";
 
 /**
  * Checks `d`'s body in `ctx` (whose return type is the signature's), under the IR name
@@ -17,6 +18,8 @@ export function checkFunctionBody(
   irName: string,
   instance?: Instance,
 ): { readonly fn?: Function; readonly calls: readonly CallSite[] } {
+  // A kernel's annotation's arguments are constants: checked before the parameters are in scope.
+  const annotation = d.kind === "Kernel" ? checkKernelAnnotation(ctx, d.annotation, d.params) : {};
   const params: Param[] = [];
   d.params.forEach((p, i) => {
     const ps = sig.params[i]!;
@@ -46,6 +49,7 @@ export function checkFunctionBody(
     params,
     returnType: sig.returnType,
     shared: ctx.shared,
+    ...annotation,
     body,
     file: ctx.module.file,
     span: d.span,

@@ -11,17 +11,18 @@
 import type * as ast from "../parser/ast.js";
 import { foldExpr } from "../ir/passes/fold.js";
 import type { Expr } from "../ir/nodes.js";
-import { isScalarName, scalarType, typeToString, type ScalarType, type ValueType } from "../ir/types.js";
+import { isScalarName, sameType, scalarType, typeToString, type ScalarType, type ValueType } from "../ir/types.js";
 import { checkUserCall } from "./call.js";
-import { knownDim, textOf, type Binding, type FnCtx, type ValueExpr } from "./context.js";
+import { knownDim, textOf, tyName, type Binding, type FnCtx, type ValueExpr } from "./context.js";
 import { checkValue, materialize, untypedOf } from "./expr.js";
 import { paramText } from "./genericParams.js";
 import { arrayRef } from "./memory.js";
-import type { GenericParamSig, GenericSymbol } from "./symbols.js";
+import type { GenericParamSig, GenericSymbol, ParamSig, Signature } from "./symbols.js";
 import { unknownConstant } from "./typeExpr.js";
 
 type TypeParamSig = Extract<GenericParamSig, { kind: "type" }>;
 type ConstParamSig = Extract<GenericParamSig, { kind: "const" }>;
+type FnParamSig = Extract<GenericParamSig, { kind: "fn" }>;
 
 /** `sum<T: f32 | f64, N: i32>`, as messages show a definition. */
 export function genericHead(sym: GenericSymbol): string {
@@ -30,7 +31,7 @@ export function genericHead(sym: GenericSymbol): string {
 
 /** An argument that fits the parameter, for examples in messages: its first type, or 256 (true for bool). */
 export function exampleArg(p: GenericParamSig): string {
-  return p.kind === "type" ? p.allowed[0]!.name : p.type.name === "bool" ? "true" : "256";
+  return p.kind === "type" ? p.allowed[0]!.name : p.kind === "fn" ? "myOp" : p.type.name === "bool" ? "true" : "256";
 }
 
 /** The bindings of explicit generic arguments, matched to the parameters in order. */
@@ -42,14 +43,110 @@ export function explicitBindings(ctx: FnCtx, sym: GenericSymbol, given: ast.Gene
     return undefined;
   }
   const bindings = new Map<string, Binding>();
+  const genericFns = new Map<string, GenericSymbol>();
   let ok = true;
   sym.params.forEach((p, i) => {
     const a = given.args[i]!;
-    const b = p.kind === "type" ? typeArg(ctx, sym, p, a) : constArg(ctx, sym, p, a);
-    if (b) bindings.set(p.name, b);
+    const b = p.kind === "type" ? typeArg(ctx, sym, p, a) : p.kind === "fn" ? fnArg(ctx, sym, p, a) : constArg(ctx, sym, p, a);
+    if (b && "generic" in b) genericFns.set(p.name, b.generic);
+    else if (b) bindings.set(p.name, b);
     else ok = false;
   });
-  return ok ? bindings : undefined;
+  if (!ok || !ctx.instances) return undefined;
+  // A function's signature must be the one its parameter declares, with the other arguments in
+  // place; a generic device function is the instance whose signature that is.
+  for (const [i, p] of sym.params.entries()) {
+    if (p.kind !== "fn") continue;
+    const a = given.args[i]!;
+    const declared = ctx.instances.declaredFnSignature(sym, new Map([...bindings].filter(([, b]) => b.kind !== "fn" || b.sig)), p);
+    const generic = genericFns.get(p.name);
+    if (generic) {
+      const b = declared && fnInstance(ctx, sym, generic, declared, p, a);
+      if (!b) return undefined;
+      bindings.set(p.name, b);
+      continue;
+    }
+    const b = bindings.get(p.name)!;
+    if (b.kind !== "fn" || !b.sig || !declared || sameSignature(declared, b.sig)) continue;
+    ctx.log.error("GK3031", a.span, `${p.name} of '${sym.name}' is a ${signatureText(declared)}, but '${textOf(ctx, a.span)}' is a ${signatureText(b.sig)}`, [{ message: `declared here: ${paramText(p)}`, span: p.span }]);
+    return undefined;
+  }
+  return bindings;
+}
+
+/**
+ * The instance of generic device function `g` whose signature is `declared`: each of g's
+ * generic parameters is a type parameter of which a value parameter or the result is
+ * declared, fixed by the type `declared` has there (`maximum<T: numeric>(a: T, b: T): T`
+ * for `device_fn(a: f32, b: f32): f32` is `maximum<f32>`). Reported and undefined where
+ * that does not make one.
+ */
+function fnInstance(ctx: FnCtx, of: GenericSymbol, g: GenericSymbol, declared: Signature, p: FnParamSig, a: ast.Expr): Binding | undefined {
+  const decl = g.decl as ast.FunctionDecl;
+  const fixed = new Map<string, Binding>();
+  const fix = (te: ast.TypeExpr | undefined, t: Signature["returnType"] | ParamSig["type"] | undefined): void => {
+    if (te?.kind !== "NamedType" || !t || t.kind !== "scalar" || fixed.has(te.name.name)) return;
+    const q = g.params.find((x) => x.name === te.name.name);
+    if (q?.kind === "type" && q.allowed.includes(t)) fixed.set(q.name, { kind: "type", type: t });
+  };
+  if (decl.params.length === declared.params.length) decl.params.forEach((dp, k) => fix(dp.type, declared.params[k]!.type));
+  fix(decl.returnType, declared.returnType);
+  if (g.params.some((q) => !fixed.has(q.name))) {
+    const open = g.params.filter((q) => !fixed.has(q.name)).map((q) => q.name).join(" and ");
+    ctx.log.error("GK3031", a.span, `${p.name} of '${of.name}' is a ${signatureText(declared)}, and the generic device_fn ${genericHead(g)} has no instance of that signature: it gives ${open} no type '${g.name}' admits`, [{ message: `declared here: ${paramText(p)}`, span: p.span }]);
+    return undefined;
+  }
+  const r = ctx.instances!.signature(ctx, g, fixed, a.span);
+  if (!r) {
+    ctx.silentFailures++;
+    return undefined;
+  }
+  if (!sameSignature(declared, r.sig)) {
+    ctx.log.error("GK3031", a.span, `${p.name} of '${of.name}' is a ${signatureText(declared)}, but ${spellingOf(g, fixed)} is a ${signatureText(r.sig)}`, [{ message: `declared here: ${paramText(p)}`, span: p.span }]);
+    return undefined;
+  }
+  // In a definition's check the callee is the definition's name; the binding is then not known.
+  const known = ctx.generic?.mode !== "definition";
+  return { kind: "fn", name: spellingOf(g, fixed), ...(known && { irName: r.callee }), sig: r.sig };
+}
+
+/** `maximum<f32>`: a generic function with every parameter a type, as messages show it. */
+function spellingOf(g: GenericSymbol, fixed: ReadonlyMap<string, Binding>): string {
+  return `${g.name}<${g.params.map((q) => bindingText(fixed.get(q.name)!)).join(", ")}>`;
+}
+
+/** `device_fn(a: f32, b: f32): f32`, as messages show a function's signature. */
+function signatureText(sig: Signature): string {
+  return `device_fn(${sig.params.map((q) => `${q.name}: ${q.ref ? `${q.ref} ` : ""}${tyName(q.type)}`).join(", ")}): ${tyName(sig.returnType)}`;
+}
+
+/** The same parameter types (and reference modes) and the same result: names may differ. */
+function sameSignature(a: Signature, b: Signature): boolean {
+  return a.params.length === b.params.length && a.params.every((p, i) => p.ref === b.params[i]!.ref && sameType(p.type, b.params[i]!.type)) && sameType(a.returnType, b.returnType);
+}
+
+/**
+ * A function parameter's argument: a plain device function by name, a function parameter in
+ * scope (passed on), or a generic device function (its instance is chosen by the signature
+ * the parameter declares, once the other arguments are known: `generic`).
+ */
+function fnArg(ctx: FnCtx, sym: GenericSymbol, p: FnParamSig, a: ast.Expr): Binding | { readonly generic: GenericSymbol } | undefined {
+  let x = a;
+  while (x.kind === "Paren") x = x.expr;
+  const what = `${p.name} of '${sym.name}' is a function parameter (${paramText(p)})`;
+  if (x.kind !== "Name") {
+    ctx.log.error("GK3031", a.span, `${what}: give a device_fn by its name, not '${textOf(ctx, a.span)}'`);
+    return undefined;
+  }
+  const local = ctx.scopes.lookup(x.name);
+  if (local?.kind === "fnParam") return { kind: "fn", name: local.callee ?? local.name, ...(local.callee !== undefined && { irName: local.callee }), sig: local.sig };
+  if (local?.kind === "poisoned") return undefined;
+  const m = local ? undefined : ctx.module.lookup(x.name);
+  if (m?.kind === "function") return { kind: "fn", name: m.name, irName: m.irName, sig: m.sig };
+  if (m?.kind === "generic" && m.of === "function") return { generic: m };
+  if (m?.kind === "poisoned") return undefined;
+  ctx.log.error("GK3031", a.span, `${what}: '${x.name}' is not a device_fn`);
+  return undefined;
 }
 
 /** The type a name means: a scalar type, or a type parameter in scope. */
@@ -200,7 +297,8 @@ function inferBindings(ctx: FnCtx, sym: GenericSymbol, e: ast.CallExpr, pre: Map
   const missing = sym.params.filter((p) => !bindings.has(p.name));
   if (missing.length) {
     const names = missing.map((p) => p.name).join(" and ");
-    ctx.log.error("GK3032", e.callee.span, `cannot infer ${names} of '${sym.name}' from its arguments (an untyped constant fixes no type): give the generic arguments, as in ${sym.name}<${sym.params.map(exampleArg).join(", ")}>(...) for ${genericHead(sym)}`);
+    const why = missing.some((p) => p.kind === "fn") ? "a function parameter is never inferred" : "an untyped constant fixes no type";
+    ctx.log.error("GK3032", e.callee.span, `cannot infer ${names} of '${sym.name}' from its arguments (${why}): give the generic arguments, as in ${sym.name}<${sym.params.map(exampleArg).join(", ")}>(...) for ${genericHead(sym)}`);
     return undefined;
   }
   for (const p of sym.params) {
@@ -215,5 +313,5 @@ function inferBindings(ctx: FnCtx, sym: GenericSymbol, e: ast.CallExpr, pre: Map
 }
 
 function bindingText(b: Binding): string {
-  return b.kind === "type" ? b.type.name : b.kind === "const" ? String(b.value) : "unknown";
+  return b.kind === "type" ? b.type.name : b.kind === "const" ? String(b.value) : b.kind === "fn" ? b.name : "unknown";
 }

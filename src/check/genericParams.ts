@@ -2,13 +2,15 @@
  * Generic parameters as declared, `<T: f32 | f64, N: i32>`: a type parameter lists the
  * types it admits (scalar types, or the classes `float`, `int` and `numeric`, the builtin
  * table's classes); a parameter with a single scalar type is a constant parameter, of an
- * integer type or bool.
+ * integer type or bool; `OP: device_fn(a: T, b: T): T` is a function parameter (device
+ * functions only), whose signature is resolved with the other parameters' bindings.
  */
 import type * as ast from "../parser/ast.js";
 import { admittedScalars, type ScalarClass } from "../ir/builtins.js";
 import { isBool, isInt, isScalarName, scalarType, type ScalarType } from "../ir/types.js";
 import type { FnCtx } from "./context.js";
 import { isReservedName } from "../ir/names.js";
+import { textOf } from "./context.js";
 import type { GenericParamSig } from "./symbols.js";
 
 /** The classes a constraint may name, each standing for the scalar types it holds. */
@@ -17,7 +19,7 @@ const CLASSES: ReadonlySet<string> = new Set<ScalarClass>(["float", "int", "nume
 /** A generic definition's body is checked once per combination of the types its parameters admit: at most this many. */
 export const MAX_TYPE_COMBINATIONS = 1024;
 
-export function genericParams(ctx: FnCtx, ps: readonly ast.GenericParam[]): GenericParamSig[] | undefined {
+export function genericParams(ctx: FnCtx, ps: readonly ast.GenericParam[], of: "kernel" | "function"): GenericParamSig[] | undefined {
   const out: GenericParamSig[] = [];
   let ok = true;
   for (const p of ps) {
@@ -33,7 +35,7 @@ export function genericParams(ctx: FnCtx, ps: readonly ast.GenericParam[]): Gene
       ok = false;
       continue;
     }
-    const sig = param(ctx, p);
+    const sig = param(ctx, p, of);
     if (sig) out.push(sig);
     else ok = false;
   }
@@ -46,8 +48,15 @@ export function genericParams(ctx: FnCtx, ps: readonly ast.GenericParam[]): Gene
   return ok ? out : undefined;
 }
 
-function param(ctx: FnCtx, p: ast.GenericParam): GenericParamSig | undefined {
+function param(ctx: FnCtx, p: ast.GenericParam, of: "kernel" | "function"): GenericParamSig | undefined {
   const name = p.name.name;
+  if (p.fn) {
+    if (of === "kernel") {
+      ctx.log.error("GK2020", p.span, `'${name}' is a function parameter, which only a device_fn takes: a kernel's generic parameters are types and constants (launches and the API give them); pass the function to a device_fn the kernel calls`);
+      return undefined;
+    }
+    return { kind: "fn", name, decl: p.fn, text: textOf(ctx, p.fn.span), span: p.span };
+  }
   const members = p.constraint;
   if (members.length === 1 && isScalarName(members[0]!.name)) {
     const type = scalarType(members[0]!.name as ScalarType["name"]);
@@ -71,5 +80,6 @@ function param(ctx: FnCtx, p: ast.GenericParam): GenericParamSig | undefined {
 
 /** `T: f32 | f64` or `N: i32`, as messages show a parameter. */
 export function paramText(p: GenericParamSig): string {
+  if (p.kind === "fn") return `${p.name}: ${p.text}`;
   return p.kind === "type" ? `${p.name}: ${p.allowed.map((t) => t.name).join(" | ")}` : `${p.name}: ${p.type.name}`;
 }

@@ -24,7 +24,8 @@ import { newCtx, type Binding, type Bindings, type CallSite, type FnCtx, type Ge
 import { checkFunctionBody } from "./function.js";
 import { paramText } from "./genericParams.js";
 import { resolveSignature } from "./signature.js";
-import type { GenericSymbol, Signature } from "./symbols.js";
+import type * as ast from "../parser/ast.js";
+import type { GenericParamSig, GenericSymbol, Signature } from "./symbols.js";
 
 /**
  * Instances of one program, at most. (Recursion is refused, so making instances ends; but
@@ -82,7 +83,10 @@ export class Generics implements InstanceMaker {
     for (const types of combinations) {
       const bindings = new Map<string, Binding>();
       typeParams.forEach((p, i) => bindings.set(p.name, { kind: "type", type: types[i]! }));
-      for (const p of sym.params) if (p.kind === "const") bindings.set(p.name, { kind: "unknown", type: p.type });
+      for (const p of sym.params) {
+        if (p.kind === "const") bindings.set(p.name, { kind: "unknown", type: p.type });
+        if (p.kind === "fn") bindings.set(p.name, { kind: "fn", name: p.name });
+      }
       const log = new DiagnosticLog();
       const r = this.checkBody(sym, bindings, log, { mode: "definition", symbolic: new Set() }, sym.irName);
       if (logs.length === 0) this.calls.set(sym.irName, r.calls);
@@ -107,7 +111,7 @@ export class Generics implements InstanceMaker {
   signature(ctx: FnCtx, sym: GenericSymbol, bindings: Bindings, at: Span): { readonly callee: string; readonly sig: Signature } | undefined {
     // A definition with errors has reported them; its uses stay quiet.
     if (!this.definitionOk(sym)) return undefined;
-    const known = [...bindings.values()].every((b) => b.kind !== "unknown");
+    const known = [...bindings.values()].every(isKnown);
     if (ctx.generic?.mode === "definition" || !known) {
       // Only checked, never run: the signature for these bindings, and the definition's name for the call graph.
       const log = new DiagnosticLog();
@@ -165,7 +169,7 @@ export class Generics implements InstanceMaker {
   /** The signature with these bindings, its errors in `log`. */
   private resolve(sym: GenericSymbol, bindings: Bindings, log: DiagnosticLog): Signature | undefined {
     const symbolic = new Set<number>();
-    const mode = [...bindings.values()].some((b) => b.kind === "unknown") ? "definition" : "instance";
+    const mode = [...bindings.values()].every(isKnown) ? "instance" : "definition";
     const ctx = newCtx(log, sym.scope, sym.of === "kernel" ? "kernel" : "device_fn", sym.name, T.void, { generic: { mode, symbolic } });
     bind(ctx, sym, bindings, symbolic);
     return resolveSignature(ctx, sym.decl);
@@ -183,14 +187,37 @@ export class Generics implements InstanceMaker {
     const ctx: FnCtx = { ...head, returnType: sig.returnType };
     return checkFunctionBody(ctx, sym.decl, sig, irName, instance);
   }
+
+  /**
+   * The signature function parameter `p` of `sym` declares, with these bindings of the
+   * others (`device_fn(a: T, b: T): T` with T = f32); undefined where it does not resolve
+   * (an error of the definition, reported with it).
+   */
+  declaredFnSignature(sym: GenericSymbol, bindings: Bindings, p: Extract<GenericParamSig, { kind: "fn" }>): Signature | undefined {
+    const log = new DiagnosticLog();
+    const ctx = newCtx(log, sym.scope, "device_fn", sym.name, T.void, { generic: { mode: "definition", symbolic: new Set() } });
+    bind(ctx, sym, new Map([...bindings].filter(([name]) => name !== p.name)), new Set());
+    return fnConstraintSignature(ctx, p);
+  }
 }
 
 type ScalarCombination = readonly ScalarType[];
 
-/** Declares the generic parameters in the function's outermost scope: type parameters as their types, constant parameters as their values (or, unknown, as variables in `symbolic`). */
+/** Whether a binding is known: a type, a constant's value, a device function. */
+function isKnown(b: Binding): boolean {
+  return b.kind !== "unknown" && !(b.kind === "fn" && b.irName === undefined);
+}
+
+/**
+ * Declares the generic parameters in the function's outermost scope: type parameters as
+ * their types, constant parameters as their values (or, unknown, as variables in
+ * `symbolic`), then function parameters with the signatures they declare (which may name
+ * the others). A parameter without a binding is left undeclared.
+ */
 function bind(ctx: FnCtx, sym: GenericSymbol, bindings: Bindings, symbolic: Set<number>): void {
   for (const p of sym.params) {
-    const b = bindings.get(p.name)!;
+    const b = bindings.get(p.name);
+    if (!b || b.kind === "fn") continue;
     if (b.kind === "type") {
       ctx.scopes.declare(p.name, { kind: "typeParam", name: p.name, type: b.type, span: p.span });
       continue;
@@ -199,18 +226,32 @@ function bind(ctx: FnCtx, sym: GenericSymbol, bindings: Bindings, symbolic: Set<
     if (b.kind === "unknown") symbolic.add(v.id);
     ctx.scopes.declare(p.name, { kind: "constParam", name: p.name, var: v, ...(b.kind === "const" && { value: b.value }), span: p.span });
   }
+  for (const p of sym.params) {
+    const b = bindings.get(p.name);
+    if (p.kind !== "fn" || b?.kind !== "fn") continue;
+    const sig = fnConstraintSignature(ctx, p);
+    ctx.scopes.declare(p.name, sig ? { kind: "fnParam", name: p.name, sig, ...(b.irName !== undefined && { callee: b.irName }), span: p.span } : { kind: "poisoned", span: p.span });
+  }
+}
+
+/** A function parameter's declared signature, resolved in `ctx` (errors in its log). */
+function fnConstraintSignature(ctx: FnCtx, p: Extract<GenericParamSig, { kind: "fn" }>): Signature | undefined {
+  const { params, returnType, span } = p.decl;
+  const decl: ast.FunctionDecl = { kind: "Function", exported: false, name: { name: p.name, span: p.span }, params, returnType, body: { kind: "Block", body: [], span }, span };
+  return resolveSignature(ctx, decl);
 }
 
 /** `sum<f64, 512>`; a constant not known yet shows as its parameter's name: `sum<f64, N>`. */
 export function spelling(sym: GenericSymbol, bindings: Bindings): string {
   return instanceSpelling(sym.irName, sym.params.map((p) => {
     const b = bindings.get(p.name)!;
-    return b.kind === "unknown" ? p.name : instanceArg(b);
+    return isKnown(b) ? instanceArg(b) : p.name;
   }));
 }
 
 function instanceArg(b: Binding): InstanceArg {
   if (b.kind === "type") return { kind: "type", type: b.type };
+  if (b.kind === "fn" && b.irName !== undefined) return { kind: "fn", name: b.irName };
   invariant(b.kind === "const", "an instance's argument is not known");
   return { kind: "const", type: b.type, value: b.value };
 }

@@ -10,6 +10,7 @@ import type { FileScope } from "./fileScope.js";
 import { paramText } from "./genericParams.js";
 import type { Generics } from "./generics.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
+import { invariant } from "../util.js";
 
 /** An instance of a generic kernel of the entry file: its arguments in parameter order, a type by its name, a constant as a number, bigint or boolean. */
 export interface InstanceRequest {
@@ -43,6 +44,8 @@ export function requestInstance(scope: FileScope, generics: Generics, r: Instanc
       bindings.set(p.name, { kind: "type", type: t });
       continue;
     }
+    // Kernels take no function parameters (genericParams refuses them).
+    invariant(p.kind === "const", "a generic kernel with a function parameter");
     const c = coerceScalar(p.type, a);
     if (!c.ok) {
       const why = c.why === "range" ? `${c.integer} is out of its range` : `it takes ${p.type.name === "bool" ? "true or false" : "an integer"}, not ${typeof a === "string" ? `'${a}'` : String(a)}`;

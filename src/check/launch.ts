@@ -15,7 +15,7 @@ import { paramText } from "./genericParams.js";
 import { type ModuleSymbol, type ParamSig } from "./symbols.js";
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constInteger } from "./typeExpr.js";
-import { checkShape, LAUNCH_LIMITS, SHARED_OPTIN_LIMIT_BYTES, sharedOverLimit } from "../ir/limits.js";
+import { checkShape, launchBoundsProblem, sharedOverLimit } from "../ir/limits.js";
 
 const MAX_ELEMENTS = 0x7fffffffn;
 
@@ -72,7 +72,9 @@ export function checkLaunch(ctx: FnCtx, l: ast.LaunchDecl, target: LaunchTarget,
   const grid = dims(ctx, l.grid, "grid", l.span);
   const block = dims(ctx, l.block, "block", l.span);
   const sharedLengths = fn ? sharedClause(ctx, l, fn) : [];
-  if (!ok || !grid || !block || !sharedLengths) return undefined;
+  const bounds = fn && block ? launchBoundsProblem(fn, block) : undefined;
+  if (bounds) ctx.log.error("GK5006", l.block[0]?.span ?? l.span, `launch of '${l.kernel.name}': ${bounds}`, [{ message: "declared here", span: fn!.span }]);
+  if (!ok || !grid || !block || !sharedLengths || bounds) return undefined;
   return { kernel: kernelName, grid, block, args, constants, sharedLengths, span: l.span };
 }
 
@@ -90,8 +92,9 @@ function constantData(ctx: FnCtx, c: ArrayVar, a: ast.LaunchArg): ArrayData | un
   return data;
 }
 
-/** `shared(buf = 256, ...)`: a length (elements) for each dynamic shared array, in declaration order; the total within the limit. */
+/** `shared(buf = 256, ...)`: a length (elements) for each dynamic shared array, in declaration order; the total within the target's limit. */
 function sharedClause(ctx: FnCtx, l: ast.LaunchDecl, fn: Function): number[] | undefined {
+  const limits = ctx.module.target.limits;
   const dynamic = dynamicSharedArrays(fn);
   const given = new Map<string, ast.LaunchArg>();
   let ok = true;
@@ -123,18 +126,18 @@ function sharedClause(ctx: FnCtx, l: ast.LaunchDecl, fn: Function): number[] | u
       ok = false;
       continue;
     }
-    if (n < 0n || n > BigInt(SHARED_OPTIN_LIMIT_BYTES)) {
-      ctx.log.error("GK5006", a.value.span, `the length of '${d.name}' must be from 0 to ${SHARED_OPTIN_LIMIT_BYTES} elements, but it is ${n}`);
+    if (n < 0n || n > BigInt(limits.sharedBytes)) {
+      ctx.log.error("GK5006", a.value.span, `the length of '${d.name}' must be from 0 to ${limits.sharedBytes} elements, but it is ${n}`);
       ok = false;
       continue;
     }
     lengths.push(Number(n));
   }
   if (!ok) return undefined;
-  const staticBytes = staticSharedBytes(fn);
-  const over = sharedOverLimit(staticBytes, dynamicSharedBytes(fn, lengths).bytes);
+  const staticBytes = staticSharedBytes(fn, limits);
+  const over = sharedOverLimit(staticBytes, dynamicSharedBytes(fn, lengths).bytes, limits);
   if (over !== undefined) {
-    ctx.log.error("GK5006", l.shared[0]?.span ?? l.span, `this launch gives '${l.kernel.name}' ${over} bytes of shared memory per block (${staticBytes} static); a block may use at most ${SHARED_OPTIN_LIMIT_BYTES}`);
+    ctx.log.error("GK5006", l.shared[0]?.span ?? l.span, `this launch gives '${l.kernel.name}' ${over} bytes of shared memory per block (${staticBytes} static); a block may use at most ${limits.sharedBytes}`);
     return undefined;
   }
   return lengths;
@@ -398,14 +401,14 @@ function dims(ctx: FnCtx, es: readonly ast.Expr[], what: "grid" | "block", at: a
     const n = constInteger(ctx, e, `a ${what} size`);
     if (n === undefined) return undefined;
     sizes.push(n);
-    const c = checkShape(what, sizes);
+    const c = checkShape(what, sizes, ctx.module.target.limits);
     if (!c.ok && c.why === "size") {
       ctx.log.error("GK5006", e.span, `${what} size ${"xyz"[c.axis]} must be between 1 and ${c.max}, but it is ${String(c.got)}`);
       return undefined;
     }
   }
-  const c = checkShape(what, sizes);
+  const c = checkShape(what, sizes, ctx.module.target.limits);
   if (c.ok) return c.dims;
-  if (c.why === "threads") ctx.log.error("GK5006", es[0]!.span, `a block has at most ${LAUNCH_LIMITS.blockThreads} threads, but block(${c.dims.join(", ")}) has ${c.threads}`);
+  if (c.why === "threads") ctx.log.error("GK5006", es[0]!.span, `a block has at most ${ctx.module.target.limits.blockThreads} threads, but block(${c.dims.join(", ")}) has ${c.threads}`);
   return undefined;
 }

@@ -38,7 +38,7 @@ export function arrayRef(ctx: FnCtx, e: ast.NameExpr, indexed: boolean): { array
   if (local?.kind === "array") return { array: local.var, readonly: local.readonly };
   if (local?.kind === "poisoned") return undefined;
   if (local) {
-    const t = local.kind === "value" ? typeToString(local.var.type) : local.kind === "constParam" ? "a constant parameter" : local.kind === "typeParam" ? "a type parameter" : "an untyped constant";
+    const t = local.kind === "value" ? typeToString(local.var.type) : local.kind === "constParam" ? "a constant parameter" : local.kind === "typeParam" ? "a type parameter" : local.kind === "fnParam" ? "a function parameter" : "an untyped constant";
     const vt = local.kind === "value" ? local.var.type : undefined;
     const hint = vt?.kind === "vector" ? `: a vector's lanes are ${["x", "y", "z", "w"].slice(0, vt.lanes).map((l) => `.${l}`).join(" ")}` : "";
     ctx.log.error("GK3008", e.span, indexed ? `'${e.name}' is ${t}, not an array, and cannot be indexed${hint}` : `'${e.name}' is ${t}, not an array`);

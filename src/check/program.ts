@@ -5,7 +5,6 @@ import type * as ast from "../parser/ast.js";
 import type { DiagnosticLog } from "../diagnostics/diagnostic.js";
 import type { ArrayVar, ExportedConstant, Function, GenericKernel, GenericParamInfo, Launch, Module, ModuleConstant } from "../ir/nodes.js";
 import { constantsRead } from "../ir/kernelMemory.js";
-import { CONSTANT_LIMIT_BYTES } from "../ir/limits.js";
 import { byteSize, type ScalarValue } from "../ir/types.js";
 import { newCtx, type CallSite } from "./context.js";
 import { FileScope } from "./fileScope.js";
@@ -15,13 +14,16 @@ import { requestInstance, type InstanceRequest } from "./instanceRequest.js";
 import { checkLaunch, launchTarget, type LaunchTarget } from "./launch.js";
 import { structsIn, type StructType } from "../ir/types.js";
 import { orderFunctions, recursiveDefinitions } from "./callgraph.js";
+import { checkAtomicViews } from "./atomicViews.js";
 import type { GenericParamSig, GenericSymbol, ModuleSymbol } from "./symbols.js";
+import { invariant } from "../util.js";
 
 /**
  * Checks the program; returns the IR when there were no errors. `requests` name instances
  * of the entry file's generic kernels to make besides those its launch statements name
  * (the API's `with()`). `target` is the code generator's record (src/ir/target.ts), handed in:
- * the checker asks it whether a kernel's name can be its symbol and how it spells builtins.
+ * the checker asks it whether a kernel's name can be its symbol and how it spells builtins,
+ * and refuses declarations and launch statements past its limits.
  */
 export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, target: Target, requests: readonly InstanceRequest[] = []): Module | undefined {
   const irNames = assignIrNames(program);
@@ -91,7 +93,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, t
   }
   kernels.sort((a, b) => (a.file === b.file ? a.span.start - b.span.start : a.file === entry.path ? -1 : 1));
 
-  const constantArrays = constantMemory(program, scopes, log);
+  const constantArrays = constantMemory(program, scopes, target.limits.constantBytes, log);
   const fnsByName = new Map([...functions, ...kernelsByName.values()].map((f) => [f.name, f]));
   for (const k of kernels) constantClashes(k, fnsByName, log);
 
@@ -121,6 +123,7 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, t
   // Kernel instances follow the plain kernels, in the order they were first named.
   kernels.push(...generics.kernels);
   const ordered = orderFunctions([...functions, ...generics.functions], kernels, calls, entry.path, log, definitions.map((d) => d.irName));
+  checkAtomicViews([...ordered, ...kernels], log);
   if (log.errorCount > errorsBefore || log.hasErrors) return undefined;
   // Every struct of every file, each after those it contains (the CUDA backend defines them in this order).
   const structs: StructType[] = [];
@@ -129,7 +132,10 @@ export function checkLoadedProgram(program: LoadedProgram, log: DiagnosticLog, t
 }
 
 function paramInfo(p: GenericParamSig): GenericParamInfo {
-  return p.kind === "type" ? { kind: "typeParam", name: p.name, allowed: p.allowed } : { kind: "constParam", name: p.name, type: p.type };
+  if (p.kind === "type") return { kind: "typeParam", name: p.name, allowed: p.allowed };
+  // Kernels take no function parameters (genericParams refuses them).
+  invariant(p.kind === "const", "a generic kernel with a function parameter");
+  return { kind: "constParam", name: p.name, type: p.type };
 }
 
 /** A kernel's parameter or shared array named like a constant array it reads, which its launches give by name (GK2002). */
@@ -140,8 +146,8 @@ function constantClashes(k: Function, fns: ReadonlyMap<string, Function>, log: D
   }
 }
 
-/** Every `constant` array of the program's files, in file order: together at most 64 KiB, CUDA's constant memory per module (GK4014). */
-function constantMemory(program: LoadedProgram, scopes: ReadonlyMap<string, FileScope>, log: DiagnosticLog): ArrayVar[] {
+/** Every `constant` array of the program's files, in file order: together at most `limit` bytes, the target's constant memory per module (CUDA's 64 KiB; GK4014). */
+function constantMemory(program: LoadedProgram, scopes: ReadonlyMap<string, FileScope>, limit: number, log: DiagnosticLog): ArrayVar[] {
   const arrays: ArrayVar[] = [];
   let bytes = 0;
   for (const f of program.files.values()) {
@@ -152,8 +158,8 @@ function constantMemory(program: LoadedProgram, scopes: ReadonlyMap<string, File
       const t = sym.array.type;
       const before = bytes;
       bytes += t.kind === "array" ? t.dims.reduce((a, b) => a * b, 1) * byteSize(t.elem) : 0;
-      if (before <= CONSTANT_LIMIT_BYTES && bytes > CONSTANT_LIMIT_BYTES) {
-        log.error("GK4014", item.name.span, `the module's constant arrays now take ${bytes} bytes; a module's constant memory holds at most ${CONSTANT_LIMIT_BYTES} bytes (pass large data as a readonly global array)`);
+      if (before <= limit && bytes > limit) {
+        log.error("GK4014", item.name.span, `the module's constant arrays now take ${bytes} bytes; a module's constant memory holds at most ${limit} bytes (pass large data as a readonly global array)`);
       }
       arrays.push(sym.array);
     }

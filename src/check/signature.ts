@@ -5,7 +5,6 @@
  */
 import type * as ast from "../parser/ast.js";
 import { leafCount, T, typeToString } from "../ir/types.js";
-import { KERNEL_ARGS_MAX } from "../ir/limits.js";
 import type { FnCtx } from "./context.js";
 import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type ParamSig, type Signature } from "./symbols.js";
@@ -60,10 +59,11 @@ export function resolveSignature(ctx: FnCtx, d: ast.KernelDecl | ast.FunctionDec
   if (ok && d.kind === "Kernel") {
     // The GPU receives a vector or struct argument as its scalars, one kernel argument each (spec: Kernel arguments).
     let count = 0;
+    const most = ctx.module.target.limits.kernelArgs;
     for (const p of params) {
       count += p.type.kind === "global" || p.type.kind === "array" || p.type.kind === "view" ? 1 : leafCount(p.type);
-      if (count > KERNEL_ARGS_MAX) {
-        ctx.log.error("GK4007", p.span, `'${d.name.name}' takes more than ${KERNEL_ARGS_MAX} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
+      if (count > most) {
+        ctx.log.error("GK4007", p.span, `'${d.name.name}' takes more than ${most} kernel arguments, counting each scalar of a vector or struct parameter as one: pass large structs in a global array`);
         ok = false;
         break;
       }

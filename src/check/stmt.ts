@@ -2,8 +2,10 @@
 import type * as ast from "../parser/ast.js";
 import type { Span } from "../diagnostics/source.js";
 import type { ArrayVar, Expr, PathStep, ValueVar, Stmt } from "../ir/nodes.js";
-import { lookupBuiltin, vectorMemoryBuiltin, type MemoryEntry } from "../ir/builtins.js";
+import { lookupBuiltin, vectorMemoryBuiltin, type AsyncCopyEntry, type CacheHintEntry, type MemoryEntry } from "../ir/builtins.js";
 import { checkMemoryStatement } from "./memoryOps.js";
+import { checkHintedStore } from "./cacheHints.js";
+import { checkAsyncCopyStatement } from "./asyncCopies.js";
 import { pathExprs, someExpr, withPathExprs } from "../ir/walk.js";
 import { byteSize, isBool, laneScalar, T, typeToString, type ValueType } from "../ir/types.js";
 import { zeroValue } from "../ir/composite.js";
@@ -15,8 +17,7 @@ import { checkVectorStore } from "./vectors.js";
 import { isReservedName } from "../ir/names.js";
 import { symbolSpan, type LocalSymbol } from "./symbols.js";
 import { checkSwitch } from "./switch.js";
-import { constIntegerOrUnknown, resolveType } from "./typeExpr.js";
-import { LOCAL_ARRAY_LIMIT_BYTES, SHARED_LIMIT_BYTES } from "../ir/limits.js";
+import { constIntegerOrUnknown, isConstantInit, resolveType, withConstInits } from "./typeExpr.js";
 
 
 /** Checks a list of statements in the current scope. `topLevel`: directly in a kernel's body. */
@@ -180,6 +181,7 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
     if (!init) return poisonDecl(ctx, s);
     const v = newValueVar(ctx, s.name, t, s.mutable);
     if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+    noteConstInit(ctx, s, v, init);
     return [{ kind: "let", var: v, init, span: s.span }];
   }
   if (!s.init) {
@@ -206,7 +208,15 @@ function checkVarDecl(ctx: FnCtx, s: ast.VarDecl): Stmt[] {
   if (!init) return poisonDecl(ctx, s);
   const v = newValueVar(ctx, s.name, init.type, s.mutable);
   if (!declare(ctx, s.name, { kind: "value", var: v })) return [];
+  noteConstInit(ctx, s, v, init);
   return [{ kind: "let", var: v, init, span: s.span }];
+}
+
+/** A `const` local of a scalar constant expression (`const M = N * 2;`, N a constant parameter): array sizes may read it (FnCtx.constInits). */
+function noteConstInit(ctx: FnCtx, s: ast.VarDecl, v: ValueVar, init: Expr): void {
+  if (s.mutable || v.type.kind !== "scalar") return;
+  const value = withConstInits(ctx, init);
+  if (isConstantInit(ctx, value)) ctx.constInits.set(v.id, value);
 }
 
 /** A declaration that failed: its name still exists, so later uses are not reported as unknown. */
@@ -224,8 +234,9 @@ function checkLocalArray(ctx: FnCtx, s: ast.VarDecl, t: ArrayVar["type"] & { kin
   const count = t.dims.reduce((a, b) => a * b, 1);
   // A size that depends on a constant parameter (in a generic definition) is checked in each instance.
   const known = t.dims.every(knownDim);
-  if (known && count * byteSize(t.elem) > LOCAL_ARRAY_LIMIT_BYTES) {
-    ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${LOCAL_ARRAY_LIMIT_BYTES} bytes (use global memory for large data)`);
+  const limit = ctx.module.target.limits.localBytes;
+  if (known && count * byteSize(t.elem) > limit) {
+    ctx.log.error("GK4009", (s.type ?? s.init ?? s).span, `'${s.name.name}' needs ${count * byteSize(t.elem)} bytes per thread; local arrays are limited to ${limit} bytes (use global memory for large data)`);
     return poisonDecl(ctx, s);
   }
   let init: Expr[] | null = null;
@@ -274,10 +285,20 @@ function literalArrayType(ctx: FnCtx, lit: ast.ArrayLit): (ArrayVar["type"] & { 
   return { kind: "array", elem, dims, space: "local" };
 }
 
+/**
+ * `shared t: T[N];` in a kernel's body: block-wide memory, at its top level or in a nested
+ * block (a loop body, a branch), where its name is in scope; either way one array per block,
+ * which a loop's next iteration sees as the last one left it. A dynamic shared array, whose
+ * length each launch gives by its name, is declared at the top level only.
+ */
 function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
-  if (ctx.kind !== "kernel" || !topLevel) {
-    const where = ctx.kind === "kernel" ? "inside a nested block" : "in a device_fn";
-    ctx.log.error("GK4001", s.span, `'shared' memory is declared at the top level of a device_kernel's body, not ${where}`);
+  const dynamicNested = !topLevel && s.type.kind === "ArrayType" && s.type.unsized;
+  if (ctx.kind !== "kernel" || dynamicNested) {
+    const message =
+      ctx.kind === "kernel"
+        ? "a dynamic shared array is declared at the top level of a device_kernel's body (each launch gives its length by its name), not inside a nested block"
+        : "'shared' memory is declared in a device_kernel's body, not in a device_fn (pass the kernel's shared array to a `shared T[N]` parameter)";
+    ctx.log.error("GK4001", s.span, message);
     ctx.scopes.declare(s.name.name, { kind: "poisoned", span: s.name.span });
     return;
   }
@@ -288,7 +309,7 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   }
   const scalar = t.kind !== "array" && t.kind !== "dynamicShared";
   if (t.kind === "dynamicShared") {
-    // Its bytes are counted at each launch, which gives its length (src/ir/limits.ts).
+    // Its bytes are counted at each launch, which gives its length (src/check/launch.ts, `sharedClause`).
     const a = newArrayVar(ctx, s.name, t);
     if (declare(ctx, s.name, { kind: "array", var: a, readonly: false })) ctx.shared.push(a);
     return;
@@ -300,8 +321,10 @@ function checkShared(ctx: FnCtx, s: ast.SharedDecl, topLevel: boolean): void {
   const type = t.kind !== "array" ? { kind: "array" as const, elem: t, dims: [1], space: "shared" as const } : t;
   const bytes = type.dims.every(knownDim) ? type.dims.reduce((a, b) => a * b, 1) * byteSize(type.elem) : 0;
   ctx.sharedBytes += bytes;
-  if (ctx.sharedBytes > SHARED_LIMIT_BYTES) {
-    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${SHARED_LIMIT_BYTES} bytes of static shared memory (a dynamic shared array, 'shared buf: f32[];', may use more)`);
+  // Past the target's static limit they lie in the kernel's dynamic shared memory (kernelMemory.ts, liftedSharedLayout), up to its shared memory per block.
+  const limits = ctx.module.target.limits;
+  if (ctx.sharedBytes > limits.sharedBytes) {
+    ctx.log.error("GK4008", s.span, `'${ctx.name}' now declares ${ctx.sharedBytes} bytes of shared memory; a block may use at most ${limits.sharedBytes} bytes of shared memory (${limits.sharedBytesWhat}), fixed-size and dynamic arrays together`);
   }
   const a = newArrayVar(ctx, s.name, type);
   if (declare(ctx, s.name, { kind: "array", var: a, readonly: false, scalar })) ctx.shared.push(a);
@@ -407,6 +430,8 @@ function checkExprStmt(ctx: FnCtx, s: ast.ExprStmt): Stmt[] {
   if (e.kind === "Call" && !ctx.scopes.lookup(e.callee.name) && !ctx.module.lookup(e.callee.name)) {
     const b = lookupBuiltin(e.callee.name);
     if (b?.rule.kind === "memory") return ctx.kind === "const" ? [] : checkMemoryStatement(ctx, e, b as MemoryEntry, s.span);
+    if (b?.rule.kind === "cacheHint" && b.rule.op === "store") return ctx.kind === "const" ? [] : checkHintedStore(ctx, e, b as CacheHintEntry, s.span);
+    if (b?.rule.kind === "asyncCopy") return ctx.kind === "const" ? [] : checkAsyncCopyStatement(ctx, e, b as AsyncCopyEntry, s.span);
   }
   const r = checkExpr(ctx, e);
   if (!r) return [];

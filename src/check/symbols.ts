@@ -26,7 +26,13 @@ export interface Signature {
  */
 export type GenericParamSig =
   | { readonly kind: "type"; readonly name: string; readonly allowed: readonly ScalarType[]; readonly span: Span }
-  | { readonly kind: "const"; readonly name: string; readonly type: ScalarType; readonly span: Span };
+  | { readonly kind: "const"; readonly name: string; readonly type: ScalarType; readonly span: Span }
+  /**
+   * A function parameter (device functions only), `OP: device_fn(a: T, b: T): T`: its
+   * argument is a device function of that signature, resolved with the other parameters'
+   * bindings; `text` is the constraint as written, for messages.
+   */
+  | { readonly kind: "fn"; readonly name: string; readonly decl: ast.FnConstraint; readonly text: string; readonly span: Span };
 
 /** A generic kernel or device function: checked once for every type its parameters admit, and instantiated where it is used. */
 export interface GenericSymbol {
@@ -71,6 +77,12 @@ export type LocalSymbol =
    * check of the definition it has none, and reads as the immutable variable `var`.
    */
   | { readonly kind: "constParam"; readonly name: string; readonly var: ValueVar; readonly value?: ScalarValue; readonly span: Span }
+  /**
+   * A function parameter: calls of it are checked against `sig`; in an instance they call
+   * `callee` (the IR name of the function it is bound to), which the check of the
+   * definition does not know.
+   */
+  | { readonly kind: "fnParam"; readonly name: string; readonly sig: Signature; readonly callee?: string; readonly span: Span }
   | { readonly kind: "poisoned"; readonly span: Span };
 
 /** Block scopes of one function, innermost last. */
@@ -116,6 +128,7 @@ export function symbolSpan(s: LocalSymbol): Span {
     case "untypedConst":
     case "typeParam":
     case "constParam":
+    case "fnParam":
     case "poisoned":
       return s.span;
   }

@@ -7,7 +7,7 @@ import type { Span } from "../diagnostics/source.js";
 import { foldExpr } from "../ir/passes/fold.js";
 import { textOf, UNKNOWN_DIM, type FnCtx } from "./context.js";
 import type { Expr } from "../ir/nodes.js";
-import { someExpr } from "../ir/walk.js";
+import { mapExpr, someExpr } from "../ir/walk.js";
 import { invariant } from "../util.js";
 import { checkValue, untypedOf } from "./expr.js";
 import { isInt } from "../ir/types.js";
@@ -29,14 +29,22 @@ export function widerLane(t: ScalarType): string {
   return t.name === "f16" || t.name === "bf16" ? "f32" : t.name.startsWith("u") ? "u32" : "i32";
 }
 
-/** GK2041 for `u8x4`, `f16x4` and the like: a vector of a lane type (or, for f16 and bf16, a lane count) vectors cannot have. */
+/** GK2041 for `u8x4`, `f16x3` and the like: a vector of a lane type (or, for f16 and bf16, a lane count) vectors cannot have. */
 export function refuseVectorSpelling(ctx: FnCtx, name: string, span: Span): void {
   const s = vectorSpelling(name);
   invariant(s, `${name} is not spelled like a vector type`);
   const wider = widerLane(s.elem);
   const half = HALF_LANE_SCALARS.includes(s.elem.name);
-  const why = half ? `${s.elem.name} vectors have 2 lanes (${s.elem.name}x2)` : `vectors have lanes of ${LANE_LIST} (and f16, bf16 in f16x2, bf16x2), not ${s.elem.name}`;
-  ctx.log.error("GK2041", span, `'${name}' is not a vector type: ${why}; use ${wider}x${s.lanes} and convert lanes with ${s.elem.name}(v.x)`);
+  if (half) {
+    ctx.log.error("GK2041", span, `'${name}' is not a vector type: ${s.elem.name} vectors have 2, 4 or 8 lanes (${s.elem.name}x2, ${s.elem.name}x4, ${s.elem.name}x8)`);
+    return;
+  }
+  if (s.lanes === 8 && LANE_SCALARS.includes(s.elem.name)) {
+    ctx.log.error("GK2041", span, `'${name}' is not a vector type: only f16 and bf16 vectors have 8 lanes (f16x8, bf16x8; and boolx8, what comparing them gives); use two ${s.elem.name}x4 values`);
+    return;
+  }
+  const why = `vectors have lanes of ${LANE_LIST} (and f16, bf16 in f16x2, f16x4, f16x8, ...), not ${s.elem.name}`;
+  ctx.log.error("GK2041", span, `'${name}' is not a vector type: ${why}; use ${wider}x${Math.min(s.lanes, 4)} and convert lanes with ${s.elem.name}(v.x)`);
 }
 
 /** The value type a name spells: a scalar, a vector (`f32x4`) or a struct of the module; undefined (reported) otherwise. */
@@ -51,8 +59,8 @@ export function namedValueType(ctx: FnCtx, name: ast.Ident): ValueType | undefin
   // A generic definition's type parameter, bound to one of its types while the definition is checked.
   const local = ctx.scopes.lookup(name.name);
   if (local?.kind === "typeParam") return local.type;
-  if (local?.kind === "constParam") {
-    ctx.log.error("GK2003", name.span, `'${name.name}' is a constant parameter, not a type`);
+  if (local?.kind === "constParam" || local?.kind === "fnParam") {
+    ctx.log.error("GK2003", name.span, `'${name.name}' is a ${local.kind === "constParam" ? "constant" : "function"} parameter, not a type`);
     return undefined;
   }
   const m = ctx.module.lookup(name.name);
@@ -187,6 +195,17 @@ export function constInteger(ctx: FnCtx, e: ast.Expr, what: string): bigint | un
   return n;
 }
 
+/** `v` with each `const` local whose value is a constant expression replaced by its initializer (FnCtx.constInits). */
+export function withConstInits(ctx: FnCtx, v: Expr): Expr {
+  if (!ctx.constInits.size) return v;
+  return mapExpr(v, (x) => (x.kind === "var" ? (ctx.constInits.get(x.var.id) ?? x) : x));
+}
+
+/** Whether `init`, the initializer of a `const` local, is a constant expression: it folds to a constant, or is one of constant parameters not known yet. */
+export function isConstantInit(ctx: FnCtx, init: Expr): boolean {
+  return foldExpr(init, ctx.module.flushToZero).kind === "const" || unknownConstant(ctx, init);
+}
+
 /**
  * Whether `v` is a constant expression of the constant parameters whose values are not
  * known yet, while a generic definition is checked (a constant in every instance).
@@ -209,8 +228,9 @@ export function constIntegerOrUnknown(ctx: FnCtx, e: ast.Expr, what: string): bi
     }
     return u.value;
   }
-  const v = checkValue(ctx, e);
-  if (!v) return undefined;
+  const read = checkValue(ctx, e);
+  if (!read) return undefined;
+  const v = withConstInits(ctx, read);
   const f = foldExpr(v, ctx.module.flushToZero);
   if (f.kind !== "const" && unknownConstant(ctx, v) && v.type.kind === "scalar" && isInt(v.type)) return "unknown";
   if (f.kind !== "const") {

@@ -10,7 +10,7 @@
 import type * as ast from "../parser/ast.js";
 import type { VectorEntry } from "../ir/builtins.js";
 import type { Expr, Stmt } from "../ir/nodes.js";
-import { HALF_LANE_SCALARS, isBool, isFloat, isVectorLane, memoryDims, typeToString, vectorType, type ValueType, type VectorType } from "../ir/types.js";
+import { isBool, isFloat, isVectorLane, LANE_SCALARS, memoryDims, typeToString, vectorType, type ValueType, type VectorType } from "../ir/types.js";
 import { textOf, type FnCtx, type ValueExpr } from "./context.js";
 import { checkAs, checkValue, constantTypeFor, materialize, untypedOf } from "./expr.js";
 import { splat } from "./operators.js";
@@ -134,7 +134,7 @@ function checkSelect(ctx: FnCtx, e: ast.CallExpr, expected?: ValueType): Expr | 
 // ---------------------------------------------------------------- vector accesses of arrays of scalars
 
 /** The array and indices of `load4(a, i)` / `store4(a, i, v)` (the array may be partly indexed: `load4(tile[r], c)`). */
-function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean) {
+function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4 | 8, write: boolean) {
   const target = arrayBase(ctx, e.args[0]!);
   if (!target) return undefined;
   const { array } = target;
@@ -142,7 +142,8 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
     ctx.log.error("GK2007", e.args[0]!.span, `${e.callee.name}() writes to '${array.name}': ${readonlyWrite(array)}`);
     return undefined;
   }
-  const unaligned = array.type.kind === "view" ? "a view (its elements may be strided)" : array.type.kind === "dynamicShared" ? "a dynamic shared array (placed in the dynamic region after others)" : array.type.kind === "array" && array.type.space === "constant" ? "constant memory" : undefined;
+  // A dynamic shared array starts at a multiple of 16 bytes (limits.ts, dynamicSharedLayout): it is aligned for them.
+  const unaligned = array.type.kind === "view" ? "a view (its elements may be strided)" : array.type.kind === "array" && array.type.space === "constant" ? "constant memory" : undefined;
   if (unaligned) {
     ctx.log.error("GK2046", e.args[0]!.span, `${e.callee.name}() moves ${lanes} elements in one aligned access, which gk cannot promise for '${array.name}', ${unaligned}: index its elements one by one (${array.name}[i], ${array.name}[i + 1], ...)`);
     return undefined;
@@ -164,14 +165,14 @@ function vectorTarget(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4, write: boolean)
     return undefined;
   }
   if (!isVectorLane(elem, lanes)) {
-    const half = HALF_LANE_SCALARS.includes(elem.name) ? ` (${elem.name} 2 at a time: load2, store2)` : "";
-    ctx.log.error("GK3005", e.args[0]!.span, `${e.callee.name}() moves lanes of ${LANE_LIST} (f16 and bf16 2 at a time), but '${array.name}' holds ${elem.name}${half}`);
+    const eight = lanes === 8 && LANE_SCALARS.includes(elem.name) ? `; ${e.callee.name}() moves 8 f16 or bf16 lanes (16 bytes), so for ${elem.name} use ${e.callee.name.slice(0, -1)}4` : "";
+    ctx.log.error("GK3005", e.args[0]!.span, `${e.callee.name}() moves lanes of ${LANE_LIST}, f16 and bf16 (2, 4 or 8 at a time), but '${array.name}' holds ${elem.name}${eight}`);
     return undefined;
   }
   return { array, indices, elem };
 }
 
-export function checkVectorLoad(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4): Expr | undefined {
+export function checkVectorLoad(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4 | 8): Expr | undefined {
   if (e.args.length !== 2) return arity(ctx, e, `2 arguments (${e.callee.name}(arr, i))`);
   const t = vectorTarget(ctx, e, lanes, false);
   if (!t) return undefined;
@@ -179,7 +180,7 @@ export function checkVectorLoad(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4): Expr
 }
 
 /** `store2(arr, i, v)` / `store4(arr, i, v)` as a statement. */
-export function checkVectorStore(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4): Stmt | undefined {
+export function checkVectorStore(ctx: FnCtx, e: ast.CallExpr, lanes: 2 | 4 | 8): Stmt | undefined {
   if (e.args.length !== 3) return arity(ctx, e, `3 arguments (${e.callee.name}(arr, i, v))`);
   const t = vectorTarget(ctx, e, lanes, true);
   if (!t) return undefined;

@@ -39,7 +39,7 @@ export const catalog = {
   GK2043: "constant memory array of vectors or structs",
   GK2044: "view of vectors or structs",
   GK2045: "reference to a vector or struct",
-  GK2046: "vector load or store of a view, dynamic shared array or constant memory",
+  GK2046: "vector load or store of a view or constant memory",
   // types and expressions
   GK3001: "mixed types without a cast",
   GK3002: "condition is not bool",
@@ -60,6 +60,8 @@ export const catalog = {
   GK3017: "invalid atomic or ordered-access target or type",
   GK3018: "void value used",
   GK3019: "read of an out parameter",
+  GK3020: "bitcast between types of different sizes",
+  GK3022: "cache hint on an access it does not apply to",
   GK3030: "generic arguments do not match the generic parameters",
   GK3031: "generic argument not admitted by its parameter",
   GK3032: "generic arguments cannot be inferred",
@@ -126,6 +128,10 @@ export const catalog = {
   GK8021: "WebGPU error",
   GK8030: "misaligned vector access",
   GK8040: "data race",
+  GK8050: "read of an asynchronous copy's destination before it is visible",
+  GK8051: "write of memory an asynchronous copy is using",
+  GK8052: "asynchronous copy never waited for",
+  GK8053: "asynchronous copy's valid count out of range",
   // internal
   GK9001: "internal compiler error",
 } as const;

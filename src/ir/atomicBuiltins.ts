@@ -1,8 +1,8 @@
 /**
  * The atomics of the builtin table (src/ir/builtins.ts): `atomicAdd(arr, i, v)` and the
  * others, on global and shared memory, on every element type (the CUDA column,
- * src/codegen/cuda/atomicBuiltins.ts, makes the 1- and 2-byte ones a loop of atomicCAS on the
- * word that holds the element, which is exact). Here: the rule, the doc, and the simulator's
+ * src/codegen/cuda/atomicBuiltins.ts, makes most 1- and 2-byte ones a loop of atomicCAS,
+ * which is exact). Here: the rule, the doc, and the simulator's
  * new value of the element.
  */
 import type { AtomicEntry } from "./builtins.js";

@@ -69,6 +69,32 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   }
   out.push(
     "",
+    "## Asynchronous copies",
+    "",
+    "Global → shared copies that a thread starts and waits for later (PTX `cp.async`, NVIDIA sm_80 and later),",
+    "so that the next tile loads while this one is used. Each is a statement. `dst` is a fixed-size shared array,",
+    "optionally partly indexed (`cpAsync(tile[row], col, A, i, 16)`), `src` a global array of the same scalar",
+    "type; each index must be a multiple of the elements a copy moves (the GPU needs both addresses aligned to",
+    "its size: GK8030 on the simulator), and the elements must be in bounds (GK8001; with `valid`, the `valid`",
+    "elements read). A copy's destination holds the data only once the copying thread has waited for it",
+    "(`cpAsyncCommit()` closes its copies into a group, `cpAsyncWait(n)` waits for all but its `n` most recent",
+    "groups); other threads see the data after that wait and a `barrier()` (within the copying thread's warp,",
+    "after a `syncWarp()`). The simulator checks this exactly: a read of a destination before then is GK8050, a",
+    "write GK8051, a copy never waited for when its thread ends GK8052, a `valid` outside 0 to the elements",
+    "copied GK8053. A copy may read its source at any moment up to the wait (the simulator reads it when the",
+    "copy starts), so a write of a pending copy's source is GK8051 too.",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) {
+    if (b.rule.kind !== "asyncCopy") continue;
+    const op = b.rule.op;
+    const args = op === "copy" ? "dst, di, src, si, bytes[, valid]" : op === "copyL2" ? "dst, di, src, si, 16[, valid]" : op === "wait" ? "n" : "";
+    out.push(`| \`${b.name}(${args})\` | ${b.doc} |`);
+  }
+  out.push(
+    "",
     "## Math",
     "",
     "All operands share one type; untyped constants take it. Every math function also works lane by lane",
@@ -130,6 +156,18 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   for (const b of builtins) if (b.rule.kind === "vectorMemory") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${(b as VectorMemoryEntry).doc} |`);
   out.push(
     "",
+    "## Cache hints",
+    "",
+    "Loads and stores of a global array that tell the GPU's caches how the data is used (language.md, Cache hints): `arr` names",
+    "an element as for `load4`; the 2- and 4-lane forms move that many consecutive scalars as a vector. A hint never changes the",
+    "result: the simulator, and a target without the hint, do a plain access.",
+    "",
+    "| call | meaning |",
+    "| --- | --- |",
+  );
+  for (const b of builtins) if (b.rule.kind === "cacheHint") out.push(`| \`${b.name}(${b.rule.op === "load" ? "arr, i" : "arr, i, v"})\` | ${b.doc} |`);
+  out.push(
+    "",
     "## Fast math",
     "",
     "CUDA's fast intrinsics, for f32: one or a few approximate instructions instead of a",
@@ -179,10 +217,10 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "",
     "## Atomics",
     "",
-    "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`).",
-    "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has no atomic instruction but f16 and bf16 `atomicAdd`:",
-    "gk's CUDA applies the operation in a loop of `atomicCAS` on the aligned 32-bit word that holds the element,",
-    "which changes only that element and is as atomic as the others (slower under heavy contention).",
+    "`arr` is a global (non-readonly) or shared array, optionally partly indexed for a 2-D shared array (`atomicAdd(hist[row], col, 1)`), or a device function's `view<T>` parameter whose calls pass views of global or shared memory (`addByte(hist[warp], b)`; not f32 atomicAdd/atomicSub: language.md, Views).",
+    "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has atomic instructions only for f16 and bf16 `atomicAdd`/`atomicSub`",
+    "and for `atomicCAS` on 2-byte elements: gk's CUDA applies every other operation in a loop of `atomicCAS`, on the element itself",
+    "(2 bytes) or on the aligned 32-bit word that holds it (1 byte), which changes only that element and is as atomic as the others (slower under heavy contention).",
     "",
     "| call | element types | meaning |",
     "| --- | --- | --- |",
@@ -197,6 +235,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "## Conversions and constructors",
     "",
     `${SCALAR_NAMES.map((n) => `\`${n}(x)\``).join(", ")} convert any scalar; see language.md, Conversions.`,
+    "`bitcast<T>(v)` reads the bits of a number or vector of numbers as a T of as many bits (`bitcast<u32>(x)`, `bitcast<f16x2>(w)`); see language.md, Bit reinterpretation.",
     "`f32x4(...)` and every other vector type make a vector: from one value per lane, from one value for every lane,",
     "from values and vectors of the lane type whose lanes add up, or by converting a vector of as many lanes lane by lane;",
     "see language.md, Vectors.",

@@ -17,12 +17,15 @@ import { atomicEntries } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { mmaEntries, type MmaRule } from "./mmaBuiltins.js";
 import { ldmatrixEntries } from "./ldmatrixBuiltins.js";
+import { asyncCopyEntries } from "./asyncCopyBuiltins.js";
 import { vectorEntries, vectorMemoryEntries, type VectorEntry, type VectorMemoryEntry, type VectorMemoryRule, type VectorRule } from "./vectorBuiltins.js";
 
 export type { VectorEntry, VectorMemoryEntry, VectorMemoryRule, VectorRule };
+export type { CacheHintEntry, CacheHintRule };
 import { mathEntries } from "./mathBuiltins.js";
 import { fastMathEntries } from "./fastMath.js";
 import { memoryEntries } from "./memoryBuiltins.js";
+import { cacheHintEntries, type CacheHintEntry, type CacheHintRule } from "./cacheHintBuiltins.js";
 
 /** A class of scalar types ("f32": f32 alone, for CUDA's fast intrinsics). */
 export type ScalarClass = "float" | "numeric" | "int" | "f32";
@@ -119,7 +122,13 @@ export interface ConstantRule {
   readonly value: ScalarValue;
 }
 
-export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule;
+/** Asynchronous global → shared copies and their groups (src/ir/asyncCopyBuiltins.ts): statements. */
+export interface AsyncCopyRule {
+  readonly kind: "asyncCopy";
+  readonly op: "copy" | "copyL2" | "commit" | "wait" | "waitAll";
+}
+
+export type TypeRule = MathRule | AtomicRule | SyncRule | IndexRule | WarpRule | ConstantRule | VectorRule | VectorMemoryRule | MemoryRule | CacheHintRule | AsyncCopyRule;
 
 export interface MathEntry {
   readonly name: string;
@@ -219,7 +228,15 @@ export interface MemoryEntry {
   readonly rule: MemoryRule;
 }
 
-export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry;
+export interface AsyncCopyEntry {
+  readonly name: string;
+  readonly doc: string;
+  readonly rule: AsyncCopyRule;
+  /** The simulator's definition: the method of its tracker of copies (src/runtime/sim/asyncCopies.ts) the code calls. */
+  readonly js: "copy" | "commit" | "wait" | "waitAll";
+}
+
+export type BuiltinEntry = MathEntry | AtomicEntry | SyncEntry | IndexEntry | WarpEntry | ConstantEntry | VectorEntry | VectorMemoryEntry | MemoryEntry | CacheHintEntry | AsyncCopyEntry;
 
 // ---------------------------------------------------------------- synchronization and thread indices
 
@@ -260,7 +277,7 @@ const constantEntries: readonly ConstantEntry[] = [
 // ---------------------------------------------------------------- the table
 
 export const builtins: readonly BuiltinEntry[] = [
-  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
+  ...mathEntries, ...fastMathEntries, ...vectorEntries, ...vectorMemoryEntries, ...atomicEntries, ...syncEntries, ...memoryEntries, ...cacheHintEntries, ...asyncCopyEntries, ...warpEntries, ...mmaEntries, ...ldmatrixEntries, ...indexEntries, ...constantEntries,
 ];
 
 export type BuiltinName = string;
@@ -280,6 +297,12 @@ export function mathBuiltin(name: string): MathEntry | undefined {
 export function vectorBuiltin(name: string): VectorEntry | undefined {
   const b = byName.get(name);
   return b && b.rule.kind === "vector" ? (b as VectorEntry) : undefined;
+}
+
+/** `loadStreaming4` and the other cache-hinted accesses, by name. */
+export function cacheHintBuiltin(name: string): CacheHintEntry | undefined {
+  const b = byName.get(name);
+  return b && b.rule.kind === "cacheHint" ? (b as CacheHintEntry) : undefined;
 }
 
 /** `load2 load4 store2 store4`, by name. */

@@ -73,26 +73,34 @@ export function roundBf16(x: number): number {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const f64 = new Float64Array(1);
-const u64 = new BigUint64Array(f64.buffer);
+/** The high word of `f64[0]` (sign, exponent and the fraction's top 20 bits), little endian. */
+const hi = new Uint32Array(f64.buffer);
 
 /**
- * A NaN keeps its sign bit through memory, as an f32 NaN does in a Float32Array (copysign
- * reads it); its payload is not kept: a NaN is stored as the quiet NaN of its sign.
+ * A 16-bit NaN as a number: a quiet double NaN of its sign whose fraction carries the 16-bit
+ * fraction (payload and quiet bit) just below the double's quiet bit, from bit 50 down. A quiet
+ * double keeps its bits wherever JavaScript moves it, so every f16 and bf16 NaN, signaling ones
+ * too, comes back from the number bit for bit (`nanBits`). A NaN made by arithmetic has its
+ * own fraction there: its payload is whatever those bits say, as the payload of a NaN an
+ * operation makes is unspecified (spec: Semantics of operations).
  */
-function signBit(x: number): boolean {
-  f64[0] = x;
-  return u64[0]! >> 63n === 1n;
+function nanNumber(sign: number, fraction: number, fractionBits: number): number {
+  hi[1] = (sign ? 0x80000000 : 0) | 0x7ff80000 | (fraction << (19 - fractionBits));
+  hi[0] = 0;
+  return f64[0]!;
 }
 
-/** A NaN whose sign bit is set (JavaScript's NaN has it clear). */
-const NEGATIVE_NAN = (() => {
-  u64[0] = 0xfff8000000000000n;
-  return f64[0]!;
-})();
+/** The sign and fraction of a 16-bit NaN from its number (`nanNumber`); a fraction of zero, which is no NaN's, becomes the quiet bit alone. */
+function nanBits(x: number, fractionBits: number, exponentBits: number): number {
+  f64[0] = x;
+  const word = hi[1]!;
+  const fraction = (word >>> (19 - fractionBits)) & ((1 << fractionBits) - 1);
+  return ((word >>> 31) << 15) | (((1 << exponentBits) - 1) << fractionBits) | (fraction || 1 << (fractionBits - 1));
+}
 
 /** The bits of the f16 nearest to x. */
 export function f16Bits(x: number): number {
-  if (x !== x) return signBit(x) ? 0xfe00 : 0x7e00;
+  if (x !== x) return nanBits(x, 10, 5);
   const r = roundF16(x);
   const sign = r < 0 || Object.is(r, -0) ? 0x8000 : 0;
   const a = Math.abs(r);
@@ -107,20 +115,21 @@ export function fromF16Bits(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const e = (bits >> 10) & 0x1f;
   const frac = bits & 0x3ff;
-  if (e === 0x1f) return frac === 0 ? sign * Infinity : sign < 0 ? NEGATIVE_NAN : NaN;
+  if (e === 0x1f) return frac === 0 ? sign * Infinity : nanNumber(bits & 0x8000, frac, 10);
   if (e === 0) return sign * frac * 2 ** -24;
   return sign * (0x400 + frac) * 2 ** (e - 25);
 }
 
 /** The bits of the bf16 nearest to x: the top half of the f32 that bf16 value is. */
 export function bf16Bits(x: number): number {
-  if (x !== x) return signBit(x) ? 0xffc0 : 0x7fc0;
+  if (x !== x) return nanBits(x, 7, 8);
   f32[0] = roundBf16(x);
   return u32[0]! >>> 16;
 }
 
 /** The value of bf16 bits. */
 export function fromBf16Bits(bits: number): number {
+  if ((bits & 0x7f80) === 0x7f80 && bits & 0x7f) return nanNumber(bits & 0x8000, bits & 0x7f, 7);
   u32[0] = (bits & 0xffff) << 16;
   return f32[0]!;
 }

@@ -2,7 +2,8 @@
  * How instances of generic definitions are named, in one place:
  *
  * - in gk, the IR, messages and the API: `reduce<f32, 256>`, the definition's name and
- *   its arguments (types by name, constants in decimal, `true`/`false`), comma-separated;
+ *   its arguments (types by name, constants in decimal, `true`/`false`, device functions by
+ *   IR name), comma-separated;
  * - in CUDA (the `extern "C"` symbol of a kernel instance): `reduce$f32$256`, the
  *   definition's symbol, then `$` and each argument, a minus sign written `m`
  *   (`f<i32, -1>` is `f$i32$m1`). gk names cannot contain `$`, which PTX symbols can, so no
@@ -17,12 +18,16 @@ export function instanceSpelling(generic: string, args: readonly (InstanceArg | 
 }
 
 function argText(a: InstanceArg): string {
-  return a.kind === "type" ? typeToString(a.type) : String(a.value);
+  return a.kind === "type" ? typeToString(a.type) : a.kind === "fn" ? a.name : String(a.value);
 }
 
-/** `reduce$f32$256`: the CUDA symbol of an instance whose definition's symbol is `base`. */
+/**
+ * `reduce$f32$256`: the CUDA symbol of an instance whose definition's symbol is `base`. A
+ * function argument that is itself an instance (`maximum<f32>`) is written as its own
+ * symbol would be (`maximum$f32`).
+ */
 export function instanceSymbol(base: string, args: readonly InstanceArg[]): string {
-  return [base, ...args.map((a) => argText(a).replace(/^-/, "m"))].join("$");
+  return [base, ...args.map((a) => (a.kind === "fn" ? a.name.replace(/<|, /g, "$").replace(/>/g, "") : argText(a).replace(/^-/, "m")))].join("$");
 }
 
 /** An instance as a string names it: the definition's name and each argument's text (a type's name, an integer, true or false). */

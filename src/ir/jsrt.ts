@@ -451,8 +451,23 @@ export function structMemory(n: number, size: number, buffer?: ArrayBuffer, byte
   };
 }
 
+// ---------------------------------------------------------------- bitcast
+
+/**
+ * The scratch buffer of `bitcast` (src/ir/bitcast.ts): 32 bytes, the widest vector's, seen
+ * through a view per lane type. Generated code writes an operand's lanes and reads the
+ * result's at once, within one expression, so one buffer serves every thread.
+ */
+const scratch = new ArrayBuffer(32);
+const bits = {
+  i8: new Int8Array(scratch), u8: new Uint8Array(scratch), i16: new Int16Array(scratch), u16: new Uint16Array(scratch),
+  i32: new Int32Array(scratch), u32: new Uint32Array(scratch), i64: new BigInt64Array(scratch), u64: new BigUint64Array(scratch),
+  f32: new Float32Array(scratch), f64: new Float64Array(scratch),
+};
+
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
+  bits,
   f2i8, f2u8, f2i16, f2u16, f2i32, f2u32, f2i64, f2u64, big2f32, big2f16, big2bf16, f16, bf16, f16Bits, fromF16Bits, bf16Bits, fromBf16Bits,
   roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, fastDivF32, erf, erfc, popc32, popc64, clz64,
   asI64, asU64, absI32, absI64, minBig, maxBig, structMemory,

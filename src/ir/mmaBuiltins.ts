@@ -16,7 +16,7 @@
  */
 import type { WarpEntry } from "./builtins.js";
 import { fromBf16Bits, fromF16Bits, f16Bits } from "./halves.js";
-import { M16N8K16, M16N8K32, M16N8K8, mmaElement, mmaIntElement, mmaWarp, roundTf32, type MmaLayout } from "./tensorCore.js";
+import { inputExponent, M16N8K16, M16N8K32, M16N8K8, mmaElementOf, mmaIntElement, mmaWarp, roundTf32, type MmaLayout } from "./tensorCore.js";
 import { T, vectorType, type ScalarValue, type VectorType } from "./types.js";
 
 const u32x4 = vectorType(T.u32, 4), u32x2 = vectorType(T.u32, 2);
@@ -38,9 +38,23 @@ export interface MmaRule {
 
 type Lane = readonly (readonly ScalarValue[])[];
 
-/** The halves of 32-bit registers, low bits first. */
-function halves(regs: readonly ScalarValue[], decode: (bits: number) => number): number[] {
-  return regs.flatMap((r) => [decode((r as number) & 0xffff), decode((r as number) >>> 16)]);
+/** The halves of 32-bit registers, low bits first, decoded through a table of every 16-bit pattern (`values`). */
+function halves(regs: readonly ScalarValue[], values: Float64Array): number[] {
+  const out: number[] = new Array(2 * regs.length);
+  for (let i = 0; i < regs.length; i++) {
+    const r = regs[i] as number;
+    out[2 * i] = values[r & 0xffff]!;
+    out[2 * i + 1] = values[r >>> 16]!;
+  }
+  return out;
+}
+
+/** Every 16-bit pattern's value in a format, made once (the simulator decodes 768 halves per mma). */
+const tables = new Map<(bits: number) => number, Float64Array>();
+function tableOf(decode: (bits: number) => number): Float64Array {
+  let t = tables.get(decode);
+  if (!t) tables.set(decode, (t = Float64Array.from({ length: 0x10000 }, (_, b) => decode(b))));
+  return t;
 }
 
 /** The bytes of 32-bit registers, low bits first, signed or not. */
@@ -52,15 +66,17 @@ function bytes(regs: readonly ScalarValue[], signed: boolean): number[] {
 function halfShape(decode: (bits: number) => number, input: "f16" | "bf16") {
   return (lanes: readonly Lane[]): ScalarValue[][] => {
     const accHalf = lanes[0]![2]!.length === 2;
-    const frags = lanes.map(([a, b, c]) => [halves(a!, decode), halves(b!, decode), accHalf ? halves(c!, fromF16Bits) : (c as number[])] as const);
-    const d = mmaWarp(M16N8K16, frags, (x, y, z) => mmaElement(x, y, z, input, accHalf ? "f16" : "f32"));
+    const values = tableOf(decode);
+    const frags = lanes.map(([a, b, c]) => [halves(a!, values), halves(b!, values), accHalf ? halves(c!, tableOf(fromF16Bits)) : (c as number[])] as const);
+    const acc = accHalf ? "f16" : "f32";
+    const d = mmaWarp(M16N8K16, frags, (x, y, z, ex, ey) => mmaElementOf(x, ex, y, ey, z, input, acc), (v) => inputExponent(v, input));
     return accHalf ? d.map((v) => [(mmaF16Bits(v[0]!) | (mmaF16Bits(v[1]!) << 16)) >>> 0, (mmaF16Bits(v[2]!) | (mmaF16Bits(v[3]!) << 16)) >>> 0]) : d;
   };
 }
 
 function tf32Shape(lanes: readonly Lane[]): ScalarValue[][] {
   const frags = lanes.map(([a, b, c]) => [(a as number[]).map(roundTf32), (b as number[]).map(roundTf32), c as number[]] as const);
-  return mmaWarp(M16N8K8, frags, (x, y, z) => mmaElement(x, y, z, "tf32", "f32"));
+  return mmaWarp(M16N8K8, frags, (x, y, z, ex, ey) => mmaElementOf(x, ex, y, ey, z, "tf32", "f32"), (v) => inputExponent(v, "tf32"));
 }
 
 function byteShape(signed: boolean) {

@@ -19,12 +19,12 @@ export function builtinFunctionNames(): Iterable<string> {
 
 /**
  * Names a declaration may not take: scalar and vector types (`f32x4`), `void`, the
- * thread-index builtins, barrier and the atomics. Math function names (min, max, exp...), the warp operations,
+ * thread-index builtins, barrier, bitcast and the atomics. Math function names (min, max, exp...), the warp operations,
  * `warpSize` and `laneId` may be shadowed (ported CUDA code often declares a `laneId`).
  */
 export function isReservedName(name: string): boolean {
   return (
-    isScalarName(name) || vectorSpelling(name) !== undefined || name === "void" || SPECIALS.has(name) || name === "barrier" || name.startsWith("atomic") && BUILTIN_FUNCTIONS.has(name)
+    isScalarName(name) || vectorSpelling(name) !== undefined || name === "void" || SPECIALS.has(name) || name === "barrier" || name === "bitcast" || name.startsWith("atomic") && BUILTIN_FUNCTIONS.has(name)
   );
 }
 
@@ -35,5 +35,6 @@ export function reservedNameHint(name: string): string {
   if (vectorSpelling(name)) return `'${name}' is spelled like a vector type, which gk reserves`;
   if (name === "void") return "'void' is a type, not a value";
   if (SPECIALS.has(name)) return `'${name}' is not a value by itself: use ${name}.x, ${name}.y or ${name}.z`;
+  if (name === "bitcast") return "'bitcast' reinterprets a value's bits: call it as bitcast<u32>(x)";
   return `'${name}' is a builtin function: call it`;
 }

@@ -79,6 +79,11 @@ export type LdmatrixOp = "ldmatrix_x1" | "ldmatrix_x2" | "ldmatrix_x4" | "ldmatr
 /** How a load or store is ordered with other threads' accesses (spec: Memory model); plain when absent. */
 export type LoadOrder = "acquire" | "volatile";
 export type StoreOrder = "release" | "volatile";
+/**
+ * A cache hint of a load or store of global memory (src/ir/cacheHintBuiltins.ts): `streaming`
+ * (touched once), `readOnly` (loads of readonly arrays). It never changes the result.
+ */
+export type CacheHint = "streaming" | "readOnly";
 
 export interface ConstExpr {
   readonly kind: "const";
@@ -157,6 +162,18 @@ export interface CastExpr {
 }
 
 /**
+ * `bitcast<T>(v)`: the bits of `operand` read as a value of `type`, a scalar or vector of as
+ * many value bits (lanes × width; bool and structs take no part). Nothing is computed or
+ * rounded: a NaN's payload goes through as it is.
+ */
+export interface BitcastExpr {
+  readonly kind: "bitcast";
+  readonly type: ScalarType | VectorType;
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+/**
  * An element of an array (one index per dimension; globals, dynamic shared arrays and views
  * have one), or the part of it that `path` leads to (`a[i].pos.x`: only those bytes are
  * read). With `vector` set, the array holds scalars and the load reads the element at
@@ -170,9 +187,11 @@ export interface LoadExpr {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   /** `loadAcquire`, `loadVolatile` (global or shared memory); a plain load when absent. */
   readonly order?: LoadOrder;
+  /** `loadStreaming`, `loadReadOnly` (global memory, no order): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 
@@ -311,6 +330,7 @@ export type Expr =
   | LogicalExpr
   | SelectExpr
   | CastExpr
+  | BitcastExpr
   | LoadExpr
   | CallExpr
   | BuiltinExpr
@@ -358,10 +378,12 @@ export interface StoreStmt {
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];
   readonly path: readonly PathStep[];
-  readonly vector: 2 | 4 | null;
+  readonly vector: 2 | 4 | 8 | null;
   readonly value: Expr;
   /** `storeRelease`, `storeVolatile` (global or shared memory); a plain store when absent. */
   readonly order?: StoreOrder;
+  /** `storeStreaming` (global memory, no order; only "streaming"): how the caches should treat it. */
+  readonly cache?: CacheHint;
   readonly span: Span;
 }
 
@@ -429,6 +451,40 @@ export interface FenceStmt {
   readonly span: Span;
 }
 
+/**
+ * `cpAsync(dst, di, src, si, bytes[, valid])` / `cpAsyncL2(...)` (src/ir/asyncCopyBuiltins.ts):
+ * starts an asynchronous copy of `bytes` (4, 8 or 16; `bytes / size of T` elements, `lanes`)
+ * from the global array `src` at `srcIndices` to the shared array `dst` at `dstIndices`, both
+ * arrays of one scalar type T, each element's flat index a multiple of `lanes`. With `valid`
+ * (an i32 in 0..lanes) only that many elements are read and the rest of the destination is
+ * zero-filled. `cache`: through L1 ("all", PTX `.ca`) or L2 only ("global", `.cg`, 16 bytes).
+ * The destination holds the data only after the issuing thread's matching `asyncGroup` wait.
+ */
+export interface AsyncCopyStmt {
+  readonly kind: "asyncCopy";
+  readonly bytes: 4 | 8 | 16;
+  readonly cache: "all" | "global";
+  readonly dst: ArrayVar;
+  readonly dstIndices: readonly Expr[];
+  readonly src: ArrayVar;
+  readonly srcIndices: readonly Expr[];
+  readonly valid: Expr | null;
+  readonly span: Span;
+}
+
+/**
+ * `cpAsyncCommit()` (`commit`): this thread's copies since its last commit become one group;
+ * `cpAsyncWait(n)` (`wait`): waits until at most `pending` of this thread's groups are
+ * unfinished; `cpAsyncWaitAll()` (`waitAll`): waits for every copy of this thread, committed or not.
+ */
+export interface AsyncGroupStmt {
+  readonly kind: "asyncGroup";
+  readonly op: "commit" | "wait" | "waitAll";
+  /** `wait`'s n, a constant; 0 for the others. */
+  readonly pending: number;
+  readonly span: Span;
+}
+
 /** A nested scope (a source block): locals declared inside end with it. */
 export interface BlockStmt {
   readonly kind: "block";
@@ -449,14 +505,17 @@ export type Stmt =
   | ReturnStmt
   | BarrierStmt
   | FenceStmt
+  | AsyncCopyStmt
+  | AsyncGroupStmt
   | BlockStmt;
 
 // ---------------------------------------------------------------- functions and modules
 
-/** An argument of an instance of a generic definition: a type, or a constant parameter's value. */
+/** An argument of an instance of a generic definition: a type, a constant parameter's value, or a device function (by IR name) for a function parameter. */
 export type InstanceArg =
   | { readonly kind: "type"; readonly type: ValueType }
-  | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue };
+  | { readonly kind: "const"; readonly type: ScalarType; readonly value: ScalarValue }
+  | { readonly kind: "fn"; readonly name: string };
 
 /** What a function is an instance of: its generic definition (by IR name) and the arguments, in parameter order. */
 export interface Instance {
@@ -474,10 +533,22 @@ export interface Function {
   readonly returnType: ValueType | VoidType;
   /** Kernels only: `shared` arrays (dynamic ones included, in declaration order), declared at the kernel's top level. */
   readonly shared: readonly ArrayVar[];
+  /** Kernels only: `@launchBounds(maxThreads, minBlocks)`: no launch's block has more threads; ptxas fits `minBlocks` blocks per SM. */
+  readonly launchBounds?: LaunchBounds;
+  /** Kernels only: `@maxRegisters(n)`: ptxas gives each thread at most n registers. */
+  readonly maxRegisters?: number;
   readonly body: readonly Stmt[];
   /** The file that defines it (imports bring functions from other files). */
   readonly file: string;
   readonly span: Span;
+}
+
+/** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on a kernel (spec: Launch bounds). */
+export interface LaunchBounds {
+  /** The most threads a launch's block may have. */
+  readonly maxThreads: number;
+  /** The blocks ptxas should keep resident per multiprocessor (it limits registers so). */
+  readonly minBlocks?: number;
 }
 
 /** Launch data, materialized only when a launch runs; lengths count elements (vectors, structs) of the array. */

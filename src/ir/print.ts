@@ -8,6 +8,7 @@ import type { ArrayData, ArrayVar, CallArg, Expr, Function, Launch, Module, Para
 import { laneName, typeToString, type ScalarValue, type ValueType } from "./types.js";
 import type { Value } from "./composite.js";
 import { pathText } from "./paths.js";
+import { asyncCopyBuiltin, asyncGroupBuiltin } from "./asyncCopyBuiltins.js";
 
 const OPS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
@@ -67,7 +68,9 @@ export function printFunction(f: Function): string {
     f.kind === "kernel"
       ? `kernel ${f.name}(${f.params.map(param).join(", ")})`
       : `fn ${f.name}(${f.params.map(param).join(", ")}): ${typeToString(f.returnType)}`;
-  const lines = [`${head} {`];
+  const b = f.launchBounds;
+  const annotation = b ? `@launchBounds(${b.maxThreads}${b.minBlocks !== undefined ? `, ${b.minBlocks}` : ""})` : f.maxRegisters !== undefined ? `@maxRegisters(${f.maxRegisters})` : undefined;
+  const lines = [...(annotation ? [annotation] : []), `${head} {`];
   for (const s of f.shared) lines.push(`  shared ${name(s)}: ${typeToString(s.type.elem)}${s.type.kind === "array" ? s.type.dims.map((d) => `[${d}]`).join("") : "[]"};`);
   lines.push(...stmts(f.body, 1, name));
   lines.push("}");
@@ -91,7 +94,7 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
     case "assign":
       return [`${pad}${name(s.var)}${pathText(s.var.type, s.path, e)} = ${e(s.value)};`];
     case "store":
-      return [`${pad}${s.order ? `store.${s.order} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
+      return [`${pad}${s.order ? `store.${s.order} ` : s.cache ? `store.${s.cache} ` : ""}${access(s.array, s.indices, s.path, s.vector, name)} = ${e(s.value)};`];
     case "expr":
       return [`${pad}${e(s.expr)};`];
     case "if": {
@@ -119,6 +122,14 @@ function stmt(s: Stmt, depth: number, name: Namer): string[] {
       return [`${pad}barrier();`];
     case "fence":
       return [`${pad}${s.scope === "block" ? "threadfenceBlock" : "threadfence"}();`];
+    case "asyncCopy": {
+      // As written: the array (partly indexed), then its last index.
+      const at = (a: ArrayVar, xs: readonly Expr[]) => `${a.name}${xs.slice(0, -1).map((x) => `[${e(x)}]`).join("")}, ${e(xs[xs.length - 1]!)}`;
+      const valid = s.valid ? `, ${e(s.valid)}` : "";
+      return [`${pad}${asyncCopyBuiltin(s.cache)}(${at(s.dst, s.dstIndices)}, ${at(s.src, s.srcIndices)}, ${s.bytes}${valid});`];
+    }
+    case "asyncGroup":
+      return [`${pad}${asyncGroupBuiltin(s.op)}(${s.op === "wait" ? s.pending : ""});`];
     case "block":
       return [`${pad}{`, ...stmts(s.body, depth + 1, name), `${pad}}`];
   }
@@ -144,9 +155,11 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
       return `(${e(x.cond)} ? ${e(x.ifTrue)} : ${e(x.ifFalse)})`;
     case "cast":
       return `${typeToString(x.type)}(${bare(e(x.operand))})`;
+    case "bitcast":
+      return `bitcast<${typeToString(x.type)}>(${bare(e(x.operand))})`;
     case "load": {
       const element = access(x.array, x.indices, x.path, x.vector, name);
-      return x.order ? `load.${x.order}(${element})` : element;
+      return x.order ? `load.${x.order}(${element})` : x.cache ? `load.${x.cache}(${element})` : element;
     }
     case "call":
       return `${x.callee}(${x.args.map((a: CallArg) => callArg(a, name)).join(", ")})`;
@@ -169,7 +182,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
 }
 
 /** `a[i][j]`, `a[i].pos.x`, or a vector access of a scalar array `a[i..+4]`. */
-function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | null, name: Namer): string {
+function access(array: ArrayVar, indices: readonly Expr[], path: readonly PathStep[], vector: 2 | 4 | 8 | null, name: Namer): string {
   const e = (y: Expr) => bare(expr(y, name));
   const text = `${name(array)}${indices.map((i) => `[${e(i)}]`).join("")}${pathText(array.type.elem, path, e)}`;
   return vector ? `${text.slice(0, -1)}..+${vector}]` : text;

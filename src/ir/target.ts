@@ -2,8 +2,10 @@
  * What a code generator's target tells the stages before it (Halide's `Target`, esbuild's
  * `compat` table): a record per backend (CUDA: src/codegen/cuda/target.ts), handed to the
  * checker and to `legalize` (src/ir/passes/legalize.ts) rather than imported by them, so the
- * language's stages know no backend by name.
+ * language's stages know no backend by name. A device has its target too, whose limits the
+ * API's and the simulator's launch checks read (src/runtime/device/device.ts).
  */
+import type { Limits } from "./limits.js";
 
 /** What a target may lack; `legalize` refuses a program that uses what its target lacks. */
 export interface Capabilities {
@@ -31,6 +33,8 @@ export interface Capabilities {
   readonly tensorCores: boolean;
   /** bool elements (1 byte each) in global memory, alone or in a struct: WGSL's storage buffers hold no type narrower than 32 bits. */
   readonly globalBools: boolean;
+  /** Asynchronous global → shared copies (`cpAsync`, `cpAsyncCommit`, `cpAsyncWait`, ...): NVIDIA sm_80 and later. */
+  readonly asyncCopies: boolean;
 }
 
 export type Capability = keyof Capabilities;
@@ -49,6 +53,7 @@ export const CAPABILITY_WORDS: Readonly<Record<Capability, string>> = {
   memoryOrdering: "ordered accesses and fences",
   tensorCores: "tensor cores (mma_..., for NVIDIA sm_80 and later)",
   globalBools: "bool elements in global memory (alone or in a struct)",
+  asyncCopies: "asynchronous copies (cpAsync..., for NVIDIA sm_80 and later)",
 };
 
 /** A gk builtin as another language spells it, for messages: CUDA's `sqrtf` is gk's `sqrt`. */
@@ -63,6 +68,8 @@ export interface Target {
   readonly capabilities: Capabilities;
   /** Builtins (by gk name) the target has no implementation of, and why, in a message's words; none when absent. */
   readonly lacksBuiltins?: ReadonlyMap<string, string>;
+  /** The sizes its GPUs accept: grids, blocks, shared, constant and local memory, kernel arguments (src/ir/limits.ts). */
+  readonly limits: Limits;
   /** A kernel's name in the built module: what it is, in a message's words (`its CUDA symbol (extern "C")`), and why a name cannot be one (GK2011). */
   readonly kernelSymbol: {
     readonly what: string;

@@ -80,13 +80,31 @@ export function roundTf32(x: number): number {
  */
 export function mmaElement(a: ArrayLike<number>, b: ArrayLike<number>, c: number, input: MmaInput, acc: MmaAcc): number {
   const k = a.length;
+  const ea = new Array<number>(k), eb = new Array<number>(k);
+  for (let i = 0; i < k; i++) {
+    ea[i] = inputExponent(a[i]!, input);
+    eb[i] = inputExponent(b[i]!, input);
+  }
+  return mmaElementOf(a, ea, b, eb, c, input, acc);
+}
+
+/** The nominal exponent of an input value of a format, or 0 for a zero or a value that is not finite (which the sum does not align). */
+export function inputExponent(x: number, fmt: MmaInput): number {
+  return x !== 0 && Number.isFinite(x) ? nominal(x, fmt) : 0;
+}
+
+/**
+ * mmaElement with the inputs' nominal exponents given (`ea[i]` of `a[i]`, by inputExponent):
+ * a warp's tile computes each input's once (mmaWarp), not once per element it meets.
+ */
+export function mmaElementOf(a: ArrayLike<number>, ea: ArrayLike<number>, b: ArrayLike<number>, eb: ArrayLike<number>, c: number, input: MmaInput, acc: MmaAcc): number {
+  const k = a.length;
   let special = !Number.isFinite(c);
   for (let i = 0; i < k && !special; i++) special = !Number.isFinite(a[i]!) || !Number.isFinite(b[i]!);
   if (special) return specialSum(a, b, c);
   let e = -Infinity;
   for (let i = 0; i < k; i++) {
-    const x = a[i]!, y = b[i]!;
-    if (x !== 0 && y !== 0) e = Math.max(e, nominal(x, input) + nominal(y, input));
+    if (a[i] !== 0 && b[i] !== 0) e = Math.max(e, ea[i]! + eb[i]!);
   }
   if (c !== 0) e = Math.max(e, nominal(c, acc));
   if (e === -Infinity) return input === "tf32" ? 0 : zeroSum(a, b, c);
@@ -177,9 +195,16 @@ export const M16N8K32: MmaLayout = {
 
 /**
  * D = A·B + C over a whole warp: `frags[lane]` = [A's elements, B's, C's] of each of the 32
- * lanes (values, in the layout's order); the result is each lane's D elements.
+ * lanes (values, in the layout's order); the result is each lane's D elements. With
+ * `exponent` (inputExponent for a format), each element also gets its row's and column's
+ * exponents, computed once per input.
  */
-export function mmaWarp(layout: MmaLayout, frags: readonly (readonly [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>])[], element: (a: number[], b: number[], c: number) => number): number[][] {
+export function mmaWarp(
+  layout: MmaLayout,
+  frags: readonly (readonly [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>])[],
+  element: (a: number[], b: number[], c: number, ea: number[], eb: number[]) => number,
+  exponent?: (x: number) => number,
+): number[][] {
   const { m, n, k } = layout;
   const A = new Float64Array(m * k), B = new Float64Array(k * n), C = new Float64Array(m * n);
   for (let lane = 0; lane < 32; lane++) {
@@ -188,14 +213,18 @@ export function mmaWarp(layout: MmaLayout, frags: readonly (readonly [ArrayLike<
     for (let i = 0; i < layout.count.b; i++) { const [r, col] = layout.b(lane, i); B[r * n + col] = fb[i]!; }
     for (let i = 0; i < 4; i++) { const [r, col] = mmaC(lane, i); C[r * n + col] = fc[i]!; }
   }
-  const row: number[] = new Array(k), column: number[] = new Array(k);
+  const EA = exponent ? A.map(exponent) : A, EB = exponent ? B.map(exponent) : B;
+  const row: number[] = new Array(k), column: number[] = new Array(k), rowE: number[] = new Array(k), columnE: number[] = new Array(k);
   const out: number[][] = [];
   for (let lane = 0; lane < 32; lane++) {
     const d: number[] = [];
     for (let i = 0; i < 4; i++) {
       const [r, col] = mmaC(lane, i);
-      for (let j = 0; j < k; j++) { row[j] = A[r * k + j]!; column[j] = B[j * n + col]!; }
-      d.push(element(row, column, C[r * n + col]!));
+      for (let j = 0; j < k; j++) {
+        row[j] = A[r * k + j]!; column[j] = B[j * n + col]!;
+        rowE[j] = EA[r * k + j]!; columnE[j] = EB[j * n + col]!;
+      }
+      d.push(element(row, column, C[r * n + col]!, rowE, columnE));
     }
     out.push(d);
   }

@@ -33,9 +33,9 @@ export interface ScalarType {
   readonly name: ScalarName;
 }
 
-export type Lanes = 2 | 3 | 4;
+export type Lanes = 2 | 3 | 4 | 8;
 
-/** `f32x4`: 2 to 4 lanes of one scalar type. */
+/** `f32x4`: 2 to 4 lanes of one scalar type; f16 and bf16 vectors have 2, 4 or 8. */
 export interface VectorType {
   readonly kind: "vector";
   readonly elem: ScalarType;
@@ -276,12 +276,15 @@ export function asScalar(t: ValueType | VoidType): ScalarType {
   return t;
 }
 
+/** The lane counts of vectors of the lane scalars (LANE_SCALARS). */
 export const LANE_COUNTS: readonly Lanes[] = [2, 3, 4];
+/** The lane counts of f16 and bf16 vectors: 4, 8 and 16 bytes, the widths of single accesses. */
+export const HALF_LANE_COUNTS: readonly Lanes[] = [2, 4, 8];
 const LANE_NAMES = ["x", "y", "z", "w"] as const;
 
-/** The name of lane `k` (`x y z w`). */
+/** The name of lane `k`: `x y z w`, and `s4` to `s7` past them (an 8-lane vector's). */
 export function laneName(k: number): string {
-  return LANE_NAMES[k]!;
+  return LANE_NAMES[k] ?? `s${k}`;
 }
 
 /** The lane a letter names (`x y z w`, or `r g b a`), or undefined. */
@@ -295,12 +298,12 @@ export function laneOfLetter(ch: string): number | undefined {
 /**
  * The scalar types a vector's lanes (of any count) and a struct's scalar fields may have. The
  * 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) are not among them: the checker refuses `u8x4`,
- * `f16x4` and struct fields of those types (GK2041). f16 and bf16 are the lanes of 2-lane
- * vectors (HALF_LANE_SCALARS).
+ * `f16x3` and struct fields of those types (GK2041). f16 and bf16 are the lanes of vectors of
+ * 2, 4 and 8 lanes (HALF_LANE_SCALARS).
  */
 export const LANE_SCALARS: readonly ScalarName[] = ["bool", "i32", "u32", "i64", "u64", "f32", "f64"];
 
-/** The lane types of 2-lane vectors only: `f16x2` and `bf16x2` (4 bytes, aligned to 4, as CUDA's `__half2`). */
+/** The lane types of `f16x2 f16x4 f16x8` and `bf16x2 bf16x4 bf16x8` (4, 8 and 16 bytes, each aligned to its size; `f16x2` is CUDA's `__half2`). */
 export const HALF_LANE_SCALARS: readonly ScalarName[] = ["f16", "bf16"];
 
 /** Whether vectors of any lane count may have lanes, and structs scalar fields, of scalar type `t`. */
@@ -308,14 +311,18 @@ export function isLaneScalar(t: ScalarType): boolean {
   return LANE_SCALARS.includes(t.name);
 }
 
-/** Whether a vector of `lanes` lanes may have lanes of `t`: a lane scalar, or f16/bf16 with 2 lanes. */
+/**
+ * Whether a vector of `lanes` lanes may have lanes of `t`: a lane scalar with 2 to 4, f16/bf16
+ * with 2, 4 or 8, and bool with 8 too (what comparing two 8-lane vectors gives).
+ */
 export function isVectorLane(t: ScalarType, lanes: number): boolean {
-  return isLaneScalar(t) || (lanes === 2 && HALF_LANE_SCALARS.includes(t.name));
+  if (HALF_LANE_SCALARS.includes(t.name)) return HALF_LANE_COUNTS.includes(lanes as Lanes);
+  return isLaneScalar(t) && (LANE_COUNTS.includes(lanes as Lanes) || (lanes === 8 && t.name === "bool"));
 }
 
-/** A name spelled like a vector type (`f32x4`, also `f16x2`, whose lane type vectors cannot have): its lane type and count; or undefined. */
+/** A name spelled like a vector type (`f32x4`, also `f16x3`, which is not one): its lane type and count; or undefined. */
 export function vectorSpelling(name: string): { readonly elem: ScalarType; readonly lanes: Lanes } | undefined {
-  const m = /^([a-z0-9]+)x([234])$/.exec(name);
+  const m = /^([a-z0-9]+)x([2348])$/.exec(name);
   if (!m || !isScalarName(m[1]!)) return undefined;
   return { elem: scalarType(m[1]!), lanes: Number(m[2]) as Lanes };
 }
@@ -326,9 +333,10 @@ export function vectorTypeNamed(name: string): VectorType | undefined {
   return s && isVectorLane(s.elem, s.lanes) ? vectorType(s.elem, s.lanes) : undefined;
 }
 
-/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes; then f16x2, bf16x2). */
+/** Every vector type, in a fixed order (lane types as listed, then 2, 3, 4 lanes; then f16x2, bf16x2, then the wider half vectors, then boolx8). */
 export function allVectorTypes(): VectorType[] {
-  return [...LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l))), ...HALF_LANE_SCALARS.map((n) => vectorType(T[n], 2))];
+  const half = (lanes: readonly Lanes[]) => lanes.flatMap((l) => HALF_LANE_SCALARS.map((n) => vectorType(T[n], l)));
+  return [...LANE_SCALARS.flatMap((n) => LANE_COUNTS.map((l) => vectorType(T[n], l))), ...half([2]), ...half([4, 8]), vectorType(T.bool, 8)];
 }
 
 /** The lanes a vector takes in memory: 4 for 3 lanes (the fourth is padding). */

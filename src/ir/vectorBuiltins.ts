@@ -1,8 +1,8 @@
 /**
  * The vector builtins of the builtin table (src/ir/builtins.ts): geometry on float vectors
  * (`dot length distance normalize cross`), reductions of bool vectors (`any all`), the
- * lane-wise `select`, and the vector accesses of arrays of scalars (`load2 load4 store2
- * store4`).
+ * lane-wise `select`, and the vector accesses of arrays of scalars (`load2 load4 load8 store2
+ * store4 store8`; 8 lanes of f16 and bf16 only).
  *
  * A geometric builtin is defined by its `expand` column: its meaning as IR over its operands
  * (src/ir/lanes.ts), which both backends derive their code from, so the GPU and the
@@ -36,11 +36,11 @@ export interface VectorEntry {
   readonly expand: (args: readonly Expr[], span: Span) => Expr;
 }
 
-/** `load2 load4 store2 store4`: a vector access of consecutive elements of an array of scalars. */
+/** `load2 load4 load8 store2 store4 store8`: a vector access of consecutive elements of an array of scalars. */
 export interface VectorMemoryRule {
   readonly kind: "vectorMemory";
   readonly op: "load" | "store";
-  readonly lanes: 2 | 4;
+  readonly lanes: 2 | 4 | 8;
 }
 
 export interface VectorMemoryEntry {
@@ -134,7 +134,9 @@ const ALIGN = "the element's flat index (row-major) must be a multiple of";
 
 export const vectorMemoryEntries: readonly VectorMemoryEntry[] = [
   { name: "load2", doc: `load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (4 bytes for f16 and bf16 elements, an f16x2 or bf16x2; 8 for 32-bit elements, 16 for 64-bit ones); ${ALIGN} 2 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 2 } },
-  { name: "load4", doc: `load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (16 bytes for 32-bit elements; 64-bit ones take two 16-byte accesses); ${ALIGN} 4 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 4 } },
+  { name: "load4", doc: `load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (8 bytes for f16 and bf16 elements, an f16x4 or bf16x4; 16 for 32-bit elements; 64-bit ones take two 16-byte accesses); ${ALIGN} 4 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 4 } },
+  { name: "load8", doc: `load8(arr, i): arr[i] to arr[i + 7] of an f16 or bf16 array as an f16x8 or bf16x8, in one 16-byte access; ${ALIGN} 8 (GK8030).`, rule: { kind: "vectorMemory", op: "load", lanes: 8 } },
   { name: "store2", doc: `store2(arr, i, v): the lanes of the 2-lane vector v into arr[i] and arr[i + 1], in one access; ${ALIGN} 2 (GK8030).`, rule: { kind: "vectorMemory", op: "store", lanes: 2 } },
   { name: "store4", doc: `store4(arr, i, v): the lanes of the 4-lane vector v into arr[i] to arr[i + 3], in one access (two for 64-bit elements); ${ALIGN} 4 (GK8030).`, rule: { kind: "vectorMemory", op: "store", lanes: 4 } },
+  { name: "store8", doc: `store8(arr, i, v): the lanes of the f16x8 or bf16x8 v into arr[i] to arr[i + 7], in one 16-byte access; ${ALIGN} 8 (GK8030).`, rule: { kind: "vectorMemory", op: "store", lanes: 8 } },
 ];

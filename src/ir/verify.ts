@@ -3,6 +3,7 @@
  * are declared before use and in scope, indices match dimensions, constants are
  * canonical). It returns problems instead of throwing, so tests can show all of them.
  */
+import { isBitcastType, valueBits } from "./bitcast.js";
 import { assertNever } from "../util.js";
 import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
 import { isComparison } from "./evalOp.js";
@@ -11,7 +12,7 @@ import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
 import { pathExprs } from "./walk.js";
 import { pathType } from "./paths.js";
 import {
-  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, vectorType, type ArrayType, type MemoryType, type ScalarType,
+  elementCount, isBool, isFloat, isInt, isReadonlyMemory, laneScalar, memoryDims, memorySpace, sameType, sizeOf, vectorType, type ArrayType, type MemoryType, type ScalarType,
   type ScalarValue, T, typeToString, type ValueType, type VoidType,
 } from "./types.js";
 import { INT_RANGES } from "./values.js";
@@ -159,10 +160,18 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (!shapes) where(`cast from ${typeToString(from)} to ${typeToString(e.type)}`);
         return;
       }
+      case "bitcast": {
+        expr(e.operand);
+        const from = e.operand.type;
+        if (from.kind === "void" || !isBitcastType(from) || valueBits(from) !== valueBits(e.type)) where(`bitcast from ${typeToString(from)} to ${typeToString(e.type)}`);
+        return;
+      }
       case "load": {
         if (!inScope(e.array.id)) where(`${e.array.name} used outside its scope`);
         indices(memoryDims(e.array.type).length, e.indices, e.array.name);
         if (e.order && !orderable(e.array.type)) where(`${e.order} load of ${e.array.name} (${typeToString(e.array.type)})`);
+        if (e.cache && (memorySpace(e.array.type) !== "global" || e.order || e.path.length > 0)) where(`${e.cache} load of ${e.array.name} (${typeToString(e.array.type)})`);
+        if (e.cache === "readOnly" && !isReadonlyMemory(e.array.type)) where(`readOnly load of writable ${e.array.name}`);
         const elem = e.array.type.elem;
         if (e.vector !== null) {
           if (elem.kind !== "scalar" || e.path.length > 0) where(`vector load of ${e.array.name}, which holds ${typeToString(elem)}`);
@@ -262,7 +271,8 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
       case "atomic": {
         const b = atomicBuiltin(e.op);
         const at = e.array.type;
-        if (isReadonlyMemory(at) || !orderable(at)) where(`atomic on ${e.array.name} (${typeToString(at)})`);
+        // A view's memory is checked at the calls that make it (src/check/atomicViews.ts).
+        if (isReadonlyMemory(at) || !(orderable(at) || at.kind === "view")) where(`atomic on ${e.array.name} (${typeToString(at)})`);
         if (at.elem.kind !== "scalar" || !b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
         indices(memoryDims(at).length, e.indices, e.array.name);
         e.args.forEach((a) => {
@@ -386,6 +396,7 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         if (!inScope(s.array.id)) where(`store to ${s.array.name} outside its scope`);
         if (isReadonlyMemory(s.array.type)) where(`store to readonly ${s.array.name}`);
         if (s.order && !orderable(s.array.type)) where(`${s.order} store to ${s.array.name} (${typeToString(s.array.type)})`);
+        if (s.cache && (s.cache !== "streaming" || memorySpace(s.array.type) !== "global" || s.order || s.path.length > 0)) where(`${s.cache} store to ${s.array.name} (${typeToString(s.array.type)})`);
         indices(memoryDims(s.array.type).length, s.indices, s.array.name);
         const elem = s.array.type.elem;
         const pt = s.vector !== null ? (elem.kind === "scalar" && s.path.length === 0 ? vectorType(elem, s.vector) : undefined) : pathFrom(elem, s.path, `a store to ${s.array.name}`);
@@ -424,6 +435,23 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
           expr(s.value);
           if (s.value.type !== f.returnType) where("return value of the wrong type");
         } else if (f.returnType.kind !== "void") where("return without a value");
+        return;
+      case "asyncCopy": {
+        const d = s.dst.type, src = s.src.type;
+        if (!inScope(s.dst.id) || !inScope(s.src.id)) where(`cp.async between ${s.src.name} and ${s.dst.name} outside their scope`);
+        if (d.kind !== "array" || d.space !== "shared" || src.kind !== "global") where(`cp.async from ${s.src.name} (${typeToString(src)}) to ${s.dst.name} (${typeToString(d)})`);
+        if (d.elem.kind !== "scalar" || d.elem !== src.elem || s.bytes % sizeOf(d.elem) !== 0) where(`cp.async of ${s.bytes} bytes between arrays of ${typeToString(src.elem)} and ${typeToString(d.elem)}`);
+        if (s.cache === "global" && s.bytes !== 16) where(`cp.async.cg of ${s.bytes} bytes`);
+        indices(memoryDims(d).length, s.dstIndices, s.dst.name);
+        indices(memoryDims(src).length, s.srcIndices, s.src.name);
+        if (s.valid) {
+          expr(s.valid);
+          if (s.valid.type !== T.i32) where("cp.async's valid count is not i32");
+        }
+        return;
+      }
+      case "asyncGroup":
+        if (!(Number.isInteger(s.pending) && s.pending >= 0) || (s.op !== "wait" && s.pending !== 0)) where(`${s.op} of cp.async groups with ${s.pending} pending`);
         return;
       case "barrier":
       case "fence":

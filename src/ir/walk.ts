@@ -43,6 +43,7 @@ export function operands(e: Expr): readonly Expr[] {
       return NONE;
     case "unary":
     case "cast":
+    case "bitcast":
       return [e.operand];
     case "binary":
     case "logical":
@@ -121,6 +122,7 @@ export function withOperands<E extends Expr>(e: E, ops: readonly Expr[]): E {
       return e;
     case "unary":
     case "cast":
+    case "bitcast":
     case "swizzle":
       out = { ...x, operand: at(0) };
       break;
@@ -175,11 +177,14 @@ export function stmtExprs(s: Stmt): readonly Expr[] {
       return s.cond ? [s.cond] : NONE;
     case "return":
       return s.value ? [s.value] : NONE;
+    case "asyncCopy":
+      return s.valid ? [...s.dstIndices, ...s.srcIndices, s.valid] : [...s.dstIndices, ...s.srcIndices];
     case "block":
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       return NONE;
     default:
       return assertNever(s, "statement");
@@ -235,6 +240,7 @@ export function forEachOperand(e: Expr, f: (o: Expr) => void): void {
       return;
     case "unary":
     case "cast":
+    case "bitcast":
     case "swizzle":
       f(e.operand);
       return;
@@ -366,10 +372,14 @@ export function mapStmt(s: Stmt, m: StmtMapper): Stmt {
     case "block":
       out = { ...s, body: mapStmts(s.body, m) };
       break;
+    case "asyncCopy":
+      out = { ...s, dstIndices: s.dstIndices.map(f), srcIndices: s.srcIndices.map(f), valid: s.valid ? f(s.valid) : null };
+      break;
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       out = s;
       break;
     default:

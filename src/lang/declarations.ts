@@ -65,6 +65,8 @@ export const f32: Cast<f32> = hostCast("f32");
 /** The gk scalar type f64, and the conversion f64(x). */
 export type f64 = Scalar<"f64">;
 export const f64: Cast<f64> = hostCast("f64");
+/** bitcast<T>(v): the bits of v (a number or a vector of numbers) as a value of T, a type of as many bits (kernels only). */
+export const bitcast: <T>(v: number | bigint) => T = deviceOnly("bitcast");
 
 /** The lanes and swizzles of boolx2 (each possibly undefined to TypeScript: write `v.x!`). */
 export interface boolx2Lanes extends VectorOf<bool, 2>, Swizzles<"x" | "y", boolx2, boolx3, boolx4>, Swizzles<"r" | "g", boolx2, boolx3, boolx4> {
@@ -319,7 +321,7 @@ export interface f64x4Lanes extends VectorOf<f64, 4>, Swizzles<"x" | "y" | "z" |
 export type f64x4 = number & f64x4Lanes;
 export const f64x4: VectorCtor<f64x4> = deviceOnly("f64x4");
 /** The lanes and swizzles of f16x2 (each possibly undefined to TypeScript: write `v.x!`). */
-export interface f16x2Lanes extends VectorOf<f16, 2>, Swizzles<"x" | "y", f16x2, never, never>, Swizzles<"r" | "g", f16x2, never, never> {
+export interface f16x2Lanes extends VectorOf<f16, 2>, Swizzles<"x" | "y", f16x2, never, f16x4>, Swizzles<"r" | "g", f16x2, never, f16x4> {
   x?: f16;
   r?: f16;
   y?: f16;
@@ -329,7 +331,7 @@ export interface f16x2Lanes extends VectorOf<f16, 2>, Swizzles<"x" | "y", f16x2,
 export type f16x2 = number & f16x2Lanes;
 export const f16x2: VectorCtor<f16x2> = deviceOnly("f16x2");
 /** The lanes and swizzles of bf16x2 (each possibly undefined to TypeScript: write `v.x!`). */
-export interface bf16x2Lanes extends VectorOf<bf16, 2>, Swizzles<"x" | "y", bf16x2, never, never>, Swizzles<"r" | "g", bf16x2, never, never> {
+export interface bf16x2Lanes extends VectorOf<bf16, 2>, Swizzles<"x" | "y", bf16x2, never, bf16x4>, Swizzles<"r" | "g", bf16x2, never, bf16x4> {
   x?: bf16;
   r?: bf16;
   y?: bf16;
@@ -338,25 +340,125 @@ export interface bf16x2Lanes extends VectorOf<bf16, 2>, Swizzles<"x" | "y", bf16
 /** The gk vector type bf16x2: 2 lanes of bf16; and its constructor bf16x2(...) (kernels only). */
 export type bf16x2 = number & bf16x2Lanes;
 export const bf16x2: VectorCtor<bf16x2> = deviceOnly("bf16x2");
+/** The lanes and swizzles of f16x4 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface f16x4Lanes extends VectorOf<f16, 4>, Swizzles<"x" | "y" | "z" | "w", f16x2, never, f16x4>, Swizzles<"r" | "g" | "b" | "a", f16x2, never, f16x4> {
+  x?: f16;
+  r?: f16;
+  y?: f16;
+  g?: f16;
+  z?: f16;
+  b?: f16;
+  w?: f16;
+  a?: f16;
+}
+/** The gk vector type f16x4: 4 lanes of f16; and its constructor f16x4(...) (kernels only). */
+export type f16x4 = number & f16x4Lanes;
+export const f16x4: VectorCtor<f16x4> = deviceOnly("f16x4");
+/** The lanes and swizzles of bf16x4 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface bf16x4Lanes extends VectorOf<bf16, 4>, Swizzles<"x" | "y" | "z" | "w", bf16x2, never, bf16x4>, Swizzles<"r" | "g" | "b" | "a", bf16x2, never, bf16x4> {
+  x?: bf16;
+  r?: bf16;
+  y?: bf16;
+  g?: bf16;
+  z?: bf16;
+  b?: bf16;
+  w?: bf16;
+  a?: bf16;
+}
+/** The gk vector type bf16x4: 4 lanes of bf16; and its constructor bf16x4(...) (kernels only). */
+export type bf16x4 = number & bf16x4Lanes;
+export const bf16x4: VectorCtor<bf16x4> = deviceOnly("bf16x4");
+/** The lanes and swizzles of f16x8 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface f16x8Lanes extends VectorOf<f16, 8>, Swizzles<"x" | "y" | "z" | "w", f16x2, never, f16x4>, Swizzles<"r" | "g" | "b" | "a", f16x2, never, f16x4> {
+  x?: f16;
+  r?: f16;
+  y?: f16;
+  g?: f16;
+  z?: f16;
+  b?: f16;
+  w?: f16;
+  a?: f16;
+  s0?: f16;
+  s1?: f16;
+  s2?: f16;
+  s3?: f16;
+  s4?: f16;
+  s5?: f16;
+  s6?: f16;
+  s7?: f16;
+  lo?: f16x4;
+  hi?: f16x4;
+}
+/** The gk vector type f16x8: 8 lanes of f16; and its constructor f16x8(...) (kernels only). */
+export type f16x8 = number & f16x8Lanes;
+export const f16x8: VectorCtor<f16x8> = deviceOnly("f16x8");
+/** The lanes and swizzles of bf16x8 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface bf16x8Lanes extends VectorOf<bf16, 8>, Swizzles<"x" | "y" | "z" | "w", bf16x2, never, bf16x4>, Swizzles<"r" | "g" | "b" | "a", bf16x2, never, bf16x4> {
+  x?: bf16;
+  r?: bf16;
+  y?: bf16;
+  g?: bf16;
+  z?: bf16;
+  b?: bf16;
+  w?: bf16;
+  a?: bf16;
+  s0?: bf16;
+  s1?: bf16;
+  s2?: bf16;
+  s3?: bf16;
+  s4?: bf16;
+  s5?: bf16;
+  s6?: bf16;
+  s7?: bf16;
+  lo?: bf16x4;
+  hi?: bf16x4;
+}
+/** The gk vector type bf16x8: 8 lanes of bf16; and its constructor bf16x8(...) (kernels only). */
+export type bf16x8 = number & bf16x8Lanes;
+export const bf16x8: VectorCtor<bf16x8> = deviceOnly("bf16x8");
+/** The lanes and swizzles of boolx8 (each possibly undefined to TypeScript: write `v.x!`). */
+export interface boolx8Lanes extends VectorOf<bool, 8>, Swizzles<"x" | "y" | "z" | "w", boolx2, boolx3, boolx4>, Swizzles<"r" | "g" | "b" | "a", boolx2, boolx3, boolx4> {
+  x?: bool;
+  r?: bool;
+  y?: bool;
+  g?: bool;
+  z?: bool;
+  b?: bool;
+  w?: bool;
+  a?: bool;
+  s0?: bool;
+  s1?: bool;
+  s2?: bool;
+  s3?: bool;
+  s4?: bool;
+  s5?: bool;
+  s6?: bool;
+  s7?: bool;
+  lo?: boolx4;
+  hi?: boolx4;
+}
+/** The gk vector type boolx8: 8 lanes of bool; and its constructor boolx8(...) (kernels only). */
+export type boolx8 = boolean & boolx8Lanes;
+export const boolx8: VectorCtor<boolx8> = deviceOnly("boolx8");
 /** The scalar types vectors have lanes of. */
 export type LaneScalar = bool | i32 | u32 | i64 | u64 | f32 | f64 | f16 | bf16;
 /** The vector types of float lanes, of 3 float lanes, and of bool lanes (what dot, cross and any take). */
 export type FloatVector = f32x2 | f32x3 | f32x4 | f64x2 | f64x3 | f64x4;
 export type Float3Vector = f32x3 | f64x3;
-export type BoolVector = boolx2 | boolx3 | boolx4;
+export type BoolVector = boolx2 | boolx3 | boolx4 | boolx8;
 /** The vector type of N lanes of T: VectorFor<f32, 4> is f32x4. */
 export interface VectorTypes {
-  bool: { 2: boolx2; 3: boolx3; 4: boolx4 };
-  i32: { 2: i32x2; 3: i32x3; 4: i32x4 };
-  u32: { 2: u32x2; 3: u32x3; 4: u32x4 };
-  i64: { 2: i64x2; 3: i64x3; 4: i64x4 };
-  u64: { 2: u64x2; 3: u64x3; 4: u64x4 };
-  f32: { 2: f32x2; 3: f32x3; 4: f32x4 };
-  f64: { 2: f64x2; 3: f64x3; 4: f64x4 };
-  f16: { 2: f16x2; 3: never; 4: never };
-  bf16: { 2: bf16x2; 3: never; 4: never };
+  bool: { 2: boolx2; 3: boolx3; 4: boolx4; 8: boolx8 };
+  i32: { 2: i32x2; 3: i32x3; 4: i32x4; 8: never };
+  u32: { 2: u32x2; 3: u32x3; 4: u32x4; 8: never };
+  i64: { 2: i64x2; 3: i64x3; 4: i64x4; 8: never };
+  u64: { 2: u64x2; 3: u64x3; 4: u64x4; 8: never };
+  f32: { 2: f32x2; 3: f32x3; 4: f32x4; 8: never };
+  f64: { 2: f64x2; 3: f64x3; 4: f64x4; 8: never };
+  f16: { 2: f16x2; 3: never; 4: f16x4; 8: f16x8 };
+  bf16: { 2: bf16x2; 3: never; 4: bf16x4; 8: bf16x8 };
 }
-export type VectorFor<T, N extends 2 | 3 | 4> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];
+export type VectorFor<T, N extends 2 | 3 | 4 | 8> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];
 
 /** Square root, correctly rounded. */
 export const sqrt: <T extends number>(a: T) => T = deviceOnly("sqrt");
@@ -478,12 +580,16 @@ export const all: <V extends BoolVector>(b: V) => bool = deviceOnly("all");
 export const select: <T>(c: boolean, a: T, b: T) => T = deviceOnly("select");
 /** load2(arr, i): arr[i] and arr[i + 1] as a 2-lane vector, in one access of both (4 bytes for f16 and bf16 elements, an f16x2 or bf16x2; 8 for 32-bit elements, 16 for 64-bit ones); the element's flat index (row-major) must be a multiple of 2 (GK8030). */
 export const load2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("load2");
-/** load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (16 bytes for 32-bit elements; 64-bit ones take two 16-byte accesses); the element's flat index (row-major) must be a multiple of 4 (GK8030). */
+/** load4(arr, i): arr[i] to arr[i + 3] as a 4-lane vector, in one access of all four (8 bytes for f16 and bf16 elements, an f16x4 or bf16x4; 16 for 32-bit elements; 64-bit ones take two 16-byte accesses); the element's flat index (row-major) must be a multiple of 4 (GK8030). */
 export const load4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("load4");
+/** load8(arr, i): arr[i] to arr[i + 7] of an f16 or bf16 array as an f16x8 or bf16x8, in one 16-byte access; the element's flat index (row-major) must be a multiple of 8 (GK8030). */
+export const load8: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 8> = deviceOnly("load8");
 /** store2(arr, i, v): the lanes of the 2-lane vector v into arr[i] and arr[i + 1], in one access; the element's flat index (row-major) must be a multiple of 2 (GK8030). */
 export const store2: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 2>) => void = deviceOnly("store2");
 /** store4(arr, i, v): the lanes of the 4-lane vector v into arr[i] to arr[i + 3], in one access (two for 64-bit elements); the element's flat index (row-major) must be a multiple of 4 (GK8030). */
 export const store4: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 4>) => void = deviceOnly("store4");
+/** store8(arr, i, v): the lanes of the f16x8 or bf16x8 v into arr[i] to arr[i + 7], in one 16-byte access; the element's flat index (row-major) must be a multiple of 8 (GK8030). */
+export const store8: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 8>) => void = deviceOnly("store8");
 /** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals. */
 export const atomicAdd: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicAdd");
 /** atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd. */
@@ -516,6 +622,34 @@ export const storeRelease: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, 
 export const loadVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadVolatile");
 /** storeVolatile(arr, i, v): a statement; arr[i] = v (global or shared memory), written to memory when it runs (CUDA volatile); with threadfence() before it, a flag that publishes data. */
 export const storeVolatile: <T extends AnyScalar>(arr: OrderedTarget<T>, i: Num, value: T) => void = deviceOnly("storeVolatile");
+/** loadStreaming(arr, i): arr[i] of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadStreaming");
+/** loadStreaming2(arr, i): arr[i .. i + 1] as a 2-lane vector of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("loadStreaming2");
+/** loadStreaming4(arr, i): arr[i .. i + 3] as a 4-lane vector of global memory, read as data used once (CUDA __ldcs: cached so as not to push out of L2 what is reused). A hint: the result is that of a plain load. */
+export const loadStreaming4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("loadStreaming4");
+/** storeStreaming(arr, i, v): a statement; arr[i] = v of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming: <T>(arr: { [index: number]: T }, i: Num, v: T) => void = deviceOnly("storeStreaming");
+/** storeStreaming2(arr, i, v): a statement; arr[i .. i + 1] = v (a 2-lane vector) of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming2: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 2>) => void = deviceOnly("storeStreaming2");
+/** storeStreaming4(arr, i, v): a statement; arr[i .. i + 3] = v (a 4-lane vector) of global memory, written as data used once (CUDA __stcs). A hint: the result is that of a plain store. */
+export const storeStreaming4: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 4>) => void = deviceOnly("storeStreaming4");
+/** loadReadOnly(arr, i): arr[i] of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("loadReadOnly");
+/** loadReadOnly2(arr, i): arr[i .. i + 1] as a 2-lane vector of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly2: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 2> = deviceOnly("loadReadOnly2");
+/** loadReadOnly4(arr, i): arr[i .. i + 3] as a 4-lane vector of global memory, read through the read-only data cache (CUDA __ldg); arr is a readonly global array of the kernel, which no thread writes during the launch. A hint: the result is that of a plain load. */
+export const loadReadOnly4: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, 4> = deviceOnly("loadReadOnly4");
+/** cpAsync(dst, di, src, si, bytes[, valid]): a statement; starts copying bytes (4, 8 or 16, a constant) from the global array src at element si to the shared array dst at element di, arrays of one scalar type, each index a multiple of the elements copied; with valid (0 to that many), only valid elements are read and the rest are zeros (PTX cp.async.ca, cached in L1 and L2). The destination holds the data once this thread waits for the copy (cpAsyncCommit, then cpAsyncWait); other threads see it after that wait and a barrier(). sm_80 and later. */
+export const cpAsync: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: 4 | 8 | 16, valid?: Num) => void = deviceOnly("cpAsync");
+/** cpAsyncL2(dst, di, src, si, 16[, valid]): a statement; cpAsync of 16 bytes cached in L2 only, not L1 (PTX cp.async.cg): for tiles a block reads once. The destination holds the data once this thread waits for the copy (cpAsyncCommit, then cpAsyncWait); other threads see it after that wait and a barrier(). sm_80 and later. */
+export const cpAsyncL2: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: 16, valid?: Num) => void = deviceOnly("cpAsyncL2");
+/** cpAsyncCommit(): a statement; this thread's asynchronous copies since its last commit become one group (PTX cp.async.commit_group), which cpAsyncWait counts. */
+export const cpAsyncCommit: () => void = deviceOnly("cpAsyncCommit");
+/** cpAsyncWait(n): a statement; waits until at most n (a constant, 0 or more) of this thread's committed groups of asynchronous copies are unfinished, the most recent ones (PTX cp.async.wait_group n); their destinations then hold the data for this thread. */
+export const cpAsyncWait: (n: Num) => void = deviceOnly("cpAsyncWait");
+/** cpAsyncWaitAll(): a statement; waits for every asynchronous copy of this thread, committed or not (PTX cp.async.wait_all). */
+export const cpAsyncWaitAll: () => void = deviceOnly("cpAsyncWaitAll");
 /** v of lane srcLane mod 32 (CUDA __shfl_sync). In a partial warp, reading a lane that does not exist is an error the simulator reports (GK8015). */
 export const shfl: <T extends Num>(v: T, srcLane: Num) => T = deviceOnly("shfl");
 /** v of lane laneId - (delta mod 32), or its own v where that is below 0 (CUDA __shfl_up_sync). */

@@ -78,6 +78,23 @@ function declaration(b: BuiltinEntry): string | undefined {
           return assertNever(op, "memory op");
       }
     }
+    case "asyncCopy": {
+      const op = rule.op;
+      switch (op) {
+        case "copy":
+        case "copyL2": {
+          const bytes = op === "copy" ? "4 | 8 | 16" : "16";
+          return `export const ${b.name}: <T extends AnyScalar>(dst: { [index: number]: T }, di: Num, src: OrderedTarget<T>, si: Num, bytes: ${bytes}, valid?: Num) => void = deviceOnly("${b.name}");`;
+        }
+        case "commit":
+        case "waitAll":
+          return `export const ${b.name}: () => void = deviceOnly("${b.name}");`;
+        case "wait":
+          return `export const ${b.name}: (n: Num) => void = deviceOnly("${b.name}");`;
+        default:
+          return assertNever(op, "async copy op");
+      }
+    }
     case "index":
       return rule.axes ? `export const ${b.name}: Dim3 = deviceIndex("${b.name}");` : `export const ${b.name}: i32 = deviceValue();`;
     case "constant":
@@ -94,6 +111,15 @@ function declaration(b: BuiltinEntry): string | undefined {
       return rule.op === "load"
         ? `export const ${b.name}: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, ${rule.lanes}> = deviceOnly("${b.name}");`
         : `export const ${b.name}: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, ${rule.lanes}>) => void = deviceOnly("${b.name}");`;
+    case "cacheHint":
+      if (rule.lanes === 1) {
+        return rule.op === "load"
+          ? `export const ${b.name}: <T>(arr: OrderedTarget<T>, i: Num) => T = deviceOnly("${b.name}");`
+          : `export const ${b.name}: <T>(arr: { [index: number]: T }, i: Num, v: T) => void = deviceOnly("${b.name}");`;
+      }
+      return rule.op === "load"
+        ? `export const ${b.name}: <T extends LaneScalar>(arr: OrderedTarget<T>, i: Num) => VectorFor<T, ${rule.lanes}> = deviceOnly("${b.name}");`
+        : `export const ${b.name}: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, ${rule.lanes}>) => void = deviceOnly("${b.name}");`;
     default:
       return assertNever(rule, "builtin rule");
   }
@@ -104,9 +130,12 @@ function vectorDeclaration(t: VectorType): string[] {
   const name = typeToString(t);
   const lane = t.elem.name;
   const sibling = (n: number) => (LANE_COUNTS.includes(n as 2) && isVectorLane(t.elem, n) ? `${lane}x${n}` : "never");
-  const letters = (family: string) => Array.from({ length: t.lanes }, (_, k) => `"${family[k]}"`).join(" | ");
+  const letters = (family: string) => Array.from({ length: Math.min(t.lanes, 4) }, (_, k) => `"${family[k]}"`).join(" | ");
   const swizzles = (family: string) => `Swizzles<${letters(family)}, ${sibling(2)}, ${sibling(3)}, ${sibling(4)}>`;
-  const lanes = Array.from({ length: t.lanes }, (_, k) => `  ${laneName(k)}?: ${lane};\n  ${"rgba"[k]}?: ${lane};`).join("\n");
+  // Lanes 0 to 3 as x y z w (and r g b a); an 8-lane vector's also as s0 to s7, and its halves lo and hi.
+  const letters4 = Array.from({ length: Math.min(t.lanes, 4) }, (_, k) => `  ${laneName(k)}?: ${lane};\n  ${"rgba"[k]}?: ${lane};`);
+  const eight = t.lanes === 8 ? [...Array.from({ length: 8 }, (_, k) => `  s${k}?: ${lane};`), `  lo?: ${lane}x4;`, `  hi?: ${lane}x4;`] : [];
+  const lanes = [...letters4, ...eight].join("\n");
   return [
     doc(`The lanes and swizzles of ${name} (each possibly undefined to TypeScript: write \`v.x!\`).`),
     `export interface ${name}Lanes extends VectorOf<${lane}, ${t.lanes}>, ${swizzles("xyzw")}, ${swizzles("rgba")} {`,
@@ -143,7 +172,11 @@ export function declarationsText(): string {
     lines.push(`export type ${n} = Scalar<"${n}">;`);
     lines.push(`export const ${n}: Cast<${n}> = hostCast("${n}");`);
   }
-  lines.push("");
+  lines.push(
+    doc("bitcast<T>(v): the bits of v (a number or a vector of numbers) as a value of T, a type of as many bits (kernels only)."),
+    'export const bitcast: <T>(v: number | bigint) => T = deviceOnly("bitcast");',
+    "",
+  );
   const vectors = allVectorTypes();
   for (const t of vectors) lines.push(...vectorDeclaration(t));
   const lanesOf = [...new Set(vectors.map((t) => t.elem.name))];
@@ -157,9 +190,9 @@ export function declarationsText(): string {
     `export type BoolVector = ${named((t) => t.elem.name === "bool")};`,
     doc("The vector type of N lanes of T: VectorFor<f32, 4> is f32x4."),
     "export interface VectorTypes {",
-    ...lanesOf.map((l) => `  ${l}: { ${LANE_COUNTS.map((n) => `${n}: ${isVectorLane(scalarType(l), n) ? `${l}x${n}` : "never"}`).join("; ")} };`),
+    ...lanesOf.map((l) => `  ${l}: { ${[...LANE_COUNTS, 8].map((n) => `${n}: ${isVectorLane(scalarType(l), n) ? `${l}x${n}` : "never"}`).join("; ")} };`),
     "}",
-    `export type VectorFor<T, N extends 2 | 3 | 4> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];`,
+    `export type VectorFor<T, N extends 2 | 3 | 4 | 8> = VectorTypes[ScalarNameOf<T> & keyof VectorTypes][N];`,
     "",
   );
   for (const b of builtins) {

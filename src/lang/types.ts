@@ -15,7 +15,7 @@
 import type { ScalarName } from "../ir/types.js";
 import type { TypedArrayFor } from "../ir/values.js";
 import type { GenericArgs, KernelArgs, KernelFn, KernelOutputs, LaunchConfig } from "../runtime/api.js";
-import type { GpuArray } from "../runtime/device/gpuArray.js";
+import type { GpuArray, VectorName } from "../runtime/device/gpuArray.js";
 import type { i32, ScalarHost } from "./declarations.js";
 
 declare const scalarBrand: unique symbol;
@@ -142,7 +142,10 @@ type Mutators = "set" | "fill" | "copyWithin" | "reverse" | "sort";
 export type ReadonlyView<A> = Omit<A, Mutators | number> & { readonly [index: number]: A extends { [index: number]: infer E } ? E : never };
 
 /** `N` values of type `H`, as a tuple: a vector's lanes on the host. */
-type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : readonly [H, H, H, H];
+type Lanes<H, N> = N extends 2 ? readonly [H, H] : N extends 3 ? readonly [H, H, H] : N extends 8 ? readonly [H, H, H, H, H, H, H, H] : readonly [H, H, H, H];
+
+/** The name of a gk vector type `V`, as GPU arrays take it: `f32x4` → "f32x4". */
+type VectorNameOf<V> = V extends { readonly [vectorBrand]?: readonly [infer E, infer N extends number] } ? Extract<`${ScalarNameOf<E>}x${N}`, VectorName> : never;
 
 /** Whether `T` is a gk vector type (its brand names a lane type). */
 type IsVector<T> = T extends { readonly [vectorBrand]?: readonly [infer E, number] } ? ([E] extends [undefined] ? false : true) : false;
@@ -171,8 +174,8 @@ export type HostValue<P> = IsVector<P> extends true
  */
 type HostArrayOf<E, K> = IsVector<E> extends true
   ? K extends "global"
-    ? TypedArrayFor<ScalarNameOf<LaneOf<E>>> | GpuArray<ScalarNameOf<LaneOf<E>>>
-    : ReadonlyView<TypedArrayFor<ScalarNameOf<LaneOf<E>>>> | GpuArray<ScalarNameOf<LaneOf<E>>> | readonly HostValue<E>[]
+    ? TypedArrayFor<ScalarNameOf<LaneOf<E>>> | GpuArray<ScalarNameOf<LaneOf<E>>> | GpuArray<VectorNameOf<E>>
+    : ReadonlyView<TypedArrayFor<ScalarNameOf<LaneOf<E>>>> | GpuArray<ScalarNameOf<LaneOf<E>>> | GpuArray<VectorNameOf<E>> | readonly HostValue<E>[]
   : E extends number | bigint | boolean
     ? K extends "global"
       ? HostArray<E>

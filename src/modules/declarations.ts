@@ -3,7 +3,8 @@
  * types` and gk/vite), read by TypeScript 5 with `allowArbitraryExtensions`. Each kernel is
  * a typed function: its arguments by parameter name (`i8 u8 i16 u16 i32 u32 f16 bf16 f32
  * f64` → number, `i64 u64` → bigint, `bool` → boolean, `global<f32>` → a Float32Array or a
- * GpuArray<"f32">, `global<f16>` → a Uint16Array of f16 bits or a GpuArray<"f16">,
+ * GpuArray<"f32">, `global<f16>` → a Uint16Array of f16 bits or a GpuArray<"f16">, `global<f32x4>`
+ * → a Float32Array of lanes, a GpuArray<"f32"> of lanes or a GpuArray<"f32x4">,
  * `readonly global<f32>` → also a read-only view of a Float32Array), its outputs by name, of
  * the types given; a generic kernel is typed by its generic parameters (`with({ T: "f32",
  * BLOCK: 256 })`, whose instance is a KernelFn); each constant has its value's literal type
@@ -55,7 +56,7 @@ function argType(p: Param): string {
   if (elem.kind === "struct") return `${readonly ? "ReadonlyView<ArrayBuffer> | " : ""}ArrayBuffer | ArrayBufferView | GpuArray | readonly ${valueType(elem)}[]`;
   if (elem.kind === "vector") {
     const lanes = typedArrayName(elem.elem.name);
-    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | GpuArray<"${elem.elem.name}"> | readonly ${valueType(elem)}[]`;
+    return `${readonly ? `ReadonlyView<${lanes}>` : lanes} | GpuArray<"${elem.elem.name}"> | GpuArray<"${typeToString(elem)}"> | readonly ${valueType(elem)}[]`;
   }
   const name = (elem as ScalarType).name;
   const array = typedArrayName(name);

@@ -371,12 +371,21 @@ export interface Param {
 /**
  * A generic parameter, `T: f32 | f64` or `BLOCK: i32`: a type parameter when its constraint
  * has several members or names a class of types (`float`, `int`, `numeric`), a constant
- * parameter when it is a single scalar type. The checker tells them apart.
+ * parameter when it is a single scalar type. The checker tells them apart. `OP: device_fn(a:
+ * T, b: T): T` is a function parameter: `fn` holds the signature, and `constraint` is empty.
  */
 export interface GenericParam {
   readonly name: Ident;
   /** The names after `:`, separated by `|`. */
   readonly constraint: readonly Ident[];
+  readonly fn?: FnConstraint;
+  readonly span: Span;
+}
+
+/** `device_fn(a: T, b: T): T` as a function parameter's constraint. */
+export interface FnConstraint {
+  readonly params: readonly Param[];
+  readonly returnType: TypeExpr;
   readonly span: Span;
 }
 
@@ -388,6 +397,8 @@ export interface KernelDecl {
   readonly generics?: readonly GenericParam[];
   readonly params: readonly Param[];
   readonly body: BlockStmt;
+  /** `@launchBounds(256, 2)` or `@maxRegisters(64)` before `device_kernel`; absent when none. */
+  readonly annotation?: Annotation;
   readonly span: Span;
 }
 

@@ -33,7 +33,7 @@ export interface ItemCst extends Node<"item", {
 
 export interface ConstantDeclCst extends Node<"constantDecl", { CtxConstant: Tok; name: Tok; Colon: Tok; type: TypeCst; Semi: Tok }> {}
 
-export interface ModuleAnnotationCst extends Node<"moduleAnnotation", { annotation: AnnotationCst; Semi: Tok }> {}
+export interface ModuleAnnotationCst extends Node<"moduleAnnotation", { annotation: AnnotationCst; Semi: Tok; kernelExport: Tok; kernelDecl: KernelDeclCst }> {}
 
 export interface AnnotationCst extends Node<"annotation", { At: Tok; name: Tok; args: ArgListCst }> {}
 
@@ -51,7 +51,7 @@ export interface FunctionDeclCst extends Node<"functionDecl", {
 
 export interface GenericParamsCst extends Node<"genericParams", { Less: Tok; genericParam: GenericParamCst; Comma: Tok; Greater: Tok }> {}
 
-export interface GenericParamCst extends Node<"genericParam", { name: Tok; Colon: Tok; constraint: Tok; Pipe: Tok }> {}
+export interface GenericParamCst extends Node<"genericParam", { name: Tok; Colon: Tok; constraint: Tok; Pipe: Tok; fnKeyword: Tok; fnParams: ParamListCst; fnColon: Tok; fnReturn: TypeCst }> {}
 
 export interface GenericArgsCst extends Node<"genericArgs", { Less: Tok; args: UnaryCst; Comma: Tok; Greater: Tok }> {}
 

@@ -51,10 +51,18 @@ export abstract class DeclarationRules extends GrammarBase {
     this.endOfStatement("declaration");
   });
 
-  /** `@flushToZero;`: an option of the whole module. */
+  /** `@flushToZero;`: an option of the whole module; `@launchBounds(256, 2) device_kernel k(...) {...}`: a kernel's annotation. */
   readonly moduleAnnotation = this.RULE("moduleAnnotation", () => {
     this.SUBRULE(this.annotation);
-    this.endOfStatement("declaration");
+    this.OR([
+      {
+        ALT: () => {
+          this.OPTION(() => this.CONSUME(Export, { LABEL: "kernelExport" }));
+          this.SUBRULE(this.kernelDecl);
+        },
+      },
+      { ALT: () => this.endOfStatement("annotation") },
+    ]);
   });
 
   /** `@unroll`, `@unroll(4)`. */
@@ -109,15 +117,32 @@ export abstract class DeclarationRules extends GrammarBase {
     this.closeWith(open, Greater, "genericParams");
   });
 
-  /** `T: f32 | f64`: a name and its constraint, one or more names separated by `|`. */
+  /**
+   * `T: f32 | f64`: a name and its constraint, one or more names separated by `|`; or
+   * `OP: device_fn(a: T, b: T): T`, a function parameter and the signature it takes.
+   */
   readonly genericParam = this.RULE("genericParam", () => {
     this.declaredName();
     this.CONSUME(Colon);
-    this.CONSUME(Identifier, { LABEL: "constraint" });
-    this.MANY(() => {
-      this.CONSUME(Pipe);
-      this.CONSUME2(Identifier, { LABEL: "constraint" });
-    });
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(DeviceFn, { LABEL: "fnKeyword" });
+          this.SUBRULE(this.paramList, { LABEL: "fnParams" });
+          this.CONSUME2(Colon, { LABEL: "fnColon" });
+          this.SUBRULE(this.type, { LABEL: "fnReturn" });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Identifier, { LABEL: "constraint" });
+          this.MANY(() => {
+            this.CONSUME(Pipe);
+            this.CONSUME2(Identifier, { LABEL: "constraint" });
+          });
+        },
+      },
+    ]);
   });
 
   /** `<f32, 256>`: an instance's arguments, each a unary expression (a type is a name; `(N * 2)` needs its parentheses). */

@@ -8,7 +8,7 @@
 import type { IParserErrorMessageProvider, IToken, TokenType } from "chevrotain";
 
 /** Where a `;` was due, for the wording of "expected ';' after the ...". */
-export type StatementContext = "statement" | "declaration" | "shared" | "import" | "launch";
+export type StatementContext = "statement" | "declaration" | "shared" | "import" | "launch" | "annotation";
 
 interface Located {
   /** The token the parser was looking at (chevrotain's EOF token at the end of the input). */

@@ -108,6 +108,7 @@ const statementNoun: Record<StatementContext, string> = {
   shared: "the declaration",
   import: "the import",
   launch: "the launch",
+  annotation: "the module option",
 };
 
 function semicolon(context: StatementContext, actual: IToken, previous: IToken, cx: SyntaxErrorContext): Explanation {
@@ -115,6 +116,12 @@ function semicolon(context: StatementContext, actual: IToken, previous: IToken, 
     return { text: "shared memory cannot be initialized where it is declared: assign it in the kernel's body instead", full: true };
   }
   const text = `expected ';' after ${statementNoun[context]}`;
+  if (context === "annotation" && actual.tokenType === DeviceFn) {
+    return { text: "a device function takes no annotation: @launchBounds and @maxRegisters stand right before a device_kernel, and a module option ends with ';'", full: true, afterPrevious: true };
+  }
+  if (context === "annotation") {
+    return { text: `${text} (@flushToZero;), or a device_kernel after a kernel's annotation (@launchBounds, @maxRegisters)`, afterPrevious: true };
+  }
   if (actual.image === "as" && actual.tokenType === Identifier) {
     return { text: `${text}, found 'as': gk has no 'as' casts; convert with the type's name, as in f64(x)`, full: true, afterPrevious: true };
   }
@@ -163,6 +170,7 @@ function mismatch(expected: TokenType, rule: string, actual: IToken, previous: I
       return closer(expected, rule, actual, prev, cx);
     case Colon:
       if (rule === "param") return { text: `expected ':' and a type after parameter '${prev}', as in \`${prev}: f32\`` };
+      if (rule === "genericParam" && prev === ")") return { text: "expected ':' and the result type after a function parameter's parameters, as in `OP: device_fn(a: T, b: T): T`" };
       if (rule === "genericParam") return { text: `expected ':' and a constraint after '${prev}': a type parameter lists the types it admits, as in \`${prev}: f32 | f64\`, a constant parameter has one type, as in \`${prev}: i32\``, full: true };
       if (rule === "sharedDecl") return { text: "expected ':' and a type, as in `shared tile: f32[16][16];`" };
       if (rule === "conditional") return { text: "expected ':' in the conditional expression `cond ? a : b`" };
@@ -308,6 +316,8 @@ function noAlternative(rule: string, actual: IToken, previous: IToken): Explanat
       return { text: "expected device_kernel, device_fn, struct or const after 'export'" };
     case "statement":
       return { text: "expected a statement" };
+    case "genericParam":
+      return withReservedWord(`expected a type after '${isEof(previous) ? ":" : previous.image}', as in \`T: f32 | f64\` or \`N: i32\` (or a function's signature, as in \`OP: device_fn(a: T, b: T): T\`)`, actual);
     default:
       return { text: `unexpected ${found(actual)}`, full: true };
   }

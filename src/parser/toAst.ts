@@ -56,11 +56,17 @@ function item(cx: BuildContext, cst: ItemCst): Item | undefined {
   const option = one(c.moduleAnnotation);
   if (option) {
     if (touchedByRecovery(cx, option)) return undefined;
-    if (exported) {
+    if (exported && !option.children.kernelDecl) {
       cx.log.error("GK1010", tokenSpan(cx.file, exported), "a module option cannot be exported: only device_kernel, device_fn, const, constant and struct declarations can");
       return undefined;
     }
     const a = annotation(cx, one(option.children.annotation));
+    const annotated = one(option.children.kernelDecl);
+    if (annotated) {
+      // `@launchBounds(256) device_kernel k(...)`: exported by `export` before the annotation or after it.
+      const k = a && kernelDecl(cx, annotated, exported ?? one(option.children.kernelExport));
+      return k && { ...k, annotation: a, span: cover(cx, exported, a.span, k.span) };
+    }
     return a && { kind: "ModuleAnnotation", annotation: a, span: cover(cx, a.span, one(option.children.Semi)) };
   }
   const imp = one(c.importDecl);
@@ -112,6 +118,14 @@ function genericParams(cx: BuildContext, cst: GenericParamsCst | undefined): Gen
   if (!cst || cst.recoveredNode) return undefined;
   return all(cst.children.genericParam, (p): GenericParam | undefined => {
     const name = declaredName(cx, one(p.children.name));
+    if (p.children.fnKeyword) {
+      const keyword = real(one(p.children.fnKeyword));
+      const params = paramList(cx, untouched(cx, one(p.children.fnParams)));
+      const returnType = typeExpr(cx, untouched(cx, one(p.children.fnReturn)));
+      if (!name || !keyword || !params || !returnType || p.recoveredNode) return undefined;
+      const fn = { params, returnType, span: cover(cx, keyword, returnType.span) };
+      return { name, constraint: [], fn, span: cover(cx, name.span, returnType.span) };
+    }
     const constraint = all(p.children.constraint, (t) => ident(cx, t));
     if (!name || !constraint || constraint.length === 0 || p.recoveredNode) return undefined;
     return { name, constraint, span: cover(cx, name.span, constraint[constraint.length - 1]!.span) };

@@ -3,7 +3,8 @@
  * may write shares no memory with any other array argument of the same launch. Two
  * TypedArrays share memory when they view overlapping bytes of one buffer (the same
  * array, a subarray of it, or another view of its ArrayBuffer); two GPU arrays share memory
- * when they are the same array (a GPU array has no views). One function for every
+ * when they cover overlapping elements of one array (the same array, or views of it:
+ * `a.view(offset, length)`). One function for every
  * path that takes host arrays — the TypeScript API (api.ts), the simulator's argument
  * check (sim/args.ts) and gk/testing (testing/cpuGpu.ts) — each of which refuses the
  * launch, before anything runs, with its own error type.
@@ -16,6 +17,19 @@ export const GPU_ARRAY: unique symbol = Symbol.for("gk.GpuArray");
 interface GpuArrayLike {
   readonly [GPU_ARRAY]: true;
   describe(): string;
+  /** The array it views; undefined for an array of its own. */
+  readonly base: object | undefined;
+  /** The array whose memory it covers (itself, or the array it views) and the bytes of it. */
+  span(): { readonly root: object; readonly lo: number; readonly hi: number };
+}
+
+/** Whether two GPU arrays cover some of the same bytes (arrays of their own: only when they are one). */
+function gpuOverlap(a: GpuArrayLike, b: GpuArrayLike): boolean {
+  if (a === b) return true;
+  if (a.base === undefined && b.base === undefined) return false; // the launch path's usual case, without a span
+  const s = a.span();
+  const t = b.span();
+  return s.root === t.root && s.lo < t.hi && t.lo < s.hi;
 }
 
 function isGpuArray(x: unknown): x is GpuArrayLike {
@@ -54,15 +68,18 @@ export function sharedMemory(fn: Function, values: readonly unknown[]): SharedMe
     const a = values[i];
     if (!isWritten(written)) continue;
     if (isGpuArray(a)) {
-      let j = 0;
-      while (j < values.length && (j === i || values[j] !== a)) j++;
-      if (j === values.length) continue;
-      const other = fn.params[j]!;
-      return {
-        written,
-        other,
-        message: `arguments '${written.name}' (written by the kernel) and '${other.name}' share memory (they are the same GPU array: ${a.describe()}); an array a kernel writes may share memory with no other argument of its launch: pass another GPU array`,
-      };
+      for (let j = 0; j < values.length; j++) {
+        const b = values[j];
+        if (j === i || !isGpuArray(b) || !gpuOverlap(a, b)) continue;
+        const other = fn.params[j]!;
+        const where = b === a ? `they are the same GPU array: ${a.describe()}` : `${a.describe()} and ${b.describe()} overlap`;
+        return {
+          written,
+          other,
+          message: `arguments '${written.name}' (written by the kernel) and '${other.name}' share memory (${where}); an array a kernel writes may share memory with no other argument of its launch: pass another GPU array, or views that do not overlap`,
+        };
+      }
+      continue;
     }
     if (!ArrayBuffer.isView(a)) continue;
     for (let j = 0; j < fn.params.length; j++) {

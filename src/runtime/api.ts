@@ -20,7 +20,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatReport } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import type { ArrayVar, Function, GenericKernel, Module, Param } from "../ir/nodes.js";
-import { checkShape, LAUNCH_LIMITS, type Dim3 } from "../ir/limits.js";
+import { checkShape, launchBoundsProblem, type Dim3, type Limits } from "../ir/limits.js";
 import { storedLanes, typeToString, type IntName, type ScalarType, type ScalarValue, type StructType, type ValueType, type VectorType } from "../ir/types.js";
 import { checkArrayArg, coerceScalar, holdsElem, holeIn, INT_RANGES, newTypedArray, storedValue, typedArrayName, type AnyTypedArray } from "../ir/values.js";
 import { coerceValue, leafValues, type Value } from "../ir/composite.js";
@@ -207,10 +207,13 @@ export class GkModule {
   async #run({ mod, fn }: KernelTarget, config: LaunchConfig, args: KernelArgs): Promise<KernelOutputs> {
     const plan = launchPlan(mod.ir, fn);
     const name = fn.name;
-    const grid = dims(config?.grid, "grid", name);
-    const block = dims(config?.block, "block", name);
+    const limits = this.gpu.target.limits;
+    const grid = dims(config?.grid, "grid", name, limits);
+    const block = dims(config?.block, "block", name, limits);
+    const bounds = launchBoundsProblem(fn, block);
+    if (bounds) throw new GkRuntimeError("GK8010", `${name}: ${bounds}`);
     if (config?.queue !== undefined && config.queue.device !== this.gpu) throw invalid(name, `the queue belongs to another device (${config.queue.device.name}), not ${this.gpu.name}`);
-    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {});
+    const extras = launchExtras(mod.ir, fn, config?.shared, args ?? {}, limits);
     const { values, given } = marshal(plan, args ?? {}, this.gpu, extras.names);
     const launched = launchOn(this.gpu, mod, fn, grid, block, values, config ?? {}, extras);
     if (launched !== undefined) await launched;
@@ -276,11 +279,12 @@ function invalid(kernel: string, message: string): GkRuntimeError {
   return new GkRuntimeError("GK8005", `${kernel}: ${message}`);
 }
 
-function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string): Dim3 {
+/** A grid or a block as [x, y, z], within the limits of the device's target (GK8005 otherwise). */
+function dims(v: number | readonly number[] | undefined, what: "grid" | "block", kernel: string, limits: Limits): Dim3 {
   // The common case, one size within the limits; checkShape says the same of it.
-  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? LAUNCH_LIMITS.grid[0] : LAUNCH_LIMITS.blockThreads)) return [v, 1, 1];
+  if (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= (what === "grid" ? limits.grid[0] : Math.min(limits.block[0], limits.blockThreads))) return [v, 1, 1];
   const list = typeof v === "number" ? [v] : Array.isArray(v) ? v : [];
-  const c = checkShape(what, list);
+  const c = checkShape(what, list, limits);
   if (c.ok) return c.dims;
   switch (c.why) {
     case "count":
@@ -288,7 +292,7 @@ function dims(v: number | readonly number[] | undefined, what: "grid" | "block",
     case "size":
       throw invalid(kernel, `${what} size ${"xyz"[c.axis]} must be an integer from 1 to ${c.max}, got ${String(c.got)}`);
     case "threads":
-      throw invalid(kernel, `a block has at most ${LAUNCH_LIMITS.blockThreads} threads, but block [${c.dims.join(", ")}] has ${c.threads}`);
+      throw invalid(kernel, `a block has at most ${limits.blockThreads} threads, but block [${c.dims.join(", ")}] has ${c.threads}`);
   }
 }
 
@@ -379,20 +383,23 @@ function arrayValue(fn: Function, p: ArrayVar, pp: ParamPlan, v: ArgInput, devic
 }
 
 /**
- * A GPU array for an array of vectors or structs: it holds their scalars as the host's TypedArray
- * would (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
- * vectors), or their bytes (any GPU array of a whole number of structs: packStructs' bytes,
- * gpu.array(new Uint8Array(bytes), { elem: "u8" })).
+ * A GPU array for an array of vectors or structs: of those vectors or structs (`gpu.zeros("f32x4",
+ * n)`, `gpu.zeros(mod.structs.Node, n)`), or of their scalars as the host's TypedArray would
+ * hold them (a GpuArray<"f32"> of 4·n lanes for n f32x4 or f32x3, a GpuArray<"bool"> for bool
+ * vectors), or of their bytes (any GPU array of scalars of a whole number of structs:
+ * packStructs' bytes, gpu.array(new Uint8Array(bytes), { elem: "u8" })).
  */
 function gpuArrayOfCompounds(kernel: string, what: string, elem: VectorType | StructType, v: GpuArray, device: GpuDevice, use: string): { value: RunValue; given: unknown } {
   if (v.owner !== device) throw invalid(kernel, `${what} was given ${v.describe()} of ${(v.owner as GpuDevice).name}, but the kernel runs on ${device.name}: an array can be passed only to kernels compiled for its device (gpu.compile(...))`);
+  const held = v.layout.type;
   if (elem.kind === "vector") {
     const per = storedLanes(elem);
-    if (v.elem !== elem.elem.name || v.length % per !== 0) {
-      throw invalid(kernel, `${what} takes a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
+    const name = typeToString(elem);
+    if (held.kind === "vector" ? typeToString(held) !== name : v.elem !== elem.elem.name || v.length % per !== 0) {
+      throw invalid(kernel, `${what} takes a GpuArray<"${name}">, or a GpuArray<"${elem.elem.name}"> of ${per}·n lanes${per !== elem.lanes ? ` (${per} per ${elem.lanes}-lane vector, the last padding)` : ""}, got ${v.toString()}`);
     }
-  } else if (v.byteLength % elem.size !== 0) {
-    throw invalid(kernel, `${what} takes a GPU array of the bytes of n ${elem.name} structs (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
+  } else if (held.kind === "struct" ? typeToString(held) !== typeToString(elem) || held.size !== elem.size : v.byteLength % elem.size !== 0) {
+    throw invalid(kernel, `${what} takes a GPU array of ${elem.name} structs (gpu.zeros(mod.structs.${elem.name}, n)), or of the bytes of n of them (${elem.size} bytes each: packStructs), got ${v.toString()} of ${v.byteLength} bytes`);
   }
   v.live(use);
   return { value: v, given: v };

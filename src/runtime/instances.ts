@@ -94,7 +94,7 @@ export function namedInstance(g: GenericKernel, args: GenericArgs): NamedInstanc
 
 /** The instance of `g` with arguments in parameter order. */
 function positional(g: GenericKernel, values: readonly (string | number | bigint | boolean)[]): NamedInstance {
-  const args: InstanceArg[] = g.params.map((p, i) => {
+  const args = g.params.map((p, i): Extract<InstanceArg, { kind: "type" | "const" }> => {
     const v = values[i]!;
     if (p.kind === "typeParam") {
       const t = p.allowed.find((x) => typeToString(x) === v);

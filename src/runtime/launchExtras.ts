@@ -4,7 +4,8 @@
  * by name among the arguments (`{ x, out, TAPS }`: TypedArrays, or plain arrays converted),
  * and the length of each dynamic shared array, by name in the configuration (`{ shared: { buf:
  * 256 } }`). Checked before anything runs, by the same rules as the simulator and the checker's
- * launch statements (src/ir/kernelMemory.ts): GK8005 for the constants, GK8010 for shared memory.
+ * launch statements (src/ir/kernelMemory.ts), against the limits of the device's target:
+ * GK8005 for the constants, GK8010 for shared memory.
  *
  * The constants are copied here, when the launch is made, as a GPU copies them into constant
  * memory before the kernel runs: a queued launch reads what it was given even if the caller
@@ -13,6 +14,7 @@
  */
 import { didYouMean } from "../diagnostics/didYouMean.js";
 import { constantElem, constantLength, constantValueProblem, sharedLengthsProblem } from "../ir/kernelMemory.js";
+import type { Limits } from "../ir/limits.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { scalarType } from "../ir/types.js";
 import { coerceScalar, holeIn, newTypedArray, storedValue, type AnyTypedArray } from "../ir/values.js";
@@ -27,10 +29,11 @@ export interface ApiLaunchExtras extends LaunchExtras {
 
 const NONE: ApiLaunchExtras = Object.freeze({ constants: Object.freeze([]) as readonly AnyTypedArray[], sharedLengths: Object.freeze([]) as readonly number[], names: new Set<string>() });
 
-export function launchExtras(m: Module, fn: Function, shared: unknown, args: Readonly<Record<string, unknown>>): ApiLaunchExtras {
+/** The extras of a launch of `fn` on a device whose target has these `limits`. */
+export function launchExtras(m: Module, fn: Function, shared: unknown, args: Readonly<Record<string, unknown>>, limits: Limits): ApiLaunchExtras {
   const plan = launchPlan(m, fn);
   // The common case, a kernel with neither: nothing to check or to make.
-  if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.noLengthsProblem === undefined) return NONE;
+  if (plan.constants.length === 0 && shared === undefined && plan.sharedArrays.length === 0 && plan.fixedSharedBytes <= limits.staticSharedBytes) return NONE;
   const reads = plan.constants;
   const constants = reads.map((a): AnyTypedArray => {
     const v = Object.hasOwn(args, a.name) ? args[a.name] : undefined;
@@ -38,7 +41,7 @@ export function launchExtras(m: Module, fn: Function, shared: unknown, args: Rea
     if (Array.isArray(v)) return checked(fn, a, fromPlain(fn, a.name, constantElem(a).name, v));
     return checked(fn, a, v).slice();
   });
-  return { constants, sharedLengths: lengths(plan, shared), names: plan.constantNames };
+  return { constants, sharedLengths: lengths(plan, shared, limits), names: plan.constantNames };
 }
 
 function checked(fn: Function, a: ArrayVar, value: unknown): AnyTypedArray {
@@ -60,7 +63,7 @@ function fromPlain(fn: Function, name: string, elem: Parameters<typeof newTypedA
 }
 
 /** `config.shared` by name, as the lengths in declaration order. */
-function lengths(plan: LaunchPlan, shared: unknown): number[] {
+function lengths(plan: LaunchPlan, shared: unknown, limits: Limits): number[] {
   const fn = plan.fn;
   const arrays = plan.sharedArrays;
   const fail = (why: string) => new GkRuntimeError("GK8010", `${fn.name}: ${why}`);
@@ -75,7 +78,7 @@ function lengths(plan: LaunchPlan, shared: unknown): number[] {
   const missing = names.filter((n) => given[n] === undefined);
   if (missing.length) throw fail(`missing the length of ${missing.map((n) => `'${n}'`).join(", ")}: give { shared: { ${missing.map((n) => `${n}: ...`).join(", ")} } }`);
   const out = names.map((n) => given[n]);
-  const problem = sharedLengthsProblem(fn, out);
+  const problem = sharedLengthsProblem(fn, out, limits);
   if (problem) throw fail(problem);
   return out as number[];
 }

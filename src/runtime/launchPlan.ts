@@ -7,7 +7,7 @@
  * IR and building strings on every launch: a queued launch costs a few microseconds, and these
  * were most of them. The IR of a checked module does not change, so the facts stay true.
  */
-import { constantsRead, dynamicSharedArrays, sharedLengthsProblem } from "../ir/kernelMemory.js";
+import { constantsRead, dynamicSharedArrays, fixedSharedBytes } from "../ir/kernelMemory.js";
 import type { ArrayVar, Function, Module } from "../ir/nodes.js";
 import { type ScalarName, type ScalarType, typeToString } from "../ir/types.js";
 
@@ -45,8 +45,8 @@ export interface LaunchPlan {
   readonly constantNames: ReadonlySet<string>;
   /** The kernel's dynamic shared arrays, in declaration order. */
   readonly sharedArrays: readonly ArrayVar[];
-  /** What sharedLengthsProblem says of a launch with no lengths, for a kernel without dynamic shared arrays. */
-  readonly noLengthsProblem: string | undefined;
+  /** Bytes of the kernel's fixed-size shared arrays, unpadded: a launch needs no shared lengths checked when they fit the device's target (launchExtras.ts), and they lie in the dynamic shared memory past the target's `staticSharedBytes` (kernelMemory.ts, liftedSharedLayout). */
+  readonly fixedSharedBytes: number;
   /** `launch of saxpy`: the use a closed device's error names. */
   readonly use: string;
 }
@@ -89,7 +89,7 @@ function makePlan(m: Module, fn: Function): LaunchPlan {
     constants,
     constantNames: new Set(constants.map((a) => a.name)),
     sharedArrays,
-    noLengthsProblem: sharedArrays.length === 0 ? sharedLengthsProblem(fn, []) : undefined,
+    fixedSharedBytes: fixedSharedBytes(fn),
     use: `launch of ${fn.name}`,
   };
 }

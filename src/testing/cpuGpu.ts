@@ -10,6 +10,7 @@ import type { SourceMap } from "../diagnostics/source.js";
 import type { Function, Module } from "../ir/nodes.js";
 import type { Dim3 } from "../ir/limits.js";
 import { typeToString } from "../ir/types.js";
+import { CUDA_TARGET } from "../codegen/cuda/target.js";
 import { checkArrayArg, type AnyTypedArray, type ArgValue, newTypedArray, storedValue } from "../ir/values.js";
 import { coerceValue, type Value } from "../ir/composite.js";
 import { formatAny, formatElements } from "../runtime/format.js";
@@ -270,10 +271,10 @@ export function runOnSimulator(
 
 // ---------------------------------------------------------------- arguments
 
-/** The launch's dynamic shared lengths (`launch.shared`) and constant arrays (among `args`, by name): checked as the API checks them. */
+/** The launch's dynamic shared lengths (`launch.shared`) and constant arrays (among `args`, by name): checked as the API checks them, for the CUDA GPU the simulator is compared with. */
 function extrasOf(ir: Module, fn: Function, launch: LaunchShape, args: ArgsInput): LaunchExtras {
   const named = Array.isArray(args) ? {} : (args as Readonly<Record<string, unknown>>);
-  return launchExtras(ir, fn, launch.shared, { ...named, ...launch.constants });
+  return launchExtras(ir, fn, launch.shared, { ...named, ...launch.constants }, CUDA_TARGET.limits);
 }
 
 function kernelOf(ir: Module, kernel: string): Function {

@@ -16,6 +16,7 @@ import { formatDiagnostic } from "../diagnostics/format.js";
 import type { SourceMap } from "../diagnostics/source.js";
 import { lineColOf } from "../diagnostics/source.js";
 import { emitCuda } from "../codegen/cuda/index.js";
+import { CUDA_TARGET } from "../codegen/cuda/target.js";
 import { parseInstanceSpelling } from "../ir/instances.js";
 import type { Dim3 } from "../ir/limits.js";
 import type { Module } from "../ir/nodes.js";
@@ -23,7 +24,8 @@ import type { AnyTypedArray } from "../ir/values.js";
 import { memoryHost } from "../load/program.js";
 import { frontEnd, runPasses } from "../pipeline.js";
 import { nvccFlags } from "../build/build.js";
-import { findNvcc, nvccArgs, parseNvccOutput, type NvccMessage } from "../build/nvcc.js";
+import { findNvcc, nvccArgs } from "../build/nvcc.js";
+import { parseNvccOutput, type NvccMessage } from "../build/nvccMessages.js";
 import { runInGroup } from "../build/processGroup.js";
 import { launchExtras } from "../runtime/launchExtras.js";
 import { compileKernel, runKernel, SimError, type SimOptions } from "../runtime/sim/index.js";
@@ -99,7 +101,7 @@ export function simulate(ir: Module, sources: SourceMap, k: SimulatedKernel, opt
   const fn = ir.kernels.find((f) => f.name === k.kernel)!;
   const args = cloneArgs(k.args);
   try {
-    const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {});
+    const extras = launchExtras(ir, fn, k.shared ?? {}, k.constants ?? {}, CUDA_TARGET.limits);
     const launch = { grid: k.grid as Dim3, block: k.block as Dim3, shared: extras.sharedLengths };
     const r = runKernel(compileKernel(ir, k.kernel, sources, opts), launch, args, extras.constants);
     const outputs = new Map<string, AnyTypedArray>();

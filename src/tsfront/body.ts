@@ -12,8 +12,8 @@ import { ASSIGN, expr, gkCall, ident, tokenText, typeExpr, typeFromValue } from 
 import { ANNOTATION_CALLS, ARRAY_CALLS, type AnnotationCall, type ArrayCall } from "./spellings.js";
 
 /** A function body (a block, or an arrow's expression: `return e;` when the function returns a value, else `e;`). */
-export function functionBody(cx: Lowering, body: TS.ConciseBody, returnsValue: boolean): ast.BlockStmt | undefined {
-  if (cx.ts.isBlock(body)) return block(cx, body, false);
+export function functionBody(cx: Lowering, body: TS.ConciseBody, returnsValue: boolean, from = 0): ast.BlockStmt | undefined {
+  if (cx.ts.isBlock(body)) return block(cx, body, false, from);
   const value = expr(cx, body);
   if (!value) return undefined;
   const span = spanOf(cx, body);
@@ -21,10 +21,10 @@ export function functionBody(cx: Lowering, body: TS.ConciseBody, returnsValue: b
   return { kind: "Block", body: [stmt], span };
 }
 
-/** `{ ... }`; `scoped` false for a function's own block, whose scope its parameters opened. */
-export function block(cx: Lowering, b: TS.Block, scoped = true): ast.BlockStmt {
+/** `{ ... }`; `scoped` false for a function's own block, whose scope its parameters opened; `from`: its statements from that one on. */
+export function block(cx: Lowering, b: TS.Block, scoped = true, from = 0): ast.BlockStmt {
   if (scoped) cx.scopes.push(new Set());
-  const body = statements(cx, b.statements);
+  const body = statements(cx, b.statements.slice(from));
   if (scoped) cx.scopes.pop();
   return { kind: "Block", body, span: spanOf(cx, b) };
 }
@@ -55,6 +55,10 @@ function statements(cx: Lowering, list: readonly TS.Statement[]): ast.Stmt[] {
     const [call, name] = marker;
     if (name === "flushToZero") {
       cx.log.error("GK4013", spanOf(cx, call), "flushToZero() is an option of the whole file (@flushToZero): call it as a statement at the top level of the file, not in a function");
+      continue;
+    }
+    if (ANNOTATION_CALLS[name] === "kernel") {
+      cx.log.error("GK4013", spanOf(cx, call), `${name}() annotates a kernel (@${name}): call it as the first statement of the kernel's body`);
       continue;
     }
     const annotation = annotationOf(cx, call, name);

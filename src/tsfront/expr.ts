@@ -10,7 +10,7 @@ import type { Span } from "../diagnostics/source.js";
 import type * as ast from "../parser/ast.js";
 import { isFloatLiteral, numberProblem, numberText } from "../parser/literals.js";
 import { gkNameOf, isLocal, refuse, spanOf, type Lowering } from "./context.js";
-import { ANNOTATION_CALLS, ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES } from "./spellings.js";
+import { ANNOTATION_CALLS, ARRAY_CALLS, ITEM_CALLS, MEMORY_TYPES, REFUSED_OPERATORS, TS_KEYWORD_TYPES, type AnnotationCall } from "./spellings.js";
 
 const BINARY: Readonly<Record<string, ast.BinaryOp>> = {
   "+": "+", "-": "-", "*": "*", "/": "/", "%": "%",
@@ -172,7 +172,7 @@ function call(cx: Lowering, e: TS.CallExpression, span: Span): ast.Expr | undefi
   if (array) return refuse(cx, e, `${array}() declares an array, and only as a declaration: const name = ${array}(...)`);
   const marker = gkCall(cx, e, ANNOTATION_CALLS);
   if (marker) {
-    const where = marker === "unroll" ? "a statement of its own right before a loop" : "a statement of its own at the top level of the file";
+    const where = marker === "unroll" ? "a statement of its own right before a loop" : ANNOTATION_CALLS[marker as AnnotationCall] === "kernel" ? "the first statement of a kernel's body" : "a statement of its own at the top level of the file";
     cx.log.error("GK4013", spanOf(cx, e), `${marker}() stands for the annotation @${marker}: it is ${where}, not a value`);
     return undefined;
   }
@@ -185,7 +185,8 @@ function call(cx: Lowering, e: TS.CallExpression, span: Span): ast.Expr | undefi
     cx.log.error("GK2051", spanOf(cx, callee), `'${short}' is a host function: a kernel calls only device functions (deviceFn), gk's builtins and conversions`);
     return undefined;
   }
-  if (e.typeArguments?.length) return refuse(cx, e.typeArguments[0]!, "type arguments have no meaning here: gk infers a call's types from its arguments");
+  const typeArgs = cx.gk.get(callee.text) === "bitcast" && !isLocal(cx, callee.text) ? bitcastType(cx, e) : undefined;
+  if (e.typeArguments?.length && !typeArgs) return refuse(cx, e.typeArguments[0]!, "type arguments have no meaning here: gk infers a call's types from its arguments");
   const calleeName = name(cx, callee, "call");
   const args: ast.Expr[] = [];
   let ok = calleeName !== undefined;
@@ -194,7 +195,21 @@ function call(cx: Lowering, e: TS.CallExpression, span: Span): ast.Expr | undefi
     if (!x) ok = false;
     else args.push(x);
   }
-  return ok ? { kind: "Call", callee: { name: callee.text, span: spanOf(cx, callee) }, args, span } : undefined;
+  return ok ? { kind: "Call", callee: { name: callee.text, span: spanOf(cx, callee) }, ...(typeArgs && { typeArgs }), args, span } : undefined;
+}
+
+/** `bitcast<u32>(x)`: its one type argument, a type's name, as the generic argument gk's checker reads (src/check/bitcast.ts). */
+function bitcastType(cx: Lowering, e: TS.CallExpression): ast.GenericArgs | undefined {
+  const ts = cx.ts;
+  const given = e.typeArguments;
+  if (!given) return undefined;
+  const span = { ...spanOf(cx, given[0]!), end: spanOf(cx, given.at(-1)!).end };
+  const args = given.map((t): ast.Expr => {
+    const named = ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName) && !t.typeArguments ? t.typeName.text : undefined;
+    // A name of gk's types is gk's spelling (imported under its own name); anything else reaches the checker as written.
+    return { kind: "Name", name: named ? (cx.gk.get(named) ?? named) : t.getText(cx.sf), span: spanOf(cx, t) };
+  });
+  return { args, span };
 }
 
 /**

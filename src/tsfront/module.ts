@@ -14,7 +14,7 @@ import { isScalarName } from "../ir/types.js";
 import { refuse, spanOf, type HostKind, type Lowering, type RelativeImport, type Ts } from "./context.js";
 import { annotationMarker, annotationOf, arrayShape, functionBody } from "./body.js";
 import { expr, gkCall, ident, typeExpr } from "./expr.js";
-import { GK_MODULE, ITEM_CALLS, type ItemCall } from "./spellings.js";
+import { ANNOTATION_CALLS, GK_MODULE, ITEM_CALLS, type ItemCall } from "./spellings.js";
 import { isPackagePath, isRelativePath } from "../parser/importPaths.js";
 
 /** The gk module of a TypeScript file that the TypeScript compiler has parsed. */
@@ -240,6 +240,10 @@ function moduleOption(cx: Lowering, s: TS.Statement): ast.ModuleAnnotation | und
     cx.log.error("GK4013", spanOf(cx, call), "unroll() stands right before a loop in a kernel or device function (@unroll), not at the top level of the file");
     return undefined;
   }
+  if (ANNOTATION_CALLS[name] === "kernel") {
+    cx.log.error("GK4013", spanOf(cx, call), `${name}() annotates a kernel (@${name}): call it as the first statement of the kernel's body, not at the top level of the file`);
+    return undefined;
+  }
   cx.scopes = [];
   const annotation = annotationOf(cx, call, name);
   return annotation && { kind: "ModuleAnnotation", annotation, span: spanOf(cx, s) };
@@ -319,10 +323,20 @@ function functionItem(cx: Lowering, s: TS.VariableStatement, d: TS.VariableDecla
     }
   }
   const returnsValue = returnType !== undefined && !(returnType.kind === "NamedType" && returnType.name.name === "void");
-  const body = functionBody(cx, fn.body, returnsValue);
+  // `launchBounds(256, 2);` as the body's first statement: the kernel's `@launchBounds(256, 2)`.
+  const first = ts.isBlock(fn.body) ? fn.body.statements[0] : undefined;
+  const marker = first && annotationMarker(cx, first);
+  const kernelMarker = marker && ANNOTATION_CALLS[marker[1]] === "kernel" ? marker : undefined;
+  if (kernelMarker && call !== "kernel") {
+    cx.log.error("GK4013", spanOf(cx, kernelMarker[0]), `${kernelMarker[1]}() annotates a kernel (@${kernelMarker[1]}); a device function runs in its caller's launch`);
+    return undefined;
+  }
+  const annotation = kernelMarker && annotationOf(cx, kernelMarker[0], kernelMarker[1]);
+  if (kernelMarker && !annotation) ok = false;
+  const body = functionBody(cx, fn.body, returnsValue, kernelMarker ? 1 : 0);
   cx.scopes = [];
   if (!ok || !body) return undefined;
-  if (call === "kernel") return { kind: "Kernel", exported: exported(cx, s), name, params, body, span };
+  if (call === "kernel") return { kind: "Kernel", exported: exported(cx, s), name, params, body, ...(annotation && { annotation }), span };
   return { kind: "Function", exported: exported(cx, s), name, params, ...(returnType && { returnType }), body, span };
 }
 

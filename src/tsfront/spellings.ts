@@ -35,11 +35,14 @@ export type ArrayCall = keyof typeof ARRAY_CALLS;
 /**
  * Calls that stand for annotations: `unroll();` or `unroll(4);` as a statement is `@unroll` or
  * `@unroll(4)` on the statement after it (a loop); `flushToZero();` as a statement at the top
- * level of a file is `@flushToZero;`.
+ * level of a file is `@flushToZero;`; `launchBounds(256, 2);` or `maxRegisters(64);` as the
+ * first statement of a kernel's body is that kernel's `@launchBounds(256, 2)` / `@maxRegisters(64)`.
  */
 export const ANNOTATION_CALLS = {
   unroll: "statement",
   flushToZero: "module",
+  launchBounds: "kernel",
+  maxRegisters: "kernel",
 } as const;
 export type AnnotationCall = keyof typeof ANNOTATION_CALLS;
 

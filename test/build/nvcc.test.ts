@@ -10,7 +10,6 @@ import {
   findNvcc,
   nvccTimeoutMs,
   nvccVersion,
-  parseNvccOutput,
   quoteArg,
   quoteCommand,
 } from "../../src/build/nvcc.js";
@@ -300,39 +299,6 @@ describe("compileCuda", () => {
     const liar = fakeNvcc(work, "liar-nvcc", "exit 0");
     const e = await buildError(compileCuda({ source: SAXPY, arch: "sm_90", outDir: path.join(work, "liar"), baseName: "k", nvcc: liar }));
     expect(e.diagnostics[0]!.message).toMatch(/^nvcc reported success but wrote no k\.(ptx|cubin)$/);
-  });
-});
-
-describe("parseNvccOutput", () => {
-  it("reads front-end, host-compiler and tool messages, with their context lines", () => {
-    const out = [
-      'k.gk(4): error: identifier "x" is undefined',
-      "    y[0] = x;",
-      "           ^",
-      "",
-      'kernel.cu(2): warning #177-D: variable "u" was declared but never referenced',
-      "    int u;",
-      "        ^",
-      "",
-      'Remark: The warnings can be suppressed with "-diag-suppress <warning-number>"',
-      "",
-      "a (1).gk(7): catastrophic error: cannot open source file \"m.h\"",
-      "k.gk:9:3: fatal error: m.h: No such file or directory",
-      "ptxas error   : Entry function 'f' uses too much shared data (0x20000 bytes, 0xc000 max)",
-      "nvcc fatal   : Unsupported gpu architecture 'sm_1'",
-      '1 error detected in the compilation of "kernel.cu".',
-      "something else entirely",
-    ].join("\n");
-    const { messages, other } = parseNvccOutput(out);
-    expect(messages).toEqual([
-      { file: "k.gk", line: 4, severity: "error", text: 'identifier "x" is undefined', context: ["    y[0] = x;", "           ^"] },
-      { file: "kernel.cu", line: 2, severity: "warning", text: 'variable "u" was declared but never referenced', context: ["    int u;", "        ^"] },
-      { file: "a (1).gk", line: 7, severity: "error", text: 'cannot open source file "m.h"', context: [] },
-      { file: "k.gk", line: 9, severity: "error", text: "m.h: No such file or directory", context: [] },
-      { severity: "error", text: "ptxas error: Entry function 'f' uses too much shared data (0x20000 bytes, 0xc000 max)", context: [] },
-      { severity: "error", text: "nvcc fatal: Unsupported gpu architecture 'sm_1'", context: [] },
-    ]);
-    expect(other).toEqual(["something else entirely"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSource, diagnosticLines, expectDiagnostics, expectError, irOf, kernel, printed } from "../helpers.js";
+import { typeToString } from "../../src/ir/types.js";
 
 describe("untyped constants take their type from context", () => {
   it("defaults integer literals to i32 and float literals to f32", () => {
@@ -199,10 +200,22 @@ describe("arrays", () => {
     expectError(kernel("  let a: f32[2] = [1, 2, 3];"), "GK3004 3:19 'a' has 2 elements but the initializer has 3");
     expectError(kernel("  let a: f32[n];"), "GK3014 3:14 an array size must be a constant");
   });
-  it("keeps shared memory at a kernel's top level and within the limit", () => {
-    expectError(kernel("  if (b) { shared t: f32[4]; }"), "GK4001 3:12 'shared' memory is declared at the top level of a device_kernel's body");
-    expectError("device_fn g(): void { shared t: f32[4]; }\n", "GK4001 1:23 'shared' memory is declared at the top level of a device_kernel's body, not in a device_fn");
-    expectError(kernel("  shared t: f32[8192][2];"), "GK4008 3:3 'k' now declares 65536 bytes of shared memory");
+  it("keeps shared memory in a kernel's body (dynamic arrays at its top level) and within the limit", () => {
+    expectError(kernel("  if (b) { shared t: f32[]; }"), "GK4001 3:12 a dynamic shared array is declared at the top level of a device_kernel's body (each launch gives its length by its name), not inside a nested block");
+    expectError("device_fn g(): void { shared t: f32[4]; }\n", "GK4001 1:23 'shared' memory is declared in a device_kernel's body, not in a device_fn");
+    expectError(kernel("  shared t: f32[8192][8];"), "GK4008 3:3 'k' now declares 262144 bytes of shared memory; a block may use at most 232448 bytes");
+    expect(diagnosticLines(checkSource(kernel("  shared t: f32[8192][2];\n  t[0][0] = 1.0;\n  out[0] = t[0][0];")))).toEqual([]);
+  });
+  it("takes a fixed-size shared array declared in a nested block, a loop body too: block-wide memory, its name scoped to the block", () => {
+    const src = "device_kernel k(out: global<f32>) {\n  for (let i = 0; i < 2; i++) {\n    shared t: f32[4];\n    t[threadIdx.x] = 1.0;\n  }\n  if (threadIdx.x == 0) {\n    shared t: i32[1];\n    t[0] = 2;\n    out[0] = f32(t[0]);\n  }\n}\n";
+    expect(diagnosticLines(checkSource(src))).toEqual([]);
+    expect(irOf(src).kernels[0]!.shared.map((a) => `${a.name}: ${typeToString(a.type)}`)).toEqual(["t: shared f32[4]", "t: shared i32[1]"]);
+    expectError("device_kernel k(out: global<f32>) {\n  for (let i = 0; i < 2; i++) { shared t: f32[4]; }\n  out[0] = t[0];\n}\n", "GK2001 3:12");
+  });
+  it("reads a const local of a constant expression of constant parameters as an array size (const M = N * 2; f32[M])", () => {
+    const src = "device_kernel k<N: i32>(out: global<f32>) {\n  const M = N * 2;\n  const K: i32 = M + 1;\n  let a: f32[K];\n  shared s: f32[M];\n  s[0] = 1.0;\n  a[M] = s[0];\n  out[0] = a[K - 1];\n}\nlaunch k<4>(out = zeros(1)) grid(1) block(1);\n";
+    expect(diagnosticLines(checkSource(src))).toEqual([]);
+    expectError(kernel("  let m = 2;\n  const M = m * 2;\n  let a: f32[M];"), "GK3014 5:14 an array size must be a constant, but 'M' is computed at run time");
   });
   it("uses scalar shared variables by name", () => {
     const ir = printed(kernel("  shared total: f32;\n  total = 0.0;\n  barrier();\n  atomicAdd(total, 0, f);\n  out[0] = total;"), "check");

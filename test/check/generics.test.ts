@@ -208,3 +208,55 @@ launch fill<i32, -1>(out = zeros(2)) grid(1) block(2);
     ]);
   });
 });
+
+describe("function parameters", () => {
+  const FOLD = `device_fn fold<T: numeric, OP: device_fn(a: T, b: T): T>(v: T): T {
+  return OP(v, shflXor(v, 1));
+}
+device_fn twice<T: numeric, OP: device_fn(a: T, b: T): T>(v: T): T {
+  return OP(fold<T, OP>(v), v);
+}
+device_fn larger(a: f32, b: f32): f32 { return a > b ? a : b; }
+device_fn maximum<T: numeric>(a: T, b: T): T { return a > b ? a : b; }
+`;
+
+  it("bind a device_fn of the declared signature; the instance calls it, and passes it on", () => {
+    const ir = irOf(`${FOLD}device_kernel k(x: global<f32>, y: global<i32>) {
+  x[0] = twice<f32, larger>(x[0]);
+  y[0] = fold<i32, maximum>(y[0]);
+}
+`);
+    expect(ir.functions.map((f) => f.name)).toEqual(["larger", "fold<f32, larger>", "twice<f32, larger>", "maximum<i32>", "fold<i32, maximum<i32>>"]);
+    expect(ir.functions[2]!.instance).toEqual({ generic: "twice", args: [{ kind: "type", type: expect.objectContaining({ name: "f32" }) }, { kind: "fn", name: "larger" }] });
+    const printedIr = printModule(ir);
+    expect(printedIr).toContain("larger(fold<f32, larger>(v), v)");
+    expect(printedIr).toContain("maximum<i32>(v, ");
+  });
+
+  it("refuse a function of another signature, naming both", () => {
+    expectError(`${FOLD}device_kernel k(x: global<f64>) {\n  x[0] = fold<f64, larger>(x[0]);\n}\n`, "GK3031 10:20 OP of 'fold' is a device_fn(a: f64, b: f64): f64, but 'larger' is a device_fn(a: f32, b: f32): f32");
+    expectError(`${FOLD}device_fn narrow<T: f32 | f64>(a: T, b: T): T { return a; }\ndevice_kernel k(x: global<i32>) {\n  x[0] = fold<i32, narrow>(x[0]);\n}\n`, "GK3031 11:20 OP of 'fold' is a device_fn(a: i32, b: i32): i32, and the generic device_fn narrow<T: f32 | f64> has no instance of that signature: it gives T no type 'narrow' admits");
+  });
+
+  it("refuse what is not a device_fn, and are never inferred", () => {
+    expectError(`${FOLD}device_kernel k(x: global<f32>) {\n  x[0] = fold<f32, 3>(x[0]);\n}\n`, "GK3031 10:20 OP of 'fold' is a function parameter (OP: device_fn(a: T, b: T): T): give a device_fn by its name, not '3'");
+    expectError(`${FOLD}device_kernel k(x: global<f32>) {\n  x[0] = fold<f32, k>(x[0]);\n}\n`, "GK3031 10:20 OP of 'fold' is a function parameter (OP: device_fn(a: T, b: T): T): 'k' is not a device_fn");
+    expectError(`${FOLD}device_kernel k(x: global<f32>) {\n  x[0] = fold(x[0]);\n}\n`, "GK3032 10:10 cannot infer OP of 'fold' from its arguments (a function parameter is never inferred)");
+  });
+
+  it("are called, not used as values, types or assigned; and kernels take none", () => {
+    expectError("device_fn f<OP: device_fn(a: f32): f32>(x: f32): f32 {\n  return OP;\n}\n", "GK2008 2:10 'OP' is a function parameter, not a value: call it, OP(a)");
+    expectError("device_fn f<OP: device_fn(a: f32): f32>(x: OP): f32 {\n  return x;\n}\n", "GK2003 1:44 'OP' is a function parameter, not a type");
+    expectError("device_fn f<OP: device_fn(a: f32): f32>(x: f32): f32 {\n  OP = x;\n  return OP(x);\n}\n", "GK2006 2:3 cannot assign to 'OP': it is a function parameter");
+    expectError("device_fn f<OP: device_fn(a: f32): f32>(x: f32): f32 {\n  return OP(x, x);\n}\n", "GK3004 2:10 OP() takes 1 argument (OP(a: f32))");
+    expectError("device_kernel k<OP: device_fn(a: f32): f32>(x: global<f32>) {\n  x[0] = 1.0;\n}\n", "GK2020 1:17 'OP' is a function parameter, which only a device_fn takes");
+  });
+
+  it("report a signature that does not resolve once, with the definition", () => {
+    expectError("device_fn f<T: f32 | i32, OP: device_fn(a: Q, b: T): T>(x: T): T {\n  return OP(x, x);\n}\n", "GK2003 1:44 unknown type 'Q'");
+  });
+
+  it("count in recursion like any call", () => {
+    expectError("device_fn apply<OP: device_fn(a: f32): f32>(a: f32): f32 {\n  return OP(a);\n}\ndevice_fn g(a: f32): f32 {\n  return apply<g>(a);\n}\ndevice_kernel k(x: global<f32>) {\n  x[0] = g(x[0]);\n}\n", "GK4002");
+  });
+});

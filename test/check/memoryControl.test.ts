@@ -47,13 +47,16 @@ describe("constant arrays", () => {
 
 describe("dynamic shared arrays", () => {
   it("refuses shared memory, dynamic or not, in a device_fn", () => {
-    expectDiagnostics("device_fn f() { shared b: f32[]; }\ndevice_kernel k(o: global<f32>) { f(); }", ["GK4001 1:17 'shared' memory is declared at the top level of a device_kernel's body, not in a device_fn"]);
+    expectDiagnostics("device_fn f() { shared b: f32[]; }\ndevice_kernel k(o: global<f32>) { f(); }", ["GK4001 1:17 'shared' memory is declared in a device_kernel's body, not in a device_fn (pass the kernel's shared array to a `shared T[N]` parameter)"]);
   });
   it("refuses an unsized local array", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { let b: f32[]; }", ["GK4007 1:42 only a shared array declared in a kernel may leave out its size (`shared buf: f32[];`, its length given by each launch); give this array its size"]);
   });
   it("refuses an unsized multi-dimensional shared array", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { shared b: f32[][4]; }", ["GK1010 1:45 only a one-dimensional shared array declared in a kernel may leave out its size, which each launch gives: `shared buf: f32[];`"]);
+  });
+  it("takes load4/store4 (and load8/store8) of a dynamic shared array, each of which starts at a multiple of 16 bytes", () => {
+    expectDiagnostics("device_kernel k(o: global<f32>) { shared a: u8[]; shared b: f32[]; shared h: f16[]; a[0] = u8(1); store4(b, 0, f32x4(1.0)); store8(h, 0, f16x8(f16(1.0))); o[0] = load4(b, 0).w + f32(load8(h, 0).s7); }", []);
   });
   it("asks a launch statement for each dynamic shared array's length", () => {
     expectDiagnostics("device_kernel k(o: global<f32>) { shared b: f32[]; b[0] = 1.0; o[0] = b[0]; }\nlaunch k(o = zeros(1)) grid(1) block(1);", ["GK5002 2:8 launch of 'k' is missing the length of 'b', a dynamic shared array: write shared(b = ...) after block(...)"]);
@@ -173,5 +176,28 @@ describe("warp match and fast math", () => {
   });
   it("takes fast builtins on f32 only", () => {
     expectDiagnostics("device_kernel k(o: global<f64>) { o[0] = fastExp(o[1]); }", ["GK3005 1:50 fastExp() takes f32, but 'o[1]' is f64"]);
+  });
+});
+
+describe("atomics on views (atomicViews.ts)", () => {
+  const fn = "device_fn bump(h: view<u32>, b: i32) { atomicAdd(h, b, 1); }\ndevice_fn pass(h: view<u32>) { bump(h, 0); }\n";
+  it("takes a view of global or shared memory, a row of a shared array among them, also through another function", () => {
+    expectDiagnostics(`${fn}device_kernel k(g: global<u32>) { shared hist: u32[4][8]; hist[0][0] = 0; bump(hist[threadIdx.x % 4], 1); bump(view(g, 2, 4), 0); pass(hist[1]); }`, []);
+  });
+  it("refuses, at the call, a view of a local array for a view updated atomically, however deep", () => {
+    expectDiagnostics(`${fn}device_kernel k(g: global<u32>) { let a: u32[8]; bump(a, 1); pass(view(a, 0)); g[0] = a[1]; }`, [
+      "GK3017 3:55 bump() updates its view 'h' atomically, which works on global and shared memory, but 'a' is a local array, private to its thread: pass a view of a global or shared array",
+      "GK3017 3:67 pass() updates its view 'h' atomically",
+    ]);
+  });
+  it("refuses f32 atomicAdd and atomicSub on a view, whose subnormals depend on the memory", () => {
+    expectDiagnostics("device_fn f(v: view<f32>) { atomicAdd(v, 0, 1.0); }\ndevice_kernel k(g: global<f32>) { f(g); }", [
+      "GK3017 1:39 atomicAdd() of f32 flushes subnormals in global memory and keeps them in shared memory, but 'v' is a view, which may be of either: pass the global or shared array itself (a shared T[N] parameter)",
+    ]);
+  });
+  it("says where a row of a shared array goes: a view<T> parameter", () => {
+    expectDiagnostics("device_fn f(s: shared u32[8]) { s[0] = 1; }\ndevice_kernel k() { shared hist: u32[4][8]; f(hist[1]); }", [
+      "GK3005 2:47 parameter 's' of f() is shared u32[8]: pass a shared array of the kernel by name (a row of one, such as 'hist[1]', goes to a view<u32> parameter)",
+    ]);
   });
 });

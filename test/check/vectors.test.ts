@@ -22,20 +22,39 @@ describe("vector types", () => {
     expectError(k("  let f32x4 = 1;"), "GK2009 3:7 'f32x4' is a reserved name");
   });
 
-  it("refuses the 1-byte and 16-bit integers as lane types, and f16 and bf16 with 3 or 4 lanes, in types, constructors and vector accesses (GK2041, GK3005)", () => {
-    expectError(k("  let a: f16x4;"), "GK2041 3:10 'f16x4' is not a vector type: f16 vectors have 2 lanes (f16x2); use f32x4 and convert lanes with f16(v.x)");
-    expectError(k("  let a = bf16x3(1.0);"), "GK2041 3:11 'bf16x3' is not a vector type: bf16 vectors have 2 lanes (bf16x2); use f32x3");
-    expectError(k("  let a = u8x4(1, 2, 3, 4);"), "GK2041 3:11 'u8x4' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64 (and f16, bf16 in f16x2, bf16x2), not u8; use u32x4");
+  it("refuses the 1-byte and 16-bit integers as lane types, f16 and bf16 with 3 lanes, 8 lanes of other types, in types, constructors, swizzles and vector accesses (GK2041, GK3005, GK2005)", () => {
+    expectError(k("  let a: f16x3;"), "GK2041 3:10 'f16x3' is not a vector type: f16 vectors have 2, 4 or 8 lanes (f16x2, f16x4, f16x8)");
+    expectError(k("  let a = bf16x3(1.0);"), "GK2041 3:11 'bf16x3' is not a vector type: bf16 vectors have 2, 4 or 8 lanes");
+    expectError(k("  let a = u8x4(1, 2, 3, 4);"), "GK2041 3:11 'u8x4' is not a vector type: vectors have lanes of bool, i32, u32, i64, u64, f32 or f64 (and f16, bf16 in f16x2, f16x4, f16x8, ...), not u8; use u32x4");
     expectError(k("  let a = i16x2(v.x);"), "GK2041 3:11 'i16x2' is not a vector type");
+    expectError(k("  let a: f32x8;"), "GK2041 3:10 'f32x8' is not a vector type: only f16 and bf16 vectors have 8 lanes (f16x8, bf16x8; and boolx8, what comparing them gives); use two f32x4 values");
     expectError(k("  let bf16x4 = 1;"), "GK2009 3:7 'bf16x4' is a reserved name");
+    expectError(k("  let a = f16x4(1.0).xyz;"), "GK2005 3:22 '.xyz' would be a vector of 3 f16 lanes, which gk has not: f16 vectors have 2, 4 or 8 lanes");
+    expectError(k("  let a = f16x4(1.0).s1;"), "GK2005 3:22 '.s1' is not a lane or swizzle of a vector");
+    expectError(k("  let a = f16x8(1.0).s8;"), "GK2005 3:22 '.s8' is not a lane or swizzle of a vector: its lanes are .x .y .z .w (lanes 0 to 3), .s0 to .s7");
     expectError(
-      "device_kernel k(h: global<f16>) {\n  let a = load4(h, 0);\n}\n",
-      "GK3005 2:17 load4() moves lanes of bool, i32, u32, i64, u64, f32 or f64 (f16 and bf16 2 at a time), but 'h' holds f16 (f16 2 at a time: load2, store2)",
+      "device_kernel k(h: global<u32>) {\n  let a = load8(h, 0);\n}\n",
+      "GK3005 2:17 load8() moves lanes of bool, i32, u32, i64, u64, f32 or f64, f16 and bf16 (2, 4 or 8 at a time), but 'h' holds u32; load8() moves 8 f16 or bf16 lanes (16 bytes), so for u32 use load4",
     );
     expectError(
       "device_kernel k(h: global<u8>) {\n  store2(h, 0, u32x2(1));\n}\n",
-      "GK3005 2:10 store2() moves lanes of bool, i32, u32, i64, u64, f32 or f64 (f16 and bf16 2 at a time), but 'h' holds u8",
+      "GK3005 2:10 store2() moves lanes of bool, i32, u32, i64, u64, f32 or f64, f16 and bf16 (2, 4 or 8 at a time), but 'h' holds u8",
     );
+  });
+
+  it("takes f16x4, f16x8, bf16x4 and bf16x8: lanes .x to .w, .s0 to .s7, .lo and .hi, load4/load8/store4/store8 of f16 and bf16 arrays, struct fields", () => {
+    const src = `struct P { q: f16x4; w: bf16x8; }
+device_kernel k(h: global<f16>, b: global<bf16>, ps: global<P>, v: f16x8) {
+  let a = load4(h, 4) * v.hi + f16x4(1.0, f16(0.5), v.s2, v.w);
+  store8(b, 8, bf16x8(bf16x4(a), bf16x4(v.lo)));
+  ps[0] = { q: a.wzyx, w: load8(b, 0) };
+  let c = v;
+  c.s6 = a.y;
+  store4(h, 0, c.lo - c.hi);
+  h[8] = dot(a, a) + c.s6;
+}
+`;
+    expect(diagnosticLines(checkSource(src))).toEqual([]);
   });
 
   it("takes f16x2 and bf16x2: values, conversions, lane-wise operations, load2/store2 of f16 and bf16 arrays, struct fields", () => {

@@ -127,7 +127,8 @@ describe("gkc build of an unchanged file (a cache hit)", () => {
     const hit = gkc("build", "examples/saxpy.gk", "--arch", "sm_90");
     expect(hit.status).toBe(0);
     expectOnlyTheBundle(hit);
-    expect(hit.files.length).toBeLessThan(40);
+    // A bound, not a target (bench/startup.mjs measures the CPU time): the bundle's chunks, which grow with its entry points' shared code.
+    expect(hit.files.length).toBeLessThan(48);
   });
 });
 

@@ -9,18 +9,20 @@
  * vectors, and load2/load4/store2/store4 of arrays of scalars in global, shared and local
  * memory); structs with vector, array and struct fields, struct values, field reads and
  * assignments, arrays of structs in every memory, struct parameters and results. Over
- * 2,000 kernels from a fixed seed (a statement about the generator, not about one run's
+ * 3,000 kernels from a fixed seed (a statement about the generator, not about one run's
  * luck); a builtin added to the table is covered without changes here. Every element type is
  * read or written in every memory space (global, shared, local, constant tables), and the
- * small integers and f16/bf16 each appear in enough kernels: the counts are printed.
+ * small integers and f16/bf16 each appear in enough kernels: the counts are printed. bitcast
+ * reaches every pair of scalars of one size and the half vectors.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { builtins, type AtomicEntry, type CacheHintEntry, type WarpEntry } from "../../src/ir/builtins.js";
 import { MATCH_TYPES } from "../../src/ir/warpBuiltins.js";
 import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, vec, type Program, type Ty } from "../../src/testing/gen/ast.js";
 import { EXACT_USES, MATH, mathUses } from "../../src/testing/gen/expr.js";
 import { CONSTRAINTS } from "../../src/testing/gen/generic.js";
+import { bitsOf } from "../../src/testing/gen/bitcasts.js";
 import { arbProgram, features, genericUse } from "../../src/testing/gen/index.js";
 
 function expectedFeatures(): string[] {
@@ -33,6 +35,8 @@ function expectedFeatures(): string[] {
   for (const t of INT_TYPES) want.push(`unary:${t}:~`);
   want.push("unary:bool:!");
   for (const a of ALL_TYPES) for (const b of ALL_TYPES) if (a !== b) want.push(`cast:${a}->${b}`);
+  // bitcast between every two numeric scalars of one size.
+  for (const a of NUM_TYPES) for (const b of NUM_TYPES) if (a !== b && bitsOf(a) === bitsOf(b)) want.push(`bitcast:${a}->${b}`);
   for (const m of mathUses(MATH)) want.push(`builtin:${m.entry.name}:${m.operand}`);
   for (const b of builtins.filter((x): x is AtomicEntry => x.rule.kind === "atomic")) {
     for (const t of b.rule.types) want.push(`atomic:${b.name}:${t}:own`);
@@ -54,6 +58,12 @@ function expectedFeatures(): string[] {
   for (const c of CONSTRAINTS) want.push(`generic:fn:${c.text}`, `generic:fn:${c.text}:sized`);
   for (const t of NUM_TYPES) want.push(`generic:instance:${t}`);
   want.push("generic:call:inferred", "generic:call:explicit", "generic:call:sized", "generic:kernel");
+  // Cache hints on the kernel's inputs and outputs (loadReadOnly on its readonly inputs): of
+  // f32 and of an f32x4 element, the 2- and 4-lane forms of f16 too; launch bounds, with and without minBlocks.
+  for (const b of builtins.filter((x): x is CacheHintEntry => x.rule.kind === "cacheHint")) {
+    want.push(`builtin:${b.name}:f32`, b.rule.lanes === 1 ? `builtin:${b.name}:f32x4` : `builtin:${b.name}:f16`);
+  }
+  want.push("vector:storeStreaming:global", "kernel:launchBounds", "kernel:launchBounds:minBlocks");
   for (const s of ["threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y", "blockDim.x", "gridDim.x", "globalId.x", "globalId.y"]) want.push(`special:${s}`);
   return [...new Set(want)];
 }
@@ -80,6 +90,15 @@ function expectedVectorFeatures(): string[] {
     for (const t of ["f32", "f64"] as const) for (const fn of ["dot", "length", "distance", "normalize"]) want.push(`builtin:${fn}:${vec(t, n)}`);
   }
   want.push("builtin:cross:f32x3", "builtin:cross:f64x3");
+  // f16x4, f16x8, bf16x4, bf16x8: their types, 8- and 16-byte accesses of f16 and bf16 arrays, their lanes past the fourth.
+  for (const t of HALF_LANE_TYPES) {
+    for (const n of [4, 8] as const) want.push(`vector:type:${vec(t, n)}`, `builtin:load${n}:${t}`, `builtin:store${n}:${t}`);
+  }
+  want.push("vector:type:boolx8", "vector:load:dynamic");
+  // Atomics on a device function's view parameter (issue 21 item 5), of 32- and 64-bit integers at least.
+  for (const t of ["i32", "u32", "u64"]) want.push(`atomic:atomicAdd:${t}:view`);
+  // bitcast to and from half vectors (the kinds of bitcast between other vectors: below).
+  for (const t of HALF_LANE_TYPES) want.push(`bitcast:u32->${vec(t, 2)}`, `bitcast:${vec(t, 2)}->u32`);
   return want;
 }
 
@@ -108,7 +127,7 @@ describe("the kernel generator's coverage", () => {
   const kernels = new Map<string, number>();
   let sampled: Program[] | undefined;
   let perKernelSets: Set<string>[] | undefined;
-  const programs = () => (sampled ??= fc.sample(arbProgram(), { seed: 20240611, numRuns: 2000 }));
+  const programs = () => (sampled ??= fc.sample(arbProgram(), { seed: 20240611, numRuns: 3000 }));
   const perKernel = () => (perKernelSets ??= programs().map(features));
   const seenFeatures = () => {
     if (kernels.size === 0) {
@@ -120,13 +139,13 @@ describe("the kernel generator's coverage", () => {
     return kernels.keys();
   };
 
-  it("uses each small integer type and f16/bf16 in every way in many kernels (counts of 2,000)", () => {
+  it("uses each small integer type and f16/bf16 in every way in many kernels (counts of 3,000)", () => {
     const rows = NEW_TYPES.map((t) => [t, ...Object.values(USES).map((use) => perKernel().filter((fs) => [...fs].some(use(t))).length)] as const);
     console.log(["| type | " + Object.keys(USES).join(" | ") + " |", `| --- |${" --- |".repeat(Object.keys(USES).length)}`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n"));
     for (const [t, ...counts] of rows) counts.forEach((n, i) => expect(n, `${t} ${Object.keys(USES)[i]}`).toBeGreaterThanOrEqual(20));
   });
 
-  it("reaches every operator, conversion, builtin, atomic, memory space and statement form in 2,000 kernels", () => {
+  it("reaches every operator, conversion, builtin, atomic, memory space and statement form in 3,000 kernels", () => {
     const seen = new Set(seenFeatures());
     console.log(genericUse(programs()));
     expect(expectedFeatures().filter((f) => !seen.has(f))).toEqual([]);
@@ -137,13 +156,27 @@ describe("the kernel generator's coverage", () => {
     }
   });
 
+  it("reaches every tensor-core builtin (every mma shape, ldmatrix variant) and asynchronous copy, each in tens of kernels", () => {
+    const names = builtins.filter((b) => (b.rule.kind === "warp" && (b.rule.shape === "mma" || b.rule.shape === "ldmatrix")) || b.rule.kind === "asyncCopy").map((b) => b.name);
+    const counts = names.map((n) => [n, perKernel().filter((fs) => [...fs].some((f) => f.startsWith(`builtin:${n}:`))).length] as const);
+    console.log(counts.map(([n, c]) => `${n} ${c}`).join(", "));
+    for (const [n, c] of counts) expect(c, n).toBeGreaterThanOrEqual(10);
+  });
+
   it("reaches vectors of every type (f16x2 and bf16x2 too) with every operator and builtin, and vector loads and stores in every memory", () => {
     const seen = new Set(seenFeatures());
     expect(expectedVectorFeatures().filter((f) => !seen.has(f))).toEqual([]);
-    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on f16x2 and bf16x2).
-    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2] as const) : []);
+    // Every exact math builtin lane by lane, on some lane count (f16 and bf16: on 2, 4 or 8 lanes).
+    const vectorOf = (t: Ty) => (LANE_TYPES.includes(t) ? LANES : HALF_LANE_TYPES.includes(t) ? ([2, 4, 8] as const) : []);
     const missing = EXACT_USES.filter((m) => vectorOf(m.operand).length > 0 && vectorOf(m.result).length > 0 && !vectorOf(m.operand).some((n) => seen.has(`builtin:${m.entry.name}:${vec(m.operand, n)}`)));
     expect(missing.map((m) => `${m.entry.name}:${m.operand}`)).toEqual([]);
+    // bitcast from scalars to vectors, from vectors to scalars, and between vectors, each of 64 bits or more too.
+    const bitcasts = [...seen].filter((f) => f.startsWith("bitcast:")).map((f) => f.slice(8).split("->") as [string, string]);
+    const isVector = (t: string) => /x\d$/.test(t);
+    const wide = (t: string) => (bitsOf(t as Ty) ?? 0) >= 64;
+    for (const [from, to] of [[false, true], [true, false], [true, true]]) {
+      expect(bitcasts.some(([a, b]) => isVector(a) === from && isVector(b) === to && wide(a) && wide(b)), `a bitcast from a ${from ? "vector" : "scalar"} to a ${to ? "vector" : "scalar"}`).toBe(true);
+    }
   });
 
   it("reaches structs with every kind of field, their values, fields and arrays in every memory, as parameters and results", () => {
@@ -152,6 +185,6 @@ describe("the kernel generator's coverage", () => {
     // How many of the kernels use each vector and struct feature (printed for the record).
     seenFeatures();
     const counts = [...kernels].filter(([f]) => /^(vector|struct):/.test(f) && !f.includes(":type:")).sort(([a], [b]) => a.localeCompare(b));
-    console.log(`vector and struct features in 2,000 kernels (kernels using each):\n${counts.map(([f, n]) => `  ${f}: ${n}`).join("\n")}`);
+    console.log(`vector and struct features in 3,000 kernels (kernels using each):\n${counts.map(([f, n]) => `  ${f}: ${n}`).join("\n")}`);
   });
 });

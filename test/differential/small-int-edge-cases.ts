@@ -3,12 +3,13 @@
  * from the spec's words (language.md: Conversions, Semantics of operations): every operator
  * wraps at the type's width, division rounds toward zero (MIN / -1 is MIN), shift counts are
  * taken modulo the width, conversions from floats truncate and saturate (NaN → 0), and
- * atomics, which the GPU does through atomicCAS on the 32-bit word holding the element, update
- * only their own element while threads hit that element and its neighbours at once.
+ * atomics, which the GPU does through atomicCAS (on the 32-bit word holding a byte, on the
+ * element itself for 2 bytes), update only their own element while threads hit that element
+ * and its neighbours at once.
  */
 import type { EdgeCase } from "./edge-cases.js";
 import { F16, roundDouble } from "./exact-floats.js";
-import { float32ToF16 } from "../../src/runtime/halfArrays.js";
+import { float32ToBf16, float32ToF16 } from "../../src/runtime/halfArrays.js";
 
 type Small = "i8" | "u8" | "i16" | "u16";
 const SMALL: Record<Small, { bits: number; signed: boolean; array: Int8ArrayConstructor | Uint8ArrayConstructor | Int16ArrayConstructor | Uint16ArrayConstructor }> = {
@@ -282,4 +283,44 @@ const atomicBound: EdgeCase = (() => {
   };
 })();
 
-export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics, ownAtomicReads, atomicBound];
+/**
+ * atomicCAS on 2-byte elements (u16, f16, bf16; PTX atom.cas.b16), every thread on its own
+ * element beside its neighbours' at once: it swaps only when the element equals the compare
+ * value bit for bit (an f16 +0 is not -0), and returns the old value either way.
+ */
+const wideCas: EdgeCase = (() => {
+  const n = 256;
+  const t = Array.from({ length: n }, (_, k) => k);
+  const u0 = t.map((k) => k * 3 + 1);
+  const seed = 65535 - 255;
+  return {
+    name: "atomicCAS on u16, f16 and bf16 elements, many threads on neighbouring elements at once, compared bit for bit",
+    kernel: "widecas",
+    source: `device_kernel widecas(seed: readonly global<u16>, u: global<u16>, h: global<f16>, b: global<bf16>, olds: global<u16>, hold: global<f16>, bold: global<bf16>) {
+  const t = globalId.x;
+  olds[3 * t] = atomicExch(u, t, u16(t * 7));
+  olds[3 * t + 1] = atomicCAS(u, t, u16(t * 7), 65535 - u16(t));
+  olds[3 * t + 2] = atomicCAS(u, t, seed[0], 1);
+  hold[2 * t] = atomicCAS(h, t, f16(-0.0), f16(2.0));
+  hold[2 * t + 1] = atomicCAS(h, t, f16(0.0), f16(3.0));
+  bold[t] = atomicCAS(b, t, bf16(t), bf16(-1.0));
+}
+`,
+    grid: [2],
+    block: [n / 2],
+    args: [Uint16Array.from([seed]), Uint16Array.from(u0), float32ToF16(t.map((k) => (k % 2 ? -0 : 0))), float32ToBf16(t), new Uint16Array(3 * n), new Uint16Array(2 * n), new Uint16Array(n)],
+    // Only thread 255 finds seed[0] (65535 - 255) in its element for the last CAS, and writes 1.
+    // h: an odd thread's -0 becomes 2 (the first CAS), an even thread's +0 becomes 3 (the second).
+    expected: {
+      u: t.map((k) => (k === 255 ? 1 : 65535 - k)),
+      olds: t.flatMap((k) => [u0[k]!, (k * 7) % 65536, 65535 - k]),
+      h: t.map((k) => (k % 2 ? 2 : 3)),
+      hold: t.flatMap((k) => (k % 2 ? [-0, 2] : [0, 0])),
+      b: t.map(() => -1),
+      bold: t,
+    },
+    elems: { u: "u16", olds: "u16", h: "f16", hold: "f16", b: "bf16", bold: "bf16" },
+  };
+})();
+
+export const SMALL_INT_EDGE_CASES: readonly EdgeCase[] = [smallCasts, ...(["i8", "u8", "i16", "u16"] as const).map(smallArith), smallDivZero, smallAtomics, ownAtomicReads, atomicBound, wideCas];

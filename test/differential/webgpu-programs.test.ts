@@ -81,12 +81,16 @@ describe("which programs WGSL expresses", () => {
     }));
     expect(refused).toMatchInlineSnapshot(`
       {
-        "examples/hgemm.gk": "GK7008 the WGSL target has no tensor cores (mma_..., for NVIDIA sm_80 and later)",
+        "examples/flash_attention.gk": "GK7008 the WGSL target has no half-precision floats (f16, bf16)",
+        "examples/hgemm.gk": "GK7008 the WGSL target has no asynchronous copies (cpAsync..., for NVIDIA sm_80 and later)",
         "examples/lookback_scan.gk": "GK7008 the WGSL target has no ordered accesses and fences",
         "examples/reduce_generic.gk": "GK7008 the WGSL target has no f64",
         "examples/sum4.gk": "GK7008 the WGSL target has no warp operations (shuffles, votes, matches, syncWarp)",
         "examples/warp_reduce.gk": "GK7008 the WGSL target has no warp operations (shuffles, votes, matches, syncWarp)",
+        "spec/ok/async_copies.gk": "GK7008 the WGSL target has no half-precision floats (f16, bf16)",
+        "spec/ok/atomic_views.gk": "GK7008 the WGSL target has no view<T> parameters",
         "spec/ok/atomics.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
+        "spec/ok/bitcast.gk": "GK7008 the WGSL target has no f64",
         "spec/ok/const_arrays.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
         "spec/ok/dynamic_shared.gk": "GK7008 the WGSL target has no f64",
         "spec/ok/flush_to_zero.gk": "GK7008 the WGSL target has no bool elements in global memory (alone or in a struct)",
@@ -102,6 +106,7 @@ describe("which programs WGSL expresses", () => {
         "spec/ok/vectors.gk": "GK7008 the WGSL target has no bool elements in global memory (alone or in a struct)",
         "spec/ok/warp_match.gk": "GK7008 the WGSL target has no 64-bit integers (i64, u64)",
         "spec/ok/warps.gk": "GK7008 the WGSL target has no f64",
+        "spec/ok/wide_half_vectors.gk": "GK7008 the WGSL target has no half-precision floats (f16, bf16)",
       }
     `);
   });

@@ -4,7 +4,7 @@
  * writes them); a kernel given vector and struct values and arrays through their host forms
  * (plain arrays and objects, a Float32Array of 4·n lanes, packStructs bytes) agrees with the
  * simulator; a misaligned vector access is CUDA's misaligned-address error by name (the
- * simulator's GK8030), and the next launch works. f16x2 and bf16x2: spec/ok/half_vectors.gk,
+ * simulator's GK8030), and the next launch works. f16x2 and bf16x2: spec/ok/half_vectors.gk (f16x4, f16x8 and their accesses: wide_half_vectors.gk),
  * and every lane-wise operation over thousands of random finite halves (subnormals and zeros
  * of both signs among them), byte for byte. Skipped, with a one-line reason, where there is no GPU.
  */
@@ -95,7 +95,7 @@ function halves(n: number, t: "f16" | "bf16", seed: number, min: number): Uint16
 }
 
 describe.skipIf(!gpu.ok)(gpu.ok ? `vectors and structs on ${gpu.reason}` : "vectors and structs on a GPU (skipped)", () => {
-  for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk"]) {
+  for (const file of ["vectors.gk", "structs.gk", "half_vectors.gk", "wide_half_vectors.gk", "bitcast.gk"]) {
     it(`spec/ok/${file}: its launches write the same bytes on the GPU as on the simulator (no FMA contraction)`, async () => {
       const { ir, pairs } = await specLaunchesBothWays(file, runners);
       expect(ir.launches.length).toBeGreaterThan(0);

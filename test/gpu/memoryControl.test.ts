@@ -4,7 +4,8 @@
  * be used.
  *
  * - dynamic shared memory past 48 KiB (the launcher opts in) up to the 227 KiB limit, and
- *   the same GK8010 from the GPU and the simulator one byte past it;
+ *   the same GK8010 from the GPU and the simulator one byte past it; fixed-size shared arrays
+ *   past 48 KiB, which lie in the dynamic shared memory;
  * - constant arrays: each launch's contents, also when they change and change back (the
  *   launcher copies only changed contents), in two modules with a constant of one name;
  *   copies made when the launch is made (queued, or sharing memory with a written array);
@@ -94,6 +95,36 @@ device_kernel big(n: i32, x: readonly global<f32>, out: global<f32>) {
         messages.push((e as GkRuntimeError).diagnostic.message);
       }
       expect(messages[0]).toBe(messages[1]);
+    });
+  });
+
+  describe("fixed-size shared arrays past 48 KiB", () => {
+    it("run from the dynamic shared memory (120 KiB fixed and a dynamic array after them), as on the simulator", { timeout: 120_000 }, async () => {
+      const source = `
+device_fn put(t: shared f32[120][256], r: i32, v: f32) {
+  t[r][threadIdx.x] = v;
+}
+device_kernel lifted(x: readonly global<f32>, out: global<f32>) {
+  shared flag: u8[5];
+  shared tile: f32[120][256];
+  shared tail: f32[];
+  const t = threadIdx.x;
+  for (let r = 0; r < 120; r++) {
+    put(tile, r, x[(blockIdx.x * 120 + r) * 256 + t]);
+  }
+  tail[t] = f32(t);
+  if (t < 5) {
+    flag[t] = u8(t + 1);
+  }
+  barrier();
+  let s = 0.0;
+  for (let r = 0; r < 120; r++) {
+    s += tile[119 - r][255 - t] * f32(r + 1);
+  }
+  out[blockIdx.x * 256 + t] = s + tail[255 - t] + f32(flag[t % 5]);
+}
+`;
+      await same(source, "lifted", { grid: [4], block: [256], shared: { tail: 256 } }, { x: Float32Array.from({ length: 4 * 120 * 256 }, (_, i) => (i % 89) * 0.125), out: new Float32Array(1024) });
     });
   });
 
@@ -320,7 +351,7 @@ device_kernel match(keys: readonly global<u32>, wide: readonly global<i64>, any:
   describe("spec/ok programs of these features, launch by launch", () => {
     const programs: [string, number | undefined][] = [
       ["dynamic_shared.gk", undefined], ["constant_memory.gk", undefined], ["references_views.gk", undefined], ["memory_order.gk", undefined],
-      ["unroll.gk", undefined], ["warp_match.gk", undefined], ["flush_to_zero.gk", undefined],
+      ["unroll.gk", undefined], ["warp_match.gk", undefined], ["flush_to_zero.gk", undefined], ["atomic_views.gk", undefined],
       // Fast builtins: within their bounds (14 ulp of the largest output at most), here 1e-5 of the largest output.
       ["fast_math.gk", 1e-5],
     ];

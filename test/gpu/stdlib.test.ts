@@ -66,6 +66,14 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
     });
     expect(gs[0]).toEqual(cs[0]);
     expect(gs[1]).toEqual(cs[1]);
+    // f32 keys with -0, infinities and NaNs of either sign: the same bits.
+    const fk = Float32Array.from(f32, (v, i) => (i % 97 === 0 ? [-0, 0, Infinity, -Infinity, NaN, -NaN][i % 6]! : v - 0.5));
+    const [gf, cf] = await onBoth(async (d) => {
+      const r = await stdlib(d).sort(await d.array(fk), { values: await d.array(u32) });
+      return [new Uint32Array((await r.keys.read()).buffer), await r.values!.read()] as const;
+    });
+    expect(gf[0]).toEqual(cf[0]);
+    expect(gf[1]).toEqual(cf[1]);
     const [gh, ch] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 256, lo: 0, hi: 1 })).read());
     expect(gh).toEqual(ch);
     const [gb, cb] = await onBoth(async (d) => (await stdlib(d).histogram(await d.array(f32), { bins: 10_000, lo: 0.25, hi: 0.75 })).read());
@@ -85,6 +93,31 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
       const tol = elem === "f32" ? 1e-5 : 1e-13;
       for (let i = 0; i < N; i++) if (Math.abs(gn[i]! - cn[i]!) > tol * Math.max(1, Math.abs(cn[i]!))) expect.fail(`${elem} normal ${i}: ${gn[i]} vs ${cn[i]}`);
     }
+  });
+
+  it("user operators (function parameters): warp and block reduce and scan, the same bits", { timeout: 600_000 }, async () => {
+    const source = `import { warpReduceBy, blockReduceBy } from "gk/std/reduce";
+import { blockInclusiveScanBy } from "gk/std/scan";
+device_fn bigger(a: i32, b: i32): i32 { return abs(b) > abs(a) ? b : a; }
+device_fn maximum<T: numeric>(a: T, b: T): T { return a > b ? a : b; }
+device_kernel userOps(x: readonly global<i32>, wr: global<i32>, br: global<i32>, bs: global<i32>, mx: global<f32>) {
+  shared scratch: i32[32];
+  shared fscratch: f32[32];
+  const v = x[globalId.x];
+  wr[globalId.x] = warpReduceBy<i32, bigger>(v);
+  br[globalId.x] = blockReduceBy<i32, bigger>(v, scratch);
+  bs[globalId.x] = blockInclusiveScanBy<i32, bigger>(v, scratch);
+  mx[globalId.x] = blockReduceBy<f32, maximum>(f32(v), fscratch);
+}
+`;
+    const n = 4096;
+    const x = Int32Array.from({ length: n }, (_, i) => (hash(i) % 81) - 40);
+    const [g, c] = await onBoth(async (d) => {
+      const mod = await d.compileSource(source, { filename: "/tmp/user-ops.gk" });
+      const r = await mod.userOps!({ grid: n / 256, block: 256 }, { x, wr: new Int32Array(n), br: new Int32Array(n), bs: new Int32Array(n), mx: new Float32Array(n) });
+      return [r.wr, r.br, r.bs, r.mx];
+    });
+    g.forEach((a, i) => expect(a, `output ${i}`).toEqual(c[i]));
   });
 
   it("matmul: sgemm and the tiled kernel within rounding (the GPU fuses multiply-adds)", { timeout: 600_000 }, async () => {

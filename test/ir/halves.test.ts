@@ -29,8 +29,8 @@ describe.each(FORMATS)("$name", ({ name, fmt, round, bits, fromBits, fma }) => {
     const bad: string[] = [];
     for (let b = 0; b < 0x10000; b++) {
       const v = values[b]!;
-      // A NaN stays a NaN, the quiet one of its sign.
-      const ok = Number.isNaN(v) ? bits(v) === ((b & 0x8000) | (name === "f16" ? 0x7e00 : 0x7fc0)) : Object.is(round(v), v) && bits(v) === b;
+      // A NaN stays that NaN, its payload and quiet bit kept (bitcast needs every pattern back).
+      const ok = Number.isNaN(v) ? Number.isNaN(round(v)) && bits(v) === b : Object.is(round(v), v) && bits(v) === b;
       if (!ok) bad.push(b.toString(16));
     }
     expect(bad).toEqual([]);
@@ -121,5 +121,22 @@ describe("the exact reference itself", () => {
     const F64 = { precision: 53, emin: -1022, emax: 1023 };
     for (const x of [2, 0.5, 1e-300, 3, 1e300, 5e-324, 1.5, 10]) expect(exactSqrt(F64, x)).toBe(Math.sqrt(x));
     for (const [a, b] of [[7.5, 2], [-7.5, 2], [1e300, 3], [5e-324, 1e-320], [-0, 1]]) expect(Object.is(exactFmod(a!, b!), a! % b!)).toBe(true);
+  });
+});
+
+describe("NaNs as numbers", () => {
+  it("come back from every f16 and bf16 NaN bit for bit: sign, payload and quiet bit", () => {
+    for (let b = 0; b < 0x10000; b++) {
+      const f = fromF16Bits(b);
+      if ((b & 0x7c00) === 0x7c00 && b & 0x3ff) expect(Number.isNaN(f)).toBe(true);
+      expect(f16Bits(f)).toBe(b);
+      expect(bf16Bits(fromBf16Bits(b))).toBe(b);
+    }
+  });
+
+  it("make the quiet NaN of their sign from a NaN no 16-bit NaN made", () => {
+    expect(f16Bits(NaN)).toBe(0x7e00);
+    expect(bf16Bits(NaN)).toBe(0x7fc0);
+    expect(f16Bits(-NaN)).toBe(0xfe00);
   });
 });

@@ -3,8 +3,9 @@
  * (src/ir/templates.ts): these tests hold every template to what it declares.
  */
 import { describe, expect, it } from "vitest";
-import { builtins, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "../../src/codegen/cuda/builtins.js";
+import { builtins, type AsyncCopyEntry, type AtomicEntry, type IndexEntry, type MathEntry, type SyncEntry, type VectorEntry, type WarpEntry } from "../../src/ir/builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "../../src/codegen/cuda/builtins.js";
+import { AsyncCopies } from "../../src/runtime/sim/asyncCopies.js";
 import { isComparison, jsBinary, jsCast, jsUnary } from "../../src/ir/evalOp.js";
 import type { BinOp, UnOp } from "../../src/ir/nodes.js";
 import { evaluatesOnce, fill, precOf, type Template } from "../../src/ir/templates.js";
@@ -94,11 +95,18 @@ function cudaCases(): Case[] {
         for (const [t, impl] of Object.entries(CUDA_MEMORY[b.name] ?? {})) out.push({ where: `${b.name} ${t}`, template: impl!.template, arity, unarySlots: arity ? [0] : [] });
         break;
       }
+      case "asyncCopy": {
+        // A copy's operands: the bytes, the two elements' addresses, the bytes read; a wait's: n.
+        const copies = b.rule.op === "copy" || b.rule.op === "copyL2";
+        out.push({ where: b.name, template: CUDA_ASYNC_COPY[b.name]!(16).template, arity: copies ? 3 : 0, unarySlots: copies ? [0, 1] : [] });
+        break;
+      }
       case "index":
       case "constant":
       // Vector builtins are IR (src/ir/lanes.ts); their lanes use the math templates above.
       case "vector":
       case "vectorMemory":
+      case "cacheHint":
         break;
       default:
         assertNever(b.rule, "builtin rule");
@@ -232,7 +240,15 @@ describe("every builtin has the simulator's definition", () => {
           break;
         case "vectorMemory":
           // A load or store in the IR, which both backends emit as one access.
-          expect([2, 4], b.name).toContain(b.rule.lanes);
+          expect([2, 4, 8], b.name).toContain(b.rule.lanes);
+          break;
+        case "cacheHint":
+          // A load or store in the IR with a hint, which the simulator ignores (a plain access).
+          expect([1, 2, 4], b.name).toContain(b.rule.lanes);
+          break;
+        case "asyncCopy":
+          // A statement the simulator's tracker of copies runs (src/runtime/sim/asyncCopies.ts).
+          expect(typeof AsyncCopies.prototype[(b as AsyncCopyEntry).js], b.name).toBe("function");
           break;
         default:
           assertNever(b.rule, "builtin rule");

@@ -42,7 +42,7 @@ function projectErrors(dir: string): string[] {
 }
 
 describe("a new user's strict project", () => {
-  it("types GPU arrays by their TypedArray, launch sizes as 1 to 3 axes, scalars and arrays as the run time takes them, arrays of structs by their interface or layout, and publishes none of gk's own members", () => {
+  it("types GPU arrays by their TypedArray or element type (vectors, structs by their layout, views), launch sizes as 1 to 3 axes, scalars and arrays as the run time takes them, arrays of structs by their interface or layout, and publishes none of gk's own members", () => {
     expect(projectErrors(PROJECT)).toEqual([
       `wrong.ts:6:42 TS2345 Argument of type 'GpuArray<"f64">' is not assignable to parameter of type 'ReadonlyView<Float32Array<ArrayBufferLike>> | GpuArray<"f32"> | readonly number[]'.`,
       "wrong.ts:7:31 TS2322 Type 'number' is not assignable to type 'undefined'.",
@@ -54,6 +54,13 @@ describe("a new user's strict project", () => {
       `wrong.ts:13:3 TS2339 Property 'live' does not exist on type 'GpuArray<"f32">'.`,
       "wrong.ts:14:1 TS2769 No overload matches this call.",
       "wrong.ts:15:1 TS2769 No overload matches this call.",
+      `wrong.ts:16:17 TS2345 Argument of type '"f32x5"' is not assignable to parameter of type 'ArrayElem'.`,
+      "wrong.ts:17:7 TS2322 Type 'Float32Array<ArrayBufferLike>' is not assignable to type 'Float64Array<ArrayBufferLike>'.",
+      "wrong.ts:18:18 TS2345 Argument of type 'number' is not assignable to parameter of type 'readonly number[]'.",
+      `wrong.ts:19:22 TS2345 Argument of type 'GpuArray<"i32x4">' is not assignable to parameter of type 'GpuArray<"f32x4">'.`,
+      `wrong.ts:20:35 TS2345 Argument of type 'GpuArray<"i32x4">' is not assignable to parameter of type 'Float32Array<ArrayBufferLike> | GpuArray<"f32"> | GpuArray<"f32x4">'.`,
+      "wrong.ts:21:22 TS2345 Argument of type '{ start: number; }' is not assignable to parameter of type '{ readonly start: number; readonly edges: number; }'.",
+      "wrong.ts:22:11 TS2769 No overload matches this call.",
     ]);
   });
 });

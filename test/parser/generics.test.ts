@@ -8,9 +8,14 @@ describe("generic parameters", () => {
     expect(ast("device_fn f<T: float,>(a: T): T { return a; }")).toBe("(fn f<T:float> (params a:T) T { (return a) })");
   });
 
+  it("take a function's signature as a function parameter's constraint", () => {
+    expect(ast("device_fn f<T: float, OP: device_fn(a: T, b: T): T>(a: T): T { return OP(a, a); }")).toContain("OP:device_fn(a:T,b:T):T");
+  });
+
   it("need a constraint", () => {
     expect(lines("device_fn f<T>(a: T) {}")[0]).toBe("GK1010 1:14 expected ':' and a constraint after 'T': a type parameter lists the types it admits, as in `T: f32 | f64`, a constant parameter has one type, as in `T: i32`");
-    expect(lines("device_fn f<T: >(a: T) {}")[0]).toBe("GK1010 1:16 expected a type after ':', as in `T: f32 | f64` or `N: i32`, found '>'");
+    expect(lines("device_fn f<T: >(a: T) {}")[0]).toBe("GK1010 1:16 expected a type after ':', as in `T: f32 | f64` or `N: i32` (or a function's signature, as in `OP: device_fn(a: T, b: T): T`), found '>'");
+    expect(lines("device_fn f<OP: device_fn(a: f32)>(a: f32) {}")[0]).toMatch(/^GK1010 1:34 expected ':' and the result type after a function parameter's parameters/);
     expect(lines("device_fn f<T: f32 | >(a: T) {}")[0]).toBe("GK1010 1:22 expected a type after '|', as in `T: f32 | f64` or `N: i32`, found '>'");
   });
 

@@ -100,9 +100,10 @@ function printItem(i: Item): string {
   }
 }
 
-/** `<T:f32|f64,N:i32>`, or nothing for a plain definition. */
+/** `<T:f32|f64,N:i32,OP:device_fn(a:T,b:T):T>`, or nothing for a plain definition. */
 function generics(ps: readonly GenericParam[] | undefined): string {
-  return ps ? `<${ps.map((p) => `${p.name.name}:${p.constraint.map((c) => c.name).join("|")}`).join(",")}>` : "";
+  const constraint = (p: GenericParam) => (p.fn ? `device_fn(${p.fn.params.map((q) => `${q.name.name}:${printType(q.type)}`).join(",")}):${printType(p.fn.returnType)}` : p.constraint.map((c) => c.name).join("|"));
+  return ps ? `<${ps.map((p) => `${p.name.name}:${constraint(p)}`).join(",")}>` : "";
 }
 
 /** `<f32,256>`, or nothing. */

@@ -65,6 +65,26 @@ device_kernel h(v: f16x2, hs: global<f16x2>, bs: global<bf16x2>, ts: global<T>) 
     expect(unpackStructs(mod.structs.T!, ts)).toEqual([{ uv: [roundF16(0.5 + v[0]!), 4], k: 3 }, { uv: v, k: 4 }]);
   });
 
+  it("takes f16x4, f16x8 and bf16x8 values as arrays of numbers, their arrays as Uint16Arrays of lanes' bits, in structs at 8 and 16 bytes", async () => {
+    const mod = await compileSource(`struct W { q: f16x4; p: bf16x8; }
+device_kernel h(v: f16x4, e: f16x8, hs: global<f16x8>, ws: global<W>) {
+  const i = globalId.x;
+  hs[i] = hs[i] + e + f16x8(v, v);
+  ws[i].q *= v;
+  ws[i].p.s7 = bf16(e.s6);
+}
+`, { device: "cpu" });
+    const W = mod.structs.W!;
+    expect([W.size, W.align, W.fields.map((f) => f.offset)]).toEqual([32, 16, [0, 16]]);
+    const hs = float32ToF16(Array.from({ length: 8 }, (_, k) => k));
+    const ws = packStructs(W, [{ q: [1, 2, 3, 4], p: [0, 0, 0, 0, 0, 0, 0, 0] }]);
+    const e = [0.1, 0, 0, 0, 0, 0, 5, 0];
+    const r = await mod.h({ grid: 1, block: 1 }, { v: [1, 2, 0.5, 0.25], e, hs, ws });
+    const v = [1, 2, 0.5, 0.25, 1, 2, 0.5, 0.25];
+    expect(Array.from(f16ToFloat32(r.hs as Uint16Array))).toEqual(v.map((x, k) => roundF16(roundF16(k + roundF16(e[k]!)) + x)));
+    expect(unpackStructs(W, ws)).toEqual([{ q: [1, 4, 1.5, 1], p: [0, 0, 0, 0, 0, 0, 0, 5] }]);
+  });
+
   it("names the argument, and the place in it, that does not fit", async () => {
     const mod = await compileSource(SRC, { device: "cpu" });
     const good = () => ({ bodies: new ArrayBuffer(32), shift: [0, 0, 0, 0], lanes: new Float32Array(4), gravity: { pos: [0, 0, 0], mass: 0, id: 0, alive: true } });

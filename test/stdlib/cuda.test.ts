@@ -24,7 +24,7 @@ describe.skipIf(!nvcc)("gk/std through nvcc", () => {
     const warnings: string[] = [];
     const b = await buildModule(fe.ir!, fe.sources, { arch: "sm_90", cacheRoot, onWarning: (w: unknown) => warnings.push(String(w)) });
     expect(warnings).toEqual([]);
-    expect([...b.symbols.values()]).toContain("scan$f32$0$256$8$false");
-    expect(b.symbols.size).toBe(22);
+    expect([...b.symbols.values()]).toContain("scan$f32$0$512$32$false");
+    expect(b.symbols.size).toBe(26);
   });
 });

@@ -114,4 +114,40 @@ describe("gk/std/reduce", () => {
     );
     expect(rmax.out![0]).toBe(2n ** 63n + 5n);
   });
+
+  it("warpReduceBy, blockReduceBy, warpInclusiveScanBy and blockInclusiveScanBy take a user operator, in order", async () => {
+    // bigger: the larger in magnitude, the earlier of a tie (-3 and 3): associative, not commutative, so the order shows.
+    const mod = await stdModule(`import { warpReduceBy, blockReduceBy } from "gk/std/reduce";
+import { warpInclusiveScanBy, blockInclusiveScanBy } from "gk/std/scan";
+device_fn bigger(a: i32, b: i32): i32 { return abs(b) > abs(a) ? b : a; }
+device_fn maximum<T: numeric>(a: T, b: T): T { return a > b ? a : b; }
+device_kernel userOps(x: readonly global<i32>, wr: global<i32>, br: global<i32>, ws: global<i32>, bs: global<i32>, mx: global<f32>) {
+  shared scratch: i32[32];
+  shared fscratch: f32[32];
+  const v = x[globalId.x];
+  wr[globalId.x] = warpReduceBy<i32, bigger>(v);
+  br[globalId.x] = blockReduceBy<i32, bigger>(v, scratch);
+  ws[globalId.x] = warpInclusiveScanBy<i32, bigger>(v);
+  bs[globalId.x] = blockInclusiveScanBy<i32, bigger>(v, scratch);
+  mx[globalId.x] = blockReduceBy<f32, maximum>(f32(v), fscratch);
+}
+`);
+    const bigger = (a: number, b: number) => (Math.abs(b) > Math.abs(a) ? b : a);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(32, 96, 256), fc.array(fc.integer({ min: -40, max: 40 }), { minLength: 768, maxLength: 768 }), async (block, values) => {
+        const x = Int32Array.from(values);
+        const n = x.length;
+        const r = await mod.userOps!({ grid: n / block, block }, { x, wr: new Int32Array(n), br: new Int32Array(n), ws: new Int32Array(n), bs: new Int32Array(n), mx: new Float32Array(n) });
+        for (let i = 0; i < n; i++) {
+          const warp = i - (i % 32), first = i - (i % block);
+          expect(r.wr![i], `warp reduce ${i}`).toBe(Array.from(x.subarray(warp, warp + 32)).reduce(bigger));
+          expect(r.br![i], `block reduce ${i}`).toBe(Array.from(x.subarray(first, first + block)).reduce(bigger));
+          expect(r.ws![i], `warp scan ${i}`).toBe(Array.from(x.subarray(warp, i + 1)).reduce(bigger));
+          expect(r.bs![i], `block scan ${i}`).toBe(Array.from(x.subarray(first, i + 1)).reduce(bigger));
+          expect(r.mx![i], `block max ${i}`).toBe(Math.max(...x.subarray(first, first + block)));
+        }
+      }),
+      { numRuns: 3 },
+    );
+  });
 });

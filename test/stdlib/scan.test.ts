@@ -60,9 +60,9 @@ describe("gk/std/scan", () => {
           fc.record({
             elem: fc.constant(elem),
             op: fc.constantFrom(...opsOf(elem)),
-            data: fc.array(elem === "u32" ? fc.integer({ min: 0, max: 1 << 16 }) : fc.integer({ min: -(1 << 16), max: 1 << 16 }), { maxLength: 2500 }),
+            data: fc.array(elem === "u32" ? fc.integer({ min: 0, max: 1 << 16 }) : fc.integer({ min: -(1 << 16), max: 1 << 16 }), { maxLength: 3000 }),
             block: fc.constantFrom(32, 64),
-            items: fc.constantFrom(1, 3, 4),
+            items: fc.constantFrom(4, 8, 12),
             exclusive: fc.boolean(),
             ticketBase: fc.constantFrom(0, 0xfffffffe),
           }),
@@ -87,7 +87,7 @@ describe("gk/std/scan", () => {
     // tiles 0 .. done-1 are given as published by blocks that came before (their status words
     // of this epoch: some aggregates, some inclusive prefixes), and the launch scans the rest.
     const mod = await stdModule(SOURCE);
-    const TILE = 32;
+    const TILE = 128;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.boolean(), { minLength: 1, maxLength: 80 }),
@@ -108,7 +108,7 @@ describe("gk/std/scan", () => {
             if (prefix) prefixes[t] = ref[(t + 1) * TILE - 1]!;
             status[t] = (epoch << 2) | (prefix ? 2 : 1);
           }
-          const r = await mod.scan!.with({ T: "i32", OP: OPS[op], BLOCK: 32, ITEMS: 1, EXCLUSIVE: false })(
+          const r = await mod.scan!.with({ T: "i32", OP: OPS[op], BLOCK: 32, ITEMS: 4, EXCLUSIVE: false })(
             { grid: more, block: 32 },
             { n: x.length, x, y: new Int32Array(x.length), status, aggregates, prefixes, ticket: Uint32Array.of(100 + done), epoch, ticketBase: 100 },
           );

@@ -26,7 +26,7 @@ function body(name: string, gkBody: string, tsBody: string): Pair {
 const same = (name: string, stmts: string) => body(name, stmts, stmts);
 
 /** gk's vector names, imported beside GK_IMPORTS by the vector and struct pairs. */
-const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
+const VECTOR_IMPORTS = 'import { f32x2, f32x3, f32x4, i32x2, boolx3, u32x2, bitcast, dot, length, normalize, distance, cross, select, any, all, load2, load4, store2, store4 } from "gk";\n';
 /** A kernel of vector code, in both spellings. */
 function vectors(name: string, gkBody: string, tsBody: string): Pair {
   const p = body(name, gkBody, tsBody);
@@ -154,6 +154,11 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
   same("fast f32 builtins", "out[0] = fastExp(x[0]) + fastLog(x[1]) + fastDiv(x[2], 3.0) + fastSin(x[3]) + fastPow(x[4], 2.0);"),
   same("memory fences, acquire/release and volatile loads and stores", "storeVolatile(iout, 1, 5);\nthreadfence();\nthreadfenceBlock();\nstoreRelease(iout, 0, 1);\nconst f = loadAcquire(iout, 0);\nconst g = loadVolatile(iout, 1);\niout[2] = f + g;"),
   same("warp match: matchAny, matchAll", "const m = matchAny(n);\nif (matchAll(l)) { iout[0] = i32(m); }"),
+  {
+    construct: "asynchronous copies: cpAsync (with a valid count), cpAsyncL2, commit, wait, wait all",
+    gk: "device_kernel k(x: readonly global<f32>, out: global<f32>) {\n  shared t: f32[2][64];\n  cpAsync(t[0], 4 * threadIdx.x, x, 4 * threadIdx.x, 16, 3);\n  cpAsyncL2(t[1], 4 * threadIdx.x, x, 64 + 4 * threadIdx.x, 16);\n  cpAsyncCommit();\n  cpAsyncWait(0);\n  cpAsyncWaitAll();\n  barrier();\n  out[threadIdx.x] = t[1][threadIdx.x];\n}\n",
+    ts: 'import { kernel, shared, threadIdx, barrier, f32, cpAsync, cpAsyncL2, cpAsyncCommit, cpAsyncWait, cpAsyncWaitAll, type Global, type ReadonlyGlobal } from "gk";\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  const t = shared(f32, 2, 64);\n  cpAsync(t[0]!, 4 * threadIdx.x, x, 4 * threadIdx.x, 16, 3);\n  cpAsyncL2(t[1]!, 4 * threadIdx.x, x, 64 + 4 * threadIdx.x, 16);\n  cpAsyncCommit();\n  cpAsyncWait(0);\n  cpAsyncWaitAll();\n  barrier();\n  out[threadIdx.x] = t[1]![threadIdx.x]!;\n});\n',
+  },
   body("@unroll, @unroll(4), @unroll(1) before for, while and do loops", "@unroll\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\n@unroll(4)\nwhile (j < n) { j++; }\n@unroll(1)\ndo { j--; } while (j > 0);\niout[0] = j;", "unroll();\nfor (let i = 0; i < 4; i++) { out[i] = 0.0; }\nlet j = 0;\nunroll(4);\nwhile (j < n) { j++; }\nunroll(1);\ndo { j--; } while (j > 0);\niout[0] = j;"),
   vectors("vector constructors (per lane, splat, mixed parts), lanes (v.x!), swizzles, assigning a lane",
     "let v = f32x4(1.0, 2.0, 3.0, 4.0);\nlet w = f32x4(v.xy, 0.5, x[0]);\nlet u = f32x4(x[1]);\nv.y = 1.0;\nv.w *= 2.0;\nconst s = v.zyx;\nout[0] = v.x + w.w + s.y + u.r;",
@@ -164,6 +169,14 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
   vectors("cross, comparisons to bool vectors, any, all, select; integer vectors",
     "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x ^ q.y;",
     "const c = cross(f32x3(1.0, 0.0, 0.0), f32x3(0.0, 1.0, 0.0));\nconst m = f32x3(x[0]) < c;\nif (any(m) && !all(m)) { out[0] = select(m, c, f32x3(0.0)).z!; }\nconst q = i32x2(n, 3) * 2 % i32x2(5);\niout[0] = q.x! ^ q.y!;"),
+  {
+    construct: "f16x4 and f16x8: lanes, .s0 to .s7, .lo and .hi, load4/load8/store8 of f16 arrays",
+    gk: "device_kernel k(h: global<f16>, w: readonly global<u32x4>) {\n  let a = load8(h, 8) + bitcast<f16x8>(w[0]);\n  a.s6 = a.x;\n  const q = load4(h, 4) * a.hi;\n  store8(h, 0, f16x8(q.wzyx, a.lo));\n  h[16] = a.s7 + q.y;\n}\n",
+    ts: 'import { kernel, f16x4, f16x8, load4, load8, store8, bitcast, type f16, type u32x4, type Global, type ReadonlyGlobal } from "gk";\nexport const k = kernel((h: Global<f16>, w: ReadonlyGlobal<u32x4>) => {\n  let a = load8(h, 8) + bitcast<f16x8>(w[0]);\n  a.s6 = a.x!;\n  const q = load4(h, 4) * a.hi!;\n  store8(h, 0, f16x8(q.wzyx!, a.lo!));\n  h[16] = a.s7! + q.y!;\n});\n',
+  },
+  vectors("bitcast<T>(v) of scalars and vectors",
+    "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x), x[1]));",
+    "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x!), x[1]));"),
   vectors("vector accesses: load2, load4, store2, store4",
     "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx);",
     "store4(out, 0, load4(x, 4));\nconst p = load2(iout, 4);\nstore2(iout, 2, p.yx!);"),
@@ -189,6 +202,11 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
     construct: "@flushToZero: a module option",
     gk: "@flushToZero;\ndevice_kernel k(x: readonly global<f32>, out: global<f32>) {\n  out[0] = x[0] * 0.5;\n}\n",
     ts: `${GK_IMPORTS}flushToZero();\nexport const k = kernel((x: ReadonlyGlobal<f32>, out: Global<f32>) => {\n  out[0] = x[0] * 0.5;\n});\n`,
+  },
+  {
+    construct: "@launchBounds and @maxRegisters: a kernel's annotation, the first statement of its body",
+    gk: "@launchBounds(256, 2)\ndevice_kernel k(out: global<f32>) {\n  out[0] = 1.0;\n}\n@maxRegisters(64)\ndevice_kernel m(out: global<f32>) {\n  out[0] = 2.0;\n}\n",
+    ts: `${GK_IMPORTS}export const k = kernel((out: Global<f32>) => {\n  launchBounds(256, 2);\n  out[0] = 1.0;\n});\nexport const m = kernel((out: Global<f32>) => {\n  maxRegisters(64);\n  out[0] = 2.0;\n});\n`,
   },
   {
     construct: "a kernel named as the C++ symbol it is (name fidelity): CUDAkernel2DCT",

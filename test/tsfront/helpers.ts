@@ -36,7 +36,7 @@ export function lines(r: FrontEndResult): string[] {
 /** gk's imports for a TypeScript test file: every name a snippet may use. */
 export const GK_IMPORTS = `import {
   kernel, deviceFn, shared, local, table, globalId, threadIdx, blockIdx, blockDim, gridDim, barrier, atomicAdd, atomicCAS, shflDown, ballot, laneId, warpSize,
-  sqrt, min, max, f32, f64, i32, u32, i64, u64, bool, i8, u8, i16, u16, f16, bf16, type Global, type ReadonlyGlobal, type Shared, dynamicShared, constant, view, unroll, flushToZero,
+  sqrt, min, max, f32, f64, i32, u32, i64, u64, bool, i8, u8, i16, u16, f16, bf16, type Global, type ReadonlyGlobal, type Shared, dynamicShared, constant, view, unroll, flushToZero, launchBounds, maxRegisters,
   fastExp, fastLog, fastDiv, fastSin, fastPow, threadfence, threadfenceBlock, loadAcquire, storeRelease, loadVolatile, storeVolatile, matchAny, matchAll, type View, type ReadView, type InOut, type Out } from "gk";
 `;
 

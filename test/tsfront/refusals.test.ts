@@ -65,6 +65,8 @@ const REFUSALS: readonly Refusal[] = [
   { what: "unroll() before what is not a loop, as @unroll in .gk", body: "unroll();\nout[0] = 1.0;", expected: ["GK4013", 0, 1, ""] },
   { what: "unroll() used as a value", body: "const u = unroll();", expected: ["GK4013", 0, 11, "unroll() stands for the annotation @unroll"] },
   { what: "flushToZero() in a kernel", body: "flushToZero();", expected: ["GK4013", 0, 1, "flushToZero() is an option of the whole file"] },
+  { what: "launchBounds() after the first statement of a kernel", body: "out[0] = 1.0;\nlaunchBounds(256);", expected: ["GK4013", 1, 1, "launchBounds() annotates a kernel (@launchBounds): call it as the first statement of the kernel's body"] },
+  { what: "maxRegisters() used as a value", body: "const r = maxRegisters(64);", expected: ["GK4013", 0, 11, "maxRegisters() stands for the annotation @maxRegisters: it is the first statement of a kernel's body"] },
   { what: "view() used as a value, as in .gk", body: "const v = view(x, 0, 2);", expected: ["GK3013", 0, 11, "view(array, offset, length) makes a view"] },
   { what: "gk's checker: mixed types, as in a .gk file", body: "out[0] = x[0] + n;", expected: ["GK3001", 0, 10, "mixed types"] },
   { what: "gk's checker: an unknown name", body: "out[0] = y[0];", expected: ["GK2001", 0, 10, "unknown name 'y'"] },

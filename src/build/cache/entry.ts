@@ -10,7 +10,7 @@ import { error } from "../../diagnostics/index.js";
 import { readProblem, readRegularFile } from "../../regularFile.js";
 import { BuildError } from "../nvcc.js";
 import { sha256 } from "../../cacheFolder.js";
-import { DISK_ERRORS } from "../nvccFolders.js";
+import { DISK_ERRORS } from "../diskSpace.js";
 import { ENTRY_FILES, META_FILE, scratchName, type EntryFile } from "./layout.js";
 
 export interface FileRecord {

@@ -107,6 +107,8 @@ export function continuesLoop(stmts: readonly Stmt[]): boolean {
       case "return":
       case "barrier":
       case "fence":
+      case "asyncCopy":
+      case "asyncGroup":
         return false;
       default:
         return assertNever(s, "statement");
@@ -115,7 +117,7 @@ export function continuesLoop(stmts: readonly Stmt[]): boolean {
 }
 
 /**
- * The alignment (bytes) that vector accesses need of each array of each function: per function
+ * The alignment (bytes) that vector accesses and asynchronous copies (`bytes`, into shared arrays) need of each array of each function: per function
  * (IR name), per array id (parameters included), the widest vector access of it. An array
  * passed to a device function's shared parameter needs what the function's accesses of the
  * parameter need. Functions are visited callees first (the module's order).
@@ -129,6 +131,7 @@ export function vectorAlignments(m: Module): Map<string, Map<number, number>> {
     visit(f.body, {
       stmt: (s) => {
         if (s.kind === "store" && s.vector !== null) need(s.array.id, s.vector * sizeOf(s.array.type.elem));
+        if (s.kind === "asyncCopy") need(s.dst.id, s.bytes);
       },
       expr: (e) => {
         if (e.kind === "load" && e.vector !== null) need(e.array.id, e.vector * sizeOf(e.array.type.elem));

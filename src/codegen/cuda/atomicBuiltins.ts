@@ -2,9 +2,11 @@
  * The CUDA column of the atomics (src/ir/atomicBuiltins.ts), keyed by builtin name: per element
  * type, a template over `[addr, ...operands]` (cas: `[addr, compare, value]`), `addr` a C++
  * expression of type `T*` pointing at the element that binds as a unary expression (`&a[i]`),
- * so it may follow a cast. The 32- and 64-bit types use CUDA's atomics; the 1- and 2-byte
- * types (i8 u8 i16 u16 f16 bf16), for which CUDA has none but f16 and bf16 atomicAdd, a loop
- * of atomicCAS on the aligned 32-bit word that holds the element.
+ * so it may follow a cast. The 32- and 64-bit types use CUDA's atomics, and so do f16 and
+ * bf16 atomicAdd (PTX atom.add.noftz.f16, sm_70; .bf16, sm_90, a loop in CUDA's headers
+ * before) and every 2-byte atomicCAS (atom.cas.b16, sm_70); the other atomics of the 1- and
+ * 2-byte types (i8 u8 i16 u16 f16 bf16) are a loop of atomicCAS, on the element itself for a
+ * 2-byte one, on the aligned 32-bit word that holds it for a byte.
  */
 import { call, raw } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
@@ -16,8 +18,8 @@ const HALVES = ["f16", "bf16"] as const satisfies readonly ScalarName[];
 
 /**
  * An atomic on a 1- or 2-byte element, for which CUDA has no instruction: a loop of
- * atomicCAS on the aligned 32-bit word holding it (src/codegen/cuda/helpers.ts), applying
- * `op` (a `gk_op_*` struct) to the element and the operand converted to the element's type.
+ * atomicCAS (src/codegen/cuda/helpers.ts: on the element, or on the word holding a byte),
+ * applying `op` (a `gk_op_*` struct) to the element and the operand converted to the element's type.
  */
 function narrow(op: CudaHelperName): CudaPerType {
   return Object.fromEntries([...SMALL_INTS, ...HALVES].map((t) => [t, { template: raw(([p, ...a]) => `gk_atomic_narrow<${op}>(${p}, ${a[0]})`), helpers: ["gk_atomic_narrow", op] }]));

@@ -7,7 +7,7 @@
  * builtin accepts. The math and fast-math builtins are in mathBuiltins.ts, the atomics in
  * atomicBuiltins.ts.
  */
-import type { Axis, SpecialName, WarpOp } from "../../ir/nodes.js";
+import type { Axis, CacheHint, SpecialName, WarpOp } from "../../ir/nodes.js";
 import { call, raw, type Template } from "../../ir/templates.js";
 import type { ScalarName } from "../../ir/types.js";
 import { ORDERED_TYPES, VOLATILE_TYPES } from "../../ir/memoryBuiltins.js";
@@ -75,6 +75,19 @@ function perType(types: readonly ScalarName[], impl: (t: ScalarName) => CudaImpl
 }
 
 /**
+ * The asynchronous copies (asyncCopyHelpers.ts), by the builtin's constant (a copy's bytes,
+ * cpAsyncWait's n, which PTX takes as immediates): a copy's template is over `[dst, src, n]`
+ * (the two elements' addresses, the bytes read), the others' over nothing.
+ */
+export const CUDA_ASYNC_COPY: Readonly<Record<string, (constant: number) => CudaImpl>> = {
+  cpAsync: (bytes) => ({ template: call(`gk_cp_async_ca<${bytes}>`), helpers: ["gk_cp_async_ca"] }),
+  cpAsyncL2: (bytes) => ({ template: call(`gk_cp_async_cg<${bytes}>`), helpers: ["gk_cp_async_cg"] }),
+  cpAsyncCommit: () => ({ template: call("gk_cp_async_commit"), helpers: ["gk_cp_async_commit"] }),
+  cpAsyncWait: (n) => ({ template: call(`gk_cp_async_wait<${n}>`), helpers: ["gk_cp_async_wait"] }),
+  cpAsyncWaitAll: () => ({ template: call("gk_cp_async_wait_all"), helpers: ["gk_cp_async_wait_all"] }),
+};
+
+/**
  * The memory-ordering builtins (src/ir/memoryBuiltins.ts): per element type, a template over
  * `[addr]` (loads) or `[addr, value]` (stores), `addr` as for atomics; a fence's one template,
  * over nothing, is filed under `fence`.
@@ -87,3 +100,12 @@ export const CUDA_MEMORY: Readonly<Record<string, Partial<Record<ScalarName | "f
   loadVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_ld_volatile"), helpers: ["gk_ld_volatile"] })),
   storeVolatile: perType(VOLATILE_TYPES, () => ({ template: call("gk_st_volatile"), helpers: ["gk_st_volatile"] })),
 };
+
+/**
+ * The cache hints (src/ir/cacheHintBuiltins.ts): the prelude helper of a hinted load, and of a
+ * hinted store where the hint has one; each takes the element's (or the vector's) address.
+ */
+export const CUDA_CACHE_HINTS = {
+  streaming: { load: "gk_ld_cs", store: "gk_st_cs" },
+  readOnly: { load: "gk_ld_nc", store: undefined },
+} as const satisfies Record<CacheHint, { readonly load: CudaHelperName; readonly store: CudaHelperName | undefined }>;

@@ -24,7 +24,7 @@
  *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
 import { atomicBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, LoadExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
 import { argOperands, operands } from "../../ir/walk.js";
 import { asScalar, isBigIntType, isFloat, isHalf, isInt, isSigned, isSmallInt, T, unsignedOf, type ScalarType, type ValueType } from "../../ir/types.js";
@@ -38,6 +38,7 @@ import { ftzIdentityOperand } from "./ftzIdentities.js";
 import { constLiteral, literal } from "./literals.js";
 import { builtinOperandType, conversionHelperFor, divisionHelperFor } from "./prelude.js";
 import { construct, member, pathText, swizzle } from "./compoundExpr.js";
+import { bitcastText } from "./bitcast.js";
 import { CUDA, cType, shiftMask } from "./settings.js";
 
 /** C++ text and the precedence of its outermost operator (higher binds tighter). */
@@ -121,6 +122,8 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
     }
     case "cast":
       return cast(e, cx);
+    case "bitcast":
+      return atom(bitcastText(e, emitExpr(e.operand, cx).text, cx.types));
     case "load":
       return load(e, cx);
     case "call":
@@ -157,6 +160,11 @@ function load(e: LoadExpr, cx: ExprContext): Emitted {
     }
     const base = volatileScalar ? `((const volatile ${cx.types.name(e.array.type.elem)}*)${cx.name(e.array)})` : cx.name(e.array);
     const element = `${base}${indexText(ops.slice(0, n), cx)}`;
+    // loadStreaming / loadReadOnly: through the helper, of the element or the vector at it.
+    if (e.cache) {
+      const at = e.vector !== null ? `reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})` : `&${element}`;
+      return atom(`${CUDA_CACHE_HINTS[e.cache].load}(${at})`);
+    }
     if (e.vector !== null) return { text: `*reinterpret_cast<const ${cx.types.name(e.type)}*>(&${element})`, prec: PREC.unary };
     // loadAcquire / loadVolatile: of a scalar element (the checker admits only those), through its ordered template.
     if (e.order) return fromTemplate(orderedTemplate(e.order === "acquire" ? "loadAcquire" : "loadVolatile", asScalar(e.type)), [{ text: `&${element}`, prec: PREC.unary }]);

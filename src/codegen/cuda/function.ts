@@ -26,16 +26,25 @@
  *
  * A kernel with dynamic shared arrays (`shared buf: f32[];`) takes, after its parameters, the
  * length of each (`unsigned int gk_len_buf`, in declaration order, src/ir/kernelMemory.ts),
- * and places them in the one dynamic shared region, widest elements first:
+ * and places them in the one dynamic shared region, widest elements first, each at a multiple
+ * of 16 bytes (so load4/store4 may move 16 of them at once):
  *
  *   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
  *   double* sums = (double*)(gk_dynamic_shared);
- *   float* buf = (float*)(gk_dynamic_shared + 8ull * gk_len_sums);
+ *   float* buf = (float*)(gk_dynamic_shared + ((8ull * gk_len_sums + 15ull) & ~15ull));
+ *
+ * A kernel whose fixed-size shared arrays take more than 48 KiB (nvcc's limit for `__shared__`)
+ * has them at the start of that region instead, each a reference to an array at a multiple of
+ * 16 bytes (src/ir/kernelMemory.ts, liftedSharedLayout), its dynamic arrays after them:
+ *
+ *   float (&tile)[128][128] = *reinterpret_cast<float (*)[128][128]>(gk_dynamic_shared + 0ull);
  */
 import type { Span } from "../../diagnostics/source.js";
 import type { ArrayVar, Function, Param, ValueVar } from "../../ir/nodes.js";
 import { alignOf, byteSize, elementCount, type ArrayType, type ValueType } from "../../ir/types.js";
 import { dynamicSharedLayout } from "../../ir/limits.js";
+import { liftedSharedLayout } from "../../ir/kernelMemory.js";
+import { CUDA_TARGET } from "./target.js";
 import { refTargets } from "./effects.js";
 import { invariant } from "../../util.js";
 import { line, type Line, type Loc } from "./lines.js";
@@ -102,18 +111,29 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const takesShared = f.params.some((p) => p.type.kind === "array" || p.type.kind === "view" || (p.kind === "valueVar" && p.ref));
   const head =
     f.kind === "kernel"
-      ? `${CUDA.kernelQualifier} void ${name}(${params})`
+      ? `${CUDA.kernelQualifier} ${kernelBounds(f)}void ${name}(${params})`
       : `${mc.called.has(f.name) ? "" : `${CUDA.maybeUnused} `}${CUDA.deviceFnQualifier}${takesShared ? ` ${CUDA.forceInline}` : ""} ${f.returnType.kind === "void" ? "void" : tn(f.returnType)} ${name}(${params})`;
 
+  // Fixed-size shared arrays past nvcc's static limit lie in the dynamic region (liftedSharedLayout).
+  const lifted = liftedSharedLayout(f, CUDA_TARGET.limits);
   const shared = f.shared.flatMap((a) => {
     if (a.type.kind !== "array") return [];
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
     const dims = a.type.dims.map((d) => `[${d}]`).join("");
+    const at = lifted?.offsets.get(a.id);
+    if (at !== undefined) {
+      const t = tn(a.type.elem);
+      return [line(`${CUDA.indent}${unused}${t} (&${scope.name(a)})${dims} = *reinterpret_cast<${t} (*)${dims}>(${DYNAMIC_REGION} + ${at}ull);`, mc.loc(a.span))];
+    }
     const align = cx.align(a) ? `__align__(${cx.align(a)}) ` : "";
     return [line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${align}${tn(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span))];
   });
-  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...shared, ...dynamicShared(dynamic, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
+  const region = lifted || dynamic.length ? [line(`${CUDA.indent}extern ${CUDA.sharedQualifier} __align__(16) unsigned char ${DYNAMIC_REGION}[];`)] : [];
+  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...region, ...shared, ...dynamicShared(dynamic, lifted?.bytes ?? 0, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
 }
+
+/** The kernel's dynamic shared memory, as `extern __shared__` declares it. */
+const DYNAMIC_REGION = `${CUDA.internalPrefix}dynamic_shared`;
 
 /** The alignment an array's declaration must state for its vector accesses: `bytes` when that exceeds its elements' own, else 0. */
 function vectorAlign(a: ArrayVar, bytes: number): number {
@@ -169,19 +189,20 @@ function lengthName(a: ArrayVar, scope: FunctionScope): string {
   return `${CUDA.internalPrefix}len_${scope.name(a)}`;
 }
 
-/** The dynamic shared region, and a pointer into it for each dynamic shared array, widest elements first. */
-function dynamicShared(arrays: readonly ArrayVar[], scope: FunctionScope, read: ReadonlySet<number>, mc: ModuleContext): Line[] {
+/** A pointer into the dynamic shared region for each dynamic shared array, widest elements first, from byte `start` (after the lifted fixed-size arrays). */
+function dynamicShared(arrays: readonly ArrayVar[], start: number, scope: FunctionScope, read: ReadonlySet<number>, mc: ModuleContext): Line[] {
   if (arrays.length === 0) return [];
-  const region = `${CUDA.internalPrefix}dynamic_shared`;
+  const region = DYNAMIC_REGION;
   const sizes = arrays.map((a) => byteSize(a.type.elem));
   const { order } = dynamicSharedLayout(sizes, arrays.map(() => 0));
-  const lines = [line(`${CUDA.indent}extern ${CUDA.sharedQualifier} __align__(16) unsigned char ${region}[];`)];
-  let offset = "";
+  const lines: Line[] = [];
+  let offset = start > 0 ? ` + ${start}ull` : "";
   for (const i of order) {
     const a = arrays[i]!;
     const unused = read.has(a.id) ? "" : `${CUDA.maybeUnused} `;
     lines.push(line(`${CUDA.indent}${unused}${scope.types.name(a.type.elem)}* ${scope.name(a)} = (${scope.types.name(a.type.elem)}*)(${region}${offset});`, mc.loc(a.span)));
-    offset += ` + ${sizes[i]}ull * ${lengthName(a, scope)}`;
+    // The next array starts at a multiple of 16 bytes (limits.ts, dynamicSharedLayout).
+    offset += ` + ((${sizes[i]}ull * ${lengthName(a, scope)} + 15ull) & ~15ull)`;
   }
   return lines;
 }
@@ -207,4 +228,11 @@ function paramText(p: Param, kind: Function["kind"], scope: FunctionScope): stri
   // (f(a, a)), so they get neither.
   const restrict = kind === "kernel" && !t.readonly ? ` ${CUDA.kernelPointer}` : "";
   return `${t.readonly ? "const " : ""}${tn(t.elem)}*${restrict} ${name}`;
+}
+
+/** A kernel's `@launchBounds` / `@maxRegisters` as CUDA's qualifier, with a space after it; "" for none. */
+function kernelBounds(f: Function): string {
+  if (f.launchBounds) return `__launch_bounds__(${f.launchBounds.maxThreads}${f.launchBounds.minBlocks !== undefined ? `, ${f.launchBounds.minBlocks}` : ""}) `;
+  if (f.maxRegisters !== undefined) return `__maxnreg__(${f.maxRegisters}) `;
+  return "";
 }

@@ -74,7 +74,7 @@ export function emitCuda(m: Module, opts: CudaOptions = {}): CudaOutput {
   // A module that flushes f32 subnormals is built with -ftz=true (src/build/build.ts).
   if (m.flushToZero) lines.push(line("// @flushToZero: built with nvcc -ftz=true, f32 subnormals flush to zero."));
   const vectorOps = vectorHelpers(m, types);
-  const prelude = preludeLines(usedHelpers(m, vectorOps.map((h) => h.body)), m.flushToZero);
+  const prelude = preludeLines(usedHelpers(m, vectorOps.map((h) => h.body)));
   if (prelude.length > 0) lines.push(line(""), ...prelude.map((t) => line(t)));
   const typeLines = [...usedVectorTypes(m).map(vectorDefinition), ...m.structs.flatMap((t) => types.structDefinition(t))];
   if (typeLines.length > 0) lines.push(line(""), ...typeLines.map((t) => line(t)));

@@ -17,11 +17,11 @@ function regs(from: number, n: number): string {
 function mmaAsm(name: string, ptx: string, c: string, cd: "f" | "r", nd: number, pre = "", a = "a", b = "b"): string {
   const outs = Array.from({ length: nd }, (_, k) => `"=${cd}"(d[${k}])`).join(", ");
   const ins = [...[0, 1, 2, 3].map((k) => `"r"(${a}[${k}])`), `"r"(${b}[0])`, `"r"(${b}[1])`, ...Array.from({ length: nd }, (_, k) => `"${cd}"(c[${k}])`)].join(", ");
-  const inA = a === "a" ? `const ${U}* a` : "const float* a";
-  const inB = b === "b" ? `const ${U}* b` : "const float* b";
+  // An operand the asm takes as it comes is registers of u32; one converted first (tf32's) is floats.
+  const operand = (name: string, asIs: string) => `const ${name === asIs ? U : "float"}* ${asIs}`;
   const text = `mma.sync.aligned.${ptx} ${regs(0, nd)}, ${regs(nd, 4)}, ${regs(nd + 4, 2)}, ${regs(nd + 6, nd)};`;
   // A template (of nothing), so that an overload a module does not call draws no "never referenced" warning.
-  return `template <int = 0> static __device__ __forceinline__ void ${name}(${inA}, ${inB}, const ${c}* c, ${c}* d) { ${pre}asm volatile("${text}" : ${outs} : ${ins}); }`;
+  return `template <int = 0> static __device__ __forceinline__ void ${name}(${operand(a, "a")}, ${operand(b, "b")}, const ${c}* c, ${c}* d) { ${pre}asm volatile("${text}" : ${outs} : ${ins}); }`;
 }
 
 /** The builtin's template: the vectors' lanes as register arrays (gk's vectors lay their lanes out in order). */
@@ -31,14 +31,17 @@ function front(name: string): string {
 
 const TF32 = `${U} ta[4], tb[2]; for (int k = 0; k < 4; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(ta[k]) : "f"(a[k])); for (int k = 0; k < 2; k++) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(tb[k]) : "f"(b[k])); `;
 
-/** ldmatrix: the lane's row (a load4's lvalue, bound by reference) gives its shared-window address; n registers out. */
+/**
+ * ldmatrix: the lane's row (a load4's lvalue, bound by reference) gives its shared-window
+ * address; n registers out, into a u32 (x1) or the lanes of the vector type R the call names.
+ */
 function ldmatrix(n: 1 | 2 | 4, trans: boolean): string {
   const name = `gk_ldmatrix_x${n}${trans ? "_trans" : ""}`;
   const ptx = `ldmatrix.sync.aligned.m8n8.x${n}${trans ? ".trans" : ""}.shared.b16 ${regs(0, n)}, [%${n}];`;
   const addr = `"r"((unsigned int)__cvta_generic_to_shared(&row))`;
-  if (n === 1) return `template <typename V> static __device__ __forceinline__ ${U} ${name}(const V& row) { ${U} r; asm volatile("${ptx}" : "=r"(r) : ${addr} : "memory"); return r; }`;
-  const outs = ["x", "y", "z", "w"].slice(0, n).map((f) => `"=r"(r.${f})`).join(", ");
-  return `template <typename R, typename V> static __device__ __forceinline__ R ${name}(const V& row) { R r; asm volatile("${ptx}" : ${outs} : ${addr} : "memory"); return r; }`;
+  const [params, R] = n === 1 ? ["typename V", U] : ["typename R, typename V", "R"];
+  const outs = n === 1 ? `"=r"(r)` : ["x", "y", "z", "w"].slice(0, n).map((f) => `"=r"(r.${f})`).join(", ");
+  return `template <${params}> static __device__ __forceinline__ ${R} ${name}(const V& row) { ${R} r; asm volatile("${ptx}" : ${outs} : ${addr} : "memory"); return r; }`;
 }
 
 export const mmaHelpers = {

@@ -5,19 +5,21 @@
  * own integer division helpers below.
  */
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
+import { asyncCopyBuiltin, asyncGroupBuiltin } from "../../ir/asyncCopyBuiltins.js";
 import { ftzIdentityOperand } from "./ftzIdentities.js";
-import { cudaHelperDeps, cudaHelpers, cudaHelpersFtz, type CudaHelperName } from "./helpers.js";
+import { cudaHelperDeps, cudaHelpers, type CudaHelperName } from "./helpers.js";
 import type { BinaryExpr, BuiltinExpr, Expr, Module } from "../../ir/nodes.js";
 import { isLaneWise } from "../../ir/lanes.js";
 import { asScalar, INT_NAMES, isFloat, isHalf, isInt, isSigned, isSmallInt, leaves, type HalfName, type IntName, type ScalarType, type Type } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { CUDA } from "./settings.js";
 import { visit, visitExpr, type Visitor } from "../../ir/walk.js";
+import { bitcastNeedsHelper } from "./bitcast.js";
 
 export type DivisionHelperName = `gk_${"div" | "rem"}_${IntName | HalfName}`;
 export type ConversionHelperName = `gk_${"f32" | "f64"}_to_${IntName}`;
-type OwnHelperName = DivisionHelperName | ConversionHelperName;
+type OwnHelperName = DivisionHelperName | ConversionHelperName | "gk_bitcast";
 export type HelperName = CudaHelperName | OwnHelperName;
 
 interface HelperSource {
@@ -85,7 +87,14 @@ function conversionHelper(f: "f32" | "f64", t: IntName): HelperSource {
   return { code: `${head} { return x != x ? 0${CUDA.intSuffix[t]} : ${CUDA.floatToInt[f][t]}(x); }`, comment: CONVERSION_COMMENT };
 }
 
+/** bitcast<T>(v) of vectors (bitcast.ts): the bytes copied, which nvcc makes register moves. */
+const BITCAST_HELPER: HelperSource = {
+  code: `template <typename To, typename From> ${CUDA.helperQualifier} To gk_bitcast(From v) { static_assert(sizeof(To) == sizeof(From), "bitcast of types of different sizes"); To r; memcpy(&r, &v, sizeof(To)); return r; }`,
+  comment: "// bitcast<T>(v): v's bytes as a T of the same size (nvcc keeps the copy in registers).",
+};
+
 const OWN_HELPERS: ReadonlyMap<OwnHelperName, HelperSource> = new Map<OwnHelperName, HelperSource>([
+  ["gk_bitcast", BITCAST_HELPER],
   ...INT_NAMES.flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, divisionHelper(op, t)] as const)),
   ...(["f16", "bf16"] as const).flatMap((t) => (["div", "rem"] as const).map((op) => [`gk_${op}_${t}` as const, halfDivisionHelper(op, t)] as const)),
   ...(["f32", "f64"] as const).flatMap((f) => INT_NAMES.map((t) => [`gk_${f}_to_${t}` as const, conversionHelper(f, t)] as const)),
@@ -137,7 +146,11 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
   const add = (names: readonly CudaHelperName[] | undefined) => names?.forEach((n) => used.add(n));
   const visitor: Visitor = {
     stmt: (s) => {
+      const hinted = s.kind === "store" && s.cache ? CUDA_CACHE_HINTS[s.cache].store : undefined;
+      if (hinted) used.add(hinted);
       if (s.kind === "store" && s.order) add(CUDA_MEMORY[memoryBuiltin(s.order === "release" ? "storeRelease" : "storeVolatile").name]?.[asScalar(s.array.type.elem).name]?.helpers);
+      if (s.kind === "asyncCopy") add(CUDA_ASYNC_COPY[asyncCopyBuiltin(s.cache)]!(s.bytes).helpers);
+      if (s.kind === "asyncGroup") add(CUDA_ASYNC_COPY[asyncGroupBuiltin(s.op)]!(s.pending).helpers);
     },
       expr: (e) => {
         if (m.flushToZero && ftzIdentityOperand(e)) used.add("gk_ftz_f32");
@@ -157,8 +170,12 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           add(CUDA_WARP[e.op].helpers);
         } else if (e.kind === "special") {
           add(CUDA_INDEX[e.name].helpers);
+        } else if (e.kind === "load" && e.cache) {
+          used.add(CUDA_CACHE_HINTS[e.cache].load);
         } else if (e.kind === "load" && e.order) {
           add(CUDA_MEMORY[memoryBuiltin(e.order === "acquire" ? "loadAcquire" : "loadVolatile").name]?.[asScalar(e.type).name]?.helpers);
+        } else if (e.kind === "bitcast") {
+          if (bitcastNeedsHelper(e)) used.add("gk_bitcast");
         } else if (e.kind === "cast" && e.operand.type.kind === "scalar") {
           const h = conversionHelperFor(e.operand.type, asScalar(e.type));
           if (h) used.add(h);
@@ -196,17 +213,16 @@ export function usedHeaders(m: Module): string[] {
   return (["f16", "bf16"] as const).filter((h) => used.has(h)).map((h) => CUDA.half[h].header);
 }
 
-/** The prelude's text lines for these helpers (with their dependencies), in the fixed order; `ftz`: for a module built with -ftz=true. */
-export function preludeLines(used: ReadonlySet<HelperName>, ftz = false): string[] {
+/** The prelude's text lines for these helpers (with their dependencies), in the fixed order. */
+export function preludeLines(used: ReadonlySet<HelperName>): string[] {
   const emitted = new Set<HelperName>();
   const lines: string[] = [];
   let lastComment: string | undefined;
   const emit = (name: HelperName): void => {
     if (emitted.has(name)) return;
-    const variant = ftz ? cudaHelpersFtz[name as CudaHelperName] : undefined;
-    for (const dep of [...(cudaHelperDeps[name as CudaHelperName] ?? []), ...(variant?.deps ?? [])]) emit(dep);
+    for (const dep of cudaHelperDeps[name as CudaHelperName] ?? []) emit(dep);
     emitted.add(name);
-    const src = variant ? { code: variant.code } : source(name);
+    const src = source(name);
     if (src.comment !== undefined && src.comment !== lastComment) lines.push(...src.comment.split("\n"));
     lastComment = src.comment;
     lines.push(src.code);

@@ -20,7 +20,7 @@
  */
 
 import { builtins, type IndexEntry, type WarpEntry } from "../../ir/builtins.js";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP } from "./builtins.js";
 import { fill } from "../../ir/templates.js";
 import { assertNever } from "../../util.js";
 
@@ -217,10 +217,14 @@ export function builtinCudaNames(): string[] {
       case "memory":
         for (const impl of Object.values(CUDA_MEMORY[b.name] ?? {})) if (impl) texts.push(fill(impl.template, ["p", ...args]));
         break;
+      case "asyncCopy":
+        texts.push(fill(CUDA_ASYNC_COPY[b.name]!(16).template, args));
+        break;
       case "constant":
       case "vector":
       case "vectorMemory":
-        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts.
+      case "cacheHint":
+        // Vector builtins are written with the vector helpers' own names (gk_vop_...) and casts, cache hints with gk_ld_cs and the like.
         break;
       default:
         assertNever(b.rule, "builtin rule");

@@ -81,6 +81,18 @@ export const CUDA = {
     f64: { i32: "__double2int_rz", u32: "__double2uint_rz", i64: "__double2ll_rz", u64: "__double2ull_rz" },
   } satisfies Record<WideFloat, Record<WideInt, string>>,
 
+  /**
+   * bitcast<T>(v) between a float and an integer of its width: the intrinsics that read one's
+   * bits as the other ([float to integer, integer to float]); an integer of the other
+   * signedness goes through these and a C cast (src/codegen/cuda/bitcast.ts).
+   */
+  bitcast: {
+    f16: { i16: ["__half_as_short", "__short_as_half"], u16: ["__half_as_ushort", "__ushort_as_half"] },
+    bf16: { i16: ["__bfloat16_as_short", "__short_as_bfloat16"], u16: ["__bfloat16_as_ushort", "__ushort_as_bfloat16"] },
+    f32: { i32: ["__float_as_int", "__int_as_float"], u32: ["__float_as_uint", "__uint_as_float"] },
+    f64: { i64: ["__double_as_longlong", "__longlong_as_double"] },
+  } as Readonly<Record<"f16" | "bf16" | "f32" | "f64", Partial<Record<IntName, readonly [string, string]>>>>,
+
   /** 64-bit integer to f32 rounded once, to nearest even (a cast through double would round twice). */
   int64ToF32: { i64: "__ll2float_rn", u64: "__ull2float_rn" },
 

@@ -28,6 +28,9 @@ const INTRINSICS: Readonly<Record<string, Spelling>> = {
   fabsf: { gk: "abs" },
   fminf: { gk: "min" },
   fmaxf: { gk: "max" },
+  __pipeline_memcpy_async: { gk: "cpAsync", note: "cpAsync(dst, di, src, si, bytes) names the two elements as array and index" },
+  __pipeline_commit: { gk: "cpAsyncCommit" },
+  __pipeline_wait_prior: { gk: "cpAsyncWait" },
 };
 
 function fromTable(): Map<string, Spelling> {

@@ -11,10 +11,11 @@
  *   for the step. The label and the extra block appear only when the body continues.
  */
 import { memoryBuiltin } from "../../ir/builtins.js";
-import { CUDA_MEMORY, CUDA_SYNC } from "./builtins.js";
+import { asyncCopyBuiltin, asyncGroupBuiltin } from "../../ir/asyncCopyBuiltins.js";
+import { CUDA_ASYNC_COPY, CUDA_CACHE_HINTS, CUDA_MEMORY, CUDA_SYNC } from "./builtins.js";
 import type { Span } from "../../diagnostics/source.js";
-import type { ArrayVar, AssignStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
-import { asScalar, isDense, type ValueType } from "../../ir/types.js";
+import type { ArrayVar, AssignStmt, AsyncCopyStmt, Expr, IfStmt, LetStmt, LocalArrayStmt, LoopStmt, ValueVar, Stmt, StoreStmt } from "../../ir/nodes.js";
+import { asScalar, isDense, sizeOf, type ValueType } from "../../ir/types.js";
 import { pathType } from "../../ir/paths.js";
 import { pathExprs } from "../../ir/walk.js";
 import { assertNever, invariant } from "../../util.js";
@@ -75,6 +76,10 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): Line[] {
       return [line(`${pad(depth)}${fill(barrier, [])};`, at)];
     case "fence":
       return [line(`${pad(depth)}${fill(CUDA_MEMORY[memoryBuiltin(s.scope === "block" ? "fenceBlock" : "fenceDevice").name]!.fence!.template, [])};`, at)];
+    case "asyncCopy":
+      return simple(() => `${asyncCopyText(s, cx).text};`);
+    case "asyncGroup":
+      return [line(`${pad(depth)}${fill(CUDA_ASYNC_COPY[asyncGroupBuiltin(s.op)]!(s.pending).template, [])};`, at)];
     case "block":
       return [line(`${pad(depth)}{`, at), ...emitStmts(s.body, cx, depth + 1), line(`${pad(depth)}}`)];
     default:
@@ -157,6 +162,12 @@ function storeText(s: StoreStmt, cx: StmtContext): Emitted {
     const element = `${cx.scope.name(s.array)}${ops.slice(0, n).map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
     const emitted = emitExpr(ops[n + ix.length]!, cx.scope);
     const value = emitted.text;
+    const store = s.cache && CUDA_CACHE_HINTS[s.cache].store;
+    if (store) {
+      // storeStreaming: through the helper, at the element or the vector there.
+      const at = s.vector !== null ? `reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element})` : `&${element}`;
+      return { text: `${store}(${at}, ${value})`, prec: PREC.primary };
+    }
     if (s.vector !== null) {
       return { text: `*reinterpret_cast<${types.name(s.value.type as ValueType)}*>(&${element}) = ${value}`, prec: PREC.cond - 1 };
     }
@@ -169,6 +180,19 @@ function storeText(s: StoreStmt, cx: StmtContext): Emitted {
     const t = pathType(s.array.type.elem, s.path) as ValueType;
     if (s.array.type.kind === "global" && !isDense(t)) return { text: `${types.storeHelper(t)}(&${target}, ${value})`, prec: PREC.primary };
     return { text: `${target} = ${value}`, prec: PREC.cond - 1 };
+  });
+}
+
+/** cpAsync: the two elements' addresses (operands in the IR's order: dst's indices, src's, valid) and the bytes read. */
+function asyncCopyText(s: AsyncCopyStmt, cx: StmtContext): Emitted {
+  const nd = s.dstIndices.length;
+  const ns = s.srcIndices.length;
+  const operands = s.valid ? [...s.dstIndices, ...s.srcIndices, s.valid] : [...s.dstIndices, ...s.srcIndices];
+  return inOrder(operands, cx.scope, (ops) => {
+    const at = (a: ArrayVar, ix: readonly Expr[]) => `&${cx.scope.name(a)}${ix.map((i) => `[${emitExpr(i, cx.scope).text}]`).join("")}`;
+    const read = s.valid ? `(unsigned int)(${emitExpr(ops[nd + ns]!, cx.scope).text}) * ${sizeOf(s.dst.type.elem)}u` : `${s.bytes}u`;
+    const tpl = CUDA_ASYNC_COPY[asyncCopyBuiltin(s.cache)]!(s.bytes).template;
+    return { text: fill(tpl, [at(s.dst, ops.slice(0, nd)), at(s.src, ops.slice(nd, nd + ns)), read]), prec: PREC.primary };
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * What the code generator must know about a kernel before it writes any code: which device
  * functions it reaches, which of them (and whether the kernel itself) reach a barrier or a
- * warp operation — those run as generators on the generator path — and which thread-index
+ * warp operation — those run as generators on the generator path —, whether it starts
+ * asynchronous copies (it then runs on generators too), and which thread-index
  * variables each function needs, so that device functions receive exactly those as parameters.
  */
 import { indexBuiltin } from "../../ir/builtins.js";
@@ -30,6 +31,11 @@ export interface KernelAnalysis {
   readonly dynamicShared: readonly ArrayVar[];
   /** Whether a device function the kernel calls takes a shared array, a view or a reference: shared arrays then carry their written flags as `$w`. */
   readonly passesMemory: boolean;
+  /**
+   * Whether the kernel or a function it calls starts asynchronous copies or waits for them: it
+   * then runs on generators, and its shared accesses check the copies' states (emitAsync.ts).
+   */
+  readonly asyncCopies: boolean;
 }
 
 interface Direct {
@@ -37,6 +43,7 @@ interface Direct {
   readonly barrier: boolean;
   readonly warp: boolean;
   readonly loop: boolean;
+  readonly async: boolean;
   readonly specials: Set<string>;
 }
 
@@ -46,10 +53,12 @@ function direct(f: Function): Direct {
   let barrier = false;
   let warp = false;
   let loop = false;
+  let async = false;
   visit(f.body, {
     stmt: (s) => {
       if (s.kind === "barrier") barrier = true;
       if (s.kind === "loop") loop = true;
+      if (s.kind === "asyncCopy" || s.kind === "asyncGroup") async = true;
     },
     expr: (e) => {
       if (e.kind === "call") callees.add(e.callee);
@@ -57,7 +66,7 @@ function direct(f: Function): Direct {
       if (e.kind === "warp") warp = true;
     },
   });
-  return { callees, barrier, warp, loop, specials };
+  return { callees, barrier, warp, loop, async, specials };
 }
 
 export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
@@ -106,5 +115,6 @@ export function analyzeKernel(m: Module, kernelName: string): KernelAnalysis {
   const suspendFns = new Set([...barrierFns, ...warpFns]);
   const constants = constantsRead(kernel, new Map(deviceFns.map((f) => [f.name, f])));
   const passesMemory = deviceFns.some((f) => f.params.some((p) => p.type.kind === "array" || p.type.kind === "view" || (p.kind === "valueVar" && p.ref)));
-  return { kernel, deviceFns, barrierFns, warpFns, suspendFns, loopFns, specials, constants, dynamicShared: dynamicSharedArrays(kernel), passesMemory };
+  const asyncCopies = [...info.values()].some((d) => d.async);
+  return { kernel, deviceFns, barrierFns, warpFns, suspendFns, loopFns, specials, constants, dynamicShared: dynamicSharedArrays(kernel), passesMemory, asyncCopies };
 }

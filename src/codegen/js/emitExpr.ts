@@ -21,6 +21,7 @@ import { applyTemplate, isTrivial, literal, newTemp, varName, type FnCtx } from 
 import { emitAtomic, emitLoad, emitMember, emitRefRead } from "./emitMemory.js";
 import { emitCall } from "./emitCall.js";
 import { raw } from "../../ir/templates.js";
+import { bitcastJs, isBitcastType } from "../../ir/bitcast.js";
 
 export function emitExpr(ctx: FnCtx, e: Expr): string {
   if (isLaneWise(e)) return laneWise(ctx, e);
@@ -54,6 +55,14 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
       invariant(e.operand.type.kind === "scalar", "cast of a non-scalar");
       const tpl = jsCast(e.operand.type, asScalar(e.type), ctx.opts.flushToZero);
       return applyTemplate(ctx, raw(([a]) => tpl(a!)), [emitExpr(ctx, e.operand)]);
+    }
+    case "bitcast": {
+      const from = e.operand.type;
+      invariant(from.kind !== "void" && isBitcastType(from), `bitcast of ${from.kind}`);
+      // A scalar operand is written once; a vector's lanes are read one by one, from a temporary.
+      const code = emitExpr(ctx, e.operand);
+      if (from.kind === "scalar") return bitcastJs(from, e.type, code);
+      return applyTemplate(ctx, raw(([a]) => bitcastJs(from, e.type, a!)), [code]);
     }
     case "load":
       return emitLoad(ctx, e);

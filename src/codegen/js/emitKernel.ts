@@ -18,7 +18,8 @@
  * operation; the scheduler (src/runtime/sim/scheduler.ts) drives the threads of each block.
  *
  * Race mode (GenOptions.checkRaces) runs every kernel on generators, so that the scheduler
- * tells the detector (`$race`, a third parameter of the source) which thread runs.
+ * tells the detector (`$race`, a third parameter of the source) which thread runs; so does a
+ * kernel with asynchronous copies, for their tracker (`$async`, the fourth; emitAsync.ts).
  *
  * State per launch lives in variables of the generated closure; the code is compiled once
  * per kernel, so V8 optimizes it once and keeps it.
@@ -29,6 +30,7 @@ import { arrayName, baseArrayName, fnName, newFnCtx, varName, type FnCtx, type F
 import { emitStmts } from "./emitStmt.js";
 import { AXES, derivedIndices, kernelParams, LAUNCH_PARAMS, resetShared, temps, v } from "./launchParts.js";
 import { regionLaunch } from "./regions/launch.js";
+import { asyncParamStates } from "./emitAsync.js";
 import { lowerKernel } from "./regions/lower.js";
 import { SiteTable } from "./sites.js";
 
@@ -61,7 +63,7 @@ export function generateKernel(m: Module, kernelName: string, opts: GenOptions, 
   const k = analysis.kernel;
   const usesBarriers = analysis.barrierFns.has(kernelName);
   const usesWarpOps = analysis.warpFns.has(kernelName);
-  if (usesBarriers && !usesWarpOps && barrierPath === "regions" && !opts.checkRaces) {
+  if (usesBarriers && !usesWarpOps && !analysis.asyncCopies && barrierPath === "regions" && !opts.checkRaces) {
     const sites = new SiteTable();
     const tree = lowerKernel(m, analysis, sites);
     if (tree) {
@@ -73,7 +75,7 @@ export function generateKernel(m: Module, kernelName: string, opts: GenOptions, 
   }
   const sites = new SiteTable();
   const parts = prelude(analysis.deviceFns, analysis, sites, opts);
-  const suspends = usesBarriers || usesWarpOps || opts.checkRaces === true;
+  const suspends = usesBarriers || usesWarpOps || analysis.asyncCopies || opts.checkRaces === true;
   const ctx = newFnCtx(k, suspends ? "generator" : "fastKernel", analysis, sites, opts);
   parts.push(...(suspends ? barrierLaunch(ctx) : fastLaunch(ctx)), "return $launch;");
   return { source: parts.join("\n") + "\n", sites, analysis, usesBarriers, usesWarpOps, barrierPath: suspends ? "generators" : null, barrierPoints: [] };
@@ -103,6 +105,8 @@ function deviceFn(f: Function, analysis: KernelAnalysis, sites: SiteTable, opts:
   const written = opts.checkUninitializedShared ? f.params.filter((p): p is ArrayVar => p.type.kind === "array").map((p) => `  const ${arrayName(ctx, p)}$w = ${arrayName(ctx, p)}.$w;`) : [];
   // In race mode, the shadows of the memory the array parameters reach (races.ts).
   const shadows = opts.checkRaces ? f.params.filter((p): p is ArrayVar => p.kind === "arrayVar").map((p) => `  const ${arrayName(ctx, p)}$r = $race.of(${arrayName(ctx, p)});`) : [];
+  // With asynchronous copies, the states of the shared memory the array parameters reach (emitAsync.ts).
+  shadows.push(...asyncParamStates(ctx, "  "));
   const body = emitStmts(ctx, f.body, "  ");
   return [
     ...ctx.hoisted,

@@ -31,6 +31,7 @@ import { emitExpr } from "./emitExpr.js";
 import { allocate, holdingOf, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
 import type { Site } from "./sites.js";
 import { fill } from "../../ir/templates.js";
+import { asyncCheck, asyncSourceWrite, asyncStates, type AsyncStates } from "./emitAsync.js";
 
 /** An access's indices as code: assignments to temporaries, the test that they are in bounds, the flat offset. */
 interface Indexing {
@@ -110,7 +111,7 @@ export function indexing(ctx: FnCtx, array: ArrayVar, indices: readonly Expr[], 
  * checked: `name$w` for shared memory, the array's `$w` property (undefined unless it is shared)
  * for a view; nothing for other memory.
  */
-function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonly maybe: boolean } | undefined {
+export function flagsOf(ctx: FnCtx, array: ArrayVar): { readonly flags: string; readonly maybe: boolean } | undefined {
   if (!ctx.opts.checkUninitializedShared) return undefined;
   const space = memorySpace(array.type);
   const name = arrayName(ctx, array);
@@ -228,12 +229,18 @@ export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   const ix = indexing(ctx, e.array, e.indices);
   const name = arrayName(ctx, e.array);
   const shadow = raceShadow(ctx, e.array);
-  const offset = shadow ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
+  const states = asyncStates(ctx, e.array);
+  const offset = shadow || states ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
   const read = checkedRead(ctx, name, offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
   const value = fromStored(e.type as ScalarType, read);
-  const raced = shadow ? `($race.${LOAD_HOOK[e.order ?? "plain"]}(${shadow}, ${offset}, ${site}), ${value})` : value;
+  const raced = withAsync(states, offset, 1, site, false, shadow ? `($race.${LOAD_HOOK[e.order ?? "plain"]}(${shadow}, ${offset}, ${site}), ${value})` : value);
   const checked = `(${ix.inBounds} ? ${raced} : ${ix.fault(site)})`;
   return seq([...ix.binds, checked]);
+}
+
+/** `value` after the check of the asynchronous copies' states, where the array has them. */
+function withAsync(states: AsyncStates | undefined, offset: string, n: number, site: number, write: boolean, value: string): string {
+  return states ? `(${asyncCheck(states, offset, n, site, write)}, ${value})` : value;
 }
 
 /** A store statement. */
@@ -245,10 +252,14 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   const name = arrayName(ctx, s.array);
   const elem = s.array.type.elem as ScalarType;
   const shadow = raceShadow(ctx, s.array);
-  const offset = shadow ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
+  const states = asyncStates(ctx, s.array);
+  const copied = ctx.analysis.asyncCopies && !states;
+  const offset = shadow || states || copied ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
   const lines = ix.binds.map((b) => `${b};`);
   const write = flaggedWrite(ctx, name, offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
-  const raced = shadow ? `{ $race.${STORE_HOOK[s.order ?? "plain"]}(${shadow}, ${offset}, ${site}, ${name}, ${toStored(elem, value)}); ${write} }` : write;
+  const source = copied ? asyncSourceWrite(ctx, s.array, offset, 1, site) : undefined;
+  const pending = states ? `${asyncCheck(states, offset, 1, site, true)}; ` : source ? `${source}; ` : "";
+  const raced = shadow ? `{ ${pending}$race.${STORE_HOOK[s.order ?? "plain"]}(${shadow}, ${offset}, ${site}, ${name}, ${toStored(elem, value)}); ${write} }` : pending ? `{ ${pending}${write} }` : write;
   lines.push(`if (${ix.inBounds}) ${raced} else ${ix.fault(site)};`);
   return lines.join(" ");
 }
@@ -268,6 +279,10 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   const old = newTemp(ctx);
   const parts = [...ix.binds, `(${ix.inBounds}) || ${ix.fault(site)}`];
   if (o !== ix.offset) parts.push(`${o} = ${ix.offset}`);
+  const states = asyncStates(ctx, e.array);
+  if (states) parts.push(asyncCheck(states, o, 1, site, true));
+  const source = asyncSourceWrite(ctx, e.array, o, 1, site);
+  if (source) parts.push(source);
   const shadow = raceShadow(ctx, e.array);
   if (shadow) parts.push(`$race.a(${shadow}, ${o}, ${site})`);
   // The element as stored, and as a value (they differ for f16 and bf16: bits and number).
@@ -370,13 +385,14 @@ function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds:
 }
 
 /**
- * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory of a
- * fixed size. Views and dynamic shared arrays hold only scalars (the checker: GK2042, GK2044)
- * and are never vector-accessed (GK2046), so no layout access reaches them.
+ * Whether a layout access (layout.ts) of `array` keeps `name$w` flags: for shared memory, of a
+ * fixed size or dynamic (whose arrays hold scalars, GK2042, and are vector-accessed by
+ * load4/store4). Views hold only scalars (GK2044) and are never vector-accessed (GK2046), so no
+ * layout access reaches them.
  */
 function sharedFlags(ctx: FnCtx, array: ArrayVar): boolean {
   const flags = flagsOf(ctx, array);
-  invariant(!flags?.maybe && array.type.kind !== "dynamicShared", `a layout access of ${array.name} (${array.type.kind})`);
+  invariant(!flags?.maybe, `a layout access of ${array.name} (${array.type.kind})`);
   return flags !== undefined;
 }
 
@@ -397,7 +413,8 @@ function emitLoadValue(ctx: FnCtx, e: LoadExpr): string {
   const m = memOf(ctx, e.array, sharedFlags(ctx, e.array), site, ix.report);
   // Race mode follows a vector access lane by lane, and a part of an element as the whole element.
   const shadow = raceShadow(ctx, e.array);
-  const race = () => (shadow ? [`$race.rn(${shadow}, ${o}, ${lanes}, ${site})`] : []);
+  const states = asyncStates(ctx, e.array);
+  const race = () => [...(states ? [asyncCheck(states, o, lanes, site, false)] : []), ...(shadow ? [`$race.rn(${shadow}, ${o}, ${lanes}, ${site})`] : [])];
   if (e.vector !== null) {
     invariant(elem.kind === "scalar" && e.type.kind === "vector", "a vector load of an array of non-scalars");
     tests.push(`(${o} % ${lanes} === 0 || $sim.misaligned(${site}, ${ix.report}, ${lanes}))`);
@@ -426,6 +443,10 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   const writes = writeValue(ctx, m, type, addr, value, sentinelOf);
   const shadow = raceShadow(ctx, s.array);
   if (shadow) writes.unshift(`$race.wn(${shadow}, ${o}, ${lanes}, ${site});`);
+  const states = asyncStates(ctx, s.array);
+  if (states) writes.unshift(`${asyncCheck(states, o, lanes, site, true)};`);
+  const source = asyncSourceWrite(ctx, s.array, o, lanes, site);
+  if (source) writes.unshift(`${source};`);
   const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
   return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
 }
@@ -501,7 +522,8 @@ export function emitRefRead(ctx: FnCtx, v: ValueVar, span: Site["span"] = v.span
   const t = asScalar(v.type);
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
   const site = flags ? accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span: v.span }) : -1;
-  const read = fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
+  let read = fromStored(t, checkedRead(ctx, name, `${name}$o`, t, flags, `$sim.uninitialized(${site}, [])`));
+  if (ctx.analysis.asyncCopies) read = `($async.ref(${name}, ${name}$o, ${accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span })}, false), ${read})`;
   if (!ctx.opts.checkRaces) return read;
   // The reference's container is an array of global or shared memory, or a box (no shadow); a race names the read's place.
   const raceSite = accessSite(ctx, { kind: "ref", access: "read", param: v, fn: ctx.fn.name, span });
@@ -515,6 +537,7 @@ export function emitRefWrite(ctx: FnCtx, v: ValueVar, value: string, span: Site[
   const flags = ctx.opts.checkUninitializedShared ? { flags: `${name}.$w`, maybe: true } : undefined;
   const binds: string[] = [];
   const stored = bindTo(ctx, toStored(t, value), binds);
+  if (ctx.analysis.asyncCopies) binds.push(`$async.ref(${name}, ${name}$o, ${accessSite(ctx, { kind: "ref", access: "write", param: v, fn: ctx.fn.name, span })}, true)`);
   if (ctx.opts.checkRaces) {
     const site = accessSite(ctx, { kind: "ref", access: "write", param: v, fn: ctx.fn.name, span });
     binds.push(`$race.w($race.of(${name}), ${name}$o, ${site}, ${name}, ${stored})`);

@@ -19,6 +19,7 @@ import { assertNever, invariant } from "../../util.js";
 import { varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
 import { emitAssignPath, emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
+import { emitAsyncCopy, emitAsyncGroup } from "./emitAsync.js";
 
 /** Exported for the regions' loops, which write the same back-edge. */
 export function budgetCheck(ctx: FnCtx, site: number): string {
@@ -73,7 +74,11 @@ function emitStmt(ctx: FnCtx, s: Stmt, pad: string): string[] {
     case "fence":
       // The simulator runs one access at a time, in one order every thread sees: a fence orders
       // nothing more. Race mode follows what it orders (src/runtime/sim/races.ts).
-      return ctx.opts.checkRaces ? [`${pad}$race.fence(${s.scope === "device"});`] : [];
+      return [...(ctx.opts.checkRaces ? [`${pad}$race.fence(${s.scope === "device"});`] : []), ...(ctx.analysis.asyncCopies ? [`${pad}$async.fence();`] : [])];
+    case "asyncCopy":
+      return [`${pad}${emitAsyncCopy(ctx, s)}`];
+    case "asyncGroup":
+      return [`${pad}${emitAsyncGroup(s)}`];
   }
   return assertNever(s, "statement");
 }

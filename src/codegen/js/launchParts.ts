@@ -9,6 +9,7 @@ import { visit } from "../../ir/walk.js";
 import { arrayName, varName, type FnCtx } from "./context.js";
 import { sentinelOf, typedArrayOf } from "./emitMemory.js";
 import { allocate, flagCount, globalLength, sentinelFill, zeroFill } from "./layout.js";
+import { asyncSharedStates } from "./emitAsync.js";
 
 export const AXES: readonly Axis[] = [0, 1, 2];
 /** The JavaScript name of a thread-index variable: `$tx`, `$bdy`, `$gz`... */
@@ -78,6 +79,7 @@ export function kernelParams(ctx: FnCtx, pad: string): { outer: string[]; perThr
       if (passesMemory) outer.push(`${pad}${n}.$w = ${n}$w;`);
     }
   }
+  outer.push(...asyncSharedStates(ctx, pad));
   return { outer, perThread, names };
 }
 

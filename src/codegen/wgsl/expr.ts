@@ -128,6 +128,9 @@ export function emitExpr(e: Expr, cx: ExprContext): Emitted {
       return atom(`${operand(emitExpr(e.operand, cx), PREC.primary)}.${e.lanes.map(laneName).join("")}`);
     case "zero":
       return atom(`${typeName(e.type, cx.structs)}()`);
+    case "bitcast":
+      // Between 32-bit scalars and vectors of them (WGSL's bitcast; legalize refuses the wider and narrower types).
+      return atom(`bitcast<${typeName(e.type, cx.structs)}>(${emitExpr(e.operand, cx).text})`);
     default:
       return assertNever(e, "expression");
   }

@@ -101,6 +101,9 @@ function emitStmt(s: Stmt, cx: StmtContext, depth: number): string[] {
       return cx.storageBarrier(s) ? [`${pad}storageBarrier();`, `${pad}workgroupBarrier();`] : [`${pad}workgroupBarrier();`];
     case "fence":
       return invariant(false, "a fence reached the WGSL backend (legalize refuses it)") as never;
+    case "asyncCopy":
+    case "asyncGroup":
+      return invariant(false, "an asynchronous copy reached the WGSL backend (legalize refuses it)") as never;
     case "block":
       return [`${pad}{`, ...emitStmts(s.body, cx, depth + 1), `${pad}}`];
     default:
@@ -120,7 +123,11 @@ function store(s: StoreStmt, cx: StmtContext, pre: string[], depth: number): str
   const a = cx.array(s.array);
   const indices = ix.slice(0, s.indices.length);
   const v = emitExpr(value, cx).text;
-  if (s.vector !== null) return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+  if (s.vector !== null) {
+    // 16-byte accesses (8 lanes) are of half data alone, which legalize refuses.
+    invariant(s.vector !== 8, "store8 reached the WGSL backend (legalize refuses half data)");
+    return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+  }
   const element = `${a.name}${indexText(indices, cx)}`;
   if (a.atomic) {
     const f32 = a.type.elem.kind === "scalar" && a.type.elem.name === "f32";

@@ -12,6 +12,7 @@
  *
  * Its limits are WebGPU's defaults, which every adapter offers (a device may be asked for more).
  */
+import type { Limits } from "../../ir/limits.js";
 import type { Target } from "../../ir/target.js";
 
 /** WebGPU's default limits that a kernel meets (GPUSupportedLimits names). */
@@ -33,7 +34,8 @@ export interface WgslLimits {
 }
 
 export interface WgslTarget extends Target {
-  readonly limits: WgslLimits;
+  /** WebGPU's own figures (GPUSupportedLimits names), beside gk's `limits` made from them. */
+  readonly webgpuLimits: WgslLimits;
 }
 
 export const WGSL_LIMITS: WgslLimits = {
@@ -45,6 +47,22 @@ export const WGSL_LIMITS: WgslLimits = {
   maxComputeWorkgroupsPerDimension: 65535,
   maxStorageBuffersPerShaderStage: 8,
   maxStorageBufferBindingSize: 134217728,
+};
+
+/** gk's limits (src/ir/limits.ts) on a WebGPU device of the default limits: the checker, the API and the simulator refuse past them. */
+const LIMITS: Limits = {
+  grid: [WGSL_LIMITS.maxComputeWorkgroupsPerDimension, WGSL_LIMITS.maxComputeWorkgroupsPerDimension, WGSL_LIMITS.maxComputeWorkgroupsPerDimension],
+  block: [WGSL_LIMITS.maxComputeWorkgroupSizeX, WGSL_LIMITS.maxComputeWorkgroupSizeY, WGSL_LIMITS.maxComputeWorkgroupSizeZ],
+  blockThreads: WGSL_LIMITS.maxComputeInvocationsPerWorkgroup,
+  staticSharedBytes: WGSL_LIMITS.maxComputeWorkgroupStorageSize,
+  sharedBytes: WGSL_LIMITS.maxComputeWorkgroupStorageSize,
+  sharedBytesWhat: "WebGPU's default workgroup storage",
+  // Constant arrays are storage buffers (layout.ts): one binding's bytes.
+  constantBytes: WGSL_LIMITS.maxStorageBufferBindingSize,
+  // WGSL sets no bound on a function's variables; CUDA's keeps generated kernels portable.
+  localBytes: 512 * 1024,
+  // Value parameters are 4-byte slots of one uniform block (64 KiB, WebGPU's maxUniformBufferBindingSize).
+  kernelArgs: 16384,
 };
 
 /** Builtins the WGSL target lacks, and why (legalize's words); math.ts writes every other. */
@@ -67,12 +85,14 @@ export const WGSL_TARGET: WgslTarget = {
     memoryOrdering: false,
     tensorCores: false,
     globalBools: false,
+    asyncCopies: false,
   },
   lacksBuiltins: WGSL_LACKS,
   // Entry points are named in the descriptor (layout.ts), renamed where WGSL reserves the name.
   kernelSymbol: { what: "its WGSL entry point", problem: () => undefined },
   spelling: wgslSpelling,
-  limits: WGSL_LIMITS,
+  limits: LIMITS,
+  webgpuLimits: WGSL_LIMITS,
 };
 
 /** WGSL's names for what gk spells differently, for the checker's hints (GK2004). */

@@ -3,6 +3,7 @@
  * evalOp, the same templates the simulator executes. Operations that would trap at run
  * time (integer division by zero) are left for run time to report.
  */
+import { evalBitcast, isBitcastType } from "../bitcast.js";
 import { assertNever } from "../../util.js";
 import { mathBuiltin, mathJs } from "../builtins.js";
 import { compileJs, evalBinary, evalCast, evalUnary, FoldTrap } from "../evalOp.js";
@@ -67,6 +68,15 @@ function foldNode(e: Expr, ftz: boolean): Expr {
       return isConst(e.cond) ? (e.cond.value === true ? e.ifTrue : e.ifFalse) : e;
     case "cast":
       return isConst(e.operand) ? constLike(e, evalCast(e.operand.type, asScalar(e.type), e.operand.value, ftz)) : e;
+    case "bitcast": {
+      // A bitcast of a bitcast is one bitcast (bits move, nothing is computed). A constant
+      // scalar's is a constant, unless a NaN: constants of NaN are written as the canonical one.
+      const x = e.operand;
+      if (x.kind === "bitcast") return x.operand.type === e.type ? x.operand : { ...e, operand: x.operand };
+      if (!isConst(x) || x.type.kind !== "scalar" || !isBitcastType(x.type) || e.type.kind !== "scalar") return e;
+      const v = evalBitcast(x.type, e.type, x.value) as ScalarValue;
+      return v !== v ? e : constLike(e, v);
+    }
     case "builtin": {
       const args = e.args;
       if (!args.every(isConst)) return e;
@@ -166,10 +176,15 @@ function foldStmt(s: Stmt, ftz: boolean): Stmt[] {
       return [{ ...s, value: s.value ? foldExpr(s.value, ftz) : null }];
     case "block":
       return [{ ...s, body: foldStmts(s.body, ftz) }];
+    case "asyncCopy": {
+      const f = (x: Expr) => foldExpr(x, ftz);
+      return [{ ...s, dstIndices: s.dstIndices.map(f), srcIndices: s.srcIndices.map(f), valid: s.valid ? f(s.valid) : null }];
+    }
     case "break":
     case "continue":
     case "barrier":
     case "fence":
+    case "asyncGroup":
       return [s];
   }
   return assertNever(s, "statement");

@@ -55,6 +55,7 @@ function legalizeFunction(f: Function, use: Use, useType: UseType, useBuiltin: (
       if (s.kind === "let") useType(s.var.type, s.span);
       else if (s.kind === "localArray") useType(s.array.type, s.span);
       else if (s.kind === "fence" || (s.kind === "store" && s.order)) use("memoryOrdering", s.span);
+      else if (s.kind === "asyncCopy" || s.kind === "asyncGroup") use("asyncCopies", s.span);
     },
     expr: (e: Expr) => {
       if ("type" in e && e.type) useType(e.type as ValueType, e.span);

@@ -16,6 +16,10 @@ export interface Addon {
   free(gpu: number, ptr: number): void;
   upload(gpu: number, ptr: number, offset: number, data: Uint8Array): void;
   download(gpu: number, ptr: number, offset: number, into: Uint8Array): void;
+  /** Sets `count` elements of `pattern.length` bytes at ptr + offset to `pattern`, queued on the legacy default stream. */
+  fill(gpu: number, ptr: number, offset: number, pattern: Uint8Array, count: number): void;
+  /** Copies `bytes` bytes device to device, queued on the legacy default stream. */
+  deviceCopy(gpu: number, dst: number, src: number, bytes: number): void;
   load(gpu: number, image: Uint8Array, path: string): number;
   kernel(gpu: number, module: number, symbol: string, name: string): number;
   launch(gpu: number, kernel: number, block: Uint8Array): void;

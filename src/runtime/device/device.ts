@@ -14,15 +14,19 @@
  * itself is in launching.ts.
  */
 import { freemem, totalmem } from "node:os";
+import { CUDA_TARGET, cudaTargetFor } from "../../codegen/cuda/target.js";
+import type { Target } from "../../ir/target.js";
 import type { ScalarName } from "../../ir/types.js";
 import { elemNote, holdsElem, TYPED_ARRAY, typedArrayName, type AnyTypedArray, type ElemOfTypedArray, type TypedArrayFor } from "../../ir/values.js";
 import { GkRuntimeError } from "../errors.js";
+import { invariant } from "../../util.js";
 import type { DeviceInfo, LauncherOptions } from "../launcher/types.js";
 import type { SimOptions } from "../sim/index.js";
 import type { Engine, Isolation } from "./engine.js";
 import type { WebGpuEngine } from "../webgpu/engine.js";
 import type { WebGpuOptions } from "../webgpu/open.js";
-import { describeValue, GpuArray, type ArrayOptions, type ArrayStore, type ElemName } from "./gpuArray.js";
+import { describeValue, GpuArray, type ArrayOptions, type ArrayStore } from "./gpuArray.js";
+import { ELEM_TYPES_TEXT, layoutOf, type ArrayElem, type ElemName, type LanesOf, type Layout, type VectorName } from "./arrayElems.js";
 
 /** Where kernels run: a GPU when one and nvcc are usable, else the simulator (auto); a GPU or an error (cuda); the simulator (cpu); a WebGPU device (webgpu: navigator.gpu, or Dawn's Node binding, the optional `webgpu` package). */
 export type DeviceChoice = "auto" | "cuda" | "cpu" | "webgpu";
@@ -111,6 +115,12 @@ export class GpuDevice {
     /** Why `auto` did not pick a GPU, for the simulator. */
     readonly reason: string | undefined,
     /** @internal */ readonly simOptions: SimOptions | undefined,
+    /**
+     * @internal What the device's code generator says of it (src/ir/target.ts): the API's and
+     * the simulator's launch checks read its limits. A GPU's is CUDA's for its arch; the
+     * simulator stands in for a CUDA GPU, so its target is CUDA's too.
+     */
+    readonly target: Target,
     /** @internal A WebGPU device's engine (src/runtime/webgpu). */
     readonly webgpu?: WebGpuEngine,
   ) {
@@ -162,20 +172,24 @@ export class GpuDevice {
    * A GPU array holding a copy of `data`, its element type `opts.elem` or the TypedArray's
    * (a Uint8Array is bool, a Uint16Array u16: say u8, f16 or bf16 in `opts.elem`). Typed
    * alike: `array(new Float32Array(n))` is a `GpuArray<"f32">`, `array(bits, { elem: "f16" })`
-   * a `GpuArray<"f16">`; `array<"f32">(data)` names the type.
+   * a `GpuArray<"f16">`; `array<"f32">(data)` names the type. A vector type in `opts.elem`
+   * takes the TypedArray of its lanes, a whole number of vectors (`array(lanes, { elem:
+   * "f32x4" })`: a `GpuArray<"f32x4">` of lanes.length / 4 vectors, 4 lanes for an f32x3 too).
    */
   array<A extends AnyTypedArray>(data: A, opts?: ArrayOptions & { readonly elem?: undefined }): Promise<GpuArray<ElemOfTypedArray<A>>>;
   array<E extends ElemName>(data: TypedArrayFor<E>, opts?: ArrayOptions & { readonly elem?: E }): Promise<GpuArray<E>>;
-  async array<E extends ElemName>(data: TypedArrayFor<E>, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    if (opts.elem !== undefined && !(Object.hasOwn(TYPED_ARRAY, opts.elem) && holdsElem(data, opts.elem))) {
-      const want = Object.hasOwn(TYPED_ARRAY, opts.elem) ? `a ${typedArrayName(opts.elem)}${elemNote(opts.elem)}` : "a TypedArray";
+  array<V extends VectorName>(data: LanesOf<V>, opts: Omit<ArrayOptions, "elem"> & { readonly elem: V }): Promise<GpuArray<V>>;
+  async array<E extends ElemName | VectorName>(data: AnyTypedArray, opts: Omit<ArrayOptions, "elem"> & { readonly elem?: E } = {}): Promise<GpuArray<E>> {
+    const l = opts.elem === undefined ? undefined : layoutOf(opts.elem);
+    if (opts.elem !== undefined && !(l !== undefined && l.type.kind !== "struct" && holdsElem(data, l.lane) && data.length % l.per === 0)) {
+      const want = l === undefined || l.type.kind === "struct" ? "a TypedArray" : l.per === 1 ? `a ${typedArrayName(l.lane)}${elemNote(l.lane)}` : `a ${typedArrayName(l.lane)} of ${l.per}·n lanes`;
       throw new GkRuntimeError("GK8005", `array(data, { elem: ${JSON.stringify(opts.elem)} }) takes ${want}, got ${describeValue(data)}`);
     }
     const elem = opts.elem ?? elemOf(data);
     if (elem === undefined) throw new GkRuntimeError("GK8005", `array() takes a TypedArray (Float32Array, Int32Array, ...), got ${describeValue(data)}`);
-    const a = await this.zeros(elem as E, data.length, opts);
+    const a = await this.zeros(elem as E, data.length / (l?.per ?? 1), { ...(opts.label !== undefined && { label: opts.label }) });
     try {
-      await a.write(data);
+      await (a as GpuArray<ElemName>).write(data as TypedArrayFor<ElemName>);
     } catch (e) {
       a.free();
       throw e;
@@ -183,15 +197,19 @@ export class GpuDevice {
     return a;
   }
 
-  /** A GPU array of `length` zeros of element type `elem` ("f32", "i32", ...). */
-  async zeros<E extends ElemName>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
-    checkShape("zeros()", elem, length);
+  /**
+   * A GPU array of `length` zeros of element type `elem`: a scalar type ("f32", "i32", ...), a
+   * vector type ("f32x4", "i32x2", ...: a `GpuArray<"f32x4">`) or a struct type
+   * (`mod.structs.Particle`: its elements read back as objects).
+   */
+  async zeros<E extends ArrayElem>(elem: E, length: number, opts: ArrayOptions = {}): Promise<GpuArray<E>> {
+    const l = checkShape("zeros()", elem, length);
     const engine = this.openArrays("zeros()");
     const label = opts.label;
-    const what = () => (label !== undefined ? `GPU array '${label}' (${elem}[${length}])` : `a GPU array (${elem}[${length}])`);
-    const bytes = length * TYPED_ARRAY[elem].BYTES_PER_ELEMENT;
+    const what = () => (label !== undefined ? `GPU array '${label}' (${l.name}[${length}])` : `a GPU array (${l.name}[${length}])`);
+    const bytes = length * l.size;
     if (engine === undefined) {
-      const data = hostMemory(elem, length);
+      const data = hostMemory(l.lane, length * l.per);
       if (data === undefined) throw new GkRuntimeError("GK8018", `${what()}: the CPU simulator cannot allocate ${bytes} bytes`);
       return new GpuArray<E>(this, elem, length, { kind: "host", data }, label);
     }
@@ -210,6 +228,7 @@ export class GpuDevice {
    * can make it (in-process), else an ordinary TypedArray.
    */
   hostArray<E extends ElemName>(elem: E, length: number): TypedArrayFor<E> {
+    if (typeof elem !== "string" || !Object.hasOwn(TYPED_ARRAY, elem)) throw new GkRuntimeError("GK8005", `hostArray() takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
     checkShape("hostArray()", elem, length);
     const Ctor = TYPED_ARRAY[elem];
     const buffer = this.open("hostArray()")?.hostBuffer(length * Ctor.BYTES_PER_ELEMENT);
@@ -372,6 +391,79 @@ export class GpuDevice {
     }
   }
 
+  /** @internal Queued on queue 0, after every queue's earlier work (the simulator: at once, unless a failed launch there waits to be reported). */
+  async fillArray(a: GpuArray, pattern: Uint8Array, byteOffset: number, count: number): Promise<void> {
+    const s = a.live("fill");
+    a.lastQueue = this.defaultQueue;
+    if (s.kind === "host") {
+      if (this.defaultQueue.failure !== undefined) return;
+      const bytes = new Uint8Array(s.data.buffer, s.data.byteOffset + byteOffset, pattern.byteLength * count);
+      bytes.set(pattern);
+      for (let done = pattern.byteLength; done < bytes.byteLength; done *= 2) bytes.copyWithin(done, 0, Math.min(done, bytes.byteLength - done));
+      return;
+    }
+    try {
+      if (this.webgpu) {
+        // WebGPU has no fill of a pattern: the bytes go from host memory (writeBuffer), queued as the launches are.
+        const bytes = new Uint8Array(pattern.byteLength * count);
+        bytes.set(pattern);
+        for (let done = pattern.byteLength; done < bytes.byteLength; done *= 2) bytes.copyWithin(done, 0, Math.min(done, bytes.byteLength - done));
+        return await this.webgpu.write(s.mem, byteOffset, bytes);
+      }
+      await this.engine!.fill(s.mem, byteOffset, pattern, count);
+    } catch (e) {
+      throw this.note(e);
+    }
+  }
+
+  /** @internal Queued as fillArray is; `overlap`: through a temporary (memmove), as the driver's copy of overlapping ranges is undefined. */
+  async copyArray(dst: GpuArray, dstOffset: number, src: GpuArray, srcOffset: number, bytes: number, overlap: boolean): Promise<void> {
+    const d = dst.live("copyFrom");
+    const s = src.live(() => `copyFrom() into ${dst.describe()}`);
+    dst.lastQueue = this.defaultQueue;
+    if (d.kind === "host" || s.kind === "host") {
+      invariant(d.kind === "host" && s.kind === "host", "a copy between host and device stores");
+      if (this.defaultQueue.failure !== undefined) return;
+      // set() copies a source in the same buffer as if through a temporary: memmove.
+      new Uint8Array(d.data.buffer, d.data.byteOffset + dstOffset, bytes).set(new Uint8Array(s.data.buffer, s.data.byteOffset + srcOffset, bytes));
+      return;
+    }
+    if (this.webgpu) {
+      // Through host memory (a copy of overlapping ranges too, as memmove): read, then write in queue order.
+      try {
+        const staged = new Uint8Array(bytes);
+        await this.webgpu.read(s.mem, srcOffset, staged);
+        dst.live("copyFrom");
+        return await this.webgpu.write(d.mem, dstOffset, staged);
+      } catch (e) {
+        throw this.note(e);
+      }
+    }
+    const engine = this.engine!;
+    try {
+      if (!overlap) return await engine.copy(d.mem, dstOffset, s.mem, srcOffset, bytes);
+      const temp = await engine.alloc(bytes);
+      try {
+        // Freed while this waited (the temporary, the first copy): nothing may touch its memory now.
+        dst.live("copyFrom");
+        await engine.copy(temp, 0, s.mem, srcOffset, bytes);
+        dst.live("copyFrom");
+        await engine.copy(d.mem, dstOffset, temp, 0, bytes);
+      } finally {
+        engine.free(temp);
+      }
+    } catch (e) {
+      throw this.note(e);
+    }
+  }
+
+  /** @internal */
+  viewStore(store: ArrayStore, byteOffset: number, bytes: number): ArrayStore {
+    if (store.kind === "device") return { kind: "device", mem: { ...store.mem, bytes, offset: (store.mem.offset ?? 0) + byteOffset } };
+    const size = store.data.BYTES_PER_ELEMENT;
+    return { kind: "host", data: store.data.subarray(byteOffset / size, (byteOffset + bytes) / size) as typeof store.data };
+  }
+
   /** @internal */
   freeStore(store: ArrayStore): void {
     const engine = this.arrays;
@@ -396,15 +488,15 @@ function elemOf(data: unknown): ElemName | undefined {
  */
 export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
   const choice = opts.device ?? "auto";
-  if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim);
+  if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim, CUDA_TARGET);
   if (typeof choice === "object" || choice === "webgpu") {
-    const { openWebGpu } = await import("../webgpu/device.js");
-    return new GpuDevice("webgpu", undefined, undefined, opts.sim, await openWebGpu(choice, opts.webgpu));
+    const [{ openWebGpu }, { WGSL_TARGET }] = await Promise.all([import("../webgpu/device.js"), import("../../codegen/wgsl/target.js")]);
+    return new GpuDevice("webgpu", undefined, undefined, opts.sim, WGSL_TARGET, await openWebGpu(choice, opts.webgpu));
   }
   if (!isDeviceChoice(choice)) throw new GkRuntimeError("GK8005", `openDevice(): device must be "auto", "cuda", "cpu", "webgpu" or a GPUDevice, got ${describeValue(choice)}`);
   const noGpu = (why: string): GpuDevice => {
     if (choice === "cuda") throw new GkRuntimeError("GK8007", `a GPU was asked for (device cuda), but none can be used: ${why}`);
-    return new GpuDevice("cpu", undefined, why, opts.sim);
+    return new GpuDevice("cpu", undefined, why, opts.sim, CUDA_TARGET);
   };
   const { findNvcc } = await import("../../build/nvcc.js");
   try {
@@ -421,7 +513,8 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
     if (e instanceof GkRuntimeError && e.code === "GK8007") return noGpu(e.diagnostic.message.replace(/^no usable GPU: /, ""));
     throw e;
   }
-  return new GpuDevice("cuda", engine, undefined, opts.sim);
+  const sm = /^sm_(\d+)/.exec(engine.info.arch);
+  return new GpuDevice("cuda", engine, undefined, opts.sim, sm ? cudaTargetFor(Number(sm[1])) : CUDA_TARGET);
 }
 
 function isolationFromEnv(): Isolation | undefined {
@@ -447,10 +540,12 @@ async function openEngine(asked: Isolation | undefined, gpu: number, launcher: L
   return ServeEngine.open(gpu, launcher ?? {});
 }
 
-/** GK8005 unless `elem` is an element type (an own key of TYPED_ARRAY: not "constructor") and `length` a non-negative safe integer. */
-function checkShape(what: string, elem: unknown, length: unknown): asserts elem is ElemName {
-  if (typeof elem !== "string" || !Object.hasOwn(TYPED_ARRAY, elem)) throw new GkRuntimeError("GK8005", `${what} takes an element type (${Object.keys(TYPED_ARRAY).join(", ")}), got ${describeValue(elem)}`);
+/** The layout of `elem`, or GK8005 unless it is an element type (arrayElems.ts) and `length` a non-negative safe integer. */
+function checkShape(what: string, elem: unknown, length: unknown): Layout {
+  const l = layoutOf(elem);
+  if (l === undefined) throw new GkRuntimeError("GK8005", `${what} takes an element type: ${ELEM_TYPES_TEXT}; got ${describeValue(elem)}`);
   if (typeof length !== "number" || !Number.isSafeInteger(length) || length < 0) throw new GkRuntimeError("GK8005", `${what} takes a length that is a non-negative integer, got ${describeValue(length)}`);
+  return l;
 }
 
 /** A zeroed TypedArray of `length` elements in the process's memory, or undefined where it cannot be had (a RangeError: beyond V8's limit or out of memory). */

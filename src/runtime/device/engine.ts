@@ -15,11 +15,17 @@ import type { DeviceInfo, LaunchRecord } from "../launcher/types.js";
 
 export type Isolation = "in-process" | "process";
 
-/** Device memory: `handle` is a device pointer (in-process) or a server's buffer handle (process). */
+/**
+ * Device memory: `handle` is a device pointer (in-process) or a server's buffer handle
+ * (process). A view's memory (a GPU array's view) is its allocation's with its own `bytes`
+ * and the `offset` of its first byte in the allocation; only an allocation is freed.
+ */
 export interface Memory {
   readonly handle: number;
   readonly bytes: number;
   readonly generation: number;
+  /** Bytes from the start of the allocation (a view's); 0 when absent. */
+  readonly offset?: number;
 }
 
 /** A kernel ready to launch, of one generation. */
@@ -68,6 +74,14 @@ export interface Engine {
   free(m: Memory): void;
   write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void>;
   read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void>;
+  /**
+   * Sets `count` elements of `pattern.byteLength` bytes, from `byteOffset`, to `pattern`, on the
+   * device: queued on queue 0 (after every queue's earlier work, before later launches on any),
+   * not waited for. Its failure surfaces at the next wait.
+   */
+  fill(m: Memory, byteOffset: number, pattern: Uint8Array, count: number): Promise<void>;
+  /** Copies `bytes` bytes from `src` to `dst` on the device, queued as fill() is; the two ranges do not overlap. */
+  copy(dst: Memory, dstOffset: number, src: Memory, srcOffset: number, bytes: number): Promise<void>;
   kernel(module: string, symbol: string, name: string): Promise<EngineKernel>;
   /** Queues a launch. A failure the launch call knows at once (a bad shape) is thrown; others surface at the next sync. */
   launch(l: QueuedLaunch): void;

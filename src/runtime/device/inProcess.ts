@@ -125,6 +125,16 @@ export class InProcessEngine implements Engine {
     return this.serve ? this.serve.read(m, byteOffset, into) : this.onAddon((n) => n.read(m, byteOffset, into));
   }
 
+  async fill(m: Memory, byteOffset: number, pattern: Uint8Array, count: number): Promise<void> {
+    this.takeFailed();
+    return this.serve ? this.serve.fill(m, byteOffset, pattern, count) : this.onAddon((n) => n.fill(m, byteOffset, pattern, count));
+  }
+
+  async copy(dst: Memory, dstOffset: number, src: Memory, srcOffset: number, bytes: number): Promise<void> {
+    this.takeFailed();
+    return this.serve ? this.serve.copy(dst, dstOffset, src, srcOffset, bytes) : this.onAddon((n) => n.copy(dst, dstOffset, src, srcOffset, bytes));
+  }
+
   async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
     return this.serve ? this.serve.kernel(module, symbol, name) : this.onAddon((n) => n.kernel(module, symbol, name));
   }

@@ -17,8 +17,8 @@
 import type { SourceMap } from "../../diagnostics/source.js";
 import type { Function, Module } from "../../ir/nodes.js";
 import type { Value } from "../../ir/composite.js";
-import { constantElem, dynamicSharedBytes } from "../../ir/kernelMemory.js";
-import type { Dim3 } from "../../ir/limits.js";
+import { constantElem, launchSharedBytes } from "../../ir/kernelMemory.js";
+import type { Dim3, Limits } from "../../ir/limits.js";
 import type { ScalarValue } from "../../ir/types.js";
 import type { AnyTypedArray } from "../../ir/values.js";
 import { invariant } from "../../util.js";
@@ -126,8 +126,8 @@ export function launchOn(device: GpuDevice, mod: DeviceModule, fn: Function, gri
   const args = engineArgs(plan, values, stores, after);
   // Only a host array has results to copy back, and a host-array launch goes through launchLater.
   invariant(after.length === 0, "a copy-back on the queued path");
-  const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0;
-  const more = plain ? undefined : extrasOf(mod, fn, built, extras, args);
+  const plain = extras.constants.length === 0 && extras.sharedLengths.length === 0 && plan.constants.length === 0 && plan.sharedArrays.length === 0 && plan.fixedSharedBytes <= device.target.limits.staticSharedBytes;
+  const more = plain ? undefined : extrasOf(mod, fn, built, extras, args, device.target.limits);
   try {
     const seq = queue.nextSeq++;
     const timing = config.kernelTime !== undefined;
@@ -175,10 +175,10 @@ function engineArgs(plan: LaunchPlan, values: readonly RunValue[], stores: reado
  * into `args` as u32 arguments after the kernel's parameters (the CUDA kernel takes them
  * there, src/codegen/cuda/function.ts).
  */
-function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[]): Pick<EngineLaunch, "sharedBytes" | "constants"> {
+function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: LaunchExtras, args: EngineArg[], limits: Limits): Pick<EngineLaunch, "sharedBytes" | "constants"> {
   const plan = launchPlan(mod.ir, fn);
   const reads = plan.constants;
-  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0) return {};
+  if (reads.length === 0 && extras.sharedLengths.length === 0 && plan.sharedArrays.length === 0 && plan.fixedSharedBytes <= limits.staticSharedBytes) return {};
   const constants = reads.map((a, i): ConstantArg => {
     const name = built.constantSymbols.get(a.name);
     const data = extras.constants[i];
@@ -186,7 +186,7 @@ function extrasOf(mod: DeviceModule, fn: Function, built: ModuleBuild, extras: L
     return { name, elem: constantElem(a).name, data };
   });
   for (const n of extras.sharedLengths) args.push({ kind: "scalar", type: "u32", value: n } satisfies ScalarArg);
-  const sharedBytes = dynamicSharedBytes(fn, extras.sharedLengths).bytes;
+  const sharedBytes = launchSharedBytes(fn, extras.sharedLengths, limits);
   return { ...(sharedBytes > 0 && { sharedBytes }), ...(constants.length > 0 && { constants }) };
 }
 
@@ -211,7 +211,7 @@ async function launchLater(
   const after: (() => void)[] = [];
   const args = engineArgs(plan, values, stores, after);
   invariant(mod.built, `kernel ${fn.name} without its build`);
-  const more = extrasOf(mod, fn, await mod.built, extras, args);
+  const more = extrasOf(mod, fn, await mod.built, extras, args, device.target.limits);
   try {
     if (host) {
       // With queue 0's numbering: run() launches there.
@@ -264,7 +264,7 @@ async function simulate(
   const { compileKernel, runKernel } = await import("../sim/index.js");
   let k = mod.simKernels.get(fn.name);
   if (k === undefined) {
-    k = compileKernel(mod.ir, fn.name, mod.sources, device.simOptions);
+    k = compileKernel(mod.ir, fn.name, mod.sources, { ...device.simOptions, limits: device.target.limits });
     mod.simKernels.set(fn.name, k);
   }
   if (host) {

@@ -105,6 +105,9 @@ export class NativeEngine implements Engine {
   private readonly view = new DataView(this.block);
   private readonly bytes = new Uint8Array(this.block);
   private times: (readonly [number, number, number])[] = [];
+  /** Allocations a read or write waits to copy, by handle, with how many; and those freed meanwhile. */
+  private readonly copying = new Map<number, number>();
+  private readonly freeAfterCopy = new Set<number>();
 
   private constructor(
     private readonly addon: Addon,
@@ -160,6 +163,10 @@ export class NativeEngine implements Engine {
 
   free(m: Memory): void {
     if (m.generation !== this.generation || this.dead) return; // went with its context
+    if (this.copying.has(m.handle)) {
+      this.freeAfterCopy.add(m.handle); // a copy waits to use it: freed when that copy is done
+      return;
+    }
     try {
       this.call(() => this.addon.free(this.gpu, m.handle));
     } catch (e) {
@@ -168,13 +175,50 @@ export class NativeEngine implements Engine {
   }
 
   async write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void> {
-    await this.settle();
-    this.call(() => this.addon.upload(this.gpu, m.handle, byteOffset, data));
+    await this.whileCopying(m, () => this.addon.upload(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, data));
   }
 
   async read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void> {
-    await this.settle();
-    this.call(() => this.addon.download(this.gpu, m.handle, byteOffset, into));
+    await this.whileCopying(m, () => this.addon.download(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, into));
+  }
+
+  /**
+   * Settles the queues, then copies. Memory freed while the copy waits (an array freed before
+   * its read() or write() is done) is freed once the copy is, never before it: the copy does
+   * not reach memory that another array may have been given meanwhile.
+   */
+  private async whileCopying(m: Memory, copy: () => void): Promise<void> {
+    this.copying.set(m.handle, (this.copying.get(m.handle) ?? 0) + 1);
+    try {
+      await this.settle();
+      this.call(copy);
+    } finally {
+      const left = this.copying.get(m.handle)! - 1;
+      if (left > 0) this.copying.set(m.handle, left);
+      else {
+        this.copying.delete(m.handle);
+        if (this.freeAfterCopy.delete(m.handle)) this.free(m);
+      }
+    }
+  }
+
+  async fill(m: Memory, byteOffset: number, pattern: Uint8Array, count: number): Promise<void> {
+    this.takeFailed();
+    this.call(() => this.addon.fill(this.gpu, m.handle, (m.offset ?? 0) + byteOffset, pattern, count));
+  }
+
+  async copy(dst: Memory, dstOffset: number, src: Memory, srcOffset: number, bytes: number): Promise<void> {
+    this.takeFailed();
+    this.call(() => this.addon.deviceCopy(this.gpu, dst.handle + (dst.offset ?? 0) + dstOffset, src.handle + (src.offset ?? 0) + srcOffset, bytes));
+  }
+
+  /** The failure of an earlier free(), reported by the next call that queues work. */
+  private takeFailed(): void {
+    const f = this.failed;
+    if (f) {
+      this.failed = undefined;
+      throw f;
+    }
   }
 
   /** Waits for every queue (keeping the launch times for sync()), so a copy neither blocks this thread nor hides a queued failure. */
@@ -217,8 +261,9 @@ export class NativeEngine implements Engine {
       const at = HEADER + 8 * i;
       if (a.kind === "scalar") encodeScalar(this.view, at, a.type, a.value);
       else if (a.kind === "memory") {
-        this.view.setUint32(at, a.mem.handle % 0x100000000, true);
-        this.view.setUint32(at + 4, Math.floor(a.mem.handle / 0x100000000), true);
+        const ptr = a.mem.offset === undefined ? a.mem.handle : a.mem.handle + a.mem.offset;
+        this.view.setUint32(at, ptr % 0x100000000, true);
+        this.view.setUint32(at + 4, Math.floor(ptr / 0x100000000), true);
       } else throw launcherFailed("internal error: a host array in a queued launch");
     }
     const handle = l.kernel.handle as number;

@@ -69,12 +69,21 @@ export class ServeEngine implements Engine {
     this.session.free(this.memOf(m)).catch((e: GkRuntimeError) => this.fail(-1, e));
   }
 
+  // A buffer's elements are bytes (alloc's "bool"): offsets are in bytes, a view's from its buffer's start.
   async write(m: Memory, byteOffset: number, data: Uint8Array): Promise<void> {
-    await this.session.write(this.memOf(m), data, byteOffset);
+    await this.session.write(this.memOf(m), data, (m.offset ?? 0) + byteOffset);
   }
 
   async read(m: Memory, byteOffset: number, into: Uint8Array): Promise<void> {
-    await this.session.read(this.memOf(m), byteOffset, into.byteLength, into);
+    await this.session.read(this.memOf(m), (m.offset ?? 0) + byteOffset, into.byteLength, into);
+  }
+
+  async fill(m: Memory, byteOffset: number, pattern: Uint8Array, count: number): Promise<void> {
+    await this.session.fill(this.memOf(m), (m.offset ?? 0) + byteOffset, pattern, count);
+  }
+
+  async copy(dst: Memory, dstOffset: number, src: Memory, srcOffset: number, bytes: number): Promise<void> {
+    await this.session.copy(this.memOf(dst), (dst.offset ?? 0) + dstOffset, this.memOf(src), (src.offset ?? 0) + srcOffset, bytes);
   }
 
   async kernel(module: string, symbol: string, name: string): Promise<EngineKernel> {
@@ -88,7 +97,7 @@ export class ServeEngine implements Engine {
         case "scalar":
           return a;
         case "memory":
-          return { kind: "buffer", buffer: this.memOf(a.mem) } satisfies BufferArg;
+          return (a.mem.offset ? { kind: "buffer", buffer: this.memOf(a.mem), offset: a.mem.offset } : { kind: "buffer", buffer: this.memOf(a.mem) }) satisfies BufferArg;
         case "host":
           return { kind: "array", elem: a.elem, data: a.data, copyBack: a.copyBack };
       }

@@ -49,6 +49,8 @@ export interface ModuleHandle {
 export interface BufferArg {
   readonly kind: "buffer";
   readonly buffer: DeviceBuffer;
+  /** Bytes from the buffer's start: the kernel gets a pointer that far in (a GPU array's view). */
+  readonly offset?: number;
 }
 export type SessionArg = ScalarArg | BufferArg;
 
@@ -202,6 +204,19 @@ export class LauncherSession {
       },
       ({ results }, shared) => this.received(buf, frameOf(results[0]!), slot, shared, into),
     );
+  }
+
+  /** Sets `count` elements of `pattern.byteLength` bytes of `buf`, from byte `offset`, to `pattern`, queued on queue 0 (spec: `fill`). */
+  async fill(buf: DeviceBuffer, offset: number, pattern: Uint8Array, count: number): Promise<void> {
+    this.checkHandle(buf, "buffer");
+    await this.call({ op: "fill", buffer: buf.id, offset, count }, () => undefined, pattern);
+  }
+
+  /** Copies `bytes` bytes from byte `srcOffset` of `src` to byte `offset` of `dst`, queued on queue 0 (spec: `copy`); the ranges do not overlap. */
+  async copy(dst: DeviceBuffer, offset: number, src: DeviceBuffer, srcOffset: number, bytes: number): Promise<void> {
+    this.checkHandle(dst, "buffer");
+    this.checkHandle(src, "buffer");
+    await this.call({ op: "copy", buffer: dst.id, offset, from: src.id, fromOffset: srcOffset, bytes }, () => undefined);
   }
 
   async free(buf: DeviceBuffer): Promise<void> {
@@ -404,7 +419,7 @@ export class LauncherSession {
         args[i] = { type: a.type, value: scalarWire(a.type, a.value, `argument ${i}`) };
       } else {
         this.checkHandle(a.buffer, "buffer");
-        args[i] = { type: "buffer", buffer: a.buffer.id };
+        args[i] = a.offset ? { type: "buffer", buffer: a.buffer.id, offset: a.offset } : { type: "buffer", buffer: a.buffer.id };
       }
     }
     const header: Record<string, unknown> = { op: "launch", module: o.module.id, kernel: o.kernel, grid: o.grid, block: o.block, args };
@@ -430,7 +445,7 @@ export class LauncherSession {
         args += `{"type":${JSON.stringify(a.type)},"value":${typeof v === "string" ? JSON.stringify(v) : String(v)}}`;
       } else {
         this.checkHandle(a.buffer, "buffer");
-        args += `{"type":"buffer","buffer":${a.buffer.id}}`;
+        args += a.offset ? `{"type":"buffer","buffer":${a.buffer.id},"offset":${a.offset}}` : `{"type":"buffer","buffer":${a.buffer.id}}`;
       }
     }
     const [g, b] = [o.grid, o.block];

@@ -14,7 +14,7 @@
 import type { ArrayVar, Function, Param } from "../../ir/nodes.js";
 import { constantValueProblem, sharedLengthsProblem } from "../../ir/kernelMemory.js";
 import { typeToString } from "../../ir/types.js";
-import { checkShape, LAUNCH_LIMITS } from "../../ir/limits.js";
+import { checkShape, launchBoundsProblem, type Limits } from "../../ir/limits.js";
 import { checkArrayArg } from "../../ir/values.js";
 import { coerceValue } from "../../ir/composite.js";
 import { structMemory } from "../../ir/jsrt.js";
@@ -32,18 +32,22 @@ import type { AnyTypedArray } from "../../ir/values.js";
  */
 export type SimArg = Value | AnyTypedArray | ArrayBuffer | DataView;
 
-/** [x], [x, y] or [x, y, z] as [x, y, z]; throws GK8010 for sizes a GPU would refuse (src/ir/limits.ts). */
-export function launchShape(kernel: Function, what: "grid" | "block", d: readonly number[], sources?: SourceMap): Dim3 {
+/** [x], [x, y] or [x, y, z] as [x, y, z]; throws GK8010 for sizes a GPU of these `limits` would refuse (src/ir/limits.ts). */
+export function launchShape(kernel: Function, what: "grid" | "block", d: readonly number[], limits: Limits, sources?: SourceMap): Dim3 {
   const fail = (why: string) => simError("GK8010", kernel.span, `invalid ${what} for kernel '${kernel.name}': ${why}`, [], sources);
-  const c = checkShape(what, d);
-  if (c.ok) return c.dims;
+  const c = checkShape(what, d, limits);
+  if (c.ok) {
+    const bounds = what === "block" ? launchBoundsProblem(kernel, c.dims) : undefined;
+    if (bounds) throw fail(bounds);
+    return c.dims;
+  }
   switch (c.why) {
     case "count":
       throw fail(`give 1 to 3 sizes (x, y, z), not ${d.length}`);
     case "size":
       throw fail(`size ${"xyz"[c.axis]} must be an integer from 1 to ${c.max}, but it is ${String(c.got)}`);
     case "threads":
-      throw fail(`block ${dim3(c.dims)} has ${c.threads} threads; a block has at most ${LAUNCH_LIMITS.blockThreads}`);
+      throw fail(`block ${dim3(c.dims)} has ${c.threads} threads; a block has at most ${limits.blockThreads}`);
   }
 }
 
@@ -60,9 +64,9 @@ function paramList(k: Function): string {
   return k.params.map((p: Param) => `${p.name}: ${typeToString(p.type)}`).join(", ");
 }
 
-/** The lengths of the kernel's dynamic shared arrays, checked as a GPU would take them (GK8010: the same rule the API applies). */
-export function sharedLengths(kernel: Function, lengths: readonly number[], sources?: SourceMap): number[] {
-  const problem = sharedLengthsProblem(kernel, lengths);
+/** The lengths of the kernel's dynamic shared arrays, checked as a GPU of these `limits` would take them (GK8010: the same rule the API applies). */
+export function sharedLengths(kernel: Function, lengths: readonly number[], limits: Limits, sources?: SourceMap): number[] {
+  const problem = sharedLengthsProblem(kernel, lengths, limits);
   if (problem) throw simError("GK8010", kernel.span, `invalid shared memory for kernel '${kernel.name}': ${problem}`, [], sources);
   return [...lengths];
 }

@@ -29,7 +29,7 @@ export class SimError extends Error {
   }
 }
 
-export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "misaligned" | "viewRange";
+export type FaultKind = "bounds" | "uninitialized" | "divisionByZero" | "budget" | "misaligned" | "viewRange" | "copyCount";
 
 /** Where a view lies in its array: its first element, its stride, and the site that made it (which names the array). */
 export interface ViewPlace {
@@ -115,6 +115,10 @@ export const faultHandlers = {
   },
   divisionByZero(site: number): never {
     throw new Fault("divisionByZero", site);
+  },
+  /** An asynchronous copy of `lanes` elements told to read `valid` of them, which is not in 0..lanes. */
+  copyCount(site: number, valid: number, lanes: number): never {
+    throw new Fault("copyCount", site, [valid], lanes);
   },
   /** Thread `t2` stopped at barrier point `b2` where thread `t1` stopped at `b1`. */
   differentBarriers(bx: number, by: number, bz: number, t1: number, b1: number, t2: number, b2: number): never {
@@ -304,6 +308,12 @@ export function explainFault(ctx: FaultContext, lf: LocatedFault): SimError {
           `${what} before any thread of block ${dim3(block)} wrote it: store it first, and put a barrier() between the store and this ${site.kind === "atomic" ? site.builtin : "read"} when another thread stores it`,
         );
       }
+    case "copyCount":
+      if (site.kind !== "access") break;
+      return make(
+        "GK8053",
+        `the valid count of an asynchronous copy from ${site.array.name} is ${String(cause.indices[0])}: a copy of ${cause.length} elements reads 0 to ${cause.length} of them, and zero-fills the rest`,
+      );
     case "divisionByZero":
       if (site.kind !== "division") break;
       return make("GK8003", divisionMessage(ctx, site));

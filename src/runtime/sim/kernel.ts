@@ -15,11 +15,13 @@ import { invariant } from "../../util.js";
 import { checkArgs, checkConstants, launchShape, sharedLengths, type SimArg } from "./args.js";
 import { generateKernel, type BarrierPath } from "../../codegen/js/emitKernel.js";
 import { BarrierDivergence, explainFault, faultHandlers, internalSimError, LocatedFault, MIN_BUDGET_THREADS, setBlockHook, SimError, type FaultContext, type FaultHandlers } from "./errors.js";
-import type { Dim3 } from "../../ir/limits.js";
+import type { Dim3, Limits } from "../../ir/limits.js";
+import { CUDA_TARGET } from "../../codegen/cuda/target.js";
 import { startTask } from "../../progress.js";
 import { differentBarriers, endedAtBarrier, runBlocks, type BlockRunner } from "./scheduler.js";
 import { SiteTable } from "../../codegen/js/sites.js";
 import { RaceDetector } from "./races.js";
+import { AsyncCopies } from "./asyncCopies.js";
 
 export interface SimOptions {
   /**
@@ -43,6 +45,12 @@ export interface SimOptions {
    * fallback for what regions do not cover, kept to compare the two in tests.
    */
   readonly barrierPath?: BarrierPath;
+  /**
+   * @internal The limits of the target whose GPU the simulator stands in for: launches past
+   * them are refused (GK8010). A device hands in its target's (src/runtime/device/device.ts);
+   * CUDA's where none is given, the GPU gk's simulator models.
+   */
+  readonly limits?: Limits;
 }
 
 export type TypedArray = AnyTypedArray;
@@ -104,6 +112,8 @@ interface Compiled {
   readonly barrierPoints: readonly string[];
   /** The race detector its hooks call, in race mode. */
   readonly races: RaceDetector | null;
+  /** The tracker of asynchronous copies its code calls, where it starts any. */
+  readonly async: AsyncCopies | null;
 }
 
 /** A kernel compiled for the simulator. */
@@ -128,6 +138,8 @@ export interface SimKernel {
   readonly stepsPerThread: number;
   /** Whether stepsPerThread was given (the default is capped: DEFAULT_MAX_LAUNCH_STEPS). */
   readonly stepsPerThreadGiven: boolean;
+  /** The limits its launches are checked against (SimOptions.limits). */
+  readonly limits: Limits;
   /** @internal */
   readonly compiled: Compiled;
 }
@@ -158,7 +170,8 @@ export function compileKernel(m: Module, kernel: string, sources?: SourceMap, op
   const stepsPerThread = given ?? DEFAULT_STEPS_PER_THREAD;
   if (!(stepsPerThread >= 1)) throw new RangeError(`SimOptions.stepsPerThread must be a number of steps, 1 or more (Infinity for no limit), not ${String(stepsPerThread)}`);
   const { source, usesBarriers, usesWarpOps } = compiled;
-  return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, stepsPerThread, stepsPerThreadGiven: given !== undefined, compiled };
+  const limits = opts.limits ?? CUDA_TARGET.limits;
+  return { kernel: k, source, usesBarriers, usesWarpOps, barrierPath: compiled.barrierPath, sources, stepBudget, stepsPerThread, stepsPerThreadGiven: given !== undefined, limits, compiled };
 }
 
 function compile(m: Module, k: Function, checkUninitializedShared: boolean, barrierPath: BarrierPath, checkRaces: boolean, sources: SourceMap | undefined): Compiled {
@@ -166,10 +179,11 @@ function compile(m: Module, k: Function, checkUninitializedShared: boolean, barr
   try {
     const gen = generateKernel(m, k.name, { checkUninitializedShared, flushToZero: m.flushToZero ?? false, checkRaces }, barrierPath);
     const races = checkRaces ? new RaceDetector() : null;
-    const make = new globalThis.Function("$", "$sim", "$race", gen.source) as ($: Runtime, $sim: FaultHandlers, $race: RaceDetector | null) => Launcher;
+    const async = gen.analysis.asyncCopies ? new AsyncCopies() : null;
+    const make = new globalThis.Function("$", "$sim", "$race", "$async", gen.source) as ($: Runtime, $sim: FaultHandlers, $race: RaceDetector | null, $async: AsyncCopies | null) => Launcher;
     const { sites, usesBarriers, usesWarpOps, barrierPoints } = gen;
     const constants = gen.analysis.constants;
-    return { launch: make(runtime, faultHandlers, races), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints, races };
+    return { launch: make(runtime, faultHandlers, races, async), constants, source: gen.source, sites, usesBarriers, usesWarpOps, barrierPath: gen.barrierPath, barrierPoints, races, async };
   } catch (e) {
     // The IR comes from the checker, so code that cannot be generated is a bug in gk.
     throw internalSimError({ kernel: k, sites: new SiteTable(), sources, stepBudget: 0 }, e);
@@ -182,9 +196,9 @@ function compile(m: Module, k: Function, checkUninitializedShared: boolean, barr
  */
 export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg[], constants: readonly TypedArray[] = []): SimResult {
   const t0 = performance.now();
-  const grid = launchShape(k.kernel, "grid", launch.grid, k.sources);
-  const block = launchShape(k.kernel, "block", launch.block, k.sources);
-  const lengths = sharedLengths(k.kernel, launch.shared ?? [], k.sources);
+  const grid = launchShape(k.kernel, "grid", launch.grid, k.limits, k.sources);
+  const block = launchShape(k.kernel, "block", launch.block, k.limits, k.sources);
+  const lengths = sharedLengths(k.kernel, launch.shared ?? [], k.limits, k.sources);
   const checked = checkArgs(k.kernel, args, k.sources);
   const values = [...checked.values, ...checkConstants(k.kernel, k.compiled.constants, constants, k.sources), ...lengths];
   const finish = checked.finish;
@@ -208,8 +222,10 @@ export function runKernel(k: SimKernel, launch: SimLaunch, args: readonly SimArg
   try {
     const races = k.compiled.races;
     races?.start(ctx, grid, block);
+    const async = k.compiled.async;
+    async?.start(ctx, block, races);
     const r = k.compiled.launch(values, grid[0], grid[1], grid[2], block[0], block[1], block[2], budget);
-    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx, races);
+    if (k.compiled.barrierPath === "generators") steps = runBlocks(r as BlockRunner, grid, block, ctx, races, async);
     else steps = r as number;
   } catch (e) {
     if (e instanceof SimError) throw e;

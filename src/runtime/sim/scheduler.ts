@@ -22,12 +22,14 @@
  * thread of the block has arrived at it).
  *
  * In race mode the scheduler tells the race detector (races.ts) when a block starts, which
- * thread runs, and when a barrier passes (warps.ts: when a syncWarp() completes).
+ * thread runs, and when a barrier passes (warps.ts: when a syncWarp() completes); it tells a
+ * kernel's tracker of asynchronous copies (asyncCopies.ts) the same, and when a block ends.
  */
 import type { RelatedNote } from "../../diagnostics/diagnostic.js";
 import { dim3, explainFault, faultHandlers, internalSimError, LocatedFault, SimError, simError, stopPlace, type FaultContext } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
 import type { RaceDetector } from "./races.js";
+import type { AsyncCopies } from "./asyncCopies.js";
 import { completeWarpOp, WARP_SIZE, type BlockState, type Stop } from "./warps.js";
 
 export type { Stop, WarpStop } from "./warps.js";
@@ -41,18 +43,19 @@ export interface BlockRunner {
 }
 
 /** Runs every block of the grid; returns the steps taken. Throws SimError. */
-export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: FaultContext, races: RaceDetector | null = null): number {
+export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: FaultContext, races: RaceDetector | null = null, async: AsyncCopies | null = null): number {
   const n = block[0] * block[1] * block[2];
   const threads: Generator<Stop, void, WarpResult | undefined>[] = new Array(n);
   const coords: Dim3[] = [];
   for (let z = 0; z < block[2]; z++) for (let y = 0; y < block[1]; y++) for (let x = 0; x < block[0]; x++) coords.push([x, y, z]);
-  const state: BlockState = { ctx, coords, block: [0, 0, 0], ended: new Uint8Array(n), stops: new Array(n), results: new Array(n), races };
+  const state: BlockState = { ctx, coords, block: [0, 0, 0], ended: new Uint8Array(n), stops: new Array(n), results: new Array(n), races, async };
 
   for (let bz = 0; bz < grid[2]; bz++) {
     for (let by = 0; by < grid[1]; by++) {
       for (let bx = 0; bx < grid[0]; bx++) {
         runner.begin(bx, by, bz);
         races?.beginBlock(bx, by, bz);
+        async?.beginBlock(bx, by, bz);
         for (let i = 0; i < n; i++) {
           const [x, y, z] = coords[i]!;
           threads[i] = runner.thread(x, y, z);
@@ -62,6 +65,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
         state.stops.fill(undefined);
         state.results.fill(undefined);
         runBlock(threads, state);
+        async?.endBlock();
         faultHandlers.block();
       }
     }
@@ -70,7 +74,7 @@ export function runBlocks(runner: BlockRunner, grid: Dim3, block: Dim3, ctx: Fau
 }
 
 function runBlock(threads: Generator<Stop, void, WarpResult | undefined>[], s: BlockState): void {
-  const { ctx, coords, block, ended, stops, results, races } = s;
+  const { ctx, coords, block, ended, stops, results, races, async } = s;
   const n = threads.length;
   for (;;) {
     let barrier: string | undefined;
@@ -83,6 +87,7 @@ function runBlock(threads: Generator<Stop, void, WarpResult | undefined>[], s: B
           if (ended[i]) continue;
           let r: IteratorResult<Stop, void>;
           races?.thread(i);
+          async?.thread(i);
           try {
             r = threads[i]!.next(results[i]);
           } catch (e) {
@@ -113,6 +118,7 @@ function runBlock(threads: Generator<Stop, void, WarpResult | undefined>[], s: B
     const firstEnded = ended.indexOf(1);
     if (firstEnded >= 0) throw endedAtBarrier(ctx, block, coords[firstEnded]!, coords[waiter]!, barrier);
     races?.barrier();
+    async?.barrier();
   }
 }
 

@@ -14,6 +14,7 @@ import type { ScalarValue } from "../../ir/types.js";
 import { dim3, internalSimError, lineOf, simError, stopPlace, type FaultContext, type SimError } from "./errors.js";
 import type { Dim3 } from "../../ir/limits.js";
 import type { RaceDetector } from "./races.js";
+import type { AsyncCopies } from "./asyncCopies.js";
 
 export const WARP_SIZE = 32;
 
@@ -45,6 +46,8 @@ export interface BlockState {
   readonly results: (WarpResult | undefined)[];
   /** The race detector, in race mode: a completed syncWarp() orders the warp's accesses. */
   readonly races: RaceDetector | null;
+  /** The asynchronous copies' tracker, for a kernel that starts copies: a completed syncWarp() publishes the warp's completed copies to it. */
+  readonly async: AsyncCopies | null;
 }
 
 /**
@@ -82,6 +85,7 @@ export function completeWarpOp(s: BlockState, lo: number, hi: number, first: num
     }
     case "sync":
       s.races?.syncWarp(lo / WARP_SIZE);
+      s.async?.syncWarp(lo / WARP_SIZE);
       return;
     case "mma":
     case "ldmatrix": {

@@ -27,15 +27,23 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
-  /** Elements per thread of the scan (a tile is 256 * scanItems elements; at most 16). */
+  /**
+   * Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a
+   * multiple of 4, at most 64): a tile is scanBlock * scanItems elements; below
+   * scanSmall.below elements, scanSmall's (smaller tiles, so that more blocks share the work).
+   */
+  scanBlock: number;
   scanItems: number;
-  /** Keys per thread of a radix-sort tile for 32-bit keys (the tile is sorted in shared memory: at most 16), and for 64-bit keys (at most 8). */
+  scanSmall: { readonly block: number; readonly items: number; readonly below: number };
+  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
+  sortBlock: number;
   sortItems: number;
   sortItemsWide: number;
+  sortHistBlocks: number;
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanItems: 8, sortItems: 16, sortItemsWide: 8, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -169,58 +177,88 @@ export class Stdlib {
   /** y = scan(x), both of x's type and length. */
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
-    const items = this.tuning.scanItems;
-    const tiles = Math.max(1, Math.ceil(x.length / (BLOCK * items)));
+    const small = x.length < this.tuning.scanSmall.below;
+    const block = small ? this.tuning.scanSmall.block : this.tuning.scanBlock;
+    const items = small ? this.tuning.scanSmall.items : this.tuning.scanItems;
+    const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
     const look = await m.lookback(x.elem, tiles);
-    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK, ITEMS: items, EXCLUSIVE: exclusive })(
-      { grid: tiles, block: BLOCK },
+    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
+      { grid: tiles, block },
       { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
     );
   }
 
   /**
-   * The keys in ascending order (signed keys as numbers, negative first), a new array, and the
-   * values moved with them (stable: equal keys keep their order). LSD radix sort, 8 bits a pass.
+   * The keys in ascending order (signed keys as numbers, negative first; floats in IEEE total
+   * order: -NaN, -Infinity, ..., -0, +0, ..., +Infinity, +NaN), a new array, and the values
+   * moved with them (stable: equal keys keep their order). LSD radix sort, 8 bits a pass.
    */
-  async sort<K extends IntElem, V extends "i32" | "u32" | "f32" = "u32">(keys: GpuArray<K>, opts: SortOptions<V> = {}): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
-    this.own(keys, "sort", ["i32", "u32", "i64", "u64"]);
+  async sort<K extends NumElem, V extends "i32" | "u32" | "f32" = "u32">(keys: GpuArray<K>, opts: SortOptions<V> = {}): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
+    this.own(keys, "sort", NUM);
     const values = opts.values;
     if (values !== undefined) {
       this.own(values, "sort", ["i32", "u32", "f32"], "values");
       if (values.length !== keys.length) throw new GkRuntimeError("GK8005", `sort(): the values (${values.describe()}) must be as many as the keys (${keys.describe()})`);
     }
-    const m = await this.module();
     const n = keys.length;
+    if (n >= 2 ** 30) throw new GkRuntimeError("GK8005", `sort(): sorts fewer than 2^30 keys; ${keys.describe()} holds ${n}`);
+    if (keys.elem !== "f32" && keys.elem !== "f64") return this.radixSort(keys as GpuArray<IntElem>, values) as Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }>;
+    // Floats: sorted as the unsigned integers of their IEEE total order, then made floats again.
+    const m = await this.module();
+    const wide = keys.elem === "f64";
+    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(n / BLOCK)));
+    const bits = await this.gpu.zeros(wide ? "u64" : "u32", n, { label: "sort's key bits" });
+    try {
+      await m.kernel(wide ? "floatKeys64" : "floatKeys32", {})({ grid, block: BLOCK }, { n, x: keys, y: bits });
+      const r = await this.radixSort(bits, values);
+      const out = await this.gpu.zeros(keys.elem, n, { label: "sort's keys" });
+      await m.kernel(wide ? "floatsOfKeys64" : "floatsOfKeys32", {})({ grid, block: BLOCK }, { n, x: r.keys, y: out });
+      r.keys.free();
+      return { keys: out, ...(r.values && { values: r.values }) };
+    } finally {
+      bits.free();
+    }
+  }
+
+  /** sort() of integer keys: LSD radix sort, a histogram launch, then one onesweep launch per 8 bits. */
+  private async radixSort<K extends IntElem, V extends "i32" | "u32" | "f32">(keys: GpuArray<K>, values: GpuArray<V> | undefined): Promise<{ keys: GpuArray<K>; values?: GpuArray<V> }> {
+    const n = keys.length;
+    const m = await this.module();
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
-    const items = wide ? this.tuning.sortItemsWide : this.tuning.sortItems;
-    const tiles = Math.max(1, Math.ceil(n / (BLOCK * items)));
-    const counts = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit counts" });
-    const offsets = await this.gpu.zeros("u32", 256 * tiles, { label: "sort's digit offsets" });
+    const passes = wide ? 8 : 4;
+    const { sortBlock: block } = this.tuning;
+    // As many keys per thread as asked, or as many as the tile's shared memory takes.
+    const perKey = (wide ? 8 : 4) + (values ? 4 : 0);
+    const fixed = (block / 32) * 256 * 4 + 2 * 256 * 4 + 32 * 4 + 16;
+    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
+    const tiles = Math.max(1, Math.ceil(n / (block * items)));
+    // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
+    const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
+    const tickets = await this.gpu.zeros("u32", passes, { label: "sort's tickets" });
+    const status = await this.gpu.zeros("u32", passes * tiles * 256, { label: "sort's look-back counts" });
     // Passes alternate between two arrays of the call's own; the caller's are only read.
     const kBufs = [await this.gpu.zeros(keys.elem, n, { label: "sort's keys" }), await this.gpu.zeros(keys.elem, n, { label: "sort's keys" })] as const;
     const vElem: V = values?.elem ?? ("u32" as V);
     const vLen = values ? n : 0;
     const vBufs = [await this.gpu.zeros(vElem, vLen, { label: "sort's values" }), await this.gpu.zeros(vElem, vLen, { label: "sort's values" })] as const;
-    const generic = { K: keys.elem, BLOCK, ITEMS: items };
     let kIn: GpuArray<K> = keys;
     let vIn: GpuArray<V> = values ?? vBufs[1];
     let pass = 0;
     try {
-      for (let shift = 0; shift <= top; shift += 8, pass++) {
+      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (BLOCK * 16))));
+      await m.kernel("radixHistogram", { K: keys.elem, BLOCK, PASSES: passes })({ grid: histGrid, block: BLOCK }, { n, keys, top, hist });
+      const onesweep = m.kernel("radixOnesweep", { K: keys.elem, V: vElem, BLOCK: block, ITEMS: items, VALUES: values !== undefined });
+      for (; pass < passes; pass++) {
         const kOut = kBufs[pass % 2]!, vOut = vBufs[pass % 2]!;
-        await m.kernel("radixUpsweep", generic)({ grid: tiles, block: BLOCK }, { n, keys: kIn, shift, top, counts });
-        await this.scanInto(counts, offsets, "sum", true);
-        await m.kernel("radixScatter", { ...generic, V: vElem, VALUES: values !== undefined })(
-          { grid: tiles, block: BLOCK },
-          { n, keysIn: kIn, keysOut: kOut, valuesIn: vIn, valuesOut: vOut, shift, top, offsets },
-        );
+        await onesweep({ grid: tiles, block }, { n, keysIn: kIn, keysOut: kOut, valuesIn: vIn, valuesOut: vOut, pass, top, hist, status, ticket: tickets, tiles });
         kIn = kOut;
         vIn = vOut;
       }
     } finally {
-      counts.free();
-      offsets.free();
+      hist.free();
+      tickets.free();
+      status.free();
       kBufs[pass % 2]!.free();
       vBufs[pass % 2]!.free();
       if (values === undefined) vBufs[1 - (pass % 2)]!.free();
@@ -325,7 +363,7 @@ export class Stdlib {
     if (!a || typeof a !== "object" || !("elem" in a) || !("live" in a)) throw new GkRuntimeError("GK8005", `${call}(): ${what || "it "}takes a GPU array, got ${describeValue(a)}`);
     if (a.owner !== this.gpu) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} belongs to ${a.owner.name}, not to ${this.gpu.name}`);
     a.live(`${call}()`);
-    if (!elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} has elements of ${a.elem}; it takes ${elems.join(", ")}`);
+    if (typeof a.elem !== "string" || !elems.includes(a.elem)) throw new GkRuntimeError("GK8005", `${call}(): ${what}${a.describe()} has elements of ${a.layout.name}; it takes ${elems.join(", ")}`);
   }
 }
 

@@ -15,7 +15,7 @@ const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
 import { fill } from "gk/std/fill";
 import { reduce, argReduce } from "gk/std/reduce";
 import { scan } from "gk/std/scan";
-import { radixUpsweep, radixScatter } from "gk/std/sort";
+import { radixHistogram, radixOnesweep, floatKeys32, floatsOfKeys32, floatKeys64, floatsOfKeys64 } from "gk/std/sort";
 import { histogram } from "gk/std/histogram";
 import { transpose } from "gk/std/transpose";
 import { sgemm, matmulTiled } from "gk/std/matmul";
@@ -62,7 +62,7 @@ export class StdModule {
   }
 
   /** a[0..n) = v, queued. */
-  async fill(a: GpuArray, n: number, v: number): Promise<void> {
+  async fill(a: GpuArray<ElemName>, n: number, v: number): Promise<void> {
     if (n === 0) return;
     await this.kernel("fill", { T: a.elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, a, v });
   }

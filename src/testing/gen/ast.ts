@@ -22,8 +22,8 @@ export const FLOAT_TYPES: readonly FloatTy[] = FLOAT_NAMES;
 export const NUM_TYPES: readonly NumTy[] = [...INT_TYPES, ...FLOAT_TYPES];
 export const ALL_TYPES: readonly Ty[] = ["bool", ...NUM_TYPES];
 
-/** Lane counts of vector types. */
-export type Lanes = 2 | 3 | 4;
+/** Lane counts of vector types (8: f16, bf16 and bool only). */
+export type Lanes = 2 | 3 | 4 | 8;
 /** A vector type: `f32x4`, `boolx2`, ... */
 export type VecTy = `${Ty}x${Lanes}`;
 /** A struct type of the program: `S0`, `S1` (printed with the kernel's prefix). */
@@ -32,7 +32,7 @@ export type StructTy = `S${number}`;
 export type ValTy = Ty | VecTy | StructTy;
 
 export const isScalarTy = (t: ValTy): t is Ty => (ALL_TYPES as readonly string[]).includes(t);
-export const isVecTy = (t: ValTy): t is VecTy => /x[234]$/.test(t);
+export const isVecTy = (t: ValTy): t is VecTy => /x[2348]$/.test(t);
 export const isStructTy = (t: ValTy): t is StructTy => /^S\d+$/.test(t);
 export const vec = (lane: Ty, n: Lanes): VecTy => `${lane}x${n}`;
 export const laneOf = (v: VecTy): Ty => v.slice(0, -2) as Ty;
@@ -62,10 +62,10 @@ export const widthOf = (t: IntTy): number => SCALAR_INFO[t].bits;
 
 /** The scalar types vectors have lanes of, and struct fields hold (not the 1- and 2-byte types: src/ir/types.ts). */
 export const LANE_TYPES: readonly Ty[] = LANE_SCALARS;
-/** f16 and bf16: lanes of 2-lane vectors only (f16x2, bf16x2). */
+/** f16 and bf16: lanes of vectors of 2, 4 and 8 lanes (f16x2, f16x4, f16x8, ...). */
 export const HALF_LANE_TYPES: readonly Ty[] = HALF_LANE_SCALARS;
-/** The lane types of vectors of n lanes. */
-export const laneTypesOf = (n: Lanes): readonly Ty[] => (n === 2 ? [...LANE_TYPES, ...HALF_LANE_TYPES] : LANE_TYPES);
+/** The lane types of vectors of n lanes (of 8: the halves, and bool, what comparing them gives). */
+export const laneTypesOf = (n: Lanes): readonly Ty[] => (n === 3 ? LANE_TYPES : n === 8 ? [...HALF_LANE_TYPES, "bool"] : [...LANE_TYPES, ...HALF_LANE_TYPES]);
 /** Whether a vector of n lanes may have lanes of t. */
 export const isVecLane = (t: Ty, n: Lanes): boolean => laneTypesOf(n).includes(t);
 export const LANE_NUM_TYPES: readonly NumTy[] = NUM_TYPES.filter((t) => LANE_SCALARS.includes(t));
@@ -108,6 +108,8 @@ export type Expr =
   | { readonly k: "select"; readonly t: ValTy; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   /** A conversion: of a scalar, or of a vector to a vector of as many lanes. */
   | { readonly k: "cast"; readonly t: ValTy; readonly e: Expr }
+  /** `bitcast<t>(e)`: e's bits as a value of t, a scalar or vector of as many bits (expr.ts keeps NaNs away from it). */
+  | { readonly k: "bitcast"; readonly t: ValTy; readonly e: Expr }
   /** A builtin: math (maybe lane-wise), fast math, a vector builtin (`dot`, `select`, `load4` with the array as a `name`), a shuffle, vote or match. */
   | { readonly k: "builtin"; readonly t: ValTy; readonly fn: string; readonly args: readonly Expr[] }
   | { readonly k: "atomic"; readonly t: Ty; readonly fn: string; readonly array: string; readonly idx: readonly Expr[]; readonly args: readonly Expr[] }
@@ -161,8 +163,11 @@ export type Stmt =
   | { readonly k: "localArray"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly init: readonly Value[] | null; readonly flat?: boolean }
   /** `dims` empty: one `shared x: T;`; `dynamic`: `shared x: T[];` (of scalars), its length (dims[0]) given by the launch. */
   | { readonly k: "shared"; readonly name: string; readonly t: ValTy; readonly dims: readonly number[]; readonly dynamic?: boolean }
-  /** `store2(array, idx, value)` / `store4(...)` into an array of scalars of type t. */
-  | { readonly k: "vstore"; readonly fn: "store2" | "store4"; readonly array: string; readonly t: Ty; readonly idx: Expr; readonly value: Expr }
+  /**
+   * `store2(array, idx, value)` / `store4(...)` / `store8(...)` into an array of scalars of type t;
+   * `storeStreaming(array, idx, value)` (an element of type t) and `storeStreaming2`/`4` (cacheHints.ts).
+   */
+  | { readonly k: "vstore"; readonly fn: "store2" | "store4" | "store8" | "storeStreaming" | "storeStreaming2" | "storeStreaming4"; readonly array: string; readonly t: ValTy; readonly idx: Expr; readonly value: Expr }
   | { readonly k: "assign"; readonly target: LValue; readonly op: AssignOp; readonly value: Expr }
   | { readonly k: "step"; readonly target: LValue; readonly op: "++" | "--"; readonly prefix: boolean }
   | { readonly k: "do"; readonly e: Expr }
@@ -184,7 +189,8 @@ export type ParamType =
   | { readonly kind: "scalar"; readonly t: ValTy }
   | { readonly kind: "global"; readonly t: ValTy; readonly readonly: boolean }
   /** `v: view<T>` (or readonly): the function reads (and writes) elements 0..length-1. */
-  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number }
+  /** `atomic`: the function updates it atomically, so its calls pass views of this thread's own output slots (global memory) only. */
+  | { readonly kind: "view"; readonly t: Ty; readonly readonly: boolean; readonly length: number; readonly atomic?: boolean }
   /** `x: inout T` / `x: out T`. */
   | { readonly kind: "ref"; readonly t: Ty; readonly mode: "inout" | "out" };
 
@@ -267,6 +273,8 @@ export interface Program {
   readonly eitherZero?: true;
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
+  /** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on the kernel, maxThreads at least the block's threads. */
+  readonly launchBounds?: readonly [number] | readonly [number, number];
   readonly grid: Dim3;
   readonly block: Dim3;
   /**

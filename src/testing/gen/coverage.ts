@@ -25,9 +25,12 @@ export function spaceOf(array: string): "global" | "shared" | "local" | "table" 
 
 export function features(p: Program): Set<string> {
   const out = new Set<string>();
+  /** The dynamic shared arrays declared so far (their declarations come before their reads). */
+  const dynamic = new Set<string>();
   const constantArrays = new Set(p.constantArrays.map((a) => a.name));
   for (const f of p.fns) for (const q of f.params) if (q.type.kind === "view" || q.type.kind === "ref") out.add(`param:${q.type.kind === "view" ? `view${q.type.readonly ? ":readonly" : ""}` : q.type.mode}`);
   if (p.tables.length) out.add("const:table");
+  if (p.launchBounds) out.add(`kernel:launchBounds${p.launchBounds.length === 2 ? ":minBlocks" : ""}`);
   /** `vector:…` or `struct:…` for a value of a vector or struct type. */
   const kind = (t: ValTy | "void"): string | undefined => (t === "void" || isScalarTy(t) ? undefined : isVecTy(t) ? "vector" : "struct");
   const steps = (base: ValTy | undefined, path: readonly PathStep[]): void => {
@@ -90,12 +93,20 @@ export function features(p: Program): Set<string> {
       case "cast":
         out.add(isVecTy(e.t) ? "vector:convert" : `cast:${e.e.t}->${e.t}`);
         return expr(e.e);
+      case "bitcast":
+        out.add(`bitcast:${e.e.t}->${e.t}`);
+        return expr(e.e);
       case "builtin":
-        out.add(`builtin:${e.fn}:${e.args[0]!.t}`);
-        if (e.fn === "load2" || e.fn === "load4") out.add(`vector:${e.fn}:${arrayKind((e.args[0] as Expr & { k: "name" }).name)}`);
+        out.add(`builtin:${e.fn}:${e.args[0]?.t ?? "void"}`);
+        if (e.fn === "load2" || e.fn === "load4" || e.fn === "load8") {
+          const array = (e.args[0] as Expr & { k: "name" }).name;
+          out.add(`vector:${e.fn}:${arrayKind(array)}`);
+          if (dynamic.has(array)) out.add("vector:load:dynamic");
+        }
         return e.args.forEach(expr);
       case "atomic":
-        out.add(`atomic:${e.fn}:${e.t}:${e.array.startsWith("out_") ? "own" : e.array.startsWith("sacc") ? "shared" : "global"}`);
+        // `v` is a device function's view parameter (functions.ts), updated atomically by a view-atomic function.
+        out.add(`atomic:${e.fn}:${e.t}:${e.array === "v" ? "view" : e.array.startsWith("out_") ? "own" : e.array.startsWith("sacc") ? "shared" : "global"}`);
         if (e.idx.length > 1) out.add("atomic:partly-indexed");
         e.idx.forEach(expr);
         return e.args.forEach(expr);
@@ -144,6 +155,7 @@ export function features(p: Program): Set<string> {
         return;
       case "shared":
         out.add(s.dynamic ? "stmt:shared:dynamic" : `stmt:shared:${s.dims.length}d`);
+        if (s.dynamic) dynamic.add(s.name);
         if (kind(s.t)) out.add(`${kind(s.t)}:array:shared`);
         out.add(`mem:shared:${s.t}`);
         return;

@@ -27,6 +27,8 @@ import { fieldReads, structExpr } from "./structs.js";
 import { scalarsFromVectors, vectorAtom, vectorExpr } from "./vectors.js";
 import { FULL, type Universe } from "./universe.js";
 import { literalValue } from "./values.js";
+import { bitcasts } from "./bitcasts.js";
+import { hintedLoads } from "./cacheHints.js";
 import { INT_RANGES } from "../../ir/values.js";
 
 export interface ValueVar {
@@ -48,8 +50,10 @@ export interface ArrayRef {
   readonly dims: readonly number[];
   readonly kind: ArrayKind;
   readonly writable?: boolean;
-  /** A dynamic shared array (`shared sh: T[];`): never vector-accessed (gk refuses it, GK2046). */
+  /** A dynamic shared array (`shared sh: T[];`), its length the block's threads. */
   readonly dynamic?: boolean;
+  /** The cache hints the kernel uses on it (cacheHints.ts): "all" on its own readonly inputs, "streaming" on its outputs. */
+  readonly hints?: "all" | "streaming";
 }
 
 export interface FnSig {
@@ -286,6 +290,7 @@ export class ExprGen {
         out.push(w(fc.tuple(...idx).map((ix) => index(t, a.name, ...ix)), a.kind === "input" ? 3 : 2));
       }
     }
+    out.push(...hintedLoads(this, t, d));
     return out;
   }
 
@@ -308,7 +313,7 @@ export class ExprGen {
       }
       const others = this.u.all.filter((u) => u !== t);
       alts.push(w(fc.oneof(...others.map(sub)).map((e) => cast(t, e)), 2));
-      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d));
+      alts.push(...this.calls(t, sub), ...scalarsFromVectors(this, t, d), ...fieldReads(this, t, d), ...bitcasts(this, t, d));
       return fc.oneof(...alts);
     });
   }
@@ -377,7 +382,7 @@ export class ExprGen {
       else if (p.kind === "global") {
         const input = this.inputOf(p.t);
         a = input && fc.constant({ k: "arrayRef" as const, name: input.name });
-      } else if (p.kind === "view") a = this.viewArg(p.t, p.length, !p.readonly);
+      } else if (p.kind === "view") a = this.viewArg(p.t, p.length, !p.readonly, p.atomic ?? false);
       else a = this.refArg(p.t);
       if (!a) return undefined;
       args.push(a);
@@ -393,13 +398,15 @@ export class ExprGen {
    * view), whole, a row of a 2-D array, or a run from a guarded offset with stride 1 to 3
    * that stays inside it. Undefined when no array fits.
    */
-  viewArg(t: Ty, length: number, writable: boolean): fc.Arbitrary<CallArg> | undefined {
+  viewArg(t: Ty, length: number, writable: boolean, atomic = false): fc.Arbitrary<CallArg> | undefined {
     const out: fc.WeightedArbitrary<CallArg>[] = [];
     // Rows of 2-D arrays (shared tiles among them) weigh more: few programs have one of the view's type.
     const add = (arbitrary: fc.Arbitrary<CallArg>, weight = 1) => out.push({ arbitrary, weight });
     const fits = (n: number) => [1, 2, 3].filter((s) => (length - 1) * s + 1 <= n);
     for (const a of this.env.arrays) {
       if (a.t !== t || a.dims.length === 0 && a.kind !== "own") continue;
+      // A view the function updates atomically: of global memory that only this thread touches.
+      if (atomic && a.kind !== "own") continue;
       if (writable && !(a.kind === "own" || a.kind === "local" || (a.kind === "view" && a.writable))) continue;
       if (a.kind === "own") {
         const n = this.env.slots;

@@ -8,6 +8,8 @@
  *   passes its own output array and one of its slots);
  * - view writer: `f(v: view<T>, x: T)`, storing to elements of its view (the kernel passes a
  *   view of its own output slots or of a local array);
+ * - view atomic: `f(v: view<T>, x: T)` (T an integer), updating elements of its view with
+ *   atomics (the kernel passes a view of its own output slots: atomics need global or shared memory);
  * - reference: `f(x: inout T, y: out U, p: V)`, updating `x` and setting `y` (the caller
  *   passes mutable variables, local array elements, own output slots or view elements).
  *
@@ -18,15 +20,20 @@
  * called only as statements, so expressions stay free of side effects (expr.ts).
  */
 import fc from "fast-check";
-import { ALL_TYPES, assign, isScalarTy, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type StructDef, type Ty, type ValTy, type VecTy } from "./ast.js";
+import { builtins, type AtomicEntry } from "../../ir/builtins.js";
+import { ALL_TYPES, assign, INT_TYPES, isScalarTy, type IntTy, type ConstDef, type FnDef, type Param, type ParamType, type Stmt, type StructDef, type Ty, type ValTy, type VecTy } from "./ast.js";
 import type { ArrayRef, Env, FnSig, ValueVar } from "./expr.js";
 import { Scope, type StmtCtx } from "./stmt.js";
 import { FULL, type Universe } from "./universe.js";
+
+const ATOMIC_FNS = builtins.filter((b): b is AtomicEntry => b.rule.kind === "atomic");
 
 export type FnShape =
   | { readonly kind: "value"; readonly params: readonly ParamType[]; readonly names: readonly string[]; readonly ret: ValTy }
   | { readonly kind: "writer"; readonly t: ValTy }
   | { readonly kind: "viewWriter"; readonly t: Ty; readonly length: number }
+  /** `f(v: view<T>, x: T)` updating elements of its view atomically (an integer T; its calls pass views of own output slots). */
+  | { readonly kind: "viewAtomic"; readonly t: IntTy; readonly length: number }
   | { readonly kind: "ref"; readonly t: Ty; readonly out: Ty; readonly extra: Ty };
 
 /**
@@ -67,11 +74,12 @@ export function fnShape(
   const writerFn = memory.map((t): FnShape => ({ kind: "writer", t }));
   const viewWriterFn = fc.tuple(types, fc.constantFrom(1, 2, 3, 4)).map(([t, length]): FnShape => ({ kind: "viewWriter", t, length }));
   const refFn = fc.tuple(types, types, types).map(([t, out, extra]): FnShape => ({ kind: "ref", t, out, extra }));
-  if (u === FULL) return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 });
+  const viewAtomicFn = fc.tuple(fc.constantFrom(...INT_TYPES), fc.constantFrom(1, 2, 3, 4)).map(([t, length]): FnShape => ({ kind: "viewAtomic", t, length }));
+  if (u === FULL) return fc.oneof({ arbitrary: valueFn, weight: 3 }, { arbitrary: writerFn, weight: 1 }, { arbitrary: viewWriterFn, weight: 1 }, { arbitrary: refFn, weight: 1 }, { arbitrary: viewAtomicFn, weight: 1 });
   return fc.oneof(
     { arbitrary: valueFn, weight: 3 },
     { arbitrary: writerFn, weight: 1 },
-    ...(u.views ? [{ arbitrary: viewWriterFn, weight: 1 }] : []),
+    ...(u.views ? [{ arbitrary: viewWriterFn, weight: 1 }, { arbitrary: viewAtomicFn, weight: 1 }] : []),
     ...(u.references ? [{ arbitrary: refFn, weight: 1 }] : []),
   );
 }
@@ -90,6 +98,11 @@ export function fnParams(f: FnShape): Param[] {
     case "viewWriter":
       return [
         { name: "v", type: { kind: "view", t: f.t, readonly: false, length: f.length } },
+        { name: "x", type: { kind: "scalar", t: f.t } },
+      ];
+    case "viewAtomic":
+      return [
+        { name: "v", type: { kind: "view", t: f.t, readonly: false, length: f.length, atomic: true } },
         { name: "x", type: { kind: "scalar", t: f.t } },
       ];
     case "ref":
@@ -159,6 +172,13 @@ export function fnBody(
       const scope = new Scope(env(scalars, arrays), undefined);
       const store = fc.tuple(scope.gen.index(f.length, 1), scope.gen.any(f.t)).map(([ix, e]) => assign({ name: "v", t: f.t, idx: [ix] }, "=", e));
       return fc.tuple(scope.stmts(ctx("void", 1), 0, 2), fc.array(store, { minLength: 1, maxLength: 2 })).map(([ss, stores]): FnDef => ({ params, ret: "void", body: [...ss, ...stores] }));
+    }
+    case "viewAtomic": {
+      // One or two atomics on the view's elements, their old values discarded or stored back (the elements are this thread's own).
+      const scope = new Scope(env(scalars, arrays), undefined);
+      const fns = ATOMIC_FNS.filter((b) => b.rule.types.includes(f.t) && b.rule.op !== "cas");
+      const update = fc.tuple(fc.constantFrom(...fns), scope.gen.index(f.length, 1), scope.gen.any(f.t)).map(([b, ix, e]): Stmt => ({ k: "do", e: { k: "atomic", t: f.t, fn: b.name, array: "v", idx: [ix], args: [e] } }));
+      return fc.tuple(scope.stmts(ctx("void", 1), 0, 2), fc.array(update, { minLength: 1, maxLength: 2 })).map(([ss, updates]): FnDef => ({ params, ret: "void", body: [...ss, ...updates] }));
     }
     case "ref": {
       // `y` is only written (reading an out parameter is an error): it is not among the variables expressions read.

@@ -13,7 +13,8 @@
  *   const o = gid * 4;                                       // this thread's output slots o..o+3
  *   <locals, local arrays, shared declarations, shared accumulators set by thread 0; barrier>
  *   <segments: plain statements | a shared-memory phase | a loop of phases with a uniform trip count
- *    | warp operations storing to output slots>
+ *    | warp operations storing to output slots | in blocks of whole warps, asynchronous copies,
+ *    ldmatrix and a tensor-core multiply-accumulate (warps.ts)>
  *   <barrier; shared accumulators read out>
  *   <epilogue: statements that may also return early>
  *
@@ -26,12 +27,11 @@
  */
 import fc from "fast-check";
 import { lookupBuiltin } from "../../ir/builtins.js";
-import { MATCH_TYPES } from "../../ir/warpBuiltins.js";
 import type { Dim3 } from "../../ir/limits.js";
 import type { Target } from "../../ir/target.js";
 import {
-  ALL_TYPES, assign, bin, builtin, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
-  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type IntTy, type LValue, type NumTy, type Param, type ParamValue, type Program, type Stmt,
+  ALL_TYPES, assign, bin, HALF_LANE_TYPES, index, isFloatTy, isHalfTy, isScalarTy, LANE_TYPES, laneType, lit, nameRef, NUM_TYPES, scalarTarget, vec,
+  type ConstantArray, type ConstDef, type Expr, type FieldDef, type FloatTy, type LValue, type NumTy, type Param, type ParamValue, type Program, type Stmt,
   type StructDef, type StructTy, type TableDef, type Ty, type ValTy, type VecTy,
 } from "./ast.js";
 import { arrayValue, compositeValue, filledArray, sizeOfTy } from "./compoundValues.js";
@@ -43,6 +43,8 @@ import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
 import { FULL, universe, type Universe } from "./universe.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
+import { tensorCores, warpOperations } from "./warps.js";
+import { launchBounds } from "./cacheHints.js";
 
 /** Output slots per thread. */
 export const SLOTS = 4;
@@ -68,9 +70,13 @@ export interface GenOptions {
    * kernels for the same seeds as before this option existed.
    */
   readonly target?: Target;
+  /** Asynchronous copies, ldmatrix and tensor-core multiply-accumulates in blocks of whole warps (default true; warps.ts). */
+  readonly tensorCores?: boolean;
+  /** Cache-hinted loads and stores of the kernel's global arrays (cacheHints.ts) and `@launchBounds` on the kernel (default true; off for a target without them). */
+  readonly cacheHints?: boolean;
 }
 
-type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
+type Segment = { readonly k: "plain" } | { readonly k: "warp" } | { readonly k: "tensor" } | { readonly k: "phase"; readonly target: number } | { readonly k: "loop"; readonly target: number; readonly trips: number };
 
 interface Shape {
   /** What the program draws from (its target's). */
@@ -152,7 +158,7 @@ function uniqueByName<T extends { name: string }>(xs: readonly T[]): T[] {
 /** Most bytes of a generated struct (fields past it are dropped): shared arrays of them stay well inside 48 KiB. */
 const STRUCT_BYTES = 96;
 
-const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.map((t) => vec(t, 2))];
+const VEC_TYPES: readonly VecTy[] = [...LANE_TYPES.flatMap((t) => ([2, 3, 4] as const).map((n) => vec(t, n))), ...HALF_LANE_TYPES.flatMap((t) => ([2, 4, 8] as const).map((n) => vec(t, n)))];
 
 /** One struct, or two with the second holding the first (as a field or an array field). */
 function structDefs(u: Universe): fc.Arbitrary<StructDef[]> {
@@ -242,7 +248,7 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
   const compound = compoundOf({ vecTypes, structs });
   // Value types: scalars, and now and then the program's vectors and structs.
   const types: fc.Arbitrary<ValTy> = compound.length ? fc.oneof({ arbitrary: scalars, weight: 3 }, { arbitrary: fc.constantFrom(...compound), weight: 1 }) : scalars;
-  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 apply.
+  // Local arrays of the program's vector lane types now and then, where load2/load4/store2/store4 (load8/store8) apply.
   const laneTypes = [...new Set(vecTypes.map((v) => laneType(v)!))];
   const localElem: fc.Arbitrary<ValTy> = laneTypes.length ? fc.oneof({ arbitrary: types, weight: 3 }, { arbitrary: fc.constantFrom<ValTy>(...laneTypes), weight: 1 }) : types;
   const localArray = fc
@@ -251,6 +257,8 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
       dims: fc.oneof(fc.integer({ min: 1, max: 6 }).map((n) => [n]), fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }))),
       init: fc.constantFrom<"none" | "nested" | "flat">("none", "nested", "flat"),
     })
+    // A one-dimensional f16 or bf16 array of 4 or more has 8 elements: room for load8/store8.
+    .map((a) => (isScalarTy(a.t) && isHalfTy(a.t) && a.dims.length === 1 && a.dims[0]! >= 4 ? { ...a, dims: [8] } : a))
     .map((a) => (isScalarTy(a.t) ? a : { ...a, init: "none" as const }));
   // Shared arrays: mostly of scalars, which views and dynamic shared arrays take (gk refuses
   // others there, GK2042, GK2044); of the program's vectors and structs now and then.
@@ -290,6 +298,8 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
       segments: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }),
       // Where a segment of warp operations goes, in about one program in two (shuffles move twelve types; matches four).
       warpAt: u.warp ? fc.oneof({ arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.nat(), weight: 1 }) : fc.constant(null),
+      // Where the tensor-core segment goes, in blocks of whole warps (warps.ts), in about one program in three of them.
+      tensorAt: opts.tensorCores === false ? fc.constant(null) : fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.nat(), weight: 1 }),
       approx: opts.approx === false || !u.inexact ? fc.constant([]) : fc.subarray([...u.float]),
       fast: opts.approx === false || !u.inexact ? fc.constant(null) : fc.option(fc.constantFrom(...FAST_USES), { freq: 2 }),
       // Constant memory holds scalars (gk refuses others, GK2043).
@@ -314,6 +324,8 @@ function shapeWith(opts: GenOptions, u: Universe, vecTypes: readonly VecTy[], st
       const left = u.buffers - 2 * (memoryScalarsOf(u).length + vecTypes.length + structs.length) - r.approx.length - (r.fast ? 1 : 0);
       const globalAccs = u.buffers === Infinity ? uniqueByName(r.globalAccs) : uniqueByName(r.globalAccs).slice(0, Math.max(0, left));
       const constantArrays = u.buffers === Infinity ? r.constantArrays : r.constantArrays.slice(0, Math.max(0, left - globalAccs.length));
+      const [bx, by, bz] = r.launch.block;
+      if (r.tensorAt !== null && (bx * by * bz) % 32 === 0) plan.splice(r.tensorAt % (plan.length + 1), 0, { k: "tensor" });
       return {
         u,
         ...r.launch,
@@ -441,14 +453,15 @@ function tableRefs(s: Shape): ArrayRef[] {
 
 function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDef[], opts: GenOptions): fc.Arbitrary<Stmt[]> {
   const types = paramTypes(s);
+  const hints = opts.cacheHints !== false;
   const base: Env = {
     vars: [
       ...types.map((t): ValueVar => ({ name: `s_${t}`, t, mutable: true })),
       ...["tid", "gid", "o"].map((name): ValueVar => ({ name, t: "i32", mutable: false })),
     ],
     arrays: [
-      ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input" })),
-      ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own" })),
+      ...types.map((t): ArrayRef => ({ name: `in_${t}`, t, dims: [INPUT_LENGTH], kind: "input", ...(hints && { hints: "all" }) })),
+      ...types.map((t): ArrayRef => ({ name: `out_${t}`, t, dims: [], kind: "own", ...(hints && { hints: "streaming" }) })),
       ...constantRefs(s),
       ...tableRefs(s),
     ],
@@ -496,8 +509,8 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
       pieces.push(scopeWith(readable).stmts(ctx(2, "none"), 1, 3));
       return;
     }
-    if (seg.k === "warp") {
-      pieces.push(warpOperations(scopeWith(readable), s.block));
+    if (seg.k === "warp" || seg.k === "tensor") {
+      pieces.push((seg.k === "warp" ? warpOperations : tensorCores)(scopeWith(readable), s.block));
       return;
     }
     const d = shared[seg.target]!;
@@ -543,30 +556,6 @@ function kernelBody(s: Shape, fns: readonly FnSig[], constants: readonly ConstDe
 
 function count(dims: readonly number[]): number {
   return dims.reduce((a, b) => a * b, 1);
-}
-
-/**
- * One to three warp operations, each stored to one of the thread's output slots: a shuffle
- * of a value of any numeric type with any i32 lane operand, a vote, or a match.
- */
-function warpOperations(scope: Scope, [bx, by, bz]: Dim3): fc.Arbitrary<Stmt[]> {
-  const whole = (bx * by * bz) % 32 === 0;
-  // shfl and shflXor appear only in whole warps (fewer programs): there they take most draws.
-  const shuffles = whole ? fc.oneof({ arbitrary: fc.constantFrom("shfl", "shflXor"), weight: 2 }, { arbitrary: fc.constantFrom("shflUp", "shflDown"), weight: 1 }) : fc.constantFrom("shflUp", "shflDown");
-  const shuffle = fc.tuple(shuffles, fc.constantFrom(...NUM_TYPES)).chain(([fn, t]) =>
-    fc.tuple(scope.gen.any(t), scope.gen.any("i32")).map(([v, lane]): [Ty, Expr] => [t, builtin(t, fn, v, lane)]),
-  );
-  const votes = fc.constantFrom<[Ty, string]>(["u32", "ballot"], ["bool", "anyLane"], ["bool", "allLanes"]);
-  const vote = fc.tuple(votes, scope.gen.any("bool")).map(([[t, fn], p]): [Ty, Expr] => [t, builtin(t, fn, p)]);
-  // matchAny: the mask of the lanes holding the same value; matchAll: whether all lanes hold it (of the
-  // 32- and 64-bit integers, MATCH_TYPES). Partial warps as votes.
-  const match = fc
-    .tuple(fc.constantFrom<[Ty, string]>(["u32", "matchAny"], ["bool", "matchAll"]), fc.constantFrom(...(MATCH_TYPES as readonly IntTy[])))
-    .chain(([[t, fn], u]) => scope.gen.any(u).map((v): [Ty, Expr] => [t, builtin(t, fn, v)]));
-  const op = fc.oneof({ arbitrary: shuffle, weight: 3 }, { arbitrary: vote, weight: 1 }, { arbitrary: match, weight: 1 });
-  return fc.array(fc.tuple(op, fc.integer({ min: 0, max: SLOTS - 1 })), { minLength: 1, maxLength: 3 }).map((ops) =>
-    ops.map(([[t, e], k]) => assign({ name: `out_${t}`, t, idx: [bin("i32", "+", i32("o"), lit("i32", k))] }, "=", e)),
-  );
 }
 
 /** `sh[tid] = e` (and maybe a compound update of the same slot: not of a struct), or thread 0 setting a single shared variable. */
@@ -621,7 +610,9 @@ function sizeParam(s: Shape): Program["sizeParam"] {
   return array ? { name: "S", value: array.dims[0]!, array: array.name } : undefined;
 }
 
-export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
+export function arbProgram(given: GenOptions = {}): fc.Arbitrary<Program> {
+  // A target draws neither tensor-core segments nor cache hints and launch bounds (CUDA's alone).
+  const opts: GenOptions = given.target ? { ...given, tensorCores: false, cacheHints: false } : given;
   return shape(opts).chain((s) => {
     const params = kernelParams(s);
     const sharedLengths = new Map(sharedData(s).flatMap((d) => (d.dynamic ? [[d.ref.name, d.ref.dims[0]!] as const] : [])));
@@ -633,10 +624,11 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
         fns: fc.tuple(...s.fns.map((f, i) => fnBody(f, i, s.fns, s.constants, [...constantRefs(s), ...tableRefs(s)], SLOTS, INPUT_LENGTH, generic, s))),
         body: kernelBody(s, sigs, s.constants, opts),
         values: values(s, params),
+        bounds: opts.cacheHints === false ? fc.constant(undefined) : launchBounds(s.block),
       })
-      .map(({ fns, body, values: vs }): Program => ({
+      .map(({ fns, body, values: vs, bounds }): Program => ({
         constants: s.constants, constantArrays: s.constantArrays, structs: s.structs, tables: s.tables, sharedLengths, fns, ...(s.generics.length && { generics: s.generics }), ...(size && { sizeParam: size }),
-        params, body, grid: s.grid, block: s.block, values: vs,
+        params, body, grid: s.grid, block: s.block, values: vs, ...(bounds && { launchBounds: bounds }),
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
         ...(!s.u.zeroSign && { eitherZero: true as const }),
       }));

@@ -40,6 +40,7 @@ export function printProgram(p: Program, name: string): PrintedProgram {
   const params = p.params.filter((q) => used.has(q.name));
   if (lines.length) lines.push("");
   const generics = p.sizeParam ? `<${p.sizeParam.name}: i32>` : "";
+  if (p.launchBounds) lines.push(`@launchBounds(${p.launchBounds.join(", ")})`);
   lines.push(`device_kernel ${name}${generics}(${params.map((q) => pr.param(q)).join(", ")}) {`, ...pr.stmts(p.body, 1), "}");
   return { source: lines.join("\n") + "\n", kernel: name, params };
 }
@@ -199,6 +200,8 @@ class Printer {
       }
       case "cast":
         return { text: `${this.type(e.t)}(${this.operand(e.e, 0, true)})`, prec: PRIMARY };
+      case "bitcast":
+        return { text: `bitcast<${this.type(e.t)}>(${this.operand(e.e, 0, false)})`, prec: PRIMARY };
       case "path":
         return { text: `${this.operand(e.e, PRIMARY, false)}${this.path(e.path)}`, prec: PRIMARY };
       case "vec":
@@ -428,6 +431,7 @@ export function usedNames(body: readonly Stmt[]): Set<string> {
         return;
       case "unary":
       case "cast":
+      case "bitcast":
         return expr(e.e);
       case "binary":
         expr(e.l);

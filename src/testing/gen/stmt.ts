@@ -25,6 +25,7 @@ import {
 import { APPROX_MATH, ExprGen, guardIndex, Lazy, mathUses, ownSlot, type ArrayRef, type Env, type ValueVar } from "./expr.js";
 import { innerPlaces, pathTo } from "./structs.js";
 import { alignedIndex, vectorAccessible } from "./vectors.js";
+import { hintedStores } from "./cacheHints.js";
 import { fastCall, type FastUse } from "./fast.js";
 
 /** An array that threads update with one order-independent atomic family. */
@@ -134,6 +135,8 @@ export class Scope {
       const slot = fc.integer({ min: 0, max: this.env.slots - 1 }).map((j) => slotTarget(t, j));
       out.push(w(this.assignTo(slot, t), 3), ...this.inside(slot, t, 2));
       if (isScalarTy(t)) out.push(...this.vectorStores({ name: `out_${t}`, t, dims: [], kind: "own" }));
+      const own = this.env.arrays.find((a) => a.name === `out_${t}`);
+      if (own) out.push(...hintedStores(g, own, this.env.slots, slotIndex));
       if (t !== "bool" && (atomicTypes as readonly ValTy[]).includes(t)) out.push(w(this.ownAtomic(t as NumTy), 1));
     }
     out.push(...this.effects(atomicTypes));
@@ -165,18 +168,19 @@ export class Scope {
     return alts.length ? [w(fc.oneof(...alts), weight)] : [];
   }
 
-  /** `store2`/`store4` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
+  /** `store2`/`store4`/`store8` of a vector into an array of scalars: the thread's own slots (`o`, `o + 2`), or a one-dimensional local array at an aligned index. */
   private vectorStores(a: ArrayRef): Weighted[] {
     if (!isScalarTy(a.t) || !isVecLane(a.t, 2) || !this.env.vecTypes.length || !vectorAccessible(a)) return [];
     const t = a.t;
     const out: Weighted[] = [];
-    for (const n of ([2, 4] as const).filter((k) => isVecLane(t, k))) {
+    for (const n of ([2, 4, 8] as const).filter((k) => isVecLane(t, k))) {
       const idx =
-        a.kind === "own" ? fc.integer({ min: 0, max: this.env.slots / n - 1 }).map((j) => slotIndex(j * n))
+        a.kind === "own" ? (n <= this.env.slots ? fc.integer({ min: 0, max: this.env.slots / n - 1 }).map((j) => slotIndex(j * n)) : undefined)
         : a.dims.length === 1 && a.dims[0]! >= n ? alignedIndex(this.gen, a.dims[0]!, n, 1)
         : undefined;
       if (!idx) continue;
-      out.push(w(fc.tuple(idx, this.gen.any(vec(t, n))).map(([i, v]): Stmt => ({ k: "vstore", fn: n === 2 ? "store2" : "store4", array: a.name, t, idx: i, value: v })), 1));
+      // store8 has only local arrays of 8 halves to write: it weighs more where it can be.
+      out.push(w(fc.tuple(idx, this.gen.any(vec(t, n))).map(([i, v]): Stmt => ({ k: "vstore", fn: `store${n}`, array: a.name, t, idx: i, value: v })), n === 8 ? 4 : 1));
     }
     return out;
   }

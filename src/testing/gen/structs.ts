@@ -54,7 +54,7 @@ function findPlaces(t: ValTy, structs: readonly StructDef[], lanes: boolean): In
   const out: InnerPlace[] = [];
   const visit = (u: ValTy, steps: readonly StaticStep[]): void => {
     if (isVecTy(u)) {
-      if (lanes) for (let k = 0; k < lanesOf(u); k++) out.push({ steps: [...steps, { k: "field", name: "xyzw"[k]! }], t: laneOf(u) });
+      if (lanes) for (let k = 0; k < lanesOf(u); k++) out.push({ steps: [...steps, { k: "field", name: k < 4 ? "xyzw"[k]! : `s${k}` }], t: laneOf(u) });
       return;
     }
     if (!isStructTy(u)) return;

@@ -84,7 +84,7 @@ const EXACT_ON: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** A target record's limits where it has WebGPU's (src/codegen/wgsl/target.ts, WgslTarget); the generic record has none. */
 function limitsOf(target: Target): { readonly maxStorageBuffersPerShaderStage?: number } | undefined {
-  return (target as { readonly limits?: { readonly maxStorageBuffersPerShaderStage?: number } }).limits;
+  return (target as { readonly webgpuLimits?: { readonly maxStorageBuffersPerShaderStage?: number } }).webgpuLimits;
 }
 
 /** The generator's universe for `target` (FULL without one). */

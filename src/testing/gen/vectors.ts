@@ -24,6 +24,8 @@ import { EXACT_USES, mathOperands, NAN_SIGN_OPERAND, type ArrayRef, type ExprGen
 import { fieldReads } from "./structs.js";
 import { FULL } from "./universe.js";
 import { literalValue } from "./values.js";
+import { bitcasts } from "./bitcasts.js";
+import { hintedVectorLoads } from "./cacheHints.js";
 
 type Weighted = fc.WeightedArbitrary<Expr>;
 const w = (arbitrary: fc.Arbitrary<Expr>, weight: number): Weighted => ({ arbitrary, weight });
@@ -34,11 +36,18 @@ const SPLITS: Readonly<Record<Lanes, readonly (readonly number[])[]>> = {
   2: [[1, 1], [2]],
   3: [[1, 2], [2, 1], [1, 1, 1], [3]],
   4: [[2, 2], [1, 3], [3, 1], [1, 1, 2], [2, 1, 1], [1, 2, 1], [4]],
+  8: [[4, 4], [2, 2, 4], [4, 1, 1, 2], [8]],
 };
 
-/** `e.xzy`: lanes ks of e, in the xyzw family or (with `rgba`) the rgba one. */
+/** `e.xzy`: lanes ks of e, in the xyzw family or (with `rgba`) the rgba one; a lane past the fourth `e.s5`, the halves of 8 lanes `e.lo`, `e.hi`. */
 export function lanesOfExpr(e: Expr, t: ValTy, ks: readonly number[], rgba = false): Expr {
-  return { k: "path", t, e, path: [{ k: "field", name: ks.map((k) => (rgba ? "rgba" : "xyzw")[k]).join("") }] };
+  const name = ks.length === 1 && ks[0]! >= 4 ? `s${ks[0]}` : ks.map((k) => (rgba ? "rgba" : "xyzw")[k]).join("");
+  return { k: "path", t, e, path: [{ k: "field", name }] };
+}
+
+/** `e.lo` or `e.hi` of an 8-lane vector e: a 4-lane vector t. */
+function halfOf(e: Expr, t: VecTy, hi: boolean): Expr {
+  return { k: "path", t, e, path: [{ k: "field", name: hi ? "hi" : "lo" }] };
 }
 
 /** Mostly the xyzw letters, sometimes rgba. */
@@ -63,27 +72,28 @@ export function alignedIndex(g: ExprGen, size: number, n: number, d: number): fc
   return g.index(Math.floor(size / n), d).map((i) => bin(i.t as Ty, "*", i, lit(i.t as Ty, small(i.t as NumTy, n))));
 }
 
-/** Whether load2/load4/store2/store4 may access `a` (gk refuses views, dynamic shared arrays and constant memory: GK2046). */
+/** Whether load2/load4/load8/store2/store4/store8 may access `a` (gk refuses views and constant memory: GK2046; a dynamic shared array starts at a multiple of 16 bytes). */
 export function vectorAccessible(a: ArrayRef): boolean {
-  return a.kind !== "view" && a.kind !== "constant" && !a.dynamic;
+  return a.kind !== "view" && a.kind !== "constant";
 }
 
-/** `load2`/`load4` of arrays of t's lane type: inputs, one-dimensional local and shared arrays, the thread's own slots. */
+/** `load2`/`load4`/`load8` of arrays of t's lane type: inputs, one-dimensional local and shared arrays, the thread's own slots (4 of them: not load8). */
 function vectorLoads(g: ExprGen, t: VecTy, d: number): Weighted[] {
   const n = lanesOf(t);
   if (n === 3) return [];
   const lane = laneOf(t);
   const fn = `load${n}`;
   const out: Weighted[] = [];
-  // Not of views, dynamic shared arrays or constant memory, whose alignment gk cannot promise (GK2046).
+  // Not of views or constant memory, whose alignment gk cannot promise (GK2046).
   for (const a of g.env.arrays.filter((x) => x.t === lane && vectorAccessible(x))) {
     const array = nameRef(lane, a.name);
     if (a.kind === "own") {
-      out.push(w(fc.integer({ min: 0, max: g.env.slots / n - 1 }).map((j) => builtin(t, fn, array, ownIndex(j * n))), 1));
+      if (n <= g.env.slots) out.push(w(fc.integer({ min: 0, max: g.env.slots / n - 1 }).map((j) => builtin(t, fn, array, ownIndex(j * n))), 1));
     } else if (a.dims.length === 1 && a.dims[0]! >= n) {
       out.push(w(alignedIndex(g, a.dims[0]!, n, d).map((i) => builtin(t, fn, array, i)), a.kind === "input" ? 2 : 3));
     }
   }
+  out.push(...hintedVectorLoads(g, t, d));
   return out;
 }
 
@@ -95,14 +105,19 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
   const n = lanesOf(t);
   const sub: Sub = (u) => g.expr(u, d - 1);
   const alts: Weighted[] = [w(leaves, 3), ...g.loads(t, d - 1), ...vectorLoads(g, t, d - 1)];
-  const parts = SPLITS[n].map((split) => fc.tuple(...split.map((k) => (k === 1 ? sub(lane) : sub(vec(lane, k as Lanes))))).map((ps): Expr => ({ k: "vec", t, parts: ps })));
+  // Parts of a lane count the lane type has vectors of (f16 has no 3-lane vectors).
+  const splits = SPLITS[n].filter((split) => split.every((k) => k === 1 || isVecLane(lane, k as Lanes)));
+  const parts = splits.map((split) => fc.tuple(...split.map((k) => (k === 1 ? sub(lane) : sub(vec(lane, k as Lanes))))).map((ps): Expr => ({ k: "vec", t, parts: ps })));
   alts.push(w(fc.oneof(...parts), 2));
-  const swizzle = ([2, 3, 4] as const).filter((m) => isVecLane(lane, m)).map((m) =>
-    fc.tuple(sub(vec(lane, m)), fc.array(fc.integer({ min: 0, max: m - 1 }), { minLength: n, maxLength: n }), rgbaLetters).map(([e, ks, rgba]) => lanesOfExpr(e, t, ks, rgba)),
+  // Swizzles of 2 to 4 lanes, of the first four lanes; an 8-lane vector's halves.
+  const swizzle = n === 8 ? [] : ([2, 3, 4, 8] as const).filter((m) => isVecLane(lane, m)).map((m) =>
+    fc.tuple(sub(vec(lane, m)), fc.array(fc.integer({ min: 0, max: Math.min(m, 4) - 1 }), { minLength: n, maxLength: n }), rgbaLetters).map(([e, ks, rgba]) => lanesOfExpr(e, t, ks, rgba)),
   );
-  alts.push(w(fc.oneof(...swizzle), 3));
+  // Halves of 8-lane vectors, which only a target with half-precision vectors has (gk's 8 lanes are f16, bf16 and their comparisons' bool).
+  if (n === 4 && isVecLane(lane, 8) && (g.u === FULL || g.u.halfLanes.length > 0)) swizzle.push(fc.tuple(sub(vec(lane, 8)), fc.boolean()).map(([e, hi]) => halfOf(e, t, hi)));
+  if (swizzle.length) alts.push(w(fc.oneof(...swizzle), 3));
   const others = lanesIn(g, n).filter((u) => u !== lane);
-  alts.push(w(fc.oneof(...others.map((u) => sub(vec(u, n)))).map((e): Expr => ({ k: "cast", t, e })), 2));
+  if (others.length) alts.push(w(fc.oneof(...others.map((u) => sub(vec(u, n)))).map((e): Expr => ({ k: "cast", t, e })), 2));
   alts.push(w(fc.tuple(sub("bool"), sub(t), sub(t)).map(([c, a, b]): Expr => ({ k: "select", t, c, a, b })), 1));
   const selectArgs = fc.tuple(sub(vec("bool", n)), sub(t), fc.oneof({ arbitrary: sub(t), weight: 3 }, { arbitrary: sub(lane), weight: 1 }));
   alts.push(w(selectArgs.map(([c, a, b]) => builtin(t, "select", c, a, b)), 1));
@@ -113,7 +128,7 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
     if (g.u.inexact) alts.push(w(sub(t).map((v) => builtin(t, "normalize", v)), 1));
     if (n === 3) alts.push(w(fc.tuple(sub(t), sub(t)).map(([a, b]) => builtin(t, "cross", a, b)), 1));
   }
-  alts.push(...g.calls(t, sub), ...fieldReads(g, t, d));
+  alts.push(...g.calls(t, sub), ...fieldReads(g, t, d), ...bitcasts(g, t, d));
   return fc.oneof(...alts);
 }
 
@@ -137,8 +152,9 @@ function laneInts(g: ExprGen): readonly IntTy[] {
 
 function boolOps(g: ExprGen, t: VecTy, n: Lanes, sub: Sub): Weighted[] {
   const eq = fc.oneof(...lanesIn(g, n).map((u) => fc.tuple(fc.constantFrom<BinOp>("==", "!="), operands(vec(u, n), sub))));
-  const order = fc.oneof(...lanesIn(g, n).filter((u) => u !== "bool").map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))));
-  const compare = fc.oneof(eq, order).map(([op, [l, r]]) => bin(t, op, l, r));
+  const ordered = lanesIn(g, n).filter((u) => u !== "bool");
+  const order = ordered.length ? [fc.oneof(...ordered.map((u) => fc.tuple(fc.constantFrom<BinOp>("<", "<=", ">", ">="), operands(vec(u, n), sub))))] : [];
+  const compare = fc.oneof(eq, ...order).map(([op, [l, r]]) => bin(t, op, l, r));
   const logic = fc.tuple(fc.constantFrom<BinOp>("&", "|", "^"), operands(t, sub)).map(([op, [l, r]]) => bin(t, op, l, r));
   const not = sub(t).map((e): Expr => ({ k: "unary", t, op: "!", e }));
   return [w(compare, 4), w(logic, 2), w(not, 1)];

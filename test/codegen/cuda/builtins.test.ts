@@ -1,6 +1,6 @@
 /** The CUDA column of the builtin table (src/codegen/cuda/builtins.ts): every builtin, every type it admits, helpers that exist, and no entry for a builtin the table does not have. */
 import { describe, expect, it } from "vitest";
-import { CUDA_ATOMICS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP, type CudaImpl } from "../../../src/codegen/cuda/builtins.js";
+import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_SYNC, CUDA_WARP, type CudaImpl } from "../../../src/codegen/cuda/builtins.js";
 import { cudaHelperDeps, cudaHelpers } from "../../../src/codegen/cuda/helpers.js";
 import { builtins, operandTypes } from "../../../src/ir/builtins.js";
 import { assertNever } from "../../../src/util.js";
@@ -42,6 +42,9 @@ describe("the CUDA column", () => {
         case "sync":
           expect(CUDA_SYNC[b.name], b.name).toBeDefined(), n++;
           break;
+        case "asyncCopy":
+          expect(CUDA_ASYNC_COPY[b.name], b.name).toBeDefined(), n++;
+          break;
         case "index":
           expect(typeof CUDA_INDEX[b.rule.special].value(0), b.name).toBe("string"), n++;
           break;
@@ -49,6 +52,10 @@ describe("the CUDA column", () => {
         case "constant":
         case "vector":
         case "vectorMemory":
+          break;
+        // A hinted access is a load or store; the hint's helper is the CUDA column's (CUDA_CACHE_HINTS).
+        case "cacheHint":
+          expect(CUDA_CACHE_HINTS[b.rule.hint][b.rule.op], b.name).toBeDefined(), n++;
           break;
         default:
           assertNever(b.rule, "builtin rule");
@@ -66,13 +73,14 @@ describe("the CUDA column", () => {
       ["warp", CUDA_WARP],
       ["sync", CUDA_SYNC],
       ["index", CUDA_INDEX],
+      ["asyncCopy", CUDA_ASYNC_COPY],
     ];
     for (const [kind, column] of columns) for (const name of Object.keys(column)) expect(kindOf.get(name), `${kind} ${name}`).toBe(kind);
   });
 
   it("names prelude helpers that exist, with their dependencies", () => {
     const impls = [...Object.values(CUDA_MATH), ...Object.values(CUDA_ATOMICS), ...Object.values(CUDA_MEMORY)].flatMap((perType) => Object.values(perType));
-    for (const impl of [...impls, ...Object.values(CUDA_WARP), ...Object.values(CUDA_INDEX)]) for (const h of impl?.helpers ?? []) expect(cudaHelpers[h], h).toBeDefined();
+    for (const impl of [...impls, ...Object.values(CUDA_WARP), ...Object.values(CUDA_INDEX), ...Object.values(CUDA_ASYNC_COPY).map((f) => f(16))]) for (const h of impl?.helpers ?? []) expect(cudaHelpers[h], h).toBeDefined();
     for (const [h, deps] of Object.entries(cudaHelperDeps)) {
       expect(cudaHelpers[h as keyof typeof cudaHelpers]).toBeDefined();
       for (const d of deps) expect(cudaHelpers[d]).toBeDefined();

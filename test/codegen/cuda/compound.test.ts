@@ -79,6 +79,41 @@ describe.skipIf(!nvcc)("vector accesses in PTX", () => {
     expect(ptx.match(/st\.global\.v4\.f32/g)?.length).toBe(2);
   });
 
+  it("move half data 8 and 16 bytes at a time: load4/store4 and load8/store8 of f16 and bf16 arrays, shared ones too", async () => {
+    const ptx = await ptxOf(`device_kernel k(x: readonly global<f16>, y: global<f16>, b: global<bf16>) {
+  shared t: f16[512];
+  const i = threadIdx.x;
+  store8(t, 8 * i, load8(x, 8 * i));
+  barrier();
+  const a = load8(t, 8 * (63 - i));
+  store8(y, 8 * i, a * a.s3);
+  store4(b, 4 * i, bf16x4(f32x4(load4(x, 4 * i))));
+}
+`);
+    expect(ptx).toMatch(/ld\.global\.nc\.v4\.u32/);
+    expect(ptx).toMatch(/st\.shared\.v4\.u32/);
+    expect(ptx).toMatch(/ld\.shared\.v4\.u32/);
+    expect(ptx).toMatch(/st\.global\.v4\.u32/);
+    expect(ptx).toMatch(/ld\.global\.nc\.v4\.u16|ld\.global\.nc\.v2\.u32/);
+    expect(ptx).toMatch(/st\.global\.v4\.u16|st\.global\.v2\.u32/);
+  });
+
+  it("load and store 16 bytes at a time from dynamic shared arrays, the second one too (each starts at a multiple of 16 bytes)", async () => {
+    // w (f64, the widest) comes first; t starts after it, at a multiple of 16 bytes.
+    const ptx = await ptxOf(`device_kernel k(x: readonly global<f32>, y: global<f32>) {
+  shared t: f32[];
+  shared w: f64[];
+  const i = threadIdx.x;
+  w[i] = 1.0;
+  store4(t, 4 * i, load4(x, 4 * i));
+  barrier();
+  store4(y, 4 * i, load4(t, 4 * (blockDim.x - 1 - i)) * f32(w[i]));
+}
+`);
+    expect(ptx).toMatch(/st\.shared\.v4\.(f32|u32|b32)/);
+    expect(ptx).toMatch(/ld\.shared\.v4\.f32/);
+  });
+
   it("aligns a shared array for the vector accesses of the device functions it is passed to", async () => {
     const src = `device_fn sum4(t: shared f32[64], i: i32): f32 { const v = load4(t, i); return v.x + v.y + v.z + v.w; }
 device_kernel k(out: global<f32>) {

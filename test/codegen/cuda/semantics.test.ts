@@ -1,7 +1,9 @@
 /**
- * One test per semantic rule of the CUDA backend: the fragment of CUDA a small program must
- * produce. Each rule is the spec's (src/ir/evalOp.ts is its executable definition), never
- * C++'s undefined behaviour. nvcc.test.ts compiles all of this for real.
+ * One test per semantic rule of the CUDA backend: the CUDA a small program must produce, a
+ * fragment where the rule is one line, the whole module as an inline snapshot where the rule is
+ * how functions and the helpers they use are written out. Each rule is the spec's
+ * (src/ir/evalOp.ts is its executable definition), never C++'s undefined behaviour.
+ * nvcc.test.ts compiles all of this for real.
  */
 import { describe, expect, it } from "vitest";
 import { kernel } from "../../helpers.js";
@@ -10,7 +12,7 @@ import { builtins, type MathEntry } from "../../../src/ir/builtins.js";
 import { CUDA_ATOMICS, CUDA_MATH } from "../../../src/codegen/cuda/builtins.js";
 import { call, fill, raw } from "../../../src/ir/templates.js";
 import { T } from "../../../src/ir/types.js";
-import { bodyOf, cudaOf, cudaWithLines, expectCuda, kernelBody } from "./helpers.js";
+import { bodyOf, cudaModule, cudaOf, cudaWithLines, expectCuda, kernelBody } from "./helpers.js";
 import { bin, c, i32, storesOf } from "./ir.js";
 
 /** A kernel `k` with one output array per type, around some statements. */
@@ -83,23 +85,28 @@ describe("shifts", () => {
 
 describe("integer division and remainder", () => {
   it("calls helpers that define x / 0, x % 0, MIN / -1 and MIN % -1", () => {
-    const cuda = cudaOf(typed("oi[0] = i / j; oi[1] = i % j; ou[0] = u / v; ou[1] = u % v; ol[0] = l / m; oul[0] = ul % um;"));
-    expect(cuda).toContain("oi[0] = gk_div_i32(i, j);");
-    expect(cuda).toContain("oi[1] = gk_rem_i32(i, j);");
-    expect(cuda).toContain("ou[0] = gk_div_u32(u, v);");
-    expect(cuda).toContain("oul[0] = gk_rem_u64(ul, um);");
-    expect(cuda).toContain(
-      "static __device__ __forceinline__ int gk_div_i32(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }",
-    );
-    expect(cuda).toContain("static __device__ __forceinline__ int gk_rem_i32(int a, int b) { return b == 0 || b == -1 ? 0 : a % b; }");
-    expect(cuda).toContain(
-      "static __device__ __forceinline__ long long gk_div_i64(long long a, long long b) { return b == 0ll ? 0ll : b == -1ll ? (long long)(0ull - (unsigned long long)a) : a / b; }",
-    );
-    expect(cuda).toContain("static __device__ __forceinline__ unsigned int gk_div_u32(unsigned int a, unsigned int b) { return b == 0u ? 0u : a / b; }");
-    expect(cuda).toContain("// nothing can trap; the simulator reports it as an error instead.");
-    // Only the helpers used.
-    expect(cuda).not.toContain("gk_div_u64");
-    expect(cuda).not.toContain("gk_rem_i64");
+    const src = typed("oi[0] = i / j; oi[1] = i % j; ou[0] = u / v; ou[1] = u % v; ol[0] = l / m; oul[0] = ul % um;");
+    // Only the helpers used, each defined once.
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "// gk's integer division and remainder: they round toward zero; the most negative value divided
+      // by -1 wraps to itself, and its remainder is 0. Dividing by zero yields 0 here, on the GPU, where
+      // nothing can trap; the simulator reports it as an error instead.
+      static __device__ __forceinline__ int gk_div_i32(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
+      static __device__ __forceinline__ int gk_rem_i32(int a, int b) { return b == 0 || b == -1 ? 0 : a % b; }
+      static __device__ __forceinline__ unsigned int gk_div_u32(unsigned int a, unsigned int b) { return b == 0u ? 0u : a / b; }
+      static __device__ __forceinline__ unsigned int gk_rem_u32(unsigned int a, unsigned int b) { return b == 0u ? 0u : a % b; }
+      static __device__ __forceinline__ long long gk_div_i64(long long a, long long b) { return b == 0ll ? 0ll : b == -1ll ? (long long)(0ull - (unsigned long long)a) : a / b; }
+      static __device__ __forceinline__ unsigned long long gk_rem_u64(unsigned long long a, unsigned long long b) { return b == 0ull ? 0ull : a % b; }
+
+      extern "C" __global__ void k(int i, int j, unsigned int u, unsigned int v, long long l, long long m, unsigned long long ul, unsigned long long um, float f, float g, double d, double e, bool b, bool c, int* __restrict__ oi, unsigned int* __restrict__ ou, long long* __restrict__ ol, unsigned long long* __restrict__ oul, float* __restrict__ of, double* __restrict__ od, bool* __restrict__ ob) {
+        oi[0] = gk_div_i32(i, j);
+        oi[1] = gk_rem_i32(i, j);
+        ou[0] = gk_div_u32(u, v);
+        ou[1] = gk_rem_u32(u, v);
+        ol[0] = gk_div_i64(l, m);
+        oul[0] = gk_rem_u64(ul, um);
+      }"
+    `);
   });
 
   it("divides plainly by a constant that can neither trap nor overflow", () => {
@@ -222,17 +229,26 @@ describe("constants", () => {
 
 describe("builtins", () => {
   it("uses the table's templates, and its prelude helpers (dependencies first) once", () => {
-    const cuda = cudaOf(typed("of[0] = sqrt(f) + min(f, g); od[0] = max(d, e); oi[0] = abs(i); atomicMin(of, 0, f); ob[0] = isnan(d);"));
-    expect(cuda).toContain("of[0] = sqrtf(f) + gk_min_f32(f, g);");
-    expect(cuda).toContain("od[0] = gk_max_f64(d, e);");
-    expect(cuda).toContain("oi[0] = gk_abs_i32(i);");
-    expect(cuda).toContain("gk_atomic_min_f32(&of[0], f);");
-    expect(cuda).toContain("ob[0] = isnan(d);");
-    const order = ["gk_abs_i32(int a)", "gk_min_f32(float a", "gk_max_f64(double a", "gk_atomic_min_f32(float* p"].map((h) => cuda.indexOf(h));
-    expect(order.every((p) => p > 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual([order[0], order[1], order[3], order[2]].sort((a, b) => a - b));
-    expect(cuda.indexOf("gk_min_f32(float a")).toBeLessThan(cuda.indexOf("gk_atomic_min_f32(float* p"));
-    expect(cuda.split("float gk_min_f32(").length).toBe(2);
+    const src = typed("of[0] = sqrt(f) + min(f, g); od[0] = max(d, e); oi[0] = abs(i); atomicMin(of, 0, f); ob[0] = isnan(d);");
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "static __device__ __forceinline__ int gk_abs_i32(int a) { return a < 0 ? (int)(0u - (unsigned)a) : a; }
+      static __device__ float gk_atomic_min_f32(float* p, float v) { int* q = (int*)p; int old = *q, assumed; do { assumed = old; float n = fminf(__int_as_float(assumed), v); old = atomicCAS(q, assumed, __float_as_int(n)); } while (old != assumed); return __int_as_float(old); }
+
+      extern "C" __global__ void k(int i, int j, unsigned int u, unsigned int v, long long l, long long m, unsigned long long ul, unsigned long long um, float f, float g, double d, double e, bool b, bool c, int* __restrict__ oi, unsigned int* __restrict__ ou, long long* __restrict__ ol, unsigned long long* __restrict__ oul, float* __restrict__ of, double* __restrict__ od, bool* __restrict__ ob) {
+        of[0] = sqrtf(f) + fminf(f, g);
+        od[0] = fmax(d, e);
+        oi[0] = gk_abs_i32(i);
+        gk_atomic_min_f32(&of[0], f);
+        ob[0] = isnan(d);
+      }"
+    `);
+  });
+
+  it("computes float min and max in one instruction's function, with and without @flushToZero", () => {
+    for (const ftz of ["", "@flushToZero;\n"]) {
+      const body = kernelBody(ftz + typed("of[0] = min(f, g); of[1] = max(f, 0.0); od[0] = clamp(d, e, 1.0);"));
+      expect(body).toBe("of[0] = fminf(f, g);\nof[1] = fmaxf(f, 0.0f);\nod[0] = fmin(fmax(d, e), 1.0);");
+    }
   });
 
   it("passes atomics the element's address", () => {
@@ -303,29 +319,61 @@ describe("memory", () => {
 
 describe("functions", () => {
   it("passes a shared array to a device function by reference, and inlines that function", () => {
-    const cuda = cudaOf(`device_fn first(s: shared f32[4][2], i: i32): f32 { return s[i][1]; }
-device_kernel k(w: global<f32>) { shared t: f32[4][2]; t[0][1] = 1.0; w[0] = first(t, 0); }`);
-    expect(cuda).toContain("static __device__ __forceinline__ float first(float (&s)[4][2], int i) {");
-    expect(cuda).toContain("  return s[i][1];");
-    expect(cuda).toContain("w[0] = first(t, 0);");
+    const src = `device_fn first(s: shared f32[4][2], i: i32): f32 { return s[i][1]; }
+device_kernel k(w: global<f32>) { shared t: f32[4][2]; t[0][1] = 1.0; w[0] = first(t, 0); }`;
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "static __device__ __forceinline__ float first(float (&s)[4][2], int i) {
+        return s[i][1];
+      }
+
+      extern "C" __global__ void k(float* __restrict__ w) {
+        __shared__ float t[4][2];
+        t[0][1] = 1.0f;
+        w[0] = first(t, 0);
+      }"
+    `);
   });
   it("leaves a parameter that is set but never read unnamed, with a [[maybe_unused]] local of its name (nvcc ignores the attribute on parameters)", () => {
-    const cuda = cudaOf(`device_fn f(p: i32, q: f32): f32 { p = 3; return q; }
-device_kernel k(n: i32, w: global<f32>) { n = 2; w[0] = f(1, 2.0); }`);
-    expect(cuda).toContain("static __device__ float f(int /* p: set, never read */, float q) {");
-    expect(cuda).toContain("extern \"C\" __global__ void k(int /* n: set, never read */, float* __restrict__ w) {");
-    expect(cuda).toMatch(/\{\n(#line .*\n)?  \[\[maybe_unused\]\] int p\{\};\n(#line .*\n)?  p = 3;/);
+    const src = `device_fn f(p: i32, q: f32): f32 { p = 3; return q; }
+device_kernel k(n: i32, w: global<f32>) { n = 2; w[0] = f(1, 2.0); }`;
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "static __device__ float f(int /* p: set, never read */, float q) {
+        [[maybe_unused]] int p{};
+        p = 3;
+        return q;
+      }
+
+      extern "C" __global__ void k(int /* n: set, never read */, float* __restrict__ w) {
+        [[maybe_unused]] int n{};
+        n = 2;
+        w[0] = f(1, 2.0f);
+      }"
+    `);
   });
   it("emits device functions first, static, with arrays as pointers; unused ones [[maybe_unused]]", () => {
-    const cuda = cudaOf(`device_fn get(a: readonly global<f32>, w: global<f32>, i: i32): f32 { w[i] = 1.0; return a[i]; }
+    const src = `device_fn get(a: readonly global<f32>, w: global<f32>, i: i32): f32 { w[i] = 1.0; return a[i]; }
 device_fn unused(x: f32): f32 { return x; }
 device_fn nothing(): void { return; }
-device_kernel k(a: readonly global<f32>, w: global<f32>) { w[0] = get(a, w, 0); nothing(); }`);
-    expect(cuda).toContain("static __device__ float get(const float* a, float* w, int i) {");
-    expect(cuda).toContain("[[maybe_unused]] static __device__ float unused(float x) {");
-    expect(cuda).toContain("static __device__ void nothing() {");
-    expect(cuda).toContain("  w[0] = get(a, w, 0);\n  nothing();");
-    expect(cuda.indexOf("float get(")).toBeLessThan(cuda.indexOf("void k("));
+device_kernel k(a: readonly global<f32>, w: global<f32>) { w[0] = get(a, w, 0); nothing(); }`;
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "static __device__ float get(const float* a, float* w, int i) {
+        w[i] = 1.0f;
+        return a[i];
+      }
+
+      static __device__ void nothing() {
+        return;
+      }
+
+      [[maybe_unused]] static __device__ float unused(float x) {
+        return x;
+      }
+
+      extern "C" __global__ void k(const float* a, float* __restrict__ w) {
+        w[0] = get(a, w, 0);
+        nothing();
+      }"
+    `);
   });
 
   it("writes else-if chains as such", () => {

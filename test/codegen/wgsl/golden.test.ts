@@ -38,9 +38,20 @@ describe("golden WGSL of the examples", () => {
       return r ? [r] : [];
     });
     expect(refused.join("\n")).toMatchInlineSnapshot(`
-      "examples/hgemm.gk:21:12 - error GK7008: the WGSL target has no tensor cores (mma_..., for NVIDIA sm_80 and later), which this program uses here
+      "examples/flash_attention.gk:12:3 - error GK4008: 'flash_f16_d64' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:18:3 - error GK4008: 'flash_f16_d64_causal' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:24:3 - error GK4008: 'flash_bf16_d64' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:30:3 - error GK4008: 'flash_bf16_d64_causal' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:36:3 - error GK4008: 'flash_f16_d128' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:42:3 - error GK4008: 'flash_f16_d128_causal' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:48:3 - error GK4008: 'flash_bf16_d128' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/flash_attention.gk:54:3 - error GK4008: 'flash_bf16_d128_causal' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/hgemm.gk:130:3 - error GK4008: 'hgemm_f16' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/hgemm.gk:131:3 - error GK4008: 'hgemm_f16' now declares 65536 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/hgemm.gk:136:3 - error GK4008: 'hgemm_bf16' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
+      examples/hgemm.gk:137:3 - error GK4008: 'hgemm_bf16' now declares 65536 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together
       examples/lookback_scan.gk:42:7 - error GK7008: the WGSL target has no ordered accesses and fences, which this program uses here
-      examples/reduce_generic.gk:6:1 - error GK7008: the WGSL target has no f64, which this program uses here
+      examples/reduce_generic.gk:31:109 - error GK5006: block size x must be between 1 and 256, but it is 512
       examples/sum4.gk:12:10 - error GK7008: the WGSL target has no warp operations (shuffles, votes, matches, syncWarp), which this program uses here
       examples/warp_reduce.gk:11:10 - error GK7008: the WGSL target has no warp operations (shuffles, votes, matches, syncWarp), which this program uses here"
     `);

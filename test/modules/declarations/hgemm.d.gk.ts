@@ -1,8 +1,8 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 86e88a4a6ab4a8a363b920032a8e0c5a850801767fa5212647e088586508ed3c
+// gk-source-hash: 4e808bc326ce7c28a2d4eff94764619ed767549bbe9a31663317ec4e9b8af59e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
-/** device_kernel hgemm(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>, isBf16: bool) */
+/** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
 declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaunchConfig, args: {
   readonly M: number;
   readonly N: number;
@@ -10,19 +10,34 @@ declare const k0: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaun
   readonly A: ReadonlyView<Uint32Array> | GpuArray<"u32">;
   readonly B: ReadonlyView<Uint32Array> | GpuArray<"u32">;
   readonly C: A0;
-  readonly isBf16: boolean;
+}) => Promise<{ C: A0 }>;
+/** device_kernel hgemm_bf16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
+declare const k1: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaunchConfig, args: {
+  readonly M: number;
+  readonly N: number;
+  readonly K: number;
+  readonly A: ReadonlyView<Uint32Array> | GpuArray<"u32">;
+  readonly B: ReadonlyView<Uint32Array> | GpuArray<"u32">;
+  readonly C: A0;
 }) => Promise<{ C: A0 }>;
 /** const BM (an untyped integer constant) */
 declare const c0: 128;
 /** const BN (an untyped integer constant) */
 declare const c1: 128;
-/** const BKW (an untyped integer constant) */
-declare const c2: 16;
-/** const ROW (an untyped integer constant) */
-declare const c3: 20;
+/** const WN (an untyped integer constant) */
+declare const c2: 64;
+/** const RW (an untyped integer constant) */
+declare const c3: 16;
+/** const STAGES (an untyped integer constant) */
+declare const c4: 4;
+/** const GROUP (an untyped integer constant) */
+declare const c5: 8;
+/** const THREADS (an untyped integer constant) */
+declare const c6: 128;
 /** The module, as compile() returns it. */
 declare const module: GkModule & {
-  readonly "hgemm": typeof k0;
+  readonly "hgemm_f16": typeof k0;
+  readonly "hgemm_bf16": typeof k1;
 };
-export { k0 as hgemm, c0 as BM, c1 as BN, c2 as BKW, c3 as ROW };
+export { k0 as hgemm_f16, k1 as hgemm_bf16, c0 as BM, c1 as BN, c2 as WN, c3 as RW, c4 as STAGES, c5 as GROUP, c6 as THREADS };
 export default module;

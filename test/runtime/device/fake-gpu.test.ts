@@ -7,10 +7,13 @@
  * same paths on a real GPU.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDevice, type GpuDevice, type Isolation, type LoadedModule } from "../../../src/index.js";
-import { removeTempDirs, ROOT } from "../launcher/helpers.js";
+import { CUDA_TARGET } from "../../../src/codegen/cuda/target.js";
+import { openDevice, type GpuDevice, type Isolation, type LoadedModule, type StructType } from "../../../src/index.js";
+import { scalarType } from "../../../src/ir/types.js";
+import { removeTempDirs, ROOT, tempDir } from "../launcher/helpers.js";
 import { FAKE_SRC as SRC, failure, fakeSkip as skip, setUpFakeGpu } from "./fake-gpu-helpers.js";
 
 if (skip) console.warn(`test/runtime/device/fake-gpu.test.ts skipped: ${skip}`);
@@ -39,6 +42,8 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     expect(gpu.info).toMatchObject({ name: "Fake GPU (gk test driver)", arch: "sm_90" });
     expect(gpu.name).toBe(`GPU 0 (Fake GPU (gk test driver), ${isolation})`);
     expect((await gpu.memory()).total).toBe(2 ** 30);
+    // The target whose limits its launches are checked against: CUDA's, for an sm_90.
+    expect(gpu.target).toBe(CUDA_TARGET);
   });
 
   it("keeps arrays on the device, queues launches on them, and reads results back", async () => {
@@ -171,6 +176,120 @@ describe.skipIf(skip !== undefined).each(ISOLATIONS)("a device on the fake drive
     const p = await gpu.zeros("i32", 2, { label: "gone" });
     p.free();
     expect((await failure(mod.add_one({ grid: 1, block: 2 }, { n: 2, p }))).message).toBe("GK8016: GPU array 'gone' (i32[2]) was used after free() (argument 'p' of add_one); make a new array");
+  });
+});
+
+// fill() and copyFrom() run on the device (launcher/device.cpp): the fake driver logs each
+// memset and copy (FAKE_CUDA_LOG_LAUNCHES), so the way each fill went is seen, not only its result.
+describe.skipIf(skip !== undefined).each(ISOLATIONS)("GPU arrays' views, fill() and copyFrom() on the fake driver, isolation %s", (isolation) => {
+  let gpu: GpuDevice;
+  let mod: LoadedModule;
+  let log: string;
+  const memops = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => /^(memset|copy|upload)/.test(l)) : []);
+  beforeAll(async () => {
+    log = join(tempDir("fake-gpu-memops"), "log");
+    Object.assign(process.env, { FAKE_CUDA_LOG: log, FAKE_CUDA_LOG_LAUNCHES: "1" }); // read by the addon, and by the launcher this device starts
+    gpu = await openDevice({ device: "cuda", isolation });
+    mod = await gpu.compileSource(SRC, { cacheRoot });
+  });
+  afterAll(async () => {
+    delete process.env.FAKE_CUDA_LOG;
+    delete process.env.FAKE_CUDA_LOG_LAUNCHES;
+    await gpu?.close();
+  });
+
+  it("fill with one memset where the element repeats every 1, 2 or 4 bytes, else upload the first elements and copy them, doubling", async () => {
+    const bools = (n: number): StructType => ({ kind: "struct", name: `B${n}`, fields: Array.from({ length: n }, (_, i) => ({ name: `f${i}`, type: scalarType("bool"), offset: i })), size: n, align: 1 });
+    const [f, d, zero, h, v, same, b, b3, big] = [
+      await gpu.zeros("f32", 1000),
+      await gpu.zeros("f64", 5),
+      await gpu.array(Float64Array.from([1, 2, 3])),
+      await gpu.zeros("f16", 3),
+      await gpu.zeros("f32x3", 2),
+      await gpu.zeros("i32x4", 2),
+      await gpu.zeros("boolx3", 2),
+      await gpu.zeros(bools(3), 2), // a struct of 3 bool fields (bytes)
+      await gpu.zeros("f64", 2 ** 14 + 5), // past 64 KiB: uploaded 8192, copied 8192, then 5
+    ];
+    rmSync(log, { force: true }); // the allocations' zero fills are not the point
+    await f.fill(3, 10);
+    await d.fill(Math.PI, 1, 4);
+    await zero.fill(0);
+    await h.fill(-2);
+    await v.fill([1, 2, 3]);
+    await same.fill([7, 7, 7, 7]);
+    await b.fill([true, false, true]);
+    await b3.fill({ f0: true, f1: false, f2: true });
+    await big.fill(-1.5);
+    await big.fill(Math.E, 1);
+    expect(memops()).toEqual([
+      "memset D32 990",
+      "upload 24",
+      "memset D8 24",
+      "memset D16 3",
+      "upload 32",
+      "memset D32 8",
+      "memset D16 4",
+      "upload 6",
+      "upload 65536",
+      "copy 65536",
+      "copy 40",
+      "upload 65536",
+      "copy 65536",
+      "copy 32",
+    ]);
+    const bigBack = await big.read();
+    expect(bigBack[0]).toBe(-1.5);
+    expect(bigBack.subarray(1).every((x) => x === Math.E)).toBe(true);
+    expect(await f.read()).toEqual(Float32Array.from({ length: 1000 }, (_, i) => (i < 10 ? 0 : 3)));
+    expect(await d.read()).toEqual(Float64Array.from([0, Math.PI, Math.PI, Math.PI, 0]));
+    expect(await zero.read()).toEqual(new Float64Array(3));
+    expect([...(await h.read())]).toEqual([0xc000, 0xc000, 0xc000]);
+    expect([...(await v.read())]).toEqual([1, 2, 3, 0, 1, 2, 3, 0]);
+    expect(await same.read()).toEqual(new Int32Array(8).fill(7));
+    expect([...(await b.read())]).toEqual([1, 0, 1, 0, 1, 0, 1, 0]);
+    expect(await b3.read()).toEqual([{ f0: true, f1: false, f2: true }, { f0: true, f1: false, f2: true }]);
+  });
+
+  it("copy device to device, overlapping ranges through a temporary, in order with launches", async () => {
+    const p = await gpu.array(Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7]), { label: "p" });
+    await mod.add_one({ grid: 1, block: 32 }, { n: 8, p });
+    const q = await gpu.zeros("i32", 8);
+    rmSync(log, { force: true });
+    await q.copyFrom(p, { srcOffset: 2, length: 4 });
+    await p.copyFrom(p, { srcOffset: 0, offset: 2, length: 6 });
+    expect(memops().filter((l) => l.startsWith("copy"))).toEqual(["copy 16", "copy 24", "copy 24"]); // the overlapping copy: through a temporary
+    await mod.add_one({ grid: 1, block: 32 }, { n: 8, p: q });
+    expect(await q.read()).toEqual(Int32Array.from([4, 5, 6, 7, 1, 1, 1, 1]));
+    expect(await p.read()).toEqual(Int32Array.from([1, 2, 1, 2, 3, 4, 5, 6]));
+    // Freed while an overlapping copy waits for its temporary: the copy stops, touching nothing.
+    const copying = p.view(1).copyFrom(p, { length: 7 });
+    p.free();
+    expect((await failure(copying)).message).toBe("GK8016: elements 1 to 7 of GPU array 'p' (i32[8]) was used, after the array it views was freed (copyFrom); make a new array");
+  });
+
+  it("pass views to kernels as pointers into their array, and read and write them", async () => {
+    const x = await gpu.array(Float32Array.from({ length: 64 }, (_, i) => i), { label: "x" });
+    const out = await gpu.zeros("f32", 64, { label: "out" });
+    await mod.saxpy({ grid: 1, block: 32 }, { n: 16, alpha: 2, x: x.view(8, 16), y: x.view(32, 16), out: out.view(48) });
+    const want = new Float32Array(64);
+    for (let i = 0; i < 16; i++) want[48 + i] = 2 * (8 + i) + (32 + i);
+    expect(await out.read()).toEqual(want);
+    const p = await gpu.array(new Int32Array(6));
+    const mid = p.view(2, 2);
+    await mid.write(Int32Array.from([5, 6]));
+    await mod.add_one({ grid: 1, block: 32 }, { n: 2, p: mid });
+    expect(await mid.read()).toEqual(Int32Array.from([6, 7]));
+    expect(await p.read()).toEqual(Int32Array.from([0, 0, 6, 7, 0, 0]));
+    // Freed while its write waits for the queues: the write is done first, then the memory freed.
+    const q = await gpu.zeros("i32", 4);
+    const writing = q.write(Int32Array.from([1, 2, 3, 4]));
+    q.free();
+    await writing;
+    p.free();
+    expect((await failure(mod.add_one({ grid: 1, block: 32 }, { n: 2, p: mid }))).message).toBe(
+      "GK8016: elements 2 to 3 of a GPU array (i32[6]) was used, after the array it views was freed (argument 'p' of add_one); make a new array",
+    );
   });
 });
 

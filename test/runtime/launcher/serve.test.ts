@@ -119,3 +119,36 @@ describe("--serve", () => {
     expect(await s.exit).toBe(1);
   });
 });
+
+describe("--serve's fill and copy, and buffer arguments with an offset", () => {
+  it("fills, copies and launches on part of a buffer, queued on queue 0, and bounds-checks each range", async () => {
+    const s = serve(fakeEnv);
+    const m = (await s.ask({ op: "load", path: mod })).header;
+    const [x, y, out] = [
+      (await s.ask({ op: "alloc", bytes: 32 })).header.buffer,
+      (await s.ask({ op: "alloc", bytes: 32 })).header.buffer,
+      (await s.ask({ op: "alloc", bytes: 32 })).header.buffer,
+    ];
+    const f32 = (...v: number[]) => new Uint8Array(new Float32Array(v).buffer);
+    expect((await s.ask({ op: "fill", buffer: x, count: 8 }, f32(2))).header).toMatchObject({ ok: true });
+    expect((await s.ask({ op: "fill", buffer: y, offset: 16, count: 2 }, new Uint8Array(new Float64Array([0.5]).buffer))).header.ok).toBe(true);
+    const launch = await s.ask({
+      op: "launch", module: m.module, kernel: "saxpy", grid: [1, 1, 1], block: [32, 1, 1], queue: 0, seq: 1,
+      args: [{ type: "i32", value: 4 }, { type: "f32", value: 3 }, { type: "buffer", buffer: x, offset: 16 }, { type: "buffer", buffer: y, offset: 16 }, { type: "buffer", buffer: out, offset: 8 }],
+    });
+    expect(launch.header).toMatchObject({ ok: true, queued: true });
+    expect((await s.ask({ op: "copy", buffer: out, offset: 0, from: out, fromOffset: 8, bytes: 8 })).header.ok).toBe(true);
+    const got = new Float32Array(new Uint8Array((await s.ask({ op: "download", buffer: out })).payload).buffer);
+    const half = new Float32Array(new Float64Array([0.5]).buffer);
+    expect([...got]).toEqual([6 + half[0]!, 6 + half[1]!, 6 + half[0]!, 6 + half[1]!, 6 + half[0]!, 6 + half[1]!, 0, 0]);
+    const error = async (h: object, p?: Uint8Array) => (await s.ask(h, p)).header.error;
+    expect(await error({ op: "fill", buffer: x, offset: 4, count: 8 }, f32(1))).toMatchObject({ code: "BAD_REQUEST", path: "offset", message: expect.stringContaining("32 bytes at offset 4 do not fit a buffer of 32 bytes") });
+    expect(await error({ op: "fill", buffer: x, count: 1 })).toMatchObject({ code: "BAD_REQUEST", path: "payload" });
+    expect(await error({ op: "copy", buffer: x, offset: 0, from: x, fromOffset: 4, bytes: 8 })).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("overlap") });
+    expect(await error({ op: "copy", buffer: x, from: 999, bytes: 8 })).toMatchObject({ code: "UNKNOWN_HANDLE" });
+    expect(await error({ op: "copy", buffer: x, from: y, fromOffset: 28, bytes: 8 })).toMatchObject({ code: "BAD_REQUEST", path: "fromOffset" });
+    expect(await error({ op: "launch", module: m.module, kernel: "saxpy", grid: [1, 1, 1], block: [1, 1, 1], args: [{ type: "i32", value: 0 }, { type: "f32", value: 0 }, { type: "buffer", buffer: x, offset: 33 }, { type: "buffer", buffer: y }, { type: "buffer", buffer: out }] })).toMatchObject({ code: "BAD_REQUEST", path: "args[2].offset" });
+    expect((await s.ask({ op: "close" })).header.ok).toBe(true);
+    expect(await s.exit).toBe(0);
+  });
+});

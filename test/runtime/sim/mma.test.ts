@@ -35,6 +35,29 @@ device_kernel diverged(A: readonly global<u32x4>, B: readonly global<u32x2>, C: 
     D[laneId] = mma_m16n8k16_f16(A[laneId], B[laneId], C[laneId]);
   }
 }
+device_kernel branches(A: readonly global<u32x4>, B: readonly global<u32x2>, C: readonly global<f32x4>, D: global<f32x4>) {
+  if (laneId % 2 == 0) {
+    D[laneId] = mma_m16n8k16_f16(A[laneId], B[laneId], C[laneId]);
+  } else {
+    D[laneId] = mma_m16n8k16_f16(A[laneId], B[laneId], C[laneId]);
+  }
+}
+device_kernel perWarp(A: readonly global<u32x4>, B: readonly global<u32x2>, C: readonly global<f32x4>, D: global<f32x4>) {
+  const i = threadIdx.x;
+  if (i / 32 == 1) {
+    D[i] = mma_m16n8k16_bf16(A[i], B[i], C[i]);
+  } else {
+    D[i] = mma_m16n8k16_f16(A[i], B[i], C[i]);
+  }
+}
+device_kernel loadDiverged(out: global<u32x4>) {
+  shared tile: u32[32][4];
+  tile[laneId][0] = 1; tile[laneId][1] = 2; tile[laneId][2] = 3; tile[laneId][3] = 4;
+  syncWarp();
+  if (tile[laneId][0] + u32(laneId) < 20) {
+    out[laneId] = ldmatrix_x4(tile[laneId], 0);
+  }
+}
 `);
 
 // PTX's fragment layouts (groupID g = lane >> 2, threadID_in_group t = lane & 3), element by element.
@@ -169,6 +192,22 @@ describe("mma's errors on the simulator", () => {
 
   it("a call that not every lane reaches is warp divergence (GK8014)", () => {
     expect(simErrorOf(p.sources, () => run(p, "diverged", [1], [32], args()))).toMatch(/^GK8014 22:17 threads of warp 0 of block \(0,0,0\) diverged: lane 0 \(thread \(0,0,0\)\) waits at mma_m16n8k16_f16\(\) at line 22, but lane 31 \(thread \(31,0,0\)\) ended without reaching it/);
+  });
+
+  it("a condition that differs within the warp is divergence even when both branches call mma: they are two instructions (GK8014)", () => {
+    expect(simErrorOf(p.sources, () => run(p, "branches", [1], [32], args()))).toMatch(/^GK8014 27:17 threads of warp 0 of block \(0,0,0\) diverged: lane 0 \(thread \(0,0,0\)\) waits at mma_m16n8k16_f16\(\) at line 27, but lane 1 \(thread \(1,0,0\)\) waits at mma_m16n8k16_f16\(\) at line 29/);
+  });
+
+  it("a condition uniform in each warp is not: each warp calls its own mma together", () => {
+    const A = new Uint32Array(4 * 64).fill(0x3c003c00), B = new Uint32Array(2 * 64).fill(0x3c003c00), D = new Float32Array(4 * 64);
+    run(p, "perWarp", [1], [64], [A, B, new Float32Array(4 * 64), D]);
+    // f16 ones for warp 0: each element sums 16 products of 1; warp 1 reads them as bf16 (0x3c00 is 2^-7 * 1.5... as bf16 bits: 0.0078125).
+    expect(D[0]).toBe(16);
+    expect(D[4 * 32]).toBe(16 * 0.0078125 * 0.0078125);
+  });
+
+  it("so is an ldmatrix that not every lane reaches (GK8014)", () => {
+    expect(simErrorOf(p.sources, () => run(p, "loadDiverged", [1], [32], [new Uint32Array(128)]))).toMatch(/^GK8014 45:19 threads of warp 0 of block \(0,0,0\) diverged: lane 0 \(thread \(0,0,0\)\) waits at ldmatrix_x4\(\) at line 45, but lane 19 \(thread \(19,0,0\)\) ended without reaching it/);
   });
 
   it("a warp of fewer than 32 threads cannot call it (GK8020)", () => {

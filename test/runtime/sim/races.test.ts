@@ -37,6 +37,37 @@ describe("data races (GK8040)", () => {
     run(p, "histogram_ok", [2], [4], [Int32Array.from([1, 2, 1, 3, 0, 0, 1, 3]), bins], races);
     expect([...bins]).toEqual([2, 3, 1, 2]);
   });
+  it("atomics on a view of a shared row (histogram256's sub-histograms): a plain read of the row before the barrier races with them", () => {
+    const q = gk(`device_fn bump(h: view<u32>, b: i32) {
+  atomicAdd(h, b, 1);
+}
+device_kernel sub_racy(out: global<u32>) {
+  shared hist: u32[2][8];
+  if (threadIdx.x < 16) {
+    hist[threadIdx.x / 8][threadIdx.x % 8] = 0;
+  }
+  barrier();
+  bump(hist[threadIdx.x / 32], 3);
+  out[threadIdx.x] = hist[0][3];
+}
+device_kernel sub_ok(out: global<u32>) {
+  shared hist: u32[2][8];
+  if (threadIdx.x < 16) {
+    hist[threadIdx.x / 8][threadIdx.x % 8] = 0;
+  }
+  barrier();
+  bump(hist[threadIdx.x / 32], 3);
+  barrier();
+  out[threadIdx.x] = hist[0][3] + hist[1][3];
+}
+`);
+    expect(simErrorOf(q.sources, () => run(q, "sub_racy", [1], [64], [new Uint32Array(64)], races))).toBe(
+      "GK8040 2:3 data race on shared hist[0][3]: thread (1,0,0) of block (0,0,0) applies atomicAdd to it at line 2, column 3, and thread (0,0,0) of block (0,0,0) read it at line 11, column 22, with no barrier() between them (kernel 'sub_racy')",
+    );
+    const out = new Uint32Array(64);
+    run(q, "sub_ok", [1], [64], [out], races);
+    expect(out[0]).toBe(64);
+  });
   it("a stencil reading its neighbour's shared element before the barrier, and after it", () => {
     expect(race("stencil_racy", 1, 64, [f32s(64), f32s(64)])).toMatch(
       /^GK8040 35:44 data race on shared tile\[0\]: thread \(1,0,0\) of block \(0,0,0\) reads it at line 35, column 44, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 34, column 3, with no barrier\(\) between them/,

@@ -182,6 +182,33 @@ describe("locals and device functions", () => {
   });
 });
 
+describe("shared arrays in nested blocks", () => {
+  it("are block-wide memory that a loop's next iteration sees as the last left it, each its own array", () => {
+    const q = gk(`device_kernel k(out: global<f32>) {
+  let acc = 0.0;
+  for (let i = 0; i < 4; i++) {
+    shared t: f32[32];
+    if (i > 0) {
+      acc += t[31 - threadIdx.x];
+    }
+    barrier();
+    t[threadIdx.x] = f32(i * 10) + f32(threadIdx.x);
+    barrier();
+  }
+  if (threadIdx.x == 0) {
+    shared t: i32[2];
+    t[1] = 5;
+    out[0] = acc + f32(t[1]);
+  }
+}
+`);
+    const out = new Float32Array(1);
+    run(q, "k", [2], [32], [out]);
+    // Thread 0 reads t[31] as iterations 0, 1 and 2 left it: 31, 41, 51.
+    expect(out[0]).toBe(31 + 41 + 51 + 5);
+  });
+});
+
 describe("grids and blocks of 1 to 3 dimensions", () => {
   it("threadIdx, blockIdx, blockDim, gridDim and globalId on every axis", () => {
     const grid = [3, 2, 2] as const;

@@ -177,3 +177,40 @@ device_kernel k(v: f16x2, w: bf16x2, xs: readonly global<f16>, out: global<f16x2
     expect(Array.from(cmp)).toEqual([0, 1]);
   });
 });
+
+describe("f16x4, f16x8, bf16x4 and bf16x8", () => {
+  const h = roundF16;
+  const b = roundBf16;
+  it("compute each lane as the scalar operation does, move 4 or 8 halves per access, and name lanes .s0 to .s7, .lo and .hi", () => {
+    const p = gk(`device_kernel k(xs: readonly global<f16>, ys: global<f16>, out: global<f16x8>, bs: global<bf16>) {
+  let a = load8(xs, 8);
+  let q = load4(xs, 4) * a.hi - f16x4(f16(0.1));
+  a.s6 = q.x;
+  out[0] = f16x8(q, a.lo) / a;
+  store8(ys, 0, a + f16x8(f16(1.0)));
+  store4(ys, 8, q.wzyx);
+  store4(bs, 4, bf16x4(f32x4(q)) * bf16(3.0));
+  bs[0] = bf16(a.s7 + out[0].s2);
+}
+`);
+    const x = Array.from({ length: 16 }, (_, k) => h(1 + k / 7));
+    const xs = float32ToF16(x);
+    const ys = new Uint16Array(12);
+    const out = new Uint16Array(8);
+    const bs = new Uint16Array(8);
+    run(p, "k", [1], [1], [xs, ys, out, bs]);
+    const a = x.slice(8);
+    const q = [0, 1, 2, 3].map((k) => h(h(x[4 + k]! * a[4 + k]!) - h(0.1)));
+    a[6] = q[0]!;
+    const o = [...q, ...a.slice(0, 4)].map((v, k) => h(v / a[k]!));
+    expect(Array.from(f16ToFloat32(out))).toEqual(o);
+    expect(Array.from(f16ToFloat32(ys))).toEqual([...a.map((v) => h(v + 1)), ...[...q].reverse()]);
+    expect(Array.from(bf16ToFloat32(bs.slice(4)))).toEqual(q.map((v) => b(b(v) * 3)));
+    expect(bf16ToFloat32(bs.slice(0, 1))[0]).toBe(b(h(a[7]! + o[2]!)));
+  });
+
+  it("reports a load8 or store8 not aligned to 8 elements (GK8030)", () => {
+    const p = gk("device_kernel k(xs: global<f16>) {\n  store8(xs, 4, load8(xs, 8));\n}\n");
+    expect(simErrorOf(p.sources, () => run(p, "k", [1], [1], [new Uint16Array(16)]))).toMatch(/GK8030/);
+  });
+});

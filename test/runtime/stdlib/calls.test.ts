@@ -103,7 +103,8 @@ describe("stdlib(gpu)", () => {
     const f = await gpu.array(Float32Array.from([1, 2]), { label: "f" });
     await refused(stdlib(gpu).reduce(f, "and"), "reduce(): 'and' works on integer arrays; GPU array 'f' (f32[2]) holds floats");
     await refused(stdlib(gpu).reduce(f, "mul" as never), "reduce(): op must be one of sum, min, max, and, or, xor");
-    await refused(stdlib(gpu).sort(f as never), "sort(): GPU array 'f' (f32[2]) has elements of f32; it takes i32, u32, i64, u64");
+    await refused(stdlib(gpu).sort(await gpu.array(Uint16Array.from([1, 2]), { label: "h" }) as never), "sort(): GPU array 'h' (u16[2]) has elements of u16; it takes i32, u32, i64, u64, f32, f64");
+    await refused(stdlib(gpu).sort(f, { values: await gpu.array(Float32Array.from([1]), { label: "v" }) }), "sort(): the values (GPU array 'v' (f32[1])) must be as many as the keys");
     await refused(stdlib(gpu).histogram(f, { bins: 0, lo: 0, hi: 1 }), "histogram(): bins must be a positive integer");
     await refused(stdlib(gpu).histogram(f, { bins: 4, lo: 1, hi: 1 }), "histogram(): lo and hi must be finite numbers with lo < hi");
     await refused(stdlib(gpu).transpose(f, 3, 1), "transpose(): 3 x 1 is 3 elements, but GPU array 'f' (f32[2]) holds 2");

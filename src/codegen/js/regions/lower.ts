@@ -170,7 +170,11 @@ function stmt(lw: Lowering, fn: Function, s: Stmt, path: string): RStmt[] {
     case "break":
     case "continue":
     case "fence":
+    case "asyncGroup":
       invariant(false, `${s.kind} reaches a barrier`);
+      break;
+    case "asyncCopy": // kernels with asynchronous copies run on generators (emitKernel.ts)
+      throw new NotCovered("an asynchronous copy whose operands call a barrier's device_fn");
   }
 }
 

@@ -302,6 +302,21 @@ std::vector<std::unique_ptr<Stream>> streams;
     if (sticky != OK) return sticky;        \
   } while (0)
 
+// A GPU array's fill() and copyFrom() (launcher/device.cpp, Gpu::fill and Gpu::copy): aligned
+// as the driver requires, and a copy between overlapping ranges refused (undefined on a GPU).
+// With FAKE_CUDA_LOG_LAUNCHES=1 each is logged ("memset D32 4096", "copy 4096", and "upload
+// 64" for an asynchronous copy from the host), so tests see which way a fill went.
+template <class T>
+CUresult memsetN(Ptr dst, T v, size_t n, const char* name) {
+  LOCK();
+  GUARD();
+  if (dst % sizeof(T) != 0) return INVALID_VALUE;
+  uint8_t* d = translate(dst, n * sizeof(T));
+  if (!d && n != 0) return INVALID_VALUE;
+  for (size_t i = 0; i < n; i++) std::memcpy(d + i * sizeof(T), &v, sizeof(T));
+  if (logLaunches()) logLine(std::string("memset ") + name + " " + std::to_string(n));
+  return OK;
+}
 extern "C" {
 
 CUresult cuGetErrorName(CUresult r, const char** s) {
@@ -644,6 +659,7 @@ CUresult cuMemcpyHtoDAsync_v2(Ptr dst, const void* src, size_t n, void*) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memcpy(d, src, n);
+  if (logLaunches()) logLine("upload " + std::to_string(n));
   return OK;
 }
 CUresult cuMemcpyDtoHAsync_v2(void* dst, Ptr src, size_t n, void*) {
@@ -660,6 +676,19 @@ CUresult cuMemsetD8Async(Ptr dst, unsigned char v, size_t n, void*) {
   uint8_t* d = translate(dst, n);
   if (!d) return INVALID_VALUE;
   std::memset(d, v, n);
+  if (logLaunches()) logLine("memset D8 " + std::to_string(n));
+  return OK;
+}
+CUresult cuMemsetD16Async(Ptr dst, unsigned short v, size_t n, void*) { return memsetN<uint16_t>(dst, v, n, "D16"); }
+CUresult cuMemsetD32Async(Ptr dst, unsigned v, size_t n, void*) { return memsetN<uint32_t>(dst, v, n, "D32"); }
+CUresult cuMemcpyDtoDAsync_v2(Ptr dst, Ptr src, size_t n, void*) {
+  LOCK();
+  GUARD();
+  if (n == 0) return OK;
+  uint8_t *d = translate(dst, n), *s = translate(src, n);
+  if (!d || !s || (dst < src + n && src < dst + n)) return INVALID_VALUE;
+  std::memcpy(d, s, n);
+  if (logLaunches()) logLine("copy " + std::to_string(n));
   return OK;
 }
 CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {

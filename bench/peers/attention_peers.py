@@ -1,0 +1,133 @@
+"""gk's flash-attention kernels (examples/flash_attention.gk) against PyTorch's
+scaled_dot_product_attention, timed the same way in one process on one GPU (bench/attention.mjs
+writes the job): each gk kernel is loaded from its cached cubin with CuPy and launched on
+PyTorch's tensors, on PyTorch's current stream; both sides are timed with CUDA events around
+`reps` back-to-back launches after 3 warm-ups, in alternating rounds, and the median round is
+kept. Prints one JSON object on stdout.
+
+  gk      O = softmax(Q K^T / sqrt(D)) V, Q K V O of shape (B, H, S, D), f16 or bf16; arguments
+          (S, scale, Q, K, V, O), block 128, the grid the job gives; each case may time several
+          gk kernels (the example's, and bench/attention_tiles.gk's tilings)
+  torch   scaled_dot_product_attention(Q, K, V, is_causal=causal) (whatever backend it picks)
+
+gk's O is poisoned (NaN) before its checked run; both outputs are checked against the f64
+attention of the same inputs over the first two heads: ||O - ref|| / ||ref||, below 2e-3 for
+f16 and 1e-2 for bf16 (P and O are rounded to halves), and no NaN.
+
+  python3 attention_peers.py job.json                 times every case
+  python3 attention_peers.py job.json --profile CASE  for ncu: 2 warm-up launches of the case's
+                                                      first gk kernel and SDPA, then one of each
+"""
+import json
+import math
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+import cupy as cp
+
+ROUNDS = 5
+
+
+def timed(fn, reps, stream):
+    for _ in range(3):
+        fn()
+    stream.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record(stream)
+    for _ in range(reps):
+        fn()
+    end.record(stream)
+    end.synchronize()
+    return start.elapsed_time(end) / reps
+
+
+def ptr(t):
+    return np.uint64(t.data_ptr())
+
+
+def reference(q, k, v, causal):
+    q, k, v = (x[:1, :2].double() for x in (q, k, v))
+    s = (q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    if causal:
+        n = s.shape[-1]
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=s.device).triu(1), float("-inf"))
+    return torch.softmax(s, dim=-1) @ v
+
+
+def rel_err(o, ref):
+    o = o[:1, :2].double()
+    if torch.isnan(o).any():
+        return None
+    return float((o - ref).norm() / ref.norm())
+
+
+def setup(c, dev, gen, modules, cstream):
+    b, h, s, d = c["shape"]
+    dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
+    q, k, v = ((torch.randn(b, h, s, d, device=dev, generator=gen)).to(dtype) for _ in range(3))
+    o = torch.empty(b, h, s, d, device=dev, dtype=dtype)
+    args = (np.int32(s), np.float32(1 / math.sqrt(d)), ptr(q), ptr(k), ptr(v), ptr(o))
+    gks = []
+    for var in c["variants"]:
+        if var["cubin"] not in modules:
+            modules[var["cubin"]] = cp.RawModule(path=var["cubin"])
+        fn = modules[var["cubin"]].get_function(var["kernel"])
+        gks.append(launcher(fn, tuple(var["grid"]), args, cstream, var.get("shared", 0)))
+    return q, k, v, o, gks, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
+
+
+def launcher(fn, grid, args, cstream, shared):
+    # Shared arrays past 48 KB lie in dynamic shared memory (gk lifts them): the kernel opts in
+    # to that much and every launch gives it.
+    if shared > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = shared
+
+    def run():
+        with cstream:
+            fn(grid, (128, 1, 1), args, shared_mem=shared)
+
+    return run
+
+
+def main():
+    job = json.load(open(sys.argv[1]))
+    dev = torch.device("cuda")
+    stream = torch.cuda.current_stream()
+    cstream = cp.cuda.ExternalStream(stream.cuda_stream)
+    gen = torch.Generator(device=dev).manual_seed(1)
+    modules = {}
+    if len(sys.argv) > 2 and sys.argv[2] == "--profile":
+        _, _, _, _, gks, peer = setup(job["cases"][int(sys.argv[3])], dev, gen, modules, cstream)
+        for _ in range(3):
+            gks[0]()
+            peer()
+        stream.synchronize()
+        return
+    out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
+    for c in job["cases"]:
+        q, k, v, o, gks, peer = setup(c, dev, gen, modules, cstream)
+        times = [[] for _ in gks]
+        p = []
+        for _ in range(ROUNDS):
+            p.append(timed(peer, c["reps"], stream))
+            for i, gk in enumerate(gks):
+                times[i].append(timed(gk, c["reps"], stream))
+        ref = reference(q, k, v, c["causal"])
+        bound = 2e-3 if c["dtype"] == "f16" else 1e-2
+        row = {"name": c["name"], "torch_ms": float(np.median(p)), "torch_rel_err": rel_err(peer(), ref), "variants": []}
+        for var, gk, t in zip(c["variants"], gks, times):
+            o.fill_(float("nan"))
+            gk()
+            stream.synchronize()
+            err = rel_err(o, ref)
+            row["variants"].append({"name": var["name"], "gk_ms": float(np.median(t)), "rel_err": err, "ok": err is not None and err < bound})
+        out["cases"].append(row)
+        del q, k, v, o, ref
+        torch.cuda.empty_cache()
+    print(json.dumps(out))
+
+
+main()

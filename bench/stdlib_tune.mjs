@@ -1,0 +1,320 @@
+// The launch shapes of gk's device-wide scan and sort measured side by side on one GPU, with
+// their peers in the same run (bench/peers/stdlib_peers.py: torch.cumsum, cupy.sort, and a
+// device copy as the bandwidth ceiling), to choose the defaults of `Tuning`
+// (src/runtime/stdlib/calls.ts). Each variant's result is checked against a reference computed
+// here (integers bit for bit; f32 within 1e-5 of the largest prefix, against an f64 scan), its
+// output poisoned first. gk's figure is its kernel time (CUDA events summed over a call's
+// launches), the median of ROUNDS rounds of REPS calls. Prints a table; writes JSON to
+// $OUT/stdlib_tune.json (else bench/results/stdlib_tune.json).
+//
+//   npm run build && node bench/stdlib_tune.mjs [scan|sort]...
+// GK_STDLIB_BENCH_SMOKE=1 runs it on the simulator at 2^12 without peers (checks the bench only).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDevice, stdlib } from "../dist/index.js";
+import { ROOT, RESULTS, median, table } from "./lib.mjs";
+
+const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
+const N = SMOKE ? 1 << 12 : 1 << 26;
+const SMALL = SMOKE ? [] : [1 << 16, 1 << 20];
+const ROUNDS = SMOKE ? 1 : 5;
+const repsFor = (n) => (SMOKE ? 1 : n <= 1 << 16 ? 100 : n <= 1 << 20 ? 40 : 10);
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["scan", "sort"];
+
+const hash = (i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
+/** A typed array of n elements, element i = f(i) (a loop: Array.from of a length is several times slower at 2^26). */
+function make(Type, n, f) {
+  const a = new Type(n);
+  for (let i = 0; i < n; i++) a[i] = f(i);
+  return a;
+}
+
+/** Kernel ms per call (median of rounds) of `run`, through the module's kernelTime hook. */
+async function timeKernel(gpu, mod, run, reps) {
+  let ms = 0;
+  mod.kernelTime = (t) => {
+    ms += t;
+  };
+  for (let i = 0; i < 2; i++) await run();
+  await gpu.sync();
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    ms = 0;
+    for (let i = 0; i < reps; i++) await run();
+    await gpu.sync();
+    rounds.push(ms / reps);
+  }
+  mod.kernelTime = undefined;
+  return median(rounds);
+}
+
+/** The inclusive (or exclusive) sum of `x` as the kernel computes it for i32, or in f64 for f32. */
+function refScan(x, exclusive) {
+  const out = new Float64Array(x.length);
+  const int = x instanceof Int32Array;
+  let acc = 0;
+  for (let i = 0; i < x.length; i++) {
+    const next = int ? (acc + x[i]) | 0 : acc + x[i];
+    out[i] = exclusive ? acc : next;
+    acc = next;
+  }
+  return out;
+}
+
+/** "ok", or what is wrong with y against ref. */
+function compare(y, ref, exact) {
+  const scale = exact ? 0 : Math.max(1, ...[ref[0], ref[ref.length - 1]].map(Math.abs));
+  for (let i = 0; i < ref.length; i++) {
+    const bad = exact ? y[i] !== ref[i] : !(Math.abs(y[i] - ref[i]) <= 1e-5 * scale);
+    if (bad) return `element ${i}: ${y[i]} (expected ${ref[i]})`;
+  }
+  return "ok";
+}
+
+async function benchScan(gpu, std, mod, rows) {
+  const data = {
+    f32: make(Float32Array, N, (i) => (hash(i) >>> 8) / 2 ** 24),
+    i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
+  };
+  const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
+  const packed = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
+  // Tiles of block x items elements, one block each.
+  const shapes = [[512, 32], [256, 32], [512, 16], [512, 24], [1024, 16], [256, 48], [512, 48], [256, 64], [128, 64]].map(([block, items]) => ({ block, items }));
+  for (const elem of ["f32", "i32"]) {
+    const x = await gpu.array(data[elem]);
+    const y = await gpu.zeros(elem, N);
+    const initial = { ...std.tuning };
+    for (const { block, items } of elem === "f32" ? shapes : shapes.slice(0, 5)) {
+      Object.assign(std.tuning, { scanBlock: block, scanItems: items });
+      const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y }), repsFor(N));
+      await y.fill(-7);
+      await std.scan(x, { out: y });
+      const check = compare(await y.read(), refs[elem], elem === "i32");
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${block}x${items}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
+    }
+    Object.assign(std.tuning, initial);
+    // bench/scan_packed.gk: each tile's status and value in one u64 word (no fences), launched directly.
+    for (const { block, items } of shapes.slice(0, 6)) {
+      const tiles = Math.ceil(N / (block * items));
+      const status = await gpu.zeros("u64", tiles), ticket = await gpu.zeros("u32", 1);
+      const k = packed.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
+      let epoch = 0, issued = 0;
+      const run = (kernelTime) => {
+        const ticketBase = issued;
+        issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, ticket, epoch: ++epoch, ticketBase });
+      };
+      for (let i = 0; i < 2; i++) await run();
+      const rounds = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        let ms = 0;
+        for (let i = 0; i < repsFor(N); i++) await run((t) => (ms += t));
+        await gpu.sync();
+        rounds.push(ms / repsFor(N));
+      }
+      await y.fill(-7);
+      await run();
+      const check = compare(await y.read(), refs[elem], elem === "i32");
+      const med = median(rounds);
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `packed ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
+      status.free();
+      ticket.free();
+    }
+    // The exclusive scan at the default shape.
+    {
+      const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y, exclusive: true }), repsFor(N));
+      await y.fill(-7);
+      await std.scan(x, { out: y, exclusive: true });
+      const check = compare(await y.read(), refScan(data[elem], true), elem === "i32");
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: `exclusive, default`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
+    }
+    // The defaults at the launch-bound sizes.
+    for (const n of SMALL) {
+      const xs = await gpu.array(data[elem].subarray(0, n));
+      const ys = await gpu.zeros(elem, n);
+      const ms = await timeKernel(gpu, mod, () => std.scan(xs, { out: ys }), repsFor(n));
+      await ys.fill(-7);
+      await std.scan(xs, { out: ys });
+      const check = compare(await ys.read(), refs[elem].subarray(0, n), elem === "i32");
+      rows.push({ part: "scan", what: `scan ${elem}`, variant: n < std.tuning.scanSmall.below ? `default ${std.tuning.scanSmall.block}x${std.tuning.scanSmall.items}` : `default ${std.tuning.scanBlock}x${std.tuning.scanItems}`, size: n, ms, gbs: (8 * n) / ms / 1e6, check });
+      xs.free();
+      ys.free();
+    }
+    x.free();
+    y.free();
+  }
+}
+
+/** Runs fn with the module's sort kernels taken from `source` (a variant of stdlib/sort.gk), then puts the library's back. */
+async function withSortKernels(gpu, mod, source, fn) {
+  const variant = await gpu.compileSource(source, { filename: join(ROOT, "stdlib", "sort-variant-bench.gk") });
+  const original = mod.mod;
+  mod.mod = { ...original, radixHistogram: variant.radixHistogram, radixOnesweep: variant.radixOnesweep };
+  mod.instances.clear();
+  try {
+    return await fn();
+  } finally {
+    mod.mod = original;
+    mod.instances.clear();
+  }
+}
+
+/** "ok" when `out` is `input` in ascending order (non-decreasing, and the same keys by two fingerprints), else what is wrong. */
+function checkSorted(out, input) {
+  if (out.length !== input.length) return `length ${out.length}, expected ${input.length}`;
+  for (let i = 1; i < out.length; i++) if (out[i] < out[i - 1]) return `element ${i}: ${out[i]} after ${out[i - 1]}`;
+  const print = (keys) => {
+    // Floats by their bits.
+    const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
+    let sum = 0, mix = 0;
+    for (let i = 0; i < a.length; i++) {
+      const h = typeof a[i] === "bigint" ? hash(Number(a[i] & 0xffffffffn)) ^ hash(Number(a[i] >> 32n) + 7) : hash(a[i]);
+      sum = (sum + h) >>> 0;
+      mix = (mix ^ Math.imul(h, 2246822519)) >>> 0;
+    }
+    return `${sum}/${mix}`;
+  };
+  return print(out) === print(input) ? "ok" : "not the same keys";
+}
+
+async function benchSort(gpu, std, mod, rows) {
+  const keys = make(Uint32Array, N, (i) => hash(i * 3 + 1));
+  const k = await gpu.array(keys);
+  const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
+  const sources = {
+    ballots: library,
+    // Ranks from matchAny instead of eight ballots.
+    matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
+    // The tile from blockIdx.x instead of the ticket (leans on blocks starting in index order).
+    blockIdx: library.replace("tileId = i32(atomicAdd(ticket, pass, u32(1)));", "tileId = blockIdx.x;"),
+  };
+  for (const [name, src] of Object.entries(sources)) if (name !== "ballots" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  const variants = [
+    ...[[256, 16], [384, 12], [384, 16], [512, 8], [512, 12], [640, 8], [768, 8]].map(([sortBlock, sortItems]) => ({ source: "ballots", sortBlock, sortItems })),
+    { source: "matchAny", sortBlock: 512, sortItems: 12 },
+    { source: "blockIdx", sortBlock: 512, sortItems: 12 },
+    { source: "ballots", sortBlock: 512, sortItems: 12, sortHistBlocks: 528 },
+  ];
+  const initial = { ...std.tuning };
+  for (const { source, ...v } of variants) {
+    Object.assign(std.tuning, v);
+    try {
+      await withSortKernels(gpu, mod, sources[source], async () => {
+        const ms = await timeKernel(gpu, mod, async () => (await std.sort(k)).keys.free(), SMOKE ? 1 : 5);
+        const r = await std.sort(k);
+        const check = checkSorted(await r.keys.read(), keys);
+        r.keys.free();
+        rows.push({ part: "sort", what: "sort u32", variant: `${source} ${Object.entries(v).map(([a, b]) => `${a}=${b}`).join(" ")}`, size: N, ms, gkeys: N / ms / 1e6, check });
+      });
+    } catch (e) {
+      rows.push({ part: "sort", what: "sort u32", variant: `${source} ${JSON.stringify(v)}`, size: N, ms: NaN, gkeys: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
+    }
+    Object.assign(std.tuning, initial);
+  }
+  // Where the default sort's time goes: each launch's kernel time (the histogram, then each pass), the median of 5 sorts.
+  {
+    const per = [];
+    for (let r = 0; r < 5; r++) {
+      const times = [];
+      mod.kernelTime = (t) => times.push(t);
+      (await std.sort(k)).keys.free();
+      await gpu.sync();
+      mod.kernelTime = undefined;
+      per.push(times);
+    }
+    const launches = per[0].map((_, i) => median(per.map((p) => p[i] ?? NaN)));
+    rows.push({ part: "sort", what: "sort u32", variant: `launches: ${launches.map((t) => t.toFixed(3)).join(" + ")} ms`, size: N, ms: launches.reduce((a, b) => a + b, 0), gkeys: N / launches.reduce((a, b) => a + b, 0) / 1e6, check: "-" });
+  }
+  // The defaults: u32 keys at the launch-bound sizes, key-value pairs, 64-bit keys.
+  for (const n of SMALL) {
+    const ks = await gpu.array(keys.subarray(0, n));
+    const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
+    const r = await std.sort(ks);
+    const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
+    r.keys.free();
+    rows.push({ part: "sort", what: "sort u32", variant: "default", size: n, ms, gkeys: n / ms / 1e6, check });
+    ks.free();
+  }
+  const vals = await gpu.array(make(Uint32Array, N, (i) => i));
+  const pairMs = await timeKernel(gpu, mod, async () => {
+    const r = await std.sort(k, { values: vals });
+    r.keys.free();
+    r.values.free();
+  }, SMOKE ? 1 : 5);
+  const pr = await std.sort(k, { values: vals });
+  const pv = await pr.values.read();
+  const pk = await pr.keys.read();
+  let pcheck = checkSorted(pk, keys);
+  for (let i = 0; i < N && pcheck === "ok"; i++) if (keys[pv[i]] !== pk[i] || (i > 0 && pk[i] === pk[i - 1] && pv[i] < pv[i - 1])) pcheck = `value ${i}: ${pv[i]} (not stable, or not its key's)`;
+  pr.keys.free();
+  pr.values.free();
+  vals.free();
+  rows.push({ part: "sort", what: "sort u32 pairs", variant: "default, u32 values", size: N, ms: pairMs, gkeys: N / pairMs / 1e6, check: pcheck });
+  const fkeys = make(Float32Array, N, (i) => (hash(i * 5 + 2) >>> 8) / 2 ** 23 - 1);
+  const kf = await gpu.array(fkeys);
+  const fms = await timeKernel(gpu, mod, async () => (await std.sort(kf)).keys.free(), SMOKE ? 1 : 5);
+  const fr = await std.sort(kf);
+  const fcheck = checkSorted(await fr.keys.read(), fkeys);
+  fr.keys.free();
+  kf.free();
+  rows.push({ part: "sort", what: "sort f32", variant: "default", size: N, ms: fms, gkeys: N / fms / 1e6, check: fcheck });
+  const NW = N / 4;
+  const wide = make(BigUint64Array, NW, (i) => (BigInt(hash(i)) << 32n) | BigInt(hash(i + NW)));
+  const kw = await gpu.array(wide);
+  const wms = await timeKernel(gpu, mod, async () => (await std.sort(kw)).keys.free(), SMOKE ? 1 : 3);
+  const wr = await std.sort(kw);
+  const wcheck = checkSorted(await wr.keys.read(), wide);
+  wr.keys.free();
+  kw.free();
+  rows.push({ part: "sort", what: "sort u64", variant: "default", size: NW, ms: wms, gkeys: NW / wms / 1e6, check: wcheck });
+  k.free();
+}
+
+function peers() {
+  if (SMOKE) return { skipped: "smoke run" };
+  const only = ["torch copy_ f32", "torch.cumsum f32", "torch.cumsum i32", "cupy.sort u32", "torch.sort i32"];
+  try {
+    const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: [...SMALL, N], sides: [], only })], { encoding: "utf8", maxBuffer: 1 << 24 });
+    return JSON.parse(out.trim().split("\n").pop());
+  } catch (e) {
+    return { skipped: `peers not measured: ${String(e.message ?? e).split("\n")[0]}` };
+  }
+}
+
+const PEER_OF = { "scan f32": "torch.cumsum f32", "scan i32": "torch.cumsum i32", "sort u32": "cupy.sort u32" };
+
+const gpu = await openDevice({ device: SMOKE ? "cpu" : "auto" });
+if (gpu.kind !== "cuda" && !SMOKE) {
+  console.log(`stdlib_tune: skipped (no GPU: ${gpu.reason})`);
+  process.exit(0);
+}
+const std = stdlib(gpu);
+const mod = await std.module();
+const rows = [];
+// Each row as it is measured, so that a run cut short still says what it measured.
+rows.push = (...xs) => {
+  for (const r of xs) console.log(`  ${r.what} | ${r.variant} | 2^${Math.log2(r.size)} | ${Number(r.ms).toFixed(4)} ms | ${r.check}`);
+  return Array.prototype.push.apply(rows, xs);
+};
+if (parts.includes("scan")) await benchScan(gpu, std, mod, rows);
+if (parts.includes("sort")) await benchSort(gpu, std, mod, rows);
+const peer = peers();
+for (const r of rows) {
+  const pms = peer.ms?.[PEER_OF[r.what]]?.[String(r.size)];
+  r.peerMs = pms;
+  r.ratio = pms !== undefined ? pms / r.ms : undefined;
+}
+const copy = peer.ms?.["torch copy_ f32"];
+console.log(
+  table(
+    `gk scan and sort launch shapes on ${gpu.name}${peer.skipped ? ` (${peer.skipped})` : ""}; torch copy_ f32 at 2^26: ${copy?.[String(N)] ? `${((8 * N) / copy[String(N)] / 1e6).toFixed(0)} GB/s` : "-"}`,
+    ["call", "variant", "size", "gk ms", "gk figure", "peer ms", "gk / peer", "check"],
+    rows.map((r) => [r.what, r.variant, `2^${Math.log2(r.size)}`, r.ms.toFixed(4), r.gbs !== undefined ? `${r.gbs.toFixed(0)} GB/s` : `${r.gkeys.toFixed(2)} Gkeys/s`, r.peerMs?.toFixed(4) ?? "-", r.ratio?.toFixed(2) ?? "-", r.check]),
+  ),
+);
+const dir = process.env.OUT ?? RESULTS;
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, "stdlib_tune.json"), JSON.stringify({ device: gpu.name, date: new Date().toISOString(), peers: peer, rows }, null, 2));
+console.log(`\nwritten: ${join(dir, "stdlib_tune.json")}`);
+await gpu.close();

@@ -1,0 +1,32 @@
+/** The simulator on bitcast<T>(v): bits through unchanged, NaN payloads kept, f16 and bf16 signaling NaNs too. */
+import { describe, expect, it } from "vitest";
+import { gk, run } from "./helpers.js";
+
+describe("bitcast on the simulator", () => {
+  it("moves bits between floats, integers and vectors, keeping NaN payloads", () => {
+    const p = gk(`device_kernel k(x: global<f32>, u: global<u32>, h: global<u16>, d: global<f64>, o: global<u32>, of: global<f32>, oh: global<f16>, ob: global<bf16>, ol: global<i64>) {
+  const i = threadIdx.x;
+  o[i] = bitcast<u32>(x[i]);
+  of[i] = bitcast<f32>(u[i]);
+  oh[i] = bitcast<f16>(h[i]);
+  ob[i] = bitcast<bf16>(bitcast<f16>(h[i]));
+  ol[i] = bitcast<i64>(d[i]);
+  let v = bitcast<f16x2>(u[i]);
+  o[4 + i] = bitcast<u32>(f16x2(v.y, v.x));
+}
+`);
+    const xBits = new Uint32Array([0x3f800000, 0x80000000, 0x7fc00123, 0xffffffff]);
+    const x = new Float32Array(xBits.buffer);
+    const u = new Uint32Array([0x40490fdb, 0x00000001, 0xfbc0abcd, 0x3c00c000]);
+    const h = new Uint16Array([0x7c01, 0xfe00, 0x0001, 0x7fff]);
+    const d = new Float64Array(new BigUint64Array([0x3ff0000000000000n, 0x7ff8000000000001n, 0x8000000000000000n, 1n]).buffer);
+    const o = new Uint32Array(8), of = new Float32Array(4), oh = new Uint16Array(4), ob = new Uint16Array(4), ol = new BigInt64Array(4);
+    run(p, "k", [1], [4], [x, u, h, d, o, of, oh, ob, ol]);
+    expect([...o.slice(0, 4)]).toEqual([...xBits]);
+    expect([...new Uint32Array(of.buffer)]).toEqual([...u]);
+    expect([...oh]).toEqual([...h]);
+    expect([...ob]).toEqual([...h]);
+    expect([...ol]).toEqual([0x3ff0000000000000n, 0x7ff8000000000001n, -(2n ** 63n), 1n]);
+    expect([...o.slice(4)]).toEqual([0x0fdb4049, 0x00010000, 0xabcdfbc0, 0xc0003c00]);
+  });
+});
