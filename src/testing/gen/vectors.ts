@@ -217,12 +217,11 @@ export function scalarsFromVectors(g: ExprGen, t: Ty, d: number): Weighted[] {
   const sub: Sub = (u) => g.expr(u, d - 1);
   const lane = fc.oneof(...counts.map((n) => fc.tuple(sub(vec(t, n)), fc.integer({ min: 0, max: n - 1 }), rgbaLetters).map(([e, k, rgba]) => lanesOfExpr(e, t, [k], rgba))));
   const out: Weighted[] = [w(lane, 3)];
-  if (isFloatTy(t)) {
+  // WGSL's dot may fuse its products and sums (spec/wgsl.md): on such a target, no geometry at all.
+  if (isFloatTy(t) && g.u.inexact) {
     const geometry = counts.map((n) => {
       const v = sub(vec(t, n));
       const dot = fc.tuple(v, v).map(([a, b]) => builtin(t, "dot", a, b));
-      // length and distance take a square root: inexact where the target's is.
-      if (!g.u.inexact) return dot;
       return fc.oneof(dot, v.map((a) => builtin(t, "length", a)), fc.tuple(v, v).map(([a, b]) => builtin(t, "distance", a, b)));
     });
     out.push(w(fc.oneof(...geometry), 2));
