@@ -73,10 +73,10 @@ export const cudaHelpers = {
     "template <int N> struct gk_bits; template <> struct gk_bits<1> { typedef unsigned char t; }; template <> struct gk_bits<2> { typedef unsigned short t; }; template <> struct gk_bits<4> { typedef unsigned int t; }; template <> struct gk_bits<8> { typedef uint2 t; }; template <> struct gk_bits<16> { typedef uint4 t; };",
   // loadStreaming: ld.global.cs, data used once (evict first).
   gk_ld_cs:
-    "template <typename T> static __device__ __forceinline__ T gk_ld_cs(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
+    "template <typename T> static __device__ __forceinline__ T gk_ld_cs(const volatile T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
   // storeStreaming: st.global.cs.
   gk_st_cs:
-    "template <typename T> static __device__ __forceinline__ void gk_st_cs(T* p, T v) { typedef typename gk_bits<sizeof(T)>::t B; B b; memcpy(&b, &v, sizeof(T)); __stcs((B*)p, b); }",
+    "template <typename T, typename V> static __device__ __forceinline__ void gk_st_cs(volatile T* p, V w) { const T v = w; typedef typename gk_bits<sizeof(T)>::t B; B b; memcpy(&b, &v, sizeof(T)); __stcs((B*)p, b); }",
   // loadReadOnly: ld.global.nc, through the read-only data cache (the array is not written during the launch).
   gk_ld_nc:
     "template <typename T> static __device__ __forceinline__ T gk_ld_nc(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldg((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
