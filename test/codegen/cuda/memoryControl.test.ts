@@ -246,7 +246,7 @@ describe("cache hints", () => {
       gk_st_cs(&b[i], gk_ld_cs(reinterpret_cast<const gk_f16x2*>(&h[(int)(2u * (unsigned int)i)])).x > __ushort_as_half(0x0000));"
     `);
     const cuda = cudaOf(src);
-    expect(cuda).toContain("template <typename T> static __device__ __forceinline__ T gk_ld_cs(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p);");
+    expect(cuda).toContain("template <typename T> static __device__ __forceinline__ T gk_ld_cs(const volatile T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldcs((const B*)p);");
     expect(cuda.indexOf("struct gk_bits<16>")).toBeLessThan(cuda.indexOf("gk_ld_cs(const T* p)"));
   });
 });
