@@ -73,7 +73,7 @@ async function compareOne(gpu: GpuDevice, c: CheckedBatch, mod: ReturnType<typeo
   const want = simulate(ir, c.sources, k, { checkRaces: true });
   if ("error" in want) return `the simulator failed (a generator bug): ${want.error.message.split("\n")[0]}`;
   const args = cloneArgs(k.args);
-  const extras = launchExtras(ir, fn, k.shared, k.constants);
+  const extras = launchExtras(ir, fn, k.shared, k.constants, gpu.target.limits);
   try {
     const launched = launchOn(gpu, mod, fn, k.grid, k.block, args, {}, extras);
     if (launched) await launched;

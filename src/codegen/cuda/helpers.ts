@@ -79,7 +79,7 @@ export const cudaHelpers = {
     "template <typename T, typename V> static __device__ __forceinline__ void gk_st_cs(volatile T* p, V w) { const T v = w; typedef typename gk_bits<sizeof(T)>::t B; B b; memcpy(&b, &v, sizeof(T)); __stcs((B*)p, b); }",
   // loadReadOnly: ld.global.nc, through the read-only data cache (the array is not written during the launch).
   gk_ld_nc:
-    "template <typename T> static __device__ __forceinline__ T gk_ld_nc(const T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldg((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
+    "template <typename T> static __device__ __forceinline__ T gk_ld_nc(const volatile T* p) { typedef typename gk_bits<sizeof(T)>::t B; const B b = __ldg((const B*)p); T v; memcpy(&v, &b, sizeof(T)); return v; }",
   ...orderedHelpers,
   ...mmaHelpers,
   ...asyncCopyHelpers,

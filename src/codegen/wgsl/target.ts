@@ -49,21 +49,32 @@ export const WGSL_LIMITS: WgslLimits = {
   maxStorageBufferBindingSize: 134217728,
 };
 
-/** gk's limits (src/ir/limits.ts) on a WebGPU device of the default limits: the checker, the API and the simulator refuse past them. */
-const LIMITS: Limits = {
-  grid: [WGSL_LIMITS.maxComputeWorkgroupsPerDimension, WGSL_LIMITS.maxComputeWorkgroupsPerDimension, WGSL_LIMITS.maxComputeWorkgroupsPerDimension],
-  block: [WGSL_LIMITS.maxComputeWorkgroupSizeX, WGSL_LIMITS.maxComputeWorkgroupSizeY, WGSL_LIMITS.maxComputeWorkgroupSizeZ],
-  blockThreads: WGSL_LIMITS.maxComputeInvocationsPerWorkgroup,
-  staticSharedBytes: WGSL_LIMITS.maxComputeWorkgroupStorageSize,
-  sharedBytes: WGSL_LIMITS.maxComputeWorkgroupStorageSize,
-  sharedBytesWhat: "WebGPU's default workgroup storage",
-  // Constant arrays are storage buffers (layout.ts): one binding's bytes.
-  constantBytes: WGSL_LIMITS.maxStorageBufferBindingSize,
-  // WGSL sets no bound on a function's variables; CUDA's keeps generated kernels portable.
-  localBytes: 512 * 1024,
-  // Value parameters are 4-byte slots of one uniform block (64 KiB, WebGPU's maxUniformBufferBindingSize).
-  kernelArgs: 16384,
-};
+/**
+ * gk's limits (src/ir/limits.ts) on a WebGPU device of these limits (WebGPU's defaults for the
+ * checker; a device's own for the API's launch checks): past them the checker, the API and the
+ * simulator refuse.
+ */
+export function gkLimitsOf(w: WgslLimits, what = "WebGPU's default workgroup storage"): Limits {
+  return {
+    grid: [w.maxComputeWorkgroupsPerDimension, w.maxComputeWorkgroupsPerDimension, w.maxComputeWorkgroupsPerDimension],
+    block: [w.maxComputeWorkgroupSizeX, w.maxComputeWorkgroupSizeY, w.maxComputeWorkgroupSizeZ],
+    blockThreads: w.maxComputeInvocationsPerWorkgroup,
+    staticSharedBytes: w.maxComputeWorkgroupStorageSize,
+    sharedBytes: w.maxComputeWorkgroupStorageSize,
+    sharedBytesWhat: what,
+    // Constant arrays are storage buffers (layout.ts): one binding's bytes.
+    constantBytes: w.maxStorageBufferBindingSize,
+    // WGSL sets no bound on a function's variables; CUDA's keeps generated kernels portable.
+    localBytes: 512 * 1024,
+    // Value parameters are 4-byte slots of one uniform block (64 KiB, WebGPU's maxUniformBufferBindingSize).
+    kernelArgs: 16384,
+  };
+}
+
+/** The WGSL target of a device of these limits (the API's launch checks read its `limits`). */
+export function wgslTargetFor(w: WgslLimits): WgslTarget {
+  return { ...WGSL_TARGET, limits: gkLimitsOf(w, "this WebGPU device's workgroup storage"), webgpuLimits: w };
+}
 
 /** Builtins the WGSL target lacks, and why (legalize's words); math.ts writes every other. */
 export const WGSL_LACKS: ReadonlyMap<string, string> = new Map(
@@ -91,7 +102,7 @@ export const WGSL_TARGET: WgslTarget = {
   // Entry points are named in the descriptor (layout.ts), renamed where WGSL reserves the name.
   kernelSymbol: { what: "its WGSL entry point", problem: () => undefined },
   spelling: wgslSpelling,
-  limits: LIMITS,
+  limits: gkLimitsOf(WGSL_LIMITS),
   webgpuLimits: WGSL_LIMITS,
 };
 

@@ -490,8 +490,9 @@ export async function openDevice(opts: DeviceOptions = {}): Promise<GpuDevice> {
   const choice = opts.device ?? "auto";
   if (choice === "cpu") return new GpuDevice("cpu", undefined, undefined, opts.sim, CUDA_TARGET);
   if (typeof choice === "object" || choice === "webgpu") {
-    const [{ openWebGpu }, { WGSL_TARGET }] = await Promise.all([import("../webgpu/device.js"), import("../../codegen/wgsl/target.js")]);
-    return new GpuDevice("webgpu", undefined, undefined, opts.sim, WGSL_TARGET, await openWebGpu(choice, opts.webgpu));
+    const [{ openWebGpu }, { wgslTargetFor }] = await Promise.all([import("../webgpu/device.js"), import("../../codegen/wgsl/target.js")]);
+    const engine = await openWebGpu(choice, opts.webgpu);
+    return new GpuDevice("webgpu", undefined, undefined, opts.sim, wgslTargetFor(engine.limits), engine);
   }
   if (!isDeviceChoice(choice)) throw new GkRuntimeError("GK8005", `openDevice(): device must be "auto", "cuda", "cpu", "webgpu" or a GPUDevice, got ${describeValue(choice)}`);
   const noGpu = (why: string): GpuDevice => {
