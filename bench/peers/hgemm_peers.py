@@ -23,7 +23,7 @@ import numpy as np
 import torch
 import cupy as cp
 
-from torch_timing import pair, ptr
+from torch_timing import ROUNDS
 
 
 def timed(fn, reps, stream):
