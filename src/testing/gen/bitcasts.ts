@@ -10,6 +10,7 @@
  * NaNs alike, except another bitcast, whose operand is guarded in turn.
  */
 import fc from "fast-check";
+import { FULL } from "./universe.js";
 import { SCALAR_INFO } from "../../ir/types.js";
 import { builtin, isFloatTy, isScalarTy, isVecTy, laneOf, lanesOf, lit, NUM_TYPES, small, vec, type Expr, type NumTy, type Ty, type ValTy } from "./ast.js";
 import type { ExprGen } from "./expr.js";
@@ -36,7 +37,8 @@ export function notNaN(x: Expr): Expr {
 /** Bitcasts to t from expressions of depth d - 1 of the other types of its size (none for bool, structs, or d = 0). */
 export function bitcasts(g: ExprGen, t: ValTy, d: number): Weighted[] {
   const bits = bitsOf(t);
-  if (bits === undefined || d === 0) return [];
+  // Not for a target (WGSL): a float made of arbitrary bits may be a subnormal or a NaN, which it need not keep.
+  if (bits === undefined || d === 0 || g.u !== FULL) return [];
   const sources = [...NUM_TYPES, ...g.env.vecTypes].filter((u) => u !== t && bitsOf(u) === bits);
   if (!sources.length) return [];
   // A pair of halves most often comes from a u32 of their bits (a 16-byte load of half data, unpacked).

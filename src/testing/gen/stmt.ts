@@ -191,7 +191,7 @@ export class Scope {
     const plain = fc.tuple(target, g.any(t)).map(([l, e]) => assign(l, "=", e));
     const alts: Weighted[] = [w(plain, 4)];
     const lane = laneType(t);
-    const ops = lane ? compoundOps(lane) : [];
+    const ops = lane ? compoundOps(lane, g.u.floatDivision) : [];
     if (lane && ops.length) {
       const value = lane === t ? g.any(t) : fc.oneof({ arbitrary: g.any(t), weight: 3 }, { arbitrary: g.any(lane), weight: 1 });
       const compound = fc.tuple(target, fc.constantFrom(...ops), value, g.anyInt(1)).map(([l, op, e, count]) => {
@@ -389,9 +389,10 @@ export function slotTarget(t: ValTy, j: number): LValue {
   return { name: `out_${t}`, t, idx: [slotIndex(j)] };
 }
 
-function compoundOps(t: Ty): AssignOp[] {
+/** The compound assignments of a t; float `/=` and `%=` only where the target divides floats exactly (universe.ts). */
+function compoundOps(t: Ty, floatDivision: boolean): AssignOp[] {
   if (t === "bool") return ["&=", "|=", "^="];
-  if (isFloatTy(t)) return ["+=", "-=", "*=", "/=", "%="];
+  if (isFloatTy(t)) return floatDivision ? ["+=", "-=", "*=", "/=", "%="] : ["+=", "-=", "*="];
   return ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="];
 }
 

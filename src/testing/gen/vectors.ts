@@ -106,15 +106,15 @@ export function vectorExpr(g: ExprGen, t: VecTy, d: number): fc.Arbitrary<Expr> 
   const sub: Sub = (u) => g.expr(u, d - 1);
   const alts: Weighted[] = [w(leaves, 3), ...g.loads(t, d - 1), ...vectorLoads(g, t, d - 1)];
   // Parts of a lane count the lane type has vectors of (f16 has no 3-lane vectors).
-  const splits = SPLITS[n].filter((split) => split.every((k) => k === 1 || isVecLane(lane, k as Lanes)));
+  const splits = SPLITS[n].filter((split) => split.every((k) => k === 1 || lanesHere(g, lane, k as Lanes)));
   const parts = splits.map((split) => fc.tuple(...split.map((k) => (k === 1 ? sub(lane) : sub(vec(lane, k as Lanes))))).map((ps): Expr => ({ k: "vec", t, parts: ps })));
   alts.push(w(fc.oneof(...parts), 2));
   // Swizzles of 2 to 4 lanes, of the first four lanes; an 8-lane vector's halves.
-  const swizzle = n === 8 ? [] : ([2, 3, 4, 8] as const).filter((m) => isVecLane(lane, m)).map((m) =>
+  const swizzle = n === 8 ? [] : ([2, 3, 4, 8] as const).filter((m) => lanesHere(g, lane, m)).map((m) =>
     fc.tuple(sub(vec(lane, m)), fc.array(fc.integer({ min: 0, max: Math.min(m, 4) - 1 }), { minLength: n, maxLength: n }), rgbaLetters).map(([e, ks, rgba]) => lanesOfExpr(e, t, ks, rgba)),
   );
   // Halves of 8-lane vectors, which only a target with half-precision vectors has (gk's 8 lanes are f16, bf16 and their comparisons' bool).
-  if (n === 4 && isVecLane(lane, 8) && (g.u === FULL || g.u.halfLanes.length > 0)) swizzle.push(fc.tuple(sub(vec(lane, 8)), fc.boolean()).map(([e, hi]) => halfOf(e, t, hi)));
+  if (n === 4 && lanesHere(g, lane, 8)) swizzle.push(fc.tuple(sub(vec(lane, 8)), fc.boolean()).map(([e, hi]) => halfOf(e, t, hi)));
   if (swizzle.length) alts.push(w(fc.oneof(...swizzle), 3));
   const others = lanesIn(g, n).filter((u) => u !== lane);
   if (others.length) alts.push(w(fc.oneof(...others.map((u) => sub(vec(u, n)))).map((e): Expr => ({ k: "cast", t, e })), 2));
@@ -143,6 +143,11 @@ function operands(t: VecTy, sub: Sub): fc.Arbitrary<[Expr, Expr]> {
 /** The lane types of n-lane vectors that the generator's target has. */
 function lanesIn(g: ExprGen, n: Lanes): readonly Ty[] {
   return g.u === FULL ? laneTypesOf(n) : laneTypesOf(n).filter((t) => g.u.all.includes(t));
+}
+
+/** Whether vectors of n lanes of `lane` exist for the generator's target: 8 lanes (f16, bf16 and their comparisons' bool) only where it has half vectors. */
+function lanesHere(g: ExprGen, lane: Ty, n: Lanes): boolean {
+  return isVecLane(lane, n) && (g.u === FULL || n !== 8 || g.u.halfLanes.length > 0);
 }
 
 /** The integer lane types the generator's target has. */
