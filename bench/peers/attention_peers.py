@@ -27,25 +27,7 @@ import torch
 import torch.nn.functional as F
 import cupy as cp
 
-ROUNDS = 5
-
-
-def timed(fn, reps, stream):
-    for _ in range(3):
-        fn()
-    stream.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record(stream)
-    for _ in range(reps):
-        fn()
-    end.record(stream)
-    end.synchronize()
-    return start.elapsed_time(end) / reps
-
-
-def ptr(t):
-    return np.uint64(t.data_ptr())
+from torch_timing import ROUNDS, ptr, timed
 
 
 def reference(q, k, v, causal):
@@ -112,9 +94,9 @@ def main():
         times = [[] for _ in gks]
         p = []
         for _ in range(ROUNDS):
-            p.append(timed(peer, c["reps"], stream))
+            p.append(timed(peer, c["reps"], stream, 3))
             for i, gk in enumerate(gks):
-                times[i].append(timed(gk, c["reps"], stream))
+                times[i].append(timed(gk, c["reps"], stream, 3))
         ref = reference(q, k, v, c["causal"])
         bound = 2e-3 if c["dtype"] == "f16" else 1e-2
         row = {"name": c["name"], "torch_ms": float(np.median(p)), "torch_rel_err": rel_err(peer(), ref), "variants": []}

@@ -23,25 +23,7 @@ import numpy as np
 import torch
 import cupy as cp
 
-from torch_timing import ROUNDS
-
-
-def timed(fn, reps, stream):
-    for _ in range(3):
-        fn()
-    stream.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record(stream)
-    for _ in range(reps):
-        fn()
-    end.record(stream)
-    end.synchronize()
-    return start.elapsed_time(end) / reps
-
-
-def ptr(t):
-    return np.uint64(t.data_ptr())
+from torch_timing import ROUNDS, ptr, timed
 
 
 def check(C, A, B):
@@ -109,9 +91,9 @@ def main():
         times = [[] for _ in gks]
         torch_times = []
         for _ in range(ROUNDS):
-            torch_times.append(timed(peer, c["reps"], stream))
+            torch_times.append(timed(peer, c["reps"], stream, 3))
             for i, gk in enumerate(gks):
-                times[i].append(timed(gk, c["reps"], stream))
+                times[i].append(timed(gk, c["reps"], stream, 3))
         row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
         for v, gk, t in zip(c["variants"], gks, times):
             C.fill_(float("nan"))
