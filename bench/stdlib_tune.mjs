@@ -72,78 +72,120 @@ function compare(y, ref, exact) {
   return "ok";
 }
 
+/** Kernel ms per launch (median of rounds) of `launch(kernelTime)`, which queues one launch reporting its time. */
+async function timeLaunch(gpu, launch, reps) {
+  for (let i = 0; i < 2; i++) await launch();
+  await gpu.sync();
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    let ms = 0;
+    for (let i = 0; i < reps; i++) await launch((t) => (ms += t));
+    await gpu.sync();
+    rounds.push(ms / reps);
+  }
+  return median(rounds);
+}
+
+/**
+ * The scan's variants side by side: the library's kernel (std.scan) at its shapes, and
+ * bench/scan_packed.gk's scanPacked (one block a tile) and scanStream (persistent blocks,
+ * asynchronous copies a tile ahead), both with a u64 status word, at tile shapes (block x items,
+ * MINB blocks a multiprocessor, h: streaming cache hints). Every result is checked on the GPU
+ * (countMismatches) against a reference computed here, its output poisoned first.
+ */
 async function benchScan(gpu, std, mod, rows) {
+  const V = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
+  // The library's kernel with @launchBounds(BLOCK, 2) (at most 64 registers at 512 threads: two blocks a multiprocessor).
+  const libSource = readFileSync(join(ROOT, "stdlib", "scan.gk"), "utf8");
+  const bounded = libSource.replace("export device_kernel scan<", "@launchBounds(BLOCK, 2)\nexport device_kernel scan<");
+  if (bounded === libSource) throw new Error("bench/stdlib_tune.mjs: the bounded scan no longer applies to stdlib/scan.gk");
+  const L = await gpu.compileSource(bounded, { filename: join(ROOT, "stdlib", "scan-bounded-bench.gk") });
+  const sms = gpu.info?.multiprocessorCount ?? 2;
+  const sizes = [...SMALL, N];
+  // [kernel, block, items, minBlocks, hint] at 2^26, and the shapes for the launch-bound sizes.
+  const large = SMOKE
+    ? [["packed", 64, 8, 1, false], ["stream", 64, 8, 2, false], ["stream", 32, 4, 1, true], ["library", 64, 8, 2, false]]
+    : [
+        ["packed", 512, 32, 2, false], ["packed", 512, 32, 2, true], ["packed", 256, 32, 4, false], ["packed", 1024, 16, 1, false],
+        ["packed", 512, 24, 2, false], ["packed", 1024, 32, 1, false], ["packed", 512, 48, 1, false],
+        ["stream", 512, 16, 2, false], ["stream", 512, 16, 2, true], ["stream", 256, 32, 2, false], ["stream", 512, 32, 1, false],
+        ["stream", 256, 16, 4, false], ["stream", 1024, 16, 1, false], ["stream", 512, 16, 3, false], ["stream", 256, 24, 3, false], ["stream", 256, 32, 3, false],
+        ["library", 512, 32, 2, false], ["library", 512, 16, 2, false],
+      ];
+  const small = SMOKE ? [] : [["packed", 256, 16, 4, false], ["packed", 128, 16, 8, false], ["packed", 128, 8, 8, false], ["stream", 256, 16, 4, false], ["stream", 128, 16, 8, false], ["stream", 128, 8, 8, false]];
+  const minTile = Math.min(...[...large, ...small].map(([, b, i]) => b * i));
+  const status = await gpu.zeros("u64", Math.ceil(N / minTile));
+  const ticket = await gpu.zeros("u32", 1);
+  const ticket2 = await gpu.zeros("u32", 2);
+  const flags = await gpu.zeros("u32", Math.ceil(N / minTile));
+  const tileArray = async (elem) => gpu.zeros(elem, Math.ceil(N / minTile));
+  const aggregates = { f32: await tileArray("f32"), i32: await tileArray("i32") };
+  const prefixes = { f32: await tileArray("f32"), i32: await tileArray("i32") };
+  let libEpoch = 0;
+  let epoch = 0, issued = 0;
+  const instance = (elem, [kind, block, items, minb, hint]) =>
+    kind === "library" ? L.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false }) : (kind === "packed" ? V.scanPacked : V.scanStream).with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, HINT: hint });
+  /** A launch of variant v on x -> y of n elements. */
+  const launcher = (elem, v, n, x, y) => {
+    const [kind, block, items, minb] = v;
+    const k = instance(elem, v);
+    const tiles = Math.ceil(n / (block * items));
+    if (kind === "library") {
+      return (kernelTime) => {
+        const ticketBase = issued;
+        issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status: flags, aggregates: aggregates[elem], prefixes: prefixes[elem], ticket, epoch: ++libEpoch, ticketBase });
+      };
+    }
+    if (kind === "packed") {
+      return (kernelTime) => {
+        const ticketBase = issued;
+        issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket, epoch: ++epoch, ticketBase });
+      };
+    }
+    return (kernelTime) => k({ grid: Math.min(tiles, sms * minb), block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: ticket2, epoch: ++epoch, tiles });
+  };
+  const name = ([kind, block, items, minb, hint]) => `${kind} ${block}x${items} m${minb}${hint ? " h" : ""}`;
   const data = {
     f32: make(Float32Array, N, (i) => (hash(i) >>> 8) / 2 ** 24),
     i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
   };
-  const refs = { f32: refScan(data.f32, false), i32: refScan(data.i32, false) };
-  const packed = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
-  // Tiles of block x items elements, one block each.
-  const shapes = [[512, 32], [256, 32], [512, 16], [512, 24], [1024, 16], [256, 48], [512, 48], [256, 64], [128, 64]].map(([block, items]) => ({ block, items }));
   for (const elem of ["f32", "i32"]) {
+    const ref = refScan(data[elem], false);
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
-    const initial = { ...std.tuning };
-    for (const { block, items } of elem === "f32" ? shapes : shapes.slice(0, 5)) {
-      Object.assign(std.tuning, { scanBlock: block, scanItems: items });
-      const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y }), repsFor(N));
-      await y.fill(-7);
-      await std.scan(x, { out: y });
-      const check = compare(await y.read(), refs[elem], elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `${block}x${items}`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
-    }
-    Object.assign(std.tuning, initial);
-    // bench/scan_packed.gk: each tile's status and value in one u64 word (no fences), launched directly.
-    for (const { block, items } of shapes.slice(0, 6)) {
-      const tiles = Math.ceil(N / (block * items));
-      const status = await gpu.zeros("u64", tiles), ticket = await gpu.zeros("u32", 1);
-      const k = packed.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false });
-      let epoch = 0, issued = 0;
-      const run = (kernelTime) => {
-        const ticketBase = issued;
-        issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n: N, x, y, status, ticket, epoch: ++epoch, ticketBase });
+    const expected = await gpu.array(elem === "f32" ? Float32Array.from(ref) : Int32Array.from(ref));
+    const tol = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[0]), Math.abs(ref[N - 1])) : 0;
+    /** "ok", or how many elements of y[0..n) differ from the reference and the first. */
+    const check = async (n, ys, tolerance) => {
+      const bad = await gpu.array(Uint32Array.of(0, n));
+      await V.countMismatches.with({ T: elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, y: ys, expected, tol: tolerance, bad });
+      const [count, first] = await bad.read();
+      bad.free();
+      return count === 0 ? "ok" : `${count} wrong, first ${first}`;
+    };
+    // Every instance built at once (the builds run in parallel), each run once on a small array.
+    await Promise.all([...large, ...small].map((v) => launcher(elem, v, 1 << 12, x, y)()));
+    await gpu.sync();
+    for (const n of sizes) {
+      const xs = n === N ? x : x.view(0, n);
+      const ys = n === N ? y : y.view(0, n);
+      const scale = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[n - 1])) : 0;
+      const measure = async (variant, launch, time = () => timeLaunch(gpu, launch, repsFor(n))) => {
+        const ms = await time();
+        await ys.fill(-7);
+        await launch();
+        rows.push({ part: "scan", what: `scan ${elem}`, variant, size: n, ms, gbs: (8 * n) / ms / 1e6, check: await check(n, ys, n === N ? tol : scale) });
       };
-      for (let i = 0; i < 2; i++) await run();
-      const rounds = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        let ms = 0;
-        for (let i = 0; i < repsFor(N); i++) await run((t) => (ms += t));
-        await gpu.sync();
-        rounds.push(ms / repsFor(N));
-      }
-      await y.fill(-7);
-      await run();
-      const check = compare(await y.read(), refs[elem], elem === "i32");
-      const med = median(rounds);
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `packed ${block}x${items}`, size: N, ms: med, gbs: (8 * N) / med / 1e6, check });
-      status.free();
-      ticket.free();
+      // The library's kernel through the host call (its default shape for n, and 512 x 32 at 2^26).
+      const library = () => std.scan(xs, { out: ys });
+      await measure("library default", library, () => timeKernel(gpu, mod, library, repsFor(n)));
+      for (const v of n === N ? large : small) await measure(name(v), launcher(elem, v, n, xs, ys));
     }
-    // The exclusive scan at the default shape.
-    {
-      const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y, exclusive: true }), repsFor(N));
-      await y.fill(-7);
-      await std.scan(x, { out: y, exclusive: true });
-      const check = compare(await y.read(), refScan(data[elem], true), elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: `exclusive, default`, size: N, ms, gbs: (8 * N) / ms / 1e6, check });
-    }
-    // The defaults at the launch-bound sizes.
-    for (const n of SMALL) {
-      const xs = await gpu.array(data[elem].subarray(0, n));
-      const ys = await gpu.zeros(elem, n);
-      const ms = await timeKernel(gpu, mod, () => std.scan(xs, { out: ys }), repsFor(n));
-      await ys.fill(-7);
-      await std.scan(xs, { out: ys });
-      const check = compare(await ys.read(), refs[elem].subarray(0, n), elem === "i32");
-      rows.push({ part: "scan", what: `scan ${elem}`, variant: n < std.tuning.scanSmall.below ? `default ${std.tuning.scanSmall.block}x${std.tuning.scanSmall.items}` : `default ${std.tuning.scanBlock}x${std.tuning.scanItems}`, size: n, ms, gbs: (8 * n) / ms / 1e6, check });
-      xs.free();
-      ys.free();
-    }
-    x.free();
-    y.free();
+    for (const a of [x, y, expected]) a.free();
   }
+  for (const a of [status, ticket, ticket2, flags, ...Object.values(aggregates), ...Object.values(prefixes)]) a.free();
 }
 
 /** Runs fn with the module's sort kernels taken from `source` (a variant of stdlib/sort.gk), then puts the library's back. */
