@@ -102,17 +102,19 @@ async function benchScan(gpu, std, mod, rows) {
   const L = await gpu.compileSource(bounded, { filename: join(ROOT, "stdlib", "scan-bounded-bench.gk") });
   const sms = gpu.info?.multiprocessorCount ?? 2;
   const sizes = [...SMALL, N];
-  // [kernel, block, items, minBlocks, hint] at 2^26, and the shapes for the launch-bound sizes.
+  // [kernel, block, items, minBlocks, hint, look-back windows] at 2^26, and the shapes for the launch-bound sizes.
   const large = SMOKE
-    ? [["packed", 64, 8, 1, false], ["stream", 64, 8, 2, false], ["stream", 32, 4, 1, true], ["library", 64, 8, 2, false]]
+    ? [["packed", 64, 8, 1, false, 1], ["packed", 32, 4, 1, false, 4], ["stream", 64, 8, 2, false, 2], ["stream", 32, 4, 1, true, 4], ["library", 64, 8, 2, false, 1]]
     : [
-        ["packed", 512, 32, 2, false], ["packed", 512, 32, 2, true], ["packed", 256, 32, 4, false], ["packed", 1024, 16, 1, false],
-        ["packed", 512, 24, 2, false], ["packed", 1024, 32, 1, false], ["packed", 512, 48, 1, false],
-        ["stream", 512, 16, 2, false], ["stream", 512, 16, 2, true], ["stream", 256, 32, 2, false], ["stream", 512, 32, 1, false],
-        ["stream", 256, 16, 4, false], ["stream", 1024, 16, 1, false], ["stream", 512, 16, 3, false], ["stream", 256, 24, 3, false], ["stream", 256, 32, 3, false],
-        ["library", 512, 32, 2, false], ["library", 512, 16, 2, false],
+        ["packed", 512, 32, 2, false, 1], ["packed", 512, 32, 2, false, 2], ["packed", 512, 32, 2, false, 4], ["packed", 512, 32, 2, true, 4], ["packed", 256, 32, 4, false, 4], ["packed", 1024, 16, 1, false, 4],
+        ["packed", 512, 16, 2, false, 4], ["packed", 512, 24, 2, false, 4], ["packed", 1024, 32, 1, false, 4], ["packed", 512, 48, 1, false, 4],
+        ["stream", 512, 16, 2, false, 1], ["stream", 512, 16, 2, false, 2], ["stream", 512, 16, 2, false, 4], ["stream", 512, 16, 2, true, 4], ["stream", 256, 32, 2, false, 4], ["stream", 256, 32, 3, false, 4],
+        ["stream", 512, 32, 1, false, 4], ["stream", 256, 16, 4, false, 4], ["stream", 1024, 16, 1, false, 4], ["stream", 512, 16, 3, false, 4], ["stream", 256, 24, 3, false, 4],
+        ["library", 512, 32, 2, false, 1], ["library", 512, 16, 2, false, 1],
       ];
-  const small = SMOKE ? [] : [["packed", 256, 16, 4, false], ["packed", 128, 16, 8, false], ["packed", 128, 8, 8, false], ["stream", 256, 16, 4, false], ["stream", 128, 16, 8, false], ["stream", 128, 8, 8, false]];
+  const small = SMOKE
+    ? []
+    : [["packed", 256, 16, 4, false, 4], ["packed", 128, 16, 8, false, 4], ["packed", 128, 8, 8, false, 4], ["stream", 256, 16, 4, false, 4], ["stream", 128, 16, 8, false, 4], ["stream", 128, 8, 8, false, 4]];
   const minTile = Math.min(...[...large, ...small].map(([, b, i]) => b * i));
   const status = await gpu.zeros("u64", Math.ceil(N / minTile));
   const ticket = await gpu.zeros("u32", 1);
@@ -123,8 +125,8 @@ async function benchScan(gpu, std, mod, rows) {
   const prefixes = { f32: await tileArray("f32"), i32: await tileArray("i32") };
   let libEpoch = 0;
   let epoch = 0, issued = 0;
-  const instance = (elem, [kind, block, items, minb, hint]) =>
-    kind === "library" ? L.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false }) : (kind === "packed" ? V.scanPacked : V.scanStream).with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, HINT: hint });
+  const instance = (elem, [kind, block, items, minb, hint, look]) =>
+    kind === "library" ? L.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false }) : (kind === "packed" ? V.scanPacked : V.scanStream).with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, HINT: hint, LOOK: look });
   /** A launch of variant v on x -> y of n elements. */
   const launcher = (elem, v, n, x, y) => {
     const [kind, block, items, minb] = v;
@@ -146,7 +148,7 @@ async function benchScan(gpu, std, mod, rows) {
     }
     return (kernelTime) => k({ grid: Math.min(tiles, sms * minb), block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: ticket2, epoch: ++epoch, tiles });
   };
-  const name = ([kind, block, items, minb, hint]) => `${kind} ${block}x${items} m${minb}${hint ? " h" : ""}`;
+  const name = ([kind, block, items, minb, hint, look]) => `${kind} ${block}x${items} m${minb}${kind === "library" ? "" : ` w${look}`}${hint ? " h" : ""}`;
   const data = {
     f32: make(Float32Array, N, (i) => (hash(i) >>> 8) / 2 ** 24),
     i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
