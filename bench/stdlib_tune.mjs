@@ -127,28 +127,41 @@ async function benchScan(gpu, std, mod, rows) {
   let epoch = 0, issued = 0;
   const instance = (elem, [kind, block, items, minb, hint, look]) =>
     kind === "library" ? L.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false }) : (kind === "packed" ? V.scanPacked : V.scanStream).with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, HINT: hint, LOOK: look });
-  /** A launch of variant v on x -> y of n elements. */
-  const launcher = (elem, v, n, x, y) => {
+  /** A launch of variant v on x -> y of n elements; with `own`, a ticket of its own (0, for a launch that may run in any order). */
+  const launcher = (elem, v, n, x, y, own) => {
     const [kind, block, items, minb] = v;
     const k = instance(elem, v);
     const tiles = Math.ceil(n / (block * items));
     if (kind === "library") {
       return (kernelTime) => {
-        const ticketBase = issued;
-        issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status: flags, aggregates: aggregates[elem], prefixes: prefixes[elem], ticket, epoch: ++libEpoch, ticketBase });
+        const ticketBase = own ? 0 : issued;
+        if (!own) issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status: flags, aggregates: aggregates[elem], prefixes: prefixes[elem], ticket: own ?? ticket, epoch: ++libEpoch, ticketBase });
       };
     }
     if (kind === "packed") {
       return (kernelTime) => {
-        const ticketBase = issued;
-        issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket, epoch: ++epoch, ticketBase });
+        const ticketBase = own ? 0 : issued;
+        if (!own) issued = (issued + tiles) >>> 0;
+        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: own ?? ticket, epoch: ++epoch, ticketBase });
       };
     }
     return (kernelTime) => k({ grid: Math.min(tiles, sms * minb), block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: ticket2, epoch: ++epoch, tiles });
   };
   const name = ([kind, block, items, minb, hint, look]) => `${kind} ${block}x${items} m${minb}${kind === "library" ? "" : ` w${look}`}${hint ? " h" : ""}`;
+  // Every instance of both types built at once (the builds run in parallel), each run once on a small array.
+  const warm = [];
+  for (const elem of ["f32", "i32"]) {
+    const [xw, yw] = [await gpu.zeros(elem, 1 << 12), await gpu.zeros(elem, 1 << 12)];
+    warm.push(xw, yw);
+    for (const v of [...large, ...small]) {
+      const own = await gpu.zeros("u32", 1);
+      warm.push(own, launcher(elem, v, 1 << 12, xw, yw, own)());
+    }
+  }
+  await Promise.all(warm);
+  await gpu.sync();
+  for (const a of warm) if (typeof a?.free === "function") a.free();
   const data = {
     f32: make(Float32Array, N, (i) => (hash(i) >>> 8) / 2 ** 24),
     i32: make(Int32Array, N, (i) => (hash(i) % 2001) - 1000),
@@ -167,9 +180,6 @@ async function benchScan(gpu, std, mod, rows) {
       bad.free();
       return count === 0 ? "ok" : `${count} wrong, first ${first}`;
     };
-    // Every instance built at once (the builds run in parallel), each run once on a small array.
-    await Promise.all([...large, ...small].map((v) => launcher(elem, v, 1 << 12, x, y)()));
-    await gpu.sync();
     for (const n of sizes) {
       const xs = n === N ? x : x.view(0, n);
       const ys = n === N ? y : y.view(0, n);
