@@ -170,7 +170,7 @@ async function benchScan(gpu, std, mod, rows) {
     const ref = refScan(data[elem], false);
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
-    const expected = await gpu.array(elem === "f32" ? Float32Array.from(ref) : Int32Array.from(ref));
+    const expected = await gpu.array(elem === "f32" ? new Float32Array(ref) : new Int32Array(ref));
     const tol = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[0]), Math.abs(ref[N - 1])) : 0;
     /** "ok", or how many elements of y[0..n) differ from the reference and the first. */
     const check = async (n, ys, tolerance) => {
