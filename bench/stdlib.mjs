@@ -53,15 +53,13 @@ async function timeCall(gpu, mod, run, reps) {
   return { kernel: kernelMs / reps, wall };
 }
 
-/** The calls again at the largest size with other launch shapes (std.tuning), to choose the defaults from a GPU run. */
+/** The calls again at the largest size with other launch shapes (std.tuning), to choose the defaults from a GPU run (the scan's: bench/stdlib_tune.mjs). */
 async function tune(gpu, std, mod) {
   const n = SMOKE ? 1 << 12 : 1 << 26;
   const f32 = await gpu.array(Float32Array.from({ length: n }, (_, i) => ((i * 2654435761) >>> 8) / 2 ** 24));
   const u32 = await gpu.array(Uint32Array.from({ length: n }, (_, i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0));
-  const out = await gpu.zeros("f32", n);
   const counts = await gpu.zeros("u32", 256);
   const variants = [
-    { call: "scan f32", setting: "scanItems", values: [16, 24, 32], run: () => std.scan(f32, { out }) },
     { call: "sort u32", setting: "sortItems", values: [8, 12], run: async () => (await std.sort(u32)).keys.free() },
     { call: "sum f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.sum(f32) },
     { call: "histogram f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.histogram(f32, { bins: 256, lo: 0, hi: 1, out: counts }) },
@@ -76,7 +74,7 @@ async function tune(gpu, std, mod) {
     }
     std.tuning[v.setting] = initial;
   }
-  for (const a of [f32, u32, out, counts]) a.free();
+  for (const a of [f32, u32, counts]) a.free();
   return rows;
 }
 

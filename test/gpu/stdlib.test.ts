@@ -59,6 +59,31 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
     for (let i = 0; i < N; i += 997) expect(Math.abs(gf[i]! - cf[i]!)).toBeLessThanOrEqual(1e-5 * Math.abs(cf[i]!) + 1e-3);
   });
 
+  it("scan at 2^20 and 2^24 elements (the larger tiles, thousands of them in flight): i32 the bits of a plain JS scan, f32 within rounding of an f64 one", { timeout: 600_000 }, async () => {
+    const { cuda } = await devices();
+    for (const n of [1 << 20, 1 << 24]) {
+      const xi = Int32Array.from({ length: n }, (_, i) => (hash(i) % 2001) - 1000);
+      const xf = Float32Array.from({ length: n }, (_, i) => (hash(i) >>> 8) / 2 ** 24);
+      for (const exclusive of [false, true]) {
+        const gi = await (await stdlib(cuda).scan(await cuda.array(xi), { exclusive })).read();
+        let acc = 0, bad = -1;
+        for (let i = 0; i < n && bad < 0; i++) {
+          const next = (acc + xi[i]!) | 0;
+          if (gi[i] !== (exclusive ? acc : next)) bad = i;
+          acc = next;
+        }
+        expect(bad, `i32 n ${n} exclusive ${exclusive}: first wrong element`).toBe(-1);
+      }
+      const gf = await (await stdlib(cuda).scan(await cuda.array(xf))).read();
+      let sum = 0, bad = -1;
+      for (let i = 0; i < n && bad < 0; i++) {
+        sum += xf[i]!;
+        if (!(Math.abs(gf[i]! - sum) <= 1e-5 * sum + 1e-3)) bad = i;
+      }
+      expect(bad, `f32 n ${n}: first element off by more than rounding`).toBe(-1);
+    }
+  });
+
   it("sort with values, histogram, transpose, segmentedReduce: the same bits", { timeout: 600_000 }, async () => {
     const [gs, cs] = await onBoth(async (d) => {
       const r = await stdlib(d).sort(await d.array(i32), { values: await d.array(u32) });

@@ -27,14 +27,8 @@ const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
-  /**
-   * Threads per block of the scan (a multiple of 32, at most 1024) and elements per thread (a
-   * multiple of 4, at most 64): a tile is scanBlock * scanItems elements; below
-   * scanSmall.below elements, scanSmall's (smaller tiles, so that more blocks share the work).
-   */
-  scanBlock: number;
-  scanItems: number;
-  scanSmall: { readonly block: number; readonly items: number; readonly below: number };
+  /** The scan's tile shapes, by size: the first whose `below` is above the array's length (the last's is Infinity). */
+  scan: readonly ScanShape[];
   /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
@@ -43,7 +37,26 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+/**
+ * A scan's launch for arrays of fewer than `below` elements: blocks of `block` threads (a multiple
+ * of 32, at most 1024), `items` elements a thread (a multiple of 4, at most 64), so a tile is
+ * block * items elements; for 32-bit types (scanPacked) `minBlocks` blocks a multiprocessor
+ * (the register cap, @launchBounds) and `windows` look-back windows of 32 tiles read at once.
+ */
+export interface ScanShape {
+  readonly below: number;
+  readonly block: number;
+  readonly items: number;
+  readonly minBlocks: number;
+  readonly windows: number;
+}
+/** On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; 512 x 32 at two blocks a multiprocessor is the fastest at 2^26. */
+const SCAN_SHAPES: readonly ScanShape[] = [
+  { below: 2 ** 18, block: 128, items: 8, minBlocks: 8, windows: 4 },
+  { below: 2 ** 22, block: 256, items: 16, minBlocks: 4, windows: 4 },
+  { below: Infinity, block: 512, items: 32, minBlocks: 2, windows: 1 },
+];
+const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -164,7 +177,7 @@ export class Stdlib {
     }
   }
 
-  /** The inclusive (or exclusive) scan of a, a new array, in one launch. */
+  /** The inclusive (or exclusive) scan of a, a new array, in one launch (scanPacked for 32-bit types, else scan). */
   async scan<E extends NumElem>(a: GpuArray<E>, opts: ScanOptions = {}): Promise<GpuArray<E>> {
     this.own(a, "scan", NUM);
     const op = opts.op ?? "sum";
@@ -177,15 +190,16 @@ export class Stdlib {
   /** y = scan(x), both of x's type and length. */
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
-    const small = x.length < this.tuning.scanSmall.below;
-    const block = small ? this.tuning.scanSmall.block : this.tuning.scanBlock;
-    const items = small ? this.tuning.scanSmall.items : this.tuning.scanItems;
+    const shapes = this.tuning.scan;
+    const { block, items, minBlocks, windows } = shapes.find((s) => x.length < s.below) ?? shapes[shapes.length - 1]!;
     const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
     const look = await m.lookback(x.elem, tiles);
-    await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })(
-      { grid: tiles, block },
-      { n: x.length, x, y, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase },
-    );
+    const common = { n: x.length, x, y, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase };
+    if (look.packed) {
+      await m.kernel("scanPacked", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minBlocks, LOOK: windows })({ grid: tiles, block }, { ...common, words: look.words });
+    } else {
+      await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })({ grid: tiles, block }, { ...common, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes });
+    }
   }
 
   /**

@@ -14,7 +14,7 @@ import * as path from "node:path";
 const SOURCE = `// The kernels of gk's host calls (src/runtime/stdlib/calls.ts).
 import { fill } from "gk/std/fill";
 import { reduce, argReduce } from "gk/std/reduce";
-import { scan } from "gk/std/scan";
+import { scan, scanPacked } from "gk/std/scan";
 import { radixHistogram, radixOnesweep, floatKeys32, floatsOfKeys32, floatKeys64, floatsOfKeys64 } from "gk/std/sort";
 import { histogram } from "gk/std/histogram";
 import { transpose } from "gk/std/transpose";
@@ -26,13 +26,24 @@ import { segmentedReduce } from "gk/std/segmented";
 /** The largest grid a reduction launches: its partial results have this many elements. */
 export const MAX_PARTIALS = 4096;
 
-export interface Lookback<E extends ElemName> {
-  /** Each tile's status word, (epoch << 2) | status (gk/std/scan). */
-  readonly flags: GpuArray<"u32">;
-  readonly ticket: GpuArray<"u32">;
-  readonly aggregates: GpuArray<E>;
-  readonly prefixes: GpuArray<E>;
-}
+/** The element types whose scan packs each tile's status and value into one u64 word (scanPacked). */
+export const PACKED_SCAN: readonly ElemName[] = ["i32", "u32", "f32"];
+
+/** A scan's look-back state: scanPacked's words for 32-bit types, else scan's flags, aggregates and prefixes. */
+export type Lookback<E extends ElemName> = { readonly ticket: GpuArray<"u32"> } & (
+  | {
+      readonly packed: true;
+      /** Each tile's status and value, (epoch << 34) | (status << 32) | bits (gk/std/scan's tileWord). */
+      readonly words: GpuArray<"u64">;
+    }
+  | {
+      readonly packed: false;
+      /** Each tile's status word, (epoch << 2) | status (gk/std/scan). */
+      readonly flags: GpuArray<"u32">;
+      readonly aggregates: GpuArray<E>;
+      readonly prefixes: GpuArray<E>;
+    }
+);
 
 export class StdModule {
   private readonly instances = new Map<string, KernelFn>();
@@ -94,10 +105,13 @@ export class StdModule {
       const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
       const old = have?.arrays;
       const arrays = (async (): Promise<Lookback<ElemName>> => {
-        if (old) for (const a of Object.values(await old)) a.free();
+        if (old) for (const a of Object.values(await old)) if (typeof a === "object") a.free();
+        const ticket = await this.gpu.zeros("u32", 1, { label: "scan's ticket" });
+        if (PACKED_SCAN.includes(elem)) return { packed: true, ticket, words: await this.gpu.zeros("u64", size, { label: "scan's tile words" }) };
         return {
+          packed: false,
+          ticket,
           flags: await this.gpu.zeros("u32", size, { label: "scan's tile flags" }),
-          ticket: await this.gpu.zeros("u32", 1, { label: "scan's ticket" }),
           aggregates: await this.gpu.zeros(elem, size, { label: "scan's tile aggregates" }),
           prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
         };
@@ -107,7 +121,8 @@ export class StdModule {
     }
     const arrays = (await have.arrays) as Lookback<E>;
     if (have.epoch >= MAX_EPOCH) {
-      await this.fill(arrays.flags, have.tiles, 0);
+      if (arrays.packed) await this.fill(arrays.words, have.tiles, 0);
+      else await this.fill(arrays.flags, have.tiles, 0);
       have.epoch = 0;
     }
     have.epoch++;
@@ -117,7 +132,7 @@ export class StdModule {
   }
 }
 
-/** The last epoch a status word can hold (30 bits). */
+/** The last epoch a status word can hold (30 bits, in either form). */
 const MAX_EPOCH = 2 ** 30 - 1;
 
 /** Compiles the host calls' module for `gpu`. */

@@ -68,6 +68,11 @@ describe("stdlib(gpu)", () => {
     const into = await gpu.zeros("i32", data.length);
     expect(await stdlib(gpu).scan(x, { out: into })).toBe(into);
     expect(await into.read()).toEqual(inc);
+    // 64-bit types take scan (flags, aggregates and prefixes), 32-bit ones scanPacked (one word a tile).
+    const wide = await (await stdlib(gpu).scan(await gpu.array(BigInt64Array.from(data, BigInt)))).read();
+    expect([...wide]).toEqual([...inc].map(BigInt));
+    const halves = await (await stdlib(gpu).scan(await gpu.array(Float32Array.from(data, (v) => v / 2)), { exclusive: true })).read();
+    expect([...halves]).toEqual([...exc].map((v) => v / 2));
     await refused(stdlib(gpu).scan(x, { out: x }), "scan(): out (a GPU array (i32[5000])) is also an input");
     await refused(stdlib(gpu).scan(x, { out: await gpu.zeros("i32", 3) }), "scan(): out must hold 5000 elements");
     await refused(stdlib(gpu).scan(x, { out: await gpu.zeros("f32", 5000) }), "scan(): out: a GPU array (f32[5000]) has elements of f32; it takes i32");
