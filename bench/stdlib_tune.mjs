@@ -87,74 +87,49 @@ async function timeLaunch(gpu, launch, reps) {
 }
 
 /**
- * The scan's variants side by side: the library's kernel (std.scan) at its shapes, and
- * bench/scan_packed.gk's scanPacked (one block a tile) and scanStream (persistent blocks,
- * asynchronous copies a tile ahead), both with a u64 status word, at tile shapes (block x items,
- * MINB blocks a multiprocessor, h: streaming cache hints). Every result is checked on the GPU
- * (countMismatches) against a reference computed here, its output poisoned first.
+ * The scan's variants side by side: the host call (std.scan: gk/std/scan's scanPacked for these
+ * types, at Tuning.scan's shape for the size), scanPacked at other shapes, and
+ * bench/scan_packed.gk's scanStaged (part of each tile in shared memory) at tile shapes: block x
+ * (register items + shared items), MINB blocks a multiprocessor, w: look-back windows. Every
+ * result is checked on the GPU (countMismatches) against a reference computed here, its output
+ * poisoned first.
  */
 async function benchScan(gpu, std, mod, rows) {
   const V = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
-  // The library's kernel with @launchBounds(BLOCK, 2) (at most 64 registers at 512 threads: two blocks a multiprocessor).
-  const libSource = readFileSync(join(ROOT, "stdlib", "scan.gk"), "utf8");
-  const bounded = libSource.replace("export device_kernel scan<", "@launchBounds(BLOCK, 2)\nexport device_kernel scan<");
-  if (bounded === libSource) throw new Error("bench/stdlib_tune.mjs: the bounded scan no longer applies to stdlib/scan.gk");
-  const L = await gpu.compileSource(bounded, { filename: join(ROOT, "stdlib", "scan-bounded-bench.gk") });
-  const sms = gpu.info?.multiprocessorCount ?? 2;
   const sizes = [...SMALL, N];
-  // [kernel, block, items, minBlocks, hint, look-back windows] at 2^26, and the shapes for the launch-bound sizes.
+  // [kernel, block, items, shared items, minBlocks, look-back windows] at 2^26.
   const large = SMOKE
-    ? [["packed", 64, 8, 1, false, 1], ["packed", 32, 4, 1, false, 4], ["stream", 64, 8, 2, false, 2], ["stream", 32, 4, 1, true, 4], ["library", 64, 8, 2, false, 1]]
+    ? [["packed", 64, 8, 0, 1, 1], ["packed", 32, 4, 0, 1, 4], ["staged", 64, 4, 8, 1, 2], ["staged", 32, 8, 4, 1, 4]]
     : [
-        ["packed", 512, 32, 2, false, 1], ["packed", 512, 32, 2, false, 2], ["packed", 512, 32, 2, false, 4], ["packed", 512, 32, 2, true, 4], ["packed", 256, 32, 4, false, 4], ["packed", 1024, 16, 1, false, 4],
-        ["packed", 512, 16, 2, false, 4], ["packed", 512, 24, 2, false, 4], ["packed", 1024, 32, 1, false, 4], ["packed", 512, 48, 1, false, 4],
-        ["stream", 512, 16, 2, false, 1], ["stream", 512, 16, 2, false, 2], ["stream", 512, 16, 2, false, 4], ["stream", 512, 16, 2, true, 4], ["stream", 256, 32, 2, false, 4], ["stream", 256, 32, 3, false, 4],
-        ["stream", 512, 32, 1, false, 4], ["stream", 256, 16, 4, false, 4], ["stream", 1024, 16, 1, false, 4], ["stream", 512, 16, 3, false, 4], ["stream", 256, 24, 3, false, 4],
-        ["library", 512, 32, 2, false, 1], ["library", 512, 16, 2, false, 1],
+        ["packed", 512, 32, 0, 2, 1], ["packed", 1024, 32, 0, 1, 1], ["packed", 512, 32, 0, 2, 2],
+        ["staged", 512, 16, 32, 2, 1], ["staged", 512, 16, 48, 2, 1], ["staged", 512, 8, 48, 2, 1], ["staged", 256, 16, 48, 4, 1], ["staged", 512, 4, 44, 2, 1], ["staged", 512, 16, 40, 2, 1],
       ];
-  const small = SMOKE
-    ? []
-    : [["packed", 256, 16, 4, false, 4], ["packed", 128, 16, 8, false, 4], ["packed", 128, 8, 8, false, 4], ["stream", 256, 16, 4, false, 4], ["stream", 128, 16, 8, false, 4], ["stream", 128, 8, 8, false, 4]];
-  const minTile = Math.min(...[...large, ...small].map(([, b, i]) => b * i));
-  const status = await gpu.zeros("u64", Math.ceil(N / minTile));
+  const minTile = Math.min(...large.map(([, b, i, si]) => b * (i + si)));
+  const words = await gpu.zeros("u64", Math.ceil(N / minTile));
   const ticket = await gpu.zeros("u32", 1);
-  const ticket2 = await gpu.zeros("u32", 2);
-  const flags = await gpu.zeros("u32", Math.ceil(N / minTile));
-  const tileArray = async (elem) => gpu.zeros(elem, Math.ceil(N / minTile));
-  const aggregates = { f32: await tileArray("f32"), i32: await tileArray("i32") };
-  const prefixes = { f32: await tileArray("f32"), i32: await tileArray("i32") };
-  let libEpoch = 0;
   let epoch = 0, issued = 0;
-  const instance = (elem, [kind, block, items, minb, hint, look]) =>
-    kind === "library" ? L.scan.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false }) : (kind === "packed" ? V.scanPacked : V.scanStream).with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, HINT: hint, LOOK: look });
+  const instance = (elem, [kind, block, items, sitems, minb, look]) =>
+    kind === "packed"
+      ? mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look })
+      : V.scanStaged.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, SITEMS: sitems, EXCLUSIVE: false, MINB: minb, LOOK: look });
   /** A launch of variant v on x -> y of n elements; with `own`, a ticket of its own (0, for a launch that may run in any order). */
   const launcher = (elem, v, n, x, y, own) => {
-    const [kind, block, items, minb] = v;
+    const [, block, items, sitems] = v;
     const k = instance(elem, v);
-    const tiles = Math.ceil(n / (block * items));
-    if (kind === "library") {
-      return (kernelTime) => {
-        const ticketBase = own ? 0 : issued;
-        if (!own) issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status: flags, aggregates: aggregates[elem], prefixes: prefixes[elem], ticket: own ?? ticket, epoch: ++libEpoch, ticketBase });
-      };
-    }
-    if (kind === "packed") {
-      return (kernelTime) => {
-        const ticketBase = own ? 0 : issued;
-        if (!own) issued = (issued + tiles) >>> 0;
-        return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: own ?? ticket, epoch: ++epoch, ticketBase });
-      };
-    }
-    return (kernelTime) => k({ grid: Math.min(tiles, sms * minb), block, ...(kernelTime && { kernelTime }) }, { n, x, y, status, ticket: ticket2, epoch: ++epoch, tiles });
+    const tiles = Math.ceil(n / (block * (items + sitems)));
+    return (kernelTime) => {
+      const ticketBase = own ? 0 : issued;
+      if (!own) issued = (issued + tiles) >>> 0;
+      return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, words, ticket: own ?? ticket, epoch: ++epoch, ticketBase });
+    };
   };
-  const name = ([kind, block, items, minb, hint, look]) => `${kind} ${block}x${items} m${minb}${kind === "library" ? "" : ` w${look}`}${hint ? " h" : ""}`;
+  const name = ([kind, block, items, sitems, minb, look]) => `${kind} ${block}x${sitems ? `(${items}+${sitems})` : items} m${minb} w${look}`;
   // Every instance of both types built at once (the builds run in parallel), each run once on a small array.
   const warm = [];
   for (const elem of ["f32", "i32"]) {
     const [xw, yw] = [await gpu.zeros(elem, 1 << 12), await gpu.zeros(elem, 1 << 12)];
     warm.push(xw, yw);
-    for (const v of [...large, ...small]) {
+    for (const v of large) {
       const own = await gpu.zeros("u32", 1);
       warm.push(own, launcher(elem, v, 1 << 12, xw, yw, own)());
     }
@@ -171,11 +146,10 @@ async function benchScan(gpu, std, mod, rows) {
     const x = await gpu.array(data[elem]);
     const y = await gpu.zeros(elem, N);
     const expected = await gpu.array(elem === "f32" ? new Float32Array(ref) : new Int32Array(ref));
-    const tol = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[0]), Math.abs(ref[N - 1])) : 0;
-    /** "ok", or how many elements of y[0..n) differ from the reference and the first. */
-    const check = async (n, ys, tolerance) => {
+    /** "ok", or how many elements of y[0..n) differ from the reference (by more than tol), and the first. */
+    const check = async (n, ys, tol) => {
       const bad = await gpu.array(Uint32Array.of(0, n));
-      await V.countMismatches.with({ T: elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, y: ys, expected, tol: tolerance, bad });
+      await V.countMismatches.with({ T: elem })({ grid: Math.min(1024, Math.ceil(n / 256)), block: 256 }, { n, y: ys, expected, tol, bad });
       const [count, first] = await bad.read();
       bad.free();
       return count === 0 ? "ok" : `${count} wrong, first ${first}`;
@@ -183,21 +157,30 @@ async function benchScan(gpu, std, mod, rows) {
     for (const n of sizes) {
       const xs = n === N ? x : x.view(0, n);
       const ys = n === N ? y : y.view(0, n);
-      const scale = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[n - 1])) : 0;
+      const tol = elem === "f32" ? 1e-5 * Math.max(1, Math.abs(ref[n - 1])) : 0;
       const measure = async (variant, launch, time = () => timeLaunch(gpu, launch, repsFor(n))) => {
         const ms = await time();
         await ys.fill(-7);
         await launch();
-        rows.push({ part: "scan", what: `scan ${elem}`, variant, size: n, ms, gbs: (8 * n) / ms / 1e6, check: await check(n, ys, n === N ? tol : scale) });
+        rows.push({ part: "scan", what: `scan ${elem}`, variant, size: n, ms, gbs: (8 * n) / ms / 1e6, check: await check(n, ys, tol) });
       };
-      // The library's kernel through the host call (its default shape for n, and 512 x 32 at 2^26).
       const library = () => std.scan(xs, { out: ys });
-      await measure("library default", library, () => timeKernel(gpu, mod, library, repsFor(n)));
-      for (const v of n === N ? large : small) await measure(name(v), launcher(elem, v, n, xs, ys));
+      const shape = std.tuning.scan.find((s) => n < s.below);
+      await measure(`std.scan (${shape.block}x${shape.items} m${shape.minBlocks} w${shape.windows})`, library, () => timeKernel(gpu, mod, library, repsFor(n)));
+      if (n === N) for (const v of large) await measure(name(v), launcher(elem, v, n, xs, ys));
     }
-    for (const a of [x, y, expected]) a.free();
+    const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y, exclusive: true }), repsFor(N));
+    await y.fill(-7);
+    await std.scan(x, { out: y, exclusive: true });
+    const excl = refScan(data[elem], true);
+    const exp2 = await gpu.array(elem === "f32" ? new Float32Array(excl) : new Int32Array(excl));
+    const bad = await gpu.array(Uint32Array.of(0, N));
+    await V.countMismatches.with({ T: elem })({ grid: 1024, block: 256 }, { n: N, y, expected: exp2, tol: elem === "f32" ? 1e-5 * Math.abs(excl[N - 1]) : 0, bad });
+    const [count, first] = await bad.read();
+    rows.push({ part: "scan", what: `scan ${elem}`, variant: "std.scan exclusive", size: N, ms, gbs: (8 * N) / ms / 1e6, check: count === 0 ? "ok" : `${count} wrong, first ${first}` });
+    for (const a of [x, y, expected, exp2, bad]) a.free();
   }
-  for (const a of [status, ticket, ticket2, flags, ...Object.values(aggregates), ...Object.values(prefixes)]) a.free();
+  for (const a of [words, ticket]) a.free();
 }
 
 /** Runs fn with the module's sort kernels taken from `source` (a variant of stdlib/sort.gk), then puts the library's back. */
