@@ -84,6 +84,28 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
     }
   });
 
+  it("scan: calls made at once, before their kernels are built, launch in call order", { timeout: 600_000 }, async () => {
+    // A device of its own: no instance loaded yet, so each call's first launch waits for its build.
+    const fresh = await openDevice({ device: "cuda" });
+    try {
+      const x = await fresh.array(u32);
+      const std = stdlib(fresh);
+      const [inc, mn, ex] = await Promise.all([std.scan(x, { op: "xor" }), std.scan(x, { op: "min" }), std.scan(x, { op: "or", exclusive: true })]);
+      let a = 0, m = 0xffffffff, o = 0;
+      const [gi, gm, ge] = [await inc.read(), await mn.read(), await ex.read()];
+      for (let i = 0; i < N; i++) {
+        expect(ge[i], `or, exclusive, element ${i}`).toBe(o);
+        a = (a ^ u32[i]!) >>> 0;
+        m = Math.min(m, u32[i]!);
+        o = (o | u32[i]!) >>> 0;
+        expect(gi[i], `xor, element ${i}`).toBe(a);
+        expect(gm[i], `min, element ${i}`).toBe(m);
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("sort with values, histogram, transpose, segmentedReduce: the same bits", { timeout: 600_000 }, async () => {
     const [gs, cs] = await onBoth(async (d) => {
       const r = await stdlib(d).sort(await d.array(i32), { values: await d.array(u32) });

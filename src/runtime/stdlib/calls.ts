@@ -193,13 +193,15 @@ export class Stdlib {
     const shapes = this.tuning.scan;
     const { block, items, minBlocks, windows } = shapes.find((s) => x.length < s.below) ?? shapes[shapes.length - 1]!;
     const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
-    const look = await m.lookback(x.elem, tiles);
-    const common = { n: x.length, x, y, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase };
-    if (look.packed) {
-      await m.kernel("scanPacked", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minBlocks, LOOK: windows })({ grid: tiles, block }, { ...common, words: look.words });
-    } else {
-      await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })({ grid: tiles, block }, { ...common, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes });
-    }
+    await m.inOrder(async () => {
+      const look = await m.lookback(x.elem, tiles);
+      const common = { n: x.length, x, y, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase };
+      if (look.packed) {
+        await m.kernel("scanPacked", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minBlocks, LOOK: windows })({ grid: tiles, block }, { ...common, words: look.words });
+      } else {
+        await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })({ grid: tiles, block }, { ...common, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes });
+      }
+    });
   }
 
   /**

@@ -50,6 +50,7 @@ export class StdModule {
   private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
   private partialIndices: Promise<GpuArray<"i32">> | undefined;
   private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>>; epoch: number; issued: number }>();
+  private scansQueued: Promise<unknown> = Promise.resolve();
   /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
   kernelTime: ((ms: number) => void) | undefined;
 
@@ -92,6 +93,19 @@ export class StdModule {
   indices(): Promise<GpuArray<"i32">> {
     this.partialIndices ??= this.gpu.zeros("i32", MAX_PARTIALS, { label: "argmin's partial indices" });
     return this.partialIndices;
+  }
+
+  /**
+   * Runs `launch` (a scan's: its look-back state taken, its launch queued) once the scans
+   * started before it have queued theirs. A scan's tiles are its tickets minus the ticket's value
+   * before it (lookback's ticketBase), so scans must reach the queue in the order they took their
+   * state; a kernel's first launch on a GPU waits for its build, which would let a later scan of
+   * another instance pass it.
+   */
+  inOrder(launch: () => Promise<void>): Promise<void> {
+    const done = this.scansQueued.then(launch);
+    this.scansQueued = done.catch(() => undefined);
+    return done;
   }
 
   /**

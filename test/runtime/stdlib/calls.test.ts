@@ -78,6 +78,29 @@ describe("stdlib(gpu)", () => {
     await refused(stdlib(gpu).scan(x, { out: await gpu.zeros("f32", 5000) }), "scan(): out: a GPU array (f32[5000]) has elements of f32; it takes i32");
   });
 
+  it("scan: calls made at once, before their kernels are built, still launch in call order (each tile is its ticket minus the ticket's value before its launch)", async () => {
+    // A device of its own, so that no instance is built yet: the exclusive and max scans' builds race the plain one's.
+    const gpu = await openDevice({ device: "cpu" });
+    try {
+      const data = Int32Array.from({ length: 3000 }, (_, i) => (i * 7) % 13 - 6);
+      const x = await gpu.array(data);
+      const std = stdlib(gpu);
+      const [inc, exc, mx] = await Promise.all([std.scan(x), std.scan(x, { exclusive: true }), std.scan(x, { op: "max" })]);
+      let s = 0, m = -Infinity;
+      const want = { inc: [] as number[], exc: [] as number[], mx: [] as number[] };
+      for (const v of data) {
+        want.exc.push(s);
+        want.inc.push((s += v));
+        want.mx.push((m = Math.max(m, v)));
+      }
+      expect([...(await inc.read())]).toEqual(want.inc);
+      expect([...(await exc.read())]).toEqual(want.exc);
+      expect([...(await mx.read())]).toEqual(want.mx);
+    } finally {
+      await gpu.close();
+    }
+  });
+
   it("histogram, transpose, matmul, random and segmentedReduce", async () => {
     const gpu = await sim();
     const x = await gpu.array(Float32Array.from([0, 0.5, 0.99, 1, 2, -1, NaN, 0.25]));
