@@ -58,6 +58,32 @@ describe("bench/attention_tiles.gk", () => {
   }
 });
 
+describe("bench/attention_tiles.gk's flashx", () => {
+  // [BN, DW, MT, DEFER, PIPE], f16 and bf16, causal and not, four to eight key tiles; "ramp":
+  // key row j scaled by 1 + j / 16, so that rows' maxima grow past DEFER's threshold again and
+  // again (O rescaled late).
+  const lib = readLib();
+  const text = readFileSync("bench/attention_tiles.gk", "utf8").replace("../examples/lib/flash_attention.gk", "./lib.gk");
+  const cases = [[64, 32, 2, false, 0], [64, 32, 2, true, 0], [32, 32, 2, true, 1], [64, 32, 2, true, 2], [32, 64, 1, true, 1], [64, 64, 1, true, 2]] as const;
+  for (const [bn, dw, mt, defer, pipe] of cases) for (const type of ["f16", "bf16"] as const) for (const causal of [false, true]) for (const ramp of [false, true]) {
+    const instance = `flashx<${type}, ${type === "bf16"}, ${causal}, ${bn}, ${dw}, ${mt}, ${defer}, ${pipe}>`;
+    it(`${instance}${ramp ? " (ramp)" : ""} computes softmax(Q Kᵀ · scale) V`, () => {
+      const [bits, value] = type === "f16" ? [f16Bits, fromF16Bits] : [bf16Bits, fromBf16Bits];
+      const S = 4 * bn, D = 2 * dw, n = HEADS * S * D;
+      const [q, k, v] = [1, 2, 3].map((i) => randomHalfBits(n, bn + dw + mt + i + (causal ? 9 : 0) + pipe * 5, bits));
+      if (ramp) k!.forEach((b, i) => (k![i] = bits(value(b) * (1 + Math.floor(i / D) % S / 16))));
+      const O = new Uint16Array(n).fill(0x7fff);
+      const scale = 1 / Math.sqrt(D);
+      const grid = [S / (64 * mt), HEADS] as const;
+      const p = gk(`${text}\nlaunch ${instance}(S = ${S}, scale = 0.125, Q = fill(${n / 2}, 0), K = fill(${n / 2}, 0), V = fill(${n / 2}, 0), O = zeros(${n})) grid(${grid.join(", ")}) block(128);\n`, { "lib.gk": lib });
+      run(p, instance, [...grid], [128], [S, scale, ...[q, k, v].map((x) => new Uint32Array(x!.buffer)), O]);
+      const ref = attentionReference(Array.from(q!, value), Array.from(k!, value), Array.from(v!, value), HEADS, S, D, scale, causal);
+      O.forEach((b, i) => expect(Number.isNaN(value(b)), `O[${i}]`).toBe(false));
+      expect(relativeError(O, value, ref)).toBeLessThan(type === "f16" ? 1e-3 : 8e-3);
+    });
+  }
+});
+
 describe("packHalves (examples/lib/flash_attention.gk)", () => {
   const q = gk(`import { packHalves } from "./lib.gk";
 device_kernel pack(isBf16: bool, p: readonly global<f32>, out: global<u32>) {
