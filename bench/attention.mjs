@@ -8,7 +8,7 @@
 // alternating rounds), and checks every output against f64 attention of the same inputs (first
 // two heads). FLOPs: 4 B H S² D, half that when causal. Afterwards, where the tools are on
 // PATH, the f16 D = 64 kernels are disassembled (counts in the JSON and a table, SASS to
-// bench/results/attention-d64-*.sass) and the example's flash_f16_d64, and the variants
+// bench/results/attention-d64-*.sass) and the example's flash_f16_d64, or the variants
 // --profile= names, profiled beside SDPA at (1, 32, 2048, 64) (ncu, to
 // bench/results/attention-ncu-*.csv). Needs a GPU, python3 with torch and cupy, `npm run build`.
 //
@@ -35,17 +35,18 @@ const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
 
 /**
  * bench/attention_tiles.gk's flashx kernels timed beside the example's, by head dim and causal:
- * [BN keys a tile, MT m-tiles a warp, DEFER, PIPE] (attention_tiles.gk says what each knob
- * does), f16, and bf16 where `bf16` is set.
+ * [BN keys a tile, MT m-tiles a warp, DEFER, PIPE, bf16, ftz] (attention_tiles.gk says what
+ * each knob does), f16, and bf16 where `bf16` is set; `ftz`: built as a module that says
+ * `@flushToZero;` (nvcc -ftz=true: exp2 without its subnormal handling).
  */
 const VARIANTS = {
-  "64": [[64, 2, false, 0, true], [64, 2, true, 0, true], [32, 2, true, 1], [64, 2, true, 2, true], [32, 2, true, 2], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2], [128, 1, true, 0]],
+  "64": [[64, 2, false, 0, true], [64, 2, true, 0, true], [32, 2, true, 1], [64, 2, true, 2, true], [32, 2, true, 2], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2], [128, 1, true, 0], [64, 2, true, 0, false, true], [64, 2, true, 2, false, true], [32, 2, true, 2, false, true]],
   "64c": [[64, 2, true, 0], [32, 2, true, 1], [64, 2, true, 2], [32, 2, true, 2], [64, 1, false, 0], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2, true], [128, 1, true, 0]],
   "128": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2]],
   "128c": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2]],
 };
 
-const variantName = ([bn, mt, defer, pipe]) => `x bn${bn} mt${mt}${defer ? " defer" : ""} pipe${pipe}`;
+const variantName = ([bn, mt, defer, pipe, , ftz]) => `x bn${bn} mt${mt}${defer ? " defer" : ""} pipe${pipe}${ftz ? " ftz" : ""}`;
 const instance = (dtype, causal, d, [bn, mt, defer, pipe]) => `flashx<${dtype}, ${dtype === "bf16"}, ${causal}, ${bn}, ${d / 2}, ${mt}, ${defer}, ${pipe}>`;
 const variantsOf = (d, causal) => VARIANTS[`${d}${causal ? "c" : ""}`];
 
@@ -63,10 +64,10 @@ function sharedBytes(mod, kernel) {
 }
 
 /** The tiles file with a launch statement per instance of one group (launches make instances; none runs here). */
-function tilesProgram(d, causal) {
-  const text = readFileSync(join(ROOT, "bench", "attention_tiles.gk"), "utf8");
+function tilesProgram(d, causal, ftz) {
+  const text = `${ftz ? "@flushToZero;\n" : ""}${readFileSync(join(ROOT, "bench", "attention_tiles.gk"), "utf8")}`;
   const launches = [];
-  for (const v of variantsOf(d, causal)) for (const dtype of v[4] ? ["f16", "bf16"] : ["f16"]) {
+  for (const v of variantsOf(d, causal)) if (!v[5] === !ftz) for (const dtype of v[4] ? ["f16", "bf16"] : ["f16"]) {
     launches.push(`launch ${instance(dtype, causal, d, v)}(S = 128, scale = 0.125, Q = fill(${64 * d}, 0), K = fill(${64 * d}, 0), V = fill(${64 * d}, 0), O = zeros(${128 * d})) grid(1, 1) block(128);`);
   }
   return `${text}\n${launches.join("\n")}\n`;
@@ -75,9 +76,9 @@ function tilesProgram(d, causal) {
 /** The example's module and the tiles' modules (one a head dim and causal, built side by side), for `arch`. */
 export async function buildAttention(arch) {
   const file = join(ROOT, "bench", "attention_tiles.gk");
-  const groups = [[64, false], [64, true], [128, false], [128, true]];
-  const [example, ...tiles] = await Promise.all([build(join(ROOT, "examples", "flash_attention.gk"), undefined, arch), ...groups.map(([d, c]) => build(file, tilesProgram(d, c), arch))]);
-  return { example, tiles: (d, causal) => tiles[groups.findIndex(([e, c]) => e === d && c === causal)] };
+  const groups = [[64, false, false], [64, true, false], [128, false, false], [128, true, false], [64, false, true]];
+  const [example, ...tiles] = await Promise.all([build(join(ROOT, "examples", "flash_attention.gk"), undefined, arch), ...groups.map(([d, c, f]) => build(file, tilesProgram(d, c, f), arch))]);
+  return { example, tiles: (d, causal, ftz = false) => tiles[groups.findIndex(([e, c, f]) => e === d && c === causal && f === ftz)] };
 }
 
 export async function benchAttention({ profileFirst = true } = {}) {
@@ -94,7 +95,7 @@ export async function benchAttention({ profileFirst = true } = {}) {
     const [b, h, s, d] = shape;
     const variants = [{ name: "examples/flash_attention.gk", cubin: example.cubin, kernel: example.symbols.get(`flash_${dtype}_d${d}${causal ? "_causal" : ""}`), grid: [s / (d === 64 && !causal ? 128 : 64), b * h, 1] }];
     for (const v of variantsOf(d, causal)) if (dtype === "f16" || v[4]) {
-      const mod = tiles(d, causal);
+      const mod = tiles(d, causal, v[5]);
       const k = instance(dtype, causal, d, v);
       variants.push({ name: variantName(v), cubin: mod.cubin, kernel: mod.symbols.get(k), shared: sharedBytes(mod, k), grid: [s / (64 * v[1]), b * h, 1] });
     }
@@ -141,11 +142,11 @@ export async function benchAttention({ profileFirst = true } = {}) {
   const picked = ["total", "HMMA", "LDSM", "MUFU", "FFMA", "FMUL", "FADD", "FMNMX", "FSEL", "FSETP", "SHFL", "BRA", "IMAD", "IADD3", "LOP3", "LDL", "STL"];
   if (Object.values(sass).every((c) => c.total !== undefined)) console.log(table(`SASS instructions of the f16 D = 64 kernels (cuobjdump)`, ["kernel", ...picked], Object.entries(sass).map(([n, c]) => [n, ...picked.map((k) => c[k])])));
   else console.log(`SASS: ${JSON.stringify(sass)}`);
-  // ncu: the example's flash_f16_d64 beside SDPA, and the variants --profile=NAME,NAME names.
-  const names = (process.argv.find((a) => a.startsWith("--profile="))?.slice(10).split(",") ?? []).filter(Boolean);
+  // ncu beside SDPA: the variants --profile=NAME,NAME names, or the example's flash_f16_d64.
+  const names = process.argv.find((a) => a.startsWith("--profile="))?.slice(10).split(",") ?? ["examples/flash_attention.gk"];
   const ncu = {};
   if (!profileFirst) ncu.skipped = "--no-profile";
-  else for (const n of ["examples/flash_attention.gk", ...names]) {
+  else for (const n of names) {
     const i = first.variants.findIndex((v) => v.name === n);
     if (i < 0) throw new Error(`--profile: no variant ${n} at ${first.name}`);
     ncu[n] = profile(["python3", peerScript, jobFile, "--profile", "0", String(i)], join(RESULTS, `attention-ncu-${i}.csv`), NCU_EXTRA);
@@ -163,7 +164,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const d of [64, 128]) for (const causal of [false, true]) {
       const mod = tiles(d, causal);
       console.log(`built ${mod.symbols.size} kernels: ${mod.cubin}`);
-      for (const v of variantsOf(d, causal)) console.log(`  D = ${d}${causal ? " causal" : ""} ${variantName(v)}: ${sharedBytes(mod, instance("f16", causal, d, v))} bytes of dynamic shared memory a launch`);
+      for (const v of variantsOf(d, causal)) if (!v[5]) console.log(`  D = ${d}${causal ? " causal" : ""} ${variantName(v)}: ${sharedBytes(mod, instance("f16", causal, d, v))} bytes of dynamic shared memory a launch`);
     }
   } else {
     await benchAttention({ profileFirst: !process.argv.includes("--no-profile") });
