@@ -73,6 +73,13 @@ function tilesProgram(d, causal, ftz) {
   return `${text}\n${launches.join("\n")}\n`;
 }
 
+/** A SASS listing's instructions by opcode (the part before the first dot), NOPs left out, and their total. */
+function opcodes(text) {
+  const counts = {};
+  for (const m of text.matchAll(/\/\*[0-9a-f]{4,}\*\/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)/g)) if (m[1] !== "NOP") counts[m[1]] = (counts[m[1]] ?? 0) + 1;
+  return { total: Object.values(counts).reduce((a, b) => a + b, 0), ...counts };
+}
+
 /** The example's module and the tiles' modules (one a head dim and causal, built side by side), for `arch`. */
 export async function buildAttention(arch) {
   const file = join(ROOT, "bench", "attention_tiles.gk");
@@ -136,11 +143,12 @@ export async function benchAttention({ profileFirst = true } = {}) {
   const first = cases[0];
   const sass = {};
   for (const v of first.variants) {
-    const file = `attention-d64-${v.name.replace(/[^a-z0-9]+/gi, "_")}.sass`;
-    sass[v.name] = disassemble(v.cubin, v.kernel, join(RESULTS, file));
+    const file = join(RESULTS, `attention-d64-${v.name.replace(/[^a-z0-9]+/gi, "_")}.sass`);
+    const d = disassemble(v.cubin, v.kernel, file);
+    sass[v.name] = d.total === undefined ? d : opcodes(readFileSync(file, "utf8"));
   }
-  const picked = ["total", "HMMA", "LDSM", "MUFU", "FFMA", "FMUL", "FADD", "FMNMX", "FSEL", "FSETP", "SHFL", "BRA", "IMAD", "IADD3", "LOP3", "LDL", "STL"];
-  if (Object.values(sass).every((c) => c.total !== undefined)) console.log(table(`SASS instructions of the f16 D = 64 kernels (cuobjdump)`, ["kernel", ...picked], Object.entries(sass).map(([n, c]) => [n, ...picked.map((k) => c[k])])));
+  const picked = ["total", "HMMA", "LDSM", "MUFU", "FFMA", "FMUL", "FADD", "FMNMX", "F2FP", "FSEL", "FSETP", "MOV", "SHFL", "BRA", "BAR", "IMAD", "IADD3", "LOP3", "LDL", "STL"];
+  if (Object.values(sass).every((c) => c.total !== undefined)) console.log(table(`SASS instructions of the f16 D = 64 kernels (cuobjdump; NOPs left out)`, ["kernel", ...picked], Object.entries(sass).map(([n, c]) => [n, ...picked.map((k) => c[k] ?? 0)])));
   else console.log(`SASS: ${JSON.stringify(sass)}`);
   // ncu beside SDPA: the variants --profile=NAME,NAME names, or the example's flash_f16_d64.
   const names = process.argv.find((a) => a.startsWith("--profile="))?.slice(10).split(",") ?? ["examples/flash_attention.gk"];
