@@ -35,19 +35,20 @@ const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
 
 /**
  * bench/attention_tiles.gk's flashx kernels timed beside the example's, by head dim and causal:
- * [BN keys a tile, MT m-tiles a warp, DEFER, PIPE, bf16, ftz] (attention_tiles.gk says what
+ * [BN keys a tile, MT m-tiles a warp, DEFER, PIPE, bf16, ftz, qs] (attention_tiles.gk says what
  * each knob does), f16, and bf16 where `bf16` is set; `ftz`: built as a module that says
- * `@flushToZero;` (nvcc -ftz=true: exp2 without its subnormal handling).
+ * `@flushToZero;` (nvcc -ftz=true: exp2 without its subnormal handling); `qs`: flashq (Q's
+ * tile in shared memory, read by ldmatrix) in place of flashx (Q's fragments in registers).
  */
 const VARIANTS = {
-  "64": [[64, 2, false, 0, true], [64, 2, true, 0, true], [32, 2, true, 1], [64, 2, true, 2, true], [32, 2, true, 2], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2], [128, 1, true, 0], [64, 2, true, 0, false, true], [64, 2, true, 2, false, true], [32, 2, true, 2, false, true]],
+  "64": [[64, 2, false, 0, true], [64, 2, true, 0, true], [32, 2, true, 1], [64, 2, true, 2, true], [32, 2, true, 2], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2], [128, 1, true, 0], [64, 2, true, 0, false, true], [64, 2, true, 2, false, true], [32, 2, true, 2, false, true], [64, 2, true, 0, false, false, true], [64, 2, true, 2, true, false, true]],
   "64c": [[64, 2, true, 0], [32, 2, true, 1], [64, 2, true, 2], [32, 2, true, 2], [64, 1, false, 0], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2, true], [128, 1, true, 0]],
-  "128": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2]],
-  "128c": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2]],
+  "128": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2], [32, 2, true, 0, true, false, true], [32, 2, true, 2, true, false, true]],
+  "128c": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2], [32, 1, true, 0, false, false, true], [32, 2, true, 0, false, false, true], [32, 2, true, 2, false, false, true]],
 };
 
-const variantName = ([bn, mt, defer, pipe, , ftz]) => `x bn${bn} mt${mt}${defer ? " defer" : ""} pipe${pipe}${ftz ? " ftz" : ""}`;
-const instance = (dtype, causal, d, [bn, mt, defer, pipe]) => `flashx<${dtype}, ${dtype === "bf16"}, ${causal}, ${bn}, ${d / 2}, ${mt}, ${defer}, ${pipe}>`;
+const variantName = ([bn, mt, defer, pipe, , ftz, qs]) => `${qs ? "q" : "x"} bn${bn} mt${mt}${defer ? " defer" : ""} pipe${pipe}${ftz ? " ftz" : ""}`;
+const instance = (dtype, causal, d, [bn, mt, defer, pipe, , , qs]) => `flash${qs ? "q" : "x"}<${dtype}, ${dtype === "bf16"}, ${causal}, ${bn}, ${d / 2}, ${mt}, ${defer}, ${pipe}>`;
 const variantsOf = (d, causal) => VARIANTS[`${d}${causal ? "c" : ""}`];
 
 async function build(file, text, arch) {

@@ -58,15 +58,16 @@ describe("bench/attention_tiles.gk", () => {
   }
 });
 
-describe("bench/attention_tiles.gk's flashx", () => {
+describe("bench/attention_tiles.gk's flashx and flashq", () => {
   // [BN, DW, MT, DEFER, PIPE], f16 and bf16, causal and not, four to eight key tiles; "ramp":
   // key row j scaled by 1 + j / 16, so that rows' maxima grow past DEFER's threshold again and
   // again (O rescaled late).
   const lib = readLib();
   const text = readFileSync("bench/attention_tiles.gk", "utf8").replace("../examples/lib/flash_attention.gk", "./lib.gk");
-  const cases = [[64, 32, 2, false, 0], [64, 32, 2, true, 0], [32, 32, 2, true, 1], [64, 32, 2, true, 2], [32, 64, 1, true, 1], [64, 64, 1, true, 2]] as const;
-  for (const [bn, dw, mt, defer, pipe] of cases) for (const type of ["f16", "bf16"] as const) for (const causal of [false, true]) for (const ramp of [false, true]) {
-    const instance = `flashx<${type}, ${type === "bf16"}, ${causal}, ${bn}, ${dw}, ${mt}, ${defer}, ${pipe}>`;
+  // flashq (Q's tile in shared memory) where qs is set.
+  const cases = [[64, 32, 2, false, 0], [64, 32, 2, true, 0], [32, 32, 2, true, 1], [64, 32, 2, true, 2], [32, 64, 1, true, 1], [64, 64, 1, true, 2], [64, 32, 2, true, 0, true], [32, 64, 2, true, 2, true]] as const;
+  for (const [bn, dw, mt, defer, pipe, qs] of cases) for (const type of ["f16", "bf16"] as const) for (const causal of [false, true]) for (const ramp of [false, true]) {
+    const instance = `flash${qs ? "q" : "x"}<${type}, ${type === "bf16"}, ${causal}, ${bn}, ${dw}, ${mt}, ${defer}, ${pipe}>`;
     it(`${instance}${ramp ? " (ramp)" : ""} computes softmax(Q Kᵀ · scale) V`, () => {
       const [bits, value] = type === "f16" ? [f16Bits, fromF16Bits] : [bf16Bits, fromBf16Bits];
       const S = 4 * bn, D = 2 * dw, n = HEADS * S * D;
