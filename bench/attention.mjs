@@ -2,7 +2,7 @@
 // softmax) against PyTorch's scaled_dot_product_attention on one GPU, in one run (issue 22's
 // target: >= 0.8 x SDPA at head dim 64): f16 and bf16, causal and not, (B, H, S, D) of
 // (1, 32, 2048, 64) and (4, 32, 4096, 128); beside each example kernel bench/attention_tiles.gk's
-// flashx in the tilings and knobs of VARIANTS. The kernels are built here through gk's cache as
+// tilings of VARIANTS. The kernels are built here through gk's cache as
 // `gkc build` builds them; bench/peers/attention_peers.py loads the cubins with CuPy, times both
 // sides with CUDA events around back-to-back launches on PyTorch's stream (median of 5
 // alternating rounds), and checks every output against f64 attention of the same inputs (first
@@ -34,21 +34,26 @@ const NCU_EXTRA = [...NCU_METRICS, "smsp__inst_executed.sum", "sm__inst_executed
 const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
 
 /**
- * bench/attention_tiles.gk's flashx kernels timed beside the example's, by head dim and causal:
- * [BN keys a tile, MT m-tiles a warp, DEFER, PIPE, bf16, ftz, qs] (attention_tiles.gk says what
- * each knob does), f16, and bf16 where `bf16` is set; `ftz`: built as a module that says
- * `@flushToZero;` (nvcc -ftz=true: exp2 without its subnormal handling); `qs`: flashq (Q's
- * tile in shared memory, read by ldmatrix) in place of flashx (Q's fragments in registers).
+ * bench/attention_tiles.gk's kernels timed beside the example's, by head dim and causal:
+ * [BN keys a tile, MT m-tiles a warp, PIPE, bf16, qs], f16, and bf16 where `bf16` is set; `qs`:
+ * flashq (Q's tile in shared memory, read by ldmatrix) in place of flash (Q's fragments in
+ * registers). The H200 batch of 2026-11-29 11:20 (TFLOP/s, f16; SDPA 429 at D = 64, 670 at
+ * (4, 32, 4096, 128)) chose the example's: D = 64 BN 64 MT 2 PIPE 2 280 (with @flushToZero; 270
+ * without, 251 PIPE 0, 226 BN 32 PIPE 2, 258 Q in shared memory, 226 BN 32 PIPE 1); causal BN 64
+ * MT 1 PIPE 0 169 (165 MT 2 PIPE 2, 163 MT 1 PIPE 1, all without the flush); D = 128 Q in shared
+ * memory, BN 32 MT 2 PIPE 0 309 (299 BN 64 MT 1 PIPE 2, 288 BN 64 MT 1 PIPE 0), causal 275 (272
+ * BN 64 MT 1). Here the runners-up, now with the flush, and PIPE 1 at BN 64 MT 2 with Q in
+ * shared memory (254 registers, no longer spilling).
  */
 const VARIANTS = {
-  "64": [[64, 2, false, 0, true], [64, 2, true, 0, true], [32, 2, true, 1], [64, 2, true, 2, true], [32, 2, true, 2], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2], [128, 1, true, 0], [64, 2, true, 0, false, true], [64, 2, true, 2, false, true], [32, 2, true, 2, false, true], [64, 2, true, 0, false, false, true], [64, 2, true, 2, true, false, true]],
-  "64c": [[64, 2, true, 0], [32, 2, true, 1], [64, 2, true, 2], [32, 2, true, 2], [64, 1, false, 0], [64, 1, true, 0, true], [64, 1, true, 1], [64, 1, true, 2, true], [128, 1, true, 0]],
-  "128": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2], [32, 2, true, 0, true, false, true], [32, 2, true, 2, true, false, true]],
-  "128c": [[32, 1, true, 0, true], [64, 1, true, 0], [32, 1, true, 1], [32, 1, true, 2, true], [64, 1, true, 2], [32, 1, true, 0, false, false, true], [32, 2, true, 0, false, false, true], [32, 2, true, 2, false, false, true]],
+  "64": [[64, 2, 0], [64, 1, 0], [64, 1, 2], [64, 2, 1, false, true], [32, 2, 1]],
+  "64c": [[64, 1, 2, true], [64, 2, 2], [64, 2, 0], [64, 2, 1, false, true], [64, 1, 1]],
+  "128": [[64, 1, 2, true], [32, 2, 2, false, true]],
+  "128c": [[64, 1, 0, true], [64, 1, 2]],
 };
 
-const variantName = ([bn, mt, defer, pipe, , ftz, qs]) => `${qs ? "q" : "x"} bn${bn} mt${mt}${defer ? " defer" : ""} pipe${pipe}${ftz ? " ftz" : ""}`;
-const instance = (dtype, causal, d, [bn, mt, defer, pipe, , , qs]) => `flash${qs ? "q" : "x"}<${dtype}, ${dtype === "bf16"}, ${causal}, ${bn}, ${d / 2}, ${mt}, ${defer}, ${pipe}>`;
+const variantName = ([bn, mt, pipe, , qs]) => `${qs ? "q" : "x"} bn${bn} mt${mt} pipe${pipe}`;
+const instance = (dtype, causal, d, [bn, mt, pipe, , qs]) => `flash${qs ? "q" : ""}<${dtype}, ${dtype === "bf16"}, ${causal}, ${bn}, ${d / 2}, ${mt}, ${pipe}>`;
 const variantsOf = (d, causal) => VARIANTS[`${d}${causal ? "c" : ""}`];
 
 async function build(file, text, arch) {
@@ -65,10 +70,10 @@ function sharedBytes(mod, kernel) {
 }
 
 /** The tiles file with a launch statement per instance of one group (launches make instances; none runs here). */
-function tilesProgram(d, causal, ftz) {
-  const text = `${ftz ? "@flushToZero;\n" : ""}${readFileSync(join(ROOT, "bench", "attention_tiles.gk"), "utf8")}`;
+function tilesProgram(d, causal) {
+  const text = readFileSync(join(ROOT, "bench", "attention_tiles.gk"), "utf8");
   const launches = [];
-  for (const v of variantsOf(d, causal)) if (!v[5] === !ftz) for (const dtype of v[4] ? ["f16", "bf16"] : ["f16"]) {
+  for (const v of variantsOf(d, causal)) for (const dtype of v[3] ? ["f16", "bf16"] : ["f16"]) {
     launches.push(`launch ${instance(dtype, causal, d, v)}(S = 128, scale = 0.125, Q = fill(${64 * d}, 0), K = fill(${64 * d}, 0), V = fill(${64 * d}, 0), O = zeros(${128 * d})) grid(1, 1) block(128);`);
   }
   return `${text}\n${launches.join("\n")}\n`;
@@ -84,9 +89,9 @@ function opcodes(text) {
 /** The example's module and the tiles' modules (one a head dim and causal, built side by side), for `arch`. */
 export async function buildAttention(arch) {
   const file = join(ROOT, "bench", "attention_tiles.gk");
-  const groups = [[64, false, false], [64, true, false], [128, false, false], [128, true, false], [64, false, true]];
-  const [example, ...tiles] = await Promise.all([build(join(ROOT, "examples", "flash_attention.gk"), undefined, arch), ...groups.map(([d, c, f]) => build(file, tilesProgram(d, c, f), arch))]);
-  return { example, tiles: (d, causal, ftz = false) => tiles[groups.findIndex(([e, c, f]) => e === d && c === causal && f === ftz)] };
+  const groups = [[64, false], [64, true], [128, false], [128, true]];
+  const [example, ...tiles] = await Promise.all([build(join(ROOT, "examples", "flash_attention.gk"), undefined, arch), ...groups.map(([d, c]) => build(file, tilesProgram(d, c), arch))]);
+  return { example, tiles: (d, causal) => tiles[groups.findIndex(([e, c]) => e === d && c === causal)] };
 }
 
 export async function benchAttention({ profileFirst = true } = {}) {
@@ -101,9 +106,10 @@ export async function benchAttention({ profileFirst = true } = {}) {
   const cases = [];
   for (const shape of SHAPES) for (const dtype of ["f16", "bf16"]) for (const causal of [false, true]) {
     const [b, h, s, d] = shape;
-    const variants = [{ name: "examples/flash_attention.gk", cubin: example.cubin, kernel: example.symbols.get(`flash_${dtype}_d${d}${causal ? "_causal" : ""}`), grid: [s / (d === 64 && !causal ? 128 : 64), b * h, 1] }];
-    for (const v of variantsOf(d, causal)) if (dtype === "f16" || v[4]) {
-      const mod = tiles(d, causal, v[5]);
+    const kernel = `flash_${dtype}_d${d}${causal ? "_causal" : ""}`;
+    const variants = [{ name: "examples/flash_attention.gk", cubin: example.cubin, kernel: example.symbols.get(kernel), shared: sharedBytes(example, kernel), grid: [s / (d === 64 && causal ? 64 : 128), b * h, 1] }];
+    for (const v of variantsOf(d, causal)) if (dtype === "f16" || v[3]) {
+      const mod = tiles(d, causal);
       const k = instance(dtype, causal, d, v);
       variants.push({ name: variantName(v), cubin: mod.cubin, kernel: mod.symbols.get(k), shared: sharedBytes(mod, k), grid: [s / (64 * v[1]), b * h, 1] });
     }
@@ -173,7 +179,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const d of [64, 128]) for (const causal of [false, true]) {
       const mod = tiles(d, causal);
       console.log(`built ${mod.symbols.size} kernels: ${mod.cubin}`);
-      for (const v of variantsOf(d, causal)) if (!v[5]) console.log(`  D = ${d}${causal ? " causal" : ""} ${variantName(v)}: ${sharedBytes(mod, instance("f16", causal, d, v))} bytes of dynamic shared memory a launch`);
+      for (const v of variantsOf(d, causal)) console.log(`  D = ${d}${causal ? " causal" : ""} ${variantName(v)}: ${sharedBytes(mod, instance("f16", causal, d, v))} bytes of dynamic shared memory a launch`);
     }
   } else {
     await benchAttention({ profileFirst: !process.argv.includes("--no-profile") });
