@@ -44,12 +44,12 @@ export function disassemble(cubin, symbol, file) {
 
 /**
  * ncu over `peer` (a command whose kernels are launched 3 times each, gk's and the library's,
- * the first two as warm-ups): the last launch of each, with NCU_METRICS (or, where ncu refuses
- * one of them, the first two), its CSV written to `file`.
+ * the first two as warm-ups): the last launch of each, with `asked` (NCU_METRICS unless given; where
+ * ncu refuses one of them, the first two), its CSV written to `file`.
  */
-export function profile(peer, file) {
+export function profile(peer, file, asked = NCU_METRICS) {
   if (!onPath("ncu")) return { skipped: "ncu is not on PATH" };
-  for (const metrics of [NCU_METRICS, NCU_METRICS.slice(0, 2)]) {
+  for (const metrics of [asked, asked.slice(0, 2)]) {
     const r = spawnSync("ncu", ["--csv", "--metrics", metrics.join(","), "--launch-skip", "4", "--launch-count", "2", "-k", "regex:gemm|nvjet|xmma|cutlass|sm90|flash|fmha|attention|cudnn", ...peer], { encoding: "utf8", maxBuffer: 64 << 20, timeout: 120_000 });
     if (r.status === 0 && r.stdout.includes('"ID"')) {
       const text = r.stdout.slice(r.stdout.indexOf('"ID"'));

@@ -15,8 +15,9 @@ attention of the same inputs over the first two heads: ||O - ref|| / ||ref||, be
 f16 and 1e-2 for bf16 (P and O are rounded to halves), and no NaN.
 
   python3 attention_peers.py job.json                 times every case
-  python3 attention_peers.py job.json --profile CASE  for ncu: 2 warm-up launches of the case's
-                                                      first gk kernel and SDPA, then one of each
+  python3 attention_peers.py job.json --profile CASE [I]  for ncu: 2 warm-up launches of the
+                                                          case's gk kernel I (0: the first) and
+                                                          SDPA, then one of each
 """
 import json
 import math
@@ -83,8 +84,9 @@ def main():
     modules = {}
     if len(sys.argv) > 2 and sys.argv[2] == "--profile":
         _, _, _, _, gks, peer = setup(job["cases"][int(sys.argv[3])], dev, gen, modules, cstream)
+        gk = gks[int(sys.argv[4]) if len(sys.argv) > 4 else 0]
         for _ in range(3):
-            gks[0]()
+            gk()
             peer()
         stream.synchronize()
         return
