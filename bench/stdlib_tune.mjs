@@ -182,19 +182,29 @@ async function benchSort(gpu, std, mod, rows) {
   const keys = make(Uint32Array, N, (i) => hash(i * 3 + 1));
   const k = await gpu.array(keys);
   const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
+  const onesweep = "export device_kernel radixOnesweep<";
   const sources = {
-    ballots: library,
+    library,
+    // The kernel before the warps counted their digits first (bench/sort_previous.gk).
+    previous: readFileSync(join(ROOT, "bench", "sort_previous.gk"), "utf8"),
+    // The look-back one earlier tile at a time, or eight at once.
+    window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
+    window8: library.replace("const WINDOW = 4;", "const WINDOW = 8;"),
+    // Registers for three blocks of an SM.
+    bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
     // Ranks from matchAny instead of eight ballots.
     matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
-    // The tile from blockIdx.x instead of the ticket (leans on blocks starting in index order).
-    blockIdx: library.replace("tileId = i32(atomicAdd(ticket, pass, u32(1)));", "tileId = blockIdx.x;"),
   };
-  for (const [name, src] of Object.entries(sources)) if (name !== "ballots" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  for (const [name, src] of Object.entries(sources)) if (name !== "library" && name !== "previous" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   const variants = [
-    ...[[256, 16], [384, 12], [384, 16], [512, 8], [512, 12], [640, 8], [768, 8]].map(([sortBlock, sortItems]) => ({ source: "ballots", sortBlock, sortItems })),
-    { source: "matchAny", sortBlock: 512, sortItems: 12 },
-    { source: "blockIdx", sortBlock: 512, sortItems: 12 },
-    { source: "ballots", sortBlock: 512, sortItems: 12, sortHistBlocks: 528 },
+    { source: "previous", sortBlock: 512, sortItems: 12 },
+    ...[[512, 12], [512, 8], [512, 14], [384, 16], [384, 20], [256, 16], [256, 24]].map(([sortBlock, sortItems]) => ({ source: "library", sortBlock, sortItems })),
+    { source: "window1", sortBlock: 512, sortItems: 12 },
+    { source: "window8", sortBlock: 512, sortItems: 12 },
+    { source: "window1", sortBlock: 384, sortItems: 20 },
+    { source: "bounds3", sortBlock: 512, sortItems: 12 },
+    { source: "bounds3", sortBlock: 512, sortItems: 8 },
+    { source: "matchAny", sortBlock: 384, sortItems: 20 },
   ];
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {
@@ -212,6 +222,20 @@ async function benchSort(gpu, std, mod, rows) {
     }
     Object.assign(std.tuning, initial);
   }
+  // Tile shapes at the launch-bound sizes (fewer keys a tile: more blocks share a small sort).
+  for (const n of SMALL) {
+    const ks = await gpu.array(keys.subarray(0, n));
+    for (const [sortBlock, sortItems] of [[512, 12], [256, 16], [256, 8], [256, 4], [512, 4]]) {
+      Object.assign(std.tuning, { sortBlock, sortItems, sortHistBlocks: initial.sortHistBlocks });
+      const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
+      const r = await std.sort(ks);
+      const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
+      r.keys.free();
+      rows.push({ part: "sort", what: "sort u32", variant: `library sortBlock=${sortBlock} sortItems=${sortItems}`, size: n, ms, gkeys: n / ms / 1e6, check });
+    }
+    Object.assign(std.tuning, initial);
+    ks.free();
+  }
   // Where the default sort's time goes: each launch's kernel time (the histogram, then each pass), the median of 5 sorts.
   {
     const per = [];
@@ -226,16 +250,7 @@ async function benchSort(gpu, std, mod, rows) {
     const launches = per[0].map((_, i) => median(per.map((p) => p[i] ?? NaN)));
     rows.push({ part: "sort", what: "sort u32", variant: `launches: ${launches.map((t) => t.toFixed(3)).join(" + ")} ms`, size: N, ms: launches.reduce((a, b) => a + b, 0), gkeys: N / launches.reduce((a, b) => a + b, 0) / 1e6, check: "-" });
   }
-  // The defaults: u32 keys at the launch-bound sizes, key-value pairs, 64-bit keys.
-  for (const n of SMALL) {
-    const ks = await gpu.array(keys.subarray(0, n));
-    const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
-    const r = await std.sort(ks);
-    const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
-    r.keys.free();
-    rows.push({ part: "sort", what: "sort u32", variant: "default", size: n, ms, gkeys: n / ms / 1e6, check });
-    ks.free();
-  }
+  // The defaults: key-value pairs, f32 keys, 64-bit keys.
   const vals = await gpu.array(make(Uint32Array, N, (i) => i));
   const pairMs = await timeKernel(gpu, mod, async () => {
     const r = await std.sort(k, { values: vals });
