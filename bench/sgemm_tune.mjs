@@ -1,4 +1,4 @@
-// SGEMM variants (bench/sgemm_tiles.gk) beside gk/std/matmul's sgemm and cuBLAS (torch.matmul,
+// SGEMM variants (bench/sgemm_tiles.gk: BK, the warps' shape, fragments loaded a step ahead) beside gk/std/matmul's sgemm and cuBLAS (torch.matmul,
 // TF32 off, measured first in the same run), to choose the library's kernel. Each variant's C
 // is checked: bit for bit against the library's (every element is the same chain of fused
 // multiply-adds over k in increasing order), and the library's at sampled elements against an
@@ -18,8 +18,8 @@ const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIDES = SMOKE ? [128] : process.argv.slice(2).length ? process.argv.slice(2).map(Number) : [4096];
 const ROUNDS = SMOKE ? 1 : 5;
 const REPS = SMOKE ? 1 : 5;
-// [BK, WARPS] of sgemmTile.
-const VARIANTS = [[8, false], [8, true], [16, false], [16, true]];
+// [BK, WARPS, FRAGMENTS] of sgemmTile.
+const VARIANTS = [[8, false, false], [8, true, false], [8, true, true], [16, false, false], [16, true, false], [16, true, true]];
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
@@ -93,8 +93,8 @@ for (const s of SIDES) {
     mod.kernelTime = undefined;
   });
   show({ variant: "gk/std/matmul sgemm", side: s, ms: libMs, tflops: flops(libMs), peerMs: pms, ratio: pms && pms / libMs, check });
-  for (const [BK, WARPS] of VARIANTS) {
-    const k = tiles.sgemmTile.with({ BK, WARPS });
+  for (const [BK, WARPS, FRAGMENTS] of VARIANTS) {
+    const k = tiles.sgemmTile.with({ BK, WARPS, FRAGMENTS });
     const args = { M: s, N: s, K: s, A: a, B: b, C: c };
     const cfg = { grid: [s / 128, s / 128], block: 256 };
     try {
@@ -104,9 +104,9 @@ for (const s of SIDES) {
       const got = await c.read();
       let bad = -1;
       for (let i = 0; i < n && bad < 0; i++) if (!Object.is(got[i], ref[i])) bad = i;
-      show({ variant: `sgemmTile BK=${BK} WARPS=${WARPS}`, side: s, ms, tflops: flops(ms), peerMs: pms, ratio: pms && pms / ms, check: bad < 0 ? "ok (= library)" : `element ${bad}: ${got[bad]} (library ${ref[bad]})` });
+      show({ variant: `sgemmTile BK=${BK} WARPS=${WARPS} FRAGMENTS=${FRAGMENTS}`, side: s, ms, tflops: flops(ms), peerMs: pms, ratio: pms && pms / ms, check: bad < 0 ? "ok (= library)" : `element ${bad}: ${got[bad]} (library ${ref[bad]})` });
     } catch (e) {
-      show({ variant: `sgemmTile BK=${BK} WARPS=${WARPS}`, side: s, ms: NaN, tflops: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
+      show({ variant: `sgemmTile BK=${BK} WARPS=${WARPS} FRAGMENTS=${FRAGMENTS}`, side: s, ms: NaN, tflops: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
     }
   }
   for (const x of [a, b, c]) x.free();
