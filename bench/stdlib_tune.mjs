@@ -190,12 +190,14 @@ async function benchSort(gpu, std, mod, rows) {
     // The look-back one earlier tile at a time, or eight at once.
     window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
     window8: library.replace("const WINDOW = 4;", "const WINDOW = 8;"),
+    // The histogram's counts in a column per lane (bench/sort_hist_columns.gk).
+    columns: readFileSync(join(ROOT, "bench", "sort_hist_columns.gk"), "utf8"),
     // Registers for three blocks of an SM.
     bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
     // Ranks from matchAny instead of eight ballots.
     matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
   };
-  for (const [name, src] of Object.entries(sources)) if (name !== "library" && name !== "previous" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  for (const [name, src] of Object.entries(sources)) if (!["library", "previous", "columns"].includes(name) && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   const variants = [
     { source: "previous", sortBlock: 512, sortItems: 12 },
     ...[[512, 12], [512, 8], [512, 14], [384, 16], [384, 20], [256, 16], [256, 24]].map(([sortBlock, sortItems]) => ({ source: "library", sortBlock, sortItems })),
@@ -205,6 +207,8 @@ async function benchSort(gpu, std, mod, rows) {
     { source: "bounds3", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 8 },
     { source: "matchAny", sortBlock: 384, sortItems: 20 },
+    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
+    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 264 },
   ];
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {
@@ -226,7 +230,7 @@ async function benchSort(gpu, std, mod, rows) {
   for (const n of SMALL) {
     const ks = await gpu.array(keys.subarray(0, n));
     for (const [sortBlock, sortItems] of [[512, 12], [256, 16], [256, 8], [256, 4], [512, 4]]) {
-      Object.assign(std.tuning, { sortBlock, sortItems, sortHistBlocks: initial.sortHistBlocks });
+      Object.assign(std.tuning, { sortBlock, sortItems });
       const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
       const r = await std.sort(ks);
       const check = checkSorted(await r.keys.read(), keys.subarray(0, n));

@@ -35,15 +35,16 @@ export interface Tuning {
   scanBlock: number;
   scanItems: number;
   scanSmall: { readonly block: number; readonly items: number; readonly below: number };
-  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
+  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the threads per block (at least 256) and most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
   sortItemsWide: number;
+  sortHistBlock: number;
   sortHistBlocks: number;
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -246,8 +247,9 @@ export class Stdlib {
     let vIn: GpuArray<V> = values ?? vBufs[1];
     let pass = 0;
     try {
-      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (BLOCK * 16))));
-      await m.kernel("radixHistogram", { K: keys.elem, BLOCK, PASSES: passes })({ grid: histGrid, block: BLOCK }, { n, keys, top, hist });
+      const { sortHistBlock: histBlock } = this.tuning;
+      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (histBlock * 16))));
+      await m.kernel("radixHistogram", { K: keys.elem, BLOCK: histBlock, PASSES: passes })({ grid: histGrid, block: histBlock }, { n, keys, top, hist });
       const onesweep = m.kernel("radixOnesweep", { K: keys.elem, V: vElem, BLOCK: block, ITEMS: items, VALUES: values !== undefined });
       for (; pass < passes; pass++) {
         const kOut = kBufs[pass % 2]!, vOut = vBufs[pass % 2]!;
