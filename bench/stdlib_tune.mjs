@@ -164,18 +164,23 @@ async function withSortKernels(gpu, mod, source, fn) {
 function checkSorted(out, input) {
   if (out.length !== input.length) return `length ${out.length}, expected ${input.length}`;
   for (let i = 1; i < out.length; i++) if (out[i] < out[i - 1]) return `element ${i}: ${out[i]} after ${out[i - 1]}`;
-  const print = (keys) => {
-    // Floats by their bits.
-    const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
-    let sum = 0, mix = 0;
-    for (let i = 0; i < a.length; i++) {
-      const h = typeof a[i] === "bigint" ? hash(Number(a[i] & 0xffffffffn)) ^ hash(Number(a[i] >> 32n) + 7) : hash(a[i]);
-      sum = (sum + h) >>> 0;
-      mix = (mix ^ Math.imul(h, 2246822519)) >>> 0;
-    }
-    return `${sum}/${mix}`;
-  };
-  return print(out) === print(input) ? "ok" : "not the same keys";
+  if (!prints.has(input)) prints.set(input, fingerprint(input));
+  return fingerprint(out) === prints.get(input) ? "ok" : "not the same keys";
+}
+/** The inputs' fingerprints, computed once each. */
+const prints = new WeakMap();
+/** Two order-independent hashes of the keys (floats by their bits), in i32 arithmetic (fast at 2^26). */
+function fingerprint(keys) {
+  const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
+  const wide = a instanceof BigUint64Array || a instanceof BigInt64Array;
+  let sum = 0, mix = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = wide ? Number(a[i] & 0xffffffffn) ^ Math.imul(Number(a[i] >> 32n) | 0, 7919) : a[i] | 0;
+    const h = Math.imul(x ^ (x >>> 13), 2654435761);
+    sum = (sum + h) | 0;
+    mix ^= Math.imul(h, 2246822519);
+  }
+  return `${sum >>> 0}/${mix >>> 0}`;
 }
 
 async function benchSort(gpu, std, mod, rows) {
@@ -292,7 +297,7 @@ async function benchSort(gpu, std, mod, rows) {
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
-  const only = ["torch copy_ f32", "torch.cumsum f32", "torch.cumsum i32", "cupy.sort u32", "torch.sort i32"];
+  const only = ["torch copy_ f32", ...(parts.includes("scan") ? ["torch.cumsum f32", "torch.cumsum i32"] : []), ...(parts.includes("sort") ? ["cupy.sort u32", "torch.sort i32"] : [])];
   try {
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: [...SMALL, N], sides: [], only })], { encoding: "utf8", maxBuffer: 1 << 24 });
     return JSON.parse(out.trim().split("\n").pop());
@@ -316,9 +321,11 @@ rows.push = (...xs) => {
   for (const r of xs) console.log(`  ${r.what} | ${r.variant} | 2^${Math.log2(r.size)} | ${Number(r.ms).toFixed(4)} ms | ${r.check}`);
   return Array.prototype.push.apply(rows, xs);
 };
+// The peers first, so that a run cut short still has them.
+const peer = peers();
+console.log(`peers: ${JSON.stringify(peer.ms ?? peer)}`);
 if (parts.includes("scan")) await benchScan(gpu, std, mod, rows);
 if (parts.includes("sort")) await benchSort(gpu, std, mod, rows);
-const peer = peers();
 for (const r of rows) {
   const pms = peer.ms?.[PEER_OF[r.what]]?.[String(r.size)];
   r.peerMs = pms;
