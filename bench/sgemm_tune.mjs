@@ -18,8 +18,10 @@ const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIDES = SMOKE ? [128] : process.argv.slice(2).length ? process.argv.slice(2).map(Number) : [4096];
 const ROUNDS = SMOKE ? 1 : 5;
 const REPS = SMOKE ? 1 : 5;
-// [BK, WARPS, FRAGMENTS] of sgemmTile.
-const VARIANTS = [[8, false, false], [8, true, false], [8, true, true], [16, false, false], [16, true, false], [16, true, true]];
+// [BK, WARPS, FRAGMENTS] of sgemmTile; [BK, STAGES, WARPS] of sgemmAsync (which multiplies A's
+// transpose: its time is the transpose's and its own).
+const VARIANTS = [[8, true, false], [8, true, true], [16, false, false], [16, true, false]];
+const ASYNC = [[8, 3, true], [8, 4, true], [16, 3, true], [16, 4, true]];
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
@@ -109,7 +111,30 @@ for (const s of SIDES) {
       show({ variant: `sgemmTile BK=${BK} WARPS=${WARPS} FRAGMENTS=${FRAGMENTS}`, side: s, ms: NaN, tflops: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
     }
   }
-  for (const x of [a, b, c]) x.free();
+  const at = await gpu.zeros("f32", n);
+  const transposeMs = await timeKernel(gpu, async (kernelTime) => {
+    mod.kernelTime = kernelTime;
+    await std.transpose(a, s, s, { out: at });
+    mod.kernelTime = undefined;
+  });
+  for (const [BK, STAGES, WARPS] of ASYNC) {
+    const k = tiles.sgemmAsync.with({ BK, STAGES, WARPS });
+    const args = { M: s, N: s, K: s, AT: at, B: b, C: c };
+    const cfg = { grid: [s / 128, s / 128], block: 256 };
+    const variant = `sgemmAsync BK=${BK} STAGES=${STAGES} WARPS=${WARPS} (+ transpose ${transposeMs.toFixed(4)} ms)`;
+    try {
+      const ms = transposeMs + (await timeKernel(gpu, (kernelTime) => k({ ...cfg, kernelTime }, args)));
+      await c.fill(-7);
+      await k(cfg, args);
+      const got = await c.read();
+      let bad = -1;
+      for (let i = 0; i < n && bad < 0; i++) if (!Object.is(got[i], ref[i])) bad = i;
+      show({ variant, side: s, ms, tflops: flops(ms), peerMs: pms, ratio: pms && pms / ms, check: bad < 0 ? "ok (= library)" : `element ${bad}: ${got[bad]} (library ${ref[bad]})` });
+    } catch (e) {
+      show({ variant, side: s, ms: NaN, tflops: NaN, check: `failed: ${String(e.message ?? e).split("\n")[0].slice(0, 160)}` });
+    }
+  }
+  for (const x of [a, b, c, at]) x.free();
 }
 if (peer.skipped) console.log(`  (${peer.skipped})`);
 const dir = process.env.OUT ?? RESULTS;
