@@ -8,7 +8,9 @@
 // allocation per call, as PyTorch's caching allocator has none); sort allocates its buffers. The peers are bench/peers/stdlib_peers.py
 // (PyTorch, CuPy; CUDA events, medians); without python3 and torch their columns are empty.
 //
-//   npm run build && node bench/stdlib.mjs      (or: node bench/run.mjs stdlib)
+//   npm run build && node bench/stdlib.mjs [WORD...]      (or: node bench/run.mjs stdlib)
+// With words, only the rows whose name holds one of them (e.g. `scan`; `matmul` for the
+// matrix product), their peers, and no launch-shape table.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { openDevice, stdlib } from "../dist/index.js";
@@ -18,6 +20,8 @@ import { ROOT, barChart, table, writeResult } from "./lib.mjs";
 const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIZES = SMOKE ? [1 << 10, 1 << 12] : [1 << 16, 1 << 20, 1 << 26];
 const SIDES = SMOKE ? [128] : [256, 1024, 4096];
+const WORDS = import.meta.url === `file://${process.argv[1]}` ? process.argv.slice(2) : [];
+const chosen = (name) => WORDS.length === 0 || WORDS.some((w) => name.includes(w));
 const repsFor = (n) => (SMOKE ? 2 : n <= 1 << 16 ? 200 : n <= 1 << 20 ? 50 : 10);
 
 /** Each row: what gk runs, its peer, the figure's unit and how it is computed from ms, and the target ratio. */
@@ -77,8 +81,9 @@ async function tune(gpu, std, mod) {
 }
 
 function peers() {
+  const only = WORDS.length ? [...ROWS.filter((r) => chosen(r.name)).map((r) => r.peer), ...(chosen("matmul f32") ? ["torch.matmul (TF32 off)"] : [])] : undefined;
   try {
-    const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: SIZES, sides: SIDES })], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: SIZES, sides: chosen("matmul f32") ? SIDES : [], ...(only && { only }) })], { encoding: "utf8", maxBuffer: 1 << 24 });
     return JSON.parse(out.trim().split("\n").pop());
   } catch (e) {
     return { skipped: `peers not measured: ${String(e.message ?? e).split("\n")[0]}` };
@@ -107,13 +112,13 @@ export async function benchStdlib() {
     a.i32out = await gpu.zeros("i32", n);
     a.counts = await gpu.zeros("u32", 256);
     a.square = await gpu.array(Float32Array.from({ length: side(n) ** 2 }, (_, i) => (i % 1000) * 0.001));
-    for (const row of ROWS) {
+    for (const row of ROWS.filter((r) => chosen(r.name))) {
       const t = await timeCall(gpu, mod, () => row.run(std, a, n), repsFor(n));
       results.push({ name: row.name, size: n, kernelMs: t.kernel, callMs: t.wall });
     }
     for (const arr of Object.values(a)) arr.free();
   }
-  for (const s of SIDES) {
+  for (const s of chosen("matmul f32") ? SIDES : []) {
     const A = await gpu.array(Float32Array.from({ length: s * s }, (_, i) => ((i * 7) % 13) / 13));
     const B = await gpu.array(Float32Array.from({ length: s * s }, (_, i) => ((i * 5) % 11) / 11));
     const C = await gpu.zeros("f32", s * s);
@@ -121,7 +126,7 @@ export async function benchStdlib() {
     results.push({ name: "matmul f32", size: s, kernelMs: t.kernel, callMs: t.wall });
     for (const x of [A, B, C]) x.free();
   }
-  const tuning = await tune(gpu, std, mod);
+  const tuning = WORDS.length ? [] : await tune(gpu, std, mod);
   const peer = SMOKE ? { skipped: "smoke run" } : peers();
   const rows = results.map((r) => {
     const def = ROWS.find((x) => x.name === r.name);
@@ -148,20 +153,22 @@ export async function benchStdlib() {
       rows.map((r) => [r.name, r.name === "matmul f32" ? `${r.size}^2` : `2^${Math.log2(r.size)}`, r.kernelMs.toFixed(4), r.callMs.toFixed(4), `${r.gk.toFixed(1)} ${r.unit}`, r.peer, r.peerMs?.toFixed(4) ?? "-", r.peerFigure?.toFixed(1) ?? "-", r.ratio?.toFixed(2) ?? "-", `>= ${r.target}`]),
     ),
   );
-  console.log(
-    table(
-      `launch shapes at ${SMOKE ? "2^12" : "2^26"} elements (gk kernel ms; the defaults are marked *)`,
-      ["call", "setting", "value", "kernel ms", "call ms"],
-      tuning.map((t) => [t.call, t.setting, `${t.value}${t.value === t.default ? " *" : ""}`, t.kernelMs.toFixed(4), t.callMs.toFixed(4)]),
-    ),
-  );
+  if (tuning.length) {
+    console.log(
+      table(
+        `launch shapes at ${SMOKE ? "2^12" : "2^26"} elements (gk kernel ms; the defaults are marked *)`,
+        ["call", "setting", "value", "kernel ms", "call ms"],
+        tuning.map((t) => [t.call, t.setting, `${t.value}${t.value === t.default ? " *" : ""}`, t.kernelMs.toFixed(4), t.callMs.toFixed(4)]),
+      ),
+    );
+  }
   const chart = barChart({
     title: `gk's stdlib / its peer (kernel time ratio; above 1: gk is faster) on ${gpu.name}`,
     unit: "x",
     bars: rows.filter((r) => r.ratio !== undefined).map((r) => ({ group: `${r.name} ${r.name === "matmul f32" ? `${r.size}^2` : `2^${Math.log2(r.size)}`}`, label: "gk / peer", value: r.ratio, series: "gk / peer" })),
     ...(rows.every((r) => r.ratio === undefined) && { note: "no peer figures (PyTorch or CuPy missing)" }),
   });
-  const path = writeResult(SMOKE ? "stdlib-smoke" : "stdlib", { device: gpu.name, peers: peer, rows, tuning }, chart);
+  const path = writeResult(`stdlib${WORDS.length ? `-${WORDS.join("-")}` : ""}${SMOKE ? "-smoke" : ""}`, { device: gpu.name, peers: peer, rows, tuning }, chart);
   console.log(`\nwritten: ${path}`);
   await gpu.close();
 }
