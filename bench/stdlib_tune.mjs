@@ -200,7 +200,9 @@ async function benchSort(gpu, std, mod, rows) {
     // Registers for three blocks of an SM.
     bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
     // Ranks from matchAny instead of eight ballots.
-    matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
+    matchAny: library.replace("peers = matchDigit(d);", "peers = matchAny(d);"),
+    // Equal digits from atomicOr on a shared word per warp and digit instead of ballots.
+    matchOr: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;"),
   };
   for (const [name, src] of Object.entries(sources)) if (!["library", "previous", "columns"].includes(name) && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   // Most telling first (a run may be cut short).
@@ -208,14 +210,14 @@ async function benchSort(gpu, std, mod, rows) {
     { source: "previous", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 512, sortItems: 12 },
     { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
+    { source: "matchOr", sortBlock: 512, sortItems: 12 },
     ...[[384, 20], [256, 16], [512, 8], [384, 16], [256, 24], [512, 14]].map(([sortBlock, sortItems]) => ({ source: "library", sortBlock, sortItems })),
     { source: "window1", sortBlock: 512, sortItems: 12 },
     { source: "window8", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 8 },
     { source: "matchAny", sortBlock: 384, sortItems: 20 },
-    { source: "window1", sortBlock: 384, sortItems: 20 },
-    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 264 },
+    { source: "matchOr", sortBlock: 384, sortItems: 20 },
   ];
 
   const initial = { ...std.tuning };
