@@ -25,6 +25,6 @@ describe.skipIf(!nvcc)("gk/std through nvcc", () => {
     const b = await buildModule(fe.ir!, fe.sources, { arch: "sm_90", cacheRoot, onWarning: (w: unknown) => warnings.push(String(w)) });
     expect(warnings).toEqual([]);
     expect([...b.symbols.values()]).toContain("scan$f32$0$512$32$false");
-    expect(b.symbols.size).toBe(26);
+    expect(b.symbols.size).toBe(27);
   });
 });

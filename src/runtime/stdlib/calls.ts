@@ -295,7 +295,7 @@ export class Stdlib {
     return out;
   }
 
-  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order). */
+  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order): f32 with m and n multiples of 128 through sgemmT (k a multiple of 16, after A's transpose) or sgemm (k of 8), else matmulTiled. */
   async matmul<E extends FloatElem>(a: GpuArray<E>, b: GpuArray<E>, m: number, n: number, k: number, opts: OutOption<E> = {}): Promise<GpuArray<E>> {
     this.own(a, "matmul", ["f32", "f64"]);
     this.own(b, "matmul", ["f32", "f64"]);
@@ -306,7 +306,16 @@ export class Stdlib {
     const mod = await this.module();
     const c = await this.result(opts.out, a.elem, m * n, "matmul", [a, b]);
     const args = { M: m, N: n, K: k, A: a, B: b, C: c };
-    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 8 === 0 && k > 0) {
+    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 16 === 0) {
+      // sgemmT multiplies A's transpose (k x m), made here and freed once the product is queued.
+      const at = await this.gpu.zeros("f32", k * m, { label: "matmul's transpose of A" });
+      try {
+        await mod.kernel("transpose", { T: "f32", TILE: 32, ROWS: 8 })({ grid: [Math.ceil(k / 32), m / 32], block: [32, 8] }, { rows: m, cols: k, a, b: at });
+        await mod.kernel("sgemmT", {})({ grid: [n / 128, m / 128], block: 256 }, { M: m, N: n, K: k, AT: at, B: b, C: c });
+      } finally {
+        at.free();
+      }
+    } else if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 8 === 0) {
       await mod.kernel("sgemm", {})({ grid: [n / 128, m / 128], block: 256 }, args);
     } else {
       await mod.kernel("matmulTiled", { T: a.elem })({ grid: [Math.max(1, Math.ceil(n / 16)), Math.max(1, Math.ceil(m / 16))], block: [16, 16] }, args);
