@@ -192,34 +192,35 @@ async function benchSort(gpu, std, mod, rows) {
     library,
     // The kernel before the warps counted their digits first (bench/sort_previous.gk).
     previous: readFileSync(join(ROOT, "bench", "sort_previous.gk"), "utf8"),
-    // The look-back one earlier tile at a time, or eight at once.
+    // The look-back one earlier tile at a time.
     window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
-    window8: library.replace("const WINDOW = 4;", "const WINDOW = 8;"),
     // The histogram's counts in a column per lane (bench/sort_hist_columns.gk).
     columns: readFileSync(join(ROOT, "bench", "sort_hist_columns.gk"), "utf8"),
     // Registers for three blocks of an SM.
     bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
-    // Ranks from matchAny instead of eight ballots.
-    matchAny: library.replace("peers = matchDigit(d);", "peers = matchAny(d);"),
     // Equal digits from atomicOr on a shared word per warp and digit instead of ballots.
     matchOr: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;"),
+    matchOrBounds3: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;").replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
   };
   for (const [name, src] of Object.entries(sources)) if (!["library", "previous", "columns"].includes(name) && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
-  // Most telling first (a run may be cut short).
+  // Most telling first (a run may be cut short). Batch 1 on the H200 (2026-11-29, with each count
+  // right after its key's load, which serialized the loads): previous 1.96 ms, library 2.70,
+  // matchOr 2.26, bounds3 2.23, 256 x 16 2.36, histogram columns -0.016, windows 1 and 8 within
+  // 1.5%, matchAny 4.31 (384 x 20); cupy.sort 1.74.
   const variants = [
     { source: "previous", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 512, sortItems: 12 },
-    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
     { source: "matchOr", sortBlock: 512, sortItems: 12 },
-    ...[[384, 20], [256, 16], [512, 8], [384, 16], [256, 24], [512, 14]].map(([sortBlock, sortItems]) => ({ source: "library", sortBlock, sortItems })),
-    { source: "window1", sortBlock: 512, sortItems: 12 },
-    { source: "window8", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 12 },
+    { source: "matchOrBounds3", sortBlock: 512, sortItems: 12 },
+    { source: "library", sortBlock: 256, sortItems: 16 },
+    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
+    { source: "library", sortBlock: 512, sortItems: 14 },
+    { source: "library", sortBlock: 384, sortItems: 20 },
+    { source: "window1", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 8 },
-    { source: "matchAny", sortBlock: 384, sortItems: 20 },
-    { source: "matchOr", sortBlock: 384, sortItems: 20 },
+    { source: "matchOr", sortBlock: 256, sortItems: 16 },
   ];
-
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {
     Object.assign(std.tuning, v);
@@ -239,13 +240,13 @@ async function benchSort(gpu, std, mod, rows) {
   // Tile shapes at the launch-bound sizes (fewer keys a tile: more blocks share a small sort).
   for (const n of SMALL) {
     const ks = await gpu.array(keys.subarray(0, n));
-    for (const [sortBlock, sortItems] of [[512, 12], [256, 8], [256, 4], [512, 4]]) {
-      Object.assign(std.tuning, { sortBlock, sortItems });
+    for (const [block, items] of [[512, 12], [512, 4], [256, 4], [512, 6]]) {
+      Object.assign(std.tuning, { sortSmall: { block, items, below: 2 ** 30 } });
       const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
       const r = await std.sort(ks);
       const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
       r.keys.free();
-      rows.push({ part: "sort", what: "sort u32", variant: `library sortBlock=${sortBlock} sortItems=${sortItems}`, size: n, ms, gkeys: n / ms / 1e6, check });
+      rows.push({ part: "sort", what: "sort u32", variant: `library sortSmall ${block} x ${items}`, size: n, ms, gkeys: n / ms / 1e6, check });
     }
     Object.assign(std.tuning, initial);
     ks.free();

@@ -41,10 +41,12 @@ export interface Tuning {
   sortItemsWide: number;
   sortHistBlock: number;
   sortHistBlocks: number;
+  /** Below sortSmall.below keys, the sort's passes take blocks of sortSmall.block threads and at most sortSmall.items keys a thread (smaller tiles, so that more blocks share a small sort). */
+  sortSmall: { readonly block: number; readonly items: number; readonly below: number };
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 21 }, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -228,11 +230,13 @@ export class Stdlib {
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
     const passes = wide ? 8 : 4;
-    const { sortBlock: block } = this.tuning;
+    const small = n < this.tuning.sortSmall.below;
+    const block = small ? this.tuning.sortSmall.block : this.tuning.sortBlock;
     // As many keys per thread as asked, or as many as the tile's shared memory takes.
     const perKey = (wide ? 8 : 4) + (values ? 4 : 0);
     const fixed = (block / 32) * 256 * 4 + 2 * 256 * 4 + 32 * 4 + 16;
-    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
+    const asked = Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, small ? this.tuning.sortSmall.items : Infinity);
+    const items = Math.max(1, Math.min(asked, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
     const tiles = Math.max(1, Math.ceil(n / (block * items)));
     // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
     const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
