@@ -187,11 +187,17 @@ async function benchSort(gpu, std, mod, rows) {
   const keys = make(Uint32Array, N, (i) => hash(i * 3 + 1));
   const k = await gpu.array(keys);
   const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
+  const previous = readFileSync(join(ROOT, "bench", "sort_previous.gk"), "utf8");
   const onesweep = "export device_kernel radixOnesweep<";
   const sources = {
     library,
-    // The kernel before the warps counted their digits first (bench/sort_previous.gk).
-    previous: readFileSync(join(ROOT, "bench", "sort_previous.gk"), "utf8"),
+    // The kernel before the warps counted their digits first (bench/sort_previous.gk), and it with atomicOr matching.
+    previous,
+    previousMatchOr: previous
+      .replace("  shared digitStart: u32[256];", "  shared warpLanes: u32[BLOCK / 32][256];\n  shared digitStart: u32[256];")
+      .replace("    warpCounts[c / 256][c % 256] = u32(0);", "    warpCounts[c / 256][c % 256] = u32(0);\n    warpLanes[c / 256][c % 256] = u32(0);")
+      .replace("    const peers = matchDigit(d);", "    atomicOr(warpLanes[w], i32(d), u32(1) << u32(lane));\n    syncWarp();\n    const peers = warpLanes[w][d];\n    syncWarp();")
+      .replace("      warpCounts[w][d] = seen + u32(popcount(peers));", "      warpCounts[w][d] = seen + u32(popcount(peers));\n      warpLanes[w][d] = u32(0);"),
     // The look-back one earlier tile at a time.
     window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
     // The histogram's counts in a column per lane (bench/sort_hist_columns.gk).
@@ -202,7 +208,7 @@ async function benchSort(gpu, std, mod, rows) {
     matchOr: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;"),
     matchOrBounds3: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;").replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
   };
-  for (const [name, src] of Object.entries(sources)) if (!["library", "previous", "columns"].includes(name) && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  for (const [name, src] of Object.entries(sources)) if ((name === "previousMatchOr" && src.split("warpLanes").length !== 6) || (!["library", "previous", "previousMatchOr", "columns"].includes(name) && src === library)) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   // Most telling first (a run may be cut short). Batch 1 on the H200 (2026-11-29, with each count
   // right after its key's load, which serialized the loads): previous 1.96 ms, library 2.70,
   // matchOr 2.26, bounds3 2.23, 256 x 16 2.36, histogram columns -0.016, windows 1 and 8 within
@@ -211,6 +217,7 @@ async function benchSort(gpu, std, mod, rows) {
     { source: "previous", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 512, sortItems: 12 },
     { source: "matchOr", sortBlock: 512, sortItems: 12 },
+    { source: "previousMatchOr", sortBlock: 512, sortItems: 12 },
     { source: "bounds3", sortBlock: 512, sortItems: 12 },
     { source: "matchOrBounds3", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 256, sortItems: 16 },
