@@ -19,11 +19,11 @@ const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIDES = SMOKE ? [128] : process.argv.slice(2).length ? process.argv.slice(2).map(Number) : [4096];
 const ROUNDS = SMOKE ? 1 : 5;
 const REPS = SMOKE ? 1 : 5;
-// [BK, STAGES, WARPS, FRAGMENTS] of sgemmAsync (which multiplies A's transpose: its time is the
-// transpose's and its own). The library's sgemmT is [16, 3, true, false]. Batch 1 (H200): 8 x 3
+// [BK, STAGES, WARPS, FRAGMENTS, GROUP] of sgemmAsync (which multiplies A's transpose: its time is the
+// transpose's and its own). The library's sgemmT is [16, 3, true, false, 0]. Batch 1 (H200): 8 x 3
 // 0.877x cuBLAS, 8 x 4 0.871x, 16 x 3 0.926x, 16 x 4 0.904x; register-staged sgemm variants
 // (BK 8 or 16, either warp shape, fragments ahead or not) 0.892-0.897x.
-const ASYNC = [[16, 3, true, false], [16, 3, false, false], [16, 2, true, false], [16, 3, true, true], [16, 4, true, true], [32, 2, true, false], [32, 3, true, false]];
+const ASYNC = [[16, 3, true, false, 0], [16, 3, true, false, 8], [16, 3, false, false, 0], [16, 2, true, false, 0], [16, 3, true, true, 0], [16, 4, true, true, 0], [32, 2, true, false, 0], [32, 3, true, false, 0]];
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
@@ -103,11 +103,11 @@ for (const s of SIDES) {
     await std.transpose(a, s, s, { out: at });
     mod.kernelTime = undefined;
   });
-  for (const [BK, STAGES, WARPS, FRAGMENTS] of ASYNC) {
-    const k = tiles.sgemmAsync.with({ BK, STAGES, WARPS, FRAGMENTS });
+  for (const [BK, STAGES, WARPS, FRAGMENTS, GROUP] of ASYNC) {
+    const k = tiles.sgemmAsync.with({ BK, STAGES, WARPS, FRAGMENTS, GROUP });
     const args = { M: s, N: s, K: s, AT: at, B: b, C: c };
     const cfg = { grid: [s / 128, s / 128], block: 256 };
-    const variant = `sgemmAsync BK=${BK} STAGES=${STAGES} WARPS=${WARPS} FRAGMENTS=${FRAGMENTS} (+ transpose ${transposeMs.toFixed(4)} ms)`;
+    const variant = `sgemmAsync BK=${BK} STAGES=${STAGES} WARPS=${WARPS} FRAGMENTS=${FRAGMENTS} GROUP=${GROUP} (+ transpose ${transposeMs.toFixed(4)} ms)`;
     try {
       const ms = transposeMs + (await timeKernel(gpu, (kernelTime) => k({ ...cfg, kernelTime }, args)));
       await c.fill(-7);
