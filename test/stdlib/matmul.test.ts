@@ -27,16 +27,16 @@ describe("gk/std/matmul", () => {
     expect(r.C).toEqual(refMatmul(A, B, m, n, k));
   });
 
-  it("sgemmT: 128 x 48 times 48 x 256, from A's transpose (three slices through three stages)", async () => {
+  it("sgemmT: 128 x 96 times 96 x 256, from A's transpose (three slices through two stages)", async () => {
     const mod = await stdModule(SOURCE);
-    const [m, n, k] = [128, 256, 48];
+    const [m, n, k] = [128, 256, 96];
     const A = rand(m * k, 5), B = rand(k * n, 6);
     const AT = Float32Array.from({ length: k * m }, (_, i) => A[(i % m) * k + Math.floor(i / m)]!);
     const r = await mod.sgemmT!({ grid: [n / 128, m / 128], block: 256 }, { M: m, N: n, K: k, AT, B, C: new Float32Array(m * n) });
     expect(r.C).toEqual(refMatmul(A, B, m, n, k));
   });
 
-  it("the host call: A's transpose, then sgemmT (k a multiple of 16), or sgemm (k of 8)", async () => {
+  it("the host call: A's transpose, then sgemmT (k a multiple of 32), or sgemm (k of 8)", async () => {
     const gpu = await sim();
     for (const [m, n, k] of [[128, 128, 32], [128, 128, 24]] as const) {
       const A = rand(m * k, 7), B = rand(k * n, 8);

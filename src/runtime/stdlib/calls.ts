@@ -46,7 +46,7 @@ export interface Tuning {
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
-const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 21 }, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scanBlock: 512, scanItems: 32, scanSmall: { block: 256, items: 16, below: 2 ** 22 }, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 19 }, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -299,7 +299,7 @@ export class Stdlib {
     return out;
   }
 
-  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order): f32 with m and n multiples of 128 through sgemmT (k a multiple of 16, after A's transpose) or sgemm (k of 8), else matmulTiled. */
+  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order): f32 with m and n multiples of 128 through sgemmT (k a multiple of 32, after A's transpose) or sgemm (k of 8), else matmulTiled. */
   async matmul<E extends FloatElem>(a: GpuArray<E>, b: GpuArray<E>, m: number, n: number, k: number, opts: OutOption<E> = {}): Promise<GpuArray<E>> {
     this.own(a, "matmul", ["f32", "f64"]);
     this.own(b, "matmul", ["f32", "f64"]);
@@ -310,7 +310,7 @@ export class Stdlib {
     const mod = await this.module();
     const c = await this.result(opts.out, a.elem, m * n, "matmul", [a, b]);
     const args = { M: m, N: n, K: k, A: a, B: b, C: c };
-    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 16 === 0) {
+    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 32 === 0) {
       // sgemmT multiplies A's transpose (k x m), made here and freed once the product is queued.
       const at = await this.gpu.zeros("f32", k * m, { label: "matmul's transpose of A" });
       try {
