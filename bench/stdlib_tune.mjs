@@ -201,37 +201,69 @@ async function withSortKernels(gpu, mod, source, fn) {
 function checkSorted(out, input) {
   if (out.length !== input.length) return `length ${out.length}, expected ${input.length}`;
   for (let i = 1; i < out.length; i++) if (out[i] < out[i - 1]) return `element ${i}: ${out[i]} after ${out[i - 1]}`;
-  const print = (keys) => {
-    // Floats by their bits.
-    const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
-    let sum = 0, mix = 0;
-    for (let i = 0; i < a.length; i++) {
-      const h = typeof a[i] === "bigint" ? hash(Number(a[i] & 0xffffffffn)) ^ hash(Number(a[i] >> 32n) + 7) : hash(a[i]);
-      sum = (sum + h) >>> 0;
-      mix = (mix ^ Math.imul(h, 2246822519)) >>> 0;
-    }
-    return `${sum}/${mix}`;
-  };
-  return print(out) === print(input) ? "ok" : "not the same keys";
+  if (!prints.has(input)) prints.set(input, fingerprint(input));
+  return fingerprint(out) === prints.get(input) ? "ok" : "not the same keys";
+}
+/** The inputs' fingerprints, computed once each. */
+const prints = new WeakMap();
+/** Two order-independent hashes of the keys (floats by their bits), in i32 arithmetic (fast at 2^26). */
+function fingerprint(keys) {
+  const a = keys instanceof Float32Array ? new Uint32Array(keys.buffer, keys.byteOffset, keys.length) : keys;
+  const wide = a instanceof BigUint64Array || a instanceof BigInt64Array;
+  let sum = 0, mix = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = wide ? Number(a[i] & 0xffffffffn) ^ Math.imul(Number(a[i] >> 32n) | 0, 7919) : a[i] | 0;
+    const h = Math.imul(x ^ (x >>> 13), 2654435761);
+    sum = (sum + h) | 0;
+    mix ^= Math.imul(h, 2246822519);
+  }
+  return `${sum >>> 0}/${mix >>> 0}`;
 }
 
 async function benchSort(gpu, std, mod, rows) {
   const keys = make(Uint32Array, N, (i) => hash(i * 3 + 1));
   const k = await gpu.array(keys);
   const library = readFileSync(join(ROOT, "stdlib", "sort.gk"), "utf8");
+  const previous = readFileSync(join(ROOT, "bench", "sort_previous.gk"), "utf8");
+  const onesweep = "export device_kernel radixOnesweep<";
   const sources = {
-    ballots: library,
-    // Ranks from matchAny instead of eight ballots.
-    matchAny: library.replace("const peers = matchDigit(d);", "const peers = matchAny(d);"),
-    // The tile from blockIdx.x instead of the ticket (leans on blocks starting in index order).
-    blockIdx: library.replace("tileId = i32(atomicAdd(ticket, pass, u32(1)));", "tileId = blockIdx.x;"),
+    library,
+    // The kernel before the warps counted their digits first (bench/sort_previous.gk), and it with atomicOr matching.
+    previous,
+    previousMatchOr: previous
+      .replace("  shared digitStart: u32[256];", "  shared warpLanes: u32[BLOCK / 32][256];\n  shared digitStart: u32[256];")
+      .replace("    warpCounts[c / 256][c % 256] = u32(0);", "    warpCounts[c / 256][c % 256] = u32(0);\n    warpLanes[c / 256][c % 256] = u32(0);")
+      .replace("    const peers = matchDigit(d);", "    atomicOr(warpLanes[w], i32(d), u32(1) << u32(lane));\n    syncWarp();\n    const peers = warpLanes[w][d];\n    syncWarp();")
+      .replace("      warpCounts[w][d] = seen + u32(popcount(peers));", "      warpCounts[w][d] = seen + u32(popcount(peers));\n      warpLanes[w][d] = u32(0);"),
+    // The look-back one earlier tile at a time.
+    window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
+    // The histogram's counts in a column per lane (bench/sort_hist_columns.gk).
+    columns: readFileSync(join(ROOT, "bench", "sort_hist_columns.gk"), "utf8"),
+    // Registers for three blocks of an SM.
+    bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
+    // Equal digits from atomicOr on a shared word per warp and digit instead of ballots.
+    matchOr: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;"),
+    matchOrBounds3: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;").replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
   };
-  for (const [name, src] of Object.entries(sources)) if (name !== "ballots" && src === library) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  for (const [name, src] of Object.entries(sources)) if ((name === "previousMatchOr" && src.split("warpLanes").length !== 6) || (!["library", "previous", "previousMatchOr", "columns"].includes(name) && src === library)) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
+  // Most telling first (a run may be cut short). Batch 1 on the H200 (2026-11-29, with each count
+  // right after its key's load, which serialized the loads): previous 1.96 ms, library 2.70,
+  // matchOr 2.26, bounds3 2.23, 256 x 16 2.36, histogram columns -0.016, windows 1 and 8 within
+  // 1.5%, matchAny 4.31 (384 x 20); cupy.sort 1.74.
   const variants = [
-    ...[[256, 16], [384, 12], [384, 16], [512, 8], [512, 12], [640, 8], [768, 8]].map(([sortBlock, sortItems]) => ({ source: "ballots", sortBlock, sortItems })),
-    { source: "matchAny", sortBlock: 512, sortItems: 12 },
-    { source: "blockIdx", sortBlock: 512, sortItems: 12 },
-    { source: "ballots", sortBlock: 512, sortItems: 12, sortHistBlocks: 528 },
+    { source: "previous", sortBlock: 512, sortItems: 12 },
+    { source: "library", sortBlock: 512, sortItems: 12 },
+    { source: "matchOr", sortBlock: 512, sortItems: 12 },
+    { source: "previousMatchOr", sortBlock: 512, sortItems: 12 },
+    { source: "bounds3", sortBlock: 512, sortItems: 12 },
+    { source: "matchOrBounds3", sortBlock: 512, sortItems: 12 },
+    { source: "library", sortBlock: 256, sortItems: 16 },
+    { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
+    { source: "library", sortBlock: 512, sortItems: 14 },
+    { source: "library", sortBlock: 384, sortItems: 20 },
+    { source: "window1", sortBlock: 512, sortItems: 12 },
+    { source: "bounds3", sortBlock: 512, sortItems: 8 },
+    { source: "matchOr", sortBlock: 256, sortItems: 16 },
   ];
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {
@@ -249,6 +281,20 @@ async function benchSort(gpu, std, mod, rows) {
     }
     Object.assign(std.tuning, initial);
   }
+  // Tile shapes at the launch-bound sizes (fewer keys a tile: more blocks share a small sort).
+  for (const n of SMALL) {
+    const ks = await gpu.array(keys.subarray(0, n));
+    for (const [block, items] of [[512, 12], [512, 4], [256, 4], [512, 6]]) {
+      Object.assign(std.tuning, { sortSmall: { block, items, below: 2 ** 30 } });
+      const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
+      const r = await std.sort(ks);
+      const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
+      r.keys.free();
+      rows.push({ part: "sort", what: "sort u32", variant: `library sortSmall ${block} x ${items}`, size: n, ms, gkeys: n / ms / 1e6, check });
+    }
+    Object.assign(std.tuning, initial);
+    ks.free();
+  }
   // Where the default sort's time goes: each launch's kernel time (the histogram, then each pass), the median of 5 sorts.
   {
     const per = [];
@@ -263,16 +309,7 @@ async function benchSort(gpu, std, mod, rows) {
     const launches = per[0].map((_, i) => median(per.map((p) => p[i] ?? NaN)));
     rows.push({ part: "sort", what: "sort u32", variant: `launches: ${launches.map((t) => t.toFixed(3)).join(" + ")} ms`, size: N, ms: launches.reduce((a, b) => a + b, 0), gkeys: N / launches.reduce((a, b) => a + b, 0) / 1e6, check: "-" });
   }
-  // The defaults: u32 keys at the launch-bound sizes, key-value pairs, 64-bit keys.
-  for (const n of SMALL) {
-    const ks = await gpu.array(keys.subarray(0, n));
-    const ms = await timeKernel(gpu, mod, async () => (await std.sort(ks)).keys.free(), repsFor(n));
-    const r = await std.sort(ks);
-    const check = checkSorted(await r.keys.read(), keys.subarray(0, n));
-    r.keys.free();
-    rows.push({ part: "sort", what: "sort u32", variant: "default", size: n, ms, gkeys: n / ms / 1e6, check });
-    ks.free();
-  }
+  // The defaults: key-value pairs, f32 keys, 64-bit keys.
   const vals = await gpu.array(make(Uint32Array, N, (i) => i));
   const pairMs = await timeKernel(gpu, mod, async () => {
     const r = await std.sort(k, { values: vals });
@@ -310,7 +347,7 @@ async function benchSort(gpu, std, mod, rows) {
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
-  const only = ["torch copy_ f32", "torch.cumsum f32", "torch.cumsum i32", "cupy.sort u32", "torch.sort i32"];
+  const only = ["torch copy_ f32", ...(parts.includes("scan") ? ["torch.cumsum f32", "torch.cumsum i32"] : []), ...(parts.includes("sort") ? ["cupy.sort u32", "torch.sort i32"] : [])];
   try {
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: [...SMALL, N], sides: [], only })], { encoding: "utf8", maxBuffer: 1 << 24 });
     return JSON.parse(out.trim().split("\n").pop());
@@ -334,9 +371,11 @@ rows.push = (...xs) => {
   for (const r of xs) console.log(`  ${r.what} | ${r.variant} | 2^${Math.log2(r.size)} | ${Number(r.ms).toFixed(4)} ms | ${r.check}`);
   return Array.prototype.push.apply(rows, xs);
 };
+// The peers first, so that a run cut short still has them.
+const peer = peers();
+console.log(`peers: ${JSON.stringify(peer.ms ?? peer)}`);
 if (parts.includes("scan")) await benchScan(gpu, std, mod, rows);
 if (parts.includes("sort")) await benchSort(gpu, std, mod, rows);
-const peer = peers();
 for (const r of rows) {
   const pms = peer.ms?.[PEER_OF[r.what]]?.[String(r.size)];
   r.peerMs = pms;

@@ -167,7 +167,7 @@ device_kernel userOps(x: readonly global<i32>, wr: global<i32>, br: global<i32>,
     g.forEach((a, i) => expect(a, `output ${i}`).toEqual(c[i]));
   });
 
-  it("matmul: sgemm and the tiled kernel within rounding (the GPU fuses multiply-adds)", { timeout: 600_000 }, async () => {
+  it("matmul: sgemmT (after A's transpose) and the tiled kernel within rounding (the GPU fuses multiply-adds)", { timeout: 600_000 }, async () => {
     for (const [m, n, k] of [[256, 128, 64], [37, 53, 71]] as const) {
       const A = f32.subarray(0, m * k), B = f32.subarray(1000, 1000 + k * n);
       const [g, c] = await onBoth(async (d) => (await stdlib(d).matmul(await d.array(A), await d.array(B), m, n, k)).read());

@@ -26,6 +26,6 @@ describe.skipIf(!nvcc)("gk/std through nvcc", () => {
     expect(warnings).toEqual([]);
     expect([...b.symbols.values()]).toContain("scan$f32$0$512$32$false");
     expect([...b.symbols.values()]).toContain("scanPacked$f32$0$512$32$false$2$1");
-    expect(b.symbols.size).toBe(29);
+    expect(b.symbols.size).toBe(30);
   });
 });

@@ -29,11 +29,14 @@ const BLOCK = 256;
 export interface Tuning {
   /** The scan's tile shapes, by size: the first whose `below` is above the array's length (the last's is Infinity). */
   scan: readonly ScanShape[];
-  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the most blocks of its histogram. */
+  /** Threads per block of the sort's passes (a multiple of 32, at least 256), keys per thread for 32-bit keys and for 64-bit keys (a tile, sorted in shared memory, is sortBlock * items keys; fewer where the tile and its values would not fit 48 KiB), and the threads per block (at least 256) and most blocks of its histogram. */
   sortBlock: number;
   sortItems: number;
   sortItemsWide: number;
+  sortHistBlock: number;
   sortHistBlocks: number;
+  /** Below sortSmall.below keys, the sort's passes take blocks of sortSmall.block threads and at most sortSmall.items keys a thread (smaller tiles, so that more blocks share a small sort). */
+  sortSmall: { readonly block: number; readonly items: number; readonly below: number };
   /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
   reduceBlocks: number;
 }
@@ -56,7 +59,7 @@ const SCAN_SHAPES: readonly ScanShape[] = [
   { below: 2 ** 22, block: 256, items: 16, minBlocks: 4, windows: 4 },
   { below: Infinity, block: 512, items: 32, minBlocks: 2, windows: 1 },
 ];
-const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlocks: 1056, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 19 }, reduceBlocks: 2048 };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -243,11 +246,13 @@ export class Stdlib {
     const wide = keys.elem === "i64" || keys.elem === "u64";
     const top = wide ? 63 : 31;
     const passes = wide ? 8 : 4;
-    const { sortBlock: block } = this.tuning;
+    const small = n < this.tuning.sortSmall.below;
+    const block = small ? this.tuning.sortSmall.block : this.tuning.sortBlock;
     // As many keys per thread as asked, or as many as the tile's shared memory takes.
     const perKey = (wide ? 8 : 4) + (values ? 4 : 0);
     const fixed = (block / 32) * 256 * 4 + 2 * 256 * 4 + 32 * 4 + 16;
-    const items = Math.max(1, Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
+    const asked = Math.min(wide ? this.tuning.sortItemsWide : this.tuning.sortItems, small ? this.tuning.sortSmall.items : Infinity);
+    const items = Math.max(1, Math.min(asked, Math.floor((this.gpu.target.limits.staticSharedBytes - fixed) / (block * perKey))));
     const tiles = Math.max(1, Math.ceil(n / (block * items)));
     // hist: each pass's digit counts (then first positions) and radixHistogram's block counter; a ticket per pass.
     const hist = await this.gpu.zeros("u32", passes * 256 + 1, { label: "sort's digit counts" });
@@ -262,8 +267,9 @@ export class Stdlib {
     let vIn: GpuArray<V> = values ?? vBufs[1];
     let pass = 0;
     try {
-      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (BLOCK * 16))));
-      await m.kernel("radixHistogram", { K: keys.elem, BLOCK, PASSES: passes })({ grid: histGrid, block: BLOCK }, { n, keys, top, hist });
+      const { sortHistBlock: histBlock } = this.tuning;
+      const histGrid = Math.max(1, Math.min(this.tuning.sortHistBlocks, Math.ceil(n / (histBlock * 16))));
+      await m.kernel("radixHistogram", { K: keys.elem, BLOCK: histBlock, PASSES: passes })({ grid: histGrid, block: histBlock }, { n, keys, top, hist });
       const onesweep = m.kernel("radixOnesweep", { K: keys.elem, V: vElem, BLOCK: block, ITEMS: items, VALUES: values !== undefined });
       for (; pass < passes; pass++) {
         const kOut = kBufs[pass % 2]!, vOut = vBufs[pass % 2]!;
@@ -309,7 +315,7 @@ export class Stdlib {
     return out;
   }
 
-  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order). */
+  /** C = A x B for row-major m x k and k x n matrices, a new m x n array (each element summed over k in order): f32 with m and n multiples of 128 through sgemmT (k a multiple of 32, after A's transpose) or sgemm (k of 8), else matmulTiled. */
   async matmul<E extends FloatElem>(a: GpuArray<E>, b: GpuArray<E>, m: number, n: number, k: number, opts: OutOption<E> = {}): Promise<GpuArray<E>> {
     this.own(a, "matmul", ["f32", "f64"]);
     this.own(b, "matmul", ["f32", "f64"]);
@@ -320,7 +326,16 @@ export class Stdlib {
     const mod = await this.module();
     const c = await this.result(opts.out, a.elem, m * n, "matmul", [a, b]);
     const args = { M: m, N: n, K: k, A: a, B: b, C: c };
-    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 8 === 0 && k > 0) {
+    if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 32 === 0) {
+      // sgemmT multiplies A's transpose (k x m), made here and freed once the product is queued.
+      const at = await this.gpu.zeros("f32", k * m, { label: "matmul's transpose of A" });
+      try {
+        await mod.kernel("transpose", { T: "f32", TILE: 32, ROWS: 8 })({ grid: [Math.ceil(k / 32), m / 32], block: [32, 8] }, { rows: m, cols: k, a, b: at });
+        await mod.kernel("sgemmT", {})({ grid: [n / 128, m / 128], block: 256 }, { M: m, N: n, K: k, AT: at, B: b, C: c });
+      } finally {
+        at.free();
+      }
+    } else if (a.elem === "f32" && m % 128 === 0 && n % 128 === 0 && k % 8 === 0) {
       await mod.kernel("sgemm", {})({ grid: [n / 128, m / 128], block: 256 }, args);
     } else {
       await mod.kernel("matmulTiled", { T: a.elem })({ grid: [Math.max(1, Math.ceil(n / 16)), Math.max(1, Math.ceil(m / 16))], block: [16, 16] }, args);

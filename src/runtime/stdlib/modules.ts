@@ -18,7 +18,7 @@ import { scan, scanPacked } from "gk/std/scan";
 import { radixHistogram, radixOnesweep, floatKeys32, floatsOfKeys32, floatKeys64, floatsOfKeys64 } from "gk/std/sort";
 import { histogram } from "gk/std/histogram";
 import { transpose } from "gk/std/transpose";
-import { sgemm, matmulTiled } from "gk/std/matmul";
+import { sgemm, sgemmT, matmulTiled } from "gk/std/matmul";
 import { randomF32, randomF64 } from "gk/std/random";
 import { segmentedReduce } from "gk/std/segmented";
 `;
