@@ -13,7 +13,13 @@
  * GK_DIFF_WEBGPU_START (default 0): CI runs seeds in batches, the GPU machine a larger count
  * (GK_DIFF_WEBGPU_KERNELS=4000). No time limit: it is CPU-bound. Skipped, with a one-line
  * reason, where there is no WebGPU adapter.
+ *
+ * GK_DIFF_WEBGPU_PROGRESS names a file the run appends to as it goes: a line per 100 kernels
+ * (the counts so far) and each mismatch as it is found, so that a run stopped by a time limit
+ * still says what it did. Ranges of one seed run in parallel processes, each its own
+ * GK_DIFF_WEBGPU_START and progress file (test/differential/webgpu-shards.sh).
  */
+import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { legalize } from "../../src/ir/passes/legalize.js";
@@ -35,18 +41,26 @@ const COUNT = Number(process.env.GK_DIFF_WEBGPU_KERNELS ?? 400);
 const START = Number(process.env.GK_DIFF_WEBGPU_START ?? 0);
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const BATCH = 200;
+const PROGRESS = process.env.GK_DIFF_WEBGPU_PROGRESS;
+/** Kernels between progress lines. */
+const EVERY = 100;
 /** The generator's restriction to the WGSL target (src/testing/gen/universe.ts). */
 const GEN: GenOptions = { target: WGSL_TARGET };
 
 let device: GpuDevice | undefined;
 afterAll(() => device?.close());
 
+/** A line appended to the progress file (GK_DIFF_WEBGPU_PROGRESS), if one is named. */
+function progress(line: string): void {
+  if (PROGRESS) appendFileSync(PROGRESS, `${line}\n`);
+}
+
 /** A batch of kernels WGSL expresses: the batch checked, those legalize refuses left out. */
 function wgslBatch(start: number, count: number): { readonly checked: CheckedBatch; readonly refused: number } {
   let entries = Array.from({ length: count }, (_, j) => ({ name: `k${start + j}`, program: sampleProgram(kernelSeed(SEED, start + j), GEN) }));
   const check = (list: typeof entries) => {
     const batch: Batch = printBatch(list);
-    const checked = checkBatch(batch, `webgpu${start / BATCH}.gk`);
+    const checked = checkBatch(batch, `webgpu${start}.gk`);
     if (!checked.ir) throw new Error(`generated kernels do not check:\n${checked.problems.map((p) => `${p.kernel}: ${p.detail}`).join("\n")}`);
     return { batch, checked, refusals: legalize(checked.ir, WGSL_TARGET) };
   };
@@ -102,6 +116,8 @@ describe.skipIf(!webgpu.ok)(`random kernels on WebGPU against the simulator (${w
     const mismatches: { kernel: string; source: string; detail: string }[] = [];
     let ran = 0;
     let refused = 0;
+    const counts = () => `${ran} run, ${refused} refused for WGSL, ${mismatches.length} mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+    progress(`seed ${SEED}, kernels ${START}..${START + COUNT - 1} on ${device.name}`);
     for (let start = START; start < START + COUNT; start += BATCH) {
       const b = wgslBatch(start, Math.min(BATCH, START + COUNT - start));
       refused += b.refused;
@@ -116,9 +132,15 @@ describe.skipIf(!webgpu.ok)(`random kernels on WebGPU against the simulator (${w
           detail = await compareAlone(device, k);
         }
         ran++;
-        if (detail !== undefined) mismatches.push({ kernel: k.name, source: k.source, detail });
+        if (detail !== undefined) {
+          mismatches.push({ kernel: k.name, source: k.source, detail });
+          progress(`MISMATCH ${k.name} (seed ${SEED}):\n${k.source}\n${detail}`);
+        }
+        if (ran % EVERY === 0) progress(counts());
       }
+      progress(`kernels ${start}..${Math.min(start + BATCH, START + COUNT) - 1} done: ${counts()}`);
     }
+    progress(`done: ${counts()}`);
     const s = ((performance.now() - t0) / 1000).toFixed(1);
     console.log(`webgpu differential: ${COUNT} kernels drawn, ${refused} refused for WGSL, ${ran} run, ${mismatches.length} mismatches, ${s} s (seed ${SEED})`);
     // Kernels must run: a generator that draws none WGSL expresses tests nothing.
