@@ -15,7 +15,7 @@
  * reason, where there is no WebGPU adapter.
  *
  * GK_DIFF_WEBGPU_PROGRESS names a file the run appends to as it goes: a line per 100 kernels
- * (the counts so far) and each mismatch as it is found, so that a run stopped by a time limit
+ * (GK_DIFF_WEBGPU_EVERY; the counts so far) and each mismatch as it is found, so that a run stopped by a time limit
  * still says what it did. Ranges of one seed run in parallel processes, each its own
  * GK_DIFF_WEBGPU_START and progress file (test/differential/webgpu-shards.sh).
  */
@@ -42,8 +42,8 @@ const START = Number(process.env.GK_DIFF_WEBGPU_START ?? 0);
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
 const BATCH = 200;
 const PROGRESS = process.env.GK_DIFF_WEBGPU_PROGRESS;
-/** Kernels between progress lines. */
-const EVERY = 100;
+/** Kernels between progress lines (GK_DIFF_WEBGPU_EVERY, default 100). */
+const EVERY = Number(process.env.GK_DIFF_WEBGPU_EVERY ?? 100);
 /** The generator's restriction to the WGSL target (src/testing/gen/universe.ts). */
 const GEN: GenOptions = { target: WGSL_TARGET };
 
