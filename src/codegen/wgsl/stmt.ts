@@ -3,7 +3,9 @@
  *
  *   let x = e;            `let x: T = e;`, or `var` when assigned later
  *   a[i].f = v;           the same (atomicStore for an atomic array; store2/store4 a helper)
- *   loop (every kind)     { init; loop { if !(cond) { break; } body; continuing { step; } } }
+ *   loop (every kind)     for (init; cond; step) { body } where init and step are one
+ *                         statement each (`forLoop`); else
+ *                         { init; loop { if !(cond) { break; } body; continuing { step; } } }
  *                         (a do-while tests last: `continuing { step; break if !(cond); }`),
  *                         so `continue` runs the step, as gk's does; a small counted loop
  *                         unrolled: { { let i = 0; body } { let i = 1; body } ... } (loops.ts)
@@ -23,7 +25,7 @@ import { operands, someExpr, withOperands } from "../../ir/walk.js";
 import { elementCount, memorySpace, type ScalarType, type ValueType } from "../../ir/types.js";
 import { memoryAccess } from "../cuda/effects.js";
 import { assertNever, invariant } from "../../util.js";
-import { vectorStoreCall } from "./atomics.js";
+import { laneElement, vectorStoreCall, writtenOut } from "./atomics.js";
 import { emitExpr, indexText, operand, pathText, PREC, type ExprContext } from "./expr.js";
 import { literal } from "./literals.js";
 import { unrollPlan } from "./loops.js";
@@ -126,7 +128,23 @@ function store(s: StoreStmt, cx: StmtContext, pre: string[], depth: number): str
   if (s.vector !== null) {
     // 16-byte accesses (8 lanes) are of half data alone, which legalize refuses.
     invariant(s.vector !== 8, "store8 reached the WGSL backend (legalize refuses half data)");
-    return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+    if (!writtenOut(indices)) return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+    // Written out (atomics.ts): the value once, in a `let` unless it is a variable; the indices are pure, so evaluating them after it changes nothing.
+    let val = v;
+    if (value.kind !== "var") {
+      const t = cx.temp(value.type as ValueType);
+      val = cx.name(t);
+      pre.push(`${pad}let ${val}: ${typeName(t.type, cx.structs)} = ${v};`);
+    }
+    const at = laneElement(indices, a, cx);
+    const f32 = a.type.elem.kind === "scalar" && a.type.elem.name === "f32";
+    return [
+      ...pre,
+      ...Array.from({ length: s.vector }, (_, k) => {
+        const lane = `${val}.${"xyzw"[k]}`;
+        return a.atomic ? `${pad}atomicStore(&${at(k)}, ${f32 ? `bitcast<u32>(${lane})` : lane});` : `${pad}${at(k)} = ${lane};`;
+      }),
+    ];
   }
   const element = `${a.name}${indexText(indices, cx)}`;
   if (a.atomic) {
@@ -161,6 +179,8 @@ function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
     const iterations = values.flatMap((v) => [`${inner}{`, `${inner}${IND}${decl} = ${literal(counter.type as ScalarType, v)};`, ...emitStmts(s.body, cx, depth + 2), `${inner}}`]);
     return [`${pad}{`, ...iterations, `${pad}}`];
   }
+  const asFor = forLoop(s, cx, depth);
+  if (asFor) return asFor;
   const lines = [`${pad}{`, ...emitStmts(s.init, cx, depth + 1), `${inner}loop {`];
   const alwaysTrue = s.cond === null || (s.cond.kind === "const" && s.cond.value === true);
   if (s.testFirst && !alwaysTrue) {
@@ -179,6 +199,36 @@ function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
   if (step.length + test.length > 0) lines.push(`${inner}${IND}continuing {`, ...step, ...test, `${inner}${IND}}`);
   lines.push(`${inner}}`, `${pad}}`);
   return lines;
+}
+
+/**
+ * A loop that tests first, with at most one init statement and one step (an assignment), each
+ * one line of WGSL, and a condition that needs no statements before it, as WGSL's `for`:
+ * `continue` runs the step there too. WGSL's compiler (Tint) knows the range of a `for` loop's
+ * counter counted between constants and leaves indices made of it unclamped under Dawn's
+ * robustness; the same loop as `loop { if !(c) { break; } ... continuing { ... } }` has every
+ * such index clamped. Null for other loops.
+ */
+function forLoop(s: LoopStmt, cx: StmtContext, depth: number): string[] | null {
+  if (!s.testFirst || s.init.length > 1 || s.step.length > 1 || (s.step.length === 1 && s.step[0]!.kind !== "assign")) return null;
+  if (s.init.length === 0 && s.step.length === 0) return null;
+  const one = (list: readonly Stmt[]): string | null => {
+    if (list.length === 0) return "";
+    const lines = emitStmts(list, cx, 0);
+    return lines.length === 1 && lines[0]!.endsWith(";") ? lines[0]!.slice(0, -1) : null;
+  };
+  const init = one(s.init);
+  const step = one(s.step);
+  if (init === null || step === null) return null;
+  let cond = "";
+  if (s.cond !== null && !(s.cond.kind === "const" && s.cond.value === true)) {
+    const pre: string[] = [];
+    const c = emitExpr(spill(s.cond, cx, pre, depth + 1), cx);
+    if (pre.length > 0) return null;
+    cond = ` ${c.text}`;
+  }
+  const pad = IND.repeat(depth);
+  return [`${pad}for (${init};${cond};${step ? ` ${step}` : ""}) {`, ...emitStmts(s.body, cx, depth + 1), `${pad}}`];
 }
 
 // ---------------------------------------------------------------- spilling
