@@ -336,8 +336,8 @@ async function main() {
     }
     say(`wgsl-variants: ${dev.name}, robustness ${robust ? "on" : "off"}`);
     const groups = [
-      ["sgemm", SGEMM, { params: [sg, sg, sg], inputs: [A, B], output: {}, outLen: sg * sg, grid: [sg / 128, sg / 128, 1], block: 256, reps: SMOKE ? 2 : 10, work: (2 * sg ** 3) / 1e9, unit: "TFLOP/s" }],
-      ["block_sum", BLOCK_SUM.map(([name, code]) => ({ name, code })), { params: [blocks * 256], inputs: [X], output: { extra: true }, outLen: blocks, grid: [blocks, 1, 1], block: 256, reps: SMOKE ? 2 : 5, work: (4 * blocks * 256) / 1e6, unit: "GB/s" }],
+      ["sgemm", SGEMM, { params: [sg, sg, sg], inputs: [A, B], output: {}, outLen: sg * sg, grid: [sg / 128, sg / 128, 1], block: 256, reps: SMOKE ? 2 : 6, work: (2 * sg ** 3) / 1e9, unit: "TFLOP/s" }],
+      ["block_sum", BLOCK_SUM.map(([name, code]) => ({ name, code })), { params: [blocks * 256], inputs: [X], output: { extra: true }, outLen: blocks, grid: [blocks, 1, 1], block: 256, reps: SMOKE ? 2 : 3, work: (4 * blocks * 256) / 1e6, unit: "GB/s" }],
     ];
     for (const [kernel, variants, cfg] of groups) {
       let first;
