@@ -18,7 +18,7 @@
  * once per lane, where its indices are pure and small (`writtenOut`): WGSL's compiler sees
  * the range of an index made of a `for` loop's counter, the thread's index and constants, and
  * Dawn's robustness then leaves it unclamped, where a helper's parameter has no range and each
- * of its indices is clamped (measured on sgemm, spec/wgsl.md). Other indices go to a helper
+ * of its indices is clamped (test/codegen/wgsl/robustness.test.ts). Other indices go to a helper
  * made for the array, `gk_load4_x(i)`, which evaluates them once.
  */
 import type { AtomicExpr, Expr, LoadExpr } from "../../ir/nodes.js";
