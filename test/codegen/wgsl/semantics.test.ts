@@ -214,7 +214,7 @@ describe("WGSL semantics", () => {
       fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
         f[0i] = 2.5f;
         f[1i] = 0x1.99999ap-4f;
-        f[2i] = -0.0f;
+        f[2i] = gk_f32_from_bits(0x80000000u);
         f[3i] = gk_f32_from_bits(0x7f800000u);
         f[4i] = gk_f32_from_bits(0xff800000u);
         f[5i] = gk_f32_from_bits(0x7fc00000u);
