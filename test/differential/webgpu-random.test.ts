@@ -6,7 +6,7 @@
  *
  * The kernels are the generator's, restricted to what the WGSL target has (GenOptions.target);
  * a kernel legalize still refuses for WGSL is left out and counted. Kernels are checked and
- * legalized 200 at a time, and the accepted ones run from one shader per batch.
+ * legalized 25 at a time (GK_DIFF_WEBGPU_BATCH), and the accepted ones run from one shader per batch.
  *
  * Sizes: GK_DIFF_WEBGPU_KERNELS kernels drawn (default 400: a CI batch on a 2-core machine,
  * SwiftShader running the shaders on the CPU), seed GK_DIFF_SEED (default 1), from kernel
@@ -40,7 +40,12 @@ if (!webgpu.ok) console.warn(`test/differential/webgpu-random.test.ts skipped: $
 const COUNT = Number(process.env.GK_DIFF_WEBGPU_KERNELS ?? 400);
 const START = Number(process.env.GK_DIFF_WEBGPU_START ?? 0);
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
-const BATCH = 200;
+/**
+ * Kernels checked, legalized and put in one shader together (GK_DIFF_WEBGPU_BATCH, default 25):
+ * Dawn compiles a pipeline from the whole module, so a larger one costs more per kernel (100
+ * kernels on SwiftShader: 37 s in shaders of 200, 7.5 s in shaders of 25).
+ */
+const BATCH = Number(process.env.GK_DIFF_WEBGPU_BATCH ?? 25);
 const PROGRESS = process.env.GK_DIFF_WEBGPU_PROGRESS;
 /** Kernels between progress lines (GK_DIFF_WEBGPU_EVERY, default 100). */
 const EVERY = Number(process.env.GK_DIFF_WEBGPU_EVERY ?? 100);
