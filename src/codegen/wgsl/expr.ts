@@ -189,9 +189,13 @@ const SYMBOL = {
   eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
 } as const;
 
-/** Whether WGSL may take `e` for a constant expression (no variable, memory, call or thread index in it). */
+/**
+ * Whether WGSL may evaluate `e` before the kernel runs: a constant expression, or an override
+ * expression, evaluated when the pipeline is made (blockDim is the block-size overrides): no
+ * variable, memory, call, or thread or block index in it.
+ */
 function constantOnly(e: Expr): boolean {
-  return !someExpr(e, (x) => ["var", "special", "load", "call", "atomic", "warp"].includes(x.kind));
+  return !someExpr(e, (x) => ["var", "load", "call", "atomic", "warp"].includes(x.kind) || (x.kind === "special" && x.name !== "blockDim"));
 }
 
 /** `e`, through `gk_opaque_T` where it is made of constants only (helpers.ts says why). */
