@@ -631,6 +631,7 @@ export function arbProgram(given: GenOptions = {}): fc.Arbitrary<Program> {
         params, body, grid: s.grid, block: s.block, values: vs, ...(bounds && { launchBounds: bounds }),
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
         ...(!s.u.zeroSign && { eitherZero: true as const }),
+        ...(!s.u.subnormals && { flushesSubnormals: true as const }),
       }))
       .filter((p) => !given.target || s.u.floatDivision || floatRemainders(p) <= TARGET_FLOAT_REMAINDERS);
   });
