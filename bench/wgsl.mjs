@@ -27,6 +27,10 @@ const SMOKE = process.env.GK_WGSL_BENCH_SMOKE === "1";
  * enable-dawn-features=disable_robustness, to see what bounds clamping costs).
  */
 const DAWN_FLAGS = ["disable-dawn-features=timestamp_quantization", ...(process.env.GK_WGSL_DAWN_FLAGS ?? "").split(",").filter(Boolean)];
+/** The results' name (bench/results/NAME.json, .svg). */
+const NAME = process.env.GK_WGSL_BENCH_NAME ?? "wgsl";
+/** GK_WGSL_BENCH_ONLY: the workloads whose names start with one of these (comma-separated); all without it. */
+const ONLY = (process.env.GK_WGSL_BENCH_ONLY ?? "").split(",").filter(Boolean);
 const REPS = SMOKE ? 2 : Number(process.env.GK_BENCH_REPS ?? 50);
 /** Grid sizes are multiples of `unit`, at most 65535 per dimension. */
 const S = SMOKE ? 1 / 256 : 1;
@@ -124,19 +128,60 @@ export async function benchWgsl() {
   // One device at a time: a CUDA context and a Vulkan device open together on one GPU made
   // CUDA's wall times jump (0.07 to 0.19 ms a saxpy, 0.15 to 1.5 ms a Black-Scholes, from run
   // to run on an H200), so CUDA runs every workload and closes, then WebGPU does.
+  const chosen = workloads().filter((w) => ONLY.length === 0 || ONLY.some((o) => w.name.startsWith(o)));
   const cuda = await open("cuda");
   const found = { cuda: cuda.gpu?.name, cudaReason: cuda.reason };
   const results = { cuda: new Map(), webgpu: new Map() };
   const run = async (key, gpu) => {
-    for (const w of workloads()) {
+    for (const w of chosen) {
+      console.log(`wgsl: ${w.name} on ${key} ...`);
       try {
         const m = await measure(gpu, w);
-        results[key].set(w.name, { wallMs: m.wallMs, kernelMs: m.kernelMs, figure: w.work / m.wallMs / 1e6, kernelFigure: m.kernelMs ? w.work / m.kernelMs / 1e6 : undefined, outputs: m.outputs });
+        const r = { wallMs: m.wallMs, kernelMs: m.kernelMs, figure: w.work / m.wallMs / 1e6, kernelFigure: m.kernelMs ? w.work / m.kernelMs / 1e6 : undefined, outputs: m.outputs };
+        results[key].set(w.name, r);
+        console.log(`wgsl: ${w.name} on ${key}: ${fmt(r.figure)} ${w.unit}, ${fmt(r.wallMs)} ms a launch (kernel ${r.kernelMs !== undefined ? `${fmt(r.kernelMs)} ms` : "-"})`);
       } catch (e) {
         results[key].set(w.name, { error: String(e.message ?? e).split("\n")[0] });
+        console.log(`wgsl: ${w.name} on ${key}: error: ${results[key].get(w.name).error}`);
       }
+      // The JSON as it stands, after each row: a run stopped by a time limit keeps what it measured.
+      report(false);
     }
     await gpu.close();
+  };
+  let webgpuName;
+  let webgpuReason;
+  /** The rows measured so far; `final` prints the table too. */
+  const report = (final) => {
+    const rows = [];
+    for (const w of chosen) {
+      const row = { workload: w.name, example: `${w.file} ${w.kernel}`, unit: w.unit, grid: w.grid, block: w.block };
+      const c = results.cuda.get(w.name);
+      const g = results.webgpu.get(w.name);
+      if (c) row.cuda = { ...c, outputs: undefined };
+      if (g) row.webgpu = { ...g, outputs: undefined };
+      row.agree = c?.outputs && g?.outputs ? agree(c.outputs, g.outputs) : "n/a";
+      rows.push(row);
+    }
+    const devices = { cuda: found.cuda ?? `none: ${found.cudaReason}`, webgpu: webgpuName ?? `none: ${webgpuReason ?? "not opened yet"}` };
+    const bars = rows.flatMap((r) => [
+      { group: `${r.workload} (${r.unit})`, label: "CUDA", series: "CUDA", value: r.cuda?.figure ?? NaN },
+      { group: `${r.workload} (${r.unit})`, label: "WGSL on WebGPU", series: "WGSL on WebGPU", value: r.webgpu?.figure ?? NaN },
+    ]);
+    const chart = barChart({ title: "gk's examples: WGSL on WebGPU against CUDA, same GPU", unit: "", log: true, note: `CUDA: ${devices.cuda}; WebGPU: ${devices.webgpu}`, bars });
+    const written = writeResult(NAME, { devices, reps: REPS, smoke: SMOKE, dawnFlags: DAWN_FLAGS, complete: final, rows }, chart);
+    if (!final) return;
+    const ms = (m) => (m?.wallMs !== undefined ? `${fmt(m.wallMs)} (${m.kernelMs !== undefined ? fmt(m.kernelMs) : "-"})` : m?.error ? "error" : "-");
+    const cell = (r, key) => (r[key]?.error ? "error" : r[key] ? r[key].figure : "-");
+    console.log(
+      table(
+        `WGSL (WebGPU) against CUDA, the examples on one GPU, wall time per launch over ${REPS} queued launches\n  CUDA: ${devices.cuda}\n  WebGPU: ${devices.webgpu}`,
+        ["workload", "unit", "CUDA", "WebGPU", "WebGPU/CUDA", "CUDA ms (kernel)", "WebGPU ms (kernel)", "agree"],
+        rows.map((r) => [r.workload, r.unit, cell(r, "cuda"), cell(r, "webgpu"), r.cuda?.figure && r.webgpu?.figure ? r.webgpu.figure / r.cuda.figure : "-", ms(r.cuda), ms(r.webgpu), r.agree]),
+      ),
+    );
+    for (const r of rows) for (const k of ["cuda", "webgpu"]) if (r[k]?.error) console.log(`  ${r.workload} on ${k}: ${r[k].error}`);
+    console.log(`  -> ${written}`);
   };
   if (cuda.gpu) await run("cuda", cuda.gpu);
   // Without a GPU, a WebGPU adapter is a CPU (SwiftShader): the smoke run alone uses it.
@@ -144,38 +189,13 @@ export async function benchWgsl() {
   if (!webgpu.gpu && !cuda.gpu) {
     const skipped = `no CUDA GPU (${cuda.reason}); WebGPU: ${webgpu.reason} (GK_WGSL_BENCH_SMOKE=1 checks the bench on any adapter)`;
     console.log(`\nwgsl: skipped: ${skipped}`);
-    console.log(`  -> ${writeResult("wgsl", { skipped })}`);
+    console.log(`  -> ${writeResult(NAME, { skipped })}`);
     return;
   }
-  const webgpuName = webgpu.gpu?.name;
+  webgpuName = webgpu.gpu?.name;
+  webgpuReason = webgpu.reason;
   if (webgpu.gpu) await run("webgpu", webgpu.gpu);
-  const rows = [];
-  for (const w of workloads()) {
-    const row = { workload: w.name, example: `${w.file} ${w.kernel}`, unit: w.unit, grid: w.grid, block: w.block };
-    const c = results.cuda.get(w.name);
-    const g = results.webgpu.get(w.name);
-    if (c) row.cuda = { ...c, outputs: undefined };
-    if (g) row.webgpu = { ...g, outputs: undefined };
-    row.agree = c?.outputs && g?.outputs ? agree(c.outputs, g.outputs) : "n/a";
-    rows.push(row);
-  }
-  const devices = { cuda: found.cuda ?? `none: ${found.cudaReason}`, webgpu: webgpuName ?? `none: ${webgpu.reason}` };
-  const ms = (m) => (m?.wallMs !== undefined ? `${fmt(m.wallMs)} (${m.kernelMs !== undefined ? fmt(m.kernelMs) : "-"})` : (m?.error ? "error" : "-"));
-  const cell = (r, key) => (r[key]?.error ? "error" : r[key] ? r[key].figure : "-");
-  console.log(
-    table(
-      `WGSL (WebGPU) against CUDA, the examples on one GPU, wall time per launch over ${REPS} queued launches\n  CUDA: ${devices.cuda}\n  WebGPU: ${devices.webgpu}`,
-      ["workload", "unit", "CUDA", "WebGPU", "WebGPU/CUDA", "CUDA ms (kernel)", "WebGPU ms (kernel)", "agree"],
-      rows.map((r) => [r.workload, r.unit, cell(r, "cuda"), cell(r, "webgpu"), r.cuda?.figure && r.webgpu?.figure ? r.webgpu.figure / r.cuda.figure : "-", ms(r.cuda), ms(r.webgpu), r.agree]),
-    ),
-  );
-  for (const r of rows) for (const k of ["cuda", "webgpu"]) if (r[k]?.error) console.log(`  ${r.workload} on ${k}: ${r[k].error}`);
-  const bars = rows.flatMap((r) => [
-    { group: `${r.workload} (${r.unit})`, label: "CUDA", series: "CUDA", value: r.cuda?.figure ?? NaN },
-    { group: `${r.workload} (${r.unit})`, label: "WGSL on WebGPU", series: "WGSL on WebGPU", value: r.webgpu?.figure ?? NaN },
-  ]);
-  const chart = barChart({ title: "gk's examples: WGSL on WebGPU against CUDA, same GPU", unit: "", log: true, note: `CUDA: ${devices.cuda}; WebGPU: ${devices.webgpu}`, bars });
-  console.log(`  -> ${writeResult(process.env.GK_WGSL_BENCH_NAME ?? "wgsl", { devices, reps: REPS, smoke: SMOKE, dawnFlags: DAWN_FLAGS, rows }, chart)}`);
+  report(true);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchWgsl();

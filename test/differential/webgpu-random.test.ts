@@ -6,14 +6,20 @@
  *
  * The kernels are the generator's, restricted to what the WGSL target has (GenOptions.target);
  * a kernel legalize still refuses for WGSL is left out and counted. Kernels are checked and
- * legalized 200 at a time, and the accepted ones run from one shader per batch.
+ * legalized 25 at a time (GK_DIFF_WEBGPU_BATCH), and the accepted ones run from one shader per batch.
  *
  * Sizes: GK_DIFF_WEBGPU_KERNELS kernels drawn (default 400: a CI batch on a 2-core machine,
  * SwiftShader running the shaders on the CPU), seed GK_DIFF_SEED (default 1), from kernel
  * GK_DIFF_WEBGPU_START (default 0): CI runs seeds in batches, the GPU machine a larger count
  * (GK_DIFF_WEBGPU_KERNELS=4000). No time limit: it is CPU-bound. Skipped, with a one-line
  * reason, where there is no WebGPU adapter.
+ *
+ * GK_DIFF_WEBGPU_PROGRESS names a file the run appends to as it goes: a line per 100 kernels
+ * (GK_DIFF_WEBGPU_EVERY; the counts so far) and each mismatch as it is found, so that a run stopped by a time limit
+ * still says what it did. Ranges of one seed run in parallel processes, each its own
+ * GK_DIFF_WEBGPU_START and progress file (test/differential/webgpu-shards.sh).
  */
+import { appendFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { legalize } from "../../src/ir/passes/legalize.js";
@@ -34,19 +40,32 @@ if (!webgpu.ok) console.warn(`test/differential/webgpu-random.test.ts skipped: $
 const COUNT = Number(process.env.GK_DIFF_WEBGPU_KERNELS ?? 400);
 const START = Number(process.env.GK_DIFF_WEBGPU_START ?? 0);
 const SEED = Number(process.env.GK_DIFF_SEED ?? 1);
-const BATCH = 200;
+/**
+ * Kernels checked, legalized and put in one shader together (GK_DIFF_WEBGPU_BATCH, default 25):
+ * Dawn compiles a pipeline from the whole module, so a larger one costs more per kernel (100
+ * kernels on SwiftShader: 37 s in shaders of 200, 7.5 s in shaders of 25).
+ */
+const BATCH = Number(process.env.GK_DIFF_WEBGPU_BATCH ?? 25);
+const PROGRESS = process.env.GK_DIFF_WEBGPU_PROGRESS;
+/** Kernels between progress lines (GK_DIFF_WEBGPU_EVERY, default 100). */
+const EVERY = Number(process.env.GK_DIFF_WEBGPU_EVERY ?? 100);
 /** The generator's restriction to the WGSL target (src/testing/gen/universe.ts). */
 const GEN: GenOptions = { target: WGSL_TARGET };
 
 let device: GpuDevice | undefined;
 afterAll(() => device?.close());
 
+/** A line appended to the progress file (GK_DIFF_WEBGPU_PROGRESS), if one is named. */
+function progress(line: string): void {
+  if (PROGRESS) appendFileSync(PROGRESS, `${line}\n`);
+}
+
 /** A batch of kernels WGSL expresses: the batch checked, those legalize refuses left out. */
 function wgslBatch(start: number, count: number): { readonly checked: CheckedBatch; readonly refused: number } {
   let entries = Array.from({ length: count }, (_, j) => ({ name: `k${start + j}`, program: sampleProgram(kernelSeed(SEED, start + j), GEN) }));
   const check = (list: typeof entries) => {
     const batch: Batch = printBatch(list);
-    const checked = checkBatch(batch, `webgpu${start / BATCH}.gk`);
+    const checked = checkBatch(batch, `webgpu${start}.gk`);
     if (!checked.ir) throw new Error(`generated kernels do not check:\n${checked.problems.map((p) => `${p.kernel}: ${p.detail}`).join("\n")}`);
     return { batch, checked, refusals: legalize(checked.ir, WGSL_TARGET) };
   };
@@ -102,6 +121,8 @@ describe.skipIf(!webgpu.ok)(`random kernels on WebGPU against the simulator (${w
     const mismatches: { kernel: string; source: string; detail: string }[] = [];
     let ran = 0;
     let refused = 0;
+    const counts = () => `${ran} run, ${refused} refused for WGSL, ${mismatches.length} mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+    progress(`seed ${SEED}, kernels ${START}..${START + COUNT - 1} on ${device.name}`);
     for (let start = START; start < START + COUNT; start += BATCH) {
       const b = wgslBatch(start, Math.min(BATCH, START + COUNT - start));
       refused += b.refused;
@@ -116,9 +137,15 @@ describe.skipIf(!webgpu.ok)(`random kernels on WebGPU against the simulator (${w
           detail = await compareAlone(device, k);
         }
         ran++;
-        if (detail !== undefined) mismatches.push({ kernel: k.name, source: k.source, detail });
+        if (detail !== undefined) {
+          mismatches.push({ kernel: k.name, source: k.source, detail });
+          progress(`MISMATCH ${k.name} (seed ${SEED}):\n${k.source}\n${detail}`);
+        }
+        if (ran % EVERY === 0) progress(counts());
       }
+      progress(`kernels ${start}..${Math.min(start + BATCH, START + COUNT) - 1} done: ${counts()}`);
     }
+    progress(`done: ${counts()}`);
     const s = ((performance.now() - t0) / 1000).toFixed(1);
     console.log(`webgpu differential: ${COUNT} kernels drawn, ${refused} refused for WGSL, ${ran} run, ${mismatches.length} mismatches, ${s} s (seed ${SEED})`);
     // Kernels must run: a generator that draws none WGSL expresses tests nothing.

@@ -14,12 +14,18 @@
  *   f32: exch                                    atomicExchange on the bits
  *
  * An f32 array that atomics touch holds `atomic<u32>`, the bits of its elements.
- * `load4(x, i)` is `gk_load4_x(i)`: the four elements in order, as one vector.
+ * `load4(x, i)` is `vec4<f32>(x[i], x[i + 1i], x[i + 2i], x[i + 3i])`, the index written
+ * once per lane, where its indices are pure and small (`writtenOut`): WGSL's compiler sees
+ * the range of an index made of a `for` loop's counter, the thread's index and constants, and
+ * Dawn's robustness then leaves it unclamped, where a helper's parameter has no range and each
+ * of its indices is clamped (test/codegen/wgsl/robustness.test.ts). Other indices go to a helper
+ * made for the array, `gk_load4_x(i)`, which evaluates them once.
  */
 import type { AtomicExpr, Expr, LoadExpr } from "../../ir/nodes.js";
+import { someExpr } from "../../ir/walk.js";
 import { memorySpace, type ScalarType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
-import { emitExpr, type ArrayRef, type ExprContext } from "./expr.js";
+import { emitExpr, operand, PREC, type ArrayRef, type ExprContext } from "./expr.js";
 import { ftzHelper, minMaxHelper, shape } from "./helpers.js";
 import { scalarName, typeName } from "./types.js";
 
@@ -104,9 +110,36 @@ function elementValue(a: ArrayRef, base: string, subscripts: string): string {
   return a.type.elem.kind === "scalar" && a.type.elem.name === "f32" ? `bitcast<f32>(${v})` : v;
 }
 
-/** `load2`/`load4`: a helper reading the elements at the last index and after it. */
+/** Nodes an index written out once per lane may have. */
+const WRITTEN_OUT_NODES = 12;
+
+/**
+ * Whether a vector access's indices are written out once per lane rather than passed to a
+ * helper: each pure (no memory access, call, atomic or warp operation: evaluating it again
+ * gives the same value and does nothing else) and small.
+ */
+export function writtenOut(indices: readonly Expr[]): boolean {
+  return indices.every((ix) => {
+    let nodes = 0;
+    return !someExpr(ix, (x) => ++nodes > WRITTEN_OUT_NODES || ["load", "call", "atomic", "warp"].includes(x.kind));
+  });
+}
+
+/** The element of lane k of a vector access whose indices are written out: the last index plus k. */
+export function laneElement(indices: readonly Expr[], a: ArrayRef, cx: ExprContext): (k: number) => string {
+  const texts = indices.map((i) => emitExpr(i, cx));
+  const last = indices.length - 1;
+  const one = scalarName(indices[last]!.type as ScalarType) === "u32" ? "u" : "i";
+  return (k) => `${a.name}${texts.map((t, j) => (j === last && k > 0 ? `[${operand(t, PREC.add)} + ${k}${one}]` : `[${t.text}]`)).join("")}`;
+}
+
+/** `load2`/`load4`: the elements at the last index and after it, written out or read by a helper. */
 export function vectorLoadCall(e: LoadExpr, a: ArrayRef, cx: ExprContext): string {
   const lanes = e.vector!;
+  if (writtenOut(e.indices)) {
+    const at = laneElement(e.indices, a, cx);
+    return `vec${lanes}<${scalarName(a.type.elem as ScalarType)}>(${Array.from({ length: lanes }, (_, k) => elementValue(a, at(k), "")).join(", ")})`;
+  }
   const { name, params, args, base } = helperFor(`load${lanes}`, a, e.indices, e.indices.map((i) => emitExpr(i, cx).text), cx);
   const elem = scalarName(a.type.elem as ScalarType);
   const at = laneSubscripts(e.indices);

@@ -189,9 +189,13 @@ const SYMBOL = {
   eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
 } as const;
 
-/** Whether WGSL may take `e` for a constant expression (no variable, memory, call or thread index in it). */
+/**
+ * Whether WGSL may evaluate `e` before the kernel runs: a constant expression, or an override
+ * expression, evaluated when the pipeline is made (blockDim is the block-size overrides): no
+ * variable, memory, call, or thread or block index in it.
+ */
 function constantOnly(e: Expr): boolean {
-  return !someExpr(e, (x) => ["var", "special", "load", "call", "atomic", "warp"].includes(x.kind));
+  return !someExpr(e, (x) => ["var", "load", "call", "atomic", "warp"].includes(x.kind) || (x.kind === "special" && x.name !== "blockDim"));
 }
 
 /** `e`, through `gk_opaque_T` where it is made of constants only (helpers.ts says why). */
@@ -240,8 +244,14 @@ function binary(e: BinaryExpr, cx: ExprContext): Emitted {
     case "lt":
     case "le":
     case "gt":
-    case "ge":
-      return { text: `${operand(l(), PREC.shift)} ${SYMBOL[e.op]} ${operand(r(), PREC.shift)}`, prec: PREC.rel };
+    case "ge": {
+      // A name, `<`, then a `>` (a shift, a comparison in parentheses) is what WGSL reads as a
+      // template list (`s < 21 >> x` is `s<21>`): such a left operand is parenthesized.
+      const left = operand(l(), PREC.shift);
+      const right = operand(r(), PREC.shift);
+      const guard = (e.op === "lt" || e.op === "le") && right.includes(">") && /(^|[^0-9A-Za-z_.])[A-Za-z_][0-9A-Za-z_]*$/.test(left);
+      return { text: `${guard ? `(${left})` : left} ${SYMBOL[e.op]} ${right}`, prec: PREC.rel };
+    }
     default:
       return assertNever(e.op, "binary operator");
   }

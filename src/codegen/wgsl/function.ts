@@ -25,7 +25,7 @@ import type { HelperSet } from "./helpers.js";
 import { barriersOrderingGlobal } from "./loops.js";
 import { WgslNames } from "./names.js";
 import type { Instance } from "./specialize.js";
-import { emitStmts, type StmtContext } from "./stmt.js";
+import { emitStmts, originalOf, type StmtContext } from "./stmt.js";
 import { typeName, type StructNames } from "./types.js";
 
 /** What emitting one function needs from the module. */
@@ -84,7 +84,7 @@ export function emitFunction(inst: Instance, mc: ModuleContext, kernel?: KernelI
       return l;
     },
     callee: (e) => {
-      const c = inst.calls.get(e);
+      const c = inst.calls.get(e) ?? inst.calls.get(originalOf(e) as typeof e);
       invariant(c !== undefined, `call of ${e.callee} not planned`);
       return c.name;
     },

@@ -93,6 +93,22 @@ export function copysignHelper(h: HelperSet, s: Shape): string {
   ]);
 }
 
+/**
+ * abs of i32 (or an i32 vector): the most negative value is its own absolute value, as in gk,
+ * by u32 arithmetic, which wraps by definition. WGSL's `abs` says the same, but it becomes
+ * SPIR-V's SAbs, whose value for that operand the H200's Vulkan compiler does not keep (the
+ * WebGPU random differential: `max(abs(x), y)` and `clamp(v, abs(x), h)` of x = -2^31 differed).
+ */
+export function absI32Helper(h: HelperSet, s: Shape): string {
+  const u = s.of("u32");
+  return h.use(`gk_abs_${s.suffix}`, () => [
+    `fn gk_abs_${s.suffix}(x: ${s.type}) -> ${s.type} {`,
+    `  let m = bitcast<${u}>(x >> ${u}(31u));`,
+    `  return bitcast<${s.type}>((bitcast<${u}>(x) ^ m) - m);`,
+    "}",
+  ]);
+}
+
 /** min or max of floats: a NaN operand yields the other; -0 is below +0. */
 export function minMaxHelper(h: HelperSet, op: "min" | "max", s: Shape): string {
   const nan = isNanHelper(h, s);

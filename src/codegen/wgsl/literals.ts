@@ -4,10 +4,11 @@
  *   i32   5i, -5i; the most negative one as i32(-2147483648) (2147483648i is out of range)
  *   u32   7u
  *   f32   2.5f, 0.1f written out in full when its exact decimal has at most 12 significant
- *         digits, else a hexadecimal float (0x1.99999ap-4f), which WGSL reads exactly; -0.0f;
+ *         digits, else a hexadecimal float (0x1.99999ap-4f), which WGSL reads exactly;
  *         ±Infinity and NaN, which no WGSL literal denotes (a constant expression that is
- *         one is an error), from their bits through a helper call, which is not a constant
- *         expression: gk_f32_from_bits(0x7f800000u)
+ *         one is an error), and -0.0, whose sign WGSL lets an implementation drop from a
+ *         constant, from their bits through a helper call, which is not a constant
+ *         expression: gk_f32_from_bits(0x7f800000u), gk_f32_from_bits(0x80000000u)
  *   bool  true, false
  */
 import type { ScalarType, ScalarValue } from "../../ir/types.js";
@@ -40,8 +41,9 @@ export function f32Bits(v: number): number {
 }
 
 function f32Literal(v: number): string {
-  if (!Number.isFinite(v)) return `${FROM_BITS}(0x${f32Bits(v).toString(16)}u)`;
-  if (Object.is(v, -0)) return "-0.0f";
+  // -0 too: WGSL lets an implementation ignore the sign of a zero constant (SwiftShader's
+  // copysign(x, -0.0f) was |x|); made from its bits at run time, it keeps it.
+  if (!Number.isFinite(v) || Object.is(v, -0)) return `${FROM_BITS}(0x${f32Bits(v).toString(16)}u)`;
   const sign = v < 0 ? "-" : "";
   const a = Math.abs(v);
   const dec = exactDecimal(a);

@@ -12,7 +12,7 @@ import type { BuiltinExpr } from "../../ir/nodes.js";
 import { laneScalar, T, type ValueType } from "../../ir/types.js";
 import { invariant } from "../../util.js";
 import { atom, valueShape, type Emitted, type ExprContext } from "./expr.js";
-import { copysignHelper, isInfHelper, isNanHelper, minMaxHelper, roundHelper } from "./helpers.js";
+import { absI32Helper, copysignHelper, isInfHelper, isNanHelper, minMaxHelper, roundHelper } from "./helpers.js";
 import { literal } from "./literals.js";
 import { WGSL_LACKS } from "./target.js";
 
@@ -54,7 +54,8 @@ export function builtinCall(e: BuiltinExpr, args: readonly string[], cx: ExprCon
     case "isinf":
       return atom(`${isInfHelper(cx.helpers, s)}(${a})`);
     case "abs":
-      return atom(`abs(${a})`); // of u32: the value itself, as gk's
+      // Of u32: the value itself, as gk's; of i32 a helper (helpers.ts).
+      return atom(lane.name === "i32" ? `${absI32Helper(cx.helpers, s)}(${a})` : `abs(${a})`);
     case "min":
     case "max":
       return atom(float ? `${minMaxHelper(cx.helpers, e.name, s)}(${a}, ${b})` : `${e.name}(${a}, ${b})`);

@@ -3,7 +3,9 @@
  *
  *   let x = e;            `let x: T = e;`, or `var` when assigned later
  *   a[i].f = v;           the same (atomicStore for an atomic array; store2/store4 a helper)
- *   loop (every kind)     { init; loop { if !(cond) { break; } body; continuing { step; } } }
+ *   loop (every kind)     for (init; cond; step) { body } where init and step are one
+ *                         statement each (`forHeader`); else
+ *                         { init; loop { if !(cond) { break; } body; continuing { step; } } }
  *                         (a do-while tests last: `continuing { step; break if !(cond); }`),
  *                         so `continue` runs the step, as gk's does; a small counted loop
  *                         unrolled: { { let i = 0; body } { let i = 1; body } ... } (loops.ts)
@@ -23,8 +25,8 @@ import { operands, someExpr, withOperands } from "../../ir/walk.js";
 import { elementCount, memorySpace, type ScalarType, type ValueType } from "../../ir/types.js";
 import { memoryAccess } from "../cuda/effects.js";
 import { assertNever, invariant } from "../../util.js";
-import { vectorStoreCall } from "./atomics.js";
-import { emitExpr, indexText, operand, pathText, PREC, type ExprContext } from "./expr.js";
+import { laneElement, vectorStoreCall, writtenOut } from "./atomics.js";
+import { emitExpr, indexText, operand, pathText, PREC, type Emitted, type ExprContext } from "./expr.js";
 import { literal } from "./literals.js";
 import { unrollPlan } from "./loops.js";
 import { typeName } from "./types.js";
@@ -126,7 +128,23 @@ function store(s: StoreStmt, cx: StmtContext, pre: string[], depth: number): str
   if (s.vector !== null) {
     // 16-byte accesses (8 lanes) are of half data alone, which legalize refuses.
     invariant(s.vector !== 8, "store8 reached the WGSL backend (legalize refuses half data)");
-    return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+    if (!writtenOut(indices)) return [...pre, `${pad}${vectorStoreCall(indices, v, s.vector, a, cx)}`];
+    // Written out (atomics.ts): the value once, in a `let` unless it is a variable; the indices are pure, so evaluating them after it changes nothing.
+    let val = v;
+    if (value.kind !== "var") {
+      const t = cx.temp(value.type as ValueType);
+      val = cx.name(t);
+      pre.push(`${pad}let ${val}: ${typeName(t.type, cx.structs)} = ${v};`);
+    }
+    const at = laneElement(indices, a, cx);
+    const f32 = a.type.elem.kind === "scalar" && a.type.elem.name === "f32";
+    return [
+      ...pre,
+      ...Array.from({ length: s.vector }, (_, k) => {
+        const lane = `${val}.${"xyzw"[k]}`;
+        return a.atomic ? `${pad}atomicStore(&${at(k)}, ${f32 ? `bitcast<u32>(${lane})` : lane});` : `${pad}${at(k)} = ${lane};`;
+      }),
+    ];
   }
   const element = `${a.name}${indexText(indices, cx)}`;
   if (a.atomic) {
@@ -161,24 +179,45 @@ function loop(s: LoopStmt, cx: StmtContext, depth: number): string[] {
     const iterations = values.flatMap((v) => [`${inner}{`, `${inner}${IND}${decl} = ${literal(counter.type as ScalarType, v)};`, ...emitStmts(s.body, cx, depth + 2), `${inner}}`]);
     return [`${pad}{`, ...iterations, `${pad}}`];
   }
-  const lines = [`${pad}{`, ...emitStmts(s.init, cx, depth + 1), `${inner}loop {`];
+  // Each part emitted once (emitting a call again would find its specialization taken), at
+  // depth 0 and indented after, in gk's order: init, condition, body, step (a do-while's
+  // condition last); the shape is chosen from what they became.
   const alwaysTrue = s.cond === null || (s.cond.kind === "const" && s.cond.value === true);
-  if (s.testFirst && !alwaysTrue) {
-    const pre: string[] = [];
-    const cond = emitExpr(spill(s.cond!, cx, pre, depth + 2), cx);
-    lines.push(...pre, `${inner}${IND}if (!${operand(cond, PREC.primary)}) { break; }`);
-  }
-  lines.push(...emitStmts(s.body, cx, depth + 2));
-  const step = emitStmts(s.step, cx, depth + 3);
-  const test: string[] = [];
-  if (!s.testFirst && !alwaysTrue) {
-    const pre: string[] = [];
-    const cond = emitExpr(spill(s.cond!, cx, pre, depth + 3), cx);
-    test.push(...pre, `${inner}${IND}${IND}break if !${operand(cond, PREC.primary)};`);
-  }
-  if (step.length + test.length > 0) lines.push(`${inner}${IND}continuing {`, ...step, ...test, `${inner}${IND}}`);
+  const at = (d: number, lines: readonly string[]) => lines.map((l) => IND.repeat(d) + l);
+  const init = emitStmts(s.init, cx, 0);
+  const condPre: string[] = [];
+  const cond = s.testFirst && !alwaysTrue ? emitExpr(spill(s.cond!, cx, condPre, 0), cx) : undefined;
+  const body = emitStmts(s.body, cx, 0);
+  const step = emitStmts(s.step, cx, 0);
+  const testPre: string[] = [];
+  const test = !s.testFirst && !alwaysTrue ? emitExpr(spill(s.cond!, cx, testPre, 0), cx) : undefined;
+  const asFor = forHeader(s, init, cond, condPre, step);
+  if (asFor !== null) return [`${pad}${asFor} {`, ...at(depth + 1, body), `${pad}}`];
+  const lines = [`${pad}{`, ...at(depth + 1, init), `${inner}loop {`];
+  if (cond) lines.push(...at(depth + 2, condPre), `${inner}${IND}if (!${operand(cond, PREC.primary)}) { break; }`);
+  lines.push(...at(depth + 2, body));
+  const testLines = test ? [...at(depth + 3, testPre), `${inner}${IND}${IND}break if !${operand(test, PREC.primary)};`] : [];
+  if (step.length + testLines.length > 0) lines.push(`${inner}${IND}continuing {`, ...at(depth + 3, step), ...testLines, `${inner}${IND}}`);
   lines.push(`${inner}}`, `${pad}}`);
   return lines;
+}
+
+/**
+ * `for (init; cond; step)` for a loop that tests first whose init and step (an assignment)
+ * each became at most one line and whose condition needs no statements before it; null for
+ * other loops. WGSL's compiler (Tint) knows the range of a `for` loop's counter counted
+ * between constants and leaves indices made of it unclamped under Dawn's robustness; the same
+ * loop as `loop { if !(c) { break; } ... continuing { ... } }` has every such index clamped.
+ * `continue` runs the step in both.
+ */
+function forHeader(s: LoopStmt, init: readonly string[], cond: Emitted | undefined, condPre: readonly string[], step: readonly string[]): string | null {
+  if (!s.testFirst || condPre.length > 0 || init.length > 1 || step.length > 1 || init.length + step.length === 0) return null;
+  if (s.step.length > 0 && s.step[0]!.kind !== "assign") return null;
+  const one = (lines: readonly string[]): string | null => (lines.length === 0 ? "" : lines[0]!.endsWith(";") ? lines[0]!.slice(0, -1) : null);
+  const i = one(init);
+  const st = one(step);
+  if (i === null || st === null) return null;
+  return `for (${i};${cond ? ` ${cond.text}` : ""};${st ? ` ${st}` : ""})`;
 }
 
 // ---------------------------------------------------------------- spilling
@@ -224,5 +263,15 @@ export function spill(e: Expr, cx: StmtContext, pre: string[], depth: number): E
     const access = memoryAccess(x, cx.functions);
     return i < last && (access.reads || access.writes) ? letTemp(x, cx, pre, depth) : x;
   });
-  return withOperands(e, spilled);
+  const rebuilt = withOperands(e, spilled);
+  if (rebuilt !== e) originals.set(rebuilt, originals.get(e) ?? e);
+  return rebuilt;
+}
+
+/** The node a spilled copy was made from: a call's specialization is planned for the original (specialize.ts). */
+const originals = new WeakMap<Expr, Expr>();
+
+/** The expression as the plan knows it: `e`, or the node spilling copied it from. */
+export function originalOf(e: Expr): Expr {
+  return originals.get(e) ?? e;
 }

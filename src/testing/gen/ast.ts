@@ -271,6 +271,11 @@ export interface Program {
    * its written arrays compare with -0 = +0 (generated.ts). Absent: bit for bit.
    */
   readonly eitherZero?: true;
+  /**
+   * The target may flush subnormal results to zero (universe.ts, `subnormals`): its written
+   * arrays compare with every value below 2^-126 equal to zero (generated.ts).
+   */
+  readonly flushesSubnormals?: true;
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   /** `@launchBounds(maxThreads)` or `@launchBounds(maxThreads, minBlocks)` on the kernel, maxThreads at least the block's threads. */

@@ -54,7 +54,8 @@ export function cloneArgs(args: readonly ArgValue[]): ArgValue[] {
  * The `approx_T` arrays' tolerance: the largest ulp error the builtin table states for the
  * builtins stored there, plus one for the simulator's own rounding (spec/builtins.md); the
  * `fast_f32` array's: its region's (fast.ts); where the program's target may give either zero
- * (Program.eitherZero), every written array's at least -0 = +0.
+ * (Program.eitherZero), every written array's at least -0 = +0; where it may flush subnormal
+ * results (Program.flushesSubnormals), within 2^-126.
  */
 export function tolerances(p: Program): Record<string, Tolerance> {
   const worst = new Map<string, number>();
@@ -73,6 +74,8 @@ export function tolerances(p: Program): Record<string, Tolerance> {
   if (p.fastTolerance && Object.keys(p.fastTolerance).length) out["fast_f32"] = p.fastTolerance;
   // An empty tolerance: floats equal where their values are (-0 = +0), integers bit for bit.
   if (p.eitherZero) for (const q of p.params) if (q.type.kind === "global" && !q.type.readonly) out[q.name] ??= {};
+  // A subnormal result may be flushed: within 2^-126 of each other (the smallest normal) is equal.
+  if (p.flushesSubnormals) for (const q of p.params) if (q.type.kind === "global" && !q.type.readonly) out[q.name] = { ...out[q.name], abs: Math.max(out[q.name]?.abs ?? 0, 2 ** -126) };
   return out;
 }
 

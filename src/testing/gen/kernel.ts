@@ -41,7 +41,7 @@ import { callable, fnBody, fnShape, type FnShape } from "./functions.js";
 import { Scope, type Accumulator, type KernelParts, type StmtCtx } from "./stmt.js";
 import type { GenericFn } from "./generic.js";
 import { arbGenericFn } from "./genericArb.js";
-import { FULL, universe, type Universe } from "./universe.js";
+import { floatRemainders, FULL, TARGET_FLOAT_REMAINDERS, universe, type Universe } from "./universe.js";
 import { inputValue, literalValue, sentinel, smallValue, typedArray } from "./values.js";
 import { tensorCores, warpOperations } from "./warps.js";
 import { launchBounds } from "./cacheHints.js";
@@ -631,7 +631,9 @@ export function arbProgram(given: GenOptions = {}): fc.Arbitrary<Program> {
         params, body, grid: s.grid, block: s.block, values: vs, ...(bounds && { launchBounds: bounds }),
         ...(s.fast ? { fastTolerance: s.fast.tolerance ?? {} } : {}),
         ...(!s.u.zeroSign && { eitherZero: true as const }),
-      }));
+        ...(!s.u.subnormals && { flushesSubnormals: true as const }),
+      }))
+      .filter((p) => !given.target || s.u.floatDivision || floatRemainders(p) <= TARGET_FLOAT_REMAINDERS);
   });
 }
 

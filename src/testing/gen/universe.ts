@@ -12,7 +12,7 @@
  */
 import type { MathEntry } from "../../ir/builtins.js";
 import type { Target } from "../../ir/target.js";
-import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, LANE_TYPES, NUM_TYPES, type FloatTy, type IntTy, type NumTy, type Ty } from "./ast.js";
+import { ALL_TYPES, FLOAT_TYPES, HALF_LANE_TYPES, INT_TYPES, isFloatTy, LANE_TYPES, laneType, NUM_TYPES, type FloatTy, type IntTy, type NumTy, type Ty, type ValTy } from "./ast.js";
 
 export interface Universe {
   /** Its target's name; undefined: every construct gk has. */
@@ -122,3 +122,21 @@ export function universe(target: Target | undefined): Universe {
   };
 }
 
+
+/**
+ * The most float `%` operations (scalar or vector) a kernel for a target without exact float
+ * division has: each is a loop (gk's exact fmod, spec/wgsl.md), and SwiftShader's shader
+ * compiler takes time and memory exponential in a chain of them whose results feed each other
+ * (measured 2026-11-29: 4 dependent vec4 `%` 4 s; seed 1's kernel 1808, with a chain of 3 in one
+ * expression, over 7 minutes and 24 GB before the kernel ran).
+ */
+export const TARGET_FLOAT_REMAINDERS = 2;
+
+/** The float `%` operations of a generated program (any node `{ k: "binary", op: "%" }` of a float or float-vector type). */
+export function floatRemainders(node: unknown): number {
+  if (Array.isArray(node)) return node.reduce((n: number, x) => n + floatRemainders(x), 0);
+  if (typeof node !== "object" || node === null) return 0;
+  const o = node as { k?: unknown; op?: unknown; t?: unknown };
+  const own = o.k === "binary" && o.op === "%" && typeof o.t === "string" && laneType(o.t as ValTy) !== undefined && isFloatTy(laneType(o.t as ValTy)!) ? 1 : 0;
+  return Object.values(node).reduce((n: number, x) => n + floatRemainders(x), own);
+}

@@ -18,6 +18,18 @@ function wgslOf(src: string): string {
 }
 
 describe("WGSL semantics", () => {
+  it("abs of i32 is u32 arithmetic (gk_abs_i32), keeping abs(-2^31) = -2^31 where SPIR-V's SAbs need not", () => {
+    const w = wgslOf(`device_kernel k(x: readonly global<i32>, out: global<i32>, v: global<i32x2>, f: global<f32>) {
+  out[0] = abs(x[0]);
+  v[0] = abs(v[1]);
+  f[0] = abs(f[1]);
+}`);
+    expect(w).toContain("out[0i] = gk_abs_i32(x[0i]);");
+    expect(w).toContain("fn gk_abs_i32(x: i32) -> i32 {\n  let m = bitcast<u32>(x >> u32(31u));\n  return bitcast<i32>((bitcast<u32>(x) ^ m) - m);\n}");
+    expect(w).toContain("gk_abs_vec2_i32(v[1i])");
+    expect(w).toContain("f[0i] = abs(f[1i]);");
+  });
+
   it("integer division and remainder by zero yield 0; shifts count modulo 32; float % is fmod; -u32 wraps", () => {
     expect(
       wgslOf(`device_kernel k(a: i32, b: u32, out: global<i32>, u: global<u32>, f: global<f32>) {
@@ -202,7 +214,7 @@ describe("WGSL semantics", () => {
       fn k(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
         f[0i] = 2.5f;
         f[1i] = 0x1.99999ap-4f;
-        f[2i] = -0.0f;
+        f[2i] = gk_f32_from_bits(0x80000000u);
         f[3i] = gk_f32_from_bits(0x7f800000u);
         f[4i] = gk_f32_from_bits(0xff800000u);
         f[5i] = gk_f32_from_bits(0x7fc00000u);

@@ -27,24 +27,17 @@ fn blackScholes(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(w
   let n: i32 = gk_params_blackScholes.p0;
   let r: f32 = gk_params_blackScholes.p1;
   let v: f32 = gk_params_blackScholes.p2;
-  {
-    var i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x);
-    loop {
-      if (!(i < n)) { break; }
-      let s: f32 = price[i];
-      let x: f32 = strike[i];
-      let t: f32 = years[i];
-      let sqrtT: f32 = sqrt(t);
-      let d1: f32 = (log(s / x) + (r + 0.5f * v * v) * t) / (v * sqrtT);
-      let d2: f32 = d1 - v * sqrtT;
-      let cndD1: f32 = cnd(d1);
-      let cndD2: f32 = cnd(d2);
-      let expRT: f32 = exp(-r * t);
-      call[i] = s * cndD1 - x * expRT * cndD2;
-      put[i] = x * expRT * (1.0f - cndD2) - s * (1.0f - cndD1);
-      continuing {
-        i = i + i32(gk_block_x) * i32(gk_num_groups.x);
-      }
-    }
+  for (var i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x); i < n; i = i + i32(gk_block_x) * i32(gk_num_groups.x)) {
+    let s: f32 = price[i];
+    let x: f32 = strike[i];
+    let t: f32 = years[i];
+    let sqrtT: f32 = sqrt(t);
+    let d1: f32 = (log(s / x) + (r + 0.5f * v * v) * t) / (v * sqrtT);
+    let d2: f32 = d1 - v * sqrtT;
+    let cndD1: f32 = cnd(d1);
+    let cndD2: f32 = cnd(d2);
+    let expRT: f32 = exp(-r * t);
+    call[i] = s * cndD1 - x * expRT * cndD2;
+    put[i] = x * expRT * (1.0f - cndD2) - s * (1.0f - cndD1);
   }
 }

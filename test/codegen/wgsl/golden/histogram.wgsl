@@ -20,15 +20,8 @@ fn histogram(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
     atomicStore(&local_hist[tid], 0u);
   }
   workgroupBarrier();
-  {
-    var i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x);
-    loop {
-      if (!(i < n)) { break; }
-      _ = atomicAdd(&local_hist[data[i] % 16u], 1u);
-      continuing {
-        i = i + i32(gk_block_x) * i32(gk_num_groups.x);
-      }
-    }
+  for (var i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x); i < n; i = i + i32(gk_block_x) * i32(gk_num_groups.x)) {
+    _ = atomicAdd(&local_hist[data[i] % 16u], 1u);
   }
   workgroupBarrier();
   if (tid < 16i) {

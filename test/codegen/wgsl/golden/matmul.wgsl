@@ -24,28 +24,14 @@ fn matmul(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgro
   let row: i32 = i32(gk_group_id.y) * 16i + i32(gk_local_id.y);
   let col: i32 = i32(gk_group_id.x) * 16i + i32(gk_local_id.x);
   var sum: f32 = 0.0f;
-  {
-    var t: i32 = 0i;
-    loop {
-      if (!(t < (K + 16i - 1i) / 16i)) { break; }
-      tA[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, A[row * K + t * 16i + i32(gk_local_id.x)], row < M && t * 16i + i32(gk_local_id.x) < K);
-      tB[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, B[(t * 16i + i32(gk_local_id.y)) * N + col], col < N && t * 16i + i32(gk_local_id.y) < K);
-      workgroupBarrier();
-      {
-        var k: i32 = 0i;
-        loop {
-          if (!(k < 16i)) { break; }
-          sum = sum + tA[i32(gk_local_id.y)][k] * tB[k][i32(gk_local_id.x)];
-          continuing {
-            k = k + 1i;
-          }
-        }
-      }
-      workgroupBarrier();
-      continuing {
-        t = t + 1i;
-      }
+  for (var t: i32 = 0i; t < (K + 16i - 1i) / 16i; t = t + 1i) {
+    tA[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, A[row * K + t * 16i + i32(gk_local_id.x)], row < M && t * 16i + i32(gk_local_id.x) < K);
+    tB[i32(gk_local_id.y)][i32(gk_local_id.x)] = select(0.0f, B[(t * 16i + i32(gk_local_id.y)) * N + col], col < N && t * 16i + i32(gk_local_id.y) < K);
+    workgroupBarrier();
+    for (var k: i32 = 0i; k < 16i; k = k + 1i) {
+      sum = sum + tA[i32(gk_local_id.y)][k] * tB[k][i32(gk_local_id.x)];
     }
+    workgroupBarrier();
   }
   if (row < M && col < N) {
     C[row * N + col] = sum;

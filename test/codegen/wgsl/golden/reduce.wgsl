@@ -34,18 +34,11 @@ fn block_sum(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(work
   let i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x);
   buf[tid] = select(0.0f, x[i], i < n);
   workgroupBarrier();
-  {
-    var stride: i32 = 128i;
-    loop {
-      if (!(stride > 0i)) { break; }
-      if (tid < stride) {
-        buf[tid] = buf[tid] + buf[tid + stride];
-      }
-      workgroupBarrier();
-      continuing {
-        stride = stride >> 1u;
-      }
+  for (var stride: i32 = 128i; stride > 0i; stride = stride >> 1u) {
+    if (tid < stride) {
+      buf[tid] = buf[tid] + buf[tid + stride];
     }
+    workgroupBarrier();
   }
   if (tid == 0i) {
     partial[i32(gk_group_id.x)] = buf[0i];

@@ -22,53 +22,20 @@ struct gk_Params_saxpy8 {
 @group(0) @binding(2) var<storage, read> y_1: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out_1: array<f32>;
 
-fn gk_load4_x(i0: i32) -> vec4<f32> {
-  return vec4<f32>(x[i0], x[i0 + 1i], x[i0 + 2i], x[i0 + 3i]);
-}
-
-fn gk_load4_y(i0: i32) -> vec4<f32> {
-  return vec4<f32>(y[i0], y[i0 + 1i], y[i0 + 2i], y[i0 + 3i]);
-}
-
-fn gk_store4_out(i0: i32, v: vec4<f32>) {
-  out[i0] = v.x;
-  out[i0 + 1i] = v.y;
-  out[i0 + 2i] = v.z;
-  out[i0 + 3i] = v.w;
-}
-
-fn gk_load4_x_1(i0: i32) -> vec4<f32> {
-  return vec4<f32>(x_1[i0], x_1[i0 + 1i], x_1[i0 + 2i], x_1[i0 + 3i]);
-}
-
-fn gk_load4_y_1(i0: i32) -> vec4<f32> {
-  return vec4<f32>(y_1[i0], y_1[i0 + 1i], y_1[i0 + 2i], y_1[i0 + 3i]);
-}
-
-fn gk_store4_out_1(i0: i32, v: vec4<f32>) {
-  out_1[i0] = v.x;
-  out_1[i0 + 1i] = v.y;
-  out_1[i0 + 2i] = v.z;
-  out_1[i0 + 3i] = v.w;
-}
-
 @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
 fn saxpy4(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
   let n: i32 = gk_params_saxpy4.p0;
   let alpha: f32 = gk_params_saxpy4.p1;
   let i: i32 = i32(gk_group_id.x * gk_block_x + gk_local_id.x) * 4i;
   if (i + 4i <= n) {
-    gk_store4_out(i, vec4<f32>(alpha) * gk_load4_x(i) + gk_load4_y(i));
+    let gk_t1: vec4<f32> = vec4<f32>(alpha) * vec4<f32>(x[i], x[i + 1i], x[i + 2i], x[i + 3i]) + vec4<f32>(y[i], y[i + 1i], y[i + 2i], y[i + 3i]);
+    out[i] = gk_t1.x;
+    out[i + 1i] = gk_t1.y;
+    out[i + 2i] = gk_t1.z;
+    out[i + 3i] = gk_t1.w;
   } else {
-    {
-      var j: i32 = i;
-      loop {
-        if (!(j < n)) { break; }
-        out[j] = alpha * x[j] + y[j];
-        continuing {
-          j = j + 1i;
-        }
-      }
+    for (var j: i32 = i; j < n; j = j + 1i) {
+      out[j] = alpha * x[j] + y[j];
     }
   }
 }
@@ -78,27 +45,17 @@ fn saxpy8(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgro
   let n: i32 = gk_params_saxpy8.p0;
   let alpha: f32 = gk_params_saxpy8.p1;
   let first: i32 = (i32(gk_group_id.x) * i32(gk_block_x) * 2i + i32(gk_local_id.x)) * 4i;
-  {
-    var k: i32 = 0i;
-    loop {
-      if (!(k < 2i)) { break; }
-      let i: i32 = first + k * i32(gk_block_x) * 4i;
-      if (i + 4i <= n) {
-        gk_store4_out_1(i, vec4<f32>(alpha) * gk_load4_x_1(i) + gk_load4_y_1(i));
-      } else {
-        {
-          var j: i32 = i;
-          loop {
-            if (!(j < n)) { break; }
-            out_1[j] = alpha * x_1[j] + y_1[j];
-            continuing {
-              j = j + 1i;
-            }
-          }
-        }
-      }
-      continuing {
-        k = k + 1i;
+  for (var k: i32 = 0i; k < 2i; k = k + 1i) {
+    let i: i32 = first + k * i32(gk_block_x) * 4i;
+    if (i + 4i <= n) {
+      let gk_t1: vec4<f32> = vec4<f32>(alpha) * vec4<f32>(x_1[i], x_1[i + 1i], x_1[i + 2i], x_1[i + 3i]) + vec4<f32>(y_1[i], y_1[i + 1i], y_1[i + 2i], y_1[i + 3i]);
+      out_1[i] = gk_t1.x;
+      out_1[i + 1i] = gk_t1.y;
+      out_1[i + 2i] = gk_t1.z;
+      out_1[i + 3i] = gk_t1.w;
+    } else {
+      for (var j: i32 = i; j < n; j = j + 1i) {
+        out_1[j] = alpha * x_1[j] + y_1[j];
       }
     }
   }

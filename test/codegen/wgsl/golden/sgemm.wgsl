@@ -16,36 +16,6 @@ struct gk_Params_sgemm {
 var<workgroup> As: array<array<array<f32, 128>, 8>, 2>;
 var<workgroup> Bs: array<array<array<f32, 128>, 8>, 2>;
 
-fn gk_load4_A(i0: i32) -> vec4<f32> {
-  return vec4<f32>(A[i0], A[i0 + 1i], A[i0 + 2i], A[i0 + 3i]);
-}
-
-fn gk_load4_B(i0: i32) -> vec4<f32> {
-  return vec4<f32>(B[i0], B[i0 + 1i], B[i0 + 2i], B[i0 + 3i]);
-}
-
-fn gk_store4_Bs(i0: i32, i1: i32, i2: i32, v: vec4<f32>) {
-  Bs[i0][i1][i2] = v.x;
-  Bs[i0][i1][i2 + 1i] = v.y;
-  Bs[i0][i1][i2 + 2i] = v.z;
-  Bs[i0][i1][i2 + 3i] = v.w;
-}
-
-fn gk_load4_As(i0: i32, i1: i32, i2: i32) -> vec4<f32> {
-  return vec4<f32>(As[i0][i1][i2], As[i0][i1][i2 + 1i], As[i0][i1][i2 + 2i], As[i0][i1][i2 + 3i]);
-}
-
-fn gk_load4_Bs(i0: i32, i1: i32, i2: i32) -> vec4<f32> {
-  return vec4<f32>(Bs[i0][i1][i2], Bs[i0][i1][i2 + 1i], Bs[i0][i1][i2 + 2i], Bs[i0][i1][i2 + 3i]);
-}
-
-fn gk_store4_C(i0: i32, v: vec4<f32>) {
-  C[i0] = v.x;
-  C[i0 + 1i] = v.y;
-  C[i0 + 2i] = v.z;
-  C[i0 + 3i] = v.w;
-}
-
 @compute @workgroup_size(gk_block_x, gk_block_y, gk_block_z)
 fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgroup_id) gk_group_id: vec3<u32>, @builtin(num_workgroups) gk_num_groups: vec3<u32>, @builtin(local_invocation_index) gk_local_index: u32) {
   let M: i32 = gk_params_sgemm.p0;
@@ -60,143 +30,199 @@ fn sgemm(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(workgrou
   let bRow: i32 = i32(gk_local_id.x) / 32i;
   let bCol: i32 = i32(gk_local_id.x) % 32i * 4i;
   var acc: array<array<vec4<f32>, 2>, 8>;
-  var a: vec4<f32> = gk_load4_A((row0 + aRow) * K + aCol);
-  var b: vec4<f32> = gk_load4_B(bRow * N + col0 + bCol);
+  var a: vec4<f32> = vec4<f32>(A[(row0 + aRow) * K + aCol], A[(row0 + aRow) * K + aCol + 1i], A[(row0 + aRow) * K + aCol + 2i], A[(row0 + aRow) * K + aCol + 3i]);
+  var b: vec4<f32> = vec4<f32>(B[bRow * N + col0 + bCol], B[bRow * N + col0 + bCol + 1i], B[bRow * N + col0 + bCol + 2i], B[bRow * N + col0 + bCol + 3i]);
   var stage: i32 = 0i;
   As[0i][aCol][aRow] = a.x;
   As[0i][aCol + 1i][aRow] = a.y;
   As[0i][aCol + 2i][aRow] = a.z;
   As[0i][aCol + 3i][aRow] = a.w;
-  gk_store4_Bs(0i, bRow, bCol, b);
+  Bs[0i][bRow][bCol] = b.x;
+  Bs[0i][bRow][bCol + 1i] = b.y;
+  Bs[0i][bRow][bCol + 2i] = b.z;
+  Bs[0i][bRow][bCol + 3i] = b.w;
   workgroupBarrier();
-  {
-    var k0: i32 = 0i;
-    loop {
-      if (!(k0 < K)) { break; }
-      let more: bool = k0 + 8i < K;
-      if (more) {
-        a = gk_load4_A((row0 + aRow) * K + k0 + 8i + aCol);
-        b = gk_load4_B((k0 + 8i + bRow) * N + col0 + bCol);
-      }
+  for (var k0: i32 = 0i; k0 < K; k0 = k0 + 8i) {
+    let more: bool = k0 + 8i < K;
+    if (more) {
+      a = vec4<f32>(A[(row0 + aRow) * K + k0 + 8i + aCol], A[(row0 + aRow) * K + k0 + 8i + aCol + 1i], A[(row0 + aRow) * K + k0 + 8i + aCol + 2i], A[(row0 + aRow) * K + k0 + 8i + aCol + 3i]);
+      b = vec4<f32>(B[(k0 + 8i + bRow) * N + col0 + bCol], B[(k0 + 8i + bRow) * N + col0 + bCol + 1i], B[(k0 + 8i + bRow) * N + col0 + bCol + 2i], B[(k0 + 8i + bRow) * N + col0 + bCol + 3i]);
+    }
+    for (var k: i32 = 0i; k < 8i; k = k + 1i) {
+      let a0: vec4<f32> = vec4<f32>(As[stage][k][ty * 4i], As[stage][k][ty * 4i + 1i], As[stage][k][ty * 4i + 2i], As[stage][k][ty * 4i + 3i]);
+      let a1: vec4<f32> = vec4<f32>(As[stage][k][64i + ty * 4i], As[stage][k][64i + ty * 4i + 1i], As[stage][k][64i + ty * 4i + 2i], As[stage][k][64i + ty * 4i + 3i]);
+      let b0: vec4<f32> = vec4<f32>(Bs[stage][k][tx * 4i], Bs[stage][k][tx * 4i + 1i], Bs[stage][k][tx * 4i + 2i], Bs[stage][k][tx * 4i + 3i]);
+      let b1: vec4<f32> = vec4<f32>(Bs[stage][k][64i + tx * 4i], Bs[stage][k][64i + tx * 4i + 1i], Bs[stage][k][64i + tx * 4i + 2i], Bs[stage][k][64i + tx * 4i + 3i]);
+      var ra = array<f32, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
       {
-        var k: i32 = 0i;
-        loop {
-          if (!(k < 8i)) { break; }
-          let a0: vec4<f32> = gk_load4_As(stage, k, ty * 4i);
-          let a1: vec4<f32> = gk_load4_As(stage, k, 64i + ty * 4i);
-          let b0: vec4<f32> = gk_load4_Bs(stage, k, tx * 4i);
-          let b1: vec4<f32> = gk_load4_Bs(stage, k, 64i + tx * 4i);
-          var ra = array<f32, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
-          {
-            {
-              let m: i32 = 0i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 1i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 2i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 3i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 4i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 5i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 6i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-            {
-              let m: i32 = 7i;
-              acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
-              acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
-            }
-          }
-          continuing {
-            k = k + 1i;
-          }
+        {
+          let m: i32 = 0i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 1i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 2i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 3i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 4i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 5i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 6i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
+        }
+        {
+          let m: i32 = 7i;
+          acc[m][0i] = acc[m][0i] + vec4<f32>(ra[m]) * b0;
+          acc[m][1i] = acc[m][1i] + vec4<f32>(ra[m]) * b1;
         }
       }
-      if (more) {
-        let next: i32 = 1i - stage;
-        As[next][aCol][aRow] = a.x;
-        As[next][aCol + 1i][aRow] = a.y;
-        As[next][aCol + 2i][aRow] = a.z;
-        As[next][aCol + 3i][aRow] = a.w;
-        gk_store4_Bs(next, bRow, bCol, b);
-        stage = next;
-      }
-      workgroupBarrier();
-      continuing {
-        k0 = k0 + 8i;
-      }
     }
+    if (more) {
+      let next: i32 = 1i - stage;
+      As[next][aCol][aRow] = a.x;
+      As[next][aCol + 1i][aRow] = a.y;
+      As[next][aCol + 2i][aRow] = a.z;
+      As[next][aCol + 3i][aRow] = a.w;
+      Bs[next][bRow][bCol] = b.x;
+      Bs[next][bRow][bCol + 1i] = b.y;
+      Bs[next][bRow][bCol + 2i] = b.z;
+      Bs[next][bRow][bCol + 3i] = b.w;
+      stage = next;
+    }
+    workgroupBarrier();
   }
   {
     {
       let m_1: i32 = 0i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t1: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t1.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t1.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t1.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t1.w;
+      let gk_t2: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t2.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t2.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t2.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t2.w;
     }
     {
       let m_1: i32 = 1i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t3: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t3.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t3.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t3.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t3.w;
+      let gk_t4: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t4.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t4.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t4.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t4.w;
     }
     {
       let m_1: i32 = 2i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t5: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t5.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t5.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t5.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t5.w;
+      let gk_t6: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t6.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t6.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t6.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t6.w;
     }
     {
       let m_1: i32 = 3i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t7: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t7.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t7.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t7.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t7.w;
+      let gk_t8: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t8.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t8.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t8.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t8.w;
     }
     {
       let m_1: i32 = 4i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t9: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t9.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t9.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t9.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t9.w;
+      let gk_t10: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t10.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t10.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t10.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t10.w;
     }
     {
       let m_1: i32 = 5i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t11: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t11.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t11.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t11.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t11.w;
+      let gk_t12: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t12.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t12.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t12.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t12.w;
     }
     {
       let m_1: i32 = 6i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t13: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t13.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t13.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t13.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t13.w;
+      let gk_t14: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t14.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t14.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t14.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t14.w;
     }
     {
       let m_1: i32 = 7i;
       let row: i32 = row0 + select(60i + ty * 4i + m_1, ty * 4i + m_1, m_1 < 4i);
-      gk_store4_C(row * N + col0 + tx * 4i, acc[m_1][0i]);
-      gk_store4_C(row * N + col0 + 64i + tx * 4i, acc[m_1][1i]);
+      let gk_t15: vec4<f32> = acc[m_1][0i];
+      C[row * N + col0 + tx * 4i] = gk_t15.x;
+      C[row * N + col0 + tx * 4i + 1i] = gk_t15.y;
+      C[row * N + col0 + tx * 4i + 2i] = gk_t15.z;
+      C[row * N + col0 + tx * 4i + 3i] = gk_t15.w;
+      let gk_t16: vec4<f32> = acc[m_1][1i];
+      C[row * N + col0 + 64i + tx * 4i] = gk_t16.x;
+      C[row * N + col0 + 64i + tx * 4i + 1i] = gk_t16.y;
+      C[row * N + col0 + 64i + tx * 4i + 2i] = gk_t16.z;
+      C[row * N + col0 + 64i + tx * 4i + 3i] = gk_t16.w;
     }
   }
 }

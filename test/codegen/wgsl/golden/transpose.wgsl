@@ -19,31 +19,17 @@ fn u_transpose(@builtin(local_invocation_id) gk_local_id: vec3<u32>, @builtin(wo
   let cols: i32 = gk_params_u_transpose.p1;
   let x: i32 = i32(gk_group_id.x) * 32i + i32(gk_local_id.x);
   let y0: i32 = i32(gk_group_id.y) * 32i + i32(gk_local_id.y);
-  {
-    var j: i32 = 0i;
-    loop {
-      if (!(j < 32i)) { break; }
-      if (x < cols && y0 + j < rows) {
-        tile[i32(gk_local_id.y) + j][i32(gk_local_id.x)] = input[(y0 + j) * cols + x];
-      }
-      continuing {
-        j = j + 8i;
-      }
+  for (var j: i32 = 0i; j < 32i; j = j + 8i) {
+    if (x < cols && y0 + j < rows) {
+      tile[i32(gk_local_id.y) + j][i32(gk_local_id.x)] = input[(y0 + j) * cols + x];
     }
   }
   workgroupBarrier();
   let tx: i32 = i32(gk_group_id.y) * 32i + i32(gk_local_id.x);
   let ty0: i32 = i32(gk_group_id.x) * 32i + i32(gk_local_id.y);
-  {
-    var j_1: i32 = 0i;
-    loop {
-      if (!(j_1 < 32i)) { break; }
-      if (tx < rows && ty0 + j_1 < cols) {
-        output[(ty0 + j_1) * rows + tx] = tile[i32(gk_local_id.x)][i32(gk_local_id.y) + j_1];
-      }
-      continuing {
-        j_1 = j_1 + 8i;
-      }
+  for (var j_1: i32 = 0i; j_1 < 32i; j_1 = j_1 + 8i) {
+    if (tx < rows && ty0 + j_1 < cols) {
+      output[(ty0 + j_1) * rows + tx] = tile[i32(gk_local_id.x)][i32(gk_local_id.y) + j_1];
     }
   }
 }
