@@ -211,7 +211,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     if (b.rule.kind !== "memory") continue;
     const op = b.rule.op;
     const args = op.startsWith("fence") ? "" : op.startsWith("load") ? "arr, i" : "arr, i, v";
-    out.push(`| \`${b.name}(${args})\` | ${[...b.rule.types, ...(b.rule.vectors ?? [])].join(" ")} | ${b.doc} |`);
+    out.push(`| \`${b.name}(${args})\` | ${b.rule.types.join(" ")} | ${b.doc} |`);
   }
   out.push(
     "",
