@@ -4,6 +4,7 @@
  * operations, and device functions.
  */
 import type * as ast from "../parser/ast.js";
+import { atomicEntries, atomicTypeName } from "../ir/atomicBuiltins.js";
 import { admittedScalars, atomicBuiltin, lookupBuiltin, type AtomicEntry, type CacheHintEntry, type MathEntry, type MemoryEntry, type VectorEntry, type WarpEntry } from "../ir/builtins.js";
 import { checkOrderedLoad } from "./memoryOps.js";
 import { checkHintedLoad } from "./cacheHints.js";
@@ -273,9 +274,10 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     return undefined;
   }
   const elem = array.type.elem;
-  if (elem.kind !== "scalar" || !b.rule.types.includes(elem.name)) {
-    const hint = elem.kind === "scalar" ? "" : "; atomics update scalar elements (of an array of scalars)";
-    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${b.rule.types.join(", ")} elements, but '${array.name}' holds ${typeToString(elem)}${hint}`);
+  const accepted = elem.kind === "scalar" ? b.rule.types.includes(elem.name) : elem.kind === "vector" && (b.rule.vectors ?? []).some((v) => v === atomicTypeName(elem));
+  if (!accepted || (elem.kind !== "scalar" && elem.kind !== "vector")) {
+    const types = [...b.rule.types, ...(b.rule.vectors ?? [])].join(", ");
+    ctx.log.error("GK3017", e.args[0]!.span, `${b.name}() works on ${types} elements, but '${array.name}' holds ${typeToString(elem)}${elem.kind === "scalar" ? "" : `; ${atomicVectorHint()}`}`);
     return undefined;
   }
   const indices = checkIndices(ctx, array, [...target.indices, e.args[1]!], e);
@@ -287,6 +289,12 @@ function checkAtomic(ctx: FnCtx, e: ast.CallExpr, b: AtomicEntry): Expr | undefi
     args.push(v);
   }
   return { kind: "atomic", type: elem, op: b.rule.op, array, indices, args, span: e.span };
+}
+
+/** What a refused atomic on a vector or struct element is told: the vectors atomics do take. */
+function atomicVectorHint(): string {
+  const takers = atomicEntries.filter((a) => a.rule.vectors?.length).map((a) => `${a.name}() on ${a.rule.vectors!.join(" and ")}`);
+  return `atomics update scalar elements, and vectors only in ${takers.join(", ")} (the GPU's own instructions)`;
 }
 
 /** The element type's name of an array of scalars, else undefined. */

@@ -2,13 +2,27 @@
  * The atomics of the builtin table (src/ir/builtins.ts): `atomicAdd(arr, i, v)` and the
  * others, on global and shared memory, on every element type (the CUDA column,
  * src/codegen/cuda/atomicBuiltins.ts, makes most 1- and 2-byte ones a loop of atomicCAS,
- * which is exact). Here: the rule, the doc, and the simulator's
- * new value of the element.
+ * which is exact), and atomicAdd on the two-lane half vectors f16x2 and bf16x2, for which the
+ * GPU has an instruction (PTX `atom.add.noftz.f16x2`/`.bf16x2`: each lane added as the scalar
+ * atomicAdd adds it, each lane atomic on its own). Here: the rule, the doc, and the
+ * simulator's new value of the element (of a vector element: of each lane, by the lane
+ * type's template).
  */
 import type { AtomicEntry } from "./builtins.js";
 import { jsBinary } from "./evalOp.js";
 import { call, raw, type Template } from "./templates.js";
-import { T, type ScalarName } from "./types.js";
+import { T, type ScalarName, type ScalarType, type VectorType } from "./types.js";
+
+/** The vector element types an atomic may update: atomicAdd's two-lane halves (AtomicRule.vectors). */
+export const ATOMIC_VECTORS = ["f16x2", "bf16x2"] as const;
+export type AtomicVectorName = (typeof ATOMIC_VECTORS)[number];
+/** An atomic's element type by name: a scalar's, or one of ATOMIC_VECTORS. */
+export type AtomicTypeName = ScalarName | AtomicVectorName;
+
+/** The name an atomic's element type goes by in the tables (`f32`, `f16x2`); a vector's is an AtomicVectorName once the checker admitted it. */
+export function atomicTypeName(t: ScalarType | VectorType): AtomicTypeName {
+  return t.kind === "scalar" ? t.name : (`${t.elem.name}x${t.lanes}` as AtomicVectorName);
+}
 
 const SMALL_INTS = ["i8", "u8", "i16", "u16"] as const satisfies readonly ScalarName[];
 const HALVES = ["f16", "bf16"] as const satisfies readonly ScalarName[];
@@ -36,8 +50,8 @@ const forAll = (types: readonly ScalarName[], js: AtomicJs) => Object.fromEntrie
 export const atomicEntries: readonly AtomicEntry[] = [
   {
     name: "atomicAdd",
-    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals.",
-    rule: { kind: "atomic", op: "add", types: NUMS },
+    doc: "atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals; on f16x2 and bf16x2 each lane does, atomically on its own (the old vector's lanes may be of different moments).",
+    rule: { kind: "atomic", op: "add", types: NUMS, vectors: ATOMIC_VECTORS },
     js: { ...jsOp("add", NUMS), f32: (space) => raw(([o, v]) => (space === "global" ? `$.ftz32(Math.fround($.ftz32(${o}) + $.ftz32(${v})))` : `Math.fround(${o} + ${v})`)) },
   },
   {

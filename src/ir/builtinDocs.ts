@@ -221,6 +221,9 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
     "On the 1- and 2-byte types (i8 u8 i16 u16 f16 bf16) the GPU has atomic instructions only for f16 and bf16 `atomicAdd`/`atomicSub`",
     "and for `atomicCAS` on 2-byte elements: gk's CUDA applies every other operation in a loop of `atomicCAS`, on the element itself",
     "(2 bytes) or on the aligned 32-bit word that holds it (1 byte), which changes only that element and is as atomic as the others (slower under heavy contention).",
+    "`atomicAdd` also adds an f16x2 or bf16x2 element (`atomicAdd(acc, i, f16x2(a, b))`), in one instruction (PTX `atom.add.noftz.f16x2`, `.bf16x2`): each lane",
+    "as the scalar f16 or bf16 atomicAdd adds it (rounded to nearest even, subnormals kept), each lane atomic on its own, so under contention the old vector's lanes",
+    "may come from different moments. No other atomic takes a vector (GK3017).",
     "",
     "| call | element types | meaning |",
     "| --- | --- | --- |",
@@ -228,7 +231,7 @@ export function renderBuiltinDocs(cudaFunction: (builtin: string) => string | un
   for (const b of builtins) {
     if (b.rule.kind !== "atomic") continue;
     const args = b.rule.op === "cas" ? "arr, i, compare, v" : "arr, i, v";
-    out.push(`| \`${b.name}(${args})\` | ${b.rule.types.join(" ")} | ${b.doc} |`);
+    out.push(`| \`${b.name}(${args})\` | ${[...b.rule.types, ...(b.rule.vectors ?? [])].join(" ")} | ${b.doc} |`);
   }
   out.push(
     "",

@@ -13,7 +13,7 @@
 import type { AtomicOp, Axis, SpecialName, WarpOp } from "./nodes.js";
 import { evaluatesOnce, fill, raw, type Template } from "./templates.js";
 import { FLOAT_NAMES, INT_NAMES, T, type FloatName, type ScalarName, type ScalarType, type ScalarValue, type ValueType } from "./types.js";
-import { atomicEntries } from "./atomicBuiltins.js";
+import { atomicEntries, type AtomicVectorName } from "./atomicBuiltins.js";
 import { warpEntries } from "./warpBuiltins.js";
 import { mmaEntries, type MmaRule } from "./mmaBuiltins.js";
 import { ldmatrixEntries } from "./ldmatrixBuiltins.js";
@@ -71,6 +71,8 @@ export interface AtomicRule {
   readonly op: AtomicOp;
   /** Element types this atomic accepts. */
   readonly types: readonly ScalarName[];
+  /** Vector element types it accepts too (atomicAdd: f16x2, bf16x2), each lane by its lane type's implementation. */
+  readonly vectors?: readonly AtomicVectorName[];
 }
 
 export interface SyncRule {
@@ -168,7 +170,8 @@ export interface AtomicEntry {
   readonly rule: AtomicRule;
   /**
    * The new value of the element: a template over `[old, ...operands]`, for an element of
-   * global or shared memory (the GPU's f32 atomic add differs between them).
+   * global or shared memory (the GPU's f32 atomic add differs between them). A vector element
+   * (rule.vectors) takes its lane type's, lane by lane.
    */
   readonly js: Partial<Record<ScalarName, (space: "global" | "shared") => Template>>;
 }

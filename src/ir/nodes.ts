@@ -255,10 +255,13 @@ export interface BuiltinExpr {
   readonly span: Span;
 }
 
-/** An atomic read-modify-write of one array element; the value is the element's old value. */
+/**
+ * An atomic read-modify-write of one array element; the value is the element's old value. The
+ * element is a scalar, or a vector of the atomic's rule.vectors (atomicAdd on f16x2, bf16x2).
+ */
 export interface AtomicExpr {
   readonly kind: "atomic";
-  readonly type: ScalarType;
+  readonly type: ScalarType | VectorType;
   readonly op: AtomicOp;
   readonly array: ArrayVar;
   readonly indices: readonly Expr[];

@@ -9,6 +9,7 @@ import { laneName, typeToString, type ScalarValue, type ValueType } from "./type
 import type { Value } from "./composite.js";
 import { pathText } from "./paths.js";
 import { asyncCopyBuiltin, asyncGroupBuiltin } from "./asyncCopyBuiltins.js";
+import { atomicTypeName } from "./atomicBuiltins.js";
 
 const OPS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", rem: "%", shl: "<<", shr: ">>", and: "&", or: "|", xor: "^",
@@ -166,7 +167,7 @@ export function expr(x: Expr, name: Namer = (v) => v.name): string {
     case "builtin":
       return `${x.name}.${typeToString(x.type)}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "atomic":
-      return `atomic_${x.op}.${x.type.name}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
+      return `atomic_${x.op}.${atomicTypeName(x.type)}(${name(x.array)}${x.indices.map((i) => `[${bare(e(i))}]`).join("")}, ${x.args.map(e).join(", ")})`;
     case "warp":
       return `${x.op}${x.type.kind === "scalar" ? `.${x.type.name}` : ""}(${x.args.map((a) => bare(e(a))).join(", ")})`;
     case "member":

@@ -6,6 +6,7 @@
 import { isBitcastType, valueBits } from "./bitcast.js";
 import { assertNever } from "../util.js";
 import { atomicBuiltin, mathBuiltin, satisfies, vectorBuiltin, warpBuiltin } from "./builtins.js";
+import { atomicTypeName } from "./atomicBuiltins.js";
 import { isComparison } from "./evalOp.js";
 import { jsrt } from "./jsrt.js";
 import type { Expr, Function, Module, PathStep, Stmt } from "./nodes.js";
@@ -273,7 +274,9 @@ function verifyFunction(f: Function, fns: ReadonlyMap<string, Function>, constan
         const at = e.array.type;
         // A view's memory is checked at the calls that make it (src/check/atomicViews.ts).
         if (isReadonlyMemory(at) || !(orderable(at) || at.kind === "view")) where(`atomic on ${e.array.name} (${typeToString(at)})`);
-        if (at.elem.kind !== "scalar" || !b.rule.types.includes(at.elem.name)) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
+        const el = at.elem;
+        const elemOk = el.kind === "scalar" ? b.rule.types.includes(el.name) : el.kind === "vector" && (b.rule.vectors ?? []).some((v) => v === atomicTypeName(el));
+        if (!elemOk) where(`atomic ${e.op} on ${typeToString(at.elem)}`);
         indices(memoryDims(at).length, e.indices, e.array.name);
         e.args.forEach((a) => {
           expr(a);

@@ -590,7 +590,7 @@ export const store2: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num,
 export const store4: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 4>) => void = deviceOnly("store4");
 /** store8(arr, i, v): the lanes of the f16x8 or bf16x8 v into arr[i] to arr[i + 7], in one 16-byte access; the element's flat index (row-major) must be a multiple of 8 (GK8030). */
 export const store8: <T extends LaneScalar>(arr: { [index: number]: T }, i: Num, v: VectorFor<T, 8>) => void = deviceOnly("store8");
-/** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals. */
+/** atomicAdd(arr, i, v): arr[i] += v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, as the GPU's global atomic add does. On f16 and bf16 it rounds once and keeps subnormals; on f16x2 and bf16x2 each lane does, atomically on its own (the old vector's lanes may be of different moments). */
 export const atomicAdd: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicAdd");
 /** atomicSub(arr, i, v): arr[i] -= v atomically; returns the old value. On f32 in global memory it flushes subnormal operands and results to zero, like atomicAdd. */
 export const atomicSub: <T extends Num>(target: AtomicTarget<T>, index: Num, value: T) => T = deviceOnly("atomicSub");

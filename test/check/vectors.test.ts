@@ -229,3 +229,23 @@ describe("arrays of vectors", () => {
     ]);
   });
 });
+
+describe("atomics on vectors", () => {
+  const h = (body: string) =>
+    `device_kernel k(h: global<f16x2>, b: global<bf16x2>, f: global<f32x2>, hv: f16x2, bv: bf16x2) {\n  shared sh: f16x2[2][8];\n  shared sb: bf16x2[8];\n${body}\n}\n`;
+  it("takes atomicAdd on f16x2 and bf16x2 elements of global and shared arrays and rows, returning the old vector", () => {
+    const ir = printed(h("  let a = atomicAdd(h, 1, hv);\n  let c = atomicAdd(sh[1], 2, f16x2(1.0, -0.5));\n  atomicAdd(b, 0, bv);\n  let d: bf16x2 = atomicAdd(sb, 3, bv);"), "check");
+    expect(ir).toContain("let a: f16x2 = atomic_add.f16x2(h[1:i32], hv);");
+    expect(ir).toContain("let c: f16x2 = atomic_add.f16x2(sh[1:i32][2:i32], f16x2{1:f16, -0.5:f16});");
+    expect(ir).toContain("atomic_add.bf16x2(b[0:i32], bv);");
+    expect(ir).toContain("let d: bf16x2 = atomic_add.bf16x2(sb[3:i32], bv);");
+  });
+  it("refuses other vectors and other atomics on vectors with the atomic-type diagnostic (GK3017), and an operand of another type", () => {
+    const vectors = "atomics update scalar elements, and vectors only in atomicAdd() on f16x2 and bf16x2 (the GPU's own instructions)";
+    expectError(h("  atomicAdd(f, 0, f32x2(1.0));"), `GK3017 4:13 atomicAdd() works on i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64, f16x2, bf16x2 elements, but 'f' holds f32x2; ${vectors}`);
+    expectError(h("  atomicSub(h, 0, hv);"), `GK3017 4:13 atomicSub() works on i8, u8, i16, u16, i32, u32, i64, u64, f16, bf16, f32, f64 elements, but 'h' holds f16x2; ${vectors}`);
+    expectError(h("  atomicMax(sb, 0, bv);"), "GK3017 4:13 atomicMax() works on");
+    expectError(h("  atomicCAS(h, 0, hv, hv);"), "GK3017 4:13 atomicCAS() works on");
+    expectError(h("  atomicAdd(h, 0, bv);"), "GK3001 4:19 the value of atomicAdd() on 'h' is f16x2, but 'bv' is bf16x2; gk never converts implicitly: write f16x2(bv)");
+  });
+});

@@ -227,6 +227,70 @@ const halfAtomics: EdgeCase = (() => {
   };
 })();
 
+/**
+ * atomicAdd on f16x2 and bf16x2 (PTX atom.add.noftz.f16x2/.bf16x2), in global memory, a row of a
+ * 2-D shared array and a shared array. Every result is independent of the order the GPU takes:
+ * contended sums of small integers (exact in any order), two smallest subnormals (kept), and on
+ * slots one thread alone updates, rounding to nearest even at ties, overflow to Infinity, -0 + -0
+ * and 1 + -1 (+0), with the old vector returned.
+ */
+const halfVectorAtomics: EdgeCase = (() => {
+  const tiny = { f16: 2 ** -24, bf16: 2 ** -133 };
+  // Slots 2 and 3 start at these and thread 0 alone adds `add`; slots 0 and 1 start at 0.
+  const ulpAtOne = { f16: 2 ** -10, bf16: 2 ** -7 };
+  const start = (t: Half) => (t === "f16" ? [1, 1, 65504, -0] : [1, 1, -0, 1]);
+  const add = (t: Half) => (t === "f16" ? [ulpAtOne.f16 / 2, 3 * ulpAtOne.f16 / 2, 16, -0] : [ulpAtOne.bf16 / 2, 3 * ulpAtOne.bf16 / 2, -0, -1]);
+  const sums = (t: Half) => start(t).map((v, i) => round(t, v + add(t)[i]!));
+  const init = (t: Half) => toBits(t, [0, 0, 0, 0, ...start(t), 0, 0, 0, 0]);
+  const expected = (t: Half) => [64, -128, 2 * tiny[t], -2 * tiny[t], ...sums(t), 64, -128, 2 * tiny[t], -2 * tiny[t]];
+  const lit = (t: Half, vs: readonly number[]) => `${t}x2(${vs.map((v) => (Object.is(v, -0) ? "-0.0" : String(v))).join(", ")})`;
+  return {
+    name: "f16x2 and bf16x2 atomicAdd in global and shared memory: contended sums of small integers, subnormals kept, ties to even, overflow, signed zeros, the old vector",
+    kernel: "halfvecatomics",
+    source: `device_kernel halfvecatomics(h: global<f16x2>, b: global<bf16x2>, oldh: global<f16x2>, oldb: global<bf16x2>) {
+  shared sh: f16x2[2][2];
+  shared sb: bf16x2[2];
+  const t = threadIdx.x;
+  if (t < 4) {
+    sh[t / 2][t % 2] = f16x2(0.0, 0.0);
+  }
+  if (t < 2) {
+    sb[t] = bf16x2(0.0, 0.0);
+  }
+  barrier();
+  atomicAdd(h, 0, f16x2(1.0, -2.0));
+  atomicAdd(b, 0, bf16x2(1.0, -2.0));
+  atomicAdd(sh[1], 0, f16x2(1.0, -2.0));
+  atomicAdd(sb, 0, bf16x2(1.0, -2.0));
+  if (t < 2) {
+    atomicAdd(h, 1, ${lit("f16", [tiny.f16, -tiny.f16])});
+    atomicAdd(b, 1, ${lit("bf16", [tiny.bf16, -tiny.bf16])});
+    atomicAdd(sh[1], 1, ${lit("f16", [tiny.f16, -tiny.f16])});
+    atomicAdd(sb, 1, ${lit("bf16", [tiny.bf16, -tiny.bf16])});
+  }
+  if (t == 0) {
+    oldh[0] = atomicAdd(h, 2, ${lit("f16", add("f16").slice(0, 2))});
+    oldh[1] = atomicAdd(h, 3, ${lit("f16", add("f16").slice(2))});
+    oldb[0] = atomicAdd(b, 2, ${lit("bf16", add("bf16").slice(0, 2))});
+    oldb[1] = atomicAdd(b, 3, ${lit("bf16", add("bf16").slice(2))});
+  }
+  barrier();
+  if (t == 0) {
+    h[4] = sh[1][0];
+    h[5] = sh[1][1];
+    b[4] = sb[0];
+    b[5] = sb[1];
+  }
+}
+`,
+    grid: [1],
+    block: [64],
+    args: [init("f16"), init("bf16"), new Uint16Array(4), new Uint16Array(4)],
+    expected: { h: expected("f16"), b: expected("bf16"), oldh: start("f16"), oldb: start("bf16") },
+    elems: { h: "f16", b: "bf16", oldh: "f16", oldb: "bf16" },
+  };
+})();
+
 // ---------------------------------------------------------------- scalar arguments
 
 /** Scalar parameters of 1 and 2 bytes between wider ones: the launcher passes each at its own size. */
@@ -289,4 +353,4 @@ device_kernel halfrefs(s: f16, hb: global<f16>, gb: global<bf16>) {
   elems: { hb: "f16", gb: "bf16" },
 };
 
-export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics, scalarArgs, halfRefs];
+export const HALF_EDGE_CASES: readonly EdgeCase[] = [halfCasts, halfArith("f16"), halfArith("bf16"), halfDivision("f16"), halfDivision("bf16"), halfAtomics, halfVectorAtomics, scalarArgs, halfRefs];

@@ -174,6 +174,11 @@ export const k = kernel((a: i8, b: u8, c: i16, d: u16, h: f16, g: bf16, bytes: R
     gk: "device_kernel k(h: global<f16>, w: readonly global<u32x4>) {\n  let a = load8(h, 8) + bitcast<f16x8>(w[0]);\n  a.s6 = a.x;\n  const q = load4(h, 4) * a.hi;\n  store8(h, 0, f16x8(q.wzyx, a.lo));\n  h[16] = a.s7 + q.y;\n}\n",
     ts: 'import { kernel, f16x4, f16x8, load4, load8, store8, bitcast, type f16, type u32x4, type Global, type ReadonlyGlobal } from "gk";\nexport const k = kernel((h: Global<f16>, w: ReadonlyGlobal<u32x4>) => {\n  let a = load8(h, 8) + bitcast<f16x8>(w[0]);\n  a.s6 = a.x!;\n  const q = load4(h, 4) * a.hi!;\n  store8(h, 0, f16x8(q.wzyx!, a.lo!));\n  h[16] = a.s7! + q.y!;\n});\n',
   },
+  {
+    construct: "atomicAdd of f16x2 and bf16x2 elements: global arrays and a row of a shared array, the old vector",
+    gk: "device_kernel k(h: global<f16x2>, b: global<bf16x2>) {\n  shared s: bf16x2[2][4];\n  const old = atomicAdd(h, threadIdx.x, f16x2(1.0, 2.0));\n  atomicAdd(s[1], 0, bf16x2(old));\n  atomicAdd(b, 1, s[1][0]);\n}\n",
+    ts: 'import { kernel, shared, threadIdx, atomicAdd, f16x2, bf16x2, type Global } from "gk";\nexport const k = kernel((h: Global<f16x2>, b: Global<bf16x2>) => {\n  const s = shared(bf16x2, 2, 4);\n  const old = atomicAdd(h, threadIdx.x, f16x2(1.0, 2.0));\n  atomicAdd(s[1], 0, bf16x2(old));\n  atomicAdd(b, 1, s[1][0]);\n});\n',
+  },
   vectors("bitcast<T>(v) of scalars and vectors",
     "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x), x[1]));",
     "iout[0] = i32(bitcast<u32>(x[0]) >> 23);\nout[0] = bitcast<f32>(iout[1]);\nconst w = bitcast<u32x2>(l);\nlout[0] = bitcast<i64>(f32x2(bitcast<f32>(w.x!), x[1]));"),

@@ -6,9 +6,12 @@
  * bf16 atomicAdd (PTX atom.add.noftz.f16, sm_70; .bf16, sm_90, a loop in CUDA's headers
  * before) and every 2-byte atomicCAS (atom.cas.b16, sm_70); the other atomics of the 1- and
  * 2-byte types (i8 u8 i16 u16 f16 bf16) are a loop of atomicCAS, on the element itself for a
- * 2-byte one, on the aligned 32-bit word that holds it for a byte.
+ * 2-byte one, on the aligned 32-bit word that holds it for a byte. atomicAdd of an f16x2 or
+ * bf16x2 element is CUDA's atomicAdd of __half2 / __nv_bfloat162 (one atom.add.noftz.f16x2 /
+ * .bf16x2; sm_60 / sm_90, a loop of atomicCAS in CUDA's headers before sm_90 for bf16x2).
  */
 import { call, raw } from "../../ir/templates.js";
+import type { AtomicTypeName } from "../../ir/atomicBuiltins.js";
 import type { ScalarName } from "../../ir/types.js";
 import type { CudaHelperName, CudaImpl, CudaPerType } from "./helpers.js";
 
@@ -36,7 +39,7 @@ function nativeInts(fn: string): CudaPerType {
   };
 }
 
-export const CUDA_ATOMICS: Readonly<Record<string, CudaPerType>> = {
+export const CUDA_ATOMICS: Readonly<Record<string, Partial<Record<AtomicTypeName, CudaImpl>>>> = {
   atomicAdd: {
     ...narrow("gk_op_add"),
     ...nativeInts("atomicAdd"),
@@ -44,6 +47,8 @@ export const CUDA_ATOMICS: Readonly<Record<string, CudaPerType>> = {
     bf16: { template: call("atomicAdd") },
     f32: { template: call("atomicAdd") },
     f64: { template: call("atomicAdd") },
+    f16x2: { template: call("gk_atomic_add_f16x2"), helpers: ["gk_atomic_add_f16x2"] },
+    bf16x2: { template: call("gk_atomic_add_bf16x2"), helpers: ["gk_atomic_add_bf16x2"] },
   },
   atomicSub: {
     ...narrow("gk_op_sub"),

@@ -24,6 +24,7 @@
  *   `*reinterpret_cast<const gk_f32x4*>(&x[i])`, one 16-byte access.
  */
 import { atomicBuiltin, memoryBuiltin, warpBuiltin } from "../../ir/builtins.js";
+import { atomicTypeName } from "../../ir/atomicBuiltins.js";
 import { CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import type { AtomicExpr, BinaryExpr, BuiltinExpr, CallArg, CallExpr, CastExpr, Expr, Function, LoadExpr, ValueVar, UnaryExpr, ViewArg, WarpExpr } from "../../ir/nodes.js";
 import { argOperands, operands } from "../../ir/walk.js";
@@ -525,8 +526,8 @@ function builtin(e: BuiltinExpr, cx: ExprContext): Emitted {
 }
 
 function atomic(e: AtomicExpr, cx: ExprContext): Emitted {
-  const impl = CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[e.type.name];
-  invariant(impl, `atomic ${e.op} has no CUDA implementation for ${e.type.name}`);
+  const impl = CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[atomicTypeName(e.type)];
+  invariant(impl, `atomic ${e.op} has no CUDA implementation for ${atomicTypeName(e.type)}`);
   const n = e.indices.length;
   return inOrder([...e.indices, ...e.args], cx, (ops) => {
     // Binds as a unary expression, so a template may put it after a cast (src/ir/builtins.ts).

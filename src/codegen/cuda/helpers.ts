@@ -24,6 +24,11 @@ export const cudaHelpers = {
     "static __device__ double gk_atomic_min_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = fmin(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
   gk_atomic_max_f64:
     "static __device__ double gk_atomic_max_f64(double* p, double v) { unsigned long long* q = (unsigned long long*)p; unsigned long long old = *q, assumed; do { assumed = old; double n = fmax(__longlong_as_double((long long)assumed), v); old = atomicCAS(q, assumed, (unsigned long long)__double_as_longlong(n)); } while (old != assumed); return __longlong_as_double((long long)old); }",
+  // atomicAdd of an f16x2 / bf16x2 element: CUDA's atomicAdd of __half2 / __nv_bfloat162, one PTX atom.add.noftz.f16x2 / .bf16x2 (each lane rounded to nearest even, subnormals kept, each lane atomic on its own). Templates, as gk's vector structs are defined after the helpers; lane x is the low half.
+  gk_atomic_add_f16x2:
+    "template <typename V> static __device__ __forceinline__ V gk_atomic_add_f16x2(V* p, V v) { const __half2 r = atomicAdd(reinterpret_cast<__half2*>(p), __halves2half2(v.x, v.y)); return V{__low2half(r), __high2half(r)}; }",
+  gk_atomic_add_bf16x2:
+    "template <typename V> static __device__ __forceinline__ V gk_atomic_add_bf16x2(V* p, V v) { const __nv_bfloat162 r = atomicAdd(reinterpret_cast<__nv_bfloat162*>(p), __halves2bfloat162(v.x, v.y)); return V{__low2bfloat16(r), __high2bfloat16(r)}; }",
   // A 1- or 2-byte element's bits in the low bits of a word, and back (little-endian, as the GPU is).
   gk_narrow_from_bits:
     "template <typename T> static __device__ __forceinline__ T gk_narrow_from_bits(unsigned int b) { T v; memcpy(&v, &b, sizeof(T)); return v; }",

@@ -4,6 +4,7 @@
  * the builtin table's `cudaHelpers` (min/max of floats, float atomics, ...) and the backend's
  * own integer division helpers below.
  */
+import { atomicTypeName } from "../../ir/atomicBuiltins.js";
 import { atomicBuiltin, memoryBuiltin } from "../../ir/builtins.js";
 import { CUDA_ASYNC_COPY, CUDA_ATOMICS, CUDA_CACHE_HINTS, CUDA_INDEX, CUDA_MATH, CUDA_MEMORY, CUDA_WARP } from "./builtins.js";
 import { asyncCopyBuiltin, asyncGroupBuiltin } from "../../ir/asyncCopyBuiltins.js";
@@ -165,7 +166,7 @@ export function usedHelpers(m: Module, extra: readonly Expr[] = []): Set<HelperN
           invariant(impls, `unknown math builtin ${e.name}`);
           add(impls[builtinOperandType(e).name]?.helpers);
         } else if (e.kind === "atomic") {
-          add(CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[e.type.name]?.helpers);
+          add(CUDA_ATOMICS[atomicBuiltin(e.op).name]?.[atomicTypeName(e.type)]?.helpers);
         } else if (e.kind === "warp") {
           add(CUDA_WARP[e.op].helpers);
         } else if (e.kind === "special") {

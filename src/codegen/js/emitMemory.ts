@@ -20,6 +20,7 @@
  * `.lv` `.sr` `.sv` for the ordered loads and stores, `.rn` `.wn` for the elements of a
  * vector or struct access; `name$r` is the array's shadow (undefined for local memory).
  */
+import { atomicTypeName } from "../../ir/atomicBuiltins.js";
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt, ValueVar } from "../../ir/nodes.js";
 import { asScalar, isHalf, memoryDims, memorySpace, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
@@ -28,7 +29,7 @@ import { stepType } from "../../ir/paths.js";
 import { invariant } from "../../util.js";
 import { arrayName, isTrivial, newTemp, varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
-import { allocate, holdingOf, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
+import { allocate, holdingOf, indexIn, memOf, plus, readValue, withTerm, writeValue, zeroFill, type Addr } from "./layout.js";
 import type { Site } from "./sites.js";
 import { fill } from "../../ir/templates.js";
 import { asyncCheck, asyncSourceWrite, asyncStates, type AsyncStates } from "./emitAsync.js";
@@ -266,6 +267,7 @@ export function emitStore(ctx: FnCtx, s: StoreStmt): string {
 
 /** An atomic read-modify-write; threads run one at a time, so it is a plain read and write. The value is the old element. */
 export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
+  if (e.type.kind === "vector") return emitVectorAtomic(ctx, e);
   const entry = atomicBuiltin(e.op);
   const elem = e.array.type.elem as ScalarType;
   const tpl = entry.js[elem.name];
@@ -305,6 +307,47 @@ export function emitAtomic(ctx: FnCtx, e: AtomicExpr): string {
   } else {
     parts.push(`${name}[${o}] = ${update}`);
   }
+  parts.push(old);
+  return `(${parts.join(", ")})`;
+}
+
+/**
+ * An atomic on a vector element (atomicAdd on f16x2, bf16x2: AtomicRule.vectors): the element
+ * read and written through layout.ts, each lane's new value by the lane type's template. The
+ * GPU makes each lane atomic on its own; threads here run one at a time, so the whole element
+ * is updated at once, which is one of the orders the GPU may take.
+ */
+function emitVectorAtomic(ctx: FnCtx, e: AtomicExpr): string {
+  const entry = atomicBuiltin(e.op);
+  const vec = e.type;
+  invariant(vec.kind === "vector", "a vector atomic of a scalar");
+  const tpl = entry.js[vec.elem.name];
+  invariant(tpl && entry.rule.vectors?.some((v) => v === atomicTypeName(vec)), `${entry.name} has no JavaScript implementation for ${atomicTypeName(vec)}`);
+  const site = accessSite(ctx, { kind: "atomic", op: e.op, builtin: entry.name, array: e.array, fn: ctx.fn.name, span: e.span });
+  const ix = indexing(ctx, e.array, e.indices);
+  const binds = [...ix.binds];
+  const args = e.args.map((a) => bindTo(ctx, emitExpr(ctx, a), binds));
+  const o = bindTo(ctx, ix.offset, binds);
+  const space = memorySpace(e.array.type) === "global" ? "global" : "shared";
+  const parts = [...binds, `(${ix.inBounds}) || ${ix.fault(site)}`];
+  const states = asyncStates(ctx, e.array);
+  if (states) parts.push(asyncCheck(states, o, 1, site, true));
+  const source = asyncSourceWrite(ctx, e.array, o, 1, site);
+  if (source) parts.push(source);
+  const shadow = raceShadow(ctx, e.array);
+  if (shadow) parts.push(`$race.a(${shadow}, ${o}, ${site})`);
+  const m = memOf(ctx, e.array, sharedFlags(ctx, e.array), site, ix.report);
+  const addr = elementAddr(vec, o);
+  const old = newTemp(ctx);
+  const next = newTemp(ctx);
+  parts.push(`${old} = ${readValue(ctx, m, vec, addr, sentinelOf)}`);
+  const lanes = Array.from({ length: vec.lanes }, (_, k) => fill(tpl(space), [`${old}[${k}]`, ...args.map((a) => `${a}[${k}]`)]));
+  parts.push(`${next} = [${lanes.join(", ")}]`);
+  // Lane by lane, as layout.ts writes a vector; a stored f16/bf16 is never the unwritten
+  // sentinel (a NaN is stored as the quiet NaN of its sign), so no written flag is set.
+  invariant(isHalf(vec.elem), `a vector atomic on ${atomicTypeName(vec)}`);
+  const w = sizeOf(vec.elem);
+  for (let k = 0; k < vec.lanes; k++) parts.push(`${m.name}[${indexIn(plus(addr, k * w), w)}] = ${toStored(vec.elem, `${next}[${k}]`)}`);
   parts.push(old);
   return `(${parts.join(", ")})`;
 }

@@ -57,6 +57,8 @@ export function atomicCall(e: AtomicExpr, cx: ExprContext): string {
   const a = cx.array(e.array);
   invariant(a.atomic, `atomic on ${a.name}, whose elements are not atomic`);
   const elem = e.type;
+  // A vector atomic (atomicAdd on f16x2, bf16x2) is of halves, which legalize refuses for WGSL.
+  invariant(elem.kind === "scalar", `an atomic on ${a.name}'s vector elements`);
   const indices = e.indices.map((i) => emitExpr(i, cx).text);
   const args = e.args.map((x) => emitExpr(x, cx).text);
   const element = `&${a.name}${indices.map((i) => `[${i}]`).join("")}`;

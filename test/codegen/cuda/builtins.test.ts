@@ -31,7 +31,7 @@ describe("the CUDA column", () => {
           for (const t of operandTypes(b.rule)) expect(implFor(b.name, t), `${b.name}: CUDA for ${t}`).toBeDefined(), n++;
           break;
         case "atomic":
-          for (const t of b.rule.types) expect(implFor(b.name, t), `${b.name}: CUDA for ${t}`).toBeDefined(), n++;
+          for (const t of [...b.rule.types, ...(b.rule.vectors ?? [])]) expect(implFor(b.name, t), `${b.name}: CUDA for ${t}`).toBeDefined(), n++;
           break;
         case "memory":
           for (const t of b.rule.op.startsWith("fence") ? ["fence"] : b.rule.types) expect(implFor(b.name, t), `${b.name}: CUDA for ${t}`).toBeDefined(), n++;

@@ -152,3 +152,34 @@ device_kernel k(a: global<u8>, b: global<i16>, h: global<f16>, c: global<u8>) {
     }
   });
 });
+
+describe.skipIf(!nvcc)("atomics on f16x2 and bf16x2", () => {
+  it("are one atom.add.noftz.f16x2 / .bf16x2 each, in global and shared memory, and writes of their array as nvcc sees it", async () => {
+    const source = cudaOf(`
+device_kernel k(h: global<f16x2>, b: global<bf16x2>) {
+  shared s: bf16x2[4][4];
+  s[threadIdx.x % 4][0] = b[1];
+  barrier();
+  for (let i = 0; i < 2; i++) {
+    atomicAdd(h, 0, h[0]);
+    atomicAdd(s[i], 0, b[0]);
+  }
+  barrier();
+  b[0] = s[1][0];
+}
+`);
+    const dir = mkdtempSync(path.join(tmpdir(), "gk-half2-atomics-"));
+    try {
+      const cu = path.join(dir, "half2.cu");
+      writeFileSync(cu, source);
+      const built = await execa(nvcc!, ["-O3", "-arch=sm_90", "-ptx", cu, "-o", path.join(dir, "half2.ptx")], { reject: false, stdin: "ignore" });
+      expect(built.exitCode, built.stderr).toBe(0);
+      const ptx = readFileSync(path.join(dir, "half2.ptx"), "utf8");
+      const lines = (what: string) => ptx.split("\n").filter((l) => l.includes(what)).length;
+      // The loop of two is unrolled: two of each, and no compare-and-swap loop.
+      expect([lines("atom.add.noftz.f16x2"), lines("atom.add.noftz.bf16x2"), lines("atom.cas"), lines("ld.global.nc")]).toEqual([2, 2, 0, 0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

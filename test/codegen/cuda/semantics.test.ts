@@ -257,6 +257,34 @@ describe("builtins", () => {
     );
   });
 
+  it("adds f16x2 and bf16x2 atomically through CUDA's __half2 and __nv_bfloat162 atomicAdd (one atom.add.noftz.f16x2 / .bf16x2)", () => {
+    const src = `device_kernel k(h: global<f16x2>, b: global<bf16x2>, v: f16x2, w: bf16x2) {
+  shared s: f16x2[2][4];
+  h[1] = atomicAdd(h, 0, v);
+  atomicAdd(b, threadIdx.x, w);
+  atomicAdd(s[1], 2, v);
+}`;
+    expect(cudaModule(src)).toMatchInlineSnapshot(`
+      "#include <cuda_fp16.h>
+      #include <cuda_bf16.h>
+
+      template <typename V> static __device__ __forceinline__ V gk_atomic_add_f16x2(V* p, V v) { const __half2 r = atomicAdd(reinterpret_cast<__half2*>(p), __halves2half2(v.x, v.y)); return V{__low2half(r), __high2half(r)}; }
+      template <typename V> static __device__ __forceinline__ V gk_atomic_add_bf16x2(V* p, V v) { const __nv_bfloat162 r = atomicAdd(reinterpret_cast<__nv_bfloat162*>(p), __halves2bfloat162(v.x, v.y)); return V{__low2bfloat16(r), __high2bfloat16(r)}; }
+
+      struct __align__(4) gk_f16x2 { __half x, y; };
+      struct __align__(4) gk_bf16x2 { __nv_bfloat16 x, y; };
+
+      extern "C" __global__ void k(gk_f16x2* __restrict__ h, gk_bf16x2* __restrict__ b, __half gk_v_0, __half gk_v_1, __nv_bfloat16 gk_w_0, __nv_bfloat16 gk_w_1) {
+        gk_f16x2 v = gk_f16x2{gk_v_0, gk_v_1};
+        gk_bf16x2 w = gk_bf16x2{gk_w_0, gk_w_1};
+        __shared__ gk_f16x2 s[2][4];
+        h[1] = gk_atomic_add_f16x2(&h[0], v);
+        gk_atomic_add_bf16x2(&b[(int)threadIdx.x], w);
+        gk_atomic_add_f16x2(&s[1][2], v);
+      }"
+    `);
+  });
+
   it("relies on each table template using each operand exactly once (an operand may have effects)", () => {
     const marks = ["\u0001a", "\u0001b", "\u0001c"];
     const count = (text: string, m: string) => text.split(m).length - 1;

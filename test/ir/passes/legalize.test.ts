@@ -99,6 +99,16 @@ device_kernel m(ss: global<S>) { ss[0].a = 1.0; }
     ]);
   });
 
+  it("refuses atomicAdd of f16x2 and bf16x2 as the halves WGSL lacks, at the kernel's first half (a shared array declared in the body: that line)", () => {
+    const src = `device_kernel k(out: global<u32>, n: i32) {
+  shared acc: bf16x2[4];
+  atomicAdd(acc, n, bf16x2(1.0));
+  out[0] = bitcast<u32>(acc[0]);
+}
+`;
+    expect(diagnosticLines(onTarget(src, WGSL_TARGET))).toEqual(["GK7008 2:10 the WGSL target has no half-precision floats (f16, bf16), which this program uses here"]);
+  });
+
   it("refuses the math functions it has no counterpart of, each at its first use", () => {
     const src = `device_kernel k(x: f32, out: global<f32>) {
   out[0] = erf(x) + log1p(x) + erf(x * 2.0);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { gk, run, simErrorOf } from "./helpers.js";
 import { roundBf16, roundF16 } from "../../../src/ir/halves.js";
-import { bf16ToFloat32, f16ToFloat32, float32ToF16 } from "../../../src/runtime/halfArrays.js";
+import { bf16ToFloat32, f16ToFloat32, float32ToBf16, float32ToF16 } from "../../../src/runtime/halfArrays.js";
 
 const f = Math.fround;
 
@@ -175,6 +175,72 @@ device_kernel k(v: f16x2, w: bf16x2, xs: readonly global<f16>, out: global<f16x2
     expect(Array.from(bf16ToFloat32(new Uint16Array([view.getUint16(8, true), view.getUint16(10, true)])))).toEqual(w);
     expect(Array.from(bf16ToFloat32(ys.slice(2)))).toEqual(w.map((x) => b(x - b(0.1))));
     expect(Array.from(cmp)).toEqual([0, 1]);
+  });
+});
+
+describe("atomicAdd on f16x2 and bf16x2", () => {
+  const h = roundF16;
+  const b = roundBf16;
+  const src = `device_kernel k(v: readonly global<f16x2>, w: readonly global<bf16x2>, out: global<f16x2>, bout: global<bf16x2>, old: global<f16x2>) {
+  shared sh: f16x2[2][2];
+  shared sb: bf16x2[2];
+  const t = threadIdx.x;
+  if (t < 2) {
+    sh[1][t] = f16x2(f16(0.5));
+    sb[t] = bf16x2(bf16(0.5));
+  }
+  barrier();
+  old[t] = atomicAdd(out, t % 2, v[t]);
+  atomicAdd(bout, t % 2, w[t]);
+  atomicAdd(sh[1], t % 2, v[t]);
+  atomicAdd(sb, t % 2, w[t]);
+  barrier();
+  if (t < 2) {
+    out[2 + t] = sh[1][t];
+    bout[2 + t] = sb[t];
+  }
+}
+`;
+  it("adds lane by lane, each lane rounded once as the scalar atomicAdd, in global memory and shared rows, returning the old vector", () => {
+    const p = gk(src);
+    const x = [0.1, -3.3, 1e-7, 2049, 7.7, 65000, -0.0001, 3].map(h);
+    const y = [0.3, 70.7, 1e-39, -2, 1.5, 3e38, 257, -0.01].map(b);
+    const out = float32ToF16([1, 2, 3, 4, 0, 0, 0, 0]);
+    const bout = new Uint16Array(8);
+    const old = new Uint16Array(8);
+    run(p, "k", [1], [4], [float32ToF16(x), float32ToBf16(y), out, bout, old]);
+    // Threads run in order: thread t adds its vector to slot t % 2 after thread t - 2.
+    const sums = (start: number[], vs: number[], r: (n: number) => number) => {
+      const acc = [...start];
+      const olds: number[] = [];
+      for (let t = 0; t < 4; t++) for (let k = 0; k < 2; k++) olds.push(acc[(t % 2) * 2 + k]!), (acc[(t % 2) * 2 + k] = r(acc[(t % 2) * 2 + k]! + vs[t * 2 + k]!));
+      return { acc, olds };
+    };
+    const g = sums([1, 2, 3, 4], x, h);
+    const s = sums([0.5, 0.5, 0.5, 0.5], x, h);
+    expect(Array.from(f16ToFloat32(out))).toEqual([...g.acc, ...s.acc]);
+    expect(Array.from(f16ToFloat32(old))).toEqual(g.olds);
+    expect(Array.from(bf16ToFloat32(bout))).toEqual([...sums([0, 0, 0, 0], y, b).acc, ...sums([0.5, 0.5, 0.5, 0.5], y, b).acc]);
+  });
+
+  it("reports an element out of bounds (GK8001), an unwritten shared element (GK8013) and a race with a plain access (GK8040) at the atomic", () => {
+    const p = gk(`device_kernel k(h: global<f16x2>, i: i32) {
+  shared s: f16x2[4];
+  if (threadIdx.x == 0 && i >= 0) {
+    s[0] = h[0];
+  }
+  barrier();
+  h[1 + threadIdx.x] = atomicAdd(s, i, f16x2(f16(1.0)));
+  if (i == 1) {
+    atomicAdd(h, 0, s[0]);
+    h[0] = h[3];
+  }
+}
+`);
+    const h4 = () => new Uint16Array(8);
+    expect(simErrorOf(p.sources, () => run(p, "k", [1], [2], [h4(), 4]))).toBe("GK8001 7:24 out-of-bounds atomicAdd on s[4]: s is shared f16x2[4], so the index must be in 0..3 (kernel 'k', thread (0,0,0), block (0,0,0))");
+    expect(simErrorOf(p.sources, () => run(p, "k", [1], [2], [h4(), 3]))).toMatch(/^GK8013 7:24 atomicAdd on shared s\[3\] before any thread of block \(0,0,0\) wrote it/);
+    expect(simErrorOf(p.sources, () => run(p, "k", [1], [2], [h4(), 1], { checkRaces: true, checkUninitializedShared: false }))).toMatch(/^GK8040 9:5 data race on global h\[0\]: thread \(1,0,0\) of block \(0,0,0\) applies atomicAdd to it at line 9, column 5, and thread \(0,0,0\) of block \(0,0,0\) wrote it at line 10/);
   });
 });
 
