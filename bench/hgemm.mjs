@@ -36,24 +36,27 @@ const TARGET = 0.7;
 
 /**
  * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP]; warps =
- * BM/64 · BN/WN. hgemm is the example's code; hgemmDb double-buffers the fragments in registers
- * (the next k16 step's ldmatrix before this step's mmas, across tiles too). On the H200
- * (2026-11-29, f16 4096³) hgemm 128 x 128, 64 x 64 a warp, BK 32, 3 stages ran at 392 TFLOP/s;
- * 2 stages 312; 8 warps of 64 x 32 313; 128 x 256 or 256 x 128 in 2 stages 275; BK 16 in 4
- * stages 217-288; 64 x 128 in 4 stages 344; the block order (GROUP 1 or 8) within noise.
- * Shared memory past 48 KB is lifted into dynamic shared memory (launchSharedBytes).
+ * BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers the fragments in
+ * registers (the next k16 step's ldmatrix before this step's mmas, across tiles too) and computes
+ * each thread's copy addresses once. On the H200 (2026-11-29, f16 4096³, TFLOP/s): before this
+ * session hgemm 128 x 128, BK 32, 3 stages 392, 2 stages 312, 8 warps of 64 x 32 313, 128 x 256
+ * or 256 x 128 in 2 stages 275, BK 16 217-288, 64 x 128 344. Batch 1 of session 3 (mma.sync
+ * alone: 647; with its ldmatrix: 623): hgemm BK 32 in 3 or 4 stages 369-379, BK 64 in 4 stages
+ * 295; hgemmDb BK 64 in 3 stages 392 (8192: 397), 256 x 128 BK 32 in 4 stages 387, 128 x 256
+ * 372-380; the block order within 1%. Shared memory past 48 KB is lifted into dynamic shared
+ * memory (launchSharedBytes).
  */
 const VARIANTS = [
   ["hgemm", 128, 128, 64, 32, 3, 8],
-  ["hgemm", 128, 128, 64, 32, 4, 8],
-  ["hgemm", 128, 128, 64, 64, 4, 8],
-  ["hgemm", 256, 128, 64, 32, 4, 8],
   ["hgemmDb", 128, 128, 64, 32, 3, 8],
+  ["hgemmDb", 128, 128, 64, 32, 4, 8],
   ["hgemmDb", 128, 128, 64, 64, 3, 8],
-  ["hgemmDb", 128, 256, 64, 32, 3, 8],
+  ["hgemmDb", 128, 128, 64, 64, 3, 1],
+  ["hgemmDb", 128, 128, 64, 64, 3, 16],
   ["hgemmDb", 128, 256, 64, 32, 4, 8],
-  ["hgemmDb", 128, 256, 64, 32, 5, 8],
+  ["hgemmDb", 128, 256, 64, 64, 3, 8],
   ["hgemmDb", 256, 128, 64, 32, 4, 8],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8],
 ];
 
 /**
