@@ -2,9 +2,12 @@
 // through PyTorch on one GPU, in one run (issue 22's target: >= 0.7 x cuBLAS): f16 and bf16,
 // M = N = K = 4096 and 8192. gk computes C = A x B^T (B given N x K) into f32; PyTorch computes
 // torch.matmul(A, B.t()) in the input type (cuBLAS accumulates in f32). Timed in each case:
-//   examples/hgemm.gk    hgemm_f16 / hgemm_bf16 (128 x 128 tiles, 64 x 64 per warp, 4 stages)
-//   bench/hgemm_tiles.gk the same code with its tiling as generic parameters, in the shapes of
-//                        VARIANTS below, so that one GPU run compares them
+//   examples/hgemm.gk    hgemm_f16 / hgemm_bf16 (128 x 128 tiles, 64 x 64 per warp, 4 stages,
+//                        fragments double-buffered in registers)
+//   bench/hgemm_tiles.gk the same code with its tiling as generic parameters (hgemm without the
+//                        fragments' double buffer, hgemmDb with it), in the shapes of VARIANTS
+//                        below, so that one GPU run compares them; and first, mmaPeak: the
+//                        tensor cores' rate for mma.sync with no global memory (PEAK_ITERS)
 // The kernels are built here through gk's cache as `gkc build` builds them; bench/peers/
 // hgemm_peers.py loads the cubins with CuPy, times every kernel and cuBLAS with CUDA events
 // around back-to-back launches on PyTorch's stream (median of 5 alternating rounds), and checks
@@ -17,51 +20,66 @@
 //   node bench/hgemm.mjs [--no-profile]   (prints a table, writes bench/results/hgemm.json)
 //   node bench/hgemm.mjs --build-only     (no GPU needed: builds every kernel for sm_90)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { memoryHost, nodeHost } from "../dist/load/program.js";
 import { buildModule } from "../dist/build/build.js";
-import { probeGpu } from "../dist/runtime/target.js";
 import { launchSharedBytes } from "../dist/ir/kernelMemory.js";
 import { CUDA_TARGET } from "../dist/codegen/cuda/target.js";
 import { disassemble, printProfile, profile } from "./gpuTools.mjs";
-import { RESULTS, ROOT, table, writeResult } from "./lib.mjs";
+import { findGpu, RESULTS, ROOT, table, writeResult } from "./lib.mjs";
 
 /** cuBLAS on the H200, measured 2026-11-29 (issue 22), beside this run's own figure. */
 const CUBLAS_H200 = { "f16 4096": 690, "bf16 4096": 712, "f16 8192": 757, "bf16 8192": 695 };
 const TARGET = 0.7;
 
 /**
- * bench/hgemm_tiles.gk's shapes: [BM, BN, WN, BK, STAGES, GROUP]; warps = BM/64 · BN/WN. On the
- * H200 (2026-11-29, f16 4096³) the example's 128 x 128, 64 x 64 a warp, BK 32, 3 stages ran at
- * 392 TFLOP/s; 2 stages 312; 8 warps of 64 x 32 313; 128 x 256 or 256 x 128 in 2 stages 275;
- * BK 16 in 4 stages 217-288; 64 x 128 in 4 stages 344; the block order (GROUP 1 or 8) within
- * noise. Issue 21 item 9 lifted fixed-size shared arrays past 48 KB into dynamic shared memory:
- * the example now takes 4 stages (64 KB), and the final run compares it with the old best, the
- * same code in 3 stages (48 KB), and deeper tilings: 5 stages of BK 32 (80 KB), BK 64 in 3 and 4
- * stages (96, 128 KB), 256 x 128 with 8 warps in 4 stages (96 KB); and the runner-up of
- * 2026-11-29, 64 x 128 in 4 stages (48 KB).
+ * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP]; warps =
+ * BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers the fragments in
+ * registers (the next k16 step's ldmatrix before this step's mmas, across tiles too) and computes
+ * each thread's copy addresses once. On the H200 (2026-11-29, f16 4096³, TFLOP/s): before this
+ * session hgemm 128 x 128, BK 32, 3 stages 392, 2 stages 312, 8 warps of 64 x 32 313, 128 x 256
+ * or 256 x 128 in 2 stages 275, BK 16 217-288, 64 x 128 344. Batch 1 of session 3 (mma.sync
+ * alone: 647; with its ldmatrix: 623): hgemm BK 32 in 3 or 4 stages 369-379, BK 64 in 4 stages
+ * 295; hgemmDb BK 64 in 3 stages 392 (8192: 397), 256 x 128 BK 32 in 4 stages 387, 128 x 256
+ * 372-380; the block order within 1%. Shared memory past 48 KB is lifted into dynamic shared
+ * memory (launchSharedBytes).
  */
 const VARIANTS = [
-  [128, 128, 64, 32, 3, 8],
-  [128, 128, 64, 32, 5, 8],
-  [128, 128, 64, 64, 3, 8],
-  [128, 128, 64, 64, 4, 8],
-  [256, 128, 64, 32, 4, 8],
-  [64, 128, 32, 32, 4, 8],
+  ["hgemm", 128, 128, 64, 32, 3, 8],
+  ["hgemmDb", 128, 128, 64, 32, 3, 8],
+  ["hgemmDb", 128, 128, 64, 32, 4, 8],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8],
+  ["hgemmDb", 128, 128, 64, 64, 3, 1],
+  ["hgemmDb", 128, 128, 64, 64, 3, 16],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8],
+  ["hgemmDb", 128, 256, 64, 64, 3, 8],
+  ["hgemmDb", 256, 128, 64, 32, 4, 8],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8],
 ];
 
-const variantName = ([bm, bn, wn, bk, st, gr]) => `${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}`;
+/**
+ * mmaPeak<BF16, LDSM> (bench/hgemm_tiles.gk): the tensor cores' rate for mma.sync alone (LDSM
+ * false) and with a 64 x 64 warp tile's ldmatrix_x4 traffic (true), no global memory; blocks of
+ * 4 warps, PEAK_BLOCKS_PER_SM blocks a multiprocessor, PEAK_ITERS k-tiles of 32 each.
+ */
+const PEAK_ITERS = 4096;
+const PEAK_BLOCKS_PER_SM = 8;
+
+const variantName = ([kernel, bm, bn, wn, bk, st, gr]) => `${kernel} ${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}`;
+const instanceName = (bf16, [kernel, ...shape]) => `${kernel}<${bf16}, ${shape.join(", ")}>`;
+const threadsOf = (v) => (v[1] / 64) * (v[2] / v[3]) * 32;
 
 /** The tiles file with a launch statement per instance (launches make instances; none runs here). */
 function tilesProgram() {
   const text = readFileSync(join(ROOT, "bench", "hgemm_tiles.gk"), "utf8");
   const launches = [];
-  for (const bf16 of [false, true]) for (const v of VARIANTS) {
-    const threads = (v[0] / 64) * (v[1] / v[2]) * 32;
-    launches.push(`launch hgemm<${bf16}, ${v.join(", ")}>(M = 256, N = 256, K = 96, A = fill(12288, 0), B = fill(12288, 0), C = zeros(65536)) grid(${256 / v[1]}, ${256 / v[0]}) block(${threads});`);
+  for (const bf16 of [false, true]) {
+    for (const v of VARIANTS) {
+      launches.push(`launch ${instanceName(bf16, v)}(M = 256, N = 256, K = 128, A = fill(16384, 0), B = fill(16384, 0), C = zeros(65536)) grid(${256 / v[2]}, ${256 / v[1]}) block(${threadsOf(v)});`);
+    }
+    for (const ldsm of [false, true]) launches.push(`launch mmaPeak<${bf16}, ${ldsm}>(iters = 1, X = fill(2048, 0), C = zeros(128)) grid(1) block(128);`);
   }
   return `${text}\n${launches.join("\n")}\n`;
 }
@@ -85,13 +103,13 @@ function sharedBytes(mod, kernel) {
 }
 
 export async function benchHgemm({ profileBest = true } = {}) {
-  const gpu = await probeGpu();
+  const gpu = await findGpu();
   if (!("device" in gpu)) {
     console.log(`\ngk's HGEMM vs cuBLAS: skipped (no GPU: ${gpu.reason})`);
     writeResult("hgemm", { skipped: gpu.reason });
     return;
   }
-  const { arch, name } = gpu.device;
+  const { arch, name, multiprocessorCount: sms } = gpu.device;
   const t0 = performance.now();
   const { example, tiles } = await buildKernels(arch);
   const buildSeconds = (performance.now() - t0) / 1000;
@@ -100,26 +118,33 @@ export async function benchHgemm({ profileBest = true } = {}) {
     const bf16 = dtype === "bf16";
     const variants = [{ name: "examples/hgemm.gk", cubin: example.cubin, kernel: example.symbols.get(`hgemm_${dtype}`), shared: sharedBytes(example, `hgemm_${dtype}`), grid: [m / 128, m / 128, 1], block: [128, 1, 1] }];
     for (const v of VARIANTS) {
-      const k = `hgemm<${bf16}, ${v.join(", ")}>`;
-      variants.push({ name: `tiles ${variantName(v)}`, cubin: tiles.cubin, kernel: tiles.symbols.get(k), shared: sharedBytes(tiles, k), grid: [m / v[1], m / v[0], 1], block: [(v[0] / 64) * (v[1] / v[2]) * 32, 1, 1] });
+      const k = instanceName(bf16, v);
+      variants.push({ name: variantName(v), cubin: tiles.cubin, kernel: tiles.symbols.get(k), shared: sharedBytes(tiles, k), grid: [m / v[2], m / v[1], 1], block: [threadsOf(v), 1, 1] });
     }
     cases.push({ name: `${dtype} ${m}`, dtype, m, reps: m === 4096 ? 20 : 5, flops: 2 * m ** 3, variants });
   }
-  const dir = mkdtempSync(join(tmpdir(), "gk-bench-hgemm-"));
+  const peaks = [];
+  for (const bf16 of [false, true]) for (const ldsm of [false, true]) {
+    const blocks = sms * PEAK_BLOCKS_PER_SM;
+    peaks.push({ name: `${bf16 ? "bf16" : "f16"} mma.sync${ldsm ? " + ldmatrix_x4" : " alone"}`, cubin: tiles.cubin, kernel: tiles.symbols.get(`mmaPeak<${bf16}, ${ldsm}>`), grid: [blocks, 1, 1], block: [128, 1, 1], iters: PEAK_ITERS, flops: blocks * 4 * PEAK_ITERS * 2 * 32 * 4096 });
+  }
   let result;
-  const jobFile = join(dir, "job.json");
+  // The job stays in bench/results, for a profiler to run the peer on again (--profile).
+  mkdirSync(RESULTS, { recursive: true });
+  const jobFile = join(RESULTS, "hgemm-job.json");
   try {
-    writeFileSync(jobFile, JSON.stringify({ cases }));
+    writeFileSync(jobFile, JSON.stringify({ cases, peaks }));
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 });
     result = JSON.parse(out);
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
     const reason = String(e.message ?? e).split("\n")[0];
     console.log(`\ngk's HGEMM vs cuBLAS: the PyTorch side failed (${reason}); it needs python3 with torch and cupy`);
     writeResult("hgemm", { device: name, error: reason });
     return;
   }
   const tflops = (c, ms) => c.flops / (ms * 1e-3) / 1e12;
+  const peakRows = result.peaks.map((r, i) => ({ name: peaks[i].name, ms: r.ms, tflops: tflops(peaks[i], r.ms) }));
+  console.log(table(`The tensor cores' rate for mma.sync m16n8k16 (f32 accumulators) without global memory, ${sms * PEAK_BLOCKS_PER_SM} blocks of 4 warps, each warp ${PEAK_ITERS} x 64 mmas of a 64 x 64 tile`, ["kernel", "ms", "TFLOP/s"], peakRows.map((r) => [r.name, r.ms, r.tflops.toFixed(1)])));
   const rows = [];
   result.cases.forEach((r, i) => {
     const c = cases[i];
@@ -148,8 +173,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
   const peer = ["python3", join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile, "--profile", "0", String(best[0].index)];
   const ncu = profileBest ? profile(peer, join(RESULTS, "hgemm-ncu.csv")) : { skipped: "--no-profile" };
   printProfile(ncu);
-  rmSync(dir, { recursive: true, force: true });
-  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, sass, ncu })}`);
+  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, peaks: peakRows, sass, ncu })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -157,7 +181,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // Without a GPU: build every kernel for sm_90 (nvcc only), to see that the bench will run.
     const { example, tiles } = await buildKernels("sm_90");
     console.log(`built ${example.symbols.size} + ${tiles.symbols.size} kernels: ${example.cubin}, ${tiles.cubin}`);
-    for (const v of VARIANTS) console.log(`  ${variantName(v)}: ${sharedBytes(tiles, `hgemm<false, ${v.join(", ")}>`)} bytes of dynamic shared memory a launch`);
+    for (const v of VARIANTS) console.log(`  ${variantName(v)}: ${sharedBytes(tiles, instanceName(false, v))} bytes of dynamic shared memory a launch`);
   } else {
     await benchHgemm({ profileBest: !process.argv.includes("--no-profile") });
   }

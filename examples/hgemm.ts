@@ -1,7 +1,8 @@
 // HGEMM on the tensor cores, C = A × Bᵀ, f16 (hgemm_f16) or bf16 (hgemm_bf16) in and f32
 // accumulated: examples/hgemm.gk written in TypeScript (that file explains the tiling). A block
-// computes a 128×128 tile of C, 32 of K at a time through four cp.async stages (64 KB) of
-// swizzled shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4) per lane.
+// computes a 128×128 tile of C, 64 of K at a time through three cp.async stages (96 KB) of
+// swizzled shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4)
+// per lane, its fragments double-buffered in registers across k16 steps.
 import {
   barrier, blockIdx, cpAsyncCommit, cpAsyncL2, cpAsyncWait, cpAsyncWaitAll, deviceFn, f32x4, gridDim, kernel, laneId, ldmatrix_x4, local, min, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, threadIdx, u32, u32x2, u32x4, unroll,
   type bool, type f32, type Global, type i32, type ReadonlyGlobal, type Shared,
@@ -10,8 +11,9 @@ import {
 const BM = 128;
 const BN = 128;
 const WN = 64; // columns of a warp's tile (its rows: 64)
-const RW = 16; // words per shared row: 32 halves of K
-const STAGES = 4;
+const RW = 32; // words per shared row: 64 halves of K
+const KS = RW / 8; // k16 steps (mma steps) a tile
+const STAGES = 3;
 const GROUP = 8;
 const THREADS = 128; // (BM / 64) · (BN / WN) warps
 
@@ -20,14 +22,13 @@ const swizzle = deviceFn((r: i32, w: i32): i32 => {
   return w ^ (r / (32 / RW) % (RW / 4) * 4);
 });
 
-// Starts the copies of one 128-row tile (32 halves of K from word k0 of each row) into stage st.
-const loadTile = deviceFn((dst: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, st: i32, src: ReadonlyGlobal<u32>, row0: i32, KW: i32, k0: i32) => {
+// Starts the copies of one 128-row tile (64 halves of K from word k0 of each row) into stage
+// st: this thread's copies go to rows r0, r0 + 16, ... at word col, from element g + k0 of src
+// and every `stride` elements on.
+const loadTile = deviceFn((dst: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, st: i32, r0: i32, col: i32, src: ReadonlyGlobal<u32>, g: i32, stride: i32, k0: i32) => {
   unroll();
   for (let i = 0; i < BM * (RW / 4) / THREADS; i++) {
-    const p = threadIdx.x + i * THREADS;
-    const r = p / (RW / 4);
-    const w = p % (RW / 4) * 4;
-    cpAsyncL2(dst[st]![r]!, swizzle(r, w), src, (row0 + r) * KW + k0 + w, 16);
+    cpAsyncL2(dst[st]![r0 + i * (THREADS / (RW / 4))]!, col, src, g + k0 + i * stride, 16);
   }
 });
 
@@ -53,48 +54,78 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
   const bRow = laneId % 8 + laneId / 16 * 8;
   const bSw = swizzle(bRow, 0);
   const bWord = laneId / 8 % 2 * 4;
+  // This thread's copies: rows tr, tr + 16, ... of a tile, at word tw of K (swizzled: tcol).
+  const tr = threadIdx.x / (RW / 4);
+  const tw = threadIdx.x % (RW / 4) * 4;
+  const tcol = swizzle(tr, tw);
+  const ga = (row0 + tr) * KW + tw;
+  const gb = (col0 + tr) * KW + tw;
+  const stride = THREADS / (RW / 4) * KW;
   const acc = local(f32x4, 4, WN / 8);
+  // The fragments of two k16 steps, double-buffered (hgemm.gk says how).
+  const fa = local(u32x4, 2, 4);
+  const fb = local(u32x2, 2, WN / 8);
   unroll();
   for (let s = 0; s < STAGES - 1; s++) {
     if (s < steps) {
-      loadTile(As, s, A, row0, KW, s * RW);
-      loadTile(Bs, s, B, col0, KW, s * RW);
+      loadTile(As, s, tr, tcol, A, ga, stride, s * RW);
+      loadTile(Bs, s, tr, tcol, B, gb, stride, s * RW);
     }
     cpAsyncCommit();
   }
+  cpAsyncWait(STAGES - 2); // all but the newest STAGES - 2 groups: step 0's tiles are here
+  barrier();
+  unroll();
+  for (let m = 0; m < 4; m++) {
+    fa[0]![m] = ldmatrix_x4(As[0]![wRow + m * 16 + aRow]!, aWord ^ aSw);
+  }
+  unroll();
+  for (let n = 0; n < WN / 8; n += 2) {
+    const b = ldmatrix_x4(Bs[0]![wCol + n * 8 + bRow]!, bWord ^ bSw);
+    fb[0]![n] = b.xy!;
+    fb[0]![n + 1] = b.zw!;
+  }
   for (let s = 0; s < steps; s++) {
-    cpAsyncWait(STAGES - 2); // all but the newest STAGES - 2 groups: step s's tiles are here
-    barrier();
-    // The stage step s - 1 read: every thread has passed the barrier, so it is free.
-    const ahead = s + STAGES - 1;
-    if (ahead < steps) {
-      loadTile(As, ahead % STAGES, A, row0, KW, ahead * RW);
-      loadTile(Bs, ahead % STAGES, B, col0, KW, ahead * RW);
-    }
-    cpAsyncCommit();
     const st = s % STAGES;
     unroll();
-    for (let kk = 0; kk < RW; kk += 8) {
-      const fa = local(u32x4, 4);
-      const fb = local(u32x2, WN / 8);
-      unroll();
-      for (let m = 0; m < 4; m++) {
-        fa[m] = ldmatrix_x4(As[st]![wRow + m * 16 + aRow]!, (kk + aWord) ^ aSw);
+    for (let j = 0; j < KS; j++) {
+      if (j == 0) {
+        // Step s + STAGES - 1's copies, into the stage step s - 1 read.
+        const ahead = s + STAGES - 1;
+        if (ahead < steps) {
+          loadTile(As, ahead % STAGES, tr, tcol, A, ga, stride, ahead * RW);
+          loadTile(Bs, ahead % STAGES, tr, tcol, B, gb, stride, ahead * RW);
+        }
+        cpAsyncCommit();
       }
-      unroll();
-      for (let n = 0; n < WN / 8; n += 2) {
-        const b = ldmatrix_x4(Bs[st]![wCol + n * 8 + bRow]!, (kk + bWord) ^ bSw);
-        fb[n] = b.xy!;
-        fb[n + 1] = b.zw!;
+      // The next k16 step's fragments: of this tile, or at its last step, of the next one.
+      let nst = st;
+      if (j == KS - 1) {
+        cpAsyncWait(STAGES - 2);
+        barrier();
+        nst = (s + 1) % STAGES;
+      }
+      const nk = (j + 1) % KS * 8;
+      if (j < KS - 1 || s + 1 < steps) {
+        unroll();
+        for (let m = 0; m < 4; m++) {
+          fa[(j + 1) % 2]![m] = ldmatrix_x4(As[nst]![wRow + m * 16 + aRow]!, (nk + aWord) ^ aSw);
+        }
+        unroll();
+        for (let n = 0; n < WN / 8; n += 2) {
+          const b = ldmatrix_x4(Bs[nst]![wCol + n * 8 + bRow]!, (nk + bWord) ^ bSw);
+          fb[(j + 1) % 2]![n] = b.xy!;
+          fb[(j + 1) % 2]![n + 1] = b.zw!;
+        }
       }
       unroll();
       for (let m = 0; m < 4; m++) {
         unroll();
         for (let n = 0; n < WN / 8; n++) {
           if (isBf16) {
-            acc[m]![n] = mma_m16n8k16_bf16(fa[m]!, fb[n]!, acc[m]![n]!);
+            acc[m]![n] = mma_m16n8k16_bf16(fa[j % 2]![m]!, fb[j % 2]![n]!, acc[m]![n]!);
           } else {
-            acc[m]![n] = mma_m16n8k16_f16(fa[m]!, fb[n]!, acc[m]![n]!);
+            acc[m]![n] = mma_m16n8k16_f16(fa[j % 2]![m]!, fb[j % 2]![n]!, acc[m]![n]!);
           }
         }
       }

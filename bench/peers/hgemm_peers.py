@@ -12,7 +12,9 @@ Each gk C is poisoned (NaN) before its checked run, then checked against the pro
 the same inputs: the largest error relative to the sum of |a| |b| of the element's products,
 below 1e-4 (K/16 mma steps, each within a few f32 ulp of that sum); a NaN left fails.
 
-  python3 hgemm_peers.py job.json                      times every case
+  python3 hgemm_peers.py job.json                      times the job's mmaPeak kernels (the tensor
+                                                       cores' rate without global memory), then
+                                                       every case
   python3 hgemm_peers.py job.json --profile CASE KERN  for ncu: 2 warm-up launches of gk kernel
                                                        KERN and cuBLAS, then one of each
 """
@@ -57,6 +59,26 @@ def launcher(modules, v, m, A, B, C, cstream):
     return run
 
 
+def peaks(jobs, modules, dev, gen, stream, cstream):
+    """Milliseconds a launch of each mmaPeak kernel (args iters, X: 2048 words of random halves, C: a
+    float a thread), the median of ROUNDS rounds of 3 launches after one warm-up."""
+    X = ((torch.rand(4096, device=dev, generator=gen) * 2 - 1).to(torch.float16)).view(torch.int32)
+    out = []
+    for p in jobs:
+        if p["cubin"] not in modules:
+            modules[p["cubin"]] = cp.RawModule(path=p["cubin"])
+        fn = modules[p["cubin"]].get_function(p["kernel"])
+        C = torch.empty(p["grid"][0] * p["block"][0], device=dev, dtype=torch.float32)
+        args = (np.int32(p["iters"]), ptr(X), ptr(C))
+
+        def run():
+            with cstream:
+                fn(tuple(p["grid"]), tuple(p["block"]), args)
+
+        out.append({"name": p["name"], "ms": float(np.median([timed(run, 3, stream, 1) for _ in range(ROUNDS)]))})
+    return out
+
+
 def inputs(c, dev, gen):
     m = c["m"]
     dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
@@ -83,7 +105,7 @@ def main():
             torch.matmul(A, B.t(), out=R)
         stream.synchronize()
         return
-    out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
+    out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "peaks": peaks(job.get("peaks", []), modules, dev, gen, stream, cstream), "cases": []}
     for c in job["cases"]:
         A, B, C, R = inputs(c, dev, gen)
         peer = lambda: torch.matmul(A, B.t(), out=R)

@@ -5,16 +5,19 @@
  * be partly indexed, `tile[r]`, as for load4); `bytes` is a constant 4, 8 or 16 (16 for
  * cpAsyncL2) that holds a whole number of elements, `valid` an i32. A view or a dynamic shared
  * array cannot promise the alignment a copy needs (GK2046, as for vector accesses).
- * `cpAsyncCommit()`, `cpAsyncWaitAll()` take nothing; `cpAsyncWait(n)` a constant n ≥ 0.
+ * `cpAsyncCommit()`, `cpAsyncWaitAll()` take nothing; `cpAsyncWait(n)` a constant n ≥ 0. A
+ * constant of a generic definition's constant parameters (`STAGES - 2`) is checked in each instance.
  */
 import type * as ast from "../parser/ast.js";
 import type { AsyncCopyEntry } from "../ir/builtins.js";
 import type { ArrayVar, Stmt } from "../ir/nodes.js";
 import { ASYNC_COPY_BYTES } from "../ir/asyncCopyBuiltins.js";
+import { foldExpr } from "../ir/passes/fold.js";
 import { memorySpace, sizeOf, T, typeToString } from "../ir/types.js";
 import { tyName, type FnCtx } from "./context.js";
 import { checkAs, foldedConstant } from "./expr.js";
 import { arrayBase, checkIndices, readonlyWrite } from "./memory.js";
+import { unknownConstant, withConstInits } from "./typeExpr.js";
 
 /** The builtin's arguments, in a message's words. */
 const SHAPE: Readonly<Record<AsyncCopyEntry["rule"]["op"], string>> = {
@@ -35,7 +38,8 @@ export function checkAsyncCopyStatement(ctx: FnCtx, e: ast.CallExpr, b: AsyncCop
   if (op === "commit" || op === "waitAll") return [{ kind: "asyncGroup", op, pending: 0, span }];
   if (op === "wait") {
     const n = constantInt(ctx, e.args[0]!, "the number of groups cpAsyncWait() leaves pending");
-    if (n === undefined) return [];
+    // A count of constant parameters (cpAsyncWait(STAGES - 2) in a generic definition) is checked in each instance, where they are known.
+    if (n === undefined || n === "unknown") return [];
     if (n < 0) {
       ctx.log.error("GK3006", e.args[0]!.span, `cpAsyncWait(n) waits until at most n groups are pending, so n is 0 or more, not ${n}`);
       return [];
@@ -50,7 +54,7 @@ function copy(ctx: FnCtx, e: ast.CallExpr, b: AsyncCopyEntry, span: ast.Stmt["sp
   const dst = arrayBase(ctx, dstArg);
   const src = arrayBase(ctx, srcArg);
   const bytes = constantInt(ctx, bytesArg, `the bytes ${b.name}() copies`);
-  if (!dst || !src || bytes === undefined) return [];
+  if (!dst || !src || bytes === undefined || bytes === "unknown") return [];
   if (!memoryIs(ctx, b, dst.array, dstArg, "shared") || !memoryIs(ctx, b, src.array, srcArg, "global")) return [];
   if (dst.readonly) {
     ctx.log.error("GK2007", dstArg.span, `${b.name}() writes to '${dst.array.name}': ${readonlyWrite(dst.array)}`);
@@ -88,9 +92,15 @@ function memoryIs(ctx: FnCtx, b: AsyncCopyEntry, a: ArrayVar, at: ast.Expr, want
   return ok;
 }
 
-/** An i32 constant argument, or undefined after its error. */
-function constantInt(ctx: FnCtx, e: ast.Expr, what: string): number | undefined {
-  const v = checkAs(ctx, e, T.i32, what);
-  const c = v && foldedConstant(ctx, v, e, what);
+/**
+ * An i32 constant argument (const locals of constants folded in), "unknown" for one of the
+ * constant parameters of a generic definition being checked, or undefined after its error.
+ */
+function constantInt(ctx: FnCtx, e: ast.Expr, what: string): number | "unknown" | undefined {
+  const read = checkAs(ctx, e, T.i32, what);
+  if (!read) return undefined;
+  const v = withConstInits(ctx, read);
+  if (foldExpr(v, ctx.module.flushToZero).kind !== "const" && unknownConstant(ctx, v)) return "unknown";
+  const c = foldedConstant(ctx, v, e, what);
   return c ? Number(c.value) : undefined;
 }

@@ -4,7 +4,7 @@
  * a constant wait count; statements only.
  */
 import { describe, expect, it } from "vitest";
-import { expectError, printed } from "../helpers.js";
+import { expectDiagnostics, expectError, printed } from "../helpers.js";
 
 const K = (body: string) => `device_kernel k(x: readonly global<f32>, h: readonly global<f16>, n: i32, out: global<f32>) {
   shared t: f32[2][64];
@@ -43,6 +43,18 @@ describe("cpAsync's arguments", () => {
   it("waits for a constant count of groups, 0 or more", () => {
     expectError(K("cpAsyncWait(n);"), "GK3014 5:15 the number of groups cpAsyncWait() leaves pending must be a constant expression, but 'n' is computed at run time");
     expectError(K("cpAsyncWait(-1);"), "GK3006 5:15 cpAsyncWait(n) waits until at most n groups are pending, so n is 0 or more, not -1");
+  });
+
+  it("takes a count of a generic kernel's constant parameters, checked in each instance", () => {
+    const G = (launch: string) => `device_kernel k<S: i32>(x: readonly global<f32>) {
+  const ahead = S - 1;
+  cpAsyncWait(S - 2);
+  cpAsyncWait(ahead);
+}
+${launch}`;
+    const text = printed(G("launch k<4>(x = zeros(1)) grid(1) block(1);"));
+    expect(text).toContain("  cpAsyncWait(2);\n  cpAsyncWait(3);");
+    expectDiagnostics(G("launch k<1>(x = zeros(1)) grid(1) block(1);"), ["GK3006 3:15 in k<1>: cpAsyncWait(n) waits until at most n groups are pending, so n is 0 or more, not -1"]);
   });
 
   it("is a statement, not a value", () => {

@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 4e808bc326ce7c28a2d4eff94764619ed767549bbe9a31663317ec4e9b8af59e
+// gk-source-hash: 3d5b74bf4d014d15542dec11e6b7363df0e2ba0e4b63006180ea1a63248bfe0e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
@@ -27,17 +27,19 @@ declare const c1: 128;
 /** const WN (an untyped integer constant) */
 declare const c2: 64;
 /** const RW (an untyped integer constant) */
-declare const c3: 16;
-/** const STAGES (an untyped integer constant) */
+declare const c3: 32;
+/** const KS (an untyped integer constant) */
 declare const c4: 4;
+/** const STAGES (an untyped integer constant) */
+declare const c5: 3;
 /** const GROUP (an untyped integer constant) */
-declare const c5: 8;
+declare const c6: 8;
 /** const THREADS (an untyped integer constant) */
-declare const c6: 128;
+declare const c7: 128;
 /** The module, as compile() returns it. */
 declare const module: GkModule & {
   readonly "hgemm_f16": typeof k0;
   readonly "hgemm_bf16": typeof k1;
 };
-export { k0 as hgemm_f16, k1 as hgemm_bf16, c0 as BM, c1 as BN, c2 as WN, c3 as RW, c4 as STAGES, c5 as GROUP, c6 as THREADS };
+export { k0 as hgemm_f16, k1 as hgemm_bf16, c0 as BM, c1 as BN, c2 as WN, c3 as RW, c4 as KS, c5 as STAGES, c6 as GROUP, c7 as THREADS };
 export default module;

@@ -1,9 +1,10 @@
 /**
- * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×2 blocks of 128×128, K = 96 (three
- * steps, fewer than the four cp.async stages' three tiles ahead), f16 (hgemm_f16) and bf16 (hgemm_bf16); and
+ * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×2 blocks of 128×128, f16 (hgemm_f16)
+ * with K = 192 (three steps of 64, one past the three cp.async stages' two tiles ahead) and bf16
+ * (hgemm_bf16) with K = 64 (one step, fewer than those two); and
  * bench/hgemm_tiles.gk, the same code with its tiling generic, in shapes the bench times (each
  * block size and stage count, BK 16, 32 and 64, grouped and plain block order, shared memory
- * past 48 KB). Each against the
+ * past 48 KB), and its hgemmDb (fragments double-buffered in registers). Each against the
  * definition: each element is K/16 mma steps in k order, each step the measured tensor-core
  * arithmetic (src/ir/tensorCore.ts), its f32 result the next step's accumulator. Bit for bit,
  * every element.
@@ -46,7 +47,7 @@ function check(p: Program, kernel: string, grid: [number, number], threads: numb
 describe("examples/hgemm.gk", () => {
   for (const isBf16 of [false, true]) {
     it(`multiplies ${isBf16 ? "bf16" : "f16"} matrices as chained mma steps do, bit for bit`, () => {
-      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 128], 128, isBf16, 1 + Number(isBf16));
+      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 128], 128, isBf16, 1 + Number(isBf16), isBf16 ? 64 : 192);
     });
   }
 });
@@ -66,6 +67,21 @@ describe("bench/hgemm_tiles.gk", () => {
       const K = v[3] === 64 ? 192 : 96;
       const q = gk(`${text}\nlaunch ${instance}(M = ${M}, N = ${N}, K = ${K}, A = fill(${(M * K) / 2}, 0), B = fill(${(N * K) / 2}, 0), C = zeros(${M * N})) grid(${grid.join(", ")}) block(${threads});\n`);
       check(q, instance, grid, threads, isBf16, 11 + i, K);
+    });
+  });
+  // hgemmDb, its fragments double-buffered in registers across k16 steps and tiles: two k16
+  // steps a tile (BK 32) or four (64); K = 96 or 192 again, fewer tiles than stages in flight
+  // for 5 stages.
+  const dbShapes = [[128, 128, 64, 32, 3, 8], [128, 256, 64, 32, 4, 8], [128, 128, 64, 32, 4, 1], [128, 128, 64, 64, 3, 8], [256, 128, 64, 32, 5, 8]] as const;
+  dbShapes.forEach((v, i) => {
+    const isBf16 = i % 2 === 1;
+    const instance = `hgemmDb<${isBf16}, ${v.join(", ")}>`;
+    it(`${instance} multiplies as chained mma steps do, bit for bit`, () => {
+      const threads = (v[0] / 64) * (v[1] / v[2]) * 32;
+      const grid: [number, number] = [N / v[1], M / v[0]];
+      const K = v[3] === 64 ? 192 : 96;
+      const q = gk(`${text}\nlaunch ${instance}(M = ${M}, N = ${N}, K = ${K}, A = fill(${(M * K) / 2}, 0), B = fill(${(N * K) / 2}, 0), C = zeros(${M * N})) grid(${grid.join(", ")}) block(${threads});\n`);
+      check(q, instance, grid, threads, isBf16, 31 + i, K);
     });
   });
 });

@@ -22,26 +22,23 @@ struct __align__(16) gk_u32x4 { unsigned int x, y, z, w; };
 struct __align__(8) gk_f32x2 { float x, y; };
 struct __align__(16) gk_f32x4 { float x, y, z, w; };
 
-#line 28 "examples/hgemm.gk"
+#line 34 "examples/hgemm.gk"
 static __device__ int swizzle(int r, int w) {
-  return w ^ (int)((unsigned int)(r / 2 % 4) * 4u);
+  return w ^ (int)((unsigned int)(r / 1 % 8) * 4u);
 }
 
-#line 33 "examples/hgemm.gk"
-static __device__ __forceinline__ void loadTile(unsigned int (&dst)[4][128][16], int st, const unsigned int* src, int row0, int KW, int k0) {
+#line 41 "examples/hgemm.gk"
+static __device__ __forceinline__ void loadTile(unsigned int (&dst)[3][128][32], int st, int r0, int col, const unsigned int* src, int g, int stride, int k0) {
   #pragma unroll
-  for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
-    const int p = (int)(threadIdx.x + (unsigned int)i * 128u);
-    const int r = p / 4;
-    const int w = (int)((unsigned int)(p % 4) * 4u);
-    gk_cp_async_cg<16>(&dst[st][r][swizzle(r, w)], &src[(int)(((unsigned int)row0 + (unsigned int)r) * (unsigned int)KW + (unsigned int)k0 + (unsigned int)w)], 16u);
+  for (int i = 0; i < 8; i = (int)((unsigned int)i + 1u)) {
+    gk_cp_async_cg<16>(&dst[st][(int)((unsigned int)r0 + (unsigned int)i * 16u)][col], &src[(int)((unsigned int)g + (unsigned int)k0 + (unsigned int)i * (unsigned int)stride)], 16u);
   }
 }
 
-static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[4][128][16], unsigned int (&Bs)[4][128][16]) {
+static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[3][128][32], unsigned int (&Bs)[3][128][32]) {
   const int KW = K / 2;
-  const int steps = K / 32;
-#line 47 "examples/hgemm.gk"
+  const int steps = K / 64;
+#line 52 "examples/hgemm.gk"
   const int bid = (int)(blockIdx.y * gridDim.x + blockIdx.x);
   const int inGroup = (int)(8u * gridDim.x);
   const int firstRow = (int)((unsigned int)gk_div_i32(bid, inGroup) * 8u);
@@ -53,55 +50,85 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
   const int wCol = (int)((unsigned int)(warp % 2) * 64u);
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-#line 63 "examples/hgemm.gk"
+#line 68 "examples/hgemm.gk"
   const int aRow = (int)(gk_thread_rank() & 31u) % 16;
   const int aSw = swizzle(aRow, 0);
   const int aWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
   const int bRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int bSw = swizzle(bRow, 0);
   const int bWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
+#line 75 "examples/hgemm.gk"
+  const int tr = (int)threadIdx.x / 8;
+  const int tw = (int)((unsigned int)((int)threadIdx.x % 8) * 4u);
+  const int tcol = swizzle(tr, tw);
+  const int ga = (int)(((unsigned int)row0 + (unsigned int)tr) * (unsigned int)KW + (unsigned int)tw);
+  const int gb = (int)(((unsigned int)col0 + (unsigned int)tr) * (unsigned int)KW + (unsigned int)tw);
+  const int stride = (int)(16u * (unsigned int)KW);
   gk_f32x4 acc[4][8] = {};
+#line 85 "examples/hgemm.gk"
+  gk_u32x4 fa[2][4] = {};
+  gk_u32x2 fb[2][8] = {};
   #pragma unroll
-  for (int s = 0; s < 3; s = (int)((unsigned int)s + 1u)) {
+  for (int s = 0; s < 2; s = (int)((unsigned int)s + 1u)) {
     if (s < steps) {
-      loadTile(As, s, A, row0, KW, (int)((unsigned int)s * 16u));
-      loadTile(Bs, s, B, col0, KW, (int)((unsigned int)s * 16u));
+      loadTile(As, s, tr, tcol, A, ga, stride, (int)((unsigned int)s * 32u));
+      loadTile(Bs, s, tr, tcol, B, gb, stride, (int)((unsigned int)s * 32u));
     }
     gk_cp_async_commit();
   }
+  gk_cp_async_wait<1>();
+  __syncthreads();
+  #pragma unroll
+  for (int m = 0; m < 4; m = (int)((unsigned int)m + 1u)) {
+    fa[0][m] = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&As[0][(int)((unsigned int)wRow + (unsigned int)m * 16u + (unsigned int)aRow)][aWord ^ aSw]));
+  }
+  #pragma unroll
+  for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
+    const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Bs[0][(int)((unsigned int)wCol + (unsigned int)n * 8u + (unsigned int)bRow)][bWord ^ bSw]));
+    fb[0][n] = gk_u32x2{b.x, b.y};
+    fb[0][(int)((unsigned int)n + 1u)] = gk_u32x2{b.z, b.w};
+  }
   for (int s_1 = 0; s_1 < steps; s_1 = (int)((unsigned int)s_1 + 1u)) {
-    gk_cp_async_wait<2>();
-    __syncthreads();
-#line 82 "examples/hgemm.gk"
-    const int ahead = (int)((unsigned int)s_1 + 4u - 1u);
-    if (ahead < steps) {
-      loadTile(As, ahead % 4, A, row0, KW, (int)((unsigned int)ahead * 16u));
-      loadTile(Bs, ahead % 4, B, col0, KW, (int)((unsigned int)ahead * 16u));
-    }
-    gk_cp_async_commit();
-    const int st = s_1 % 4;
+    const int st = s_1 % 3;
     #pragma unroll
-    for (int kk = 0; kk < 16; kk = (int)((unsigned int)kk + 8u)) {
-      gk_u32x4 fa[4] = {};
-      gk_u32x2 fb[8] = {};
-      #pragma unroll
-      for (int m = 0; m < 4; m = (int)((unsigned int)m + 1u)) {
-        fa[m] = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&As[st][(int)((unsigned int)wRow + (unsigned int)m * 16u + (unsigned int)aRow)][(int)((unsigned int)kk + (unsigned int)aWord) ^ aSw]));
+    for (int j = 0; j < 4; j = (int)((unsigned int)j + 1u)) {
+      if (j == 0) {
+#line 114 "examples/hgemm.gk"
+        const int ahead = (int)((unsigned int)s_1 + 3u - 1u);
+        if (ahead < steps) {
+          loadTile(As, ahead % 3, tr, tcol, A, ga, stride, (int)((unsigned int)ahead * 32u));
+          loadTile(Bs, ahead % 3, tr, tcol, B, gb, stride, (int)((unsigned int)ahead * 32u));
+        }
+        gk_cp_async_commit();
       }
-      #pragma unroll
-      for (int n = 0; n < 8; n = (int)((unsigned int)n + 2u)) {
-        const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Bs[st][(int)((unsigned int)wCol + (unsigned int)n * 8u + (unsigned int)bRow)][(int)((unsigned int)kk + (unsigned int)bWord) ^ bSw]));
-        fb[n] = gk_u32x2{b.x, b.y};
-        fb[(int)((unsigned int)n + 1u)] = gk_u32x2{b.z, b.w};
+#line 124 "examples/hgemm.gk"
+      int nst = st;
+      if (j == 3) {
+        gk_cp_async_wait<1>();
+        __syncthreads();
+        nst = (int)((unsigned int)s_1 + 1u) % 3;
       }
-      #pragma unroll
-      for (int m_1 = 0; m_1 < 4; m_1 = (int)((unsigned int)m_1 + 1u)) {
+      const int nk = (int)((unsigned int)((int)((unsigned int)j + 1u) % 4) * 8u);
+      if (j < 3 || (int)((unsigned int)s_1 + 1u) < steps) {
         #pragma unroll
-        for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 1u)) {
+        for (int m_1 = 0; m_1 < 4; m_1 = (int)((unsigned int)m_1 + 1u)) {
+          fa[(int)((unsigned int)j + 1u) % 2][m_1] = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&As[nst][(int)((unsigned int)wRow + (unsigned int)m_1 * 16u + (unsigned int)aRow)][(int)((unsigned int)nk + (unsigned int)aWord) ^ aSw]));
+        }
+        #pragma unroll
+        for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 2u)) {
+          const gk_u32x4 b_1 = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Bs[nst][(int)((unsigned int)wCol + (unsigned int)n_1 * 8u + (unsigned int)bRow)][(int)((unsigned int)nk + (unsigned int)bWord) ^ bSw]));
+          fb[(int)((unsigned int)j + 1u) % 2][n_1] = gk_u32x2{b_1.x, b_1.y};
+          fb[(int)((unsigned int)j + 1u) % 2][(int)((unsigned int)n_1 + 1u)] = gk_u32x2{b_1.z, b_1.w};
+        }
+      }
+      #pragma unroll
+      for (int m_2 = 0; m_2 < 4; m_2 = (int)((unsigned int)m_2 + 1u)) {
+        #pragma unroll
+        for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
           if (isBf16) {
-            acc[m_1][n_1] = gk_mma_m16n8k16_bf16(fa[m_1], fb[n_1], acc[m_1][n_1]);
+            acc[m_2][n_2] = gk_mma_m16n8k16_bf16(fa[j % 2][m_2], fb[j % 2][n_2], acc[m_2][n_2]);
           } else {
-            acc[m_1][n_1] = gk_mma_m16n8k16_f16(fa[m_1], fb[n_1], acc[m_1][n_1]);
+            acc[m_2][n_2] = gk_mma_m16n8k16_f16(fa[j % 2][m_2], fb[j % 2][n_2], acc[m_2][n_2]);
           }
         }
       }
@@ -109,33 +136,33 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
   }
   gk_cp_async_wait_all();
   #pragma unroll
-  for (int m_2 = 0; m_2 < 4; m_2 = (int)((unsigned int)m_2 + 1u)) {
+  for (int m_3 = 0; m_3 < 4; m_3 = (int)((unsigned int)m_3 + 1u)) {
     #pragma unroll
-    for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
-      const int r = (int)((unsigned int)row0 + (unsigned int)wRow + (unsigned int)m_2 * 16u + (unsigned int)g);
-      const int c = (int)((unsigned int)col0 + (unsigned int)wCol + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
+    for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+      const int r = (int)((unsigned int)row0 + (unsigned int)wRow + (unsigned int)m_3 * 16u + (unsigned int)g);
+      const int c = (int)((unsigned int)col0 + (unsigned int)wCol + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
       gk_f32x4 gk_t1;
-#line 123 "examples/hgemm.gk"
-      *reinterpret_cast<gk_f32x2*>(&C[(int)((unsigned int)r * (unsigned int)N + (unsigned int)c)]) = (gk_t1 = acc[m_2][n_2], gk_f32x2{gk_t1.x, gk_t1.y});
+#line 163 "examples/hgemm.gk"
+      *reinterpret_cast<gk_f32x2*>(&C[(int)((unsigned int)r * (unsigned int)N + (unsigned int)c)]) = (gk_t1 = acc[m_3][n_3], gk_f32x2{gk_t1.x, gk_t1.y});
       gk_f32x4 gk_t2;
-#line 124 "examples/hgemm.gk"
-      *reinterpret_cast<gk_f32x2*>(&C[(int)(((unsigned int)r + 8u) * (unsigned int)N + (unsigned int)c)]) = (gk_t2 = acc[m_2][n_2], gk_f32x2{gk_t2.z, gk_t2.w});
+#line 164 "examples/hgemm.gk"
+      *reinterpret_cast<gk_f32x2*>(&C[(int)(((unsigned int)r + 8u) * (unsigned int)N + (unsigned int)c)]) = (gk_t2 = acc[m_3][n_3], gk_f32x2{gk_t2.z, gk_t2.w});
     }
   }
 }
 
 extern "C" __global__ void hgemm_f16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 130 "examples/hgemm.gk"
-  unsigned int (&As)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Bs)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 32768ull);
+#line 170 "examples/hgemm.gk"
+  unsigned int (&As)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 49152ull);
   gemm(false, M, N, K, A, B, C, As, Bs);
 }
 
 extern "C" __global__ void hgemm_bf16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 136 "examples/hgemm.gk"
-  unsigned int (&As)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Bs)[4][128][16] = *reinterpret_cast<unsigned int (*)[4][128][16]>(gk_dynamic_shared + 32768ull);
+#line 176 "examples/hgemm.gk"
+  unsigned int (&As)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 49152ull);
   gemm(true, M, N, K, A, B, C, As, Bs);
 }
