@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: efe64329f0f7f14477127bd7881d2cc2471edf7642eb9cf6cbcd3d0a415fbacd
+// gk-source-hash: 3b18f18525b171f19f62ba078cab07c0a284e49486033c222f49c26319bf580e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */
