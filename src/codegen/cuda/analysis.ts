@@ -2,9 +2,10 @@
  * What the backend asks of a function body before it writes code: which variables are ever
  * read, whether a loop body continues. Traversal is the IR's one walker (src/ir/walk.ts).
  */
-import type { Expr, Module, Stmt } from "../../ir/nodes.js";
+import type { Expr, LoopStmt, Module, Stmt } from "../../ir/nodes.js";
+import { mathBuiltin } from "../../ir/builtins.js";
 import { sizeOf } from "../../ir/types.js";
-import { someExpr, visit, visitExpr } from "../../ir/walk.js";
+import { operands, someExpr, visit, visitExpr } from "../../ir/walk.js";
 import { assertNever } from "../../util.js";
 
 /**
@@ -55,24 +56,7 @@ export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
   visit(body, {
     stmt: (s) => {
       if (s.kind !== "loop" || !s.cond) return;
-      const assigned = new Set<number>();
-      const written = new Set<number>();
-      // Assigned, or passed to a reference parameter, which may assign it; arrays stored to, updated atomically, or passed on.
-      visit([...s.body, ...s.step], {
-        stmt: (x) => {
-          if (x.kind === "assign") assigned.add(x.var.id);
-          else if (x.kind === "store") written.add(x.array.id);
-        },
-        expr: (x) => {
-          if (x.kind === "atomic") written.add(x.array.id);
-          else if (x.kind === "call") {
-            for (const a of x.args) {
-              if (a.kind === "varRef") assigned.add(a.var.id);
-              else if (a.kind === "arrayArg" || a.kind === "viewArg" || a.kind === "elemRef") written.add(a.array.id);
-            }
-          }
-        },
-      });
+      const { assigned, written } = loopChanges(s.body, s.step);
       if (assigned.size === 0 && written.size === 0) return;
       visitExpr(s.cond, {
         expr: (e) => {
@@ -85,6 +69,68 @@ export function reloadedBounds(body: readonly Stmt[]): Set<Expr> {
     },
   });
   return marked;
+}
+
+/** Variables the statements assign (or pass to a reference parameter, which may assign them), arrays they store to, update atomically, or pass on. */
+function loopChanges(...parts: (readonly Stmt[])[]): { assigned: Set<number>; written: Set<number> } {
+  const assigned = new Set<number>();
+  const written = new Set<number>();
+  visit(parts.flat(), {
+    stmt: (x) => {
+      if (x.kind === "assign") assigned.add(x.var.id);
+      else if (x.kind === "let") assigned.add(x.var.id);
+      else if (x.kind === "store") written.add(x.array.id);
+    },
+    expr: (x) => {
+      if (x.kind === "atomic") written.add(x.array.id);
+      else if (x.kind === "call") {
+        for (const a of x.args) {
+          if (a.kind === "varRef") assigned.add(a.var.id);
+          else if (a.kind === "arrayArg" || a.kind === "viewArg" || a.kind === "elemRef") written.add(a.array.id);
+        }
+      }
+    },
+  });
+  return { assigned, written };
+}
+
+/**
+ * Parts of a `for` or `while` loop's condition that the backend computes once, before the loop,
+ * into a constant: each largest part made only of constants, special registers, variables that
+ * neither the loop nor its init changes, pure math builtins and scalar loads of readonly global
+ * arrays at such indices, with at least one such load, where the condition computes it at every
+ * evaluation (not in the right operand of `&&`/`||` or a branch of `?:`). The kernel never
+ * writes a readonly array, so the value is the one every evaluation would compute, and the
+ * first evaluation, before any iteration, computes it anyway (no access is added). ptxas of
+ * CUDA 13.0 (sm_90) miscompiled such a bound computed in the loop (seed 20261201 kernel 236 of
+ * the GPU differential: a bound `abs((26 + a[7]) % 5)` over a loop of streaming stores; the
+ * SASS took the trip count from another register, a warp diverged at the next barrier and the
+ * kernel hung in 2 of 3 launches; computed once before the loop, 3 of 3 finished).
+ */
+export function hoistedBounds(s: LoopStmt): Expr[] {
+  if (!s.cond) return [];
+  const { assigned } = loopChanges(s.init, s.body, s.step);
+  const readonlyLoad = (e: Expr): boolean =>
+    e.kind === "load" && e.array.type.kind === "global" && e.array.type.readonly && !e.order && e.vector === null && e.type.kind === "scalar" && e.path.length === 0;
+  const invariant = (e: Expr): boolean => {
+    if (e.kind === "const" || e.kind === "special") return true;
+    if (e.kind === "var") return !assigned.has(e.var.id);
+    if (e.kind === "unary" || e.kind === "binary" || e.kind === "cast" || readonlyLoad(e)) return operands(e).every(invariant);
+    if (e.kind === "builtin") return mathBuiltin(e.name) !== undefined && e.args.every(invariant);
+    return false;
+  };
+  const found: Expr[] = [];
+  const walk = (e: Expr): void => {
+    if (e.kind === "logical") return walk(e.left);
+    if (e.kind === "select") return walk(e.cond);
+    if (e.type.kind === "scalar" && invariant(e) && someExpr(e, readonlyLoad)) {
+      found.push(e);
+      return;
+    }
+    for (const o of operands(e)) walk(o);
+  };
+  walk(s.cond);
+  return found;
 }
 
 /** Whether these statements `continue` the loop they are in (not counting nested loops' own continues). */

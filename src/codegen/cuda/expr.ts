@@ -70,6 +70,8 @@ export interface ExprContext {
   readonly types: TypeNames;
   /** Loads to emit as volatile reads (see analysis.ts, `reloadedBounds`). */
   readonly volatileLoads: ReadonlySet<Expr>;
+  /** Parts of loop conditions computed once before their loop, by the C++ name of the variable holding them (analysis.ts, `hoistedBounds`). */
+  readonly hoistedValues: ReadonlyMap<Expr, string>;
   /** The module is built with -ftz=true: operations nvcc would fold away flush explicitly (ftzIdentities.ts). */
   readonly flushToZero: boolean;
 }
@@ -90,6 +92,8 @@ export function operand(x: Emitted, min: number): string {
 }
 
 export function emitExpr(e: Expr, cx: ExprContext): Emitted {
+  const hoisted = cx.hoistedValues.get(e);
+  if (hoisted !== undefined) return atom(hoisted);
   if (isLaneWise(e)) return inOrder(operands(e), cx, (ops) => atom(`${laneWiseHelperName(e)}(${ops.map((o) => emitExpr(o, cx).text).join(", ")})`));
   if (cx.flushToZero) {
     const x = ftzIdentityOperand(e);

@@ -34,6 +34,9 @@ export class FunctionScope implements ExprContext {
     this.names = new Map(names);
   }
 
+  /** Parts of loop conditions computed once before their loop (analysis.ts, `hoistedBounds`), set as each loop is emitted. */
+  readonly hoistedValues = new Map<Expr, string>();
+
   readonly name = (v: { readonly id: number }): string => {
     const n = this.names.get(v.id) ?? this.constants.get(v.id);
     invariant(n !== undefined, `no C++ name for variable #${v.id}`);

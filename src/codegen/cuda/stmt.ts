@@ -24,7 +24,7 @@ import { braced, pathText } from "./compoundExpr.js";
 import { line, type Line, type Loc } from "./lines.js";
 import type { FunctionScope } from "./scope.js";
 import { CUDA } from "./settings.js";
-import { continuesLoop } from "./analysis.js";
+import { continuesLoop, hoistedBounds } from "./analysis.js";
 import { fill } from "../../ir/templates.js";
 
 export interface StmtContext {
@@ -247,6 +247,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
   switch (form) {
     case "for":
     case "while": {
+      const bounds = hoistBounds(s, cx, depth, at);
       const { value: head, temps } = cx.scope.collect(() => {
         if (form === "while") return `while (${condText(s.cond, cx)})`;
         const init = s.init.map((x) => headerText(x, cx)).join("");
@@ -255,6 +256,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
         return `for (${init}; ${cond}; ${step})`.replace("; ;", ";;").replace("; )", ")");
       });
       return [
+        ...bounds,
         ...declareTemps(temps, cx, depth, at),
         ...unrollPragma(s, depth),
         line(`${pad(depth)}${head} {`, at),
@@ -277,6 +279,19 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
     default:
       return assertNever(form, "loop form");
   }
+}
+
+/** `T t; t = abs(a[i]);` before the loop for each part of its condition computed once (analysis.ts, `hoistedBounds`). */
+function hoistBounds(s: LoopStmt, cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
+  return hoistedBounds(s).flatMap((e) => {
+    let name = "";
+    const { value, temps } = cx.scope.collect(() => {
+      name = cx.scope.name(cx.scope.temp(e.type as ValueType));
+      return `${name} = ${emitExpr(e, cx.scope).text};`;
+    });
+    cx.scope.hoistedValues.set(e, name);
+    return [...declareTemps(temps, cx, depth, at), line(`${pad(depth)}${value}`, at)];
+  });
 }
 
 function emitGeneralLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {

@@ -63,6 +63,7 @@ function helperFor(e: Expr, types: TypeNames): VectorHelper {
     functions: new Map(),
     temp: () => invariant(false, "a temporary in a vector helper") as never,
     volatileLoads: new Set(),
+    hoistedValues: new Map(),
     refTargets: new Set(),
     flushToZero: false,
     types,

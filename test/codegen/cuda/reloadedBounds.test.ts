@@ -39,6 +39,22 @@ describe("loop bounds ptxas would miscompile", () => {
   });
 });
 
+describe("loop bounds read once before the loop (analysis.ts, hoistedBounds)", () => {
+  it("computes a bound from a readonly array at an index the loop does not change once, before the loop (seed 20261201 kernel 236)", () => {
+    const text = cuda("  for (let i = 0; i < abs((26 + lim[7]) % 5); i++) { out[i] = i; }\n  barrier();");
+    expect(text).toMatch(/(\w+) = gk_abs_i32\(\(int\)\(26u \+ \(unsigned int\)lim\[7\]\) % 5\);\n.*\n\s*for \(int i = 0; i < \1;/);
+    const csr = cuda("  const row = globalId.x;\n  for (let i = lim[row]; i < lim[row + 1]; i++) { out[i] = row; }");
+    expect(csr).toMatch(/(\w+) = lim\[.*row.*\];\n.*\n\s*for \(int i = lim\[row\]; i < \1;/);
+  });
+
+  it("leaves in the loop a bound whose index the loop or its init changes, and one the condition reads only sometimes", () => {
+    expect(cuda("  let j = n;\n  for (let i = 0; i < lim[j % 4]; i++) { j += 3; out[i] = j; }")).not.toMatch(/= lim\[/);
+    expect(cuda("  for (let j = n; j < lim[j]; j++) { out[j] = j; }")).not.toMatch(/= lim\[/);
+    expect(cuda("  let j = 0;\n  while (j < 4 && lim[5] > j) { j++; }\n  out[0] = j;")).not.toMatch(/= lim\[/);
+    expect(cuda("  let j = 0;\n  while (lim[5] > j && j < 4) { j++; }\n  out[0] = j;")).toMatch(/(\w+) = lim\[5\];\n.*\n\s*while \(\1 > j && j < 4\)/);
+  });
+});
+
 describe("volatile bounds of f16 and bf16", () => {
   it("read the bits, which have operators (the half types have none on volatile values)", () => {
     const src = "device_kernel k(x: readonly global<f16>, out: global<i32>) {\n  let j = 0;\n  while (j < 4 && x[j] < 1.5) { j++; }\n  out[0] = j;\n}\n";
