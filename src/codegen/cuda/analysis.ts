@@ -99,8 +99,9 @@ function loopChanges(...parts: (readonly Stmt[])[]): { assigned: Set<number>; wr
  * into a constant: each largest part made only of constants, special registers, variables that
  * neither the loop nor its init changes, pure math builtins and scalar loads of readonly global
  * arrays at such indices, with at least one such load, where the condition computes it at every
- * evaluation (not in the right operand of `&&`/`||` or a branch of `?:`). The kernel never
- * writes a readonly array, so the value is the one every evaluation would compute, and the
+ * evaluation (not in the right operand of `&&`/`||` or a branch of `?:`). For a kernel only: no
+ * thread writes a kernel's readonly array during the launch (a device function's readonly
+ * parameter may be an array its caller writes), so the value is the one every evaluation would compute, and the
  * first evaluation, before any iteration, computes it anyway (no access is added). ptxas of
  * CUDA 13.0 (sm_90) miscompiled such a bound computed in the loop (seed 20261201 kernel 236 of
  * the GPU differential: a bound `abs((26 + a[7]) % 5)` over a loop of streaming stores; the

@@ -84,7 +84,7 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
   const scope = new FunctionScope(variableNames(f, mc.globalIdentifiers), mc.globalNames.constants, functionName, mc.functions, mc.types, refs, reloadedBounds(f.body), mc.flushToZero);
   const read = readVariables(f.body, (e) => droppedOperand(e, mc.functions, refs));
   const aligned = mc.alignments.get(f.name);
-  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0) };
+  const cx: StmtContext = { scope, loc: mc.loc, unread: (id) => !read.has(id), align: (a) => vectorAlign(a, aligned?.get(a.id) ?? 0), kernel: f.kind === "kernel" };
   const tn = mc.types.name;
 
   // nvcc warns about a parameter that is set but never read (#550).

@@ -36,6 +36,8 @@ export interface StmtContext {
   readonly continueLabel?: string | undefined;
   /** The alignment in bytes a local or shared array's declaration states for the vector accesses of it (0: none beyond its elements'). */
   readonly align: (a: ArrayVar) => number;
+  /** The function is a kernel: its readonly arrays are memory no thread writes during the launch (a device function's may alias arrays it writes). */
+  readonly kernel: boolean;
 }
 
 const barrier = CUDA_SYNC.barrier;
@@ -283,6 +285,7 @@ function emitLoop(s: LoopStmt, cx: StmtContext, depth: number): Line[] {
 
 /** `T t; t = abs(a[i]);` before the loop for each part of its condition computed once (analysis.ts, `hoistedBounds`). */
 function hoistBounds(s: LoopStmt, cx: StmtContext, depth: number, at: Loc | undefined): Line[] {
+  if (!cx.kernel) return [];
   return hoistedBounds(s).flatMap((e) => {
     let name = "";
     const { value, temps } = cx.scope.collect(() => {

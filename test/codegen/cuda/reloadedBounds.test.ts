@@ -47,10 +47,14 @@ describe("loop bounds read once before the loop (analysis.ts, hoistedBounds)", (
     expect(csr).toMatch(/(\w+) = lim\[.*row.*\];\n.*\n\s*for \(int i = lim\[row\]; i < \1;/);
   });
 
-  it("leaves in the loop a bound whose index the loop or its init changes, and one the condition reads only sometimes", () => {
+  it("leaves in the loop a bound whose index the loop or its init changes, one the condition reads only sometimes, and one in a device function (its readonly parameter may be an array its caller writes: f(a, a))", () => {
     expect(cuda("  let j = n;\n  for (let i = 0; i < lim[j % 4]; i++) { j += 3; out[i] = j; }")).not.toMatch(/= lim\[/);
     expect(cuda("  for (let j = n; j < lim[j]; j++) { out[j] = j; }")).not.toMatch(/= lim\[/);
     expect(cuda("  let j = 0;\n  while (j < 4 && lim[5] > j) { j++; }\n  out[0] = j;")).not.toMatch(/= lim\[/);
+    const src = "device_fn f(lim: readonly global<i32>, out: global<i32>) {\n  for (let i = 0; i < lim[0]; i++) { out[0] = i; }\n}\ndevice_kernel k(a: global<i32>) { f(a, a); }\n";
+    const r = frontEnd("k.gk", { host: memoryHost({ "k.gk": src }) });
+    expect(r.diagnostics).toEqual([]);
+    expect(emitCuda(r.ir!, { sources: r.sources }).source).toContain("i < lim[0]");
     expect(cuda("  let j = 0;\n  while (lim[5] > j && j < 4) { j++; }\n  out[0] = j;")).toMatch(/(\w+) = lim\[5\];\n.*\n\s*while \(\1 > j && j < 4\)/);
   });
 });
