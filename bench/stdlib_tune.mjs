@@ -239,11 +239,8 @@ async function benchSort(gpu, std, mod, rows) {
     window1: library.replace("const WINDOW = 4;", "const WINDOW = 1;"),
     // The histogram's counts in a column per lane (bench/sort_hist_columns.gk).
     columns: readFileSync(join(ROOT, "bench", "sort_hist_columns.gk"), "utf8"),
-    // Registers for three blocks of an SM.
-    bounds3: library.replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
-    // Equal digits from atomicOr on a shared word per warp and digit instead of ballots.
-    matchOr: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;"),
-    matchOrBounds3: library.replace("const MATCH_OR = false;", "const MATCH_OR = true;").replace(onesweep, `@launchBounds(BLOCK, 3)\n${onesweep}`),
+    // Without the registers for three blocks of an SM.
+    bounds2: library.replace(`@launchBounds(BLOCK, 3)\n${onesweep}`, onesweep),
   };
   for (const [name, src] of Object.entries(sources)) if ((name === "previousMatchOr" && src.split("warpLanes").length !== 6) || (!["library", "previous", "previousMatchOr", "columns"].includes(name) && src === library)) throw new Error(`bench/stdlib_tune.mjs: the ${name} variant no longer applies to stdlib/sort.gk`);
   // Most telling first (a run may be cut short). Batch 1 on the H200 (2026-11-29, with each count
@@ -253,17 +250,14 @@ async function benchSort(gpu, std, mod, rows) {
   const variants = [
     { source: "previous", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 512, sortItems: 12 },
-    { source: "matchOr", sortBlock: 512, sortItems: 12 },
     { source: "previousMatchOr", sortBlock: 512, sortItems: 12 },
-    { source: "bounds3", sortBlock: 512, sortItems: 12 },
-    { source: "matchOrBounds3", sortBlock: 512, sortItems: 12 },
+    { source: "bounds2", sortBlock: 512, sortItems: 12 },
     { source: "library", sortBlock: 256, sortItems: 16 },
     { source: "columns", sortBlock: 512, sortItems: 12, sortHistBlock: 1024, sortHistBlocks: 132 },
     { source: "library", sortBlock: 512, sortItems: 14 },
     { source: "library", sortBlock: 384, sortItems: 20 },
     { source: "window1", sortBlock: 512, sortItems: 12 },
-    { source: "bounds3", sortBlock: 512, sortItems: 8 },
-    { source: "matchOr", sortBlock: 256, sortItems: 16 },
+    { source: "library", sortBlock: 512, sortItems: 8 },
   ];
   const initial = { ...std.tuning };
   for (const { source, ...v } of variants) {
