@@ -11,8 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { probeGpu } from "../dist/runtime/target.js";
-import { ROOT, table, writeResult } from "./lib.mjs";
+import { findGpu, ROOT, table, writeResult } from "./lib.mjs";
 
 const FILE = join(ROOT, "test", "runtime", "sim", "fixtures", "races.gk");
 const GKC = join(ROOT, "bin", "gkc.js");
@@ -71,7 +70,7 @@ function racechecked(tool, kernel, grid, block, args) {
 }
 
 export async function benchRacecheck() {
-  const gpu = await probeGpu();
+  const gpu = await findGpu();
   if (!("device" in gpu)) return skip(`no GPU: ${gpu.reason}`);
   const tool = sanitizer();
   if (!tool) return skip("no compute-sanitizer (set CUDA_HOME or put it on PATH)");
