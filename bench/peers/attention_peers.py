@@ -39,10 +39,10 @@ import torch.nn.functional as F
 import cupy as cp
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+from torch_timing import ROUNDS, ptr, timed
+
 # The peers: (name, the backend forced, or None for PyTorch's own choice).
 BACKENDS = [("sdpa", None), ("fa2", SDPBackend.FLASH_ATTENTION), ("mem-efficient", SDPBackend.EFFICIENT_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION)]
-
-from torch_timing import ROUNDS, ptr, timed
 
 
 def reference(q, k, v, causal):
