@@ -46,8 +46,8 @@ const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
  * memory, BN 32 MT 2 PIPE 0 309 (299 BN 64 MT 1 PIPE 2, 288 BN 64 MT 1 PIPE 0), causal 275 (272
  * BN 64 MT 1). The batch of 2026-11-29 13:37 (SDPA 422 and 648; PyTorch's FlashAttention-2 280
  * and 338) timed FA2's own tiles in gk: 128 × 128 at D = 64 265 (the example 279), 128 × 64 with
- * Q in shared memory at D = 128 326 (the example then, 32 keys a tile, 294: the example now
- * takes it); and PIPE 3 to 5 (tile j - 1's P V in 16-key groups between the softmax's
+ * Q in shared memory at D = 128 326 (the example then, 32 keys a tile, 294; 322 against 314 in
+ * the batch of 13:52: the example now takes it); and PIPE 3 to 5 (tile j - 1's P V in 16-key groups between the softmax's
  * exponentials in program order, FA2's SASS order; 4 with a syncWarp() before each group, 5 also
  * between its mma and its exponentials): 266, 261, 262 at D = 64, 312 at D = 128 MT 1. Here the
  * runners-up of that batch beside the example, and the D = 128 example before (32 keys a tile).
