@@ -1,6 +1,8 @@
 // gk's flash attention (examples/flash_attention.gk: mma.sync on the tensor cores, online
 // softmax) against PyTorch's scaled_dot_product_attention on one GPU, in one run (issue 22's
-// target: >= 0.8 x SDPA at head dim 64): f16 and bf16, causal and not, (B, H, S, D) of
+// target: >= 0.8 x SDPA at head dim 64), SDPA as PyTorch picks its backend (cuDNN's wgmma kernel
+// on the H200) and with each of its FlashAttention-2 (mma.sync), memory-efficient (CUTLASS) and
+// cuDNN backends forced, the kernels each launches named: f16 and bf16, causal and not, (B, H, S, D) of
 // (1, 32, 2048, 64) and (4, 32, 4096, 128); beside each example kernel bench/attention_tiles.gk's
 // tilings of VARIANTS. The kernels are built here through gk's cache as
 // `gkc build` builds them; bench/peers/attention_peers.py loads the cubins with CuPy, times both
@@ -15,7 +17,7 @@
 //   node bench/attention.mjs [--no-profile] [--profile=NAME,...]   (prints tables, writes bench/results/attention.json)
 //   node bench/attention.mjs --build-only     (no GPU needed: builds the kernels for sm_90)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
@@ -42,14 +44,19 @@ const SHAPES = [[1, 32, 2048, 64], [4, 32, 4096, 128]];
  * without, 251 PIPE 0, 226 BN 32 PIPE 2, 258 Q in shared memory, 226 BN 32 PIPE 1); causal BN 64
  * MT 1 PIPE 0 169 (165 MT 2 PIPE 2, 163 MT 1 PIPE 1, all without the flush); D = 128 Q in shared
  * memory, BN 32 MT 2 PIPE 0 309 (299 BN 64 MT 1 PIPE 2, 288 BN 64 MT 1 PIPE 0), causal 275 (272
- * BN 64 MT 1). Here the runners-up, now with the flush, and PIPE 1 at BN 64 MT 2 with Q in
- * shared memory (254 registers, no longer spilling).
+ * BN 64 MT 1). The batch of 2026-11-29 13:37 (SDPA 422 and 648; PyTorch's FlashAttention-2 280
+ * and 338) timed FA2's own tiles in gk: 128 × 128 at D = 64 265 (the example 279), 128 × 64 with
+ * Q in shared memory at D = 128 326 (the example then, 32 keys a tile, 294; 322 against 314 in
+ * the batch of 13:52: the example now takes it); and PIPE 3 to 5 (tile j - 1's P V in 16-key groups between the softmax's
+ * exponentials in program order, FA2's SASS order; 4 with a syncWarp() before each group, 5 also
+ * between its mma and its exponentials): 266, 261, 262 at D = 64, 312 at D = 128 MT 1. Here the
+ * runners-up of that batch beside the example, and the D = 128 example before (32 keys a tile).
  */
 const VARIANTS = {
-  "64": [[64, 2, 0], [64, 1, 0], [64, 1, 2], [64, 2, 1, false, true], [32, 2, 1]],
-  "64c": [[64, 1, 2, true], [64, 2, 2], [64, 2, 0], [64, 2, 1, false, true], [64, 1, 1]],
-  "128": [[64, 1, 2, true], [32, 2, 2, false, true]],
-  "128c": [[64, 1, 0, true], [64, 1, 2]],
+  "64": [[64, 2, 0], [64, 1, 0], [128, 2, 0], [64, 2, 3, true]],
+  "64c": [[64, 1, 2, true], [64, 1, 1], [128, 2, 0], [64, 2, 3]],
+  "128": [[32, 2, 0, true, true], [64, 1, 2, true], [64, 1, 3, true], [32, 2, 4, false, true]],
+  "128c": [[32, 2, 0, true, true], [64, 1, 0, true], [64, 1, 3]],
 };
 
 const variantName = ([bn, mt, pipe, , qs]) => `${qs ? "q" : "x"} bn${bn} mt${mt} pipe${pipe}`;
@@ -121,6 +128,9 @@ export async function benchAttention({ profileFirst = true } = {}) {
   let result;
   try {
     writeFileSync(jobFile, JSON.stringify({ cases }));
+    // Kept for ncu runs of the peer script's --profile-all mode after this one.
+    mkdirSync(RESULTS, { recursive: true });
+    writeFileSync(join(RESULTS, "attention-job.json"), JSON.stringify({ cases }));
     result = JSON.parse(execFileSync("python3", [peerScript, jobFile], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 }));
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
@@ -130,20 +140,32 @@ export async function benchAttention({ profileFirst = true } = {}) {
     return;
   }
   const tflops = (c, ms) => c.flops / (ms * 1e-3) / 1e12;
+  const peerTflops = (c, r, name) => (r.peers[name]?.ms === undefined ? undefined : tflops(c, r.peers[name].ms));
   const rows = [];
+  const peerRows = [];
   result.cases.forEach((r, i) => {
     const c = cases[i];
+    const fa2 = r.peers.fa2?.ms;
     for (const v of r.variants) {
       const ratio = r.torch_ms / v.gk_ms;
-      rows.push({ case: c.name, variant: v.name, gk_ms: v.gk_ms, torch_ms: r.torch_ms, gk_tflops: tflops(c, v.gk_ms), torch_tflops: tflops(c, r.torch_ms), ratio, target: c.shape[3] === 64 ? TARGET : undefined, rel_err: v.rel_err, torch_rel_err: r.torch_rel_err, ok: v.ok, sdpa_2026_11_29: c.causal ? undefined : SDPA_H200[c.key] });
+      rows.push({ case: c.name, variant: v.name, gk_ms: v.gk_ms, torch_ms: r.torch_ms, gk_tflops: tflops(c, v.gk_ms), torch_tflops: tflops(c, r.torch_ms), fa2_tflops: peerTflops(c, r, "fa2"), mem_efficient_tflops: peerTflops(c, r, "mem-efficient"), cudnn_tflops: peerTflops(c, r, "cudnn"), ratio, vs_fa2: fa2 === undefined ? undefined : fa2 / v.gk_ms, target: c.shape[3] === 64 ? TARGET : undefined, rel_err: v.rel_err, torch_rel_err: r.torch_rel_err, ok: v.ok, sdpa_2026_11_29: c.causal ? undefined : SDPA_H200[c.key] });
     }
+    for (const [name, p] of Object.entries(r.peers)) peerRows.push({ case: c.name, backend: name, ...p, tflops: p.ms === undefined ? undefined : tflops(c, p.ms), vs_sdpa: p.ms === undefined ? undefined : r.torch_ms / p.ms });
   });
   const err = (x) => (x === null ? "NaN" : x.toExponential(2));
+  const num = (x, digits) => (x === undefined ? "-" : x.toFixed(digits));
   console.log(
     table(
-      `gk's flash attention (mma.sync) vs scaled_dot_product_attention ${result.torch} on ${result.device} (CUDA events, median of 5 rounds; target gk / torch >= ${TARGET} at D = 64)`,
-      ["case", "gk kernel", "gk ms", "torch ms", "gk TFLOP/s", "torch TFLOP/s", "gk / torch", "met", "gk vs f64", "torch vs f64", "result"],
-      rows.map((r) => [r.case, r.variant, r.gk_ms, r.torch_ms, r.gk_tflops.toFixed(1), r.torch_tflops.toFixed(1), r.ratio.toFixed(3), r.target ? (r.ratio >= r.target ? "yes" : "no") : "-", err(r.rel_err), err(r.torch_rel_err), r.ok ? "agrees" : "DIFFERS"]),
+      `gk's flash attention (mma.sync) vs scaled_dot_product_attention ${result.torch} on ${result.device}: PyTorch's choice (SDPA) and its FlashAttention-2 (FA2, mma.sync), memory-efficient (CUTLASS) and cuDNN backends forced (CUDA events, median of 5 rounds; target gk / SDPA >= ${TARGET} at D = 64)`,
+      ["case", "gk kernel", "gk ms", "gk TFLOP/s", "SDPA", "FA2", "mem-eff", "cuDNN", "gk / SDPA", "gk / FA2", "met", "gk vs f64", "SDPA vs f64", "result"],
+      rows.map((r) => [r.case, r.variant, r.gk_ms, r.gk_tflops.toFixed(1), r.torch_tflops.toFixed(1), num(r.fa2_tflops, 1), num(r.mem_efficient_tflops, 1), num(r.cudnn_tflops, 1), r.ratio.toFixed(3), num(r.vs_fa2, 3), r.target ? (r.ratio >= r.target ? "yes" : "no") : "-", err(r.rel_err), err(r.torch_rel_err), r.ok ? "agrees" : "DIFFERS"]),
+    ),
+  );
+  console.log(
+    table(
+      "The peers (TFLOP/s; each output against f64 attention; the CUDA kernels each launched, by torch.profiler)",
+      ["case", "backend", "ms", "TFLOP/s", "× SDPA", "vs f64", "result", "kernels"],
+      peerRows.map((p) => (p.error ? [p.case, p.backend, "-", "-", "-", "-", "refused", p.error] : [p.case, p.backend, p.ms, p.tflops.toFixed(1), p.vs_sdpa.toFixed(3), err(p.rel_err), p.ok ? "agrees" : "DIFFERS", (p.kernels ?? []).map((k) => k.slice(0, 90)).join(" | ")])),
     ),
   );
   // SASS counts of the example's flash_f16_d64 and of every variant at f16, D = 64, not causal.
@@ -169,7 +191,7 @@ export async function benchAttention({ profileFirst = true } = {}) {
     printProfile(ncu[n]);
   }
   rmSync(dir, { recursive: true, force: true });
-  console.log(`wrote ${writeResult("attention", { device: name, arch, torch: result.torch, cupy: result.cupy, target: TARGET, rows, sass, ncu })}`);
+  console.log(`wrote ${writeResult("attention", { device: name, arch, torch: result.torch, cupy: result.cupy, target: TARGET, rows, peers: peerRows, sass, ncu })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

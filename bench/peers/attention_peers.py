@@ -8,9 +8,14 @@ kept. Prints one JSON object on stdout.
   gk      O = softmax(Q K^T / sqrt(D)) V, Q K V O of shape (B, H, S, D), f16 or bf16; arguments
           (S, scale, Q, K, V, O), block 128, the grid the job gives; each case may time several
           gk kernels (the example's, and bench/attention_tiles.gk's tilings)
-  torch   scaled_dot_product_attention(Q, K, V, is_causal=causal) (whatever backend it picks)
+  torch   scaled_dot_product_attention(Q, K, V, is_causal=causal): as PyTorch picks its
+          backend ("sdpa"; cuDNN's on the H200), and each backend forced through
+          torch.nn.attention.sdpa_kernel: "fa2" (FLASH_ATTENTION, FlashAttention-2's sm80 code,
+          mma.sync), "mem-efficient" (EFFICIENT_ATTENTION, CUTLASS's kernels, mma.sync) and
+          "cudnn" (CUDNN_ATTENTION); a backend that refuses the case is reported with its
+          error. The CUDA kernels each one launches are named (torch.profiler, one call).
 
-gk's O is poisoned (NaN) before its checked run; both outputs are checked against the f64
+gk's O is poisoned (NaN) before its checked run; every output is checked against the f64
 attention of the same inputs over the first two heads: ||O - ref|| / ||ref||, below 2e-3 for
 f16 and 1e-2 for bf16 (P and O are rounded to halves), and no NaN.
 
@@ -18,6 +23,11 @@ f16 and 1e-2 for bf16 (P and O are rounded to halves), and no NaN.
   python3 attention_peers.py job.json --profile CASE [I]  for ncu: 2 warm-up launches of the
                                                           case's gk kernel I (0: the first) and
                                                           SDPA, then one of each
+  python3 attention_peers.py job.json --profile-all CASE I,J,..  for ncu --profile-from-start
+                                                          off: warm-ups of gk kernels I, J, ..
+                                                          and of every backend, then one launch
+                                                          of each between cudaProfilerStart and
+                                                          cudaProfilerStop
 """
 import json
 import math
@@ -27,8 +37,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 import cupy as cp
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from torch_timing import ROUNDS, ptr, timed
+
+# The peers: (name, the backend forced, or None for PyTorch's own choice).
+BACKENDS = [("sdpa", None), ("fa2", SDPBackend.FLASH_ATTENTION), ("mem-efficient", SDPBackend.EFFICIENT_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION)]
 
 
 def reference(q, k, v, causal):
@@ -62,6 +76,42 @@ def setup(c, dev, gen, modules, cstream):
     return q, k, v, o, gks, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])
 
 
+def forced(backend, fn):
+    """fn, run with SDPA restricted to `backend` (None: PyTorch's choice)."""
+    if backend is None:
+        return fn
+
+    def run():
+        with sdpa_kernel([backend]):
+            return fn()
+
+    return run
+
+
+def usable(backend, fn):
+    """None where fn runs under `backend`, or the first line of its error."""
+    try:
+        forced(backend, fn)()
+        torch.cuda.synchronize()
+        return None
+    except RuntimeError as e:
+        return str(e).strip().split("\n")[0][:200]
+
+
+def kernels(fn):
+    """The names of the CUDA kernels one call of fn launches (torch.profiler)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    names = []
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA and e.name not in names:
+            names.append(e.name)
+    return names
+
+
 def launcher(fn, grid, args, cstream, shared):
     # Shared arrays past 48 KB lie in dynamic shared memory (gk lifts them): the kernel opts in
     # to that much and every launch gives it.
@@ -90,18 +140,48 @@ def main():
             peer()
         stream.synchronize()
         return
+    if len(sys.argv) > 2 and sys.argv[2] == "--profile-all":
+        _, _, _, _, gks, peer = setup(job["cases"][int(sys.argv[3])], dev, gen, modules, cstream)
+        runs = [gks[int(i)] for i in sys.argv[4].split(",")]
+        runs += [forced(backend, peer) for _, backend in BACKENDS[1:] if usable(backend, peer) is None]
+        for _ in range(2):
+            for run in runs:
+                run()
+        stream.synchronize()
+        torch.cuda.cudart().cudaProfilerStart()
+        for run in runs:
+            run()
+        stream.synchronize()
+        torch.cuda.cudart().cudaProfilerStop()
+        return
     out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "cases": []}
     for c in job["cases"]:
         q, k, v, o, gks, peer = setup(c, dev, gen, modules, cstream)
-        times = [[] for _ in gks]
-        p = []
-        for _ in range(ROUNDS):
-            p.append(timed(peer, c["reps"], stream, 3))
-            for i, gk in enumerate(gks):
-                times[i].append(timed(gk, c["reps"], stream, 3))
         ref = reference(q, k, v, c["causal"])
         bound = 2e-3 if c["dtype"] == "f16" else 1e-2
-        row = {"name": c["name"], "torch_ms": float(np.median(p)), "torch_rel_err": rel_err(peer(), ref), "variants": []}
+        peers = [(name, backend, usable(backend, peer)) for name, backend in BACKENDS]
+        times = [[] for _ in gks]
+        p = {name: [] for name, _, error in peers if error is None}
+        for _ in range(ROUNDS):
+            for name, backend, error in peers:
+                if error is None:
+                    # The backend is forced around the timed calls, not in each (no Python in the loop).
+                    if backend is None:
+                        p[name].append(timed(peer, c["reps"], stream, 3))
+                    else:
+                        with sdpa_kernel([backend]):
+                            p[name].append(timed(peer, c["reps"], stream, 3))
+            for i, gk in enumerate(gks):
+                times[i].append(timed(gk, c["reps"], stream, 3))
+        row = {"name": c["name"], "torch_ms": float(np.median(p["sdpa"])), "peers": {}, "variants": []}
+        for name, backend, error in peers:
+            if error is not None:
+                row["peers"][name] = {"error": error}
+                continue
+            run = forced(backend, peer)
+            err = rel_err(run(), ref)
+            row["peers"][name] = {"ms": float(np.median(p[name])), "rel_err": err, "ok": err is not None and err < bound}
+        row["torch_rel_err"] = row["peers"]["sdpa"]["rel_err"]
         for var, gk, t in zip(c["variants"], gks, times):
             o.fill_(float("nan"))
             gk()
@@ -111,6 +191,15 @@ def main():
         out["cases"].append(row)
         del q, k, v, o, ref
         torch.cuda.empty_cache()
+    # The kernels each backend launches, named after all the timing (the profiler stays out of it).
+    for c, row in zip(job["cases"], out["cases"]):
+        b, h, s, d = c["shape"]
+        dtype = torch.float16 if c["dtype"] == "f16" else torch.bfloat16
+        q, k, v = (torch.randn(b, h, s, d, device=dev, generator=gen).to(dtype) for _ in range(3))
+        for name, backend in BACKENDS:
+            if "error" not in row["peers"][name]:
+                row["peers"][name]["kernels"] = kernels(forced(backend, lambda: F.scaled_dot_product_attention(q, k, v, is_causal=c["causal"])))
+        del q, k, v
     print(json.dumps(out))
 
 
