@@ -15,7 +15,9 @@
 //   SPREAD: status word of tile b at words[b * SPREAD] (16: one 128-byte line a tile).
 //   BACKOFF: nanoseconds of __nanosleep between polls that found an empty tile (0: none).
 //   TICKET: 1 tile from an atomic ticket (the library), 0 tile = blockIdx.x.
-//   TL: 1 records a timeline of each tile (globaltimer at phase boundaries, SM, polls) into tl.
+//   TL: 1 records a timeline of each tile into tl[8 b ..]: SM << 48 | polls << 16 | windows, then
+//   globaltimer at the block's start, its warp's chunks scanned (thread 0), the first barrier, the
+//   look-back done, the second barrier, its stores issued, and after the ticket.
 // scanPipe<T, BLOCK, ITEMS, MINB, LH, SH>: persistent blocks (grid = resident blocks), each
 //   tile's loads issued before the previous tile's scan, look-back and stores (two register
 //   buffers of ITEMS a thread), tiles from the atomic ticket.
@@ -116,6 +118,8 @@ __global__ void __launch_bounds__(BLOCK, MINB) scanv(int n, const T* __restrict_
     __syncthreads();
   }
   const int b = TICKET ? tileId : (int)blockIdx.x;
+  u64 tk = 0;
+  if (TL && t == 0) tk = gtime();
   const long long run = (long long)b * (BLOCK * ITEMS) + (long long)w * (32 * ITEMS);
   uint4 raw[ITEMS / 4];
 #pragma unroll
@@ -216,7 +220,7 @@ __global__ void __launch_bounds__(BLOCK, MINB) scanv(int n, const T* __restrict_
     r[4] = t3;
     r[5] = t4;
     r[6] = t5;
-    r[7] = blockIdx.x;
+    r[7] = tk;
   }
 }
 
@@ -426,7 +430,9 @@ __device__ __forceinline__ void pipe2Finish(const uint4 (&buf)[ITEMS / 4], const
   }
 }
 
-template <typename T, int BLOCK, int ITEMS, int MINB, int LH, int SH>
+// AHEAD 1: thread 0 draws the ticket after next while the block works on the current tile (the
+// atomic's round trip off the path), so a block holds up to three tiles' tickets.
+template <typename T, int BLOCK, int ITEMS, int MINB, int LH, int SH, int AHEAD>
 __global__ void __launch_bounds__(BLOCK, MINB) scanPipe2(int n, const T* __restrict__ x, T* __restrict__ y, u64* words, u32* ticket, u32 epoch, u32 ticketBase, int tiles) {
   __shared__ T totals[32];
   __shared__ T bases[32];
@@ -435,24 +441,32 @@ __global__ void __launch_bounds__(BLOCK, MINB) scanPipe2(int n, const T* __restr
   uint4 a[ITEMS / 4], c[ITEMS / 4];
   T beforeA[ITEMS / 4], beforeC[ITEMS / 4];
   T aggregate = T(0), warpBefore = T(0);
+  u32 pending = 0;
   if (t == 0) tileId[0] = (int)(atomicAdd(ticket, 1u) - ticketBase);
   __syncthreads();
   int cur = tileId[0];
   if (cur >= tiles) return;
+  if (AHEAD && t == 0) pending = atomicAdd(ticket, 1u) - ticketBase;
   pipeLoad<T, BLOCK, ITEMS, LH>(a, cur, x);
   pipe2Reduce<T, BLOCK, ITEMS>(a, beforeA, cur, words, epoch, totals, aggregate, warpBefore);
   for (;;) {
-    if (t == 0) tileId[1] = (int)(atomicAdd(ticket, 1u) - ticketBase);
+    if (t == 0) {
+      tileId[1] = AHEAD ? (int)pending : (int)(atomicAdd(ticket, 1u) - ticketBase);
+    }
     __syncthreads();
     int next = tileId[1];
+    if (AHEAD && t == 0 && next < tiles) pending = atomicAdd(ticket, 1u) - ticketBase;
     if (next < tiles) pipeLoad<T, BLOCK, ITEMS, LH>(c, next, x);
     pipe2Finish<T, BLOCK, ITEMS, SH>(a, beforeA, cur, y, words, epoch, bases, aggregate, warpBefore);
     if (next >= tiles) return;
     cur = next;
     pipe2Reduce<T, BLOCK, ITEMS>(c, beforeC, cur, words, epoch, totals, aggregate, warpBefore);
-    if (t == 0) tileId[0] = (int)(atomicAdd(ticket, 1u) - ticketBase);
+    if (t == 0) {
+      tileId[0] = AHEAD ? (int)pending : (int)(atomicAdd(ticket, 1u) - ticketBase);
+    }
     __syncthreads();
     next = tileId[0];
+    if (AHEAD && t == 0 && next < tiles) pending = atomicAdd(ticket, 1u) - ticketBase;
     if (next < tiles) pipeLoad<T, BLOCK, ITEMS, LH>(a, next, x);
     pipe2Finish<T, BLOCK, ITEMS, SH>(c, beforeC, cur, y, words, epoch, bases, aggregate, warpBefore);
     if (next >= tiles) return;

@@ -90,8 +90,8 @@ def sp(elem, block, items, minb, lh=0, sh=0, kind="scanPipe"):
     return f"{kind}<{CT[elem]},{block},{items},{minb},{lh},{sh}>"
 
 
-def p2(elem, block, items, minb, lh=0, sh=0):
-    return ("pipe", block, items, minb, sp(elem, block, items, minb, lh, sh, "scanPipe2"))
+def p2(elem, block, items, minb, lh=0, sh=0, ahead=0):
+    return ("pipe", block, items, minb, f"scanPipe2<{CT[elem]},{block},{items},{minb},{lh},{sh},{ahead}>")
 
 
 for elem in ["f32", "i32"]:
@@ -118,6 +118,10 @@ SCAN += [
     ("f32", "copy through registers, loads .nc L2::256B", sv("f32", mode=2, lh=2), False),
     ("f32", "copy through registers 256x32 m4", sv("f32", mode=2, block=256, minb=4), False),
     ("f32", "no look-back, loads .nc L2::256B + stores .cs", sv("f32", mode=1, lh=2, sh=1), False),
+    ("f32", "pipe2 ahead 512x16 m2", p2("f32", 512, 16, 2, ahead=1), True),
+    ("i32", "pipe2 ahead 512x16 m2", p2("i32", 512, 16, 2, ahead=1), True),
+    ("f32", "pipe2 ahead 256x16 m4", p2("f32", 256, 16, 4, ahead=1), True),
+    ("f32", "pipe2 ahead 512x12 m2", p2("f32", 512, 12, 2, ahead=1), True),
     ("f32", "pipe2 256x16 m4", p2("f32", 256, 16, 4), True),
     ("f32", "pipe2 512x12 m2", p2("f32", 512, 12, 2), True),
     ("f32", "pipe2 1024x16 m1", p2("f32", 1024, 16, 1), True),
@@ -163,7 +167,7 @@ if "timeline" in args:
 if "reduce" in args:
     names |= {rname(op, b, u, lh, fo) for (op, b, g, u, lh, fo, _) in RED}
 if "ncu" in args:
-    names |= {sv("f32"), rname(0, 256, 1, 0, 0), sp("f32", 512, 16, 2, 0, 0, "scanPipe2")}
+    names |= {sv("f32"), rname(0, 256, 1, 0, 0), p2("f32", 512, 16, 2)[4]}
 names = sorted(names)
 def declaration(nm):
     """The explicit instantiation of kernel nm (its template arguments spelled out)."""
@@ -321,7 +325,9 @@ def summarize(name, a):
     t = a[:, 1:7].astype(np.int64)
     t -= t[:, 0].min()
     us = t / 1000.0
+    tk = (a[:, 7].astype(np.int64) - a[:, 1:7].astype(np.int64)[:, 0].min()) / 1000.0
     phases = {
+        "start->ticket": tk - us[:, 0],
         "start->own warp loaded+scanned": us[:, 1] - us[:, 0],
         "->all warps (barrier 1)": us[:, 2] - us[:, 1],
         "->look-back done (warp 0)": us[:, 3] - us[:, 2],
