@@ -160,7 +160,7 @@ async function benchScan() {
             const y2 = await gpu.zeros(elem, n);
             const t2 = await gpu.zeros("u32", 1);
             const w2 = await gpu.zeros("u64", tiles + 1);
-            await mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minb, LOOK: 1 })({ grid: tiles, block }, { n, x: xs, y: y2, words: w2, ticket: t2, epoch: 1, ticketBase: 0 });
+            await mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minb, LOOK: 1, STRIDE: 1 })({ grid: tiles, block }, { n, x: xs, y: y2, words: w2, ticket: t2, epoch: 1, ticketBase: 0 });
             check = sameBits(got, await y2.read());
             if (check.startsWith("ok")) check = compare(got, ref, elem === "i32") === "ok" ? check : compare(got, ref, elem === "i32");
             for (const a of [y2, t2, w2]) a.free();
