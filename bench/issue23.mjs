@@ -7,7 +7,10 @@
 // against the library's result at 2^16/2^20 and an f64 sum. Writes $OUT/issue23.json (else
 // bench/results/issue23.json).
 //
-//   npm run build && node bench/issue23.mjs [scan] [reduce]
+//   npm run build && node bench/issue23.mjs [packed] [scan] [reduce]
+// packed: gk/std/scan's scanPacked at status-word strides (STRIDE) and tile shapes beside
+// std.scan; scan: the pipelined scan (batch 3 of 2026-11-29: 0.235-0.346 ms at 2^26, slower than
+// scanPacked's 0.210 there); reduce: the unrolled reductions.
 // GK_STDLIB_BENCH_SMOKE=1: on the simulator at small sizes, each variant against the library's
 // kernel at the same shape, bit for bit (the variants compute the same combinations in the same
 // order), no peers.
@@ -19,7 +22,7 @@ import { ROOT, RESULTS, median } from "./lib.mjs";
 
 const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIZES = SMOKE ? [1, 33, 4096, 5000] : [1 << 16, 1 << 20, 1 << 26];
-const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["scan", "reduce"];
+const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["packed", "scan", "reduce"];
 const ROUNDS = SMOKE ? 1 : 5;
 const repsFor = (n) => (SMOKE ? 1 : n <= 1 << 16 ? 100 : n <= 1 << 20 ? 40 : 10);
 const hash = (i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
@@ -48,6 +51,15 @@ const REDUCE_SHAPES = SMOKE
       [1024, (n) => Math.min(2 * SMS, Math.ceil(n / 4096)), 4, "1024 x 2/SM u4"],
       [1024, (n) => Math.min(2 * SMS, Math.ceil(n / 4096)), 8, "1024 x 2/SM u8"],
     ];
+// scanPacked's variants: [block, items, minBlocks, windows, stride, sizes].
+const PACKED = SMOKE
+  ? [[64, 8, 1, 1, 1, SIZES], [32, 4, 2, 2, 16, SIZES]]
+  : [
+      [128, 8, 8, 4, 1, [1 << 16]], [128, 8, 8, 4, 16, [1 << 16]], [256, 8, 4, 4, 16, [1 << 16]],
+      [256, 16, 4, 4, 1, [1 << 20]], [256, 16, 4, 4, 16, [1 << 20]], [256, 8, 4, 4, 16, [1 << 20]],
+      [512, 32, 2, 1, 1, [1 << 26]], [512, 32, 2, 1, 4, [1 << 26]], [512, 32, 2, 1, 8, [1 << 26]], [512, 32, 2, 1, 16, [1 << 26]], [512, 32, 2, 1, 32, [1 << 26]],
+      [512, 32, 2, 2, 16, [1 << 26]], [1024, 32, 1, 1, 16, [1 << 26]], [256, 32, 4, 1, 16, [1 << 26]], [512, 16, 4, 1, 16, [1 << 26]], [512, 24, 2, 1, 16, [1 << 26]],
+    ];
 const rows = [];
 const row = (r) => {
   rows.push(r);
@@ -56,7 +68,7 @@ const row = (r) => {
 
 function peers() {
   if (SMOKE) return { skipped: "smoke run" };
-  const only = ["torch copy_ f32", ...(parts.includes("scan") ? ["torch.cumsum f32", "torch.cumsum i32"] : []), ...(parts.includes("reduce") ? ["torch.sum", "torch.max"] : [])];
+  const only = ["torch copy_ f32", ...(parts.includes("scan") || parts.includes("packed") ? ["torch.cumsum f32", "torch.cumsum i32"] : []), ...(parts.includes("reduce") ? ["torch.sum", "torch.max"] : [])];
   try {
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "stdlib_peers.py"), JSON.stringify({ sizes: SIZES, sides: [], only })], { encoding: "utf8", maxBuffer: 1 << 24 });
     return JSON.parse(out.trim().split("\n").pop());
@@ -78,20 +90,27 @@ async function timeLaunch(launch, reps) {
   }
   return median(rounds);
 }
-/** Kernel ms per call of a library call (median of rounds), through the module's kernelTime hook. */
-async function timeCall(run, reps) {
+/**
+ * Kernel ms per call of a library call (median of rounds), through the module's kernelTime hook:
+ * the calls of a round one after another, or with `queued` all made at once (sum and max wait
+ * for their result: one after another, the GPU idles between them and each kernel's start event
+ * is recorded before the host has launched it).
+ */
+async function timeCall(run, reps, queued) {
   let ms = 0;
   mod.kernelTime = (t) => (ms += t);
-  const r = await timeLaunch(async (cb) => {
-    const before = ms;
-    await run();
-    if (cb) {
-      await gpu.sync();
-      cb(ms - before);
-    }
-  }, reps);
+  for (let i = 0; i < 2; i++) await run();
+  await gpu.sync();
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    ms = 0;
+    if (queued) await Promise.all(Array.from({ length: reps }, () => run()));
+    else for (let i = 0; i < reps; i++) await run();
+    await gpu.sync();
+    rounds.push(ms / reps);
+  }
   mod.kernelTime = undefined;
-  return r;
+  return median(rounds);
 }
 
 function refScan(x, exclusive) {
@@ -135,7 +154,7 @@ async function benchScan() {
       for (const exclusive of SMOKE ? [false, true] : [false]) {
         const ref = refScan(host.subarray(0, n), exclusive);
         if (!SMOKE) {
-          const ms = await timeCall(() => std.scan(xs, { out: ys, exclusive }), repsFor(n));
+          const ms = await timeCall(() => std.scan(xs, { out: ys, exclusive }), repsFor(n), false);
           await ys.fill(-7);
           await std.scan(xs, { out: ys, exclusive });
           row({ what: `scan ${elem}`, variant: "std.scan", size: n, ms, check: compare(await ys.read(), ref, elem === "i32") });
@@ -176,6 +195,51 @@ async function benchScan() {
   ticket.free();
 }
 
+/** gk/std/scan's scanPacked at PACKED's shapes beside std.scan, each output checked against a plain JS scan. */
+async function benchPacked() {
+  const words = await gpu.zeros("u64", 1 << 17);
+  const ticket = await gpu.zeros("u32", 1);
+  let epoch = 0, issued = 0;
+  for (const elem of ["f32", "i32"]) {
+    const maxN = SIZES[SIZES.length - 1];
+    const host = elem === "f32" ? new Float32Array(maxN) : new Int32Array(maxN);
+    for (let i = 0; i < maxN; i++) host[i] = elem === "f32" ? (hash(i) >>> 8) / 2 ** 24 : (hash(i) % 2001) - 1000;
+    const x = await gpu.array(host);
+    const y = await gpu.zeros(elem, maxN);
+    for (const n of SIZES) {
+      const xs = n === maxN ? x : x.view(0, n);
+      const ys = n === maxN ? y : y.view(0, n);
+      const ref = refScan(host.subarray(0, n), false);
+      const shape = std.tuning.scan.find((sh) => n < sh.below);
+      if (!SMOKE) {
+        const ms = await timeCall(() => std.scan(xs, { out: ys }), repsFor(n), false);
+        await ys.fill(-7);
+        await std.scan(xs, { out: ys });
+        row({ what: `scan ${elem}`, variant: `std.scan (${shape.block}x${shape.items} m${shape.minBlocks} w${shape.windows} s${shape.stride})`, size: n, ms, check: compare(await ys.read(), ref, elem === "i32") });
+      }
+      for (const [block, items, minb, look, stride, sizes] of PACKED) {
+        if (!sizes.includes(n)) continue;
+        const tiles = Math.ceil(n / (block * items));
+        const k = mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look, STRIDE: stride });
+        const launch = (kernelTime) => {
+          const ticketBase = issued;
+          issued = (issued + tiles) >>> 0;
+          epoch = (epoch % (2 ** 30 - 2)) + 1;
+          return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x: xs, y: ys, words, ticket, epoch, ticketBase });
+        };
+        const ms = SMOKE ? NaN : await timeLaunch(launch, repsFor(n));
+        await ys.fill(-7);
+        await launch();
+        row({ what: `scan ${elem}`, variant: `packed ${block}x${items} m${minb} w${look} s${stride}`, size: n, ms, check: compare(await ys.read(), ref, elem === "i32") });
+      }
+    }
+    x.free();
+    y.free();
+  }
+  words.free();
+  ticket.free();
+}
+
 async function benchReduce() {
   const maxN = SIZES[SIZES.length - 1];
   const host = new Float32Array(maxN);
@@ -192,9 +256,11 @@ async function benchReduce() {
       if (op === 0) for (let i = 0; i < n; i++) want += host[i];
       else want = host.subarray(0, n).reduce((a, b) => Math.max(a, b), -Infinity);
       if (!SMOKE) {
-        const ms = await timeCall(() => (op === 0 ? std.sum(xs) : std.max(xs)), repsFor(n));
+        const ms = await timeCall(() => (op === 0 ? std.sum(xs) : std.max(xs)), repsFor(n), true);
+        const one = await timeCall(() => (op === 0 ? std.sum(xs) : std.max(xs)), repsFor(n), false);
+        row({ what: `${name} f32`, variant: "std, calls one after another", size: n, ms: one, check: "-" });
         const got = op === 0 ? await std.sum(xs) : await std.max(xs);
-        row({ what: `${name} f32`, variant: "std", size: n, ms, check: op === 0 ? (Math.abs(got - want) <= 1e-5 * want ? "ok" : `${got} (f64 ${want})`) : got === want ? "ok" : `${got} (expected ${want})` });
+        row({ what: `${name} f32`, variant: "std, calls made at once", size: n, ms, check: op === 0 ? (Math.abs(got - want) <= 1e-5 * want ? "ok" : `${got} (f64 ${want})`) : got === want ? "ok" : `${got} (expected ${want})` });
       }
       for (const [block, gridOf, unroll, label] of shapes) {
         const grid = Math.max(1, gridOf(n));
@@ -233,6 +299,16 @@ async function warm() {
       }
     }
   }
+  if (parts.includes("packed")) {
+    for (const elem of ["f32", "i32"]) {
+      const [x, y, words, ticket] = [await gpu.zeros(elem, 64), await gpu.zeros(elem, 64), await gpu.zeros("u64", 64), await gpu.zeros("u32", 1)];
+      tiny.push(x, y, words, ticket);
+      for (const [block, items, minb, look, stride] of PACKED) {
+        jobs.push(mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look, STRIDE: stride })({ grid: 1, block }, { n: 64, x, y, words, ticket, epoch: 1, ticketBase: 0 }));
+      }
+      jobs.push(std.scan(x, { out: y }), std.sum(x), std.max(x));
+    }
+  }
   if (parts.includes("reduce")) {
     const [x, out, partial, counter] = [await gpu.zeros("f32", 64), await gpu.zeros("f32", 1), await gpu.zeros("f32", 4), await gpu.zeros("u32", 1)];
     tiny.push(x, out, partial, counter);
@@ -249,6 +325,7 @@ console.log(`built and ran every instance once in ${((performance.now() - t0) / 
 const peer = peers();
 console.log(`peers: ${JSON.stringify(peer.ms ?? peer)}`);
 if (parts.includes("reduce")) await benchReduce();
+if (parts.includes("packed")) await benchPacked();
 if (parts.includes("scan")) await benchScan();
 const PEER = { "scan f32": "torch.cumsum f32", "scan i32": "torch.cumsum i32", "sum f32": "torch.sum", "max f32": "torch.max" };
 for (const r of rows) {

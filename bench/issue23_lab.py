@@ -8,6 +8,7 @@ each tile's phase boundaries) and summarizes it. Writes lab.json and timeline.np
 (else bench/results/).
 
   python3 bench/issue23_lab.py [scan] [reduce] [timeline]      (all three without arguments)
+  python3 bench/issue23_lab.py scan2 timeline2                 (batch 4: status words a line apart, with the rest)
   python3 bench/issue23_lab.py ncu                             (one launch of each, for ncu -k)
 """
 import json
@@ -136,6 +137,27 @@ SCAN += [
     ("f32", "pipe 512x16 m2 stores .cs", ("pipe", 512, 16, 2, sp("f32", 512, 16, 2, sh=1)), True),
 ]
 TIMELINE = [("f32", "timeline base", sv("f32", tl=1)), ("f32", "timeline no look-back", sv("f32", mode=1, tl=1))]
+# Batch 4 ("scan2", "timeline2"): the status words a line apart (batch 3's finding) with the other
+# changes that measured faster alone, and spreads between.
+SCAN2 = [
+    ("f32", "base 512x32 m2", sv("f32"), True),
+    ("f32", "spread 16", sv("f32", spread=16), True),
+    ("i32", "spread 16", sv("i32", spread=16), True),
+    ("f32", "spread 4", sv("f32", spread=4), True),
+    ("f32", "spread 8", sv("f32", spread=8), True),
+    ("f32", "spread 32", sv("f32", spread=32), True),
+    ("f32", "spread 16, 1024x32 m1", sv("f32", spread=16, block=1024, minb=1), True),
+    ("f32", "spread 16, loads .nc L2::256B + stores .cs", sv("f32", spread=16, lh=2, sh=1), True),
+    ("f32", "spread 16, loads .cs", sv("f32", spread=16, lh=1), True),
+    ("f32", "spread 16, stores .cs", sv("f32", spread=16, sh=1), True),
+    ("f32", "spread 16, aggregate first", sv("f32", spread=16, mode=3), True),
+    ("f32", "spread 16, backoff 100 ns", sv("f32", spread=16, backoff=100), True),
+    ("f32", "spread 16, tile = blockIdx.x", sv("f32", spread=16, ticket=0), True),
+    ("f32", "spread 16, 256x32 m4", sv("f32", spread=16, block=256, minb=4), True),
+    ("f32", "spread 16, 512x16 m4", sv("f32", spread=16, items=16, minb=4), True),
+    ("f32", "spread 16, 1024x32 m1, loads .nc L2::256B + stores .cs", sv("f32", spread=16, block=1024, minb=1, lh=2, sh=1), True),
+]
+TIMELINE2 = [("f32", "timeline spread 16", sv("f32", spread=16, tl=1))]
 
 RED = []
 for op in [0, 2]:
@@ -164,6 +186,10 @@ if "scan" in args:
     names |= {t if isinstance(t, str) else t[4] for (_, _, t, *_r) in SCAN}
 if "timeline" in args:
     names |= {t for (_, _, t) in TIMELINE}
+if "scan2" in args:
+    names |= {t for (_, _, t, _c) in SCAN2}
+if "timeline2" in args:
+    names |= {t for (_, _, t) in TIMELINE2}
 if "reduce" in args:
     names |= {rname(op, b, u, lh, fo) for (op, b, g, u, lh, fo, _) in RED}
 if "ncu" in args:
@@ -274,9 +300,9 @@ def peers_scan():
     row(part="scan", elem="f32", variant="torch copy_", ms=timed_torch(lambda: y.copy_(data["f32"])), check="peer")
 
 
-def run_scan():
+def run_scan(variants):
     peers_scan()
-    for elem, what, tmpl, checked in SCAN:
+    for elem, what, tmpl, checked in variants:
         try:
             go = launcher(elem, tmpl)
             ms = timed(go)
@@ -368,8 +394,8 @@ def summarize(name, a):
     return summ
 
 
-def run_timeline():
-    for elem, what, tmpl in TIMELINE:
+def run_timeline(variants):
+    for elem, what, tmpl in variants:
         go = launcher(elem, tmpl)
         for _ in range(3):
             go()
@@ -406,10 +432,14 @@ if "ncu" in args:
     torch.cuda.synchronize()
     sys.exit(0)
 if "timeline" in args:
-    run_timeline()
+    run_timeline(TIMELINE)
+if "timeline2" in args:
+    run_timeline(TIMELINE2)
 if "reduce" in args:
     run_reduce()
+if "scan2" in args:
+    run_scan(SCAN2)
 if "scan" in args:
-    run_scan()
+    run_scan(SCAN)
 save()
 print("done", flush=True)
