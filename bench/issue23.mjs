@@ -292,18 +292,23 @@ async function warm() {
   const tiny = [];
   if (parts.includes("scan")) {
     for (const elem of ["f32", "i32"]) {
-      const [x, y, words, ticket] = [await gpu.zeros(elem, 64), await gpu.zeros(elem, 64), await gpu.zeros("u64", 4), await gpu.zeros("u32", 1)];
-      tiny.push(x, y, words, ticket);
+      const [x, y] = [await gpu.zeros(elem, 64), await gpu.zeros(elem, 64)];
+      tiny.push(x, y);
       for (const [block, items, minb, ahead] of SCAN_SHAPES) {
+        // A ticket and words of its own for each launch (each scans tile 0 of its own).
+        const [words, ticket] = [await gpu.zeros("u64", 4), await gpu.zeros("u32", 1)];
+        tiny.push(words, ticket);
         jobs.push(V.scanPipelined.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, AHEAD: ahead })({ grid: 1, block }, { n: 64, x, y, words, ticket, epoch: 1, ticketBase: 0 }));
       }
     }
   }
   if (parts.includes("packed")) {
     for (const elem of ["f32", "i32"]) {
-      const [x, y, words, ticket] = [await gpu.zeros(elem, 64), await gpu.zeros(elem, 64), await gpu.zeros("u64", 64), await gpu.zeros("u32", 1)];
-      tiny.push(x, y, words, ticket);
+      const [x, y] = [await gpu.zeros(elem, 64), await gpu.zeros(elem, 64)];
+      tiny.push(x, y);
       for (const [block, items, minb, look, stride] of PACKED) {
+        const [words, ticket] = [await gpu.zeros("u64", 4), await gpu.zeros("u32", 1)];
+        tiny.push(words, ticket);
         jobs.push(mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look, STRIDE: stride })({ grid: 1, block }, { n: 64, x, y, words, ticket, epoch: 1, ticketBase: 0 }));
       }
       jobs.push(std.scan(x, { out: y }), std.sum(x), std.max(x));
@@ -320,7 +325,7 @@ async function warm() {
 }
 
 const t0 = performance.now();
-if (!SMOKE) await warm();
+await warm();
 console.log(`built and ran every instance once in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const peer = peers();
 console.log(`peers: ${JSON.stringify(peer.ms ?? peer)}`);
