@@ -64,8 +64,8 @@ export interface ScanShape {
 }
 /**
  * On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; 512 x 32 at two
- * blocks a multiprocessor is the fastest at 2^26, with each tile's status word in a line of its own (bench/issue23_lab.py:
- * 0.155 ms against 0.188 packed).
+ * blocks a multiprocessor is the fastest at 2^26, with each tile's status word in a line of its own (bench/issue23.mjs,
+ * batch 4: 0.174 ms against 0.206 packed, torch.cumsum 0.218; bench/notes-issue23.md).
  */
 const SCAN_SHAPES: readonly ScanShape[] = [
   { below: 2 ** 18, block: 128, items: 8, minBlocks: 8, windows: 4, stride: 16 },
