@@ -4,7 +4,11 @@
 // and 2^26 elements (transpose: a square of that many; matmul: sides 256, 1024, 4096). gk's
 // figure is its kernel time (CUDA events, every launch of a call summed; mean over back-to-back
 // calls); its call time (wall, the calls queued back to back, then one sync; sum and max read
-// their result back each call) is beside it. Results go into arrays given as `out` (no
+// their result back each call) is beside it. sum and max are called REPS at once (Promise.all),
+// so that their kernels queue back to back as the peer's do: called one after another, each
+// waits for the one before's result, the GPU idles meanwhile, and the next kernel's start event
+// is then recorded before the host has finished launching it (about 4 us at 2^26 on an H200, 6%
+// of the kernel: bench/notes-issue23.md). Results go into arrays given as `out` (no
 // allocation per call, as PyTorch's caching allocator has none); sort allocates its buffers. The peers are bench/peers/stdlib_peers.py
 // (PyTorch, CuPy; CUDA events, medians); without python3 and torch their columns are empty.
 //
@@ -26,8 +30,8 @@ const repsFor = (n) => (SMOKE ? 2 : n <= 1 << 16 ? 200 : n <= 1 << 20 ? 50 : 10)
 
 /** Each row: what gk runs, its peer, the figure's unit and how it is computed from ms, and the target ratio. */
 const ROWS = [
-  { name: "sum f32", peer: "torch.sum", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, run: (std, a) => std.sum(a.f32) },
-  { name: "max f32", peer: "torch.max", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, run: (std, a) => std.max(a.f32) },
+  { name: "sum f32", peer: "torch.sum", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, queued: true, run: (std, a) => std.sum(a.f32) },
+  { name: "max f32", peer: "torch.max", unit: "GB/s", figure: (n, ms) => (4 * n) / ms / 1e6, target: 1.0, queued: true, run: (std, a) => std.max(a.f32) },
   { name: "inclusive scan f32", peer: "torch.cumsum f32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: (std, a) => std.scan(a.f32, { out: a.f32out }) },
   { name: "inclusive scan i32", peer: "torch.cumsum i32", unit: "GB/s", figure: (n, ms) => (8 * n) / ms / 1e6, target: 1.4, run: (std, a) => std.scan(a.i32, { out: a.i32out }) },
   { name: "sort u32", peer: "cupy.sort u32", unit: "G keys/s", figure: (n, ms) => n / ms / 1e6, target: 1.0, run: async (std, a) => (await std.sort(a.u32)).keys.free() },
@@ -43,7 +47,8 @@ function make(Type, n, f) {
   return a;
 }
 
-async function timeCall(gpu, mod, run, reps) {
+/** Kernel and wall ms per call; with `queued`, the kernel time is that of reps calls made at once (their kernels back to back), the wall time still that of calls one after another. */
+async function timeCall(gpu, mod, run, reps, queued = false) {
   let kernelMs = 0;
   mod.kernelTime = (ms) => {
     kernelMs += ms;
@@ -55,6 +60,11 @@ async function timeCall(gpu, mod, run, reps) {
   for (let i = 0; i < reps; i++) await run();
   await gpu.sync();
   const wall = (performance.now() - t0) / reps;
+  if (queued) {
+    kernelMs = 0;
+    await Promise.all(Array.from({ length: reps }, () => run()));
+    await gpu.sync();
+  }
   mod.kernelTime = undefined;
   return { kernel: kernelMs / reps, wall };
 }
@@ -67,7 +77,7 @@ async function tune(gpu, std, mod) {
   const counts = await gpu.zeros("u32", 256);
   const variants = [
     { call: "sort u32", setting: "sortItems", values: [8, 12], run: async () => (await std.sort(u32)).keys.free() },
-    { call: "sum f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.sum(f32) },
+    { call: "sum f32", setting: "reduceGrid", values: [528, 1056, 2048, 4096], queued: true, run: () => std.sum(f32) },
     { call: "histogram f32", setting: "reduceBlocks", values: [528, 1056, 2048, 4096], run: () => std.histogram(f32, { bins: 256, lo: 0, hi: 1, out: counts }) },
   ];
   const rows = [];
@@ -75,7 +85,7 @@ async function tune(gpu, std, mod) {
     const initial = std.tuning[v.setting];
     for (const value of v.values) {
       std.tuning[v.setting] = value;
-      const t = await timeCall(gpu, mod, v.run, SMOKE ? 1 : 10);
+      const t = await timeCall(gpu, mod, v.run, SMOKE ? 1 : 10, v.queued);
       rows.push({ call: v.call, setting: v.setting, value, default: initial, kernelMs: t.kernel, callMs: t.wall });
     }
     std.tuning[v.setting] = initial;
@@ -117,7 +127,7 @@ export async function benchStdlib() {
     a.counts = await gpu.zeros("u32", 256);
     a.square = await gpu.array(make(Float32Array, side(n) ** 2, (i) => (i % 1000) * 0.001));
     for (const row of ROWS.filter((r) => chosen(r.name))) {
-      const t = await timeCall(gpu, mod, () => row.run(std, a, n), repsFor(n));
+      const t = await timeCall(gpu, mod, () => row.run(std, a, n), repsFor(n), row.queued);
       results.push({ name: row.name, size: n, kernelMs: t.kernel, callMs: t.wall });
     }
     for (const arr of Object.values(a)) arr.free();

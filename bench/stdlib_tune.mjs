@@ -97,21 +97,21 @@ async function timeLaunch(gpu, launch, reps) {
 async function benchScan(gpu, std, mod, rows) {
   const V = await gpu.compileSource(readFileSync(join(ROOT, "bench", "scan_packed.gk"), "utf8"), { filename: join(ROOT, "bench", "scan_packed.gk") });
   const sizes = [...SMALL, N];
-  // [kernel, block, items, shared items, minBlocks, look-back windows] at 2^26.
+  // [kernel, block, items, shared items, minBlocks, look-back windows, status words a tile] at 2^26.
   const large = SMOKE
-    ? [["packed", 64, 8, 0, 1, 1], ["packed", 32, 4, 0, 1, 4], ["staged", 64, 4, 8, 1, 2], ["staged", 32, 8, 4, 1, 4]]
+    ? [["packed", 64, 8, 0, 1, 1, 1], ["packed", 32, 4, 0, 1, 4, 16], ["staged", 64, 4, 8, 1, 2, 16], ["staged", 32, 8, 4, 1, 4, 3]]
     : [
-        ["packed", 512, 32, 0, 2, 1], ["packed", 1024, 32, 0, 1, 1], ["packed", 512, 32, 0, 2, 2],
-        ["staged", 512, 16, 32, 2, 1], ["staged", 512, 16, 48, 2, 1], ["staged", 512, 8, 48, 2, 1], ["staged", 256, 16, 48, 4, 1], ["staged", 512, 4, 44, 2, 1], ["staged", 512, 16, 40, 2, 1],
+        ["packed", 512, 32, 0, 2, 1, 1], ["packed", 512, 32, 0, 2, 1, 16], ["packed", 1024, 32, 0, 1, 1, 16], ["packed", 512, 32, 0, 2, 2, 16],
+        ["staged", 512, 16, 32, 2, 1, 16], ["staged", 512, 16, 48, 2, 1, 16], ["staged", 256, 16, 48, 4, 1, 16],
       ];
   const minTile = Math.min(...large.map(([, b, i, si]) => b * (i + si)));
-  const words = await gpu.zeros("u64", Math.ceil(N / minTile));
+  const words = await gpu.zeros("u64", Math.ceil(N / minTile) * 16);
   const ticket = await gpu.zeros("u32", 1);
   let epoch = 0, issued = 0;
-  const instance = (elem, [kind, block, items, sitems, minb, look]) =>
+  const instance = (elem, [kind, block, items, sitems, minb, look, stride]) =>
     kind === "packed"
-      ? mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look })
-      : V.scanStaged.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, SITEMS: sitems, EXCLUSIVE: false, MINB: minb, LOOK: look });
+      ? mod.mod.scanPacked.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, EXCLUSIVE: false, MINB: minb, LOOK: look, STRIDE: stride })
+      : V.scanStaged.with({ T: elem, OP: 0, BLOCK: block, ITEMS: items, SITEMS: sitems, EXCLUSIVE: false, MINB: minb, LOOK: look, STRIDE: stride });
   /** A launch of variant v on x -> y of n elements; with `own`, a ticket of its own (0, for a launch that may run in any order). */
   const launcher = (elem, v, n, x, y, own) => {
     const [, block, items, sitems] = v;
@@ -123,7 +123,7 @@ async function benchScan(gpu, std, mod, rows) {
       return k({ grid: tiles, block, ...(kernelTime && { kernelTime }) }, { n, x, y, words, ticket: own ?? ticket, epoch: ++epoch, ticketBase });
     };
   };
-  const name = ([kind, block, items, sitems, minb, look]) => `${kind} ${block}x${sitems ? `(${items}+${sitems})` : items} m${minb} w${look}`;
+  const name = ([kind, block, items, sitems, minb, look, stride]) => `${kind} ${block}x${sitems ? `(${items}+${sitems})` : items} m${minb} w${look} s${stride}`;
   // Every instance of both types built at once (the builds run in parallel), each run once on a small array.
   const warm = [];
   for (const elem of ["f32", "i32"]) {
@@ -166,7 +166,7 @@ async function benchScan(gpu, std, mod, rows) {
       };
       const library = () => std.scan(xs, { out: ys });
       const shape = std.tuning.scan.find((s) => n < s.below);
-      await measure(`std.scan (${shape.block}x${shape.items} m${shape.minBlocks} w${shape.windows})`, library, () => timeKernel(gpu, mod, library, repsFor(n)));
+      await measure(`std.scan (${shape.block}x${shape.items} m${shape.minBlocks} w${shape.windows} s${shape.stride})`, library, () => timeKernel(gpu, mod, library, repsFor(n)));
       if (n === N) for (const v of large) await measure(name(v), launcher(elem, v, n, xs, ys));
     }
     const ms = await timeKernel(gpu, mod, () => std.scan(x, { out: y, exclusive: true }), repsFor(N));

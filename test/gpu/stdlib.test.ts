@@ -46,6 +46,18 @@ describe.skipIf(!gpu.ok)(gpu.ok ? `stdlib(gpu) on ${gpu.reason} against the simu
         expect(g, `${data.constructor.name} ${which}`).toBe(c);
       }
     }
+    // The reduce kernel itself on grids the host call does not take at this size: 3 blocks (each
+    // thread's run long enough for the loads issued four at a time) and 300 blocks of 32 (more
+    // partial results than the last block loads at once).
+    for (const [grid, block] of [[3, 256], [300, 32]] as const) {
+      const [g, c] = await onBoth(async (d) => {
+        const m = await stdlib(d).module();
+        const [x, out, partial, counter] = [await d.array(f32), await d.zeros("f32", 1), await d.zeros("f32", grid), await d.zeros("u32", 1)];
+        await m.kernel("reduce", { T: "f32", OP: 0, BLOCK: block })({ grid, block }, { n: N, x, out, partial, counter });
+        return (await out.read())[0];
+      });
+      expect(g, `reduce<f32, SUM, ${block}> on ${grid} blocks`).toBe(c);
+    }
   });
 
   it("scan: integers the same bits, f32 within rounding", { timeout: 600_000 }, async () => {

@@ -25,7 +25,7 @@ describe.skipIf(!nvcc)("gk/std through nvcc", () => {
     const b = await buildModule(fe.ir!, fe.sources, { arch: "sm_90", cacheRoot, onWarning: (w: unknown) => warnings.push(String(w)) });
     expect(warnings).toEqual([]);
     expect([...b.symbols.values()]).toContain("scan$f32$0$512$32$false");
-    expect([...b.symbols.values()]).toContain("scanPacked$f32$0$512$32$false$2$1");
+    expect([...b.symbols.values()]).toContain("scanPacked$f32$0$512$32$false$2$1$16");
     expect(b.symbols.size).toBe(30);
   });
 });

@@ -118,7 +118,7 @@ describe("gk/std/scan", () => {
       { numRuns: 30 },
     );
   });
-  it("scanPacked<T, OP, BLOCK, ITEMS, EXCLUSIVE, MINB, LOOK> scans any length in one launch, as scan does", async () => {
+  it("scanPacked<T, OP, BLOCK, ITEMS, EXCLUSIVE, MINB, LOOK, STRIDE> scans any length in one launch, as scan does", async () => {
     const mod = await stdModule(SOURCE);
     await fc.assert(
       fc.asyncProperty(
@@ -131,15 +131,16 @@ describe("gk/std/scan", () => {
             items: fc.constantFrom(4, 8, 12),
             exclusive: fc.boolean(),
             look: fc.constantFrom(1, 2, 4),
+            stride: fc.constantFrom(1, 3, 16),
             ticketBase: fc.constantFrom(0, 0xfffffffe),
           }),
         ),
-        async ({ elem, op, data, block, items, exclusive, look, ticketBase }) => {
+        async ({ elem, op, data, block, items, exclusive, look, stride, ticketBase }) => {
           const x = ARRAYS[elem].from(data);
           const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
-          const r = await mod.scanPacked!.with({ T: elem, OP: OPS[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: 1, LOOK: look })(
+          const r = await mod.scanPacked!.with({ T: elem, OP: OPS[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: 1, LOOK: look, STRIDE: stride })(
             { grid: tiles, block },
-            { n: x.length, x, y: new ARRAYS[elem](x.length), words: new BigUint64Array(tiles), ticket: Uint32Array.of(ticketBase), epoch: 1, ticketBase },
+            { n: x.length, x, y: new ARRAYS[elem](x.length), words: new BigUint64Array(tiles * stride), ticket: Uint32Array.of(ticketBase), epoch: 1, ticketBase },
           );
           expect([...(r.y as Int32Array)]).toEqual(refScan(x, elem, op, exclusive));
         },
@@ -151,7 +152,9 @@ describe("gk/std/scan", () => {
   it("scanPacked's look-back: over published words, LOOK windows at a time, stopping at the nearest inclusive prefix; other epochs' words are empty", async () => {
     // As scan's test above: tiles 0 .. done-1 are given as published (their words of this epoch:
     // aggregates, some inclusive prefixes), and the launch scans the rest. The words of the tiles
-    // it scans are left from an earlier epoch (a full prefix word of epoch 4), which must read as empty.
+    // it scans are left from an earlier epoch (a full prefix word of epoch 4), which must read as
+    // empty, and so are the words between two tiles' (STRIDE 2: a prefix of this epoch there must
+    // not be read).
     const mod = await stdModule(SOURCE);
     const TILE = 128;
     await fc.assert(
@@ -161,7 +164,8 @@ describe("gk/std/scan", () => {
         fc.integer({ min: 1, max: 3 }),
         fc.constantFrom("SUM", "MAX" as const),
         fc.constantFrom(1, 2, 4),
-        async (published, more, op, look) => {
+        fc.constantFrom(1, 2),
+        async (published, more, op, look, stride) => {
           const done = published.length;
           const tiles = done + more;
           const x = Int32Array.from({ length: tiles * TILE }, (_, i) => ((i * 7919) % 201) - 100);
@@ -169,13 +173,14 @@ describe("gk/std/scan", () => {
           const f = refCombine("i32", op);
           const epoch = 5n;
           const word = (e: bigint, status: number, v: number) => (e << 34n) | (BigInt(status) << 32n) | BigInt(v >>> 0);
-          const words = new BigUint64Array(tiles).fill(word(epoch - 1n, 2, 12345));
+          const words = new BigUint64Array(tiles * stride).fill(word(epoch - 1n, 2, 12345));
           for (let t = 0; t < done; t++) {
             // Tile 0 always has its prefix; a tile marked true has its inclusive prefix; the rest only their aggregates.
             const prefix = t === 0 || published[t]!;
-            words[t] = prefix ? word(epoch, 2, ref[(t + 1) * TILE - 1]!) : word(epoch, 1, Array.from(x.subarray(t * TILE, (t + 1) * TILE)).reduce(f));
+            words[t * stride] = prefix ? word(epoch, 2, ref[(t + 1) * TILE - 1]!) : word(epoch, 1, Array.from(x.subarray(t * TILE, (t + 1) * TILE)).reduce(f));
+            if (stride > 1) words[t * stride + 1] = word(epoch, 2, 777);
           }
-          const r = await mod.scanPacked!.with({ T: "i32", OP: OPS[op], BLOCK: 32, ITEMS: 4, EXCLUSIVE: false, MINB: 1, LOOK: look })(
+          const r = await mod.scanPacked!.with({ T: "i32", OP: OPS[op], BLOCK: 32, ITEMS: 4, EXCLUSIVE: false, MINB: 1, LOOK: look, STRIDE: stride })(
             { grid: more, block: 32 },
             { n: x.length, x, y: new Int32Array(x.length), words, ticket: Uint32Array.of(100 + done), epoch: Number(epoch), ticketBase: 100 },
           );

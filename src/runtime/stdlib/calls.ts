@@ -25,6 +25,8 @@ export type ReduceOp = "sum" | "min" | "max" | "and" | "or" | "xor";
 const OP_CODE: Record<ReduceOp, number> = { sum: 0, min: 1, max: 2, and: 3, or: 4, xor: 5 };
 const NUM: readonly string[] = ["i32", "u32", "i64", "u64", "f32", "f64"];
 const BLOCK = 256;
+/** reduce()'s most blocks: 8 of BLOCK threads on each of an H200's 132 multiprocessors (bench/issue23_lab.py: 0.0637 ms for 2^26 f32 against 0.0648 at 2048 blocks; torch.sum 0.0696). */
+const REDUCE_GRID = 1056;
 /** The launch shapes the calls use: the defaults, which bench/stdlib.mjs varies to measure others (Stdlib.tuning). */
 export interface Tuning {
   /** The scan's tile shapes, by size: the first whose `below` is above the array's length (the last's is Infinity). */
@@ -37,14 +39,20 @@ export interface Tuning {
   sortHistBlocks: number;
   /** Below sortSmall.below keys, the sort's passes take blocks of sortSmall.block threads and at most sortSmall.items keys a thread (smaller tiles, so that more blocks share a small sort). */
   sortSmall: { readonly block: number; readonly items: number; readonly below: number };
-  /** The most blocks a reduction or histogram launches (at most MAX_PARTIALS). */
+  /** The most blocks argmin/argmax, the histogram and the float sort's key pass launch (at most MAX_PARTIALS). */
   reduceBlocks: number;
+  /**
+   * The most blocks reduce() (sum, min, max, ...) launches (at most MAX_PARTIALS): a number, not
+   * the device's multiprocessors, so that a GPU and the simulator fold in the same order.
+   */
+  reduceGrid: number;
 }
 /**
  * A scan's launch for arrays of fewer than `below` elements: blocks of `block` threads (a multiple
  * of 32, at most 1024), `items` elements a thread (a multiple of 4, at most 64), so a tile is
  * block * items elements; for 32-bit types (scanPacked) `minBlocks` blocks a multiprocessor
- * (the register cap, @launchBounds) and `windows` look-back windows of 32 tiles read at once.
+ * (the register cap, @launchBounds), `windows` look-back windows of 32 tiles read at once, and
+ * `stride` u64 status words a tile (16: each tile's word in a 128-byte line of its own).
  */
 export interface ScanShape {
   readonly below: number;
@@ -52,14 +60,19 @@ export interface ScanShape {
   readonly items: number;
   readonly minBlocks: number;
   readonly windows: number;
+  readonly stride: number;
 }
-/** On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; 512 x 32 at two blocks a multiprocessor is the fastest at 2^26. */
+/**
+ * On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; 512 x 32 at two
+ * blocks a multiprocessor is the fastest at 2^26, with each tile's status word in a line of its own (bench/issue23.mjs,
+ * batch 4: 0.174 ms against 0.206 packed, torch.cumsum 0.218; bench/notes-issue23.md).
+ */
 const SCAN_SHAPES: readonly ScanShape[] = [
-  { below: 2 ** 18, block: 128, items: 8, minBlocks: 8, windows: 4 },
-  { below: 2 ** 22, block: 256, items: 16, minBlocks: 4, windows: 4 },
-  { below: Infinity, block: 512, items: 32, minBlocks: 2, windows: 1 },
+  { below: 2 ** 18, block: 128, items: 8, minBlocks: 8, windows: 4, stride: 16 },
+  { below: 2 ** 22, block: 256, items: 16, minBlocks: 4, windows: 4, stride: 16 },
+  { below: Infinity, block: 512, items: 32, minBlocks: 2, windows: 1, stride: 16 },
 ];
-const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 19 }, reduceBlocks: 2048 };
+const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 19 }, reduceBlocks: 2048, reduceGrid: REDUCE_GRID };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
 const SHARED_BINS = 4096;
 
@@ -143,7 +156,7 @@ export class Stdlib {
     this.own(a, "reduce", NUM);
     checkOp(a, op, "reduce");
     const m = await this.module();
-    const grid = Math.max(1, Math.min(this.tuning.reduceBlocks, Math.ceil(a.length / (BLOCK * 4))));
+    const grid = Math.max(1, Math.min(this.tuning.reduceGrid, Math.ceil(a.length / (BLOCK * 4))));
     const t = await m.temporaries(a.elem);
     const out = await this.gpu.zeros(a.elem, 1, { label: "reduce's result" });
     try {
@@ -194,13 +207,13 @@ export class Stdlib {
   private async scanInto<E extends NumElem>(x: GpuArray<E>, y: GpuArray<E>, op: ReduceOp, exclusive: boolean): Promise<void> {
     const m = await this.module();
     const shapes = this.tuning.scan;
-    const { block, items, minBlocks, windows } = shapes.find((s) => x.length < s.below) ?? shapes[shapes.length - 1]!;
+    const { block, items, minBlocks, windows, stride } = shapes.find((s) => x.length < s.below) ?? shapes[shapes.length - 1]!;
     const tiles = Math.max(1, Math.ceil(x.length / (block * items)));
     await m.inOrder(async () => {
-      const look = await m.lookback(x.elem, tiles);
+      const look = await m.lookback(x.elem, tiles, stride);
       const common = { n: x.length, x, y, ticket: look.ticket, epoch: look.epoch, ticketBase: look.ticketBase };
       if (look.packed) {
-        await m.kernel("scanPacked", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minBlocks, LOOK: windows })({ grid: tiles, block }, { ...common, words: look.words });
+        await m.kernel("scanPacked", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive, MINB: minBlocks, LOOK: windows, STRIDE: stride })({ grid: tiles, block }, { ...common, words: look.words });
       } else {
         await m.kernel("scan", { T: x.elem, OP: OP_CODE[op], BLOCK: block, ITEMS: items, EXCLUSIVE: exclusive })({ grid: tiles, block }, { ...common, status: look.flags, aggregates: look.aggregates, prefixes: look.prefixes });
       }

@@ -33,7 +33,7 @@ export const PACKED_SCAN: readonly ElemName[] = ["i32", "u32", "f32"];
 export type Lookback<E extends ElemName> = { readonly ticket: GpuArray<"u32"> } & (
   | {
       readonly packed: true;
-      /** Each tile's status and value, (epoch << 34) | (status << 32) | bits (gk/std/scan's tileWord). */
+      /** Each tile's status and value, (epoch << 34) | (status << 32) | bits (gk/std/scan's tileWord), `stride` words a tile. */
       readonly words: GpuArray<"u64">;
     }
   | {
@@ -49,7 +49,8 @@ export class StdModule {
   private readonly instances = new Map<string, KernelFn>();
   private readonly reduceTemps = new Map<ElemName, Promise<{ partial: GpuArray; counter: GpuArray<"u32"> }>>();
   private partialIndices: Promise<GpuArray<"i32">> | undefined;
-  private readonly lookbacks = new Map<ElemName, { tiles: number; arrays: Promise<Lookback<ElemName>>; epoch: number; issued: number }>();
+  /** Each element type's look-back state: `slots` status words (packed) or flags, aggregates and prefixes, the last epoch and the tickets issued. */
+  private readonly lookbacks = new Map<ElemName, { slots: number; arrays: Promise<Lookback<ElemName>>; epoch: number; issued: number }>();
   private scansQueued: Promise<unknown> = Promise.resolve();
   /** Called with each launch's kernel time (CUDA events; the simulator's time there), when set: bench/stdlib.mjs. */
   kernelTime: ((ms: number) => void) | undefined;
@@ -109,14 +110,17 @@ export class StdModule {
   }
 
   /**
-   * A scan's look-back state for at least `tiles` tiles, with the epoch and ticket base of the
-   * next scan: each scan takes the next epoch, so the flags are never cleared, and its tickets
-   * follow the previous scan's. The flags are cleared (one fill) only when the epochs run out.
+   * A scan's look-back state for at least `tiles` tiles (`stride` status words a tile where they
+   * are packed), with the epoch and ticket base of the next scan: each scan takes the next epoch,
+   * so the flags are never cleared (a word left by an earlier scan, at any stride, is of another
+   * epoch), and its tickets follow the previous scan's. The flags are cleared (one fill) only
+   * when the epochs run out.
    */
-  async lookback<E extends ElemName>(elem: E, tiles: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+  async lookback<E extends ElemName>(elem: E, tiles: number, stride = 1): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+    const slots = PACKED_SCAN.includes(elem) ? tiles * stride : tiles;
     let have = this.lookbacks.get(elem);
-    if (!have || have.tiles < tiles) {
-      const size = Math.max(tiles, 2 * (have?.tiles ?? 0));
+    if (!have || have.slots < slots) {
+      const size = Math.max(slots, 2 * (have?.slots ?? 0));
       const old = have?.arrays;
       const arrays = (async (): Promise<Lookback<ElemName>> => {
         if (old) for (const a of Object.values(await old)) if (typeof a === "object") a.free();
@@ -130,13 +134,13 @@ export class StdModule {
           prefixes: await this.gpu.zeros(elem, size, { label: "scan's tile prefixes" }),
         };
       })();
-      have = { tiles: size, arrays, epoch: 0, issued: 0 };
+      have = { slots: size, arrays, epoch: 0, issued: 0 };
       this.lookbacks.set(elem, have);
     }
     const arrays = (await have.arrays) as Lookback<E>;
     if (have.epoch >= MAX_EPOCH) {
-      if (arrays.packed) await this.fill(arrays.words, have.tiles, 0);
-      else await this.fill(arrays.flags, have.tiles, 0);
+      if (arrays.packed) await this.fill(arrays.words, have.slots, 0);
+      else await this.fill(arrays.flags, have.slots, 0);
       have.epoch = 0;
     }
     have.epoch++;
