@@ -56,6 +56,7 @@ import type { TypeNames } from "./types.js";
 import { visit } from "../../ir/walk.js";
 import { readVariables, reloadedBounds } from "./analysis.js";
 import { droppedOperand } from "./expr.js";
+import { CUDA_WARP, WARP_MASK } from "./builtins.js";
 
 /** What emitting one function needs to know about the module. */
 export interface ModuleContext {
@@ -129,7 +130,15 @@ export function emitFunction(f: Function, mc: ModuleContext): Line[] {
     return [line(`${CUDA.indent}${unused}${CUDA.sharedQualifier} ${align}${tn(a.type.elem)} ${scope.name(a)}${dims};`, mc.loc(a.span))];
   });
   const region = lifted || dynamic.length ? [line(`${CUDA.indent}extern ${CUDA.sharedQualifier} __align__(16) unsigned char ${DYNAMIC_REGION}[];`)] : [];
-  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...region, ...shared, ...dynamicShared(dynamic, lifted?.bytes ?? 0, scope, read, mc), ...emitStmts(f.body, cx, 1), line("}")];
+  const mask = usesWarpMask(f) ? [line(`${CUDA.indent}const unsigned int ${WARP_MASK} = gk_warp_mask();`)] : [];
+  return [line(`${head} {`, mc.loc(f.span)), ...unreadLocals, ...assembled, ...region, ...shared, ...dynamicShared(dynamic, lifted?.bytes ?? 0, scope, read, mc), ...mask, ...emitStmts(f.body, cx, 1), line("}")];
+}
+
+/** Whether f's body has a warp operation that names the warp's lanes (WARP_MASK, builtins.ts): such a function computes the mask once, at its top. */
+function usesWarpMask(f: Function): boolean {
+  let uses = false;
+  visit(f.body, { expr: (e) => (uses ||= e.kind === "warp" && (CUDA_WARP[e.op].helpers ?? []).includes("gk_warp_mask")) });
+  return uses;
 }
 
 /** The kernel's dynamic shared memory, as `extern __shared__` declares it. */

@@ -59,12 +59,12 @@ export const cudaHelpers = {
   // The thread's linear index in its block: warps are 32 consecutive ones.
   gk_thread_rank:
     "static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }",
-  // The lanes of the thread's warp that exist: all 32, or fewer in a block's last warp. nvcc computes it once per function, however many warp operations call it: its reads of threadIdx and blockDim are pure, and NVVM merges them (issue 21, item 8: hoisting it by hand into one variable per kernel left the PTX of examples/warp_reduce.gk the same: one read of each special register, its SASS 8 S2R either way, 233 instructions against 232).
+  // The lanes of the thread's warp that exist: all 32, or fewer in a block's last warp. Each function using a warp operation keeps it in a local (WARP_MASK, builtins.ts): in place at every operation, nvcc 13 re-derived it at each (gk/std/scan's scanPacked: 0.188 ms against 0.171 with the local, H200).
   gk_warp_mask:
     "static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }",
   // shflDown: a lane whose source (lane + delta) does not exist keeps its own value, in a partial warp too.
   gk_shfl_down:
-    "template <typename T> static __device__ __forceinline__ T gk_shfl_down(T v, int delta) { const unsigned int mask = gk_warp_mask(); const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }",
+    "template <typename T> static __device__ __forceinline__ T gk_shfl_down(unsigned int mask, T v, int delta) { const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }",
   // A device function's view<T> parameter: elements p[0], p[s], p[2s], ... of an array in any memory.
   gk_view:
     "template <typename T> struct gk_view { T* p; int s; __device__ __forceinline__ T& operator[](long long i) const { return p[i * s]; } };",
@@ -72,7 +72,7 @@ export const cudaHelpers = {
   gk_ftz_f32: "static __device__ __forceinline__ float gk_ftz_f32(float x) { return fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x; }",
   // matchAll: whether every lane of the warp (every one that exists) holds the same value.
   gk_match_all:
-    "template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }",
+    "template <typename T> static __device__ __forceinline__ bool gk_match_all(unsigned int mask, T v) { int all; __match_all_sync(mask, v, &all); return all != 0; }",
   // Cache-hinted accesses of a value of 1 to 16 bytes (src/ir/cacheHintBuiltins.ts): CUDA's intrinsic on the unsigned type of its size, the bits moved with memcpy (gk's vectors are structs of their own, types.ts).
   gk_bits:
     "template <int N> struct gk_bits; template <> struct gk_bits<1> { typedef unsigned char t; }; template <> struct gk_bits<2> { typedef unsigned short t; }; template <> struct gk_bits<4> { typedef unsigned int t; }; template <> struct gk_bits<8> { typedef uint2 t; }; template <> struct gk_bits<16> { typedef uint4 t; };",
@@ -96,8 +96,7 @@ export const cudaHelperDeps: Partial<Record<CudaHelperName, readonly CudaHelperN
   gk_warp_mask: ["gk_thread_rank"],
   gk_atomic_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
   gk_atomic_cas_narrow: ["gk_narrow_from_bits", "gk_narrow_to_bits"],
-  gk_shfl_down: ["gk_warp_mask", "gk_thread_rank"],
-  gk_match_all: ["gk_warp_mask"],
+  gk_shfl_down: ["gk_thread_rank"],
   gk_ld_cs: ["gk_bits"],
   gk_st_cs: ["gk_bits"],
   gk_ld_nc: ["gk_bits"],

@@ -260,11 +260,12 @@ describe("warp match and fast math", () => {
     expect(cudaModule(src)).toMatchInlineSnapshot(`
       "static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
       static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }
-      template <typename T> static __device__ __forceinline__ bool gk_match_all(T v) { int all; __match_all_sync(gk_warp_mask(), v, &all); return all != 0; }
+      template <typename T> static __device__ __forceinline__ bool gk_match_all(unsigned int mask, T v) { int all; __match_all_sync(mask, v, &all); return all != 0; }
 
       extern "C" __global__ void k(const long long* x, unsigned int* __restrict__ m, bool* __restrict__ all) {
-        m[0] = __match_any_sync(gk_warp_mask(), x[0]);
-        all[0] = gk_match_all((unsigned int)x[0]);
+        const unsigned int gk_mask = gk_warp_mask();
+        m[0] = __match_any_sync(gk_mask, x[0]);
+        all[0] = gk_match_all(gk_mask, (unsigned int)x[0]);
       }"
     `);
   });

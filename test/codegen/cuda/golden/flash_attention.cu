@@ -30,7 +30,7 @@ static __device__ __forceinline__ gk_bf16x2 gk_cvt_f32x2_bf16x2(gk_f32x2 a) { re
 static __device__ __forceinline__ gk_f16x2 gk_cvt_f32x2_f16x2(gk_f32x2 a) { return gk_f16x2{__float2half_rn(a.x), __float2half_rn(a.y)}; }
 static __device__ __forceinline__ gk_f32x4 gk_mul_f32x4(gk_f32x4 a, gk_f32x4 b) { return gk_f32x4{a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w}; }
 
-#line 43 "examples/lib/flash_attention.gk"
+#line 45 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void copyRows$1$32(unsigned int (&dst)[1][32], const unsigned int* src, int from) {
   #pragma unroll
   for (int i = 0; i < 0; i = (int)((unsigned int)i + 1u)) {
@@ -41,7 +41,7 @@ static __device__ __forceinline__ void copyRows$1$32(unsigned int (&dst)[1][32],
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
+#line 56 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64][32], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
   for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
@@ -52,7 +52,7 @@ static __device__ __forceinline__ void loadRows$64$32(unsigned int (&dst)[2][64]
   }
 }
 
-#line 25 "examples/lib/flash_attention.gk"
+#line 27 "examples/lib/flash_attention.gk"
 static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) {
   if (isBf16) {
     return gk_mma_m16n8k16_bf16(a, b, c);
@@ -60,7 +60,7 @@ static __device__ gk_f32x4 mma(bool isBf16, gk_u32x4 a, gk_u32x2 b, gk_f32x4 c) 
   return gk_mma_m16n8k16_f16(a, b, c);
 }
 
-#line 35 "examples/lib/flash_attention.gk"
+#line 37 "examples/lib/flash_attention.gk"
 static __device__ unsigned int packHalves(bool isBf16, float a, float b) {
   if (isBf16) {
     return gk_bitcast<unsigned int>(gk_cvt_f32x2_bf16x2(gk_f32x2{a, b}));
@@ -68,8 +68,10 @@ static __device__ unsigned int packHalves(bool isBf16, float a, float b) {
   return gk_bitcast<unsigned int>(gk_cvt_f32x2_f16x2(gk_f32x2{a, b}));
 }
 
-#line 88 "examples/lib/flash_attention.gk"
+#line 90 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 128;
   const bool QS = false;
   const int bh = (int)blockIdx.y;
@@ -79,12 +81,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   if (QS) {
     copyRows$1$32(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 32u));
@@ -100,7 +102,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -111,11 +113,11 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
   gk_f32x4 acc[2][8] = {};
   gk_u32x4 pf[2][4] = {};
   gk_f32x4 s[2][8] = {};
-#line 136 "examples/lib/flash_attention.gk"
+#line 138 "examples/lib/flash_attention.gk"
   loadRows$64$32(Ks, 0, K, base, 0);
-#line 140 "examples/lib/flash_attention.gk"
+#line 142 "examples/lib/flash_attention.gk"
   gk_cp_async_commit();
-#line 172 "examples/lib/flash_attention.gk"
+#line 174 "examples/lib/flash_attention.gk"
   {
     #pragma unroll
     for (int i = 0; i < 16; i = (int)((unsigned int)i + 1u)) {
@@ -127,21 +129,21 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
         loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       }
     }
-#line 199 "examples/lib/flash_attention.gk"
+#line 201 "examples/lib/flash_attention.gk"
     {
       loadRows$64$32(Vs, st, V, base, j);
     }
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
         for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
@@ -172,12 +174,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
+#line 239 "examples/lib/flash_attention.gk"
     [[maybe_unused]] gk_f32x4 s2[2][8] = {};
-#line 263 "examples/lib/flash_attention.gk"
+#line 265 "examples/lib/flash_attention.gk"
     {
       #pragma unroll
-#line 266 "examples/lib/flash_attention.gk"
+#line 268 "examples/lib/flash_attention.gk"
       for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 2u)) {
@@ -194,64 +196,66 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
     const int k0 = (int)((unsigned int)j * 64u);
     const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[2][2] = {};
-    #pragma unroll
-    for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_6);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_6);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_6][n_3];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_6][n_3] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_6][n_3];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_6][n_3] = v;
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_6][n_4].x, s[mt_6][n_4].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_6][n_4].z, s[mt_6][n_4].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_6][n_4].x, s[mt_6][n_4].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_6][n_4].z, s[mt_6][n_4].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_6][0] + 8.0f ? mx0 : m[mt_6][0];
-      const float n1 = mx1 > m[mt_6][1] + 8.0f ? mx1 : m[mt_6][1];
-      alpha[mt_6][0] = exp2f(m[mt_6][0] - n0);
-      alpha[mt_6][1] = exp2f(m[mt_6][1] - n1);
-      m[mt_6][0] = n0;
-      m[mt_6][1] = n1;
-      float l0 = l[mt_6][0] * alpha[mt_6][0];
-      float l1 = l[mt_6][1] * alpha[mt_6][1];
-      #pragma unroll
-      for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
-        const gk_f32x4 p_1 = gk_f32x4{exp2f(fmaf(s[mt_6][n_5].x, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].y, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].z, sl2, -n1)), exp2f(fmaf(s[mt_6][n_5].w, sl2, -n1))};
-        l0 = l0 + (p_1.x + p_1.y);
-        l1 = l1 + (p_1.z + p_1.w);
-        const unsigned int lo = packHalves(isBf16, p_1.x, p_1.y);
-        const unsigned int hi = packHalves(isBf16, p_1.z, p_1.w);
-        if (n_5 % 2 == 0) {
-          pf[mt_6][n_5 / 2].x = lo;
-          pf[mt_6][n_5 / 2].y = hi;
-        } else {
-          pf[mt_6][n_5 / 2].z = lo;
-          pf[mt_6][n_5 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_6][0] + 8.0f ? mx0 : m[mt_6][0];
+        const float n1 = mx1 > m[mt_6][1] + 8.0f ? mx1 : m[mt_6][1];
+        alpha[mt_6][0] = exp2f(m[mt_6][0] - n0);
+        alpha[mt_6][1] = exp2f(m[mt_6][1] - n1);
+        m[mt_6][0] = n0;
+        m[mt_6][1] = n1;
+        float l0 = l[mt_6][0] * alpha[mt_6][0];
+        float l1 = l[mt_6][1] * alpha[mt_6][1];
+        #pragma unroll
+        for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+          const gk_f32x4 p_1 = gk_f32x4{exp2f(fmaf(s[mt_6][n_5].x, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].y, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].z, sl2, -n1)), exp2f(fmaf(s[mt_6][n_5].w, sl2, -n1))};
+          l0 = l0 + (p_1.x + p_1.y);
+          l1 = l1 + (p_1.z + p_1.w);
+          const unsigned int lo = packHalves(isBf16, p_1.x, p_1.y);
+          const unsigned int hi = packHalves(isBf16, p_1.z, p_1.w);
+          if (n_5 % 2 == 0) {
+            pf[mt_6][n_5 / 2].x = lo;
+            pf[mt_6][n_5 / 2].y = hi;
+          } else {
+            pf[mt_6][n_5 / 2].z = lo;
+            pf[mt_6][n_5 / 2].w = hi;
+          }
         }
+        l[mt_6][0] = l0;
+        l[mt_6][1] = l1;
       }
-      l[mt_6][0] = l0;
-      l[mt_6][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_7 = 0; mt_7 < 2; mt_7 = (int)((unsigned int)mt_7 + 1u)) {
       if (alpha[mt_7][0] != 1.0f || alpha[mt_7][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_7][0], alpha[mt_7][0], alpha[mt_7][1], alpha[mt_7][1]};
@@ -262,9 +266,9 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
       }
     }
   }
-#line 376 "examples/lib/flash_attention.gk"
+#line 465 "examples/lib/flash_attention.gk"
   {
-#line 378 "examples/lib/flash_attention.gk"
+#line 467 "examples/lib/flash_attention.gk"
     gk_cp_async_wait<0>();
     __syncthreads();
     const int st_1 = (int)((unsigned int)tiles - 1u) % 2;
@@ -288,10 +292,10 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
   for (int mt_9 = 0; mt_9 < 2; mt_9 = (int)((unsigned int)mt_9 + 1u)) {
     float l0_1 = l[mt_9][0];
     float l1_1 = l[mt_9][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -305,13 +309,15 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$2$2$1(bool isBf1
   }
 }
 
-#line 67 "examples/lib/flash_attention.gk"
+#line 69 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$f16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
   attentionTiles$f16$64$32$2$2$1(isBf16, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 88 "examples/lib/flash_attention.gk"
+#line 90 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 64;
   const bool QS = false;
   const int bh = (int)blockIdx.y;
@@ -321,12 +327,12 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][4] = {};
   if (QS) {
     copyRows$1$32(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 32u));
@@ -342,7 +348,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -353,20 +359,20 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
   gk_f32x4 acc[1][8] = {};
   gk_u32x4 pf[1][4] = {};
   gk_f32x4 s[1][8] = {};
-#line 136 "examples/lib/flash_attention.gk"
+#line 138 "examples/lib/flash_attention.gk"
   loadRows$64$32(Ks, 0, K, base, 0);
   {
     loadRows$64$32(Vs, 0, V, base, 0);
   }
   gk_cp_async_commit();
-#line 179 "examples/lib/flash_attention.gk"
+#line 181 "examples/lib/flash_attention.gk"
   for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
         loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
         {
@@ -374,11 +380,11 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
         }
       }
     }
-#line 202 "examples/lib/flash_attention.gk"
+#line 204 "examples/lib/flash_attention.gk"
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
         for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
@@ -409,70 +415,72 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
+#line 239 "examples/lib/flash_attention.gk"
     [[maybe_unused]] gk_f32x4 s2[1][8] = {};
-#line 279 "examples/lib/flash_attention.gk"
+#line 281 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 64u);
     const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[1][2] = {};
-    #pragma unroll
-    for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_5][n_2];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_5][n_2] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_5][n_2];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_5][n_2] = v;
+        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
-      const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
-      alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
-      alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
-      m[mt_5][0] = n0;
-      m[mt_5][1] = n1;
-      float l0 = l[mt_5][0] * alpha[mt_5][0];
-      float l1 = l[mt_5][1] * alpha[mt_5][1];
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
-        l0 = l0 + (p.x + p.y);
-        l1 = l1 + (p.z + p.w);
-        const unsigned int lo = packHalves(isBf16, p.x, p.y);
-        const unsigned int hi = packHalves(isBf16, p.z, p.w);
-        if (n_4 % 2 == 0) {
-          pf[mt_5][n_4 / 2].x = lo;
-          pf[mt_5][n_4 / 2].y = hi;
-        } else {
-          pf[mt_5][n_4 / 2].z = lo;
-          pf[mt_5][n_4 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
+        const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
+        alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
+        alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
+        m[mt_5][0] = n0;
+        m[mt_5][1] = n1;
+        float l0 = l[mt_5][0] * alpha[mt_5][0];
+        float l1 = l[mt_5][1] * alpha[mt_5][1];
+        #pragma unroll
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
+          l0 = l0 + (p.x + p.y);
+          l1 = l1 + (p.z + p.w);
+          const unsigned int lo = packHalves(isBf16, p.x, p.y);
+          const unsigned int hi = packHalves(isBf16, p.z, p.w);
+          if (n_4 % 2 == 0) {
+            pf[mt_5][n_4 / 2].x = lo;
+            pf[mt_5][n_4 / 2].y = hi;
+          } else {
+            pf[mt_5][n_4 / 2].z = lo;
+            pf[mt_5][n_4 / 2].w = hi;
+          }
         }
+        l[mt_5][0] = l0;
+        l[mt_5][1] = l1;
       }
-      l[mt_5][0] = l0;
-      l[mt_5][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_6 = 0; mt_6 < 1; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
       if (alpha[mt_6][0] != 1.0f || alpha[mt_6][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_6][0], alpha[mt_6][0], alpha[mt_6][1], alpha[mt_6][1]};
@@ -484,7 +492,7 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
     }
     {
       #pragma unroll
-#line 362 "examples/lib/flash_attention.gk"
+#line 451 "examples/lib/flash_attention.gk"
       for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_6 = 0; n_6 < 8; n_6 = (int)((unsigned int)n_6 + 2u)) {
@@ -499,17 +507,17 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
       }
     }
   }
-#line 395 "examples/lib/flash_attention.gk"
+#line 484 "examples/lib/flash_attention.gk"
   gk_cp_async_wait_all();
   const int D = 64;
   #pragma unroll
   for (int mt_8 = 0; mt_8 < 1; mt_8 = (int)((unsigned int)mt_8 + 1u)) {
     float l0_1 = l[mt_8][0];
     float l1_1 = l[mt_8][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -523,13 +531,15 @@ static __device__ __forceinline__ void attentionTiles$f16$64$32$1$0$1(bool isBf1
   }
 }
 
-#line 74 "examples/lib/flash_attention.gk"
+#line 76 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$f16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
   attentionTiles$f16$64$32$1$0$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 88 "examples/lib/flash_attention.gk"
+#line 90 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 128;
   const bool QS = false;
   const int bh = (int)blockIdx.y;
@@ -539,12 +549,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][4] = {};
   if (QS) {
     copyRows$1$32(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 32u));
@@ -560,7 +570,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -571,11 +581,11 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
   gk_f32x4 acc[2][8] = {};
   gk_u32x4 pf[2][4] = {};
   gk_f32x4 s[2][8] = {};
-#line 136 "examples/lib/flash_attention.gk"
+#line 138 "examples/lib/flash_attention.gk"
   loadRows$64$32(Ks, 0, K, base, 0);
-#line 140 "examples/lib/flash_attention.gk"
+#line 142 "examples/lib/flash_attention.gk"
   gk_cp_async_commit();
-#line 172 "examples/lib/flash_attention.gk"
+#line 174 "examples/lib/flash_attention.gk"
   {
     #pragma unroll
     for (int i = 0; i < 16; i = (int)((unsigned int)i + 1u)) {
@@ -587,21 +597,21 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
         loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
       }
     }
-#line 199 "examples/lib/flash_attention.gk"
+#line 201 "examples/lib/flash_attention.gk"
     {
       loadRows$64$32(Vs, st, V, base, j);
     }
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
         for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
@@ -632,12 +642,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
+#line 239 "examples/lib/flash_attention.gk"
     [[maybe_unused]] gk_f32x4 s2[2][8] = {};
-#line 263 "examples/lib/flash_attention.gk"
+#line 265 "examples/lib/flash_attention.gk"
     {
       #pragma unroll
-#line 266 "examples/lib/flash_attention.gk"
+#line 268 "examples/lib/flash_attention.gk"
       for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 2u)) {
@@ -654,64 +664,66 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
     const int k0 = (int)((unsigned int)j * 64u);
     const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[2][2] = {};
-    #pragma unroll
-    for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_6);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_6);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_6][n_3];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_6][n_3] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_6][n_3];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_6][n_3] = v;
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_6][n_4].x, s[mt_6][n_4].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_6][n_4].z, s[mt_6][n_4].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_6][n_4].x, s[mt_6][n_4].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_6][n_4].z, s[mt_6][n_4].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_6][0] + 8.0f ? mx0 : m[mt_6][0];
-      const float n1 = mx1 > m[mt_6][1] + 8.0f ? mx1 : m[mt_6][1];
-      alpha[mt_6][0] = exp2f(m[mt_6][0] - n0);
-      alpha[mt_6][1] = exp2f(m[mt_6][1] - n1);
-      m[mt_6][0] = n0;
-      m[mt_6][1] = n1;
-      float l0 = l[mt_6][0] * alpha[mt_6][0];
-      float l1 = l[mt_6][1] * alpha[mt_6][1];
-      #pragma unroll
-      for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
-        const gk_f32x4 p_1 = gk_f32x4{exp2f(fmaf(s[mt_6][n_5].x, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].y, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].z, sl2, -n1)), exp2f(fmaf(s[mt_6][n_5].w, sl2, -n1))};
-        l0 = l0 + (p_1.x + p_1.y);
-        l1 = l1 + (p_1.z + p_1.w);
-        const unsigned int lo = packHalves(isBf16, p_1.x, p_1.y);
-        const unsigned int hi = packHalves(isBf16, p_1.z, p_1.w);
-        if (n_5 % 2 == 0) {
-          pf[mt_6][n_5 / 2].x = lo;
-          pf[mt_6][n_5 / 2].y = hi;
-        } else {
-          pf[mt_6][n_5 / 2].z = lo;
-          pf[mt_6][n_5 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_6][0] + 8.0f ? mx0 : m[mt_6][0];
+        const float n1 = mx1 > m[mt_6][1] + 8.0f ? mx1 : m[mt_6][1];
+        alpha[mt_6][0] = exp2f(m[mt_6][0] - n0);
+        alpha[mt_6][1] = exp2f(m[mt_6][1] - n1);
+        m[mt_6][0] = n0;
+        m[mt_6][1] = n1;
+        float l0 = l[mt_6][0] * alpha[mt_6][0];
+        float l1 = l[mt_6][1] * alpha[mt_6][1];
+        #pragma unroll
+        for (int n_5 = 0; n_5 < 8; n_5 = (int)((unsigned int)n_5 + 1u)) {
+          const gk_f32x4 p_1 = gk_f32x4{exp2f(fmaf(s[mt_6][n_5].x, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].y, sl2, -n0)), exp2f(fmaf(s[mt_6][n_5].z, sl2, -n1)), exp2f(fmaf(s[mt_6][n_5].w, sl2, -n1))};
+          l0 = l0 + (p_1.x + p_1.y);
+          l1 = l1 + (p_1.z + p_1.w);
+          const unsigned int lo = packHalves(isBf16, p_1.x, p_1.y);
+          const unsigned int hi = packHalves(isBf16, p_1.z, p_1.w);
+          if (n_5 % 2 == 0) {
+            pf[mt_6][n_5 / 2].x = lo;
+            pf[mt_6][n_5 / 2].y = hi;
+          } else {
+            pf[mt_6][n_5 / 2].z = lo;
+            pf[mt_6][n_5 / 2].w = hi;
+          }
         }
+        l[mt_6][0] = l0;
+        l[mt_6][1] = l1;
       }
-      l[mt_6][0] = l0;
-      l[mt_6][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_7 = 0; mt_7 < 2; mt_7 = (int)((unsigned int)mt_7 + 1u)) {
       if (alpha[mt_7][0] != 1.0f || alpha[mt_7][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_7][0], alpha[mt_7][0], alpha[mt_7][1], alpha[mt_7][1]};
@@ -722,9 +734,9 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
       }
     }
   }
-#line 376 "examples/lib/flash_attention.gk"
+#line 465 "examples/lib/flash_attention.gk"
   {
-#line 378 "examples/lib/flash_attention.gk"
+#line 467 "examples/lib/flash_attention.gk"
     gk_cp_async_wait<0>();
     __syncthreads();
     const int st_1 = (int)((unsigned int)tiles - 1u) % 2;
@@ -748,10 +760,10 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
   for (int mt_9 = 0; mt_9 < 2; mt_9 = (int)((unsigned int)mt_9 + 1u)) {
     float l0_1 = l[mt_9][0];
     float l1_1 = l[mt_9][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -765,13 +777,15 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$2$2$1(bool isBf
   }
 }
 
-#line 67 "examples/lib/flash_attention.gk"
+#line 69 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attention$bf16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
   attentionTiles$bf16$64$32$2$2$1(isBf16, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 88 "examples/lib/flash_attention.gk"
+#line 90 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 64;
   const bool QS = false;
   const int bh = (int)blockIdx.y;
@@ -781,12 +795,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 1u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[1][4] = {};
   if (QS) {
     copyRows$1$32(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 32u));
@@ -802,7 +816,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
   }
   const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[1][2] = {};
   float l[1][2] = {};
   #pragma unroll
@@ -813,20 +827,20 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
   gk_f32x4 acc[1][8] = {};
   gk_u32x4 pf[1][4] = {};
   gk_f32x4 s[1][8] = {};
-#line 136 "examples/lib/flash_attention.gk"
+#line 138 "examples/lib/flash_attention.gk"
   loadRows$64$32(Ks, 0, K, base, 0);
   {
     loadRows$64$32(Vs, 0, V, base, 0);
   }
   gk_cp_async_commit();
-#line 179 "examples/lib/flash_attention.gk"
+#line 181 "examples/lib/flash_attention.gk"
   for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
         loadRows$64$32(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
         {
@@ -834,11 +848,11 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
         }
       }
     }
-#line 202 "examples/lib/flash_attention.gk"
+#line 204 "examples/lib/flash_attention.gk"
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 1; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
         for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
@@ -869,70 +883,72 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
+#line 239 "examples/lib/flash_attention.gk"
     [[maybe_unused]] gk_f32x4 s2[1][8] = {};
-#line 279 "examples/lib/flash_attention.gk"
+#line 281 "examples/lib/flash_attention.gk"
     const int k0 = (int)((unsigned int)j * 64u);
     const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[1][2] = {};
-    #pragma unroll
-    for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_5 = 0; mt_5 < 1; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_5][n_2];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_5][n_2] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_5][n_2];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_5][n_2] = v;
+        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
-      const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
-      alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
-      alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
-      m[mt_5][0] = n0;
-      m[mt_5][1] = n1;
-      float l0 = l[mt_5][0] * alpha[mt_5][0];
-      float l1 = l[mt_5][1] * alpha[mt_5][1];
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
-        l0 = l0 + (p.x + p.y);
-        l1 = l1 + (p.z + p.w);
-        const unsigned int lo = packHalves(isBf16, p.x, p.y);
-        const unsigned int hi = packHalves(isBf16, p.z, p.w);
-        if (n_4 % 2 == 0) {
-          pf[mt_5][n_4 / 2].x = lo;
-          pf[mt_5][n_4 / 2].y = hi;
-        } else {
-          pf[mt_5][n_4 / 2].z = lo;
-          pf[mt_5][n_4 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
+        const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
+        alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
+        alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
+        m[mt_5][0] = n0;
+        m[mt_5][1] = n1;
+        float l0 = l[mt_5][0] * alpha[mt_5][0];
+        float l1 = l[mt_5][1] * alpha[mt_5][1];
+        #pragma unroll
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
+          l0 = l0 + (p.x + p.y);
+          l1 = l1 + (p.z + p.w);
+          const unsigned int lo = packHalves(isBf16, p.x, p.y);
+          const unsigned int hi = packHalves(isBf16, p.z, p.w);
+          if (n_4 % 2 == 0) {
+            pf[mt_5][n_4 / 2].x = lo;
+            pf[mt_5][n_4 / 2].y = hi;
+          } else {
+            pf[mt_5][n_4 / 2].z = lo;
+            pf[mt_5][n_4 / 2].w = hi;
+          }
         }
+        l[mt_5][0] = l0;
+        l[mt_5][1] = l1;
       }
-      l[mt_5][0] = l0;
-      l[mt_5][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_6 = 0; mt_6 < 1; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
       if (alpha[mt_6][0] != 1.0f || alpha[mt_6][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_6][0], alpha[mt_6][0], alpha[mt_6][1], alpha[mt_6][1]};
@@ -944,7 +960,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
     }
     {
       #pragma unroll
-#line 362 "examples/lib/flash_attention.gk"
+#line 451 "examples/lib/flash_attention.gk"
       for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_6 = 0; n_6 < 8; n_6 = (int)((unsigned int)n_6 + 2u)) {
@@ -959,17 +975,17 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
       }
     }
   }
-#line 395 "examples/lib/flash_attention.gk"
+#line 484 "examples/lib/flash_attention.gk"
   gk_cp_async_wait_all();
   const int D = 64;
   #pragma unroll
   for (int mt_8 = 0; mt_8 < 1; mt_8 = (int)((unsigned int)mt_8 + 1u)) {
     float l0_1 = l[mt_8][0];
     float l1_1 = l[mt_8][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -983,12 +999,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$64$32$1$0$1(bool isBf
   }
 }
 
-#line 74 "examples/lib/flash_attention.gk"
+#line 76 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void causalAttention$bf16$64$32(bool isBf16, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][32], unsigned int (&Vs)[2][64][32], unsigned int (&Qs)[1][32]) {
   attentionTiles$bf16$64$32$1$0$1(isBf16, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 43 "examples/lib/flash_attention.gk"
+#line 45 "examples/lib/flash_attention.gk"
 static __device__ __forceinline__ void copyRows$128$64(unsigned int (&dst)[128][64], const unsigned int* src, int from) {
   #pragma unroll
   for (int i = 0; i < 16; i = (int)((unsigned int)i + 1u)) {
@@ -999,19 +1015,21 @@ static __device__ __forceinline__ void copyRows$128$64(unsigned int (&dst)[128][
   }
 }
 
-#line 54 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void loadRows$32$64(unsigned int (&dst)[2][32][64], int st, const unsigned int* src, int base, int j) {
+#line 56 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void loadRows$64$64(unsigned int (&dst)[2][64][64], int st, const unsigned int* src, int base, int j) {
   #pragma unroll
-  for (int i = 0; i < 4; i = (int)((unsigned int)i + 1u)) {
+  for (int i = 0; i < 8; i = (int)((unsigned int)i + 1u)) {
     const int p = (int)(threadIdx.x + (unsigned int)i * 4u * 32u);
     const int r = p / 16;
     const int w = (int)((unsigned int)(p % 16) * 4u);
-    gk_cp_async_cg<16>(&dst[st][r][w ^ (int)((unsigned int)(r % 8) * 4u)], &src[(int)((unsigned int)base + ((unsigned int)j * 32u + (unsigned int)r) * 64u + (unsigned int)w)], 16u);
+    gk_cp_async_cg<16>(&dst[st][r][w ^ (int)((unsigned int)(r % 8) * 4u)], &src[(int)((unsigned int)base + ((unsigned int)j * 64u + (unsigned int)r) * 64u + (unsigned int)w)], 16u);
   }
 }
 
-#line 88 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64], unsigned int (&Qs)[128][64]) {
+#line 90 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$f16$64$64$2$0$128(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][64], unsigned int (&Vs)[2][64][64], unsigned int (&Qs)[128][64]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 128;
   const bool QS = true;
   const int bh = (int)blockIdx.y;
@@ -1021,12 +1039,12 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][8] = {};
   if (QS) {
     copyRows$128$64(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 64u));
@@ -1040,9 +1058,9 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
       }
     }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -1051,37 +1069,37 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
     m[mt_1][1] = __int_as_float(0xff800000);
   }
   gk_f32x4 acc[2][16] = {};
-  gk_u32x4 pf[2][2] = {};
-  gk_f32x4 s[2][4] = {};
-#line 136 "examples/lib/flash_attention.gk"
-  loadRows$32$64(Ks, 0, K, base, 0);
+  gk_u32x4 pf[2][4] = {};
+  gk_f32x4 s[2][8] = {};
+#line 138 "examples/lib/flash_attention.gk"
+  loadRows$64$64(Ks, 0, K, base, 0);
   {
-    loadRows$32$64(Vs, 0, V, base, 0);
+    loadRows$64$64(Vs, 0, V, base, 0);
   }
   gk_cp_async_commit();
-#line 179 "examples/lib/flash_attention.gk"
+#line 181 "examples/lib/flash_attention.gk"
   for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
-        loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
+        loadRows$64$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
         {
-          loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
+          loadRows$64$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
         }
       }
     }
-#line 202 "examples/lib/flash_attention.gk"
+#line 204 "examples/lib/flash_attention.gk"
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
-        for (int n = 0; n < 4; n = (int)((unsigned int)n + 1u)) {
+        for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
           s[mt_2][n] = gk_f32x4{0.0f, 0.0f, 0.0f, 0.0f};
         }
       }
@@ -1098,7 +1116,7 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
           }
         }
         #pragma unroll
-        for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 2u)) {
+        for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 2u)) {
           const int kr = (int)((unsigned int)n_1 * 8u + (unsigned int)kRow);
           const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
           #pragma unroll
@@ -1109,70 +1127,72 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
-    [[maybe_unused]] gk_f32x4 s2[2][4] = {};
-#line 279 "examples/lib/flash_attention.gk"
-    const int k0 = (int)((unsigned int)j * 32u);
-    const bool diagonal = causal && (int)((unsigned int)k0 + 32u - 1u) > q0;
+#line 239 "examples/lib/flash_attention.gk"
+    [[maybe_unused]] gk_f32x4 s2[2][8] = {};
+#line 281 "examples/lib/flash_attention.gk"
+    const int k0 = (int)((unsigned int)j * 64u);
+    const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[2][2] = {};
-    #pragma unroll
-    for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_5][n_2];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_5][n_2] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_2 = 0; n_2 < 4; n_2 = (int)((unsigned int)n_2 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_5][n_2];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_5][n_2] = v;
+        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
-      const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
-      alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
-      alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
-      m[mt_5][0] = n0;
-      m[mt_5][1] = n1;
-      float l0 = l[mt_5][0] * alpha[mt_5][0];
-      float l1 = l[mt_5][1] * alpha[mt_5][1];
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 4; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
-        l0 = l0 + (p.x + p.y);
-        l1 = l1 + (p.z + p.w);
-        const unsigned int lo = packHalves(isBf16, p.x, p.y);
-        const unsigned int hi = packHalves(isBf16, p.z, p.w);
-        if (n_4 % 2 == 0) {
-          pf[mt_5][n_4 / 2].x = lo;
-          pf[mt_5][n_4 / 2].y = hi;
-        } else {
-          pf[mt_5][n_4 / 2].z = lo;
-          pf[mt_5][n_4 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
+        const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
+        alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
+        alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
+        m[mt_5][0] = n0;
+        m[mt_5][1] = n1;
+        float l0 = l[mt_5][0] * alpha[mt_5][0];
+        float l1 = l[mt_5][1] * alpha[mt_5][1];
+        #pragma unroll
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
+          l0 = l0 + (p.x + p.y);
+          l1 = l1 + (p.z + p.w);
+          const unsigned int lo = packHalves(isBf16, p.x, p.y);
+          const unsigned int hi = packHalves(isBf16, p.z, p.w);
+          if (n_4 % 2 == 0) {
+            pf[mt_5][n_4 / 2].x = lo;
+            pf[mt_5][n_4 / 2].y = hi;
+          } else {
+            pf[mt_5][n_4 / 2].z = lo;
+            pf[mt_5][n_4 / 2].w = hi;
+          }
         }
+        l[mt_5][0] = l0;
+        l[mt_5][1] = l1;
       }
-      l[mt_5][0] = l0;
-      l[mt_5][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
       if (alpha[mt_6][0] != 1.0f || alpha[mt_6][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_6][0], alpha[mt_6][0], alpha[mt_6][1], alpha[mt_6][1]};
@@ -1184,8 +1204,8 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
     }
     {
       #pragma unroll
-#line 362 "examples/lib/flash_attention.gk"
-      for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
+#line 451 "examples/lib/flash_attention.gk"
+      for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_6 = 0; n_6 < 16; n_6 = (int)((unsigned int)n_6 + 2u)) {
           const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
@@ -1199,17 +1219,17 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
       }
     }
   }
-#line 395 "examples/lib/flash_attention.gk"
+#line 484 "examples/lib/flash_attention.gk"
   gk_cp_async_wait_all();
   const int D = 128;
   #pragma unroll
   for (int mt_8 = 0; mt_8 < 2; mt_8 = (int)((unsigned int)mt_8 + 1u)) {
     float l0_1 = l[mt_8][0];
     float l1_1 = l[mt_8][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -1223,13 +1243,15 @@ static __device__ __forceinline__ void attentionTiles$f16$32$64$2$0$128(bool isB
   }
 }
 
-#line 81 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void wideAttention$f16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64], unsigned int (&Qs)[128][64]) {
-  attentionTiles$f16$32$64$2$0$128(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 83 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void wideAttention$f16$64$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* O, unsigned int (&Ks)[2][64][64], unsigned int (&Vs)[2][64][64], unsigned int (&Qs)[128][64]) {
+  attentionTiles$f16$64$64$2$0$128(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 88 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64], unsigned int (&Qs)[128][64]) {
+#line 90 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void attentionTiles$bf16$64$64$2$0$128(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][64], unsigned int (&Vs)[2][64][64], unsigned int (&Qs)[128][64]) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 91 "examples/lib/flash_attention.gk"
   const int BM = 128;
   const bool QS = true;
   const int bh = (int)blockIdx.y;
@@ -1239,12 +1261,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
   const int row = (int)((unsigned int)q0 + (unsigned int)warp * 16u * 2u + (unsigned int)g);
-#line 101 "examples/lib/flash_attention.gk"
+#line 103 "examples/lib/flash_attention.gk"
   const int kRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int kWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
   const int vRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 8u);
   const int vWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
-#line 106 "examples/lib/flash_attention.gk"
+#line 108 "examples/lib/flash_attention.gk"
   gk_u32x4 qf[2][8] = {};
   if (QS) {
     copyRows$128$64(Qs, Q, (int)((unsigned int)base + (unsigned int)q0 * 64u));
@@ -1258,9 +1280,9 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
       }
     }
   }
-  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 32) + 1u), S / 32) : S / 32;
+  const int tiles = causal ? min((int)((unsigned int)((int)((unsigned int)q0 + (unsigned int)BM - 1u) / 64) + 1u), S / 64) : S / 64;
   const float sl2 = scale * 1.442695f;
-#line 123 "examples/lib/flash_attention.gk"
+#line 125 "examples/lib/flash_attention.gk"
   float m[2][2] = {};
   float l[2][2] = {};
   #pragma unroll
@@ -1269,37 +1291,37 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
     m[mt_1][1] = __int_as_float(0xff800000);
   }
   gk_f32x4 acc[2][16] = {};
-  gk_u32x4 pf[2][2] = {};
-  gk_f32x4 s[2][4] = {};
-#line 136 "examples/lib/flash_attention.gk"
-  loadRows$32$64(Ks, 0, K, base, 0);
+  gk_u32x4 pf[2][4] = {};
+  gk_f32x4 s[2][8] = {};
+#line 138 "examples/lib/flash_attention.gk"
+  loadRows$64$64(Ks, 0, K, base, 0);
   {
-    loadRows$32$64(Vs, 0, V, base, 0);
+    loadRows$64$64(Vs, 0, V, base, 0);
   }
   gk_cp_async_commit();
-#line 179 "examples/lib/flash_attention.gk"
+#line 181 "examples/lib/flash_attention.gk"
   for (int j = 0; j < tiles; j = (int)((unsigned int)j + 1u)) {
     const int st = j % 2;
     gk_cp_async_wait<0>();
     __syncthreads();
-#line 186 "examples/lib/flash_attention.gk"
+#line 188 "examples/lib/flash_attention.gk"
     {
-#line 193 "examples/lib/flash_attention.gk"
+#line 195 "examples/lib/flash_attention.gk"
       if ((int)((unsigned int)j + 1u) < tiles) {
-        loadRows$32$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
+        loadRows$64$64(Ks, (int)(1u - (unsigned int)st), K, base, (int)((unsigned int)j + 1u));
         {
-          loadRows$32$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
+          loadRows$64$64(Vs, (int)(1u - (unsigned int)st), V, base, (int)((unsigned int)j + 1u));
         }
       }
     }
-#line 202 "examples/lib/flash_attention.gk"
+#line 204 "examples/lib/flash_attention.gk"
     gk_cp_async_commit();
     {
       #pragma unroll
-#line 206 "examples/lib/flash_attention.gk"
+#line 208 "examples/lib/flash_attention.gk"
       for (int mt_2 = 0; mt_2 < 2; mt_2 = (int)((unsigned int)mt_2 + 1u)) {
         #pragma unroll
-        for (int n = 0; n < 4; n = (int)((unsigned int)n + 1u)) {
+        for (int n = 0; n < 8; n = (int)((unsigned int)n + 1u)) {
           s[mt_2][n] = gk_f32x4{0.0f, 0.0f, 0.0f, 0.0f};
         }
       }
@@ -1316,7 +1338,7 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
           }
         }
         #pragma unroll
-        for (int n_1 = 0; n_1 < 4; n_1 = (int)((unsigned int)n_1 + 2u)) {
+        for (int n_1 = 0; n_1 < 8; n_1 = (int)((unsigned int)n_1 + 2u)) {
           const int kr = (int)((unsigned int)n_1 * 8u + (unsigned int)kRow);
           const gk_u32x4 b = gk_ldmatrix_x4<gk_u32x4>(*reinterpret_cast<const gk_u32x4*>(&Ks[st][kr][(int)((unsigned int)c_1 * 8u + (unsigned int)kWord) ^ (int)((unsigned int)(kr % 8) * 4u)]));
           #pragma unroll
@@ -1327,70 +1349,72 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
         }
       }
     }
-#line 237 "examples/lib/flash_attention.gk"
-    [[maybe_unused]] gk_f32x4 s2[2][4] = {};
-#line 279 "examples/lib/flash_attention.gk"
-    const int k0 = (int)((unsigned int)j * 32u);
-    const bool diagonal = causal && (int)((unsigned int)k0 + 32u - 1u) > q0;
+#line 239 "examples/lib/flash_attention.gk"
+    [[maybe_unused]] gk_f32x4 s2[2][8] = {};
+#line 281 "examples/lib/flash_attention.gk"
+    const int k0 = (int)((unsigned int)j * 64u);
+    const bool diagonal = causal && (int)((unsigned int)k0 + 64u - 1u) > q0;
     float alpha[2][2] = {};
-    #pragma unroll
-    for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
-      const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
-      if (diagonal) {
+    {
+      #pragma unroll
+      for (int mt_5 = 0; mt_5 < 2; mt_5 = (int)((unsigned int)mt_5 + 1u)) {
+        const int r = (int)((unsigned int)row + 16u * (unsigned int)mt_5);
+        if (diagonal) {
+          #pragma unroll
+#line 291 "examples/lib/flash_attention.gk"
+          for (int n_2 = 0; n_2 < 8; n_2 = (int)((unsigned int)n_2 + 1u)) {
+            const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
+            gk_f32x4 v = s[mt_5][n_2];
+            v.x = key > r ? __int_as_float(0xff800000) : v.x;
+            v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
+            v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
+            v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
+            s[mt_5][n_2] = v;
+          }
+        }
+        float mx0 = __int_as_float(0xff800000);
+        float mx1 = __int_as_float(0xff800000);
         #pragma unroll
-#line 288 "examples/lib/flash_attention.gk"
-        for (int n_2 = 0; n_2 < 4; n_2 = (int)((unsigned int)n_2 + 1u)) {
-          const int key = (int)((unsigned int)k0 + (unsigned int)n_2 * 8u + 2u * (unsigned int)t);
-          gk_f32x4 v = s[mt_5][n_2];
-          v.x = key > r ? __int_as_float(0xff800000) : v.x;
-          v.y = (int)((unsigned int)key + 1u) > r ? __int_as_float(0xff800000) : v.y;
-          v.z = key > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.z;
-          v.w = (int)((unsigned int)key + 1u) > (int)((unsigned int)r + 8u) ? __int_as_float(0xff800000) : v.w;
-          s[mt_5][n_2] = v;
+        for (int n_3 = 0; n_3 < 8; n_3 = (int)((unsigned int)n_3 + 1u)) {
+          mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
+          mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
         }
-      }
-      float mx0 = __int_as_float(0xff800000);
-      float mx1 = __int_as_float(0xff800000);
-      #pragma unroll
-      for (int n_3 = 0; n_3 < 4; n_3 = (int)((unsigned int)n_3 + 1u)) {
-        mx0 = fmaxf(mx0, fmaxf(s[mt_5][n_3].x, s[mt_5][n_3].y));
-        mx1 = fmaxf(mx1, fmaxf(s[mt_5][n_3].z, s[mt_5][n_3].w));
-      }
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 1));
-      mx0 = fmaxf(mx0, __shfl_xor_sync(gk_warp_mask(), mx0, 2));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 1));
-      mx1 = fmaxf(mx1, __shfl_xor_sync(gk_warp_mask(), mx1, 2));
-#line 311 "examples/lib/flash_attention.gk"
-      mx0 = mx0 * sl2;
-      mx1 = mx1 * sl2;
-      const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
-      const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
-      alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
-      alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
-      m[mt_5][0] = n0;
-      m[mt_5][1] = n1;
-      float l0 = l[mt_5][0] * alpha[mt_5][0];
-      float l1 = l[mt_5][1] * alpha[mt_5][1];
-      #pragma unroll
-      for (int n_4 = 0; n_4 < 4; n_4 = (int)((unsigned int)n_4 + 1u)) {
-        const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
-        l0 = l0 + (p.x + p.y);
-        l1 = l1 + (p.z + p.w);
-        const unsigned int lo = packHalves(isBf16, p.x, p.y);
-        const unsigned int hi = packHalves(isBf16, p.z, p.w);
-        if (n_4 % 2 == 0) {
-          pf[mt_5][n_4 / 2].x = lo;
-          pf[mt_5][n_4 / 2].y = hi;
-        } else {
-          pf[mt_5][n_4 / 2].z = lo;
-          pf[mt_5][n_4 / 2].w = hi;
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 1));
+        mx0 = fmaxf(mx0, __shfl_xor_sync(gk_mask, mx0, 2));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 1));
+        mx1 = fmaxf(mx1, __shfl_xor_sync(gk_mask, mx1, 2));
+#line 314 "examples/lib/flash_attention.gk"
+        mx0 = mx0 * sl2;
+        mx1 = mx1 * sl2;
+        const float n0 = mx0 > m[mt_5][0] + 8.0f ? mx0 : m[mt_5][0];
+        const float n1 = mx1 > m[mt_5][1] + 8.0f ? mx1 : m[mt_5][1];
+        alpha[mt_5][0] = exp2f(m[mt_5][0] - n0);
+        alpha[mt_5][1] = exp2f(m[mt_5][1] - n1);
+        m[mt_5][0] = n0;
+        m[mt_5][1] = n1;
+        float l0 = l[mt_5][0] * alpha[mt_5][0];
+        float l1 = l[mt_5][1] * alpha[mt_5][1];
+        #pragma unroll
+        for (int n_4 = 0; n_4 < 8; n_4 = (int)((unsigned int)n_4 + 1u)) {
+          const gk_f32x4 p = gk_f32x4{exp2f(fmaf(s[mt_5][n_4].x, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].y, sl2, -n0)), exp2f(fmaf(s[mt_5][n_4].z, sl2, -n1)), exp2f(fmaf(s[mt_5][n_4].w, sl2, -n1))};
+          l0 = l0 + (p.x + p.y);
+          l1 = l1 + (p.z + p.w);
+          const unsigned int lo = packHalves(isBf16, p.x, p.y);
+          const unsigned int hi = packHalves(isBf16, p.z, p.w);
+          if (n_4 % 2 == 0) {
+            pf[mt_5][n_4 / 2].x = lo;
+            pf[mt_5][n_4 / 2].y = hi;
+          } else {
+            pf[mt_5][n_4 / 2].z = lo;
+            pf[mt_5][n_4 / 2].w = hi;
+          }
         }
+        l[mt_5][0] = l0;
+        l[mt_5][1] = l1;
       }
-      l[mt_5][0] = l0;
-      l[mt_5][1] = l1;
     }
     #pragma unroll
-#line 350 "examples/lib/flash_attention.gk"
+#line 439 "examples/lib/flash_attention.gk"
     for (int mt_6 = 0; mt_6 < 2; mt_6 = (int)((unsigned int)mt_6 + 1u)) {
       if (alpha[mt_6][0] != 1.0f || alpha[mt_6][1] != 1.0f) {
         const gk_f32x4 a = gk_f32x4{alpha[mt_6][0], alpha[mt_6][0], alpha[mt_6][1], alpha[mt_6][1]};
@@ -1402,8 +1426,8 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
     }
     {
       #pragma unroll
-#line 362 "examples/lib/flash_attention.gk"
-      for (int c_2 = 0; c_2 < 2; c_2 = (int)((unsigned int)c_2 + 1u)) {
+#line 451 "examples/lib/flash_attention.gk"
+      for (int c_2 = 0; c_2 < 4; c_2 = (int)((unsigned int)c_2 + 1u)) {
         #pragma unroll
         for (int n_6 = 0; n_6 < 16; n_6 = (int)((unsigned int)n_6 + 2u)) {
           const int vr = (int)((unsigned int)c_2 * 16u + (unsigned int)vRow);
@@ -1417,17 +1441,17 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
       }
     }
   }
-#line 395 "examples/lib/flash_attention.gk"
+#line 484 "examples/lib/flash_attention.gk"
   gk_cp_async_wait_all();
   const int D = 128;
   #pragma unroll
   for (int mt_8 = 0; mt_8 < 2; mt_8 = (int)((unsigned int)mt_8 + 1u)) {
     float l0_1 = l[mt_8][0];
     float l1_1 = l[mt_8][1];
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 1);
-    l0_1 = l0_1 + __shfl_xor_sync(gk_warp_mask(), l0_1, 2);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 1);
-    l1_1 = l1_1 + __shfl_xor_sync(gk_warp_mask(), l1_1, 2);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 1);
+    l0_1 = l0_1 + __shfl_xor_sync(gk_mask, l0_1, 2);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 1);
+    l1_1 = l1_1 + __shfl_xor_sync(gk_mask, l1_1, 2);
     const float inv0 = 1.0f / l0_1;
     const float inv1 = 1.0f / l1_1;
     #pragma unroll
@@ -1441,12 +1465,12 @@ static __device__ __forceinline__ void attentionTiles$bf16$32$64$2$0$128(bool is
   }
 }
 
-#line 81 "examples/lib/flash_attention.gk"
-static __device__ __forceinline__ void wideAttention$bf16$32$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][32][64], unsigned int (&Vs)[2][32][64], unsigned int (&Qs)[128][64]) {
-  attentionTiles$bf16$32$64$2$0$128(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 83 "examples/lib/flash_attention.gk"
+static __device__ __forceinline__ void wideAttention$bf16$64$64(bool isBf16, bool causal, int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* O, unsigned int (&Ks)[2][64][64], unsigned int (&Vs)[2][64][64], unsigned int (&Qs)[128][64]) {
+  attentionTiles$bf16$64$64$2$0$128(isBf16, causal, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
-#line 14 "examples/flash_attention.gk"
+#line 15 "examples/flash_attention.gk"
 extern "C" __global__ void flash_f16_d64(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   __shared__ __align__(16) unsigned int Ks[2][64][32];
   __shared__ __align__(16) unsigned int Vs[2][64][32];
@@ -1477,36 +1501,36 @@ extern "C" __global__ void flash_bf16_d64_causal(int S, float scale, const unsig
 
 extern "C" __global__ void flash_f16_d128(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 43 "examples/flash_attention.gk"
-  unsigned int (&Ks)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Vs)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 16384ull);
-  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 32768ull);
-  wideAttention$f16$32$64(false, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 44 "examples/flash_attention.gk"
+  unsigned int (&Ks)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Vs)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 32768ull);
+  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 65536ull);
+  wideAttention$f16$64$64(false, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
 extern "C" __global__ void flash_f16_d128_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __half* __restrict__ O) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 50 "examples/flash_attention.gk"
-  unsigned int (&Ks)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Vs)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 16384ull);
-  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 32768ull);
-  wideAttention$f16$32$64(false, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 51 "examples/flash_attention.gk"
+  unsigned int (&Ks)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Vs)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 32768ull);
+  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 65536ull);
+  wideAttention$f16$64$64(false, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
 extern "C" __global__ void flash_bf16_d128(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 57 "examples/flash_attention.gk"
-  unsigned int (&Ks)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Vs)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 16384ull);
-  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 32768ull);
-  wideAttention$bf16$32$64(true, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 58 "examples/flash_attention.gk"
+  unsigned int (&Ks)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Vs)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 32768ull);
+  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 65536ull);
+  wideAttention$bf16$64$64(true, false, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }
 
 extern "C" __global__ void flash_bf16_d128_causal(int S, float scale, const unsigned int* Q, const unsigned int* K, const unsigned int* V, __nv_bfloat16* __restrict__ O) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 64 "examples/flash_attention.gk"
-  unsigned int (&Ks)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Vs)[2][32][64] = *reinterpret_cast<unsigned int (*)[2][32][64]>(gk_dynamic_shared + 16384ull);
-  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 32768ull);
-  wideAttention$bf16$32$64(true, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
+#line 65 "examples/flash_attention.gk"
+  unsigned int (&Ks)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Vs)[2][64][64] = *reinterpret_cast<unsigned int (*)[2][64][64]>(gk_dynamic_shared + 32768ull);
+  unsigned int (&Qs)[128][64] = *reinterpret_cast<unsigned int (*)[128][64]>(gk_dynamic_shared + 65536ull);
+  wideAttention$bf16$64$64(true, true, S, scale, Q, K, V, O, Ks, Vs, Qs);
 }

@@ -2,13 +2,15 @@
 
 static __device__ __forceinline__ unsigned int gk_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 static __device__ __forceinline__ unsigned int gk_warp_mask() { const unsigned int left = blockDim.x * blockDim.y * blockDim.z - (gk_thread_rank() & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }
-template <typename T> static __device__ __forceinline__ T gk_shfl_down(T v, int delta) { const unsigned int mask = gk_warp_mask(); const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }
+template <typename T> static __device__ __forceinline__ T gk_shfl_down(unsigned int mask, T v, int delta) { const T r = __shfl_down_sync(mask, v, delta); return ((mask >> delta) >> (gk_thread_rank() & 31u)) & 1u ? r : v; }
 
 #line 8 "examples/warp_reduce.gk"
 static __device__ float warp_sum(float v) {
+  const unsigned int gk_mask = gk_warp_mask();
+#line 9 "examples/warp_reduce.gk"
   float s = v;
   for (int offset = 16; offset > 0; offset = offset / 2) {
-    s = s + gk_shfl_down(s, offset & 31);
+    s = s + gk_shfl_down(gk_mask, s, offset & 31);
   }
   return s;
 }
