@@ -63,14 +63,15 @@ export interface ScanShape {
   readonly stride: number;
 }
 /**
- * On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; 512 x 32 at two
- * blocks a multiprocessor is the fastest at 2^26, with each tile's status word in a line of its own (bench/issue23.mjs,
- * batch 4: 0.174 ms against 0.206 packed, torch.cumsum 0.218; bench/notes-issue23.md).
+ * On the H200 (bench/stdlib_tune.mjs, 2026-11-29): small tiles keep enough blocks busy at 2^16 and 2^20; at 2^26 each
+ * tile's status word in a line of its own (bench/issue23.mjs, batch 4: 0.174 ms against 0.206 packed, torch.cumsum 0.218;
+ * bench/notes-issue23.md), and once the CUDA backend kept the warp mask in a local (batch 5), 256 x 32 at four blocks a
+ * multiprocessor: f32 0.152 ms, i32 0.154, where 512 x 32 at two ran 0.159 and 0.161 (torch.cumsum 0.214).
  */
 const SCAN_SHAPES: readonly ScanShape[] = [
   { below: 2 ** 18, block: 128, items: 8, minBlocks: 8, windows: 4, stride: 16 },
   { below: 2 ** 22, block: 256, items: 16, minBlocks: 4, windows: 4, stride: 16 },
-  { below: Infinity, block: 512, items: 32, minBlocks: 2, windows: 1, stride: 16 },
+  { below: Infinity, block: 256, items: 32, minBlocks: 4, windows: 1, stride: 16 },
 ];
 const DEFAULT_TUNING: Tuning = { scan: SCAN_SHAPES, sortBlock: 512, sortItems: 12, sortItemsWide: 8, sortHistBlock: BLOCK, sortHistBlocks: 1056, sortSmall: { block: 512, items: 4, below: 2 ** 19 }, reduceBlocks: 2048, reduceGrid: REDUCE_GRID };
 /** Bins a histogram block counts in shared memory; more go straight to global memory. */
