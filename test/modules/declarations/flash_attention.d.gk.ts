@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 3b18f18525b171f19f62ba078cab07c0a284e49486033c222f49c26319bf580e
+// gk-source-hash: eddc6ea7ec04d95b9cf33f7cd8cd16c01f60b658d594b70ac4c6e74f606f3034
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel flash_f16_d64(S: i32, scale: f32, Q: readonly global<u32>, K: readonly global<u32>, V: readonly global<u32>, O: global<f16>) */
