@@ -15,12 +15,15 @@
 // the fastest variant at f16 4096 is disassembled (cuobjdump: its instruction counts go into
 // the JSON, its SASS to bench/results/hgemm-best.sass) and profiled beside cuBLAS (ncu: tensor
 // pipe activity, occupancy, stall reasons, to bench/results/hgemm-ncu.csv). Needs a GPU, python3
-// with torch and cupy, and `npm run build`.
+// with torch and cupy, and `npm run build`. Where a build of bench/peers/hgemm_cutlass.cu's library
+// is at $HGEMM_CUTLASS (default .gpubatch/hgemm_cutlass.so; CUTLASS is not part of gk, its header
+// says how to build it), CUTLASS 2.x's sm80 mma.sync GEMM joins the same rounds: the best-known
+// mma.sync kernel, the reference for what mma.sync reaches on this GPU.
 //
 //   node bench/hgemm.mjs [--no-profile]   (prints a table, writes bench/results/hgemm.json)
 //   node bench/hgemm.mjs --build-only     (no GPU needed: builds every kernel for sm_90)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { frontEnd } from "../dist/pipeline.js";
 import { memoryHost, nodeHost } from "../dist/load/program.js";
@@ -33,6 +36,8 @@ import { findGpu, RESULTS, ROOT, table, writeResult } from "./lib.mjs";
 /** cuBLAS on the H200, measured 2026-11-29 (issue 22), beside this run's own figure. */
 const CUBLAS_H200 = { "f16 4096": 690, "bf16 4096": 712, "f16 8192": 757, "bf16 8192": 695 };
 const TARGET = 0.7;
+/** The shared library hgemm_cutlass.cu builds into (see its header); absent: no CUTLASS rows. */
+const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutlass.so");
 
 /**
  * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP]; warps =
@@ -133,7 +138,9 @@ export async function benchHgemm({ profileBest = true } = {}) {
   mkdirSync(RESULTS, { recursive: true });
   const jobFile = join(RESULTS, "hgemm-job.json");
   try {
-    writeFileSync(jobFile, JSON.stringify({ cases, peaks }));
+    const cutlass = existsSync(CUTLASS) ? CUTLASS : undefined;
+    if (!cutlass) console.log(`CUTLASS rows skipped: no build of bench/peers/hgemm_cutlass.cu at ${CUTLASS} (its header says how to build it)`);
+    writeFileSync(jobFile, JSON.stringify({ cases, peaks, cutlass }));
     const out = execFileSync("python3", [join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 });
     result = JSON.parse(out);
   } catch (e) {
@@ -148,32 +155,47 @@ export async function benchHgemm({ profileBest = true } = {}) {
   const rows = [];
   result.cases.forEach((r, i) => {
     const c = cases[i];
-    r.variants.forEach((v) => {
+    r.variants.forEach((v, j) => {
       const ratio = r.torch_ms / v.gk_ms;
-      rows.push({ case: c.name, variant: v.name, gk_ms: v.gk_ms, torch_ms: r.torch_ms, gk_tflops: tflops(c, v.gk_ms), torch_tflops: tflops(c, r.torch_ms), ratio, met: ratio >= TARGET, max_rel_err: v.max_rel_err, ok: v.ok, cublas_2026_11_29: CUBLAS_H200[c.name] });
+      rows.push({ case: c.name, variant: v.name, peer: j >= c.variants.length ? "cutlass" : undefined, gk_ms: v.gk_ms, torch_ms: r.torch_ms, gk_tflops: tflops(c, v.gk_ms), torch_tflops: tflops(c, r.torch_ms), ratio, met: ratio >= TARGET, max_rel_err: v.max_rel_err, ok: v.ok, cublas_2026_11_29: CUBLAS_H200[c.name] });
     });
   });
   console.log(
     table(
-      `gk's HGEMM (mma.sync) vs torch.matmul ${result.torch} on ${result.device} (CUDA events, median of 5 rounds; target gk / torch >= ${TARGET})`,
-      ["case", "gk kernel", "gk ms", "torch ms", "gk TFLOP/s", "torch TFLOP/s", "gk / torch", "met", "vs f64 (max rel)", "result"],
+      `gk's HGEMM (mma.sync) and CUTLASS's (mma.sync) vs torch.matmul ${result.torch} on ${result.device} (CUDA events, median of 5 rounds; target gk / torch >= ${TARGET})`,
+      ["case", "kernel", "gk ms", "torch ms", "gk TFLOP/s", "torch TFLOP/s", "gk / torch", "met", "vs f64 (max rel)", "result"],
       rows.map((r) => [r.case, r.variant, r.gk_ms, r.torch_ms, r.gk_tflops.toFixed(1), r.torch_tflops.toFixed(1), r.ratio.toFixed(3), r.met ? "yes" : "no", r.max_rel_err === null ? "NaN" : r.max_rel_err.toExponential(2), r.ok ? "agrees" : "DIFFERS"]),
     ),
   );
   // The fastest correct kernel of each case, and a look inside the one at f16 4096.
   const best = cases.map((c, i) => {
-    const vs = result.cases[i].variants.map((v, j) => ({ ...v, j })).filter((v) => v.ok);
+    const vs = result.cases[i].variants.map((v, j) => ({ ...v, j })).filter((v) => v.ok && v.j < c.variants.length);
     const b = vs.reduce((x, y) => (y.gk_ms < x.gk_ms ? y : x), vs[0] ?? { j: 0, gk_ms: NaN, name: "none correct" });
     return { case: c.name, variant: b.name, index: b.j, gk_tflops: tflops(c, b.gk_ms), ratio: result.cases[i].torch_ms / b.gk_ms };
   });
   console.log(table("The fastest correct gk kernel of each case", ["case", "gk kernel", "gk TFLOP/s", "gk / torch"], best.map((b) => [b.case, b.variant, b.gk_tflops.toFixed(1), b.ratio.toFixed(3)])));
+  // The summary: the example, the best gk kernel, the best CUTLASS configuration and cuBLAS.
+  const summary = cases.map((c, i) => {
+    const r = result.cases[i];
+    const tf = (ms) => tflops(c, ms);
+    const cut = r.variants.slice(c.variants.length).filter((v) => v.ok).reduce((x, y) => (x && x.gk_ms <= y.gk_ms ? x : y), undefined);
+    return { case: c.name, example: tf(r.variants[0].gk_ms), best: best[i].gk_tflops, bestName: best[i].variant, cutlass: cut ? tf(cut.gk_ms) : undefined, cutlassName: cut?.name, cublas: tf(r.torch_ms) };
+  });
+  const cell = (x, s) => (x === undefined ? "-" : `${x.toFixed(0)} (${(x / s.cublas).toFixed(2)})`);
+  console.log(
+    table(
+      "TFLOP/s (x cuBLAS of this run)",
+      ["case", "examples/hgemm.gk", "best gk", "best CUTLASS sm80", "cuBLAS", "best gk kernel", "best CUTLASS kernel"],
+      summary.map((s) => [s.case, cell(s.example, s), cell(s.best, s), cell(s.cutlass, s), s.cublas.toFixed(0), s.bestName, s.cutlassName ?? (result.cutlass?.length ? "none correct" : "not built")]),
+    ),
+  );
   const v0 = cases[0].variants[best[0].index];
   const sass = disassemble(v0.cubin, v0.kernel, join(RESULTS, "hgemm-best.sass"));
   console.log(`SASS of ${v0.name} (f16 4096's fastest): ${JSON.stringify(sass)}`);
   const peer = ["python3", join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile, "--profile", "0", String(best[0].index)];
   const ncu = profileBest ? profile(peer, join(RESULTS, "hgemm-ncu.csv")) : { skipped: "--no-profile" };
   printProfile(ncu);
-  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, peaks: peakRows, sass, ncu })}`);
+  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, summary, cutlass: result.cutlass, peaks: peakRows, sass, ncu })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -7,6 +7,9 @@ gk kernel, ROUNDS times), and the median round is kept. Prints one JSON object o
   gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16; arguments
           (M, N, K, A, B, C)
   torch   torch.matmul(A, B.t(), out=R), R in the input type (cuBLAS, f32 accumulation)
+  CUTLASS where the job names a build of hgemm_cutlass.cu's library ("cutlass"): each of its
+          configurations (CUTLASS 2.x's sm80 mma.sync GEMM) on the same A, B and C as gk's,
+          launched through ctypes on the same stream, timed and checked as a gk kernel is
 
 Each gk C is poisoned (NaN) before its checked run, then checked against the product in f64 of
 the same inputs: the largest error relative to the sum of |a| |b| of the element's products,
@@ -18,6 +21,7 @@ below 1e-4 (K/16 mma steps, each within a few f32 ulp of that sum); a NaN left f
   python3 hgemm_peers.py job.json --profile CASE KERN  for ncu: 2 warm-up launches of gk kernel
                                                        KERN and cuBLAS, then one of each
 """
+import ctypes
 import json
 import sys
 
@@ -55,6 +59,32 @@ def launcher(modules, v, m, A, B, C, cstream):
     def run():
         with cstream:
             fn(grid, block, args, shared_mem=shared)
+
+    return run
+
+
+def cutlass_library(path):
+    """hgemm_cutlass.cu's C API from its shared library, and its configurations' names and kernels."""
+    lib = ctypes.CDLL(path)
+    lib.hgemm_cutlass_name.restype = ctypes.c_char_p
+    lib.hgemm_cutlass_run.restype = ctypes.c_char_p
+    lib.hgemm_cutlass_run.argtypes = [ctypes.c_int] * 5 + [ctypes.c_void_p] * 4
+    configs = []
+    for i in range(lib.hgemm_cutlass_count()):
+        info = (ctypes.c_int * 4)()
+        lib.hgemm_cutlass_info(i, 0, info)
+        configs.append({"name": lib.hgemm_cutlass_name(i).decode(), "regs": info[0], "shared": info[1], "threads": info[2], "local": info[3]})
+    return lib, configs
+
+
+def cutlass_launcher(lib, i, c, A, B, C, stream):
+    m, bf16 = c["m"], int(c["dtype"] == "bf16")
+    args = (i, bf16, m, m, m, A.data_ptr(), B.data_ptr(), C.data_ptr(), stream.cuda_stream)
+
+    def run():
+        err = lib.hgemm_cutlass_run(*args)
+        if err is not None:
+            raise RuntimeError(f"CUTLASS configuration {i}: {err.decode()}")
 
     return run
 
@@ -106,10 +136,13 @@ def main():
         stream.synchronize()
         return
     out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "peaks": peaks(job.get("peaks", []), modules, dev, gen, stream, cstream), "cases": []}
+    lib, configs = cutlass_library(job["cutlass"]) if job.get("cutlass") else (None, [])
+    out["cutlass"] = configs
     for c in job["cases"]:
         A, B, C, R = inputs(c, dev, gen)
         peer = lambda: torch.matmul(A, B.t(), out=R)
         gks = [launcher(modules, v, c["m"], A, B, C, cstream) for v in c["variants"]]
+        gks += [cutlass_launcher(lib, i, c, A, B, C, stream) for i in range(len(configs))]
         times = [[] for _ in gks]
         torch_times = []
         for _ in range(ROUNDS):
@@ -117,7 +150,7 @@ def main():
             for i, gk in enumerate(gks):
                 times[i].append(timed(gk, c["reps"], stream, 3))
         row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
-        for v, gk, t in zip(c["variants"], gks, times):
+        for v, gk, t in zip(c["variants"] + configs, gks, times):
             C.fill_(float("nan"))
             gk()
             stream.synchronize()
