@@ -149,6 +149,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
     writeResult("hgemm", { device: name, error: reason });
     return;
   }
+  if (result.cutlass_error) console.log(`CUTLASS rows left out: ${result.cutlass_error}`);
   const tflops = (c, ms) => c.flops / (ms * 1e-3) / 1e12;
   const peakRows = result.peaks.map((r, i) => ({ name: peaks[i].name, ms: r.ms, tflops: tflops(peaks[i], r.ms) }));
   console.log(table(`The tensor cores' rate for mma.sync m16n8k16 (f32 accumulators) without global memory, ${sms * PEAK_BLOCKS_PER_SM} blocks of 4 warps, each warp ${PEAK_ITERS} x 64 mmas of a 64 x 64 tile`, ["kernel", "ms", "TFLOP/s"], peakRows.map((r) => [r.name, r.ms, r.tflops.toFixed(1)])));
@@ -186,7 +187,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
     table(
       "TFLOP/s (x cuBLAS of this run)",
       ["case", "examples/hgemm.gk", "best gk", "best CUTLASS sm80", "cuBLAS", "best gk kernel", "best CUTLASS kernel"],
-      summary.map((s) => [s.case, cell(s.example, s), cell(s.best, s), cell(s.cutlass, s), s.cublas.toFixed(0), s.bestName, s.cutlassName ?? (result.cutlass?.length ? "none correct" : "not built")]),
+      summary.map((s) => [s.case, cell(s.example, s), cell(s.best, s), cell(s.cutlass, s), s.cublas.toFixed(0), s.bestName, s.cutlassName ?? (result.cutlass?.length ? "none correct" : result.cutlass_error ? "failed" : "not built")]),
     ),
   );
   const v0 = cases[0].variants[best[0].index];
@@ -195,7 +196,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
   const peer = ["python3", join(ROOT, "bench", "peers", "hgemm_peers.py"), jobFile, "--profile", "0", String(best[0].index)];
   const ncu = profileBest ? profile(peer, join(RESULTS, "hgemm-ncu.csv")) : { skipped: "--no-profile" };
   printProfile(ncu);
-  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, summary, cutlass: result.cutlass, peaks: peakRows, sass, ncu })}`);
+  console.log(`wrote ${writeResult("hgemm", { device: name, arch, torch: result.torch, cupy: result.cupy, build_seconds: buildSeconds, target: TARGET, rows, best, summary, cutlass: result.cutlass, cutlass_error: result.cutlass_error, peaks: peakRows, sass, ncu })}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
