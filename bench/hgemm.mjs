@@ -40,39 +40,45 @@ const TARGET = 0.7;
 const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutlass.so");
 
 /**
- * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP]; warps =
- * BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers the fragments in
- * registers (the next k16 step's ldmatrix before this step's mmas, across tiles too) and computes
- * each thread's copy addresses once. On the H200 (2026-11-29, f16 4096³, TFLOP/s): before this
- * session hgemm 128 x 128, BK 32, 3 stages 392, 2 stages 312, 8 warps of 64 x 32 313, 128 x 256
- * or 256 x 128 in 2 stages 275, BK 16 217-288, 64 x 128 344. Batch 1 of session 3 (mma.sync
- * alone: 647; with its ldmatrix: 623): hgemm BK 32 in 3 or 4 stages 369-379, BK 64 in 4 stages
- * 295; hgemmDb BK 64 in 3 stages 392 (8192: 397), 256 x 128 BK 32 in 4 stages 387, 128 x 256
- * 372-380; the block order within 1%. Shared memory past 48 KB is lifted into dynamic shared
- * memory (launchSharedBytes).
+ * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP] and for
+ * hgemmDb SPREAD; warps = BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers
+ * the fragments in registers (the next k16 step's ldmatrix before this step's mmas, across tiles
+ * too), computes each thread's copy addresses once, and spreads a tile's copies over SPREAD k16
+ * steps (1: all at the first; CUTLASS interleaves them with its mma steps). On the H200
+ * (2026-11-29, f16 4096³, TFLOP/s): before session 3 hgemm 128 x 128, BK 32, 3 stages 392, 2
+ * stages 312, 8 warps of 64 x 32 313, 128 x 256 or 256 x 128 in 2 stages 275, BK 16 217-288,
+ * 64 x 128 344. Session 3 (mma.sync alone: 618-647; with its ldmatrix: 601-623): hgemm BK 32 in 3
+ * or 4 stages 359-379, BK 64 in 4 stages 295; hgemmDb BK 64 in 3 stages 378-392 (the example),
+ * 256 x 128 BK 64 in 3 stages 375 (8192: 393), 128 x 256 372-385, BK 32 in 4 or 5 stages 361-387;
+ * the block order within 1-4%. Shared memory past 48 KB is lifted into dynamic shared memory
+ * (launchSharedBytes).
  */
 const VARIANTS = [
   ["hgemm", 128, 128, 64, 32, 3, 8],
-  ["hgemmDb", 128, 128, 64, 32, 3, 8],
-  ["hgemmDb", 128, 128, 64, 32, 4, 8],
-  ["hgemmDb", 128, 128, 64, 64, 3, 8],
-  ["hgemmDb", 128, 128, 64, 64, 3, 1],
-  ["hgemmDb", 128, 128, 64, 64, 3, 16],
-  ["hgemmDb", 128, 256, 64, 32, 4, 8],
-  ["hgemmDb", 128, 256, 64, 64, 3, 8],
-  ["hgemmDb", 256, 128, 64, 32, 4, 8],
-  ["hgemmDb", 256, 128, 64, 64, 3, 8],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 1],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 2],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 4],
+  ["hgemmDb", 128, 128, 64, 32, 4, 8, 2],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8, 1],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8, 2],
+  ["hgemmDb", 128, 256, 64, 64, 3, 8, 4],
+  ["hgemmDb", 256, 128, 64, 32, 4, 8, 1],
+  ["hgemmDb", 256, 128, 64, 32, 4, 8, 2],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 1],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 4],
 ];
 
 /**
  * mmaPeak<BF16, LDSM> (bench/hgemm_tiles.gk): the tensor cores' rate for mma.sync alone (LDSM
  * false) and with a 64 x 64 warp tile's ldmatrix_x4 traffic (true), no global memory; blocks of
- * 4 warps, PEAK_BLOCKS_PER_SM blocks a multiprocessor, PEAK_ITERS k-tiles of 32 each.
+ * 4 warps, PEAK_BLOCKS_PER_SM blocks a multiprocessor (8: 8 warps a scheduler; 2: the GEMMs' 2 warps
+ * a scheduler, as hgemmDb 128 x 128 at 2 blocks an SM and CUTLASS's 8-warp blocks at 1), PEAK_ITERS
+ * k-tiles of 32 each.
  */
 const PEAK_ITERS = 4096;
-const PEAK_BLOCKS_PER_SM = 8;
+const PEAK_BLOCKS_PER_SM = [8, 2];
 
-const variantName = ([kernel, bm, bn, wn, bk, st, gr]) => `${kernel} ${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}`;
+const variantName = ([kernel, bm, bn, wn, bk, st, gr, sp]) => `${kernel} ${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}${sp === undefined ? "" : ` sp${sp}`}`;
 const instanceName = (bf16, [kernel, ...shape]) => `${kernel}<${bf16}, ${shape.join(", ")}>`;
 const threadsOf = (v) => (v[1] / 64) * (v[2] / v[3]) * 32;
 
@@ -129,9 +135,9 @@ export async function benchHgemm({ profileBest = true } = {}) {
     cases.push({ name: `${dtype} ${m}`, dtype, m, reps: m === 4096 ? 20 : 5, flops: 2 * m ** 3, variants });
   }
   const peaks = [];
-  for (const bf16 of [false, true]) for (const ldsm of [false, true]) {
-    const blocks = sms * PEAK_BLOCKS_PER_SM;
-    peaks.push({ name: `${bf16 ? "bf16" : "f16"} mma.sync${ldsm ? " + ldmatrix_x4" : " alone"}`, cubin: tiles.cubin, kernel: tiles.symbols.get(`mmaPeak<${bf16}, ${ldsm}>`), grid: [blocks, 1, 1], block: [128, 1, 1], iters: PEAK_ITERS, flops: blocks * 4 * PEAK_ITERS * 2 * 32 * 4096 });
+  for (const perSm of PEAK_BLOCKS_PER_SM) for (const bf16 of [false, true]) for (const ldsm of [false, true]) {
+    const blocks = sms * perSm;
+    peaks.push({ name: `${bf16 ? "bf16" : "f16"} mma.sync${ldsm ? " + ldmatrix_x4" : " alone"}, ${perSm} warps a scheduler`, cubin: tiles.cubin, kernel: tiles.symbols.get(`mmaPeak<${bf16}, ${ldsm}>`), grid: [blocks, 1, 1], block: [128, 1, 1], iters: PEAK_ITERS, flops: blocks * 4 * PEAK_ITERS * 2 * 32 * 4096 });
   }
   let result;
   // The job stays in bench/results, for a profiler to run the peer on again (--profile).
@@ -152,7 +158,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
   if (result.cutlass_error) console.log(`CUTLASS rows left out: ${result.cutlass_error}`);
   const tflops = (c, ms) => c.flops / (ms * 1e-3) / 1e12;
   const peakRows = result.peaks.map((r, i) => ({ name: peaks[i].name, ms: r.ms, tflops: tflops(peaks[i], r.ms) }));
-  console.log(table(`The tensor cores' rate for mma.sync m16n8k16 (f32 accumulators) without global memory, ${sms * PEAK_BLOCKS_PER_SM} blocks of 4 warps, each warp ${PEAK_ITERS} x 64 mmas of a 64 x 64 tile`, ["kernel", "ms", "TFLOP/s"], peakRows.map((r) => [r.name, r.ms, r.tflops.toFixed(1)])));
+  console.log(table(`The tensor cores' rate for mma.sync m16n8k16 (f32 accumulators) without global memory, ${PEAK_BLOCKS_PER_SM.map((b) => b * sms).join(" or ")} blocks of 4 warps, each warp ${PEAK_ITERS} x 64 mmas of a 64 x 64 tile`, ["kernel", "ms", "TFLOP/s"], peakRows.map((r) => [r.name, r.ms, r.tflops.toFixed(1)])));
   const rows = [];
   result.cases.forEach((r, i) => {
     const c = cases[i];
