@@ -2,8 +2,8 @@
 // through PyTorch on one GPU, in one run (issue 22's target: >= 0.7 x cuBLAS): f16 and bf16,
 // M = N = K = 4096 and 8192. gk computes C = A x B^T (B given N x K) into f32; PyTorch computes
 // torch.matmul(A, B.t()) in the input type (cuBLAS accumulates in f32). Timed in each case:
-//   examples/hgemm.gk    hgemm_f16 / hgemm_bf16 (128 x 128 tiles, 64 x 64 per warp, 4 stages,
-//                        fragments double-buffered in registers)
+//   examples/hgemm.gk    hgemm_f16 / hgemm_bf16 (256 x 128 tiles, 64 x 64 per warp, BK 64, 3
+//                        stages, fragments double-buffered in registers)
 //   bench/hgemm_tiles.gk the same code with its tiling as generic parameters (hgemm without the
 //                        fragments' double buffer, hgemmDb with it), in the shapes of VARIANTS
 //                        below, so that one GPU run compares them; and first, mmaPeak: the
@@ -127,7 +127,7 @@ export async function benchHgemm({ profileBest = true } = {}) {
   const cases = [];
   for (const m of [4096, 8192]) for (const dtype of ["f16", "bf16"]) {
     const bf16 = dtype === "bf16";
-    const variants = [{ name: "examples/hgemm.gk", cubin: example.cubin, kernel: example.symbols.get(`hgemm_${dtype}`), shared: sharedBytes(example, `hgemm_${dtype}`), grid: [m / 128, m / 128, 1], block: [128, 1, 1] }];
+    const variants = [{ name: "examples/hgemm.gk", cubin: example.cubin, kernel: example.symbols.get(`hgemm_${dtype}`), shared: sharedBytes(example, `hgemm_${dtype}`), grid: [m / 128, m / 256, 1], block: [256, 1, 1] }];
     for (const v of VARIANTS) {
       const k = instanceName(bf16, v);
       variants.push({ name: variantName(v), cubin: tiles.cubin, kernel: tiles.symbols.get(k), shared: sharedBytes(tiles, k), grid: [m / v[2], m / v[1], 1], block: [threadsOf(v), 1, 1] });

@@ -37,8 +37,8 @@ describe.skipIf(!gpu.ok)(title("HGEMM examples, GPU against the simulator"), () 
     const instances = ["hgemm<false, 128, 256, 64, 32, 2, 8>", "hgemm<true, 128, 128, 32, 16, 4, 8>", "hgemm<true, 128, 128, 64, 32, 4, 8>", "hgemm<false, 128, 128, 64, 64, 4, 8>", "hgemmDb<true, 128, 128, 64, 32, 3, 8, 1>", "hgemmDb<false, 128, 256, 64, 32, 4, 8, 2>", "hgemmDb<true, 128, 128, 64, 64, 3, 8, 4>"];
     const tiles = checkProgram(tilesText, resolve("bench/hgemm_tiles.gk"), instances);
     const cases = [
-      [example, "hgemm_f16", [N / 128, M / 128], 128, false],
-      [example, "hgemm_bf16", [N / 128, M / 128], 128, true],
+      [example, "hgemm_f16", [N / 128, M / 256], 256, false],
+      [example, "hgemm_bf16", [N / 128, M / 256], 256, true],
       [tiles, instances[0]!, [N / 256, M / 128], 256, false],
       [tiles, instances[1]!, [N / 128, M / 128], 256, true],
       [tiles, instances[2]!, [N / 128, M / 128], 128, true],

@@ -1,5 +1,5 @@
 /**
- * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×2 blocks of 128×128, f16 (hgemm_f16)
+ * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×1 blocks of 256×128, f16 (hgemm_f16)
  * with K = 192 (three steps of 64, one past the three cp.async stages' two tiles ahead) and bf16
  * (hgemm_bf16) with K = 64 (one step, fewer than those two); and
  * bench/hgemm_tiles.gk, the same code with its tiling generic, in shapes the bench times (each
@@ -47,7 +47,7 @@ function check(p: Program, kernel: string, grid: [number, number], threads: numb
 describe("examples/hgemm.gk", () => {
   for (const isBf16 of [false, true]) {
     it(`multiplies ${isBf16 ? "bf16" : "f16"} matrices as chained mma steps do, bit for bit`, () => {
-      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 128], 128, isBf16, 1 + Number(isBf16), isBf16 ? 64 : 192);
+      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 256], 256, isBf16, 1 + Number(isBf16), isBf16 ? 64 : 192);
     });
   }
 });
