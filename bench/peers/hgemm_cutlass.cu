@@ -14,13 +14,15 @@
 //       error relative to the sum of |a| |b|, below 1e-4, as hgemm_peers.py); prints JSON
 //   hgemm_cutlass --profile CFG f16|bf16 M          three launches of one configuration (for ncu)
 //
-// Build (CUTLASS is not part of gk: fetch github.com/NVIDIA/cutlass, take its include/; nothing
-// of it is committed here). One object a configuration, in parallel:
-//   CUT=/tmp/cutlass/include; F="-O3 -std=c++17 -arch=sm_90 -I$CUT -Xcompiler -fPIC"
+// Build (CUTLASS is not part of gk: take include/ of a CUTLASS checkout, e.g. with `git archive
+// HEAD include | tar -x -C /tmp/cutlass`; nothing of it is committed here; measured with commit
+// 7107b05). One object a configuration, in parallel (53 s on 2 cores with nvcc 13.0):
+//   CUT=/tmp/cutlass/include; F="-O3 -std=c++17 -arch=sm_90 -I$CUT --expt-relaxed-constexpr -Xcompiler -fPIC"
 //   for i in $(seq 0 10); do nvcc $F -DHGEMM_CUTLASS_CONFIG=$i -c hgemm_cutlass.cu -o cfg$i.o & done
 //   nvcc $F -c hgemm_cutlass.cu -o driver.o; wait
 //   nvcc -arch=sm_90 -o hgemm_cutlass cfg*.o driver.o
 //   nvcc -arch=sm_90 -shared -o hgemm_cutlass.so cfg*.o driver.o
+// and put both where the bench looks (`HGEMM_CUTLASS`, default .gpubatch/hgemm_cutlass.so).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -1,8 +1,12 @@
 """gk's HGEMM kernels against torch.matmul (cuBLAS), timed the same way in one process on one GPU
 (bench/hgemm.mjs writes the job): each gk kernel is loaded from its cached cubin with CuPy and
 launched on PyTorch's tensors, on PyTorch's current stream; each side is timed with CUDA events
-around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS, then every
-gk kernel, ROUNDS times), and the median round is kept. Prints one JSON object on stdout.
+around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS and every
+kernel, ROUNDS times), and the median round is kept. Each round starts one ROUNDS-th further
+along the list (cuBLAS first in the first round only), so that no kernel is always the one
+timed right after cuBLAS, whose rounds leave the GPU's clock lower for a while: identical
+kernels, one first and one later in every round, differed by up to 5% at 8192 (2026-11-29).
+Prints one JSON object on stdout.
 
   gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16; arguments
           (M, N, K, A, B, C)
@@ -158,10 +162,12 @@ def main():
         gks += [cutlass_launcher(lib, i, c, A, B, C, stream) for i in range(len(configs))]
         times = [[] for _ in gks]
         torch_times = []
-        for _ in range(ROUNDS):
-            torch_times.append(timed(peer, c["reps"], stream, 3))
-            for i, gk in enumerate(gks):
-                times[i].append(timed(gk, c["reps"], stream, 3))
+        sides = [peer] + gks
+        for r in range(ROUNDS):
+            start = r * len(sides) // ROUNDS
+            for i in list(range(start, len(sides))) + list(range(start)):
+                t = timed(sides[i], c["reps"], stream, 3)
+                (torch_times if i == 0 else times[i - 1]).append(t)
         row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
         for v, gk, t in zip(c["variants"] + configs, gks, times):
             C.fill_(float("nan"))
