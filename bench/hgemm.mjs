@@ -50,8 +50,10 @@ const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutl
  * 64 x 128 344. Session 3 (mma.sync alone: 618-647; with its ldmatrix: 601-623): hgemm BK 32 in 3
  * or 4 stages 359-379, BK 64 in 4 stages 295; hgemmDb BK 64 in 3 stages 378-392 (the example),
  * 256 x 128 BK 64 in 3 stages 375 (8192: 393), 128 x 256 372-385, BK 32 in 4 or 5 stages 361-387;
- * the block order within 1-4%. Shared memory past 48 KB is lifted into dynamic shared memory
- * (launchSharedBytes).
+ * the block order within 1-4%. Session 4: SPREAD 2 or 4 within noise of 1; 256 x 128 BK 64 in 3
+ * stages 392-414 (+4-7% on 128 x 128 at 8192: the example since); CUTLASS's same tilings 2-5%
+ * ahead at BK 64, 12-15% at 128 x 256 BK 32 (its best: 431-448, 0.58-0.59 x cuBLAS). Shared memory
+ * past 48 KB is lifted into dynamic shared memory (launchSharedBytes).
  */
 const VARIANTS = [
   ["hgemm", 128, 128, 64, 32, 3, 8],
