@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 633d7f72db108b2ba06dc46f5d3b8f5424c3e5e9d38b3e20657be0a9de29575c
+// gk-source-hash: 5d3fee8d01220348daa11c6f1d624db27bffa820fe7d568ca9f1d2a3cad0292e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
