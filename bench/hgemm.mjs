@@ -41,7 +41,8 @@ const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutl
 
 /**
  * bench/hgemm_tiles.gk's kernels and shapes: [kernel, BM, BN, WN, BK, STAGES, GROUP] and for
- * hgemmDb SPREAD; warps = BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers
+ * hgemmDb SPREAD and ORDER (0: copies, fragments, mmas; 1: CUTLASS's fragments, mmas, copies; 2:
+ * 1 with its serpentine mma order); warps = BM/64 · BN/WN. hgemm is the old example's code; hgemmDb double-buffers
  * the fragments in registers (the next k16 step's ldmatrix before this step's mmas, across tiles
  * too), computes each thread's copy addresses once, and spreads a tile's copies over SPREAD k16
  * steps (1: all at the first; CUTLASS interleaves them with its mma steps). On the H200
@@ -57,17 +58,18 @@ const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutl
  */
 const VARIANTS = [
   ["hgemm", 128, 128, 64, 32, 3, 8],
-  ["hgemmDb", 128, 128, 64, 64, 3, 8, 1],
-  ["hgemmDb", 128, 128, 64, 64, 3, 8, 2],
-  ["hgemmDb", 128, 128, 64, 64, 3, 8, 4],
-  ["hgemmDb", 128, 128, 64, 32, 4, 8, 2],
-  ["hgemmDb", 128, 256, 64, 32, 4, 8, 1],
-  ["hgemmDb", 128, 256, 64, 32, 4, 8, 2],
-  ["hgemmDb", 128, 256, 64, 64, 3, 8, 4],
-  ["hgemmDb", 256, 128, 64, 32, 4, 8, 1],
-  ["hgemmDb", 256, 128, 64, 32, 4, 8, 2],
-  ["hgemmDb", 256, 128, 64, 64, 3, 8, 1],
-  ["hgemmDb", 256, 128, 64, 64, 3, 8, 4],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 1, 0],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 2, 0],
+  ["hgemmDb", 128, 128, 64, 64, 3, 8, 1, 2],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8, 1, 0],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8, 1, 1],
+  ["hgemmDb", 128, 256, 64, 32, 4, 8, 1, 2],
+  ["hgemmDb", 256, 128, 64, 32, 4, 8, 1, 0],
+  ["hgemmDb", 256, 128, 64, 32, 4, 8, 1, 2],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 1, 0],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 1, 1],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 3, 2],
+  ["hgemmDb", 128, 256, 64, 64, 3, 8, 1, 2],
 ];
 
 /**
@@ -80,7 +82,7 @@ const VARIANTS = [
 const PEAK_ITERS = 4096;
 const PEAK_BLOCKS_PER_SM = [8, 2];
 
-const variantName = ([kernel, bm, bn, wn, bk, st, gr, sp]) => `${kernel} ${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}${sp === undefined ? "" : ` sp${sp}`}`;
+const variantName = ([kernel, bm, bn, wn, bk, st, gr, sp, order]) => `${kernel} ${bm}x${bn} w64x${wn} bk${bk} s${st} g${gr}${sp === undefined ? "" : ` sp${sp} o${order}`}`;
 const instanceName = (bf16, [kernel, ...shape]) => `${kernel}<${bf16}, ${shape.join(", ")}>`;
 const threadsOf = (v) => (v[1] / 64) * (v[2] / v[3]) * 32;
 

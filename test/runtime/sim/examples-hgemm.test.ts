@@ -72,8 +72,9 @@ describe("bench/hgemm_tiles.gk", () => {
   // hgemmDb, its fragments double-buffered in registers across k16 steps and tiles: two k16
   // steps a tile (BK 32) or four (64); K = 96 or 192 again, fewer tiles than stages in flight
   // for 5 stages; a tile's copies all at its first step, or spread over 2 or 4 steps.
-  // The last of each shape is SPREAD: the k16 steps a tile's copies are spread over.
-  const dbShapes = [[128, 128, 64, 32, 3, 8, 1], [128, 256, 64, 32, 4, 8, 2], [128, 128, 64, 32, 4, 1, 1], [128, 128, 64, 64, 3, 8, 4], [256, 128, 64, 32, 5, 8, 2], [128, 128, 64, 64, 3, 8, 2]] as const;
+  // The last two of each shape are SPREAD (the k16 steps a tile's copies are spread over) and
+  // ORDER (0: copies first; 1: after the mmas, as CUTLASS; 2: that, the mmas serpentine).
+  const dbShapes = [[128, 128, 64, 32, 3, 8, 1, 0], [128, 256, 64, 32, 4, 8, 2, 0], [128, 128, 64, 32, 4, 1, 1, 1], [128, 128, 64, 64, 3, 8, 4, 0], [256, 128, 64, 32, 5, 8, 1, 2], [128, 128, 64, 64, 3, 8, 3, 2]] as const;
   dbShapes.forEach((v, i) => {
     const isBf16 = i % 2 === 1;
     const instance = `hgemmDb<${isBf16}, ${v.join(", ")}>`;
