@@ -2,11 +2,11 @@
 (bench/hgemm.mjs writes the job): each gk kernel is loaded from its cached cubin with CuPy and
 launched on PyTorch's tensors, on PyTorch's current stream; each side is timed with CUDA events
 around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS and every
-kernel, ROUNDS times), and the median round is kept. Each round starts one ROUNDS-th further
-along the list (cuBLAS first in the first round only), so that no kernel is always the one
-timed right after cuBLAS, whose rounds leave the GPU's clock lower for a while: identical
-kernels, one first and one later in every round, differed by up to 5% at 8192 (2026-11-29).
-Prints one JSON object on stdout.
+kernel, ROUNDS times), and the median round is kept. Each round takes them in its own order (a
+shuffle seeded by the round), so that no kernel is always the one timed right after cuBLAS:
+identical kernels (the same PTX), one timed right after cuBLAS in every round and one later,
+differed by 4-8% at 8192 in two runs (2026-11-29; the same at 4096). Prints one JSON object on
+stdout.
 
   gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16; arguments
           (M, N, K, A, B, C)
@@ -164,8 +164,7 @@ def main():
         torch_times = []
         sides = [peer] + gks
         for r in range(ROUNDS):
-            start = r * len(sides) // ROUNDS
-            for i in list(range(start, len(sides))) + list(range(start)):
+            for i in np.random.default_rng(r).permutation(len(sides)):
                 t = timed(sides[i], c["reps"], stream, 3)
                 (torch_times if i == 0 else times[i - 1]).append(t)
         row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
