@@ -59,7 +59,6 @@ const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutl
 const VARIANTS = [
   ["hgemm", 128, 128, 64, 32, 3, 8],
   ["hgemmDb", 128, 128, 64, 64, 3, 8, 1, 0],
-  ["hgemmDb", 128, 128, 64, 64, 3, 8, 2, 0],
   ["hgemmDb", 128, 128, 64, 64, 3, 8, 1, 2],
   ["hgemmDb", 128, 256, 64, 32, 4, 8, 1, 0],
   ["hgemmDb", 128, 256, 64, 32, 4, 8, 1, 1],
@@ -68,6 +67,7 @@ const VARIANTS = [
   ["hgemmDb", 256, 128, 64, 32, 4, 8, 1, 2],
   ["hgemmDb", 256, 128, 64, 64, 3, 8, 1, 0],
   ["hgemmDb", 256, 128, 64, 64, 3, 8, 1, 1],
+  ["hgemmDb", 256, 128, 64, 64, 3, 8, 1, 2],
   ["hgemmDb", 256, 128, 64, 64, 3, 8, 3, 2],
   ["hgemmDb", 128, 256, 64, 64, 3, 8, 1, 2],
 ];
