@@ -92,6 +92,14 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
     const st = s % STAGES;
     unroll();
     for (let j = 0; j < KS; j++) {
+      if (j == 0) {
+        // Step s + STAGES - 1's copies, into the stage step s - 1 read.
+        const ahead = s + STAGES - 1;
+        if (ahead < steps) {
+          loadTiles(As, Bs, ahead % STAGES, tr, tcol, A, ga, B, gb, stride, ahead * RW);
+        }
+        cpAsyncCommit();
+      }
       // The next k16 step's fragments: of this tile, or at its last step, of the next one.
       let nst = st;
       if (j == KS - 1) {
@@ -122,15 +130,6 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
             acc[m]![n] = mma_m16n8k16_f16(fa[j % 2]![m]!, fb[j % 2]![n]!, acc[m]![n]!);
           }
         }
-      }
-      if (j == 0) {
-        // Step s + STAGES - 1's copies, into the stage step s - 1 read, after this step's
-        // ldmatrix and mmas (hgemm.gk says why).
-        const ahead = s + STAGES - 1;
-        if (ahead < steps) {
-          loadTiles(As, Bs, ahead % STAGES, tr, tcol, A, ga, B, gb, stride, ahead * RW);
-        }
-        cpAsyncCommit();
       }
     }
   }

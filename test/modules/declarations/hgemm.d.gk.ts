@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: a44bf575e379205d8a04db5e17404fd6617bdc55d1645948b595b29f25e0212e
+// gk-source-hash: 5d3fee8d01220348daa11c6f1d624db27bffa820fe7d568ca9f1d2a3cad0292e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */

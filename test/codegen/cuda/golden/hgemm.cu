@@ -95,7 +95,15 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
     const int st = s_1 % 3;
     #pragma unroll
     for (int j = 0; j < 4; j = (int)((unsigned int)j + 1u)) {
+      if (j == 0) {
 #line 120 "examples/hgemm.gk"
+        const int ahead = (int)((unsigned int)s_1 + 3u - 1u);
+        if (ahead < steps) {
+          loadTiles(As, Bs, ahead % 3, tr, tcol, A, ga, B, gb, stride, (int)((unsigned int)ahead * 32u));
+        }
+        gk_cp_async_commit();
+      }
+#line 129 "examples/hgemm.gk"
       int nst = st;
       if (j == 3) {
         gk_cp_async_wait<1>();
@@ -126,14 +134,6 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
           }
         }
       }
-      if (j == 0) {
-#line 156 "examples/hgemm.gk"
-        const int ahead = (int)((unsigned int)s_1 + 3u - 1u);
-        if (ahead < steps) {
-          loadTiles(As, Bs, ahead % 3, tr, tcol, A, ga, B, gb, stride, (int)((unsigned int)ahead * 32u));
-        }
-        gk_cp_async_commit();
-      }
     }
   }
   gk_cp_async_wait_all();
@@ -144,10 +144,10 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
       const int r = (int)((unsigned int)row0 + (unsigned int)wRow + (unsigned int)m_3 * 16u + (unsigned int)g);
       const int c = (int)((unsigned int)col0 + (unsigned int)wCol + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
       gk_f32x4 gk_t1;
-#line 171 "examples/hgemm.gk"
+#line 168 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)((unsigned int)r * (unsigned int)N + (unsigned int)c)]) = (gk_t1 = acc[m_3][n_3], gk_f32x2{gk_t1.x, gk_t1.y});
       gk_f32x4 gk_t2;
-#line 172 "examples/hgemm.gk"
+#line 169 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)(((unsigned int)r + 8u) * (unsigned int)N + (unsigned int)c)]) = (gk_t2 = acc[m_3][n_3], gk_f32x2{gk_t2.z, gk_t2.w});
     }
   }
@@ -155,7 +155,7 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
 
 extern "C" __global__ void hgemm_f16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 178 "examples/hgemm.gk"
+#line 175 "examples/hgemm.gk"
   unsigned int (&As)[3][256][32] = *reinterpret_cast<unsigned int (*)[3][256][32]>(gk_dynamic_shared + 0ull);
   unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 98304ull);
   gemm(false, M, N, K, A, B, C, As, Bs);
@@ -163,7 +163,7 @@ extern "C" __global__ void hgemm_f16(int M, int N, int K, const unsigned int* A,
 
 extern "C" __global__ void hgemm_bf16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 184 "examples/hgemm.gk"
+#line 181 "examples/hgemm.gk"
   unsigned int (&As)[3][256][32] = *reinterpret_cast<unsigned int (*)[3][256][32]>(gk_dynamic_shared + 0ull);
   unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 98304ull);
   gemm(true, M, N, K, A, B, C, As, Bs);
