@@ -53,7 +53,8 @@ const CUTLASS = process.env.HGEMM_CUTLASS ?? join(ROOT, ".gpubatch", "hgemm_cutl
  * 256 x 128 BK 64 in 3 stages 375 (8192: 393), 128 x 256 372-385, BK 32 in 4 or 5 stages 361-387;
  * the block order within 1-4%. Session 4: SPREAD 2 or 4 within noise of 1; 256 x 128 BK 64 in 3
  * stages 392-414 (+4-7% on 128 x 128 at 8192: the example since); CUTLASS's same tilings 2-5%
- * ahead at BK 64, 12-15% at 128 x 256 BK 32 (its best: 431-448, 0.58-0.59 x cuBLAS). Shared memory
+ * ahead at BK 64, 12-15% at 128 x 256 BK 32 (its best: 423-448, 0.57-0.59 x cuBLAS); ORDER 1 / 2
+ * -2-6% at 128 x 256 BK 32, within 2.5% at 256 x 128 BK 64, +2-4.5% at 128 x 128 (one run). Shared memory
  * past 48 KB is lifted into dynamic shared memory (launchSharedBytes).
  */
 const VARIANTS = [
