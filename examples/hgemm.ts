@@ -1,34 +1,38 @@
 // HGEMM on the tensor cores, C = A × Bᵀ, f16 (hgemm_f16) or bf16 (hgemm_bf16) in and f32
 // accumulated: examples/hgemm.gk written in TypeScript (that file explains the tiling). A block
-// computes a 128×128 tile of C, 64 of K at a time through three cp.async stages (96 KB) of
-// swizzled shared rows; each of its 4 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4)
+// computes a 256×128 tile of C, 64 of K at a time through three cp.async stages (144 KB) of
+// swizzled shared rows; each of its 8 warps keeps a 64×64 part as 4×8 mma accumulators (f32x4)
 // per lane, its fragments double-buffered in registers across k16 steps.
 import {
   barrier, blockIdx, cpAsyncCommit, cpAsyncL2, cpAsyncWait, cpAsyncWaitAll, deviceFn, f32x4, gridDim, kernel, laneId, ldmatrix_x4, local, min, mma_m16n8k16_bf16, mma_m16n8k16_f16, shared, store2, threadIdx, u32, u32x2, u32x4, unroll,
   type bool, type f32, type Global, type i32, type ReadonlyGlobal, type Shared,
 } from "gk";
 
-const BM = 128;
+const BM = 256;
 const BN = 128;
 const WN = 64; // columns of a warp's tile (its rows: 64)
 const RW = 32; // words per shared row: 64 halves of K
 const KS = RW / 8; // k16 steps (mma steps) a tile
 const STAGES = 3;
 const GROUP = 8;
-const THREADS = 128; // (BM / 64) · (BN / WN) warps
+const THREADS = 256; // (BM / 64) · (BN / WN) warps
 
 // The word where word w (a multiple of 4) of tile row r lies: chunks swizzled by the row.
 const swizzle = deviceFn((r: i32, w: i32): i32 => {
   return w ^ (r / (32 / RW) % (RW / 4) * 4);
 });
 
-// Starts the copies of one 128-row tile (64 halves of K from word k0 of each row) into stage
-// st: this thread's copies go to rows r0, r0 + 16, ... at word col, from element g + k0 of src
-// and every `stride` elements on.
-const loadTile = deviceFn((dst: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, st: i32, r0: i32, col: i32, src: ReadonlyGlobal<u32>, g: i32, stride: i32, k0: i32) => {
+// Starts the copies of one stage, A's BM rows and B's BN rows (64 halves of K from word k0 of
+// each row), into stage st: this thread's copies go to rows r0, r0 + 32, ... at word col, from
+// element ga + k0 of A (gb + k0 of B) and every `stride` elements on.
+const loadTiles = deviceFn((As: Shared<u32, [typeof STAGES, typeof BM, typeof RW]>, Bs: Shared<u32, [typeof STAGES, typeof BN, typeof RW]>, st: i32, r0: i32, col: i32, A: ReadonlyGlobal<u32>, ga: i32, B: ReadonlyGlobal<u32>, gb: i32, stride: i32, k0: i32) => {
   unroll();
   for (let i = 0; i < BM * (RW / 4) / THREADS; i++) {
-    cpAsyncL2(dst[st]![r0 + i * (THREADS / (RW / 4))]!, col, src, g + k0 + i * stride, 16);
+    cpAsyncL2(As[st]![r0 + i * (THREADS / (RW / 4))]!, col, A, ga + k0 + i * stride, 16);
+  }
+  unroll();
+  for (let i = 0; i < BN * (RW / 4) / THREADS; i++) {
+    cpAsyncL2(Bs[st]![r0 + i * (THREADS / (RW / 4))]!, col, B, gb + k0 + i * stride, 16);
   }
 });
 
@@ -54,7 +58,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
   const bRow = laneId % 8 + laneId / 16 * 8;
   const bSw = swizzle(bRow, 0);
   const bWord = laneId / 8 % 2 * 4;
-  // This thread's copies: rows tr, tr + 16, ... of a tile, at word tw of K (swizzled: tcol).
+  // This thread's copies: rows tr, tr + 32, ... of a tile, at word tw of K (swizzled: tcol).
   const tr = threadIdx.x / (RW / 4);
   const tw = threadIdx.x % (RW / 4) * 4;
   const tcol = swizzle(tr, tw);
@@ -68,8 +72,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
   unroll();
   for (let s = 0; s < STAGES - 1; s++) {
     if (s < steps) {
-      loadTile(As, s, tr, tcol, A, ga, stride, s * RW);
-      loadTile(Bs, s, tr, tcol, B, gb, stride, s * RW);
+      loadTiles(As, Bs, s, tr, tcol, A, ga, B, gb, stride, s * RW);
     }
     cpAsyncCommit();
   }
@@ -93,8 +96,7 @@ const gemm = deviceFn((isBf16: bool, M: i32, N: i32, K: i32, A: ReadonlyGlobal<u
         // Step s + STAGES - 1's copies, into the stage step s - 1 read.
         const ahead = s + STAGES - 1;
         if (ahead < steps) {
-          loadTile(As, ahead % STAGES, tr, tcol, A, ga, stride, ahead * RW);
-          loadTile(Bs, ahead % STAGES, tr, tcol, B, gb, stride, ahead * RW);
+          loadTiles(As, Bs, ahead % STAGES, tr, tcol, A, ga, B, gb, stride, ahead * RW);
         }
         cpAsyncCommit();
       }

@@ -1,12 +1,19 @@
 """gk's HGEMM kernels against torch.matmul (cuBLAS), timed the same way in one process on one GPU
 (bench/hgemm.mjs writes the job): each gk kernel is loaded from its cached cubin with CuPy and
 launched on PyTorch's tensors, on PyTorch's current stream; each side is timed with CUDA events
-around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS, then every
-gk kernel, ROUNDS times), and the median round is kept. Prints one JSON object on stdout.
+around `reps` back-to-back launches after 3 warm-ups, in alternating rounds (cuBLAS and every
+kernel, ROUNDS times), and the median round is kept. Each round takes them in its own order (a
+shuffle seeded by the round), so that no kernel is always the one timed right after cuBLAS:
+identical kernels (the same PTX), one timed right after cuBLAS in every round and one later,
+differed by 4-8% at 8192 in two runs (2026-11-29; the same at 4096). Prints one JSON object on
+stdout.
 
   gk      C (f32, M x N) = A (M x K) x B^T, B given N x K, both f16 or bf16; arguments
           (M, N, K, A, B, C)
   torch   torch.matmul(A, B.t(), out=R), R in the input type (cuBLAS, f32 accumulation)
+  CUTLASS where the job names a build of hgemm_cutlass.cu's library ("cutlass"): each of its
+          configurations (CUTLASS 2.x's sm80 mma.sync GEMM) on the same A, B and C as gk's,
+          launched through ctypes on the same stream, timed and checked as a gk kernel is
 
 Each gk C is poisoned (NaN) before its checked run, then checked against the product in f64 of
 the same inputs: the largest error relative to the sum of |a| |b| of the element's products,
@@ -18,6 +25,7 @@ below 1e-4 (K/16 mma steps, each within a few f32 ulp of that sum); a NaN left f
   python3 hgemm_peers.py job.json --profile CASE KERN  for ncu: 2 warm-up launches of gk kernel
                                                        KERN and cuBLAS, then one of each
 """
+import ctypes
 import json
 import sys
 
@@ -55,6 +63,32 @@ def launcher(modules, v, m, A, B, C, cstream):
     def run():
         with cstream:
             fn(grid, block, args, shared_mem=shared)
+
+    return run
+
+
+def cutlass_library(path):
+    """hgemm_cutlass.cu's C API from its shared library, and its configurations' names and kernels."""
+    lib = ctypes.CDLL(path)
+    lib.hgemm_cutlass_name.restype = ctypes.c_char_p
+    lib.hgemm_cutlass_run.restype = ctypes.c_char_p
+    lib.hgemm_cutlass_run.argtypes = [ctypes.c_int] * 5 + [ctypes.c_void_p] * 4
+    configs = []
+    for i in range(lib.hgemm_cutlass_count()):
+        info = (ctypes.c_int * 4)()
+        lib.hgemm_cutlass_info(i, 0, info)
+        configs.append({"name": lib.hgemm_cutlass_name(i).decode(), "regs": info[0], "shared": info[1], "threads": info[2], "local": info[3]})
+    return lib, configs
+
+
+def cutlass_launcher(lib, i, c, A, B, C, stream):
+    m, bf16 = c["m"], int(c["dtype"] == "bf16")
+    args = (i, bf16, m, m, m, A.data_ptr(), B.data_ptr(), C.data_ptr(), stream.cuda_stream)
+
+    def run():
+        err = lib.hgemm_cutlass_run(*args)
+        if err is not None:
+            raise RuntimeError(f"CUTLASS configuration {i}: {err.decode()}")
 
     return run
 
@@ -106,18 +140,35 @@ def main():
         stream.synchronize()
         return
     out = {"torch": torch.__version__, "cupy": cp.__version__, "device": torch.cuda.get_device_name(), "peaks": peaks(job.get("peaks", []), modules, dev, gen, stream, cstream), "cases": []}
+    lib, configs = None, []
+    if job.get("cutlass"):
+        # A CUTLASS library that does not load or launch leaves its rows out, saying why.
+        try:
+            lib, configs = cutlass_library(job["cutlass"])
+            c = job["cases"][0]
+            A, B, C, R = inputs(c, dev, gen)
+            for i in range(len(configs)):
+                cutlass_launcher(lib, i, c, A, B, C, stream)()
+            stream.synchronize()
+            del A, B, C, R
+        except Exception as e:
+            out["cutlass_error"] = str(e).split("\n")[0]
+            lib, configs = None, []
+    out["cutlass"] = configs
     for c in job["cases"]:
         A, B, C, R = inputs(c, dev, gen)
         peer = lambda: torch.matmul(A, B.t(), out=R)
         gks = [launcher(modules, v, c["m"], A, B, C, cstream) for v in c["variants"]]
+        gks += [cutlass_launcher(lib, i, c, A, B, C, stream) for i in range(len(configs))]
         times = [[] for _ in gks]
         torch_times = []
-        for _ in range(ROUNDS):
-            torch_times.append(timed(peer, c["reps"], stream, 3))
-            for i, gk in enumerate(gks):
-                times[i].append(timed(gk, c["reps"], stream, 3))
+        sides = [peer] + gks
+        for r in range(ROUNDS):
+            for i in np.random.default_rng(r).permutation(len(sides)):
+                t = timed(sides[i], c["reps"], stream, 3)
+                (torch_times if i == 0 else times[i - 1]).append(t)
         row = {"name": c["name"], "torch_ms": float(np.median(torch_times)), "torch_max_rel_err": check(R.float(), A, B), "variants": []}
-        for v, gk, t in zip(c["variants"], gks, times):
+        for v, gk, t in zip(c["variants"] + configs, gks, times):
             C.fill_(float("nan"))
             gk()
             stream.synchronize()

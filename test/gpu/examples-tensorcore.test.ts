@@ -1,6 +1,6 @@
 /**
- * The tensor-core examples on the GPU: examples/hgemm.gk (hgemm_f16, hgemm_bf16) and six shapes
- * of bench/hgemm_tiles.gk (three with shared memory past 48 KB) against the simulator, bit for bit (cp.async, ldmatrix and mma are
+ * The tensor-core examples on the GPU: examples/hgemm.gk (hgemm_f16, hgemm_bf16) and seven shapes
+ * of bench/hgemm_tiles.gk (four with shared memory past 48 KB) against the simulator, bit for bit (cp.async, ldmatrix and mma are
  * exact in gk); examples/flash_attention.gk's 8 kernels against f64 attention with the
  * simulator test's bounds (exp2 is within its documented ulps of the simulator's, so P's
  * halves may differ by one rounding), every element written. Skipped, with the reason, without
@@ -31,19 +31,21 @@ describe.skipIf(!gpu.ok)(title("HGEMM examples, GPU against the simulator"), () 
     const M = 256, N = 512, K = 128;
     const example = checkProgram(readFileSync("examples/hgemm.gk", "utf8"), resolve("examples/hgemm.gk"));
     const tilesText = readFileSync("bench/hgemm_tiles.gk", "utf8");
-    // The third, fourth and sixth pass 48 KB of shared memory (64, 128 and 96 KB): gk lifts them into dynamic shared memory.
-    // The last two are hgemmDb, its fragments double-buffered in registers.
-    const instances = ["hgemm<false, 128, 256, 64, 32, 2, 8>", "hgemm<true, 128, 128, 32, 16, 4, 8>", "hgemm<true, 128, 128, 64, 32, 4, 8>", "hgemm<false, 128, 128, 64, 64, 4, 8>", "hgemmDb<true, 128, 128, 64, 32, 3, 8>", "hgemmDb<false, 128, 256, 64, 32, 4, 8>"];
+    // The third, fourth, sixth and seventh pass 48 KB of shared memory (64, 128, 96 and 96 KB): gk lifts them into dynamic
+    // shared memory. The last three are hgemmDb, its fragments double-buffered in registers, a tile's copies at its first
+    // k16 step (before its mmas; after them, with the mmas serpentine, as CUTLASS) and spread over 4 steps.
+    const instances = ["hgemm<false, 128, 256, 64, 32, 2, 8>", "hgemm<true, 128, 128, 32, 16, 4, 8>", "hgemm<true, 128, 128, 64, 32, 4, 8>", "hgemm<false, 128, 128, 64, 64, 4, 8>", "hgemmDb<true, 128, 128, 64, 32, 3, 8, 1, 0>", "hgemmDb<false, 128, 256, 64, 32, 4, 8, 1, 2>", "hgemmDb<true, 128, 128, 64, 64, 3, 8, 4, 0>"];
     const tiles = checkProgram(tilesText, resolve("bench/hgemm_tiles.gk"), instances);
     const cases = [
-      [example, "hgemm_f16", [N / 128, M / 128], 128, false],
-      [example, "hgemm_bf16", [N / 128, M / 128], 128, true],
+      [example, "hgemm_f16", [N / 128, M / 256], 256, false],
+      [example, "hgemm_bf16", [N / 128, M / 256], 256, true],
       [tiles, instances[0]!, [N / 256, M / 128], 256, false],
       [tiles, instances[1]!, [N / 128, M / 128], 256, true],
       [tiles, instances[2]!, [N / 128, M / 128], 128, true],
       [tiles, instances[3]!, [N / 128, M / 128], 128, false],
       [tiles, instances[4]!, [N / 128, M / 128], 128, true],
       [tiles, instances[5]!, [N / 256, M / 128], 256, false],
+      [tiles, instances[6]!, [N / 128, M / 128], 128, true],
     ] as const;
     for (const [program, kernel, grid, block, bf16] of cases) {
       const bits = bf16 ? bf16Bits : f16Bits;

@@ -132,7 +132,7 @@ device_kernel m(ss: global<S>) { ss[0].a = 1.0; }
       });
     expect(refused).toEqual([
       "flash_attention.gk: 'flash_f16_d64' now declares 32768 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together",
-      "hgemm.gk: 'hgemm_f16' now declares 49152 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together",
+      "hgemm.gk: 'hgemm_f16' now declares 98304 bytes of shared memory; a block may use at most 16384 bytes of shared memory (WebGPU's default workgroup storage), fixed-size and dynamic arrays together",
       "lookback_scan.gk: ordered accesses and fences",
       "reduce_generic.gk: block size x must be between 1 and 256, but it is 512",
       "sum4.gk: warp operations (shuffles, votes, matches, syncWarp)",

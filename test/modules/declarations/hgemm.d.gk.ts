@@ -1,5 +1,5 @@
 // The types of the .gk file of the same name, imported as a module. Written by `gkc types`; do not edit.
-// gk-source-hash: 3d5b74bf4d014d15542dec11e6b7363df0e2ba0e4b63006180ea1a63248bfe0e
+// gk-source-hash: 5d3fee8d01220348daa11c6f1d624db27bffa820fe7d568ca9f1d2a3cad0292e
 import type { GkModule, GpuArray, KernelLaunchConfig, ReadonlyView } from "gk";
 
 /** device_kernel hgemm_f16(M: i32, N: i32, K: i32, A: readonly global<u32>, B: readonly global<u32>, C: global<f32>) */
@@ -21,7 +21,7 @@ declare const k1: <A0 extends Float32Array | GpuArray<"f32">>(config: KernelLaun
   readonly C: A0;
 }) => Promise<{ C: A0 }>;
 /** const BM (an untyped integer constant) */
-declare const c0: 128;
+declare const c0: 256;
 /** const BN (an untyped integer constant) */
 declare const c1: 128;
 /** const WN (an untyped integer constant) */
@@ -35,7 +35,7 @@ declare const c5: 3;
 /** const GROUP (an untyped integer constant) */
 declare const c6: 8;
 /** const THREADS (an untyped integer constant) */
-declare const c7: 128;
+declare const c7: 256;
 /** The module, as compile() returns it. */
 declare const module: GkModule & {
   readonly "hgemm_f16": typeof k0;

@@ -1,5 +1,5 @@
 /**
- * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×2 blocks of 128×128, f16 (hgemm_f16)
+ * examples/hgemm.gk on the simulator: C = A × Bᵀ over 2×1 blocks of 256×128, f16 (hgemm_f16)
  * with K = 192 (three steps of 64, one past the three cp.async stages' two tiles ahead) and bf16
  * (hgemm_bf16) with K = 64 (one step, fewer than those two); and
  * bench/hgemm_tiles.gk, the same code with its tiling generic, in shapes the bench times (each
@@ -47,7 +47,7 @@ function check(p: Program, kernel: string, grid: [number, number], threads: numb
 describe("examples/hgemm.gk", () => {
   for (const isBf16 of [false, true]) {
     it(`multiplies ${isBf16 ? "bf16" : "f16"} matrices as chained mma steps do, bit for bit`, () => {
-      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 128], 128, isBf16, 1 + Number(isBf16), isBf16 ? 64 : 192);
+      check(p, isBf16 ? "hgemm_bf16" : "hgemm_f16", [N / 128, M / 256], 256, isBf16, 1 + Number(isBf16), isBf16 ? 64 : 192);
     });
   }
 });
@@ -71,8 +71,10 @@ describe("bench/hgemm_tiles.gk", () => {
   });
   // hgemmDb, its fragments double-buffered in registers across k16 steps and tiles: two k16
   // steps a tile (BK 32) or four (64); K = 96 or 192 again, fewer tiles than stages in flight
-  // for 5 stages.
-  const dbShapes = [[128, 128, 64, 32, 3, 8], [128, 256, 64, 32, 4, 8], [128, 128, 64, 32, 4, 1], [128, 128, 64, 64, 3, 8], [256, 128, 64, 32, 5, 8]] as const;
+  // for 5 stages; a tile's copies all at its first step, or spread over 2 or 4 steps.
+  // The last two of each shape are SPREAD (the k16 steps a tile's copies are spread over) and
+  // ORDER (0: copies first; 1: after the mmas, as CUTLASS; 2: that, the mmas serpentine).
+  const dbShapes = [[128, 128, 64, 32, 3, 8, 1, 0], [128, 256, 64, 32, 4, 8, 2, 0], [128, 128, 64, 32, 4, 1, 1, 1], [128, 128, 64, 64, 3, 8, 4, 0], [256, 128, 64, 32, 5, 8, 1, 2], [128, 128, 64, 64, 3, 8, 3, 2]] as const;
   dbShapes.forEach((v, i) => {
     const isBf16 = i % 2 === 1;
     const instance = `hgemmDb<${isBf16}, ${v.join(", ")}>`;

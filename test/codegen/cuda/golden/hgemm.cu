@@ -22,57 +22,60 @@ struct __align__(16) gk_u32x4 { unsigned int x, y, z, w; };
 struct __align__(8) gk_f32x2 { float x, y; };
 struct __align__(16) gk_f32x4 { float x, y, z, w; };
 
-#line 34 "examples/hgemm.gk"
+#line 37 "examples/hgemm.gk"
 static __device__ int swizzle(int r, int w) {
   return w ^ (int)((unsigned int)(r / 1 % 8) * 4u);
 }
 
-#line 41 "examples/hgemm.gk"
-static __device__ __forceinline__ void loadTile(unsigned int (&dst)[3][128][32], int st, int r0, int col, const unsigned int* src, int g, int stride, int k0) {
+#line 44 "examples/hgemm.gk"
+static __device__ __forceinline__ void loadTiles(unsigned int (&As)[3][256][32], unsigned int (&Bs)[3][128][32], int st, int r0, int col, const unsigned int* A, int ga, const unsigned int* B, int gb, int stride, int k0) {
   #pragma unroll
   for (int i = 0; i < 8; i = (int)((unsigned int)i + 1u)) {
-    gk_cp_async_cg<16>(&dst[st][(int)((unsigned int)r0 + (unsigned int)i * 16u)][col], &src[(int)((unsigned int)g + (unsigned int)k0 + (unsigned int)i * (unsigned int)stride)], 16u);
+    gk_cp_async_cg<16>(&As[st][(int)((unsigned int)r0 + (unsigned int)i * 32u)][col], &A[(int)((unsigned int)ga + (unsigned int)k0 + (unsigned int)i * (unsigned int)stride)], 16u);
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 4; i_1 = (int)((unsigned int)i_1 + 1u)) {
+    gk_cp_async_cg<16>(&Bs[st][(int)((unsigned int)r0 + (unsigned int)i_1 * 32u)][col], &B[(int)((unsigned int)gb + (unsigned int)k0 + (unsigned int)i_1 * (unsigned int)stride)], 16u);
   }
 }
 
-static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[3][128][32], unsigned int (&Bs)[3][128][32]) {
+static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, const unsigned int* A, const unsigned int* B, float* C, unsigned int (&As)[3][256][32], unsigned int (&Bs)[3][128][32]) {
   const int KW = K / 2;
   const int steps = K / 64;
-#line 52 "examples/hgemm.gk"
+#line 59 "examples/hgemm.gk"
   const int bid = (int)(blockIdx.y * gridDim.x + blockIdx.x);
   const int inGroup = (int)(8u * gridDim.x);
   const int firstRow = (int)((unsigned int)gk_div_i32(bid, inGroup) * 8u);
   const int rows = min((int)(gridDim.y - (unsigned int)firstRow), 8);
-  const int row0 = (int)(((unsigned int)firstRow + (unsigned int)gk_rem_i32(gk_rem_i32(bid, inGroup), rows)) * 128u);
+  const int row0 = (int)(((unsigned int)firstRow + (unsigned int)gk_rem_i32(gk_rem_i32(bid, inGroup), rows)) * 256u);
   const int col0 = (int)((unsigned int)gk_div_i32(gk_rem_i32(bid, inGroup), rows) * 128u);
   const int warp = (int)threadIdx.x / 32;
   const int wRow = (int)((unsigned int)(warp / 2) * 64u);
   const int wCol = (int)((unsigned int)(warp % 2) * 64u);
   const int g = (int)(gk_thread_rank() & 31u) / 4;
   const int t = (int)(gk_thread_rank() & 31u) % 4;
-#line 68 "examples/hgemm.gk"
+#line 75 "examples/hgemm.gk"
   const int aRow = (int)(gk_thread_rank() & 31u) % 16;
   const int aSw = swizzle(aRow, 0);
   const int aWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 4u);
   const int bRow = (int)((unsigned int)((int)(gk_thread_rank() & 31u) % 8) + (unsigned int)((int)(gk_thread_rank() & 31u) / 16) * 8u);
   const int bSw = swizzle(bRow, 0);
   const int bWord = (int)((unsigned int)((int)(gk_thread_rank() & 31u) / 8 % 2) * 4u);
-#line 75 "examples/hgemm.gk"
+#line 82 "examples/hgemm.gk"
   const int tr = (int)threadIdx.x / 8;
   const int tw = (int)((unsigned int)((int)threadIdx.x % 8) * 4u);
   const int tcol = swizzle(tr, tw);
   const int ga = (int)(((unsigned int)row0 + (unsigned int)tr) * (unsigned int)KW + (unsigned int)tw);
   const int gb = (int)(((unsigned int)col0 + (unsigned int)tr) * (unsigned int)KW + (unsigned int)tw);
-  const int stride = (int)(16u * (unsigned int)KW);
+  const int stride = (int)(32u * (unsigned int)KW);
   gk_f32x4 acc[4][8] = {};
-#line 85 "examples/hgemm.gk"
+#line 92 "examples/hgemm.gk"
   gk_u32x4 fa[2][4] = {};
   gk_u32x2 fb[2][8] = {};
   #pragma unroll
   for (int s = 0; s < 2; s = (int)((unsigned int)s + 1u)) {
     if (s < steps) {
-      loadTile(As, s, tr, tcol, A, ga, stride, (int)((unsigned int)s * 32u));
-      loadTile(Bs, s, tr, tcol, B, gb, stride, (int)((unsigned int)s * 32u));
+      loadTiles(As, Bs, s, tr, tcol, A, ga, B, gb, stride, (int)((unsigned int)s * 32u));
     }
     gk_cp_async_commit();
   }
@@ -93,15 +96,14 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
     #pragma unroll
     for (int j = 0; j < 4; j = (int)((unsigned int)j + 1u)) {
       if (j == 0) {
-#line 114 "examples/hgemm.gk"
+#line 120 "examples/hgemm.gk"
         const int ahead = (int)((unsigned int)s_1 + 3u - 1u);
         if (ahead < steps) {
-          loadTile(As, ahead % 3, tr, tcol, A, ga, stride, (int)((unsigned int)ahead * 32u));
-          loadTile(Bs, ahead % 3, tr, tcol, B, gb, stride, (int)((unsigned int)ahead * 32u));
+          loadTiles(As, Bs, ahead % 3, tr, tcol, A, ga, B, gb, stride, (int)((unsigned int)ahead * 32u));
         }
         gk_cp_async_commit();
       }
-#line 124 "examples/hgemm.gk"
+#line 129 "examples/hgemm.gk"
       int nst = st;
       if (j == 3) {
         gk_cp_async_wait<1>();
@@ -142,10 +144,10 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
       const int r = (int)((unsigned int)row0 + (unsigned int)wRow + (unsigned int)m_3 * 16u + (unsigned int)g);
       const int c = (int)((unsigned int)col0 + (unsigned int)wCol + (unsigned int)n_3 * 8u + 2u * (unsigned int)t);
       gk_f32x4 gk_t1;
-#line 163 "examples/hgemm.gk"
+#line 168 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)((unsigned int)r * (unsigned int)N + (unsigned int)c)]) = (gk_t1 = acc[m_3][n_3], gk_f32x2{gk_t1.x, gk_t1.y});
       gk_f32x4 gk_t2;
-#line 164 "examples/hgemm.gk"
+#line 169 "examples/hgemm.gk"
       *reinterpret_cast<gk_f32x2*>(&C[(int)(((unsigned int)r + 8u) * (unsigned int)N + (unsigned int)c)]) = (gk_t2 = acc[m_3][n_3], gk_f32x2{gk_t2.z, gk_t2.w});
     }
   }
@@ -153,16 +155,16 @@ static __device__ __forceinline__ void gemm(bool isBf16, int M, int N, int K, co
 
 extern "C" __global__ void hgemm_f16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 170 "examples/hgemm.gk"
-  unsigned int (&As)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 49152ull);
+#line 175 "examples/hgemm.gk"
+  unsigned int (&As)[3][256][32] = *reinterpret_cast<unsigned int (*)[3][256][32]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 98304ull);
   gemm(false, M, N, K, A, B, C, As, Bs);
 }
 
 extern "C" __global__ void hgemm_bf16(int M, int N, int K, const unsigned int* A, const unsigned int* B, float* __restrict__ C) {
   extern __shared__ __align__(16) unsigned char gk_dynamic_shared[];
-#line 176 "examples/hgemm.gk"
-  unsigned int (&As)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 0ull);
-  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 49152ull);
+#line 181 "examples/hgemm.gk"
+  unsigned int (&As)[3][256][32] = *reinterpret_cast<unsigned int (*)[3][256][32]>(gk_dynamic_shared + 0ull);
+  unsigned int (&Bs)[3][128][32] = *reinterpret_cast<unsigned int (*)[3][128][32]>(gk_dynamic_shared + 98304ull);
   gemm(true, M, N, K, A, B, C, As, Bs);
 }
