@@ -197,7 +197,8 @@ async function benchScan() {
 
 /** gk/std/scan's scanPacked at PACKED's shapes beside std.scan, each output checked against a plain JS scan. */
 async function benchPacked() {
-  const words = await gpu.zeros("u64", 1 << 17);
+  // Every variant's status words: tiles * STRIDE of them at its largest size (a kernel does not check its bounds).
+  const words = await gpu.zeros("u64", Math.max(...PACKED.map(([block, items, , , stride, sizes]) => Math.ceil(Math.max(...sizes) / (block * items)) * stride)));
   const ticket = await gpu.zeros("u32", 1);
   let epoch = 0, issued = 0;
   for (const elem of ["f32", "i32"]) {
