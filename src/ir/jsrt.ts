@@ -465,11 +465,24 @@ const bits = {
   f32: new Float32Array(scratch), f64: new Float64Array(scratch),
 };
 
+/**
+ * An integer view of an f32 or f64 array's memory (`kind` its width's: i32, u32, i64, u64), made
+ * once per array: generated code reads and writes through it where a bitcast meets memory
+ * (src/codegen/js/emitMemory.ts, BitsView), so that a signaling NaN keeps its bits.
+ */
+const BIT_VIEWS = { i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array } as const;
+const bitViews = new WeakMap<Float32Array<ArrayBuffer> | Float64Array<ArrayBuffer>, Partial<Record<keyof typeof BIT_VIEWS, Int32Array | Uint32Array | BigInt64Array | BigUint64Array>>>();
+function bitsOf(a: Float32Array<ArrayBuffer> | Float64Array<ArrayBuffer>, kind: keyof typeof BIT_VIEWS): Int32Array | Uint32Array | BigInt64Array | BigUint64Array {
+  let views = bitViews.get(a);
+  if (!views) bitViews.set(a, (views = {}));
+  return (views[kind] ??= new BIT_VIEWS[kind](a.buffer, a.byteOffset, a.length));
+}
+
 /** The helpers as one object: the `$` that generated code and folded expressions see. */
 export const jsrt = {
   bits,
   f2i8, f2u8, f2i16, f2u16, f2i32, f2u32, f2i64, f2u64, big2f32, big2f16, big2bf16, f16, bf16, f16Bits, fromF16Bits, bf16Bits, fromBf16Bits,
   roundHalfAway, fmin, fmax, fmaF32, fmaF64, fmaF16, fmaBf16, pow, copysign, ftz32, fastDivF32, erf, erfc, popc32, popc64, clz64,
-  asI64, asU64, absI32, absI64, minBig, maxBig, structMemory,
+  asI64, asU64, absI32, absI64, minBig, maxBig, structMemory, bitsOf,
 };
 export type JsRuntime = typeof jsrt;

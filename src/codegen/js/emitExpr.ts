@@ -18,7 +18,7 @@ import { operands } from "../../ir/walk.js";
 import { zeroValue, type Value } from "../../ir/composite.js";
 import { assertNever, invariant } from "../../util.js";
 import { applyTemplate, isTrivial, literal, newTemp, varName, type FnCtx } from "./context.js";
-import { emitAtomic, emitLoad, emitMember, emitRefRead } from "./emitMemory.js";
+import { emitAtomic, emitLoad, emitLoadBits, emitMember, emitRefRead } from "./emitMemory.js";
 import { emitCall } from "./emitCall.js";
 import { raw } from "../../ir/templates.js";
 import { bitcastJs, isBitcastType } from "../../ir/bitcast.js";
@@ -59,6 +59,9 @@ export function emitExpr(ctx: FnCtx, e: Expr): string {
     case "bitcast": {
       const from = e.operand.type;
       invariant(from.kind !== "void" && isBitcastType(from), `bitcast of ${from.kind}`);
+      // Straight from memory: the element's bits (emitLoadBits), as a number would lose a signaling NaN's.
+      const direct = e.operand.kind === "load" ? emitLoadBits(ctx, e.operand, e.type) : undefined;
+      if (direct !== undefined) return direct;
       // A scalar operand is written once; a vector's lanes are read one by one, from a temporary.
       const code = emitExpr(ctx, e.operand);
       if (from.kind === "scalar") return bitcastJs(from, e.type, code);

@@ -23,7 +23,7 @@
 import { atomicTypeName } from "../../ir/atomicBuiltins.js";
 import { atomicBuiltin } from "../../ir/builtins.js";
 import type { ArrayVar, AtomicExpr, Expr, LoadExpr, LocalArrayStmt, PathStep, StoreStmt, ValueVar } from "../../ir/nodes.js";
-import { asScalar, isHalf, memoryDims, memorySpace, sizeOf, type ArrayType, type ScalarType, type ValueType } from "../../ir/types.js";
+import { asScalar, isHalf, memoryDims, memorySpace, sizeOf, type ArrayType, type ScalarType, type ValueType, type VoidType } from "../../ir/types.js";
 import { TYPED_ARRAY } from "../../ir/values.js";
 import { stepType } from "../../ir/paths.js";
 import { invariant } from "../../util.js";
@@ -197,17 +197,19 @@ export function sentinelOf(t: ScalarType): string {
 }
 
 /** Whether `code` (a name) holds the sentinel of `t`, as stored. */
-function isSentinel(t: ScalarType, code: string): string {
+function isSentinel(t: ScalarType, code: string, bits?: BitsView): string {
+  if (bits === "i32" || bits === "u32") return `((${code} & 0x7f800000) === 0x7f800000 && (${code} & 0x7fffff) !== 0)`;
+  if (bits) return `((${code} & 0x7ff0000000000000n) === 0x7ff0000000000000n && (${code} & 0xfffffffffffffn) !== 0n)`;
   return t.name === "f32" || t.name === "f64" ? `${code} !== ${code}` : `${code} === ${sentinelOf(t)}`;
 }
 
 /** A read of element `offset` of `container`, with the check of unwritten shared memory when `flags` says where its flags are. */
-function checkedRead(ctx: FnCtx, container: string, offset: string, elem: ScalarType, flags: ReturnType<typeof flagsOf>, fault: string): string {
+function checkedRead(ctx: FnCtx, container: string, offset: string, elem: ScalarType, flags: ReturnType<typeof flagsOf>, fault: string, bits?: BitsView): string {
   if (!flags) return `${container}[${offset}]`;
   const o = isTrivial(offset) ? offset : newTemp(ctx);
   const at = o === offset ? o : `${o} = ${offset}`;
   const v = newTemp(ctx);
-  const unwritten = `${isSentinel(elem, v)}${flags.maybe ? ` && ${flags.flags} !== undefined` : ""} && ${flags.flags}[${o}] === 0`;
+  const unwritten = `${isSentinel(elem, v, bits)}${flags.maybe ? ` && ${flags.flags} !== undefined` : ""} && ${flags.flags}[${o}] === 0`;
   return `(${v} = ${container}[${at}], ${unwritten} ? ${fault} : ${v})`;
 }
 
@@ -216,15 +218,15 @@ function checkedRead(ctx: FnCtx, container: string, offset: string, elem: Scalar
  * flagging a stored sentinel: never for bools (stored as 0 or 1), f16 and bf16 (a NaN is
  * stored as the quiet NaN of its sign, never as the sentinel's bits).
  */
-function flaggedWrite(ctx: FnCtx, container: string, offset: string, elem: ScalarType, value: string, flags: ReturnType<typeof flagsOf>): string {
+function flaggedWrite(ctx: FnCtx, container: string, offset: string, elem: ScalarType, value: string, flags: ReturnType<typeof flagsOf>, bits?: BitsView): string {
   if (!flags || elem.name === "bool" || isHalf(elem)) return `${container}[${offset}] = ${value};`;
   const o = isTrivial(offset) ? offset : newTemp(ctx);
   const at = o === offset ? "" : `${o} = ${offset}; `;
   const guard = flags.maybe ? ` && ${flags.flags} !== undefined` : "";
-  return `{ ${at}${container}[${o}] = ${value}; if (${isSentinel(elem, value)}${guard}) ${flags.flags}[${o}] = 1; }`;
+  return `{ ${at}${container}[${o}] = ${value}; if (${isSentinel(elem, value, bits)}${guard}) ${flags.flags}[${o}] = 1; }`;
 }
 
-export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
+export function emitLoad(ctx: FnCtx, e: LoadExpr, bits?: BitsView): string {
   if (e.vector !== null || e.path.length > 0 || holdingOf(e.array.type.elem) !== "scalars") return emitLoadValue(ctx, e);
   const site = accessSite(ctx, { kind: "access", access: "read", array: e.array, fn: ctx.fn.name, span: e.span });
   const ix = indexing(ctx, e.array, e.indices);
@@ -232,8 +234,9 @@ export function emitLoad(ctx: FnCtx, e: LoadExpr): string {
   const shadow = raceShadow(ctx, e.array);
   const states = asyncStates(ctx, e.array);
   const offset = shadow || states ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
-  const read = checkedRead(ctx, name, offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`);
-  const value = fromStored(e.type as ScalarType, read);
+  const container = bits ? `$.bitsOf(${name}, "${bits}")` : name;
+  const read = checkedRead(ctx, container, offset, e.array.type.elem as ScalarType, flagsOf(ctx, e.array), `$sim.uninitialized(${site}, ${ix.report})`, bits);
+  const value = bits ? read : fromStored(e.type as ScalarType, read);
   const raced = withAsync(states, offset, 1, site, false, shadow ? `($race.${LOAD_HOOK[e.order ?? "plain"]}(${shadow}, ${offset}, ${site}), ${value})` : value);
   const checked = `(${ix.inBounds} ? ${raced} : ${ix.fault(site)})`;
   return seq([...ix.binds, checked]);
@@ -244,20 +247,44 @@ function withAsync(states: AsyncStates | undefined, offset: string, n: number, s
   return states ? `(${asyncCheck(states, offset, n, site, write)}, ${value})` : value;
 }
 
+/**
+ * The integer view through which a plain scalar access of an f32 or f64 element moves its bits
+ * (`$.bitsOf`, src/ir/jsrt.ts): `bitcast<u32>(x[i])`, `y[i] = bitcast<f64>(u)`. The simulator
+ * holds a float as a JavaScript number, which makes a signaling NaN quiet; through the view a
+ * bitcast straight from or into memory keeps every bit, as the GPU does.
+ */
+export type BitsView = "i32" | "u32" | "i64" | "u64";
+
+/** The view for a bitcast between an array's elements of type `elem` and values of type `other`, when they are f32/f64 and the integer of its width. */
+export function bitsView(elem: ValueType, other: ValueType | VoidType): BitsView | undefined {
+  if (elem.kind !== "scalar" || other.kind !== "scalar") return undefined;
+  const width = elem.name === "f32" ? ["i32", "u32"] : elem.name === "f64" ? ["i64", "u64"] : [];
+  return width.includes(other.name) ? (other.name as BitsView) : undefined;
+}
+
+/** `bitcast<I>(a[i])` read through the bits view, or undefined where the load is not a plain scalar load of such an element (the general bitcast then applies). */
+export function emitLoadBits(ctx: FnCtx, e: LoadExpr, to: ValueType): string | undefined {
+  const bits = bitsView(e.array.type.elem, to);
+  if (!bits || e.vector !== null || e.path.length > 0) return undefined;
+  return emitLoad(ctx, e, bits);
+}
+
 /** A store statement. */
 export function emitStore(ctx: FnCtx, s: StoreStmt): string {
   if (s.vector !== null || s.path.length > 0 || holdingOf(s.array.type.elem) !== "scalars") return emitStoreValue(ctx, s);
   const site = accessSite(ctx, { kind: "access", access: "write", array: s.array, fn: ctx.fn.name, span: s.span });
   const ix = indexing(ctx, s.array, s.indices);
-  const value = bindTo(ctx, emitExpr(ctx, s.value), ix.binds);
-  const name = arrayName(ctx, s.array);
-  const elem = s.array.type.elem as ScalarType;
   const shadow = raceShadow(ctx, s.array);
   const states = asyncStates(ctx, s.array);
   const copied = ctx.analysis.asyncCopies && !states;
+  // `a[i] = bitcast<f32>(u)`: u's bits go straight into the element (BitsView), where nothing else watches the write.
+  const bits = s.value.kind === "bitcast" && !shadow && !states && !copied ? bitsView(s.array.type.elem, s.value.operand.type) : undefined;
+  const value = bindTo(ctx, emitExpr(ctx, bits && s.value.kind === "bitcast" ? s.value.operand : s.value), ix.binds);
+  const name = bits ? `$.bitsOf(${arrayName(ctx, s.array)}, "${bits}")` : arrayName(ctx, s.array);
+  const elem = s.array.type.elem as ScalarType;
   const offset = shadow || states || copied ? bindTo(ctx, ix.offset, ix.binds) : ix.offset;
   const lines = ix.binds.map((b) => `${b};`);
-  const write = flaggedWrite(ctx, name, offset, elem, toStored(elem, value), flagsOf(ctx, s.array));
+  const write = flaggedWrite(ctx, name, offset, elem, bits ? value : toStored(elem, value), flagsOf(ctx, s.array), bits);
   const source = copied ? asyncSourceWrite(ctx, s.array, offset, 1, site) : undefined;
   const pending = states ? `${asyncCheck(states, offset, 1, site, true)}; ` : source ? `${source}; ` : "";
   const raced = shadow ? `{ ${pending}$race.${STORE_HOOK[s.order ?? "plain"]}(${shadow}, ${offset}, ${site}, ${name}, ${toStored(elem, value)}); ${write} }` : pending ? `{ ${pending}${write} }` : write;
