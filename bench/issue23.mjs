@@ -18,14 +18,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDevice, stdlib } from "../dist/index.js";
-import { ROOT, RESULTS, median } from "./lib.mjs";
+import { ROOT, RESULTS } from "./lib.mjs";
+import { compareScan as compare, hash, refScan, timeKernel, timeLaunch as timeLaunchRounds } from "./stdlibLib.mjs";
 
 const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const SIZES = SMOKE ? [1, 33, 4096, 5000] : [1 << 16, 1 << 20, 1 << 26];
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["packed", "scan", "reduce"];
 const ROUNDS = SMOKE ? 1 : 5;
 const repsFor = (n) => (SMOKE ? 1 : n <= 1 << 16 ? 100 : n <= 1 << 20 ? 40 : 10);
-const hash = (i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
 
 const gpu = await openDevice({ device: SMOKE ? "cpu" : "auto" });
 if (gpu.kind !== "cuda" && !SMOKE) {
@@ -35,6 +35,9 @@ if (gpu.kind !== "cuda" && !SMOKE) {
 const SMS = SMOKE ? 2 : (gpu.info?.multiprocessorCount ?? 132);
 const std = stdlib(gpu);
 const mod = await std.module();
+/** Kernel ms per launch or library call, the median of ROUNDS rounds (bench/stdlibLib.mjs); `queued`: a round's calls made at once. */
+const timeLaunch = (launch, reps) => timeLaunchRounds(gpu, launch, reps, ROUNDS);
+const timeCall = (run, reps, queued) => timeKernel(gpu, mod, run, reps, ROUNDS, queued);
 const V = await gpu.compileSource(readFileSync(join(ROOT, "bench", "issue23.gk"), "utf8"), { filename: join(ROOT, "bench", "issue23.gk") });
 // The pipelined scan's shapes: [block, items, minBlocks, ahead].
 const SCAN_SHAPES = SMOKE ? [[64, 8, 1, false], [32, 4, 2, true]] : [[512, 16, 2, false], [512, 16, 2, true], [256, 16, 4, true], [512, 12, 2, true], [512, 8, 4, true]];
@@ -77,64 +80,18 @@ function peers() {
   }
 }
 
-/** Kernel ms per launch (median of rounds) of `launch(kernelTime)`. */
-async function timeLaunch(launch, reps) {
-  for (let i = 0; i < 2; i++) await launch();
-  await gpu.sync();
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    let ms = 0;
-    for (let i = 0; i < reps; i++) await launch((t) => (ms += t));
-    await gpu.sync();
-    rounds.push(ms / reps);
-  }
-  return median(rounds);
-}
-/**
- * Kernel ms per call of a library call (median of rounds), through the module's kernelTime hook:
- * the calls of a round one after another, or with `queued` all made at once (sum and max wait
- * for their result: one after another, the GPU idles between them and each kernel's start event
- * is recorded before the host has launched it).
- */
-async function timeCall(run, reps, queued) {
-  let ms = 0;
-  mod.kernelTime = (t) => (ms += t);
-  for (let i = 0; i < 2; i++) await run();
-  await gpu.sync();
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    ms = 0;
-    if (queued) await Promise.all(Array.from({ length: reps }, () => run()));
-    else for (let i = 0; i < reps; i++) await run();
-    await gpu.sync();
-    rounds.push(ms / reps);
-  }
-  mod.kernelTime = undefined;
-  return median(rounds);
-}
-
-function refScan(x, exclusive) {
-  const out = new Float64Array(x.length);
-  const int = x instanceof Int32Array;
-  let acc = 0;
-  for (let i = 0; i < x.length; i++) {
-    const next = int ? (acc + x[i]) | 0 : acc + x[i];
-    out[i] = exclusive ? acc : next;
-    acc = next;
-  }
-  return out;
-}
-function compare(y, ref, exact) {
-  const scale = exact ? 0 : Math.max(1, Math.abs(ref[ref.length - 1]));
-  for (let i = 0; i < ref.length; i++) {
-    if (exact ? y[i] !== ref[i] : !(Math.abs(y[i] - ref[i]) <= 1e-5 * scale)) return `element ${i}: ${y[i]} (expected ${ref[i]})`;
-  }
-  return "ok";
-}
 function sameBits(a, b) {
   const ua = new Uint32Array(a.buffer, a.byteOffset, a.length), ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
   for (let i = 0; i < ua.length; i++) if (ua[i] !== ub[i]) return `element ${i}: ${a[i]} (the library: ${b[i]})`;
   return "ok (same bits as scanPacked)";
+}
+
+/** A scan's input at the largest size, on the host and the GPU, and an output array: the sizes take views of their first n elements. */
+async function scanArrays(elem) {
+  const maxN = SIZES[SIZES.length - 1];
+  const host = elem === "f32" ? new Float32Array(maxN) : new Int32Array(maxN);
+  for (let i = 0; i < maxN; i++) host[i] = elem === "f32" ? (hash(i) >>> 8) / 2 ** 24 : (hash(i) % 2001) - 1000;
+  return { host, x: await gpu.array(host), y: await gpu.zeros(elem, maxN) };
 }
 
 async function benchScan() {
@@ -143,14 +100,10 @@ async function benchScan() {
   let epoch = 0, issued = 0;
   const shapes = SCAN_SHAPES;
   for (const elem of ["f32", "i32"]) {
-    const maxN = SIZES[SIZES.length - 1];
-    const host = elem === "f32" ? new Float32Array(maxN) : new Int32Array(maxN);
-    for (let i = 0; i < maxN; i++) host[i] = elem === "f32" ? (hash(i) >>> 8) / 2 ** 24 : (hash(i) % 2001) - 1000;
-    const x = await gpu.array(host);
-    const y = await gpu.zeros(elem, maxN);
+    const { host, x, y } = await scanArrays(elem);
     for (const n of SIZES) {
-      const xs = n === maxN ? x : x.view(0, n);
-      const ys = n === maxN ? y : y.view(0, n);
+      const xs = n === x.length ? x : x.view(0, n);
+      const ys = n === y.length ? y : y.view(0, n);
       for (const exclusive of SMOKE ? [false, true] : [false]) {
         const ref = refScan(host.subarray(0, n), exclusive);
         if (!SMOKE) {
@@ -202,14 +155,10 @@ async function benchPacked() {
   const ticket = await gpu.zeros("u32", 1);
   let epoch = 0, issued = 0;
   for (const elem of ["f32", "i32"]) {
-    const maxN = SIZES[SIZES.length - 1];
-    const host = elem === "f32" ? new Float32Array(maxN) : new Int32Array(maxN);
-    for (let i = 0; i < maxN; i++) host[i] = elem === "f32" ? (hash(i) >>> 8) / 2 ** 24 : (hash(i) % 2001) - 1000;
-    const x = await gpu.array(host);
-    const y = await gpu.zeros(elem, maxN);
+    const { host, x, y } = await scanArrays(elem);
     for (const n of SIZES) {
-      const xs = n === maxN ? x : x.view(0, n);
-      const ys = n === maxN ? y : y.view(0, n);
+      const xs = n === x.length ? x : x.view(0, n);
+      const ys = n === y.length ? y : y.view(0, n);
       const ref = refScan(host.subarray(0, n), false);
       const shape = std.tuning.scan.find((sh) => n < sh.below);
       if (!SMOKE) {

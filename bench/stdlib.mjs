@@ -19,6 +19,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { openDevice, stdlib } from "../dist/index.js";
 import { ROOT, barChart, table, writeResult } from "./lib.mjs";
+import { make } from "./stdlibLib.mjs";
 
 // GK_STDLIB_BENCH_SMOKE=1: a smoke run on the simulator, tiny sizes, no peers (checks the bench itself, measures nothing).
 const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
@@ -40,12 +41,6 @@ const ROWS = [
   { name: "uniform f32 random", peer: "torch.rand", unit: "G numbers/s", figure: (n, ms) => n / ms / 1e6, target: 1.0, run: (std, a, n) => std.random(n, { seed: 7, out: a.f32out }) },
 ];
 const side = (n) => Math.floor(Math.sqrt(n));
-/** A typed array of n elements, element i = f(i) (a loop: TypedArray.from of a length is about ten times slower at 2^26). */
-function make(Type, n, f) {
-  const a = new Type(n);
-  for (let i = 0; i < n; i++) a[i] = f(i);
-  return a;
-}
 
 /** Kernel and wall ms per call; with `queued`, the kernel time is that of reps calls made at once (their kernels back to back), the wall time still that of calls one after another. */
 async function timeCall(gpu, mod, run, reps, queued = false) {

@@ -14,77 +14,17 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDevice, stdlib } from "../dist/index.js";
 import { ROOT, RESULTS, median, table } from "./lib.mjs";
+import { compareScan, hash, make, refScan, timeKernel as timeKernelRounds, timeLaunch as timeLaunchRounds } from "./stdlibLib.mjs";
 
 const SMOKE = process.env.GK_STDLIB_BENCH_SMOKE === "1";
 const N = SMOKE ? 1 << 12 : 1 << 26;
 const SMALL = SMOKE ? [] : [1 << 16, 1 << 20];
 const ROUNDS = SMOKE ? 1 : 5;
+/** Kernel ms per call or launch, the median of ROUNDS rounds (bench/stdlibLib.mjs). */
+const timeKernel = (gpu, mod, run, reps) => timeKernelRounds(gpu, mod, run, reps, ROUNDS);
+const timeLaunch = (gpu, launch, reps) => timeLaunchRounds(gpu, launch, reps, ROUNDS);
 const repsFor = (n) => (SMOKE ? 1 : n <= 1 << 16 ? 100 : n <= 1 << 20 ? 40 : 10);
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ["scan", "sort"];
-
-const hash = (i) => Math.imul(i ^ (i >>> 13), 2654435761) >>> 0;
-/** A typed array of n elements, element i = f(i) (a loop: Array.from of a length is several times slower at 2^26). */
-function make(Type, n, f) {
-  const a = new Type(n);
-  for (let i = 0; i < n; i++) a[i] = f(i);
-  return a;
-}
-
-/** Kernel ms per call (median of rounds) of `run`, through the module's kernelTime hook. */
-async function timeKernel(gpu, mod, run, reps) {
-  let ms = 0;
-  mod.kernelTime = (t) => {
-    ms += t;
-  };
-  for (let i = 0; i < 2; i++) await run();
-  await gpu.sync();
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    ms = 0;
-    for (let i = 0; i < reps; i++) await run();
-    await gpu.sync();
-    rounds.push(ms / reps);
-  }
-  mod.kernelTime = undefined;
-  return median(rounds);
-}
-
-/** The inclusive (or exclusive) sum of `x` as the kernel computes it for i32, or in f64 for f32. */
-function refScan(x, exclusive) {
-  const out = new Float64Array(x.length);
-  const int = x instanceof Int32Array;
-  let acc = 0;
-  for (let i = 0; i < x.length; i++) {
-    const next = int ? (acc + x[i]) | 0 : acc + x[i];
-    out[i] = exclusive ? acc : next;
-    acc = next;
-  }
-  return out;
-}
-
-/** "ok", or what is wrong with y against ref. */
-function compare(y, ref, exact) {
-  const scale = exact ? 0 : Math.max(1, ...[ref[0], ref[ref.length - 1]].map(Math.abs));
-  for (let i = 0; i < ref.length; i++) {
-    const bad = exact ? y[i] !== ref[i] : !(Math.abs(y[i] - ref[i]) <= 1e-5 * scale);
-    if (bad) return `element ${i}: ${y[i]} (expected ${ref[i]})`;
-  }
-  return "ok";
-}
-
-/** Kernel ms per launch (median of rounds) of `launch(kernelTime)`, which queues one launch reporting its time. */
-async function timeLaunch(gpu, launch, reps) {
-  for (let i = 0; i < 2; i++) await launch();
-  await gpu.sync();
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    let ms = 0;
-    for (let i = 0; i < reps; i++) await launch((t) => (ms += t));
-    await gpu.sync();
-    rounds.push(ms / reps);
-  }
-  return median(rounds);
-}
 
 /**
  * The scan's variants side by side: the host call (std.scan: gk/std/scan's scanPacked for these
