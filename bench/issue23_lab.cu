@@ -76,6 +76,34 @@ template <typename T> __device__ __forceinline__ T warpSum(T v) {
   return x;
 }
 
+// The warp's scans of its runs of four (sums four[j], j = 0..N-1, each lane's run j in order):
+// before[j] is what precedes the lane's run j within the warp's runs, the result the warp's
+// total (scanPacked's order: gk/std/scan).
+template <typename T, int N>
+__device__ __forceinline__ T chunkScans(const T (&four)[N], T (&before)[N]) {
+  const int lane = threadIdx.x & 31;
+  T total = T(0);
+#pragma unroll
+  for (int j = 0; j < N; j++) {
+    const T incl = warpScan(four[j]);
+    const T excl = __shfl_up_sync(0xffffffffu, incl, 1);
+    before[j] = lane == 0 ? total : total + excl;
+    total = total + __shfl_sync(0xffffffffu, incl, 31);
+  }
+  return total;
+}
+// The sums of a thread's runs of four: elements v[4j..4j+3], or the lanes of buf[j] (raw bits).
+template <typename T, int N>
+__device__ __forceinline__ void fours(const T (&v)[4 * N], T (&four)[N]) {
+#pragma unroll
+  for (int j = 0; j < N; j++) four[j] = (v[4 * j] + v[4 * j + 1]) + (v[4 * j + 2] + v[4 * j + 3]);
+}
+template <typename T, int N>
+__device__ __forceinline__ void fours(const uint4 (&buf)[N], T (&four)[N]) {
+#pragma unroll
+  for (int j = 0; j < N; j++) four[j] = (fromBits<T>(buf[j].x) + fromBits<T>(buf[j].y)) + (fromBits<T>(buf[j].z) + fromBits<T>(buf[j].w));
+}
+
 __device__ __forceinline__ u64 tileWord(u32 epoch, u32 status, u32 bits) { return ((u64)epoch << 34) | ((u64)status << 32) | bits; }
 
 // The combination of tiles 0 .. b-1 (scanPacked's lookBackWords with one window); *polls counts
@@ -147,14 +175,9 @@ __global__ void __launch_bounds__(BLOCK, MINB) scanv(int n, const T* __restrict_
     for (int j = 0; j < ITEMS / 4; j++) mineSum = mineSum + ((v[4 * j] + v[4 * j + 1]) + (v[4 * j + 2] + v[4 * j + 3]));
     total = warpSum(mineSum);
   } else {
-#pragma unroll
-    for (int j = 0; j < ITEMS / 4; j++) {
-      const T four = (v[4 * j] + v[4 * j + 1]) + (v[4 * j + 2] + v[4 * j + 3]);
-      const T incl = warpScan(four);
-      const T excl = __shfl_up_sync(0xffffffffu, incl, 1);
-      before[j] = lane == 0 ? total : total + excl;
-      total = total + __shfl_sync(0xffffffffu, incl, 31);
-    }
+    T four[ITEMS / 4];
+    fours(v, four);
+    total = chunkScans(four, before);
   }
   if (TL && t == 0) t1 = gtime();
   if (lane == 31) warpBase[w] = total;
@@ -179,15 +202,9 @@ __global__ void __launch_bounds__(BLOCK, MINB) scanv(int n, const T* __restrict_
     if (lane < BLOCK / 32) warpBase[lane] = lane == 0 ? exclusive : exclusive + warpBefore;
   }
   if (MODE == 3) {
-    total = T(0);
-#pragma unroll
-    for (int j = 0; j < ITEMS / 4; j++) {
-      const T four = (v[4 * j] + v[4 * j + 1]) + (v[4 * j + 2] + v[4 * j + 3]);
-      const T incl = warpScan(four);
-      const T excl = __shfl_up_sync(0xffffffffu, incl, 1);
-      before[j] = lane == 0 ? total : total + excl;
-      total = total + __shfl_sync(0xffffffffu, incl, 31);
-    }
+    T four[ITEMS / 4];
+    fours(v, four);
+    total = chunkScans(four, before);
   }
   __syncthreads();
   if (TL && t == 0) t4 = gtime();
@@ -230,15 +247,9 @@ __device__ __forceinline__ void pipeTile(uint4 (&buf)[ITEMS / 4], int b, T* __re
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
   const long long run = (long long)b * (BLOCK * ITEMS) + (long long)w * (32 * ITEMS);
   T before[ITEMS / 4];
-  T total = T(0);
-#pragma unroll
-  for (int j = 0; j < ITEMS / 4; j++) {
-    const T four = (fromBits<T>(buf[j].x) + fromBits<T>(buf[j].y)) + (fromBits<T>(buf[j].z) + fromBits<T>(buf[j].w));
-    const T incl = warpScan(four);
-    const T excl = __shfl_up_sync(0xffffffffu, incl, 1);
-    before[j] = lane == 0 ? total : total + excl;
-    total = total + __shfl_sync(0xffffffffu, incl, 31);
-  }
+  T four[ITEMS / 4];
+  fours(buf, four);
+  const T total = chunkScans(four, before);
   if (lane == 31) warpBase[w] = total;
   __syncthreads();
   if (w == 0) {
@@ -384,15 +395,9 @@ __global__ void __launch_bounds__(BLOCK) reducev(int n, const T* __restrict__ x,
 template <typename T, int BLOCK, int ITEMS>
 __device__ __forceinline__ void pipe2Reduce(const uint4 (&buf)[ITEMS / 4], T (&before)[ITEMS / 4], int b, u64* words, u32 epoch, T* totals, T& aggregate, T& warpBefore) {
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
-  T total = T(0);
-#pragma unroll
-  for (int j = 0; j < ITEMS / 4; j++) {
-    const T four = (fromBits<T>(buf[j].x) + fromBits<T>(buf[j].y)) + (fromBits<T>(buf[j].z) + fromBits<T>(buf[j].w));
-    const T incl = warpScan(four);
-    const T excl = __shfl_up_sync(0xffffffffu, incl, 1);
-    before[j] = lane == 0 ? total : total + excl;
-    total = total + __shfl_sync(0xffffffffu, incl, 31);
-  }
+  T four[ITEMS / 4];
+  fours(buf, four);
+  const T total = chunkScans(four, before);
   if (lane == 31) totals[w] = total;
   __syncthreads();
   if (w == 0) {
