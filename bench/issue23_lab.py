@@ -44,38 +44,26 @@ def row(**r):
     save()
 
 
-def timed(fn, reps=REPS):
+def timed(fn, reps=REPS, event=lambda: cp.cuda.Event(), elapsed=cp.cuda.get_elapsed_time):
+    """Ms per call of fn: the median of ROUNDS rounds of reps calls between two events (CuPy's; torch's for the peers)."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
     out = []
     for _ in range(ROUNDS):
-        s = cp.cuda.Event()
-        e = cp.cuda.Event()
+        s = event()
+        e = event()
         s.record()
         for _ in range(reps):
             fn()
         e.record()
         e.synchronize()
-        out.append(cp.cuda.get_elapsed_time(s, e) / reps)
+        out.append(elapsed(s, e) / reps)
     return float(np.median(out))
 
 
 def timed_torch(fn, reps=REPS):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(ROUNDS):
-        s = torch.cuda.Event(enable_timing=True)
-        e = torch.cuda.Event(enable_timing=True)
-        s.record()
-        for _ in range(reps):
-            fn()
-        e.record()
-        e.synchronize()
-        out.append(s.elapsed_time(e) / reps)
-    return float(np.median(out))
+    return timed(fn, reps, lambda: torch.cuda.Event(enable_timing=True), lambda s, e: s.elapsed_time(e))
 
 
 # (name, template arguments, what it checks)
