@@ -46,7 +46,7 @@ interface Indexing {
   readonly fault: (site: number) => string;
 }
 
-function bindTo(ctx: FnCtx, code: string, binds: string[]): string {
+export function bindTo(ctx: FnCtx, code: string, binds: string[]): string {
   if (isTrivial(code)) return code;
   const t = newTemp(ctx);
   binds.push(`${t} = ${code}`);
@@ -447,7 +447,7 @@ function pathAddr(ctx: FnCtx, t: ValueType | ArrayType, a: Addr, path: readonly 
 }
 
 /** The indices of an array field, bound to names, each with its check against its dimension. */
-function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds: string[], tests: string[], span: Site["span"]): string[] {
+export function fieldIndices(ctx: FnCtx, t: ArrayType, indices: readonly Expr[], binds: string[], tests: string[], span: Site["span"]): string[] {
   const site = ctx.sites.add({ kind: "field", type: t, fn: ctx.fn.name, span });
   const checks = indices.map((ix, d) => indexTest(ctx, ix, String(t.dims[d]), binds));
   tests.push(`((${checks.map((c) => c.test).join(" && ")}) || $sim.bounds(${site}, [${checks.map((c) => c.report).join(", ")}], 0))`);
@@ -467,7 +467,7 @@ function sharedFlags(ctx: FnCtx, array: ArrayVar): boolean {
 }
 
 /** `($b..., test && test && ..., value)`: binds, then every check (each reports when it fails), then the value. */
-function checkedSeq(binds: readonly string[], tests: readonly string[], value: string): string {
+export function checkedSeq(binds: readonly string[], tests: readonly string[], value: string): string {
   return `(${[...binds, ...tests, value].join(", ")})`;
 }
 
@@ -519,66 +519,6 @@ function emitStoreValue(ctx: FnCtx, s: StoreStmt): string {
   if (source) writes.unshift(`${source};`);
   const checks = tests.length ? `if (${tests.map((t) => `(${t})`).join(" && ")}) ` : "";
   return `${binds.map((b) => `${b};`).join(" ")} if (${ix.inBounds}) { ${checks}{ ${writes.join(" ")} } } else ${ix.fault(site)};`;
-}
-
-/**
- * `operand.path` of a value (vectors and structs are arrays: a field or lane is an element, an
- * array field a flat array). Indices of array fields are checked (GK8001).
- */
-export function emitMember(ctx: FnCtx, operand: string, t: ValueType, path: readonly PathStep[], span: Site["span"]): string {
-  const binds: string[] = [];
-  const tests: string[] = [];
-  let cur: ValueType | ArrayType = t;
-  const hasIndex = path.some((p) => p.kind === "elem");
-  const base = hasIndex ? bindTo(ctx, operand, binds) : isTrivial(operand) ? operand : `(${operand})`;
-  let code = base;
-  for (const step of path) {
-    if (step.kind === "field") code += `[${step.field}]`;
-    else if (step.kind === "lane") code += `[${step.lane}]`;
-    else {
-      invariant(cur.kind === "array", "an element of a non-array");
-      const at = cur;
-      const refs = fieldIndices(ctx, at, step.indices, binds, tests, span);
-      const flat = refs.reduce((acc, r, d) => (d === 0 ? r : `(${acc} * ${at.dims[d]} + ${r})`), "");
-      code += `[${flat}]`;
-    }
-    cur = stepType(cur, step);
-  }
-  return binds.length || tests.length ? checkedSeq(binds, tests, code) : code;
-}
-
-/**
- * `name.path = value` as a new value of the variable: the parts along the path are copied and
- * the last one replaced (values are never changed in place, so a copy made by `let q = p;` is
- * safe). Returns statements.
- */
-export function emitAssignPath(ctx: FnCtx, name: string, t: ValueType, path: readonly PathStep[], value: Expr, span: Site["span"]): string {
-  const binds: string[] = [];
-  const tests: string[] = [];
-  const keys: string[] = [];
-  let cur: ValueType | ArrayType = t;
-  for (const step of path) {
-    if (step.kind === "field") keys.push(String(step.field));
-    else if (step.kind === "lane") keys.push(String(step.lane));
-    else {
-      invariant(cur.kind === "array", "an element of a non-array");
-      const at = cur;
-      const refs = fieldIndices(ctx, at, step.indices, binds, tests, span);
-      const flat = refs.reduce((acc, r, d) => (d === 0 ? r : `(${acc} * ${at.dims[d]} + ${r})`), "");
-      keys.push(bindTo(ctx, flat, binds));
-    }
-    cur = stepType(cur, step);
-  }
-  const v = newTemp(ctx);
-  binds.push(`${v} = ${emitExpr(ctx, value)}`);
-  // Copies along the path, outermost first; then each is put back into its parent.
-  const copies = keys.map(() => newTemp(ctx));
-  const lines = [`${copies[0]} = ${name}.slice();`];
-  for (let k = 1; k < keys.length; k++) lines.push(`${copies[k]} = ${copies[k - 1]}[${keys[k - 1]}].slice();`);
-  lines.push(`${copies[keys.length - 1]}[${keys[keys.length - 1]}] = ${v};`);
-  for (let k = keys.length - 1; k > 0; k--) lines.push(`${copies[k - 1]}[${keys[k - 1]}] = ${copies[k]};`);
-  lines.push(`${name} = ${copies[0]};`);
-  return `${binds.map((b) => `${b};`).join(" ")} ${tests.map((t) => `${t};`).join(" ")} ${lines.join(" ")}`.trim();
 }
 
 // ---------------------------------------------------------------- references

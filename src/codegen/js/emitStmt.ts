@@ -18,7 +18,8 @@ import type { Stmt } from "../../ir/nodes.js";
 import { assertNever, invariant } from "../../util.js";
 import { varName, type FnCtx } from "./context.js";
 import { emitExpr } from "./emitExpr.js";
-import { emitAssignPath, emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
+import { emitLocalArray, emitRefWrite, emitStore } from "./emitMemory.js";
+import { emitAssignPath } from "./emitPath.js";
 import { emitAsyncCopy, emitAsyncGroup } from "./emitAsync.js";
 
 /** Exported for the regions' loops, which write the same back-edge. */
