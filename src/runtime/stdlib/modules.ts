@@ -116,7 +116,7 @@ export class StdModule {
    * epoch), and its tickets follow the previous scan's. The flags are cleared (one fill) only
    * when the epochs run out.
    */
-  async lookback<E extends ElemName>(elem: E, tiles: number, stride = 1): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
+  async lookback<E extends ElemName>(elem: E, tiles: number, stride: number): Promise<Lookback<E> & { epoch: number; ticketBase: number }> {
     const slots = PACKED_SCAN.includes(elem) ? tiles * stride : tiles;
     let have = this.lookbacks.get(elem);
     if (!have || have.slots < slots) {
