@@ -49,20 +49,19 @@ export const CUDA_INDEX: Readonly<Record<SpecialName, CudaIndex>> = {
  * that way against 0.171 with the local (H200, one process, the same code otherwise).
  */
 export const WARP_MASK = "gk_mask";
-const MASK = WARP_MASK;
 
 /** The warp operations, for every operand type (the intrinsics are overloaded); a shuffle's lane operand arrives as an int in 0..31. */
 export const CUDA_WARP: Readonly<Record<WarpOp, CudaImpl>> = {
-  shfl: { template: raw(([v, l]) => `__shfl_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
-  shflUp: { template: raw(([v, l]) => `__shfl_up_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
-  shflDown: { template: raw(([v, l]) => `gk_shfl_down(${MASK}, ${v}, ${l})`), helpers: ["gk_shfl_down", "gk_warp_mask"] },
-  shflXor: { template: raw(([v, l]) => `__shfl_xor_sync(${MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
-  ballot: { template: raw(([p]) => `__ballot_sync(${MASK}, ${p})`), helpers: ["gk_warp_mask"] },
-  anyLane: { template: raw(([p]) => `(__any_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
-  allLanes: { template: raw(([p]) => `(__all_sync(${MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
-  matchAny: { template: raw(([v]) => `__match_any_sync(${MASK}, ${v})`), helpers: ["gk_warp_mask"] },
-  matchAll: { template: raw(([v]) => `gk_match_all(${MASK}, ${v})`), helpers: ["gk_match_all", "gk_warp_mask"] },
-  syncWarp: { template: raw(() => `__syncwarp(${MASK})`), helpers: ["gk_warp_mask"] },
+  shfl: { template: raw(([v, l]) => `__shfl_sync(${WARP_MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  shflUp: { template: raw(([v, l]) => `__shfl_up_sync(${WARP_MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  shflDown: { template: raw(([v, l]) => `gk_shfl_down(${WARP_MASK}, ${v}, ${l})`), helpers: ["gk_shfl_down", "gk_warp_mask"] },
+  shflXor: { template: raw(([v, l]) => `__shfl_xor_sync(${WARP_MASK}, ${v}, ${l})`), helpers: ["gk_warp_mask"] },
+  ballot: { template: raw(([p]) => `__ballot_sync(${WARP_MASK}, ${p})`), helpers: ["gk_warp_mask"] },
+  anyLane: { template: raw(([p]) => `(__any_sync(${WARP_MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
+  allLanes: { template: raw(([p]) => `(__all_sync(${WARP_MASK}, ${p}) != 0)`), helpers: ["gk_warp_mask"] },
+  matchAny: { template: raw(([v]) => `__match_any_sync(${WARP_MASK}, ${v})`), helpers: ["gk_warp_mask"] },
+  matchAll: { template: raw(([v]) => `gk_match_all(${WARP_MASK}, ${v})`), helpers: ["gk_match_all", "gk_warp_mask"] },
+  syncWarp: { template: raw(() => `__syncwarp(${WARP_MASK})`), helpers: ["gk_warp_mask"] },
   // Tensor cores (mmaHelpers.ts): a template per builtin, overloaded by the accumulators' type.
   mma_m16n8k16_f16: { template: call("gk_mma_m16n8k16_f16"), helpers: ["gk_mma_m16n8k16_f16"] },
   mma_m16n8k16_bf16: { template: call("gk_mma_m16n8k16_bf16"), helpers: ["gk_mma_m16n8k16_bf16"] },
