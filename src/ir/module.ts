@@ -8,6 +8,7 @@ import type { Dim3 } from "./limits.js";
 import type { ArrayType, ScalarType, ScalarValue, StructType, TypeParam, ValueType, VoidType } from "./types.js";
 import type { Value } from "./composite.js";
 import type { ArrayVar, Param, Stmt } from "./nodes.js";
+
 /** An argument of an instance of a generic definition: a type, a constant parameter's value, or a device function (by IR name) for a function parameter. */
 export type InstanceArg =
   | { readonly kind: "type"; readonly type: ValueType }
